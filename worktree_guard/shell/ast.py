@@ -1,0 +1,146 @@
+"""The neutral shell syntax tree that every parser back-end produces and the walker reads.
+
+bashlex is the parser (SPEC §5.2); a second real parser takes over where bashlex fails. Both are
+translated into these few node types so that the walker and the rules never see a back-end's quirks.
+Every node carries `span`, the half-open character range of its source text in the command string
+the walker was given (nested strings re-parsed from `bash -c` carry spans relative to the outermost
+command: the parser adds the offset).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+Span = tuple[int, int]
+
+
+@dataclass(slots=True)
+class Word:
+    """One shell word. `value` is the text after quote removal when the word is static, else None.
+
+    A word is static only when it holds no parameter, substitution, unquoted glob or brace, and no
+    `$'…'`/`$"…"` that the back-end could not decode (SPEC §5.2). `substitutions` holds the commands
+    nested in it (`$(…)`, backticks, `<(…)`, `>(…)`), which run whether or not the word is static.
+    `tilde` is True when the word starts with an unquoted `~` (the walker expands it from its state).
+    """
+
+    raw: str
+    span: Span
+    value: str | None
+    substitutions: list[Node] = field(default_factory=list)
+    tilde: bool = False
+
+    @property
+    def static(self) -> bool:
+        return self.value is not None
+
+
+@dataclass(slots=True)
+class Assignment:
+    """`NAME=value` before a command or alone; `value.value` is None when not static."""
+
+    name: str
+    value: Word
+    span: Span
+    append: bool = False
+
+
+@dataclass(slots=True)
+class Redirect:
+    """A redirection. `op` is the operator as written without the fd: `>`, `>>`, `>|`, `&>`, `&>>`,
+    `<>`, `<`, `>&`, `<&`, `<<`, `<<-`, `<<<`. `fd` is the explicit descriptor number, if any.
+    `target` is the word after the operator (None for heredocs). For heredocs, `heredoc` is the body
+    and `heredoc_quoted` says whether the delimiter was quoted (body is literal data)."""
+
+    op: str
+    span: Span
+    fd: int | None = None
+    target: Word | None = None
+    heredoc: str | None = None
+    heredoc_quoted: bool = False
+    heredoc_substitutions: list[Node] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Command:
+    """A simple command: assignments, words (words[0] is the command name), redirections."""
+
+    span: Span
+    words: list[Word] = field(default_factory=list)
+    assignments: list[Assignment] = field(default_factory=list)
+    redirects: list[Redirect] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Pipeline:
+    """`a | b | c`; every stage but (with lastpipe) the last runs in a subshell."""
+
+    span: Span
+    stages: list[Node]
+    negated: bool = False
+
+
+@dataclass(slots=True)
+class Sequence:
+    """Commands joined by `;`, `&`, newlines, `&&`, `||`. `ops[i]` joins parts[i] and parts[i+1]."""
+
+    span: Span
+    parts: list[Node]
+    ops: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Subshell:
+    """`( … )`: runs in a child shell; cd inside it does not leave it."""
+
+    span: Span
+    body: Node
+    redirects: list[Redirect] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Group:
+    """`{ …; }`: runs in the current shell."""
+
+    span: Span
+    body: Node
+    redirects: list[Redirect] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Compound:
+    """if / while / until / for / select / case / arithmetic-for / `[[ ]]` / `(( ))`.
+
+    `kind` names it; `words` holds the words the construct itself expands (the `for` list, the
+    `case` subject and patterns, the operands of `[[ ]]`); `bodies` are the command lists it may run,
+    in source order (conditions included). The walker treats every body as possibly run.
+    """
+
+    span: Span
+    kind: str
+    bodies: list[Node] = field(default_factory=list)
+    words: list[Word] = field(default_factory=list)
+    variable: str | None = None
+    redirects: list[Redirect] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Function:
+    """`name() { … }`: analysed where it is called (and once at definition if never called)."""
+
+    span: Span
+    name: str
+    body: Node
+    redirects: list[Redirect] = field(default_factory=list)
+
+
+Node = Command | Pipeline | Sequence | Subshell | Group | Compound | Function
+
+
+@dataclass(slots=True)
+class Script:
+    """The parse of one command string. `parser` names the back-end that produced it."""
+
+    source: str
+    body: list[Node]
+    parser: str = "bashlex"
