@@ -1,0 +1,7 @@
+"""`python -m worktree_guard`."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

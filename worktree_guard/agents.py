@@ -1,0 +1,112 @@
+"""Agent definition files (`.claude/agents/**/*.md`), found the way Claude Code finds them (SPEC §4)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+ISOLATION_ALIASES = {"worktree", "work_tree", "work-tree"}
+NO_ISOLATION = {"none"}
+
+
+class AgentDefinitionError(Exception):
+    """A definition file that exists but cannot be read; the message names the file."""
+
+
+@dataclass(slots=True)
+class AgentDefinition:
+    """What the guard reads from one agent definition: its file, isolation, and `worktree-guard:` mapping."""
+
+    path: str
+    name: str
+    isolation: str | None
+    guard_settings: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def isolated(self) -> bool:
+        return (self.isolation or "").strip().lower() in ISOLATION_ALIASES
+
+
+def read_frontmatter(path: str) -> dict[str, Any] | None:
+    """The YAML mapping between the leading `---` lines of a Markdown file; None when there is none."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read(256 * 1024)
+    except (OSError, UnicodeDecodeError) as e:
+        raise AgentDefinitionError(f"{path}: cannot read: {e}") from e
+    if not text.startswith("---"):
+        return None
+    lines = text.splitlines()
+    try:
+        end = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
+    except StopIteration:
+        return None
+    import yaml
+
+    try:
+        data = yaml.safe_load("\n".join(lines[1:end]))
+    except yaml.YAMLError as e:
+        raise AgentDefinitionError(f"{path}: frontmatter is not valid YAML: {e}") from e
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise AgentDefinitionError(f"{path}: frontmatter is not a mapping")
+    return data
+
+
+def agent_dirs(cwd: str, home: str | None = None) -> list[str]:
+    """Project `.claude/agents/` walking up from cwd (nearest first), then the user's `~/.claude/agents/`."""
+    dirs = []
+    current = cwd
+    while True:
+        candidate = os.path.join(current, ".claude", "agents")
+        if os.path.isdir(candidate):
+            dirs.append(candidate)
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    config_dir = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home or os.path.expanduser("~"), ".claude")
+    user = os.path.join(config_dir, "agents")
+    if os.path.isdir(user) and user not in dirs:
+        dirs.append(user)
+    return dirs
+
+
+def _candidates(directory: str, agent_type: str) -> list[str]:
+    """`<name>.md` first (the usual case, one stat), then every other Markdown file below the directory."""
+    direct = os.path.join(directory, agent_type + ".md")
+    found = [direct] if os.path.isfile(direct) else []
+    for root, subdirs, files in os.walk(directory):
+        subdirs.sort()
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            if name.endswith(".md") and path != direct:
+                found.append(path)
+    return found
+
+
+def find_agent_definition(agent_type: str, cwd: str, home: str | None = None) -> AgentDefinition | None:
+    """The definition whose frontmatter `name` is `agent_type`; the nearest scope wins."""
+    if not agent_type or "/" in agent_type or agent_type.startswith("."):
+        return None
+    for directory in agent_dirs(cwd, home):
+        for path in _candidates(directory, agent_type):
+            data = read_frontmatter(path)
+            if data is None:
+                continue
+            name = data.get("name", os.path.splitext(os.path.basename(path))[0])
+            if str(name) != agent_type:
+                continue
+            isolation = data.get("isolation")
+            guard = data.get("worktree-guard", data.get("worktree_guard")) or {}
+            if not isinstance(guard, dict):
+                raise AgentDefinitionError(f"{path}: `worktree-guard:` must be a mapping")
+            return AgentDefinition(
+                path=path,
+                name=str(name),
+                isolation=None if isolation is None else str(isolation),
+                guard_settings=guard,
+            )
+    return None

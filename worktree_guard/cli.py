@@ -1,0 +1,195 @@
+"""The `worktree-guard` command. Each subcommand imports its own modules only when chosen."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+MODES = ("enforce", "rewrite", "warn", "off")
+
+
+def _config_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """Settings given as flags: the highest configuration layer (SPEC §8)."""
+    flags: dict[str, Any] = {}
+    for name in ("mode", "profile", "runtime", "audit_log", "worktree_root"):
+        value = getattr(args, name, None)
+        if value is not None:
+            flags[name] = value
+    for name in ("allow", "protect", "shared_roots"):
+        value = getattr(args, name, None)
+        if value:
+            flags[name] = value
+    if getattr(args, "isolated", None) is not None:
+        flags["isolated"] = args.isolated
+    return flags
+
+
+def _add_config_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--mode", choices=MODES, help="enforce (default), rewrite, warn or off")
+    parser.add_argument("--profile", choices=("default", "strict"))
+    parser.add_argument("--runtime", help="the runtime whose payload to read (default: recognise it)")
+    parser.add_argument("--root", dest="worktree_root", metavar="DIR", help="the agent's worktree root W (default: detected)")
+    parser.add_argument("--shared", dest="shared_roots", action="append", metavar="DIR", help="an extra shared root (repeatable)")
+    parser.add_argument("--allow", action="append", metavar="PATTERN", help="an extra writable location (repeatable)")
+    parser.add_argument("--protect", action="append", metavar="PATTERN", help="an extra protected pattern inside W (repeatable)")
+    parser.add_argument("--audit-log", dest="audit_log", metavar="FILE", help="append one JSON line per verdict to FILE")
+    parser.add_argument("--isolated", dest="isolated", action="store_true", default=None, help="treat the agent as isolated")
+    parser.add_argument("--not-isolated", dest="isolated", action="store_false", help="treat the agent as not isolated")
+
+
+def cmd_hook(args: argparse.Namespace) -> int:
+    from .hook import run_hook
+
+    try:
+        stdin = sys.stdin.buffer.read()
+    except BaseException:  # noqa: BLE001 — unreadable stdin is a payload error, judged below
+        stdin = b""
+    reply = run_hook(stdin, flags=_config_flags(args))
+    if reply.stdout:
+        sys.stdout.write(reply.stdout + "\n")
+    if reply.stderr:
+        sys.stderr.write(reply.stderr + "\n")
+    sys.stdout.flush()
+    return reply.exit_code
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    import json
+    import os
+
+    from .engine import build_context, decide, reason_text
+    from .plugins import plugin_manager
+    from .runtimes.claude_code import TOOLS, to_tool_call
+
+    tool = args.tool
+    if tool not in TOOLS:
+        print(f"worktree-guard check: unknown tool {tool!r} (known: {', '.join(TOOLS)})", file=sys.stderr)
+        return 2
+    kind, path_field = TOOLS[tool]
+    tool_input: dict[str, Any] = {}
+    if kind == "shell":
+        if args.command is None:
+            print("worktree-guard check: --command is required for a shell tool", file=sys.stderr)
+            return 2
+        tool_input["command"] = args.command
+    elif path_field is not None:
+        if args.path is None and kind != "file_read":
+            print(f"worktree-guard check: --path is required for {tool}", file=sys.stderr)
+            return 2
+        if args.path is not None:
+            tool_input[path_field] = args.path
+    cwd = os.path.abspath(args.cwd or os.getcwd())
+    payload = {"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": tool_input, "cwd": cwd}
+    if args.agent_type:
+        payload["agent_type"] = args.agent_type
+    try:
+        pm = plugin_manager()
+        call = to_tool_call(payload)
+        ctx = build_context(call, flags=_config_flags(args), pm=pm)
+        verdict = decide(call, ctx)
+    except Exception as e:  # noqa: BLE001 — people get the cause in one line, never a traceback
+        print(f"worktree-guard check: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        out = {
+            "decision": verdict.decision,
+            "worktree_root": ctx.layout.worktree_root,
+            "shared_roots": ctx.layout.shared_roots,
+            "isolated": ctx.isolation.isolated,
+            "isolation_reason": ctx.isolation.reason,
+            "violations": [v.model_dump(mode="json") for v in verdict.violations],
+            "updated_input": verdict.updated_input,
+        }
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+    else:
+        target = args.command if kind == "shell" else tool_input.get(path_field or "", cwd)
+        print(f"{verdict.decision}: {tool} {target}")
+        print(f"  worktree root: {ctx.layout.worktree_root or '-'} ({ctx.layout.source})")
+        for shared in ctx.layout.shared_roots:
+            print(f"  shared root:   {shared}")
+        print(f"  isolated:      {'yes' if ctx.isolation.isolated else 'no'} ({ctx.isolation.reason})")
+        for v in verdict.violations:
+            print(f"  {v.code} [{v.rule}] {v.message}")
+            if v.suggestion:
+                print(f"      suggestion: {v.suggestion}")
+        if verdict.decision != "pass":
+            print(f"  reason sent to the agent: {reason_text(verdict)}")
+    return 0 if verdict.decision == "pass" else 1
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    import json
+
+    from .schemas import schemas
+
+    available = schemas()
+    if args.which == "all":
+        out: Any = available
+    else:
+        out = available[args.which]
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import run_demo
+
+    return run_demo(args.fixtures)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
+    parser = argparse.ArgumentParser(prog="worktree-guard", description="Keep AI coding agents inside their own git worktree.")
+    parser.add_argument("--version", action="version", version=f"worktree-guard {__version__}")
+    sub = parser.add_subparsers(dest="command_name", metavar="COMMAND", required=True)
+
+    hook = sub.add_parser("hook", help="read one hook payload on stdin, write the runtime's reply")
+    _add_config_flags(hook)
+    hook.set_defaults(func=cmd_hook)
+
+    check = sub.add_parser("check", help="judge one call given as flags, for people")
+    check.add_argument("--tool", required=True, help="tool name, e.g. Write, Edit, Bash")
+    check.add_argument("--path", help="the path a file tool writes")
+    check.add_argument("--command", help="the command of a shell tool")
+    check.add_argument("--cwd", help="the agent's working directory (default: here)")
+    check.add_argument("--agent-type", dest="agent_type", help="the agent's type, to read its definition")
+    check.add_argument("--json", action="store_true", help="machine-readable output")
+    _add_config_flags(check)
+    check.set_defaults(func=cmd_check)
+
+    schema = sub.add_parser("schema", help="print the JSON schemas of the records and the configuration")
+    schema.add_argument("which", nargs="?", default="all", choices=("all", "violation", "config", "payload", "audit"))
+    schema.set_defaults(func=cmd_schema)
+
+    demo = sub.add_parser("demo", help="build a repository with worktrees in a temp dir and run the example calls through the hook")
+    demo.add_argument("fixtures", nargs="?", default="fixtures/demo", help="directory of example calls (default: fixtures/demo)")
+    demo.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["hook"] and not {"-h", "--help"} & set(argv):
+        # The hot path: a bad flag must still become a reply, never argparse's exit 2 with usage text.
+        import contextlib
+        import io
+
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):
+                args = build_parser().parse_args(argv)
+        except SystemExit:
+            from .hook import run_hook
+
+            stdin = sys.stdin.buffer.read()
+            reply = run_hook(stdin, usage_error=f"the hook command's flags are invalid: {' '.join(argv[1:])}")
+            sys.stdout.write(reply.stdout + "\n")
+            return 0
+        return cmd_hook(args)
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

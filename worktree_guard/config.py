@@ -1,0 +1,208 @@
+"""The settings model and its layers: defaults, user file, project file, agent frontmatter, env, flags (SPEC §8)."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+ENV_PREFIX = "WORKTREE_GUARD_"
+PROJECT_FILE = ".worktree-guard.toml"
+
+# Claude Code tools that neither write, run commands nor dispatch agents: they pass unexamined.
+DEFAULT_PASS_TOOLS = [
+    "TodoWrite",
+    "TodoRead",
+    "WebFetch",
+    "WebSearch",
+    "ExitWorktree",
+    "BashOutput",
+    "KillShell",
+    "KillBash",
+    "TaskOutput",
+    "TaskStop",
+    "AskUserQuestion",
+    "ExitPlanMode",
+    "Skill",
+    "SlashCommand",
+    "ListMcpResourcesTool",
+    "ReadMcpResourceTool",
+]
+
+
+class Settings(BaseModel):
+    """Every setting of the guard. Unknown keys are errors, so a typo never silently weakens the guard."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    mode: Literal["enforce", "rewrite", "warn", "off"] = Field(
+        default="enforce",
+        description="enforce: deny violations; rewrite: move file-tool paths into W, deny the rest; warn: pass with a message; off: pass",
+    )
+    profile: Literal["default", "strict"] = Field(default="default", description="strict also refuses inline interpreters (WG405)")
+    allow: list[str] = Field(default_factory=list, description="extra writable locations (pathspec patterns), added to the built-in list")
+    protect: list[str] = Field(default_factory=list, description="paths inside W that are still refused (patterns relative to W), added to `.git`")
+    reads: Literal["off", "warn", "deny"] = Field(default="off", description="confine Read/Glob/Grep/LS too (WG104)")
+    on_parse_error: Literal["deny", "warn"] = Field(default="deny", description="what a command no parser handles gets (WG900)")
+    allow_isolation_downgrade: bool = Field(default=False, description="let an isolated agent dispatch a non-isolated one (WG502)")
+    runtime: Literal["auto", "claude-code", "agent-sdk", "codex", "gemini", "cursor", "copilot"] = Field(
+        default="auto", description="which runtime's payload to expect; auto recognises it"
+    )
+    audit_log: str | None = Field(default=None, description="JSONL file that gets one line per verdict")
+    worktree_root: str | None = Field(default=None, description="explicit W (SPEC §3 rule 1)")
+    shared_roots: list[str] = Field(default_factory=list, description="extra shared roots added to the detected ones")
+    isolated: bool | None = Field(default=None, description="force isolation on or off for this session")
+    isolated_agents: list[str] = Field(default_factory=list, description="agent types that are isolated whatever their definition says")
+    pass_tools: list[str] = Field(default_factory=lambda: list(DEFAULT_PASS_TOOLS), description="tool names that pass unexamined")
+
+
+class ConfigError(Exception):
+    """An invalid configuration value; the message names the source, the key and the reason."""
+
+
+@dataclass(slots=True)
+class Layer:
+    """One source of settings: its name for people, and the raw values it holds."""
+
+    source: str
+    values: dict[str, Any]
+
+
+@dataclass(slots=True)
+class EffectiveConfig:
+    """The validated settings and, for every key, the layer its value came from."""
+
+    settings: Settings
+    sources: dict[str, str] = field(default_factory=dict)
+
+
+def _normalise_keys(values: dict[str, Any]) -> dict[str, Any]:
+    return {str(k).replace("-", "_"): v for k, v in values.items()}
+
+
+def _read_toml(path: str) -> dict[str, Any] | None:
+    import tomllib
+
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read: {e.strerror}") from e
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML: {e}") from e
+
+
+def user_config_path() -> str:
+    explicit = os.environ.get(ENV_PREFIX + "USER_CONFIG")
+    if explicit:
+        return explicit
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(base, "worktree-guard", "config.toml")
+
+
+def user_layer() -> Layer | None:
+    path = user_config_path()
+    data = _read_toml(path)
+    return Layer(f"user file {path}", _normalise_keys(data)) if data else None
+
+
+def project_layer(project_root: str | None) -> Layer | None:
+    """`.worktree-guard.toml`, else `[tool.worktree-guard]` of `pyproject.toml`, at the project root."""
+    if not project_root:
+        return None
+    path = os.path.join(project_root, PROJECT_FILE)
+    data = _read_toml(path)
+    if data is not None:
+        return Layer(f"project file {path}", _normalise_keys(data))
+    path = os.path.join(project_root, "pyproject.toml")
+    data = _read_toml(path)
+    if data is None:
+        return None
+    section = data.get("tool", {}).get("worktree-guard")
+    if section is None:
+        return None
+    if not isinstance(section, dict):
+        raise ConfigError(f"{path}: [tool.worktree-guard] must be a table")
+    return Layer(f"project file {path} [tool.worktree-guard]", _normalise_keys(section))
+
+
+def _env_value(name: str, raw: str) -> Any:
+    """Lists are JSON arrays or os.pathsep-separated; booleans true/false; everything else a string."""
+    annotation = Settings.model_fields[name].annotation
+    text = raw.strip()
+    if "list" in str(annotation):
+        if text.startswith("["):
+            try:
+                return json.loads(text)
+            except json.JSONDecodeError as e:
+                raise ConfigError(f"environment {ENV_PREFIX}{name.upper()}: not a JSON list: {e}") from e
+        return [part for part in text.split(os.pathsep) if part]
+    if "bool" in str(annotation):
+        lowered = text.lower()
+        if lowered in ("", "none", "null") and "None" in str(annotation):
+            return None
+        return lowered
+    return text or None
+
+
+def env_layer(environ: dict[str, str] | None = None) -> Layer | None:
+    environ = os.environ if environ is None else environ
+    values: dict[str, Any] = {}
+    names: list[str] = []
+    for name in Settings.model_fields:
+        key = ENV_PREFIX + name.upper()
+        if key in environ:
+            values[name] = _env_value(name, environ[key])
+            names.append(key)
+    for key in environ:
+        if key.startswith(ENV_PREFIX) and key != ENV_PREFIX + "USER_CONFIG" and key[len(ENV_PREFIX):].lower() not in Settings.model_fields:
+            raise ConfigError(f"environment {key}: unknown setting (known: {', '.join(sorted(Settings.model_fields))})")
+    return Layer("environment " + ", ".join(names), values) if values else None
+
+
+def resolve(layers: list[Layer]) -> EffectiveConfig:
+    """Merge the layers (later wins, key by key), validate once, and name the culprit of any error."""
+    merged: dict[str, Any] = {}
+    sources: dict[str, str] = {name: "default" for name in Settings.model_fields}
+    for layer in layers:
+        for key, value in layer.values.items():
+            merged[key] = value
+            sources[key] = layer.source
+    try:
+        settings = Settings.model_validate(merged)
+    except ValidationError as e:
+        problems = []
+        for error in e.errors():
+            key = str(error["loc"][0]) if error["loc"] else "?"
+            where = sources.get(key, next((l.source for l in reversed(layers) if key in l.values), "configuration"))
+            reason = "unknown setting" if error["type"] == "extra_forbidden" else error["msg"]
+            problems.append(f"{where}: key '{key}': {reason}")
+        raise ConfigError("invalid configuration: " + "; ".join(problems)) from None
+    return EffectiveConfig(settings=settings, sources={k: v for k, v in sources.items() if k in Settings.model_fields})
+
+
+def load_config(
+    project_root: str | None,
+    *,
+    frontmatter: Layer | None = None,
+    flags: dict[str, Any] | None = None,
+    environ: dict[str, str] | None = None,
+) -> EffectiveConfig:
+    """All layers, lowest first: defaults, user file, project file, frontmatter, environment, flags."""
+    layers = [
+        layer
+        for layer in (
+            user_layer(),
+            project_layer(project_root),
+            frontmatter,
+            env_layer(environ),
+            Layer("command-line flags", _normalise_keys(flags)) if flags else None,
+        )
+        if layer is not None
+    ]
+    return resolve(layers)

@@ -1,0 +1,129 @@
+"""`worktree-guard hook`: one payload on stdin, the runtime's reply on stdout, exit 0 — whatever happens.
+
+Fail closed (SPEC §6): for an isolated agent any internal error, unreadable input or invalid configuration
+is a WG000 deny with a one-line cause, never a traceback and never exit 1 (Claude Code lets exit 1 through).
+The failure path uses the standard library only, so even a broken install still answers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from .layout import find_layout
+from .reply import Reply
+
+_MAX_STDIN = 16 * 1024 * 1024
+
+
+def run_hook(
+    stdin: bytes,
+    *,
+    flags: dict[str, Any] | None = None,
+    environ: dict[str, str] | None = None,
+    usage_error: str | None = None,
+) -> Reply:
+    """The reply for one hook payload. Never raises. `usage_error` refuses the call (the hook's flags were bad)."""
+    flags = dict(flags or {})
+    environ = dict(os.environ if environ is None else environ)
+    state: dict[str, Any] = {}
+    try:
+        return _judge(stdin, flags, environ, state, usage_error)
+    except BaseException as error:  # noqa: BLE001 — every failure must become a reply
+        return _failure_reply(error, state, environ)
+
+
+def _runtime(flags: dict[str, Any], environ: dict[str, str]) -> str:
+    return flags.get("runtime") or environ.get("WORKTREE_GUARD_RUNTIME") or "auto"
+
+
+def _judge(stdin: bytes, flags: dict[str, Any], environ: dict[str, str], state: dict[str, Any], usage_error: str | None) -> Reply:
+    from .engine import CallError, build_context, decide
+    from .plugins import plugin_manager
+
+    runtime = _runtime(flags, environ)
+    state["runtime"] = runtime
+    if len(stdin) > _MAX_STDIN:
+        raise CallError(f"stdin holds {len(stdin)} bytes, more than a hook payload can be ({_MAX_STDIN})")
+    if not stdin.strip():
+        raise CallError("stdin is empty: expected one hook payload, a JSON object")
+    try:
+        payload = json.loads(stdin)
+    except ValueError as e:
+        raise CallError(f"stdin is not valid JSON ({e})") from None
+    if not isinstance(payload, dict):
+        raise CallError(f"stdin is JSON but not an object (got {type(payload).__name__})")
+    state["payload"] = payload
+    if usage_error:
+        raise CallError(usage_error)
+    pm = plugin_manager()
+    state["pm"] = pm
+    call = pm.hook.worktree_guard_read_payload(payload=payload, runtime=runtime)
+    if call is None:
+        raise CallError(f"no runtime adapter recognises this payload (runtime {runtime!r})")
+    state["call"] = call
+    ctx = build_context(call, flags=flags, environ=environ, pm=pm)
+    state["ctx"] = ctx
+    verdict = decide(call, ctx)
+    reply = pm.hook.worktree_guard_render_reply(verdict=verdict, call=call)
+    if reply is None:
+        raise CallError(f"no runtime adapter renders replies for {call.runtime!r}")
+    if ctx.settings.audit_log:
+        from . import audit
+        from .engine import project_root_of
+        from .paths import canonical
+
+        audit.append(canonical(ctx.settings.audit_log, project_root_of(ctx.layout) or ctx.cwd), call, verdict)
+    return reply
+
+
+def _one_line(error: BaseException) -> str:
+    from_engine = type(error).__name__ in ("CallError", "ConfigError", "AgentDefinitionError")
+    text = str(error) if from_engine else f"internal error {type(error).__name__}: {error}"
+    text = " ".join(text.split())
+    return text[:1000] if text else type(error).__name__
+
+
+def _guess_isolated(state: dict[str, Any], environ: dict[str, str]) -> bool:
+    """Was the failed call an isolated agent's? Unknown counts as yes: the guard fails closed."""
+    ctx = state.get("ctx")
+    if ctx is not None:
+        return bool(ctx.isolation.isolated)
+    try:
+        if (environ.get("WORKTREE_GUARD_ISOLATED") or "").lower() in ("1", "true", "yes", "on"):
+            return True
+        payload = state.get("payload") or {}
+        cwd = payload.get("cwd") if isinstance(payload, dict) else None
+        if not isinstance(cwd, str) or not os.path.isabs(cwd):
+            cwd = os.getcwd()
+        layout = find_layout(os.path.realpath(cwd))
+        if layout.linked:
+            return True
+        agent_type = payload.get("agent_type") if isinstance(payload, dict) else None
+        if isinstance(agent_type, str) and agent_type:
+            from .agents import find_agent_definition
+
+            definition = find_agent_definition(agent_type, os.path.realpath(cwd))
+            return definition is not None and definition.isolated
+        return False
+    except BaseException:  # noqa: BLE001
+        return True
+
+
+def _failure_reply(error: BaseException, state: dict[str, Any], environ: dict[str, str]) -> Any:
+    message = _one_line(error)
+    if not _guess_isolated(state, environ):
+        # Not confined: the call goes on, and the user is told why the guard said nothing.
+        return Reply(stdout=json.dumps({"systemMessage": f"worktree-guard: {message}"}, ensure_ascii=False))
+    pm = state.get("pm")
+    if pm is not None:
+        try:
+            reply = pm.hook.worktree_guard_render_error(message=message, payload=state.get("payload"), runtime=state.get("runtime", "auto"))
+            if reply is not None:
+                return reply
+        except BaseException:  # noqa: BLE001
+            pass
+    reason = f"worktree-guard could not check this call, so it is refused: {message} [worktree-guard WG000]"
+    output = {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}
+    return Reply(stdout=json.dumps({"hookSpecificOutput": output}, ensure_ascii=False))

@@ -1,0 +1,41 @@
+"""The hook specifications every plugin implements — built-in rules and adapters included (SPEC §10).
+
+A third-party package registers a module or object under the `worktree_guard` entry-point group and
+implements any of these with `@worktree_guard.hookspecs.hookimpl`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    from .engine import Context
+    from .reply import Reply
+    from .model import ToolCall, Verdict, Violation
+
+PROJECT = "worktree_guard"
+
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@hookspec
+def worktree_guard_check_call(call: ToolCall, ctx: Context) -> list[Violation] | None:
+    """Judge one tool call of an isolated agent; return the violations found (or None)."""
+
+
+@hookspec(firstresult=True)
+def worktree_guard_read_payload(payload: dict[str, Any], runtime: str) -> ToolCall | None:
+    """Turn a runtime's hook payload into a ToolCall; None when the payload is not this adapter's."""
+
+
+@hookspec(firstresult=True)
+def worktree_guard_render_reply(verdict: Verdict, call: ToolCall) -> Reply | None:
+    """Turn a verdict into the runtime's reply (stdout and exit code); None when the call is not this adapter's."""
+
+
+@hookspec(firstresult=True)
+def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, runtime: str) -> Reply | None:
+    """The runtime's deny reply for a call the guard could not judge (WG000); None when not this adapter's."""

@@ -1,0 +1,81 @@
+"""The neutral records every part of the guard speaks: ToolCall in, Violation and Verdict out (SPEC §6)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ToolKind = Literal["file_write", "file_read", "shell", "dispatch", "enter_worktree", "other", "unknown"]
+Decision = Literal["pass", "rewrite", "deny", "warn"]
+
+
+class ToolCall(BaseModel):
+    """One tool call as the engine sees it, whatever runtime sent it.
+
+    The runtime adapter fills it from the payload; `input` is the complete tool input as sent, so a
+    rewrite can echo it with only one field changed.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    runtime: str = Field(description="adapter that read the call, e.g. 'claude-code'")
+    tool: str = Field(description="tool name as the runtime calls it, e.g. 'Write'")
+    kind: ToolKind = Field(description="what the tool does, as far as the guard is concerned")
+    input: dict[str, Any] = Field(default_factory=dict, description="the complete tool input")
+    cwd: str = Field(description="the agent's working directory at the time of the call")
+    path_field: str | None = Field(default=None, description="the input field that holds the path, for file tools")
+    session_id: str | None = None
+    agent_id: str | None = Field(default=None, description="present only inside a sub-agent")
+    agent_type: str | None = None
+    permission_mode: str | None = None
+    tool_use_id: str | None = None
+
+    @property
+    def path(self) -> str | None:
+        """The path a file tool acts on, as written (None when absent or not a string)."""
+        if self.path_field is None:
+            return None
+        value = self.input.get(self.path_field)
+        return value if isinstance(value, str) else None
+
+
+class Violation(BaseModel):
+    """One reason to object to a call. Codes are stable; a code never changes meaning (SPEC §6)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: str = Field(pattern=r"^WG\d{3}$", description="stable code, e.g. WG101")
+    rule: str = Field(description="name of the plugin that raised it")
+    tool: str = Field(description="tool name of the call")
+    message: str = Field(description="one sentence for the agent")
+    severity: Literal["error", "warning", "info"] = Field(
+        default="error", description="errors block (by mode); warnings pass with a message; info is only recorded"
+    )
+    path: str | None = Field(default=None, description="the path as written in the call")
+    resolved: str | None = Field(default=None, description="the canonical path")
+    worktree_root: str | None = None
+    shared_root: str | None = Field(default=None, description="the shared checkout the path lies in")
+    suggestion: str | None = Field(default=None, description="corrected path or command, when derivable")
+    span: tuple[int, int] | None = Field(default=None, description="Bash: character range in the command")
+    fixed_input: dict[str, Any] | None = Field(
+        default=None,
+        exclude=True,
+        description="rewrite mode: the complete corrected tool input (never serialised: it may hold file content)",
+    )
+
+
+class Verdict(BaseModel):
+    """The engine's answer to one call."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    decision: Decision
+    violations: list[Violation] = Field(default_factory=list)
+    updated_input: dict[str, Any] | None = None
+    worktree_root: str | None = None
+    isolated: bool = False
+
+    @property
+    def codes(self) -> list[str]:
+        return [v.code for v in self.violations]

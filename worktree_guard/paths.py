@@ -1,0 +1,129 @@
+"""Canonical paths, containment, and the allow- and protect-lists (SPEC §2)."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import tempfile
+from collections.abc import Iterable
+
+# Character devices and descriptors: resolving them would give /proc/<pid>/fd/… or pipe:[…], never a path a
+# checkout can contain, so they are kept as written (lexically normalised).
+_UNRESOLVED_PREFIXES = ("/dev/",)
+
+DEFAULT_ALLOW = (
+    "/dev/null",
+    "/dev/stdout",
+    "/dev/stderr",
+    "/dev/tty",
+    "/dev/fd/*",
+    "~/.claude/plans/**",
+    "~/.claude/projects/**",
+    "/tmp/claude-*/**",
+)
+DEFAULT_PROTECT = (".git", ".git/**")
+
+_GLOB_CHARS = frozenset("*?[")
+
+
+def home_dir() -> str:
+    """$HOME, or the passwd entry when HOME is unset (as bash does)."""
+    home = os.environ.get("HOME")
+    if home:
+        return home
+    try:
+        return pwd.getpwuid(os.getuid()).pw_dir
+    except KeyError:
+        return "/"
+
+
+def expand_user(path: str, home: str | None = None) -> str:
+    """Expand a leading `~` or `~user`; anything else is returned unchanged."""
+    if not path.startswith("~"):
+        return path
+    head, sep, tail = path.partition("/")
+    if head == "~":
+        base = home if home is not None else home_dir()
+    else:
+        try:
+            base = pwd.getpwnam(head[1:]).pw_dir
+        except KeyError:
+            return path
+    return base + (sep + tail if sep else "")
+
+
+def canonical(path: str, cwd: str, home: str | None = None) -> str:
+    """Absolute, `~` expanded, joined to `cwd`, symlinks resolved on the longest existing prefix, `..` after that."""
+    path = expand_user(path, home)
+    if not os.path.isabs(path):
+        path = os.path.join(cwd, path)
+    lexical = os.path.normpath(path)
+    if lexical.startswith("//"):
+        lexical = "/" + lexical.lstrip("/")
+    if lexical.startswith(_UNRESOLVED_PREFIXES):
+        return lexical
+    return os.path.realpath(path)
+
+
+def inside(path: str, root: str) -> bool:
+    """True when canonical `path` is `root` or below it, component-wise (`/repo-evil` is not inside `/repo`)."""
+    if path == root:
+        return True
+    if root == "/":
+        return path.startswith("/")
+    return path.startswith(root + "/")
+
+
+def deepest_root(path: str, roots: Iterable[str]) -> str | None:
+    """The deepest of `roots` that holds `path` (sibling worktrees often live inside the main checkout)."""
+    best = None
+    for root in roots:
+        if inside(path, root) and (best is None or len(root) > len(best)):
+            best = root
+    return best
+
+
+def _canonical_pattern(pattern: str, home: str | None) -> str:
+    """Resolve the literal directory prefix of an absolute pattern, so `/tmp/x*` matches on macOS' /private/tmp."""
+    pattern = os.path.expandvars(expand_user(pattern, home))
+    if not pattern.startswith("/") or pattern.startswith(_UNRESOLVED_PREFIXES):
+        return pattern
+    parts = pattern.split("/")
+    literal: list[str] = []
+    for part in parts[1:]:
+        if _GLOB_CHARS & set(part):
+            break
+        literal.append(part)
+    prefix = "/" + "/".join(literal)
+    rest = parts[1 + len(literal):]
+    resolved = os.path.realpath(prefix)
+    return "/".join([resolved.rstrip("/")] + rest) if rest else resolved
+
+
+class PathPatterns:
+    """A list of gitignore-style patterns (pathspec) for absolute paths; a plain directory covers its tree."""
+
+    def __init__(self, patterns: Iterable[str], home: str | None = None, *, absolute: bool = True) -> None:
+        import pathspec
+
+        lines: list[str] = []
+        for raw in patterns:
+            pattern = _canonical_pattern(raw, home) if absolute else raw
+            lines.append(pattern)
+            if absolute and not (_GLOB_CHARS & set(pattern)) and not pattern.startswith(_UNRESOLVED_PREFIXES):
+                lines.append(pattern.rstrip("/") + "/**")
+        self.patterns = lines
+        self._spec = pathspec.PathSpec.from_lines("gitwildmatch", lines)
+
+    def matches(self, path: str) -> bool:
+        """True when `path` (absolute, or relative for a protect-list) matches one of the patterns."""
+        return bool(self.patterns) and self._spec.match_file(path)
+
+
+def temp_dirs() -> list[str]:
+    """The system temp dir and $TMPDIR, both canonical."""
+    dirs = {os.path.realpath(tempfile.gettempdir())}
+    tmpdir = os.environ.get("TMPDIR")
+    if tmpdir and os.path.isabs(tmpdir):
+        dirs.add(os.path.realpath(tmpdir))
+    return sorted(dirs)

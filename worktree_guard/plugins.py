@@ -1,0 +1,31 @@
+"""The plugin manager: built-in plugins and those of the `worktree_guard` entry-point group, registered alike."""
+
+from __future__ import annotations
+
+import importlib
+
+import pluggy
+
+from . import hookspecs
+
+# Built-in plugins, as (name, module) — the same pair an entry point gives. They are imported and
+# registered exactly as `PluginManager.load_setuptools_entrypoints` registers a third-party plugin.
+BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
+    ("files", "worktree_guard.rules.files"),
+    ("claude-code", "worktree_guard.runtimes.claude_code"),
+)
+
+
+def plugin_manager(*, entry_points: bool = True) -> pluggy.PluginManager:
+    """A plugin manager with every built-in plugin and, unless disabled, every installed third-party one."""
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    for name, module in BUILTIN_PLUGINS:
+        pm.register(importlib.import_module(module), name=name)
+    if entry_points:
+        pm.load_setuptools_entrypoints(hookspecs.PROJECT)
+    return pm
+
+
+def plugin_name(pm: pluggy.PluginManager, plugin: object) -> str:
+    return pm.get_name(plugin) or getattr(plugin, "__name__", type(plugin).__name__)

@@ -1,0 +1,68 @@
+"""Where a path lies with respect to W, S, the allow-list and the protect-list — §5.1's order, shared by every rule."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Literal
+
+from .layout import Layout
+from .paths import DEFAULT_ALLOW, DEFAULT_PROTECT, PathPatterns, canonical, deepest_root, home_dir, inside, temp_dirs
+
+Place = Literal["protected", "inside", "shared", "allowed", "outside"]
+
+
+@dataclass(slots=True, frozen=True)
+class Judgement:
+    """The place of one path: `resolved` is canonical; `shared_root` and `suggestion` are set for "shared"."""
+
+    place: Place
+    resolved: str
+    shared_root: str | None = None
+    suggestion: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.place in ("inside", "allowed")
+
+
+class PathPolicy:
+    """Judges paths for one agent: W, S, allow- and protect-lists, all canonical."""
+
+    def __init__(self, layout: Layout, allow: list[str], protect: list[str], home: str | None = None) -> None:
+        self.home = home if home is not None else home_dir()
+        self.root = layout.worktree_root
+        self.shared_roots = list(layout.shared_roots)
+        self.allow = PathPatterns([*DEFAULT_ALLOW, *temp_dirs(), *allow], self.home)
+        self.protect = PathPatterns([*DEFAULT_PROTECT, *protect], self.home, absolute=False)
+
+    def canonical(self, path: str, cwd: str) -> str:
+        return canonical(path, cwd, self.home)
+
+    def judge(self, path: str, cwd: str) -> Judgement:
+        """Place `path` (as written, relative to `cwd`) in §5.1's order: protected, W, S, allow-list, elsewhere."""
+        return self.judge_resolved(self.canonical(path, cwd))
+
+    def judge_resolved(self, resolved: str) -> Judgement:
+        if self.root is not None and inside(resolved, self.root):
+            relative = os.path.relpath(resolved, self.root)
+            if relative != "." and self.protect.matches(relative):
+                return Judgement("protected", resolved)
+            return Judgement("inside", resolved)
+        shared = deepest_root(resolved, self.shared_roots)
+        if shared is not None:
+            return Judgement("shared", resolved, shared, self.counterpart(resolved, shared))
+        if self.allow.matches(resolved):
+            return Judgement("allowed", resolved)
+        return Judgement("outside", resolved)
+
+    def counterpart(self, resolved: str, shared_root: str) -> str | None:
+        """The path under W that corresponds to `resolved` under `shared_root`; None if that one is protected."""
+        if self.root is None:
+            return None
+        relative = os.path.relpath(resolved, shared_root)
+        if relative == ".":
+            return self.root
+        if self.protect.matches(relative):
+            return None
+        return os.path.join(self.root, relative)

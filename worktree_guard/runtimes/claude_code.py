@@ -1,0 +1,135 @@
+"""The Claude Code adapter: PreToolUse payloads in, `hookSpecificOutput` replies out (SPEC §6, §7)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..engine import CallError, reason_text
+from ..hookspecs import hookimpl
+from ..model import ToolCall, ToolKind, Verdict
+from ..reply import Reply
+
+NAME = "claude-code"
+
+# tool name → (kind, the input field holding the path)
+TOOLS: dict[str, tuple[ToolKind, str | None]] = {
+    "Write": ("file_write", "file_path"),
+    "Edit": ("file_write", "file_path"),
+    "MultiEdit": ("file_write", "file_path"),
+    "NotebookEdit": ("file_write", "notebook_path"),
+    "Read": ("file_read", "file_path"),
+    "Glob": ("file_read", "path"),
+    "Grep": ("file_read", "path"),
+    "LS": ("file_read", "path"),
+    "Bash": ("shell", None),
+    "Monitor": ("shell", None),
+    "Agent": ("dispatch", None),
+    "Task": ("dispatch", None),
+    "EnterWorktree": ("enter_worktree", "path"),
+}
+
+# Permission modes in which Claude Code would run the tool without asking (SPEC §6).
+AUTO_APPROVE_ALL = {"bypassPermissions", "dontAsk", "auto"}
+AUTO_APPROVE_FILE_TOOLS = {"acceptEdits"}
+
+
+class PreToolUsePayload(BaseModel):
+    """The stdin of a Claude Code PreToolUse hook. Unknown fields are kept: the runtime adds fields often."""
+
+    model_config = ConfigDict(extra="allow")
+
+    session_id: str | None = None
+    transcript_path: str | None = None
+    cwd: str = Field(description="the agent's current directory; the worktree root inside a worktree")
+    permission_mode: str | None = None
+    hook_event_name: str | None = Field(default=None, description="`event` in some hook logs")
+    tool_name: str
+    tool_input: dict[str, Any] = Field(default_factory=dict)
+    tool_use_id: str | None = None
+    agent_id: str | None = Field(default=None, description="present only inside a sub-agent")
+    agent_type: str | None = None
+
+
+def to_tool_call(payload: dict[str, Any]) -> ToolCall:
+    """A ToolCall from a PreToolUse payload; CallError names what is wrong with it."""
+    if "hook_event_name" not in payload and "event" in payload:
+        payload = {**payload, "hook_event_name": payload["event"]}
+    try:
+        data = PreToolUsePayload.model_validate(payload)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "payload"
+        raise CallError(f"the Claude Code payload's `{where}` is invalid: {first['msg']}") from None
+    event = data.hook_event_name or "PreToolUse"
+    kind, path_field = TOOLS.get(data.tool_name, ("unknown", None))
+    if event != "PreToolUse":
+        kind = "other"
+    return ToolCall(
+        runtime=NAME,
+        tool=data.tool_name,
+        kind=kind,
+        input=data.tool_input,
+        cwd=data.cwd,
+        path_field=path_field,
+        session_id=data.session_id,
+        agent_id=data.agent_id,
+        agent_type=data.agent_type,
+        permission_mode=data.permission_mode,
+        tool_use_id=data.tool_use_id,
+    )
+
+
+@hookimpl(trylast=True)
+def worktree_guard_read_payload(payload: dict[str, Any], runtime: str) -> ToolCall | None:
+    if runtime not in ("auto", NAME):
+        return None
+    if runtime == "auto" and "tool_name" not in payload:
+        return None
+    return to_tool_call(payload)
+
+
+def _json(obj: dict[str, Any]) -> str:
+    return json.dumps(obj, ensure_ascii=False)
+
+
+def permission_for_rewrite(call: ToolCall) -> str:
+    mode = call.permission_mode or "default"
+    if mode in AUTO_APPROVE_ALL or (mode in AUTO_APPROVE_FILE_TOOLS and call.kind == "file_write"):
+        return "allow"
+    return "ask"
+
+
+def deny_reply(reason: str) -> Reply:
+    output = {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}
+    return Reply(stdout=_json({"hookSpecificOutput": output}))
+
+
+@hookimpl(trylast=True)
+def worktree_guard_render_reply(verdict: Verdict, call: ToolCall) -> Reply | None:
+    if call.runtime != NAME:
+        return None
+    if verdict.decision == "pass":
+        return Reply()
+    reason = reason_text(verdict)
+    if verdict.decision == "deny":
+        return deny_reply(reason)
+    if verdict.decision == "rewrite":
+        output = {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": permission_for_rewrite(call),
+            "permissionDecisionReason": reason,
+            "updatedInput": verdict.updated_input,
+        }
+        return Reply(stdout=_json({"hookSpecificOutput": output}))
+    output = {"hookEventName": "PreToolUse", "additionalContext": reason}
+    return Reply(stdout=_json({"systemMessage": reason, "hookSpecificOutput": output}))
+
+
+@hookimpl(trylast=True)
+def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, runtime: str) -> Reply | None:
+    if runtime not in ("auto", NAME):
+        return None
+    return deny_reply(f"worktree-guard could not check this call, so it is refused: {message} [worktree-guard WG000]")
