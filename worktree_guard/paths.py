@@ -113,7 +113,7 @@ class PathPatterns:
             if absolute and not (_GLOB_CHARS & set(pattern)) and not pattern.startswith(_UNRESOLVED_PREFIXES):
                 lines.append(pattern.rstrip("/") + "/**")
         self.patterns = lines
-        self._spec = pathspec.PathSpec.from_lines("gitwildmatch", lines)
+        self._spec = pathspec.PathSpec.from_lines("gitignore", lines)
 
     def matches(self, path: str) -> bool:
         """True when `path` (absolute, or relative for a protect-list) matches one of the patterns."""

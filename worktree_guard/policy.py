@@ -33,6 +33,11 @@ class PathPolicy:
         self.home = home if home is not None else home_dir()
         self.root = layout.worktree_root
         self.shared_roots = list(layout.shared_roots)
+        # The repository's own git dir (refs, config, hooks) is shared by every worktree. Inside a main
+        # checkout it is covered already; a bare repository's lies outside every checkout, maybe in /tmp.
+        self.git_dir = layout.common_dir
+        if self.git_dir and self.git_dir not in self.shared_roots and not (self.root and inside(self.git_dir, self.root)):
+            self.shared_roots.append(self.git_dir)
         self.allow = PathPatterns([*DEFAULT_ALLOW, *temp_dirs(), *allow], self.home)
         self.protect = PathPatterns([*DEFAULT_PROTECT, *protect], self.home, absolute=False)
 
@@ -58,7 +63,7 @@ class PathPolicy:
 
     def counterpart(self, resolved: str, shared_root: str) -> str | None:
         """The path under W that corresponds to `resolved` under `shared_root`; None if that one is protected."""
-        if self.root is None:
+        if self.root is None or shared_root == self.git_dir:
             return None
         relative = os.path.relpath(resolved, shared_root)
         if relative == ".":

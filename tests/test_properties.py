@@ -1,0 +1,136 @@
+"""Property tests (hypothesis): the hook never crashes, always answers per protocol, and never lets an isolated
+agent's file write land outside W and outside the allow-list."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import Repo, make_repo, run_hook_process
+from worktree_guard.hook import run_hook
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Repo:
+    repo = make_repo(tmp_path_factory.mktemp("prop"))
+    (repo.worktree / "to-main").symlink_to(repo.main)
+    (repo.worktree / "to-etc").symlink_to("/etc")
+    (repo.worktree / "to-self").symlink_to(repo.worktree / "src")
+    (repo.worktree / "dangling").symlink_to("/opt/wg-nowhere/file")
+    return repo
+
+
+SEGMENTS = st.sampled_from(["..", ".", "", "src", "to-main", "to-etc", "to-self", "dangling", ".git", "a b", "ü", "x~", "-", "*", "new"])
+
+
+@st.composite
+def path_strings(draw: st.DrawFn) -> str:
+    start = draw(st.sampled_from(["", "/", "~/", "W/", "MAIN/", "SIB/", "/tmp/", "/dev/", "/etc/", "/opt/", "WEVIL/"]))
+    parts = draw(st.lists(SEGMENTS, max_size=7))
+    return start + "/".join(parts)
+
+
+def concretise(text: str, repo: Repo) -> str:
+    return (
+        text.replace("WEVIL/", f"{repo.worktree}-evil/")
+        .replace("W/", f"{repo.worktree}/")
+        .replace("MAIN/", f"{repo.main}/")
+        .replace("SIB/", f"{repo.sibling}/")
+    )
+
+
+def oracle_allowed(path: str, repo: Repo, home: str) -> bool:
+    """An independent statement of SPEC §2/§5.1: inside W (but not .git) or in the allow-list, and never in S."""
+    if path.startswith("~"):
+        path = home + path[1:]
+    absolute = path if path.startswith("/") else os.path.join(str(repo.worktree), path)
+    lexical = os.path.normpath(absolute)
+    if lexical.startswith("/dev/"):
+        return lexical in ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty") or (
+            lexical.startswith("/dev/fd/") and lexical.count("/") == 3
+        )
+    real = os.path.realpath(absolute)
+    w = str(repo.worktree)
+    if real == w or real.startswith(w + "/"):
+        rel = os.path.relpath(real, w)
+        return not (rel == ".git" or rel.startswith(".git/"))
+    for shared in (str(repo.main), str(repo.sibling), str(repo.outside)):
+        if real == shared or real.startswith(shared + "/"):
+            return False
+    tmp = os.path.realpath(tempfile.gettempdir())
+    return real == tmp or real.startswith(tmp + "/") or real.startswith(home + "/.claude/plans/") or real.startswith(home + "/.claude/projects/")
+
+
+def decision(stdout: str) -> str:
+    if not stdout:
+        return "pass"
+    out = json.loads(stdout)
+    assert isinstance(out, dict)
+    specific = out.get("hookSpecificOutput", {})
+    return specific.get("permissionDecision", "warn")
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(raw=path_strings(), tool=st.sampled_from(["Write", "Edit", "MultiEdit", "NotebookEdit"]))
+def test_no_write_outside_w_and_the_allow_list_ever_passes(world: Repo, raw: str, tool: str) -> None:
+    path = concretise(raw, world)
+    field = "notebook_path" if tool == "NotebookEdit" else "file_path"
+    payload = {"hook_event_name": "PreToolUse", "cwd": str(world.worktree), "tool_name": tool, "tool_input": {field: path},
+               "agent_id": "a1", "agent_type": "general-purpose", "session_id": "s"}
+    reply = run_hook(json.dumps(payload).encode())
+    assert reply.exit_code == 0
+    got = decision(reply.stdout)
+    allowed = oracle_allowed(path, world, os.environ["HOME"]) if path else False
+    if got == "pass":
+        assert allowed, f"{path!r} passed but lies outside W and the allow-list"
+    else:
+        assert got == "deny"
+        assert not allowed, f"{path!r} was denied but lies inside W or the allow-list: {reply.stdout}"
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=4),
+    max_leaves=12,
+)
+
+
+@st.composite
+def payloads(draw: st.DrawFn) -> dict:
+    body = draw(st.dictionaries(st.sampled_from(["cwd", "tool_name", "tool_input", "agent_id", "agent_type", "permission_mode",
+                                                 "hook_event_name", "session_id", "junk"]), JSON_VALUES, max_size=8))
+    if draw(st.booleans()):
+        body["tool_name"] = draw(st.sampled_from(["Write", "Edit", "NotebookEdit", "Bash", "Agent", "Read", "Zap"]))
+    if draw(st.booleans()):
+        body["tool_input"] = draw(st.dictionaries(st.sampled_from(["file_path", "notebook_path", "command", "path", "content"]), JSON_VALUES, max_size=3))
+    return body
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=payloads(), cwd_choice=st.sampled_from(["W", "MAIN", "none"]))
+def test_any_payload_gets_a_protocol_reply(world: Repo, body: dict, cwd_choice: str) -> None:
+    if cwd_choice != "none":
+        body["cwd"] = str(world.worktree if cwd_choice == "W" else world.main)
+    reply = run_hook(json.dumps(body).encode())
+    assert reply.exit_code == 0
+    got = decision(reply.stdout)
+    if cwd_choice == "W" and body.get("tool_name") in ("Write", "Edit", "NotebookEdit"):
+        field = "notebook_path" if body["tool_name"] == "NotebookEdit" else "file_path"
+        value = body.get("tool_input", {}).get(field) if isinstance(body.get("tool_input"), dict) else None
+        if got == "pass":
+            assert isinstance(value, str) and oracle_allowed(value, world, os.environ["HOME"])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(max_size=200))
+def test_arbitrary_bytes_on_stdin_of_the_real_process(world: Repo, data: bytes) -> None:
+    result = run_hook_process(data, cwd=world.worktree)
+    assert result.returncode == 0 and "Traceback" not in result.stderr
+    got = decision(result.stdout)
+    assert got in ("deny", "pass", "warn")
