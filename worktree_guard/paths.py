@@ -21,7 +21,7 @@ DEFAULT_ALLOW = (
     "~/.claude/projects/**",
     "/tmp/claude-*/**",
 )
-DEFAULT_PROTECT = (".git", ".git/**")
+DEFAULT_PROTECT = ("/.git", "/.git/**")  # the worktree's own .git only (SPEC §2), anchored at W
 
 _GLOB_CHARS = frozenset("*?[")
 
