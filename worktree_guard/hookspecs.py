@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from .engine import Context
     from .reply import Reply
     from .model import ToolCall, Verdict, Violation
+    from .shell.programs import WriteSpec
+    from .shell.steps import ShellCommand, ShellRedirect, Unwrapped
 
 PROJECT = "worktree_guard"
 
@@ -39,3 +41,26 @@ def worktree_guard_render_reply(verdict: Verdict, call: ToolCall) -> Reply | Non
 @hookspec(firstresult=True)
 def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, runtime: str) -> Reply | None:
     """The runtime's deny reply for a call the guard could not judge (WG000); None when not this adapter's."""
+
+
+# --- Bash (SPEC §5.2): the walker calls these for every step of a parsed command --------------------
+
+
+@hookspec
+def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
+    """Judge one simple command (after unwrapping `env`, `sudo`, `bash -c`…) where it runs; return violations."""
+
+
+@hookspec
+def worktree_guard_shell_redirect(redirect: ShellRedirect, ctx: Context) -> list[Violation] | None:
+    """Judge one redirection where it is opened; return violations."""
+
+
+@hookspec(firstresult=True)
+def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrapped | None:
+    """The command(s) a wrapper or string-executing command runs (`env -C d cmd`, `bash -c '…'`), if any."""
+
+
+@hookspec
+def worktree_guard_write_operands() -> dict[str, WriteSpec] | None:
+    """Extend the table of programs and the operands they write (`{"cp": WriteSpec(...)}`)."""

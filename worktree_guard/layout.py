@@ -179,3 +179,26 @@ def with_explicit_root(root: str, shared: list[str] | None = None) -> Layout:
         common_dir=found.common_dir,
         source="configuration",
     )
+
+
+def checked_out_branch(top: str) -> str | None:
+    """The branch a checkout has checked out (`refs/heads/x` → `x`), read from its HEAD; None when detached or unknown."""
+    dotgit = os.path.join(top, ".git")
+    gitdir = _gitdir_of(dotgit) if os.path.lexists(dotgit) else (top if os.path.isfile(os.path.join(top, "HEAD")) else None)
+    if gitdir is None:
+        return None
+    head = _read_first_line(os.path.join(gitdir, "HEAD"))
+    if head and head.startswith("ref:"):
+        ref = head[4:].strip()
+        return ref[len("refs/heads/"):] if ref.startswith("refs/heads/") else None
+    return None
+
+
+def owner_of_git_dir(git_dir: str) -> str | None:
+    """The checkout whose HEAD and index live in `git_dir`: `<top>/.git` → top; `<common>/worktrees/<n>` → that worktree."""
+    if os.path.basename(git_dir) == ".git":
+        return main_worktree_of(git_dir) or os.path.dirname(git_dir)
+    line = _read_first_line(os.path.join(git_dir, "gitdir"))
+    if line and os.path.isfile(os.path.join(git_dir, "commondir")):
+        return os.path.dirname(_resolve_from(git_dir, line))
+    return main_worktree_of(git_dir)

@@ -12,6 +12,12 @@ from . import hookspecs
 # registered exactly as `PluginManager.load_setuptools_entrypoints` registers a third-party plugin.
 BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
     ("files", "worktree_guard.rules.files"),
+    ("bash", "worktree_guard.rules.bash"),
+    ("cd", "worktree_guard.rules.cd"),
+    ("git", "worktree_guard.rules.git"),
+    ("writes", "worktree_guard.rules.writes"),
+    ("indirection", "worktree_guard.rules.indirection"),
+    ("interpreters", "worktree_guard.rules.interpreters"),
     ("claude-code", "worktree_guard.runtimes.claude_code"),
 )
 

@@ -1,0 +1,111 @@
+"""Bash (SPEC §5.2): parse the command once, walk it once; the shell rules judge each step.
+
+This plugin owns WG900 (no parser can handle the command) and WG901 (over the size, depth or time
+budget). The cd, git, writes, indirection and interpreter rules are plugins of their own that the walk
+calls through the `worktree_guard_shell_*` hooks.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from ..hookspecs import hookimpl
+from ..model import Violation
+from ..shell.state import ShellState
+
+if TYPE_CHECKING:
+    from ..engine import Context
+    from ..model import ToolCall
+    from ..shell.walk import Walker
+
+RULE = "bash"
+
+
+@hookimpl
+def worktree_guard_check_call(call: ToolCall, ctx: Context) -> list[Violation] | None:
+    if call.kind != "shell":
+        return None
+    command = call.input.get("command")
+    if command is None and call.tool == "Monitor":
+        return None  # a Monitor on a websocket runs no command
+    if not isinstance(command, str):
+        return [_violation(ctx, "WG000", "The Bash call has no `command` string, so worktree-guard cannot check it.", None)]
+    walker, _ = analyse(command, ctx)
+    return walker.findings
+
+
+def initial_state(ctx: Context) -> ShellState:
+    """The agent's shell as the hook can know it: cwd from the payload, HOME and TMPDIR from its environment."""
+    state = ShellState(cwd=ctx.cwd)
+    state.variables["PWD"] = ctx.cwd
+    state.variables["HOME"] = ctx.policy.home
+    tmpdir = os.environ.get("TMPDIR")
+    if tmpdir:
+        state.variables["TMPDIR"] = tmpdir
+    if "CDPATH" in os.environ:
+        state.variables["CDPATH"] = os.environ["CDPATH"]
+    return state
+
+
+def analyse(command: str, ctx: Context) -> tuple[Walker, ShellState]:
+    """Parse and walk `command` for this call; the walker holds the findings and a trace of the walk."""
+    from ..shell.parse import ParseFailure, parse
+    from ..shell.walk import BudgetExceeded, Hooks, Walker
+
+    pm = ctx.pm
+    assert pm is not None
+
+    def on_parse_failure(error: Exception, start: int, end: int, source: str) -> list[Violation]:
+        if isinstance(error, ParseFailure) and error.budget:
+            return [_violation(ctx, "WG901", f"The command is over worktree-guard's budget ({error}); split it into smaller commands.", (start, end))]
+        severity = "warning" if ctx.settings.on_parse_error == "warn" else "error"
+        return [
+            _violation(
+                ctx,
+                "WG900",
+                f"worktree-guard cannot parse this command ({error}); rewrite it in a simpler form (plain commands joined with && or ;).",
+                (start, end),
+                severity=severity,
+            )
+        ]
+
+    hooks = Hooks(
+        on_command=lambda step: _flatten(pm.hook.worktree_guard_shell_command(command=step, ctx=ctx)),
+        on_redirect=lambda step: _flatten(pm.hook.worktree_guard_shell_redirect(redirect=step, ctx=ctx)),
+        unwrap=lambda step: pm.hook.worktree_guard_shell_unwrap(command=step, ctx=ctx),
+        parse=lambda source, offset: parse(source, offset=offset),
+        on_parse_failure=on_parse_failure,
+    )
+    walker = Walker(hooks=hooks, home=ctx.policy.home)
+    state = initial_state(ctx)
+    try:
+        walker.string(command, 0, state, state.cwd, 0, same_shell=True)
+    except (BudgetExceeded, RecursionError) as error:
+        walker.findings.append(_violation(ctx, "WG901", f"The command is over worktree-guard's budget ({error}); split it into smaller commands.", (0, len(command))))
+    walker.findings[:] = _dedupe(walker.findings)
+    return walker, state
+
+
+def _flatten(results: list) -> list[Violation]:
+    out: list[Violation] = []
+    for result in reversed(results):  # pluggy calls the last-registered first; report in registration order
+        if result:
+            out.extend(result)
+    return out
+
+
+def _dedupe(findings: list[Violation]) -> list[Violation]:
+    seen: set[tuple] = set()
+    unique = []
+    for v in findings:
+        key = (v.code, v.span, v.resolved, v.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(v)
+    return unique
+
+
+def _violation(ctx: Context, code: str, message: str, span: tuple[int, int] | None, severity: str = "error") -> Violation:
+    return Violation(code=code, rule=RULE, tool=ctx.call.tool, message=message, span=span, worktree_root=ctx.worktree_root, severity=severity)
+

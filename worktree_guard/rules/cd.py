@@ -1,0 +1,48 @@
+"""The cd rule (SPEC §5.2): `cd`/`pushd`/`popd` may only go inside W or the allow-list (WG201, WG202)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..hookspecs import hookimpl
+from ..model import Violation
+from ..shell.builtins import directory_change
+
+if TYPE_CHECKING:
+    from ..engine import Context
+    from ..shell.steps import ShellCommand
+
+RULE = "cd"
+
+
+@hookimpl
+def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
+    change = directory_change(command)
+    if change is None or not change.moves:
+        return None
+    name = command.name
+    span = change.word.span if change.word is not None else command.span
+    common = dict(rule=RULE, tool=ctx.call.tool, path=change.written, worktree_root=ctx.worktree_root, span=span)
+    if not change.static:
+        return [Violation(code="WG202", message=f"`{name}` goes to a directory worktree-guard cannot work out: {change.reason}; use a literal path inside {ctx.worktree_root}.", **common)]
+    # Bash's cd is logical (`link/..` is the link's parent dir), the kernel's physical: both must stay in.
+    for candidate in dict.fromkeys((change.physical, change.logical)):
+        judgement = ctx.policy.judge_resolved(candidate)
+        if judgement.place in ("inside", "protected", "allowed"):
+            continue
+        if judgement.place == "shared":
+            return [Violation(
+                code="WG201",
+                message=f"`{name}` moves into the shared checkout {judgement.shared_root}, outside this agent's worktree {ctx.worktree_root}.",
+                resolved=judgement.resolved,
+                shared_root=judgement.shared_root,
+                suggestion=f"cd {judgement.suggestion}" if judgement.suggestion else None,
+                **common,
+            )]
+        return [Violation(
+            code="WG201",
+            message=f"`{name}` moves to {judgement.resolved}, outside this agent's worktree {ctx.worktree_root} and the allow-list.",
+            resolved=judgement.resolved,
+            **common,
+        )]
+    return None

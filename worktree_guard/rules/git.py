@@ -1,0 +1,353 @@
+"""The git rule (SPEC §5.2): git may not change a shared checkout, its branch, or the shared refs and config.
+
+The effective checkout of each git invocation comes from the directory it runs in, `-C` (cumulative),
+`--git-dir`, `--work-tree`, `-c core.worktree`, and GIT_DIR / GIT_WORK_TREE / GIT_COMMON_DIR given as
+prefixes or set earlier in the command. Codes: WG301 branch/HEAD change, WG302 other changes to the
+working tree, index or HEAD, WG303 location not static, WG304 `git worktree` outside W, WG305 refs and
+config shared by every worktree.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..hookspecs import hookimpl
+from ..layout import checked_out_branch, find_layout, owner_of_git_dir
+from ..model import Violation
+from ..paths import canonical
+
+if TYPE_CHECKING:
+    from ..engine import Context
+    from ..shell.ast import Word
+    from ..shell.steps import ShellCommand
+
+RULE = "git"
+
+GLOBAL_WITH_VALUE = {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--list-cmds", "--attr-source"}
+LOCATION_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE")
+
+READ_ONLY = frozenset({
+    "status", "log", "diff", "show", "rev-parse", "blame", "annotate", "grep", "ls-files", "ls-tree", "ls-remote",
+    "cat-file", "describe", "shortlog", "reflog", "rev-list", "for-each-ref", "show-ref", "show-branch", "merge-base",
+    "name-rev", "cherry", "count-objects", "fsck", "help", "version", "var", "check-ignore", "check-attr",
+    "check-ref-format", "whatchanged", "range-diff", "diff-tree", "diff-files", "diff-index", "verify-commit",
+    "verify-tag", "fetch", "remote", "tag", "gc", "prune", "repack", "pack-refs", "maintenance", "bundle",
+    "archive", "format-patch", "request-pull", "difftool", "credential", "hash-object", "column", "config",
+    "update-ref", "symbolic-ref", "branch", "worktree", "push", "init", "clone", "notes", "lfs", "stripspace",
+    "interpret-trailers", "mailinfo", "get-tar-commit-id", "send-email", "instaweb", "gui", "citool", "gitk",
+    "replace", "rerere", "sparse-checkout-list", "submodule-status",
+})
+# Commands that change a checkout's working tree, index or HEAD (WG302 when it is a shared one).
+CHANGES_CHECKOUT = frozenset({
+    "restore", "reset", "clean", "stash", "merge", "rebase", "pull", "cherry-pick", "revert", "am", "apply",
+    "commit", "add", "rm", "mv", "sparse-checkout", "read-tree", "checkout-index", "update-index", "bisect",
+    "submodule", "filter-branch", "mergetool", "switch", "checkout",
+})
+STASH_READ_ONLY = ("list", "show")
+BRANCH_MOVING = {"-f", "--force", "-m", "-M", "--move", "-d", "-D", "--delete", "-C", "--copy", "-c"}
+
+
+@dataclass(slots=True)
+class GitCall:
+    """One git invocation, read: where it acts, its subcommand and arguments, and what could not be read."""
+
+    subcommand: str | None = None
+    args: list[tuple[Word, str | None]] = field(default_factory=list)
+    run_dir: str | None = None
+    git_dir: str | None = None
+    work_tree: str | None = None
+    dynamic: list[str] = field(default_factory=list)
+    configs: list[tuple[Word, str]] = field(default_factory=list)
+
+    def values(self) -> list[str | None]:
+        return [v for _, v in self.args]
+
+
+def _join(base: str | None, value: str) -> str | None:
+    if value.startswith("/"):
+        return value
+    return None if base is None else os.path.join(base, value)
+
+
+def read_git_call(step: ShellCommand) -> GitCall:
+    words, values = step.words, step.values()
+    call = GitCall(run_dir=step.cwd)
+    for variable in LOCATION_VARIABLES:
+        present, value = step.env(variable)
+        if not present:
+            continue
+        if value is None:
+            call.dynamic.append(f"${variable} is set to a value only known at run time")
+        elif variable == "GIT_WORK_TREE":
+            call.work_tree = _join(step.cwd, value)
+        elif variable in ("GIT_DIR", "GIT_COMMON_DIR"):
+            call.git_dir = _join(step.cwd, value)
+    i = 1
+    while i < len(words):
+        value = values[i]
+        if value is None:
+            call.dynamic.append(f"{words[i].raw!r} is only known at run time")
+            i += 1
+            if words[i - 1].raw.startswith("-"):
+                continue
+            return call  # a computed subcommand: nothing after it can be read
+        if not value.startswith("-"):
+            call.subcommand = value
+            call.args = list(zip(words[i + 1:], values[i + 1:]))
+            return call
+        name, eq, attached = value.partition("=")
+        if name in GLOBAL_WITH_VALUE:
+            if eq:
+                argument: str | None = attached
+                word = words[i]
+                i += 1
+            else:
+                if i + 1 >= len(words):
+                    return call
+                word, argument = words[i + 1], values[i + 1]
+                i += 2
+            if argument is None:
+                call.dynamic.append(f"{name} {word.raw} is only known at run time")
+                continue
+            if name == "-C":
+                if argument:
+                    call.run_dir = _join(call.run_dir, argument)
+                    if call.run_dir is None:
+                        call.dynamic.append(f"-C {argument} is relative to a directory that is not known")
+            elif name == "--git-dir":
+                call.git_dir = _join(call.run_dir, argument)
+            elif name == "--work-tree":
+                call.work_tree = _join(call.run_dir, argument)
+            elif name == "-c":
+                call.configs.append((word, argument))
+                key, _, setting = argument.partition("=")
+                if key.lower() == "core.worktree":
+                    call.work_tree = _join(call.run_dir, setting)
+            continue
+        i += 1  # a flag: -p, --no-pager, --bare, …
+    return call
+
+
+def affected_checkouts(call: GitCall, home: str) -> list[str] | None:
+    """The checkouts whose HEAD, index or files the invocation touches; None when they cannot be told."""
+    if call.dynamic:
+        return None
+    checkouts: list[str] = []
+    if call.git_dir is not None:
+        git_dir = canonical(call.git_dir, "/", home)
+        owner = owner_of_git_dir(git_dir)
+        if owner:
+            checkouts.append(owner)
+        # With GIT_DIR and no work tree, git uses the directory it runs in as the work tree.
+        tree = call.work_tree or call.run_dir
+        if tree is None:
+            return None
+        checkouts.append(canonical(tree, "/", home))
+        return checkouts
+    if call.work_tree is not None:
+        checkouts.append(canonical(call.work_tree, "/", home))
+    if call.run_dir is None:
+        return None
+    found = find_layout(canonical(call.run_dir, "/", home)).worktree_root
+    if found and not checkouts:
+        checkouts.append(found)
+    elif found and call.work_tree is not None:
+        checkouts.append(found)  # its HEAD and index move with the other work tree
+    return checkouts
+
+
+def is_read_only(call: GitCall) -> bool:
+    """True for invocations that change no working tree, index or HEAD of the checkout they act on."""
+    sub = call.subcommand
+    values = call.values()
+    if sub is None:
+        return True
+    if sub == "stash":
+        return bool(values) and values[0] in STASH_READ_ONLY
+    if sub == "apply":
+        return bool({"--check", "--stat", "--numstat", "--summary"} & set(v for v in values if v)) and "--index" not in values and "--cached" not in values
+    if sub == "sparse-checkout":
+        return bool(values) and values[0] == "list"
+    if sub == "checkout":
+        operands = [v for v in values if v is not None and not v.startswith("-")]
+        return not operands and not any(v in ("-b", "-B", "--orphan", "--detach") for v in values)
+    if sub == "submodule":
+        return not values or values[0] in ("status", "summary")
+    if sub == "bisect":
+        return bool(values) and values[0] in ("log", "view", "visualize")
+    return sub in READ_ONLY
+
+
+@hookimpl
+def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
+    if command.name != "git":
+        return None
+    call = read_git_call(command)
+    found: list[Violation] = []
+    base = dict(rule=RULE, tool=ctx.call.tool, worktree_root=ctx.worktree_root, span=command.span)
+    checkouts = affected_checkouts(call, command.home)
+    if checkouts is None:
+        if not is_read_only(call):
+            reasons = "; ".join(call.dynamic) or "the directory it runs in is not known"
+            found.append(Violation(code="WG303", message=f"worktree-guard cannot tell which checkout this git command acts on ({reasons}); run git with literal paths inside {ctx.worktree_root}.", **base))
+    else:
+        for checkout in dict.fromkeys(checkouts):
+            judgement = ctx.policy.judge_resolved(checkout)
+            if judgement.place != "shared":
+                continue
+            found.extend(_shared_checkout(call, judgement.shared_root or checkout, ctx, base))
+    found.extend(_side_doors(call, command, checkouts, ctx, base))
+    return found or None
+
+
+def _shared_checkout(call: GitCall, shared: str, ctx: Context, base: dict) -> list[Violation]:
+    sub = call.subcommand
+    values = call.values()
+    root = ctx.worktree_root
+    extra = dict(base, path=shared, resolved=shared, shared_root=shared, suggestion=root)
+    if sub == "switch" and not {"-h", "--help"} & set(v for v in values if v):
+        return [Violation(code="WG301", message=f"`git switch` would change the branch of the shared checkout {shared}; switch branches only in this agent's worktree {root}.", **extra)]
+    if sub == "checkout" and not is_read_only(call):
+        if "--" in values or "--pathspec-from-file" in values:
+            return [Violation(code="WG302", message=f"`git checkout -- <paths>` would rewrite files of the shared checkout {shared}; run it in {root}.", **extra)]
+        return [Violation(code="WG301", message=f"`git checkout` would change the branch of the shared checkout {shared}; switch branches only in this agent's worktree {root}.", **extra)]
+    if sub == "symbolic-ref" and len([v for v in values if v is None or not v.startswith("-")]) >= 2:
+        return [Violation(code="WG301", message=f"`git symbolic-ref` would move HEAD of the shared checkout {shared}.", **extra)]
+    if sub == "update-ref" and any(v == "HEAD" for v in values):
+        return [Violation(code="WG301", message=f"`git update-ref HEAD` would move HEAD of the shared checkout {shared}.", **extra)]
+    if is_read_only(call):
+        return []
+    what = f"`git {sub}`" if sub else "this git command"
+    known = sub in CHANGES_CHECKOUT
+    message = (
+        f"{what} would change the working tree, index or HEAD of the shared checkout {shared}; run it in this agent's worktree {root}."
+        if known
+        else f"worktree-guard cannot tell whether {what} changes the shared checkout {shared}; run it in this agent's worktree {root}."
+    )
+    return [Violation(code="WG302", message=message, **extra)]
+
+
+def _shared_branches(ctx: Context) -> dict[str, str]:
+    """branch name → the shared checkout that has it checked out (read once per call)."""
+    branches = ctx.extra.get("shared_branches")
+    if branches is None:
+        branches = {}
+        for top in ctx.layout.shared_roots:
+            branch = checked_out_branch(top)
+            if branch:
+                branches[branch] = top
+        ctx.extra["shared_branches"] = branches
+    return branches
+
+
+def _branch_name(ref: str) -> str:
+    ref = ref.lstrip("+")
+    return ref[len("refs/heads/"):] if ref.startswith("refs/heads/") else ref
+
+
+def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | None, ctx: Context, base: dict) -> list[Violation]:
+    """Refs and config are shared by every worktree: guarded from wherever git runs (WG304, WG305)."""
+    found: list[Violation] = []
+    sub = call.subcommand
+    values = call.values()
+    operands = [v for v in values if v is None or not v.startswith("-")]
+    branches = _shared_branches(ctx)
+
+    def side_door(message: str, code: str = "WG305") -> None:
+        found.append(Violation(code=code, message=message, **base))
+
+    for _, setting in call.configs:
+        key = setting.partition("=")[0].lower()
+        if key.startswith("alias.") or key == "core.hookspath":
+            side_door(f"`git -c {key}=…` runs commands worktree-guard cannot see; leave it out.")
+    if sub in ("checkout", "switch") and "--ignore-other-worktrees" in values:
+        side_door(f"`--ignore-other-worktrees` would check out a branch another worktree has checked out; create a new branch in {ctx.worktree_root} instead.")
+    if sub == "branch" and set(v for v in values if v) & BRANCH_MOVING:
+        named = [_branch_name(v) for v in operands if v is not None]
+        if any(v is None for v in operands):
+            side_door("`git branch` with a branch name only known at run time could move a branch another checkout uses.")
+        for name in named:
+            if name in branches and not (len(named) == 1 and set(values) & {"-m", "-M", "--move", "-c", "-C", "--copy"}):
+                side_door(f"`git branch` would move, rename or delete `{name}`, the branch checked out in {branches[name]}.")
+    if sub == "update-ref":
+        refs = [v for v in operands if v is not None]
+        if "--stdin" in values or any(v is None for v in operands):
+            side_door("`git update-ref` with refs only known at run time could move a branch another checkout uses.")
+        elif refs and _branch_name(refs[0]) in branches and refs[0].startswith("refs/heads/"):
+            side_door(f"`git update-ref` would move `{refs[0]}`, the branch checked out in {branches[_branch_name(refs[0])]}.")
+    if sub in ("fetch", "push") and len(operands) >= 2:
+        remote = operands[0]
+        local = remote == "." or (remote is not None and remote.startswith(("/", "./", "../")) and _is_this_repository(remote, command, ctx))
+        if local:
+            for spec in operands[1:]:
+                if spec is None:
+                    side_door(f"`git {sub}` into this repository with a refspec only known at run time could move a checked-out branch.")
+                    continue
+                destination = _branch_name(spec.split(":", 1)[1]) if ":" in spec else None
+                if destination in branches:
+                    side_door(f"`git {sub}` would move `{destination}`, the branch checked out in {branches[destination]}.")
+    if sub == "config" and _writes_config(values, operands):
+        shared_target = checkouts is not None and any(ctx.policy.judge_resolved(c).place == "shared" for c in checkouts)
+        if "--worktree" not in values or shared_target:
+            side_door(f"`git config` would write configuration every worktree shares; use `git config --worktree` in {ctx.worktree_root}, or ask the user.")
+    if sub == "worktree" and operands:
+        found.extend(_worktree_command(call, command, ctx, base))
+    return found
+
+
+def _writes_config(values: list[str | None], operands: list[str | None]) -> bool:
+    flags = set(v for v in values if v and v.startswith("-"))
+    if flags & {"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list", "--get-color", "--get-colorbool"}:
+        return False
+    if operands and operands[0] in ("get", "list"):
+        return False
+    if flags & {"--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit"}:
+        return True
+    if operands and operands[0] in ("set", "unset", "rename-section", "remove-section", "edit"):
+        return True
+    return len(operands) >= 2
+
+
+def _is_this_repository(remote: str, command: ShellCommand, ctx: Context) -> bool:
+    base = command.cwd or "/"
+    resolved = canonical(remote, base, command.home)
+    places = [ctx.worktree_root, *ctx.layout.shared_roots, ctx.layout.common_dir]
+    return any(p and (resolved == p or resolved.startswith(p + "/")) for p in places)
+
+
+def _worktree_command(call: GitCall, command: ShellCommand, ctx: Context, base: dict) -> list[Violation]:
+    """`git worktree add|move|remove|prune|lock|unlock|repair` touching a path outside W (WG304)."""
+    values = call.values()
+    action = values[0]
+    if action in ("list", None):
+        return []
+    if action == "prune":
+        return [Violation(code="WG304", message="`git worktree prune` removes other worktrees' records; leave that to the user.", **base)]
+    paths: list[tuple[Word, str | None]] = []
+    args = call.args[1:]
+    i = 0
+    while i < len(args):
+        word, value = args[i]
+        if value in ("-b", "-B", "--reason"):
+            i += 2
+            continue
+        if value is None or not value.startswith("-"):
+            paths.append((word, value))
+        i += 1
+    if action == "add":
+        paths = paths[:1]
+    found = []
+    for word, value in paths:
+        if value is None or (call.run_dir is None and not value.startswith("/")):
+            found.append(Violation(code="WG304", message=f"`git worktree {action}` names a path only known at run time.", **dict(base, span=word.span)))
+            continue
+        judgement = ctx.policy.judge(value, call.run_dir or "/")
+        if judgement.place not in ("inside", "protected"):
+            found.append(Violation(
+                code="WG304",
+                message=f"`git worktree {action}` would touch {judgement.resolved}, outside this agent's worktree {ctx.worktree_root}.",
+                **dict(base, span=word.span, path=value, resolved=judgement.resolved),
+            ))
+    return found

@@ -1,0 +1,293 @@
+"""The indirection rule (SPEC §5.2): commands that run other commands are looked inside.
+
+Wrappers (`env`, `sudo`, `nohup`, `timeout`, `nice`, `time`, `command`, `builtin`, `exec`, `xargs`,
+`find -exec`, …) hand their inner argv to the walker; string-executing commands (`bash -c`, `eval`,
+`trap`, a heredoc fed to a shell) hand it shell code to parse. What cannot be looked inside — a computed
+command name whose arguments matter, shell code that is not a literal — is WG404.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from ..hookspecs import hookimpl
+from ..model import Violation
+from ..shell.steps import Inner, Script, Unwrapped
+
+if TYPE_CHECKING:
+    from ..engine import Context
+    from ..shell.ast import Word
+    from ..shell.steps import ShellCommand
+
+RULE = "indirection"
+
+SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash"})
+# wrapper → (options that take a value, operands between the options and the command: `timeout 10 cmd`)
+WRAPPERS: dict[str, tuple[frozenset[str], int]] = {
+    "nohup": (frozenset(), 0),
+    "nice": (frozenset({"-n", "--adjustment"}), 0),
+    "timeout": (frozenset({"-s", "--signal", "-k", "--kill-after"}), 1),
+    "time": (frozenset({"-o", "--output", "-f", "--format"}), 0),
+    "stdbuf": (frozenset({"-i", "-o", "-e", "--input", "--output", "--error"}), 0),
+    "setsid": (frozenset(), 0),
+    "ionice": (frozenset({"-c", "--class", "-n", "--classdata", "-p", "--pid"}), 0),
+    "chronic": (frozenset(), 0),
+    "unbuffer": (frozenset(), 0),
+    "doas": (frozenset({"-u", "-C"}), 0),
+    "sudo": (frozenset({"-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout", "-D", "--chdir"}), 0),
+    "exec": (frozenset({"-a"}), 0),
+    "command": (frozenset(), 0),
+    "builtin": (frozenset(), 0),
+    "flock": (frozenset({"-w", "--timeout", "-E", "--conflict-exit-code"}), 1),
+}
+# Wrappers whose inner command runs in this shell (its cd persists).
+SAME_SHELL = frozenset({"builtin", "command"})
+# Arguments that make a computed command name matter: git's mutating subcommands and location options.
+SENSITIVE_ARGUMENTS = frozenset({
+    "checkout", "switch", "reset", "restore", "clean", "stash", "merge", "rebase", "pull", "cherry-pick", "revert",
+    "am", "apply", "commit", "add", "rm", "mv", "update-ref", "symbolic-ref", "branch", "worktree", "config", "push",
+    "-C", "--git-dir", "--work-tree", "-c", "cd", "pushd", "popd",
+})
+XARGS_WITH_VALUE = frozenset({"-a", "--arg-file", "-d", "--delimiter", "-E", "-e", "--eof", "-I", "-L", "-l", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"})
+
+
+def _skip_options(values: list[str | None], start: int, with_value: frozenset[str]) -> tuple[int, dict[str, str | None]]:
+    """Index of the first operand after GNU-style options, and the options seen (with their values)."""
+    seen: dict[str, str | None] = {}
+    i = start
+    while i < len(values):
+        value = values[i]
+        if value is None or not value.startswith("-") or value == "-":
+            break
+        if value == "--":
+            return i + 1, seen
+        name, eq, attached = value.partition("=")
+        if name in with_value:
+            if eq:
+                seen[name] = attached
+                i += 1
+            else:
+                seen[name] = values[i + 1] if i + 1 < len(values) else None
+                i += 2
+            continue
+        if not value.startswith("--") and len(value) > 2 and value[:2] in with_value:
+            seen[value[:2]] = value[2:]
+            i += 1
+            continue
+        seen[name] = None
+        i += 1
+    return i, seen
+
+
+def _shell_code(command: ShellCommand) -> tuple[str, Word | None, str | None] | None:
+    """For a shell: ("c", word, value) for `-c STRING`, ("file", …) for a script, ("stdin", …) otherwise."""
+    values = command.values()
+    i = 1
+    while i < len(values):
+        value = values[i]
+        if value is None:
+            return ("c", command.words[i], None) if i > 1 and values[i - 1] and "c" in values[i - 1].lstrip("-") else ("file", command.words[i], None)
+        if value in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+            i += 2
+            continue
+        if value.startswith("-") and value != "-" and value != "--":
+            if not value.startswith("--") and "c" in value[1:]:
+                if i + 1 < len(values):
+                    return ("c", command.words[i + 1], values[i + 1])
+                return ("c", None, None)
+            i += 1
+            continue
+        if value == "--":
+            i += 1
+            continue
+        return ("file", command.words[i], value)
+    return ("stdin", None, None)
+
+
+def _stdin_script(command: ShellCommand) -> tuple[str, int] | None:
+    """Shell code fed on stdin by a heredoc or here-string of this command, when literal."""
+    for redirect in command.node.redirects:
+        if redirect.op in ("<<", "<<-") and redirect.heredoc is not None:
+            return redirect.heredoc, redirect.span[1]
+        if redirect.op == "<<<" and redirect.target is not None and command.value(redirect.target) is not None:
+            return command.value(redirect.target), redirect.target.span[0]
+    return None
+
+
+def _offset(word: Word) -> int:
+    """Where the string's text starts in the command, so nested spans point into the quotes."""
+    return word.span[0] + (1 if word.raw[:1] in ("'", '"') else 0)
+
+
+@hookimpl
+def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrapped | None:
+    name = command.name
+    if name is None or not command.words:
+        return None
+    values = command.values()
+    words = command.words
+    if name in SHELLS:
+        code = _shell_code(command)
+        if code and code[0] == "c" and code[2] is not None and code[1] is not None:
+            return Unwrapped(scripts=[Script(code[2], _offset(code[1]), command.cwd, f"{name} -c")])
+        fed = _stdin_script(command)
+        if code and code[0] == "stdin" and fed is not None:
+            return Unwrapped(scripts=[Script(fed[0], fed[1], command.cwd, f"{name} <<")])
+        return None
+    if name == "eval":
+        rest = values[1:]
+        if rest and all(v is not None for v in rest):
+            return Unwrapped(scripts=[Script(" ".join(rest), words[1].span[0], command.cwd, "eval", same_shell=True)])  # type: ignore[arg-type]
+        return None
+    if name == "trap":
+        if len(values) > 2 and values[1] not in (None, "-", "-p", "-l", "--") and not values[1].startswith("-"):
+            return Unwrapped(scripts=[Script(values[1], _offset(words[1]), command.cwd, "trap", same_shell=True)])
+        return None
+    if name == "env":
+        return _env(command, values)
+    if name == "xargs":
+        return _xargs(command, values)
+    if name == "find":
+        return _find_exec(command, values)
+    if name in WRAPPERS:
+        with_value, leading = WRAPPERS[name]
+        if name == "command" and any(v in ("-v", "-V") for v in values[1:2]):
+            return None
+        start, seen = _skip_options(values, 1, with_value)
+        start += leading
+        if start >= len(words):
+            return None
+        cwd = command.cwd
+        for chdir in ("-D", "--chdir"):
+            if name == "sudo" and chdir in seen:
+                cwd = _chdir(cwd, seen[chdir])
+        if name == "flock" and start < len(values) and values[start] in ("-c", "--command"):
+            if start + 1 < len(values) and values[start + 1] is not None:
+                return Unwrapped(scripts=[Script(values[start + 1], _offset(words[start + 1]), cwd, "flock -c")])  # type: ignore[arg-type]
+            return None
+        return Unwrapped(inner=[Inner(words[start:], cwd, label=name, same_shell=name in SAME_SHELL)])
+    return None
+
+
+def _chdir(cwd: str | None, target: str | None) -> str | None:
+    if target is None:
+        return None
+    if target.startswith("/"):
+        return os.path.normpath(target)
+    return None if cwd is None else os.path.normpath(os.path.join(cwd, target))
+
+
+def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
+    words = command.words
+    start, seen = _skip_options(values, 1, frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}))
+    cwd = command.cwd
+    for chdir in ("-C", "--chdir"):
+        if chdir in seen:
+            cwd = _chdir(cwd, seen[chdir])
+    for split in ("-S", "--split-string"):
+        if split in seen:
+            text = seen[split]
+            rest = " ".join(v for v in values[start:] if v is not None)
+            if text is None:
+                return None
+            return Unwrapped(scripts=[Script(f"{text} {rest}".strip(), command.span[0], cwd, "env -S")])
+    from ..shell.ast import Assignment
+
+    assignments = []
+    while start < len(words) and values[start] is not None and "=" in values[start] and not values[start].startswith("="):  # type: ignore[operator]
+        name, _, _ = values[start].partition("=")  # type: ignore[union-attr]
+        assignments.append(Assignment(name=name, value=_value_word(words[start], name), span=words[start].span))
+        start += 1
+    if start >= len(words):
+        return None
+    return Unwrapped(inner=[Inner(words[start:], cwd, assignments, label="env -C" if cwd != command.cwd else "env")])
+
+
+def _value_word(word: Word, name: str) -> Word:
+    """The `value` part of an `env NAME=value` word, as a word of its own."""
+    from ..shell.ast import Word as WordNode
+
+    value = word.value.partition("=")[2] if word.value is not None else None
+    return WordNode(raw=word.raw[len(name) + 1:], span=(word.span[0] + len(name) + 1, word.span[1]), value=value)
+
+
+def _dynamic(word: Word) -> Word:
+    from ..shell.ast import Word as WordNode
+
+    return WordNode(raw=word.raw, span=word.span, value=None, substitutions=word.substitutions)
+
+
+def _xargs(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
+    """`xargs cmd args`: the inner argv gets the input appended (or put in place of -I's string): unknown words."""
+    words = command.words
+    start, seen = _skip_options(values, 1, XARGS_WITH_VALUE)
+    replace = seen.get("-I") or (seen.get("-i") or "{}" if "-i" in seen else None)
+    if start >= len(words):
+        return None  # xargs runs echo
+    inner = list(words[start:])
+    if replace:
+        inner = [_dynamic(w) if w.value is None or replace in w.value else w for w in inner]
+    else:
+        inner.append(_dynamic(words[-1]))
+    return Unwrapped(inner=[Inner(inner, command.cwd, label="xargs")])
+
+
+def _find_exec(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
+    """`find … -exec cmd {} \\;`: each -exec/-execdir/-ok runs its argv with `{}` replaced by unknown paths."""
+    words = command.words
+    found = []
+    i = 1
+    while i < len(values):
+        if values[i] in ("-exec", "-execdir", "-ok", "-okdir"):
+            action = values[i]
+            j = i + 1
+            while j < len(values) and values[j] not in (";", "+"):
+                j += 1
+            inner = [_dynamic(w) if w.value is None or "{}" in w.value else w for w in words[i + 1:j]]
+            cwd = None if action in ("-execdir", "-okdir") else command.cwd
+            if inner:
+                found.append(Inner(inner, cwd, label=f"find {action}"))
+            i = j + 1
+            continue
+        i += 1
+    return Unwrapped(inner=found) if found else None
+
+
+@hookimpl
+def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
+    if not command.words:
+        return None
+    base = dict(rule=RULE, tool=ctx.call.tool, worktree_root=ctx.worktree_root, span=command.span)
+    name = command.name
+    values = command.values()
+    if name is None:
+        if _arguments_matter(command, ctx):
+            return [Violation(code="WG404", message=f"The command name {command.words[0].raw!r} is computed at run time and its arguments could leave {ctx.worktree_root}; call the program by its literal name.", **base)]
+        return None
+    if name in SHELLS:
+        code = _shell_code(command)
+        if code and code[0] == "c" and code[2] is None:
+            return [Violation(code="WG404", message=f"`{name} -c` runs shell code only known at run time; pass it a literal string.", **base)]
+        if code and code[0] == "stdin" and _stdin_script(command) is None:
+            return [Violation(code="WG404", message=f"`{name}` runs shell code from its input, which worktree-guard cannot see; run the commands directly.", **base)]
+    if name == "eval" and any(v is None for v in values[1:]):
+        return [Violation(code="WG404", message="`eval` runs code only known at run time; run the command directly.", **base)]
+    if name == "trap" and len(values) > 2 and values[1] is None:
+        return [Violation(code="WG404", message="`trap` installs code only known at run time.", **base)]
+    return None
+
+
+def _arguments_matter(command: ShellCommand, ctx: Context) -> bool:
+    """A computed command name matters when an argument is a sensitive git/cd word, unknown, or a path leaving W."""
+    for word, value in zip(command.words[1:], command.values()[1:]):
+        if value is None:
+            return True
+        if value in SENSITIVE_ARGUMENTS:
+            return True
+        if "/" in value or value in (".", ".."):
+            if command.cwd is None and not value.startswith("/"):
+                return True
+            if not ctx.policy.judge(value, command.cwd or "/").ok:
+                return True
+    return False

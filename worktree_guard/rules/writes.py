@@ -1,0 +1,103 @@
+"""The writes rule (SPEC §5.2): redirections and known writers' operands follow §5.1 (WG401–WG403, WG103)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..hookspecs import hookimpl
+from ..model import Violation
+from ..shell.programs import BUILTIN_WRITERS, CWD, WriteSpec, written_targets
+
+if TYPE_CHECKING:
+    from ..engine import Context
+    from ..shell.steps import ShellCommand, ShellRedirect
+
+RULE = "writes"
+WRITE_OPERATORS = (">", ">>", ">|", "&>", "&>>", "<>")
+
+
+@hookimpl
+def worktree_guard_write_operands() -> dict[str, WriteSpec]:
+    return dict(BUILTIN_WRITERS)
+
+
+def write_table(ctx: Context) -> dict[str, WriteSpec]:
+    """The built-in table with every plugin's rows over it (later registrations win), built once per call."""
+    table = ctx.extra.get("write_table")
+    if table is None:
+        table = {}
+        assert ctx.pm is not None
+        for rows in reversed(ctx.pm.hook.worktree_guard_write_operands()):
+            table.update(rows or {})
+        ctx.extra["write_table"] = table
+    return table
+
+
+@hookimpl
+def worktree_guard_shell_redirect(redirect: ShellRedirect, ctx: Context) -> list[Violation] | None:
+    node = redirect.redirect
+    op = node.op
+    if op == ">&" and node.target is not None:
+        target = redirect.target()
+        if target is not None and (target.isdigit() or target == "-"):
+            return None  # `2>&1`, `>&-`: descriptors, not files
+    elif op not in WRITE_OPERATORS:
+        return None
+    if node.target is None:
+        return None
+    span = node.target.span
+    return judge_write(ctx, redirect.target(), node.target.raw, redirect.cwd, span, f"the redirection `{op}`")
+
+
+@hookimpl
+def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
+    name = command.name
+    if name is None:
+        return None
+    spec = write_table(ctx).get(name)
+    if spec is None:
+        return None
+    found: list[Violation] = []
+    for target in written_targets(spec, command.words, command.values()):
+        span = target.word.span if target.word is not None else command.span
+        if target.value == CWD:
+            found += judge_write(ctx, command.cwd, ".", command.cwd, span, f"`{name}` writing {target.how}", relative_ok=False)
+        elif target.value == "-" and name in ("wget", "curl", "tar", "sort", "tee"):
+            continue  # standard output
+        else:
+            written = target.word.raw if target.word is not None else str(target.value)
+            found += judge_write(ctx, target.value, written, command.cwd, span, f"`{name}` ({target.how})")
+    return found or None
+
+
+def judge_write(
+    ctx: Context,
+    value: str | None,
+    written: str,
+    cwd: str | None,
+    span: tuple[int, int],
+    what: str,
+    relative_ok: bool = True,
+) -> list[Violation]:
+    """§5.1's order for one written path as Bash gives it; relative paths need a known cwd."""
+    common = dict(rule=RULE, tool=ctx.call.tool, path=written, worktree_root=ctx.worktree_root, span=span)
+    root = ctx.worktree_root
+    if value is None:
+        return [Violation(code="WG403", message=f"{what} writes to {written!r}, which is only known at run time; write to a literal path inside {root}.", **common)]
+    if cwd is None and not value.startswith(("/", "~")):
+        return [Violation(code="WG403", message=f"{what} writes to the relative path {written!r} after a directory change worktree-guard cannot follow; use an absolute path inside {root}.", **common)]
+    judgement = ctx.policy.judge(value, cwd or "/")
+    if judgement.ok:
+        return []
+    if judgement.place == "protected":
+        return [Violation(code="WG103", message=f"{what} writes {judgement.resolved}, which is protected inside this worktree.", resolved=judgement.resolved, **common)]
+    if judgement.place == "shared":
+        return [Violation(
+            code="WG401",
+            message=f"{what} writes {judgement.resolved} in the shared checkout {judgement.shared_root}, not in this agent's worktree {root}.",
+            resolved=judgement.resolved,
+            shared_root=judgement.shared_root,
+            suggestion=judgement.suggestion,
+            **common,
+        )]
+    return [Violation(code="WG402", message=f"{what} writes {judgement.resolved}, outside this agent's worktree {root} and the allow-list.", resolved=judgement.resolved, **common)]

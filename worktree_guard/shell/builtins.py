@@ -1,0 +1,164 @@
+"""What bash builtins do to the simulated state: cd/pushd/popd, assignments, export, unset, source (SPEC §5.2).
+
+Shell semantics only: whether a directory is allowed is the cd rule's business (rules/cd.py), which asks
+`directory_change` here for the same answer the walker uses to move the state.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from ..paths import canonical
+from .ast import Word
+from .steps import ShellCommand, word_value
+
+DIRECTORY_BUILTINS = ("cd", "pushd", "popd")
+DECLARING_BUILTINS = ("export", "declare", "typeset", "local", "readonly")
+# Builtins that set a variable to something only known at run time.
+READING_BUILTINS = ("read", "mapfile", "readarray", "getopts")
+
+
+@dataclass(slots=True, frozen=True)
+class DirectoryChange:
+    """Where a cd/pushd/popd goes. `physical` and `logical` are None when the target is not static;
+    `reason` then says why. `moves` is False when the builtin leaves the directory alone (`cd ''`, `pushd -n`)."""
+
+    word: Word | None
+    written: str | None
+    physical: str | None
+    logical: str | None
+    reason: str = ""
+    moves: bool = True
+
+    @property
+    def static(self) -> bool:
+        return self.physical is not None
+
+
+def _split_options(values: list[str | None], allowed: str) -> tuple[list[str], int]:
+    """Leading single-letter options of a builtin (`-LP`), up to `--`; returns them and the index of the first operand."""
+    options: list[str] = []
+    i = 1
+    while i < len(values):
+        value = values[i]
+        if value == "--":
+            return options, i + 1
+        if value is None or not value.startswith("-") or value == "-" or len(value) < 2:
+            break
+        if not set(value[1:]) <= set(allowed):
+            break
+        options.extend(value[1:])
+        i += 1
+    return options, i
+
+
+def _resolve(step: ShellCommand, target: str, word: Word | None, written: str, physical_only: bool) -> DirectoryChange:
+    cwd = step.state.cwd
+    if not target.startswith("/"):
+        if cwd is None:
+            return DirectoryChange(word, written, None, None, "the directory it is relative to is not known")
+        cdpath_set, cdpath = step.env("CDPATH")
+        if cdpath_set and cdpath != "" and not target.startswith(("./", "../")) and target not in (".", ".."):
+            return DirectoryChange(word, written, None, None, "CDPATH is set, so the target depends on it")
+        target = os.path.join(cwd, target)
+    physical = canonical(target, "/", step.home)
+    logical = physical if physical_only else os.path.normpath(target)
+    return DirectoryChange(word, written, physical, logical)
+
+
+def directory_change(step: ShellCommand) -> DirectoryChange | None:
+    """The directory a cd/pushd/popd would change to; None when the command is none of them."""
+    name = step.name
+    if name not in DIRECTORY_BUILTINS or step.words[0].value != name:
+        return None
+    values = step.values()
+    state = step.state
+    if name == "cd":
+        options, first = _split_options(values, "LPe@")
+        operands = step.words[first:]
+        if not operands:
+            home = state.lookup("HOME") or step.home
+            return _resolve(step, home, None, "~", "P" in options)
+        word = operands[0]
+        value = values[first]
+        if value is None:
+            return DirectoryChange(word, word.raw, None, None, f"the target {word.raw!r} is only known at run time")
+        if value == "":
+            return DirectoryChange(word, "", None, None, moves=False)
+        if value == "-":
+            if state.oldpwd is None:
+                return DirectoryChange(word, "-", None, None, "`cd -` goes to OLDPWD, which is not known here")
+            return _resolve(step, state.oldpwd, word, "-", True)
+        return _resolve(step, value, word, word.raw, "P" in options)
+    if name == "pushd":
+        options, first = _split_options(values, "n")
+        operands = step.words[first:]
+        if "n" in options:
+            return DirectoryChange(operands[0] if operands else None, None, None, None, moves=False)
+        if not operands:
+            top = state.dirstack[0] if state.dirstack else None
+            if top is None:
+                return DirectoryChange(None, "pushd", None, None, "`pushd` swaps with a stack entry that is not known here")
+            return _resolve(step, top, None, "pushd", True)
+        word, value = operands[0], values[first]
+        if value is None or value[:1] in "+-" and value[1:].isdigit():
+            return DirectoryChange(word, word.raw, None, None, f"the target {word.raw!r} is only known at run time")
+        return _resolve(step, value, word, word.raw, False)
+    # popd
+    options, first = _split_options(values, "n")
+    if "n" in options:
+        return DirectoryChange(None, None, None, None, moves=False)
+    if step.words[first:]:
+        return DirectoryChange(step.words[first], step.words[first].raw, None, None, "`popd ±N` picks a stack entry not known here")
+    top = state.dirstack[0] if state.dirstack else None
+    if top is None:
+        return DirectoryChange(None, "popd", None, None, "`popd` returns to a directory stack entry that is not known here")
+    return _resolve(step, top, None, "popd", True)
+
+
+def apply_builtin(step: ShellCommand) -> None:
+    """Change the state as the command would: assignments, directory changes, declarations, source."""
+    state = step.state
+    if not step.words:
+        for assignment in step.assignments:
+            state.variables[assignment.name] = word_value(assignment.value, state, step.home)
+        return
+    name = step.name
+    if step.words[0].value != name:
+        return  # `/bin/cd` or `./cd` is not the builtin
+    if name in DIRECTORY_BUILTINS:
+        change = directory_change(step)
+        if change is None or not change.moves:
+            return
+        previous = state.cwd
+        state.chdir(change.physical)
+        if name == "pushd":
+            state.dirstack.insert(0, previous)
+        elif name == "popd" and state.dirstack:
+            state.dirstack.pop(0)
+    elif name in DECLARING_BUILTINS:
+        for word in step.words[1:]:
+            value = word_value(word, state, step.home)
+            text = value if value is not None else word.raw
+            variable, eq, rest = text.partition("=")
+            if not variable or variable.startswith("-") or not variable.replace("_", "a").isalnum():
+                continue
+            if eq:
+                state.variables[variable] = rest if value is not None else None
+            if name == "export":
+                state.exported.add(variable)
+    elif name == "unset":
+        for value in step.values()[1:]:
+            if value and not value.startswith("-"):
+                state.variables.pop(value, None)
+                state.exported.discard(value)
+    elif name in READING_BUILTINS or (name == "printf" and any(v == "-v" for v in step.values())):
+        values = step.values()
+        for value in values[1:]:
+            if value and not value.startswith("-") and value.replace("_", "a").isalnum():
+                state.variables[value] = None
+    elif name in ("source", "."):
+        state.cwd = None  # the script may cd anywhere: what follows runs somewhere unknown
+    elif name == "shopt" and "lastpipe" in step.values() and "-s" in step.values():
+        state.lastpipe = True

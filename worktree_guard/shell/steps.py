@@ -1,0 +1,138 @@
+"""The records the walker hands to the shell rules: one simple command, one redirection, an unwrapping."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .ast import Assignment, Command, Redirect, Word
+from .state import ShellState
+
+
+@dataclass(slots=True)
+class ShellCommand:
+    """A simple command where it runs. `words` are the argv after unwrapping (`words[0]` is the name);
+    `assignments` the `NAME=value` prefixes in force; `cwd` None when unknown; `via` the wrappers that led here."""
+
+    node: Command
+    words: list[Word]
+    assignments: list[Assignment]
+    cwd: str | None
+    state: ShellState
+    home: str
+    depth: int = 0
+    via: tuple[str, ...] = ()
+    persistent: bool = True
+
+    @property
+    def name(self) -> str | None:
+        """The static command name, without any directory (`/usr/bin/git` → `git`)."""
+        if not self.words:
+            return None
+        value = self.value(self.words[0])
+        if value is None:
+            return None
+        return value.rsplit("/", 1)[-1]
+
+    @property
+    def span(self) -> tuple[int, int]:
+        return self.node.span
+
+    def value(self, word: Word) -> str | None:
+        """The word's static value with `~` expanded, or None when it is dynamic."""
+        return word_value(word, self.state, self.home)
+
+    def values(self) -> list[str | None]:
+        return [self.value(w) for w in self.words]
+
+    def env(self, name: str) -> tuple[bool, str | None]:
+        """(set?, value) of a variable for this command: a prefix assignment first, then one made earlier.
+
+        An earlier plain `NAME=v` counts even without `export`: the variable may already be exported in
+        the agent's shell, so assuming the child does not see it would be a guess.
+        """
+        for assignment in reversed(self.assignments):
+            if assignment.name == name:
+                return True, word_value(assignment.value, self.state, self.home)
+        if name in self.state.variables:
+            return True, self.state.variables[name]
+        return False, None
+
+
+@dataclass(slots=True)
+class ShellRedirect:
+    """A redirection and the directory it is opened in."""
+
+    redirect: Redirect
+    cwd: str | None
+    state: ShellState
+    home: str
+    command: ShellCommand | None = None
+
+    @property
+    def span(self) -> tuple[int, int]:
+        return self.redirect.span
+
+    def target(self) -> str | None:
+        return word_value(self.redirect.target, self.state, self.home) if self.redirect.target is not None else None
+
+
+@dataclass(slots=True)
+class Inner:
+    """A command a wrapper runs: its argv, the directory it runs in, and added environment."""
+
+    words: list[Word]
+    cwd: str | None
+    assignments: list[Assignment] = field(default_factory=list)
+    label: str = ""
+    same_shell: bool = False
+
+
+@dataclass(slots=True)
+class Script:
+    """A string a command runs as shell code (`bash -c`, `eval`, a heredoc fed to a shell); `offset` is its span start."""
+
+    source: str
+    offset: int
+    cwd: str | None
+    label: str = ""
+    same_shell: bool = False
+
+
+@dataclass(slots=True)
+class Unwrapped:
+    """What an indirection rule found inside a command."""
+
+    inner: list[Inner] = field(default_factory=list)
+    scripts: list[Script] = field(default_factory=list)
+
+
+def expand_tilde(value: str, state: ShellState, home: str) -> str | None:
+    """The text after `~` as the parser gives it (`""`, `/x`, `user/x`, `+/x`, `-`) expanded, or None."""
+    head, sep, tail = value.partition("/")
+    if head == "":
+        base = state.lookup("HOME") or home
+    elif head == "+":
+        base = state.cwd
+    elif head == "-":
+        base = state.oldpwd
+    elif head.lstrip("+-").isdigit():
+        return None
+    else:
+        import pwd
+
+        try:
+            base = pwd.getpwnam(head).pw_dir
+        except KeyError:
+            return "~" + value
+    if base is None:
+        return None
+    return base + (sep + tail if sep else "")
+
+
+def word_value(word: Word, state: ShellState, home: str) -> str | None:
+    """A word's static value in this state; None when dynamic."""
+    if word.value is None:
+        return None
+    if word.tilde:
+        return expand_tilde(word.value, state, home)
+    return word.value
