@@ -20,8 +20,8 @@ import re
 _DQUOTE_ESCAPABLE = '$`"\\'
 #: Unquoted characters that make a word dynamic wherever they appear. `$` and backtick start an
 #: expansion; `*` and `?` are glob characters; `(`, `)`, `<`, `>`, `|`, `&`, `;` can only be inside a
-#: word through extglob or process substitution (or a back-end mistake).
-_DYNAMIC_UNQUOTED = frozenset("$`*?()<>|&;")
+#: word through extglob or process substitution, and blanks not at all (a back-end mistake).
+_DYNAMIC_UNQUOTED = frozenset("$`*?()<>|&; \t\n")
 #: `NAME=`, `NAME+=`, `NAME[subscript]=` at the start of a word (bash's assignment syntax).
 ASSIGNMENT_PREFIX = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?)(\+?)=")
 #: Characters that, inside a tilde-prefix, make bash skip tilde expansion (the prefix is quoted).
@@ -37,6 +37,8 @@ def word_value(raw: str) -> tuple[str | None, bool]:
     The caller expands it (HOME when the value is empty or starts with "/", else a login name,
     `+`/`-`/a number for PWD/OLDPWD/the directory stack).
     """
+    if raw.startswith("#"):
+        return None, False  # a comment, not a word: a back-end mistake
     if raw.startswith("~"):
         slash = raw.find("/")
         prefix = raw[1:] if slash < 0 else raw[1:slash]
