@@ -21,7 +21,10 @@ class Word:
     A word is static only when it holds no parameter, substitution, unquoted glob or brace, and no
     `$'…'`/`$"…"` that the back-end could not decode (SPEC §5.2). `substitutions` holds the commands
     nested in it (`$(…)`, backticks, `<(…)`, `>(…)`), which run whether or not the word is static.
-    `tilde` is True when the word starts with an unquoted `~` (the walker expands it from its state).
+    `tilde` is True when the word starts with an unquoted `~` (the walker expands it from its state);
+    `value` then holds the quote-removed text after the `~`: `~` → "", `~/x` → "/x",
+    `~user/x` → "user/x", `~+/x` → "+/x", `~-` → "-" (so "" or a leading "/" means HOME).
+    `raw` is the source text of the word; `span` points at it.
     """
 
     raw: str
@@ -37,7 +40,11 @@ class Word:
 
 @dataclass(slots=True)
 class Assignment:
-    """`NAME=value` before a command or alone; `value.value` is None when not static."""
+    """`NAME=value` before a command or alone; `value.value` is None when not static.
+
+    `name` includes a subscript as written (`a[1]`); `value` is the word after `=`/`+=`, and its
+    `substitutions` also hold those of the subscript (`a[$(cmd)]=1` runs cmd).
+    """
 
     name: str
     value: Word
@@ -49,8 +56,12 @@ class Assignment:
 class Redirect:
     """A redirection. `op` is the operator as written without the fd: `>`, `>>`, `>|`, `&>`, `&>>`,
     `<>`, `<`, `>&`, `<&`, `<<`, `<<-`, `<<<`. `fd` is the explicit descriptor number, if any.
-    `target` is the word after the operator (None for heredocs). For heredocs, `heredoc` is the body
-    and `heredoc_quoted` says whether the delimiter was quoted (body is literal data)."""
+    `target` is the word after the operator (None for heredocs; `2` or `-` for `>&2`, `<&-`).
+    For heredocs, `heredoc` is the body as bash feeds it (without the delimiter line, leading tabs
+    removed for `<<-`), `heredoc_quoted` says whether the delimiter was quoted (body is literal
+    data), and `heredoc_substitutions` holds the commands of `$(…)`/backquotes in an unquoted body.
+    `span` covers the operator and the delimiter word, not the body. A `{var}>f` fd-variable is
+    part of the redirection (not a word); `fd` is then None."""
 
     op: str
     span: Span
@@ -82,7 +93,9 @@ class Pipeline:
 
 @dataclass(slots=True)
 class Sequence:
-    """Commands joined by `;`, `&`, newlines, `&&`, `||`. `ops[i]` joins parts[i] and parts[i+1]."""
+    """Commands joined by `;`, `&`, newlines, `&&`, `||`. `ops[i]` is the operator after parts[i]:
+    one of `;` (also a newline), `&`, `&&`, `||`. There is one op per join, plus one more when
+    the list ends with `&` (the last part runs in the background); a trailing `;` is dropped."""
 
     span: Span
     parts: list[Node]
@@ -111,9 +124,11 @@ class Group:
 class Compound:
     """if / while / until / for / select / case / arithmetic-for / `[[ ]]` / `(( ))`.
 
-    `kind` names it; `words` holds the words the construct itself expands (the `for` list, the
+    `kind` is one of `if`, `while`, `until`, `for`, `select`, `case`, `arith_for`, `cond`
+    (`[[ ]]`), `arith` (`(( ))`); `words` holds the words the construct itself expands (the `for` list, the
     `case` subject and patterns, the operands of `[[ ]]`); `bodies` are the command lists it may run,
     in source order (conditions included). The walker treats every body as possibly run.
+    For `arith_for`, `cond` and `arith`, `words` holds every word of the expressions.
     """
 
     span: Span
@@ -139,7 +154,8 @@ Node = Command | Pipeline | Sequence | Subshell | Group | Compound | Function
 
 @dataclass(slots=True)
 class Script:
-    """The parse of one command string. `parser` names the back-end that produced it."""
+    """The parse of one command string. `parser` names the back-end that produced it:
+    "bashlex" or "shfmt". `body` is empty for empty and comment-only input."""
 
     source: str
     body: list[Node]

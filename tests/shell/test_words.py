@@ -1,0 +1,158 @@
+"""Static word values: unit cases, and a differential check against real bash."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from worktree_guard.shell.words import remove_quotes, word_value
+
+
+@pytest.mark.parametrize(
+    ("raw", "value"),
+    [
+        ("plain", "plain"),
+        ("'a'b'c'", "abc"),  # bashlex keeps the inner quotes: a'b'c
+        ('"a\\b"', "a\\b"),  # bashlex drops the backslash
+        ('"a\\"b"', 'a"b'),
+        ('"a\\$b"', "a$b"),
+        ("a\\ b", "a b"),
+        ("c\\\nd", "cd"),  # line continuation inside a word
+        ("a\"'b'\"", "a'b'"),
+        ("'$HOME'", "$HOME"),
+        ("\\$HOME", "$HOME"),
+        ("''", ""),
+        ("{}", "{}"),
+        ("HEAD@{1}", "HEAD@{1}"),
+        ("[", "["),
+        ("'*k'", "*k"),
+        ("'{/etc/x,y}'", "{/etc/x,y}"),
+        ("\\*", "*"),
+        ("a=b", "a=b"),
+        ("ｃd", "ｃd"),
+        ("/tmp\r", "/tmp\r"),
+    ],
+)
+def test_static_words(raw: str, value: str) -> None:
+    assert word_value(raw) == (value, False)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "$HOME",
+        '"$HOME"',
+        "${x}",
+        "$(pwd)",
+        "`pwd`",
+        "$'\\x2e\\x2e'",  # W1: ANSI-C quoting is not decoded
+        '$"cd"',
+        "*k",
+        "/e*c",
+        "a?",
+        "a[12]",
+        "{/etc/x,y}",  # W8
+        "{1..3}",
+        "!(foo)",
+        "<(x)",
+        "a=~/x",  # W10: tilde after = in an assignment-looking word
+        "x:~/bin",
+        "trailing\\",
+        "'unclosed",
+        '"unclosed',
+    ],
+)
+def test_dynamic_words(raw: str) -> None:
+    assert word_value(raw)[0] is None
+
+
+@pytest.mark.parametrize(
+    ("raw", "value"),
+    [
+        ("~", ""),
+        ("~/x", "/x"),
+        ("~user/x", "user/x"),
+        ("~+/x", "+/x"),
+        ("~-", "-"),
+        ("~/'a b'", "/a b"),
+    ],
+)
+def test_tilde_words(raw: str, value: str) -> None:
+    assert word_value(raw) == (value, True)
+
+
+def test_tilde_with_dynamic_rest_and_quoted_tilde() -> None:
+    assert word_value("~/$x") == (None, True)
+    assert word_value("'~'/x") == ("~/x", False)
+    assert word_value("~'user'/x") == ("~user/x", False)  # a quoted tilde-prefix is not expanded
+    assert word_value("\\~") == ("~", False)
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("EOF", ("EOF", False)),
+        ("'EOF'", ("EOF", True)),
+        ('"EOF"', ("EOF", True)),
+        ("\\EOF", ("EOF", True)),
+        ("E'O'F", ("EOF", True)),
+        ("$EOF", ("$EOF", False)),
+        ("$'EOF'", None),
+    ],
+)
+def test_heredoc_delimiter_quote_removal(raw: str, expected: tuple[str, bool] | None) -> None:
+    assert remove_quotes(raw) == expected
+
+
+# -- differential check against bash -------------------------------------------------------------
+
+_FRAGMENTS = st.sampled_from(
+    [
+        "a", "b", "/", ".", "-", "=", ":", "~", "é", " ", "\t", "\n", "'", '"', "\\", "\\\n",
+        "'x y'", '"x y"', "'\\'", '"\\\\"', '"\\a"', '"\\$"', "*", "?", "[", "]", "{", "}", ",",
+        "..", "{a,b}", "$", "$x", "`", "#", "!", "%", "^", "@",
+    ]
+)
+
+_BASH = shutil.which("bash")
+
+
+def _bash_fields(word: str, home: str, cwd: str) -> list[str] | None:
+    """The fields bash makes of `word` (failglob on, in an empty directory), or None on error."""
+    script = "shopt -s failglob\nprintf '%s\\0' " + word + "\n"
+    proc = subprocess.run(
+        [_BASH, "--norc", "--noprofile", "-c", script],
+        capture_output=True,
+        cwd=cwd,
+        env={"HOME": home, "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
+        timeout=10,
+    )
+    if proc.returncode != 0:
+        return None
+    return proc.stdout.decode("utf-8", "surrogateescape").split("\0")[:-1]
+
+
+@pytest.mark.skipif(_BASH is None, reason="bash is not installed")
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_FRAGMENTS, min_size=1, max_size=6).map("".join))
+def test_static_values_agree_with_bash(tmp_path_factory: pytest.TempPathFactory, word: str) -> None:
+    """Whenever word_value calls a word static, bash must turn it into exactly that one field."""
+    value, tilde = word_value(word)
+    if value is None:
+        return
+    home = "/home/tester"
+    fields = _bash_fields(word, home, str(tmp_path_factory.mktemp("empty")))
+    if fields is None or len(fields) != 1:
+        # not one word for bash (unquoted blank, syntax error, glob): word_value must not have
+        # called a word static that bash splits, expands or rejects
+        pytest.fail(f"{word!r}: word_value says {value!r}, bash gives {fields!r}")
+    expected = fields[0]
+    if tilde:
+        if value == "" or value.startswith("/"):
+            assert expected == home + value, word
+        return
+    assert expected == value, word

@@ -1,0 +1,177 @@
+"""Static value of one shell word, read from its raw source text.
+
+The parser back-end decides where a word starts and ends; this module only answers "what string
+does this word stand for, if that is knowable without running anything?" It performs bash's quote
+removal (backslash, single quotes, double quotes, line continuation) and gives up (returns None) on
+everything that bash would expand: parameters and substitutions (any `$` or backtick, which also
+covers `$'…'` and `$"…"`), unquoted glob characters, brace expansion, a tilde after `=` or `:`,
+and unquoted characters that can only come from extglob or process substitution.
+
+bashlex's own `word.word` is not used for this: it keeps quotes in `'a'b'c'`, drops the backslash in
+`"a\\b"`, and turns `$'\\x63d'` into `$x63d` (bash-parsing.md §3.3 W1). Giving up is always safe: a
+dynamic word in a sensitive place is denied by the rules.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Characters after a backslash inside double quotes that the backslash escapes (bash manual 3.1.2.3).
+_DQUOTE_ESCAPABLE = '$`"\\'
+#: Unquoted characters that make a word dynamic wherever they appear. `$` and backtick start an
+#: expansion; `*` and `?` are glob characters; `(`, `)`, `<`, `>`, `|`, `&`, `;` can only be inside a
+#: word through extglob or process substitution, and blanks not at all (a back-end mistake).
+_DYNAMIC_UNQUOTED = frozenset("$`*?()<>|&; \t\n")
+#: `NAME=`, `NAME+=`, `NAME[subscript]=` at the start of a word (bash's assignment syntax).
+ASSIGNMENT_PREFIX = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?)(\+?)=")
+#: Characters that, inside a tilde-prefix, make bash skip tilde expansion (the prefix is quoted).
+_QUOTING = frozenset("'\"\\")
+
+
+def word_value(raw: str) -> tuple[str | None, bool]:
+    """Return `(value, tilde)` for the raw text of one word.
+
+    `value` is the text after quote removal, or None when the word is not static. `tilde` is True
+    when the word starts with an unquoted tilde-prefix; `value` then holds everything after the `~`
+    (quote-removed): `~` → "", `~/x` → "/x", `~user/x` → "user/x", `~+/x` → "+/x", `~-` → "-".
+    The caller expands it (HOME when the value is empty or starts with "/", else a login name,
+    `+`/`-`/a number for PWD/OLDPWD/the directory stack).
+    """
+    if raw.startswith("#"):
+        return None, False  # a comment, not a word: a back-end mistake
+    if raw.startswith("~"):
+        slash = raw.find("/")
+        prefix = raw[1:] if slash < 0 else raw[1:slash]
+        if not _QUOTING.intersection(prefix):
+            return _unquote(raw, 1), True
+    return _unquote(raw, 0), False
+
+
+def _unquote(raw: str, start: int) -> str | None:
+    """Quote removal of raw[start:]; None as soon as something would be expanded."""
+    out: list[str] = []
+    i = start
+    n = len(raw)
+    prev_unquoted = ""  # the previous character when it was unquoted, for `=~` and `:~`
+    while i < n:
+        c = raw[i]
+        if c == "\\":
+            if i + 1 >= n:
+                return None  # a trailing backslash: literal in bash, but nothing a path needs
+            nxt = raw[i + 1]
+            i += 2
+            if nxt != "\n":  # backslash-newline is a line continuation and vanishes
+                out.append(nxt)
+            prev_unquoted = ""
+            continue
+        if c == "'":
+            close = raw.find("'", i + 1)
+            if close < 0:
+                return None
+            out.append(raw[i + 1 : close])
+            i = close + 1
+            prev_unquoted = ""
+            continue
+        if c == '"':
+            i = _unquote_double(raw, i + 1, out)
+            if i < 0:
+                return None
+            prev_unquoted = ""
+            continue
+        if c in _DYNAMIC_UNQUOTED:
+            return None
+        if c == "[" and "]" in raw[i + 1 :]:
+            return None  # a bracket expression; a lone `[` (the test command) is literal
+        if c == "{" and _looks_like_brace_expansion(raw, i):
+            return None
+        if c == "~" and prev_unquoted in ("=", ":"):
+            return None  # bash expands a tilde after `=`/`:` in assignment-like words (W10)
+        out.append(c)
+        prev_unquoted = c
+        i += 1
+    return "".join(out)
+
+
+def _unquote_double(raw: str, i: int, out: list[str]) -> int:
+    """Copy a double-quoted section starting after its `"`; return the index after the closing
+    quote, or -1 when it holds an expansion or is not closed."""
+    n = len(raw)
+    while i < n:
+        c = raw[i]
+        if c == '"':
+            return i + 1
+        if c == "\\" and i + 1 < n:
+            nxt = raw[i + 1]
+            if nxt == "\n":
+                i += 2
+                continue
+            if nxt in _DQUOTE_ESCAPABLE:
+                out.append(nxt)
+                i += 2
+                continue
+            out.append("\\")
+            i += 1
+            continue
+        if c in "$`":
+            return -1
+        out.append(c)
+        i += 1
+    return -1
+
+
+def _looks_like_brace_expansion(raw: str, i: int) -> bool:
+    """Over-approximate: an unquoted `{` with a later `}` and a `,` or `..` between them.
+
+    `{}` (find -exec) and `HEAD@{1}` stay static; `{a,b}` and `{1..3}` do not. Quoting inside the
+    braces is ignored, which can only make a static word dynamic, never the reverse.
+    """
+    close = raw.find("}", i + 1)
+    if close < 0:
+        return False
+    inner = raw[i + 1 : close]
+    return "," in inner or ".." in inner
+
+
+def remove_quotes(raw: str) -> tuple[str, bool] | None:
+    """Quote removal without any expansion, for a heredoc delimiter.
+
+    Returns `(text, quoted)` where `quoted` says whether any part was quoted (the heredoc body is
+    then literal). `$'…'`/`$"…"` delimiters are not handled (None): the caller falls back.
+    """
+    out: list[str] = []
+    quoted = False
+    i = 0
+    n = len(raw)
+    while i < n:
+        c = raw[i]
+        if c == "$" and i + 1 < n and raw[i + 1] in "'\"":
+            return None
+        if c == "\\":
+            quoted = True
+            if i + 1 < n:
+                out.append(raw[i + 1])
+            i += 2
+            continue
+        if c == "'":
+            close = raw.find("'", i + 1)
+            if close < 0:
+                return None
+            quoted = True
+            out.append(raw[i + 1 : close])
+            i = close + 1
+            continue
+        if c == '"':
+            quoted = True
+            i += 1
+            while i < n and raw[i] != '"':
+                if raw[i] == "\\" and i + 1 < n and raw[i + 1] in _DQUOTE_ESCAPABLE:
+                    i += 1
+                out.append(raw[i])
+                i += 1
+            if i >= n:
+                return None
+            i += 1
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out), quoted
