@@ -118,6 +118,19 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0 if verdict.decision == "pass" else 1
 
 
+def cmd_explain(args: argparse.Namespace) -> int:
+    import os
+
+    from .explain import explain
+
+    try:
+        print(explain(args.shell_command, args.cwd or os.getcwd(), _config_flags(args)))
+    except Exception as e:  # noqa: BLE001 — a clear one-line cause, never a traceback
+        print(f"worktree-guard explain: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     import json
 
@@ -158,6 +171,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="machine-readable output")
     _add_config_flags(check)
     check.set_defaults(func=cmd_check)
+
+    explain = sub.add_parser("explain", help="show how a Bash command is parsed, where each step runs, and each decision")
+    explain.add_argument("shell_command", metavar="COMMAND", help="the Bash command, as one argument")
+    explain.add_argument("--cwd", help="the agent's working directory (default: here)")
+    _add_config_flags(explain)
+    explain.set_defaults(func=cmd_explain)
 
     schema = sub.add_parser("schema", help="print the JSON schemas of the records and the configuration")
     schema.add_argument("which", nargs="?", default="all", choices=("all", "violation", "config", "payload", "audit"))

@@ -234,24 +234,46 @@ def _xargs(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
 
 
 def _find_exec(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
-    """`find … -exec cmd {} \\;`: each -exec/-execdir/-ok runs its argv with `{}` replaced by unknown paths."""
+    """`find … -exec cmd {} \\;`: each -exec/-execdir/-ok runs its argv with `{}` standing for a found path.
+
+    Found paths lie under the starting points (find does not follow symlinks unless -L/-follow), so with
+    static starting points `{}` is judged as a path under each of them; otherwise it is unknown.
+    """
     words = command.words
-    found = []
+    roots: list[str | None] = []
     i = 1
+    while i < len(values) and (values[i] is None or not values[i].startswith(("-", "(", "!"))):  # type: ignore[union-attr]
+        roots.append(values[i])
+        i += 1
+    follows = any(v in ("-L", "-follow", "-H") for v in values)
+    known_roots = [r for r in (roots or ["."]) if r is not None] if not follows and None not in roots else []
+    found = []
     while i < len(values):
         if values[i] in ("-exec", "-execdir", "-ok", "-okdir"):
             action = values[i]
             j = i + 1
             while j < len(values) and values[j] not in (";", "+"):
                 j += 1
-            inner = [_dynamic(w) if w.value is None or "{}" in w.value else w for w in words[i + 1:j]]
+            argv = words[i + 1:j]
             cwd = None if action in ("-execdir", "-okdir") else command.cwd
-            if inner:
-                found.append(Inner(inner, cwd, label=f"find {action}"))
+            if argv and known_roots and cwd is not None:
+                for root in known_roots:
+                    found.append(Inner([_found_path(w, root) for w in argv], cwd, label=f"find {action}"))
+            elif argv:
+                found.append(Inner([_dynamic(w) if w.value is None or "{}" in w.value else w for w in argv], cwd, label=f"find {action}"))
             i = j + 1
             continue
         i += 1
     return Unwrapped(inner=found) if found else None
+
+
+def _found_path(word: Word, root: str) -> Word:
+    """`{}` in an -exec argument, as a path under the starting point `root`."""
+    from ..shell.ast import Word as WordNode
+
+    if word.value is None or "{}" not in word.value:
+        return word
+    return WordNode(raw=word.raw, span=word.span, value=word.value.replace("{}", root.rstrip("/") + "/{}"), substitutions=word.substitutions)
 
 
 @hookimpl
