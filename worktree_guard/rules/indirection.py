@@ -288,6 +288,9 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
             return [Violation(code="WG404", message=f"The command name {command.words[0].raw!r} is computed at run time and its arguments could leave {ctx.worktree_root}; call the program by its literal name.", **base)]
         return None
     if name in SHELLS:
+        for variable in ("BASH_ENV", "ENV"):
+            if command.env(variable)[0]:
+                return [Violation(code="WG404", message=f"`{name}` would first run the file named by ${variable}, which worktree-guard cannot see; leave {variable} out.", **base)]
         code = _shell_code(command)
         if code and code[0] == "c" and code[2] is None:
             return [Violation(code="WG404", message=f"`{name} -c` runs shell code only known at run time; pass it a literal string.", **base)]
@@ -297,6 +300,12 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         return [Violation(code="WG404", message="`eval` runs code only known at run time; run the command directly.", **base)]
     if name == "trap" and len(values) > 2 and values[1] is None:
         return [Violation(code="WG404", message="`trap` installs code only known at run time.", **base)]
+    if name in ("source", ".") and len(values) > 1:
+        target = values[1]
+        if target is None or target.startswith(("/dev/", "/proc/")):
+            return [Violation(code="WG404", message=f"`{name}` runs shell code worktree-guard cannot see ({command.words[1].raw}); run the commands directly.", **base)]
+    if name == "alias" and any(v is None or "=" in v for v in values[1:]):
+        return [Violation(code="WG404", message="An alias defined inside a command is not followed by worktree-guard; run the command it stands for directly.", **base)]
     return None
 
 

@@ -58,16 +58,36 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     if spec is None:
         return None
     found: list[Violation] = []
+    if name == "ln":
+        found += _symlink_targets(command, ctx)
     for target in written_targets(spec, command.words, command.values()):
         span = target.word.span if target.word is not None else command.span
         if target.value == CWD:
-            found += judge_write(ctx, command.cwd, ".", command.cwd, span, f"`{name}` writing {target.how}", relative_ok=False)
+            found += judge_write(ctx, command.cwd, ".", command.cwd, span, f"`{name}` writing {target.how}")
         elif target.value == "-" and name in ("wget", "curl", "tar", "sort", "tee"):
             continue  # standard output
         else:
             written = target.word.raw if target.word is not None else str(target.value)
             found += judge_write(ctx, target.value, written, command.cwd, span, f"`{name}` ({target.how})")
     return found or None
+
+
+def _symlink_targets(command: ShellCommand, ctx: Context) -> list[Violation]:
+    """`ln -s TARGET LINK` with TARGET outside W opens an escape hatch inside W: judged like a write to TARGET."""
+    from ..shell.programs import parse_argv
+
+    spec = write_table(ctx)["ln"] if "ln" in write_table(ctx) else None
+    if spec is None:
+        return []
+    argv = parse_argv(command.words, command.values(), spec)
+    if not ({"-s", "--symbolic"} & set(argv.options)):
+        return []
+    sources = argv.operands if ({"-t", "--target-directory"} & set(argv.options)) else argv.operands[:-1] if len(argv.operands) > 1 else argv.operands
+    found = []
+    # A relative TARGET is relative to the link's directory; the cwd is the usual case and the closest guess.
+    for word, value in sources:
+        found += judge_write(ctx, value, word.raw, command.cwd, word.span, "`ln -s` (a link pointing to it)")
+    return found
 
 
 def judge_write(
@@ -77,7 +97,6 @@ def judge_write(
     cwd: str | None,
     span: tuple[int, int],
     what: str,
-    relative_ok: bool = True,
 ) -> list[Violation]:
     """§5.1's order for one written path as Bash gives it; relative paths need a known cwd."""
     common = dict(rule=RULE, tool=ctx.call.tool, path=written, worktree_root=ctx.worktree_root, span=span)

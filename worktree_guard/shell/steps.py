@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import words
 from .ast import Assignment, Command, Redirect, Word
 from .state import ShellState
 
@@ -130,9 +131,14 @@ def expand_tilde(value: str, state: ShellState, home: str) -> str | None:
 
 
 def word_value(word: Word, state: ShellState, home: str) -> str | None:
-    """A word's static value in this state; None when dynamic."""
-    if word.value is None:
-        return None
-    if word.tilde:
-        return expand_tilde(word.value, state, home)
-    return word.value
+    """A word's static value in this state, known variables substituted; None when dynamic."""
+    value, tilde = word.value, word.tilde
+    if value is None:
+        if "$" not in word.raw or word.substitutions:
+            return None
+        value, tilde = words.word_value(word.raw, state.lookup)
+        if value is None:
+            return None
+    if tilde:
+        return expand_tilde(value, state, home)
+    return value

@@ -15,6 +15,7 @@ dynamic word in a sensitive place is denied by the rules.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 #: Characters after a backslash inside double quotes that the backslash escapes (bash manual 3.1.2.3).
 _DQUOTE_ESCAPABLE = '$`"\\'
@@ -28,14 +29,23 @@ ASSIGNMENT_PREFIX = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?)(\+?)=")
 _QUOTING = frozenset("'\"\\")
 
 
-def word_value(raw: str) -> tuple[str | None, bool]:
+#: `$NAME` or `${NAME}`: the only parameter forms replaced by a known value (SPEC §5.2 known variables).
+_SIMPLE_PARAMETER = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
+#: Characters a substituted value may not hold unquoted: bash would split or glob it.
+_SPLIT_OR_GLOB = frozenset(" \t\n*?[")
+
+Lookup = Callable[[str], "str | None"]
+
+
+def word_value(raw: str, lookup: Lookup | None = None) -> tuple[str | None, bool]:
     """Return `(value, tilde)` for the raw text of one word.
 
     `value` is the text after quote removal, or None when the word is not static. `tilde` is True
     when the word starts with an unquoted tilde-prefix; `value` then holds everything after the `~`
     (quote-removed): `~` → "", `~/x` → "/x", `~user/x` → "user/x", `~+/x` → "+/x", `~-` → "-".
     The caller expands it (HOME when the value is empty or starts with "/", else a login name,
-    `+`/`-`/a number for PWD/OLDPWD/the directory stack).
+    `+`/`-`/a number for PWD/OLDPWD/the directory stack). `lookup`, when given, supplies the known
+    values of simple `$NAME`/`${NAME}` parameters (None: unknown).
     """
     if raw.startswith("#"):
         return None, False  # a comment, not a word: a back-end mistake
@@ -43,11 +53,22 @@ def word_value(raw: str) -> tuple[str | None, bool]:
         slash = raw.find("/")
         prefix = raw[1:] if slash < 0 else raw[1:slash]
         if not _QUOTING.intersection(prefix):
-            return _unquote(raw, 1), True
-    return _unquote(raw, 0), False
+            return _unquote(raw, 1, lookup), True
+    return _unquote(raw, 0, lookup), False
 
 
-def _unquote(raw: str, start: int) -> str | None:
+def _parameter(raw: str, i: int, lookup: Lookup | None) -> tuple[str, int] | None:
+    """The known value of a simple parameter at raw[i] and the index after it; None when not known."""
+    if lookup is None:
+        return None
+    match = _SIMPLE_PARAMETER.match(raw, i)
+    if match is None:
+        return None
+    value = lookup(match.group(1) or match.group(2))
+    return None if value is None else (value, match.end())
+
+
+def _unquote(raw: str, start: int, lookup: Lookup | None = None) -> str | None:
     """Quote removal of raw[start:]; None as soon as something would be expanded."""
     out: list[str] = []
     i = start
@@ -73,9 +94,17 @@ def _unquote(raw: str, start: int) -> str | None:
             prev_unquoted = ""
             continue
         if c == '"':
-            i = _unquote_double(raw, i + 1, out)
+            i = _unquote_double(raw, i + 1, out, lookup)
             if i < 0:
                 return None
+            prev_unquoted = ""
+            continue
+        if c == "$":
+            known = _parameter(raw, i, lookup)
+            if known is None or _SPLIT_OR_GLOB.intersection(known[0]):
+                return None
+            out.append(known[0])
+            i = known[1]
             prev_unquoted = ""
             continue
         if c in _DYNAMIC_UNQUOTED:
@@ -92,7 +121,7 @@ def _unquote(raw: str, start: int) -> str | None:
     return "".join(out)
 
 
-def _unquote_double(raw: str, i: int, out: list[str]) -> int:
+def _unquote_double(raw: str, i: int, out: list[str], lookup: Lookup | None = None) -> int:
     """Copy a double-quoted section starting after its `"`; return the index after the closing
     quote, or -1 when it holds an expansion or is not closed."""
     n = len(raw)
@@ -112,7 +141,14 @@ def _unquote_double(raw: str, i: int, out: list[str]) -> int:
             out.append("\\")
             i += 1
             continue
-        if c in "$`":
+        if c == "$":
+            known = _parameter(raw, i, lookup)
+            if known is None:
+                return -1
+            out.append(known[0])
+            i = known[1]
+            continue
+        if c == "`":
             return -1
         out.append(c)
         i += 1
