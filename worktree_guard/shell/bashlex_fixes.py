@@ -7,6 +7,8 @@
 * The grammar actions that raise NotImplementedError for `time` and `case` are given working
   bodies, and the `elif` action no longer hides the branches after a second `elif`. PLY binds each production to its action function when the tables are built, so the
   new functions are set both on `bashlex.parser` and on the productions of `yaccparser`.
+* Nested parses (`subst._recursiveparse`) report where they really end and refuse to stop early,
+  and words of the shape `'…'$(…)'…'`, whose substitutions bashlex skips, are refused.
 * `ast.nodevisitor.visit` learns the two node kinds the `case` action creates (`case`,
   `pattern`), because bashlex shifts positions with that visitor.
 
@@ -71,6 +73,7 @@ def apply(bashlex: ModuleType) -> None:
 
     heredoc.makeheredoc = makeheredoc
     subst._recursiveparse = _make_recursiveparse(subst._recursiveparse, errors)
+    subst._expandwordinternal = _make_expandwordinternal(subst._expandwordinternal, errors)
 
     _rebind(parser, "p_timespec", _make_timespec(ast))
     _rebind(parser, "p_pipeline_command", _make_pipeline_command(ast, parser.p_pipeline_command))
@@ -113,6 +116,34 @@ def _make_recursiveparse(original: Any, errors: Any) -> Any:
         return node, end
 
     return _recursiveparse
+
+
+#: Text that starts a command (or a `${…}` that may hold one) inside a word.
+_CODE_OPENERS = ("$(", "`", "<(", ">(", "${")
+
+
+def _make_expandwordinternal(original: Any, errors: Any) -> Any:
+    def _expandwordinternal(parserobj: Any, wordtoken: Any, *args: Any) -> Any:
+        """The stock function, but refusing the word shape it skips by mistake.
+
+        bashlex treats a word that starts and ends with `'` as one single-quoted string, so in
+        `'a'$(git switch main)'b'` it never sees the substitution. Such words raise (and the
+        caller falls back) when they hold anything that could run a command.
+        """
+        text = wordtoken.value
+        if (
+            len(text) > 2
+            and text[0] == "'"
+            and text[-1] == "'"
+            and "'" in text[1:-1]
+            and any(opener in text for opener in _CODE_OPENERS)
+        ):
+            raise errors.ParsingError(
+                "word with single-quoted ends and code between them", text, 0
+            )
+        return original(parserobj, wordtoken, *args)
+
+    return _expandwordinternal
 
 
 def _rebind(parser: ModuleType, name: str, action: Any) -> None:

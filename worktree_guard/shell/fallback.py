@@ -4,9 +4,10 @@ Used only for what bashlex cannot parse or cannot be trusted with (`parse.parse`
 comes from the `shfmt-py` wheel, which installs the binary beside the interpreter; it is run from
 there, never looked up on PATH (an agent could put its own `shfmt` first on PATH).
 
-mvdan/sh reports byte offsets; spans here are character offsets like everywhere else. Inside a
-backquoted substitution that contains a backslash, mvdan/sh's offsets are shifted by the
-unescaping, so the words there are all dynamic and their spans approximate.
+mvdan/sh reports byte offsets; spans here are character offsets like everywhere else. mvdan/sh's
+offsets inside a backquoted substitution that holds a backslash are shifted by the unescaping, so
+such a substitution is unescaped and parsed again on its own (as bash does); spans inside it index
+the unescaped text and are approximate. Should that ever fail to apply, the words are dynamic.
 """
 
 from __future__ import annotations
@@ -310,23 +311,37 @@ class _Translator:
         """The command lists of every `$( )`, backquote, `<( )` and `>( )` inside `tree`,
         however deep (in `${…}`, arithmetic, double quotes, heredoc bodies), outermost only."""
         found: list[Node] = []
-        stack = [tree]
+        stack: list[tuple[Any, bool]] = [(tree, False)]
         while stack:
-            n = stack.pop()
+            n, in_parameter = stack.pop()
             if isinstance(n, list):
-                stack.extend(reversed(n))
+                stack.extend((v, in_parameter) for v in reversed(n))
             elif isinstance(n, dict):
                 kind = n.get("Type")
                 if kind in ("CmdSubst", "ProcSubst"):
                     if n.get("Stmts"):
                         found.append(self.substitution(n))
-                else:
-                    stack.extend(reversed([v for v in n.values() if isinstance(v, (dict, list))]))
+                    continue
+                if in_parameter and kind == "Lit" and ("<(" in n["Value"] or ">(" in n["Value"]):
+                    # bash runs `${x:-<(cmd)}`; mvdan/sh reads it as literal text
+                    raise FallbackError("process substitution inside ${…}")
+                inner = in_parameter or kind == "ParamExp"
+                stack.extend(
+                    (v, inner) for v in reversed(n.values()) if isinstance(v, (dict, list))
+                )
         return found
 
     def substitution(self, n: dict[str, Any]) -> Node:
         start, end = self.bounds(n)
-        opaque = bool(n.get("Backquotes")) and "\\" in self.source[start:end]
+        text = self.source[start:end]
+        if n.get("Backquotes") and "\\" in text and text.startswith("`") and text.endswith("`"):
+            # bash unescapes \$ \` \\ in a backquoted text and then parses it; do the same, so the
+            # words inside get their real values (spans then index the unescaped text)
+            inner = parse_with_shfmt(_unescape_backquoted(text[1:-1]), self.offset + start + 1)
+            if len(inner.body) == 1:
+                return inner.body[0]
+            return Sequence(span=self.span(n), parts=inner.body, ops=[";"] * (len(inner.body) - 1))
+        opaque = bool(n.get("Backquotes")) and "\\" in text
         self.opaque_depth += opaque
         try:
             return self.statements(n["Stmts"], n)
@@ -341,8 +356,10 @@ class _Translator:
             name, append, value_start = raw, False, end
         else:
             name, append, value_start = match.group(1), bool(match.group(2)), start + match.end()
-        value = self.word_at(value_start, end, a)
-        if a.get("Array") is not None or (a.get("Value") and not all(_is_literal(p) for p in a["Value"].get("Parts") or [])):
+        value = self.word_at(value_start, end)
+        value.substitutions = self.substitutions(a)  # those of the subscript too
+        parts = (a.get("Value") or {}).get("Parts") or []
+        if a.get("Array") is not None or not all(_is_literal(p) for p in parts):
             value.value = None
         return Assignment(name=name, value=value, span=self.span(a), append=append)
 
@@ -380,6 +397,19 @@ class _Translator:
                 break
             lines.append(line)
         return "".join(lines)
+
+
+def _unescape_backquoted(text: str) -> str:
+    """The command text of a backquoted substitution: a backslash before `$`, a backquote or a
+    backslash is removed, every other backslash stays (bash manual, Command Substitution)."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        if text[i] == "\\" and i + 1 < len(text) and text[i + 1] in "$`\\":
+            i += 1
+        out.append(text[i])
+        i += 1
+    return "".join(out)
 
 
 def _is_literal(part: dict[str, Any]) -> bool:

@@ -46,6 +46,8 @@ _FD_VARIABLE = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}\Z")
 _BLANK_REST = re.compile(r"(?:[ \t\r\n]+|#[^\n]*)*\Z")
 #: Text in a `${…}` that means a command runs inside it (W2).
 _CODE_IN_PARAMETER = ("$(", "`", "<(", ">(")
+#: Characters that can end a word (or the end of the input: "").
+_WORD_END = ("", " ", "\t", "\n", "\r", ";", "&", "|", "(", ")", "<", ">")
 _OPERATOR_NAMES = {"\n": ";", ";": ";", "&": "&", "&&": "&&", "||": "||"}
 
 
@@ -68,6 +70,12 @@ def parse_with_bashlex(bashlex: Any, source: str, offset: int = 0) -> Script:
         raise NeedsFallback("text after the last command bashlex read")
     translator.check_heredoc_positions()
     return Script(source=source, body=body, parser="bashlex")
+
+
+def _runs_code(parameter: str) -> bool:
+    """W2: does the text of a `${…}` (as bashlex cut it, up to the first `}`) run a command?
+    Substitutions inside it, and bash 5.3's `${ cmd; }` / `${| cmd; }` command forms."""
+    return any(t in parameter for t in _CODE_IN_PARAMETER) or parameter[:1] in (" ", "\t", "\n", "|")
 
 
 def _children(n: Any) -> list[Any]:
@@ -231,9 +239,9 @@ class _Translator:
     def word(self, n: Any) -> Word:
         raw = self.source[n.pos[0] : n.pos[1]]
         value, tilde = word_value(raw)
-        substitutions = self.substitutions(n)
-        if value is not None and any(p.kind != "tilde" for p in n.parts):
-            value = None
+        # A static word has no `$` or backquote outside single quotes, so any substitution bashlex
+        # reports in it is one of its inventions inside single quotes (`x='$(a)'`, W11).
+        substitutions = [] if value is not None else self.substitutions(n)
         return Word(raw=raw, span=self.span(n.pos), value=value, substitutions=substitutions, tilde=tilde)
 
     def substitutions(self, n: Any) -> list[Node]:
@@ -244,7 +252,7 @@ class _Translator:
                 if text.startswith("`") and "\\" in text:
                     raise NeedsFallback("backslash inside backquotes")
                 found.append(self.node(part.command))
-            elif part.kind == "parameter" and any(t in part.value for t in _CODE_IN_PARAMETER):
+            elif part.kind == "parameter" and _runs_code(part.value):
                 raise NeedsFallback("command substitution inside ${…}")
         return found
 
@@ -257,13 +265,14 @@ class _Translator:
         value_raw = raw[match.end() :]
         value, tilde = word_value(value_raw)
         value_start = start + match.end()
-        if any(p.kind != "tilde" and p.pos[1] > value_start for p in n.parts):
-            value = None  # an expansion in the value (one in the subscript does not matter)
+        # subscript substitutions included: `a[$(x)]=1` runs x
+        static_name = "$" not in match.group(1) and "`" not in match.group(1)
+        substitutions = [] if value is not None and static_name else self.substitutions(n)
         value_word = Word(
             raw=value_raw,
             span=self.span((value_start, end)),
             value=value,
-            substitutions=self.substitutions(n),  # subscript ones included: `a[$(x)]=1` runs x
+            substitutions=substitutions,
             tilde=tilde,
         )
         return Assignment(
@@ -290,6 +299,10 @@ class _Translator:
         else:  # `>&2`, `<&-`: bashlex gives the number or dash itself
             text = str(output)
             end = n.pos[1]
+            if text == "-" and self.source[end : end + 1] not in _WORD_END:
+                # `>&-x/../f` writes to the file `-x/../f`; bashlex closes the fd and makes
+                # `x/../f` an argument
+                raise NeedsFallback("`>&-word` redirection")
             target = Word(raw=text, span=self.span((end - len(text), end)), value=text)
         return Redirect(op=n.type, span=self.span(n.pos), fd=fd, target=target)
 
