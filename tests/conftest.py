@@ -1,84 +1,19 @@
-"""Shared fixtures: real git repositories with real linked worktrees, and the hook run as a subprocess."""
+"""Fixtures shared by every test: git identity, and a real repository with real linked worktrees."""
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-HOOK_EXE = Path(sys.executable).with_name("worktree-guard")
-
-
-def shared_dir() -> Path | None:
-    """The project's shared/ data (realdata, research): $WORKTREE_GUARD_SHARED, or a `shared` dir beside the checkout."""
-    explicit = os.environ.get("WORKTREE_GUARD_SHARED")
-    candidates = [Path(explicit)] if explicit else []
-    candidates += [parent / "shared" for parent in REPO_ROOT.parents]
-    for candidate in candidates:
-        if (candidate / "realdata").is_dir():
-            return candidate
-    return None
-
-
-def git(*args: str, cwd: Path | str) -> str:
-    result = subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True)
-    return result.stdout
-
-
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "test",
-    "GIT_AUTHOR_EMAIL": "test@example.invalid",
-    "GIT_COMMITTER_NAME": "test",
-    "GIT_COMMITTER_EMAIL": "test@example.invalid",
-    "GIT_CONFIG_GLOBAL": "/dev/null",
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
-
-
-@dataclass
-class Repo:
-    """A main checkout, the acting agent's worktree, a sibling agent's worktree, and a worktree outside the main checkout."""
-
-    base: Path
-    main: Path
-    worktree: Path
-    sibling: Path
-    outside: Path
-
-    @property
-    def agent_id(self) -> str:
-        return self.worktree.name.removeprefix("agent-")
+from tests.helpers import GIT_ENV, Repo, make_repo
 
 
 @pytest.fixture(autouse=True)
 def _git_identity(monkeypatch: pytest.MonkeyPatch) -> None:
     for key, value in GIT_ENV.items():
         monkeypatch.setenv(key, value)
-
-
-def make_repo(base: Path) -> Repo:
-    base = Path(os.path.realpath(base))
-    main = base / "repo"
-    (main / "src").mkdir(parents=True)
-    git("init", "-q", "-b", "main", cwd=main)
-    (main / "README.md").write_text("hello\n")
-    (main / "src" / "app.py").write_text("print('app')\n")
-    git("add", "-A", cwd=main)
-    git("commit", "-q", "-m", "init", cwd=main)
-    worktree = main / ".claude" / "worktrees" / "agent-a1234567890abcdef"
-    sibling = main / ".claude" / "worktrees" / "agent-afedcba0987654321"
-    outside = base / "outside-wt"
-    git("worktree", "add", "-q", "-b", "worktree-agent-a1234567890abcdef", str(worktree), cwd=main)
-    git("worktree", "add", "-q", "-b", "worktree-agent-afedcba0987654321", str(sibling), cwd=main)
-    git("worktree", "add", "-q", "-b", "outside", str(outside), cwd=main)
-    return Repo(base=base, main=main, worktree=worktree, sibling=sibling, outside=outside)
 
 
 @pytest.fixture
@@ -93,75 +28,3 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Repo:
         if key.startswith("WORKTREE_GUARD_") and key != "WORKTREE_GUARD_SHARED":
             monkeypatch.delenv(key)
     return make_repo(tmp_path / "work")
-
-
-def payload(cwd: Path | str, tool: str, tool_input: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    """A PreToolUse payload shaped exactly as Claude Code sends it (research/hook-protocols.md §1.4)."""
-    body: dict[str, Any] = {
-        "session_id": "5f1c2a4e-0000-4000-8000-000000000001",
-        "transcript_path": "/home/u/.claude/projects/-repo/5f1c2a4e-0000-4000-8000-000000000001.jsonl",
-        "cwd": str(cwd),
-        "permission_mode": "default",
-        "hook_event_name": "PreToolUse",
-        "tool_name": tool,
-        "tool_input": tool_input,
-        "tool_use_id": "toolu_01TESTTESTTESTTESTTEST",
-    }
-    body.update(extra)
-    return body
-
-
-def subagent_payload(repo: Repo, tool: str, tool_input: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    extra.setdefault("agent_id", repo.agent_id)
-    extra.setdefault("agent_type", "general-purpose")
-    return payload(extra.pop("cwd", repo.worktree), tool, tool_input, **extra)
-
-
-@dataclass
-class HookResult:
-    returncode: int
-    stdout: str
-    stderr: str
-
-    @property
-    def output(self) -> dict[str, Any] | None:
-        return json.loads(self.stdout) if self.stdout.strip() else None
-
-    @property
-    def decision(self) -> str:
-        out = self.output
-        if out is None:
-            return "pass"
-        specific = out.get("hookSpecificOutput", {})
-        return specific.get("permissionDecision") or ("warn" if "systemMessage" in out else "?")
-
-    @property
-    def reason(self) -> str:
-        out = self.output or {}
-        return out.get("hookSpecificOutput", {}).get("permissionDecisionReason", "")
-
-
-def run_hook_process(
-    data: dict[str, Any] | bytes | str,
-    *args: str,
-    env: dict[str, str] | None = None,
-    cwd: Path | str | None = None,
-) -> HookResult:
-    """`worktree-guard hook` as Claude Code runs it: a fresh process, the payload on stdin."""
-    if isinstance(data, dict):
-        stdin = json.dumps(data).encode()
-    elif isinstance(data, str):
-        stdin = data.encode()
-    else:
-        stdin = data
-    full_env = dict(os.environ)
-    full_env.update(env or {})
-    result = subprocess.run(
-        [str(HOOK_EXE), "hook", *args],
-        input=stdin,
-        capture_output=True,
-        env=full_env,
-        cwd=cwd,
-        timeout=60,
-    )
-    return HookResult(result.returncode, result.stdout.decode(), result.stderr.decode())

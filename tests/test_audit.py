@@ -6,7 +6,7 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from conftest import Repo, run_hook_process, subagent_payload
+from tests.helpers import Repo, run_hook_process, subagent_payload
 from worktree_guard.audit import AuditRecord
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Repo
+from tests.helpers import Repo
 from worktree_guard.config import ConfigError, Layer, env_layer, load_config, resolve
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Repo, payload, run_hook_process, subagent_payload
+from tests.helpers import Repo, payload, run_hook_process, subagent_payload
 
 
 def write(repo: Repo, path: str | Path, **extra) -> dict:
@@ -191,7 +191,7 @@ def test_main_agent_started_in_a_worktree_is_isolated(repo: Repo) -> None:
 
 
 def test_worktree_of_a_bare_repository(tmp_path: Path, repo: Repo) -> None:
-    from conftest import git
+    from tests.helpers import git
 
     bare = tmp_path / "bare.git"
     git("clone", "-q", "--bare", str(repo.main), str(bare), cwd=tmp_path)

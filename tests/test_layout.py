@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Repo, git
+from tests.helpers import Repo, git
 from worktree_guard.layout import find_layout, read_git_core
 
 

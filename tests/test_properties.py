@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import Repo, make_repo, run_hook_process
+from tests.helpers import Repo, make_repo, run_hook_process
 from worktree_guard.hook import run_hook
 
 

@@ -8,7 +8,7 @@ import subprocess
 import jsonschema
 import pytest
 
-from conftest import HOOK_EXE, Repo
+from tests.helpers import HOOK_EXE, Repo
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
