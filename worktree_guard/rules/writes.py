@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from ..hookspecs import hookimpl
 from ..model import Violation
 from ..shell.programs import BUILTIN_WRITERS, CWD, WriteSpec, written_targets
+from ..shell.steps import glob_values
 
 if TYPE_CHECKING:
     from ..engine import Context
@@ -46,7 +47,13 @@ def worktree_guard_shell_redirect(redirect: ShellRedirect, ctx: Context) -> list
     if node.target is None:
         return None
     span = node.target.span
-    return judge_write(ctx, redirect.target(), node.target.raw, redirect.cwd, span, f"the redirection `{op}`")
+    what = f"the redirection `{op}`"
+    value = redirect.target()
+    if value is None:
+        matches = glob_values(node.target, redirect.state)
+        if matches is not None and len(matches) == 1:  # more than one match is bash's "ambiguous redirect"
+            return judge_write(ctx, matches[0], node.target.raw, redirect.cwd, span, what)
+    return judge_write(ctx, value, node.target.raw, redirect.cwd, span, what)
 
 
 @hookimpl
@@ -66,6 +73,9 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
             found += judge_write(ctx, command.cwd, ".", command.cwd, span, f"`{name}` writing {target.how}")
         elif target.value == "-" and name in ("wget", "curl", "tar", "sort", "tee"):
             continue  # standard output
+        elif target.value is None and target.word is not None and (matches := glob_values(target.word, command.state)) is not None:
+            for match in matches:
+                found += judge_write(ctx, match, target.word.raw, command.cwd, span, f"`{name}` ({target.how})")
         else:
             written = target.word.raw if target.word is not None else str(target.value)
             found += judge_write(ctx, target.value, written, command.cwd, span, f"`{name}` ({target.how})")

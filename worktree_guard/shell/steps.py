@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from . import words
@@ -142,3 +143,32 @@ def word_value(word: Word, state: ShellState, home: str) -> str | None:
     if tilde:
         return expand_tilde(value, state, home)
     return value
+
+
+#: More matches than this and a glob counts as unknown: it is not worth listing.
+MAX_GLOB_MATCHES = 1000
+
+
+def glob_values(word: Word, state: ShellState) -> list[str] | None:
+    """What a word whose only expansions are unquoted `*`, `?`, `[…]` expands to now, as absolute paths.
+
+    Expanded on the filesystem at check time (the word's matches can change before it runs: a documented
+    time-of-check gap). No match: bash keeps the pattern itself. None when the word has other expansions.
+    """
+    if word.substitutions:
+        return None
+    pattern = words.glob_pattern(word.raw, state.lookup)
+    if pattern is None:
+        return None
+    if not pattern.startswith("/"):
+        if state.cwd is None:
+            return None
+        pattern = os.path.join(state.cwd, pattern)
+    import glob
+
+    matches = []
+    for match in glob.iglob(pattern):
+        matches.append(match)
+        if len(matches) > MAX_GLOB_MATCHES:
+            return None
+    return matches or [pattern]

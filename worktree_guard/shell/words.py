@@ -33,6 +33,7 @@ _QUOTING = frozenset("'\"\\")
 _SIMPLE_PARAMETER = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
 #: Characters a substituted value may not hold unquoted: bash would split or glob it.
 _SPLIT_OR_GLOB = frozenset(" \t\n*?[")
+_GLOB_SYNTAX = frozenset("*?[")
 
 Lookup = Callable[[str], "str | None"]
 
@@ -68,8 +69,13 @@ def _parameter(raw: str, i: int, lookup: Lookup | None) -> tuple[str, int] | Non
     return None if value is None else (value, match.end())
 
 
-def _unquote(raw: str, start: int, lookup: Lookup | None = None) -> str | None:
-    """Quote removal of raw[start:]; None as soon as something would be expanded."""
+def _unquote(raw: str, start: int, lookup: Lookup | None = None, glob: bool = False) -> str | None:
+    """Quote removal of raw[start:]; None as soon as something would be expanded.
+
+    With `glob`, unquoted `*`, `?` and `[…]` are kept as glob syntax and every literal character is
+    escaped for `glob.glob`, so the result is a pattern to expand on the filesystem.
+    """
+    esc = _glob_escape if glob else _identity
     out: list[str] = []
     i = start
     n = len(raw)
@@ -82,19 +88,19 @@ def _unquote(raw: str, start: int, lookup: Lookup | None = None) -> str | None:
             nxt = raw[i + 1]
             i += 2
             if nxt != "\n":  # backslash-newline is a line continuation and vanishes
-                out.append(nxt)
+                out.append(esc(nxt))
             prev_unquoted = ""
             continue
         if c == "'":
             close = raw.find("'", i + 1)
             if close < 0:
                 return None
-            out.append(raw[i + 1 : close])
+            out.append(esc(raw[i + 1 : close]))
             i = close + 1
             prev_unquoted = ""
             continue
         if c == '"':
-            i = _unquote_double(raw, i + 1, out, lookup)
+            i = _unquote_double(raw, i + 1, out, lookup, esc)
             if i < 0:
                 return None
             prev_unquoted = ""
@@ -103,8 +109,19 @@ def _unquote(raw: str, start: int, lookup: Lookup | None = None) -> str | None:
             known = _parameter(raw, i, lookup)
             if known is None or _SPLIT_OR_GLOB.intersection(known[0]):
                 return None
-            out.append(known[0])
+            out.append(esc(known[0]))
             i = known[1]
+            prev_unquoted = ""
+            continue
+        if glob and c in "*?":
+            out.append(c)
+            prev_unquoted = c
+            i += 1
+            continue
+        if glob and c == "[" and "]" in raw[i + 1 :]:
+            close = raw.index("]", i + 1)
+            out.append(raw[i : close + 1])
+            i = close + 1
             prev_unquoted = ""
             continue
         if c in _DYNAMIC_UNQUOTED:
@@ -115,15 +132,18 @@ def _unquote(raw: str, start: int, lookup: Lookup | None = None) -> str | None:
             return None
         if c == "~" and prev_unquoted in ("=", ":"):
             return None  # bash expands a tilde after `=`/`:` in assignment-like words (W10)
-        out.append(c)
+        out.append(esc(c))
         prev_unquoted = c
         i += 1
     return "".join(out)
 
 
-def _unquote_double(raw: str, i: int, out: list[str], lookup: Lookup | None = None) -> int:
+def _unquote_double(
+    raw: str, i: int, out: list[str], lookup: Lookup | None = None, esc: Callable[[str], str] | None = None
+) -> int:
     """Copy a double-quoted section starting after its `"`; return the index after the closing
     quote, or -1 when it holds an expansion or is not closed."""
+    esc = esc or _identity
     n = len(raw)
     while i < n:
         c = raw[i]
@@ -135,24 +155,40 @@ def _unquote_double(raw: str, i: int, out: list[str], lookup: Lookup | None = No
                 i += 2
                 continue
             if nxt in _DQUOTE_ESCAPABLE:
-                out.append(nxt)
+                out.append(esc(nxt))
                 i += 2
                 continue
-            out.append("\\")
+            out.append(esc("\\"))
             i += 1
             continue
         if c == "$":
             known = _parameter(raw, i, lookup)
             if known is None:
                 return -1
-            out.append(known[0])
+            out.append(esc(known[0]))
             i = known[1]
             continue
         if c == "`":
             return -1
-        out.append(c)
+        out.append(esc(c))
         i += 1
     return -1
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+def _glob_escape(text: str) -> str:
+    """`glob.escape` for a literal piece: metacharacters become one-character classes."""
+    return "".join(f"[{c}]" if c in "*?[" else c for c in text)
+
+
+def glob_pattern(raw: str, lookup: Lookup | None = None) -> str | None:
+    """The word as a `glob.glob` pattern when its only expansions are unquoted `*`, `?`, `[…]`; else None."""
+    if raw.startswith("~") or not _GLOB_SYNTAX.intersection(raw):
+        return None
+    return _unquote(raw, 0, lookup, glob=True)
 
 
 def _looks_like_brace_expansion(raw: str, i: int) -> bool:
