@@ -470,3 +470,9 @@ def test_globs_in_write_operands_are_expanded_on_the_filesystem(world: Repo) -> 
     assert "WG401" in bash(world, "echo x > readme-lin?").codes  # one match: bash writes through it
     assert bash(world, "echo x > to-mai?/f").decision == "pass"  # no match: the literal name, inside W
     assert "WG403" in bash(world, "rm -rf $X*").codes
+
+
+def test_xargs_replace_string_inside_a_shell_script(world: Repo) -> None:
+    assert bash(world, "ls | xargs -I {} sh -c 'echo {}'").decision == "pass"
+    assert "WG403" in bash(world, "ls | xargs -I {} sh -c 'rm {}'").codes
+    assert "WG401" in bash(world, "ls | xargs -I {} sh -c 'cp {} {MAIN}/'").codes

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -134,3 +133,26 @@ def test_arbitrary_bytes_on_stdin_of_the_real_process(world: Repo, data: bytes) 
     assert result.returncode == 0 and "Traceback" not in result.stderr
     got = decision(result.stdout)
     assert got in ("deny", "pass", "warn")
+
+
+FRAGMENTS = st.sampled_from([
+    "cd", "git", "-C", "switch", "checkout", "--", "echo", "x", "rm", "-rf", "cp", "tee", "bash", "-c", "eval", "env",
+    "sudo", "xargs", "find", "-exec", "{}", "\\;", "MAIN", "W", "..", "/etc", "~", "$X", "${X:-y}", "$(", ")", "`", "'",
+    '"', ";", "&&", "||", "|", "&", ">", ">>", "2>&1", "<<EOF\n", "<<'EOF'\n", "\nEOF\n", "\n", "(", "{", "}", "if", "then",
+    "fi", "for", "in", "do", "done", "case", "esac", "[[", "]]", "$((", "))", "*", "?", "$'\\x41'", "é", "#",
+])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(FRAGMENTS, max_size=18))
+def test_any_command_from_shell_fragments_gets_a_reply(world: Repo, parts: list[str]) -> None:
+    command = concretise(" ".join(parts).replace("MAIN", "MAIN/").replace(" W ", " W/ "), world)
+    payload = {"hook_event_name": "PreToolUse", "cwd": str(world.worktree), "tool_name": "Bash",
+               "tool_input": {"command": command}, "agent_id": "a1", "agent_type": "general-purpose"}
+    reply = run_hook(json.dumps(payload).encode())
+    assert reply.exit_code == 0
+    got = decision(reply.stdout)
+    assert got in ("pass", "deny")
+    if got == "deny":
+        reason = json.loads(reply.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
+        assert "WG000" not in reason, reason  # an internal error would be a bug, not a verdict

@@ -9,20 +9,15 @@ mvdan/sh finds must also be found (seeing more is harmless, seeing less is an es
 
 from __future__ import annotations
 
-import json
 import re
-import shutil
-import signal
-import subprocess
 import time
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 
-from tests.shared_data import require_shared
+from tests.shared_data import CORPORA, Hang, bash_rejects, load, time_limit
 from tests.shell.ast_walk import command_names, commands, iter_nodes
 from worktree_guard.shell import fallback
 from worktree_guard.shell.ast import Command, Script
@@ -31,15 +26,6 @@ from worktree_guard.shell.words import ASSIGNMENT_PREFIX
 
 pytestmark = pytest.mark.corpus
 
-#: corpus → file under shared/realdata
-CORPORA = {
-    "dippy": "peer-corpora/dippy.jsonl",
-    "parable": "peer-corpora/parable.jsonl",
-    "safety-net": "peer-corpora/safety-net.jsonl",
-    "owg": "peer-corpora/owg.jsonl",
-    "cc-safe-setup": "peer-corpora/cc-safe-setup.jsonl",
-    "nl2bash": "nl2bash/all.cm",
-}
 #: Largest ParseFailure rate (%) allowed per corpus. parable is a parser test suite full of
 #: deliberately odd bash (and some invalid bash); its rate is reported, not bounded.
 MAX_FAILURE_PERCENT = {"dippy": 1.0, "nl2bash": 1.0, "cc-safe-setup": 1.0, "safety-net": 1.0, "owg": 1.0}
@@ -50,42 +36,6 @@ DELIBERATELY_BROKEN_SOURCE = "tests/core/analyze/edge-cases.test.ts"
 MAX_SECONDS_PER_COMMAND = 10
 #: Every Nth command bashlex parsed is also parsed by the fallback and compared.
 SHFMT_SAMPLE_EVERY = 25
-
-
-class Hang(BaseException):
-    """Raised by the alarm; a BaseException so that parse()'s `except Exception` cannot eat it."""
-
-
-@contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    def on_alarm(signum: int, frame: Any) -> None:
-        raise Hang
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def load(name: str) -> list[dict[str, str]]:
-    path = require_shared("realdata", CORPORA[name])
-    text = path.read_text(encoding="utf-8")
-    if path.suffix == ".jsonl":
-        return [json.loads(line) for line in text.splitlines() if line.strip()]
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [{"cmd": line} for line in lines]
-
-
-def bash_rejects(source: str) -> bool:
-    bash = shutil.which("bash")
-    assert bash is not None, "bash is needed to tell deliberately broken commands apart"
-    proc = subprocess.run([bash, "-n"], input=source.encode(), capture_output=True, timeout=10)
-    return proc.returncode != 0
 
 
 @pytest.mark.parametrize("name", list(CORPORA))

@@ -227,10 +227,20 @@ def _xargs(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
         return None  # xargs runs echo
     inner = list(words[start:])
     if replace:
-        inner = [_dynamic(w) if w.value is None or replace in w.value else w for w in inner]
+        shell = inner[0].value in SHELLS if inner[0].value else False
+        inner = [_with_input(w, replace) if shell else _dynamic(w) if w.value is None or replace in w.value else w for w in inner]
     else:
         inner.append(_dynamic(words[-1]))
     return Unwrapped(inner=[Inner(inner, command.cwd, label="xargs")])
+
+
+def _with_input(word: Word, replace: str) -> Word:
+    """In `xargs -I{} sh -c 'cmd {}'` the script is known but `{}` is not: it becomes an unset variable."""
+    from ..shell.ast import Word as WordNode
+
+    if word.value is None or replace not in word.value:
+        return word
+    return WordNode(raw=word.raw, span=word.span, value=word.value.replace(replace, '"$WORKTREE_GUARD_XARGS_INPUT"'), substitutions=word.substitutions)
 
 
 def _find_exec(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:

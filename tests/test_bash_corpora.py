@@ -1,0 +1,108 @@
+"""The Bash rules over the real corpora (select with `-m corpus`): a verdict for every command, no false deny
+on the real transcripts' and Dippy's read-only commands, and the WG900 rate bounded on realistic corpora.
+
+Each command runs in a real linked worktree W, with its cwd five directories deep so that relative paths stay
+inside W. `bench/bash_corpora.py` prints the same replay in detail.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import make_repo
+from tests.shared_data import CORPORA, Hang, bash_rejects, load, replay_in, time_limit, transcript_bash_commands
+from worktree_guard.engine import build_context, decide
+from worktree_guard.plugins import plugin_manager
+from worktree_guard.runtimes.claude_code import to_tool_call
+from worktree_guard.shell.walk import TIME_BUDGET_S
+
+pytestmark = pytest.mark.corpus
+
+# WG900 (no parser could handle it) rates allowed, %: bounded on the realistic corpora (issue 3).
+MAX_WG900_PERCENT = {"dippy": 1.0, "nl2bash": 1.0, "cc-safe-setup": 1.0, "safety-net": 1.0}
+SAFETY_NET_BROKEN = "tests/core/analyze/edge-cases.test.ts"
+
+
+class Judge:
+    """The engine for Bash calls of one isolated agent whose worktree is W."""
+
+    def __init__(self, worktree: Path) -> None:
+        self.pm = plugin_manager()
+        self.worktree = worktree
+
+    def codes(self, command: str, cwd: Path) -> list[str]:
+        payload = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command},
+                   "cwd": str(cwd), "agent_id": "acorpus", "agent_type": "general-purpose"}
+        call = to_tool_call(payload)
+        verdict = decide(call, build_context(call, pm=self.pm))
+        assert verdict.isolated
+        return [v.code for v in verdict.violations if v.severity == "error"]
+
+
+@pytest.fixture(scope="module")
+def judge(tmp_path_factory: pytest.TempPathFactory) -> Judge:
+    repo = make_repo(tmp_path_factory.mktemp("corpus"))
+    return Judge(repo.worktree)
+
+
+@pytest.fixture(scope="module")
+def deep(judge: Judge) -> Path:
+    path = judge.worktree / "a" / "b" / "c" / "d" / "e"
+    path.mkdir(parents=True)
+    return path
+
+
+@pytest.mark.parametrize("name", list(CORPORA))
+def test_every_command_gets_a_verdict_within_the_budget(name: str, judge: Judge, deep: Path) -> None:
+    records = load(name)
+    codes: Counter[str] = Counter()
+    wg900 = []
+    slowest = 0.0
+    for record in records:
+        command = record["cmd"]
+        started = time.perf_counter()
+        try:
+            with time_limit(4 * TIME_BUDGET_S):
+                found = judge.codes(command, deep)
+        except Hang:
+            pytest.fail(f"no verdict within {4 * TIME_BUDGET_S} s for {command!r:.200}")
+        slowest = max(slowest, time.perf_counter() - started)
+        codes.update(set(found))
+        if "WG900" in found:
+            wg900.append(record)
+    excluded = 0
+    if name == "safety-net":
+        broken = [r for r in wg900 if r.get("src", "").endswith(SAFETY_NET_BROKEN) and bash_rejects(r["cmd"])]
+        excluded = len(broken)
+        wg900 = [r for r in wg900 if r not in broken]
+    rate = 100 * len(wg900) / (len(records) - excluded)
+    print(f"\n{name}: {len(records)} commands, WG900 {len(wg900)} ({rate:.2f} %, {excluded} deliberately broken left out), "
+          f"slowest {1000 * slowest:.0f} ms, codes {dict(sorted(codes.items()))}")
+    assert codes["WG901"] == 0 or name == "parable", "a realistic command went over the budget"
+    if name in MAX_WG900_PERCENT:
+        assert rate < MAX_WG900_PERCENT[name], [r["cmd"] for r in wg900][:20]
+
+
+def test_real_transcript_commands_all_pass(judge: Judge) -> None:
+    """Every Bash call of the recorded worktree sessions, replayed with that worktree as W: no false deny."""
+    commands = transcript_bash_commands()
+    assert len(commands) > 300
+    denied = []
+    for command, cwd, root in commands:
+        moved, moved_cwd = replay_in(judge.worktree, command, cwd, root)
+        found = judge.codes(moved, moved_cwd)
+        if found:
+            denied.append((command, found))
+    assert denied == []
+
+
+def test_dippy_read_only_commands_all_pass(judge: Judge, deep: Path) -> None:
+    """Dippy auto-approves these as read-only: inside W none of them may be refused."""
+    allowed = [r["cmd"] for r in load("dippy") if r.get("expect") == "allow"]
+    assert len(allowed) > 5000
+    denied = [(c, found) for c in allowed if (found := judge.codes(c, deep))]
+    assert denied == []
