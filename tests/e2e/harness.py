@@ -115,14 +115,17 @@ class Sandbox:
         """Run the installed `worktree-guard` command as a user would, in this world."""
         return subprocess.run([str(GUARD_EXE), *args], cwd=cwd or self.repo, capture_output=True, text=True, env=self.env(), timeout=60)
 
-    def set_up_guard(self, mode: str = "enforce", scope: str = "--project", *, commit: bool = True) -> None:
-        """Configure the guard (mode, audit log) and install its hooks with `worktree-guard install`."""
+    def configure(self, mode: str = "enforce") -> None:
+        """Write the guard's project configuration: the mode, and an audit log outside the checkout."""
         (self.repo / ".worktree-guard.toml").write_text(f'mode = "{mode}"\naudit_log = "{self.audit_log}"\n')
+
+    def set_up_guard(self, mode: str = "enforce", scope: str = "--project") -> None:
+        """Configure the guard and install its hooks with `worktree-guard install`, committed like a team would."""
+        self.configure(mode)
         done = self.guard("install", scope)
         assert done.returncode == 0, done.stderr
-        if commit:
-            self.git("add", "-A")
-            self.git("commit", "-q", "-m", "guard")
+        self.git("add", "-A")
+        self.git("commit", "-q", "-m", "guard")
 
     def audit(self) -> list[dict[str, Any]]:
         """The guard's audit records (one per verdict), proof that the CLI ran the hook."""

@@ -142,7 +142,7 @@ def test_enforce_mode_refuses_a_subagents_write_into_a_shared_checkout(sandbox: 
 def test_user_scope_install_guards_a_session_started_in_a_linked_worktree(sandbox: Sandbox) -> None:
     """A session the user starts in a worktree of their own (no Claude Code isolation at all) is confined
     by the guard alone; the hooks come from `install --user`."""
-    (sandbox.repo / ".worktree-guard.toml").write_text(f'audit_log = "{sandbox.audit_log}"\n')
+    sandbox.configure("enforce")
     installed = sandbox.guard("install", "--user")
     assert installed.returncode == 0, installed.stderr
     assert str(sandbox.home / ".claude" / "settings.json") in installed.stdout
@@ -176,9 +176,7 @@ def test_claude_plugin_validate_accepts_the_plugin_and_its_marketplace(sandbox: 
 
 def _plugin_scenario(sandbox: Sandbox, marker: str) -> str:
     """A sub-agent writing into a shared checkout: the tool_use id whose result tells whether the guard ran."""
-    sandbox.set_up_guard(scope="--project", commit=False)
-    sandbox.guard("uninstall", "--project")  # configuration only: the hooks must come from the plugin
-    assert "hooks" not in (sandbox.repo / ".claude" / "settings.json").read_text()
+    sandbox.configure("enforce")  # no `install`: the hooks must come from the plugin
     sandbox.git("add", "-A")
     sandbox.git("commit", "-q", "-m", "guard configuration")
     sibling = _sibling(sandbox)
