@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from .fake_anthropic import text, tool_use
 from .harness import GUARD_EXE, Sandbox, dispatch
 
@@ -229,8 +231,6 @@ def test_plugin_fails_closed_when_the_package_cannot_be_imported(sandbox: Sandbo
     )
     probe = subprocess.run(["python3", "-c", "import worktree_guard"], cwd="/", env={"PATH": path}, capture_output=True)
     if probe.returncode == 0:
-        import pytest
-
         pytest.skip("python3 on PATH can import worktree_guard, so the launcher cannot be made to fail here")
     marker = sandbox.script(
         "E2E-PLUGIN-BROKEN",
