@@ -185,6 +185,20 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="build a repository with worktrees in a temp dir and run the example calls through the hook")
     demo.add_argument("fixtures", nargs="?", default="fixtures/demo", help="directory of example calls (default: fixtures/demo)")
     demo.set_defaults(func=cmd_demo)
+
+    # install / uninstall (SPEC §9): the module is imported only when one of them runs.
+    def cmd_install(args: argparse.Namespace) -> int:
+        from .install import run
+
+        return run(args.command_name, args.scope)
+
+    for action, text in (("install", "add the hook to a Claude Code settings file"), ("uninstall", "remove the hook from a Claude Code settings file")):
+        installer = sub.add_parser(action, help=text)
+        where = installer.add_mutually_exclusive_group()
+        where.add_argument("--project", dest="scope", action="store_const", const="project", help=".claude/settings.json of this checkout")
+        where.add_argument("--local", dest="scope", action="store_const", const="local", help=".claude/settings.local.json of this checkout (the default)")
+        where.add_argument("--user", dest="scope", action="store_const", const="user", help="settings.json in $CLAUDE_CONFIG_DIR or ~/.claude")
+        installer.set_defaults(func=cmd_install, scope="local")
     return parser
 
 

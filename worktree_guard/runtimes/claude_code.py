@@ -31,6 +31,10 @@ TOOLS: dict[str, tuple[ToolKind, str | None]] = {
     "EnterWorktree": ("enter_worktree", "path"),
 }
 
+# Events `worktree-guard install` registers that carry no tool call. Until the leak check (SPEC §5.4) handles
+# them they are read as a call of kind "other", which passes (no output).
+LIFECYCLE_EVENTS = ("SubagentStart", "SubagentStop")
+
 # Permission modes in which Claude Code would run the tool without asking (SPEC §6).
 AUTO_APPROVE_ALL = {"bypassPermissions", "dontAsk", "auto"}
 AUTO_APPROVE_FILE_TOOLS = {"acceptEdits"}
@@ -57,6 +61,8 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
     """A ToolCall from a PreToolUse payload; CallError names what is wrong with it."""
     if "hook_event_name" not in payload and "event" in payload:
         payload = {**payload, "hook_event_name": payload["event"]}
+    if "tool_name" not in payload and payload.get("hook_event_name") in LIFECYCLE_EVENTS:
+        payload = {**payload, "tool_name": payload["hook_event_name"]}
     try:
         data = PreToolUsePayload.model_validate(payload)
     except ValidationError as e:
@@ -86,7 +92,7 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
 def worktree_guard_read_payload(payload: dict[str, Any], runtime: str) -> ToolCall | None:
     if runtime not in ("auto", NAME):
         return None
-    if runtime == "auto" and "tool_name" not in payload:
+    if runtime == "auto" and "tool_name" not in payload and payload.get("hook_event_name") not in LIFECYCLE_EVENTS:
         return None
     return to_tool_call(payload)
 

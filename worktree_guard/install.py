@@ -1,0 +1,299 @@
+"""`worktree-guard install` / `uninstall`: wire the hook into a Claude Code settings file (SPEC §9).
+
+The entries are merged, never overwritten: every other key, event and handler of the file is kept, and a
+handler that runs `worktree-guard hook` (in any spelling this module writes, or the README's hand-written
+one) counts as the guard's own, so installing twice gives the same file as installing once. The command
+written is the absolute path of the installed console script: Claude Code runs hooks with the sub-agent's
+worktree as cwd and keeps `CLAUDE_PROJECT_DIR` at the launch directory, so a relative command or one built
+on `$CLAUDE_PROJECT_DIR` would not be what runs there — and a command that is not found fails *open*.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shlex
+import shutil
+import sys
+import sysconfig
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+Scope = Literal["project", "local", "user"]
+
+# Tools whose calls the guard judges (SPEC §5); `Task` is the old name of `Agent`.
+PRE_TOOL_USE_MATCHER = "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task|EnterWorktree"
+PRE_TOOL_USE_TIMEOUT = 30
+# The leak check (SPEC §5.4) compares the shared checkouts' state: give it more time than a path check.
+SUBAGENT_TIMEOUT = 60
+EVENTS = ("PreToolUse", "SubagentStart", "SubagentStop")
+BACKUP_SUFFIX = ".worktree-guard.bak"
+SCRIPT_NAMES = ("worktree-guard", "worktree-guard.exe")
+
+
+class InstallError(Exception):
+    """The settings file cannot be changed safely; the message says why and what to do. Nothing was written."""
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What install/uninstall did to one settings file."""
+
+    path: Path
+    changed: bool
+    backup: Path | None = None
+    removed: int = 0
+    added: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def project_dir(cwd: str | os.PathLike[str] | None = None) -> Path:
+    """The top of the checkout holding `cwd` (where Claude Code looks for `.claude/`), else `cwd` itself."""
+    from .layout import find_layout
+
+    here = os.path.realpath(cwd or os.getcwd())
+    return Path(find_layout(here).worktree_root or here)
+
+
+def settings_path(scope: Scope, cwd: str | os.PathLike[str] | None = None, environ: dict[str, str] | None = None) -> Path:
+    """The Claude Code settings file of a scope: `.claude/settings.json`, `.claude/settings.local.json`, or the
+    user's `settings.json` under `$CLAUDE_CONFIG_DIR` (default `~/.claude`)."""
+    env = os.environ if environ is None else environ
+    if scope == "user":
+        config_dir = env.get("CLAUDE_CONFIG_DIR")
+        base = Path(config_dir).expanduser() if config_dir else Path(env.get("HOME") or Path.home()) / ".claude"
+        return base / "settings.json"
+    name = "settings.local.json" if scope == "local" else "settings.json"
+    return project_dir(cwd) / ".claude" / name
+
+
+def hook_command() -> str:
+    """The command line for the settings file: the absolute path of this environment's console script.
+
+    Symlinks are kept: a venv's `bin/` must stay the venv's. Without a console script (the package run from a
+    source tree that is not installed) there is nothing a hook could run from every directory: refused.
+    """
+    scripts = sysconfig.get_path("scripts")
+    for directory in (scripts, os.path.dirname(sys.executable)):
+        for name in SCRIPT_NAMES:
+            candidate = os.path.join(directory or "", name)
+            if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+                return shlex.join([os.path.abspath(candidate), "hook"])
+    argv0 = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    if os.path.basename(argv0) in SCRIPT_NAMES and os.access(argv0, os.X_OK):
+        return shlex.join([argv0, "hook"])
+    raise InstallError(
+        f"no `worktree-guard` command is installed beside {sys.executable}; install the package "
+        "(pip install / pipx install) and run `worktree-guard install` from there. Nothing was changed."
+    )
+
+
+def is_guard_handler(handler: Any) -> bool:
+    """Does this settings handler run `worktree-guard hook`?
+
+    Recognised: the console script by any path (`/x/bin/worktree-guard hook …`, also in exec form with
+    `args`) and `python -m worktree_guard hook …`, after optional `NAME=value` words or `env`.
+    """
+    if not isinstance(handler, dict) or handler.get("type", "command") != "command":
+        return False
+    command = handler.get("command")
+    if not isinstance(command, str):
+        return False
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    args = handler.get("args")
+    if isinstance(args, list):
+        words += [str(a) for a in args]
+    while words and (words[0] == "env" or ("=" in words[0] and not words[0].startswith(("-", "/", ".")))):
+        words = words[1:]
+    if len(words) >= 2 and os.path.basename(words[0]) in SCRIPT_NAMES and words[1] == "hook":
+        return True
+    return len(words) >= 4 and os.path.basename(words[0]).startswith("python") and words[1:4] == ["-m", "worktree_guard", "hook"]
+
+
+def guard_groups(command: str) -> dict[str, dict[str, Any]]:
+    """The matcher group this package adds under each event."""
+    pre = {"matcher": PRE_TOOL_USE_MATCHER, "hooks": [{"type": "command", "command": command, "timeout": PRE_TOOL_USE_TIMEOUT}]}
+    groups = {"PreToolUse": pre}
+    for event in ("SubagentStart", "SubagentStop"):
+        # No matcher: every agent type (SubagentStart/Stop match on agent_type).
+        groups[event] = {"hooks": [{"type": "command", "command": command, "timeout": SUBAGENT_TIMEOUT}]}
+    return groups
+
+
+def _hooks_block(settings: dict[str, Any], path: Path) -> dict[str, Any]:
+    hooks = settings.get("hooks", {})
+    if not isinstance(hooks, dict):
+        raise InstallError(f"{path}: `hooks` is a {type(hooks).__name__}, not an object; fix it by hand, then run this again. Nothing was changed.")
+    for event, groups in hooks.items():
+        if not isinstance(groups, list):
+            raise InstallError(f"{path}: `hooks.{event}` is a {type(groups).__name__}, not a list; fix it by hand, then run this again. Nothing was changed.")
+    return hooks
+
+
+def without_guard(settings: dict[str, Any], path: Path) -> tuple[dict[str, Any], int]:
+    """A copy of `settings` with every guard handler removed, and how many were removed.
+
+    A matcher group is dropped only when it held nothing but guard handlers; an event or the `hooks` key
+    only when removing guard handlers left it empty. Everything else is kept as it was.
+    """
+    result = copy.deepcopy(settings)
+    hooks = _hooks_block(result, path)
+    removed = 0
+    for event in list(hooks):
+        kept_groups = []
+        removed_here = 0
+        for group in hooks[event]:
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            if not isinstance(handlers, list):
+                kept_groups.append(group)
+                continue
+            kept = [h for h in handlers if not is_guard_handler(h)]
+            removed_here += len(handlers) - len(kept)
+            if len(kept) == len(handlers):
+                kept_groups.append(group)
+            elif kept:
+                kept_groups.append({**group, "hooks": kept})
+        removed += removed_here
+        if removed_here and not kept_groups:
+            del hooks[event]
+        else:
+            hooks[event] = kept_groups
+    if "hooks" in result and not hooks and removed:
+        del result["hooks"]
+    return result, removed
+
+
+def with_guard(settings: dict[str, Any], path: Path, command: str) -> tuple[dict[str, Any], int]:
+    """`settings` with exactly one guard group under each event (older guard handlers replaced)."""
+    result, removed = without_guard(settings, path)
+    hooks = result.setdefault("hooks", {})
+    for event, group in guard_groups(command).items():
+        hooks.setdefault(event, []).append(group)
+    return result, removed
+
+
+def read_settings(path: Path) -> tuple[dict[str, Any], str | None]:
+    """The settings object and the file's text (None when the file does not exist). Refuses non-objects."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}, None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InstallError(f"{path}: cannot read it ({e}). Nothing was changed.") from e
+    if not text.strip():
+        return {}, text
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InstallError(
+            f"{path} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}); "
+            "fix it by hand, then run this again. Nothing was changed."
+        ) from None
+    if not isinstance(data, dict):
+        raise InstallError(f"{path} holds a JSON {type(data).__name__}, not an object; fix it by hand, then run this again. Nothing was changed.")
+    return data, text
+
+
+def write_settings(path: Path, settings: dict[str, Any], old_text: str | None) -> Path | None:
+    """Write `settings` atomically (same directory, then rename), keeping the file's mode; back up the old text.
+
+    `path` must already be the real file (see `_real`), so that a symlinked settings file stays a symlink.
+    """
+    backup = None
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if old_text is not None:
+            backup = path.with_name(path.name + BACKUP_SUFFIX)
+            shutil.copy2(path, backup)
+        text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        if old_text is not None:
+            shutil.copymode(path, tmp)
+        else:
+            os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except OSError as e:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+        raise InstallError(f"{path}: cannot write it ({e.strerror or e}). The settings file is unchanged.") from e
+    return backup
+
+
+def _real(path: Path) -> Path:
+    """The file a (possibly symlinked, e.g. dotfiles-managed) settings path points to."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _warnings(settings: dict[str, Any]) -> list[str]:
+    notes = []
+    if settings.get("disableAllHooks") is True:
+        notes.append("this file sets `disableAllHooks: true`, so Claude Code runs no hook from it, the guard included")
+    return notes
+
+
+def install(path: Path, command: str | None = None) -> Outcome:
+    """Merge the guard's entries into the settings file at `path` (created when missing)."""
+    path = _real(path)
+    settings, old_text = read_settings(path)
+    new, removed = with_guard(settings, path, command or hook_command())
+    outcome = Outcome(path=path, changed=False, removed=removed, added=list(EVENTS), warnings=_warnings(new))
+    if old_text is not None and new == settings:
+        return outcome
+    outcome.backup = write_settings(path, new, old_text)
+    outcome.changed = True
+    return outcome
+
+
+def uninstall(path: Path) -> Outcome:
+    """Remove every guard handler from the settings file at `path`; other entries stay."""
+    path = _real(path)
+    settings, old_text = read_settings(path)
+    new, removed = without_guard(settings, path)
+    outcome = Outcome(path=path, changed=False, removed=removed)
+    if old_text is None or not removed:
+        return outcome
+    outcome.backup = write_settings(path, new, old_text)
+    outcome.changed = True
+    return outcome
+
+
+def run(action: Literal["install", "uninstall"], scope: Scope, cwd: str | None = None) -> int:
+    """The command: act on one scope's file, report in a few lines; exit 1 (and no write) on a refused file."""
+    path = settings_path(scope, cwd)
+    try:
+        command = hook_command() if action == "install" else ""
+        outcome = install(path, command) if action == "install" else uninstall(path)
+    except InstallError as e:
+        print(f"worktree-guard {action}: {e}", file=sys.stderr)
+        return 1
+    path = outcome.path
+    if action == "install":
+        if outcome.changed:
+            print(f"Installed worktree-guard hooks ({', '.join(outcome.added)}) in {path}")
+            print(f"  command: {command}")
+        else:
+            print(f"worktree-guard hooks are already installed in {path}; nothing changed")
+    elif outcome.changed:
+        print(f"Removed {outcome.removed} worktree-guard hook handler(s) from {path}")
+    else:
+        print(f"No worktree-guard hook in {path}; nothing changed")
+    if outcome.backup is not None:
+        print(f"  backup of the previous file: {outcome.backup}")
+    for note in outcome.warnings:
+        print(f"  warning: {note}", file=sys.stderr)
+    return 0
