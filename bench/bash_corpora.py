@@ -60,7 +60,7 @@ def main() -> int:
     parser.add_argument("--only", help="one corpus")
     args = parser.parse_args()
     if args.shared:
-        os.environ["WORKTREE_GUARD_SHARED"] = args.shared
+        os.environ["WG_SHARED_DIR"] = args.shared
     corpora = load_all(args.only)
     pm = plugin_manager()
     with tempfile.TemporaryDirectory(prefix="wg-corpus-") as tmp:

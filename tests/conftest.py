@@ -25,6 +25,6 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Repo:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     for key in list(os.environ):
-        if key.startswith("WORKTREE_GUARD_") and key != "WORKTREE_GUARD_SHARED":
+        if key.startswith("WORKTREE_GUARD_"):
             monkeypatch.delenv(key)
     return make_repo(tmp_path / "work")

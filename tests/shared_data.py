@@ -1,7 +1,7 @@
 """Where the project's shared data (research notes, real command corpora) lives for tests.
 
 `shared/` is not part of the repository: on a developer machine and in CI it sits beside the
-checkout (`…/shared` next to `…/<checkout>`). `WORKTREE_GUARD_SHARED` overrides the search.
+checkout (`…/shared` next to `…/<checkout>`). `WG_SHARED_DIR` overrides the search.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 
 def shared_dir() -> Path | None:
     """The shared/ directory, or None when it cannot be found."""
-    override = os.environ.get("WORKTREE_GUARD_SHARED")
+    override = os.environ.get("WG_SHARED_DIR")
     if override:
         path = Path(override)
         return path if path.is_dir() else None
@@ -40,7 +40,7 @@ def require_shared(*parts: str) -> Path:
     """A path under shared/; skips the test (with the reason) when shared/ or the path is absent."""
     base = shared_dir()
     if base is None:
-        pytest.skip("shared/ data directory not found beside the checkout (set WORKTREE_GUARD_SHARED)")
+        pytest.skip("shared/ data directory not found beside the checkout (set WG_SHARED_DIR)")
         raise AssertionError  # unreachable: pytest.skip raises
     path = base.joinpath(*parts)
     if not path.exists():

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from conftest import HOOK_EXE, REPO_ROOT, Repo, run_hook_process, subagent_payload
+from tests.helpers import HOOK_EXE, REPO_ROOT, Repo, run_hook_process, subagent_payload
 from worktree_guard.install import PRE_TOOL_USE_MATCHER, is_guard_handler
 
 LAUNCHER = REPO_ROOT / "hooks" / "worktree-guard-hook"
@@ -193,14 +193,7 @@ def test_scopes_pick_claude_codes_files(repo: Repo, tmp_path: Path) -> None:
     assert not settings_of(repo).exists()
 
 
-@pytest.fixture
-def no_guard_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Hooks run here must see no WORKTREE_GUARD_* variable: each is a guard setting, and the test-data one
-    (WORKTREE_GUARD_SHARED) is an unknown setting to the hook, which would answer WG000."""
-    monkeypatch.delenv("WORKTREE_GUARD_SHARED", raising=False)
-
-
-def test_the_installed_command_judges_a_subagent_call_from_its_worktree(repo: Repo, no_guard_env: None) -> None:
+def test_the_installed_command_judges_a_subagent_call_from_its_worktree(repo: Repo) -> None:
     """Claude Code runs the command through `sh -c` with the sub-agent's worktree as cwd and CLAUDE_PROJECT_DIR
     still at the launch directory: the command must find the guard and judge the call there."""
     assert guard("install", "--project", cwd=repo.main).returncode == 0
@@ -310,7 +303,7 @@ def test_launcher_fails_closed_without_any_python(repo: Repo, tmp_path: Path) ->
     assert "no python3" in out["hookSpecificOutput"]["permissionDecisionReason"]
 
 
-def test_hook_answers_subagent_start_and_stop_without_a_tool_call_error(repo: Repo, no_guard_env: None) -> None:
+def test_hook_answers_subagent_start_and_stop_without_a_tool_call_error(repo: Repo) -> None:
     """`install` registers these events too: the hook must answer them as themselves, never with WG000 or a
     PreToolUse-shaped reply (until the leak check lands they simply pass)."""
     for event in ("SubagentStart", "SubagentStop"):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 
 from .fake_anthropic import text, tool_use
 from .harness import Sandbox, dispatch
