@@ -117,6 +117,14 @@ def subagent_payload(repo: Repo, tool: str, tool_input: dict[str, Any], **extra:
     return payload(extra.pop("cwd", repo.worktree), tool, tool_input, **extra)
 
 
+def write_agent(directory: Path, name: str, frontmatter: str, body: str = "You are an agent.\n") -> Path:
+    """An agent definition `<directory>/.claude/agents/<name>.md` with the given YAML frontmatter lines."""
+    path = directory / ".claude" / "agents" / f"{name}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"---\nname: {name}\ndescription: test agent\n{frontmatter.strip()}\n---\n{body}")
+    return path
+
+
 @dataclass
 class HookResult:
     returncode: int
@@ -165,3 +173,11 @@ def run_hook_process(
         timeout=60,
     )
     return HookResult(result.returncode, result.stdout.decode(), result.stderr.decode())
+
+
+def run_hook_inline(data: dict[str, Any], flags: dict[str, Any] | None = None, environ: dict[str, str] | None = None) -> HookResult:
+    """The same hook, in this process (no interpreter start-up): for the many cases that need no subprocess."""
+    from worktree_guard.hook import run_hook
+
+    reply = run_hook(json.dumps(data).encode(), flags=flags, environ=environ)
+    return HookResult(reply.exit_code, reply.stdout, reply.stderr)
