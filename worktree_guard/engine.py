@@ -225,7 +225,7 @@ def combine(findings: list[Violation], settings: Settings, root: str | None) -> 
         return Verdict(decision="warn" if warned else "pass", violations=findings, worktree_root=root, isolated=True)
     if settings.mode == "warn":
         return Verdict(decision="warn", violations=findings, worktree_root=root, isolated=True)
-    if settings.mode == "rewrite":
+    if settings.mode == "rewrite" or all(v.fix_in_enforce for v in errors):
         fixes = [v.fixed_input for v in errors]
         if all(f is not None for f in fixes) and all(f == fixes[0] for f in fixes):
             return Verdict(decision="rewrite", violations=findings, updated_input=fixes[0], worktree_root=root, isolated=True)

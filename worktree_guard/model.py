@@ -63,6 +63,11 @@ class Violation(BaseModel):
         exclude=True,
         description="rewrite mode: the complete corrected tool input (never serialised: it may hold file content)",
     )
+    fix_in_enforce: bool = Field(
+        default=False,
+        exclude=True,
+        description="the fix is how the call must run, so it is applied in enforce mode too (§5.3 adds isolation)",
+    )
 
 
 class Verdict(BaseModel):

@@ -12,6 +12,7 @@ from . import hookspecs
 # registered exactly as `PluginManager.load_setuptools_entrypoints` registers a third-party plugin.
 BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
     ("files", "worktree_guard.rules.files"),
+    ("dispatch", "worktree_guard.rules.dispatch"),
     ("claude-code", "worktree_guard.runtimes.claude_code"),
 )
 

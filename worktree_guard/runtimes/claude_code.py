@@ -34,6 +34,8 @@ TOOLS: dict[str, tuple[ToolKind, str | None]] = {
 # Permission modes in which Claude Code would run the tool without asking (SPEC §6).
 AUTO_APPROVE_ALL = {"bypassPermissions", "dontAsk", "auto"}
 AUTO_APPROVE_FILE_TOOLS = {"acceptEdits"}
+# Tools that need no permission in any mode (tools reference, "Permission required: No").
+NO_PERMISSION_TOOLS = {"Agent", "Task"}
 
 
 class PreToolUsePayload(BaseModel):
@@ -97,7 +99,7 @@ def _json(obj: dict[str, Any]) -> str:
 
 def permission_for_rewrite(call: ToolCall) -> str:
     mode = call.permission_mode or "default"
-    if mode in AUTO_APPROVE_ALL or (mode in AUTO_APPROVE_FILE_TOOLS and call.kind == "file_write"):
+    if call.tool in NO_PERMISSION_TOOLS or mode in AUTO_APPROVE_ALL or (mode in AUTO_APPROVE_FILE_TOOLS and call.kind == "file_write"):
         return "allow"
     return "ask"
 
