@@ -15,7 +15,7 @@ from .agents import AgentDefinition, find_agent_definition
 from .config import EffectiveConfig, Layer, Settings, load_config
 from .isolation import Isolation, decide_isolation
 from .layout import Layout, find_layout, with_explicit_root
-from .model import ToolCall, Verdict, Violation
+from .model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
 from .paths import canonical, home_dir
 from .policy import PathPolicy
 
@@ -230,6 +230,26 @@ def combine(findings: list[Violation], settings: Settings, root: str | None) -> 
         if all(f is not None for f in fixes) and all(f == fixes[0] for f in fixes):
             return Verdict(decision="rewrite", violations=findings, updated_input=fixes[0], worktree_root=root, isolated=True)
     return Verdict(decision="deny", violations=findings, worktree_root=root, isolated=True)
+
+
+def decide_event(event: AgentEvent, scope: AgentScope, pm: pluggy.PluginManager) -> EventVerdict:
+    """The answer to a sub-agent's start or stop: every lifecycle plugin's verdict, merged (block wins)."""
+    if scope.settings.mode == "off":
+        return EventVerdict()
+    results = [r for r in reversed(pm.hook.worktree_guard_agent_event(event=event, scope=scope)) if r is not None]
+    decisions = {r.decision for r in results}
+    decision = "block" if "block" in decisions else "warn" if "warn" in decisions else "pass"
+
+    def joined(texts: list[str | None]) -> str | None:
+        return "\n\n".join(t for t in texts if t) or None
+
+    return EventVerdict(
+        decision=decision,
+        violations=[v for r in results for v in r.violations],
+        reason=joined([r.reason for r in results if r.decision == "block"]),
+        context=joined([r.context for r in results]),
+        user_message=joined([r.user_message for r in results]),
+    )
 
 
 def reason_text(verdict: Verdict) -> str:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..engine import CallError, reason_text
 from ..hookspecs import hookimpl
-from ..model import ToolCall, ToolKind, Verdict
+from ..model import AgentEvent, EventVerdict, ToolCall, ToolKind, Verdict
 from ..reply import Reply
 
 NAME = "claude-code"
@@ -37,6 +37,9 @@ AUTO_APPROVE_FILE_TOOLS = {"acceptEdits"}
 # Tools that need no permission in any mode (tools reference, "Permission required: No").
 NO_PERMISSION_TOOLS = {"Agent", "Task"}
 
+# Sub-agent lifecycle events the guard answers (SPEC §5.4); every other non-tool event passes.
+LIFECYCLE_EVENTS = ("SubagentStart", "SubagentStop")
+
 
 class PreToolUsePayload(BaseModel):
     """The stdin of a Claude Code PreToolUse hook. Unknown fields are kept: the runtime adds fields often."""
@@ -53,6 +56,44 @@ class PreToolUsePayload(BaseModel):
     tool_use_id: str | None = None
     agent_id: str | None = Field(default=None, description="present only inside a sub-agent")
     agent_type: str | None = None
+
+
+class SubagentPayload(BaseModel):
+    """The stdin of a Claude Code SubagentStart or SubagentStop hook (research/hook-protocols.md §1.4)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    session_id: str | None = None
+    cwd: str
+    hook_event_name: Literal["SubagentStart", "SubagentStop"]
+    agent_id: str = Field(min_length=1)
+    agent_type: str | None = None
+    stop_hook_active: bool = False
+    permission_mode: str | None = None
+
+
+def _event_name(payload: dict[str, Any]) -> Any:
+    return payload.get("hook_event_name", payload.get("event"))
+
+
+def to_agent_event(payload: dict[str, Any]) -> AgentEvent:
+    """An AgentEvent from a SubagentStart/SubagentStop payload; CallError names what is wrong with it."""
+    try:
+        data = SubagentPayload.model_validate({**payload, "hook_event_name": _event_name(payload)})
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "payload"
+        raise CallError(f"the Claude Code {_event_name(payload)} payload's `{where}` is invalid: {first['msg']}") from None
+    return AgentEvent(
+        runtime=NAME,
+        event=data.hook_event_name,
+        cwd=data.cwd,
+        agent_id=data.agent_id,
+        agent_type=data.agent_type,
+        session_id=data.session_id,
+        stop_hook_active=data.stop_hook_active,
+        permission_mode=data.permission_mode,
+    )
 
 
 def to_tool_call(payload: dict[str, Any]) -> ToolCall:
@@ -93,6 +134,13 @@ def worktree_guard_read_payload(payload: dict[str, Any], runtime: str) -> ToolCa
     return to_tool_call(payload)
 
 
+@hookimpl(trylast=True)
+def worktree_guard_read_event(payload: dict[str, Any], runtime: str) -> AgentEvent | None:
+    if runtime not in ("auto", NAME) or _event_name(payload) not in LIFECYCLE_EVENTS:
+        return None
+    return to_agent_event(payload)
+
+
 def _json(obj: dict[str, Any]) -> str:
     return json.dumps(obj, ensure_ascii=False)
 
@@ -131,7 +179,25 @@ def worktree_guard_render_reply(verdict: Verdict, call: ToolCall) -> Reply | Non
 
 
 @hookimpl(trylast=True)
+def worktree_guard_render_event_reply(verdict: EventVerdict, event: AgentEvent) -> Reply | None:
+    """SubagentStop: top-level `decision: "block"` + `reason`; SubagentStart: `additionalContext` only (§1.6)."""
+    if event.runtime != NAME:
+        return None
+    out: dict[str, Any] = {}
+    if event.event == "SubagentStop" and verdict.decision == "block" and verdict.reason:
+        out.update(decision="block", reason=verdict.reason)
+    if event.event == "SubagentStart" and verdict.context:
+        out["hookSpecificOutput"] = {"hookEventName": "SubagentStart", "additionalContext": verdict.context}
+    if verdict.user_message:
+        out["systemMessage"] = verdict.user_message
+    return Reply(stdout=_json(out) if out else "")
+
+
+@hookimpl(trylast=True)
 def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, runtime: str) -> Reply | None:
     if runtime not in ("auto", NAME):
         return None
+    if payload is not None and _event_name(payload) in LIFECYCLE_EVENTS:
+        # A failed leak check cannot be fixed by the sub-agent: tell the user, never block its stop.
+        return Reply(stdout=_json({"systemMessage": f"worktree-guard could not check this sub-agent: {message} [worktree-guard WG000]"}))
     return deny_reply(f"worktree-guard could not check this call, so it is refused: {message} [worktree-guard WG000]")
