@@ -88,6 +88,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Repo:
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))  # the leak check's snapshots
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     for key in list(os.environ):
         if key.startswith("WORKTREE_GUARD_") and key != "WORKTREE_GUARD_SHARED":
@@ -115,6 +116,23 @@ def subagent_payload(repo: Repo, tool: str, tool_input: dict[str, Any], **extra:
     extra.setdefault("agent_id", repo.agent_id)
     extra.setdefault("agent_type", "general-purpose")
     return payload(extra.pop("cwd", repo.worktree), tool, tool_input, **extra)
+
+
+def lifecycle_payload(repo: Repo, event: str, **extra: Any) -> dict[str, Any]:
+    """A SubagentStart or SubagentStop payload (hook-protocols.md §1.4): cwd is the sub-agent's worktree."""
+    body: dict[str, Any] = {
+        "session_id": "5f1c2a4e-0000-4000-8000-000000000001",
+        "transcript_path": "/home/u/.claude/projects/-repo/5f1c2a4e-0000-4000-8000-000000000001.jsonl",
+        "cwd": str(repo.worktree),
+        "permission_mode": "default",
+        "hook_event_name": event,
+        "agent_id": repo.agent_id,
+        "agent_type": "general-purpose",
+    }
+    if event == "SubagentStop":
+        body.update(stop_hook_active=False, last_assistant_message="done")
+    body.update(extra)
+    return body
 
 
 def write_agent(directory: Path, name: str, frontmatter: str, body: str = "You are an agent.\n") -> Path:
@@ -147,6 +165,11 @@ class HookResult:
     def reason(self) -> str:
         out = self.output or {}
         return out.get("hookSpecificOutput", {}).get("permissionDecisionReason", "")
+
+    @property
+    def stop_blocked(self) -> bool:
+        """SubagentStop: the top-level `decision: "block"` (hook-protocols.md §1.6)."""
+        return (self.output or {}).get("decision") == "block"
 
 
 def run_hook_process(

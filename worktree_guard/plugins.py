@@ -13,6 +13,7 @@ from . import hookspecs
 BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
     ("files", "worktree_guard.rules.files"),
     ("dispatch", "worktree_guard.rules.dispatch"),
+    ("leaks", "worktree_guard.rules.leaks"),
     ("claude-code", "worktree_guard.runtimes.claude_code"),
 )
 
