@@ -236,7 +236,7 @@ def render(report: dict[str, Any]) -> str:
     test = report.get("self_test")
     if test is not None:
         lines += ["", "Self-test"]
-        lines.append(f"  ran      {' '.join(test['command'])}")
+        lines.append(f"  ran      {shlex.join(test['command'])}")
         if "decision" in test:
             lines.append(f"  call     {test['call']}")
             lines.append(f"  answer   {test['decision']} (exit {test['exit_code']}, {test['seconds'] * 1000:.0f} ms)")
