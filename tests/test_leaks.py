@@ -226,6 +226,7 @@ def test_state_directory_inside_a_checkout_is_refused(repo: Repo, monkeypatch: p
     monkeypatch.setenv("XDG_STATE_HOME", str(repo.main / "state"))
     out = start(repo)
     assert "inside the checkout" in out["systemMessage"] and "hookSpecificOutput" not in out
+    assert not (repo.main / "state").exists()
 
 
 def test_stale_state_is_swept(repo: Repo) -> None:

@@ -63,6 +63,10 @@ def on_start(event: AgentEvent, scope: AgentScope) -> EventVerdict | None:
     known = [r for r in [layout.worktree_root, *layout.shared_roots] if r]
     checkouts = checkouts_of(layout.common_dir, known)
     checkouts += [r for r in known if r not in checkouts]  # roots that configuration added
+    root = os.path.realpath(state_root())
+    holder = next((top for top in checkouts if inside(root, top)), None)
+    if holder is not None:  # its files would be dirty paths of that checkout
+        raise CallError(f"the state directory {root} lies inside the checkout {holder}; set XDG_STATE_HOME to a directory outside it")
     mine = own_worktree(event, scope, checkouts)
     isolated = scope.isolation.isolated or mine is not None
     store = SubagentStore(event.session_id)
@@ -70,10 +74,6 @@ def on_start(event: AgentEvent, scope: AgentScope) -> EventVerdict | None:
     store.record_window(event.agent_id, event.agent_type, "start", isolated=isolated, worktree=mine)
     if not isolated:
         return None
-    root = os.path.realpath(state_root())
-    holder = next((top for top in checkouts if inside(root, top)), None)
-    if holder is not None:
-        raise CallError(f"the state directory {root} lies inside the checkout {holder}; set XDG_STATE_HOME to a directory outside it")
     shared = [top for top in checkouts if top != mine]
     store.save(
         SubagentSnapshot(
