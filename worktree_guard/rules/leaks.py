@@ -205,9 +205,9 @@ def _describe_agent(window: dict[str, Any]) -> str:
 
 def _others_sentence(others: list[dict[str, Any]]) -> str:
     if not others:
-        return "No other sub-agent of this session ran while you did; only you and the main agent could have made these changes."
+        return "No other sub-agent of this session ran while you did; the changes are yours, the main agent's or the user's."
     names = "; ".join(_describe_agent(w) for w in others)
-    return f"Other sub-agents ran while you did: {names}. A change you did not make may be theirs or the main agent's: say so instead of moving it."
+    return f"Other sub-agents ran while you did: {names}. A change you did not make may be theirs, the main agent's or the user's: say so instead of moving it."
 
 
 def _others_note(others: list[dict[str, Any]]) -> str:
