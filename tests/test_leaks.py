@@ -76,6 +76,17 @@ def test_a_file_written_into_the_main_checkout_blocks_the_stop(repo: Repo) -> No
     assert reason.endswith("[worktree-guard WG602]")
 
 
+@pytest.mark.parametrize("where", ["sibling", "outside"])
+def test_a_file_written_into_another_agents_worktree_is_reported(repo: Repo, where: str) -> None:
+    """The sibling lives inside the main checkout's tree, the other one outside it: both are shared checkouts."""
+    other = getattr(repo, where)
+    start(repo)
+    (other / "src" / "app.py").write_text("overwritten\n")
+    result = stop(repo)
+    assert result.stop_blocked
+    assert f"{other}/src/app.py is modified and was not when you started. [WG602]" in result.output["reason"]
+
+
 def test_a_commit_in_a_sibling_worktree_is_reported(repo: Repo) -> None:
     start(repo)
     (repo.sibling / "README.md").write_text("changed by someone\n")

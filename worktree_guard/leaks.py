@@ -130,7 +130,7 @@ def _ignored(root: str, relative: str, checkouts: list[str]) -> bool:
     if any(relative == owned or relative.startswith(owned) for owned in RUNTIME_OWNED):
         return True
     absolute = os.path.join(root, relative.rstrip("/"))
-    return any(top != root and inside(absolute, top) for top in checkouts)
+    return any(top != root and inside(top, root) and inside(absolute, top) for top in checkouts)
 
 
 def snapshot(roots: list[str], checkouts: list[str], *, fingerprints: bool = True) -> list[CheckoutState]:
