@@ -102,7 +102,7 @@ def test_matcher_semantics(matcher: str, tool: str, expected: bool) -> None:
 
 
 def test_recognising_the_hook_command() -> None:
-    assert guard_executable("/bin/sh -c 'exec worktree-guard hook'", None)[0] is False  # one word, not a program
+    assert guard_executable("/bin/sh -c 'exec worktree-guard hook'", None) == (True, "/bin/sh")
     assert guard_executable("/usr/bin/env worktree-guard hook --mode rewrite", None) == (True, "/usr/bin/env")
     assert guard_executable("python3 -m worktree_guard hook", None)[0] is True
     assert guard_executable("/nonexistent/worktree-guard", ["hook"]) == (True, None)

@@ -79,11 +79,14 @@ def matcher_matches(matcher: str | None, name: str) -> bool:
 
 def guard_executable(command: str, args: list[str] | None) -> tuple[bool, str | None]:
     """Does this handler run `worktree-guard hook`, and which program does it start?"""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        words = command.split()
-    words += [str(a) for a in args or []]
+    def split(text: str) -> list[str]:
+        try:
+            return shlex.split(text)
+        except ValueError:
+            return text.split()
+
+    words = split(command) + [str(a) for a in args or []]
+    words += [part for word in words if " " in word for part in split(word)]  # sh -c '… worktree-guard hook'
     for i, word in enumerate(words):
         name = os.path.basename(word)
         module = word == "worktree_guard" and i > 0 and words[i - 1] == "-m"
