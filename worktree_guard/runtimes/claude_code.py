@@ -81,19 +81,16 @@ def to_agent_event(payload: dict[str, Any]) -> AgentEvent:
     try:
         data = SubagentPayload.model_validate({**payload, "hook_event_name": _event_name(payload)})
     except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "payload"
-        raise CallError(f"the Claude Code {_event_name(payload)} payload's `{where}` is invalid: {first['msg']}") from None
-    return AgentEvent(
-        runtime=NAME,
-        event=data.hook_event_name,
-        cwd=data.cwd,
-        agent_id=data.agent_id,
-        agent_type=data.agent_type,
-        session_id=data.session_id,
-        stop_hook_active=data.stop_hook_active,
-        permission_mode=data.permission_mode,
-    )
+        raise _invalid(e, f"{_event_name(payload)} payload") from None
+    fields = data.model_dump(include={"cwd", "agent_id", "agent_type", "session_id", "stop_hook_active", "permission_mode"})
+    return AgentEvent(runtime=NAME, event=data.hook_event_name, **fields)
+
+
+def _invalid(error: ValidationError, what: str) -> CallError:
+    """The first problem of a payload that failed validation, as a one-line cause."""
+    first = error.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "payload"
+    return CallError(f"the Claude Code {what}'s `{where}` is invalid: {first['msg']}")
 
 
 def to_tool_call(payload: dict[str, Any]) -> ToolCall:
@@ -103,9 +100,7 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
     try:
         data = PreToolUsePayload.model_validate(payload)
     except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "payload"
-        raise CallError(f"the Claude Code payload's `{where}` is invalid: {first['msg']}") from None
+        raise _invalid(e, "payload") from None
     event = data.hook_event_name or "PreToolUse"
     kind, path_field = TOOLS.get(data.tool_name, ("unknown", None))
     if event != "PreToolUse":
