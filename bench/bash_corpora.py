@@ -68,7 +68,6 @@ def main() -> int:
         deep = worktree / "a" / "b" / "c" / "d" / "e"
         deep.mkdir(parents=True)
         payload = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": ""}, "cwd": str(deep), "agent_id": "abench", "agent_type": "general-purpose"}
-        ctx = build_context(to_tool_call(payload), pm=pm)
         for name, commands in corpora.items():
             codes: Counter[str] = Counter()
             denied: list[tuple[str, list[str], str]] = []
@@ -78,8 +77,7 @@ def main() -> int:
                 cwd = deep
                 if recorded is not None:
                     command, cwd = replay_in(worktree, command, *recorded)
-                ctx.call = to_tool_call({**payload, "tool_input": {"command": command}, "cwd": str(cwd)})
-                ctx.cwd = ctx.call.cwd
+                ctx = build_context(to_tool_call({**payload, "tool_input": {"command": command}, "cwd": str(cwd)}), pm=pm)
                 t0 = time.perf_counter()
                 walker, _ = analyse(command, ctx)
                 elapsed = time.perf_counter() - t0

@@ -23,6 +23,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Repo:
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))  # the leak check's snapshots
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     for key in list(os.environ):
         if key.startswith("WORKTREE_GUARD_"):

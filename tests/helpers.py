@@ -84,6 +84,31 @@ def subagent_payload(repo: Repo, tool: str, tool_input: dict[str, Any], **extra:
     return payload(extra.pop("cwd", repo.worktree), tool, tool_input, **extra)
 
 
+def lifecycle_payload(repo: Repo, event: str, **extra: Any) -> dict[str, Any]:
+    """A SubagentStart or SubagentStop payload (hook-protocols.md §1.4): cwd is the sub-agent's worktree."""
+    body: dict[str, Any] = {
+        "session_id": "5f1c2a4e-0000-4000-8000-000000000001",
+        "transcript_path": "/home/u/.claude/projects/-repo/5f1c2a4e-0000-4000-8000-000000000001.jsonl",
+        "cwd": str(repo.worktree),
+        "permission_mode": "default",
+        "hook_event_name": event,
+        "agent_id": repo.agent_id,
+        "agent_type": "general-purpose",
+    }
+    if event == "SubagentStop":
+        body.update(stop_hook_active=False, last_assistant_message="done")
+    body.update(extra)
+    return body
+
+
+def write_agent(directory: Path, name: str, frontmatter: str, body: str = "You are an agent.\n") -> Path:
+    """An agent definition `<directory>/.claude/agents/<name>.md` with the given YAML frontmatter lines."""
+    path = directory / ".claude" / "agents" / f"{name}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"---\nname: {name}\ndescription: test agent\n{frontmatter.strip()}\n---\n{body}")
+    return path
+
+
 @dataclass
 class HookResult:
     returncode: int
@@ -106,6 +131,11 @@ class HookResult:
     def reason(self) -> str:
         out = self.output or {}
         return out.get("hookSpecificOutput", {}).get("permissionDecisionReason", "")
+
+    @property
+    def stop_blocked(self) -> bool:
+        """SubagentStop: the top-level `decision: "block"` (hook-protocols.md §1.6)."""
+        return (self.output or {}).get("decision") == "block"
 
 
 def run_hook_process(
@@ -132,3 +162,11 @@ def run_hook_process(
         timeout=60,
     )
     return HookResult(result.returncode, result.stdout.decode(), result.stderr.decode())
+
+
+def run_hook_inline(data: dict[str, Any], flags: dict[str, Any] | None = None, environ: dict[str, str] | None = None) -> HookResult:
+    """The same hook, in this process (no interpreter start-up): for the many cases that need no subprocess."""
+    from worktree_guard.hook import run_hook
+
+    reply = run_hook(json.dumps(data).encode(), flags=flags, environ=environ)
+    return HookResult(reply.exit_code, reply.stdout, reply.stderr)

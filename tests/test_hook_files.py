@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import Repo, payload, run_hook_process, subagent_payload
+from tests.helpers import Repo, payload, run_hook_process, subagent_payload, write_agent
 
 
 def write(repo: Repo, path: str | Path, **extra) -> dict:
@@ -204,13 +204,6 @@ def test_worktree_of_a_bare_repository(tmp_path: Path, repo: Repo) -> None:
     data = payload(wt_a, "Write", {"file_path": str(bare / "hooks" / "post-checkout"), "content": "x"}, agent_id="a1", agent_type="t")
     result = run_hook_process(data)
     assert "WG101" in result.reason and "Use " not in result.reason
-
-
-def write_agent(root: Path, name: str, frontmatter: str) -> Path:
-    path = root / ".claude" / "agents" / f"{name}.md"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(f"---\nname: {name}\ndescription: test agent\n{frontmatter}---\nYou are {name}.\n")
-    return path
 
 
 @pytest.mark.parametrize("alias", ["worktree", "Worktree", "work_tree", "work-tree"])

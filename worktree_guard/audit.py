@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .model import ToolCall, Verdict, Violation
+from .model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
 
 # Input fields that hold file content, never paths or commands: left out of the log.
 _CONTENT_FIELDS = ("content", "old_string", "new_string", "edits", "new_source", "prompt")
@@ -69,3 +69,25 @@ def append_line(path: str, record: dict[str, Any]) -> None:
 
 def append(path: str, call: ToolCall, verdict: Verdict) -> None:
     append_line(path, record_for(call, verdict).model_dump(mode="json"))
+
+
+def record_for_event(event: AgentEvent, verdict: EventVerdict, isolated: bool) -> AuditRecord:
+    """A sub-agent's start or stop as an audit line: `tool` is the event name, `input` the agent's identity."""
+    return AuditRecord(
+        time=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds"),
+        runtime=event.runtime,
+        session_id=event.session_id,
+        agent_id=event.agent_id,
+        agent_type=event.agent_type,
+        tool=event.event,
+        cwd=event.cwd,
+        input={"stop_hook_active": event.stop_hook_active} if event.event == "SubagentStop" else {},
+        isolated=isolated,
+        decision=verdict.decision,
+        codes=verdict.codes,
+        violations=verdict.violations,
+    )
+
+
+def append_event(path: str, event: AgentEvent, verdict: EventVerdict, isolated: bool) -> None:
+    append_line(path, record_for_event(event, verdict, isolated).model_dump(mode="json"))

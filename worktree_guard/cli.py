@@ -151,6 +151,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return run_demo(args.fixtures)
 
 
+def cmd_doctor(args: argparse.Namespace) -> int:
+    import json
+    import os
+
+    from .doctor import diagnose, render
+
+    try:
+        report = diagnose(os.path.abspath(args.cwd or os.getcwd()), args.agent_type, _config_flags(args), run_self_test=not args.no_self_test)
+    except Exception as e:  # noqa: BLE001 — people get the cause in one line, never a traceback
+        print(f"worktree-guard doctor: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else render(report))
+    return 1 if report["problems"] else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
@@ -181,6 +196,14 @@ def build_parser() -> argparse.ArgumentParser:
     schema = sub.add_parser("schema", help="print the JSON schemas of the records and the configuration")
     schema.add_argument("which", nargs="?", default="all", choices=("all", "violation", "config", "payload", "audit"))
     schema.set_defaults(func=cmd_schema)
+
+    doctor = sub.add_parser("doctor", help="show W, S, isolation, the configuration and its sources, the hook wiring, and test the installed hook")
+    doctor.add_argument("--cwd", help="the agent's working directory (default: here)")
+    doctor.add_argument("--agent-type", dest="agent_type", help="the agent's type, to read its definition")
+    doctor.add_argument("--json", action="store_true", help="machine-readable output")
+    doctor.add_argument("--no-self-test", dest="no_self_test", action="store_true", help="do not run the installed hook")
+    _add_config_flags(doctor)
+    doctor.set_defaults(func=cmd_doctor)
 
     demo = sub.add_parser("demo", help="build a repository with worktrees in a temp dir and run the example calls through the hook")
     demo.add_argument("fixtures", nargs="?", default="fixtures/demo", help="directory of example calls (default: fixtures/demo)")

@@ -15,7 +15,7 @@ from .agents import AgentDefinition, find_agent_definition
 from .config import EffectiveConfig, Layer, Settings, load_config
 from .isolation import Isolation, decide_isolation
 from .layout import Layout, find_layout, with_explicit_root
-from .model import ToolCall, Verdict, Violation
+from .model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
 from .paths import canonical, home_dir
 from .policy import PathPolicy
 
@@ -23,26 +23,69 @@ GUARDED_WHEN_MISPLACED = ("file_write", "shell", "dispatch", "enter_worktree")
 
 
 @dataclass(slots=True)
-class Context:
-    """Everything a rule needs to judge one call."""
+class AgentScope:
+    """Where one agent stands: W and S, its definition, configuration, isolation and path policy."""
 
-    call: ToolCall
     cwd: str
     config: EffectiveConfig
     layout: Layout
     isolation: Isolation
     policy: PathPolicy
-    definition: AgentDefinition | None = None
-    pm: pluggy.PluginManager | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    definition: AgentDefinition | None
+    definitions_from: str  # where agent definitions are looked up (definitions_start)
 
     @property
     def settings(self) -> Settings:
         return self.config.settings
 
+    def find_definition(self, agent_type: str) -> AgentDefinition | None:
+        """Another agent's definition (e.g. a dispatch target), found where this agent's own was looked up."""
+        return find_agent_definition(agent_type, self.definitions_from, self.policy.home)
+
+
+@dataclass(slots=True)
+class Context:
+    """Everything a rule needs to judge one call: the call and its agent's scope."""
+
+    call: ToolCall
+    scope: AgentScope
+    pm: pluggy.PluginManager | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def cwd(self) -> str:
+        return self.scope.cwd
+
+    @property
+    def config(self) -> EffectiveConfig:
+        return self.scope.config
+
+    @property
+    def layout(self) -> Layout:
+        return self.scope.layout
+
+    @property
+    def isolation(self) -> Isolation:
+        return self.scope.isolation
+
+    @property
+    def policy(self) -> PathPolicy:
+        return self.scope.policy
+
+    @property
+    def definition(self) -> AgentDefinition | None:
+        return self.scope.definition
+
+    @property
+    def settings(self) -> Settings:
+        return self.scope.config.settings
+
     @property
     def worktree_root(self) -> str | None:
-        return self.layout.worktree_root
+        return self.scope.layout.worktree_root
+
+    def find_definition(self, agent_type: str) -> AgentDefinition | None:
+        return self.scope.find_definition(agent_type)
 
 
 class CallError(Exception):
@@ -62,22 +105,34 @@ def project_root_of(layout: Layout) -> str | None:
     return layout.worktree_root
 
 
-def build_context(
-    call: ToolCall,
+def definitions_start(layout: Layout, cwd: str) -> str:
+    """Where agent definitions are looked up: the main worktree for a linked worktree, else the cwd.
+
+    Claude Code loads a session's agents from its project, not from a sub-agent's worktree; and an isolated
+    agent can write its own worktree, so a definition there must not loosen its guard (as for the project file).
+    """
+    if layout.linked:
+        return project_root_of(layout) or cwd
+    return cwd
+
+
+def scope_for(
+    cwd: str,
+    agent_type: str | None,
     *,
     flags: dict[str, Any] | None = None,
     environ: dict[str, str] | None = None,
-    pm: pluggy.PluginManager | None = None,
-) -> Context:
-    """Layout, agent definition, configuration, isolation and path policy for one call."""
-    if not call.cwd or not os.path.isabs(call.cwd):
-        raise CallError(f"the call has no absolute cwd (got {call.cwd!r})")
+) -> AgentScope:
+    """Layout, agent definition, configuration, isolation and path policy for an agent working in `cwd`."""
+    if not cwd or not os.path.isabs(cwd):
+        raise CallError(f"the call has no absolute cwd (got {cwd!r})")
     home = home_dir()
-    cwd = canonical(call.cwd, "/", home)
+    cwd = canonical(cwd, "/", home)
     layout = find_layout(cwd)
-    definition = find_agent_definition(call.agent_type, cwd, home) if call.agent_type else None
+    start = definitions_start(layout, cwd)
+    definition = find_agent_definition(agent_type, start, home) if agent_type else None
     frontmatter = (
-        Layer(f"agent definition {definition.path} (worktree-guard:)", {k.replace("-", "_"): v for k, v in definition.guard_settings.items()})
+        Layer(f"agent definition {definition.path} (worktree-guard:)", {str(k).replace("-", "_"): v for k, v in definition.guard_settings.items()})
         if definition is not None and definition.guard_settings
         else None
     )
@@ -89,9 +144,20 @@ def build_context(
     elif settings.shared_roots:
         extra = [canonical(s, cwd, home) for s in settings.shared_roots]
         layout.shared_roots.extend(s for s in extra if s not in layout.shared_roots and s != layout.worktree_root)
-    isolation = decide_isolation(layout, settings, call.agent_type, definition)
+    isolation = decide_isolation(layout, settings, agent_type, definition)
     policy = PathPolicy(layout, settings.allow, settings.protect, home)
-    return Context(call=call, cwd=cwd, config=config, layout=layout, isolation=isolation, policy=policy, definition=definition, pm=pm)
+    return AgentScope(cwd=cwd, config=config, layout=layout, isolation=isolation, policy=policy, definition=definition, definitions_from=start)
+
+
+def build_context(
+    call: ToolCall,
+    *,
+    flags: dict[str, Any] | None = None,
+    environ: dict[str, str] | None = None,
+    pm: pluggy.PluginManager | None = None,
+) -> Context:
+    """Layout, agent definition, configuration, isolation and path policy for one call."""
+    return Context(call=call, scope=scope_for(call.cwd, call.agent_type, flags=flags, environ=environ), pm=pm)
 
 
 def _misplaced(call: ToolCall, ctx: Context) -> Violation:
@@ -159,11 +225,31 @@ def combine(findings: list[Violation], settings: Settings, root: str | None) -> 
         return Verdict(decision="warn" if warned else "pass", violations=findings, worktree_root=root, isolated=True)
     if settings.mode == "warn":
         return Verdict(decision="warn", violations=findings, worktree_root=root, isolated=True)
-    if settings.mode == "rewrite":
+    if settings.mode == "rewrite" or all(v.fix_in_enforce for v in errors):
         fixes = [v.fixed_input for v in errors]
         if all(f is not None for f in fixes) and all(f == fixes[0] for f in fixes):
             return Verdict(decision="rewrite", violations=findings, updated_input=fixes[0], worktree_root=root, isolated=True)
     return Verdict(decision="deny", violations=findings, worktree_root=root, isolated=True)
+
+
+def decide_event(event: AgentEvent, scope: AgentScope, pm: pluggy.PluginManager) -> EventVerdict:
+    """The answer to a sub-agent's start or stop: every lifecycle plugin's verdict, merged (block wins)."""
+    if scope.settings.mode == "off":
+        return EventVerdict()
+    results = [r for r in reversed(pm.hook.worktree_guard_agent_event(event=event, scope=scope)) if r is not None]
+    decisions = {r.decision for r in results}
+    decision = "block" if "block" in decisions else "warn" if "warn" in decisions else "pass"
+
+    def joined(texts: list[str | None]) -> str | None:
+        return "\n\n".join(t for t in texts if t) or None
+
+    return EventVerdict(
+        decision=decision,
+        violations=[v for r in results for v in r.violations],
+        reason=joined([r.reason for r in results if r.decision == "block"]),
+        context=joined([r.context for r in results]),
+        user_message=joined([r.user_message for r in results]),
+    )
 
 
 def reason_text(verdict: Verdict) -> str:

@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .layout import find_layout
 from .reply import Reply
+
+if TYPE_CHECKING:
+    import pluggy
+
+    from .model import AgentEvent
 
 _MAX_STDIN = 16 * 1024 * 1024
 
@@ -59,6 +64,9 @@ def _judge(stdin: bytes, flags: dict[str, Any], environ: dict[str, str], state: 
         raise CallError(usage_error)
     pm = plugin_manager()
     state["pm"] = pm
+    event = pm.hook.worktree_guard_read_event(payload=payload, runtime=runtime)
+    if event is not None:
+        return _judge_event(event, pm, flags, environ, state)
     call = pm.hook.worktree_guard_read_payload(payload=payload, runtime=runtime)
     if call is None:
         raise CallError(f"no runtime adapter recognises this payload (runtime {runtime!r})")
@@ -78,6 +86,25 @@ def _judge(stdin: bytes, flags: dict[str, Any], environ: dict[str, str], state: 
     return reply
 
 
+def _judge_event(event: AgentEvent, pm: pluggy.PluginManager, flags: dict[str, Any], environ: dict[str, str], state: dict[str, Any]) -> Reply:
+    """A sub-agent's start or stop (SPEC §5.4): the lifecycle plugins' verdict in the runtime's words."""
+    from .engine import CallError, decide_event, project_root_of, scope_for
+
+    state["event"] = event
+    scope = scope_for(event.cwd, event.agent_type, flags=flags, environ=environ)
+    state["scope"] = scope
+    verdict = decide_event(event, scope, pm)
+    reply = pm.hook.worktree_guard_render_event_reply(verdict=verdict, event=event)
+    if reply is None:
+        raise CallError(f"no runtime adapter renders replies for {event.runtime!r}")
+    if scope.settings.audit_log:
+        from . import audit
+        from .paths import canonical
+
+        audit.append_event(canonical(scope.settings.audit_log, project_root_of(scope.layout) or scope.cwd), event, verdict, scope.isolation.isolated)
+    return reply
+
+
 def _one_line(error: BaseException) -> str:
     from_engine = type(error).__name__ in ("CallError", "ConfigError", "AgentDefinitionError")
     text = str(error) if from_engine else f"internal error {type(error).__name__}: {error}"
@@ -87,9 +114,9 @@ def _one_line(error: BaseException) -> str:
 
 def _guess_isolated(state: dict[str, Any], environ: dict[str, str]) -> bool:
     """Was the failed call an isolated agent's? Unknown counts as yes: the guard fails closed."""
-    ctx = state.get("ctx")
-    if ctx is not None:
-        return bool(ctx.isolation.isolated)
+    known = state.get("ctx") or state.get("scope")
+    if known is not None:
+        return bool(known.isolation.isolated)
     try:
         if (environ.get("WORKTREE_GUARD_ISOLATED") or "").lower() in ("1", "true", "yes", "on"):
             return True

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:
-    from .engine import Context
+    from .engine import AgentScope, Context
     from .reply import Reply
-    from .model import ToolCall, Verdict, Violation
+    from .model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
     from .shell.programs import WriteSpec
     from .shell.steps import ShellCommand, ShellRedirect, Unwrapped
 
@@ -41,6 +41,21 @@ def worktree_guard_render_reply(verdict: Verdict, call: ToolCall) -> Reply | Non
 @hookspec(firstresult=True)
 def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, runtime: str) -> Reply | None:
     """The runtime's deny reply for a call the guard could not judge (WG000); None when not this adapter's."""
+
+
+@hookspec
+def worktree_guard_agent_event(event: AgentEvent, scope: AgentScope) -> EventVerdict | None:
+    """Observe a sub-agent's start or stop (SPEC §5.4); return a verdict (or None when there is nothing to say)."""
+
+
+@hookspec(firstresult=True)
+def worktree_guard_read_event(payload: dict[str, Any], runtime: str) -> AgentEvent | None:
+    """Turn a runtime's sub-agent start/stop payload into an AgentEvent; None when it is not one (or not this adapter's)."""
+
+
+@hookspec(firstresult=True)
+def worktree_guard_render_event_reply(verdict: EventVerdict, event: AgentEvent) -> Reply | None:
+    """Turn an event verdict into the runtime's reply; None when the event is not this adapter's."""
 
 
 # --- Bash (SPEC §5.2): the walker calls these for every step of a parsed command --------------------

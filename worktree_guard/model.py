@@ -63,6 +63,11 @@ class Violation(BaseModel):
         exclude=True,
         description="rewrite mode: the complete corrected tool input (never serialised: it may hold file content)",
     )
+    fix_in_enforce: bool = Field(
+        default=False,
+        exclude=True,
+        description="the fix is how the call must run, so it is applied in enforce mode too (§5.3 adds isolation)",
+    )
 
 
 class Verdict(BaseModel):
@@ -75,6 +80,40 @@ class Verdict(BaseModel):
     updated_input: dict[str, Any] | None = None
     worktree_root: str | None = None
     isolated: bool = False
+
+    @property
+    def codes(self) -> list[str]:
+        return [v.code for v in self.violations]
+
+
+AgentEventName = Literal["SubagentStart", "SubagentStop"]
+
+
+class AgentEvent(BaseModel):
+    """A sub-agent's start or stop, as the engine sees it, whatever runtime sent it (SPEC §5.4)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    runtime: str = Field(description="adapter that read the event, e.g. 'claude-code'")
+    event: AgentEventName
+    cwd: str = Field(description="the directory the runtime reports for the sub-agent")
+    agent_id: str = Field(description="the sub-agent's id, the same in its start and stop")
+    agent_type: str | None = None
+    session_id: str | None = None
+    stop_hook_active: bool = Field(default=False, description="SubagentStop: a stop hook already made it continue once")
+    permission_mode: str | None = None
+
+
+class EventVerdict(BaseModel):
+    """The answer to a sub-agent lifecycle event: let it stop, block its stop, or only tell someone."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    decision: Literal["pass", "block", "warn"] = "pass"
+    violations: list[Violation] = Field(default_factory=list)
+    reason: str | None = Field(default=None, description="block: what the sub-agent must do before it stops")
+    context: str | None = Field(default=None, description="SubagentStart: text added to the sub-agent's conversation")
+    user_message: str | None = Field(default=None, description="a line shown to the user")
 
     @property
     def codes(self) -> list[str]:

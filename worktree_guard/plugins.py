@@ -18,6 +18,8 @@ BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
     ("writes", "worktree_guard.rules.writes"),
     ("indirection", "worktree_guard.rules.indirection"),
     ("interpreters", "worktree_guard.rules.interpreters"),
+    ("dispatch", "worktree_guard.rules.dispatch"),
+    ("leaks", "worktree_guard.rules.leaks"),
     ("claude-code", "worktree_guard.runtimes.claude_code"),
 )
 

@@ -1,18 +1,17 @@
 """Dispatch rules and the leak check (SPEC §5.3, §5.4) inside the real CLI.
 
-These need `worktree_guard.rules.dispatch`; until it is in this checkout they are skipped. The pinned CLI lets
-a sub-agent dispatch a nested sub-agent (its Agent tool is available inside sub-agents), so the nested case
-is exercised, not merely documented.
+The pinned CLI lets a sub-agent dispatch a nested sub-agent (its Agent tool is available inside sub-agents),
+so the nested case is exercised, not merely documented.
 """
 
 from __future__ import annotations
 
-import pytest
+import shlex
+
 
 from .fake_anthropic import Request, text, tool_use
 from .harness import Sandbox, dispatch
 
-pytestmark = pytest.mark.needs_dispatch_rules
 
 
 def test_nested_dispatch_without_isolation_gets_its_own_worktree(sandbox: Sandbox) -> None:
@@ -39,29 +38,26 @@ def test_nested_dispatch_without_isolation_gets_its_own_worktree(sandbox: Sandbo
 
 
 def test_leak_check_blocks_the_stop_of_a_subagent_that_wrote_the_parent_checkout(sandbox: Sandbox) -> None:
-    """In warn mode the Bash write goes through (no PreToolUse refusal); the leak check sees it at the stop,
-    blocks it, and the sub-agent reads the reason and cleans up."""
-    sandbox.set_up_guard(mode="warn")
+    """A leak no PreToolUse hook can see (an inline interpreter, opaque in the default profile) goes through;
+    the leak check finds it at the stop, blocks the stop once, and the sub-agent reads the reason."""
+    sandbox.set_up_guard(mode="enforce")
     leak = sandbox.repo / "LEAK.txt"
+    script = f"open({str(leak)!r}, 'w').write('leak')"
 
     def after_stop(request: Request) -> list[dict]:
-        if "WG60" in request.last_user_text:
-            return [tool_use("Bash", {"command": f"rm {leak}"}, id="toolu_cleanup")]
-        return [text("no feedback")]
+        return [text("reported the leak" if "WG60" in request.last_user_text else "no feedback")]
 
     sub = sandbox.script(
         "E2E-SUB-LEAK",
-        [tool_use("Bash", {"command": f"echo leak > {leak}"}, id="toolu_leak")],
+        [tool_use("Bash", {"command": f"python3 -c {shlex.quote(script)}"}, id="toolu_leak")],
         [text("done")],
         after_stop,
-        [text("cleaned up")],
     )
     main = sandbox.script("E2E-MAIN-LEAK", [dispatch(f"{sub} work")], [text("done")])
     sandbox.claude(f"{main} go")
 
-    assert not sandbox.fake.tool_result("toolu_leak").get("is_error"), "warn mode let the write through"
+    assert not sandbox.fake.tool_result("toolu_leak").get("is_error"), "the inline interpreter ran"
+    assert leak.exists(), "the leak happened: no PreToolUse hook could see it"
     feedback = [r.last_user_text for r in sandbox.fake.scripted(sub) if "WG60" in r.last_user_text]
     assert feedback, "the sub-agent never received the leak check's reason"
     assert "LEAK.txt" in feedback[0] and "WG602" in feedback[0], feedback[0]
-    assert sandbox.fake.tool_result("toolu_cleanup") is not None
-    assert not leak.exists()

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..engine import CallError, reason_text
 from ..hookspecs import hookimpl
-from ..model import ToolCall, ToolKind, Verdict
+from ..model import AgentEvent, EventVerdict, ToolCall, ToolKind, Verdict
 from ..reply import Reply
 
 NAME = "claude-code"
@@ -38,6 +38,11 @@ LIFECYCLE_EVENTS = ("SubagentStart", "SubagentStop")
 # Permission modes in which Claude Code would run the tool without asking (SPEC §6).
 AUTO_APPROVE_ALL = {"bypassPermissions", "dontAsk", "auto"}
 AUTO_APPROVE_FILE_TOOLS = {"acceptEdits"}
+# Tools that need no permission in any mode (tools reference, "Permission required: No").
+NO_PERMISSION_TOOLS = {"Agent", "Task"}
+
+# Sub-agent lifecycle events the guard answers (SPEC §5.4); every other non-tool event passes.
+LIFECYCLE_EVENTS = ("SubagentStart", "SubagentStop")
 
 
 class PreToolUsePayload(BaseModel):
@@ -57,6 +62,41 @@ class PreToolUsePayload(BaseModel):
     agent_type: str | None = None
 
 
+class SubagentPayload(BaseModel):
+    """The stdin of a Claude Code SubagentStart or SubagentStop hook (research/hook-protocols.md §1.4)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    session_id: str | None = None
+    cwd: str
+    hook_event_name: Literal["SubagentStart", "SubagentStop"]
+    agent_id: str = Field(min_length=1)
+    agent_type: str | None = None
+    stop_hook_active: bool = False
+    permission_mode: str | None = None
+
+
+def _event_name(payload: dict[str, Any]) -> Any:
+    return payload.get("hook_event_name", payload.get("event"))
+
+
+def to_agent_event(payload: dict[str, Any]) -> AgentEvent:
+    """An AgentEvent from a SubagentStart/SubagentStop payload; CallError names what is wrong with it."""
+    try:
+        data = SubagentPayload.model_validate({**payload, "hook_event_name": _event_name(payload)})
+    except ValidationError as e:
+        raise _invalid(e, f"{_event_name(payload)} payload") from None
+    fields = data.model_dump(include={"cwd", "agent_id", "agent_type", "session_id", "stop_hook_active", "permission_mode"})
+    return AgentEvent(runtime=NAME, event=data.hook_event_name, **fields)
+
+
+def _invalid(error: ValidationError, what: str) -> CallError:
+    """The first problem of a payload that failed validation, as a one-line cause."""
+    first = error.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "payload"
+    return CallError(f"the Claude Code {what}'s `{where}` is invalid: {first['msg']}")
+
+
 def to_tool_call(payload: dict[str, Any]) -> ToolCall:
     """A ToolCall from a PreToolUse payload; CallError names what is wrong with it."""
     if "hook_event_name" not in payload and "event" in payload:
@@ -66,9 +106,7 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
     try:
         data = PreToolUsePayload.model_validate(payload)
     except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "payload"
-        raise CallError(f"the Claude Code payload's `{where}` is invalid: {first['msg']}") from None
+        raise _invalid(e, "payload") from None
     event = data.hook_event_name or "PreToolUse"
     kind, path_field = TOOLS.get(data.tool_name, ("unknown", None))
     if event != "PreToolUse":
@@ -97,13 +135,20 @@ def worktree_guard_read_payload(payload: dict[str, Any], runtime: str) -> ToolCa
     return to_tool_call(payload)
 
 
+@hookimpl(trylast=True)
+def worktree_guard_read_event(payload: dict[str, Any], runtime: str) -> AgentEvent | None:
+    if runtime not in ("auto", NAME) or _event_name(payload) not in LIFECYCLE_EVENTS:
+        return None
+    return to_agent_event(payload)
+
+
 def _json(obj: dict[str, Any]) -> str:
     return json.dumps(obj, ensure_ascii=False)
 
 
 def permission_for_rewrite(call: ToolCall) -> str:
     mode = call.permission_mode or "default"
-    if mode in AUTO_APPROVE_ALL or (mode in AUTO_APPROVE_FILE_TOOLS and call.kind == "file_write"):
+    if call.tool in NO_PERMISSION_TOOLS or mode in AUTO_APPROVE_ALL or (mode in AUTO_APPROVE_FILE_TOOLS and call.kind == "file_write"):
         return "allow"
     return "ask"
 
@@ -135,7 +180,25 @@ def worktree_guard_render_reply(verdict: Verdict, call: ToolCall) -> Reply | Non
 
 
 @hookimpl(trylast=True)
+def worktree_guard_render_event_reply(verdict: EventVerdict, event: AgentEvent) -> Reply | None:
+    """SubagentStop: top-level `decision: "block"` + `reason`; SubagentStart: `additionalContext` only (§1.6)."""
+    if event.runtime != NAME:
+        return None
+    out: dict[str, Any] = {}
+    if event.event == "SubagentStop" and verdict.decision == "block" and verdict.reason:
+        out.update(decision="block", reason=verdict.reason)
+    if event.event == "SubagentStart" and verdict.context:
+        out["hookSpecificOutput"] = {"hookEventName": "SubagentStart", "additionalContext": verdict.context}
+    if verdict.user_message:
+        out["systemMessage"] = verdict.user_message
+    return Reply(stdout=_json(out) if out else "")
+
+
+@hookimpl(trylast=True)
 def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, runtime: str) -> Reply | None:
     if runtime not in ("auto", NAME):
         return None
+    if payload is not None and _event_name(payload) in LIFECYCLE_EVENTS:
+        # A failed leak check cannot be fixed by the sub-agent: tell the user, never block its stop.
+        return Reply(stdout=_json({"systemMessage": f"worktree-guard could not check this sub-agent: {message} [worktree-guard WG000]"}))
     return deny_reply(f"worktree-guard could not check this call, so it is refused: {message} [worktree-guard WG000]")

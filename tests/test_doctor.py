@@ -1,0 +1,109 @@
+"""`worktree-guard doctor` (SPEC §9), run as the installed console script."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import HOOK_EXE, Repo, write_agent
+from worktree_guard.doctor import guard_executable, matcher_matches
+
+
+def doctor(cwd: Path, *args: str) -> tuple[int, dict[str, Any]]:
+    result = subprocess.run([str(HOOK_EXE), "doctor", "--json", *args], cwd=cwd, capture_output=True, text=True, env=dict(os.environ), timeout=120)
+    assert "Traceback" not in result.stderr, result.stderr
+    return result.returncode, json.loads(result.stdout)
+
+
+def wire(settings: Path, command: str, events: tuple[str, ...] = ("PreToolUse", "SubagentStart", "SubagentStop")) -> None:
+    hooks: dict[str, Any] = {}
+    for event in events:
+        group: dict[str, Any] = {"hooks": [{"type": "command", "command": command, "timeout": 30}]}
+        if event == "PreToolUse":
+            group["matcher"] = "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task|EnterWorktree"
+        hooks[event] = [group]
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"permissions": {"allow": []}, "hooks": hooks}))
+
+
+def test_doctor_in_a_wired_sub_agent_worktree(repo: Repo) -> None:
+    wire(repo.main / ".claude" / "settings.json", f"{HOOK_EXE} hook")
+    (repo.main / ".worktree-guard.toml").write_text('profile = "strict"\n')
+    write_agent(repo.main, "worker", "isolation: worktree\nworktree-guard:\n  reads: warn")
+    code, report = doctor(repo.worktree, "--agent-type", "worker", "--mode", "rewrite")
+    assert code == 0, report["problems"]
+    assert report["worktree_root"] == str(repo.worktree)
+    assert set(report["shared_roots"]) == {str(repo.main), str(repo.sibling), str(repo.outside)}
+    assert report["isolated"] and "declares isolation: worktree" in report["isolation_reason"]
+    config = report["configuration"]
+    assert config["mode"] == {"value": "rewrite", "source": "command-line flags"}
+    assert config["profile"] == {"value": "strict", "source": f"project file {repo.main / '.worktree-guard.toml'}"}
+    assert config["reads"]["value"] == "warn" and config["reads"]["source"].endswith("worker.md (worktree-guard:)")
+    assert config["on_parse_error"] == {"value": "deny", "source": "default"}
+    events = {e["event"] for e in report["hook_entries"]}
+    assert events == {"PreToolUse", "SubagentStart", "SubagentStop"}
+    test = report["self_test"]
+    assert test["ok"] and test["decision"] == "deny" and "WG101" in test["reason"]
+    assert test["command"] == ["sh", "-c", f"{HOOK_EXE} hook"]  # the command from the settings file
+
+
+def test_doctor_names_what_is_not_wired(repo: Repo) -> None:
+    wire(repo.main / ".claude" / "settings.local.json", f"{HOOK_EXE} hook", events=("PreToolUse",))
+    settings = json.loads((repo.main / ".claude" / "settings.local.json").read_text())
+    settings["hooks"]["PreToolUse"][0]["matcher"] = "Write|Edit"
+    (repo.main / ".claude" / "settings.local.json").write_text(json.dumps(settings))
+    code, report = doctor(repo.main)
+    assert code == 1
+    assert not report["isolated"] and report["isolation_reason"] == "cwd is in the main worktree"
+    problems = "\n".join(report["problems"])
+    assert "PreToolUse does not run worktree-guard for: MultiEdit, NotebookEdit, Bash, Agent, Task, EnterWorktree" in problems
+    assert "SubagentStop does not run worktree-guard" in problems
+    assert report["self_test"]["ok"]
+
+
+def test_doctor_self_test_fails_when_the_wired_command_does_not_refuse(repo: Repo, tmp_path: Path) -> None:
+    fake = tmp_path / "worktree-guard"
+    fake.write_text("#!/bin/sh\ncat >/dev/null\nexit 0\n")
+    fake.chmod(0o755)
+    wire(Path.home() / ".claude" / "settings.json", f"{fake} hook")
+    code, report = doctor(repo.worktree)
+    assert code == 1
+    assert report["self_test"]["decision"] == "pass" and not report["self_test"]["ok"]
+    assert "the self-test call was not refused" in report["problems"]
+
+
+def test_doctor_text_output(repo: Repo) -> None:
+    result = subprocess.run([str(HOOK_EXE), "doctor", "--no-self-test"], cwd=repo.worktree, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert f"worktree root  {repo.worktree} (linked worktree)" in result.stdout
+    assert "mode                       enforce  (default)" in result.stdout
+    assert "Self-test" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    "matcher,tool,expected",
+    [
+        ("", "Bash", True),
+        ("*", "Agent", True),
+        ("Write|Edit", "Edit", True),
+        ("Write|Edit", "NotebookEdit", False),
+        ("Write, Bash", "Bash", True),
+        ("Edit.*", "NotebookEdit", True),  # a regex is unanchored in Claude Code
+        ("^Edit$", "NotebookEdit", False),
+    ],
+)
+def test_matcher_semantics(matcher: str, tool: str, expected: bool) -> None:
+    assert matcher_matches(matcher, tool) is expected
+
+
+def test_recognising_the_hook_command() -> None:
+    assert guard_executable("/bin/sh -c 'exec worktree-guard hook'", None) == (True, "/bin/sh")
+    assert guard_executable("/usr/bin/env worktree-guard hook --mode rewrite", None) == (True, "/usr/bin/env")
+    assert guard_executable("python3 -m worktree_guard hook", None)[0] is True
+    assert guard_executable("/nonexistent/worktree-guard", ["hook"]) == (True, None)
+    assert guard_executable("worktree-guard check", None)[0] is False

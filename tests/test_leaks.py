@@ -1,0 +1,294 @@
+"""The leak check around a sub-agent (SPEC §5.4), on real repositories with real linked worktrees."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import Repo, git, lifecycle_payload, run_hook_inline, run_hook_process
+from worktree_guard.leaks import CheckoutState, find_leaks, parse_status
+from worktree_guard.subagent_state import STALE_AFTER, SubagentStore, state_root, sweep
+
+SESSION = "5f1c2a4e-0000-4000-8000-000000000001"
+
+
+def start(repo: Repo, **extra) -> dict:
+    result = run_hook_inline(lifecycle_payload(repo, "SubagentStart", **extra))
+    assert result.returncode == 0 and "Traceback" not in result.stdout
+    return result.output or {}
+
+
+def stop(repo: Repo, **extra):
+    return run_hook_inline(lifecycle_payload(repo, "SubagentStop", **extra))
+
+
+def snapshot_file(repo: Repo, agent_id: str | None = None) -> Path:
+    return Path(state_root()) / SESSION / f"{agent_id or repo.agent_id}.json"
+
+
+def test_start_records_the_shared_checkouts_and_tells_the_sub_agent(repo: Repo) -> None:
+    out = start(repo)
+    context = out["hookSpecificOutput"]["additionalContext"]
+    assert out["hookSpecificOutput"]["hookEventName"] == "SubagentStart"
+    assert str(repo.worktree) in context and str(repo.main) in context
+    saved = json.loads(snapshot_file(repo).read_text())
+    assert saved["worktree_root"] == str(repo.worktree)
+    assert {c["root"] for c in saved["checkouts"]} == {str(repo.main), str(repo.sibling), str(repo.outside)}
+    main = next(c for c in saved["checkouts"] if c["root"] == str(repo.main))
+    assert main["branch"] == "main" and len(main["head"]) == 40
+    # Sibling worktrees nested in the main checkout are not its dirty content.
+    assert main["dirty"] == {}
+
+
+def test_state_directory_is_private_and_outside_every_checkout(repo: Repo) -> None:
+    start(repo)
+    for directory in (Path(state_root()), Path(state_root()) / SESSION):
+        assert stat.S_IMODE(directory.stat().st_mode) == 0o700
+    assert stat.S_IMODE(snapshot_file(repo).stat().st_mode) == 0o600
+    assert not str(snapshot_file(repo)).startswith(str(repo.base))
+
+
+def test_switching_the_main_checkouts_branch_blocks_the_stop(repo: Repo) -> None:
+    start(repo)
+    git("switch", "-q", "-c", "agent-work", cwd=repo.main)
+    result = run_hook_process(lifecycle_payload(repo, "SubagentStop"))
+    assert result.returncode == 0 and result.stop_blocked
+    reason = result.output["reason"]
+    assert f"{repo.main} was on main" in reason and "now on agent-work" in reason
+    assert reason.endswith("[worktree-guard WG601]")
+    assert "WG601" in result.output["systemMessage"]
+
+
+def test_a_file_written_into_the_main_checkout_blocks_the_stop(repo: Repo) -> None:
+    start(repo)
+    (repo.main / "src" / "feature.py").write_text("print('leaked')\n")
+    result = stop(repo)
+    assert result.stop_blocked
+    reason = result.output["reason"]
+    assert f"{repo.main}/src/feature.py is untracked and was not when you started. [WG602]" in reason
+    # How to move it: the same path under the sub-agent's own worktree.
+    assert f"cp {repo.main}/src/feature.py {repo.worktree}/src/feature.py" in reason
+    assert reason.endswith("[worktree-guard WG602]")
+
+
+@pytest.mark.parametrize("where", ["sibling", "outside"])
+def test_a_file_written_into_another_agents_worktree_is_reported(repo: Repo, where: str) -> None:
+    """The sibling lives inside the main checkout's tree, the other one outside it: both are shared checkouts."""
+    other = getattr(repo, where)
+    start(repo)
+    (other / "src" / "app.py").write_text("overwritten\n")
+    result = stop(repo)
+    assert result.stop_blocked
+    assert f"{other}/src/app.py is modified and was not when you started. [WG602]" in result.output["reason"]
+
+
+def test_a_commit_in_a_sibling_worktree_is_reported(repo: Repo) -> None:
+    start(repo)
+    (repo.sibling / "README.md").write_text("changed by someone\n")
+    git("commit", "-qam", "sneaky", cwd=repo.sibling)
+    result = stop(repo)
+    assert result.stop_blocked
+    assert f"{repo.sibling}: HEAD moved from" in result.output["reason"]
+    assert "git cherry-pick" in result.output["reason"]
+
+
+def test_a_file_dirty_before_the_start_is_not_blamed(repo: Repo) -> None:
+    (repo.main / "README.md").write_text("the user's own edit\n")
+    (repo.main / "notes.txt").write_text("untracked before\n")
+    start(repo)
+    result = stop(repo)
+    assert result.stdout == ""
+    assert not snapshot_file(repo).exists()
+
+
+def test_a_change_inside_its_own_worktree_is_not_blamed(repo: Repo) -> None:
+    start(repo)
+    (repo.worktree / "src" / "feature.py").write_text("mine\n")
+    (repo.worktree / "README.md").write_text("mine too\n")
+    git("switch", "-q", "-c", "my-branch", cwd=repo.worktree)
+    assert stop(repo).stdout == ""
+
+
+def test_a_file_dirty_before_the_start_and_changed_again_is_reported(repo: Repo) -> None:
+    """Decision: the change that was there is not blamed; a further change to that file is (content fingerprint)."""
+    (repo.main / "README.md").write_text("the user's own edit\n")
+    start(repo)
+    (repo.main / "README.md").write_text("the user's own edit\nand the sub-agent's\n")
+    result = stop(repo)
+    assert result.stop_blocked
+    assert "README.md had uncommitted changes before you started (modified) and changed again" in result.output["reason"]
+
+
+def test_discarding_someone_elses_uncommitted_change_is_reported(repo: Repo) -> None:
+    (repo.main / "README.md").write_text("the user's own edit\n")
+    start(repo)
+    git("checkout", "--", "README.md", cwd=repo.main)
+    result = stop(repo)
+    assert result.stop_blocked and "they are gone now" in result.output["reason"]
+
+
+def test_runtime_activity_is_not_blamed(repo: Repo) -> None:
+    """A new sibling worktree (another sub-agent starting) and Claude Code's own settings.local.json."""
+    start(repo)
+    git("worktree", "add", "-q", "-b", "worktree-agent-a999", str(repo.main / ".claude" / "worktrees" / "agent-a999"), cwd=repo.main)
+    (repo.main / ".claude" / "settings.local.json").write_text("{}\n")
+    assert stop(repo).stdout == ""
+
+
+def test_the_second_stop_goes_through_and_tells_the_user(repo: Repo) -> None:
+    start(repo)
+    (repo.main / "LEAK.txt").write_text("x\n")
+    assert stop(repo).stop_blocked
+    second = stop(repo, stop_hook_active=True)
+    assert not second.stop_blocked
+    assert "LEAK.txt" in second.output["systemMessage"] and "WG602" in second.output["systemMessage"]
+    assert not snapshot_file(repo).exists()
+    # Nothing left to compare: a third stop is silent, never a loop.
+    assert stop(repo, stop_hook_active=True).stdout == ""
+
+
+def test_a_stop_is_blocked_at_most_once_even_without_stop_hook_active(repo: Repo) -> None:
+    start(repo)
+    (repo.main / "LEAK.txt").write_text("x\n")
+    assert stop(repo).stop_blocked
+    assert not stop(repo).stop_blocked
+
+
+def test_other_sub_agents_in_the_same_window_are_named(repo: Repo) -> None:
+    start(repo)
+    # A non-isolated Explore agent in the main checkout starts and finishes while ours runs…
+    explore = dict(cwd=str(repo.main), agent_id="aexplore0000000001", agent_type="Explore")
+    start(repo, **explore)
+    stop(repo, **explore)
+    # …and the sibling's agent starts and is still running; one that ran before ours started is not named.
+    sibling = dict(cwd=str(repo.sibling), agent_id=repo.sibling.name.removeprefix("agent-"), agent_type="reviewer")
+    start(repo, **sibling)
+    (repo.main / "LEAK.txt").write_text("x\n")
+    reason = stop(repo).output["reason"]
+    assert "Explore aexplore0000000001 (not isolated, finished)" in reason
+    assert f"reviewer {sibling['agent_id']} (isolated in {repo.sibling}, still running)" in reason
+
+
+def test_no_other_sub_agent_is_said_when_there_was_none(repo: Repo) -> None:
+    early = dict(cwd=str(repo.main), agent_id="aearly", agent_type="Explore")
+    start(repo, **early)
+    stop(repo, **early)
+    time.sleep(0.01)
+    start(repo)
+    (repo.main / "LEAK.txt").write_text("x\n")
+    assert "No other sub-agent of this session ran while you did" in stop(repo).output["reason"]
+
+
+def test_a_sub_agent_that_is_not_isolated_is_not_checked(repo: Repo) -> None:
+    explore = dict(cwd=str(repo.main), agent_id="aexplore", agent_type="Explore")
+    assert start(repo, **explore) == {}
+    assert not snapshot_file(repo, "aexplore").exists()
+    (repo.main / "notes.md").write_text("Explore may write where it runs\n")
+    assert stop(repo, **explore).stdout == ""
+
+
+def test_stop_without_a_recorded_start_passes(repo: Repo) -> None:
+    assert stop(repo).stdout == ""
+
+
+def test_stop_cwd_need_not_be_the_worktree(repo: Repo) -> None:
+    """What was recorded at the start decides; the stop payload may carry the parent's cwd."""
+    start(repo)
+    (repo.main / "LEAK.txt").write_text("x\n")
+    assert stop(repo, cwd=str(repo.main), agent_type=None).stop_blocked
+
+
+def test_warn_mode_reports_without_blocking_and_off_mode_records_nothing(repo: Repo) -> None:
+    start(repo)
+    (repo.main / "LEAK.txt").write_text("x\n")
+    warned = run_hook_inline(lifecycle_payload(repo, "SubagentStop"), flags={"mode": "warn"})
+    assert not warned.stop_blocked and "WG602" in warned.output["systemMessage"]
+    assert run_hook_inline(lifecycle_payload(repo, "SubagentStart"), flags={"mode": "off"}).stdout == ""
+    assert not snapshot_file(repo).exists()
+
+
+def test_leaks_are_recorded_in_the_audit_log(repo: Repo, tmp_path: Path) -> None:
+    log = tmp_path / "audit.jsonl"
+    (repo.main / ".worktree-guard.toml").write_text(f'audit_log = "{log}"\n')
+    start(repo)
+    git("switch", "-q", "-c", "x", cwd=repo.main)
+    (repo.main / "LEAK.txt").write_text("x\n")
+    stop(repo)
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [r["tool"] for r in records] == ["SubagentStart", "SubagentStop"]
+    assert records[1]["decision"] == "block" and set(records[1]["codes"]) == {"WG601", "WG602"}
+
+
+def test_a_malformed_stop_payload_never_blocks(repo: Repo) -> None:
+    bad = lifecycle_payload(repo, "SubagentStop")
+    del bad["agent_id"]
+    result = run_hook_process(bad)
+    assert result.returncode == 0 and not result.stop_blocked
+    assert "WG000" in result.output["systemMessage"] and "agent_id" in result.output["systemMessage"]
+    assert "hookSpecificOutput" not in result.output  # never a PreToolUse-shaped reply to a lifecycle event
+
+
+def test_state_directory_inside_a_checkout_is_refused(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(repo.main / "state"))
+    out = start(repo)
+    assert "inside the checkout" in out["systemMessage"] and "hookSpecificOutput" not in out
+    assert not (repo.main / "state").exists()
+
+
+def test_stale_state_is_swept(repo: Repo) -> None:
+    root = state_root()
+    store = SubagentStore("old-session", root)
+    store.record_window("aold", "x", "start")
+    old = time.time() - STALE_AFTER - 60
+    for path in Path(store.session_dir).iterdir():
+        os.utime(path, (old, old))
+    os.utime(store.session_dir, (old, old))
+    start(repo)  # every start sweeps
+    assert not Path(store.session_dir).exists()
+    assert snapshot_file(repo).exists()
+
+
+def test_sweep_keeps_at_most_max_snapshots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import worktree_guard.subagent_state as state
+
+    monkeypatch.setattr(state, "MAX_SNAPSHOTS", 3)
+    session = tmp_path / "s"
+    session.mkdir()
+    for i in range(5):
+        (session / f"a{i}.json").write_text("{}")
+        os.utime(session / f"a{i}.json", (time.time() - 100 + i, time.time() - 100 + i))
+    assert sweep(str(tmp_path)) == 2
+    assert sorted(p.name for p in session.iterdir()) == ["a2.json", "a3.json", "a4.json"]
+
+
+def test_ids_from_the_payload_cannot_escape_the_state_directory(repo: Repo) -> None:
+    start(repo, agent_id="../../../../escape", session_id="../x")
+    files = [p for p in Path(state_root()).rglob("*") if p.is_file()]
+    assert files and all(str(p).startswith(state_root()) for p in files)
+    assert not any(".." in p.name for p in files)
+
+
+def test_parse_status_porcelain_v2() -> None:
+    out = (
+        b"# branch.oid 0123456789abcdef0123456789abcdef01234567\0# branch.head main\0"
+        b"1 .M N... 100644 100644 100644 aaa aaa src/a b.py\0"
+        b"2 R. N... 100644 100644 100644 aaa aaa R100 new name.py\0old name.py\0"
+        b"? untracked file\0"
+    )
+    head, branch, dirty = parse_status(out)
+    assert head == "0123456789abcdef0123456789abcdef01234567" and branch == "main"
+    assert dirty == {"src/a b.py": ".M", "new name.py": "R.", "old name.py": "R.", "untracked file": "??"}
+    assert parse_status(b"# branch.oid (initial)\0# branch.head (detached)\0")[:2] == (None, None)
+
+
+def test_find_leaks_on_states() -> None:
+    before = CheckoutState(root="/nonexistent", head="a" * 40, branch="main", dirty={"x": (".M", "absent")})
+    same = CheckoutState(root="/nonexistent", head="a" * 40, branch="main", dirty={"x": (".M", "")})
+    assert find_leaks(before, same) == []
+    moved = CheckoutState(root="/nonexistent", head="b" * 40, branch="main", dirty={})
+    assert [l.kind for l in find_leaks(before, moved)] == ["head"]  # x was committed: part of the HEAD move

@@ -1,0 +1,253 @@
+"""`worktree-guard doctor` (SPEC §9): what the guard sees here, where each setting comes from, whether Claude Code
+runs the hook, and a self-test that feeds the installed hook a known-bad call and shows it refused."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+# What the PreToolUse matcher must cover (README "Wiring it into Claude Code"), and the leak check's events.
+GUARDED_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "Agent", "Task", "EnterWorktree")
+LIFECYCLE_EVENTS = ("SubagentStart", "SubagentStop")
+MANAGED_SETTINGS = "/etc/claude-code/managed-settings.json"
+_EXACT_MATCHER = re.compile(r"[A-Za-z0-9_\-, |]*")
+
+
+@dataclass
+class HookEntry:
+    """One handler in a settings file that runs `worktree-guard hook`."""
+
+    settings_file: str
+    event: str
+    matcher: str
+    command: str
+    executable: str | None  # the program it starts, resolved; None when it cannot be found
+    argv: list[str] = field(default_factory=list)  # how Claude Code starts it: `sh -c command`, or command + args
+    covers: list[str] = field(default_factory=list)  # PreToolUse: guarded tools its matcher matches
+
+
+@dataclass
+class Wiring:
+    files: dict[str, str]  # settings file → "ok" | "absent" | an error
+    entries: list[HookEntry]
+
+    def covered(self) -> set[str]:
+        return {tool for e in self.entries if e.event == "PreToolUse" and e.executable for tool in e.covers}
+
+    def problems(self) -> list[str]:
+        found = []
+        missing = [t for t in GUARDED_TOOLS if t not in self.covered()]
+        if missing:
+            found.append(f"PreToolUse does not run worktree-guard for: {', '.join(missing)}")
+        for event in LIFECYCLE_EVENTS:
+            if not any(e.event == event and e.executable for e in self.entries):
+                found.append(f"{event} does not run worktree-guard: the leak check around sub-agents is off")
+        found += [f"{e.settings_file}: {e.event} command {e.command!r}: program not found" for e in self.entries if not e.executable]
+        found += [f"{path}: {state}" for path, state in self.files.items() if state not in ("ok", "absent")]
+        return found
+
+
+def settings_files(project_roots: list[str]) -> list[str]:
+    """Claude Code's settings files for these project roots, the user's, and the managed one (hook-protocols §1.1)."""
+    files = []
+    for root in dict.fromkeys(project_roots):
+        files += [os.path.join(root, ".claude", "settings.json"), os.path.join(root, ".claude", "settings.local.json")]
+    config_dir = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
+    return files + [os.path.join(config_dir, "settings.json"), MANAGED_SETTINGS]
+
+
+def matcher_matches(matcher: str | None, name: str) -> bool:
+    """Claude Code's matcher rules: empty or `*` is everything, plain names are an exact list, else a regex."""
+    if not matcher or matcher == "*":
+        return True
+    if _EXACT_MATCHER.fullmatch(matcher):
+        return name in {part.strip() for part in re.split(r"[|,]", matcher)}
+    try:
+        return re.search(matcher, name) is not None
+    except re.error:
+        return False
+
+
+def guard_executable(command: str, args: list[str] | None) -> tuple[bool, str | None]:
+    """Does this handler run `worktree-guard hook`, and which program does it start?"""
+    def split(text: str) -> list[str]:
+        try:
+            return shlex.split(text)
+        except ValueError:
+            return text.split()
+
+    words = split(command) + [str(a) for a in args or []]
+    words += [part for word in words if " " in word for part in split(word)]  # sh -c '… worktree-guard hook'
+    for i, word in enumerate(words):
+        name = os.path.basename(word)
+        module = word == "worktree_guard" and i > 0 and words[i - 1] == "-m"
+        if (name == "worktree-guard" or module) and "hook" in words[i + 1:]:
+            program = os.path.expandvars(words[0])
+            resolved = shutil.which(program) if not os.path.isabs(program) else (program if os.access(program, os.X_OK) else None)
+            return True, resolved
+    return False, None
+
+
+def read_wiring(paths: list[str]) -> Wiring:
+    files: dict[str, str] = {}
+    entries: list[HookEntry] = []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+        except FileNotFoundError:
+            files[path] = "absent"
+            continue
+        except (OSError, ValueError) as e:
+            files[path] = f"unreadable: {e}"
+            continue
+        files[path] = "ok"
+        hooks = data.get("hooks") if isinstance(data, dict) else None
+        for event, groups in (hooks or {}).items() if isinstance(hooks, dict) else []:
+            for group in groups if isinstance(groups, list) else []:
+                if not isinstance(group, dict):
+                    continue
+                matcher = str(group.get("matcher") or "")
+                for handler in group.get("hooks") or []:
+                    if not isinstance(handler, dict) or handler.get("type", "command") != "command":
+                        continue
+                    command = str(handler.get("command") or "")
+                    runs_guard, program = guard_executable(command, handler.get("args"))
+                    if runs_guard:
+                        covers = [t for t in GUARDED_TOOLS if matcher_matches(matcher, t)] if event == "PreToolUse" else []
+                        args = handler.get("args")
+                        argv = [command, *map(str, args)] if isinstance(args, list) else ["sh", "-c", command]
+                        entries.append(HookEntry(settings_file=path, event=event, matcher=matcher or "*", command=command, executable=program, argv=argv, covers=covers))
+    return Wiring(files, entries)
+
+
+def installed_command(wiring: Wiring) -> list[str]:
+    """The hook command to test: the one Claude Code runs (first wired PreToolUse entry), else this install's."""
+    for entry in wiring.entries:
+        if entry.event == "PreToolUse" and entry.executable:
+            return entry.argv
+    beside = os.path.join(os.path.dirname(sys.executable), "worktree-guard")
+    program = beside if os.access(beside, os.X_OK) else shutil.which("worktree-guard")
+    return [program, "hook"] if program else [sys.executable, "-m", "worktree_guard", "hook"]
+
+
+def self_test(command: list[str], project_dir: str) -> dict[str, Any]:
+    """Feed the hook, as a separate process, a sub-agent's Write into the main checkout of a fresh temp repository."""
+    from .demo import make_repository
+
+    with tempfile.TemporaryDirectory(prefix="wg-doctor-") as base:
+        names = make_repository(os.path.realpath(base))
+        target = os.path.join(names["MAIN"], "src", "doctor.py")
+        payload = {
+            "session_id": "worktree-guard-doctor",
+            "cwd": names["WT"],
+            "permission_mode": "default",
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Write",
+            "tool_input": {"file_path": target, "content": "print('leak')\n"},
+            "tool_use_id": "toolu_doctor",
+            "agent_id": "a1b2c3d4e5f6a7b8c",
+            "agent_type": "general-purpose",
+        }
+        env = {**os.environ, "CLAUDE_PROJECT_DIR": project_dir}
+        started = time.perf_counter()
+        try:
+            result = subprocess.run(command, input=json.dumps(payload).encode(), capture_output=True, cwd=names["MAIN"], env=env, timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            return {"command": command, "ok": False, "detail": f"the hook did not run: {e}"}
+        elapsed = time.perf_counter() - started
+        stdout = result.stdout.decode(errors="replace").strip()
+        try:
+            specific = json.loads(stdout).get("hookSpecificOutput", {}) if stdout else {}
+        except ValueError:
+            specific = {}
+        decision = specific.get("permissionDecision") or ("pass" if not stdout else "unreadable reply")
+        reason = specific.get("permissionDecisionReason", "")
+        return {
+            "command": command,
+            "call": f"Write {target} from a sub-agent in {names['WT']}",
+            "exit_code": result.returncode,
+            "decision": decision,
+            "reason": reason,
+            "seconds": round(elapsed, 3),
+            "ok": result.returncode == 0 and decision == "deny" and "WG101" in reason,
+        }
+
+
+def diagnose(cwd: str, agent_type: str | None, flags: dict[str, Any], run_self_test: bool = True) -> dict[str, Any]:
+    """Everything doctor reports, as data."""
+    from . import __version__
+    from .engine import project_root_of, scope_for
+
+    scope = scope_for(cwd, agent_type, flags=flags)
+    settings = scope.settings.model_dump(mode="json")
+    project = project_root_of(scope.layout) or scope.cwd
+    wiring = read_wiring(settings_files([project, scope.layout.worktree_root or scope.cwd]))
+    report: dict[str, Any] = {
+        "version": __version__,
+        "cwd": scope.cwd,
+        "worktree_root": scope.layout.worktree_root,
+        "layout_source": scope.layout.source,
+        "shared_roots": scope.layout.shared_roots,
+        "isolated": scope.isolation.isolated,
+        "isolation_reason": scope.isolation.reason,
+        "misplaced": scope.isolation.misplaced,
+        "agent_definition": scope.definition.path if scope.definition else None,
+        "configuration": {key: {"value": value, "source": scope.config.sources.get(key, "default")} for key, value in settings.items()},
+        "settings_files": wiring.files,
+        "hook_entries": [asdict(e) for e in wiring.entries],
+        "problems": wiring.problems(),
+    }
+    if run_self_test:
+        report["self_test"] = self_test(installed_command(wiring), project)
+        if not report["self_test"]["ok"]:
+            report["problems"].append("the self-test call was not refused")
+    return report
+
+
+def render(report: dict[str, Any]) -> str:
+    lines = [f"worktree-guard {report['version']}", "", "Where this agent stands"]
+    lines.append(f"  cwd            {report['cwd']}")
+    lines.append(f"  worktree root  {report['worktree_root'] or '-'} ({report['layout_source']})")
+    for root in report["shared_roots"] or ["-"]:
+        lines.append(f"  shared root    {root}")
+    lines.append(f"  isolated       {'yes' if report['isolated'] else 'no'}: {report['isolation_reason']}" + (" — MISPLACED: its isolation was not applied" if report["misplaced"] else ""))
+    lines.append(f"  agent file     {report['agent_definition'] or '-'}")
+    lines += ["", "Configuration (value, and where it came from)"]
+    width = max(len(k) for k in report["configuration"])
+    for key, item in report["configuration"].items():
+        value = json.dumps(item["value"]) if not isinstance(item["value"], str) else item["value"]
+        if isinstance(item["value"], list) and len(value) > 60:
+            value = f"[{len(item['value'])} entries]"
+        lines.append(f"  {key:<{width}}  {value}  ({item['source']})")
+    lines += ["", "Claude Code settings"]
+    for path, state in report["settings_files"].items():
+        hooks = [e for e in report["hook_entries"] if e["settings_file"] == path]
+        lines.append(f"  {path}: {state}" + (f", {len(hooks)} worktree-guard hook(s)" if hooks else ""))
+        for e in hooks:
+            covers = f" covers {', '.join(e['covers']) or 'no guarded tool'}" if e["event"] == "PreToolUse" else ""
+            lines.append(f"    {e['event']} [{e['matcher']}] {e['command']}{covers}{'' if e['executable'] else ' — PROGRAM NOT FOUND'}")
+    test = report.get("self_test")
+    if test is not None:
+        lines += ["", "Self-test"]
+        lines.append(f"  ran      {shlex.join(test['command'])}")
+        if "decision" in test:
+            lines.append(f"  call     {test['call']}")
+            lines.append(f"  answer   {test['decision']} (exit {test['exit_code']}, {test['seconds'] * 1000:.0f} ms)")
+            if test["reason"]:
+                lines.append(f"  reason   {test['reason']}")
+        else:
+            lines.append(f"  result   {test['detail']}")
+        lines.append(f"  {'ok: the installed hook refused the call' if test['ok'] else 'FAILED: the call was not refused'}")
+    lines += ["", "Problems" if report["problems"] else "No problems found."]
+    lines += [f"  - {p}" for p in report["problems"]]
+    return "\n".join(lines)

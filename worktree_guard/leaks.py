@@ -1,0 +1,219 @@
+"""What a sub-agent changed in the shared checkouts (SPEC §5.4): their state at its start, compared at its stop.
+
+The state of a checkout is its HEAD, its branch, and its dirty paths, each with the git status code and a
+fingerprint of the file (so that a path already dirty at the start but changed again is noticed). It is read
+with one `git status` per checkout — once at a sub-agent's start and once at its stop, never per tool call.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import subprocess
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from .paths import inside
+
+GIT_TIMEOUT = 20.0  # seconds for one `git status`
+HASH_LIMIT = 8 * 1024 * 1024  # files above this are fingerprinted by size and mtime, not read
+# Paths the runtime itself writes in the main checkout while a sub-agent runs ("don't ask again" approvals,
+# the worktrees it makes): never a sub-agent's leak.
+RUNTIME_OWNED = (".claude/settings.local.json", ".claude/worktrees/")
+# Variables that would point git at another repository than the checkout it is run in.
+_GIT_LOCATION_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_NAMESPACE", "GIT_PREFIX")
+
+
+class CheckoutState(BaseModel):
+    """One checkout at one moment: HEAD, branch (None when detached) and dirty paths → [status, fingerprint]."""
+
+    root: str
+    head: str | None = Field(default=None, description="commit id; None before the first commit")
+    branch: str | None = Field(default=None, description="checked-out branch; None when HEAD is detached")
+    dirty: dict[str, tuple[str, str]] = Field(default_factory=dict, description="relative path → (XY status, fingerprint)")
+    error: str | None = Field(default=None, description="why the state could not be read")
+
+
+LeakKind = Literal["branch", "head", "new", "changed", "reverted"]
+
+
+@dataclass(slots=True, frozen=True)
+class Leak:
+    """One difference in a shared checkout between a sub-agent's start and its stop."""
+
+    kind: LeakKind
+    root: str
+    path: str | None = None  # relative to root, for file leaks
+    before: str | None = None
+    after: str | None = None
+
+    @property
+    def code(self) -> str:
+        return "WG601" if self.kind in ("branch", "head") else "WG602"
+
+
+def fingerprint(path: str) -> str:
+    """What a path holds now, cheaply comparable: content hash, link target, or kind."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return "absent"
+    except OSError as e:
+        return f"unreadable:{e.errno}"
+    if stat.S_ISLNK(st.st_mode):
+        try:
+            return "link:" + os.readlink(path)
+        except OSError as e:
+            return f"unreadable:{e.errno}"
+    if stat.S_ISDIR(st.st_mode):
+        return "dir"
+    if not stat.S_ISREG(st.st_mode):
+        return f"special:{stat.S_IFMT(st.st_mode)}"
+    if st.st_size > HASH_LIMIT:
+        return f"large:{st.st_size}:{st.st_mtime_ns}"
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    except OSError as e:
+        return f"unreadable:{e.errno}"
+    return "sha256:" + digest.hexdigest()
+
+
+def _git_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _GIT_LOCATION_VARS}
+    env.update(GIT_OPTIONAL_LOCKS="0", LC_ALL="C")  # never take index.lock in someone else's checkout
+    return env
+
+
+def parse_status(output: bytes) -> tuple[str | None, str | None, dict[str, str]]:
+    """HEAD, branch and {path: XY} from `git status --porcelain=v2 -z --branch`."""
+    head: str | None = None
+    branch: str | None = None
+    dirty: dict[str, str] = {}
+    fields = output.split(b"\0")
+    i = 0
+    while i < len(fields):
+        entry = os.fsdecode(fields[i])
+        i += 1
+        if not entry:
+            continue
+        if entry.startswith("# branch.oid "):
+            value = entry[len("# branch.oid "):]
+            head = None if value == "(initial)" else value
+        elif entry.startswith("# branch.head "):
+            value = entry[len("# branch.head "):]
+            branch = None if value == "(detached)" else value
+        elif entry.startswith("1 "):
+            parts = entry.split(" ", 8)
+            dirty[parts[8]] = parts[1]
+        elif entry.startswith("2 "):
+            parts = entry.split(" ", 9)
+            dirty[parts[9]] = parts[1]
+            if i < len(fields):  # the rename's original path follows as its own field
+                dirty[os.fsdecode(fields[i])] = parts[1]
+                i += 1
+        elif entry.startswith("u "):
+            parts = entry.split(" ", 10)
+            dirty[parts[10]] = parts[1]
+        elif entry.startswith("? "):
+            dirty[entry[2:]] = "??"
+    return head, branch, dirty
+
+
+def _ignored(root: str, relative: str, checkouts: list[str]) -> bool:
+    """Another checkout nested in this one (a sibling worktree), or a path the runtime owns."""
+    if any(relative == owned or relative.startswith(owned) for owned in RUNTIME_OWNED):
+        return True
+    absolute = os.path.join(root, relative.rstrip("/"))
+    return any(top != root and inside(top, root) and inside(absolute, top) for top in checkouts)
+
+
+def snapshot(roots: list[str], checkouts: list[str], *, fingerprints: bool = True) -> list[CheckoutState]:
+    """The state of every root, one `git status` each, run side by side.
+
+    `checkouts` are every checkout of the repository at this moment: one nested in a root is not its content.
+    With `fingerprints`, every dirty path is fingerprinted (at the start; the stop fingerprints on demand).
+    """
+    command = ["git", "status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignore-submodules=dirty"]
+    env = _git_env()
+    running: list[tuple[str, subprocess.Popen[bytes] | None, str | None]] = []
+    for root in roots:
+        try:
+            process = subprocess.Popen(command, cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            running.append((root, process, None))
+        except OSError as e:
+            running.append((root, None, f"cannot run git: {e.strerror or e}"))
+    states = []
+    for root, process, error in running:
+        if process is None:
+            states.append(CheckoutState(root=root, error=error))
+            continue
+        try:
+            out, err = process.communicate(timeout=GIT_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            states.append(CheckoutState(root=root, error=f"git status took more than {GIT_TIMEOUT:.0f} s"))
+            continue
+        if process.returncode != 0:
+            states.append(CheckoutState(root=root, error=f"git status failed: {os.fsdecode(err).strip()[:200]}"))
+            continue
+        head, branch, codes = parse_status(out)
+        dirty = {
+            path: (code, fingerprint(os.path.join(root, path)) if fingerprints else "")
+            for path, code in codes.items()
+            if not _ignored(root, path, checkouts)
+        }
+        states.append(CheckoutState(root=root, head=head, branch=branch, dirty=dirty))
+    return states
+
+
+def find_leaks(before: CheckoutState, after: CheckoutState) -> list[Leak]:
+    """Every difference between a checkout's state at the start and at the stop.
+
+    Changes that were there at the start are not blamed; a path dirty at the start counts only if its status or
+    content changed since, or if its change was undone while HEAD stayed where it was.
+    """
+    root = before.root
+    leaks: list[Leak] = []
+    moved = before.head != after.head or before.branch != after.branch
+    if before.branch != after.branch:
+        leaks.append(Leak("branch", root, before=_at(before), after=_at(after)))
+    elif before.head != after.head:
+        leaks.append(Leak("head", root, before=before.head, after=after.head))
+    for path, (code, _) in sorted(after.dirty.items()):
+        if path not in before.dirty:
+            leaks.append(Leak("new", root, path, after=code))
+            continue
+        old_code, old_print = before.dirty[path]
+        if code != old_code or fingerprint(os.path.join(root, path)) != old_print:
+            leaks.append(Leak("changed", root, path, before=old_code, after=code))
+    if not moved:
+        for path, (code, _) in sorted(before.dirty.items()):
+            if path not in after.dirty:
+                leaks.append(Leak("reverted", root, path, before=code))
+    return leaks
+
+
+def _at(state: CheckoutState) -> str:
+    where = state.branch or "a detached HEAD"
+    return f"{where} ({state.head[:12]})" if state.head else f"{where} (no commit yet)"
+
+
+def describe_status(code: str) -> str:
+    """Git's XY status in words."""
+    if code == "??":
+        return "untracked"
+    words = {"M": "modified", "A": "added", "D": "deleted", "R": "renamed", "C": "copied", "T": "type changed", "U": "unmerged"}
+    index, tree = code[:1], code[1:2]
+    parts = []
+    if tree in words:
+        parts.append(words[tree])
+    if index in words:
+        parts.append(f"staged as {words[index]}")
+    return ", ".join(parts) or code
