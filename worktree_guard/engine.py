@@ -89,8 +89,32 @@ def build_context(
     elif settings.shared_roots:
         extra = [canonical(s, cwd, home) for s in settings.shared_roots]
         layout.shared_roots.extend(s for s in extra if s not in layout.shared_roots and s != layout.worktree_root)
+    return context_for_layout(call, layout, config, pm, definition=definition, home=home)
+
+
+def context_for_layout(
+    call: ToolCall,
+    layout: Layout,
+    config: EffectiveConfig,
+    pm: pluggy.PluginManager | None = None,
+    *,
+    definition: AgentDefinition | None = None,
+    home: str | None = None,
+    policy: PathPolicy | None = None,
+) -> Context:
+    """The Context for a layout found by the caller: build_context's last step, and `validate`'s way in.
+
+    `validate` reconstructs W and S from a recorded session (the worktrees may be gone) and passes the
+    recorded `home`; it may reuse one `policy` for every call of the same layout, settings and home.
+    """
+    if not call.cwd or not os.path.isabs(call.cwd):
+        raise CallError(f"the call has no absolute cwd (got {call.cwd!r})")
+    home = home_dir() if home is None else home
+    settings = config.settings
     isolation = decide_isolation(layout, settings, call.agent_type, definition)
-    policy = PathPolicy(layout, settings.allow, settings.protect, home)
+    if policy is None:
+        policy = PathPolicy(layout, settings.allow, settings.protect, home)
+    cwd = canonical(call.cwd, "/", home)
     return Context(call=call, cwd=cwd, config=config, layout=layout, isolation=isolation, policy=policy, definition=definition, pm=pm)
 
 
