@@ -28,3 +28,14 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Repo:
         if key.startswith("WORKTREE_GUARD_"):
             monkeypatch.delenv(key)
     return make_repo(tmp_path / "work")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked `needs_bash_rules` are skipped only while the Bash rules are not installed."""
+    try:
+        import worktree_guard.rules.shell_cd  # noqa: F401
+    except ImportError as e:
+        skip = pytest.mark.skip(reason=f"needs the Bash rules: worktree_guard.rules.shell_cd cannot be imported ({e})")
+        for item in items:
+            if "needs_bash_rules" in item.keywords:
+                item.add_marker(skip)
