@@ -76,7 +76,7 @@ def test_text_is_grouped_by_session_and_agent(sessions, validate, repo) -> None:
     assert f"agent-{AGENT}.jsonl:2  Write  WG101 violation" in lines[sub + 1]
     assert f"      suggestion: {repo.worktree}/src/app.py" in lines
     assert any("WG101 blocked (denied by worktree-guard (WG101))" in line for line in lines)
-    assert lines[-1].startswith("summary: 2 files, 1 session or log")
+    assert lines[-1].startswith("summary: 2 files, 1 sessions/logs")
     assert ", 1 blocked," in lines[-1]
 
 

@@ -54,7 +54,7 @@ def summary_line(report: Report) -> str:
     rate = report.size / 1e6 / report.seconds if report.seconds > 0 else 0.0
     unjudged = ", ".join(f"{tool} {n}" for tool, n in sorted(stats.unjudged.items()))
     parts = [
-        f"{_plural(report.files, 'file')}, {_plural(report.sessions, 'session')} or log, {_plural(report.records, 'record')}",
+        f"{_plural(report.files, 'file')}, {report.sessions:,} sessions/logs, {_plural(report.records, 'record')}",
         f"{_plural(stats.calls, 'tool call')} ({stats.judged:,} judged, {stats.verdicts:,} distinct verdicts"
         + (f"; not judged, unknown tools: {unjudged}" if unjudged else "")
         + ")",

@@ -89,7 +89,7 @@ def _read_file(path: str, session: _Session) -> None:
             session.records += 1
             needs_decoding = not first_seen and _CWD in raw
             if _TOOL not in raw and _WORKTREE_STATE not in raw and not needs_decoding:
-                if _damaged(raw):
+                if _damaged(raw) and raw.strip():
                     session.problems.append(LineProblem(path, number, "not a complete JSON record (truncated?): skipped"))
                 continue
             if not needs_decoding and _CALL not in raw and _RESULT in raw and _ERROR not in raw and _AGENT_ID not in raw:
