@@ -7,6 +7,7 @@ cwd, tool and input) are computed once.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections import Counter
@@ -16,9 +17,9 @@ from typing import Any
 import pluggy
 
 from ..config import ConfigError, EffectiveConfig, load_config
-from ..engine import CallError, context_for_layout, decide, project_root_of
+from ..engine import CallError, Context, context_for_layout, decide, project_root_of
 from ..isolation import Isolation
-from ..model import Violation
+from ..model import ToolCall, Violation
 from ..paths import home_dir
 from ..policy import PathPolicy
 from .calls import Anchor, LineProblem, RecordedCall
@@ -85,6 +86,7 @@ class Replayer:
         self._layouts: dict[tuple[Anchor, str], FoundLayout] = {}
         self._configs: dict[str | None, EffectiveConfig | ConfigError] = {}
         self._policies: dict[tuple[Any, ...], PathPolicy] = {}
+        self._contexts: dict[tuple[Any, ...], tuple[Context, bool]] = {}
         self._verdicts: dict[tuple[Any, ...], _Judged | None] = {}
 
     def replay(self, calls: list[RecordedCall]) -> tuple[list[Finding], list[LineProblem]]:
@@ -159,6 +161,24 @@ class Replayer:
             raise config
         return config
 
+    def _context(self, tool_call: ToolCall, call: RecordedCall, found: FoundLayout, config: EffectiveConfig, home: str) -> tuple[Context, bool]:
+        """The engine's context for an agent's call, and whether the agent was isolated (before audit mode)."""
+        settings = config.settings
+        definition = None
+        if tool_call.agent_type and os.path.isdir(call.anchor.cwd):
+            from ..agents import find_agent_definition
+
+            definition = find_agent_definition(tool_call.agent_type, call.anchor.cwd, home)
+        policy_key = (id(found), home, tuple(settings.allow), tuple(settings.protect))
+        policy = self._policies.get(policy_key)
+        if policy is None:
+            policy = self._policies[policy_key] = PathPolicy(found.layout, settings.allow, settings.protect, home)
+        ctx = context_for_layout(tool_call, found.layout, config, self.pm, definition=definition, home=home, policy=policy)
+        isolated = ctx.isolation.isolated
+        if self.options.audit and not isolated:
+            ctx.isolation = Isolation(isolated=True, reason=f"audit mode ({ctx.isolation.reason})")
+        return ctx, isolated
+
     def _decide(self, call: RecordedCall, found: FoundLayout, home: str, cwd: str) -> _Judged | None:
         """The verdict of one distinct call; None when the adapter does not know the tool (not judged)."""
         payload = {**call.payload, "cwd": cwd}
@@ -171,18 +191,13 @@ class Replayer:
         if tool_call.kind == "unknown" and tool_call.tool not in settings.pass_tools:
             return None
         self.stats.verdicts += 1
-        definition = None
-        if tool_call.agent_type and os.path.isdir(call.anchor.cwd):
-            from ..agents import find_agent_definition
-
-            definition = find_agent_definition(tool_call.agent_type, call.anchor.cwd, home)
-        policy_key = (id(found), home, tuple(settings.allow), tuple(settings.protect))
-        policy = self._policies.get(policy_key)
-        if policy is None:
-            policy = self._policies[policy_key] = PathPolicy(layout, settings.allow, settings.protect, home)
-        ctx = context_for_layout(tool_call, layout, config, self.pm, definition=definition, home=home, policy=policy)
-        isolated = ctx.isolation.isolated
-        if self.options.audit and not isolated:
-            ctx.isolation = Isolation(isolated=True, reason=f"audit mode ({ctx.isolation.reason})")
+        context_key = (id(found), home, cwd, tool_call.agent_type)
+        cached = self._contexts.get(context_key)
+        if cached is None:
+            cached = self._contexts[context_key] = self._context(tool_call, call, found, config, home)
+        else:
+            # Same agent, cwd and layout: only the call differs (and a fresh `extra`, which rules may write to).
+            cached = (dataclasses.replace(cached[0], call=tool_call, extra={}), cached[1])
+        ctx, isolated = cached
         verdict = decide(tool_call, ctx)
         return _Judged(tuple(verdict.violations), isolated)
