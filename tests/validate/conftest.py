@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
 import pytest
-from validate_helpers import Run, sessions_factory, validate_runner
+
+from tests.helpers import Repo
+from tests.validate.helpers import Run, sessions_factory, validate_runner
 
 
 @pytest.fixture
-def sessions(repo: Any, tmp_path: Path) -> Callable[[str], Path]:
+def sessions(repo: Repo, tmp_path: Path) -> Callable[[str], Path]:
     """`sessions("escapes")`: that fixture folder rendered for `repo`, in a fresh directory."""
     return sessions_factory(repo, tmp_path)
 

@@ -8,7 +8,7 @@ transcripts, whose assertions cover every rule, are there too.
 from __future__ import annotations
 
 import pytest
-from validate_helpers import AGENT, ESCAPES, remove_worktree
+from tests.validate.helpers import AGENT, ESCAPES, remove_worktree
 
 pytestmark = pytest.mark.needs_bash_rules
 

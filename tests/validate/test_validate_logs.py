@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.shared_data import require_shared
 from worktree_guard.hook import run_hook
 from worktree_guard.plugins import plugin_manager
 from worktree_guard.validate.hooklogs import read_hook_log
@@ -21,9 +22,9 @@ def write_jsonl(path: Path, records: list[dict]) -> Path:
     return path
 
 
-def test_real_hook_log_with_event_field(realdata) -> None:
+def test_real_hook_log_with_event_field() -> None:
     """fasthooks' log names the event `event`; 8 of its 10 PreToolUse calls have a PostToolUse."""
-    log = realdata / "fasthooks-claude-code-samples" / "sample_hook_logs.jsonl"
+    log = require_shared("realdata", "fasthooks-claude-code-samples", "sample_hook_logs.jsonl")
     result = read_hook_log(str(log), plugin_manager())
     assert len(result.calls) == 10 and not result.problems
     unanswered = [c.payload["tool_input"].get("command") for c in result.calls if c.outcome == "no result"]

@@ -7,7 +7,7 @@ import json
 from importlib.resources import files
 
 import jsonschema
-from validate_helpers import AGENT, ESCAPES
+from tests.validate.helpers import AGENT, ESCAPES
 
 from worktree_guard.validate.command import run
 from worktree_guard.validate.findings import Finding

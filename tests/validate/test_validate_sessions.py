@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from validate_helpers import AGENT, CLEAN, ESCAPES, line_of, remove_worktree
+from tests.validate.helpers import AGENT, CLEAN, ESCAPES, line_of, remove_worktree
 
 FILE_CODES = ("WG0", "WG1")
 

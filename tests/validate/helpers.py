@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -14,13 +13,15 @@ from typing import Any
 
 import pytest
 
+from tests.helpers import Repo, git
+
 SESSIONS = Path(__file__).resolve().parents[2] / "fixtures" / "sessions"
 AGENT = "a1234567890abcdef"
 ESCAPES = "5e55e5e5-0000-4000-8000-000000000001"
 CLEAN = "c1ea2c1e-0000-4000-8000-000000000002"
 
 
-def placeholders(repo: Any) -> dict[str, str]:
+def placeholders(repo: Repo) -> dict[str, str]:
     return {
         "MAIN": str(repo.main),
         "WT": str(repo.worktree),
@@ -46,7 +47,7 @@ def render(template: Path, dest: Path, names: dict[str, str]) -> Path:
     return dest
 
 
-def sessions_factory(repo: Any, tmp_path: Path) -> Callable[[str], Path]:
+def sessions_factory(repo: Repo, tmp_path: Path) -> Callable[[str], Path]:
     """`sessions("escapes")`: that fixture folder rendered for `repo`, in a fresh directory."""
 
     def make(name: str) -> Path:
@@ -101,4 +102,4 @@ def line_of(path: Path, tool_use_id: str) -> int:
 
 def remove_worktree(main: Path, worktree: Path) -> None:
     """What Claude Code does with a clean sub-agent worktree once the sub-agent is done."""
-    subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], cwd=main, check=True, capture_output=True)
+    git("worktree", "remove", "--force", str(worktree), cwd=main)
