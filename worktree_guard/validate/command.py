@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from collections.abc import Iterator
@@ -16,8 +15,6 @@ from .progress import Progress
 from .replay import Replayer, ReplayOptions, ReplayStats
 from .report import Report, summary_line, write_json, write_problems, write_text
 from .sources import Unit, UsageError, units_of
-
-FORMATS = ("text", "json", "sarif")
 
 
 @dataclass(slots=True)

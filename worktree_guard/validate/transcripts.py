@@ -80,7 +80,6 @@ def _damaged(raw: bytes) -> bool:
 
 def _read_file(path: str, session: _Session) -> None:
     first_seen = False
-    main_state: WorktreeState | None = None
     file_agent: str | None = None
     with open(path, "rb") as f:
         for number, raw in enumerate(f, 1):
@@ -112,8 +111,7 @@ def _read_file(path: str, session: _Session) -> None:
                 file_agent = record.get("agentId") if isinstance(record.get("agentId"), str) else None
                 session.anchors.setdefault(file_agent, Anchor(cwd=record["cwd"]))
             if record.get("type") == "worktree-state":
-                main_state = _worktree_state(record, path, number)
-                _switch_worktree(session, file_agent, main_state)
+                _switch_worktree(session, file_agent, _worktree_state(record, path, number))
                 continue
             _read_record(record, path, number, session)
 
@@ -180,6 +178,8 @@ def _read_message(
     for block in _blocks(message):
         btype = block.get("type")
         if btype == "tool_use" and kind == "assistant":
+            if not from_progress and agent not in session.anchors and isinstance(cwd, str):
+                session.anchors[agent] = Anchor(cwd=cwd)  # a sidechain inlined in its parent's file (older builds)
             use = _Use(
                 block=block,
                 cwd=cwd if isinstance(cwd, str) else None,
