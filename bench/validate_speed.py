@@ -3,7 +3,9 @@
 Replicates the real Claude Code transcripts of shared/realdata/spotter-claude-code-worktrees/ into a temp
 dir until they weigh about --megabytes, then times, in one run and alternating (best of --repeat):
   floor     open each file in binary and json.loads every line — nothing else;
-  validate  worktree_guard.validate.command.validate() on the same files (find, group, read, judge, report).
+  validate  worktree_guard.validate.command.validate() on the same files (find, group, read, judge), in the
+            default mode (only isolated agents go through the rules: none in these sessions) and in audit
+            mode (every call goes through every rule, the Bash parser included).
 Two corpora: identical copies (a verdict computed for one copy serves the others: the cache at work), and
 distinct copies whose paths are renamed per copy (no verdict is shared between copies: the worst case).
 Run: .venv/bin/python bench/validate_speed.py [--megabytes 100] [--repeat 3] [--jobs 1]
@@ -72,9 +74,9 @@ def floor(root: Path) -> float:
     return time.perf_counter() - started
 
 
-def run_validate(root: Path, jobs: int) -> tuple[float, str]:
+def run_validate(root: Path, jobs: int, audit: bool) -> tuple[float, str]:
     started = time.perf_counter()
-    report = validate([str(root)], ReplayOptions(), jobs=jobs)
+    report = validate([str(root)], ReplayOptions(audit=audit), jobs=jobs)
     seconds = time.perf_counter() - started
     stats = report.stats
     note = f"{stats.calls:,} calls, {stats.verdicts:,} distinct verdicts, {len(report.findings)} findings, {len(report.problems)} skipped"
@@ -94,19 +96,25 @@ def main() -> None:
             root = Path(tmp) / ("distinct" if distinct else "identical")
             size = replicate(source, root, args.megabytes, distinct)
             floor(root)  # warm the page cache
-            floors, validates, note = [], [], ""
+            floors: list[float] = []
+            runs: dict[bool, list[float]] = {False: [], True: []}
+            notes: dict[bool, str] = {}
             for _ in range(args.repeat):
                 floors.append(floor(root))
-                seconds, note = run_validate(root, args.jobs)
-                validates.append(seconds)
-            rows.append(("distinct copies" if distinct else "identical copies", size, min(floors), min(validates), note))
+                for audit in (False, True):
+                    seconds, notes[audit] = run_validate(root, args.jobs, audit)
+                    runs[audit].append(seconds)
+            name = "distinct copies" if distinct else "identical copies"
+            for audit in (False, True):
+                mode = "audit (every agent judged)" if audit else "enforce (default)"
+                rows.append((name, mode, size, min(floors), min(runs[audit]), notes[audit]))
             shutil.rmtree(root)
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, --jobs {args.jobs}, best of {args.repeat}")
-    print(f"| corpus | MB | json.loads floor s | floor MB/s | validate s | validate MB/s | validate / floor | replayed |")
-    print(f"|---|---|---|---|---|---|---|---|")
-    for name, size, f_s, v_s, note in rows:
+    print("| corpus | --mode | MB | json.loads floor s | floor MB/s | validate s | validate MB/s | validate / floor | replayed |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, mode, size, f_s, v_s, note in rows:
         mb = size / 1e6
-        print(f"| {name} | {mb:.1f} | {f_s:.3f} | {mb / f_s:.0f} | {v_s:.3f} | {mb / v_s:.0f} | {v_s / f_s:.2f}× | {note} |")
+        print(f"| {name} | {mode} | {mb:.1f} | {f_s:.3f} | {mb / f_s:.0f} | {v_s:.3f} | {mb / v_s:.0f} | {v_s / f_s:.2f}× | {note} |")
 
 
 if __name__ == "__main__":
