@@ -34,13 +34,13 @@ WORKTREES = "/home/USER/projects/spotter-worktrees/"
 
 
 def find_source() -> Path:
-    explicit = os.environ.get("WORKTREE_GUARD_SHARED")
+    explicit = os.environ.get("WG_SHARED_DIR")
     candidates = [Path(explicit)] if explicit else []
     candidates += [parent / "shared" for parent in HERE.parents]
     for candidate in candidates:
         if (candidate / "realdata" / SOURCE_NAME).is_dir():
             return candidate / "realdata" / SOURCE_NAME
-    sys.exit(f"cannot find shared/realdata/{SOURCE_NAME} (set WORKTREE_GUARD_SHARED)")
+    sys.exit(f"cannot find shared/realdata/{SOURCE_NAME} (set WG_SHARED_DIR)")
 
 
 def transcripts(root: Path) -> list[Path]:
