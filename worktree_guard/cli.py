@@ -166,6 +166,28 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return 1 if report["problems"] else 0
 
 
+def cmd_validate(args: argparse.Namespace) -> int:
+    import os
+
+    from .paths import canonical, home_dir
+    from .validate.command import run
+    from .validate.layouts import LayoutHints
+    from .validate.replay import ReplayOptions
+
+    if args.jobs < 1:
+        print("worktree-guard validate: --jobs must be at least 1", file=sys.stderr)
+        return 2
+    home = os.path.abspath(args.home) if args.home else None
+    where = os.getcwd()
+    hints = LayoutHints(
+        root=canonical(args.root, where, home or home_dir()) if args.root else None,
+        shared=tuple(canonical(s, where, home or home_dir()) for s in args.shared or ()),
+    )
+    settings = tuple((k, v) for k, v in (("allow", args.allow), ("protect", args.protect), ("profile", args.profile)) if v)
+    options = ReplayOptions(hints=hints, audit=args.mode == "audit", home=home, settings=settings)
+    return run(args.paths, options, output_format=args.format, jobs=args.jobs, show_progress=args.progress)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
@@ -204,6 +226,20 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--no-self-test", dest="no_self_test", action="store_true", help="do not run the installed hook")
     _add_config_flags(doctor)
     doctor.set_defaults(func=cmd_doctor)
+    validate = sub.add_parser("validate", help="replay recorded sessions and logs offline and report every escape")
+    validate.add_argument("paths", nargs="+", metavar="PATH", help="transcript, hook-input log or audit log files, or directories (searched recursively)")
+    validate.add_argument("--mode", choices=("enforce", "audit"), default="enforce", help="enforce: judge isolated agents, as the hook does (default); audit: judge every agent")
+    validate.add_argument("--format", choices=("text", "json", "sarif"), default="text", help="text (default), json (one finding a line) or sarif (SARIF 2.1.0)")
+    validate.add_argument("--root", metavar="DIR", help="the worktree root W of every agent replayed (default: reconstructed)")
+    validate.add_argument("--shared", action="append", metavar="DIR", help="a shared root added to every agent's S (repeatable)")
+    validate.add_argument("--home", metavar="DIR", help="the recording user's home (default: from the transcript's place or the cwd)")
+    validate.add_argument("--allow", action="append", metavar="PATTERN", help="an extra writable location (repeatable)")
+    validate.add_argument("--protect", action="append", metavar="PATTERN", help="an extra protected pattern inside W (repeatable)")
+    validate.add_argument("--profile", choices=("default", "strict"))
+    validate.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="replay N sessions at a time in worker processes (default 1)")
+    validate.add_argument("--progress", dest="progress", action="store_true", default=None, help="show a progress bar (default: when stderr is a terminal)")
+    validate.add_argument("--no-progress", dest="progress", action="store_false", help="never show a progress bar")
+    validate.set_defaults(func=cmd_validate)
 
     demo = sub.add_parser("demo", help="build a repository with worktrees in a temp dir and run the example calls through the hook")
     demo.add_argument("fixtures", nargs="?", default="fixtures/demo", help="directory of example calls (default: fixtures/demo)")

@@ -144,9 +144,42 @@ def scope_for(
     elif settings.shared_roots:
         extra = [canonical(s, cwd, home) for s in settings.shared_roots]
         layout.shared_roots.extend(s for s in extra if s not in layout.shared_roots and s != layout.worktree_root)
+    return scope_for_layout(cwd, agent_type, layout, config, definition=definition, home=home, definitions_from=start)
+
+
+def scope_for_layout(
+    cwd: str,
+    agent_type: str | None,
+    layout: Layout,
+    config: EffectiveConfig,
+    *,
+    definition: AgentDefinition | None = None,
+    home: str | None = None,
+    policy: PathPolicy | None = None,
+    definitions_from: str | None = None,
+) -> AgentScope:
+    """The scope for a layout the caller found: scope_for's last step, and `validate`'s way in.
+
+    `validate` reconstructs W and S from a recorded session (the worktrees may be gone) and passes the
+    recorded `home`; it may reuse one `policy` for every call of the same layout, settings and home.
+    """
+    if not cwd or not os.path.isabs(cwd):
+        raise CallError(f"the call has no absolute cwd (got {cwd!r})")
+    home = home_dir() if home is None else home
+    cwd = canonical(cwd, "/", home)
+    settings = config.settings
     isolation = decide_isolation(layout, settings, agent_type, definition)
-    policy = PathPolicy(layout, settings.allow, settings.protect, home)
-    return AgentScope(cwd=cwd, config=config, layout=layout, isolation=isolation, policy=policy, definition=definition, definitions_from=start)
+    if policy is None:
+        policy = PathPolicy(layout, settings.allow, settings.protect, home)
+    return AgentScope(
+        cwd=cwd,
+        config=config,
+        layout=layout,
+        isolation=isolation,
+        policy=policy,
+        definition=definition,
+        definitions_from=definitions_from or definitions_start(layout, cwd),
+    )
 
 
 def build_context(
@@ -158,6 +191,21 @@ def build_context(
 ) -> Context:
     """Layout, agent definition, configuration, isolation and path policy for one call."""
     return Context(call=call, scope=scope_for(call.cwd, call.agent_type, flags=flags, environ=environ), pm=pm)
+
+
+def context_for_layout(
+    call: ToolCall,
+    layout: Layout,
+    config: EffectiveConfig,
+    pm: pluggy.PluginManager | None = None,
+    *,
+    definition: AgentDefinition | None = None,
+    home: str | None = None,
+    policy: PathPolicy | None = None,
+) -> Context:
+    """A Context for a call whose layout the caller reconstructed (`validate`)."""
+    scope = scope_for_layout(call.cwd, call.agent_type, layout, config, definition=definition, home=home, policy=policy)
+    return Context(call=call, scope=scope, pm=pm)
 
 
 def _misplaced(call: ToolCall, ctx: Context) -> Violation:

@@ -6,7 +6,7 @@ import shutil
 import subprocess
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from worktree_guard.shell.words import remove_quotes, word_value
@@ -139,6 +139,7 @@ def _bash_fields(word: str, home: str, cwd: str) -> list[str] | None:
 @pytest.mark.skipif(_BASH is None, reason="bash is not installed")
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_FRAGMENTS, min_size=1, max_size=6).map("".join))
+@example("~\\\n")  # a line continuation inside the tilde-prefix: found by this test, once
 def test_static_values_agree_with_bash(tmp_path_factory: pytest.TempPathFactory, word: str) -> None:
     """Whenever word_value calls a word static, bash must turn it into exactly that one field."""
     value, tilde = word_value(word)

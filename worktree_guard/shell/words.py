@@ -52,7 +52,8 @@ def word_value(raw: str, lookup: Lookup | None = None) -> tuple[str | None, bool
         return None, False  # a comment, not a word: a back-end mistake
     if raw.startswith("~"):
         slash = raw.find("/")
-        prefix = raw[1:] if slash < 0 else raw[1:slash]
+        # Line continuations vanish before any expansion: `~\<newline>` is a plain `~` to bash.
+        prefix = (raw[1:] if slash < 0 else raw[1:slash]).replace("\\\n", "")
         if not _QUOTING.intersection(prefix):
             return _unquote(raw, 1, lookup), True
     return _unquote(raw, 0, lookup), False
