@@ -200,6 +200,8 @@ GIT_ROWS = [
     ("git branch -m main renamed", {"WG305"}),
     ("git branch -f main HEAD", {"WG305"}),
     ("git branch -D main", {"WG305"}),
+    ("git branch -C main", {"WG305"}),
+    ("git branch -M topic main", {"WG305"}),
     ("git branch -m mine", "pass"),  # renames this worktree's own branch
     ("git checkout --ignore-other-worktrees main", {"WG305"}),
     ("git config core.bare true", {"WG305"}),

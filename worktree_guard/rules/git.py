@@ -269,8 +269,9 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
         if any(v is None for v in operands):
             side_door("`git branch` with a branch name only known at run time could move a branch another checkout uses.")
         for name in named:
-            if name in branches and not (len(named) == 1 and set(values) & {"-m", "-M", "--move", "-c", "-C", "--copy"}):
-                side_door(f"`git branch` would move, rename or delete `{name}`, the branch checked out in {branches[name]}.")
+            # Old or new name alike: `-M x main` and `-C main` overwrite it, `-m main x` and `-d main` take it away.
+            if name in branches:
+                side_door(f"`git branch` would move, rename, overwrite or delete `{name}`, the branch checked out in {branches[name]}.")
     if sub == "update-ref":
         refs = [v for v in operands if v is not None]
         if "--stdin" in values or any(v is None for v in operands):
