@@ -146,7 +146,7 @@ INDIRECTION_ROWS = [
     ("exec git -C {MAIN} switch feature", {"WG301"}),
     ("sudo -u root touch {MAIN}/x", {"WG401"}),
     ("stdbuf -oL tee {MAIN}/log", {"WG401"}),
-    ("find {MAIN} -maxdepth 0 -exec git -C {} switch feature \\;", {"WG301"}),
+    ("find {MAIN} -maxdepth 0 -exec git -C {} switch feature \\;", {"WG303"}),  # {} is anywhere under {MAIN}
     ("echo {MAIN} | xargs -I{} git -C {} switch feature", {"WG303"}),
     ("ls | xargs rm", {"WG403"}),
     ("find . -name '*.pyc' -exec rm {} +", "pass"),
@@ -466,11 +466,14 @@ def test_globs_in_write_operands_are_expanded_on_the_filesystem(world: Repo) -> 
     (world.worktree / "a.egg-info").mkdir()
     assert bash(world, "rm -rf build dist *.egg-info").decision == "pass"
     assert bash(world, "rm -f nothing-matches-*.tmp").decision == "pass"
-    assert "WG401" in bash(world, "rm -rf to-m*/src").codes  # the match is a symlink into the main checkout
+    assert "WG401" in bash(world, "rm -rf to-mai?").codes  # the match is a symlink into the main checkout
+    # A glob in a directory component is not expanded (`/*/*/*` could walk the whole disk): unknown.
+    assert "WG403" in bash(world, "rm -rf to-m*/src").codes
+    assert "WG403" in bash(world, "echo > /*/*/*/*/*/*/*/*/*/*/zz").codes
     assert "WG401" in bash(world, "rm -rf {MAIN}/sr*").codes
     (world.worktree / "readme-link").symlink_to(world.main / "README.md")
     assert "WG401" in bash(world, "echo x > readme-lin?").codes  # one match: bash writes through it
-    assert bash(world, "echo x > to-mai?/f").decision == "pass"  # no match: the literal name, inside W
+    assert bash(world, "echo x > new-fil?").decision == "pass"  # no match: the literal name, inside W
     assert "WG403" in bash(world, "rm -rf $X*").codes
 
 
@@ -478,3 +481,57 @@ def test_xargs_replace_string_inside_a_shell_script(world: Repo) -> None:
     assert bash(world, "ls | xargs -I {} sh -c 'echo {}'").decision == "pass"
     assert "WG403" in bash(world, "ls | xargs -I {} sh -c 'rm {}'").codes
     assert "WG401" in bash(world, "ls | xargs -I {} sh -c 'cp {} {MAIN}/'").codes
+
+
+# Escapes an independent review found; each passed before its fix.
+REVIEW_ROWS = [
+    ("git -C {MAIN} $(echo switch) feature", {"WG302"}),
+    ('git -C {MAIN} "$@"', {"WG302"}),
+    ("echo switch feature | xargs git -C {MAIN}", {"WG302"}),
+    ('mapfile -t a <<< x; git -C {MAIN} "${a[@]}"', {"WG302"}),
+    ("env -iC {MAIN} git switch feature", {"WG301"}),
+    ("env -vC {MAIN} git switch feature", {"WG301"}),
+    ("sudo -Eu root git -C {MAIN} switch feature", {"WG301"}),
+    ("echo {MAIN} | xargs -rI{} git -C {} switch feature", {"WG303"}),
+    ("xargs --replace git -C {} switch feature", {"WG303"}),
+    ("bash -c -e 'git -C {MAIN} switch feature'", {"WG301"}),
+    ("bash -c -- 'git -C {MAIN} switch feature'", {"WG301"}),
+    ("bash +x -c 'git -C {MAIN} switch feature'", {"WG301"}),
+    ("bash /dev/stdin <<< 'git -C {MAIN} switch feature'", {"WG404"}),
+    ("bash <(echo git -C {MAIN} switch feature)", {"WG404"}),
+    ("git -C {MAIN} checkout -f", {"WG302"}),
+    ("git -C {MAIN} checkout --pathspec-from-file=list.txt", {"WG302"}),
+    ("git branch -qm main renamed", {"WG305"}),
+    ("git update-ref -m msg refs/heads/main HEAD", {"WG305"}),
+    ("git -C {MAIN} lfs checkout", {"WG302"}),
+    ("cd . ; OLDPWD={MAIN}; cd - ; git switch feature", {"WG201"}),
+    ("PWD={MAIN}; cd ~+ ; git switch feature", {"WG201"}),
+    ("pushd /tmp; pushd -n {MAIN}; popd; git switch feature", {"WG202"}),
+    ("X={MAIN}; declare -n r=X; rm -rf $r/f", {"WG403"}),
+    ("X={MAIN}; declare -n r=X; cd $r", {"WG202"}),
+    ("IFS=:; p=x:{MAIN}/f; rm -f $p", {"WG403"}),
+    ("find / -maxdepth 3 -name repo -exec git -C {} switch feature \\;", {"WG303"}),
+    ("find {BASE} -name f -delete", {"WG401"}),
+    ("rm -rf {BASE}", {"WG401"}),
+    ("git clone {MAIN} {MAIN}/sub", {"WG401"}),
+    ("git init {MAIN}/x", {"WG401"}),
+    ("git -C {MAIN} archive -o out.tar HEAD", {"WG401"}),
+    ("git format-patch -o {MAIN}/p HEAD~1", {"WG401"}),
+    ("git bundle create {MAIN}/b HEAD", {"WG401"}),
+    ("patch -d {MAIN} -p1 -i x.diff", {"WG401"}),
+    ("patch {MAIN}/f x.diff", {"WG401"}),
+    ("rsync --remove-source-files {MAIN}/f .", {"WG401"}),
+    ("split -l1 f {MAIN}/x", {"WG401"}),
+    ("cd /tmp && ln -s {MAIN_REL_TMP} lnk", {"WG401"}),
+    ("git() { command git -C . \"$@\"; }; git status", "pass"),
+    ("git clone https://example.invalid/x.git", "pass"),
+    ("git init", "pass"),
+    ("patch -p1 < fix.diff", "pass"),
+    ("find src -name '*.orig' -exec rm {} +", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", REVIEW_ROWS, ids=[r[0][:40] for r in REVIEW_ROWS])
+def test_review_findings(world: Repo, command: str, expected) -> None:
+    command = command.replace("{BASE}", str(world.base)).replace("{MAIN_REL_TMP}", os.path.relpath(world.main, "/tmp"))
+    _check(world, command, expected)

@@ -15,9 +15,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-# What the PreToolUse matcher must cover (README "Wiring it into Claude Code"), and the leak check's events.
-GUARDED_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "Agent", "Task", "EnterWorktree")
-LIFECYCLE_EVENTS = ("SubagentStart", "SubagentStop")
+from .runtimes.claude_code import GUARDED_TOOLS, LIFECYCLE_EVENTS
+
 MANAGED_SETTINGS = "/etc/claude-code/managed-settings.json"
 _EXACT_MATCHER = re.compile(r"[A-Za-z0-9_\-, |]*")
 

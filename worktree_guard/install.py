@@ -22,10 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from .runtimes.claude_code import GUARDED_TOOLS
+
 Scope = Literal["project", "local", "user"]
 
 # Tools whose calls the guard judges (SPEC §5); `Task` is the old name of `Agent`.
-PRE_TOOL_USE_MATCHER = "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task|EnterWorktree"
+PRE_TOOL_USE_MATCHER = "|".join(GUARDED_TOOLS)
 PRE_TOOL_USE_TIMEOUT = 30
 # The leak check (SPEC §5.4) compares the shared checkouts' state: give it more time than a path check.
 SUBAGENT_TIMEOUT = 60

@@ -49,12 +49,14 @@ class PathPolicy:
         return self.judge_resolved(self.canonical(path, cwd))
 
     def judge_resolved(self, resolved: str) -> Judgement:
-        if self.root is not None and inside(resolved, self.root):
+        shared = deepest_root(resolved, self.shared_roots)
+        # W wins over a shared root that holds it (the main checkout holds `.claude/worktrees/<W>`), but a
+        # shared root nested inside W (a sibling worktree made inside it) is still someone else's checkout.
+        if self.root is not None and inside(resolved, self.root) and not (shared is not None and inside(shared, self.root) and shared != self.root):
             relative = os.path.relpath(resolved, self.root)
             if relative != "." and self.protect.matches(relative):
                 return Judgement("protected", resolved)
             return Judgement("inside", resolved)
-        shared = deepest_root(resolved, self.shared_roots)
         if shared is not None:
             return Judgement("shared", resolved, shared, self.counterpart(resolved, shared))
         if self.allow.matches(resolved):

@@ -17,6 +17,7 @@ from ..hookspecs import hookimpl
 from ..layout import checked_out_branch, find_layout, owner_of_git_dir
 from ..model import Violation
 from ..paths import canonical
+from ..shell.programs import ParsedArgv, WriteSpec, parse_argv
 
 if TYPE_CHECKING:
     from ..engine import Context
@@ -35,7 +36,7 @@ READ_ONLY = frozenset({
     "check-ref-format", "whatchanged", "range-diff", "diff-tree", "diff-files", "diff-index", "verify-commit",
     "verify-tag", "fetch", "remote", "tag", "gc", "prune", "repack", "pack-refs", "maintenance", "bundle",
     "archive", "format-patch", "request-pull", "difftool", "credential", "hash-object", "column", "config",
-    "update-ref", "symbolic-ref", "branch", "worktree", "push", "init", "clone", "notes", "lfs", "stripspace",
+    "update-ref", "symbolic-ref", "branch", "worktree", "push", "init", "clone", "notes", "stripspace",
     "interpret-trailers", "mailinfo", "get-tar-commit-id", "send-email", "instaweb", "gui", "citool", "gitk",
     "replace", "rerere", "sparse-checkout-list", "submodule-status",
 })
@@ -46,6 +47,22 @@ CHANGES_CHECKOUT = frozenset({
     "submodule", "filter-branch", "mergetool", "switch", "checkout",
 })
 STASH_READ_ONLY = ("list", "show")
+# Options of a subcommand that take a separate value, so that the value is not read as an operand.
+SUBCOMMAND_VALUE_OPTIONS: dict[str, frozenset[str]] = {
+    "branch": frozenset({"-u", "--set-upstream-to", "--sort", "--format", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}),
+    "update-ref": frozenset({"-m"}),
+    "symbolic-ref": frozenset({"-m"}),
+    "checkout": frozenset({"-b", "-B", "--orphan", "--conflict"}),
+    "switch": frozenset({"-c", "-C", "--create", "--force-create", "--orphan", "--conflict"}),
+    "config": frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"}),
+    "worktree": frozenset({"-b", "-B", "--reason"}),
+    "clone": frozenset({"-o", "--origin", "-b", "--branch", "-u", "--upload-pack", "--reference", "--reference-if-able", "--separate-git-dir", "--depth", "--shallow-since", "--shallow-exclude", "-c", "--config", "--filter", "-j", "--jobs", "--template", "--server-option", "--bundle-uri"}),
+    "init": frozenset({"--template", "--separate-git-dir", "-b", "--initial-branch", "--object-format", "--ref-format", "--shared"}),
+    "archive": frozenset({"--format", "--prefix", "-o", "--output", "--remote", "--exec", "--add-file", "--add-virtual-file"}),
+    "format-patch": frozenset({"-o", "--output-directory", "--subject-prefix", "--suffix", "--in-reply-to", "--to", "--cc", "--from", "--base", "--start-number", "-v", "--reroll-count", "--signature", "--signature-file", "--range-diff", "--interdiff", "--creation-factor"}),
+    "fetch": frozenset({"--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "--upload-pack", "-o", "--server-option", "--negotiation-tip", "--refmap"}),
+    "push": frozenset({"--repo", "--receive-pack", "--exec", "-o", "--push-option", "--signed"}),
+}
 BRANCH_MOVING = {"-f", "--force", "-m", "-M", "--move", "-d", "-D", "--delete", "-C", "--copy", "-c"}
 
 
@@ -60,9 +77,23 @@ class GitCall:
     work_tree: str | None = None
     dynamic: list[str] = field(default_factory=list)
     configs: list[tuple[Word, str]] = field(default_factory=list)
+    subcommand_dynamic: bool = False
 
     def values(self) -> list[str | None]:
         return [v for _, v in self.args]
+
+    def parsed(self) -> ParsedArgv:
+        """The subcommand's own options and operands, clusters split (`-qm` is `-q -m`)."""
+        words = [word for word, _ in self.args]
+        spec = WriteSpec(value_options=SUBCOMMAND_VALUE_OPTIONS.get(self.subcommand or "", frozenset()))
+        head = words[0] if words else None
+        return parse_argv([head, *words] if head is not None else [], [self.subcommand, *self.values()] if head is not None else [], spec)  # type: ignore[list-item]
+
+    def flags(self) -> set[str]:
+        return set(self.parsed().options)
+
+    def operands(self) -> list[str | None]:
+        return [value for _, value in self.parsed().operands]
 
 
 def _join(base: str | None, value: str) -> str | None:
@@ -88,11 +119,12 @@ def read_git_call(step: ShellCommand) -> GitCall:
     while i < len(words):
         value = values[i]
         if value is None:
-            call.dynamic.append(f"{words[i].raw!r} is only known at run time")
             i += 1
             if words[i - 1].raw.startswith("-"):
+                call.dynamic.append(f"{words[i - 1].raw!r} is only known at run time")
                 continue
-            return call  # a computed subcommand: nothing after it can be read
+            call.subcommand_dynamic = True  # `git $(echo switch)`, `git "$@"`, xargs' input: could be anything
+            return call
         if not value.startswith("-"):
             call.subcommand = value
             call.args = list(zip(words[i + 1:], values[i + 1:]))
@@ -161,22 +193,24 @@ def affected_checkouts(call: GitCall, home: str) -> list[str] | None:
 def is_read_only(call: GitCall) -> bool:
     """True for invocations that change no working tree, index or HEAD of the checkout they act on."""
     sub = call.subcommand
-    values = call.values()
+    if call.subcommand_dynamic:
+        return False
     if sub is None:
-        return True
+        return True  # `git`, `git --version`
+    flags = call.flags()
+    operands = call.operands()
     if sub == "stash":
-        return bool(values) and values[0] in STASH_READ_ONLY
+        return bool(operands) and operands[0] in STASH_READ_ONLY
     if sub == "apply":
-        return bool({"--check", "--stat", "--numstat", "--summary"} & set(v for v in values if v)) and "--index" not in values and "--cached" not in values
+        return bool({"--check", "--stat", "--numstat", "--summary"} & flags) and not {"--index", "--cached", "--apply"} & flags
     if sub == "sparse-checkout":
-        return bool(values) and values[0] == "list"
+        return bool(operands) and operands[0] == "list"
     if sub == "checkout":
-        operands = [v for v in values if v is not None and not v.startswith("-")]
-        return not operands and not any(v in ("-b", "-B", "--orphan", "--detach") for v in values)
+        return not operands and flags <= {"-q", "--quiet", "--progress", "--no-progress"}
     if sub == "submodule":
-        return not values or values[0] in ("status", "summary")
+        return not operands or operands[0] in ("status", "summary")
     if sub == "bisect":
-        return bool(values) and values[0] in ("log", "view", "visualize")
+        return bool(operands) and operands[0] in ("log", "view", "visualize")
     return sub in READ_ONLY
 
 
@@ -199,7 +233,41 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
                 continue
             found.extend(_shared_checkout(call, judgement.shared_root or checkout, ctx, base))
     found.extend(_side_doors(call, command, checkouts, ctx, base))
+    found.extend(_files_written(call, command, ctx))
     return found or None
+
+
+def _files_written(call: GitCall, command: ShellCommand, ctx: Context) -> list[Violation]:
+    """Files and directories git subcommands create wherever they are told (WG401–WG403, as for any writer)."""
+    from .writes import judge_write
+
+    sub = call.subcommand
+    parsed = call.parsed() if sub in ("clone", "init", "archive", "format-patch", "bundle") else None
+    if parsed is None:
+        return []
+    targets: list[tuple[Word | None, str | None, str]] = []
+    operands = parsed.operands
+    if sub == "clone":
+        if len(operands) >= 2:
+            targets.append((operands[1][0], operands[1][1], "clone into"))
+        elif operands and operands[0][1] is not None:
+            name = operands[0][1].rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git") or "."
+            targets.append((operands[0][0], name, "clone into"))
+        elif operands:
+            targets.append((operands[0][0], None, "clone into"))
+    elif sub == "init":
+        targets.append((operands[0][0], operands[0][1], "init") if operands else (None, ".", "init"))
+    elif sub in ("archive", "format-patch"):
+        for option in ("-o", "--output", "--output-directory"):
+            targets += [(word, value, option) for word, value in parsed.options.get(option, [])]
+    elif sub == "bundle" and len(operands) >= 2 and operands[0][1] == "create":
+        targets.append((operands[1][0], operands[1][1], "bundle create"))
+    found: list[Violation] = []
+    for word, value, how in targets:
+        written = word.raw if word is not None else str(value)
+        span = word.span if word is not None else command.span
+        found += judge_write(ctx, value, written, call.run_dir, span, f"`git {sub}` ({how})", rule=RULE)
+    return found
 
 
 def _shared_checkout(call: GitCall, shared: str, ctx: Context, base: dict) -> list[Violation]:
@@ -210,12 +278,14 @@ def _shared_checkout(call: GitCall, shared: str, ctx: Context, base: dict) -> li
     if sub == "switch" and not {"-h", "--help"} & set(v for v in values if v):
         return [Violation(code="WG301", message=f"`git switch` would change the branch of the shared checkout {shared}; switch branches only in this agent's worktree {root}.", **extra)]
     if sub == "checkout" and not is_read_only(call):
-        if "--" in values or "--pathspec-from-file" in values:
-            return [Violation(code="WG302", message=f"`git checkout -- <paths>` would rewrite files of the shared checkout {shared}; run it in {root}.", **extra)]
+        flags, operands = call.flags(), call.operands()
+        paths_only = "--" in values or "--pathspec-from-file" in flags or (not operands and not flags & {"-b", "-B", "--orphan", "--detach"})
+        if paths_only:
+            return [Violation(code="WG302", message=f"`git checkout` would rewrite or discard files of the shared checkout {shared}; run it in {root}.", **extra)]
         return [Violation(code="WG301", message=f"`git checkout` would change the branch of the shared checkout {shared}; switch branches only in this agent's worktree {root}.", **extra)]
-    if sub == "symbolic-ref" and len([v for v in values if v is None or not v.startswith("-")]) >= 2:
+    if sub == "symbolic-ref" and len(call.operands()) >= 2:
         return [Violation(code="WG301", message=f"`git symbolic-ref` would move HEAD of the shared checkout {shared}.", **extra)]
-    if sub == "update-ref" and any(v == "HEAD" for v in values):
+    if sub == "update-ref" and call.operands()[:1] == ["HEAD"]:
         return [Violation(code="WG301", message=f"`git update-ref HEAD` would move HEAD of the shared checkout {shared}.", **extra)]
     if is_read_only(call):
         return []
@@ -251,8 +321,8 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
     """Refs and config are shared by every worktree: guarded from wherever git runs (WG304, WG305)."""
     found: list[Violation] = []
     sub = call.subcommand
-    values = call.values()
-    operands = [v for v in values if v is None or not v.startswith("-")]
+    flags = call.flags()
+    operands = call.operands()
     branches = _shared_branches(ctx)
 
     def side_door(message: str, code: str = "WG305") -> None:
@@ -262,9 +332,9 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
         key = setting.partition("=")[0].lower()
         if key.startswith("alias.") or key == "core.hookspath":
             side_door(f"`git -c {key}=…` runs commands worktree-guard cannot see; leave it out.")
-    if sub in ("checkout", "switch") and "--ignore-other-worktrees" in values:
+    if sub in ("checkout", "switch") and "--ignore-other-worktrees" in flags:
         side_door(f"`--ignore-other-worktrees` would check out a branch another worktree has checked out; create a new branch in {ctx.worktree_root} instead.")
-    if sub == "branch" and set(v for v in values if v) & BRANCH_MOVING:
+    if sub == "branch" and flags & BRANCH_MOVING:
         named = [_branch_name(v) for v in operands if v is not None]
         if any(v is None for v in operands):
             side_door("`git branch` with a branch name only known at run time could move a branch another checkout uses.")
@@ -274,7 +344,7 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
                 side_door(f"`git branch` would move, rename, overwrite or delete `{name}`, the branch checked out in {branches[name]}.")
     if sub == "update-ref":
         refs = [v for v in operands if v is not None]
-        if "--stdin" in values or any(v is None for v in operands):
+        if "--stdin" in flags or any(v is None for v in operands):
             side_door("`git update-ref` with refs only known at run time could move a branch another checkout uses.")
         elif refs and _branch_name(refs[0]) in branches and refs[0].startswith("refs/heads/"):
             side_door(f"`git update-ref` would move `{refs[0]}`, the branch checked out in {branches[_branch_name(refs[0])]}.")
@@ -289,17 +359,16 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
                 destination = _branch_name(spec.split(":", 1)[1]) if ":" in spec else None
                 if destination in branches:
                     side_door(f"`git {sub}` would move `{destination}`, the branch checked out in {branches[destination]}.")
-    if sub == "config" and _writes_config(values, operands):
+    if sub == "config" and _writes_config(flags, operands):
         shared_target = checkouts is not None and any(ctx.policy.judge_resolved(c).place == "shared" for c in checkouts)
-        if "--worktree" not in values or shared_target:
+        if "--worktree" not in flags or shared_target:
             side_door(f"`git config` would write configuration every worktree shares; use `git config --worktree` in {ctx.worktree_root}, or ask the user.")
     if sub == "worktree" and operands:
         found.extend(_worktree_command(call, command, ctx, base))
     return found
 
 
-def _writes_config(values: list[str | None], operands: list[str | None]) -> bool:
-    flags = set(v for v in values if v and v.startswith("-"))
+def _writes_config(flags: set[str], operands: list[str | None]) -> bool:
     if flags & {"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list", "--get-color", "--get-colorbool"}:
         return False
     if operands and operands[0] in ("get", "list"):

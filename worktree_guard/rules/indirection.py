@@ -49,11 +49,18 @@ SENSITIVE_ARGUMENTS = frozenset({
     "am", "apply", "commit", "add", "rm", "mv", "update-ref", "symbolic-ref", "branch", "worktree", "config", "push",
     "-C", "--git-dir", "--work-tree", "-c", "cd", "pushd", "popd",
 })
-XARGS_WITH_VALUE = frozenset({"-a", "--arg-file", "-d", "--delimiter", "-E", "-e", "--eof", "-I", "-L", "-l", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"})
+XARGS_WITH_VALUE = frozenset({"-a", "--arg-file", "-d", "--delimiter", "-E", "--eof", "-I", "-L", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"})
 
 
-def _skip_options(values: list[str | None], start: int, with_value: frozenset[str]) -> tuple[int, dict[str, str | None]]:
-    """Index of the first operand after GNU-style options, and the options seen (with their values)."""
+def _skip_options(
+    values: list[str | None], start: int, with_value: frozenset[str], optional_value: frozenset[str] = frozenset()
+) -> tuple[int, dict[str, str | None]]:
+    """Index of the first operand after GNU-style options, and the options seen (with their values).
+
+    Short clusters are read letter by letter (`env -iC dir`, `sudo -Eu root`, `xargs -rI{}`): a letter
+    that takes a value takes the rest of the cluster, or the next word. `optional_value` options take only
+    an attached value (`xargs -i[R]`, `--replace[=R]`). An option only known at run time ends the options.
+    """
     seen: dict[str, str | None] = {}
     i = start
     while i < len(values):
@@ -62,47 +69,63 @@ def _skip_options(values: list[str | None], start: int, with_value: frozenset[st
             break
         if value == "--":
             return i + 1, seen
-        name, eq, attached = value.partition("=")
-        if name in with_value:
-            if eq:
-                seen[name] = attached
+        i += 1
+        if value.startswith("--"):
+            name, eq, attached = value.partition("=")
+            if name in with_value and not eq:
+                seen[name] = values[i] if i < len(values) else None
                 i += 1
             else:
-                seen[name] = values[i + 1] if i + 1 < len(values) else None
-                i += 2
+                seen[name] = attached if eq else None
             continue
-        if not value.startswith("--") and len(value) > 2 and value[:2] in with_value:
-            seen[value[:2]] = value[2:]
-            i += 1
-            continue
-        seen[name] = None
-        i += 1
+        for j in range(1, len(value)):
+            name, rest = "-" + value[j], value[j + 1:]
+            if name in with_value:
+                if rest:
+                    seen[name] = rest
+                else:
+                    seen[name] = values[i] if i < len(values) else None
+                    i += 1
+                break
+            if name in optional_value:
+                seen[name] = rest or None
+                break
+            seen[name] = None
     return i, seen
 
 
 def _shell_code(command: ShellCommand) -> tuple[str, Word | None, str | None] | None:
-    """For a shell: ("c", word, value) for `-c STRING`, ("file", …) for a script, ("stdin", …) otherwise."""
+    """For a shell: ("c", word, value) for `-c STRING`, ("file", …) for a script, ("stdin", …) otherwise.
+
+    As bash reads its arguments: options (`-e`, `+x`, `-o opt`, `+o opt`, `--norc`) come first, in any order
+    with `-c`; with `-c` the command string is the first argument that is not an option.
+    """
     values = command.values()
+    words = command.words
+    reads_string = False
     i = 1
     while i < len(values):
         value = values[i]
-        if value is None:
-            return ("c", command.words[i], None) if i > 1 and values[i - 1] and "c" in values[i - 1].lstrip("-") else ("file", command.words[i], None)
+        if value is None:  # an option or argument only known at run time
+            return ("c" if reads_string else "file", words[i], None)
         if value in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
             i += 2
             continue
-        if value.startswith("-") and value != "-" and value != "--":
-            if not value.startswith("--") and "c" in value[1:]:
-                if i + 1 < len(values):
-                    return ("c", command.words[i + 1], values[i + 1])
-                return ("c", None, None)
+        if value == "--" or value == "-":
+            i += 1
+            break
+        if value.startswith("--"):
             i += 1
             continue
-        if value == "--":
+        if value[:1] in ("-", "+") and len(value) > 1:
+            if value[0] == "-" and "c" in value[1:]:
+                reads_string = True
             i += 1
             continue
-        return ("file", command.words[i], value)
-    return ("stdin", None, None)
+        break
+    if i >= len(values):
+        return ("c", None, None) if reads_string else ("stdin", None, None)
+    return ("c" if reads_string else "file", words[i], values[i])
 
 
 def _stdin_script(command: ShellCommand) -> tuple[str, int] | None:
@@ -149,7 +172,7 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
     if name == "xargs":
         return _xargs(command, values)
     if name == "find":
-        return _find_exec(command, values)
+        return _find_exec(command, values, ctx)
     if name in WRAPPERS:
         with_value, leading = WRAPPERS[name]
         if name == "command" and any(v in ("-v", "-V") for v in values[1:2]):
@@ -221,8 +244,10 @@ def _dynamic(word: Word) -> Word:
 def _xargs(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
     """`xargs cmd args`: the inner argv gets the input appended (or put in place of -I's string): unknown words."""
     words = command.words
-    start, seen = _skip_options(values, 1, XARGS_WITH_VALUE)
-    replace = seen.get("-I") or (seen.get("-i") or "{}" if "-i" in seen else None)
+    start, seen = _skip_options(values, 1, XARGS_WITH_VALUE, frozenset({"-i"}))
+    replace = seen.get("-I") or seen.get("-i") or seen.get("--replace")
+    if replace is None and ("-i" in seen or "--replace" in seen):
+        replace = "{}"
     if start >= len(words):
         return None  # xargs runs echo
     inner = list(words[start:])
@@ -243,11 +268,12 @@ def _with_input(word: Word, replace: str) -> Word:
     return WordNode(raw=word.raw, span=word.span, value=word.value.replace(replace, '"$WORKTREE_GUARD_XARGS_INPUT"'), substitutions=word.substitutions)
 
 
-def _find_exec(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
+def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) -> Unwrapped | None:
     """`find … -exec cmd {} \\;`: each -exec/-execdir/-ok runs its argv with `{}` standing for a found path.
 
-    Found paths lie under the starting points (find does not follow symlinks unless -L/-follow), so with
-    static starting points `{}` is judged as a path under each of them; otherwise it is unknown.
+    Found paths lie under the starting points (find does not follow symlinks unless -L/-follow), so when
+    every starting point is static and inside W, `{}` is judged as a path under each of them; otherwise it is
+    unknown (a starting point outside W may hold a shared checkout anywhere below it).
     """
     words = command.words
     roots: list[str | None] = []
@@ -257,6 +283,8 @@ def _find_exec(command: ShellCommand, values: list[str | None]) -> Unwrapped | N
         i += 1
     follows = any(v in ("-L", "-follow", "-H") for v in values)
     known_roots = [r for r in (roots or ["."]) if r is not None] if not follows and None not in roots else []
+    if command.cwd is None or not all(ctx.policy.judge(r, command.cwd).place == "inside" for r in known_roots):
+        known_roots = []
     found = []
     while i < len(values):
         if values[i] in ("-exec", "-execdir", "-ok", "-okdir"):
@@ -306,6 +334,9 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
             return [Violation(code="WG404", message=f"`{name} -c` runs shell code only known at run time; pass it a literal string.", **base)]
         if code and code[0] == "stdin" and _stdin_script(command) is None:
             return [Violation(code="WG404", message=f"`{name}` runs shell code from its input, which worktree-guard cannot see; run the commands directly.", **base)]
+        if code and code[0] == "file" and (code[2] is None or code[2].startswith(("/dev/", "/proc/"))):
+            shown = code[1].raw if code[1] is not None else "?"
+            return [Violation(code="WG404", message=f"`{name}` runs a script worktree-guard cannot see ({shown}); run the commands directly.", **base)]
     if name == "eval" and any(v is None for v in values[1:]):
         return [Violation(code="WG404", message="`eval` runs code only known at run time; run the command directly.", **base)]
     if name == "trap" and len(values) > 2 and values[1] is None:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
 from ..model import Violation
+from ..paths import inside
 from ..shell.programs import BUILTIN_WRITERS, CWD, WriteSpec, written_targets
 from ..shell.steps import glob_values
 
@@ -70,33 +71,48 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     for target in written_targets(spec, command.words, command.values()):
         span = target.word.span if target.word is not None else command.span
         if target.value == CWD:
-            found += judge_write(ctx, command.cwd, ".", command.cwd, span, f"`{name}` writing {target.how}")
+            found += judge_write(ctx, command.cwd, ".", command.cwd, span, f"`{name}` writing {target.how}", recursive=target.recursive)
         elif target.value == "-" and name in ("wget", "curl", "tar", "sort", "tee"):
             continue  # standard output
         elif target.value is None and target.word is not None and (matches := glob_values(target.word, command.state)) is not None:
             for match in matches:
-                found += judge_write(ctx, match, target.word.raw, command.cwd, span, f"`{name}` ({target.how})")
+                found += judge_write(ctx, match, target.word.raw, command.cwd, span, f"`{name}` ({target.how})", recursive=target.recursive)
         else:
             written = target.word.raw if target.word is not None else str(target.value)
-            found += judge_write(ctx, target.value, written, command.cwd, span, f"`{name}` ({target.how})")
+            found += judge_write(ctx, target.value, written, command.cwd, span, f"`{name}` ({target.how})", recursive=target.recursive)
     return found or None
 
 
 def _symlink_targets(command: ShellCommand, ctx: Context) -> list[Violation]:
-    """`ln -s TARGET LINK` with TARGET outside W opens an escape hatch inside W: judged like a write to TARGET."""
+    """`ln -s TARGET LINK` with TARGET outside W opens an escape hatch inside W: judged like a write to TARGET.
+
+    A relative TARGET is resolved from the link's directory, as the kernel will resolve it.
+    """
+    import os
+
     from ..shell.programs import parse_argv
 
-    spec = write_table(ctx)["ln"] if "ln" in write_table(ctx) else None
+    spec = write_table(ctx).get("ln")
     if spec is None:
         return []
     argv = parse_argv(command.words, command.values(), spec)
-    if not ({"-s", "--symbolic"} & set(argv.options)):
+    options = set(argv.options)
+    if not ({"-s", "--symbolic"} & options):
         return []
-    sources = argv.operands if ({"-t", "--target-directory"} & set(argv.options)) else argv.operands[:-1] if len(argv.operands) > 1 else argv.operands
+    directories = argv.options.get("-t", []) + argv.options.get("--target-directory", [])
+    if directories:
+        sources, link_dir = argv.operands, directories[-1][1]
+    elif len(argv.operands) > 1:
+        sources, last = argv.operands[:-1], argv.operands[-1][1]
+        link_dir = None if last is None else (last if last.endswith("/") or (command.cwd and os.path.isdir(os.path.join(command.cwd, last))) else os.path.dirname(last) or ".")
+    else:
+        sources, link_dir = argv.operands, "."
+    base = None if link_dir is None or command.cwd is None and not link_dir.startswith("/") else os.path.join(command.cwd or "/", link_dir)
     found = []
-    # A relative TARGET is relative to the link's directory; the cwd is the usual case and the closest guess.
     for word, value in sources:
-        found += judge_write(ctx, value, word.raw, command.cwd, word.span, "`ln -s` (a link pointing to it)")
+        if value is not None and not value.startswith(("/", "~")) and base is None:
+            value = None  # relative to a directory not known here
+        found += judge_write(ctx, value, word.raw, base, word.span, "`ln -s` (a link pointing to it)")
     return found
 
 
@@ -107,15 +123,32 @@ def judge_write(
     cwd: str | None,
     span: tuple[int, int],
     what: str,
+    *,
+    rule: str = RULE,
+    recursive: bool = False,
 ) -> list[Violation]:
-    """§5.1's order for one written path as Bash gives it; relative paths need a known cwd."""
-    common = dict(rule=RULE, tool=ctx.call.tool, path=written, worktree_root=ctx.worktree_root, span=span)
+    """§5.1's order for one written path as Bash gives it; relative paths need a known cwd.
+
+    `recursive` (rm -r, find -delete, chmod -R): the write reaches everything below the path, so a
+    shared checkout below it counts even when the path itself is allowed (a repository can live in /tmp).
+    """
+    common = dict(rule=rule, tool=ctx.call.tool, path=written, worktree_root=ctx.worktree_root, span=span)
     root = ctx.worktree_root
     if value is None:
         return [Violation(code="WG403", message=f"{what} writes to {written!r}, which is only known at run time; write to a literal path inside {root}.", **common)]
     if cwd is None and not value.startswith(("/", "~")):
         return [Violation(code="WG403", message=f"{what} writes to the relative path {written!r} after a directory change worktree-guard cannot follow; use an absolute path inside {root}.", **common)]
     judgement = ctx.policy.judge(value, cwd or "/")
+    if recursive and judgement.ok:
+        below = [r for r in ctx.policy.shared_roots if inside(r, judgement.resolved) and r != judgement.resolved]
+        if below:
+            return [Violation(
+                code="WG401",
+                message=f"{what} reaches everything below {judgement.resolved}, which holds the shared checkout {below[0]}.",
+                resolved=judgement.resolved,
+                shared_root=below[0],
+                **common,
+            )]
     if judgement.ok:
         return []
     if judgement.place == "protected":

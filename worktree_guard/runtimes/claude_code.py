@@ -31,10 +31,6 @@ TOOLS: dict[str, tuple[ToolKind, str | None]] = {
     "EnterWorktree": ("enter_worktree", "path"),
 }
 
-# Events `worktree-guard install` registers that carry no tool call. Until the leak check (SPEC §5.4) handles
-# them they are read as a call of kind "other", which passes (no output).
-LIFECYCLE_EVENTS = ("SubagentStart", "SubagentStop")
-
 # Permission modes in which Claude Code would run the tool without asking (SPEC §6).
 AUTO_APPROVE_ALL = {"bypassPermissions", "dontAsk", "auto"}
 AUTO_APPROVE_FILE_TOOLS = {"acceptEdits"}
@@ -43,6 +39,8 @@ NO_PERMISSION_TOOLS = {"Agent", "Task"}
 
 # Sub-agent lifecycle events the guard answers (SPEC §5.4); every other non-tool event passes.
 LIFECYCLE_EVENTS = ("SubagentStart", "SubagentStop")
+# The tools the PreToolUse entry must cover (install writes them as its matcher; doctor checks them).
+GUARDED_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "Agent", "Task", "EnterWorktree")
 
 
 class PreToolUsePayload(BaseModel):

@@ -122,14 +122,19 @@ def apply_builtin(step: ShellCommand) -> None:
     state = step.state
     if not step.words:
         for assignment in step.assignments:
-            state.variables[assignment.name] = word_value(assignment.value, state, step.home)
+            state.assign(assignment.name, word_value(assignment.value, state, step.home))
         return
     name = step.name
     if step.words[0].value != name:
         return  # `/bin/cd` or `./cd` is not the builtin
     if name in DIRECTORY_BUILTINS:
         change = directory_change(step)
-        if change is None or not change.moves:
+        if change is None:
+            return
+        if not change.moves:
+            if name in ("pushd", "popd"):
+                # `pushd -n dir` / `popd -n` edit the stack without moving: what it holds is no longer followed.
+                state.dirstack = [None] * (len(state.dirstack) + 1)
             return
         previous = state.cwd
         state.chdir(change.physical)
@@ -138,14 +143,17 @@ def apply_builtin(step: ShellCommand) -> None:
         elif name == "popd" and state.dirstack:
             state.dirstack.pop(0)
     elif name in DECLARING_BUILTINS:
-        for word in step.words[1:]:
-            value = word_value(word, state, step.home)
+        values = [word_value(word, state, step.home) for word in step.words[1:]]
+        nameref = any(v is not None and v.startswith("-") and "n" in v[1:] for v in values)
+        for word, value in zip(step.words[1:], values):
             text = value if value is not None else word.raw
             variable, eq, rest = text.partition("=")
             if not variable or variable.startswith("-") or not variable.replace("_", "a").isalnum():
                 continue
-            if eq:
-                state.variables[variable] = rest if value is not None else None
+            if nameref:
+                state.assign(variable, None)  # `declare -n r=X`: r stands for another variable
+            elif eq:
+                state.assign(variable, rest if value is not None else None)
             if name == "export":
                 state.exported.add(variable)
     elif name == "unset":
@@ -157,7 +165,7 @@ def apply_builtin(step: ShellCommand) -> None:
         values = step.values()
         for value in values[1:]:
             if value and not value.startswith("-") and value.replace("_", "a").isalnum():
-                state.variables[value] = None
+                state.assign(value, None)
     elif name in ("source", "."):
         state.cwd = None  # the script may cd anywhere: what follows runs somewhere unknown
     elif name == "shopt" and "lastpipe" in step.values() and "-s" in step.values():

@@ -18,9 +18,12 @@ CWD = "\0cwd"
 
 @dataclass(frozen=True, slots=True)
 class Target:
+    """One written target; `recursive` when the program reaches everything below it (`rm -r`, `find -delete`)."""
+
     word: Word | None
     value: str | None
     how: str
+    recursive: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +41,7 @@ class WriteSpec:
     unless_with: …unless one of these options supplied it (`sed -e 's/a/b/' f`, `chmod --reference=r f`).
     key_value: `key=` prefixes of operands that name written files (`dd of=f`).
     writes_cwd: with no target option given, the program writes into its working directory (`wget URL`).
+    recursive_with: options that make the program reach everything below each target (`rm -r`, `chmod -R`).
     custom: a function for programs no table row can describe (tar); it gets the argv values.
     """
 
@@ -52,6 +56,7 @@ class WriteSpec:
     unless_with: frozenset[str] = frozenset()
     key_value: tuple[str, ...] = ()
     writes_cwd: bool = False
+    recursive_with: frozenset[str] = frozenset()
     custom: Callable[[list[Word], list[str | None]], list[Target]] | None = field(default=None, compare=False)
 
 
@@ -156,6 +161,8 @@ def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None]
         targets.append(Target(None, CWD, "into the current directory"))
     if argv.dynamic_option and not targets:
         targets.append(Target(words[0], None, "an option only known at run time"))
+    if spec.recursive_with & present:
+        targets = [Target(t.word, t.value, t.how, recursive=True) for t in targets]
     return targets
 
 
@@ -179,9 +186,9 @@ def _tar(words: list[Word], values: list[str | None]) -> list[Target]:
     if extracting:
         directories = argv.options.get("-C", []) + argv.options.get("--directory", [])
         if directories:
-            targets.extend(Target(word, value, "extract into") for word, value in directories)
+            targets.extend(Target(word, value, "extract into", recursive=True) for word, value in directories)
         else:
-            targets.append(Target(None, CWD, "extract into the current directory"))
+            targets.append(Target(None, CWD, "extract into the current directory", recursive=True))
     return targets
 
 
@@ -195,11 +202,27 @@ def _find(words: list[Word], values: list[str | None]) -> list[Target]:
         i += 1
     rest = values[i:]
     if "-delete" in rest:
-        targets.extend(Target(w, v, "-delete") for w, v in roots or [(None, ".")])  # type: ignore[list-item]
+        targets.extend(Target(w, v, "-delete", recursive=True) for w, v in roots or [(None, ".")])  # type: ignore[list-item]
     for j in range(i, len(values) - 1):
         if values[j] in ("-fprint", "-fprint0", "-fprintf", "-fls"):
             targets.append(Target(words[j + 1], values[j + 1], values[j]))
     return targets
+
+
+def _patch(words: list[Word], values: list[str | None]) -> list[Target]:
+    """patch writes the file it is given (`patch f x.diff`), -o's file, or the files of the diff under -d or the cwd."""
+    spec = WriteSpec(value_options=frozenset({"-p", "-i", "--input", "-d", "--directory", "-r", "--reject-file", "-z", "--suffix", "-B", "--prefix", "-F", "--fuzz", "-o", "--output", "-D", "--ifdef", "-V", "--version-control"}))
+    argv = parse_argv(words, values, spec)
+    outputs = argv.options.get("-o", []) + argv.options.get("--output", [])
+    if outputs:
+        return [Target(word, value, "-o") for word, value in outputs]
+    if argv.operands:
+        word, value = argv.operands[0]
+        return [Target(word, value, "the file to patch")]
+    directories = argv.options.get("-d", []) + argv.options.get("--directory", [])
+    if directories:
+        return [Target(word, value, "-d", recursive=True) for word, value in directories]
+    return [Target(None, CWD, "the files of the diff, under the current directory", recursive=True)]
 
 
 def _frozen(*names: str) -> frozenset[str]:
@@ -209,7 +232,7 @@ def _frozen(*names: str) -> frozenset[str]:
 BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "cp": WriteSpec(operands="last", value_options=_frozen("-S", "--suffix"), target_options=_frozen("-t", "--target-directory"), sources_with=_frozen("-t", "--target-directory")),
     "mv": WriteSpec(operands="all", value_options=_frozen("-S", "--suffix"), target_options=_frozen("-t", "--target-directory")),
-    "rm": WriteSpec(operands="all"),
+    "rm": WriteSpec(operands="all", recursive_with=_frozen("-r", "-R", "--recursive")),
     "rmdir": WriteSpec(operands="all"),
     "unlink": WriteSpec(operands="all"),
     "shred": WriteSpec(operands="all", value_options=_frozen("-n", "--iterations", "-s", "--size", "--random-source")),
@@ -223,15 +246,16 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "dd": WriteSpec(key_value=("of=",)),
     "sed": WriteSpec(operands="all", value_options=_frozen("-e", "--expression", "-f", "--file", "-l", "--line-length"), optional_value_options=_frozen("-i"), only_with=_frozen("-i", "--in-place"), first_is_not_a_file=True, unless_with=_frozen("-e", "--expression", "-f", "--file")),
     "perl": WriteSpec(operands="all", value_options=_frozen("-e", "-E", "-I", "-M", "-m", "-x"), optional_value_options=_frozen("-i"), only_with=_frozen("-i"), first_is_not_a_file=True, unless_with=_frozen("-e", "-E")),
-    "rsync": WriteSpec(operands="last", value_options=_frozen("-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--exclude-from", "--include-from", "--files-from", "--chmod", "--rsync-path", "-T", "--temp-dir", "--partial-dir", "--log-file", "--backup-dir", "--suffix", "--compare-dest", "--copy-dest", "--link-dest")),
+    "rsync": WriteSpec(operands="last", all_with=_frozen("--remove-source-files"), recursive_with=_frozen("--delete", "--delete-before", "--delete-during", "--delete-after", "--delete-excluded", "--del"), value_options=_frozen("-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--exclude-from", "--include-from", "--files-from", "--chmod", "--rsync-path", "-T", "--temp-dir", "--partial-dir", "--log-file", "--backup-dir", "--suffix", "--compare-dest", "--copy-dest", "--link-dest")),
     "tar": WriteSpec(custom=_tar),
     "unzip": WriteSpec(operands="none", value_options=_frozen("-x", "-P"), target_options=_frozen("-d"), writes_cwd=True),
     "curl": WriteSpec(operands="none", value_options=_frozen("-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "-X", "--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie", "-F", "--form", "-m", "--max-time", "-x", "--proxy", "-w", "--write-out", "--connect-timeout", "-r", "--range", "--retry"), target_options=_frozen("-o", "--output", "--output-dir", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii")),
     "wget": WriteSpec(operands="none", value_options=_frozen("-t", "--tries", "-T", "--timeout", "-U", "--user-agent", "--header", "-e", "--execute", "-i", "--input-file", "-a", "--append-output", "-o", "--output-file"), target_options=_frozen("-O", "--output-document", "-P", "--directory-prefix"), writes_cwd=True),
-    "chmod": WriteSpec(operands="all", first_is_not_a_file=True, unless_with=_frozen("--reference")),
-    "chown": WriteSpec(operands="all", first_is_not_a_file=True, unless_with=_frozen("--reference")),
-    "chgrp": WriteSpec(operands="all", first_is_not_a_file=True, unless_with=_frozen("--reference")),
+    "chmod": WriteSpec(operands="all", first_is_not_a_file=True, unless_with=_frozen("--reference"), recursive_with=_frozen("-R", "--recursive")),
+    "chown": WriteSpec(operands="all", first_is_not_a_file=True, unless_with=_frozen("--reference"), recursive_with=_frozen("-R", "--recursive")),
+    "chgrp": WriteSpec(operands="all", first_is_not_a_file=True, unless_with=_frozen("--reference"), recursive_with=_frozen("-R", "--recursive")),
     "sort": WriteSpec(operands="none", value_options=_frozen("-k", "--key", "-t", "--field-separator", "-S", "--buffer-size", "-T", "--temporary-directory", "--parallel", "--batch-size", "--files0-from", "--random-source", "--compress-program"), target_options=_frozen("-o", "--output")),
-    "patch": WriteSpec(operands="none", value_options=_frozen("-p", "-i", "--input", "-d", "--directory", "-r", "--reject-file", "-z", "--suffix", "-B", "--prefix", "-F", "--fuzz"), target_options=_frozen("-o", "--output")),
+    "patch": WriteSpec(custom=_patch),
+    "split": WriteSpec(operands="last", value_options=_frozen("-l", "--lines", "-b", "--bytes", "-C", "--line-bytes", "-n", "--number", "-a", "--suffix-length", "--additional-suffix", "--filter", "-t", "--separator"), writes_cwd=True),
     "find": WriteSpec(custom=_find),
 }

@@ -39,6 +39,14 @@ class ShellState:
         """The known value of `$name`; None when unknown or unset (an unset variable is not trusted to be empty)."""
         return self.variables.get(name)
 
+    def assign(self, name: str, value: str | None) -> None:
+        """`NAME=value` (None: unknown). OLDPWD feeds `cd -`; assigning PWD makes the logical cwd unknown."""
+        self.variables[name] = value
+        if name == "OLDPWD":
+            self.oldpwd = value
+        elif name == "PWD":
+            self.cwd = None
+
     def chdir(self, target: str | None) -> None:
         self.oldpwd = self.cwd
         self.cwd = target

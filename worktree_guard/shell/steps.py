@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 from . import words
@@ -114,9 +115,9 @@ def expand_tilde(value: str, state: ShellState, home: str) -> str | None:
     if head == "":
         base = state.lookup("HOME") or home
     elif head == "+":
-        base = state.cwd
+        base = state.lookup("PWD")
     elif head == "-":
-        base = state.oldpwd
+        base = state.lookup("OLDPWD")
     elif head.lstrip("+-").isdigit():
         return None
     else:
@@ -135,8 +136,8 @@ def word_value(word: Word, state: ShellState, home: str) -> str | None:
     """A word's static value in this state, known variables substituted; None when dynamic."""
     value, tilde = word.value, word.tilde
     if value is None:
-        if "$" not in word.raw or word.substitutions:
-            return None
+        if "$" not in word.raw or word.substitutions or "IFS" in state.variables:
+            return None  # with IFS changed, an unquoted expansion may split anywhere
         value, tilde = words.word_value(word.raw, state.lookup)
         if value is None:
             return None
@@ -145,15 +146,17 @@ def word_value(word: Word, state: ShellState, home: str) -> str | None:
     return value
 
 
-#: More matches than this and a glob counts as unknown: it is not worth listing.
-MAX_GLOB_MATCHES = 1000
+#: More directory entries than this and a glob counts as unknown: reading them is not worth the time.
+MAX_GLOB_ENTRIES = 2000
 
 
 def glob_values(word: Word, state: ShellState) -> list[str] | None:
-    """What a word whose only expansions are unquoted `*`, `?`, `[…]` expands to now, as absolute paths.
+    """What a word whose only expansions are unquoted `*`, `?`, `[…]` in its last component expands to now.
 
-    Expanded on the filesystem at check time (the word's matches can change before it runs: a documented
-    time-of-check gap). No match: bash keeps the pattern itself. None when the word has other expansions.
+    Expanded on the filesystem at check time, by reading one directory (the matches can change before the
+    command runs: a documented time-of-check gap). No match: bash keeps the pattern itself. None — unknown —
+    when the word has other expansions, a glob in a directory component (`/*/*/x` could walk the whole
+    disk), or a directory with more than MAX_GLOB_ENTRIES entries.
     """
     if word.substitutions:
         return None
@@ -164,11 +167,22 @@ def glob_values(word: Word, state: ShellState) -> list[str] | None:
         if state.cwd is None:
             return None
         pattern = os.path.join(state.cwd, pattern)
-    import glob
+    directory, _, last = pattern.rpartition("/")
+    if words.has_glob_syntax(directory):
+        return None
+    import fnmatch
 
-    matches = []
-    for match in glob.iglob(pattern):
-        matches.append(match)
-        if len(matches) > MAX_GLOB_MATCHES:
-            return None
-    return matches or [pattern]
+    directory = words.unescape_glob(directory) or "/"
+    try:
+        with os.scandir(directory) as entries:
+            names = []
+            for count, entry in enumerate(entries):
+                if count >= MAX_GLOB_ENTRIES:
+                    return None
+                names.append(entry.name)
+    except OSError:
+        names = []
+    hidden_ok = last.startswith(".") or last.startswith("[.]")
+    regex = re.compile(fnmatch.translate(last))
+    matches = [os.path.join(directory, n) for n in sorted(names) if regex.match(n) and (hidden_ok or not n.startswith("."))]
+    return matches or [os.path.join(directory, words.unescape_glob(last))]

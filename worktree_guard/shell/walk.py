@@ -148,7 +148,9 @@ class Walker:
         self._check_budget(depth)
         self.trace.append(("command", step.cwd, step.span))
         name = step.name
-        function = step.state.functions.get(name) if name and step.words[0].value == name else None
+        # `command git` and `builtin cd` skip functions of that name (a `git() { command git …; }` wrapper).
+        bypass = bool(step.via) and step.via[-1] in ("command", "builtin")
+        function = step.state.functions.get(name) if name and step.words[0].value == name and not bypass else None
         self.findings.extend(self.hooks.on_command(step) or [])
         if function is not None:
             if depth + 1 > MAX_DEPTH:

@@ -185,6 +185,25 @@ def _glob_escape(text: str) -> str:
     return "".join(f"[{c}]" if c in "*?[" else c for c in text)
 
 
+def has_glob_syntax(pattern: str) -> bool:
+    """True when a `glob_pattern` result has an unescaped `*`, `?` or `[…]` (escapes are `[c]` classes)."""
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "[" and i + 2 < len(pattern) and pattern[i + 2] == "]" and pattern[i + 1] in "*?[":
+            i += 3
+            continue
+        if c in "*?[":
+            return True
+        i += 1
+    return False
+
+
+def unescape_glob(pattern: str) -> str:
+    """A `glob_pattern` with no glob syntax back to the literal text."""
+    return re.sub(r"\[([*?\[])\]", r"\1", pattern)
+
+
 def glob_pattern(raw: str, lookup: Lookup | None = None) -> str | None:
     """The word as a `glob.glob` pattern when its only expansions are unquoted `*`, `?`, `[…]`; else None."""
     if raw.startswith("~") or not _GLOB_SYNTAX.intersection(raw):
