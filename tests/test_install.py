@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from conftest import HOOK_EXE, REPO_ROOT, Repo, run_hook_process, subagent_payload
+from tests.helpers import HOOK_EXE, REPO_ROOT, Repo, run_hook_process, subagent_payload
 from worktree_guard.install import PRE_TOOL_USE_MATCHER, is_guard_handler
 
 LAUNCHER = REPO_ROOT / "hooks" / "worktree-guard-hook"
