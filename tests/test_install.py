@@ -238,6 +238,7 @@ def test_is_guard_handler_recognises_the_guard_and_nothing_else() -> None:
 
 
 def _launch(payload: dict[str, Any], *, launcher: Path = LAUNCHER, env: dict[str, str], cwd: Path) -> dict[str, Any] | None:
+    env = {"WT_GUARD_DAEMON": "0", **env}  # judged in-process: no daemon left behind per test HOME
     done = subprocess.run(["/bin/sh", str(launcher)], input=json.dumps(payload), capture_output=True, text=True, env=env, cwd=cwd, timeout=60)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout) if done.stdout.strip() else None
