@@ -34,6 +34,12 @@ from tests.helpers import (
 )
 from worktree_guard import client, daemon
 
+
+def unprintable_payload(repo: Repo) -> bytes:
+    """A rewrite echoes the tool input, here with a lone surrogate that a UTF-8 stdout cannot print."""
+    return json.dumps(subagent_payload(repo, "Write", {"file_path": str(repo.main / "a.txt"), "content": "x\ud800"})).encode()
+
+
 HEREDOC_COMMIT = "git add -A && git commit -m \"$(cat <<'EOF'\nFix the parser\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\""
 
 
@@ -88,6 +94,7 @@ def cases(repo: Repo) -> list[tuple[str, Any, tuple[str, ...], Path | str]]:
         ("relative-cwd", subagent_payload(repo, "Write", {"file_path": main_file}, cwd="relative/dir"), (), repo.worktree),
         ("main-not-isolated", payload(repo.main, "Write", {"file_path": main_file}), (), repo.main),
         ("misplaced-WG002", payload(repo.main, "Write", {"file_path": main_file}, agent_type="isolated-helper"), (), repo.main),
+        ("unprintable-rewrite", unprintable_payload(repo), ("--mode", "rewrite"), repo.worktree),
     ]
 
 
@@ -97,7 +104,10 @@ def test_the_daemon_replies_exactly_as_the_hook_in_process(repo: Repo, cache: Pa
     for name, data, args, cwd in cases(repo):
         expected = in_process(data, *args, cwd=cwd)
         served = ask(data, *args, cwd=cwd, monkeypatch=monkeypatch)
-        assert (served.returncode, served.stdout, served.stderr) == (expected.returncode, expected.stdout, expected.stderr), name
+        if name == "unprintable-rewrite":  # the daemon's text is the reply; printing it is the hook process's part
+            assert served.decision == "ask" and "WG000" in expected.reason and "UnicodeEncodeError" in expected.reason
+        else:
+            assert (served.returncode, served.stdout, served.stderr) == (expected.returncode, expected.stdout, expected.stderr), name
         for command in (None, FAST_HOOK):
             through = run_hook_process(data, *args, cwd=cwd, command=command)
             assert (through.returncode, through.stdout, through.stderr) == (expected.returncode, expected.stdout, expected.stderr), name
@@ -388,3 +398,26 @@ def test_the_daemon_can_be_switched_off(repo: Repo, cache: Path, monkeypatch: py
     with pytest.raises(client.NoDaemon, match="disables"):
         ask(data, cwd=repo.worktree, monkeypatch=monkeypatch)
     assert not (cache / "worktree-guard" / "daemon").exists() or not list((cache / "worktree-guard" / "daemon").glob("*.sock"))
+
+
+@pytest.mark.parametrize("broken", ["client.py", "cli.py"])
+def test_a_guard_that_cannot_load_refuses_instead_of_failing_open(repo: Repo, tmp_path: Path, broken: str) -> None:
+    """A traceback and exit 1 would let the call through (Claude Code treats exit 1 as non-blocking)."""
+    import shutil
+    import sys
+
+    copy = tmp_path / "pkg" / "worktree_guard"
+    shutil.copytree(Path(client.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / broken).write_text("raise ImportError('simulated broken install')\n")
+    data = subagent_payload(repo, "Write", {"file_path": str(repo.worktree / "inside.txt")})
+    command = [sys.executable, "-S", "-P", str(copy / "fast_hook.py")]
+    result = run_hook_process(data, cwd=repo.worktree, command=command)
+    assert result.returncode == 0
+    assert result.decision == "deny" and "WG000" in result.reason and "simulated broken install" in result.reason
+
+
+def test_a_reply_that_cannot_be_printed_is_a_refusal(repo: Repo) -> None:
+    """Before, the traceback and exit 1 let the call through."""
+    result = in_process(unprintable_payload(repo), "--mode", "rewrite", cwd=repo.worktree)
+    assert result.returncode == 0
+    assert result.decision == "deny" and "UnicodeEncodeError" in result.reason and "WG000" in result.reason

@@ -290,20 +290,47 @@ def read_stdin() -> bytes:
         return b""
 
 
+def refuse_unjudged(stdin: bytes, cause: str) -> int:
+    """The last resort when the guard cannot load or print its reply: refuse a tool call (WG000), note any other event.
+
+    Standard library only, ASCII only. Without it the process would end with a traceback and exit 1, which
+    Claude Code treats as a non-blocking error: the call would go through.
+    """
+    import json
+
+    try:
+        event = json.loads(stdin).get("hook_event_name", "PreToolUse")
+    except Exception:  # noqa: BLE001 — unreadable: treat it as the call it most likely is
+        event = "PreToolUse"
+    cause = " ".join(cause.split())[:1000]
+    if event == "PreToolUse":
+        reason = f"worktree-guard could not check this call, so it is refused: {cause} [worktree-guard WG000]"
+        out = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}}
+    else:
+        out = {"systemMessage": f"worktree-guard: {cause}"}
+    sys.stdout.write(json.dumps(out) + "\n")
+    sys.stdout.flush()
+    return 0
+
+
 def run_hook_command(argv: list[str]) -> int:
     """`worktree-guard hook [flags]`: the daemon's reply when it gives one, else the in-process judgement."""
     stdin = read_stdin()
     try:
         exit_code, out, err = ask_daemon(argv, stdin)
-    except NoDaemon:
-        return judge_here(argv, stdin)
-    except BaseException:  # noqa: BLE001 — whatever went wrong here, the in-process judgement still answers
-        return judge_here(argv, stdin)
-    if out:
-        sys.stdout.write(out + "\n")
-    if err:
-        sys.stderr.write(err + "\n")
-    sys.stdout.flush()
+    except BaseException:  # noqa: BLE001 — NoDaemon or anything else: the in-process judgement answers
+        try:
+            return judge_here(argv, stdin)
+        except BaseException as error:  # noqa: BLE001 — never a traceback and exit 1, which lets the call through
+            return refuse_unjudged(stdin, f"{type(error).__name__}: {error}")
+    try:
+        if out:
+            sys.stdout.write(out + "\n")
+        if err:
+            sys.stderr.write(err + "\n")
+        sys.stdout.flush()
+    except BaseException as error:  # noqa: BLE001 — as in-process (cli.write_reply inside judge_here)
+        return refuse_unjudged(stdin, f"{type(error).__name__}: {error}")
     return exit_code
 
 

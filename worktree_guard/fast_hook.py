@@ -13,6 +13,17 @@ _package_parent = __file__.rpartition("/")[0].rpartition("/")[0] or "/"
 sys.path.append(_package_parent)  # after the standard library: only `worktree_guard` is looked up there
 try:
     from worktree_guard.client import main
+except BaseException as error:  # noqa: BLE001 — a broken install must still refuse, not exit 1 (fail open)
+    _cause = f"{type(error).__name__}: {error}"
+
+    def main() -> int:
+        import json
+
+        reason = f"worktree-guard could not check this call, so it is refused: {__file__} cannot load ({_cause}) [worktree-guard WG000]"
+        output = {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}
+        print(json.dumps({"hookSpecificOutput": output}))
+        return 0
+
 finally:
     sys.path.remove(_package_parent)
 
