@@ -364,6 +364,19 @@ def test_a_changed_module_file_makes_the_daemon_stale(tmp_path: Path, monkeypatc
         sys.modules.pop("wg_probe_module", None)
 
 
+def test_the_fingerprint_covers_the_dependencies_and_not_the_standard_library() -> None:
+    import json as stdlib_module
+
+    import bashlex.yacc
+    import pluggy
+    import pydantic
+
+    paths = set(daemon.CodeFingerprint().paths)
+    for module in (pydantic, pluggy, bashlex.yacc, client):
+        assert module.__file__ in paths, module.__name__
+    assert stdlib_module.__file__ not in paths
+
+
 def test_a_new_distribution_makes_the_daemon_stale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     site = tmp_path / "site"
     site.mkdir()

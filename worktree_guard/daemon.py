@@ -77,9 +77,9 @@ class CodeFingerprint:
     (the guard, its dependencies, plugins) and every sys.path directory (a distribution added or removed)."""
 
     def __init__(self) -> None:
-        import sysconfig
-
-        stdlib = tuple({sysconfig.get_path("stdlib"), sysconfig.get_path("platstdlib")})
+        # The standard library is the base installation's (in a venv, sysconfig's "platstdlib" is the venv's
+        # lib/pythonX.Y, which holds site-packages): the directory of `os` and lib-dynload inside it.
+        stdlib = (os.path.dirname(os.__file__) + os.sep,)
         files = set()
         for module in list(sys.modules.values()):
             path = getattr(module, "__file__", None)
