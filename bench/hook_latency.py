@@ -1,6 +1,6 @@
 """Time the hook as a whole process against a bare interpreter, side by side, and report medians, ratios and RSS.
 
-    .venv/bin/python bench/hook_latency.py [--rounds N] [--seed S]
+    .venv/bin/python bench/hook_latency.py [--rounds N] [--seed S] [--before DIR]
 
 Builds a real repository with a linked worktree (a sub-agent's, `.claude/worktrees/agent-…`) in a temp dir and
 sends the hook the payloads Claude Code sends for that sub-agent: Write inside its worktree (pass), Write into
@@ -19,6 +19,9 @@ measurements of a round run in a shuffled order, so that machine noise spreads o
 shows medians over rounds. Peak RSS is measured in separate, untimed runs under GNU time (`/usr/bin/time -f %M`):
 wait4's ru_maxrss of a child spawned from this process would include this process's own memory from before
 the exec. For the daemon it is its VmHWM.
+
+`--before DIR` adds the hook of another copy of the package for comparison, run in-process as `worktree-guard
+hook` ran it there (e.g. `git archive <rev> worktree_guard | tar -x -C DIR`).
 
 The hook runs with a temporary HOME and XDG_CACHE_HOME (its own daemon and table cache); the package's
 modules are byte-compiled first, as `pip install` does (this environment may set PYTHONDONTWRITEBYTECODE).
@@ -183,8 +186,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--before", metavar="DIR", help="a directory holding another worktree_guard package to time in-process")
     args = parser.parse_args()
     compileall.compile_dir(str(REPO_ROOT / "worktree_guard"), quiet=1)
+    before: list[str] = []
+    if args.before:
+        before_dir = os.path.realpath(args.before)
+        compileall.compile_dir(os.path.join(before_dir, "worktree_guard"), quiet=1)
+        before = [PYTHON, "-c", f"import sys; sys.path.insert(0, {before_dir!r}); from worktree_guard.cli import main; sys.exit(main(['hook']))"]
 
     with tempfile.TemporaryDirectory(prefix="wg-bench-") as temp:
         base = Path(os.path.realpath(temp))
@@ -208,6 +217,8 @@ def main() -> int:
                 Measure("worktree-guard hook", [str(BIN / "worktree-guard"), "hook"], stdin, cwd=str(worktree)),
                 Measure("in-process", [str(BIN / "worktree-guard"), "hook"], stdin, env={"WT_GUARD_DAEMON": "0"}, cwd=str(worktree)),
             ]
+            if before:
+                group.append(Measure(f"before ({args.before})", before, stdin, env={"WT_GUARD_DAEMON": "0"}, cwd=str(worktree)))
             rows.append((name, group))
             measures.extend(group)
 
@@ -276,8 +287,8 @@ def main() -> int:
             t = statistics.median(m.seconds)
             print(f"| {name} ({decision(m.output)}) | {m.label} | {t * 1000:.1f} | {t / strict:.2f} | {t / loose:.2f} | {m.rss()} |")
     print()
-    for label, served_only in (("served by the daemon", True), ("judging in-process", False)):
-        peaks = [max(m.rss_kib) for _, group in rows for m in group if m.rss_kib and (m.label != "in-process") == served_only]
+    for label, commands in (("served by the daemon", ("fast_hook", "worktree-guard-hook", "worktree-guard hook")), ("judging in-process", ("in-process",))):
+        peaks = [max(m.rss_kib) for _, group in rows for m in group if m.rss_kib and m.label in commands]
         if peaks:
             print(f"largest peak RSS of a hook process {label}: {max(peaks) / 1024:.1f} MiB (goal: under 40)")
     for name, goal in GOALS.items():
