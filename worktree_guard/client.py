@@ -2,9 +2,10 @@
 
 `worktree-guard hook` runs as a fresh process before every tool call. Importing the guard (pydantic,
 pluggy, bashlex) costs far more than the judgement itself, so a daemon (`worktree_guard.daemon`) keeps them
-loaded and this module only forwards the call to it. It imports the standard library only — `os`, `sys`,
-`_socket` and `_sha256` — so that `python -S -P …/worktree_guard/fast_hook.py` costs little more than the
-interpreter's start (the console scripts `worktree-guard hook` and `worktree-guard-hook` reach the same code).
+loaded and this module only forwards the call to it. It imports built-in modules only — `posix`, `sys`,
+`_socket`, `_sha256`; not even `os`, which costs 1.5 ms — so that `python -S -P …/worktree_guard/fast_hook.py`
+costs little more than the interpreter's start (the console scripts `worktree-guard hook` and
+`worktree-guard-hook` reach the same code).
 
 The daemon is an optimisation and never an authority on its own failure. Anything short of a complete,
 well-formed reply to this very request — no daemon, a socket directory that is not private, a server that
@@ -19,12 +20,14 @@ directory travel with each request and the daemon judges under them. Set `WT_GUA
 call in-process.
 """
 
-from __future__ import annotations
-
-import os
+import posix
 import sys
 
 from .private_dir import NotPrivate, cache_root, open_private_dir
+
+TYPE_CHECKING = False  # `typing` is not imported at run time
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 #: Disables the daemon when set to 0/false/no/off. Not a WORKTREE_GUARD_* name: those are settings (SPEC §8).
 DISABLE_VAR = "WT_GUARD_DAEMON"
@@ -61,7 +64,7 @@ KEY_VARS = (
 )
 KEY_PREFIXES = ("WORKTREE_GUARD_", "WT_GUARD_", "PYTHON")
 
-PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+PACKAGE_DIR = __file__.rpartition("/")[0]  # absolute: imported from an absolute sys.path entry
 
 
 class NoDaemon(Exception):
@@ -71,27 +74,40 @@ class NoDaemon(Exception):
 # --- where a daemon lives ------------------------------------------------------------------------
 
 
-def daemon_key(environ: dict[str, str] | os._Environ[str]) -> str:
+def _encode(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+def current_environ() -> "dict[str, str]":
+    """This process's environment: `os.environ` once `os` is loaded (it may have been changed), else `posix`'s."""
+    os = sys.modules.get("os")
+    if os is not None:
+        return dict(os.environ)
+    encoding, errors = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
+    return {k.decode(encoding, errors): v.decode(encoding, errors) for k, v in posix.environ.items()}
+
+
+def daemon_key(environ: "Mapping[str, str]") -> str:
     """The name of the daemon that serves this interpreter, this package and this environment."""
     from _sha256 import sha256
 
     digest = sha256()
-    # The interpreter binary and the environment it runs in (a venv is its bin directory; sys.prefix differs
-    # under -S), its version, and which copy of this package.
-    for part in (f"protocol {PROTOCOL}", os.path.realpath(sys.executable), os.path.dirname(sys.executable), sys.version, PACKAGE_DIR):
-        digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
+    # The interpreter: its directory (a venv is its bin/; python and python3 there are one interpreter, and
+    # sys.prefix is not the venv under -S) and version; and which copy of this package.
+    for part in (f"protocol {PROTOCOL}", sys.executable.rpartition("/")[0], sys.version, PACKAGE_DIR):
+        digest.update(_encode(part) + b"\0")
     for name in sorted(environ):
         if name in KEY_VARS or name.startswith(KEY_PREFIXES):
-            digest.update(f"{name}={environ[name]}".encode("utf-8", "surrogateescape") + b"\0")
+            digest.update(_encode(f"{name}={environ[name]}") + b"\0")
     return digest.hexdigest()[:32]
 
 
-def socket_dir(environ: dict[str, str] | os._Environ[str]) -> str:
+def socket_dir(environ: "Mapping[str, str]") -> str:
     """The private directory that holds the daemons' sockets and locks."""
-    return os.path.join(cache_root(environ), "daemon")
+    return cache_root(environ) + "/daemon"
 
 
-def daemon_disabled(environ: dict[str, str] | os._Environ[str]) -> bool:
+def daemon_disabled(environ: "Mapping[str, str]") -> bool:
     return (environ.get(DISABLE_VAR) or "").strip().lower() in ("0", "false", "no", "off")
 
 
@@ -100,7 +116,7 @@ def address(dir_fd: int, directory: str, name: str) -> str:
     so that the directory checked is the one connected to, and any path length fits the 108-byte limit."""
     if sys.platform.startswith("linux"):
         return f"/proc/self/fd/{dir_fd}/{name}"
-    return os.path.join(directory, name)
+    return f"{directory}/{name}"
 
 
 # --- the wire format ------------------------------------------------------------------------------
@@ -125,10 +141,10 @@ def _fields(data: bytes, start: int, count: int) -> tuple[list[bytes], int]:
     return out, start
 
 
-def encode_request(nonce: bytes, key: str, argv: list[str], cwd: bytes, environ: dict[bytes, bytes], stdin: bytes) -> bytes:
+def encode_request(nonce: bytes, key: str, argv: list[str], cwd: bytes, environ: "Mapping[bytes, bytes]", stdin: bytes) -> bytes:
     """One request: magic, nonce, then key, argv, cwd, environment and stdin as length-prefixed fields."""
     env = b"\0".join(k + b"=" + v for k, v in environ.items())
-    args = b"\0".join(a.encode("utf-8", "surrogateescape") for a in argv)
+    args = b"\0".join(_encode(a) for a in argv)
     return REQUEST_MAGIC + nonce + _field(key.encode()) + _field(args) + _field(cwd) + _field(env) + _field(stdin)
 
 
@@ -180,7 +196,7 @@ def ask_daemon(argv: list[str], stdin: bytes, *, timeout: float = REPLY_TIMEOUT,
     """(exit code, stdout, stderr) as the daemon judged the call; NoDaemon when it did not (start it if absent)."""
     import _socket
 
-    environ = os.environ
+    environ = current_environ()
     if daemon_disabled(environ):
         raise NoDaemon(f"{DISABLE_VAR} disables the daemon")
     if not hasattr(_socket, "SO_PEERCRED"):
@@ -193,11 +209,11 @@ def ask_daemon(argv: list[str], stdin: bytes, *, timeout: float = REPLY_TIMEOUT,
     try:
         key = daemon_key(environ)
         try:
-            cwd = os.fsencode(os.getcwd())
+            cwd = posix.getcwdb()
         except OSError:
             cwd = b""  # the daemon then fails closed where this process would
-        nonce = os.urandom(NONCE_BYTES)
-        request = encode_request(nonce, key, argv, cwd, dict(os.environb), stdin)
+        nonce = posix.urandom(NONCE_BYTES)
+        request = encode_request(nonce, key, argv, cwd, {_encode(k): _encode(v) for k, v in environ.items()}, stdin)
         sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
         try:
             sock.settimeout(timeout)
@@ -205,7 +221,7 @@ def ask_daemon(argv: list[str], stdin: bytes, *, timeout: float = REPLY_TIMEOUT,
                 sock.connect(address(dir_fd, directory, key + ".sock"))
             except (FileNotFoundError, ConnectionRefusedError) as e:
                 if spawn:
-                    start_daemon(dir_fd, key)
+                    start_daemon(dir_fd, key, environ)
                 raise NoDaemon(f"no daemon is listening ({e.strerror})") from None
             _check_peer(sock)
             sock.sendall(request)
@@ -221,7 +237,7 @@ def ask_daemon(argv: list[str], stdin: bytes, *, timeout: float = REPLY_TIMEOUT,
         finally:
             sock.close()
     finally:
-        os.close(dir_fd)
+        posix.close(dir_fd)
     try:
         status, exit_code, out, err = decode_reply(b"".join(chunks), nonce)
     except ValueError as e:
@@ -240,30 +256,31 @@ def _check_peer(sock: object) -> None:
         return  # the private directory is the guarantee there
     cred = sock.getsockopt(_socket.SOL_SOCKET, option, 12)  # type: ignore[attr-defined]  # struct ucred
     uid = int.from_bytes(cred[4:8], sys.byteorder)
-    if uid != os.geteuid():
+    if uid != posix.geteuid():
         raise NoDaemon(f"the daemon runs as uid {uid}, not as this user")
 
 
-def start_daemon(dir_fd: int, key: str) -> bool:
+def start_daemon(dir_fd: int, key: str, environ: "Mapping[str, str]") -> bool:
     """Start the daemon for `key`, detached, unless one holds its lock (running or starting). True if started."""
     import fcntl
 
     try:
-        lock = os.open(key + ".lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=dir_fd)
+        lock = posix.open(key + ".lock", posix.O_RDWR | posix.O_CREAT | posix.O_NOFOLLOW | posix.O_CLOEXEC, 0o600, dir_fd=dir_fd)
     except OSError:
         return False
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
-        os.close(lock)
+        posix.close(lock)
         return False
-    os.close(lock)  # free: the daemon takes it; a second starter loses the race there and exits
+    posix.close(lock)  # free: the daemon takes it; a second starter loses the race there and exits
     # -P: the agent's cwd must not come first on sys.path (a `worktree_guard/` there would shadow the guard).
     argv = [sys.executable, "-P", "-m", "worktree_guard.daemon", "--key", key, "--package-dir", PACKAGE_DIR]
-    actions = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, mode, 0) for fd, mode in ((0, os.O_RDONLY), (1, os.O_WRONLY), (2, os.O_WRONLY))]
+    null = [(fd, mode) for fd, mode in ((0, posix.O_RDONLY), (1, posix.O_WRONLY), (2, posix.O_WRONLY))]
+    actions = [(posix.POSIX_SPAWN_OPEN, fd, "/dev/null", mode, 0) for fd, mode in null]
     try:
         # Its own session, and never the hook's stdout: Claude Code reads that pipe to its end.
-        os.posix_spawn(sys.executable, argv, os.environ, file_actions=actions, setsid=True)
+        posix.posix_spawn(sys.executable, argv, dict(environ), file_actions=actions, setsid=True)
     except OSError:
         return False
     return True

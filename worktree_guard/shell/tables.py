@@ -126,7 +126,7 @@ class _Tables:
 def default_cache_dir() -> str:
     from worktree_guard.private_dir import cache_root
 
-    return cache_root()
+    return cache_root(os.environ)
 
 
 def load_bashlex(cache_dir: str | None = None) -> ModuleType:
