@@ -46,7 +46,6 @@ def _load_bashlex() -> ModuleType:
         from worktree_guard.shell import bashlex_fixes, tables
 
         bashlex = tables.load_bashlex()
-
         bashlex_fixes.apply(bashlex)
         _bashlex = bashlex
     return _bashlex
