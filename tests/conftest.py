@@ -16,6 +16,13 @@ def _git_identity(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv(key, value)
 
 
+@pytest.fixture(autouse=True)
+def _no_daemon(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Hook processes judge in-process unless a test asks for the daemon (tests/test_daemon.py): a daemon per
+    # test's HOME would be hundreds of idle processes.
+    monkeypatch.setenv("WT_GUARD_DAEMON", "0")
+
+
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Repo:
     # Keep the developer's own configuration and agent definitions out of the tests.

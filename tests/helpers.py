@@ -12,6 +12,8 @@ from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HOOK_EXE = Path(sys.executable).with_name("worktree-guard")
+#: The hook's fastest command line (README, Performance): no site-packages until they are needed.
+FAST_HOOK = [sys.executable, "-S", "-P", str(REPO_ROOT / "worktree_guard" / "fast_hook.py")]
 
 
 def git(*args: str, cwd: Path | str) -> str:
@@ -143,8 +145,12 @@ def run_hook_process(
     *args: str,
     env: dict[str, str] | None = None,
     cwd: Path | str | None = None,
+    command: list[str] | None = None,
 ) -> HookResult:
-    """`worktree-guard hook` as Claude Code runs it: a fresh process, the payload on stdin."""
+    """`worktree-guard hook` as Claude Code runs it: a fresh process, the payload on stdin.
+
+    `command` replaces `worktree-guard hook` (e.g. FAST_HOOK); `args` follow it.
+    """
     if isinstance(data, dict):
         stdin = json.dumps(data).encode()
     elif isinstance(data, str):
@@ -154,7 +160,7 @@ def run_hook_process(
     full_env = dict(os.environ)
     full_env.update(env or {})
     result = subprocess.run(
-        [str(HOOK_EXE), "hook", *args],
+        [*(command or [str(HOOK_EXE), "hook"]), *args],
         input=stdin,
         capture_output=True,
         env=full_env,
@@ -170,3 +176,75 @@ def run_hook_inline(data: dict[str, Any], flags: dict[str, Any] | None = None, e
 
     reply = run_hook(json.dumps(data).encode(), flags=flags, environ=environ)
     return HookResult(reply.exit_code, reply.stdout, reply.stderr)
+
+
+# --- the daemon (worktree_guard.daemon) --------------------------------------------------------------
+
+
+def daemon_environment(cache: Path, idle_seconds: float = 120) -> dict[str, str]:
+    """Environment overrides that let hook processes use a daemon whose socket lives under `cache`."""
+    return {"WT_GUARD_DAEMON": "1", "WT_GUARD_DAEMON_IDLE": str(idle_seconds), "XDG_CACHE_HOME": str(cache)}
+
+
+def daemon_files(env: dict[str, str]) -> tuple[Path, Path]:
+    """(socket, lock file) of the daemon that serves hook processes started with `env` (the complete environment)."""
+    from worktree_guard import client
+
+    directory = Path(client.socket_dir(env))
+    key = client.daemon_key(env)
+    return directory / f"{key}.sock", directory / f"{key}.lock"
+
+
+def daemon_pid(env: dict[str, str]) -> int | None:
+    """The pid written in the daemon's lock file, while that process lives."""
+    _, lock = daemon_files(env)
+    try:
+        pid = int(lock.read_text().strip())
+        os.kill(pid, 0)
+    except (OSError, ValueError):
+        return None
+    return pid
+
+
+def wait_for_daemon(env: dict[str, str], timeout: float = 60.0) -> int:
+    """Wait until the daemon for `env` listens; its pid."""
+    import time
+
+    sock, _ = daemon_files(env)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        pid = daemon_pid(env)
+        if pid is not None and sock.exists():
+            return pid
+        time.sleep(0.05)
+    raise AssertionError(f"no daemon listens at {sock} after {timeout} s")
+
+
+def wait_for_exit(pid: int, timeout: float = 30.0) -> bool:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        try:  # reap it if it is our child
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            pass
+        time.sleep(0.05)
+    return False
+
+
+def stop_daemons(cache: Path) -> None:
+    """Terminate every daemon whose lock file lies under `cache`."""
+    import signal
+
+    for lock in cache.glob("worktree-guard/daemon/*.lock"):
+        try:
+            pid = int(lock.read_text().strip())
+            os.kill(pid, signal.SIGTERM)
+        except (OSError, ValueError):
+            continue
+        wait_for_exit(pid, 10)

@@ -17,7 +17,9 @@ from tests.helpers import HOOK_EXE, REPO_ROOT, Repo, run_hook_process, subagent_
 from worktree_guard.install import PRE_TOOL_USE_MATCHER, is_guard_handler
 
 LAUNCHER = REPO_ROOT / "hooks" / "worktree-guard-hook"
-EXPECTED_COMMAND = f"{HOOK_EXE} hook"
+# `install` runs as the console script: its interpreter is the one in the script's #! line.
+_INTERPRETER = HOOK_EXE.read_text().splitlines()[0].removeprefix("#!").strip()
+EXPECTED_COMMAND = f"{_INTERPRETER} -S -P {REPO_ROOT / 'worktree_guard' / 'fast_hook.py'}"
 
 
 def guard(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -214,11 +216,14 @@ def test_is_guard_handler_recognises_the_guard_and_nothing_else() -> None:
         {"type": "command", "command": "WORKTREE_GUARD_MODE=warn worktree-guard hook"},
         {"type": "command", "command": "/v/bin/python3 -m worktree_guard hook"},
         {"type": "command", "command": "/v/bin/worktree-guard", "args": ["hook"]},
+        {"type": "command", "command": "/v/bin/python -S -P /v/lib/python3.11/site-packages/worktree_guard/fast_hook.py"},
+        {"type": "command", "command": "/v/bin/python3 -I /src/worktree_guard/fast_hook.py --mode warn"},
     ]
     theirs = [
         {"type": "command", "command": "worktree-guard check --tool Write"},
         {"type": "command", "command": "echo worktree-guard hook"},
         {"type": "command", "command": "my-worktree-guard hook"},
+        {"type": "command", "command": "/v/bin/python3 /x/other_guard/fast_hook.py"},
         {"type": "http", "url": "http://x/worktree-guard hook"},
         {"type": "command", "command": "unbalanced 'quote"},
         "not a handler",
@@ -231,6 +236,7 @@ def test_is_guard_handler_recognises_the_guard_and_nothing_else() -> None:
 
 
 def _launch(payload: dict[str, Any], *, launcher: Path = LAUNCHER, env: dict[str, str], cwd: Path) -> dict[str, Any] | None:
+    env = {"WT_GUARD_DAEMON": "0", **env}  # judged in-process: no daemon left behind per test HOME
     done = subprocess.run(["/bin/sh", str(launcher)], input=json.dumps(payload), capture_output=True, text=True, env=env, cwd=cwd, timeout=60)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout) if done.stdout.strip() else None

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
-from typing import Any
+
+TYPE_CHECKING = False  # typing costs milliseconds at import, and the hook's path imports this module
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
+
+    from .reply import Reply
 
 MODES = ("enforce", "rewrite", "warn", "off")
+HOOK_HELP = "read one hook payload on stdin, write the runtime's reply"
 
 
 def _config_flags(args: argparse.Namespace) -> dict[str, Any]:
@@ -39,13 +45,52 @@ def _add_config_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_hook(args: argparse.Namespace) -> int:
+    """`hook` reached through the full parser (`main` routes a leading `hook` to the client first)."""
+    from .client import read_stdin
     from .hook import run_hook
 
+    return write_reply(run_hook(read_stdin(), flags=_config_flags(args)))
+
+
+def hook_reply(argv: list[str], stdin: bytes, *, cwd: str | None = None, pm: Any = None) -> Reply:
+    """The reply of `worktree-guard hook` with these arguments to this payload, judged in this process.
+
+    `cwd` is the hook process's working directory when another process judges for it (the daemon);
+    `pm` a plugin manager built already. A bad flag is a reply too, never argparse's exit 2 with usage text.
+    """
+    from .hook import run_hook
+
+    if argv == ["hook"]:
+        return run_hook(stdin, cwd=cwd, pm=pm)  # no flags: what the parser would find, without loading argparse
+    import contextlib
+    import io
+
     try:
-        stdin = sys.stdin.buffer.read()
-    except BaseException:  # noqa: BLE001 — unreadable stdin is a payload error, judged below
-        stdin = b""
-    reply = run_hook(stdin, flags=_config_flags(args))
+        with contextlib.redirect_stderr(io.StringIO()):
+            args = hook_parser().parse_args(argv[1:])
+    except SystemExit:
+        reply = run_hook(stdin, usage_error=f"the hook command's flags are invalid: {' '.join(argv[1:])}", cwd=cwd, pm=pm)
+        reply.exit_code = 0
+        return reply
+    return run_hook(stdin, flags=_config_flags(args), cwd=cwd, pm=pm)
+
+
+_hook_parser: argparse.ArgumentParser | None = None
+
+
+def hook_parser() -> argparse.ArgumentParser:
+    """The parser of `hook`'s own flags (the `hook` sub-parser of `build_parser`), built once."""
+    global _hook_parser
+    if _hook_parser is None:
+        import argparse
+
+        _hook_parser = argparse.ArgumentParser(prog="worktree-guard hook", description=HOOK_HELP)
+        _add_config_flags(_hook_parser)
+    return _hook_parser
+
+
+def write_reply(reply: Reply) -> int:
+    """Print a hook reply as the hook process does; its exit code."""
     if reply.stdout:
         sys.stdout.write(reply.stdout + "\n")
     if reply.stderr:
@@ -189,13 +234,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     from . import __version__
 
     parser = argparse.ArgumentParser(prog="worktree-guard", description="Keep AI coding agents inside their own git worktree.")
     parser.add_argument("--version", action="version", version=f"worktree-guard {__version__}")
     sub = parser.add_subparsers(dest="command_name", metavar="COMMAND", required=True)
 
-    hook = sub.add_parser("hook", help="read one hook payload on stdin, write the runtime's reply")
+    hook = sub.add_parser("hook", help=HOOK_HELP)
     _add_config_flags(hook)
     hook.set_defaults(func=cmd_hook)
 
@@ -264,21 +311,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["hook"] and not {"-h", "--help"} & set(argv):
-        # The hot path: a bad flag must still become a reply, never argparse's exit 2 with usage text.
-        import contextlib
-        import io
+        # The hot path: the daemon's reply when one is running, else the same judgement in this process.
+        from .client import run_hook_command
 
-        try:
-            with contextlib.redirect_stderr(io.StringIO()):
-                args = build_parser().parse_args(argv)
-        except SystemExit:
-            from .hook import run_hook
-
-            stdin = sys.stdin.buffer.read()
-            reply = run_hook(stdin, usage_error=f"the hook command's flags are invalid: {' '.join(argv[1:])}")
-            sys.stdout.write(reply.stdout + "\n")
-            return 0
-        return cmd_hook(args)
+        return run_hook_command(argv)
     args = build_parser().parse_args(argv)
     return args.func(args)
 

@@ -28,22 +28,29 @@ def run_hook(
     flags: dict[str, Any] | None = None,
     environ: dict[str, str] | None = None,
     usage_error: str | None = None,
+    cwd: str | None = None,
+    pm: Any = None,
 ) -> Reply:
-    """The reply for one hook payload. Never raises. `usage_error` refuses the call (the hook's flags were bad)."""
+    """The reply for one hook payload. Never raises. `usage_error` refuses the call (the hook's flags were bad).
+
+    `cwd` is the hook process's working directory (default: this process's), used only to guess isolation when
+    the payload has no usable cwd; "" means it is unknown (the guess is then "isolated"). `pm` is a plugin
+    manager to reuse (default: a new one).
+    """
     flags = dict(flags or {})
     environ = dict(os.environ if environ is None else environ)
     state: dict[str, Any] = {}
     try:
-        return _judge(stdin, flags, environ, state, usage_error)
+        return _judge(stdin, flags, environ, state, usage_error, pm)
     except BaseException as error:  # noqa: BLE001 — every failure must become a reply
-        return _failure_reply(error, state, environ)
+        return _failure_reply(error, state, environ, cwd)
 
 
 def _runtime(flags: dict[str, Any], environ: dict[str, str]) -> str:
     return flags.get("runtime") or environ.get("WORKTREE_GUARD_RUNTIME") or "auto"
 
 
-def _judge(stdin: bytes, flags: dict[str, Any], environ: dict[str, str], state: dict[str, Any], usage_error: str | None) -> Reply:
+def _judge(stdin: bytes, flags: dict[str, Any], environ: dict[str, str], state: dict[str, Any], usage_error: str | None, pm: Any) -> Reply:
     from .engine import CallError, build_context, decide
     from .plugins import plugin_manager
 
@@ -62,7 +69,8 @@ def _judge(stdin: bytes, flags: dict[str, Any], environ: dict[str, str], state: 
     state["payload"] = payload
     if usage_error:
         raise CallError(usage_error)
-    pm = plugin_manager()
+    if pm is None:
+        pm = plugin_manager()
     state["pm"] = pm
     event = pm.hook.worktree_guard_read_event(payload=payload, runtime=runtime)
     if event is not None:
@@ -112,8 +120,11 @@ def _one_line(error: BaseException) -> str:
     return text[:1000] if text else type(error).__name__
 
 
-def _guess_isolated(state: dict[str, Any], environ: dict[str, str]) -> bool:
-    """Was the failed call an isolated agent's? Unknown counts as yes: the guard fails closed."""
+def _guess_isolated(state: dict[str, Any], environ: dict[str, str], process_cwd: str | None = None) -> bool:
+    """Was the failed call an isolated agent's? Unknown counts as yes: the guard fails closed.
+
+    Without a usable cwd in the payload, the hook process's own (`process_cwd`, default os.getcwd()) decides.
+    """
     known = state.get("ctx") or state.get("scope")
     if known is not None:
         return bool(known.isolation.isolated)
@@ -123,7 +134,9 @@ def _guess_isolated(state: dict[str, Any], environ: dict[str, str]) -> bool:
         payload = state.get("payload") or {}
         cwd = payload.get("cwd") if isinstance(payload, dict) else None
         if not isinstance(cwd, str) or not os.path.isabs(cwd):
-            cwd = os.getcwd()
+            cwd = os.getcwd() if process_cwd is None else process_cwd
+            if not os.path.isabs(cwd):
+                return True  # the hook's own cwd is unknown too
         layout = find_layout(os.path.realpath(cwd))
         if layout.linked:
             return True
@@ -138,9 +151,9 @@ def _guess_isolated(state: dict[str, Any], environ: dict[str, str]) -> bool:
         return True
 
 
-def _failure_reply(error: BaseException, state: dict[str, Any], environ: dict[str, str]) -> Any:
+def _failure_reply(error: BaseException, state: dict[str, Any], environ: dict[str, str], process_cwd: str | None = None) -> Any:
     message = _one_line(error)
-    if not _guess_isolated(state, environ):
+    if not _guess_isolated(state, environ, process_cwd):
         # Not confined: the call goes on, and the user is told why the guard said nothing.
         return Reply(stdout=json.dumps({"systemMessage": f"worktree-guard: {message}"}, ensure_ascii=False))
     pm = state.get("pm")

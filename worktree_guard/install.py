@@ -73,23 +73,30 @@ def settings_path(scope: Scope, cwd: str | os.PathLike[str] | None = None, envir
 
 
 def hook_command() -> str:
-    """The command line for the settings file: the absolute path of this environment's console script.
+    """The command line for the settings file: this environment's interpreter running `fast_hook.py`.
 
-    Symlinks are kept: a venv's `bin/` must stay the venv's. Without a console script (the package run from a
-    source tree that is not installed) there is nothing a hook could run from every directory: refused.
+    `python -S -P …/worktree_guard/fast_hook.py` is `worktree-guard hook` without site-packages and pip's
+    wrapper: the fastest form (README "Performance"). The interpreter path keeps its symlinks (a venv's
+    `bin/python` must stay the venv's). Without an installed package there is nothing a hook could run from
+    every directory: refused.
     """
-    scripts = sysconfig.get_path("scripts")
-    for directory in (scripts, os.path.dirname(sys.executable)):
-        for name in SCRIPT_NAMES:
-            candidate = os.path.join(directory or "", name)
-            if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-                return shlex.join([os.path.abspath(candidate), "hook"])
-    argv0 = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
-    if os.path.basename(argv0) in SCRIPT_NAMES and os.access(argv0, os.X_OK):
-        return shlex.join([argv0, "hook"])
+    fast_hook = Path(__file__).resolve().with_name("fast_hook.py")
+    python = os.path.abspath(sys.executable) if sys.executable else ""
+    if python and os.access(python, os.X_OK) and fast_hook.is_file() and _installed():
+        return shlex.join([python, "-S", "-P", str(fast_hook)])
     raise InstallError(
-        f"no `worktree-guard` command is installed beside {sys.executable}; install the package "
+        f"no installed worktree-guard package beside {sys.executable or 'this interpreter'}; install the package "
         "(pip install / pipx install) and run `worktree-guard install` from there. Nothing was changed."
+    )
+
+
+def _installed() -> bool:
+    """True when the package is installed in this environment (a console script stands beside it)."""
+    scripts = sysconfig.get_path("scripts")
+    return any(
+        os.path.isfile(os.path.join(directory or "", name))
+        for directory in (scripts, os.path.dirname(sys.executable))
+        for name in SCRIPT_NAMES
     )
 
 
@@ -97,7 +104,8 @@ def is_guard_handler(handler: Any) -> bool:
     """Does this settings handler run `worktree-guard hook`?
 
     Recognised: the console script by any path (`/x/bin/worktree-guard hook …`, also in exec form with
-    `args`) and `python -m worktree_guard hook …`, after optional `NAME=value` words or `env`.
+    `args`), `python [flags] …/worktree_guard/fast_hook.py …` and `python -m worktree_guard hook …`, after
+    optional `NAME=value` words or `env`.
     """
     if not isinstance(handler, dict) or handler.get("type", "command") != "command":
         return False
@@ -115,7 +123,14 @@ def is_guard_handler(handler: Any) -> bool:
         words = words[1:]
     if len(words) >= 2 and os.path.basename(words[0]) in SCRIPT_NAMES and words[1] == "hook":
         return True
-    return len(words) >= 4 and os.path.basename(words[0]).startswith("python") and words[1:4] == ["-m", "worktree_guard", "hook"]
+    if not words or not os.path.basename(words[0]).startswith("python"):
+        return False
+    rest = words[1:]
+    while rest and rest[0].startswith("-") and rest[0] not in ("-m", "-c"):
+        rest = rest[1:]  # interpreter flags: -S, -P, -I, -E, -s, -B
+    if rest and rest[0].endswith("/worktree_guard/fast_hook.py"):
+        return True
+    return rest[:3] == ["-m", "worktree_guard", "hook"]
 
 
 def guard_groups(command: str) -> dict[str, dict[str, Any]]:

@@ -101,6 +101,8 @@ class Sandbox:
             DISABLE_ERROR_REPORTING="1",
             IS_SANDBOX="1",  # lets root use --permission-mode bypassPermissions
             NO_PROXY="127.0.0.1,localhost",
+            # The hooks run as in real use, through the daemon, which then exits soon after the test.
+            WT_GUARD_DAEMON_IDLE="10",
         )
         env.update(extra)
         return env

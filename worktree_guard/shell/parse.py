@@ -37,14 +37,15 @@ class ParseFailure(Exception):
 
 
 def _load_bashlex() -> ModuleType:
-    """Import bashlex and apply the project's fixes, once. The one place bashlex is loaded."""
+    """Import bashlex and apply the project's fixes, once. The one place bashlex is loaded.
+
+    The LALR tables come from the private, hash-verified cache of `tables` rather than being rebuilt.
+    """
     global _bashlex
     if _bashlex is None:
-        import bashlex
-        import bashlex.parser  # noqa: F401  (builds the LALR tables)
+        from worktree_guard.shell import bashlex_fixes, tables
 
-        from worktree_guard.shell import bashlex_fixes
-
+        bashlex = tables.load_bashlex()
         bashlex_fixes.apply(bashlex)
         _bashlex = bashlex
     return _bashlex

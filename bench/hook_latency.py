@@ -1,0 +1,304 @@
+"""Time the hook as a whole process against a bare interpreter, side by side, and report medians, ratios and RSS.
+
+    .venv/bin/python bench/hook_latency.py [--rounds N] [--seed S] [--before DIR]
+
+Builds a real repository with a linked worktree (a sub-agent's, `.claude/worktrees/agent-…`) in a temp dir and
+sends the hook the payloads Claude Code sends for that sub-agent: Write inside its worktree (pass), Write into
+the main checkout (deny), Bash with the heredoc commit idiom (pass), Bash `cd <main> && git switch main`
+(deny), and an Agent call (a rewrite where the dispatch rule exists, else labelled as what it is). Each is run
+through every way of starting the hook, with the daemon warm:
+
+  fast_hook            python -S -P …/worktree_guard/fast_hook.py        (the fastest command line)
+  worktree-guard-hook  the console script of the hook alone
+  worktree-guard hook  the full CLI's console script
+  in-process           worktree-guard hook with WT_GUARD_DAEMON=0        (the fallback, for reference)
+
+and against two baselines: `python -S -c pass` (interpreter start without site-packages; the strict one) and
+`python -c pass` (with this venv's site-packages, whose .pth files an editable install makes costly). All
+measurements of a round run in a shuffled order, so that machine noise spreads over all of them; the table
+shows medians over rounds. Peak RSS is measured in separate, untimed runs under GNU time (`/usr/bin/time -f %M`):
+wait4's ru_maxrss of a child spawned from this process would include this process's own memory from before
+the exec. For the daemon it is its VmHWM.
+
+`--before DIR` adds the hook of another copy of the package for comparison, run in-process as `worktree-guard
+hook` ran it there (e.g. `git archive <rev> worktree_guard | tar -x -C DIR`).
+
+The hook runs with a temporary HOME and XDG_CACHE_HOME (its own daemon and table cache); the package's
+modules are byte-compiled first, as `pip install` does (this environment may set PYTHONDONTWRITEBYTECODE).
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import json
+import os
+import platform
+import random
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT))
+
+from worktree_guard import client  # noqa: E402
+
+PYTHON = sys.executable
+BIN = Path(sys.executable).parent
+FAST_HOOK = [PYTHON, "-S", "-P", str(REPO_ROOT / "worktree_guard" / "fast_hook.py")]
+HEREDOC_COMMIT = "git add -A && git commit -m \"$(cat <<'EOF'\nFix the parser\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\""
+GOALS = {"Write pass": 2.0, "Bash pass (heredoc commit)": 3.0}
+
+
+@dataclass
+class Measure:
+    """One command line with one stdin, run many times."""
+
+    label: str
+    argv: list[str]
+    stdin: bytes = b""
+    env: dict[str, str] = field(default_factory=dict)
+    cwd: str = "/"
+    seconds: list[float] = field(default_factory=list)
+    rss_kib: list[int] = field(default_factory=list)
+    output: bytes = b""
+
+    def rss(self) -> str:
+        return f"{statistics.median(self.rss_kib) / 1024:.1f}" if self.rss_kib else "n/a"
+
+
+GNU_TIME = "/usr/bin/time"
+
+
+def run_once(m: Measure, base_env: dict[str, str], *, rss: bool = False) -> None:
+    """Spawn, wait, record the wall time (or, with `rss`, the peak RSS under GNU time); stdin from a file."""
+    with tempfile.TemporaryFile() as stdin:
+        stdin.write(m.stdin)
+        stdin.seek(0)
+        read_end, write_end = os.pipe()
+        actions = [(os.POSIX_SPAWN_DUP2, stdin.fileno(), 0), (os.POSIX_SPAWN_DUP2, write_end, 1), (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
+        env = {**base_env, **m.env}
+        argv = m.argv
+        report = None
+        if rss:
+            report = tempfile.NamedTemporaryFile(suffix=".rss")
+            argv = [GNU_TIME, "-f", "%M", "-o", report.name, *m.argv]
+        cwd = os.getcwd()
+        os.chdir(m.cwd)
+        try:
+            started = time.perf_counter()
+            pid = os.posix_spawn(argv[0], argv, env, file_actions=actions)
+            _, status = os.waitpid(pid, 0)
+            elapsed = time.perf_counter() - started
+        finally:
+            os.chdir(cwd)
+        os.close(write_end)
+        with os.fdopen(read_end, "rb") as out:
+            m.output = out.read()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{m.label}: exit status {status}")
+    if report is not None:
+        with report:
+            m.rss_kib.append(int(report.read().split()[-1]))
+    else:
+        m.seconds.append(elapsed)
+
+
+def git(*args: str, cwd: Path) -> None:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@x.invalid", "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@x.invalid", "GIT_CONFIG_GLOBAL": "/dev/null"}
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, env=env)
+
+
+def make_repo(base: Path) -> tuple[Path, Path]:
+    main = base / "repo"
+    (main / "src").mkdir(parents=True)
+    git("init", "-q", "-b", "main", cwd=main)
+    (main / "src" / "app.py").write_text("print('app')\n")
+    git("add", "-A", cwd=main)
+    git("commit", "-q", "-m", "init", cwd=main)
+    worktree = main / ".claude" / "worktrees" / "agent-a1234567890abcdef"
+    git("worktree", "add", "-q", "-b", "worktree-agent-a1234567890abcdef", str(worktree), cwd=main)
+    git("worktree", "add", "-q", "-b", "sibling", str(main / ".claude" / "worktrees" / "agent-b"), cwd=main)
+    return main, worktree
+
+
+def payloads(main: Path, worktree: Path) -> dict[str, dict]:
+    def call(tool: str, tool_input: dict) -> dict:
+        return {
+            "session_id": "5f1c2a4e-0000-4000-8000-000000000001",
+            "transcript_path": "/home/u/.claude/projects/-repo/5f1c2a4e.jsonl",
+            "cwd": str(worktree),
+            "permission_mode": "default",
+            "hook_event_name": "PreToolUse",
+            "tool_name": tool,
+            "tool_input": tool_input,
+            "tool_use_id": "toolu_01BENCH",
+            "agent_id": "a1234567890abcdef",
+            "agent_type": "general-purpose",
+        }
+
+    dispatch_rule = (REPO_ROOT / "worktree_guard" / "rules" / "dispatch.py").exists()
+    agent_label = "Agent rewrite" if dispatch_rule else "Agent (no dispatch rule in this checkout: a pass)"
+    return {
+        "Write pass": call("Write", {"file_path": str(worktree / "src" / "new.py"), "content": "x = 1\n"}),
+        "Write deny": call("Write", {"file_path": str(main / "src" / "app.py"), "content": "x = 1\n"}),
+        "Bash pass (heredoc commit)": call("Bash", {"command": HEREDOC_COMMIT, "description": "Commit"}),
+        "Bash deny": call("Bash", {"command": f"cd {main} && git switch main", "description": "Switch"}),
+        agent_label: call("Agent", {"description": "Explore", "prompt": "Look around", "subagent_type": "general-purpose"}),
+    }
+
+
+def decision(output: bytes) -> str:
+    if not output.strip():
+        return "pass"
+    reply = json.loads(output)
+    specific = reply.get("hookSpecificOutput", {})
+    return specific.get("permissionDecision") or ("warn" if "systemMessage" in reply else "?")
+
+
+def machine() -> str:
+    model = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "?")
+    except OSError:
+        model = platform.processor() or "?"
+    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python {platform.python_version()} ({PYTHON})"
+
+
+def daemon_memory(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            fields = dict(line.split(":", 1) for line in f if ":" in line)
+        return f"VmHWM {int(fields['VmHWM'].split()[0]) / 1024:.1f} MiB, VmRSS {int(fields['VmRSS'].split()[0]) / 1024:.1f} MiB"
+    except (OSError, KeyError, ValueError):
+        return "unknown"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--before", metavar="DIR", help="a directory holding another worktree_guard package to time in-process")
+    args = parser.parse_args()
+    compileall.compile_dir(str(REPO_ROOT / "worktree_guard"), quiet=1)
+    before: list[str] = []
+    if args.before:
+        before_dir = os.path.realpath(args.before)
+        compileall.compile_dir(os.path.join(before_dir, "worktree_guard"), quiet=1)
+        before = [PYTHON, "-c", f"import sys; sys.path.insert(0, {before_dir!r}); from worktree_guard.cli import main; sys.exit(main(['hook']))"]
+
+    with tempfile.TemporaryDirectory(prefix="wg-bench-") as temp:
+        base = Path(os.path.realpath(temp))
+        main_dir, worktree = make_repo(base)
+        home = base / "home"
+        home.mkdir()
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("WORKTREE_GUARD_", "WT_GUARD_"))}
+        env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_CACHE_HOME=str(home / ".cache"), WT_GUARD_DAEMON_IDLE="120")
+        env.pop("CLAUDE_CONFIG_DIR", None)
+
+        measures: list[Measure] = [
+            Measure("python -S -c pass", [PYTHON, "-S", "-c", "pass"]),
+            Measure("python -c pass", [PYTHON, "-c", "pass"]),
+        ]
+        rows: list[tuple[str, list[Measure]]] = []
+        for name, body in payloads(main_dir, worktree).items():
+            stdin = json.dumps(body).encode()
+            group = [
+                Measure("fast_hook", FAST_HOOK, stdin, cwd=str(worktree)),
+                Measure("worktree-guard-hook", [str(BIN / "worktree-guard-hook")], stdin, cwd=str(worktree)),
+                Measure("worktree-guard hook", [str(BIN / "worktree-guard"), "hook"], stdin, cwd=str(worktree)),
+                Measure("in-process", [str(BIN / "worktree-guard"), "hook"], stdin, env={"WT_GUARD_DAEMON": "0"}, cwd=str(worktree)),
+            ]
+            if before:
+                group.append(Measure(f"before ({args.before})", before, stdin, env={"WT_GUARD_DAEMON": "0"}, cwd=str(worktree)))
+            rows.append((name, group))
+            measures.extend(group)
+
+        # Start the daemon (the first call spawns it) and wait until it serves.
+        first = rows[0][1][0]
+        run_once(first, env)
+        key_env = {**env}
+        socket_path = Path(client.socket_dir(key_env)) / f"{client.daemon_key(key_env)}.sock"
+        deadline = time.monotonic() + 60
+        while not socket_path.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        lock = socket_path.with_suffix(".lock")
+        daemon_pid = int(lock.read_text().strip()) if lock.exists() else None
+        first.seconds.clear()
+        first.rss_kib.clear()
+        for m in measures:  # warm-up: file caches, the table cache, the daemon's first judgements
+            run_once(m, env)
+            m.seconds.clear()
+        if os.access(GNU_TIME, os.X_OK):
+            for m in measures:
+                for _ in range(5):
+                    run_once(m, env, rss=True)
+
+        rng = random.Random(args.seed)
+        for _ in range(args.rounds):
+            order = list(measures)
+            rng.shuffle(order)
+            for m in order:
+                run_once(m, env)
+
+        # Every way of starting the hook gave the in-process answer.
+        for name, group in rows:
+            answers = {m.label: decision(m.output) for m in group}
+            if len(set(answers.values())) != 1:
+                raise SystemExit(f"{name}: the commands disagree: {answers}")
+        served = "unknown"
+        saved_env, saved_cwd = dict(os.environ), os.getcwd()
+        try:
+            os.environ.clear()
+            os.environ.update(env)
+            os.chdir(worktree)
+            client.ask_daemon(["hook"], rows[0][1][0].stdin, spawn=False)
+            served = "yes"
+        except client.NoDaemon as e:
+            served = f"no ({e})"
+        finally:
+            os.environ.clear()
+            os.environ.update(saved_env)
+            os.chdir(saved_cwd)
+        daemon_mem = daemon_memory(daemon_pid) if daemon_pid else "no daemon"
+        if daemon_pid:
+            os.kill(daemon_pid, signal.SIGTERM)
+
+    strict = statistics.median(measures[0].seconds)
+    loose = statistics.median(measures[1].seconds)
+    print(f"machine: {machine()}")
+    print(f"rounds: {args.rounds} (shuffled within each round); daemon warm and serving: {served}; daemon memory: {daemon_mem}")
+    print()
+    print("| call | command | median ms | × `python -S -c pass` | × `python -c pass` | peak RSS MiB |")
+    print("|---|---|---:|---:|---:|---:|")
+    for m in measures[:2]:
+        t = statistics.median(m.seconds)
+        print(f"| baseline | `{m.label}` | {t * 1000:.1f} | {t / strict:.2f} | {t / loose:.2f} | {m.rss()} |")
+    for name, group in rows:
+        for m in group:
+            t = statistics.median(m.seconds)
+            print(f"| {name} ({decision(m.output)}) | {m.label} | {t * 1000:.1f} | {t / strict:.2f} | {t / loose:.2f} | {m.rss()} |")
+    print()
+    for label, commands in (("served by the daemon", ("fast_hook", "worktree-guard-hook", "worktree-guard hook")), ("judging in-process", ("in-process",))):
+        peaks = [max(m.rss_kib) for _, group in rows for m in group if m.rss_kib and m.label in commands]
+        if peaks:
+            print(f"largest peak RSS of a hook process {label}: {max(peaks) / 1024:.1f} MiB (goal: under 40)")
+    for name, goal in GOALS.items():
+        group = dict(rows)[name]
+        fast = statistics.median(group[0].seconds)
+        verdict = "met" if fast / strict <= goal else "NOT met"
+        print(f"goal {name}: fast_hook {fast / strict:.2f}× `python -S -c pass` (≤ {goal}: {verdict}), {fast / loose:.2f}× `python -c pass`")
+    shutil.rmtree(base, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
