@@ -306,3 +306,19 @@ def test_non_tool_events_pass(repo: Repo) -> None:
     data = write(repo, repo.main / "x")
     data["hook_event_name"] = "PostToolUse"
     assert run_hook_process(data).stdout == ""
+
+
+def test_a_judgement_past_the_watchdog_is_refused(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Claude Code lets a timed-out hook's call through: the guard answers (deny) before that."""
+    import time
+
+    from worktree_guard import hook
+    from worktree_guard.rules import files
+
+    monkeypatch.setattr(hook, "WATCHDOG_SECONDS", 0.2)
+    monkeypatch.setattr(files, "check_write", lambda call, ctx: time.sleep(5) or [])
+    started = time.monotonic()
+    reply = hook.run_hook(json.dumps(write(repo, repo.worktree / "a.py")).encode())
+    assert time.monotonic() - started < 3
+    reason = json.loads(reply.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "WG000" in reason and "longer than 0.2 s" in reason

@@ -7,8 +7,12 @@ The failure path uses the standard library only, so even a broken install still 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
+import threading
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from .layout import find_layout
@@ -41,9 +45,42 @@ def run_hook(
     environ = dict(os.environ if environ is None else environ)
     state: dict[str, Any] = {}
     try:
-        return _judge(stdin, flags, environ, state, usage_error, pm)
+        with _watchdog():
+            return _judge(stdin, flags, environ, state, usage_error, pm)
     except BaseException as error:  # noqa: BLE001 — every failure must become a reply
         return _failure_reply(error, state, environ, cwd)
+
+
+#: Wall-clock limit of one in-process judgement. Claude Code's hook timeout (30 s as installed) fails OPEN,
+#: so the guard must answer before it: past this, the call is refused.
+WATCHDOG_SECONDS = 20.0
+
+
+class WatchdogExpired(BaseException):
+    """The judgement ran past WATCHDOG_SECONDS (a BaseException: no `except Exception` may swallow it)."""
+
+    def __str__(self) -> str:
+        return f"judging the call took longer than {WATCHDOG_SECONDS:g} s"
+
+
+@contextlib.contextmanager
+def _watchdog() -> Iterator[None]:
+    """Raise WatchdogExpired in this thread after WATCHDOG_SECONDS; only the main thread can take a signal
+    (the daemon's workers have the daemon's own request limit, past which the client judges in-process)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise WatchdogExpired
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, WATCHDOG_SECONDS)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _runtime(flags: dict[str, Any], environ: dict[str, str]) -> str:
@@ -114,7 +151,7 @@ def _judge_event(event: AgentEvent, pm: pluggy.PluginManager, flags: dict[str, A
 
 
 def _one_line(error: BaseException) -> str:
-    from_engine = type(error).__name__ in ("CallError", "ConfigError", "AgentDefinitionError")
+    from_engine = type(error).__name__ in ("CallError", "ConfigError", "AgentDefinitionError", "WatchdogExpired")
     text = str(error) if from_engine else f"internal error {type(error).__name__}: {error}"
     text = " ".join(text.split())
     return text[:1000] if text else type(error).__name__
