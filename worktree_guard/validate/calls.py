@@ -74,3 +74,18 @@ class ReadResult:
     calls: list[RecordedCall] = field(default_factory=list)
     problems: list[LineProblem] = field(default_factory=list)
     records: int = 0
+
+
+def decode_record(raw: bytes, path: str, number: int, problems: list[LineProblem]) -> dict[str, Any] | None:
+    """One JSONL line as a JSON object; a line that is not one is reported (with its number) and skipped."""
+    import json
+
+    try:
+        record = json.loads(raw)
+    except ValueError as e:
+        problems.append(LineProblem(path, number, f"not valid JSON ({getattr(e, 'msg', e)}): skipped"))
+        return None
+    if not isinstance(record, dict):
+        problems.append(LineProblem(path, number, "not a JSON object: skipped"))
+        return None
+    return record

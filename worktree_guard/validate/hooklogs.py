@@ -8,12 +8,11 @@ the guard gave it then: a call it denied or rewrote did not run as asked.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pluggy
 
-from .calls import Anchor, LineProblem, ReadResult, RecordedCall
+from .calls import Anchor, LineProblem, ReadResult, RecordedCall, decode_record
 from .layouts import recorded_home
 from .outcomes import outcome_of
 
@@ -28,15 +27,9 @@ def _lines(path: str, result: ReadResult) -> list[tuple[int, dict[str, Any]]]:
             if not raw.strip():
                 continue
             result.records += 1
-            try:
-                record = json.loads(raw)
-            except ValueError as e:
-                result.problems.append(LineProblem(path, number, f"not valid JSON ({e.msg}): skipped"))
-                continue
-            if not isinstance(record, dict):
-                result.problems.append(LineProblem(path, number, "not a JSON object: skipped"))
-                continue
-            records.append((number, record))
+            record = decode_record(raw, path, number, result.problems)
+            if record is not None:
+                records.append((number, record))
     return records
 
 

@@ -12,13 +12,12 @@ quotes of a string's content are escaped.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .calls import Anchor, LineProblem, ReadResult, RecordedCall, WorktreeState
+from .calls import Anchor, LineProblem, ReadResult, RecordedCall, WorktreeState, decode_record
 from .outcomes import outcome_of, result_text
 
 RUNTIME = "claude-code"
@@ -98,13 +97,8 @@ def _read_file(path: str, session: _Session) -> None:
                 for match in _RESULT_ID.finditer(raw):
                     session.results.setdefault(match.group(1).decode("utf-8", "replace"), (False, ""))
                 continue
-            try:
-                record = json.loads(raw)
-            except ValueError as e:
-                session.problems.append(LineProblem(path, number, f"not valid JSON ({e.msg}): skipped"))
-                continue
-            if not isinstance(record, dict):
-                session.problems.append(LineProblem(path, number, "not a JSON object: skipped"))
+            record = decode_record(raw, path, number, session.problems)
+            if record is None:
                 continue
             if not first_seen and isinstance(record.get("cwd"), str):
                 first_seen = True
