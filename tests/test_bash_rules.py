@@ -109,7 +109,7 @@ CD_ROWS = [
     ("cd {MAIN} &", {"WG201"}),
     ("{ cd {MAIN}; }", {"WG201"}),
     ("if true; then cd {MAIN}; fi", {"WG201"}),
-    ("for d in ..; do cd $d; done", {"WG202"}),
+    ("for d in ..; do cd $d; done", {"WG201"}),  # a short literal list is walked value by value
     ("while read d; do cd $d; done <<< ..", {"WG202"}),
     ("bash -c 'cd {MAIN}'", {"WG201"}),
     ("env -C .. ls", "pass"),
@@ -535,3 +535,15 @@ REVIEW_ROWS = [
 def test_review_findings(world: Repo, command: str, expected) -> None:
     command = command.replace("{BASE}", str(world.base)).replace("{MAIN_REL_TMP}", os.path.relpath(world.main, "/tmp"))
     _check(world, command, expected)
+
+
+def test_for_loops_over_a_short_known_list_are_walked_per_value(world: Repo) -> None:
+    (world.worktree / "a.py").write_text("a\n")
+    (world.worktree / "b.py").write_text("b\n")
+    assert bash(world, "for f in *.py; do sed -i 's/a/b/' \"$f\"; done").decision == "pass"
+    assert bash(world, "for d in src build; do mkdir -p $d/out; done").decision == "pass"
+    assert "WG401" in bash(world, "for d in src {MAIN}; do touch $d/x; done").codes
+    assert "WG403" in bash(world, "for f in $(ls); do rm $f; done").codes
+    assert bash(world, "for d in src ..; do cd $d; done").decision == "pass"  # src, then src/.. = W
+    assert "WG201" in bash(world, "for d in src ../../..; do cd $d; done").codes  # relative to src: the main checkout
+    assert "WG403" in bash(world, "for f; do rm $f; done").codes  # the positional parameters: unknown

@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 from . import ast
 from .builtins import apply_builtin
 from .state import ShellState
-from .steps import Inner, ShellCommand, ShellRedirect, Unwrapped
+from .steps import Inner, ShellCommand, ShellRedirect, Unwrapped, glob_values, word_value
 
 #: How deep strings may nest (`bash -c "eval '…'"`) and functions may call each other.
 MAX_DEPTH = 8
+#: Most values a `for` list may have to be walked value by value.
+MAX_FOR_ITEMS = 32
 #: Wall-clock budget for analysing one command, parse included (WG901 past it).
 TIME_BUDGET_S = 2.0
 
@@ -96,10 +98,19 @@ class Walker:
             self.substitutions(word.substitutions, state, depth)
         self.redirects(node.redirects, state, None)
         if node.variable:
-            state.variables[node.variable] = None  # the loop variable takes values we do not follow
+            state.assign(node.variable, None)  # the loop variable takes values we do not follow…
         if not node.bodies:
             return
         entry = state.copy()
+        items = self.for_items(node, state) if node.kind == "for" and node.variable else None
+        if items is not None:
+            # …unless the list is short and known (`for f in *.py a b`): one walk per value, in order.
+            for item in items:
+                state.assign(node.variable, item)  # type: ignore[arg-type]
+                for body in node.bodies:
+                    self.visit(body, state, depth, persistent)
+            state.assign(node.variable, items[-1])  # type: ignore[arg-type]
+            return
         if node.kind in ("while", "until", "for", "select", "arith_for"):
             # A loop body may run zero, one or many times: walk it twice, then keep only what all agree on.
             for _ in range(2):
@@ -117,6 +128,25 @@ class Walker:
         first, rest = outcomes[0], outcomes[1:]
         first.merge(rest + [entry])
         _assign(state, first)
+
+    def for_items(self, node: ast.Compound, state: ShellState) -> list[str] | None:
+        """The values a `for` loop takes when every word is static or a glob in its last component, at most
+        MAX_FOR_ITEMS of them; None otherwise (the loop variable is then unknown)."""
+        items: list[str] = []
+        for word in node.words:
+            value = word_value(word, state, self.home)
+            if value is not None:
+                items.append(value)
+                continue
+            matches = glob_values(word, state)
+            if matches is None:
+                return None
+            base = (state.cwd or "") + "/"
+            relative = not word.raw.startswith(("/", "~", "$"))
+            items.extend(m[len(base):] if relative and m.startswith(base) else m for m in matches)
+            if len(items) > MAX_FOR_ITEMS:
+                return None
+        return items if 0 < len(items) <= MAX_FOR_ITEMS else None
 
     def command(self, node: ast.Command, state: ShellState, depth: int, persistent: bool) -> None:
         # Expansions run first, each in a subshell of its own: their cd never leaks out.
