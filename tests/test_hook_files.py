@@ -322,3 +322,11 @@ def test_a_judgement_past_the_watchdog_is_refused(repo: Repo, monkeypatch: pytes
     assert time.monotonic() - started < 3
     reason = json.loads(reply.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
     assert "WG000" in reason and "longer than 0.2 s" in reason
+
+
+def test_an_unknown_hook_event_is_wg000_for_an_isolated_agent(repo: Repo) -> None:
+    """Found by the payload property: `hook_event_name: "0"` with a Write passed as a non-tool event."""
+    data = write(repo, repo.main / "x")
+    data["hook_event_name"] = "0"
+    result = run_hook_process(data)
+    assert result.decision == "deny" and "WG000" in result.reason and "'0'" in result.reason

@@ -50,7 +50,7 @@ def initial_state(ctx: Context) -> ShellState:
 
 def analyse(command: str, ctx: Context) -> tuple[Walker, ShellState]:
     """Parse and walk `command` for this call; the walker holds the findings and a trace of the walk."""
-    from ..shell.parse import ParseFailure, parse
+    from ..shell.parse import ParseFailure, parse_cached
     from ..shell.walk import BudgetExceeded, Hooks, Walker
 
     pm = ctx.pm
@@ -74,7 +74,7 @@ def analyse(command: str, ctx: Context) -> tuple[Walker, ShellState]:
         on_command=lambda step: _flatten(pm.hook.worktree_guard_shell_command(command=step, ctx=ctx)),
         on_redirect=lambda step: _flatten(pm.hook.worktree_guard_shell_redirect(redirect=step, ctx=ctx)),
         unwrap=lambda step: pm.hook.worktree_guard_shell_unwrap(command=step, ctx=ctx),
-        parse=lambda source, offset: parse(source, offset=offset),
+        parse=parse_cached,
         on_parse_failure=on_parse_failure,
     )
     walker = Walker(hooks=hooks, home=ctx.policy.home)

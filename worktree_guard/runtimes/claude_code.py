@@ -37,6 +37,14 @@ AUTO_APPROVE_FILE_TOOLS = {"acceptEdits"}
 # Tools that need no permission in any mode (tools reference, "Permission required: No").
 NO_PERMISSION_TOOLS = {"Agent", "Task"}
 
+# Every hook event Claude Code documents (hook-protocols.md §1): those other than PreToolUse and the
+# lifecycle events pass (they cannot block a tool call); a name outside this list is not a real payload.
+KNOWN_EVENTS = frozenset({
+    "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "PermissionRequest", "PermissionDenied",
+    "UserPromptSubmit", "UserPromptExpansion", "Notification", "MessageDisplay", "Stop", "StopFailure",
+    "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionStart", "SessionEnd", "Setup",
+    "CwdChanged", "FileChanged", "ConfigChange", "WorktreeCreate", "WorktreeRemove",
+})
 # Sub-agent lifecycle events the guard answers (SPEC §5.4); every other non-tool event passes.
 LIFECYCLE_EVENTS = ("SubagentStart", "SubagentStop")
 # The tools the PreToolUse entry must cover (install writes them as its matcher; doctor checks them).
@@ -106,6 +114,8 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
     except ValidationError as e:
         raise _invalid(e, "payload") from None
     event = data.hook_event_name or "PreToolUse"
+    if event not in KNOWN_EVENTS:
+        raise CallError(f"the payload's hook event {event!r} is not one Claude Code sends")
     kind, path_field = TOOLS.get(data.tool_name, ("unknown", None))
     if event != "PreToolUse":
         kind = "other"

@@ -10,6 +10,7 @@ says why; the caller reports WG900, or WG901 when `budget` is set.
 
 from __future__ import annotations
 
+import functools
 from types import ModuleType
 
 from worktree_guard.shell.ast import Script
@@ -115,3 +116,13 @@ def _construct_from_bashlex_error(exc: Exception) -> str | None:
     if "matching" in message:
         return "unterminated quote or substitution"
     return None
+
+
+@functools.lru_cache(maxsize=1024)
+def parse_cached(source: str, offset: int = 0) -> Script:
+    """`parse`, remembering the last 1,024 results: the daemon and `validate` see the same commands again.
+
+    The Script is shared between callers and must not be changed (the walker only reads it). Failures are
+    not cached: `lru_cache` does not keep exceptions, so a ParseFailure is raised afresh each time.
+    """
+    return parse(source, offset=offset)
