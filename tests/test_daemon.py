@@ -7,6 +7,8 @@ in-process judgement, never in a pass that judgement would not give. Nothing her
 
 from __future__ import annotations
 
+import contextlib
+
 import json
 import os
 import signal
@@ -154,7 +156,9 @@ def _fake_server(sock_path: Path, answer: Callable[[bytes], bytes | None]) -> Ca
                 conn, _ = server.accept()
             except TimeoutError:
                 continue
-            with conn:
+            # The client may hang up at any point (its peer check refuses this server), even before it sends a
+            # request the answer can read: keep serving.
+            with conn, contextlib.suppress(Exception):
                 chunks = []
                 while chunk := conn.recv(65536):
                     chunks.append(chunk)
@@ -188,11 +192,15 @@ GARBAGE: dict[str, Callable[[bytes], bytes | None]] = {
     "trailing-bytes": lambda request: client.encode_reply(_nonce(request), client.STATUS_SERVED, 0, "", "") + b"x",
     "unknown-status": lambda request: client.encode_reply(_nonce(request), 7, 0, "", ""),
     "declines": lambda request: client.encode_reply(_nonce(request), client.STATUS_DECLINED, 0, "", ""),
+    # A well-formed pass from a process that is not the daemon (it binds the socket, echoes the nonce).
+    "impostor-echoing-the-nonce": lambda request: client.encode_reply(_nonce(request), client.STATUS_SERVED, 0, "", ""),
 }
 
 
 @pytest.mark.parametrize("behaviour", list(GARBAGE))
-def test_a_server_that_misbehaves_never_turns_a_deny_into_a_pass(repo: Repo, cache: Path, behaviour: str) -> None:
+def test_a_server_that_misbehaves_never_turns_a_deny_into_a_pass(
+    repo: Repo, cache: Path, behaviour: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     env = dict(os.environ)
     sock, _ = daemon_files(env)
     sock.parent.mkdir(parents=True, mode=0o700)
@@ -205,6 +213,13 @@ def test_a_server_that_misbehaves_never_turns_a_deny_into_a_pass(repo: Repo, cac
         for command in (None, FAST_HOOK):
             result = run_hook_process(data, cwd=repo.worktree, command=command)
             assert (result.returncode, result.stdout) == (0, expected.stdout), behaviour
+        # The hook process refuses this server as an impostor before reading a reply; the reply itself must
+        # be refused too, as if the server had passed the peer check.
+        if behaviour != "impostor-echoing-the-nonce":
+            monkeypatch.setattr(client, "_check_peer", lambda sock, dir_fd, key: None)
+            monkeypatch.chdir(repo.worktree)
+            with pytest.raises(client.NoDaemon):
+                client.ask_daemon(["hook"], json.dumps(data).encode(), spawn=False)
     finally:
         close()
     assert daemon_pid(env) is None  # a listening socket means "running": no second daemon was started
@@ -215,9 +230,11 @@ def test_a_server_that_hangs_times_out(repo: Repo, cache: Path, monkeypatch: pyt
     sock.parent.mkdir(parents=True, mode=0o700)
     release = threading.Event()
     close = _fake_server(sock, lambda request: None if release.wait(10) else None)
+    # This fake server is not a daemon (the peer check would refuse it at once): let it through to time out.
+    monkeypatch.setattr(client, "_check_peer", lambda sock, dir_fd, key: None)
     try:
         monkeypatch.chdir(repo.worktree)
-        with pytest.raises(client.NoDaemon, match="did not answer"):
+        with pytest.raises(client.DaemonTimeout, match="did not answer"):
             client.ask_daemon(["hook"], b"{}", timeout=0.3, spawn=False)
     finally:
         release.set()
@@ -434,3 +451,38 @@ def test_a_reply_that_cannot_be_printed_is_a_refusal(repo: Repo) -> None:
     result = in_process(unprintable_payload(repo), "--mode", "rewrite", cwd=repo.worktree)
     assert result.returncode == 0
     assert result.decision == "deny" and "UnicodeEncodeError" in result.reason and "WG000" in result.reason
+
+
+def test_the_in_process_watchdog_leaves_a_shorter_outer_limit_in_charge() -> None:
+    """The daemon arms its own per-request limit; run_hook's watchdog must not replace it with a longer one."""
+    import signal
+
+    from worktree_guard import hook
+
+    seen: list[float] = []
+    signal.setitimer(signal.ITIMER_REAL, 5.0)
+    previous = signal.signal(signal.SIGALRM, lambda *a: None)
+    try:
+        with hook._watchdog():
+            seen.append(signal.getitimer(signal.ITIMER_REAL)[0])
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert 0 < seen[0] <= 5.0
+    with hook._watchdog():
+        assert hook.WATCHDOG_SECONDS - 1 < signal.getitimer(signal.ITIMER_REAL)[0] <= hook.WATCHDOG_SECONDS
+    assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
+
+
+def test_the_whole_hook_answers_before_claude_codes_timeout() -> None:
+    """Daemon wait plus in-process fallback stay under the installed hook timeout, which fails open."""
+    from worktree_guard import install
+
+    assert daemon.REQUEST_SECONDS < client.REPLY_TIMEOUT < client.TOTAL_SECONDS < install.PRE_TOOL_USE_TIMEOUT
+
+
+@pytest.mark.parametrize("path", ["\\/proc\\/self\\/fd\\/3\\/x", "/dev/fd/3/x", "/dev/stdout", "/proc/self/cwd"])
+def test_per_process_paths_are_left_to_the_hook_process_however_spelled(path: str) -> None:
+    stdin = ('{"tool_name": "Write", "tool_input": {"file_path": "' + path + '"}}').encode()
+    assert daemon._names_proc(stdin, {})
+    assert not daemon._names_proc(b'{"tool_name": "Write", "tool_input": {"file_path": "/tmp/x"}}', {})

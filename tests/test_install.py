@@ -218,6 +218,7 @@ def test_is_guard_handler_recognises_the_guard_and_nothing_else() -> None:
         {"type": "command", "command": "/v/bin/worktree-guard", "args": ["hook"]},
         {"type": "command", "command": "/v/bin/python -S -P /v/lib/python3.11/site-packages/worktree_guard/fast_hook.py"},
         {"type": "command", "command": "/v/bin/python3 -I /src/worktree_guard/fast_hook.py --mode warn"},
+        {"type": "command", "command": "/v/bin/python3 -W ignore -X utf8 -S /src/worktree_guard/fast_hook.py"},
     ]
     theirs = [
         {"type": "command", "command": "worktree-guard check --tool Write"},

@@ -44,6 +44,9 @@ STATUS_SERVED = 0
 STATUS_DECLINED = 1
 #: Seconds the client waits for the whole reply; the daemon gives up on a request sooner (daemon.REQUEST_SECONDS).
 REPLY_TIMEOUT = 10.0
+#: Everything a hook call may take, daemon and in-process fallback together: under Claude Code's 30 s hook
+#: timeout as installed, past which the call would go through unjudged.
+TOTAL_SECONDS = 25.0
 #: Largest request the daemon reads: the hook refuses stdin over 16 MiB, plus room for the environment.
 MAX_REQUEST = 24 * 1024 * 1024
 
@@ -69,6 +72,10 @@ PACKAGE_DIR = __file__.rpartition("/")[0]  # absolute: imported from an absolute
 
 class NoDaemon(Exception):
     """The call cannot be handed to a daemon; the message says why (for tests and diagnostics)."""
+
+
+class DaemonTimeout(NoDaemon):
+    """The daemon took the call but gave no answer in time."""
 
 
 # --- where a daemon lives ------------------------------------------------------------------------
@@ -223,7 +230,9 @@ def ask_daemon(argv: list[str], stdin: bytes, *, timeout: float = REPLY_TIMEOUT,
                 if spawn:
                     start_daemon(dir_fd, key, environ)
                 raise NoDaemon(f"no daemon is listening ({e.strerror})") from None
-            _check_peer(sock)
+            _check_peer(sock, dir_fd, key)
+            posix.close(dir_fd)  # not open while the daemon judges (it sees this process's descriptors)
+            dir_fd = -1
             sock.sendall(request)
             sock.shutdown(_socket.SHUT_WR)
             chunks = []
@@ -232,12 +241,15 @@ def ask_daemon(argv: list[str], stdin: bytes, *, timeout: float = REPLY_TIMEOUT,
                 if not chunk:
                     break
                 chunks.append(chunk)
-        except OSError as e:  # includes the socket timeout
+        except TimeoutError:
+            raise DaemonTimeout(f"the daemon did not answer within {timeout:g} s") from None
+        except OSError as e:
             raise NoDaemon(f"the daemon did not answer ({type(e).__name__}: {e})") from None
         finally:
             sock.close()
     finally:
-        posix.close(dir_fd)
+        if dir_fd >= 0:
+            posix.close(dir_fd)
     try:
         status, exit_code, out, err = decode_reply(b"".join(chunks), nonce)
     except ValueError as e:
@@ -247,17 +259,56 @@ def ask_daemon(argv: list[str], stdin: bytes, *, timeout: float = REPLY_TIMEOUT,
     return exit_code, out, err
 
 
-def _check_peer(sock: object) -> None:
-    """The process behind the socket must run as this user (Linux: SO_PEERCRED)."""
+def _check_peer(sock: object, dir_fd: int, key: str) -> None:
+    """The process behind the socket must be this user's daemon for this key (Linux: SO_PEERCRED).
+
+    Its uid must be ours, and its pid the one that holds the key's lock and runs `-m worktree_guard.daemon
+    --key KEY`: a socket some other process of the user bound in our place is not believed. (A process of
+    the same user can still do much else; this is a check, not a security boundary.)
+    """
     import _socket
 
     option = getattr(_socket, "SO_PEERCRED", None)
     if option is None:
         return  # the private directory is the guarantee there
     cred = sock.getsockopt(_socket.SOL_SOCKET, option, 12)  # type: ignore[attr-defined]  # struct ucred
+    pid = int.from_bytes(cred[0:4], sys.byteorder)
     uid = int.from_bytes(cred[4:8], sys.byteorder)
     if uid != posix.geteuid():
         raise NoDaemon(f"the daemon runs as uid {uid}, not as this user")
+    if _lock_holder(dir_fd, key) != pid:
+        raise NoDaemon(f"the process behind the socket (pid {pid}) does not hold the daemon's lock")
+    try:
+        fd = posix.open(f"/proc/{pid}/cmdline", posix.O_RDONLY | posix.O_CLOEXEC)
+        try:
+            cmdline = posix.read(fd, 1 << 16).split(b"\0")
+        finally:
+            posix.close(fd)
+    except OSError:
+        return  # no /proc: the lock holder is what there is to check
+    expected = [b"-P", b"-m", b"worktree_guard.daemon", b"--key", key.encode()]
+    if cmdline[1:6] != expected:
+        raise NoDaemon(f"the process behind the socket (pid {pid}) is not a worktree-guard daemon")
+
+
+def _lock_holder(dir_fd: int, key: str) -> int | None:
+    """The pid written in the key's lock file, while that lock is held (a free lock means no daemon)."""
+    import fcntl
+
+    try:
+        fd = posix.open(key + ".lock", posix.O_RDONLY | posix.O_NOFOLLOW | posix.O_CLOEXEC, dir_fd=dir_fd)
+    except OSError:
+        return None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            text = posix.read(fd, 64).strip()
+            return int(text) if text.isdigit() else None
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None  # nobody holds it
+    finally:
+        posix.close(fd)
 
 
 def start_daemon(dir_fd: int, key: str, environ: "Mapping[str, str]") -> bool:
@@ -289,13 +340,20 @@ def start_daemon(dir_fd: int, key: str, environ: "Mapping[str, str]") -> bool:
 # --- the hook command ----------------------------------------------------------------------------
 
 
-def judge_here(argv: list[str], stdin: bytes) -> int:
-    """Judge the call in this process, as `worktree-guard hook` always did; write the reply; the exit code."""
+def judge_here(argv: list[str], stdin: bytes, seconds_left: float | None = None) -> int:
+    """Judge the call in this process, as `worktree-guard hook` always did; write the reply; the exit code.
+
+    `seconds_left`: what remains of TOTAL_SECONDS after the daemon was tried; the in-process watchdog gets no more.
+    """
     if sys.flags.no_site:
         import site
 
         site.main()  # started with -S for speed: the guard's dependencies are in site-packages
+    from worktree_guard import hook
     from worktree_guard.cli import hook_reply, write_reply
+
+    if seconds_left is not None:
+        hook.WATCHDOG_SECONDS = max(1.0, min(hook.WATCHDOG_SECONDS, seconds_left))
 
     return write_reply(hook_reply(argv, stdin))
 
@@ -332,12 +390,15 @@ def refuse_unjudged(stdin: bytes, cause: str) -> int:
 
 def run_hook_command(argv: list[str]) -> int:
     """`worktree-guard hook [flags]`: the daemon's reply when it gives one, else the in-process judgement."""
+    import time
+
+    started = time.monotonic()
     stdin = read_stdin()
     try:
         exit_code, out, err = ask_daemon(argv, stdin)
     except BaseException:  # noqa: BLE001 — NoDaemon or anything else: the in-process judgement answers
         try:
-            return judge_here(argv, stdin)
+            return judge_here(argv, stdin, TOTAL_SECONDS - (time.monotonic() - started))
         except BaseException as error:  # noqa: BLE001 — never a traceback and exit 1, which lets the call through
             return refuse_unjudged(stdin, f"{type(error).__name__}: {error}")
     try:

@@ -280,10 +280,34 @@ class Daemon:
             self.listener.close()
 
 
+#: Paths that mean something else in the daemon than in the hook process: /proc/self, and the descriptors.
+_PROCESS_PATHS = ("/proc/", "/dev/fd", "/dev/std")
+
+
 def _names_proc(stdin: bytes, environ: dict[bytes, bytes]) -> bool:
-    """Does the payload or the environment name a /proc path? Such calls are judged in the hook process itself:
-    a glob or a directory listing under /proc/self would read this process's entries, not the hook's."""
-    return b"/proc/" in stdin or any(b"/proc/" in value for value in environ.values())
+    """Does the payload or the environment name a per-process path? Such calls are judged in the hook process
+    itself: /proc/self or /dev/fd/N in the daemon would be the daemon's entries, not the hook's. The payload is
+    read as JSON (where `\\/proc\\/` spells `/proc/`); one that is not JSON names no path (it is refused as such)."""
+    import json
+
+    if any(marker.encode() in value for marker in _PROCESS_PATHS for value in environ.values()):
+        return True
+    try:
+        payload = json.loads(stdin)
+    except ValueError:
+        return False
+    stack = [payload]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if any(marker in item for marker in _PROCESS_PATHS):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def _read_all(conn: socket.socket) -> bytes:

@@ -70,6 +70,10 @@ def _watchdog() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
+    armed = signal.getitimer(signal.ITIMER_REAL)[0]
+    if 0 < armed <= WATCHDOG_SECONDS:
+        yield  # a shorter limit is already running (the daemon's per-request one): it decides
+        return
 
     def expire(signum: int, frame: Any) -> None:
         raise WatchdogExpired

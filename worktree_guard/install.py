@@ -127,7 +127,7 @@ def is_guard_handler(handler: Any) -> bool:
         return False
     rest = words[1:]
     while rest and rest[0].startswith("-") and rest[0] not in ("-m", "-c"):
-        rest = rest[1:]  # interpreter flags: -S, -P, -I, -E, -s, -B
+        rest = rest[2:] if rest[0] in ("-W", "-X") else rest[1:]  # interpreter flags: -S, -P, -I, -W arg, -X opt
     if rest and rest[0].endswith("/worktree_guard/fast_hook.py"):
         return True
     return rest[:3] == ["-m", "worktree_guard", "hook"]

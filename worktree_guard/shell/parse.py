@@ -40,7 +40,7 @@ class ParseFailure(Exception):
 def _load_bashlex() -> ModuleType:
     """Import bashlex and apply the project's fixes, once. The one place bashlex is loaded.
 
-    The LALR tables come from the private, hash-verified cache of `tables` rather than being rebuilt.
+    The LALR tables come from the private, integrity-checked cache of `tables` rather than being rebuilt.
     """
     global _bashlex
     if _bashlex is None:

@@ -11,7 +11,8 @@ private worktree-guard directory (`private_dir`), never in a worktree or a share
 that is not private is refused (the tables are then built, and nothing is read or written). A cache file
 holds the key it was built for — a SHA-256 of every source file of the installed bashlex, the Python
 version and this module's format — and a SHA-256 of its payload; a file whose key or digest does not
-match is rebuilt and replaced.
+match is rebuilt and replaced. The digest catches damage, not forgery: a process of the same user could
+write a consistent file (the guard refuses an agent's writes there; an inline interpreter could still).
 """
 
 from __future__ import annotations
