@@ -6,6 +6,13 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# In CI the property tests replay the same examples every run (a failure there is then reproducible, not a
+# coin toss); on a developer's machine they explore new ones each time.
+settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 from tests.helpers import GIT_ENV, Repo, make_repo
 

@@ -140,6 +140,8 @@ def _bash_fields(word: str, home: str, cwd: str) -> list[str] | None:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_FRAGMENTS, min_size=1, max_size=6).map("".join))
 @example("~\\\n")  # a line continuation inside the tilde-prefix: found by this test, once
+@example("\\\n#")  # a line continuation before a comment: found by this test, once
+@example("\\\n~")  # … and before a tilde
 def test_static_values_agree_with_bash(tmp_path_factory: pytest.TempPathFactory, word: str) -> None:
     """Whenever word_value calls a word static, bash must turn it into exactly that one field."""
     value, tilde = word_value(word)

@@ -48,6 +48,8 @@ def word_value(raw: str, lookup: Lookup | None = None) -> tuple[str | None, bool
     `+`/`-`/a number for PWD/OLDPWD/the directory stack). `lookup`, when given, supplies the known
     values of simple `$NAME`/`${NAME}` parameters (None: unknown).
     """
+    while raw.startswith("\\\n"):
+        raw = raw[2:]  # leading line continuations vanish before anything else: `\<newline>~` is `~`
     if raw.startswith("#"):
         return None, False  # a comment, not a word: a back-end mistake
     if raw.startswith("~"):
