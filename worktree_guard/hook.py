@@ -128,16 +128,22 @@ def _judge(stdin: bytes, flags: dict[str, Any], environ: dict[str, str], state: 
         raise CallError(f"no runtime adapter renders replies for {call.runtime!r}")
     if ctx.settings.audit_log:
         from . import audit
-        from .engine import project_root_of
-        from .paths import canonical
 
-        audit.append(canonical(ctx.settings.audit_log, project_root_of(ctx.layout) or ctx.cwd), call, verdict)
+        audit.append(_audit_path(ctx.scope), call, verdict)
     return reply
+
+
+def _audit_path(scope: Any) -> str:
+    """The configured audit log, a relative path taken from the project root (README "Audit log")."""
+    from .engine import project_root_of
+    from .paths import canonical
+
+    return canonical(scope.settings.audit_log, project_root_of(scope.layout) or scope.cwd)
 
 
 def _judge_event(event: AgentEvent, pm: pluggy.PluginManager, flags: dict[str, Any], environ: dict[str, str], state: dict[str, Any]) -> Reply:
     """A sub-agent's start or stop (SPEC §5.4): the lifecycle plugins' verdict in the runtime's words."""
-    from .engine import CallError, decide_event, project_root_of, scope_for
+    from .engine import CallError, decide_event, scope_for
 
     state["event"] = event
     scope = scope_for(event.cwd, event.agent_type, flags=flags, environ=environ)
@@ -148,9 +154,8 @@ def _judge_event(event: AgentEvent, pm: pluggy.PluginManager, flags: dict[str, A
         raise CallError(f"no runtime adapter renders replies for {event.runtime!r}")
     if scope.settings.audit_log:
         from . import audit
-        from .paths import canonical
 
-        audit.append_event(canonical(scope.settings.audit_log, project_root_of(scope.layout) or scope.cwd), event, verdict, scope.isolation.isolated)
+        audit.append_event(_audit_path(scope), event, verdict, scope.isolation.isolated)
     return reply
 
 

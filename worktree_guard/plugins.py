@@ -33,7 +33,3 @@ def plugin_manager(*, entry_points: bool = True) -> pluggy.PluginManager:
     if entry_points:
         pm.load_setuptools_entrypoints(hookspecs.PROJECT)
     return pm
-
-
-def plugin_name(pm: pluggy.PluginManager, plugin: object) -> str:
-    return pm.get_name(plugin) or getattr(plugin, "__name__", type(plugin).__name__)

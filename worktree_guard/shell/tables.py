@@ -46,11 +46,6 @@ def bashlex_spec() -> Any:
     return spec
 
 
-def bashlex_dir() -> str:
-    """The directory of the installed bashlex package."""
-    return list(bashlex_spec().submodule_search_locations)[0]
-
-
 def grammar_key(package_dir: str) -> bytes:
     """SHA-256 over every `.py` file of the bashlex package (names and contents), the Python version and FORMAT."""
     from _sha256 import sha256
