@@ -134,7 +134,7 @@ def _judge(stdin: bytes, flags: dict[str, Any], environ: dict[str, str], state: 
 
 
 def _audit_path(scope: Any) -> str:
-    """The configured audit log, a relative path taken from the project root (README "Audit log")."""
+    """The configured audit log, a relative path taken from the project root (docs/configuration.md, "Audit log")."""
     from .engine import project_root_of
     from .paths import canonical
 

@@ -1,7 +1,7 @@
 """`worktree-guard install` / `uninstall`: wire the hook into a Claude Code settings file (SPEC §9).
 
 The entries are merged, never overwritten: every other key, event and handler of the file is kept, and a
-handler that runs `worktree-guard hook` (in any spelling this module writes, or the README's hand-written
+handler that runs `worktree-guard hook` (in any spelling this module writes, or the hand-written
 one) counts as the guard's own, so installing twice gives the same file as installing once. The command
 written is the absolute path of the installed console script: Claude Code runs hooks with the sub-agent's
 worktree as cwd and keeps `CLAUDE_PROJECT_DIR` at the launch directory, so a relative command or one built
@@ -76,7 +76,7 @@ def hook_command() -> str:
     """The command line for the settings file: this environment's interpreter running `fast_hook.py`.
 
     `python -S -P …/worktree_guard/fast_hook.py` is `worktree-guard hook` without site-packages and pip's
-    wrapper: the fastest form (README "Performance"). The interpreter path keeps its symlinks (a venv's
+    wrapper: the fastest form (docs/performance.md). The interpreter path keeps its symlinks (a venv's
     `bin/python` must stay the venv's). Without an installed package there is nothing a hook could run from
     every directory: refused.
     """
