@@ -17,6 +17,7 @@ BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
     ("git", "worktree_guard.rules.git"),
     ("writes", "worktree_guard.rules.writes"),
     ("indirection", "worktree_guard.rules.indirection"),
+    ("program-code", "worktree_guard.rules.program_code"),
     ("interpreters", "worktree_guard.rules.interpreters"),
     ("dispatch", "worktree_guard.rules.dispatch"),
     ("leaks", "worktree_guard.rules.leaks"),

@@ -43,6 +43,8 @@ def initial_state(ctx: Context) -> ShellState:
     tmpdir = os.environ.get("TMPDIR")
     if tmpdir:
         state.variables["TMPDIR"] = tmpdir
+    else:
+        state.unset.add("TMPDIR")  # as the hook sees it: `${TMPDIR:-/tmp}` and `$(mktemp)` are in /tmp
     if "CDPATH" in os.environ:
         state.variables["CDPATH"] = os.environ["CDPATH"]
     return state
