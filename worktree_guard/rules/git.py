@@ -15,7 +15,9 @@ from ..hookspecs import hookimpl
 from ..layout import checked_out_branch
 from ..model import Violation
 from ..paths import canonical
-from ..shell.git_call import CHANGES_CHECKOUT, GitCall, affected_checkouts, is_read_only, read_git_call
+from ..layout import read_git_core
+from ..shell.git_call import CHANGES_CHECKOUT, GitCall, affected_checkouts, git_code, is_read_only, read_git_call
+from ..shell.steps import Inner, Script, Unwrapped
 
 if TYPE_CHECKING:
     from ..engine import Context
@@ -46,41 +48,24 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
                 continue
             found.extend(_shared_checkout(call, judgement.shared_root or checkout, ctx, base))
     found.extend(_side_doors(call, command, checkouts, ctx, base))
-    found.extend(_files_written(call, command, ctx))
+    for reason in dict.fromkeys(git_code(command, call).opaque):
+        found.append(Violation(code="WG404", message=f"{reason}; run git without it.", **base))
     return found or None
 
 
-def _files_written(call: GitCall, command: ShellCommand, ctx: Context) -> list[Violation]:
-    """Files and directories git subcommands create wherever they are told (WG401–WG403, as for any writer)."""
-    from .writes import judge_write
-
-    sub = call.subcommand
-    parsed = call.parsed() if sub in ("clone", "init", "archive", "format-patch", "bundle") else None
-    if parsed is None:
-        return []
-    targets: list[tuple[Word | None, str | None, str]] = []
-    operands = parsed.operands
-    if sub == "clone":
-        if len(operands) >= 2:
-            targets.append((operands[1][0], operands[1][1], "clone into"))
-        elif operands and operands[0][1] is not None:
-            name = operands[0][1].rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git") or "."
-            targets.append((operands[0][0], name, "clone into"))
-        elif operands:
-            targets.append((operands[0][0], None, "clone into"))
-    elif sub == "init":
-        targets.append((operands[0][0], operands[0][1], "init") if operands else (None, ".", "init"))
-    elif sub in ("archive", "format-patch"):
-        for option in ("-o", "--output", "--output-directory"):
-            targets += [(word, value, option) for word, value in parsed.options.get(option, [])]
-    elif sub == "bundle" and len(operands) >= 2 and operands[0][1] == "create":
-        targets.append((operands[1][0], operands[1][1], "bundle create"))
-    found: list[Violation] = []
-    for word, value, how in targets:
-        written = word.raw if word is not None else str(value)
-        span = word.span if word is not None else command.span
-        found += judge_write(ctx, value, written, call.run_dir, span, f"`git {sub}` ({how})", rule=RULE)
-    return found
+@hookimpl
+def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrapped | None:
+    """Strings git runs as commands (`-c core.pager=…`, GIT_EDITOR, `rebase -x`, `bisect run`…), walked where
+    git runs them: the top of the checkout it acts on."""
+    if command.name != "git":
+        return None
+    code = git_code(command)
+    if not code.scripts and not code.argv:
+        return None
+    return Unwrapped(
+        scripts=[Script(text, offset, cwd, "git") for text, offset, cwd in code.scripts],
+        inner=[Inner(words, cwd, label="git bisect run") for words, cwd in code.argv if words],
+    )
 
 
 def _shared_checkout(call: GitCall, shared: str, ctx: Context, base: dict) -> list[Violation]:
@@ -172,6 +157,24 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
                 destination = _branch_name(spec.split(":", 1)[1]) if ":" in spec else None
                 if destination in branches:
                     side_door(f"`git {sub}` would move `{destination}`, the branch checked out in {branches[destination]}.")
+    verb = operands[0] if operands else None
+    if sub == "remote" and verb in ("add", "set-url", "rename", "remove", "rm", "set-head", "set-branches"):
+        side_door(f"`git remote {verb}` writes the repository config every worktree shares; ask the user.")
+    if sub == "branch" and flags & {"-u", "--set-upstream-to", "--unset-upstream", "--edit-description"}:
+        side_door("`git branch` would write the upstream or description into the repository config every worktree shares; ask the user.")
+    if sub == "maintenance" and verb in ("register", "unregister", "start", "stop"):
+        side_door(f"`git maintenance {verb}` writes config for this repository; ask the user.")
+    if sub == "sparse-checkout" and verb in ("set", "add", "init", "reapply", "disable") and not _worktree_config(ctx):
+        side_door("`git sparse-checkout` would turn on per-worktree config in the config every worktree shares; ask the user.")
+    if sub == "notes" and verb not in (None, "list", "show", "get-ref"):
+        side_door(f"`git notes {verb}` writes refs/notes, which every worktree shares; ask the user.")
+    if sub == "replace" and operands and not flags & {"-l", "--list"}:
+        side_door("`git replace` writes refs/replace, which changes history for every worktree; ask the user.")
+    if sub == "symbolic-ref" and len(operands) >= 2 and not flags & {"-d", "--delete"}:
+        names = {_branch_name(v) for v in operands[:2] if v is not None}
+        shared = sorted(names & set(branches))
+        if shared or any(v is None for v in operands[:2]):
+            side_door(f"`git symbolic-ref` would point a ref at `{shared[0] if shared else '?'}`, the branch another checkout has checked out.")
     if sub == "config" and _writes_config(flags, operands):
         shared_target = checkouts is not None and any(ctx.policy.judge_resolved(c).place == "shared" for c in checkouts)
         if "--worktree" not in flags or shared_target:
@@ -179,6 +182,16 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
     if sub == "worktree" and operands:
         found.extend(_worktree_command(call, command, ctx, base))
     return found
+
+
+def _worktree_config(ctx: Context) -> bool:
+    """Whether the repository already keeps per-worktree config (extensions.worktreeConfig)."""
+    common = ctx.layout.common_dir
+    if not common:
+        return False
+    import os
+
+    return read_git_core(os.path.join(common, "config")).get("extensions.worktreeconfig", "").lower() in ("true", "yes", "on", "1")
 
 
 def _writes_config(flags: set[str], operands: list[str | None]) -> bool:

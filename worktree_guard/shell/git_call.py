@@ -58,6 +58,14 @@ SUBCOMMAND_VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "format-patch": frozenset({"-o", "--output-directory", "--subject-prefix", "--suffix", "--in-reply-to", "--to", "--cc", "--from", "--base", "--start-number", "-v", "--reroll-count", "--signature", "--signature-file", "--range-diff", "--interdiff", "--creation-factor"}),
     "fetch": frozenset({"--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "--upload-pack", "-o", "--server-option", "--negotiation-tip", "--refmap"}),
     "push": frozenset({"--repo", "--receive-pack", "--exec", "-o", "--push-option", "--signed"}),
+    "notes": frozenset({"--ref", "-m", "-F", "-C", "-c"}),
+    "replace": frozenset({"--format"}),
+    "rebase": frozenset({"-x", "--exec", "--onto", "-s", "--strategy", "-X", "--strategy-option", "-C", "--whitespace"}),
+    "difftool": frozenset({"-x", "--extcmd", "-t", "--tool"}),
+    "filter-branch": frozenset({"--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter", "--subdirectory-filter", "--prune-empty", "--original", "-d", "--setup", "--state-branch"}),
+    "merge-file": frozenset({"-L", "--marker-size"}),
+    "remote": frozenset({"-t", "-m", "--mirror"}),
+    "send-email": frozenset({"--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd", "--smtp-server", "--to", "--cc", "--bcc", "--from", "--in-reply-to", "--subject"}),
 }
 
 
@@ -72,6 +80,7 @@ class GitCall:
     work_tree: str | None = None
     dynamic: list[str] = field(default_factory=list)
     configs: list[tuple[Word, str]] = field(default_factory=list)
+    config_envs: list[tuple[Word, str]] = field(default_factory=list)
     subcommand_dynamic: bool = False
 
     def values(self) -> list[str | None]:
@@ -149,6 +158,8 @@ def read_git_call(step: ShellCommand) -> GitCall:
                 call.work_tree = _join(call.run_dir, argument)
             elif name == "-c":
                 call.configs.append((word, argument))
+            elif name == "--config-env":
+                call.config_envs.append((word, argument))
                 key, _, setting = argument.partition("=")
                 if key.lower() == "core.worktree":
                     call.work_tree = _join(call.run_dir, setting)
@@ -207,3 +218,295 @@ def is_read_only(call: GitCall) -> bool:
     if sub == "bisect":
         return bool(operands) and operands[0] in ("log", "view", "visualize")
     return sub in READ_ONLY
+
+
+# -- what git writes beside its checkout (SPEC §5.2 "git's other outputs are write operands") --------------
+
+#: Subcommands that take the diff options, `--output=<file>` among them.
+DIFF_FAMILY = frozenset({"diff", "log", "show", "format-patch", "diff-tree", "diff-files", "diff-index", "range-diff", "whatchanged", "stash", "reflog", "cherry-pick", "am"})
+
+
+def checkout_top(call: GitCall, home: str) -> str | None:
+    """Where git runs hooks, aliases, editors and pagers: the top of the checkout it acts on (None: unknown)."""
+    if call.dynamic:
+        return None
+    if call.work_tree is not None:
+        return canonical(call.work_tree, "/", home)
+    if call.run_dir is None:
+        return None
+    if call.git_dir is not None:
+        return canonical(call.run_dir, "/", home)
+    return find_layout(canonical(call.run_dir, "/", home)).worktree_root or call.run_dir
+
+
+def git_writes(command: ShellCommand) -> list:
+    """Files and directories a git invocation writes outside its checkout's own index and files: the write
+    table's entry for git (`shell.programs`), so every rule sees them as it sees `cp`'s."""
+    from .programs import CWD, UNKNOWN_DIR, Target
+
+    call = read_git_call(command)
+    base = call.run_dir if call.run_dir is not None else UNKNOWN_DIR
+    targets: list[Target] = []
+    for variable, how in (("GIT_INDEX_FILE", "the index named by GIT_INDEX_FILE"), ("GIT_OBJECT_DIRECTORY", "the object directory named by GIT_OBJECT_DIRECTORY")):
+        present, value = command.env(variable)
+        if present:
+            word = _assignment_word(command, variable)
+            targets.append(Target(word, value, how))
+    for variable, value in _trace_variables(command):
+        if value is not None and value.startswith("/"):
+            targets.append(Target(_assignment_word(command, variable), value, f"the trace file named by {variable}"))
+    sub = call.subcommand
+    if sub is None or call.subcommand_dynamic:
+        return targets
+    parsed = call.parsed()
+    operands = parsed.operands
+    options = parsed.options
+
+    def option_targets(*names: str, how: str | None = None, recursive: bool = False) -> None:
+        for name in names:
+            for word, value in options.get(name, []):
+                targets.append(Target(word, value, how or name, recursive=recursive, base=base))
+
+    if sub in DIFF_FAMILY:
+        option_targets("--output")
+    if sub == "clone":
+        if len(operands) >= 2:
+            targets.append(Target(operands[1][0], operands[1][1], "clone into", base=base))
+        elif operands and operands[0][1] is not None:
+            name = operands[0][1].rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git") or "."
+            targets.append(Target(operands[0][0], name, "clone into", base=base))
+        elif operands:
+            targets.append(Target(operands[0][0], None, "clone into", base=base))
+        option_targets("--separate-git-dir")
+    elif sub == "init":
+        targets.append(Target(operands[0][0], operands[0][1], "init", base=base) if operands else Target(None, CWD, "init", base=base))
+        option_targets("--separate-git-dir")
+    elif sub == "archive":
+        option_targets("-o", "--output")
+    elif sub == "format-patch":
+        if "--stdout" not in options:
+            if "-o" in options or "--output-directory" in options:
+                option_targets("-o", "--output-directory")
+            elif "--output" not in options:
+                targets.append(Target(None, CWD, "its patches, into the directory it runs in", base=base))
+    elif sub == "bundle" and len(operands) >= 2 and operands[0][1] == "create":
+        targets.append(Target(operands[1][0], operands[1][1], "bundle create", base=base))
+    elif sub == "checkout-index":
+        for word, value in options.get("--prefix", []):
+            directory = None if value is None else (value if value.endswith("/") else os.path.dirname(value) or ".")
+            targets.append(Target(word, directory, "--prefix", recursive=True, base=base))
+    elif sub == "apply" and not ({"--check", "--stat", "--numstat", "--summary"} & set(options)):
+        top = checkout_top(call, command.home)
+        for word, value in options.get("--directory", []):
+            targets.append(Target(word, value, "--directory", recursive=True, base=top if top is not None else UNKNOWN_DIR))
+    elif sub == "merge-file" and not ({"-p", "--stdout"} & set(options)) and operands:
+        targets.append(Target(operands[0][0], operands[0][1], "the merged file", base=base))
+    return targets
+
+
+def _assignment_word(command: ShellCommand, name: str) -> Word | None:
+    for assignment in reversed(command.assignments):
+        if assignment.name == name:
+            return assignment.value
+    return None
+
+
+def _trace_variables(command: ShellCommand) -> list[tuple[str, str | None]]:
+    """GIT_TRACE, GIT_TRACE2, GIT_TRACE_PACKET… set for this git (a value that is an absolute path is a file git writes)."""
+    names = {a.name for a in command.assignments} | set(command.state.variables)
+    return [(name, command.env(name)[1]) for name in sorted(names) if name.startswith("GIT_TRACE")]
+
+
+# -- code git runs (SPEC §5.2 "strings that a program will run as code") -----------------------------------
+
+#: Config keys whose value git runs as a command (fnmatch patterns, lower case). "!": only a value starting
+#: with `!` is a shell command (an alias; otherwise a git subcommand or helper name).
+CODE_KEYS: dict[str, str] = {
+    "core.fsmonitor": "shell", "core.editor": "shell", "sequence.editor": "shell", "core.pager": "shell",
+    "pager.*": "shell", "core.sshcommand": "shell", "core.askpass": "shell", "core.gitproxy": "shell",
+    "core.alternaterefscommand": "shell", "diff.external": "shell", "diff.*.textconv": "shell", "diff.*.command": "shell",
+    "filter.*.clean": "shell", "filter.*.smudge": "shell", "filter.*.process": "shell", "merge.*.driver": "shell",
+    "mergetool.*.cmd": "shell", "difftool.*.cmd": "shell", "credential.helper": "shell", "credential.*.helper": "shell",
+    "gpg.program": "shell", "gpg.*.program": "shell", "sendemail.*cmd": "shell", "sendemail.sendmailcmd": "shell",
+    "remote.*.receivepack": "shell", "remote.*.uploadpack": "shell", "uploadpack.packobjectshook": "shell",
+    "interactive.difffilter": "shell", "trailer.*.command": "shell", "trailer.*.cmd": "shell", "imap.tunnel": "shell",
+    "browser.*.cmd": "shell", "man.*.cmd": "shell", "web.browser": "shell", "alias.*": "!", "submodule.*.update": "!",
+    "core.hookspath": "opaque", "include.path": "opaque", "includeif.*.path": "opaque",
+}
+#: Environment variables whose value git runs as a command (PAGER, EDITOR and VISUAL are git's fallbacks).
+CODE_VARIABLES = (
+    "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "GIT_ASKPASS",
+    "SSH_ASKPASS", "GIT_PROXY_COMMAND", "PAGER", "EDITOR", "VISUAL",
+)
+#: Environment variables that make git read config or programs from a file the guard cannot look inside.
+OPAQUE_VARIABLES = ("GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_EXEC_PATH")
+#: Subcommand options whose value is a shell command.
+CODE_OPTIONS: dict[str, tuple[str, ...]] = {
+    "rebase": ("-x", "--exec"),
+    "difftool": ("-x", "--extcmd"),
+    "filter-branch": ("--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter", "--setup"),
+    "clone": ("-u", "--upload-pack"),
+    "fetch": ("--upload-pack",),
+    "pull": ("--upload-pack",),
+    "ls-remote": ("--upload-pack",),
+    "push": ("--receive-pack", "--exec"),
+    "archive": ("--exec",),
+    "send-email": ("--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd"),
+}
+
+
+@dataclass(slots=True)
+class GitCode:
+    """Code one git invocation runs: shell strings (code, offset, cwd), argv lists (`bisect run`), and why some
+    cannot be looked inside."""
+
+    scripts: list[tuple[str, int, str | None]] = field(default_factory=list)
+    argv: list[tuple[list, str | None]] = field(default_factory=list)
+    opaque: list[str] = field(default_factory=list)
+
+
+def code_kind(key: str) -> str | None:
+    import fnmatch
+
+    key = key.lower()
+    for pattern, kind in CODE_KEYS.items():
+        if fnmatch.fnmatchcase(key, pattern):
+            return kind
+    return None
+
+
+def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
+    """What this git invocation runs as code, and where (the top of its checkout)."""
+    call = call or read_git_call(command)
+    found = GitCode()
+    top = checkout_top(call, command.home)
+
+    def config(key: str, value: str | None, offset: int, source: str) -> None:
+        kind = code_kind(key)
+        if kind is None:
+            return
+        if kind == "opaque":
+            if key.lower() != "core.hookspath":  # the git rule reports hooksPath as WG305
+                found.opaque.append(f"{source} makes git read {key}, which worktree-guard cannot look inside")
+            return
+        if value is None:
+            found.opaque.append(f"{source} sets {key} to a command only known at run time")
+            return
+        if kind == "!":
+            if value.startswith("!"):
+                found.scripts.append((value[1:], offset + 1, top))
+            return
+        if value.strip().lower() in ("", "true", "false", "yes", "no", "on", "off", "0", "1"):
+            return  # a boolean, not a command (core.fsmonitor=false, pager.log=true)
+        found.scripts.append((value, offset, top))
+
+    for word, setting in call.configs:
+        key, eq, value = setting.partition("=")
+        config(key, value if eq else "true", word.span[0] + (word.raw.find("=") + 1 if "=" in word.raw else 0), "`git -c`")
+    for word, setting in call.config_envs:
+        key, _, variable = setting.partition("=")
+        present, value = command.env(variable)
+        config(key, value if present else None, command.span[0], f"`git --config-env` (${variable})")
+    for variable in CODE_VARIABLES:
+        present, value = command.env(variable)
+        if present:
+            word = _assignment_word(command, variable)
+            offset = word.span[0] + (1 if word.raw[:1] in "'\"" else 0) if word is not None else command.span[0]
+            if value is None:
+                found.opaque.append(f"${variable} is a command only known at run time")
+            elif value:
+                found.scripts.append((value, offset, top))
+    for variable in OPAQUE_VARIABLES:
+        present, value = command.env(variable)
+        if present and value != "/dev/null":
+            found.opaque.append(f"${variable} makes git read config or programs from {value or 'a file only known at run time'}, which worktree-guard cannot look inside")
+    _config_parameters(command, config, found)
+    _home_config(command, found)
+    _subcommand_code(command, call, top, found)
+    return found
+
+
+def _config_parameters(command: ShellCommand, config, found: GitCode) -> None:
+    """GIT_CONFIG_PARAMETERS (`'key'='value' …`) and GIT_CONFIG_COUNT / GIT_CONFIG_KEY_n / GIT_CONFIG_VALUE_n."""
+    import shlex
+
+    present, value = command.env("GIT_CONFIG_PARAMETERS")
+    if present:
+        if value is None:
+            found.opaque.append("$GIT_CONFIG_PARAMETERS is only known at run time")
+        else:
+            try:
+                items = shlex.split(value)
+            except ValueError:
+                found.opaque.append("$GIT_CONFIG_PARAMETERS cannot be read")
+                items = []
+            for item in items:
+                key, eq, setting = item.partition("=")
+                config(key, setting if eq else "true", command.span[0], "$GIT_CONFIG_PARAMETERS")
+    present, count = command.env("GIT_CONFIG_COUNT")
+    if present:
+        if count is None or not count.strip().isdigit():
+            found.opaque.append("$GIT_CONFIG_COUNT is only known at run time")
+            return
+        for n in range(min(int(count), 1000)):
+            _, key = command.env(f"GIT_CONFIG_KEY_{n}")
+            _, setting = command.env(f"GIT_CONFIG_VALUE_{n}")
+            if key is None:
+                found.opaque.append(f"$GIT_CONFIG_KEY_{n} is only known at run time")
+                continue
+            config(key, setting, command.span[0], f"$GIT_CONFIG_KEY_{n}")
+
+
+def _home_config(command: ShellCommand, found: GitCode) -> None:
+    """A HOME (or XDG_CONFIG_HOME) whose git config was written earlier in the same command: git would read code
+    the guard has not seen."""
+    for variable, files in (("HOME", (".gitconfig", ".config/git/config")), ("XDG_CONFIG_HOME", ("git/config",))):
+        present, value = command.env(variable)
+        if not present or (variable == "HOME" and value == command.home):
+            continue  # the agent's own HOME: its config is the environment, not something this command wrote
+        if value is None:
+            found.opaque.append(f"${variable} is only known at run time, so git's config there cannot be looked inside")
+            continue
+        base = value if value.startswith("/") else os.path.join(command.cwd or "/", value)
+        paths = {canonical(os.path.join(base, name), "/", command.home) for name in files}
+        written = command.state.written
+        if None in written or paths & set(written):
+            found.opaque.append(f"git would read config from ${variable} ({value}), which this command writes first")
+
+
+def _subcommand_code(command: ShellCommand, call: GitCall, top: str | None, found: GitCode) -> None:
+    sub = call.subcommand
+    if sub is None or call.subcommand_dynamic:
+        return
+    values = call.values()
+    words = [word for word, _ in call.args]
+    parsed = call.parsed()
+    for option in CODE_OPTIONS.get(sub, ()):
+        for word, value in parsed.options.get(option, []):
+            if value is None:
+                found.opaque.append(f"`git {sub} {option}` runs a command only known at run time")
+            else:
+                cwd = os.path.join(top, ".git-rewrite", "t") if option == "--tree-filter" and top else top
+                found.scripts.append((value, word.span[0] + (1 if word.raw[:1] in "'\"" else 0), cwd))
+    if sub == "grep":
+        for value, word in zip(values, words):
+            if value is not None and (value.startswith("--open-files-in-pager=") or (value.startswith("-O") and len(value) > 2)):
+                found.scripts.append((value.partition("=")[2] if value.startswith("--") else value[2:], word.span[0], top))
+    if sub == "bisect" and values[:1] == ["run"]:
+        found.argv.append((words[1:], top))
+    if sub == "submodule":
+        operands = [v for v in values if v is not None and not v.startswith("-")]
+        if operands[:1] == ["foreach"]:
+            start = values.index("foreach") + 1
+            rest = values[start:]
+            while rest and rest[0] is not None and rest[0].startswith("-"):
+                rest = rest[1:]
+            if any(v is None for v in rest):
+                found.opaque.append("`git submodule foreach` runs a command only known at run time")
+            elif rest:
+                found.scripts.append((" ".join(rest), words[len(values) - len(rest)].span[0], top))  # type: ignore[arg-type]
+    if sub == "for-each-repo":
+        found.opaque.append("`git for-each-repo` runs git in repositories listed in config, which worktree-guard cannot place")
+    for value in values:
+        if value is not None and value.startswith("ext::"):
+            found.opaque.append("an ext:: URL runs a command git builds from it")
