@@ -355,6 +355,17 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
     known_roots = [r for r in (roots or ["."]) if r is not None] if not follows and None not in roots else []
     if command.cwd is None or not all(ctx.policy.judge(r, command.cwd).place == "inside" for r in known_roots):
         known_roots = []
+    # A found path may be a symlink, and the command run on it may follow it (`-exec chmod 770 {} \;`): unless
+    # a -type test leaves links out, the symlinks below the starting points that leave W are found paths too.
+    links: list[str] = []
+    types = [values[k + 1] for k in range(len(values) - 1) if values[k] == "-type"]
+    if known_roots and not (types and all(t is not None and "l" not in t for t in types)):
+        for root in known_roots:
+            escaping = _escaping_links(ctx.policy.canonical(root, command.cwd or "/"), ctx)
+            if escaping is None:
+                known_roots = []  # too much to look through: `{}` is unknown
+                break
+            links += escaping
     found = []
     while i < len(values):
         if values[i] in ("-exec", "-execdir", "-ok", "-okdir"):
@@ -365,8 +376,8 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
             argv = words[i + 1:j]
             cwd = None if action in ("-execdir", "-okdir") else command.cwd
             if argv and known_roots and cwd is not None:
-                for root in known_roots:
-                    found.append(Inner([_found_path(w, root) for w in argv], cwd, label=f"find {action}"))
+                for root in known_roots + links:
+                    found.append(Inner([_found_path(w, root, exact=root in links) for w in argv], cwd, label=f"find {action}"))
             elif argv:
                 found.append(Inner([_dynamic(w) if w.value is None or "{}" in w.value else w for w in argv], cwd, label=f"find {action}"))
             i = j + 1
@@ -375,13 +386,41 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
     return Unwrapped(inner=found) if found else None
 
 
-def _found_path(word: Word, root: str) -> Word:
-    """`{}` in an -exec argument, as a path under the starting point `root`."""
+def _found_path(word: Word, root: str, exact: bool = False) -> Word:
+    """`{}` in an -exec argument, as a path under the starting point `root` (or, `exact`, as `root` itself)."""
     from ..shell.ast import Word as WordNode
 
     if word.value is None or "{}" not in word.value:
         return word
-    return WordNode(raw=word.raw, span=word.span, value=word.value.replace("{}", root.rstrip("/") + "/{}"), substitutions=word.substitutions)
+    found = root if exact else root.rstrip("/") + "/{}"
+    return WordNode(raw=word.raw, span=word.span, value=word.value.replace("{}", found), substitutions=word.substitutions)
+
+
+#: Most entries `find -exec` looks through for symlinks that leave W; past it, `{}` counts as unknown.
+MAX_FIND_ENTRIES = 5000
+
+
+def _escaping_links(root: str, ctx: Context) -> list[str] | None:
+    """Symlinks at or below `root` (not followed, as find does) whose target is outside W; None past the bound."""
+    links: list[str] = []
+    seen = 0
+    stack = [root]
+    while stack:
+        directory = stack.pop()
+        try:
+            with os.scandir(directory) as entries:
+                for entry in entries:
+                    seen += 1
+                    if seen > MAX_FIND_ENTRIES:
+                        return None
+                    if entry.is_symlink():
+                        if not ctx.policy.judge(entry.path, "/").ok:
+                            links.append(entry.path)
+                    elif entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+        except OSError:
+            continue
+    return links
 
 
 @hookimpl
@@ -391,6 +430,9 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     base = dict(rule=RULE, tool=ctx.call.tool, worktree_root=ctx.worktree_root, span=command.span)
     name = command.name
     values = command.values()
+    literal = command.words[0].value
+    if literal == "alias" and any(v is None or "=" in v for v in values[1:]):
+        return [Violation(code="WG404", message="An alias defined inside a command is not followed by worktree-guard; run the command it stands for directly.", **base)]
     if name is None:
         if _arguments_matter(command, ctx):
             return [Violation(code="WG404", message=f"The command name {command.words[0].raw!r} is computed at run time and its arguments could leave {ctx.worktree_root}; call the program by its literal name.", **base)]
@@ -439,7 +481,12 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
 
 
 def _arguments_matter(command: ShellCommand, ctx: Context) -> bool:
-    """A computed command name matters when an argument is a sensitive git/cd word, unknown, or a path leaving W."""
+    """A computed command name matters when an argument is a sensitive git/cd word, unknown, or a path leaving W.
+
+    A literal name counts too when an option set earlier lets it be an alias (`shopt -s expand_aliases; cd …`).
+    """
+    if command.words[0].value in SENSITIVE_ARGUMENTS:
+        return True
     for word, value in zip(command.words[1:], command.values()[1:]):
         if value is None:
             return True

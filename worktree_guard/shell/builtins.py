@@ -168,6 +168,7 @@ def apply_builtin(step: ShellCommand) -> None:
             if value and not value.startswith("-"):
                 state.variables.pop(value, None)
                 state.exported.discard(value)
+                state.unset.add(value)
     elif name in READING_BUILTINS or (name == "printf" and any(v == "-v" for v in step.values())):
         values = step.values()
         for value in values[1:]:

@@ -507,7 +507,7 @@ def _ed_like(command: ShellCommand, values: list[str | None], found: Embedded, f
     if any(v in ("--version", "-V", "--help", "-h") for v in values[1:]):
         return
     if family == "ex":
-        _vim_options(command, command.words, values, found)
+        _vim_options(command, command.words, values, found, ex_mode=True)
     script = _stdin_script(command)
     if script is None:
         found.opaque.append(f"`{command.name}` reads its commands from its input, which worktree-guard cannot see; edit the file another way")
@@ -545,8 +545,9 @@ def _ed_script(script: str, found: Embedded, name: str) -> None:
 
 
 def _vim(command: ShellCommand, words: list[Word], values: list[str | None], found: Embedded) -> None:
-    _vim_options(command, words, values, found)
-    if any(v is not None and v.startswith("-") and not v.startswith("--") and ("e" in v[1:] or "E" in v[1:]) and "s" in v[1:] for v in values[1:]) or "-es" in values or "-Es" in values:
+    ex_mode = any(v is not None and v.startswith("-") and not v.startswith("--") and ("e" in v[1:] or "E" in v[1:]) for v in values[1:])
+    _vim_options(command, words, values, found, ex_mode=ex_mode)
+    if ex_mode and any(v is not None and v.startswith("-") and not v.startswith("--") and "s" in v[1:] for v in values[1:]):
         script = _stdin_script(command)
         if script is None:
             found.opaque.append(f"`{command.name}` in ex mode reads its commands from its input, which worktree-guard cannot see")
@@ -554,8 +555,11 @@ def _vim(command: ShellCommand, words: list[Word], values: list[str | None], fou
             _ed_script(script, found, command.name or "vim")
 
 
-def _vim_options(command: ShellCommand, words: list[Word], values: list[str | None], found: Embedded) -> None:
+def _vim_options(command: ShellCommand, words: list[Word], values: list[str | None], found: Embedded, ex_mode: bool = False) -> None:
+    """`-c`, `--cmd`, `+cmd`, `-S file`, `-s scriptin` (in ex mode `-s` is only "silent"), `-w`/`-W scriptout`."""
     for i, value in enumerate(values[1:], start=1):
+        if ex_mode and value is not None and value.startswith("-") and not value.startswith("--") and set(value[1:]) <= set("esEnNXZ"):
+            continue
         if value is None:
             if words[i].raw.startswith(("-", "+")):
                 found.opaque.append(f"`{command.name}` has an option only known at run time ({words[i].raw})")

@@ -44,6 +44,7 @@ CHANGES_CHECKOUT = frozenset({
 })
 STASH_READ_ONLY = ("list", "show")
 # Options of a subcommand that take a separate value, so that the value is not read as an operand.
+# (`--output` of the diff family is added below, after DIFF_FAMILY.)
 SUBCOMMAND_VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "branch": frozenset({"-u", "--set-upstream-to", "--sort", "--format", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}),
     "update-ref": frozenset({"-m"}),
@@ -224,6 +225,8 @@ def is_read_only(call: GitCall) -> bool:
 
 #: Subcommands that take the diff options, `--output=<file>` among them.
 DIFF_FAMILY = frozenset({"diff", "log", "show", "format-patch", "diff-tree", "diff-files", "diff-index", "range-diff", "whatchanged", "stash", "reflog", "cherry-pick", "am"})
+for _sub in DIFF_FAMILY:
+    SUBCOMMAND_VALUE_OPTIONS[_sub] = SUBCOMMAND_VALUE_OPTIONS.get(_sub, frozenset()) | {"--output"}
 
 
 def checkout_top(call: GitCall, home: str) -> str | None:
@@ -326,7 +329,7 @@ CODE_KEYS: dict[str, str] = {
     "pager.*": "shell", "core.sshcommand": "shell", "core.askpass": "shell", "core.gitproxy": "shell",
     "core.alternaterefscommand": "shell", "diff.external": "shell", "diff.*.textconv": "shell", "diff.*.command": "shell",
     "filter.*.clean": "shell", "filter.*.smudge": "shell", "filter.*.process": "shell", "merge.*.driver": "shell",
-    "mergetool.*.cmd": "shell", "difftool.*.cmd": "shell", "credential.helper": "shell", "credential.*.helper": "shell",
+    "mergetool.*.cmd": "shell", "difftool.*.cmd": "shell", "credential.helper": "helper", "credential.*.helper": "helper",
     "gpg.program": "shell", "gpg.*.program": "shell", "sendemail.*cmd": "shell", "sendemail.sendmailcmd": "shell",
     "remote.*.receivepack": "shell", "remote.*.uploadpack": "shell", "uploadpack.packobjectshook": "shell",
     "interactive.difffilter": "shell", "trailer.*.command": "shell", "trailer.*.cmd": "shell", "imap.tunnel": "shell",
@@ -392,9 +395,10 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
         if value is None:
             found.opaque.append(f"{source} sets {key} to a command only known at run time")
             return
+        if kind in ("!", "helper") and value.startswith("!"):
+            found.scripts.append((value[1:], offset + 1, top))
+            return
         if kind == "!":
-            if value.startswith("!"):
-                found.scripts.append((value[1:], offset + 1, top))
             return
         if value.strip().lower() in ("", "true", "false", "yes", "no", "on", "off", "0", "1"):
             return  # a boolean, not a command (core.fsmonitor=false, pager.log=true)

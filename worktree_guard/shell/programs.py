@@ -180,7 +180,10 @@ def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None]
         chosen = []
     targets.extend(Target(word, value, "operand") for word, value in chosen)
     if spec.links_sources or present & spec.link_with:
-        sources = operands if spec.sources_with & present else operands[:-1] if spec.operands == "last" else []
+        if spec.sources_with & present or (spec.operands == "last" and len(operands) == 1):
+            sources = operands  # `ln -t DIR a b`, or `ln a`: the link goes in the current directory
+        else:
+            sources = operands[:-1] if spec.operands == "last" else []
         targets.extend(Target(word, value, "a link to it", kind="link") for word, value in sources)
     if spec.writes_cwd and not (spec.target_options & present) and spec.operands == "none":
         targets.append(Target(None, CWD, "into the current directory"))
@@ -301,7 +304,7 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "git": WriteSpec(command_writes=lambda command: _git_writes(command)),
     # Wrappers that write files of their own beside running a command (their own words only: what they run is
     # another command).
-    "flock": WriteSpec(operands="all", value_options=_frozen("-w", "--timeout", "-E", "--conflict-exit-code")),  # creates the lock file
+    "flock": WriteSpec(operands="all", value_options=_frozen("-w", "--timeout", "-E", "--conflict-exit-code", "-c", "--command")),  # creates the lock file
     "time": WriteSpec(operands="none", value_options=_frozen("-f", "--format"), target_options=_frozen("-o", "--output")),
     "strace": WriteSpec(operands="none", value_options=_frozen("-e", "-p", "--attach", "-s", "-u", "-E", "-P", "-I", "-a", "-b", "-S", "-O", "-X", "-U"), target_options=_frozen("-o", "--output")),
     "ltrace": WriteSpec(operands="none", value_options=_frozen("-e", "-p", "-s", "-u", "-n", "-a", "-l", "-x", "-F", "-A", "-D"), target_options=_frozen("-o", "--output")),
