@@ -21,7 +21,8 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("iconv -f utf-8 -t ascii -o {MAIN}/c.txt README.md", {"WG401"}),
         ("mktemp -p {MAIN}", {"WG401"}),
         ("openssl rand -out {MAIN}/r.bin 16", {"WG401"}),
-        ("sqlite3 {MAIN}/db.sqlite 'create table t(x)'", {"WG401"}),
+        ("sqlite3 {MAIN}/db.sqlite 'create table t(x)'", {"WG406"}),  # unknown: it may write its database
+        ("sqlite3 ~/.cache/x.db .tables", "pass"),  # …which passes outside the shared checkouts (a real transcript)
         ("zip -q {MAIN}/a.zip README.md", {"WG401"}),
         ("somewriter {MAIN}/README.md", {"WG406"}),
         ("somewriter --output={MAIN}/x", {"WG406"}),

@@ -147,7 +147,7 @@ def _sed(command: ShellCommand, words: list[Word], values: list[str | None], fou
             if text is None:
                 found.opaque.append(f"`{command.name}` runs a script only known at run time ({at.raw})")
             elif name in ("-f", "--file"):
-                content = _read_script(text, command.cwd)
+                content = _read_script(text, command)
                 if content is None:
                     found.opaque.append(f"`{command.name} -f {text}`: worktree-guard cannot read that script")
                 else:
@@ -169,16 +169,24 @@ def _sed(command: ShellCommand, words: list[Word], values: list[str | None], fou
         _sed_script(text, offset, found, command.name or "sed")
 
 
-def _read_script(path: str, cwd: str | None) -> str | None:
+def _read_script(path: str, command: ShellCommand) -> str | None:
+    """A script file's text, read at check time; "" when it does not exist and this command did not write it
+    (the program will fail to open it); None when it cannot be read, or was written earlier in the command."""
+    cwd = command.cwd
     if not path.startswith("/"):
         if cwd is None:
             return None
         path = os.path.join(cwd, path)
+    written = command.state.written
+    if None in written or os.path.realpath(path) in written:
+        return None
     try:
         if os.path.getsize(path) > MAX_SCRIPT_FILE:
             return None
         with open(path, encoding="utf-8", errors="replace") as f:
             return f.read()
+    except FileNotFoundError:
+        return ""
     except OSError:
         return None
 
@@ -383,7 +391,7 @@ def _awk(command: ShellCommand, words: list[Word], values: list[str | None], fou
                 at, i = words[min(i + 1, len(words) - 1)], i + 2
             if name in ("-f", "--file", "-E", "--exec"):
                 from_file = True
-                content = _read_script(text, command.cwd) if text is not None else None
+                content = _read_script(text, command) if text is not None else None
                 if content is None:
                     found.opaque.append(f"`{command.name} -f`: worktree-guard cannot read that program")
                 else:

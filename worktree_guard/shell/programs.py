@@ -314,7 +314,6 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "script": WriteSpec(operands="all", value_options=_frozen("-c", "--command", "-E", "--echo", "-m", "--logging-format", "-o", "--output-limit"), target_options=_frozen("-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing")),
     "xvfb-run": WriteSpec(operands="none", value_options=_frozen("-n", "--server-num", "-s", "--server-args", "-p", "--xauth-protocol", "-w", "--wait"), target_options=_frozen("-e", "--error-file", "-f", "--auth-file")),
     "openssl": WriteSpec(custom=lambda words, values: _option_values(words, values, ("-out", "-keyout", "-signkey_out"), "-out")),
-    "sqlite3": WriteSpec(custom=lambda words, values: _first_operand(words, values, frozenset({"-cmd", "-init", "-separator", "-newline", "-nullvalue", "-mmap", "-pagecache", "-lookaside", "-heap", "-maxsize", "-vfs", "-A"}), "the database")),
     # Compressors replace their operands by compressed (or decompressed) files beside them, or with -k add them:
     # both write next to the operand. -c/--stdout, -l/--list and -t/--test only read.
     **{name: WriteSpec(operands="all", value_options=_frozen("-S", "--suffix", "-b", "-T", "--threads", "-M", "--memlimit", "-F", "--format", "-C", "--check", "-o", "--output"), target_options=_frozen("-o", "--output"), not_with=_frozen("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test")) for name in (
@@ -338,23 +337,6 @@ def _option_values(words: list[Word], values: list[str | None], options: tuple[s
         elif value is not None and value.partition("=")[0] in options and "=" in value:
             targets.append(Target(words[i], value.partition("=")[2], value.partition("=")[0]))
     return targets
-
-
-def _first_operand(words: list[Word], values: list[str | None], value_options: frozenset[str], how: str) -> list[Target]:
-    """The first operand that is not an option or an option's value (`sqlite3 [opts] DB [SQL]`)."""
-    i = 1
-    while i < len(values):
-        value = values[i]
-        if value is None:
-            return [Target(words[i], None, how)] if not words[i].raw.startswith("-") else []
-        if value in value_options:
-            i += 2
-            continue
-        if value.startswith("-"):
-            i += 1
-            continue
-        return [Target(words[i], value, how)]
-    return []
 
 
 @dataclass(frozen=True, slots=True)
