@@ -365,7 +365,7 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
             if escaping is None:
                 known_roots = []  # too much to look through: `{}` is unknown
                 break
-            links += escaping
+            links += _named(escaping, values)
     found = []
     while i < len(values):
         if values[i] in ("-exec", "-execdir", "-ok", "-okdir"):
@@ -394,6 +394,20 @@ def _found_path(word: Word, root: str, exact: bool = False) -> Word:
         return word
     found = root if exact else root.rstrip("/") + "/{}"
     return WordNode(raw=word.raw, span=word.span, value=word.value.replace("{}", found), substitutions=word.substitutions)
+
+
+def _named(links: list[str], values: list[str | None]) -> list[str]:
+    """The links a find expression of plain `-name`/`-iname` tests (no `-o`, `!`, `-not`) can match."""
+    import fnmatch
+
+    if any(v in ("-o", "-or", "!", "-not", ",") or v is None for v in values):
+        return links
+    for k, value in enumerate(values[:-1]):
+        pattern = values[k + 1]
+        if value in ("-name", "-iname") and pattern is not None:
+            fold = (lambda t: t.lower()) if value == "-iname" else (lambda t: t)
+            links = [link for link in links if fnmatch.fnmatchcase(fold(os.path.basename(link)), fold(pattern))]
+    return links
 
 
 #: Most entries `find -exec` looks through for symlinks that leave W; past it, `{}` counts as unknown.
