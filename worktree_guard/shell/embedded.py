@@ -212,6 +212,10 @@ class _SedScanner:
     def peek(self) -> str:
         return self.s[self.i] if self.i < len(self.s) else ""
 
+    def at(self, chars: str) -> bool:
+        """Whether the next character is one of `chars` (never at the end: `"" in " "` is True in Python)."""
+        return self.i < len(self.s) and self.s[self.i] in chars
+
     def rest_of_line(self) -> str:
         end = self.s.find("\n", self.i)
         end = len(self.s) if end < 0 else end
@@ -248,17 +252,19 @@ class _SedScanner:
                 if c == "\\":
                     self.i += 1
                 delimiter = self.peek()
+                if not delimiter:
+                    raise _Unreadable("an address without a delimiter")
                 self.i += 1
                 self.until_delimiter(delimiter)
                 while self.peek() in ("I", "M"):
                     self.i += 1
-            elif c in "+~" and _ > 0:
+            elif c and c in "+~" and _ > 0:
                 self.i += 1
                 while self.peek().isdigit():
                     self.i += 1
             if self.peek() == "," and _ == 0:
                 self.i += 1
-                while self.peek() in " \t":
+                while self.at(" \t"):
                     self.i += 1
                 continue
             break
@@ -274,7 +280,7 @@ class _SedScanner:
                 self.rest_of_line()
                 continue
             self.address()
-            while self.peek() in " \t!":
+            while self.at(" \t!"):
                 self.i += 1
             c = self.peek()
             if not c:
@@ -326,12 +332,14 @@ class _SedScanner:
                 continue
             if c == "y":
                 delimiter = self.peek()
+                if not delimiter or delimiter in "\n\\":
+                    raise _Unreadable("a y command without a delimiter")
                 self.i += 1
                 self.until_delimiter(delimiter)
                 self.until_delimiter(delimiter)
                 continue
             if c in "lqQLv":
-                while self.peek().isdigit() or self.peek() in " \t":
+                while self.at("0123456789 \t"):
                     self.i += 1
                 continue
             if c in "=dDgGhHnNpPxzF":
