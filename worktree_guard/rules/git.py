@@ -2,20 +2,22 @@
 
 The effective checkout of each git invocation comes from the directory it runs in, `-C` (cumulative),
 `--git-dir`, `--work-tree`, `-c core.worktree`, and GIT_DIR / GIT_WORK_TREE / GIT_COMMON_DIR given as
-prefixes or set earlier in the command. Codes: WG301 branch/HEAD change, WG302 other changes to the
-working tree, index or HEAD, WG303 location not static, WG304 `git worktree` outside W, WG305 refs and
-config shared by every worktree.
+prefixes or set earlier in the command (read by `shell/git_call.py`). Codes: WG301 branch/HEAD change, WG302
+other changes to the working tree, index or HEAD, WG303 location not static, WG304 `git worktree` outside W,
+WG305 refs and config shared by every worktree, WG404 config git would read that cannot be looked inside. The
+code git runs (`-c core.pager=…`, GIT_EDITOR, `rebase -x`…) is handed to the walker where git runs it; the files
+git writes beside its checkout are the write table's (`git` entry), judged by the writes rule.
 """
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
-from ..layout import checked_out_branch
+from ..layout import checked_out_branch, read_git_core
 from ..model import Violation
 from ..paths import canonical
-from ..layout import read_git_core
 from ..shell.git_call import CHANGES_CHECKOUT, GitCall, affected_checkouts, git_code, is_read_only, read_git_call
 from ..shell.steps import Inner, Script, Unwrapped
 
@@ -189,8 +191,6 @@ def _worktree_config(ctx: Context) -> bool:
     common = ctx.layout.common_dir
     if not common:
         return False
-    import os
-
     return read_git_core(os.path.join(common, "config")).get("extensions.worktreeconfig", "").lower() in ("true", "yes", "on", "1")
 
 
