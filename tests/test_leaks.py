@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import Repo, git, lifecycle_payload, run_hook_inline, run_hook_process
-from worktree_guard.leaks import CheckoutState, find_leaks, parse_status
-from worktree_guard.subagent_state import STALE_AFTER, SubagentStore, state_root, sweep
+from worktree_guard.subagents.snapshots import CheckoutState, find_leaks, parse_status
+from worktree_guard.subagents.state import STALE_AFTER, SubagentStore, state_root, sweep
 
 SESSION = "5f1c2a4e-0000-4000-8000-000000000001"
 
@@ -254,7 +254,7 @@ def test_stale_state_is_swept(repo: Repo) -> None:
 
 
 def test_sweep_keeps_at_most_max_snapshots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import worktree_guard.subagent_state as state
+    import worktree_guard.subagents.state as state
 
     monkeypatch.setattr(state, "MAX_SNAPSHOTS", 3)
     session = tmp_path / "s"

@@ -19,7 +19,7 @@ BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
     ("indirection", "worktree_guard.rules.indirection"),
     ("interpreters", "worktree_guard.rules.interpreters"),
     ("dispatch", "worktree_guard.rules.dispatch"),
-    ("leaks", "worktree_guard.rules.leaks"),
+    ("leaks", "worktree_guard.subagents.leak_check"),
     ("claude-code", "worktree_guard.runtimes.claude_code"),
 )
 

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from .paths import inside
+from ..paths import inside
 
 GIT_TIMEOUT = 20.0  # seconds for one `git status`
 HASH_LIMIT = 8 * 1024 * 1024  # files above this are fingerprinted by size and mtime, not read
