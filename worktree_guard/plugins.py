@@ -20,6 +20,7 @@ BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
     ("interpreters", "worktree_guard.rules.interpreters"),
     ("dispatch", "worktree_guard.rules.dispatch"),
     ("leaks", "worktree_guard.subagents.leak_check"),
+    ("wave", "worktree_guard.subagents.wave"),
     ("claude-code", "worktree_guard.runtimes.claude_code"),
 )
 
