@@ -76,7 +76,7 @@ class WorkerView(BaseModel):
     @property
     def name(self) -> str:
         who = self.dispatch.agent_type or "agent"
-        return f"{who} {self.agent.agent_id}" if self.agent else f"{who} (dispatch {self.dispatch.dispatch_id}, not started yet)"
+        return f"{who} {self.agent.agent_id}" if self.agent else f"{who} (dispatched by {self.dispatch.dispatch_id})"
 
     def window(self, now: float) -> tuple[float, float]:
         start = self.agent.started if self.agent and self.agent.started else self.dispatch.time
@@ -197,7 +197,7 @@ def is_running(view: WorkerView, workers: Workers, now: float, stale_after: floa
         if agent.stopped is not None:
             return False
         return now - (agent.started or view.dispatch.time) < stale_after
-    if now - view.dispatch.time < PENDING_AFTER:
+    if now - view.dispatch.time < min(PENDING_AFTER, stale_after):
         return True
     # Not linked yet: a sub-agent of that session and type that started after the dispatch and still runs may be it.
     return any(

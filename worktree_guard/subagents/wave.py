@@ -410,7 +410,7 @@ def worktree_guard_agent_event(event: AgentEvent, scope: AgentScope, pm: pluggy.
     if not layout.common_dir or not layout.worktree_root:
         return None
     if event.event == "SubagentStart":
-        return on_start(event, scope)
+        return on_start(event, scope, pm)
     if event.event == "SubagentStop":
         return on_stop(event, scope, pm)
     return None
@@ -423,9 +423,9 @@ def _session_has_wave(workers: Any, event: AgentEvent, scope: AgentScope) -> boo
     return session_declared(workers, event.session_id) or configured_ownership(scope.settings, event.agent_type) is not None
 
 
-def on_start(event: AgentEvent, scope: AgentScope) -> EventVerdict | None:
+def on_start(event: AgentEvent, scope: AgentScope, pm: Any) -> EventVerdict | None:
     """Record the start of a sub-agent of a session with a wave, and what its checkout looked like then."""
-    from .linking import record
+    from .linking import link, record
     from .registry import Registry
     from .snapshots import snapshot
 
@@ -439,6 +439,7 @@ def on_start(event: AgentEvent, scope: AgentScope) -> EventVerdict | None:
         record(workers, event, started=time.time(), checkout=root, base_head=state.head if isolated else None)
     if not isolated:
         registry.write("snapshots", event.agent_id, state.model_dump_json())
+    link(event, registry, pm)  # the runtime may have recorded its dispatch already
     return None
 
 
@@ -472,6 +473,8 @@ def on_stop(event: AgentEvent, scope: AgentScope, pm: Any) -> EventVerdict | Non
     ]
     if not blame.blamed:
         _stopped(registry, event)
+        if not blame.changed_again:
+            return None
         note = f"worktree-guard: while worker {event.agent_id} ran, files dirty before it started changed again: {', '.join(blame.changed_again[:MAX_LISTED])} (not blamed, never rolled back). [worktree-guard WG706]"
         return EventVerdict(decision="pass", violations=violations, user_message=note)
     names = ", ".join(p.path for p in blame.blamed[:MAX_LISTED])
