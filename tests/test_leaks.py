@@ -101,6 +101,11 @@ def test_a_file_dirty_before_the_start_is_not_blamed(repo: Repo) -> None:
     (repo.main / "README.md").write_text("the user's own edit\n")
     (repo.main / "notes.txt").write_text("untracked before\n")
     start(repo)
+    # The start recorded them (a start that recorded nothing would make the silent stop below meaningless)…
+    saved = json.loads(snapshot_file(repo).read_text())
+    main = next(c for c in saved["checkouts"] if c["root"] == str(repo.main))
+    assert {path: status for path, (status, _) in main["dirty"].items()} == {"README.md": ".M", "notes.txt": "??"}
+    # …and the stop does not blame them.
     result = stop(repo)
     assert result.stdout == ""
     assert not snapshot_file(repo).exists()
@@ -292,3 +297,64 @@ def test_find_leaks_on_states() -> None:
     assert find_leaks(before, same) == []
     moved = CheckoutState(root="/nonexistent", head="b" * 40, branch="main", dirty={})
     assert [l.kind for l in find_leaks(before, moved)] == ["head"]  # x was committed: part of the HEAD move
+
+
+# --- what no PreToolUse hook sees, and the leak check reports (issue 10) -------------------------------------
+
+
+def test_an_inline_interpreter_writing_into_the_main_checkout_is_reported(repo: Repo) -> None:
+    import subprocess
+    import sys
+
+    start(repo)
+    code = f"open({str(repo.main / 'src' / 'app.py')!r}, 'w').write('rewritten')"
+    subprocess.run([sys.executable, "-c", code], cwd=repo.worktree, check=True)
+    result = stop(repo)
+    assert result.stop_blocked
+    assert f"{repo.main}/src/app.py is modified and was not when you started. [WG602]" in result.output["reason"]
+
+
+def test_a_script_written_in_the_worktree_then_run_is_reported(repo: Repo) -> None:
+    import subprocess
+
+    start(repo)
+    script = repo.worktree / "gen.sh"
+    script.write_text(f"#!/bin/sh\necho generated > {repo.main}/generated.txt\n")
+    script.chmod(0o755)
+    subprocess.run([str(script)], cwd=repo.worktree, check=True)
+    result = stop(repo)
+    assert result.stop_blocked
+    assert f"{repo.main}/generated.txt is untracked and was not when you started. [WG602]" in result.output["reason"]
+
+
+def test_pycache_written_into_the_main_checkout_by_importing_its_code_is_reported(repo: Repo) -> None:
+    """git status does not list ignored files by default: the snapshot asks for them (--ignored=matching)."""
+    import subprocess
+    import sys
+
+    (repo.main / ".gitignore").write_text("__pycache__/\n")
+    git("add", ".gitignore", cwd=repo.main)
+    git("commit", "-qm", "ignore caches", cwd=repo.main)
+    (repo.main / "src" / "lib.py").write_text("X = 1\n")
+    git("add", "src/lib.py", cwd=repo.main)
+    git("commit", "-qm", "lib", cwd=repo.main)
+    start(repo)
+    subprocess.run([sys.executable, "-c", "import lib"], cwd=repo.worktree, check=True, env={**os.environ, "PYTHONPATH": str(repo.main / "src"), "PYTHONDONTWRITEBYTECODE": ""})
+    assert (repo.main / "src" / "__pycache__").is_dir()
+    result = stop(repo)
+    assert result.stop_blocked
+    assert f"{repo.main}/src/__pycache__/ is a path git ignores and was not when you started. [WG602]" in result.output["reason"]
+
+
+def test_an_ignored_directory_there_before_is_reported_when_a_file_appears_in_it(repo: Repo) -> None:
+    (repo.main / ".gitignore").write_text("build/\n")
+    git("add", ".gitignore", cwd=repo.main)
+    git("commit", "-qm", "ignore build", cwd=repo.main)
+    (repo.main / "build").mkdir()
+    (repo.main / "build" / "old.o").write_text("old\n")
+    start(repo)
+    assert stop(repo).stdout == ""  # unchanged: nothing to say
+    start(repo)
+    (repo.main / "build" / "new.o").write_text("new\n")
+    result = stop(repo)
+    assert result.stop_blocked and "build/ had uncommitted changes before you started" in result.output["reason"]
