@@ -15,8 +15,6 @@ registry, so later calls read one file. In order:
 
 from __future__ import annotations
 
-import os
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -140,9 +138,34 @@ def safe_worker_for(agent: Any, root: str | None, isolated: bool, settings: Sett
         return Worker(agent_id=agent.agent_id, agent_type=agent.agent_type, ownership=nothing, root=root, isolated=isolated, linked_by="no dispatch", session_id=agent.session_id)
 
 
-def now() -> float:
-    return time.time()
+def worker_from_record(
+    agent_id: str | None,
+    agent_type: str | None,
+    session_id: str | None,
+    dispatch_prompt: str | None,
+    wave_session: bool,
+    root: str | None,
+    isolated: bool,
+    settings: Settings,
+) -> Worker | None:
+    """The worker of a recorded call (`validate`): the ownership its recorded dispatch prompt declares, else the
+    configuration's; a sub-agent of a session with a wave whose dispatch is not recorded owns nothing."""
+    from .ownership import from_prompt
 
-
-def checkout_of(path: str | None) -> str | None:
-    return os.path.realpath(path) if path else None
+    if not agent_id or root is None:
+        return None
+    base = dict(agent_id=agent_id, agent_type=agent_type, root=root, isolated=isolated, session_id=session_id)
+    if dispatch_prompt:
+        try:
+            declared = from_prompt(dispatch_prompt)
+        except OwnershipError as e:
+            declared = Ownership.of([], f"nothing: its dispatch's block is malformed ({e})")
+        if declared is not None:
+            return Worker(ownership=declared, linked_by="its recorded dispatch", **base)
+    configured = configured_ownership(settings, agent_type)
+    if configured is not None:
+        return Worker(ownership=configured, linked_by=configured.source, **base)
+    if wave_session and not dispatch_prompt:
+        nothing = Ownership.of([], "nothing: this session dispatched workers with ownerships, and this sub-agent's dispatch is not recorded")
+        return Worker(ownership=nothing, linked_by="no recorded dispatch", **base)
+    return None
