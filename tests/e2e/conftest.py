@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .claude_cli import CliUnavailable, ensure_cli
+from .claude_cli import WAVE_VERSION, CliUnavailable, ensure_cli
 from .fake_anthropic import FakeAnthropic
 from .harness import Sandbox
 
@@ -25,3 +25,18 @@ def claude_cli() -> Path:
 def sandbox(tmp_path: Path, claude_cli: Path) -> Iterator[Sandbox]:
     with FakeAnthropic() as fake:
         yield Sandbox(base=tmp_path / "e2e", cli=claude_cli, fake=fake)
+
+
+@pytest.fixture(scope="session")
+def wave_cli() -> Path:
+    """The CLI of the wave and fork scenarios (WAVE_VERSION: background sub-agents, forks)."""
+    try:
+        return ensure_cli(WAVE_VERSION)
+    except CliUnavailable as e:
+        pytest.skip(str(e))
+
+
+@pytest.fixture
+def wave_sandbox(tmp_path: Path, wave_cli: Path) -> Iterator[Sandbox]:
+    with FakeAnthropic() as fake:
+        yield Sandbox(base=tmp_path / "e2e", cli=wave_cli, fake=fake)

@@ -42,6 +42,7 @@ class Blame(BaseModel):
     owns_source: str
     blamed: list[BlamedPath] = Field(default_factory=list)
     changed_again: list[str] = Field(default_factory=list)
+    wave: list[str] = Field(default_factory=list, description="the other workers whose windows overlapped")
 
 
 def blame_of(registry: Registry, agent_id: str, worker: Worker, scratch: list[str], now: float) -> Blame | None:
@@ -60,12 +61,14 @@ def blame_of(registry: Registry, agent_id: str, worker: Worker, scratch: list[st
     me = workers.agents.get(agent_id)
     since = me.started if me and me.started else now
     wave = [
-        Ownership.of(v.dispatch.owns or [], "")
+        (v.name, Ownership.of(v.dispatch.owns or [], ""))
         for v in workers_of(workers, worker.root)
         if not v.dispatch.isolated and (v.agent is None or v.agent.agent_id != agent_id) and v.dispatch.dispatch_id != worker.dispatch_id
         and _overlaps(v.window(now), (since, now))
     ]
-    return compute_blame(before, after, worker, wave, Ownership.of(scratch, "scratch"))
+    blame = compute_blame(before, after, worker, [o for _, o in wave], Ownership.of(scratch, "scratch"))
+    blame.wave = [name for name, _ in wave]
+    return blame
 
 
 def _overlaps(a: tuple[float, float], b: tuple[float, float]) -> bool:
@@ -101,8 +104,8 @@ def compute_blame(before: CheckoutState, after: CheckoutState, worker: Worker, w
     return blame
 
 
-def block_reason(blame: Blame, worker: Worker) -> str:
-    """What the worker reads when its stop is blocked (WG706)."""
+def block_reason(blame: Blame, worker: Worker, others: list[str] | None = None) -> str:
+    """What the worker reads when its stop is blocked (WG706); `others` names the workers of its wave."""
     lines = [f"worktree-guard: while you ran, files of {worker.root} outside your ownership changed, and no other worker of this wave owns them:"]
     for item in blame.blamed[:25]:
         lines.append(f"- {os.path.join(worker.root, item.path)} [WG706]")
@@ -113,6 +116,11 @@ def block_reason(blame: Blame, worker: Worker) -> str:
         "Do not undo them yourself: name each one in your final answer (what you changed and why), so that the "
         f"orchestrator can keep it or run `worktree-guard rollback --agent {worker.agent_id} --apply`, which restores exactly these files."
     )
+    if others:
+        lines.append(
+            f"Other workers ran in {worker.root} at the same time ({', '.join(others)}), and so may the user: "
+            "a change you did not make is not yours to explain; say so."
+        )
     lines.append("[worktree-guard WG706]")
     return "\n".join(lines)
 

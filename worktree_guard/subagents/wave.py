@@ -395,9 +395,21 @@ def worker_command(step: ShellCommand, ctx: Context, worker: Worker) -> list[Vio
                 "workers leave git to the orchestrator. Read-only git (status, diff, log, show) is fine; say in your answer what should be committed.",
             ))
     values = step.values()
+    hidden: list[Violation] = []
+    kinds: list[str] = []
     for surface in surfaces_of(name, values[1:], surface_table(ctx)):
-        what = f"`{name}` (a {surface.kind}: it writes beyond its operands)"
-        found += judge_write(ctx, worker, surface.path, surface.path or name, step.cwd, step.span, what, tree=surface.tree, code="WG702")
+        refused = judge_write(ctx, worker, surface.path, surface.path or name, step.cwd, step.span, "", tree=surface.tree, code="WG702")
+        hidden += refused
+        if refused and surface.kind not in kinds:
+            kinds.append(surface.kind)
+    if hidden:  # one violation per command, listing every surface it does not own
+        places = [v.resolved or "a path only known at run time" for v in hidden]
+        whole = [f"everything below {p}" if "everything below" in v.message else p for v, p in zip(hidden, places)]
+        found.append(Violation(
+            code="WG702", rule=RULE, tool=ctx.call.tool, span=step.span, worktree_root=worker.root, path=name, resolved=hidden[0].resolved,
+            message=f"`{name}` ({' and '.join(kinds)}) writes beyond its operands: {', '.join(whole)}, which this worker's ownership does not match. "
+            f"This worker owns {worker.ownership.describe()} ({worker.ownership.source}); leave this command to the orchestrator, or ask for those files to be yours.",
+        ))
     return found
 
 
@@ -484,7 +496,7 @@ def on_stop(event: AgentEvent, scope: AgentScope, pm: Any) -> EventVerdict | Non
         return EventVerdict(decision="warn", violations=violations, user_message=summary)
     with registry.changing() as changing:
         record(changing, event, blocks=entry.blocks + 1)
-    return EventVerdict(decision="block", violations=violations, reason=block_reason(blame, worker), user_message=summary)
+    return EventVerdict(decision="block", violations=violations, reason=block_reason(blame, worker, blame.wave), user_message=summary)
 
 
 def _stopped(registry: Any, event: AgentEvent) -> None:
