@@ -96,7 +96,7 @@ def test_bash_writes_redirections_and_tree_writers_are_judged_against_the_owners
 
 def test_reads_scratch_and_the_allow_list_pass(wave: Wave) -> None:
     wave.start(A, "toolu_A", "src/auth/**")
-    assert wave.bash(A, "cat src/app.py && git status && git diff && ls -la").decision == "pass"
+    assert wave.bash(A, "cat src/app.py 2>/dev/null && git status && git diff && ls -la >&2").decision == "pass"
     assert wave.write(A, "src/__pycache__/app.cpython-311.pyc").decision == "pass"
     assert wave.bash(A, "echo x > /tmp/scratch.txt && rm -rf .pytest_cache").decision == "pass"
     assert wave.call(A, "Read", {"file_path": str(wave.repo.main / "src" / "app.py")}).decision == "pass"
@@ -310,3 +310,42 @@ def test_a_clean_worker_stops_silently_and_rollback_says_so(wave: Wave) -> None:
     done = rollback(wave.repo, A)
     assert done.returncode == 0 and "changed nothing outside its ownership" in done.stdout
     assert rollback(wave.repo, B).returncode == 2
+
+
+# --- an isolated worker (WG707) ---------------------------------------------------------------------------------
+
+
+def test_an_isolated_workers_changes_that_another_live_worktree_changed_too_are_reported(wave: Wave) -> None:
+    repo = wave.repo
+    tool_input = {"description": "iso", "prompt": "Go.\n```worktree-guard\nowns: src/**\n```\n", "subagent_type": "general-purpose", "isolation": "worktree"}
+    assert run_hook_inline(payload(repo.main, "Agent", tool_input, tool_use_id="toolu_iso", **wave.common())).decision == "pass"
+    # Before it starts, another agent's worktree changed src/app.py (committed) and another README.md.
+    (repo.sibling / "src" / "app.py").write_text("the sibling's version\n")
+    git("commit", "-qam", "sibling", cwd=repo.sibling)
+    (repo.outside / "README.md").write_text("unrelated\n")
+    iso = dict(cwd=str(repo.worktree), agent_id=repo.agent_id)
+    wave.event("SubagentStart", **iso)
+    wave.link(repo.agent_id, "toolu_iso")
+    # Inside its own worktree the ownership applies too.
+    inside = run_hook_inline(payload(repo.worktree, "Write", {"file_path": str(repo.worktree / "docs" / "x.md"), "content": "x"}, agent_id=repo.agent_id, agent_type="general-purpose", **wave.common()))
+    assert codes(inside) == {"WG701"}
+    (repo.worktree / "src" / "app.py").write_text("the worker's version\n")
+    git("commit", "-qam", "worker", cwd=repo.worktree)
+    result = wave.event("SubagentStop", **iso)
+    assert not result.stop_blocked
+    message = result.output["systemMessage"]
+    assert "WG707" in message and f"src/app.py (also changed in {repo.sibling})" in message
+    assert "README.md" not in message
+
+
+def test_a_dispatch_with_an_ownership_that_cannot_be_recorded_is_refused(wave: Wave, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail closed: an unrecorded worker could not be found again, so its dispatch must not go through."""
+    import worktree_guard.subagents.registry as registry
+
+    def broken(self):
+        raise TimeoutError("the wave registry stayed locked")
+
+    monkeypatch.setattr(registry.Registry, "changing", broken)
+    refused = wave.dispatch("toolu_A", "src/**")
+    assert refused.decision == "deny" and codes(refused) == {"WG000"} and "stayed locked" in refused.reason
+    assert wave.dispatch("toolu_B", None).decision == "warn"  # no ownership: the orchestrator is only told

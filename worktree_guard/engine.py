@@ -258,8 +258,9 @@ def find_worker(call: ToolCall, ctx: Context) -> Any:
 
 
 def confined(ctx: Context) -> bool:
-    """Isolated, or a worker under a wave: anything the guard cannot judge is refused (fail closed)."""
-    return ctx.isolation.isolated or (ctx.worker is not UNKNOWN and ctx.worker is not None)
+    """Isolated, a worker under a wave, or a call a rule marked (`ctx.extra["confined"]`, e.g. the dispatch of a
+    worker): anything the guard cannot judge is refused (fail closed)."""
+    return ctx.isolation.isolated or (ctx.worker is not UNKNOWN and ctx.worker is not None) or bool(ctx.extra.get("confined"))
 
 
 def decide(call: ToolCall, ctx: Context) -> Verdict:

@@ -127,6 +127,8 @@ def check_dispatch(call: ToolCall, ctx: Context) -> list[Violation]:
     except OwnershipError as e:
         return [_violation(call, ctx, "WG710", f"The ownership of this dispatch is malformed: {e}. Fix it and dispatch again; the block holds one line, `owns: PATTERN, PATTERN` (or `owns: none`).")]
     ctx.extra["wave_ownership"] = ownership
+    if ownership is not None:
+        ctx.extra["confined"] = True  # a worker's dispatch that cannot be recorded must not go through
     root = ctx.layout.worktree_root
     if ownership is None or root is None or not ctx.live or dispatch_isolated(call, ctx) or not ctx.layout.common_dir:
         return []
