@@ -13,12 +13,11 @@ since the blame was recorded (someone's later edit), and it touches nothing else
 from __future__ import annotations
 
 import os
-import subprocess
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from .snapshots import RUNTIME_OWNED, CheckoutState, _git_env, find_leaks, fingerprint_of, snapshot
+from .snapshots import RUNTIME_OWNED, CheckoutState, find_leaks, fingerprint_of, git_lines, snapshot
 
 if TYPE_CHECKING:
     from .linking import Worker
@@ -128,13 +127,6 @@ def block_reason(blame: Blame, worker: Worker, others: list[str] | None = None) 
 # --- WG707 -----------------------------------------------------------------------------------------------------
 
 
-def _git(root: str, *args: str) -> list[str]:
-    done = subprocess.run(["git", *args], cwd=root, env=_git_env(), capture_output=True, timeout=20)
-    if done.returncode != 0:
-        raise RuntimeError(f"git {args[0]} failed in {root}: {os.fsdecode(done.stderr).strip()[:200]}")
-    return [os.fsdecode(p) for p in done.stdout.split(b"\0") if p]
-
-
 def _dirty(root: str) -> set[str]:
     (state,) = snapshot([root], [root], fingerprints=False, ignored=False)
     return set(state.dirty)
@@ -142,7 +134,7 @@ def _dirty(root: str) -> set[str]:
 
 def changed_since(root: str, base: str) -> set[str]:
     """Files changed in a checkout since a commit: committed since, and uncommitted now."""
-    return set(_git(root, "diff", "--name-only", "-z", base)) | _dirty(root)
+    return set(git_lines(root, "diff", "--name-only", "-z", base)) | _dirty(root)
 
 
 def live_changes(common_dir: str, mine: str, base: str) -> dict[str, set[str]]:
@@ -154,8 +146,8 @@ def live_changes(common_dir: str, mine: str, base: str) -> dict[str, set[str]]:
     for top in ([main] if main else []) + linked_worktrees_of(common_dir):
         if top == mine or not os.path.isdir(top):
             continue
-        fork = _git(top, "merge-base", "HEAD", base)
-        out[top] = set(_git(top, "diff", "--name-only", "-z", fork[0].strip() if fork else base)) | _dirty(top)
+        fork = git_lines(top, "merge-base", "HEAD", base)
+        out[top] = set(git_lines(top, "diff", "--name-only", "-z", fork[0].strip() if fork else base)) | _dirty(top)
     return out
 
 
@@ -206,4 +198,4 @@ def restore(blame: Blame, item: BlamedPath) -> None:
         return
     if not blame.start_head:
         raise RuntimeError("the checkout had no commit at the worker's start")
-    _git(blame.root, "restore", f"--source={blame.start_head}", "--worktree", "--", f":(literal){item.path}")
+    git_lines(blame.root, "restore", f"--source={blame.start_head}", "--worktree", "--", f":(literal){item.path}")

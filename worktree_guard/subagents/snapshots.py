@@ -118,6 +118,14 @@ def _git_env() -> dict[str, str]:
     return env
 
 
+def git_lines(root: str, *args: str) -> list[str]:
+    """The NUL-separated output of `git ARGS` (run with `-z`) in `root`; RuntimeError when git fails."""
+    done = subprocess.run(["git", *args], cwd=root, env=_git_env(), stdin=subprocess.DEVNULL, capture_output=True, timeout=GIT_TIMEOUT)
+    if done.returncode != 0:
+        raise RuntimeError(f"git {args[0]} failed in {root}: {os.fsdecode(done.stderr).strip()[:200]}")
+    return [os.fsdecode(part) for part in done.stdout.split(b"\0") if part]
+
+
 def parse_status(output: bytes) -> tuple[str | None, str | None, dict[str, str]]:
     """HEAD, branch and {path: XY} from `git status --porcelain=v2 -z --branch`."""
     head: str | None = None

@@ -165,40 +165,24 @@ def check_dispatch(call: ToolCall, ctx: Context) -> list[Violation]:
     return findings
 
 
-def _git_lines(root: str, *args: str) -> list[str]:
-    import subprocess
-
-    from .snapshots import GIT_TIMEOUT, _git_env
-
-    done = subprocess.run(["git", *args], cwd=root, env=_git_env(), capture_output=True, timeout=GIT_TIMEOUT)
-    if done.returncode != 0:
-        raise RuntimeError(f"git {args[0]} failed in {root}: {os.fsdecode(done.stderr).strip()[:200]}")
-    return [os.fsdecode(p) for p in done.stdout.split(b"\0") if p]
-
-
 def tracked_and_untracked(root: str) -> list[str]:
     """The files of the checkout's tree (tracked, and untracked but not ignored), to test an overlap on."""
-    return _git_lines(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    from .snapshots import git_lines
+
+    return git_lines(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 
 
 def unowned_changes(root: str, owners: list[Ownership]) -> list[str]:
     """Tracked files with uncommitted changes that none of `owners` owns (SPEC §11, WG705)."""
-    from .snapshots import RUNTIME_OWNED
+    from .snapshots import RUNTIME_OWNED, snapshot
 
-    changed = set(_git_lines(root, "diff", "--name-only", "-z", "HEAD")) if _has_head(root) else set()
-    changed |= set(_git_lines(root, "diff", "--name-only", "-z", "--cached"))
+    (state,) = snapshot([root], [root], fingerprints=False, ignored=False)
+    if state.error:
+        raise RuntimeError(state.error)
     return sorted(
-        p for p in changed
-        if not any(p == r or p.startswith(r) for r in RUNTIME_OWNED) and not any(o.matches(p) for o in owners)
+        path for path, (status, _) in state.dirty.items()
+        if status != "??" and not any(path == r or path.startswith(r) for r in RUNTIME_OWNED) and not any(o.matches(path) for o in owners)
     )
-
-
-def _has_head(root: str) -> bool:
-    import subprocess
-
-    from .snapshots import _git_env
-
-    return subprocess.run(["git", "rev-parse", "-q", "--verify", "HEAD"], cwd=root, env=_git_env(), capture_output=True).returncode == 0
 
 
 @hookimpl
