@@ -327,17 +327,20 @@ def test_a_script_written_in_the_worktree_then_run_is_reported(repo: Repo) -> No
     assert f"{repo.main}/generated.txt is untracked and was not when you started. [WG602]" in result.output["reason"]
 
 
+def commit(repo: Repo, relative: str, text: str) -> None:
+    """A file of the main checkout, written and committed."""
+    (repo.main / relative).write_text(text)
+    git("add", relative, cwd=repo.main)
+    git("commit", "-qm", f"add {relative}", cwd=repo.main)
+
+
 def test_pycache_written_into_the_main_checkout_by_importing_its_code_is_reported(repo: Repo) -> None:
     """git status does not list ignored files by default: the snapshot asks for them (--ignored=matching)."""
     import subprocess
     import sys
 
-    (repo.main / ".gitignore").write_text("__pycache__/\n")
-    git("add", ".gitignore", cwd=repo.main)
-    git("commit", "-qm", "ignore caches", cwd=repo.main)
-    (repo.main / "src" / "lib.py").write_text("X = 1\n")
-    git("add", "src/lib.py", cwd=repo.main)
-    git("commit", "-qm", "lib", cwd=repo.main)
+    commit(repo, ".gitignore", "__pycache__/\n")
+    commit(repo, "src/lib.py", "X = 1\n")
     start(repo)
     subprocess.run([sys.executable, "-c", "import lib"], cwd=repo.worktree, check=True, env={**os.environ, "PYTHONPATH": str(repo.main / "src"), "PYTHONDONTWRITEBYTECODE": ""})
     assert (repo.main / "src" / "__pycache__").is_dir()
@@ -347,9 +350,7 @@ def test_pycache_written_into_the_main_checkout_by_importing_its_code_is_reporte
 
 
 def test_an_ignored_directory_there_before_is_reported_when_a_file_appears_in_it(repo: Repo) -> None:
-    (repo.main / ".gitignore").write_text("build/\n")
-    git("add", ".gitignore", cwd=repo.main)
-    git("commit", "-qm", "ignore build", cwd=repo.main)
+    commit(repo, ".gitignore", "build/\n")
     (repo.main / "build").mkdir()
     (repo.main / "build" / "old.o").write_text("old\n")
     start(repo)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 import pluggy
 
@@ -34,3 +35,15 @@ def plugin_manager(*, entry_points: bool = True) -> pluggy.PluginManager:
     if entry_points:
         pm.load_setuptools_entrypoints(hookspecs.PROJECT)
     return pm
+
+
+def merged_table(ctx: Any, hook: str) -> dict[str, Any]:
+    """A data table that plugins extend (`hook` returns rows): every plugin's rows, later registrations winning,
+    built once per call and kept in `ctx.extra` under the hook's name."""
+    table = ctx.extra.get(hook)
+    if table is None:
+        table = {}
+        for rows in reversed(getattr(ctx.pm.hook, hook)()):
+            table.update(rows or {})
+        ctx.extra[hook] = table
+    return table

@@ -342,14 +342,9 @@ def worker_redirect(redirect: ShellRedirect, ctx: Context, worker: Worker) -> li
 
 def surface_table(ctx: Context) -> dict[str, tuple[Surface, ...]]:
     """The built-in hidden-surface table with every plugin's rows over it, built once per call."""
-    table = ctx.extra.get("surface_table")
-    if table is None:
-        table = {}
-        assert ctx.pm is not None
-        for rows in reversed(ctx.pm.hook.worktree_guard_hidden_surfaces()):
-            table.update(rows or {})
-        ctx.extra["surface_table"] = table
-    return table
+    from ..plugins import merged_table
+
+    return merged_table(ctx, "worktree_guard_hidden_surfaces")
 
 
 @hookimpl
