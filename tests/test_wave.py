@@ -349,3 +349,9 @@ def test_a_dispatch_with_an_ownership_that_cannot_be_recorded_is_refused(wave: W
     refused = wave.dispatch("toolu_A", "src/**")
     assert refused.decision == "deny" and codes(refused) == {"WG000"} and "stayed locked" in refused.reason
     assert wave.dispatch("toolu_B", None).decision == "warn"  # no ownership: the orchestrator is only told
+
+
+def test_a_configured_ownership_that_does_not_parse_makes_its_workers_own_nothing(wave: Wave) -> None:
+    (wave.repo.main / ".worktree-guard.toml").write_text('[agents.general-purpose]\nowns = ["src/x\\\\"]\n')
+    refused = wave.write(A, "src/x.py")
+    assert codes(refused) == {"WG701"} and "not a valid pattern" in refused.reason

@@ -126,12 +126,10 @@ def worker_for(agent: Any, root: str | None, isolated: bool, settings: Settings,
 
 
 def safe_worker_for(agent: Any, root: str | None, isolated: bool, settings: Settings, common_dir: str | None, pm: Any) -> Worker | None:
-    """`worker_for`, failing closed: a sub-agent whose wave state cannot be read owns nothing."""
+    """`worker_for`, failing closed: a sub-agent whose wave state or configured ownership cannot be read owns nothing."""
     try:
         return worker_for(agent, root, isolated, settings, common_dir, pm)
-    except OwnershipError:
-        raise
-    except Exception as e:  # noqa: BLE001 — an unreadable registry must not let a worker write anything
+    except Exception as e:  # noqa: BLE001 — an unreadable registry or a bad `owns` must not let a worker write anything
         if not getattr(agent, "agent_id", None) or root is None:
             return None
         nothing = Ownership.of([], f"nothing: the wave state could not be read ({type(e).__name__}: {e})")
