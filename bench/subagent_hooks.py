@@ -110,6 +110,21 @@ def wave_round(main_dir: str, workers: int, env: dict[str, str], transcript: str
     git("commit", "-qm", f"wave {round_no}", cwd=main_dir)
 
 
+def snapshot_cost(main_dir: str, rounds: int) -> None:
+    """The leak check's snapshot of one checkout with and without ignored paths, in-process, side by side."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from worktree_guard.subagents.snapshots import snapshot
+
+    times: dict[bool, list[float]] = {False: [], True: []}
+    for _ in range(rounds):
+        for ignored in (False, True):
+            started = time.perf_counter()
+            snapshot([main_dir], [main_dir], ignored=ignored)
+            times[ignored].append(time.perf_counter() - started)
+    without, with_ignored = statistics.median(times[False]), statistics.median(times[True])
+    print(f"  snapshot of the main checkout: without ignored paths {without * 1000:.1f} ms, with them {with_ignored * 1000:.1f} ms (×{with_ignored / without:.2f})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=15)
@@ -138,11 +153,18 @@ def main() -> int:
                     times.setdefault(f"wave {size} {event}", [])
                 wave_round(main_dir, size, env, transcript, round_no * 100 + size, times)
         baseline = statistics.median(times["PreToolUse Write"])
+        if args.ignored:
+            snapshot_cost(main_dir, args.rounds * 2)
         print(f"3 shared checkouts, {args.files} extra untracked files and {args.ignored} ignored files in the main checkout, {args.rounds} rounds")
         print("(wave N: N workers' hooks started at the same moment; each process's wall time)")
+        print("(×: to one PreToolUse Write alone; ×wave: to the N workers' PreToolUse Writes run in parallel the same way)")
         for name, values in times.items():
             median = statistics.median(values)
-            print(f"  {name:28} median {median * 1000:6.1f} ms   min {min(values) * 1000:6.1f} ms   ×{median / baseline:.2f}")
+            line = f"  {name:28} median {median * 1000:6.1f} ms   min {min(values) * 1000:6.1f} ms   ×{median / baseline:.2f}"
+            size = name.split()[1] if name.startswith("wave ") and name.split()[1].isdigit() else None
+            if size and not name.endswith("Write"):
+                line += f"   ×wave {median / statistics.median(times[f'wave {size} PreToolUse Write']):.2f}"
+            print(line)
     return 0
 
 

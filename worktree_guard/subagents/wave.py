@@ -504,4 +504,4 @@ def overlap_report(event: AgentEvent, entry: Any, registry: Any) -> EventVerdict
     listed = "; ".join(f"{p} (also changed in {top})" for p, top in clashes[:MAX_LISTED])
     message = f"worktree-guard: worker {event.agent_type or 'agent'} {event.agent_id} changed files that other live worktrees changed too: {listed}. Plan the merge before it conflicts. [worktree-guard WG707]"
     violations = [Violation(code="WG707", rule=RULE, tool="SubagentStop", severity="info", message=f"{p} was changed in {entry.checkout} and in {top}.", path=p, worktree_root=entry.checkout, shared_root=top) for p, top in clashes]
-    return EventVerdict(decision="pass", violations=violations, user_message=message, context=message)
+    return EventVerdict(decision="pass", violations=violations, user_message=message)
