@@ -48,7 +48,8 @@ class Wave:
         return run_hook_inline(body)
 
     def call(self, agent_id: str, tool: str, tool_input: dict, **extra):
-        return run_hook_inline(payload(self.repo.main, tool, tool_input, agent_id=agent_id, agent_type="general-purpose", tool_use_id=f"toolu_{tool}", **self.common(), **extra))
+        extra.setdefault("tool_use_id", f"toolu_{tool}")
+        return run_hook_inline(payload(self.repo.main, tool, tool_input, agent_id=agent_id, agent_type="general-purpose", **self.common(), **extra))
 
     def write(self, agent_id: str, relative: str):
         return self.call(agent_id, "Write", {"file_path": str(self.repo.main / relative), "content": "x\n"})
@@ -355,3 +356,18 @@ def test_a_configured_ownership_that_does_not_parse_makes_its_workers_own_nothin
     (wave.repo.main / ".worktree-guard.toml").write_text('[agents.general-purpose]\nowns = ["src/x\\\\"]\n')
     refused = wave.write(A, "src/x.py")
     assert codes(refused) == {"WG701"} and "not a valid pattern" in refused.reason
+
+
+def test_a_workers_sub_agent_owns_what_the_worker_owns_or_a_part_of_it(wave: Wave) -> None:
+    wave.start(A, "toolu_A", "src/auth/**")
+    wave.write(A, "src/auth/a.py")  # linked
+    nested = lambda tool_use_id, prompt: wave.call(A, "Agent", {"description": "helper", "prompt": prompt, "subagent_type": "general-purpose"}, tool_use_id=tool_use_id)
+    escalating = nested("toolu_n1", "Help.\n```worktree-guard\nowns: docs/**\n```\n")
+    assert codes(escalating) == {"WG701"} and "docs/**" in escalating.reason
+    assert nested("toolu_n3", "Help with no block.").decision == "pass"  # inherits src/auth/**, not A's overlap
+    narrower = nested("toolu_n2", "Help.\n```worktree-guard\nowns: src/auth/tokens/**\n```\n")
+    assert codes(narrower) == {"WG704"} and "toolu_n3" in narrower.reason  # a part of A's, but n3 has it all now
+    wave.event("SubagentStart", C)
+    wave.link(C, "toolu_n3")
+    assert wave.write(C, "src/auth/b.py").decision == "pass"
+    assert codes(wave.write(C, "src/app.py")) == {"WG701"}  # inherited: src/auth/** only

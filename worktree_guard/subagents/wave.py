@@ -119,13 +119,31 @@ def dispatch_isolated(call: ToolCall, ctx: Context) -> bool:
     return bool(definition is not None and definition.isolated and value is None)
 
 
+def within(child: Ownership, parent: Ownership) -> list[str]:
+    """The patterns of `child` that may name a file `parent` does not own (a worker hands on only what it owns)."""
+    from .ownership import literal_prefix
+
+    return [p for p in child.patterns if p not in parent.patterns and not (literal_prefix(p) and parent.covers_tree(literal_prefix(p)))]
+
+
 def check_dispatch(call: ToolCall, ctx: Context) -> list[Violation]:
-    from .ownership import OwnershipError
+    from .ownership import Ownership, OwnershipError
 
     try:
         ownership = dispatch_ownership(call, ctx)
     except OwnershipError as e:
         return [_violation(call, ctx, "WG710", f"The ownership of this dispatch is malformed: {e}. Fix it and dispatch again; the block holds one line, `owns: PATTERN, PATTERN` (or `owns: none`).")]
+    worker = ctx.worker
+    if worker:
+        # A worker's sub-agent works for it: it owns what the worker owns, or a part of it, never more.
+        if ownership is None:
+            ownership = Ownership.of(list(worker.ownership.patterns), f"inherited from worker {worker.agent_id} ({worker.ownership.source})")
+        elif outside := within(ownership, worker.ownership):
+            return [_violation(
+                call, ctx, "WG701",
+                f"This worker may hand its sub-agent only files it owns ({worker.ownership.describe()}); {', '.join(outside)} may name others. "
+                "Leave the ownership block out (the sub-agent then owns what you own) or narrow it.",
+            )]
     ctx.extra["wave_ownership"] = ownership
     if ownership is not None:
         ctx.extra["confined"] = True  # a worker's dispatch that cannot be recorded must not go through
@@ -138,10 +156,14 @@ def check_dispatch(call: ToolCall, ctx: Context) -> list[Violation]:
     workers = registry.load()
     now = time.time()
     stale = ctx.settings.stale_worker_after
-    running = [v for v in workers_of(workers, root) if not v.dispatch.isolated and is_running(v, workers, now, stale) and v.dispatch.dispatch_id != call.tool_use_id]
+    mine = worker.dispatch_id if worker else None  # a worker's own sub-agent works within its ownership
+    running = [
+        v for v in workers_of(workers, root)
+        if not v.dispatch.isolated and is_running(v, workers, now, stale) and v.dispatch.dispatch_id not in (call.tool_use_id, mine)
+    ]
     findings: list[Violation] = []
     if running and not ownership.none:
-        from .ownership import Ownership, overlap
+        from .ownership import overlap
 
         tree = tracked_and_untracked(root)
         for view in running:
