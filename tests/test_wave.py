@@ -371,3 +371,12 @@ def test_a_workers_sub_agent_owns_what_the_worker_owns_or_a_part_of_it(wave: Wav
     wave.link(C, "toolu_n3")
     assert wave.write(C, "src/auth/b.py").decision == "pass"
     assert codes(wave.write(C, "src/app.py")) == {"WG701"}  # inherited: src/auth/** only
+
+
+def test_a_worker_whose_start_was_not_seen_is_forgotten_at_its_stop(wave: Wave) -> None:
+    assert wave.dispatch("toolu_A", "src/auth/**").decision == "pass"
+    wave.link(A, "toolu_A")
+    assert wave.write(A, "src/auth/a.py").decision == "pass"  # linked by its first call; no SubagentStart hook ran
+    assert codes(wave.dispatch("toolu_C", "src/**")) == {"WG704"}
+    assert wave.event("SubagentStop", A).stdout == ""
+    assert wave.dispatch("toolu_C2", "src/**").decision == "pass"

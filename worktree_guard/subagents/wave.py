@@ -466,7 +466,10 @@ def on_stop(event: AgentEvent, scope: AgentScope, pm: Any) -> EventVerdict | Non
     registry = Registry(scope.layout.common_dir or "")
     workers = registry.load()
     entry = workers.agents.get(event.agent_id)
-    if entry is None or entry.started is None or entry.checkout is None:
+    if entry is None:
+        return None
+    if entry.started is None or entry.checkout is None:  # its start was not seen: nothing to compare, but it ran
+        _stopped(registry, event)
         return None
     isolated = entry.base_head is not None or scope.isolation.isolated
     worker = safe_worker_for(event, entry.checkout, isolated, scope.settings, scope.layout.common_dir, pm)
