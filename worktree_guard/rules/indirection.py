@@ -170,14 +170,9 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
 
 def wrapper_table(ctx: Context) -> dict[str, Wrapper]:
     """The wrapper table with every plugin's rows (`worktree_guard_wrappers`), built once per call."""
-    table = ctx.extra.get("wrappers")
-    if table is None:
-        table = {}
-        assert ctx.pm is not None
-        for rows in reversed(ctx.pm.hook.worktree_guard_wrappers()):
-            table.update(rows or {})
-        ctx.extra["wrappers"] = table
-    return table
+    from ..plugins import merged_table
+
+    return merged_table(ctx, "worktree_guard_wrappers")
 
 
 def wrapper_for(command: ShellCommand, ctx: Context) -> tuple[str, Wrapper] | None:

@@ -12,7 +12,7 @@ from ..hookspecs import hookimpl
 from ..model import Violation
 from ..paths import inside
 from ..shell.programs import BUILTIN_READERS, BUILTIN_WRITERS, CWD, ReadOnly, WriteSpec
-from ..shell.written import ProgramTables, Written, command_writes, program_tables, redirect_writes
+from ..shell.written import ProgramTables, Written, command_writes, redirect_writes
 
 if TYPE_CHECKING:
     from ..engine import Context
@@ -32,12 +32,10 @@ def worktree_guard_read_only_programs() -> dict[str, ReadOnly]:
 
 
 def tables_for(ctx: Context) -> ProgramTables:
-    """The write and read-only tables with every plugin's rows, built once per call."""
-    tables = ctx.extra.get("program_tables")
-    if tables is None:
-        assert ctx.pm is not None
-        tables = ctx.extra["program_tables"] = program_tables(ctx.pm)
-    return tables
+    """The write and read-only tables with every plugin's rows over the built-in ones, built once per call."""
+    from ..plugins import merged_table
+
+    return ProgramTables(writers=merged_table(ctx, "worktree_guard_write_operands"), readers=merged_table(ctx, "worktree_guard_read_only_programs"))
 
 
 @hookimpl

@@ -24,8 +24,6 @@ from .programs import CWD, UNKNOWN_DIR, ReadOnly, Target, WriteSpec, parse_argv,
 from .steps import glob_values
 
 if TYPE_CHECKING:
-    import pluggy
-
     from .ast import Word
     from .steps import ShellCommand, ShellRedirect
 
@@ -64,17 +62,6 @@ class ProgramTables:
 
     writers: dict[str, WriteSpec] = field(default_factory=dict)
     readers: dict[str, ReadOnly] = field(default_factory=dict)
-
-
-def program_tables(pm: pluggy.PluginManager) -> ProgramTables:
-    """The tables from every plugin (`worktree_guard_write_operands`, `worktree_guard_read_only_programs`);
-    a later registration wins."""
-    tables = ProgramTables()
-    for rows in reversed(pm.hook.worktree_guard_write_operands()):
-        tables.writers.update(rows or {})
-    for rows in reversed(pm.hook.worktree_guard_read_only_programs()):
-        tables.readers.update(rows or {})
-    return tables
 
 
 def redirect_writes(redirect: ShellRedirect) -> list[Written]:
