@@ -37,6 +37,10 @@ _DEFAULT_PARAMETER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:?)-((?:[^`${}\\]
 UNSET = "\0unset"
 #: Characters a substituted value may not hold unquoted: bash would split or glob it.
 _SPLIT_OR_GLOB = frozenset(" \t\n*?[")
+#: Characters after `$` that start an expansion: a name, a special parameter, `${`, `$(`, `$[`, and unquoted
+#: `$'…'` / `$"…"`. After any other character (or at the end) the `$` is literal.
+_EXPANSION_STARTS_IN_QUOTES = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_{([$?!#*@-")
+_EXPANSION_STARTS = _EXPANSION_STARTS_IN_QUOTES | frozenset("'\"")
 _GLOB_SYNTAX = frozenset("*?[")
 
 Lookup = Callable[[str], "str | None"]
@@ -125,6 +129,11 @@ def _unquote(raw: str, start: int, lookup: Lookup | None = None, glob: bool = Fa
                 return None
             prev_unquoted = ""
             continue
+        if c == "$" and (i + 1 >= n or raw[i + 1] not in _EXPANSION_STARTS):
+            out.append(esc("$"))  # `$/`, `$%`, a final `$`: bash keeps a `$` that starts no expansion
+            prev_unquoted = "$"
+            i += 1
+            continue
         if c == "$":
             known = _parameter(raw, i, lookup)
             if known is None or _SPLIT_OR_GLOB.intersection(known[0]):
@@ -179,6 +188,10 @@ def _unquote_double(
                 i += 2
                 continue
             out.append(esc("\\"))
+            i += 1
+            continue
+        if c == "$" and (i + 1 >= n or raw[i + 1] not in _EXPANSION_STARTS_IN_QUOTES):
+            out.append(esc("$"))  # `"s/^$//"`: a `$` that starts no expansion is literal
             i += 1
             continue
         if c == "$":
