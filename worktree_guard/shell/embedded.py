@@ -240,6 +240,15 @@ class _SedScanner:
             self.i += 1
         raise _Unreadable("an unterminated s, y or address")
 
+    def two_sections(self, command: str) -> None:
+        """The `/regex/replacement/` of `s` or `/from/to/` of `y`, with the delimiter the script chose."""
+        delimiter = self.peek()
+        if not delimiter or delimiter in "\n\\":
+            raise _Unreadable(f"a {command} command without a delimiter")
+        self.i += 1
+        self.until_delimiter(delimiter)
+        self.until_delimiter(delimiter)
+
     def address(self) -> None:
         for _ in range(2):
             c = self.peek()
@@ -316,12 +325,7 @@ class _SedScanner:
                     self.found.opaque.append(f"`{self.name}`'s `e` command runs the pattern space, which is only known at run time")
                 continue
             if c == "s":
-                delimiter = self.peek()
-                if not delimiter or delimiter in "\n\\":
-                    raise _Unreadable("an s command without a delimiter")
-                self.i += 1
-                self.until_delimiter(delimiter)
-                self.until_delimiter(delimiter)
+                self.two_sections(c)
                 while self.i < len(s) and (s[self.i].isdigit() or s[self.i] in "gpiImMe"):
                     if s[self.i] == "e":
                         self.found.opaque.append(f"`{self.name}`'s `s///e` runs the pattern space, which is only known at run time")
@@ -331,12 +335,7 @@ class _SedScanner:
                     self.write(self.rest_of_line().strip())
                 continue
             if c == "y":
-                delimiter = self.peek()
-                if not delimiter or delimiter in "\n\\":
-                    raise _Unreadable("a y command without a delimiter")
-                self.i += 1
-                self.until_delimiter(delimiter)
-                self.until_delimiter(delimiter)
+                self.two_sections(c)
                 continue
             if c in "lqQLv":
                 while self.at("0123456789 \t"):

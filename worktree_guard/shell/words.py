@@ -385,36 +385,31 @@ def brace_fields(raw: str) -> list[str] | None:
     return ["".join(protected[ord(ch) - base] if ord(ch) >= base else ch for ch in field) for field in fields]
 
 
+def _past(raw: str, j: int, quote: str) -> int:
+    """The index after the `quote` that ends a section starting at raw[j] (backslash escapes skipped); -1 if none."""
+    while j < len(raw):
+        if raw[j] == "\\":
+            j += 2
+            continue
+        if raw[j] == quote:
+            return j + 1
+        j += 1
+    return -1
+
+
 def _closing(raw: str, i: int) -> int:
     """The index after the quoted section or expansion that starts at raw[i]; -1 when it does not close."""
     c = raw[i]
     if c == '"':
-        j = i + 1
-        while j < len(raw):
-            if raw[j] == "\\":
-                j += 2
-                continue
-            if raw[j] == '"':
-                return j + 1
-            j += 1
-        return -1
+        return _past(raw, i + 1, '"')
     if c == "`":
         j = raw.find("`", i + 1)
         return -1 if j < 0 else j + 1
     opener = raw[i + 1]
     if opener == "'":  # $'…'
-        j = i + 2
-        while j < len(raw):
-            if raw[j] == "\\":
-                j += 2
-                continue
-            if raw[j] == "'":
-                return j + 1
-            j += 1
-        return -1
+        return _past(raw, i + 2, "'")
     if opener == '"':
-        end = _closing(raw, i + 1)
-        return end
+        return _closing(raw, i + 1)
     close = {"(": ")", "{": "}"}[opener]
     depth = 0
     j = i + 1
