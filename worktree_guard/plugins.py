@@ -21,6 +21,11 @@ BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
     ("dispatch", "worktree_guard.rules.dispatch"),
     ("leaks", "worktree_guard.rules.leaks"),
     ("claude-code", "worktree_guard.runtimes.claude_code"),
+    ("codex", "worktree_guard.runtimes.codex"),
+    ("gemini", "worktree_guard.runtimes.gemini"),
+    ("copilot", "worktree_guard.runtimes.copilot"),
+    ("cline", "worktree_guard.runtimes.cline"),
+    ("cursor", "worktree_guard.runtimes.cursor"),
 )
 
 

@@ -45,6 +45,10 @@ def _violation(call: ToolCall, ctx: Context, code: str, message: str, **extra: A
 
 
 def check_dispatch(call: ToolCall, ctx: Context) -> list[Violation]:
+    if call.subagent_place == "dispatcher_cwd":
+        # The runtime runs the sub-agent in this agent's cwd, with no say in the call: it is confined to W
+        # by that cwd, as this agent is.
+        return [_violation(call, ctx, "WG501", f"The sub-agent runs in this agent's directory {ctx.cwd}, inside its worktree {ctx.worktree_root}.", severity="info")]
     findings: list[Violation] = []
     target = call.input.get("subagent_type")
     if target == FORK and (call.agent_type or "").lower() == FORK:

@@ -1,0 +1,102 @@
+"""The Cursor adapter, built from Cursor's documented hook protocol only (research/hook-protocols.md §6.2).
+
+Cursor's CLI cannot be installed here (it is not on the npm registry), so nothing in this module was seen
+working in the real client: it is tested at payload level. Payload: `hook_event_name` (`preToolUse`,
+`beforeShellExecution`, …), `conversation_id`, `generation_id`, `workspace_roots`, and for `preToolUse`
+`tool_name` and `tool_input` (`Shell`, `Write`, `StrReplace`, `Edit`, `Delete`, `MCP:server:tool`);
+`beforeShellExecution` gives `command` and `cwd`. Replies: `{"permission": "deny", "user_message": …,
+"agent_message": …}`, and `updated_input` with `"permission": "allow"` on `preToolUse`.
+
+A pass prints `{}` rather than nothing: one source says Cursor takes a permission hook's unreadable output as
+a block, and `{}` is a JSON object with no decision in it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import CallError, reason_text
+from ..hookspecs import hookimpl
+from ..model import ToolCall, Verdict
+from ..reply import Reply
+from .common import Tools, as_json, object_field, text_field, tool_kind
+
+NAME = "cursor"
+TOOL_EVENT = "preToolUse"
+SHELL_EVENT = "beforeShellExecution"
+TOOLS: Tools = {
+    "Shell": ("shell", None),
+    "Write": ("file_write", "file_path"),
+    "StrReplace": ("file_write", "file_path"),
+    "Edit": ("file_write", "file_path"),
+    "MultiEdit": ("file_write", "file_path"),
+    "Delete": ("file_write", "file_path"),
+    "Task": ("dispatch", None),
+}
+PASSING = frozenset({"Read", "Grep", "Glob", "LS", "SemanticSearch", "WebSearch", "WebFetch", "TodoWrite", "ReadLints"})
+# The field that names a file tool's path: Cursor's docs show `file_path`; `path` and `target_file` also occur.
+PATH_FIELDS = ("file_path", "path", "target_file")
+
+
+def recognises(payload: dict[str, Any]) -> bool:
+    return "conversation_id" in payload and "generation_id" in payload
+
+
+def _cwd(payload: dict[str, Any]) -> str:
+    cwd = payload.get("cwd")
+    if isinstance(cwd, str) and cwd:
+        return cwd
+    roots = payload.get("workspace_roots")
+    if isinstance(roots, list) and roots and isinstance(roots[0], str) and roots[0]:
+        return roots[0]
+    raise CallError("the Cursor payload names no directory (`cwd`, `workspace_roots`)")
+
+
+def to_tool_call(payload: dict[str, Any]) -> ToolCall:
+    event = text_field(payload, "hook_event_name", NAME)
+    cwd = _cwd(payload)
+    common: dict[str, Any] = dict(runtime=NAME, cwd=cwd, session_id=text_field(payload, "conversation_id", NAME, required=False))
+    if event == SHELL_EVENT:
+        return ToolCall(tool="Shell", kind="shell", input={"command": payload.get("command")}, **common)
+    if event != TOOL_EVENT:
+        return ToolCall(tool=event, kind="other", **common)
+    name = text_field(payload, "tool_name", NAME)
+    tool_input = object_field(payload, "tool_input", NAME)
+    kind, path_field = tool_kind(TOOLS, PASSING, name)
+    if kind == "file_write":
+        path_field = next((f for f in PATH_FIELDS if f in tool_input), path_field)
+    extra: dict[str, Any] = {"subagent_place": "dispatcher_cwd"} if kind == "dispatch" else {}
+    tool_use_id = text_field(payload, "tool_use_id", NAME, required=False)
+    return ToolCall(tool=name, kind=kind, input=tool_input, path_field=path_field, tool_use_id=tool_use_id, **common, **extra)
+
+
+@hookimpl
+def worktree_guard_read_payload(payload: dict[str, Any], runtime: str) -> ToolCall | None:
+    if runtime == NAME or (runtime == "auto" and recognises(payload)):
+        return to_tool_call(payload)
+    return None
+
+
+def deny_reply(reason: str) -> Reply:
+    return Reply(stdout=as_json({"permission": "deny", "user_message": reason, "agent_message": reason}))
+
+
+@hookimpl
+def worktree_guard_render_reply(verdict: Verdict, call: ToolCall) -> Reply | None:
+    if call.runtime != NAME:
+        return None
+    if verdict.decision == "pass":
+        return Reply(stdout="{}")
+    reason = reason_text(verdict)
+    if verdict.decision == "deny":
+        return deny_reply(reason)
+    if verdict.decision == "rewrite":
+        return Reply(stdout=as_json({"permission": "allow", "updated_input": verdict.updated_input, "agent_message": reason}))
+    return Reply(stdout=as_json({"user_message": reason}))
+
+
+@hookimpl
+def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, runtime: str) -> Reply | None:
+    if runtime == NAME or (runtime == "auto" and payload is not None and recognises(payload)):
+        return deny_reply(f"worktree-guard could not check this call, so it is refused: {message} [worktree-guard WG000]")
+    return None
