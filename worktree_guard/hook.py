@@ -97,6 +97,9 @@ def _judge(stdin: bytes, flags: dict[str, Any], environ: dict[str, str], state: 
 
     runtime = _runtime(flags, environ)
     state["runtime"] = runtime
+    if pm is None:
+        pm = plugin_manager()
+    state["pm"] = pm  # first: even an unreadable payload is refused in the runtime's own words
     if len(stdin) > _MAX_STDIN:
         raise CallError(f"stdin holds {len(stdin)} bytes, more than a hook payload can be ({_MAX_STDIN})")
     if not stdin.strip():
@@ -110,9 +113,6 @@ def _judge(stdin: bytes, flags: dict[str, Any], environ: dict[str, str], state: 
     state["payload"] = payload
     if usage_error:
         raise CallError(usage_error)
-    if pm is None:
-        pm = plugin_manager()
-    state["pm"] = pm
     event = pm.hook.worktree_guard_read_event(payload=payload, runtime=runtime)
     if event is not None:
         return _judge_event(event, pm, flags, environ, state)

@@ -4,7 +4,8 @@ Cursor's CLI cannot be installed here (it is not on the npm registry), so nothin
 working in the real client: it is tested at payload level. Payload: `hook_event_name` (`preToolUse`,
 `beforeShellExecution`, …), `conversation_id`, `generation_id`, `workspace_roots`, and for `preToolUse`
 `tool_name` and `tool_input` (`Shell`, `Write`, `StrReplace`, `Edit`, `Delete`, `MCP:server:tool`);
-`beforeShellExecution` gives `command` and `cwd`. Replies: `{"permission": "deny", "user_message": …,
+`beforeShellExecution` gives `command` and the `cwd` it runs in (the session's directory is the first of
+`workspace_roots`). Replies: `{"permission": "deny", "user_message": …,
 "agent_message": …}`, and `updated_input` with `"permission": "allow"` on `preToolUse`.
 
 A pass prints `{}` rather than nothing: one source says Cursor takes a permission hook's unreadable output as
@@ -42,22 +43,24 @@ def recognises(payload: dict[str, Any]) -> bool:
     return "conversation_id" in payload and "generation_id" in payload
 
 
-def _cwd(payload: dict[str, Any]) -> str:
-    cwd = payload.get("cwd")
-    if isinstance(cwd, str) and cwd:
-        return cwd
+def _workspace(payload: dict[str, Any]) -> str:
+    """The session's directory: the first workspace root (a shell event's `cwd` is where its command runs)."""
     roots = payload.get("workspace_roots")
     if isinstance(roots, list) and roots and isinstance(roots[0], str) and roots[0]:
         return roots[0]
-    raise CallError("the Cursor payload names no directory (`cwd`, `workspace_roots`)")
+    cwd = payload.get("cwd")
+    if isinstance(cwd, str) and cwd:
+        return cwd
+    raise CallError("the Cursor payload names no directory (`workspace_roots`, `cwd`)")
 
 
 def to_tool_call(payload: dict[str, Any]) -> ToolCall:
     event = text_field(payload, "hook_event_name", NAME)
-    cwd = _cwd(payload)
+    cwd = _workspace(payload)
     common: dict[str, Any] = dict(runtime=NAME, cwd=cwd, session_id=text_field(payload, "conversation_id", NAME, required=False))
     if event == SHELL_EVENT:
-        return ToolCall(tool="Shell", kind="shell", input={"command": payload.get("command")}, **common)
+        start = text_field(payload, "cwd", NAME, required=False)
+        return ToolCall(tool="Shell", kind="shell", input={"command": payload.get("command")}, shell_cwd=start if start and start != cwd else None, **common)
     if event != TOOL_EVENT:
         return ToolCall(tool=event, kind="other", **common)
     name = text_field(payload, "tool_name", NAME)
