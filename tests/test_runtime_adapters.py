@@ -307,3 +307,27 @@ def test_no_adapter_takes_another_runtimes_payload(repo: Repo) -> None:
     }
     for runtime, payload in samples.items():
         assert PM.hook.worktree_guard_read_payload(payload=payload, runtime="auto").runtime == runtime
+
+
+@pytest.mark.parametrize("broken", ["client.py", "cli.py"])
+@pytest.mark.parametrize(
+    ("runtime", "denied"),
+    [("gemini", lambda o: o["reason"]), ("cline", lambda o: o["errorMessage"]), ("cursor", lambda o: o["agent_message"]), ("copilot", lambda o: o["permissionDecisionReason"])],
+)
+def test_a_guard_that_cannot_load_refuses_in_the_runtimes_own_words(repo: Repo, tmp_path: Path, broken: str, runtime: str, denied: Any) -> None:
+    """A Claude-shaped refusal would be ignored by Gemini, Cursor or Cline, and the call would go through."""
+    import shutil
+    import subprocess
+    import sys
+
+    import worktree_guard
+
+    copy = tmp_path / "pkg" / "worktree_guard"
+    shutil.copytree(Path(worktree_guard.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / broken).write_text("raise ImportError('simulated broken install')\n")
+    payload = captured("gemini", "hook_input_write_file.json", repo)
+    command = [sys.executable, "-S", "-P", str(copy / "fast_hook.py"), "--runtime", runtime]
+    done = subprocess.run(command, input=json.dumps(payload), capture_output=True, text=True, cwd=repo.worktree, timeout=60)
+    assert done.returncode == 0, done.stderr
+    reason = denied(json.loads(done.stdout))
+    assert codes_in(reason) == {"WG000"} and "simulated broken install" in reason

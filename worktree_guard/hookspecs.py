@@ -12,6 +12,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from .engine import AgentScope, Context
+    from .hook_config import HookConfig
     from .reply import Reply
     from .model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
     from .shell.programs import WriteSpec
@@ -79,3 +80,8 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
 @hookspec
 def worktree_guard_write_operands() -> dict[str, WriteSpec] | None:
     """Extend the table of programs and the operands they write (`{"cp": WriteSpec(...)}`)."""
+
+
+@hookspec
+def worktree_guard_hook_config() -> HookConfig | None:
+    """A runtime adapter's hook wiring: its config files per scope and the entries the guard adds (`install`)."""

@@ -22,6 +22,7 @@ import shlex
 from typing import Any
 
 from ..engine import CallError, reason_text
+from ..hook_config import HookConfig, user_dir
 from ..hookspecs import hookimpl
 from ..model import ToolCall, Verdict
 from ..reply import Reply
@@ -129,3 +130,27 @@ def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, ru
     tool = call.get("name") if isinstance(call, dict) else None
     reason = f"worktree-guard could not check this call, so it is refused: {message} [worktree-guard WG000]"
     return refusal(tool if isinstance(tool, str) else "", reason)
+
+
+def _entries(command: str) -> dict[str, Any]:
+    from ..install import SCRIPT_KEY, SCRIPT_MARK
+
+    return {SCRIPT_KEY: f"#!/bin/sh\n{SCRIPT_MARK}: Cline's PreToolUse (written by `worktree-guard install --runtime cline`)\nexec {command}\n"}
+
+
+HOOK_CONFIG = HookConfig(
+    runtime=NAME,
+    layout="script",
+    files={
+        "project": lambda project, env: project / ".clinerules" / "hooks" / "PreToolUse",
+        "user": lambda project, env: user_dir(env, None, ".cline") / "hooks" / "PreToolUse",
+    },
+    default_scope="project",
+    entries=_entries,
+    next_step="Cline cannot refuse one call and go on: a refused command or edit is turned into one that reports the reason (docs/runtimes/cline.md).",
+)
+
+
+@hookimpl
+def worktree_guard_hook_config() -> HookConfig:
+    return HOOK_CONFIG

@@ -20,6 +20,7 @@ import os
 from typing import Any
 
 from ..engine import CallError, reason_text
+from ..hook_config import HookConfig, user_dir
 from ..hookspecs import hookimpl
 from ..model import ToolCall, Verdict
 from ..reply import Reply
@@ -156,3 +157,31 @@ def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, ru
     if runtime == NAME or (runtime == "auto" and payload is not None and recognises(payload)):
         return deny_reply(f"worktree-guard could not check this call, so it is refused: {message} [worktree-guard WG000]")
     return None
+
+
+def _entries(command: str) -> dict[str, Any]:
+    handler = {"type": "command", "command": command, "timeout": 30}
+    return {"PreToolUse": {"matcher": "|".join(GUARDED_TOOLS), "hooks": [handler]}}
+
+
+HOOK_CONFIG = HookConfig(
+    runtime=NAME,
+    layout="grouped",
+    files={
+        "project": lambda project, env: project / ".codex" / "hooks.json",
+        "user": lambda project, env: user_dir(env, "CODEX_HOME", ".codex") / "hooks.json",
+    },
+    default_scope="project",
+    entries=_entries,
+    next_step=(
+        "Codex runs a hook only once it is trusted: start `codex` here and approve the worktree-guard hook when it "
+        "asks (`codex exec` skips untrusted hooks silently). A project's .codex/hooks.json also needs the project "
+        "trusted (`[projects.\"<this checkout>\"] trust_level = \"trusted\"` in ~/.codex/config.toml)."
+    ),
+    guarded=GUARDED_TOOLS,
+)
+
+
+@hookimpl
+def worktree_guard_hook_config() -> HookConfig:
+    return HOOK_CONFIG

@@ -21,6 +21,7 @@ import json
 from typing import Any
 
 from ..engine import CallError, reason_text
+from ..hook_config import HookConfig, user_dir
 from ..hookspecs import hookimpl
 from ..model import ToolCall, Verdict
 from ..reply import Reply
@@ -137,3 +138,30 @@ def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, ru
     if runtime == NAME or (runtime == "auto" and payload is not None and form_of(payload) is not None):
         return deny_reply(f"worktree-guard could not check this call, so it is refused: {message} [worktree-guard WG000]")
     return None
+
+
+def _entries(command: str) -> dict[str, Any]:
+    return {"preToolUse": {"type": "command", "bash": command, "timeoutSec": 30}}
+
+
+HOOK_CONFIG = HookConfig(
+    runtime=NAME,
+    layout="flat",
+    files={
+        "project": lambda project, env: project / ".github" / "hooks" / "worktree-guard.json",
+        "user": lambda project, env: user_dir(env, "COPILOT_HOME", ".copilot") / "settings.json",
+    },
+    default_scope="project",
+    entries=_entries,
+    command_key="bash",
+    new_file={"project": {"version": 1}},
+    next_step=(
+        "Copilot loads a repository's .github/hooks/*.json only in a folder you trust: trust this folder when "
+        "`copilot` asks (in `copilot -p`, COPILOT_ALLOW_ALL=true trusts it)."
+    ),
+)
+
+
+@hookimpl
+def worktree_guard_hook_config() -> HookConfig:
+    return HOOK_CONFIG

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import CallError, reason_text
+from ..hook_config import HookConfig, user_dir
 from ..hookspecs import hookimpl
 from ..model import ToolCall, Verdict
 from ..reply import Reply
@@ -103,3 +104,27 @@ def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, ru
     if runtime == NAME or (runtime == "auto" and payload is not None and recognises(payload)):
         return deny_reply(f"worktree-guard could not check this call, so it is refused: {message} [worktree-guard WG000]")
     return None
+
+
+def _entries(command: str) -> dict[str, Any]:
+    # No `timeout`: its unit is not confirmed (seconds or milliseconds); failClosed: a crash or timeout denies.
+    return {TOOL_EVENT: {"command": command, "failClosed": True}}
+
+
+HOOK_CONFIG = HookConfig(
+    runtime=NAME,
+    layout="flat",
+    files={
+        "project": lambda project, env: project / ".cursor" / "hooks.json",
+        "user": lambda project, env: user_dir(env, None, ".cursor") / "hooks.json",
+    },
+    default_scope="project",
+    entries=_entries,
+    new_file={"project": {"version": 1}, "user": {"version": 1}},
+    next_step="Cursor support follows Cursor's documented hook protocol and is not tested against a real Cursor: run `worktree-guard doctor` and one refused write to check it.",
+)
+
+
+@hookimpl
+def worktree_guard_hook_config() -> HookConfig:
+    return HOOK_CONFIG

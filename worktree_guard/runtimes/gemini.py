@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import reason_text
+from ..hook_config import HookConfig, user_dir
 from ..hookspecs import hookimpl
 from ..model import ToolCall, Verdict
 from ..reply import Reply
@@ -103,3 +104,30 @@ def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, ru
     if runtime == NAME or (runtime == "auto" and payload is not None and recognises(payload)):
         return deny_reply(f"worktree-guard could not check this call, so it is refused: {message} [worktree-guard WG000]")
     return None
+
+
+def _entries(command: str) -> dict[str, Any]:
+    handler = {"type": "command", "command": command, "name": "worktree-guard", "timeout": 30000}  # milliseconds
+    return {"BeforeTool": {"matcher": f"^({'|'.join(GUARDED_TOOLS)})$", "hooks": [handler]}}
+
+
+HOOK_CONFIG = HookConfig(
+    runtime=NAME,
+    layout="grouped",
+    files={
+        "project": lambda project, env: project / ".gemini" / "settings.json",
+        "user": lambda project, env: user_dir(env, None, ".gemini") / "settings.json",
+    },
+    default_scope="project",
+    entries=_entries,
+    next_step=(
+        "Gemini CLI reads a project's .gemini/settings.json only in a trusted folder: trust this folder when "
+        "`gemini` asks (headless runs: set GEMINI_CLI_TRUST_WORKSPACE=true)."
+    ),
+    guarded=GUARDED_TOOLS,
+)
+
+
+@hookimpl
+def worktree_guard_hook_config() -> HookConfig:
+    return HOOK_CONFIG
