@@ -13,9 +13,8 @@ its registry cannot be reached.
 from __future__ import annotations
 
 import json
-import os
+import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,7 @@ import pytest
 from .clients import AGENT_SDK, CLINE, CODEX, COPILOT, GEMINI, Client, ClientUnavailable
 from .fake_anthropic import FakeAnthropic, text, tool_use
 from .fake_models import FakeChat, FakeGemini, FakeResponses, call, say
+from .harness import GUARD_EXE
 from .runtime_world import World, codes_in
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -112,6 +112,11 @@ def test_codex(codex: Path, tmp_path: Path) -> None:
     assert (world.wt / "inside.txt").read_text() == "inside\n"
     assert "Success" in outputs["call_inside"]
     assert {r["tool_use_id"] for r in world.audit()} >= set(outputs)  # every call went through the installed hook
+    # validate reads the session file Codex wrote (the hook payloads' transcript_path) as the hook judged it.
+    (rollout,) = (codex_home / "sessions").rglob("rollout-*.jsonl")
+    done = subprocess.run([str(GUARD_EXE), "validate", "--format", "json", str(rollout)], capture_output=True, text=True, env=world.env(), timeout=120)
+    findings = {(f["tool_use_id"], f["code"], f["status"]) for f in map(json.loads, done.stdout.splitlines())}
+    assert findings == {("call_leak_file", "WG101", "blocked"), ("call_redirect", "WG401", "blocked"), ("call_switch", "WG301", "blocked")}, done.stderr
 
 
 # --- Gemini CLI ----------------------------------------------------------------------------------------
