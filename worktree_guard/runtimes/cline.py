@@ -21,12 +21,12 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
-from ..engine import CallError, reason_text
+from ..engine import CallError
 from ..hook_config import HookConfig, user_dir
 from ..hookspecs import hookimpl
 from ..model import ToolCall, Verdict
 from ..reply import Reply
-from .common import Tools, as_json, object_field, text_field, tool_kind
+from .common import Tools, answer, as_json, object_field, reads, text_field, tool_kind, unjudged
 
 NAME = "cline"
 TOOLS: Tools = {
@@ -91,9 +91,7 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
 
 @hookimpl
 def worktree_guard_read_payload(payload: dict[str, Any], runtime: str) -> ToolCall | None:
-    if runtime == NAME or (runtime == "auto" and recognises(payload)):
-        return to_tool_call(payload)
-    return None
+    return to_tool_call(payload) if reads(runtime, NAME, payload, recognises) else None
 
 
 def refusal(tool: str, reason: str) -> Reply:
@@ -112,24 +110,21 @@ def refusal(tool: str, reason: str) -> Reply:
 def worktree_guard_render_reply(verdict: Verdict, call: ToolCall) -> Reply | None:
     if call.runtime != NAME:
         return None
-    if verdict.decision == "pass":
-        return Reply()
-    reason = reason_text(verdict)
-    if verdict.decision == "deny":
-        return refusal(call.tool, reason)
-    if verdict.decision == "rewrite":
-        return Reply(stdout=as_json({"overrideInput": verdict.updated_input}))
-    return Reply(stdout=as_json({"context": reason}))
+    return answer(
+        verdict,
+        deny=lambda reason: refusal(call.tool, reason),
+        rewrite=lambda updated_input, reason: Reply(stdout=as_json({"overrideInput": updated_input})),
+        warn=lambda reason: Reply(stdout=as_json({"context": reason})),
+    )
 
 
 @hookimpl
 def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, runtime: str) -> Reply | None:
-    if not (runtime == NAME or (runtime == "auto" and payload is not None and recognises(payload))):
+    if not reads(runtime, NAME, payload, recognises):
         return None
     call = payload.get("tool_call") if isinstance(payload, dict) else None
     tool = call.get("name") if isinstance(call, dict) else None
-    reason = f"worktree-guard could not check this call, so it is refused: {message} [worktree-guard WG000]"
-    return refusal(tool if isinstance(tool, str) else "", reason)
+    return refusal(tool if isinstance(tool, str) else "", unjudged(message))
 
 
 def _entries(command: str) -> dict[str, Any]:

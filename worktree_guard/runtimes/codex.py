@@ -19,12 +19,12 @@ import json
 import os
 from typing import Any
 
-from ..engine import CallError, reason_text
+from ..engine import CallError
 from ..hook_config import HookConfig, user_dir
 from ..hookspecs import hookimpl
 from ..model import ToolCall, Verdict
 from ..reply import Reply
-from .common import Tools, as_json, object_field, text_field, tool_kind
+from .common import Tools, answer, as_json, object_field, reads, text_field, tool_kind, unjudged
 from .patch import PatchError, holds_patch, patch_writes
 
 NAME = "codex"
@@ -127,9 +127,7 @@ def _writes(patch: str) -> list:
 
 @hookimpl
 def worktree_guard_read_payload(payload: dict[str, Any], runtime: str) -> ToolCall | None:
-    if runtime == NAME or (runtime == "auto" and recognises(payload)):
-        return to_tool_call(payload)
-    return None
+    return to_tool_call(payload) if reads(runtime, NAME, payload, recognises) else None
 
 
 def deny_reply(reason: str) -> Reply:
@@ -137,26 +135,22 @@ def deny_reply(reason: str) -> Reply:
     return Reply(stdout=as_json({"hookSpecificOutput": output}))
 
 
+def rewrite_reply(updated_input: dict[str, Any] | None, reason: str) -> Reply:
+    output = {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": updated_input}
+    return Reply(stdout=as_json({"hookSpecificOutput": output}), stderr=reason)
+
+
 @hookimpl
 def worktree_guard_render_reply(verdict: Verdict, call: ToolCall) -> Reply | None:
     if call.runtime != NAME:
         return None
-    if verdict.decision == "pass":
-        return Reply()
-    reason = reason_text(verdict)
-    if verdict.decision == "deny":
-        return deny_reply(reason)
-    if verdict.decision == "rewrite":
-        output = {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": verdict.updated_input}
-        return Reply(stdout=as_json({"hookSpecificOutput": output}), stderr=reason)
-    return Reply(stderr=reason)  # warn: the call goes on; Codex logs a hook's stderr
+    # warn: the call goes on; Codex logs a hook's stderr
+    return answer(verdict, deny=deny_reply, rewrite=rewrite_reply, warn=lambda reason: Reply(stderr=reason))
 
 
 @hookimpl
 def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, runtime: str) -> Reply | None:
-    if runtime == NAME or (runtime == "auto" and payload is not None and recognises(payload)):
-        return deny_reply(f"worktree-guard could not check this call, so it is refused: {message} [worktree-guard WG000]")
-    return None
+    return deny_reply(unjudged(message)) if reads(runtime, NAME, payload, recognises) else None
 
 
 def _entries(command: str) -> dict[str, Any]:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
-from ..engine import CallError
-from ..model import ToolKind
+from ..engine import CallError, reason_text
+from ..model import ToolKind, Verdict
+from ..reply import Reply
 
 Tools = dict[str, tuple[ToolKind, str | None]]
 
@@ -43,3 +45,32 @@ def tool_kind(tools: Tools, passing: frozenset[str], name: str) -> tuple[ToolKin
     if name in passing:
         return "other", None
     return "unknown", None
+
+
+def unjudged(message: str) -> str:
+    """The reason of a refusal the guard gives because it could not judge the call (WG000)."""
+    return f"worktree-guard could not check this call, so it is refused: {message} [worktree-guard WG000]"
+
+
+def reads(runtime: str, name: str, payload: dict[str, Any] | None, recognises: Callable[[dict[str, Any]], bool]) -> bool:
+    """Is this payload the adapter `name`'s: named by `--runtime`, or recognised when the runtime is "auto"?"""
+    return runtime == name or (runtime == "auto" and payload is not None and recognises(payload))
+
+
+def answer(
+    verdict: Verdict,
+    *,
+    deny: Callable[[str], Reply],
+    rewrite: Callable[[dict[str, Any] | None, str], Reply],
+    warn: Callable[[str], Reply],
+    passed: Reply | None = None,
+) -> Reply:
+    """A verdict in a runtime's words: `deny(reason)`, `rewrite(updated_input, reason)`, `warn(reason)`."""
+    if verdict.decision == "pass":
+        return passed or Reply()
+    reason = reason_text(verdict)
+    if verdict.decision == "deny":
+        return deny(reason)
+    if verdict.decision == "rewrite":
+        return rewrite(verdict.updated_input, reason)
+    return warn(reason)

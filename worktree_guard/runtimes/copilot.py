@@ -20,12 +20,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..engine import CallError, reason_text
+from ..engine import CallError
 from ..hook_config import HookConfig, user_dir
 from ..hookspecs import hookimpl
 from ..model import ToolCall, Verdict
 from ..reply import Reply
-from .common import Tools, as_json, text_field, tool_kind
+from .common import Tools, answer, as_json, reads, text_field, tool_kind, unjudged
 from .patch import PatchError, patch_writes
 
 NAME = "copilot"
@@ -119,25 +119,21 @@ def deny_reply(reason: str) -> Reply:
     return Reply(stdout=as_json({"permissionDecision": "deny", "permissionDecisionReason": reason, "hookSpecificOutput": claude}))
 
 
+def rewrite_reply(updated_input: dict[str, Any] | None, reason: str) -> Reply:
+    return Reply(stdout=as_json({"permissionDecision": "allow", "permissionDecisionReason": reason, "modifiedArgs": updated_input}))
+
+
 @hookimpl
 def worktree_guard_render_reply(verdict: Verdict, call: ToolCall) -> Reply | None:
     if call.runtime != NAME:
         return None
-    if verdict.decision == "pass":
-        return Reply()
-    reason = reason_text(verdict)
-    if verdict.decision == "deny":
-        return deny_reply(reason)
-    if verdict.decision == "rewrite":
-        return Reply(stdout=as_json({"permissionDecision": "allow", "permissionDecisionReason": reason, "modifiedArgs": verdict.updated_input}))
-    return Reply(stdout=as_json({"additionalContext": reason}))
+    return answer(verdict, deny=deny_reply, rewrite=rewrite_reply, warn=lambda reason: Reply(stdout=as_json({"additionalContext": reason})))
 
 
 @hookimpl
 def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, runtime: str) -> Reply | None:
-    if runtime == NAME or (runtime == "auto" and payload is not None and form_of(payload) is not None):
-        return deny_reply(f"worktree-guard could not check this call, so it is refused: {message} [worktree-guard WG000]")
-    return None
+    recognised = payload is not None and form_of(payload) is not None
+    return deny_reply(unjudged(message)) if reads(runtime, NAME, payload, lambda p: recognised) else None
 
 
 def _entries(command: str) -> dict[str, Any]:

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import CallError, reason_text
+from ..engine import CallError
 from ..hook_config import HookConfig, user_dir
 from ..hookspecs import hookimpl
 from ..model import ToolCall, Verdict
 from ..reply import Reply
-from .common import Tools, as_json, object_field, text_field, tool_kind
+from .common import Tools, answer, as_json, object_field, reads, text_field, tool_kind, unjudged
 
 NAME = "cursor"
 TOOL_EVENT = "preToolUse"
@@ -76,34 +76,28 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
 
 @hookimpl
 def worktree_guard_read_payload(payload: dict[str, Any], runtime: str) -> ToolCall | None:
-    if runtime == NAME or (runtime == "auto" and recognises(payload)):
-        return to_tool_call(payload)
-    return None
+    return to_tool_call(payload) if reads(runtime, NAME, payload, recognises) else None
 
 
 def deny_reply(reason: str) -> Reply:
     return Reply(stdout=as_json({"permission": "deny", "user_message": reason, "agent_message": reason}))
 
 
+def rewrite_reply(updated_input: dict[str, Any] | None, reason: str) -> Reply:
+    return Reply(stdout=as_json({"permission": "allow", "updated_input": updated_input, "agent_message": reason}))
+
+
 @hookimpl
 def worktree_guard_render_reply(verdict: Verdict, call: ToolCall) -> Reply | None:
     if call.runtime != NAME:
         return None
-    if verdict.decision == "pass":
-        return Reply(stdout="{}")
-    reason = reason_text(verdict)
-    if verdict.decision == "deny":
-        return deny_reply(reason)
-    if verdict.decision == "rewrite":
-        return Reply(stdout=as_json({"permission": "allow", "updated_input": verdict.updated_input, "agent_message": reason}))
-    return Reply(stdout=as_json({"user_message": reason}))
+    warn = lambda reason: Reply(stdout=as_json({"user_message": reason}))  # noqa: E731
+    return answer(verdict, deny=deny_reply, rewrite=rewrite_reply, warn=warn, passed=Reply(stdout="{}"))
 
 
 @hookimpl
 def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, runtime: str) -> Reply | None:
-    if runtime == NAME or (runtime == "auto" and payload is not None and recognises(payload)):
-        return deny_reply(f"worktree-guard could not check this call, so it is refused: {message} [worktree-guard WG000]")
-    return None
+    return deny_reply(unjudged(message)) if reads(runtime, NAME, payload, recognises) else None
 
 
 def _entries(command: str) -> dict[str, Any]:

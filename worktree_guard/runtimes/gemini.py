@@ -14,12 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import reason_text
 from ..hook_config import HookConfig, user_dir
 from ..hookspecs import hookimpl
 from ..model import ToolCall, Verdict
 from ..reply import Reply
-from .common import Tools, as_json, object_field, text_field, tool_kind
+from .common import Tools, answer, as_json, object_field, reads, text_field, tool_kind, unjudged
 
 NAME = "gemini"
 # Events only Gemini CLI sends (its SessionStart, SessionEnd and Notification share Claude Code's names).
@@ -75,35 +74,28 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
 
 @hookimpl
 def worktree_guard_read_payload(payload: dict[str, Any], runtime: str) -> ToolCall | None:
-    if runtime == NAME or (runtime == "auto" and recognises(payload)):
-        return to_tool_call(payload)
-    return None
+    return to_tool_call(payload) if reads(runtime, NAME, payload, recognises) else None
 
 
 def deny_reply(reason: str) -> Reply:
     return Reply(stdout=as_json({"decision": "deny", "reason": reason}))
 
 
+def rewrite_reply(updated_input: dict[str, Any] | None, reason: str) -> Reply:
+    output = {"hookEventName": "BeforeTool", "tool_input": updated_input}
+    return Reply(stdout=as_json({"decision": "allow", "reason": reason, "hookSpecificOutput": output}))
+
+
 @hookimpl
 def worktree_guard_render_reply(verdict: Verdict, call: ToolCall) -> Reply | None:
     if call.runtime != NAME:
         return None
-    if verdict.decision == "pass":
-        return Reply()
-    reason = reason_text(verdict)
-    if verdict.decision == "deny":
-        return deny_reply(reason)
-    if verdict.decision == "rewrite":
-        output = {"hookEventName": "BeforeTool", "tool_input": verdict.updated_input}
-        return Reply(stdout=as_json({"decision": "allow", "reason": reason, "hookSpecificOutput": output}))
-    return Reply(stdout=as_json({"systemMessage": reason}))
+    return answer(verdict, deny=deny_reply, rewrite=rewrite_reply, warn=lambda reason: Reply(stdout=as_json({"systemMessage": reason})))
 
 
 @hookimpl
 def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, runtime: str) -> Reply | None:
-    if runtime == NAME or (runtime == "auto" and payload is not None and recognises(payload)):
-        return deny_reply(f"worktree-guard could not check this call, so it is refused: {message} [worktree-guard WG000]")
-    return None
+    return deny_reply(unjudged(message)) if reads(runtime, NAME, payload, recognises) else None
 
 
 def _entries(command: str) -> dict[str, Any]:

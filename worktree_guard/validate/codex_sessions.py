@@ -17,7 +17,7 @@ import os
 import shlex
 from typing import Any
 
-from .calls import Anchor, LineProblem, ReadResult, RecordedCall, decode_record
+from .calls import Anchor, LineProblem, ReadResult, RecordedCall, read_records
 from .outcomes import outcome_of
 
 RUNTIME = "codex"
@@ -76,46 +76,41 @@ def read_codex_session(path: str) -> ReadResult:
     turn_cwd: str | None = None
     meta: dict[str, Any] = {}
     calls: dict[str, RecordedCall] = {}
-    with open(path, "rb") as f:
-        for number, raw in enumerate(f, 1):
-            if not raw.strip():
+    for number, record in read_records(path, result):
+        payload = record.get("payload")
+        if not isinstance(payload, dict):
+            continue
+        kind = record.get("type")
+        if kind == "session_meta":
+            meta = payload
+            session_cwd = turn_cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
+        elif kind == "turn_context" and isinstance(payload.get("cwd"), str):
+            turn_cwd = payload["cwd"]
+        elif kind == "response_item" and payload.get("type") in _CALLS:
+            if session_cwd is None or turn_cwd is None:
+                result.problems.append(LineProblem(path, number, "a call before the session's `session_meta` record: skipped"))
                 continue
-            result.records += 1
-            record = decode_record(raw, path, number, result.problems)
-            payload = record.get("payload") if record is not None else None
-            if not isinstance(payload, dict):
-                continue
-            kind = record.get("type")  # type: ignore[union-attr]
-            if kind == "session_meta":
-                meta = payload
-                session_cwd = turn_cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
-            elif kind == "turn_context" and isinstance(payload.get("cwd"), str):
-                turn_cwd = payload["cwd"]
-            elif kind == "response_item" and payload.get("type") in _CALLS:
-                if session_cwd is None or turn_cwd is None:
-                    result.problems.append(LineProblem(path, number, "a call before the session's `session_meta` record: skipped"))
-                    continue
-                tool, tool_input, cwd = hook_call(payload, turn_cwd)
-                call_id = str(payload.get("call_id") or payload.get("id") or f"line-{number}")
-                hook_payload = {
-                    "session_id": meta.get("id"),
-                    "turn_id": "",
-                    "transcript_path": os.path.abspath(path),
-                    "hook_event_name": "PreToolUse",
-                    "tool_name": tool,
-                    "tool_input": tool_input,
-                    "tool_use_id": call_id,
-                }
-                agent_id = meta.get("agent_id") if isinstance(meta.get("agent_id"), str) else None
-                calls[call_id] = RecordedCall(
-                    runtime=RUNTIME, payload=hook_payload, cwd=cwd, anchor=Anchor(cwd=session_cwd), file=path, line=number,
-                    session_id=meta.get("id"), agent_id=agent_id, tool_use_id=call_id,
-                )
-            elif kind == "response_item" and payload.get("type") in _OUTPUTS:
-                call = calls.get(str(payload.get("call_id")))
-                if call is not None:
-                    text = payload.get("output")
-                    text = text if isinstance(text, str) else json.dumps(text)
-                    call.outcome, call.outcome_detail = outcome_of(text.startswith(_BLOCKED), text)
+            tool, tool_input, cwd = hook_call(payload, turn_cwd)
+            call_id = str(payload.get("call_id") or payload.get("id") or f"line-{number}")
+            hook_payload = {
+                "session_id": meta.get("id"),
+                "turn_id": "",
+                "transcript_path": os.path.abspath(path),
+                "hook_event_name": "PreToolUse",
+                "tool_name": tool,
+                "tool_input": tool_input,
+                "tool_use_id": call_id,
+            }
+            agent_id = meta.get("agent_id") if isinstance(meta.get("agent_id"), str) else None
+            calls[call_id] = RecordedCall(
+                runtime=RUNTIME, payload=hook_payload, cwd=cwd, anchor=Anchor(cwd=session_cwd), file=path, line=number,
+                session_id=meta.get("id"), agent_id=agent_id, tool_use_id=call_id,
+            )
+        elif kind == "response_item" and payload.get("type") in _OUTPUTS:
+            call = calls.get(str(payload.get("call_id")))
+            if call is not None:
+                text = payload.get("output")
+                text = text if isinstance(text, str) else json.dumps(text)
+                call.outcome, call.outcome_detail = outcome_of(text.startswith(_BLOCKED), text)
     result.calls = list(calls.values())
     return result
