@@ -331,3 +331,11 @@ def test_a_guard_that_cannot_load_refuses_in_the_runtimes_own_words(repo: Repo, 
     assert done.returncode == 0, done.stderr
     reason = denied(json.loads(done.stdout))
     assert codes_in(reason) == {"WG000"} and "simulated broken install" in reason
+
+
+def test_codex_bash_that_cannot_be_placed_is_refused_even_when_its_workdir_is_the_main_checkout(repo: Repo) -> None:
+    """The payload's cwd is the command's workdir (here the main checkout, not isolated); without a transcript
+    the session's directory is unknown, and the hook process's own directory (the session's: W) decides."""
+    payload = codex_call(repo, "Bash", {"command": "git switch -c x"}, cwd=repo.main, transcript=False)
+    out = run_hook(json.dumps(payload).encode(), flags={"runtime": "codex"}, cwd=str(repo.worktree))
+    assert codes_in(json.loads(out.stdout)["hookSpecificOutput"]["permissionDecisionReason"]) == {"WG000"}

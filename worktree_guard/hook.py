@@ -169,7 +169,8 @@ def _one_line(error: BaseException) -> str:
 def _guess_isolated(state: dict[str, Any], environ: dict[str, str], process_cwd: str | None = None) -> bool:
     """Was the failed call an isolated agent's? Unknown counts as yes: the guard fails closed.
 
-    Without a usable cwd in the payload, the hook process's own (`process_cwd`, default os.getcwd()) decides.
+    The payload's cwd and the hook process's own (`process_cwd`, default os.getcwd()) are both looked at: either
+    in a linked worktree makes the answer yes.
     """
     known = state.get("ctx") or state.get("scope")
     if known is not None:
@@ -179,12 +180,14 @@ def _guess_isolated(state: dict[str, Any], environ: dict[str, str], process_cwd:
             return True
         payload = state.get("payload") or {}
         cwd = payload.get("cwd") if isinstance(payload, dict) else None
+        here = os.getcwd() if process_cwd is None else process_cwd
         if not isinstance(cwd, str) or not os.path.isabs(cwd):
-            cwd = os.getcwd() if process_cwd is None else process_cwd
+            cwd = here
             if not os.path.isabs(cwd):
                 return True  # the hook's own cwd is unknown too
-        layout = find_layout(os.path.realpath(cwd))
-        if layout.linked:
+        # The payload's cwd may be where a command runs rather than where the agent is (Codex sends a command's
+        # workdir): the hook process's own directory in a linked worktree counts as well.
+        if any(find_layout(os.path.realpath(d)).linked for d in dict.fromkeys((cwd, here)) if os.path.isabs(d)):
             return True
         agent_type = payload.get("agent_type") if isinstance(payload, dict) else None
         if isinstance(agent_type, str) and agent_type:

@@ -33,10 +33,8 @@ class HookConfig:
     files: dict[Scope, Callable[[Path, Mapping[str, str]], Path]]
     default_scope: Scope
     entries: Callable[[str], dict[str, Any]]
-    command_key: str = "command"
     new_file: dict[Scope, dict[str, Any]] = field(default_factory=dict)
     next_step: str | None = None
-    guarded: tuple[str, ...] = ()
 
     def path(self, scope: Scope, project: Path, environ: Mapping[str, str]) -> Path:
         if scope not in self.files:

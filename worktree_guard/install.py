@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .hook_config import HookConfig, Scope
-from .runtimes.claude_code import PRE_TOOL_USE_MATCHER, guard_groups  # noqa: F401 — re-exported
+from .runtimes.claude_code import PRE_TOOL_USE_MATCHER, PRE_TOOL_USE_TIMEOUT, SUBAGENT_TIMEOUT, guard_groups  # noqa: F401 — re-exported
 
 CLAUDE_CODE = "claude-code"
 

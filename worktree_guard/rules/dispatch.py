@@ -1,7 +1,7 @@
 """The nested-dispatch rule (SPEC §5.3): what an isolated agent dispatches is isolated too.
 
-Agent (formerly Task), kind "dispatch" (a runtime whose sub-agents always run in the dispatcher's cwd —
-Codex, Gemini CLI, Copilot, Cline — has nothing to check here: its sub-agent is confined by that cwd):
+Agent (formerly Task), kind "dispatch" (a dispatch whose sub-agent always runs in the dispatcher's cwd,
+`subagent_place == "dispatcher_cwd"`, has nothing to check here: that cwd confines the sub-agent):
 - no `isolation` field → the call is rewritten to add `"isolation": "worktree"` (WG501, applied in enforce mode
   too), unless the target's definition already declares it or a `cwd` inside W places it there (WG501 as info);
 - `isolation` set to anything but a worktree → WG502, unless `allow_isolation_downgrade` (then info);

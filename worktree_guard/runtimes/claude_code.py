@@ -76,7 +76,6 @@ HOOK_CONFIG = HookConfig(
     },
     default_scope="local",
     entries=guard_groups,
-    guarded=GUARDED_TOOLS,
 )
 
 

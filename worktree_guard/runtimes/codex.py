@@ -172,7 +172,6 @@ HOOK_CONFIG = HookConfig(
         "asks (`codex exec` skips untrusted hooks silently). A project's .codex/hooks.json also needs the project "
         "trusted (`[projects.\"<this checkout>\"] trust_level = \"trusted\"` in ~/.codex/config.toml)."
     ),
-    guarded=GUARDED_TOOLS,
 )
 
 

@@ -149,7 +149,6 @@ HOOK_CONFIG = HookConfig(
     },
     default_scope="project",
     entries=_entries,
-    command_key="bash",
     new_file={"project": {"version": 1}},
     next_step=(
         "Copilot loads a repository's .github/hooks/*.json only in a folder you trust: trust this folder when "

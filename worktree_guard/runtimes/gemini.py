@@ -116,7 +116,6 @@ HOOK_CONFIG = HookConfig(
         "Gemini CLI reads a project's .gemini/settings.json only in a trusted folder: trust this folder when "
         "`gemini` asks (headless runs: set GEMINI_CLI_TRUST_WORKSPACE=true)."
     ),
-    guarded=GUARDED_TOOLS,
 )
 
 
