@@ -26,7 +26,7 @@ from ..hook_config import HookConfig, user_dir
 from ..hookspecs import hookimpl
 from ..model import ToolCall, Verdict
 from ..reply import Reply
-from .common import Tools, answer, as_json, object_field, reads, text_field, tool_kind, unjudged
+from .common import Tools, answer, shared_cwd_call, as_json, object_field, reads, text_field, tool_kind, unjudged
 
 NAME = "cline"
 TOOLS: Tools = {
@@ -73,15 +73,8 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
         if not isinstance(commands, list):
             raise CallError(f"the Cline run_commands call's `commands` is not a list ({commands!r:.80})")
         extra["commands"] = commands
-    elif kind == "dispatch":
-        extra["subagent_place"] = "dispatcher_cwd"
-    return ToolCall(
-        runtime=NAME,
-        tool=name,
-        kind=kind,
-        input=tool_input,
-        cwd=cwd,
-        path_field=path_field,
+    return shared_cwd_call(
+        NAME, name, kind, tool_input, cwd, path_field,
         session_id=text_field(payload, "taskId", NAME, required=False),
         agent_id=text_field(payload, "agent_id", NAME, required=False) if payload.get("parent_agent_id") else None,
         tool_use_id=text_field(call, "id", NAME, required=False),

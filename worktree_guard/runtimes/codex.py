@@ -24,7 +24,7 @@ from ..hook_config import HookConfig, user_dir
 from ..hookspecs import hookimpl
 from ..model import ToolCall, Verdict
 from ..reply import Reply
-from .common import Tools, answer, as_json, object_field, reads, text_field, tool_kind, unjudged
+from .common import Tools, answer, shared_cwd_call, as_json, object_field, reads, text_field, tool_kind, unjudged
 from .patch import PatchError, holds_patch, patch_writes
 
 NAME = "codex"
@@ -100,15 +100,8 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
         if not isinstance(patch, str):
             raise CallError("the Codex apply_patch call has no patch text in `tool_input.command`")
         extra["file_writes"] = _writes(patch)
-    elif kind == "dispatch":
-        extra["subagent_place"] = "dispatcher_cwd"
-    return ToolCall(
-        runtime=NAME,
-        tool=name,
-        kind=kind,
-        input=tool_input,
-        cwd=cwd or sent_cwd,
-        path_field=path_field,
+    return shared_cwd_call(
+        NAME, name, kind, tool_input, cwd or sent_cwd, path_field,
         session_id=text_field(payload, "session_id", NAME, required=False),
         agent_id=text_field(payload, "agent_id", NAME, required=False),
         agent_type=text_field(payload, "agent_type", NAME, required=False),

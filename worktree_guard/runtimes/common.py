@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine import CallError, reason_text
-from ..model import ToolKind, Verdict
+from ..model import ToolCall, ToolKind, Verdict
 from ..reply import Reply
 
 Tools = dict[str, tuple[ToolKind, str | None]]
@@ -74,3 +74,11 @@ def answer(
     if verdict.decision == "rewrite":
         return rewrite(verdict.updated_input, reason)
     return warn(reason)
+
+
+def shared_cwd_call(runtime: str, tool: str, kind: ToolKind, tool_input: dict[str, Any], cwd: str, path_field: str | None, **fields: Any) -> ToolCall:
+    """The ToolCall of a runtime whose sub-agents always run in their dispatcher's directory (every runtime here
+    but Claude Code): a dispatch says so, so the dispatch rule has nothing to add."""
+    if kind == "dispatch":
+        fields.setdefault("subagent_place", "dispatcher_cwd")
+    return ToolCall(runtime=runtime, tool=tool, kind=kind, input=tool_input, cwd=cwd, path_field=path_field, **fields)

@@ -25,7 +25,7 @@ from ..hook_config import HookConfig, user_dir
 from ..hookspecs import hookimpl
 from ..model import ToolCall, Verdict
 from ..reply import Reply
-from .common import Tools, answer, as_json, reads, text_field, tool_kind, unjudged
+from .common import Tools, answer, shared_cwd_call, as_json, reads, text_field, tool_kind, unjudged
 from .patch import PatchError, patch_writes
 
 NAME = "copilot"
@@ -87,15 +87,8 @@ def to_tool_call(payload: dict[str, Any], form: dict[str, Any]) -> ToolCall:
         if not isinstance(args, dict):
             raise CallError(f"the Copilot payload's `{form['input']}` is a {type(args).__name__}, not an object")
         kind, path_field = tool_kind(tools, PASSING, name)
-        if kind == "dispatch":
-            extra["subagent_place"] = "dispatcher_cwd"
-    return ToolCall(
-        runtime=NAME,
-        tool=name,
-        kind=kind,
-        input=args,
-        cwd=cwd,
-        path_field=path_field,
+    return shared_cwd_call(
+        NAME, name, kind, args, cwd, path_field,
         session_id=text_field(payload, form["session"], NAME, required=False),
         agent_id=text_field(payload, form["agent"], NAME, required=False),
         agent_type=text_field(payload, form["type"], NAME, required=False),

@@ -21,7 +21,7 @@ from ..hook_config import HookConfig, user_dir
 from ..hookspecs import hookimpl
 from ..model import ToolCall, Verdict
 from ..reply import Reply
-from .common import Tools, answer, as_json, object_field, reads, text_field, tool_kind, unjudged
+from .common import Tools, answer, shared_cwd_call, as_json, object_field, reads, text_field, tool_kind, unjudged
 
 NAME = "cursor"
 TOOL_EVENT = "preToolUse"
@@ -69,9 +69,8 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
     kind, path_field = tool_kind(TOOLS, PASSING, name)
     if kind == "file_write":
         path_field = next((f for f in PATH_FIELDS if f in tool_input), path_field)
-    extra: dict[str, Any] = {"subagent_place": "dispatcher_cwd"} if kind == "dispatch" else {}
     tool_use_id = text_field(payload, "tool_use_id", NAME, required=False)
-    return ToolCall(tool=name, kind=kind, input=tool_input, path_field=path_field, tool_use_id=tool_use_id, **common, **extra)
+    return shared_cwd_call(NAME, name, kind, tool_input, cwd, path_field, tool_use_id=tool_use_id, session_id=common["session_id"])
 
 
 @hookimpl

@@ -18,7 +18,7 @@ from ..hook_config import HookConfig, user_dir
 from ..hookspecs import hookimpl
 from ..model import ToolCall, Verdict
 from ..reply import Reply
-from .common import Tools, answer, as_json, object_field, reads, text_field, tool_kind, unjudged
+from .common import Tools, answer, shared_cwd_call, as_json, object_field, reads, text_field, tool_kind, unjudged
 
 NAME = "gemini"
 # Events only Gemini CLI sends (its SessionStart, SessionEnd and Notification share Claude Code's names).
@@ -58,15 +58,8 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
             if tool_input.get(key) not in (None, ""):
                 extra["shell_cwd"] = text_field(tool_input, key, NAME)
                 break
-    elif kind == "dispatch":
-        extra["subagent_place"] = "dispatcher_cwd"
-    return ToolCall(
-        runtime=NAME,
-        tool=name,
-        kind=kind,
-        input=tool_input,
-        cwd=cwd,
-        path_field=path_field,
+    return shared_cwd_call(
+        NAME, name, kind, tool_input, cwd, path_field,
         session_id=text_field(payload, "session_id", NAME, required=False),
         **extra,
     )
