@@ -255,7 +255,7 @@ def _fill(inner: str, where: str, counter: list[int]) -> str | None:
     if re.search(r"https?:|url|host|user|pid|port|ip_?address|device|/dev/|uuid|email|password|token|key_?id", low):
         return None
     if re.search(r"path|file|dir|folder|archive|\.(?:txt|csv|json|py|sh|tar|zip|gz|md|log)\b", low):
-        prefix = "{MAIN}/" if where == "main" else ""
+        prefix = "{MAIN}/" if where == "main" else "{W}/"  # absolute: tldr writes some paths as `/{{path}}`
         counter[0] += 1
         if re.search(r"dir|folder", low) and "file" not in low:
             name = "src" if counter[0] == 1 else f"obs-dir-{counter[0]}"
