@@ -430,7 +430,7 @@ def test_the_daemon_can_be_switched_off(repo: Repo, cache: Path, monkeypatch: py
     assert not (cache / "worktree-guard" / "daemon").exists() or not list((cache / "worktree-guard" / "daemon").glob("*.sock"))
 
 
-@pytest.mark.parametrize("broken", ["client.py", "cli.py"])
+@pytest.mark.parametrize("broken", ["client.py", "hook_process.py", "hook.py"])
 def test_a_guard_that_cannot_load_refuses_instead_of_failing_open(repo: Repo, tmp_path: Path, broken: str) -> None:
     """A traceback and exit 1 would let the call through (Claude Code treats exit 1 as non-blocking)."""
     import shutil

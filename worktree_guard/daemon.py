@@ -5,7 +5,7 @@ serves one user and one environment (the socket's name is `client.daemon_key`) a
 `WT_GUARD_DAEMON_IDLE` seconds (default 900) without a request.
 
 Each request carries the hook process's arguments, working directory, complete environment and stdin. The
-daemon judges it exactly as the hook would in-process (`cli.hook_reply`): it takes over that environment and
+daemon judges it exactly as the hook would in-process (`hook_process.hook_reply`): it takes over that environment and
 directory for the request and reads configuration files and the git layout afresh, as every call does. It
 declines — and the client judges in-process — when its code is stale (a loaded module's file or a
 site-packages directory changed since it started: an upgrade, a new plugin) or when a request runs over
@@ -151,13 +151,13 @@ class Daemon:
 
     def warm(self) -> None:
         """Load everything a judgement needs, and judge a few calls so that every lazy import has happened."""
-        from . import cli, engine, hook, isolation, policy, runtimes  # noqa: F401
+        from . import engine, hook, hook_process, isolation, policy, runtimes  # noqa: F401
         from .plugins import plugin_manager
         from .shell import fallback, parse, walk  # noqa: F401
 
         parse._load_bashlex()
         self.pm = plugin_manager()
-        self.hook_reply = cli.hook_reply
+        self.hook_reply = hook_process.hook_reply
         import json
         import tempfile
 
