@@ -160,7 +160,7 @@ def _judge_event(event: AgentEvent, pm: pluggy.PluginManager, flags: dict[str, A
 
 
 def _one_line(error: BaseException) -> str:
-    from_engine = type(error).__name__ in ("CallError", "ConfigError", "AgentDefinitionError", "WatchdogExpired")
+    from_engine = type(error).__name__ in ("CallError", "ConfigError", "AgentDefinitionError", "WatchdogExpired", "LayoutUnknown")
     text = str(error) if from_engine else f"internal error {type(error).__name__}: {error}"
     text = " ".join(text.split())
     return text[:1000] if text else type(error).__name__
@@ -183,6 +183,8 @@ def _guess_isolated(state: dict[str, Any], environ: dict[str, str], process_cwd:
             cwd = os.getcwd() if process_cwd is None else process_cwd
             if not os.path.isabs(cwd):
                 return True  # the hook's own cwd is unknown too
+        if not os.path.isdir(cwd):
+            return True  # a cwd that is gone cannot be placed: unknown is never "not isolated"
         layout = find_layout(os.path.realpath(cwd))
         if layout.linked:
             return True
