@@ -182,8 +182,11 @@ def run_hook_inline(data: dict[str, Any], flags: dict[str, Any] | None = None, e
 
 
 def daemon_environment(cache: Path, idle_seconds: float = 120) -> dict[str, str]:
-    """Environment overrides that let hook processes use a daemon whose socket lives under `cache`."""
-    return {"WT_GUARD_DAEMON": "1", "WT_GUARD_DAEMON_IDLE": str(idle_seconds), "XDG_CACHE_HOME": str(cache)}
+    """Environment overrides that let hook processes use a daemon whose socket lives under `cache` (its own
+    XDG_RUNTIME_DIR, so that this test's daemons are not the user's or another test's)."""
+    run = cache / "run"
+    run.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return {"WT_GUARD_DAEMON": "1", "WT_GUARD_DAEMON_IDLE": str(idle_seconds), "XDG_CACHE_HOME": str(cache), "XDG_RUNTIME_DIR": str(run)}
 
 
 def daemon_files(env: dict[str, str]) -> tuple[Path, Path]:
@@ -196,12 +199,12 @@ def daemon_files(env: dict[str, str]) -> tuple[Path, Path]:
 
 
 def daemon_pid(env: dict[str, str]) -> int | None:
-    """The pid written in the daemon's lock file, while that process lives."""
+    """The pid written in the daemon's lock file, while that process lives (the file outlives it)."""
     _, lock = daemon_files(env)
     try:
-        pid = int(lock.read_text().strip())
+        pid = int(lock.read_text().split()[0])
         os.kill(pid, 0)
-    except (OSError, ValueError):
+    except (OSError, ValueError, IndexError):
         return None
     return pid
 
@@ -241,10 +244,10 @@ def stop_daemons(cache: Path) -> None:
     """Terminate every daemon whose lock file lies under `cache`."""
     import signal
 
-    for lock in cache.glob("worktree-guard/daemon/*.lock"):
+    for lock in cache.glob("run/worktree-guard/*.lock"):
         try:
-            pid = int(lock.read_text().strip())
+            pid = int(lock.read_text().split()[0])
             os.kill(pid, signal.SIGTERM)
-        except (OSError, ValueError):
+        except (OSError, ValueError, IndexError):
             continue
         wait_for_exit(pid, 10)
