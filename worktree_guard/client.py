@@ -53,17 +53,36 @@ STATUS_DECLINED = 1
 #: every daemon.REQUEST_SECONDS (its own limit per call); see docs/performance.md, "Waiting for the daemon",
 #: for the measured p99 under load this is chosen from.
 REPLY_TIMEOUT = 3.0
-#: Seconds the client waits for a busy daemon at most; then it judges the call itself.
+#: Age of the hook process (seconds since it started) up to which it waits for a busy daemon; then it judges
+#: the call itself, with TOTAL_SECONDS - DAEMON_WAIT_SECONDS left.
 DAEMON_WAIT_SECONDS = 10.0
-#: Everything a hook call may take from its process's start, daemon and in-process fallback together: under
-#: Claude Code's 30 s hook timeout as installed, past which the call would go through unjudged.
+#: Everything a hook call may take from its process's start (interpreter and imports included), daemon and
+#: in-process fallback together: under Claude Code's 30 s hook timeout as installed, past which the call
+#: would go through unjudged. The in-process watchdog refuses the call ANSWER_MARGIN before it.
 TOTAL_SECONDS = 25.0
+ANSWER_MARGIN = 1.5
 #: Largest request the daemon reads: the hook refuses stdin over 16 MiB, plus room for the environment.
 MAX_REQUEST = 24 * 1024 * 1024
 #: Interpreter start-up variables: they change which code a daemon loads (PYTHONPATH, PYTHONHOME, …).
 KEY_PREFIX = "PYTHON"
 
 PACKAGE_DIR = __file__.rpartition("/")[0]  # absolute: imported from an absolute sys.path entry
+
+
+def process_age() -> float:
+    """Seconds since this process started (the kernel's start time, so the interpreter's start and imports count)."""
+    import time
+
+    try:
+        fd = posix.open("/proc/self/stat", posix.O_RDONLY | posix.O_CLOEXEC)
+        try:
+            stat = posix.read(fd, 4096)
+        finally:
+            posix.close(fd)
+        started = int(stat.rpartition(b")")[2].split()[19]) / posix.sysconf("SC_CLK_TCK")
+        return max(0.0, time.clock_gettime(time.CLOCK_BOOTTIME) - started)
+    except (OSError, ValueError, IndexError, AttributeError):
+        return time.process_time()  # no /proc: at least the CPU this process has used
 
 
 class NoDaemon(Exception):
@@ -299,17 +318,14 @@ def ask_daemon(argv: list[str], stdin: bytes, *, timeout: float = REPLY_TIMEOUT,
 
 def _receive(sock: object, directory: str, key: str, before: "tuple[int, int, int] | None", timeout: float) -> list[bytes]:
     """The reply's bytes. TimeoutError when the daemon takes no call for `timeout` seconds while this one
-    waits (it is hung), or when the wait reaches DAEMON_WAIT_SECONDS (it is too slow to be worth it); a busy
-    daemon that keeps taking calls is waited for."""
-    import time
-
-    started = time.monotonic()
+    waits (it is hung), or when this process is DAEMON_WAIT_SECONDS old (the daemon is too slow to be worth
+    it); a busy daemon that keeps taking calls is waited for."""
     chunks = []
     while True:
         try:
             chunk = sock.recv(65536)  # type: ignore[attr-defined]
         except TimeoutError:
-            if time.monotonic() - started + timeout > DAEMON_WAIT_SECONDS:
+            if process_age() + timeout > DAEMON_WAIT_SECONDS:
                 raise
             try:
                 dir_fd = open_private_dir(directory)

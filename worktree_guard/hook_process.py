@@ -76,11 +76,12 @@ def write_reply(reply: "Reply") -> int:
     return reply.exit_code
 
 
-def judge_here(argv: list[str], stdin: bytes, seconds_left: float | None = None) -> int:
+def judge_here(argv: list[str], stdin: bytes) -> int:
     """Judge the call in this process; write the reply; the exit code.
 
-    `seconds_left`: what remains of client.TOTAL_SECONDS after the daemon was tried; the in-process watchdog
-    gets no more.
+    The watchdog (hook.WATCHDOG_SECONDS) gets what remains of client.TOTAL_SECONDS since this process started,
+    less client.ANSWER_MARGIN to print the refusal: the deadline counts the interpreter's start, the imports
+    and any wait for a daemon.
     """
     if sys.flags.no_site:
         import site
@@ -88,8 +89,10 @@ def judge_here(argv: list[str], stdin: bytes, seconds_left: float | None = None)
         site.main()  # started with -S for speed: the guard's dependencies are in site-packages
     from . import hook
 
-    if seconds_left is not None:
-        hook.WATCHDOG_SECONDS = max(1.0, min(hook.WATCHDOG_SECONDS, seconds_left))
+    left = client.TOTAL_SECONDS - client.ANSWER_MARGIN - client.process_age()
+    if left <= 0.05:
+        return refuse_unjudged(stdin, f"the hook process ran out of time ({client.TOTAL_SECONDS:g} s) before it could judge the call")
+    hook.WATCHDOG_SECONDS = min(hook.WATCHDOG_SECONDS, left)
     return write_reply(hook_reply(argv, stdin))
 
 
@@ -128,15 +131,12 @@ def refuse_unjudged(stdin: bytes, cause: str) -> int:
 
 def run_hook_command(argv: list[str]) -> int:
     """`worktree-guard hook [flags]`: the daemon's reply when it gives one, else the in-process judgement."""
-    import time
-
-    started = time.monotonic()
     stdin = read_stdin()
     try:
         exit_code, out, err = client.ask_daemon(argv, stdin)
     except BaseException:  # noqa: BLE001 — NoDaemon or anything else: the in-process judgement answers
         try:
-            return judge_here(argv, stdin, client.TOTAL_SECONDS - (time.monotonic() - started))
+            return judge_here(argv, stdin)
         except BaseException as error:  # noqa: BLE001 — never a traceback and exit 1, which lets the call through
             return refuse_unjudged(stdin, f"{type(error).__name__}: {error}")
     try:
