@@ -201,10 +201,17 @@ GARBAGE: dict[str, Callable[[bytes], bytes | None]] = {
 def test_a_server_that_misbehaves_never_turns_a_deny_into_a_pass(
     repo: Repo, cache: Path, behaviour: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import fcntl
+
     env = dict(os.environ)
-    sock, _ = daemon_files(env)
+    sock, lock = daemon_files(env)
     sock.parent.mkdir(parents=True, mode=0o700)
     sock.parent.parent.chmod(0o700)
+    # This process holds the key's lock as a daemon still starting would: the clients then leave the server
+    # in place (they would otherwise start a daemon that replaces a socket it does not trust).
+    held = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(held, fcntl.LOCK_EX)
+    os.write(held, f"{os.getpid()} 0 0\n".encode())
     close = _fake_server(sock, GARBAGE[behaviour])
     try:
         data = subagent_payload(repo, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"})
@@ -222,7 +229,8 @@ def test_a_server_that_misbehaves_never_turns_a_deny_into_a_pass(
                 client.ask_daemon(["hook"], json.dumps(data).encode(), spawn=False)
     finally:
         close()
-    assert daemon_pid(env) is None  # a listening socket means "running": no second daemon was started
+        os.ftruncate(held, 0)  # the fixture's clean-up stops the pid written there
+        os.close(held)
 
 
 def test_a_server_that_hangs_times_out(repo: Repo, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:

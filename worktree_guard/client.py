@@ -35,7 +35,7 @@ DISABLE_VAR = "WT_GUARD_DAEMON"
 #: Seconds a daemon waits for a request before it exits (default IDLE_SECONDS).
 IDLE_VAR = "WT_GUARD_DAEMON_IDLE"
 IDLE_SECONDS = 900.0
-#: Idle seconds after which a daemon exits while other daemons of the user run too (at most IDLE_SECONDS).
+#: Idle seconds after which a daemon exits while other daemons of the user run too (at most a fifth of its idle).
 CROWDED_IDLE_SECONDS = 60.0
 #: Daemons one user may run at once (one per interpreter, package and start-up flags in use); past it, calls
 #: are judged in-process.
@@ -290,7 +290,12 @@ def ask_daemon(argv: list[str], stdin: bytes, *, timeout: float = REPLY_TIMEOUT,
                 if spawn:
                     _make_way(directory, key, environ, None)
                 raise NoDaemon(f"no daemon is listening ({e.strerror})") from None
-            _check_peer(sock, dir_fd, key)
+            try:
+                _check_peer(sock, dir_fd, key)
+            except NoDaemon:
+                if spawn:
+                    _make_way(directory, key, environ, None)  # another process's socket: a daemon replaces it
+                raise
             posix.close(dir_fd)  # not open while the daemon judges (it sees this process's descriptors)
             dir_fd = -1
             sock.sendall(request)

@@ -254,7 +254,7 @@ class Daemon:
     def idle_limit(self) -> float:
         """Seconds without a call after which this daemon exits: sooner while other daemons of the user run."""
         if self.others_running():
-            return min(self.idle_seconds, client.CROWDED_IDLE_SECONDS)
+            return min(self.idle_seconds / 5, client.CROWDED_IDLE_SECONDS)
         return self.idle_seconds
 
     def serve(self) -> None:
