@@ -52,7 +52,7 @@ STATUS_DECLINED = 1
 #: count of calls accepted, stands still) is unresponsive and replaced. A healthy one takes a call at least
 #: every daemon.REQUEST_SECONDS (its own limit per call); see docs/performance.md, "Waiting for the daemon",
 #: for the measured p99 under load this is chosen from.
-REPLY_TIMEOUT = 3.0
+REPLY_TIMEOUT = 2.0
 #: Age of the hook process (seconds since it started) up to which it waits for a busy daemon; then it judges
 #: the call itself, with TOTAL_SECONDS - DAEMON_WAIT_SECONDS left.
 DAEMON_WAIT_SECONDS = 10.0

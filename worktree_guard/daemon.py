@@ -37,9 +37,9 @@ from .private_dir import NotPrivate, open_private_dir
 #: A request that takes longer is abandoned and declined, and the client judges it (the same verdict: the
 #: analysis budget counts work, not time). The last resort that keeps the daemon taking a new call at least
 #: this often, which is how a waiting client tells a busy daemon from a hung one (client.REPLY_TIMEOUT).
-REQUEST_SECONDS = 2.0
+REQUEST_SECONDS = 1.5
 #: Seconds to read a request once connected.
-READ_SECONDS = 0.5
+READ_SECONDS = 0.25
 #: After this many requests the daemon exits and the next call starts a fresh one (bounds any slow growth).
 MAX_REQUESTS = 100_000
 #: Seconds between the daemon's checks that its socket and directory are still its own, and of its idle time.

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from .records import ConfigDict, Field, Record
 
 ToolKind = Literal["file_write", "file_read", "shell", "dispatch", "enter_worktree", "other", "unknown"]
 Decision = Literal["pass", "rewrite", "deny", "warn"]
 
 
-class ToolCall(BaseModel):
+class ToolCall(Record):
     """One tool call as the engine sees it, whatever runtime sent it.
 
     The runtime adapter fills it from the payload; `input` is the complete tool input as sent, so a
@@ -40,7 +40,7 @@ class ToolCall(BaseModel):
         return value if isinstance(value, str) else None
 
 
-class Violation(BaseModel):
+class Violation(Record):
     """One reason to object to a call. Codes are stable; a code never changes meaning (SPEC §6)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -70,7 +70,7 @@ class Violation(BaseModel):
     )
 
 
-class Verdict(BaseModel):
+class Verdict(Record):
     """The engine's answer to one call."""
 
     model_config = ConfigDict(extra="forbid")
@@ -89,7 +89,7 @@ class Verdict(BaseModel):
 AgentEventName = Literal["SubagentStart", "SubagentStop"]
 
 
-class AgentEvent(BaseModel):
+class AgentEvent(Record):
     """A sub-agent's start or stop, as the engine sees it, whatever runtime sent it (SPEC §5.4)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -104,7 +104,7 @@ class AgentEvent(BaseModel):
     permission_mode: str | None = None
 
 
-class EventVerdict(BaseModel):
+class EventVerdict(Record):
     """The answer to a sub-agent lifecycle event: let it stop, block its stop, or only tell someone."""
 
     model_config = ConfigDict(extra="forbid")
