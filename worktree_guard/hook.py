@@ -10,8 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import signal
-import threading
+import _signal  # `signal` builds its enums at import: milliseconds the hook does not need
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -67,10 +66,10 @@ class WatchdogExpired(BaseException):
 def _watchdog() -> Iterator[None]:
     """Raise WatchdogExpired in this thread after WATCHDOG_SECONDS; only the main thread can take a signal
     (the daemon's workers have the daemon's own request limit, past which the client judges in-process)."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+    if not hasattr(_signal, "setitimer"):
         yield
         return
-    armed = signal.getitimer(signal.ITIMER_REAL)[0]
+    armed = _signal.getitimer(_signal.ITIMER_REAL)[0]
     if 0 < armed <= WATCHDOG_SECONDS:
         yield  # a shorter limit is already running (the daemon's per-request one): it decides
         return
@@ -78,13 +77,17 @@ def _watchdog() -> Iterator[None]:
     def expire(signum: int, frame: Any) -> None:
         raise WatchdogExpired
 
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, WATCHDOG_SECONDS)
+    try:
+        previous = _signal.signal(_signal.SIGALRM, expire)
+    except ValueError:  # not the main thread
+        yield
+        return
+    _signal.setitimer(_signal.ITIMER_REAL, WATCHDOG_SECONDS)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        _signal.setitimer(_signal.ITIMER_REAL, 0)
+        _signal.signal(_signal.SIGALRM, previous)
 
 
 def _runtime(flags: dict[str, Any], environ: dict[str, str]) -> str:

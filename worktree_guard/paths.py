@@ -149,7 +149,7 @@ def _anchored_literals(lines: list[str]) -> list[tuple[str | None, str]] | None:
 
 def _plain(path: str) -> bool:
     """A path with no `.`/`..` or empty components and no backslash, which pathspec would not rewrite."""
-    if "\\" in path or "//" in path.lstrip("/") or path.startswith("!") or path.startswith("#"):
+    if "\\" in path or "//" in path or path.startswith("!") or path.startswith("#"):
         return False
     return all(part not in (".", "..") for part in path.split("/"))
 

@@ -160,19 +160,27 @@ def _checker(annotation: Any, owner: type) -> Any:
     return unknown
 
 
-class Record:
+class _RecordType(type):
+    @property
+    def model_fields(cls) -> dict[str, FieldSpec]:
+        """Every field with its annotation (evaluated at first use: most records of a hook call are never built)."""
+        cls._resolve()  # type: ignore[attr-defined]
+        return cls.__dict__["_fields"]
+
+
+class Record(metaclass=_RecordType):
     """A record declared like a pydantic model, validated by pydantic only where a value needs it."""
 
     model_config: ClassVar[dict[str, Any]] = {}
-    model_fields: ClassVar[dict[str, FieldSpec]] = {}
-    _resolved: ClassVar[bool] = False
+    _declared: ClassVar[dict[str, FieldSpec]] = {}
     _pydantic: ClassVar[Any] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         fields: dict[str, FieldSpec] = {}
         for base in reversed(cls.__mro__[1:]):
-            fields.update(getattr(base, "model_fields", {}) if issubclass(base, Record) else {})
+            if issubclass(base, Record):
+                fields.update(base.__dict__.get("_declared", {}))
         for name in cls.__dict__.get("__annotations__", {}):
             if name.startswith("_") or name in ("model_config", "model_fields"):
                 continue
@@ -186,18 +194,13 @@ class Record:
             fields[name] = spec
             if name in cls.__dict__:
                 delattr(cls, name)
-        cls.model_fields = fields
-        cls._resolved = False
+        cls._declared = fields
         cls._pydantic = None
-        try:
-            cls._resolve()  # now, so that model_fields carry their annotations (config reads them)
-        except NameError:
-            pass  # a name defined later in the module: resolved at first use
 
     @classmethod
     def _resolve(cls) -> None:
         """Evaluate the annotations (strings under `from __future__ import annotations`) and build the checks."""
-        if cls._resolved:
+        if "_fields" in cls.__dict__:
             return
         import typing
 
@@ -206,28 +209,26 @@ class Record:
             if klass is object or not issubclass(klass, Record):
                 continue
             module = sys.modules.get(klass.__module__)
-            names = dict(vars(module)) if module else {}
-            names.setdefault(klass.__name__, klass)
+            names = vars(module) if module else {}
+            local = {klass.__name__: klass}
             for name, text in klass.__dict__.get("__annotations__", {}).items():
-                if name in cls.model_fields:
-                    hints[name] = typing._eval_type(typing.ForwardRef(text) if isinstance(text, str) else text, names, None)  # type: ignore[attr-defined]
+                if name in cls._declared:
+                    hints[name] = typing._eval_type(typing.ForwardRef(text) if isinstance(text, str) else text, names, local)  # type: ignore[attr-defined]
         fields = {}
-        for name, spec in cls.model_fields.items():
+        for name, spec in cls._declared.items():
             copy = FieldSpec.__new__(FieldSpec)
             for slot in FieldSpec.__slots__:
                 setattr(copy, slot, getattr(spec, slot))
             copy.annotation = hints[name]
             copy.check = _checker(hints[name], cls)
             fields[name] = copy
-        cls.model_fields = fields
-        cls._resolved = True
+        type.__setattr__(cls, "_fields", fields)
 
     def __init__(self, **data: Any) -> None:
         object.__setattr__(self, "__dict__", type(self)._values(data))
 
     @classmethod
     def _values(cls, data: dict[str, Any]) -> dict[str, Any]:
-        cls._resolve()
         try:
             if not FAST_PATH:
                 raise _Unchecked
@@ -278,7 +279,6 @@ class Record:
         if cls.__dict__.get("_pydantic") is None:
             import pydantic
 
-            cls._resolve()
             fields = {name: (_pydantic_type(spec.annotation), spec.pydantic_field()) for name, spec in cls.model_fields.items()}
             config = pydantic.ConfigDict(**cls.model_config)  # type: ignore[typeddict-item]
             cls._pydantic = pydantic.create_model(cls.__name__, __config__=config, __doc__=cls.__doc__, __module__=cls.__module__, **fields)
@@ -424,7 +424,6 @@ def _pydantic_type(annotation: Any) -> Any:
 
 def _values_of(model: Any, cls: type[Record]) -> dict[str, Any]:
     """A validated pydantic model's values, with nested models turned back into records (excluded fields kept)."""
-    cls._resolve()
     values = {name: _back(getattr(model, name), spec.annotation) for name, spec in cls.model_fields.items()}
     values.update(getattr(model, "__pydantic_extra__", None) or {})
     return values
