@@ -241,7 +241,8 @@ def wait_for_exit(pid: int, timeout: float = 30.0) -> bool:
 
 
 def stop_daemons(cache: Path) -> None:
-    """Terminate every daemon whose lock file lies under `cache`."""
+    """Terminate every daemon whose lock file lies under `cache`, then kill any other daemon started with it
+    (one in a directory moved aside, one stopped by a test)."""
     import signal
 
     for lock in cache.glob("run/worktree-guard/*.lock"):
@@ -251,3 +252,25 @@ def stop_daemons(cache: Path) -> None:
         except (OSError, ValueError, IndexError):
             continue
         wait_for_exit(pid, 10)
+    for pid in daemon_processes(cache):
+        os.kill(pid, signal.SIGKILL)
+        wait_for_exit(pid, 10)
+
+
+def daemon_processes(cache: Path) -> list[int]:
+    """Live daemons whose environment names the runtime directory under `cache` (daemon_environment)."""
+    marker = f"XDG_RUNTIME_DIR={cache / 'run'}".encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
+            if b"worktree_guard.daemon" not in cmdline or marker not in Path(f"/proc/{entry}/environ").read_bytes().split(b"\0"):
+                continue
+            state = Path(f"/proc/{entry}/stat").read_bytes().rpartition(b")")[2].split()[0]
+        except OSError:
+            continue
+        if state != b"Z":
+            found.append(int(entry))
+    return found

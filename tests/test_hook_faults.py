@@ -11,7 +11,6 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,46 +19,16 @@ from tests.helpers import (
     FAST_HOOK,
     HookResult,
     Repo,
-    daemon_environment,
     daemon_files,
     daemon_pid,
+    daemon_processes,
     run_hook_process,
-    stop_daemons,
     subagent_payload,
     wait_for_daemon,
     wait_for_exit,
 )
+from tests.test_daemon import cache  # noqa: F401 — the fixture: this test's own runtime directory and daemons
 from worktree_guard import client
-
-
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, repo: Repo) -> Iterator[Path]:
-    cache = tmp_path / "c"
-    for key, value in daemon_environment(cache).items():
-        monkeypatch.setenv(key, value)
-    yield cache
-    stop_daemons(cache)
-    for pid in daemon_processes(cache):
-        os.kill(pid, signal.SIGKILL)
-
-
-def daemon_processes(cache: Path) -> list[int]:
-    """Live daemons whose environment names this test's runtime directory."""
-    marker = f"XDG_RUNTIME_DIR={cache / 'run'}".encode()
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
-            if b"worktree_guard.daemon" not in cmdline or marker not in Path(f"/proc/{entry}/environ").read_bytes().split(b"\0"):
-                continue
-            state = Path(f"/proc/{entry}/stat").read_bytes().rpartition(b")")[2].split()[0]
-        except OSError:
-            continue
-        if state != b"Z":
-            found.append(int(entry))
-    return found
 
 
 def expected(repo: Repo) -> list[tuple[bytes, str]]:
