@@ -182,3 +182,27 @@ def test_the_hook_does_not_import_pydantic_or_pathspec_for_a_write_or_the_heredo
         assert "worktree_guard.engine" in imported
         assert not {m for m in imported if m.split(".")[0] in ("pydantic", "pydantic_core", "pathspec")} | ({"importlib.metadata"} & imported)
     assert sys.executable
+
+
+def test_what_the_fast_check_cannot_honour_is_left_to_pydantic_or_refused() -> None:
+    """A field option that constrains values (gt, alias…) sends every value through pydantic; a validator,
+    which the fast path would skip, is refused when the class is made."""
+    import pydantic
+
+    from worktree_guard.records import Field, Record
+
+    class Bounded(Record):
+        size: int = Field(default=1, gt=0)
+
+    assert Bounded._always_pydantic and Bounded(size=2).size == 2
+    with pytest.raises(pydantic.ValidationError):
+        Bounded(size=0)
+    with pytest.raises(TypeError, match="no pydantic validators"):
+
+        class Checked(Record):
+            size: int = 1
+
+            @pydantic.field_validator("size")
+            @classmethod
+            def positive(cls, value: int) -> int:
+                return value

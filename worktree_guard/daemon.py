@@ -155,16 +155,12 @@ class Daemon:
         fd = _try_lock(self.dir_fd, self.key + ".lock", deadline)
         if fd is None:
             return False
-        for slot in range(client.MAX_DAEMONS):
-            self.slot_fd = _try_lock(self.dir_fd, f"slot-{slot}.lock", 0.0)
-            if self.slot_fd is not None:
+        while True:
+            free = (_try_lock(self.dir_fd, f"slot-{slot}.lock", 0.0) for slot in range(client.MAX_DAEMONS))
+            self.slot_fd = next((slot_fd for slot_fd in free if slot_fd is not None), None)
+            if self.slot_fd is not None or time.monotonic() >= deadline:
                 break
-        while self.slot_fd is None and time.monotonic() < deadline:
             time.sleep(0.05)
-            for slot in range(client.MAX_DAEMONS):
-                self.slot_fd = _try_lock(self.dir_fd, f"slot-{slot}.lock", 0.0)
-                if self.slot_fd is not None:
-                    break
         if self.slot_fd is None:
             os.close(fd)
             return False
@@ -229,7 +225,7 @@ class Daemon:
                 pass
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         listener.bind(client.address(self.dir_fd, self.directory, temp))
-        listener.listen(64)
+        listener.listen(256)  # 128 hook calls at once must not find the queue full
         os.rename(temp, name, src_dir_fd=self.dir_fd, dst_dir_fd=self.dir_fd)
         self.socket_ino = os.stat(name, dir_fd=self.dir_fd, follow_symlinks=False).st_ino
         self.listener = listener

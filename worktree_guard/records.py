@@ -160,6 +160,12 @@ def _checker(annotation: Any, owner: type) -> Any:
     return unknown
 
 
+#: Field options that change only the JSON schema, not what is valid: the fast check may ignore them.
+_SCHEMA_ONLY = frozenset({"title", "examples", "json_schema_extra"})
+#: model_config keys the fast path honours; any other makes the record go through pydantic every time.
+_CONFIG_KNOWN = frozenset({"extra", "frozen", "title"})
+
+
 class _RecordType(type):
     @property
     def model_fields(cls) -> dict[str, FieldSpec]:
@@ -172,6 +178,7 @@ class Record(metaclass=_RecordType):
     """A record declared like a pydantic model, validated by pydantic only where a value needs it."""
 
     model_config: ClassVar[dict[str, Any]] = {}
+    _always_pydantic: ClassVar[bool] = False
     _declared: ClassVar[dict[str, FieldSpec]] = {}
     _pydantic: ClassVar[Any] = None
 
@@ -196,6 +203,11 @@ class Record(metaclass=_RecordType):
                 delattr(cls, name)
         cls._declared = fields
         cls._pydantic = None
+        for name, value in cls.__dict__.items():
+            if type(value).__name__ == "PydanticDescriptorProxy" or name in ("model_post_init", "__get_validators__"):
+                raise TypeError(f"{cls.__name__}.{name}: a Record takes no pydantic validators (its fast path would skip them); make it a pydantic model")
+        # Field options the fast check does not know (alias, gt, max_length, strict…): pydantic builds every one.
+        cls._always_pydantic = any(set(spec.extra) - _SCHEMA_ONLY for spec in fields.values()) or bool(set(cls.model_config) - _CONFIG_KNOWN)
 
     @classmethod
     def _resolve(cls) -> None:
@@ -230,7 +242,7 @@ class Record(metaclass=_RecordType):
     @classmethod
     def _values(cls, data: dict[str, Any]) -> dict[str, Any]:
         try:
-            if not FAST_PATH:
+            if not FAST_PATH or cls._always_pydantic:
                 raise _Unchecked
             return cls._fast(data)
         except _Unchecked:
@@ -293,6 +305,15 @@ class Record(metaclass=_RecordType):
             object.__setattr__(record, "__dict__", cls._values(obj))
             return record
         return cls._from_model(cls.pydantic_model().model_validate(obj))
+
+    @classmethod
+    def model_construct(cls, **values: Any) -> Any:
+        """A record from trusted values, unvalidated (defaults filled in), as pydantic's model_construct."""
+        record = cls.__new__(cls)
+        full = {name: values[name] if name in values else spec.get_default() for name, spec in cls.model_fields.items() if name in values or not spec.is_required()}
+        full.update({k: v for k, v in values.items() if k not in full})
+        object.__setattr__(record, "__dict__", full)
+        return record
 
     @classmethod
     def model_validate_json(cls, data: str | bytes) -> Any:
