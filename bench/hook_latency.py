@@ -301,8 +301,14 @@ def main() -> int:
             os.environ.update(saved_env)
             os.chdir(saved_cwd)
         daemon_mem = daemon_memory(daemon_pid) if daemon_pid else "no daemon"
-        if daemon_pid:
-            os.kill(daemon_pid, signal.SIGTERM)
+        current = int(lock.read_text().split()[0]) if lock.exists() else None
+        if current != daemon_pid:
+            served = f"{served}; the daemon was replaced during the run (pid {daemon_pid} → {current}): a file of the package changed?"
+        for pid in {daemon_pid, current} - {None}:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
 
     strict = statistics.median(measures[0].seconds)
     loose = statistics.median(measures[1].seconds)

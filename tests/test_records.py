@@ -56,7 +56,7 @@ def corpus_commands() -> list[str]:
     commands = [fill(c, _PLACEHOLDER) for c, _ in CD_ROWS + INDIRECTION_ROWS + GIT_ROWS + WRITE_ROWS] + ORDINARY_WORK
     if shared_dir() is not None:
         for name in CORPORA:
-            commands += [r["cmd"] for r in load(name)[::25]]
+            commands += [r["cmd"] for r in load(name)[::40]]
     return commands
 
 

@@ -29,7 +29,7 @@ FAST_PATH = True
 class FieldSpec:
     """One field of a record: its default (or factory), description and constraints — pydantic's Field subset."""
 
-    __slots__ = ("annotation", "default", "default_factory", "description", "exclude", "pattern", "min_length", "extra", "check")
+    __slots__ = ("annotation", "default", "default_factory", "description", "exclude", "pattern", "min_length", "extra", "check", "original")
 
     def __init__(self, default: Any = _MISSING, *, default_factory: Any = None, description: str | None = None,
                  exclude: bool | None = None, pattern: str | None = None, min_length: int | None = None, **extra: Any) -> None:
@@ -42,6 +42,7 @@ class FieldSpec:
         self.min_length = min_length
         self.extra = extra
         self.check: Any = None
+        self.original: Any = None  # pydantic's FieldInfo, when the field was declared with pydantic.Field
 
     def is_required(self) -> bool:
         return self.default is _MISSING and self.default_factory is None
@@ -50,6 +51,8 @@ class FieldSpec:
         return self.default_factory() if self.default_factory is not None else self.default
 
     def pydantic_field(self) -> Any:
+        if self.original is not None:
+            return self.original
         from pydantic import Field as PydanticField
 
         kwargs: dict[str, Any] = dict(self.extra)
@@ -188,8 +191,8 @@ class Record(metaclass=_RecordType):
         for base in reversed(cls.__mro__[1:]):
             if issubclass(base, Record):
                 fields.update(base.__dict__.get("_declared", {}))
-        for name in cls.__dict__.get("__annotations__", {}):
-            if name.startswith("_") or name in ("model_config", "model_fields"):
+        for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+            if name.startswith("_") or name in ("model_config", "model_fields") or "ClassVar" in str(annotation):
                 continue
             default = cls.__dict__.get(name, _MISSING)
             if isinstance(default, FieldSpec):
@@ -412,11 +415,16 @@ def _from_field_info(info: Any) -> FieldSpec:
     from pydantic_core import PydanticUndefined
 
     spec = FieldSpec(_MISSING if info.default is PydanticUndefined else info.default, default_factory=info.default_factory, description=info.description, exclude=info.exclude)
+    spec.original = info
     for item in info.metadata:
         if getattr(item, "pattern", None) is not None:
             spec.pattern = item.pattern
-        if getattr(item, "min_length", None) is not None:
+        elif getattr(item, "min_length", None) is not None:
             spec.min_length = item.min_length
+        else:
+            spec.extra["constraint"] = item  # one the fast check does not know: pydantic judges this record
+    if info.alias is not None or info.validation_alias is not None:
+        spec.extra["alias"] = info.alias or info.validation_alias
     return spec
 
 
