@@ -55,15 +55,21 @@ def timed_call(stdin: bytes, cwd: Path, env: dict[str, str] | None = None) -> tu
     return result, time.monotonic() - started
 
 
+def judge_in_each(repo: Repo, environments: list[dict[str, str]], pause: float = 0.0) -> None:
+    """One call in each environment, the expected calls in turn; each verdict must be the serial one."""
+    calls = expected(repo)
+    for i, env in enumerate(environments):
+        stdin, want = calls[i % len(calls)]
+        assert run_hook_process(stdin, cwd=repo.worktree, command=FAST_HOOK, env=env).stdout == want, i
+        time.sleep(pause)
+
+
 def test_fifty_homes_share_one_daemon_and_get_their_verdicts(repo: Repo, cache: Path, tmp_path: Path) -> None:
     """Before, every HOME started another daemon living 900 s (50 HOMEs: 50 daemons, 1.75 GiB)."""
-    calls = expected(repo)
-    for i in range(50):
-        home = tmp_path / f"home-{i}"
+    homes = [tmp_path / f"home-{i}" for i in range(50)]
+    for home in homes:
         home.mkdir()
-        stdin, want = calls[i % len(calls)]
-        result = run_hook_process(stdin, cwd=repo.worktree, command=FAST_HOOK, env={"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")})
-        assert result.stdout == want, i
+    judge_in_each(repo, [{"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")} for home in homes])
     wait_for_daemon(dict(os.environ))
     time.sleep(1.0)
     assert len(daemon_processes(cache)) == 1
@@ -71,15 +77,11 @@ def test_fifty_homes_share_one_daemon_and_get_their_verdicts(repo: Repo, cache: 
 
 def test_daemons_for_different_code_stay_within_the_cap_and_crowded_ones_leave_sooner(repo: Repo, cache: Path, tmp_path: Path) -> None:
     """Twelve start-up environments (PYTHONPATH) want twelve daemons: at most MAX_DAEMONS run, each call is right."""
-    calls = expected(repo)
-    for i in range(12):
-        extra = tmp_path / f"path-{i}"
-        extra.mkdir()
-        stdin, want = calls[i % len(calls)]
-        env = {"PYTHONPATH": str(extra), "WT_GUARD_DAEMON_IDLE": "10"}
-        result = run_hook_process(stdin, cwd=repo.worktree, command=FAST_HOOK, env=env)
-        assert result.stdout == want, i
-        time.sleep(0.3)  # let it start, so that the cap, not a lost race, is what stops the next ones
+    paths = [tmp_path / f"path-{i}" for i in range(12)]
+    for path in paths:
+        path.mkdir()
+    # A pause after each call lets its daemon start, so that the cap, not a lost race, stops the next ones.
+    judge_in_each(repo, [{"PYTHONPATH": str(path), "WT_GUARD_DAEMON_IDLE": "10"} for path in paths], pause=0.3)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and len(daemon_processes(cache)) > client.MAX_DAEMONS:
         time.sleep(0.2)
