@@ -116,9 +116,15 @@ def _checker(annotation: Any, owner: type) -> Any:
         def union(v: Any) -> Any:
             if v is None and optional:
                 return None
-            if len(checks) != 1:
-                raise _Unchecked  # pydantic's smart union decides
-            return checks[0](v)
+            made = []
+            for check in checks:
+                try:
+                    made.append(check(v))
+                except _Unchecked:
+                    continue
+            if len(made) != 1:
+                raise _Unchecked  # none, or several members take it as it is: pydantic's smart union decides
+            return made[0]
         return union
     if origin is list:
         item = _checker(args[0], owner) if args else (lambda v: v)
@@ -163,8 +169,9 @@ def _checker(annotation: Any, owner: type) -> Any:
     return unknown
 
 
-#: Field options that change only the JSON schema, not what is valid: the fast check may ignore them.
-_SCHEMA_ONLY = frozenset({"title", "examples", "json_schema_extra"})
+#: Field options the fast check honours: those that change only the JSON schema, and numeric bounds.
+_SCHEMA_ONLY = frozenset({"title", "examples", "json_schema_extra", "gt", "ge", "lt", "le"})
+_BOUNDS = (("gt", lambda v, b: v > b), ("ge", lambda v, b: v >= b), ("lt", lambda v, b: v < b), ("le", lambda v, b: v <= b))
 #: model_config keys the fast path honours; any other makes the record go through pydantic every time.
 _CONFIG_KNOWN = frozenset({"extra", "frozen", "title"})
 
@@ -266,6 +273,11 @@ class Record(metaclass=_RecordType):
                         raise _Unchecked
                 if spec.min_length is not None and (not hasattr(value, "__len__") or len(value) < spec.min_length):
                     raise _Unchecked
+                if spec.extra:
+                    for option, holds in _BOUNDS:
+                        bound = spec.extra.get(option)
+                        if bound is not None and (type(value) not in (int, float) or not holds(value, bound)):
+                            raise _Unchecked
                 values[name] = value
             elif spec.is_required():
                 raise _Unchecked
@@ -468,6 +480,10 @@ def _back(value: Any, annotation: Any) -> Any:
         args = typing.get_args(annotation)
         item = args[0] if typing.get_origin(annotation) is list and args else _record_in(annotation)
         return [_back(v, item) for v in value]
+    if isinstance(value, dict) and _record_in(annotation) is not None:
+        args = typing.get_args(annotation)
+        item = args[1] if typing.get_origin(annotation) is dict and len(args) == 2 else _record_in(annotation)
+        return {k: _back(v, item) for k, v in value.items()}
     return value
 
 
@@ -489,6 +505,8 @@ def _as_input(value: Any) -> Any:
         return {k: _as_input(v) for k, v in value.__dict__.items()}
     if isinstance(value, list):
         return [_as_input(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _as_input(v) for k, v in value.items()}
     return value
 
 
