@@ -22,12 +22,18 @@ from tests.shared_data import CORPORA, load, shared_dir
 from tests.test_bash_rules import CD_ROWS, GIT_ROWS, INDIRECTION_ROWS, ORDINARY_WORK, WRITE_ROWS, fill
 from worktree_guard import records
 from worktree_guard.audit import AuditRecord
-from worktree_guard.config import Settings
+from worktree_guard.config import AgentSettings, Settings
 from worktree_guard.model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
 from worktree_guard.paths import PathPatterns
 from worktree_guard.runtimes.claude_code import PreToolUsePayload, SubagentPayload
+from worktree_guard.subagents.registry import Agent, Dispatch, Workers
+from worktree_guard.subagents.snapshots import CheckoutState
+from worktree_guard.subagents.state import SubagentSnapshot
 
-RECORDS = (ToolCall, Violation, Verdict, AgentEvent, EventVerdict, Settings, PreToolUsePayload, SubagentPayload, AuditRecord)
+RECORDS = (
+    ToolCall, Violation, Verdict, AgentEvent, EventVerdict, Settings, AgentSettings, PreToolUsePayload, SubagentPayload, AuditRecord,
+    Dispatch, Agent, Workers, CheckoutState, SubagentSnapshot,
+)
 
 
 def both_ways(monkeypatch: pytest.MonkeyPatch, judge: Any) -> tuple[Any, Any]:
@@ -140,6 +146,9 @@ def test_a_record_holds_what_its_pydantic_model_makes_of_any_input(cls: type, da
     for mode in ("python", "json"):
         assert record.model_dump(mode=mode) == expected.model_dump(mode=mode)
     assert record.to_pydantic() == expected
+    text = expected.model_dump_json()
+    assert record.model_dump_json() == text
+    assert cls.model_validate_json(text).model_dump(mode="json") == model.model_validate_json(text).model_dump(mode="json")
 
 
 @pytest.mark.parametrize("cls", RECORDS, ids=lambda c: c.__name__)
@@ -185,7 +194,7 @@ def test_the_hook_does_not_import_pydantic_or_pathspec_for_a_write_or_the_heredo
 
 
 def test_what_the_fast_check_cannot_honour_is_left_to_pydantic_or_refused() -> None:
-    """A field option that constrains values (gt, alias…) sends every value through pydantic; a validator,
+    """A field option the fast check does not know (max_length, alias…) sends every value through pydantic; a validator,
     which the fast path would skip, is refused when the class is made."""
     import pydantic
 
@@ -194,9 +203,15 @@ def test_what_the_fast_check_cannot_honour_is_left_to_pydantic_or_refused() -> N
     class Bounded(Record):
         size: int = Field(default=1, gt=0)
 
-    assert Bounded._always_pydantic and Bounded(size=2).size == 2
+    class Short(Record):
+        name: str = Field(default="", max_length=3)
+
+    assert not Bounded._always_pydantic and Bounded(size=2).size == 2  # numeric bounds: checked on the fast path
     with pytest.raises(pydantic.ValidationError):
         Bounded(size=0)
+    assert Short._always_pydantic and Short(name="abc").name == "abc"
+    with pytest.raises(pydantic.ValidationError):
+        Short(name="abcd")
     with pytest.raises(TypeError, match="no pydantic validators"):
 
         class Checked(Record):

@@ -332,6 +332,19 @@ class Record(metaclass=_RecordType):
 
     @classmethod
     def model_validate_json(cls, data: str | bytes) -> Any:
+        """Parsed by json; a JSON object whose values the fast check takes as they are is the record, anything
+        else (a value JSON-mode pydantic would convert, an error) is pydantic's own JSON validation."""
+        if FAST_PATH and not cls._always_pydantic:
+            import json
+
+            try:
+                obj = json.loads(data)
+                if type(obj) is dict:
+                    record = cls.__new__(cls)
+                    object.__setattr__(record, "__dict__", cls._fast(obj))
+                    return record
+            except (ValueError, _Unchecked):
+                pass
         return cls._from_model(cls.pydantic_model().model_validate_json(data))
 
     @classmethod
@@ -361,6 +374,8 @@ class Record(metaclass=_RecordType):
                 continue
             if exclude is not None and name in exclude:
                 continue
+            if mode == "json" and type(value) is int and spec is not None and _is_float(spec.annotation):
+                value = float(value)  # an int default of a float field: pydantic writes it as a float
             out[name] = _dump(value, mode)
         return out
 
@@ -412,6 +427,12 @@ class Record(metaclass=_RecordType):
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         object.__setattr__(self, "__dict__", state)
+
+
+def _is_float(annotation: Any) -> bool:
+    import typing
+
+    return annotation is float or float in typing.get_args(annotation)
 
 
 def _hashable(value: Any) -> Any:
