@@ -180,6 +180,8 @@ def test_the_hook_does_not_import_pydantic_or_pathspec_for_a_write_or_the_heredo
 
     from tests.helpers import FAST_HOOK
 
+    dispatch = subagent_payload(repo, "Agent", {"description": "d", "prompt": "p", "subagent_type": "general-purpose"})
+    subprocess.run(FAST_HOOK, input=json.dumps(dispatch).encode(), capture_output=True, cwd=repo.worktree, check=True)  # the wave's registry now has a dispatch to read
     for data in (
         subagent_payload(repo, "Write", {"file_path": str(repo.worktree / "x.py"), "content": "x"}),
         subagent_payload(repo, "Bash", {"command": "git add -A && git commit -m \"$(cat <<'EOF'\nFix\nEOF\n)\""}),

@@ -155,6 +155,10 @@ def _checker(annotation: Any, owner: type) -> Any:
         def record(v: Any) -> Any:
             if isinstance(v, annotation):
                 return v
+            if type(v) is dict and not annotation._always_pydantic:  # a nested record given as a mapping (JSON)
+                built = annotation.__new__(annotation)
+                object.__setattr__(built, "__dict__", annotation._fast(v))
+                return built
             raise _Unchecked
         return record
     if annotation in (str, int, float, bool):
