@@ -91,7 +91,7 @@ def judge_here(argv: list[str], stdin: bytes) -> int:
 
     left = client.TOTAL_SECONDS - client.ANSWER_MARGIN - client.process_age()
     if left <= 0.05:
-        return refuse_unjudged(stdin, f"the hook process ran out of time ({client.TOTAL_SECONDS:g} s) before it could judge the call")
+        return refuse_unjudged(stdin, f"the hook process ran out of time ({client.TOTAL_SECONDS:g} s) before it could judge the call", argv)
     hook.WATCHDOG_SECONDS = min(hook.WATCHDOG_SECONDS, left)
     return write_reply(hook_reply(argv, stdin))
 
@@ -103,11 +103,12 @@ def read_stdin() -> bytes:
         return b""
 
 
-def refuse_unjudged(stdin: bytes, cause: str) -> int:
+def refuse_unjudged(stdin: bytes, cause: str, argv: "list[str] | None" = None) -> int:
     """The last resort when the guard cannot load or print its reply: refuse a tool call (WG000), note any other event.
 
     Standard library only, ASCII only. Without it the process would end with a traceback and exit 1, which
-    Claude Code treats as a non-blocking error: the call would go through.
+    Claude Code treats as a non-blocking error: the call would go through. The refusal is in the words of the
+    runtime the hook command names (`--runtime`, see last_resort).
     """
     import json
 
@@ -116,12 +117,15 @@ def refuse_unjudged(stdin: bytes, cause: str) -> int:
     except Exception:  # noqa: BLE001 — unreadable: treat it as the call it most likely is
         event = "PreToolUse"
     cause = " ".join(cause.split())[:1000]
-    if event == "PreToolUse":
+    from .last_resort import refusal, runtime_of
+
+    runtime = runtime_of(argv or [])
+    if event == "PreToolUse" or runtime:  # other runtimes send other event names, or none: refuse
         reason = f"worktree-guard could not check this call, so it is refused: {cause} [worktree-guard WG000]"
-        out = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}}
+        text = refusal(runtime, reason)
     else:
-        out = {"systemMessage": f"worktree-guard: {cause}"}
-    sys.stdout.write(json.dumps(out) + "\n")
+        text = json.dumps({"systemMessage": f"worktree-guard: {cause}"})
+    sys.stdout.write(text + "\n")
     sys.stdout.flush()
     return 0
 
@@ -138,7 +142,7 @@ def run_hook_command(argv: list[str]) -> int:
         try:
             return judge_here(argv, stdin)
         except BaseException as error:  # noqa: BLE001 — never a traceback and exit 1, which lets the call through
-            return refuse_unjudged(stdin, f"{type(error).__name__}: {error}")
+            return refuse_unjudged(stdin, f"{type(error).__name__}: {error}", argv)
     try:
         if out:
             sys.stdout.write(out + "\n")
@@ -146,7 +150,7 @@ def run_hook_command(argv: list[str]) -> int:
             sys.stderr.write(err + "\n")
         sys.stdout.flush()
     except BaseException as error:  # noqa: BLE001 — as in-process (write_reply inside judge_here)
-        return refuse_unjudged(stdin, f"{type(error).__name__}: {error}")
+        return refuse_unjudged(stdin, f"{type(error).__name__}: {error}", argv)
     return exit_code
 
 
