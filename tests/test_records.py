@@ -23,7 +23,7 @@ from tests.test_bash_rules import CD_ROWS, GIT_ROWS, INDIRECTION_ROWS, ORDINARY_
 from worktree_guard import records
 from worktree_guard.audit import AuditRecord
 from worktree_guard.config import AgentSettings, Settings
-from worktree_guard.model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
+from worktree_guard.model import AgentEvent, EventVerdict, FileWrite, ToolCall, Verdict, Violation
 from worktree_guard.paths import PathPatterns
 from worktree_guard.runtimes.claude_code import PreToolUsePayload, SubagentPayload
 from worktree_guard.subagents.registry import Agent, Dispatch, Workers
@@ -31,7 +31,7 @@ from worktree_guard.subagents.snapshots import CheckoutState
 from worktree_guard.subagents.state import SubagentSnapshot
 
 RECORDS = (
-    ToolCall, Violation, Verdict, AgentEvent, EventVerdict, Settings, AgentSettings, PreToolUsePayload, SubagentPayload, AuditRecord,
+    ToolCall, FileWrite, Violation, Verdict, AgentEvent, EventVerdict, Settings, AgentSettings, PreToolUsePayload, SubagentPayload, AuditRecord,
     Dispatch, Agent, Workers, CheckoutState, SubagentSnapshot,
 )
 

@@ -12,7 +12,7 @@ WriteAction = Literal["write", "delete", "move_from", "move_to"]
 SubagentPlace = Literal["input", "dispatcher_cwd"]
 
 
-class FileWrite(BaseModel):
+class FileWrite(Record):
     """One path a file tool writes. A call may write several (a patch): the files rule judges every one."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
