@@ -346,7 +346,6 @@ def main() -> int:
     print(f"machine: {machine()}")
     print(f"rounds: {args.rounds} (shuffled within each round); daemon warm and serving: {served}; daemon memory: {daemon_mem}")
     print()
-    strict_cpu = statistics.median(measures[0].cpu)
     loose_cpu = statistics.median(measures[1].cpu)
     print("| call | command | median ms | × `python -S -c pass` | × `python -c pass` | CPU ms | CPU × `python -c pass` | peak RSS MiB |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import json
 import time
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -97,7 +96,6 @@ def test_work_over_the_budget_is_wg901_whatever_the_clock(repo: Repo, monkeypatc
 def test_the_corpora_stay_far_below_the_step_budget(repo: Repo) -> None:
     """Realistic commands stay far below the budget (the largest of all 35,359 corpus commands: 1,003 steps, a
     function of 1,000 commands; docs/bash.md)."""
-    from tests.helpers import GIT_ENV  # noqa: F401 — the repo fixture set the identity
     from worktree_guard.engine import build_context
     from worktree_guard.plugins import plugin_manager
     from worktree_guard.rules.bash import analyse
