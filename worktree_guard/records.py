@@ -174,7 +174,7 @@ def _checker(annotation: Any, owner: type) -> Any:
 
 
 #: Field options the fast check honours: those that change only the JSON schema, and numeric bounds.
-_SCHEMA_ONLY = frozenset({"title", "examples", "json_schema_extra", "gt", "ge", "lt", "le"})
+_FAST_OPTIONS = frozenset({"title", "examples", "json_schema_extra", "gt", "ge", "lt", "le"})
 _BOUNDS = (("gt", lambda v, b: v > b), ("ge", lambda v, b: v >= b), ("lt", lambda v, b: v < b), ("le", lambda v, b: v <= b))
 #: model_config keys the fast path honours; any other makes the record go through pydantic every time.
 _CONFIG_KNOWN = frozenset({"extra", "frozen", "title"})
@@ -220,8 +220,8 @@ class Record(metaclass=_RecordType):
         for name, value in cls.__dict__.items():
             if type(value).__name__ == "PydanticDescriptorProxy" or name in ("model_post_init", "__get_validators__"):
                 raise TypeError(f"{cls.__name__}.{name}: a Record takes no pydantic validators (its fast path would skip them); make it a pydantic model")
-        # Field options the fast check does not know (alias, gt, max_length, strict…): pydantic builds every one.
-        cls._always_pydantic = any(set(spec.extra) - _SCHEMA_ONLY for spec in fields.values()) or bool(set(cls.model_config) - _CONFIG_KNOWN)
+        # Field options the fast check does not know (alias, max_length, strict…): pydantic builds every one.
+        cls._always_pydantic = any(set(spec.extra) - _FAST_OPTIONS for spec in fields.values()) or bool(set(cls.model_config) - _CONFIG_KNOWN)
 
     @classmethod
     def _resolve(cls) -> None:
