@@ -18,7 +18,8 @@ from ..hookspecs import hookimpl
 from ..layout import checked_out_branch, read_git_core
 from ..model import Violation
 from ..paths import canonical
-from ..shell.git_call import CHANGES_CHECKOUT, GitCall, affected_checkouts, git_code, is_read_only, read_git_call
+from ..shell.git_call import CHANGES_CHECKOUT, GitCall, affected_checkouts, git_code, git_writes, is_read_only, read_git_call
+from ..shell.programs import WriteSpec
 from ..shell.steps import Inner, Script, Unwrapped
 
 if TYPE_CHECKING:
@@ -87,6 +88,12 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     for reason in dict.fromkeys(git_code(command, call).opaque):
         found.append(Violation(code="WG404", message=f"{reason}; run git without it.", **base))
     return found or None
+
+
+@hookimpl
+def worktree_guard_write_operands() -> dict[str, WriteSpec]:
+    """git's row of the write table: the files it writes beside its checkout (GIT_INDEX_FILE, `--output`…)."""
+    return {"git": WriteSpec(command_writes=git_writes)}
 
 
 @hookimpl

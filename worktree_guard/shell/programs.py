@@ -301,7 +301,6 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "setfacl": WriteSpec(operands="all", value_options=_frozen("-m", "--modify", "-x", "--remove", "-M", "--modify-file", "-X", "--remove-file", "--set", "--set-file", "--restore"), recursive_with=_frozen("-R", "--recursive")),
     "chattr": WriteSpec(operands="all", first_is_not_a_file=True, value_options=_frozen("-v", "-p"), recursive_with=_frozen("-R")),
     "zip": WriteSpec(operands="all", value_options=_frozen("-b", "-n", "--suffixes", "-P", "--password", "-t", "-tt", "-x", "--exclude", "-i", "--include", "-Z", "--compression-method", "-TT", "--unzip-command", "-O", "--output-file"), target_options=_frozen("-O", "--output-file"), not_with=_frozen("-sf", "--show-files")),
-    "git": WriteSpec(command_writes=lambda command: _git_writes(command)),
     # Wrappers that write files of their own beside running a command (their own words only: what they run is
     # another command).
     "flock": WriteSpec(operands="all", value_options=_frozen("-w", "--timeout", "-E", "--conflict-exit-code", "-c", "--command")),  # creates the lock file
@@ -319,13 +318,6 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     **{name: WriteSpec(operands="all", value_options=_frozen("-S", "--suffix", "-b", "-T", "--threads", "-M", "--memlimit", "-F", "--format", "-C", "--check", "-o", "--output"), target_options=_frozen("-o", "--output"), not_with=_frozen("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test")) for name in (
         "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lz4", "unlz4", "lzip", "brotli", "pigz", "pbzip2", "compress", "uncompress")},
 }
-
-
-def _git_writes(command: Any) -> list[Target]:
-    """git's outputs beside its checkout (`GIT_INDEX_FILE`, `--output`, `format-patch -o`…): see shell/git_call.py."""
-    from .git_call import git_writes
-
-    return git_writes(command)
 
 
 def _option_values(words: list[Word], values: list[str | None], options: tuple[str, ...], how: str) -> list[Target]:
@@ -353,8 +345,8 @@ class ReadOnly:
 _PLAIN = ReadOnly()
 
 #: Programs that only read their operands. A program with a WriteSpec (BUILTIN_WRITERS) needs no entry here:
-#: what its spec does not name as written, it reads (git's entry names its outputs; the git rule judges what
-#: it does to checkouts, refs and config). cd/pushd/popd are judged by the cd rule;
+#: what its spec does not name as written, it reads (the git rule's plugin adds git's entry, naming its
+#: outputs; that rule judges what git does to checkouts, refs and config). cd/pushd/popd are judged by the cd rule;
 #: wrappers (`env`, `sudo`, `timeout`…) and shells hand what they run to the walker, which judges it there.
 BUILTIN_READERS: dict[str, ReadOnly] = {
     **{name: _PLAIN for name in (
