@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -133,6 +134,14 @@ class HookResult:
     def reason(self) -> str:
         out = self.output or {}
         return out.get("hookSpecificOutput", {}).get("permissionDecisionReason", "")
+
+    @property
+    def codes(self) -> list[str]:
+        """The codes a deny, rewrite or warn names at the end of its reason (SPEC §6), in order; [] for a pass."""
+        out = self.output or {}
+        text = out.get("hookSpecificOutput", {}).get("permissionDecisionReason") or out.get("systemMessage") or ""
+        match = re.search(r"\[worktree-guard ((?:WG\d{3} ?)+)\]$", text.rstrip())
+        return match.group(1).split() if match else []
 
     @property
     def stop_blocked(self) -> bool:
