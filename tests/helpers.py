@@ -7,9 +7,13 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HOOK_EXE = Path(sys.executable).with_name("worktree-guard")
@@ -30,6 +34,29 @@ GIT_ENV = {
     "GIT_CONFIG_GLOBAL": "/dev/null",
     "GIT_CONFIG_NOSYSTEM": "1",
 }
+
+
+def isolate_environment(mp: pytest.MonkeyPatch, home: Path) -> None:
+    """Keep the developer's own configuration, agent definitions, state and git identity out of the tests (and
+    out of the hook processes they start): HOME, the XDG directories, CLAUDE_CONFIG_DIR, WORKTREE_GUARD_*."""
+    home.mkdir(parents=True, exist_ok=True)
+    mp.setenv("HOME", str(home))
+    mp.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    mp.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))  # the leak check's snapshots
+    mp.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    for key in list(os.environ):
+        if key.startswith("WORKTREE_GUARD_"):
+            mp.delenv(key)
+    for key, value in GIT_ENV.items():
+        mp.setenv(key, value)
+
+
+@contextmanager
+def isolated_environment(home: Path) -> Iterator[None]:
+    """isolate_environment for a fixture wider than one test (module scope), undone when it closes."""
+    with pytest.MonkeyPatch.context() as mp:
+        isolate_environment(mp, home)
+        yield
 
 
 @dataclass

@@ -11,13 +11,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import Repo, make_repo, run_hook_process
+from tests.helpers import Repo, isolated_environment, make_repo, run_hook_process
 from worktree_guard.hook import run_hook
 
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Repo:
-    repo = make_repo(tmp_path_factory.mktemp("prop"))
+    base = tmp_path_factory.mktemp("prop")
+    with isolated_environment(base / "home"):  # built before any test's own isolation applies
+        repo = make_repo(base)
     (repo.worktree / "to-main").symlink_to(repo.main)
     (repo.worktree / "to-etc").symlink_to("/etc")
     (repo.worktree / "to-self").symlink_to(repo.worktree / "src")
@@ -156,3 +158,10 @@ def test_any_command_from_shell_fragments_gets_a_reply(world: Repo, parts: list[
     if got == "deny":
         reason = json.loads(reply.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
         assert "WG000" not in reason, reason  # an internal error would be a bug, not a verdict
+
+
+def test_the_world_is_built_in_isolation(world: Repo) -> None:
+    """The module-scoped repository is made before any test's own isolation applies: it must isolate itself."""
+    from tests.helpers import git
+
+    assert git("log", "-1", "--format=%ae", cwd=world.main).strip() == "test@example.invalid"
