@@ -32,7 +32,8 @@ SEGMENTS = st.sampled_from(["..", ".", "", "src", "to-main", "to-etc", "to-self"
 
 @st.composite
 def path_strings(draw: st.DrawFn) -> str:
-    start = draw(st.sampled_from(["", "/", "~/", "W/", "MAIN/", "SIB/", "/tmp/", "/dev/", "/etc/", "/opt/", "WEVIL/"]))
+    # OUT/ is the sibling worktree outside the main checkout: a shared checkout inside the allow-listed temp dir.
+    start = draw(st.sampled_from(["", "/", "~/", "W/", "MAIN/", "SIB/", "OUT/", "/tmp/", "/dev/", "/etc/", "/opt/", "WEVIL/"]))
     parts = draw(st.lists(SEGMENTS, max_size=7))
     return start + "/".join(parts)
 
@@ -43,6 +44,7 @@ def concretise(text: str, repo: Repo) -> str:
         .replace("W/", f"{repo.worktree}/")
         .replace("MAIN/", f"{repo.main}/")
         .replace("SIB/", f"{repo.sibling}/")
+        .replace("OUT/", f"{repo.outside}/")
     )
 
 
@@ -109,7 +111,10 @@ def payloads(draw: st.DrawFn) -> dict:
     if draw(st.booleans()):
         body["tool_name"] = draw(st.sampled_from(["Write", "Edit", "NotebookEdit", "Bash", "Agent", "Read", "Zap"]))
     if draw(st.booleans()):
-        body["tool_input"] = draw(st.dictionaries(st.sampled_from(["file_path", "notebook_path", "command", "path", "content"]), JSON_VALUES, max_size=3))
+        # Values are sometimes real paths (W/, MAIN/, OUT/… are concretised by the test): a write into a shared
+        # checkout must meet a deny here too, not only in the path property above.
+        body["tool_input"] = draw(st.dictionaries(st.sampled_from(["file_path", "notebook_path", "command", "path", "content"]),
+                                                  JSON_VALUES | path_strings(), max_size=3))
     return body
 
 
@@ -118,10 +123,14 @@ def payloads(draw: st.DrawFn) -> dict:
 def test_any_payload_gets_a_protocol_reply(world: Repo, body: dict, cwd_choice: str) -> None:
     if cwd_choice != "none":
         body["cwd"] = str(world.worktree if cwd_choice == "W" else world.main)
+    if isinstance(body.get("tool_input"), dict):
+        body["tool_input"] = {k: concretise(v, world) if isinstance(v, str) else v for k, v in body["tool_input"].items()}
     reply = run_hook(json.dumps(body).encode())
     assert reply.exit_code == 0
     got = decision(reply.stdout)
     if cwd_choice == "W" and body.get("tool_name") in ("Write", "Edit", "NotebookEdit"):
+        # In enforce mode a file write is never allowed or asked for: it passes silently or is denied.
+        assert got not in ("allow", "ask"), reply.stdout
         field = "notebook_path" if body["tool_name"] == "NotebookEdit" else "file_path"
         value = body.get("tool_input", {}).get(field) if isinstance(body.get("tool_input"), dict) else None
         if got == "pass":
