@@ -9,7 +9,8 @@ import pytest
 from hypothesis import settings
 
 # In CI the property tests replay the same examples every run (a failure there is then reproducible, not a
-# coin toss); on a developer's machine they explore new ones each time.
+# coin toss); on a developer's machine they explore new ones each time. `.ci/run` sets CI=true itself, so a local
+# `bash .ci/run` replays exactly what CI replays (tests/test_ci_profile.py).
 settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
