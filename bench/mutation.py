@@ -63,11 +63,12 @@ def module_files(modules: list[str]) -> list[str]:
     return files
 
 
-def copy_checkout(workdir: Path) -> None:
-    """The checkout's files as they are now (tracked and untracked, not ignored) into a fresh `workdir`."""
-    if workdir.exists():
+def copy_checkout(workdir: Path, fresh: bool = True) -> None:
+    """The checkout's files as they are now (tracked and untracked, not ignored) into `workdir` (emptied first
+    unless resuming: then mutmut's `mutants/` and its results stay)."""
+    if fresh and workdir.exists():
         shutil.rmtree(workdir)
-    workdir.mkdir(parents=True)
+    workdir.mkdir(parents=True, exist_ok=True)
     listed = subprocess.run(["git", "ls-files", "-z", "-co", "--exclude-standard"], cwd=REPO, capture_output=True, check=True).stdout
     for name in filter(None, listed.decode().split("\0")):
         source = REPO / name
@@ -93,6 +94,22 @@ def write_config(workdir: Path, files: list[str], pytest_args: list[str]) -> Non
         "use_git_change_detection = false",
     ]
     (workdir / "setup.cfg").write_text("\n".join(lines) + "\n")
+
+
+def forget_survivors(workdir: Path, files: list[str]) -> int:
+    """Resuming: every mutant that was not killed is tested again (new tests may kill it); kills are kept."""
+    count = 0
+    for file in files:
+        meta = workdir / "mutants" / f"{file}.meta"
+        if not meta.exists():
+            continue
+        data = json.loads(meta.read_text())
+        for name, code in data["exit_code_by_key"].items():
+            if code is not None and code not in KILLED:
+                data["exit_code_by_key"][name] = None
+                count += 1
+        meta.write_text(json.dumps(data))
+    return count
 
 
 def run_mutmut(workdir: Path, jobs: int) -> float:
@@ -221,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pytest", action="append", default=None, metavar="ARG",
                         help="extra pytest arguments for the test selection (default: -m 'not corpus')")
     parser.add_argument("--report", action="store_true", help="only print the scores of the last run in --workdir")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the last run's kills in --workdir, take the checkout's current tests, and test only the other mutants again")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every mutant that was not killed, with its change")
     args = parser.parse_args(argv)
     files = module_files(args.modules)
@@ -228,8 +247,10 @@ def main(argv: list[str] | None = None) -> int:
     workdir = args.workdir.resolve()
     elapsed = None
     if not args.report:
-        copy_checkout(workdir)
+        copy_checkout(workdir, fresh=not args.resume)
         write_config(workdir, files, args.pytest if args.pytest is not None else ["-m", "not corpus"])
+        if args.resume:
+            print(f"resuming: {forget_survivors(workdir, files)} mutants not killed last time are tested again", flush=True)
         elapsed = run_mutmut(workdir, args.jobs)
     elif (workdir / "elapsed.json").exists():
         elapsed = json.loads((workdir / "elapsed.json").read_text())["seconds"]
