@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import Repo, git, lifecycle_payload, run_hook_inline, run_hook_process
-from worktree_guard.leaks import CheckoutState, find_leaks, parse_status
-from worktree_guard.subagent_state import STALE_AFTER, SubagentStore, state_root, sweep
+from worktree_guard.subagents.snapshots import CheckoutState, find_leaks, parse_status
+from worktree_guard.subagents.state import STALE_AFTER, SubagentStore, state_root, sweep
 
 SESSION = "5f1c2a4e-0000-4000-8000-000000000001"
 
@@ -101,6 +101,11 @@ def test_a_file_dirty_before_the_start_is_not_blamed(repo: Repo) -> None:
     (repo.main / "README.md").write_text("the user's own edit\n")
     (repo.main / "notes.txt").write_text("untracked before\n")
     start(repo)
+    # The start recorded them (a start that recorded nothing would make the silent stop below meaningless)…
+    saved = json.loads(snapshot_file(repo).read_text())
+    main = next(c for c in saved["checkouts"] if c["root"] == str(repo.main))
+    assert {path: status for path, (status, _) in main["dirty"].items()} == {"README.md": ".M", "notes.txt": "??"}
+    # …and the stop does not blame them.
     result = stop(repo)
     assert result.stdout == ""
     assert not snapshot_file(repo).exists()
@@ -254,7 +259,7 @@ def test_stale_state_is_swept(repo: Repo) -> None:
 
 
 def test_sweep_keeps_at_most_max_snapshots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import worktree_guard.subagent_state as state
+    import worktree_guard.subagents.state as state
 
     monkeypatch.setattr(state, "MAX_SNAPSHOTS", 3)
     session = tmp_path / "s"
@@ -292,3 +297,65 @@ def test_find_leaks_on_states() -> None:
     assert find_leaks(before, same) == []
     moved = CheckoutState(root="/nonexistent", head="b" * 40, branch="main", dirty={})
     assert [l.kind for l in find_leaks(before, moved)] == ["head"]  # x was committed: part of the HEAD move
+
+
+# --- what no PreToolUse hook sees, and the leak check reports (issue 10) -------------------------------------
+
+
+def test_an_inline_interpreter_writing_into_the_main_checkout_is_reported(repo: Repo) -> None:
+    import subprocess
+    import sys
+
+    start(repo)
+    code = f"open({str(repo.main / 'src' / 'app.py')!r}, 'w').write('rewritten')"
+    subprocess.run([sys.executable, "-c", code], cwd=repo.worktree, check=True)
+    result = stop(repo)
+    assert result.stop_blocked
+    assert f"{repo.main}/src/app.py is modified and was not when you started. [WG602]" in result.output["reason"]
+
+
+def test_a_script_written_in_the_worktree_then_run_is_reported(repo: Repo) -> None:
+    import subprocess
+
+    start(repo)
+    script = repo.worktree / "gen.sh"
+    script.write_text(f"#!/bin/sh\necho generated > {repo.main}/generated.txt\n")
+    script.chmod(0o755)
+    subprocess.run([str(script)], cwd=repo.worktree, check=True)
+    result = stop(repo)
+    assert result.stop_blocked
+    assert f"{repo.main}/generated.txt is untracked and was not when you started. [WG602]" in result.output["reason"]
+
+
+def commit(repo: Repo, relative: str, text: str) -> None:
+    """A file of the main checkout, written and committed."""
+    (repo.main / relative).write_text(text)
+    git("add", relative, cwd=repo.main)
+    git("commit", "-qm", f"add {relative}", cwd=repo.main)
+
+
+def test_pycache_written_into_the_main_checkout_by_importing_its_code_is_reported(repo: Repo) -> None:
+    """git status does not list ignored files by default: the snapshot asks for them (--ignored=matching)."""
+    import subprocess
+    import sys
+
+    commit(repo, ".gitignore", "__pycache__/\n")
+    commit(repo, "src/lib.py", "X = 1\n")
+    start(repo)
+    subprocess.run([sys.executable, "-c", "import lib"], cwd=repo.worktree, check=True, env={**os.environ, "PYTHONPATH": str(repo.main / "src"), "PYTHONDONTWRITEBYTECODE": ""})
+    assert (repo.main / "src" / "__pycache__").is_dir()
+    result = stop(repo)
+    assert result.stop_blocked
+    assert f"{repo.main}/src/__pycache__/ is a path git ignores and was not when you started. [WG602]" in result.output["reason"]
+
+
+def test_an_ignored_directory_there_before_is_reported_when_a_file_appears_in_it(repo: Repo) -> None:
+    commit(repo, ".gitignore", "build/\n")
+    (repo.main / "build").mkdir()
+    (repo.main / "build" / "old.o").write_text("old\n")
+    start(repo)
+    assert stop(repo).stdout == ""  # unchanged: nothing to say
+    start(repo)
+    (repo.main / "build" / "new.o").write_text("new\n")
+    result = stop(repo)
+    assert result.stop_blocked and "build/ had uncommitted changes before you started" in result.output["reason"]

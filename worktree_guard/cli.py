@@ -233,6 +233,26 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return run(args.paths, options, output_format=args.format, jobs=args.jobs, show_progress=args.progress)
 
 
+def cmd_rollback(args: argparse.Namespace) -> int:
+    import os
+
+    from .layout import find_layout
+    from .subagents.blame import rollback
+    from .subagents.registry import Registry
+
+    layout = find_layout(os.path.realpath(args.cwd or os.getcwd()))
+    if not layout.common_dir:
+        print("worktree-guard rollback: not inside a git checkout", file=sys.stderr)
+        return 2
+    try:
+        lines, status = rollback(Registry(layout.common_dir), args.agent, args.apply)
+    except Exception as e:  # noqa: BLE001 — a clear one-line cause, never a traceback
+        print(f"worktree-guard rollback: {e}", file=sys.stderr)
+        return 2
+    print("\n".join(lines), file=sys.stderr if status == 2 else sys.stdout)
+    return status
+
+
 def build_parser() -> argparse.ArgumentParser:
     import argparse
 
@@ -287,6 +307,12 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--progress", dest="progress", action="store_true", default=None, help="show a progress bar (default: when stderr is a terminal)")
     validate.add_argument("--no-progress", dest="progress", action="store_false", help="never show a progress bar")
     validate.set_defaults(func=cmd_validate)
+
+    rollback = sub.add_parser("rollback", help="list (or with --apply restore) what a shared-workspace worker changed outside its ownership")
+    rollback.add_argument("--agent", required=True, metavar="ID", help="the worker's agent id (as its hook payloads and the audit log name it)")
+    rollback.add_argument("--apply", action="store_true", help="restore those files to their state at the worker's start")
+    rollback.add_argument("--cwd", help="a directory of the checkout (default: here)")
+    rollback.set_defaults(func=cmd_rollback)
 
     demo = sub.add_parser("demo", help="build a repository with worktrees in a temp dir and run the example calls through the hook")
     demo.add_argument("fixtures", nargs="?", default="fixtures/demo", help="directory of example calls (default: fixtures/demo)")

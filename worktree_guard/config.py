@@ -33,6 +33,14 @@ DEFAULT_PASS_TOOLS = [
 ]
 
 
+class AgentSettings(BaseModel):
+    """Settings for one agent type (`[agents.<type>]`): what a worker of that type owns (SPEC §11)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    owns: list[str] | str | None = Field(default=None, description='pathspec patterns relative to the checkout root, or "none" (a read-only worker)')
+
+
 class Settings(BaseModel):
     """Every setting of the guard. Unknown keys are errors, so a typo never silently weakens the guard."""
 
@@ -57,6 +65,13 @@ class Settings(BaseModel):
     isolated: bool | None = Field(default=None, description="force isolation on or off for this session")
     isolated_agents: list[str] = Field(default_factory=list, description="agent types that are isolated whatever their definition says")
     pass_tools: list[str] = Field(default_factory=lambda: list(DEFAULT_PASS_TOOLS), description="tool names that pass unexamined")
+    owns: list[str] | str | None = Field(default=None, description='this agent\'s ownership (SPEC §11), usually from its definition\'s frontmatter: patterns, or "none"')
+    agents: dict[str, AgentSettings] = Field(default_factory=dict, description="per agent type: `[agents.<type>] owns = [...]`")
+    scratch: list[str] = Field(
+        default_factory=lambda: ["__pycache__/", ".pytest_cache/", ".mypy_cache/", ".ruff_cache/", "node_modules/.cache/"],
+        description="build and test caches any worker may write (patterns relative to the checkout root)",
+    )
+    stale_worker_after: float = Field(default=4 * 3600, gt=0, description="seconds after which a worker that never stopped is forgotten (a crashed one must not block the next wave)")
 
 
 class ConfigError(Exception):
@@ -181,7 +196,8 @@ def resolve(layers: list[Layer]) -> EffectiveConfig:
             key = str(error["loc"][0]) if error["loc"] else "?"
             where = sources.get(key, next((l.source for l in reversed(layers) if key in l.values), "configuration"))
             reason = "unknown setting" if error["type"] == "extra_forbidden" else error["msg"]
-            problems.append(f"{where}: key '{key}': {reason}")
+            dotted = ".".join(str(part) for part in error["loc"]) or key
+            problems.append(f"{where}: key '{dotted}': {reason}")
         raise ConfigError("invalid configuration: " + "; ".join(problems)) from None
     return EffectiveConfig(settings=settings, sources={k: v for k, v in sources.items() if k in Settings.model_fields})
 

@@ -20,6 +20,7 @@ from .paths import canonical, home_dir
 from .policy import PathPolicy
 
 GUARDED_WHEN_MISPLACED = ("file_write", "shell", "dispatch", "enter_worktree")
+UNKNOWN = object()  # Context.worker before the plugins were asked
 
 
 @dataclass(slots=True)
@@ -51,6 +52,8 @@ class Context:
     scope: AgentScope
     pm: pluggy.PluginManager | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    worker: Any = UNKNOWN  # the wave worker making the call (SPEC §11), found once by `find_worker`
+    live: bool = True  # False when replaying a recorded call (`validate`): no state of running agents applies
 
     @property
     def cwd(self) -> str:
@@ -235,11 +238,11 @@ def _unknown_tool(call: ToolCall, ctx: Context) -> Violation:
     )
 
 
-def run_rules(call: ToolCall, ctx: Context) -> list[Violation]:
+def run_rules(call: ToolCall, ctx: Context, hook: str = "worktree_guard_check_call") -> list[Violation]:
     """Every rule plugin's findings for this call, in registration order."""
     if ctx.pm is None:
         raise CallError("no plugin manager")
-    results = ctx.pm.hook.worktree_guard_check_call(call=call, ctx=ctx)
+    results = getattr(ctx.pm.hook, hook)(call=call, ctx=ctx)
     findings: list[Violation] = []
     for result in reversed(results):  # pluggy calls the last-registered first; report in registration order
         if result:
@@ -247,44 +250,68 @@ def run_rules(call: ToolCall, ctx: Context) -> list[Violation]:
     return findings
 
 
+def find_worker(call: ToolCall, ctx: Context) -> Any:
+    """The wave worker making this call (SPEC §11), asked of the plugins once; None when there is none."""
+    if ctx.worker is UNKNOWN:
+        ctx.worker = ctx.pm.hook.worktree_guard_find_worker(call=call, ctx=ctx) if ctx.pm is not None else None
+    return ctx.worker
+
+
+def confined(ctx: Context) -> bool:
+    """Isolated, a worker under a wave, or a call a rule marked (`ctx.extra["confined"]`, e.g. the dispatch of a
+    worker): anything the guard cannot judge is refused (fail closed)."""
+    return ctx.isolation.isolated or (ctx.worker is not UNKNOWN and ctx.worker is not None) or bool(ctx.extra.get("confined"))
+
+
 def decide(call: ToolCall, ctx: Context) -> Verdict:
-    """The verdict for one call (SPEC §5, §6). Exceptions propagate: the caller turns them into WG000."""
+    """The verdict for one call (SPEC §5, §6, §11). Exceptions propagate: the caller turns them into WG000.
+
+    An isolated agent's calls go through every rule. Every agent's calls, isolated or not, go through the rules
+    for all agents (`worktree_guard_check_any_call`): a wave's dispatch, a worker's writes, a fork's fork.
+    """
     settings = ctx.settings
     root = ctx.layout.worktree_root
     isolated = ctx.isolation.isolated
-    if settings.mode == "off" or not isolated:
+    if settings.mode == "off":
         return Verdict(decision="pass", worktree_root=root, isolated=isolated)
     if call.kind == "other" or call.tool in settings.pass_tools:
-        return Verdict(decision="pass", worktree_root=root, isolated=True)
-    if ctx.isolation.misplaced and call.kind in GUARDED_WHEN_MISPLACED:
+        return Verdict(decision="pass", worktree_root=root, isolated=isolated)
+    worker = find_worker(call, ctx)
+    findings: list[Violation] = []
+    if isolated and ctx.isolation.misplaced and call.kind in GUARDED_WHEN_MISPLACED:
         findings = [_misplaced(call, ctx)]
     elif call.kind == "unknown":
-        findings = [_unknown_tool(call, ctx)]
+        if isolated or worker is not None:
+            findings = [_unknown_tool(call, ctx)]
     else:
-        findings = run_rules(call, ctx)
-    return combine(findings, settings, root)
+        if isolated:
+            findings = run_rules(call, ctx)
+        findings += run_rules(call, ctx, "worktree_guard_check_any_call")
+    if not findings and not isolated:
+        return Verdict(decision="pass", worktree_root=root, isolated=False)
+    return combine(findings, settings, root, isolated)
 
 
-def combine(findings: list[Violation], settings: Settings, root: str | None) -> Verdict:
+def combine(findings: list[Violation], settings: Settings, root: str | None, isolated: bool = True) -> Verdict:
     """Merge the rules' findings into one verdict according to the mode."""
     errors = [v for v in findings if v.severity == "error"]
     if not errors:
         warned = any(v.severity == "warning" for v in findings)
-        return Verdict(decision="warn" if warned else "pass", violations=findings, worktree_root=root, isolated=True)
+        return Verdict(decision="warn" if warned else "pass", violations=findings, worktree_root=root, isolated=isolated)
     if settings.mode == "warn":
-        return Verdict(decision="warn", violations=findings, worktree_root=root, isolated=True)
+        return Verdict(decision="warn", violations=findings, worktree_root=root, isolated=isolated)
     if settings.mode == "rewrite" or all(v.fix_in_enforce for v in errors):
         fixes = [v.fixed_input for v in errors]
         if all(f is not None for f in fixes) and all(f == fixes[0] for f in fixes):
-            return Verdict(decision="rewrite", violations=findings, updated_input=fixes[0], worktree_root=root, isolated=True)
-    return Verdict(decision="deny", violations=findings, worktree_root=root, isolated=True)
+            return Verdict(decision="rewrite", violations=findings, updated_input=fixes[0], worktree_root=root, isolated=isolated)
+    return Verdict(decision="deny", violations=findings, worktree_root=root, isolated=isolated)
 
 
 def decide_event(event: AgentEvent, scope: AgentScope, pm: pluggy.PluginManager) -> EventVerdict:
     """The answer to a sub-agent's start or stop: every lifecycle plugin's verdict, merged (block wins)."""
     if scope.settings.mode == "off":
         return EventVerdict()
-    results = [r for r in reversed(pm.hook.worktree_guard_agent_event(event=event, scope=scope)) if r is not None]
+    results = [r for r in reversed(pm.hook.worktree_guard_agent_event(event=event, scope=scope, pm=pm)) if r is not None]
     decisions = {r.decision for r in results}
     decision = "block" if "block" in decisions else "warn" if "warn" in decisions else "pass"
 

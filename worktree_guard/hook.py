@@ -123,6 +123,7 @@ def _judge(stdin: bytes, flags: dict[str, Any], environ: dict[str, str], state: 
     ctx = build_context(call, flags=flags, environ=environ, pm=pm)
     state["ctx"] = ctx
     verdict = decide(call, ctx)
+    pm.hook.worktree_guard_call_judged(call=call, ctx=ctx, verdict=verdict)
     reply = pm.hook.worktree_guard_render_reply(verdict=verdict, call=call)
     if reply is None:
         raise CallError(f"no runtime adapter renders replies for {call.runtime!r}")
@@ -171,7 +172,12 @@ def _guess_isolated(state: dict[str, Any], environ: dict[str, str], process_cwd:
 
     Without a usable cwd in the payload, the hook process's own (`process_cwd`, default os.getcwd()) decides.
     """
-    known = state.get("ctx") or state.get("scope")
+    ctx = state.get("ctx")
+    if ctx is not None:
+        from .engine import confined
+
+        return confined(ctx)
+    known = state.get("scope")
     if known is not None:
         return bool(known.isolation.isolated)
     try:

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from .reply import Reply
     from .model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
     from .shell.programs import WriteSpec
+    from .subagents.linking import DispatchLink
+    from .subagents.surfaces import Surface
     from .shell.steps import ShellCommand, ShellRedirect, Unwrapped
 
 PROJECT = "worktree_guard"
@@ -26,6 +28,26 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 @hookspec
 def worktree_guard_check_call(call: ToolCall, ctx: Context) -> list[Violation] | None:
     """Judge one tool call of an isolated agent; return the violations found (or None)."""
+
+
+@hookspec
+def worktree_guard_check_any_call(call: ToolCall, ctx: Context) -> list[Violation] | None:
+    """Judge one tool call of any agent, isolated or not (a wave's dispatch, a worker's writes, a fork's fork)."""
+
+
+@hookspec(firstresult=True)
+def worktree_guard_find_worker(call: ToolCall, ctx: Context) -> Any:
+    """The wave worker (SPEC §11) making this call, with its ownership; None when the agent is no worker."""
+
+
+@hookspec(firstresult=True)
+def worktree_guard_find_dispatch(agent: ToolCall | AgentEvent) -> DispatchLink | None:
+    """Which dispatch started the sub-agent of this call or event, as its runtime records it; None when unknown."""
+
+
+@hookspec
+def worktree_guard_call_judged(call: ToolCall, ctx: Context, verdict: Verdict) -> None:
+    """Remember what a judged call means for later ones (a dispatch); the hook calls it, `validate` never does."""
 
 
 @hookspec(firstresult=True)
@@ -44,8 +66,8 @@ def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, ru
 
 
 @hookspec
-def worktree_guard_agent_event(event: AgentEvent, scope: AgentScope) -> EventVerdict | None:
-    """Observe a sub-agent's start or stop (SPEC §5.4); return a verdict (or None when there is nothing to say)."""
+def worktree_guard_agent_event(event: AgentEvent, scope: AgentScope, pm: pluggy.PluginManager) -> EventVerdict | None:
+    """Observe a sub-agent's start or stop (SPEC §5.4, §11); return a verdict (or None when there is nothing to say)."""
 
 
 @hookspec(firstresult=True)
@@ -79,3 +101,8 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
 @hookspec
 def worktree_guard_write_operands() -> dict[str, WriteSpec] | None:
     """Extend the table of programs and the operands they write (`{"cp": WriteSpec(...)}`)."""
+
+
+@hookspec
+def worktree_guard_hidden_surfaces() -> dict[str, tuple[Surface, ...]] | None:
+    """Extend the table of programs that write beyond their operands (`{"npm": (Surface(...),)}`, SPEC §11)."""

@@ -30,6 +30,7 @@ class ToolCall(BaseModel):
     agent_type: str | None = None
     permission_mode: str | None = None
     tool_use_id: str | None = None
+    transcript_path: str | None = Field(default=None, description="the session's transcript, where the runtime keeps one")
 
     @property
     def path(self) -> str | None:
@@ -102,6 +103,7 @@ class AgentEvent(BaseModel):
     session_id: str | None = None
     stop_hook_active: bool = Field(default=False, description="SubagentStop: a stop hook already made it continue once")
     permission_mode: str | None = None
+    transcript_path: str | None = Field(default=None, description="the session's transcript, where the runtime keeps one")
 
 
 class EventVerdict(BaseModel):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 import pluggy
 
@@ -19,7 +20,8 @@ BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
     ("indirection", "worktree_guard.rules.indirection"),
     ("interpreters", "worktree_guard.rules.interpreters"),
     ("dispatch", "worktree_guard.rules.dispatch"),
-    ("leaks", "worktree_guard.rules.leaks"),
+    ("leaks", "worktree_guard.subagents.leak_check"),
+    ("wave", "worktree_guard.subagents.wave"),
     ("claude-code", "worktree_guard.runtimes.claude_code"),
 )
 
@@ -33,3 +35,15 @@ def plugin_manager(*, entry_points: bool = True) -> pluggy.PluginManager:
     if entry_points:
         pm.load_setuptools_entrypoints(hookspecs.PROJECT)
     return pm
+
+
+def merged_table(ctx: Any, hook: str) -> dict[str, Any]:
+    """A data table that plugins extend (`hook` returns rows): every plugin's rows, later registrations winning,
+    built once per call and kept in `ctx.extra` under the hook's name."""
+    table = ctx.extra.get(hook)
+    if table is None:
+        table = {}
+        for rows in reversed(getattr(ctx.pm.hook, hook)()):
+            table.update(rows or {})
+        ctx.extra[hook] = table
+    return table

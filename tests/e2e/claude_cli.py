@@ -33,9 +33,22 @@ def cache_root() -> Path:
     return Path(cache) / "worktree-guard"
 
 
+# 2.1.332: runs sub-agents in the background (a wave's orchestrator dispatches while its workers run) and knows
+# forks (`subagent_type: "fork"` with CLAUDE_CODE_FORK_SUBAGENT=1). The wave and fork scenarios need it.
+WAVE_VERSION = os.environ.get("WT_GUARD_E2E_WAVE_CLAUDE_VERSION") or "2.1.332"
+
+
+def install_dir(version: str) -> Path:
+    return cache_root() / f"claude-code-{version}"
+
+
+def cli_path(version: str) -> Path:
+    return install_dir(version) / "node_modules" / ".bin" / "claude"
+
+
 # Computed once at import: tests later point HOME at scratch directories.
-INSTALL_DIR = cache_root() / f"claude-code-{VERSION}"
-CLI = INSTALL_DIR / "node_modules" / ".bin" / "claude"
+INSTALL_DIR = install_dir(VERSION)
+CLI = cli_path(VERSION)
 
 
 class CliUnavailable(Exception):
@@ -60,48 +73,50 @@ def _quiet_env() -> dict[str, str]:
     return env
 
 
-def ensure_cli() -> Path:
+def ensure_cli(version: str = VERSION) -> Path:
     """The path of the pinned CLI, installing it with npm first when it is not there yet.
 
     The install goes to a temporary directory beside the target and is renamed into place, so an interrupted
     or concurrent install never leaves a half-installed CLI behind. Raises CliUnavailable without node/npm,
     RuntimeError when npm fails.
     """
-    if installed_version() == VERSION:
-        return CLI
+    target_dir, cli = install_dir(version), cli_path(version)
+    if installed_version(cli) == version:
+        return cli
     missing = [tool for tool in ("node", "npm") if shutil.which(tool) is None]
     if missing:
         raise CliUnavailable(
-            f"{' and '.join(missing)} not found: the end-to-end tests install {PACKAGE}@{VERSION} with npm "
+            f"{' and '.join(missing)} not found: the end-to-end tests install {PACKAGE}@{version} with npm "
             "and drive it; install Node.js (>= 18) to run them"
         )
-    INSTALL_DIR.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".claude-code-{VERSION}.", dir=INSTALL_DIR.parent))
+    target_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".claude-code-{version}.", dir=target_dir.parent))
     try:
         (staging / "package.json").write_text('{"private": true}\n')
-        cmd = ["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", f"{PACKAGE}@{VERSION}"]
+        cmd = ["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", f"{PACKAGE}@{version}"]
         result = subprocess.run(cmd, cwd=staging, capture_output=True, text=True, timeout=900, env=_quiet_env())
         if result.returncode != 0:
             raise RuntimeError(f"`{' '.join(cmd)}` failed ({result.returncode}): {result.stderr.strip()[-2000:]}")
         got = installed_version(staging / "node_modules" / ".bin" / "claude")
-        if got != VERSION:
-            raise RuntimeError(f"npm installed {PACKAGE}@{VERSION}, but its `claude --version` says {got!r}")
-        if INSTALL_DIR.exists():
-            shutil.rmtree(INSTALL_DIR)
+        if got != version:
+            raise RuntimeError(f"npm installed {PACKAGE}@{version}, but its `claude --version` says {got!r}")
+        if target_dir.exists():
+            shutil.rmtree(target_dir)
         try:
-            staging.rename(INSTALL_DIR)
+            staging.rename(target_dir)
         except OSError:
-            if installed_version() != VERSION:  # not a concurrent install that won the race
+            if installed_version(cli) != version:  # not a concurrent install that won the race
                 raise
     finally:
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
-    return CLI
+    return cli
 
 
 if __name__ == "__main__":
     try:
         print(ensure_cli())
+        print(ensure_cli(WAVE_VERSION))
     except CliUnavailable as e:
         print(f"claude_cli: {e}", file=sys.stderr)
         sys.exit(0)

@@ -8,20 +8,42 @@ from pathlib import Path
 
 import pytest
 
-from .claude_cli import CliUnavailable, ensure_cli
+from .claude_cli import VERSION, WAVE_VERSION, CliUnavailable, ensure_cli
 from .fake_anthropic import FakeAnthropic
 from .harness import Sandbox
 
-@pytest.fixture(scope="session")
-def claude_cli() -> Path:
-    """The pinned CLI, installed from npm on first use; the suite is skipped only without node/npm."""
+
+def _installed(version: str) -> Path:
+    """A CLI version, installed from npm on first use; the suite is skipped only without node/npm."""
     try:
-        return ensure_cli()
+        return ensure_cli(version)
     except CliUnavailable as e:
         pytest.skip(str(e))
+        raise AssertionError from e  # unreachable: pytest.skip raises
+
+
+@pytest.fixture(scope="session")
+def claude_cli() -> Path:
+    """The pinned CLI."""
+    return _installed(VERSION)
+
+
+def _world(tmp_path: Path, cli: Path) -> Iterator[Sandbox]:
+    with FakeAnthropic() as fake:
+        yield Sandbox(base=tmp_path / "e2e", cli=cli, fake=fake)
 
 
 @pytest.fixture
 def sandbox(tmp_path: Path, claude_cli: Path) -> Iterator[Sandbox]:
-    with FakeAnthropic() as fake:
-        yield Sandbox(base=tmp_path / "e2e", cli=claude_cli, fake=fake)
+    yield from _world(tmp_path, claude_cli)
+
+
+@pytest.fixture(scope="session")
+def wave_cli() -> Path:
+    """The CLI of the wave and fork scenarios (WAVE_VERSION: background sub-agents, forks)."""
+    return _installed(WAVE_VERSION)
+
+
+@pytest.fixture
+def wave_sandbox(tmp_path: Path, wave_cli: Path) -> Iterator[Sandbox]:
+    yield from _world(tmp_path, wave_cli)

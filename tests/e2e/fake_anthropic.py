@@ -3,7 +3,8 @@
 The CLI is pointed at it with ANTHROPIC_BASE_URL. Each request is answered from a *script*, chosen by a marker
 found in the conversation's first user message (the main agent's prompt, or the prompt the parent gave a
 sub-agent). A script is a list of turns; turn *n* answers the request that already holds *n* assistant
-messages. A turn is a list of content blocks, or a function of the request returning one, so it can use what
+messages (a fork, which inherits its parent's conversation, is scripted by a marker in its directive, and its
+turns are counted from there). A turn is a list of content blocks, or a function of the request returning one, so it can use what
 the CLI sent (the sub-agent's working directory from its system prompt, an earlier tool result). Requests with
 no known marker (titles, topic checks and other side requests) get a short text answer. Every request is
 recorded, so a test can read the exact tool_result the CLI sent back to the model.
@@ -26,6 +27,7 @@ Block = dict[str, Any]
 Turn = list[Block] | Callable[["Request"], list[Block]]
 
 _ids = itertools.count(1)
+FORK_MARK = "<fork-boilerplate>"
 
 
 def text(value: str) -> Block:
@@ -69,7 +71,20 @@ class Request:
         return _text_of(self.body.get("system"))
 
     @property
+    def fork_at(self) -> int | None:
+        """Where a fork's own conversation starts: the message that holds Claude Code's `<fork-boilerplate>`
+        (2.1.332; a fork inherits its parent's messages and gets its directive after them)."""
+        for index, message in enumerate(self.messages):
+            if message.get("role") == "user" and FORK_MARK in _text_of(message.get("content")):
+                return index
+        return None
+
+    @property
     def first_user_text(self) -> str:
+        """The text that picks the script: the first user message, or a fork's directive message."""
+        start = self.fork_at
+        if start is not None:
+            return _text_of(self.messages[start].get("content")).split(FORK_MARK, 1)[1]
         for message in self.messages:
             if message.get("role") == "user":
                 return _text_of(message.get("content"))
@@ -85,7 +100,9 @@ class Request:
 
     @property
     def assistant_turns(self) -> int:
-        return sum(1 for m in self.messages if m.get("role") == "assistant")
+        """Assistant messages so far (in a fork: since its directive)."""
+        start = self.fork_at or 0
+        return sum(1 for m in self.messages[start:] if m.get("role") == "assistant")
 
     @property
     def tool_names(self) -> list[str]:

@@ -15,8 +15,11 @@ from ..model import Violation
 from ..shell.state import ShellState
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..engine import Context
     from ..model import ToolCall
+    from ..shell.steps import ShellCommand, ShellRedirect
     from ..shell.walk import Walker
 
 RULE = "bash"
@@ -48,8 +51,17 @@ def initial_state(ctx: Context) -> ShellState:
     return state
 
 
-def analyse(command: str, ctx: Context) -> tuple[Walker, ShellState]:
-    """Parse and walk `command` for this call; the walker holds the findings and a trace of the walk."""
+def analyse(
+    command: str,
+    ctx: Context,
+    on_command: Callable[[ShellCommand], list[Violation]] | None = None,
+    on_redirect: Callable[[ShellRedirect], list[Violation]] | None = None,
+) -> tuple[Walker, ShellState]:
+    """Parse and walk `command` for this call; the walker holds the findings and a trace of the walk.
+
+    The shell rules judge each step, unless `on_command`/`on_redirect` are given (the wave's own walk of a
+    worker's command); the indirection rules always say what wrappers run.
+    """
     from ..shell.parse import ParseFailure, parse_cached
     from ..shell.walk import BudgetExceeded, Hooks, Walker
 
@@ -71,8 +83,8 @@ def analyse(command: str, ctx: Context) -> tuple[Walker, ShellState]:
         ]
 
     hooks = Hooks(
-        on_command=lambda step: _flatten(pm.hook.worktree_guard_shell_command(command=step, ctx=ctx)),
-        on_redirect=lambda step: _flatten(pm.hook.worktree_guard_shell_redirect(redirect=step, ctx=ctx)),
+        on_command=on_command or (lambda step: _flatten(pm.hook.worktree_guard_shell_command(command=step, ctx=ctx))),
+        on_redirect=on_redirect or (lambda step: _flatten(pm.hook.worktree_guard_shell_redirect(redirect=step, ctx=ctx))),
         unwrap=lambda step: pm.hook.worktree_guard_shell_unwrap(command=step, ctx=ctx),
         parse=parse_cached,
         on_parse_failure=on_parse_failure,

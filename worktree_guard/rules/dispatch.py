@@ -32,6 +32,14 @@ CONFINED_VALUES = ISOLATION_ALIASES | {"remote"}
 
 
 @hookimpl
+def worktree_guard_check_any_call(call: ToolCall, ctx: Context) -> list[Violation] | None:
+    """Forks are single-level, whoever forks (a fork of the main agent runs in its checkout, not isolated)."""
+    if call.kind == "dispatch" and call.input.get("subagent_type") == FORK and (call.agent_type or "").lower() == FORK:
+        return [_violation(call, ctx, "WG504", "This agent is a fork and may not fork again: forks are single-level. Do the work here, or dispatch a named sub-agent.")]
+    return None
+
+
+@hookimpl
 def worktree_guard_check_call(call: ToolCall, ctx: Context) -> list[Violation] | None:
     if call.kind == "dispatch":
         return check_dispatch(call, ctx)
@@ -47,8 +55,6 @@ def _violation(call: ToolCall, ctx: Context, code: str, message: str, **extra: A
 def check_dispatch(call: ToolCall, ctx: Context) -> list[Violation]:
     findings: list[Violation] = []
     target = call.input.get("subagent_type")
-    if target == FORK and (call.agent_type or "").lower() == FORK:
-        findings.append(_violation(call, ctx, "WG504", "This agent is a fork and may not fork again: forks are single-level. Do the work here, or dispatch a named sub-agent."))
     cwd_inside = False
     if "cwd" in call.input:
         cwd_finding = _check_cwd(call, ctx)

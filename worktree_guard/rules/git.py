@@ -214,6 +214,40 @@ def is_read_only(call: GitCall) -> bool:
     return sub in READ_ONLY
 
 
+BRANCH_LISTING = {"-l", "--list", "-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "--show-current", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--format", "--sort"}
+TAG_LISTING = {"-l", "--list", "-v", "--verify", "-n", "--contains", "--no-contains", "--points-at", "--merged", "--no-merged", "--format", "--sort"}
+# Read-only for the checkout, but they write what every worktree shares (refs, objects, worktrees) in any form.
+WRITES_SHARED_STATE = frozenset({"fetch", "push", "gc", "prune", "repack", "pack-refs", "maintenance", "init", "replace", "rerere", "update-ref", "notes", "remote", "worktree"})
+SHARED_STATE_READ_FORMS = {"notes": ("list", "show"), "remote": ("show", "get-url"), "worktree": ("list",)}
+
+
+def writes_repository(call: GitCall) -> bool:
+    """True when the invocation writes a checkout's tree, index or HEAD (not `is_read_only`), or the refs, stash,
+    config, objects or worktrees that every checkout shares. A shared-workspace worker may run only the others
+    (SPEC §11, WG703): the same tables as WG301–WG305, read the other way round."""
+    if call.subcommand_dynamic or not is_read_only(call):
+        return True
+    sub = call.subcommand
+    if sub is None:
+        return False
+    flags, operands = call.flags(), call.operands()
+    if sub == "config":
+        return _writes_config(flags, operands)
+    if sub == "branch":
+        return bool(flags & BRANCH_MOVING) or ("--set-upstream-to" in flags or "-u" in flags) or (bool(operands) and not flags & BRANCH_LISTING)
+    if sub == "tag":
+        return bool(flags & {"-d", "--delete", "-f", "--force", "-a", "-s", "-m"}) or (bool(operands) and not flags & TAG_LISTING)
+    if sub == "symbolic-ref":
+        return len(operands) >= 2 or bool(flags & {"-d", "--delete"})
+    if sub == "reflog":
+        return bool(operands) and operands[0] in ("expire", "delete")
+    if sub == "hash-object":
+        return "-w" in flags
+    if sub in SHARED_STATE_READ_FORMS:
+        return bool(operands) and operands[0] not in SHARED_STATE_READ_FORMS[sub]
+    return sub in WRITES_SHARED_STATE
+
+
 @hookimpl
 def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
     if command.name != "git":

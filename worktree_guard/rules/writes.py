@@ -25,14 +25,9 @@ def worktree_guard_write_operands() -> dict[str, WriteSpec]:
 
 def write_table(ctx: Context) -> dict[str, WriteSpec]:
     """The built-in table with every plugin's rows over it (later registrations win), built once per call."""
-    table = ctx.extra.get("write_table")
-    if table is None:
-        table = {}
-        assert ctx.pm is not None
-        for rows in reversed(ctx.pm.hook.worktree_guard_write_operands()):
-            table.update(rows or {})
-        ctx.extra["write_table"] = table
-    return table
+    from ..plugins import merged_table
+
+    return merged_table(ctx, "worktree_guard_write_operands")
 
 
 @hookimpl

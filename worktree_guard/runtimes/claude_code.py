@@ -80,6 +80,7 @@ class SubagentPayload(BaseModel):
     agent_type: str | None = None
     stop_hook_active: bool = False
     permission_mode: str | None = None
+    transcript_path: str | None = None
 
 
 def _event_name(payload: dict[str, Any]) -> Any:
@@ -92,7 +93,7 @@ def to_agent_event(payload: dict[str, Any]) -> AgentEvent:
         data = SubagentPayload.model_validate({**payload, "hook_event_name": _event_name(payload)})
     except ValidationError as e:
         raise _invalid(e, f"{_event_name(payload)} payload") from None
-    fields = data.model_dump(include={"cwd", "agent_id", "agent_type", "session_id", "stop_hook_active", "permission_mode"})
+    fields = data.model_dump(include={"cwd", "agent_id", "agent_type", "session_id", "stop_hook_active", "permission_mode", "transcript_path"})
     return AgentEvent(runtime=NAME, event=data.hook_event_name, **fields)
 
 
@@ -131,6 +132,7 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
         agent_type=data.agent_type,
         permission_mode=data.permission_mode,
         tool_use_id=data.tool_use_id,
+        transcript_path=data.transcript_path,
     )
 
 
@@ -210,3 +212,66 @@ def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, ru
         # A failed leak check cannot be fixed by the sub-agent: tell the user, never block its stop.
         return Reply(stdout=_json({"systemMessage": f"worktree-guard could not check this sub-agent: {message} [worktree-guard WG000]"}))
     return deny_reply(f"worktree-guard could not check this call, so it is refused: {message} [worktree-guard WG000]")
+
+
+# --- which dispatch started a sub-agent (SPEC §11) --------------------------------------------------------
+
+#: Largest sub-agent metadata file or transcript line read to find its dispatch.
+_LINK_READ_LIMIT = 1024 * 1024
+
+
+def subagent_files(transcript_path: str, agent_id: str) -> tuple[str, str]:
+    """(metadata, transcript) of a sub-agent: `<session>/subagents/agent-<id>.meta.json` and `….jsonl`, where
+    `<session>` is the session's transcript path without `.jsonl` (observed on 2.1.197 and 2.1.332)."""
+    import os
+
+    base = transcript_path[: -len(".jsonl")] if transcript_path.endswith(".jsonl") else transcript_path
+    stem = os.path.join(base, "subagents", f"agent-{os.path.basename(agent_id)}")
+    return stem + ".meta.json", stem + ".jsonl"
+
+
+def _read_head(path: str, first_line: bool) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.readline(_LINK_READ_LIMIT) if first_line else f.read(_LINK_READ_LIMIT)
+    except OSError:
+        return None
+
+
+def _prompt_of(record: Any) -> str | None:
+    """The text of a transcript's first user record: the prompt the dispatch gave the sub-agent."""
+    message = record.get("message") if isinstance(record, dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = [b.get("text") for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)]
+        return "\n".join(texts) if texts else None
+    return None
+
+
+@hookimpl(trylast=True)
+def worktree_guard_find_dispatch(agent: Any) -> Any:
+    """The metadata's `toolUseId` (there by the sub-agent's first tool call); else the transcript's first prompt."""
+    from ..subagents.linking import DispatchLink
+
+    if getattr(agent, "runtime", None) != NAME or not agent.agent_id or not agent.transcript_path:
+        return None
+    meta_path, transcript = subagent_files(agent.transcript_path, agent.agent_id)
+    meta = _read_head(meta_path, first_line=False)
+    if meta is not None:
+        try:
+            data = json.loads(meta)
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("toolUseId"), str):
+            return DispatchLink(dispatch_id=data["toolUseId"], how=f"{meta_path} (toolUseId)", fork=data.get("isFork") is True)
+    line = _read_head(transcript, first_line=True)
+    if line:
+        try:
+            prompt = _prompt_of(json.loads(line))
+        except ValueError:
+            prompt = None
+        if prompt:
+            return DispatchLink(prompt=prompt, how=f"the first prompt of {transcript}")
+    return None

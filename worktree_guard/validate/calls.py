@@ -52,6 +52,8 @@ class RecordedCall:
     home: str | None = None
     outcome: Outcome = "no result"
     outcome_detail: str | None = None
+    dispatch_prompt: str | None = None  # a sub-agent's: the prompt its recorded dispatch gave it (its ownership)
+    wave_session: bool = False  # the session recorded a dispatch whose prompt declares an ownership (SPEC §11)
 
     @property
     def tool(self) -> str:

@@ -119,7 +119,7 @@ class Replayer:
         cwd = found.layout.worktree_root if call.anchor.worktree_agent and found.layout.worktree_root else call.cwd
         tool_input = call.payload.get("tool_input")
         items = tuple(sorted((k, _frozen(v)) for k, v in tool_input.items())) if isinstance(tool_input, dict) else ()
-        key = (call.runtime, id(found), home, cwd, call.tool, call.agent_type, items)
+        key = (call.runtime, id(found), home, cwd, call.tool, call.agent_type, items, call.agent_id if call.dispatch_prompt or call.wave_session else None, call.dispatch_prompt)
         if key in self._verdicts:
             judged = self._verdicts[key]
         else:
@@ -199,6 +199,13 @@ class Replayer:
             # Same agent, cwd and layout: only the call differs (and a fresh `extra`, which rules may write to).
             cached = (dataclasses.replace(cached[0], call=tool_call, extra={}), cached[1])
         ctx, isolated = cached
+        from ..subagents.linking import worker_from_record
+
+        ctx.live = False  # no registry of running workers applies to a recording
+        ctx.worker = worker_from_record(
+            call.agent_id, tool_call.agent_type, call.session_id, call.dispatch_prompt, call.wave_session,
+            found.layout.worktree_root, isolated, settings,
+        )
         verdict = decide(tool_call, ctx)
         violations = verdict.violations
         if not isolated:

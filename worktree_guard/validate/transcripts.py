@@ -31,6 +31,7 @@ _AGENT_ID = b'"agentId"'
 _WORKTREE_STATE = b'"worktree-state"'
 _CWD = b'"cwd"'
 _RESULT_ID = re.compile(rb'"tool_use_id":"([^"\\]*)"')
+_FENCE_OWNS = "worktree-guard"  # a dispatch prompt that may hold an ownership block (SPEC §11)
 
 
 @dataclass(slots=True)
@@ -206,6 +207,12 @@ def _assemble(session: _Session) -> list[RecordedCall]:
         for tool_id, use in session.uses.items()
         if isinstance(use.block.get("input"), dict)
     }
+    prompts = {
+        tool_id: use.block["input"]["prompt"]
+        for tool_id, use in session.uses.items()
+        if isinstance(use.block.get("input"), dict) and isinstance(use.block["input"].get("prompt"), str)
+    }
+    wave_session = any(_declares_ownership(prompt) for prompt in prompts.values() if _FENCE_OWNS in prompt)
     calls = []
     for tool_id, use in [*session.uses.items(), *((None, u) for u in session.unnamed)]:
         name = use.block.get("name")
@@ -217,10 +224,12 @@ def _assemble(session: _Session) -> list[RecordedCall]:
             session.problems.append(LineProblem(use.file, use.line, f"{name} call {tool_id or ''} has no recorded cwd: not judged"))
             continue
         agent_type = None
+        dispatch_prompt = None
         if use.agent_id:
             task = session.agent_task.get(use.agent_id) or use.parent_tool_use_id
             value = task_types.get(task) if task else None
             agent_type = value if isinstance(value, str) else None
+            dispatch_prompt = prompts.get(task) if task else None
         result = session.results.get(tool_id) if tool_id else None
         outcome, detail = outcome_of(None if result is None else result[0], result[1] if result else "")
         payload = {
@@ -249,10 +258,21 @@ def _assemble(session: _Session) -> list[RecordedCall]:
                 tool_use_id=tool_id,
                 outcome=outcome,
                 outcome_detail=detail,
+                dispatch_prompt=dispatch_prompt,
+                wave_session=wave_session,
             )
         )
     calls.sort(key=lambda c: (c.file, c.line))
     return calls
+
+
+def _declares_ownership(prompt: str) -> bool:
+    from ..subagents.ownership import OwnershipError, from_prompt
+
+    try:
+        return from_prompt(prompt) is not None
+    except OwnershipError:
+        return False
 
 
 def _anchor_of(use: _Use, session: _Session) -> tuple[Anchor | None, str | None]:

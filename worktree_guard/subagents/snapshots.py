@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from .paths import inside
+from ..paths import inside
 
 GIT_TIMEOUT = 20.0  # seconds for one `git status`
 HASH_LIMIT = 8 * 1024 * 1024  # files above this are fingerprinted by size and mtime, not read
@@ -55,6 +55,28 @@ class Leak:
         return "WG601" if self.kind in ("branch", "head") else "WG602"
 
 
+TREE_LIMIT = 2000  # entries of an ignored directory read for its fingerprint
+
+
+def tree_fingerprint(path: str) -> str:
+    """An ignored directory (`__pycache__/`, `node_modules/`), as git lists it: a hash of the names, sizes and
+    modification times below it, up to TREE_LIMIT entries (past that, of the first TREE_LIMIT and a count)."""
+    digest = hashlib.sha256()
+    count = 0
+    for top, dirs, files in os.walk(path):
+        dirs.sort()
+        for name in sorted(files) + dirs:
+            count += 1
+            if count > TREE_LIMIT:
+                return f"tree:{digest.hexdigest()}:{TREE_LIMIT}+"
+            try:
+                st = os.lstat(os.path.join(top, name))
+            except OSError:
+                continue
+            digest.update(f"{os.path.relpath(os.path.join(top, name), path)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
+    return f"tree:{digest.hexdigest()}:{count}" if os.path.isdir(path) else fingerprint(path)
+
+
 def fingerprint(path: str) -> str:
     """What a path holds now, cheaply comparable: content hash, link target, or kind."""
     try:
@@ -84,10 +106,24 @@ def fingerprint(path: str) -> str:
     return "sha256:" + digest.hexdigest()
 
 
+def fingerprint_of(root: str, relative: str) -> str:
+    """The fingerprint of a path as git status lists it (`dir/` for an ignored directory)."""
+    path = os.path.join(root, relative)
+    return tree_fingerprint(path.rstrip("/")) if relative.endswith("/") else fingerprint(path)
+
+
 def _git_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in _GIT_LOCATION_VARS}
     env.update(GIT_OPTIONAL_LOCKS="0", LC_ALL="C")  # never take index.lock in someone else's checkout
     return env
+
+
+def git_lines(root: str, *args: str) -> list[str]:
+    """The NUL-separated output of `git ARGS` (run with `-z`) in `root`; RuntimeError when git fails."""
+    done = subprocess.run(["git", *args], cwd=root, env=_git_env(), stdin=subprocess.DEVNULL, capture_output=True, timeout=GIT_TIMEOUT)
+    if done.returncode != 0:
+        raise RuntimeError(f"git {args[0]} failed in {root}: {os.fsdecode(done.stderr).strip()[:200]}")
+    return [os.fsdecode(part) for part in done.stdout.split(b"\0") if part]
 
 
 def parse_status(output: bytes) -> tuple[str | None, str | None, dict[str, str]]:
@@ -122,6 +158,8 @@ def parse_status(output: bytes) -> tuple[str | None, str | None, dict[str, str]]
             dirty[parts[10]] = parts[1]
         elif entry.startswith("? "):
             dirty[entry[2:]] = "??"
+        elif entry.startswith("! "):
+            dirty[entry[2:]] = "!!"
     return head, branch, dirty
 
 
@@ -133,13 +171,18 @@ def _ignored(root: str, relative: str, checkouts: list[str]) -> bool:
     return any(top != root and inside(top, root) and inside(absolute, top) for top in checkouts)
 
 
-def snapshot(roots: list[str], checkouts: list[str], *, fingerprints: bool = True) -> list[CheckoutState]:
+def snapshot(roots: list[str], checkouts: list[str], *, fingerprints: bool = True, ignored: bool = True) -> list[CheckoutState]:
     """The state of every root, one `git status` each, run side by side.
 
     `checkouts` are every checkout of the repository at this moment: one nested in a root is not its content.
     With `fingerprints`, every dirty path is fingerprinted (at the start; the stop fingerprints on demand).
+    With `ignored`, the paths git ignores are listed too (`--ignored=matching`: an ignored directory is one
+    entry, `src/__pycache__/`, fingerprinted by `tree_fingerprint`), so that a `__pycache__` written by
+    importing a checkout's code, or an ignored build output, is seen.
     """
     command = ["git", "status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignore-submodules=dirty"]
+    if ignored:
+        command.append("--ignored=matching")
     env = _git_env()
     running: list[tuple[str, subprocess.Popen[bytes] | None, str | None]] = []
     for root in roots:
@@ -165,7 +208,7 @@ def snapshot(roots: list[str], checkouts: list[str], *, fingerprints: bool = Tru
             continue
         head, branch, codes = parse_status(out)
         dirty = {
-            path: (code, fingerprint(os.path.join(root, path)) if fingerprints else "")
+            path: (code, fingerprint_of(root, path) if fingerprints else "")
             for path, code in codes.items()
             if not _ignored(root, path, checkouts)
         }
@@ -191,7 +234,7 @@ def find_leaks(before: CheckoutState, after: CheckoutState) -> list[Leak]:
             leaks.append(Leak("new", root, path, after=code))
             continue
         old_code, old_print = before.dirty[path]
-        if code != old_code or fingerprint(os.path.join(root, path)) != old_print:
+        if code != old_code or fingerprint_of(root, path) != old_print:
             leaks.append(Leak("changed", root, path, before=old_code, after=code))
     if not moved:
         for path, (code, _) in sorted(before.dirty.items()):
@@ -209,6 +252,8 @@ def describe_status(code: str) -> str:
     """Git's XY status in words."""
     if code == "??":
         return "untracked"
+    if code == "!!":
+        return "a path git ignores"
     words = {"M": "modified", "A": "added", "D": "deleted", "R": "renamed", "C": "copied", "T": "type changed", "U": "unmerged"}
     index, tree = code[:1], code[1:2]
     parts = []

@@ -18,8 +18,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from .audit import append_line
-from .leaks import CheckoutState
+from ..audit import append_line
+from .snapshots import CheckoutState
 
 STALE_AFTER = 7 * 24 * 3600  # seconds; no sub-agent runs this long
 MAX_SNAPSHOTS = 256

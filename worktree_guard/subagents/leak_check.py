@@ -18,8 +18,8 @@ from ..model import AgentEvent, EventVerdict, Violation
 
 if TYPE_CHECKING:
     from ..engine import AgentScope
-    from ..leaks import Leak
-    from ..subagent_state import SubagentSnapshot, SubagentStore
+    from .snapshots import Leak
+    from .state import SubagentSnapshot, SubagentStore
 
 # Every tool call loads this plugin; what only a sub-agent's start or stop needs is imported there.
 
@@ -55,9 +55,9 @@ def own_worktree(event: AgentEvent, scope: AgentScope, checkouts: list[str]) -> 
 
 def on_start(event: AgentEvent, scope: AgentScope) -> EventVerdict | None:
     from ..engine import CallError
-    from ..leaks import snapshot
+    from .snapshots import snapshot
     from ..paths import inside
-    from ..subagent_state import SubagentSnapshot, SubagentStore, state_root, sweep
+    from .state import SubagentSnapshot, SubagentStore, state_root, sweep
 
     layout = scope.layout
     known = [r for r in [layout.worktree_root, *layout.shared_roots] if r]
@@ -100,8 +100,8 @@ def on_start(event: AgentEvent, scope: AgentScope) -> EventVerdict | None:
 
 
 def on_stop(event: AgentEvent, scope: AgentScope) -> EventVerdict | None:
-    from ..leaks import find_leaks, snapshot
-    from ..subagent_state import SubagentStore
+    from .snapshots import find_leaks, snapshot
+    from .state import SubagentStore
 
     store = SubagentStore(event.session_id)
     saved = store.load(event.agent_id)
@@ -152,7 +152,7 @@ def _violation(leak: Leak, saved: SubagentSnapshot) -> Violation:
 
 
 def _sentence(leak: Leak) -> str:
-    from ..leaks import describe_status
+    from .snapshots import describe_status
 
     where = os.path.join(leak.root, leak.path) if leak.path else leak.root
     if leak.kind == "branch":
