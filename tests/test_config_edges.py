@@ -24,7 +24,10 @@ def test_env_booleans_and_unset(raw: str, expected: bool | None) -> None:
 
 
 def test_env_none_is_not_a_value_for_a_plain_boolean() -> None:
-    with pytest.raises(ConfigError, match=r"environment WORKTREE_GUARD_ALLOW_ISOLATION_DOWNGRADE: key 'allow_isolation_downgrade'"):
+    # The word reaches the model as written (and is refused as a word), not as "unset".
+    assert env_layer({"WORKTREE_GUARD_ALLOW_ISOLATION_DOWNGRADE": "none"}).values == {"allow_isolation_downgrade": "none"}
+    with pytest.raises(ConfigError, match=r"environment WORKTREE_GUARD_ALLOW_ISOLATION_DOWNGRADE: key 'allow_isolation_downgrade': "
+                       r"Input should be a valid boolean, unable to interpret input"):
         resolve([env_layer({"WORKTREE_GUARD_ALLOW_ISOLATION_DOWNGRADE": "none"})])
 
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import Repo, git, payload, run_hook_inline, subagent_payload
 from worktree_guard.engine import scope_for
-from worktree_guard.layout import owner_of_git_dir, with_explicit_root
+from worktree_guard.layout import find_layout, owner_of_git_dir, with_explicit_root
 
 
 def test_the_owner_of_each_kind_of_git_dir(repo: Repo, tmp_path: Path) -> None:
@@ -79,3 +81,44 @@ def test_a_configured_root_keeps_the_repositorys_git_dir_shared(repo: Repo, tmp_
     data = payload(wt, "Write", {"file_path": str(bare / "hooks" / "pre-commit"), "content": "x"}, agent_id="a1", agent_type="t")
     result = run_hook_inline(data, flags={"worktree_root": str(wt)})
     assert result.decision == "deny" and result.codes == ["WG101"]
+
+
+def test_the_owner_through_a_relative_gitdir_link(repo: Repo) -> None:
+    """git >= 2.48 may write relative links (worktree.useRelativePaths): resolved from the entry itself."""
+    entry = repo.main / ".git" / "worktrees" / repo.sibling.name
+    (entry / "gitdir").write_text(os.path.relpath(repo.sibling / ".git", entry) + "\n")
+    assert owner_of_git_dir(str(entry)) == str(repo.sibling)
+
+
+def test_a_git_dir_entry_needs_both_its_gitdir_and_commondir_files(tmp_path: Path) -> None:
+    entry = Path(os.path.realpath(tmp_path)) / "entry"
+    entry.mkdir()
+    (entry / "gitdir").write_text("/somewhere/checkout/.git\n")
+    assert owner_of_git_dir(str(entry)) is None  # no commondir: not a linked worktree's entry
+
+
+def test_a_dot_git_directory_is_owned_by_its_parent_even_when_bare(tmp_path: Path) -> None:
+    base = Path(os.path.realpath(tmp_path))
+    git("init", "-q", "--bare", str(base / "x" / ".git"), cwd=base)
+    assert owner_of_git_dir(str(base / "x" / ".git")) == str(base / "x")
+
+
+def test_inside_a_bare_repository(tmp_path: Path, repo: Repo) -> None:
+    base = Path(os.path.realpath(tmp_path))
+    bare = base / "b.git"
+    git("clone", "-q", "--bare", str(repo.main), str(bare), cwd=base)
+    layout = find_layout(str(bare / "refs" / "heads"))
+    assert (layout.worktree_root, layout.common_dir, layout.source, layout.linked) == (None, str(bare), "bare repository", False)
+
+
+@pytest.mark.parametrize("missing", ["HEAD", "objects"])
+def test_a_bare_repository_needs_head_and_objects(tmp_path: Path, missing: str) -> None:
+    fake = Path(os.path.realpath(tmp_path)) / "fake.git"
+    fake.mkdir()
+    (fake / "config").write_text("[core]\n\tbare = true\n")
+    if missing != "HEAD":
+        (fake / "HEAD").write_text("ref: refs/heads/main\n")
+    if missing != "objects":
+        (fake / "objects").mkdir()
+    layout = find_layout(str(fake))
+    assert (layout.source, layout.common_dir) == ("outside git", None)
