@@ -92,6 +92,9 @@ def write_config(workdir: Path, files: list[str], pytest_args: list[str]) -> Non
         "pytest_add_cli_args_test_selection = " + "\n    ".join(selection),
         "pytest_add_cli_args = -p\n    no:cacheprovider",
         "use_git_change_detection = false",
+        # A mutant's tests may take this many times their clean duration before it counts as a timeout: the
+        # machine is shared (2 cores, other runs at full load), and mutmut's default of 15 timed out kills.
+        "timeout_multiplier = 50",
     ]
     (workdir / "setup.cfg").write_text("\n".join(lines) + "\n")
 
