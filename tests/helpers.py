@@ -92,6 +92,15 @@ def make_repo(base: Path) -> Repo:
     return Repo(base=base, main=main, worktree=worktree, sibling=sibling, outside=outside)
 
 
+def bare_clone(repo: Repo, base: Path) -> tuple[Path, Path]:
+    """A bare clone of `repo` at `base/b.git` and a linked worktree of it on `main` at `base/wt` (both canonical)."""
+    base = Path(os.path.realpath(base))
+    bare, worktree = base / "b.git", base / "wt"
+    git("clone", "-q", "--bare", str(repo.main), str(bare), cwd=base)
+    git("worktree", "add", "-q", str(worktree), "main", cwd=bare)
+    return bare, worktree
+
+
 def payload(cwd: Path | str, tool: str, tool_input: dict[str, Any], **extra: Any) -> dict[str, Any]:
     """A PreToolUse payload shaped exactly as Claude Code sends it (research/hook-protocols.md §1.4)."""
     body: dict[str, Any] = {

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import Repo, git, payload, run_hook_inline, subagent_payload
+from tests.helpers import Repo, bare_clone, git, payload, run_hook_inline, subagent_payload
 from worktree_guard.engine import scope_for
 from worktree_guard.layout import find_layout, owner_of_git_dir, with_explicit_root
 
@@ -21,8 +21,7 @@ def test_the_owner_of_each_kind_of_git_dir(repo: Repo, tmp_path: Path) -> None:
     for checkout in (repo.worktree, repo.sibling, repo.outside):
         entry = common / "worktrees" / checkout.name
         assert owner_of_git_dir(str(entry)) == str(checkout), checkout
-    bare = Path(os.path.realpath(tmp_path)) / "b.git"
-    git("clone", "-q", "--bare", str(repo.main), str(bare), cwd=tmp_path)
+    bare, _ = bare_clone(repo, tmp_path)
     assert owner_of_git_dir(str(bare)) is None  # a bare repository has no checkout of its own
     assert owner_of_git_dir(str(tmp_path)) is None  # not a git dir at all
 
@@ -71,11 +70,7 @@ def test_a_configured_root_outside_any_repository(tmp_path: Path) -> None:
 
 def test_a_configured_root_keeps_the_repositorys_git_dir_shared(repo: Repo, tmp_path: Path) -> None:
     """A bare repository's git dir lies outside every checkout (here in the allow-listed temp dir): still shared."""
-    base = Path(os.path.realpath(tmp_path))
-    bare = base / "b.git"
-    git("clone", "-q", "--bare", str(repo.main), str(bare), cwd=base)
-    wt = base / "wt"
-    git("worktree", "add", "-q", str(wt), "main", cwd=bare)
+    bare, wt = bare_clone(repo, tmp_path)
     scope = scope_for(str(wt), None, flags={"worktree_root": str(wt)})
     assert scope.layout.source == "configuration" and scope.layout.common_dir == str(bare)
     data = payload(wt, "Write", {"file_path": str(bare / "hooks" / "pre-commit"), "content": "x"}, agent_id="a1", agent_type="t")
@@ -104,9 +99,7 @@ def test_a_dot_git_directory_is_owned_by_its_parent_even_when_bare(tmp_path: Pat
 
 
 def test_inside_a_bare_repository(tmp_path: Path, repo: Repo) -> None:
-    base = Path(os.path.realpath(tmp_path))
-    bare = base / "b.git"
-    git("clone", "-q", "--bare", str(repo.main), str(bare), cwd=base)
+    bare, _ = bare_clone(repo, tmp_path)
     layout = find_layout(str(bare / "refs" / "heads"))
     assert (layout.worktree_root, layout.common_dir, layout.source, layout.linked) == (None, str(bare), "bare repository", False)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import Repo, git
+from tests.helpers import Repo, bare_clone, git
 from worktree_guard.layout import Layout, find_layout
 from worktree_guard.paths import PathPatterns, canonical, expand_user, home_dir, temp_dirs
 from worktree_guard.policy import Judgement, PathPolicy
@@ -115,11 +115,7 @@ def test_suggestions_for_a_shared_path(repo: Repo) -> None:
 
 
 def test_a_git_dir_outside_every_checkout_is_shared_without_a_suggestion(tmp_path: Path, repo: Repo) -> None:
-    base = Path(os.path.realpath(tmp_path))
-    bare = base / "b.git"
-    git("clone", "-q", "--bare", str(repo.main), str(bare), cwd=base)
-    wt = base / "wt"
-    git("worktree", "add", "-q", str(wt), "main", cwd=bare)
+    bare, wt = bare_clone(repo, tmp_path)
     policy = PathPolicy(find_layout(str(wt)), [], [])
     assert policy.shared_roots == [str(bare)]
     got = policy.judge_resolved(str(bare / "hooks" / "x"))
