@@ -13,7 +13,8 @@ through every way of starting the hook, with the daemon warm:
   worktree-guard hook  the full CLI's console script
   in-process           worktree-guard hook with WT_GUARD_DAEMON=0        (the fallback, for reference)
 
-and against two baselines: `python -S -c pass` (interpreter start without site-packages; the strict one) and
+each other runtime's installed command (`fast_hook --runtime R`) on that runtime's payloads, and against two
+baselines: `python -S -c pass` (interpreter start without site-packages; the strict one) and
 `python -c pass` (with this venv's site-packages, whose .pth files an editable install makes costly). All
 measurements of a round run in a shuffled order, so that machine noise spreads over all of them; the table
 shows medians over rounds. Peak RSS is measured in separate, untimed runs under GNU time (`/usr/bin/time -f %M`):
@@ -155,12 +156,41 @@ def payloads(main: Path, worktree: Path) -> dict[str, dict]:
     }
 
 
+def runtime_payloads(main: Path, worktree: Path, base: Path) -> dict[str, tuple[str, dict]]:
+    """label → (runtime, payload): each other runtime's installed command (`fast_hook --runtime R`) on its own
+    payload shapes (research/runtimes-observed.md), a file write inside the worktree and a shell redirect into main."""
+    rollout = base / "codex-rollout.jsonl"  # Codex's session directory comes from its transcript's first record
+    rollout.write_text(json.dumps({"type": "session_meta", "payload": {"id": "s", "cwd": str(worktree)}}) + "\n")
+    inside, leak = str(worktree / "src" / "new.py"), f"echo x > {main}/leak.txt"
+    codex = {"session_id": "s", "turn_id": "t", "transcript_path": str(rollout), "cwd": str(worktree), "hook_event_name": "PreToolUse", "model": "gpt-5.5", "permission_mode": "bypassPermissions", "tool_use_id": "call_b"}
+    gemini = {"session_id": "s", "transcript_path": "/x", "cwd": str(worktree), "hook_event_name": "BeforeTool", "timestamp": "2026-12-01T16:53:08.259Z"}
+    copilot = {"sessionId": "s", "timestamp": 1796144161357, "cwd": str(worktree)}
+    cline = {"hookName": "tool_call", "taskId": "t", "workspaceRoots": [str(worktree)], "workspaceInfo": {"rootPath": str(worktree)}, "agent_id": "a", "parent_agent_id": None}
+    cursor = {"hook_event_name": "preToolUse", "conversation_id": "c", "generation_id": "g", "workspace_roots": [str(worktree)]}
+    return {
+        "Codex apply_patch pass": ("codex", {**codex, "tool_name": "apply_patch", "tool_input": {"command": f"*** Begin Patch\n*** Add File: {inside}\n+x\n*** End Patch\n"}}),
+        "Codex Bash deny": ("codex", {**codex, "tool_name": "Bash", "tool_input": {"command": leak}}),
+        "Gemini write_file pass": ("gemini", {**gemini, "tool_name": "write_file", "tool_input": {"file_path": inside, "content": "x"}}),
+        "Gemini run_shell_command deny": ("gemini", {**gemini, "tool_name": "run_shell_command", "tool_input": {"command": leak}}),
+        "Copilot create pass": ("copilot", {**copilot, "toolName": "create", "toolArgs": {"path": inside, "file_text": "x"}}),
+        "Copilot bash deny": ("copilot", {**copilot, "toolName": "bash", "toolArgs": {"command": leak, "description": "w"}}),
+        "Cline editor pass": ("cline", {**cline, "tool_call": {"id": "c", "name": "editor", "input": {"path": inside, "new_text": "x"}}}),
+        "Cline run_commands deny": ("cline", {**cline, "tool_call": {"id": "c", "name": "run_commands", "input": {"commands": [leak]}}}),
+        "Cursor Write pass": ("cursor", {**cursor, "tool_name": "Write", "tool_input": {"file_path": inside}}),
+        "Cursor Shell deny": ("cursor", {**cursor, "tool_name": "Shell", "tool_input": {"command": leak}}),
+    }
+
+
 def decision(output: bytes) -> str:
-    if not output.strip():
+    """pass, deny, allow, ask, warn — whichever runtime's words the reply is in."""
+    if not output.strip() or output.strip() == b"{}":
         return "pass"
     reply = json.loads(output)
     specific = reply.get("hookSpecificOutput", {})
-    return specific.get("permissionDecision") or ("warn" if "systemMessage" in reply else "?")
+    if "overrideInput" in reply or reply.get("cancel") is True:
+        return "deny"  # Cline: the call is turned into one that reports the reason
+    found = specific.get("permissionDecision") or reply.get("permissionDecision") or reply.get("decision") or reply.get("permission")
+    return found or ("warn" if "systemMessage" in reply else "?")
 
 
 def machine() -> str:
@@ -219,6 +249,10 @@ def main() -> int:
             ]
             if before:
                 group.append(Measure(f"before ({args.before})", before, stdin, env={"WT_GUARD_DAEMON": "0"}, cwd=str(worktree)))
+            rows.append((name, group))
+            measures.extend(group)
+        for name, (runtime, body) in runtime_payloads(main_dir, worktree, base).items():
+            group = [Measure(f"fast_hook --runtime {runtime}", [*FAST_HOOK, "--runtime", runtime], json.dumps(body).encode(), cwd=str(worktree))]
             rows.append((name, group))
             measures.extend(group)
 

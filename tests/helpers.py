@@ -219,7 +219,9 @@ def run_hook_inline(data: dict[str, Any], flags: dict[str, Any] | None = None, e
     """The same hook, in this process (no interpreter start-up): for the many cases that need no subprocess."""
     from worktree_guard.hook import run_hook
 
-    reply = run_hook(json.dumps(data).encode(), flags=flags, environ=environ)
+    # The hook process runs in the agent's directory (as Claude Code starts it), not in the test runner's.
+    where = data.get("cwd") if isinstance(data.get("cwd"), str) else None
+    reply = run_hook(json.dumps(data).encode(), flags=flags, environ=environ, cwd=where)
     return HookResult(reply.exit_code, reply.stdout, reply.stderr)
 
 

@@ -273,7 +273,9 @@ def test_invalid_project_config_is_wg000_naming_file_and_key(repo: Repo) -> None
 
 def test_invalid_config_for_non_isolated_agent_is_a_message(repo: Repo) -> None:
     (repo.main / ".worktree-guard.toml").write_text('colour = "blue"\n')
-    result = run_hook_process(payload(repo.main, "Write", {"file_path": str(repo.main / "a"), "content": "x"}))
+    # The hook process runs where the agent is, as Claude Code starts it (a linked worktree there would make the
+    # failure a refusal: either directory in one counts as isolated).
+    result = run_hook_process(payload(repo.main, "Write", {"file_path": str(repo.main / "a"), "content": "x"}), cwd=repo.main)
     assert result.decision == "warn" and "'colour'" in result.output["systemMessage"]
 
 

@@ -322,15 +322,19 @@ def build_parser() -> argparse.ArgumentParser:
     def cmd_install(args: argparse.Namespace) -> int:
         from .install import run
 
-        return run(args.command_name, args.scope)
+        return run(args.command_name, args.scope, runtime=args.runtime)
 
-    for action, text in (("install", "add the hook to a Claude Code settings file"), ("uninstall", "remove the hook from a Claude Code settings file")):
+    for action, text in (("install", "add the hook to a runtime's hook configuration"), ("uninstall", "remove the hook from a runtime's hook configuration")):
         installer = sub.add_parser(action, help=text)
+        installer.add_argument(
+            "--runtime", default="claude-code", metavar="RUNTIME",
+            help="claude-code (default), codex, gemini, copilot, cline or cursor (docs/runtimes/)",
+        )
         where = installer.add_mutually_exclusive_group()
-        where.add_argument("--project", dest="scope", action="store_const", const="project", help=".claude/settings.json of this checkout")
-        where.add_argument("--local", dest="scope", action="store_const", const="local", help=".claude/settings.local.json of this checkout (the default)")
-        where.add_argument("--user", dest="scope", action="store_const", const="user", help="settings.json in $CLAUDE_CONFIG_DIR or ~/.claude")
-        installer.set_defaults(func=cmd_install, scope="local")
+        where.add_argument("--project", dest="scope", action="store_const", const="project", help="this checkout's shared configuration (the default, except for Claude Code)")
+        where.add_argument("--local", dest="scope", action="store_const", const="local", help="Claude Code: .claude/settings.local.json of this checkout (its default)")
+        where.add_argument("--user", dest="scope", action="store_const", const="user", help="the user's configuration: every project")
+        installer.set_defaults(func=cmd_install, scope=None)
     return parser
 
 

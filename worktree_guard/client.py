@@ -365,7 +365,7 @@ def read_stdin() -> bytes:
         return b""
 
 
-def refuse_unjudged(stdin: bytes, cause: str) -> int:
+def refuse_unjudged(stdin: bytes, cause: str, argv: "list[str] | None" = None) -> int:
     """The last resort when the guard cannot load or print its reply: refuse a tool call (WG000), note any other event.
 
     Standard library only, ASCII only. Without it the process would end with a traceback and exit 1, which
@@ -378,12 +378,15 @@ def refuse_unjudged(stdin: bytes, cause: str) -> int:
     except Exception:  # noqa: BLE001 — unreadable: treat it as the call it most likely is
         event = "PreToolUse"
     cause = " ".join(cause.split())[:1000]
-    if event == "PreToolUse":
+    from worktree_guard.last_resort import refusal, runtime_of
+
+    runtime = runtime_of(argv or [])
+    if event == "PreToolUse" or runtime:  # other runtimes send other event names, or none: refuse
         reason = f"worktree-guard could not check this call, so it is refused: {cause} [worktree-guard WG000]"
-        out = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}}
+        text = refusal(runtime, reason)
     else:
-        out = {"systemMessage": f"worktree-guard: {cause}"}
-    sys.stdout.write(json.dumps(out) + "\n")
+        text = json.dumps({"systemMessage": f"worktree-guard: {cause}"})
+    sys.stdout.write(text + "\n")
     sys.stdout.flush()
     return 0
 
@@ -400,7 +403,7 @@ def run_hook_command(argv: list[str]) -> int:
         try:
             return judge_here(argv, stdin, TOTAL_SECONDS - (time.monotonic() - started))
         except BaseException as error:  # noqa: BLE001 — never a traceback and exit 1, which lets the call through
-            return refuse_unjudged(stdin, f"{type(error).__name__}: {error}")
+            return refuse_unjudged(stdin, f"{type(error).__name__}: {error}", argv)
     try:
         if out:
             sys.stdout.write(out + "\n")
@@ -408,7 +411,7 @@ def run_hook_command(argv: list[str]) -> int:
             sys.stderr.write(err + "\n")
         sys.stdout.flush()
     except BaseException as error:  # noqa: BLE001 — as in-process (cli.write_reply inside judge_here)
-        return refuse_unjudged(stdin, f"{type(error).__name__}: {error}")
+        return refuse_unjudged(stdin, f"{type(error).__name__}: {error}", argv)
     return exit_code
 
 

@@ -56,7 +56,7 @@ class Settings(BaseModel):
     reads: Literal["off", "warn", "deny"] = Field(default="off", description="confine Read/Glob/Grep/LS too (WG104)")
     on_parse_error: Literal["deny", "warn"] = Field(default="deny", description="what a command no parser handles gets (WG900)")
     allow_isolation_downgrade: bool = Field(default=False, description="let an isolated agent dispatch a non-isolated one (WG502)")
-    runtime: Literal["auto", "claude-code", "agent-sdk", "codex", "gemini", "cursor", "copilot"] = Field(
+    runtime: Literal["auto", "claude-code", "agent-sdk", "codex", "gemini", "copilot", "cline", "cursor"] = Field(
         default="auto", description="which runtime's payload to expect; auto recognises it"
     )
     audit_log: str | None = Field(default=None, description="JSONL file that gets one line per verdict")

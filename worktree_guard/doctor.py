@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .runtimes.claude_code import GUARDED_TOOLS, LIFECYCLE_EVENTS
@@ -129,6 +130,62 @@ def read_wiring(paths: list[str]) -> Wiring:
     return Wiring(files, entries)
 
 
+def runtime_wiring(project_roots: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """Every other runtime's hook files (each scope) and the guard handlers in them: runtime → files."""
+    from .install import CLAUDE_CODE, InstallError, hook_configs, is_guard_handler, is_guard_script, read_settings
+
+    found: dict[str, list[dict[str, Any]]] = {}
+    for name, config in hook_configs().items():
+        if name == CLAUDE_CODE:
+            continue  # Claude Code's settings are read in full above (matchers, lifecycle events)
+        files = []
+        paths = [config.path(s, Path(root), os.environ) for s in config.files for root in ([*dict.fromkeys(project_roots)] if s != "user" else project_roots[:1])]
+        for path in dict.fromkeys(paths):
+            entry: dict[str, Any] = {"file": str(path), "state": "absent", "commands": []}
+            if config.layout == "script":
+                try:
+                    text = path.read_text(encoding="utf-8")
+                    entry["state"] = "ok"
+                    if is_guard_script(text):
+                        entry["commands"] = [text.rstrip().splitlines()[-1].removeprefix("exec ")]
+                except FileNotFoundError:
+                    pass
+                except (OSError, UnicodeDecodeError) as e:
+                    entry["state"] = f"unreadable: {e}"
+            elif path.exists():
+                try:
+                    settings, _ = read_settings(path)
+                    entry["state"] = "ok"
+                    for items in (settings.get("hooks") or {}).values() if isinstance(settings.get("hooks"), dict) else []:
+                        for item in items if isinstance(items, list) else []:
+                            handlers = item.get("hooks", [item]) if isinstance(item, dict) else []
+                            entry["commands"] += [h.get("command", h.get("bash")) for h in handlers if is_guard_handler(h)]
+                except InstallError as e:
+                    entry["state"] = str(e)
+            entry["runnable"] = [guard_executable(c, None)[1] is not None or _program_exists(c) for c in entry["commands"]]
+            files.append(entry)
+        found[name] = files
+    return found
+
+
+def _program_exists(command: str) -> bool:
+    try:
+        program = shlex.split(command)[0]
+    except (ValueError, IndexError):
+        return False
+    return os.access(program, os.X_OK) if os.path.isabs(program) else shutil.which(program) is not None
+
+
+def runtime_problems(wiring: dict[str, list[dict[str, Any]]]) -> list[str]:
+    problems = []
+    for name, files in wiring.items():
+        for entry in files:
+            if entry["state"] not in ("ok", "absent"):
+                problems.append(f"{name}: {entry['file']}: {entry['state']}")
+            problems += [f"{name}: {entry['file']}: program of {c!r} not found" for c, ok in zip(entry["commands"], entry["runnable"]) if not ok]
+    return problems
+
+
 def installed_command(wiring: Wiring) -> list[str]:
     """The hook command to test: the one Claude Code runs (first wired PreToolUse entry), else this install's."""
     for entry in wiring.entries:
@@ -206,6 +263,10 @@ def diagnose(cwd: str, agent_type: str | None, flags: dict[str, Any], run_self_t
         "hook_entries": [asdict(e) for e in wiring.entries],
         "problems": wiring.problems(),
     }
+    report["runtimes"] = runtime_wiring([project, scope.layout.worktree_root or scope.cwd])
+    if not wiring.entries and any(f["commands"] for files in report["runtimes"].values() for f in files):
+        report["problems"] = [p for p in report["problems"] if p.startswith(tuple(wiring.files))]  # not a Claude Code user
+    report["problems"] += runtime_problems(report["runtimes"])
     if run_self_test:
         report["self_test"] = self_test(installed_command(wiring), project)
         if not report["self_test"]["ok"]:
@@ -235,6 +296,13 @@ def render(report: dict[str, Any]) -> str:
         for e in hooks:
             covers = f" covers {', '.join(e['covers']) or 'no guarded tool'}" if e["event"] == "PreToolUse" else ""
             lines.append(f"    {e['event']} [{e['matcher']}] {e['command']}{covers}{'' if e['executable'] else ' — PROGRAM NOT FOUND'}")
+    lines += ["", "Other runtimes (files and the worktree-guard hooks in them)"]
+    for name, files in report.get("runtimes", {}).items():
+        wired = [f for f in files if f["commands"]]
+        lines.append(f"  {name}: " + ("wired in " + ", ".join(f["file"] for f in wired) if wired else "not wired"))
+        for f in files:
+            if f["state"] not in ("ok", "absent"):
+                lines.append(f"    {f['file']}: {f['state']}")
     test = report.get("self_test")
     if test is not None:
         lines += ["", "Self-test"]

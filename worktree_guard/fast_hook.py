@@ -20,8 +20,14 @@ except BaseException as error:  # noqa: BLE001 — a broken install must still r
         import json
 
         reason = f"worktree-guard could not check this call, so it is refused: {__file__} cannot load ({_cause}) [worktree-guard WG000]"
-        output = {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}
-        print(json.dumps({"hookSpecificOutput": output}))
+        try:  # the runtime's own words, when that much of the package still loads
+            sys.path.append(_package_parent)
+            from worktree_guard.last_resort import refusal, runtime_of
+
+            print(refusal(runtime_of(sys.argv[1:]), reason))
+        except BaseException:  # noqa: BLE001
+            output = {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}
+            print(json.dumps({"hookSpecificOutput": output}))
         return 0
 
 finally:

@@ -97,6 +97,9 @@ def _judge(stdin: bytes, flags: dict[str, Any], environ: dict[str, str], state: 
 
     runtime = _runtime(flags, environ)
     state["runtime"] = runtime
+    if pm is None:
+        pm = plugin_manager()
+    state["pm"] = pm  # first: even an unreadable payload is refused in the runtime's own words
     if len(stdin) > _MAX_STDIN:
         raise CallError(f"stdin holds {len(stdin)} bytes, more than a hook payload can be ({_MAX_STDIN})")
     if not stdin.strip():
@@ -110,9 +113,6 @@ def _judge(stdin: bytes, flags: dict[str, Any], environ: dict[str, str], state: 
     state["payload"] = payload
     if usage_error:
         raise CallError(usage_error)
-    if pm is None:
-        pm = plugin_manager()
-    state["pm"] = pm
     event = pm.hook.worktree_guard_read_event(payload=payload, runtime=runtime)
     if event is not None:
         return _judge_event(event, pm, flags, environ, state)
@@ -170,7 +170,8 @@ def _one_line(error: BaseException) -> str:
 def _guess_isolated(state: dict[str, Any], environ: dict[str, str], process_cwd: str | None = None) -> bool:
     """Was the failed call an isolated agent's? Unknown counts as yes: the guard fails closed.
 
-    Without a usable cwd in the payload, the hook process's own (`process_cwd`, default os.getcwd()) decides.
+    The payload's cwd and the hook process's own (`process_cwd`, default os.getcwd()) are both looked at: either
+    in a linked worktree makes the answer yes.
     """
     ctx = state.get("ctx")
     if ctx is not None:
@@ -185,12 +186,17 @@ def _guess_isolated(state: dict[str, Any], environ: dict[str, str], process_cwd:
             return True
         payload = state.get("payload") or {}
         cwd = payload.get("cwd") if isinstance(payload, dict) else None
+        pm = state.get("pm")
+        if (not isinstance(cwd, str) or not cwd) and pm is not None and isinstance(payload, dict):
+            cwd = pm.hook.worktree_guard_payload_cwd(payload=payload, runtime=state.get("runtime", "auto"))
+        here = os.getcwd() if process_cwd is None else process_cwd
         if not isinstance(cwd, str) or not os.path.isabs(cwd):
-            cwd = os.getcwd() if process_cwd is None else process_cwd
+            cwd = here
             if not os.path.isabs(cwd):
                 return True  # the hook's own cwd is unknown too
-        layout = find_layout(os.path.realpath(cwd))
-        if layout.linked:
+        # The payload's cwd may be where a command runs rather than where the agent is (Codex sends a command's
+        # workdir): the hook process's own directory in a linked worktree counts as well.
+        if any(find_layout(os.path.realpath(d)).linked for d in dict.fromkeys((cwd, here)) if os.path.isabs(d)):
             return True
         agent_type = payload.get("agent_type") if isinstance(payload, dict) else None
         if isinstance(agent_type, str) and agent_type:

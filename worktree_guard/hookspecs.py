@@ -12,6 +12,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from .engine import AgentScope, Context
+    from .hook_config import HookConfig
     from .reply import Reply
     from .model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
     from .shell.programs import WriteSpec
@@ -65,6 +66,11 @@ def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, ru
     """The runtime's deny reply for a call the guard could not judge (WG000); None when not this adapter's."""
 
 
+@hookspec(firstresult=True)
+def worktree_guard_payload_cwd(payload: dict[str, Any], runtime: str) -> str | None:
+    """Where the agent of a payload that could not be judged stands, when the runtime does not call it `cwd`."""
+
+
 @hookspec
 def worktree_guard_agent_event(event: AgentEvent, scope: AgentScope, pm: pluggy.PluginManager) -> EventVerdict | None:
     """Observe a sub-agent's start or stop (SPEC §5.4, §11); return a verdict (or None when there is nothing to say)."""
@@ -106,3 +112,8 @@ def worktree_guard_write_operands() -> dict[str, WriteSpec] | None:
 @hookspec
 def worktree_guard_hidden_surfaces() -> dict[str, tuple[Surface, ...]] | None:
     """Extend the table of programs that write beyond their operands (`{"npm": (Surface(...),)}`, SPEC §11)."""
+
+
+@hookspec
+def worktree_guard_hook_config() -> HookConfig | None:
+    """A runtime adapter's hook wiring: its config files per scope and the entries the guard adds (`install`)."""

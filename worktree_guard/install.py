@@ -1,4 +1,8 @@
-"""`worktree-guard install` / `uninstall`: wire the hook into a Claude Code settings file (SPEC §9).
+"""`worktree-guard install` / `uninstall`: wire the hook into a runtime's hook configuration (SPEC §9).
+
+Each runtime's files and entries come from its adapter (`HookConfig`, worktree_guard/hook_config.py): JSON
+settings with matcher groups (Claude Code, Codex, Gemini CLI), JSON with a flat list per event (Copilot,
+Cursor), or an executable hook file (Cline). For every one of them:
 
 The entries are merged, never overwritten: every other key, event and handler of the file is kept, and a
 handler that runs `worktree-guard hook` (in any spelling this module writes, or the hand-written
@@ -22,15 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from .runtimes.claude_code import GUARDED_TOOLS
+from .hook_config import HookConfig, Scope
+from .runtimes.claude_code import PRE_TOOL_USE_MATCHER, PRE_TOOL_USE_TIMEOUT, SUBAGENT_TIMEOUT, guard_groups  # noqa: F401 — re-exported
 
-Scope = Literal["project", "local", "user"]
+CLAUDE_CODE = "claude-code"
 
-# Tools whose calls the guard judges (SPEC §5); `Task` is the old name of `Agent`.
-PRE_TOOL_USE_MATCHER = "|".join(GUARDED_TOOLS)
-PRE_TOOL_USE_TIMEOUT = 30
-# The leak check (SPEC §5.4) compares the shared checkouts' state: give it more time than a path check.
-SUBAGENT_TIMEOUT = 60
 EVENTS = ("PreToolUse", "SubagentStart", "SubagentStop")
 BACKUP_SUFFIX = ".worktree-guard.bak"
 SCRIPT_NAMES = ("worktree-guard", "worktree-guard.exe")
@@ -63,16 +63,12 @@ def project_dir(cwd: str | os.PathLike[str] | None = None) -> Path:
 def settings_path(scope: Scope, cwd: str | os.PathLike[str] | None = None, environ: dict[str, str] | None = None) -> Path:
     """The Claude Code settings file of a scope: `.claude/settings.json`, `.claude/settings.local.json`, or the
     user's `settings.json` under `$CLAUDE_CONFIG_DIR` (default `~/.claude`)."""
-    env = os.environ if environ is None else environ
-    if scope == "user":
-        config_dir = env.get("CLAUDE_CONFIG_DIR")
-        base = Path(config_dir).expanduser() if config_dir else Path(env.get("HOME") or Path.home()) / ".claude"
-        return base / "settings.json"
-    name = "settings.local.json" if scope == "local" else "settings.json"
-    return project_dir(cwd) / ".claude" / name
+    from .runtimes.claude_code import HOOK_CONFIG
+
+    return HOOK_CONFIG.path(scope, project_dir(cwd), os.environ if environ is None else environ)
 
 
-def hook_command() -> str:
+def hook_command(runtime: str = "claude-code") -> str:
     """The command line for the settings file: this environment's interpreter running `fast_hook.py`.
 
     `python -S -P …/worktree_guard/fast_hook.py` is `worktree-guard hook` without site-packages and pip's
@@ -83,7 +79,8 @@ def hook_command() -> str:
     fast_hook = Path(__file__).resolve().with_name("fast_hook.py")
     python = os.path.abspath(sys.executable) if sys.executable else ""
     if python and os.access(python, os.X_OK) and fast_hook.is_file() and _installed():
-        return shlex.join([python, "-S", "-P", str(fast_hook)])
+        flags = [] if runtime == CLAUDE_CODE else ["--runtime", runtime]
+        return shlex.join([python, "-S", "-P", str(fast_hook), *flags])
     raise InstallError(
         f"no installed worktree-guard package beside {sys.executable or 'this interpreter'}; install the package "
         "(pip install / pipx install) and run `worktree-guard install` from there. Nothing was changed."
@@ -109,7 +106,7 @@ def is_guard_handler(handler: Any) -> bool:
     """
     if not isinstance(handler, dict) or handler.get("type", "command") != "command":
         return False
-    command = handler.get("command")
+    command = handler.get("command", handler.get("bash"))  # Copilot names the command `bash`
     if not isinstance(command, str):
         return False
     try:
@@ -131,16 +128,6 @@ def is_guard_handler(handler: Any) -> bool:
     if rest and rest[0].endswith("/worktree_guard/fast_hook.py"):
         return True
     return rest[:3] == ["-m", "worktree_guard", "hook"]
-
-
-def guard_groups(command: str) -> dict[str, dict[str, Any]]:
-    """The matcher group this package adds under each event."""
-    pre = {"matcher": PRE_TOOL_USE_MATCHER, "hooks": [{"type": "command", "command": command, "timeout": PRE_TOOL_USE_TIMEOUT}]}
-    groups = {"PreToolUse": pre}
-    for event in ("SubagentStart", "SubagentStop"):
-        # No matcher: every agent type (SubagentStart/Stop match on agent_type).
-        groups[event] = {"hooks": [{"type": "command", "command": command, "timeout": SUBAGENT_TIMEOUT}]}
-    return groups
 
 
 def _hooks_block(settings: dict[str, Any], path: Path) -> dict[str, Any]:
@@ -166,6 +153,9 @@ def without_guard(settings: dict[str, Any], path: Path) -> tuple[dict[str, Any],
         kept_groups = []
         removed_here = 0
         for group in hooks[event]:
+            if is_guard_handler(group):  # a flat list of handlers (Copilot, Cursor)
+                removed_here += 1
+                continue
             handlers = group.get("hooks") if isinstance(group, dict) else None
             if not isinstance(handlers, list):
                 kept_groups.append(group)
@@ -186,12 +176,16 @@ def without_guard(settings: dict[str, Any], path: Path) -> tuple[dict[str, Any],
     return result, removed
 
 
-def with_guard(settings: dict[str, Any], path: Path, command: str) -> tuple[dict[str, Any], int]:
-    """`settings` with exactly one guard group under each event (older guard handlers replaced)."""
+def with_guard(settings: dict[str, Any], path: Path, command: str, config: HookConfig | None = None, scope: Scope | None = None) -> tuple[dict[str, Any], int]:
+    """`settings` with exactly one guard entry under each event (older guard handlers replaced); a new file
+    also gets the keys the runtime wants at the top of one (`"version": 1`)."""
     result, removed = without_guard(settings, path)
+    if not settings and config is not None and scope is not None:
+        result.update(config.new_file.get(scope, {}))
     hooks = result.setdefault("hooks", {})
-    for event, group in guard_groups(command).items():
-        hooks.setdefault(event, []).append(group)
+    entries = config.entries(command) if config else guard_groups(command)
+    for event, entry in entries.items():
+        hooks.setdefault(event, []).append(entry)
     return result, removed
 
 
@@ -218,9 +212,15 @@ def read_settings(path: Path) -> tuple[dict[str, Any], str | None]:
 
 
 def write_settings(path: Path, settings: dict[str, Any], old_text: str | None) -> Path | None:
-    """Write `settings` atomically (same directory, then rename), keeping the file's mode; back up the old text.
+    """Write `settings` as JSON, atomically, with a backup of the old text (see `write_text`)."""
+    return write_text(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n", old_text)
+
+
+def write_text(path: Path, text: str, old_text: str | None, mode: int | None = None) -> Path | None:
+    """Write `text` atomically (same directory, then rename), keeping the file's mode; back up the old text.
 
     `path` must already be the real file (see `_real`), so that a symlinked settings file stays a symlink.
+    `mode` is the new file's mode (default: 0o666 less the umask).
     """
     backup = None
     tmp = None
@@ -229,19 +229,18 @@ def write_settings(path: Path, settings: dict[str, Any], old_text: str | None) -
         if old_text is not None:
             backup = path.with_name(path.name + BACKUP_SUFFIX)
             shutil.copy2(path, backup)
-        text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
-        if old_text is not None:
+        if old_text is not None and mode is None:
             shutil.copymode(path, tmp)
         else:
-            os.chmod(tmp, 0o666 & ~_umask())
+            os.chmod(tmp, (0o666 if mode is None else mode) & ~_umask())
         os.replace(tmp, path)
     except OSError as e:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
-        raise InstallError(f"{path}: cannot write it ({e.strerror or e}). The settings file is unchanged.") from e
+        raise InstallError(f"{path}: cannot write it ({e.strerror or e}). The file is unchanged.") from e
     return backup
 
 
@@ -263,12 +262,16 @@ def _warnings(settings: dict[str, Any]) -> list[str]:
     return notes
 
 
-def install(path: Path, command: str | None = None) -> Outcome:
-    """Merge the guard's entries into the settings file at `path` (created when missing)."""
+def install(path: Path, command: str | None = None, config: HookConfig | None = None, scope: Scope | None = None) -> Outcome:
+    """Merge the guard's entries into the hook configuration at `path` (created when missing)."""
     path = _real(path)
+    command = command or hook_command(config.runtime if config else CLAUDE_CODE)
+    if config is not None and config.layout == "script":
+        return install_script(path, config.entries(command)[SCRIPT_KEY])
     settings, old_text = read_settings(path)
-    new, removed = with_guard(settings, path, command or hook_command())
-    outcome = Outcome(path=path, changed=False, removed=removed, added=list(EVENTS), warnings=_warnings(new))
+    new, removed = with_guard(settings, path, command, config, scope)
+    events = list(config.entries(command)) if config else list(EVENTS)
+    outcome = Outcome(path=path, changed=False, removed=removed, added=events, warnings=_warnings(new))
     if old_text is not None and new == settings:
         return outcome
     outcome.backup = write_settings(path, new, old_text)
@@ -276,9 +279,11 @@ def install(path: Path, command: str | None = None) -> Outcome:
     return outcome
 
 
-def uninstall(path: Path) -> Outcome:
-    """Remove every guard handler from the settings file at `path`; other entries stay."""
+def uninstall(path: Path, config: HookConfig | None = None) -> Outcome:
+    """Remove every guard handler from the hook configuration at `path`; other entries stay."""
     path = _real(path)
+    if config is not None and config.layout == "script":
+        return uninstall_script(path)
     settings, old_text = read_settings(path)
     new, removed = without_guard(settings, path)
     outcome = Outcome(path=path, changed=False, removed=removed)
@@ -289,12 +294,80 @@ def uninstall(path: Path) -> Outcome:
     return outcome
 
 
-def run(action: Literal["install", "uninstall"], scope: Scope, cwd: str | None = None) -> int:
-    """The command: act on one scope's file, report in a few lines; exit 1 (and no write) on a refused file."""
-    path = settings_path(scope, cwd)
+# --- a hook that is a file of its own (Cline) ------------------------------------------------------------
+
+SCRIPT_KEY = "script"
+SCRIPT_MARK = "# worktree-guard hook"
+
+
+def is_guard_script(text: str | None) -> bool:
+    return text is not None and any(line.startswith(SCRIPT_MARK) for line in text.splitlines()[1:2])
+
+
+def _read_text(path: Path) -> str | None:
     try:
-        command = hook_command() if action == "install" else ""
-        outcome = install(path, command) if action == "install" else uninstall(path)
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InstallError(f"{path}: cannot read it ({e}). Nothing was changed.") from e
+
+
+def install_script(path: Path, text: str) -> Outcome:
+    """Write the guard's hook file; a hook file that is not the guard's is never replaced."""
+    old = _read_text(path)
+    outcome = Outcome(path=path, changed=False, added=[path.name])
+    if old is not None and not is_guard_script(old):
+        raise InstallError(
+            f"{path} is a hook of someone else's; Cline runs one file per event, so make it call "
+            f"`{text.splitlines()[-1].removeprefix('exec ')}` itself (with the payload on stdin), or move it away. Nothing was changed."
+        )
+    if old == text:
+        return outcome
+    outcome.backup = write_text(path, text, old, mode=0o755)
+    outcome.removed = 0 if old is None else 1
+    outcome.changed = True
+    return outcome
+
+
+def uninstall_script(path: Path) -> Outcome:
+    old = _read_text(path)
+    outcome = Outcome(path=path, changed=False)
+    if not is_guard_script(old):
+        return outcome
+    backup = path.with_name(path.name + BACKUP_SUFFIX)
+    try:
+        shutil.copy2(path, backup)
+        path.unlink()
+    except OSError as e:
+        raise InstallError(f"{path}: cannot remove it ({e.strerror or e}).") from e
+    outcome.backup, outcome.removed, outcome.changed = backup, 1, True
+    return outcome
+
+
+def hook_configs() -> dict[str, HookConfig]:
+    """Every runtime's wiring, from the adapters (built-in and third-party), by runtime name."""
+    from .plugins import plugin_manager
+
+    configs = [c for c in plugin_manager().hook.worktree_guard_hook_config() if c is not None]
+    return {c.runtime: c for c in reversed(configs)}  # registration order; a later plugin wins
+
+
+def run(action: Literal["install", "uninstall"], scope: Scope | None, cwd: str | None = None, runtime: str = CLAUDE_CODE) -> int:
+    """The command: act on one scope's file, report in a few lines; exit 1 (and no write) on a refused file."""
+    configs = hook_configs()
+    config = configs.get(runtime)
+    if config is None:
+        print(f"worktree-guard {action}: unknown runtime {runtime!r} (known: {', '.join(configs)})", file=sys.stderr)
+        return 2
+    scope = scope or config.default_scope
+    if scope not in config.files:
+        print(f"worktree-guard {action}: {runtime} has no {scope} hook configuration (it has: {', '.join('--' + s for s in config.files)})", file=sys.stderr)
+        return 2
+    path = config.path(scope, project_dir(cwd), os.environ)
+    try:
+        command = hook_command(runtime) if action == "install" else ""
+        outcome = install(path, command, config, scope) if action == "install" else uninstall(path, config)
     except InstallError as e:
         print(f"worktree-guard {action}: {e}", file=sys.stderr)
         return 1
@@ -305,6 +378,8 @@ def run(action: Literal["install", "uninstall"], scope: Scope, cwd: str | None =
             print(f"  command: {command}")
         else:
             print(f"worktree-guard hooks are already installed in {path}; nothing changed")
+        if config.next_step:
+            print(f"  next step: {config.next_step}")
     elif outcome.changed:
         print(f"Removed {outcome.removed} worktree-guard hook handler(s) from {path}")
     else:

@@ -8,6 +8,22 @@ from pydantic import BaseModel, ConfigDict, Field
 
 ToolKind = Literal["file_write", "file_read", "shell", "dispatch", "enter_worktree", "other", "unknown"]
 Decision = Literal["pass", "rewrite", "deny", "warn"]
+WriteAction = Literal["write", "delete", "move_from", "move_to"]
+SubagentPlace = Literal["input", "dispatcher_cwd"]
+
+
+class FileWrite(BaseModel):
+    """One path a file tool writes. A call may write several (a patch): the files rule judges every one."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    path: str = Field(description="the path as written in the call; a relative path resolves from the call's cwd")
+    input_field: str | None = Field(
+        default=None,
+        description="the input field whose whole value is this path, so a rewrite can replace it exactly; "
+        "None when the path sits inside a larger value (a patch's file header), which is never rewritten",
+    )
+    action: WriteAction = Field(default="write", description="write (create or change), delete, or either side of a move")
 
 
 class ToolCall(BaseModel):
@@ -25,6 +41,23 @@ class ToolCall(BaseModel):
     input: dict[str, Any] = Field(default_factory=dict, description="the complete tool input")
     cwd: str = Field(description="the agent's working directory at the time of the call")
     path_field: str | None = Field(default=None, description="the input field that holds the path, for file tools")
+    file_writes: list[FileWrite] | None = Field(
+        default=None,
+        description="every path a call writes as a file tool does, when there may be several (a patch); None: `path_field`",
+    )
+    commands: list[str] | None = Field(
+        default=None,
+        description="shell tools that run several commands, each in a new shell in the same directory; None: input `command`",
+    )
+    shell_cwd: str | None = Field(
+        default=None,
+        description="shell tools: the directory the command starts in when the call names one (relative to cwd); None: cwd",
+    )
+    subagent_place: SubagentPlace = Field(
+        default="input",
+        description="dispatch: where the sub-agent runs is set by the input (`isolation`, `cwd`), or it always "
+        "runs in the dispatcher's cwd (the runtime offers no choice)",
+    )
     session_id: str | None = None
     agent_id: str | None = Field(default=None, description="present only inside a sub-agent")
     agent_type: str | None = None
@@ -39,6 +72,30 @@ class ToolCall(BaseModel):
             return None
         value = self.input.get(self.path_field)
         return value if isinstance(value, str) else None
+
+    @property
+    def writes(self) -> list[FileWrite]:
+        """Every path this call writes as a file tool does, as written — the one accessor for "where does it write".
+
+        A file tool's path (`path_field`), or every path in `file_writes` (a patch; also a shell call whose
+        runtime applies a patch the command carries). Empty when the call names no usable path (the files
+        rule then refuses a file tool, WG000). Bash write operands and redirections are not here: they reach
+        rules through the `worktree_guard_shell_*` hooks as the command is walked.
+        """
+        if self.file_writes is not None:
+            return list(self.file_writes)
+        if self.kind != "file_write":
+            return []
+        path = self.path
+        return [FileWrite(path=path, input_field=self.path_field)] if path else []
+
+    @property
+    def shell_commands(self) -> list[Any]:
+        """The command strings a shell-tool call runs, each from `shell_cwd` (or cwd); items may be non-strings
+        when the payload is malformed (the Bash rule refuses those, WG000)."""
+        if self.commands is not None:
+            return list(self.commands)
+        return [self.input.get("command")]
 
 
 class Violation(BaseModel):

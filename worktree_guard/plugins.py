@@ -23,6 +23,11 @@ BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
     ("leaks", "worktree_guard.subagents.leak_check"),
     ("wave", "worktree_guard.subagents.wave"),
     ("claude-code", "worktree_guard.runtimes.claude_code"),
+    ("codex", "worktree_guard.runtimes.codex"),
+    ("gemini", "worktree_guard.runtimes.gemini"),
+    ("copilot", "worktree_guard.runtimes.copilot"),
+    ("cline", "worktree_guard.runtimes.cline"),
+    ("cursor", "worktree_guard.runtimes.cursor"),
 )
 
 

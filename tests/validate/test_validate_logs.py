@@ -65,5 +65,5 @@ def test_unrecognised_and_damaged_files(tmp_path, validate, repo) -> None:
         f.write('{"session_id": "s1", "cwd": \n')
     run = validate(tmp_path)
     assert run.code == 1
-    assert "other.jsonl  not a Claude Code transcript, hook-input log or audit log: skipped" in run.err
+    assert "other.jsonl  not a Claude Code transcript, Codex session, hook-input log or audit log: skipped" in run.err
     assert "hooks.jsonl:2  not valid JSON" in run.err

@@ -29,19 +29,30 @@ RULE = "bash"
 def worktree_guard_check_call(call: ToolCall, ctx: Context) -> list[Violation] | None:
     if call.kind != "shell":
         return None
-    command = call.input.get("command")
-    if command is None and call.tool == "Monitor":
+    commands = call.shell_commands
+    if commands == [None] and call.tool == "Monitor":
         return None  # a Monitor on a websocket runs no command
-    if not isinstance(command, str):
-        return [_violation(ctx, "WG000", "The Bash call has no `command` string, so worktree-guard cannot check it.", None)]
-    walker, _ = analyse(command, ctx)
-    return walker.findings
+    findings: list[Violation] = []
+    for command in commands:  # each in a shell of its own, started in the same directory
+        if not isinstance(command, str):
+            return [_violation(ctx, "WG000", f"The {call.tool} call has no `command` string, so worktree-guard cannot check it.", None)]
+        walker, _ = analyse(command, ctx)
+        findings.extend(walker.findings)
+    return findings
+
+
+def start_directory(ctx: Context) -> str:
+    """Where the call's shell starts: the directory the call names (`shell_cwd`), else the agent's cwd."""
+    if ctx.call.shell_cwd is None:
+        return ctx.cwd
+    return ctx.policy.canonical(ctx.call.shell_cwd, ctx.cwd)
 
 
 def initial_state(ctx: Context) -> ShellState:
-    """The agent's shell as the hook can know it: cwd from the payload, HOME and TMPDIR from its environment."""
-    state = ShellState(cwd=ctx.cwd)
-    state.variables["PWD"] = ctx.cwd
+    """The agent's shell as the hook can know it: its start directory, HOME and TMPDIR from its environment."""
+    start = start_directory(ctx)
+    state = ShellState(cwd=start)
+    state.variables["PWD"] = start
     state.variables["HOME"] = ctx.policy.home
     tmpdir = os.environ.get("TMPDIR")
     if tmpdir:

@@ -10,9 +10,35 @@ from ..shell.builtins import directory_change
 
 if TYPE_CHECKING:
     from ..engine import Context
+    from ..model import ToolCall
     from ..shell.steps import ShellCommand
 
 RULE = "cd"
+
+
+@hookimpl
+def worktree_guard_check_call(call: ToolCall, ctx: Context) -> list[Violation] | None:
+    """A shell call that names its own start directory (`shell_cwd`) goes there as a `cd` would."""
+    if call.kind != "shell" or call.shell_cwd is None:
+        return None
+    judgement = ctx.policy.judge(call.shell_cwd, ctx.cwd)
+    if judgement.place in ("inside", "protected", "allowed"):
+        return None
+    if judgement.place == "shared":
+        where = f"in the shared checkout {judgement.shared_root}, not in this agent's worktree {ctx.worktree_root}"
+    else:
+        where = f"outside this agent's worktree {ctx.worktree_root} and the allow-list"
+    return [Violation(
+        code="WG201",
+        rule=RULE,
+        tool=call.tool,
+        message=f"The command would start in {judgement.resolved}, {where}.",
+        path=call.shell_cwd,
+        resolved=judgement.resolved,
+        worktree_root=ctx.worktree_root,
+        shared_root=judgement.shared_root,
+        suggestion=judgement.suggestion,
+    )]
 
 
 @hookimpl

@@ -1,6 +1,7 @@
 """The nested-dispatch rule (SPEC §5.3): what an isolated agent dispatches is isolated too.
 
-Agent (formerly Task), kind "dispatch":
+Agent (formerly Task), kind "dispatch" (a dispatch whose sub-agent always runs in the dispatcher's cwd,
+`subagent_place == "dispatcher_cwd"`, has nothing to check here: that cwd confines the sub-agent):
 - no `isolation` field → the call is rewritten to add `"isolation": "worktree"` (WG501, applied in enforce mode
   too), unless the target's definition already declares it or a `cwd` inside W places it there (WG501 as info);
 - `isolation` set to anything but a worktree → WG502, unless `allow_isolation_downgrade` (then info);
@@ -53,6 +54,10 @@ def _violation(call: ToolCall, ctx: Context, code: str, message: str, **extra: A
 
 
 def check_dispatch(call: ToolCall, ctx: Context) -> list[Violation]:
+    if call.subagent_place == "dispatcher_cwd":
+        # The runtime runs the sub-agent in this agent's cwd, with no say in the call: it is confined to W by
+        # that cwd, as this agent is. Nothing to add, nothing to refuse.
+        return []
     findings: list[Violation] = []
     target = call.input.get("subagent_type")
     cwd_inside = False

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..engine import CallError, reason_text
+from ..hook_config import HookConfig, user_dir
 from ..hookspecs import hookimpl
 from ..model import AgentEvent, EventVerdict, ToolCall, ToolKind, Verdict
 from ..reply import Reply
@@ -49,6 +50,38 @@ KNOWN_EVENTS = frozenset({
 LIFECYCLE_EVENTS = ("SubagentStart", "SubagentStop")
 # The tools the PreToolUse entry must cover (install writes them as its matcher; doctor checks them).
 GUARDED_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "Agent", "Task", "EnterWorktree")
+PRE_TOOL_USE_MATCHER = "|".join(GUARDED_TOOLS)
+PRE_TOOL_USE_TIMEOUT = 30
+# The leak check (SPEC §5.4) compares the shared checkouts' state: give it more time than a path check.
+SUBAGENT_TIMEOUT = 60
+
+
+def guard_groups(command: str) -> dict[str, dict[str, Any]]:
+    """The matcher group the guard adds under each event of a Claude Code settings file."""
+    pre = {"matcher": PRE_TOOL_USE_MATCHER, "hooks": [{"type": "command", "command": command, "timeout": PRE_TOOL_USE_TIMEOUT}]}
+    groups = {"PreToolUse": pre}
+    for event in LIFECYCLE_EVENTS:
+        # No matcher: every agent type (SubagentStart/Stop match on agent_type).
+        groups[event] = {"hooks": [{"type": "command", "command": command, "timeout": SUBAGENT_TIMEOUT}]}
+    return groups
+
+
+HOOK_CONFIG = HookConfig(
+    runtime=NAME,
+    layout="grouped",
+    files={
+        "project": lambda project, env: project / ".claude" / "settings.json",
+        "local": lambda project, env: project / ".claude" / "settings.local.json",
+        "user": lambda project, env: user_dir(env, "CLAUDE_CONFIG_DIR", ".claude") / "settings.json",
+    },
+    default_scope="local",
+    entries=guard_groups,
+)
+
+
+@hookimpl
+def worktree_guard_hook_config() -> HookConfig:
+    return HOOK_CONFIG
 
 
 class PreToolUsePayload(BaseModel):

@@ -91,3 +91,17 @@ def decode_record(raw: bytes, path: str, number: int, problems: list[LineProblem
         problems.append(LineProblem(path, number, "not a JSON object: skipped"))
         return None
     return record
+
+
+def read_records(path: str, result: ReadResult) -> list[tuple[int, dict[str, Any]]]:
+    """(line number, record) of every JSON-object line of a JSONL file; the others are reported in `result`."""
+    records = []
+    with open(path, "rb") as f:
+        for number, raw in enumerate(f, 1):
+            if not raw.strip():
+                continue
+            result.records += 1
+            record = decode_record(raw, path, number, result.problems)
+            if record is not None:
+                records.append((number, record))
+    return records

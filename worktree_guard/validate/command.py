@@ -51,6 +51,10 @@ def read_unit(unit: Unit, replayer: Replayer) -> ReadResult:
             return read_session(unit.files)
         if unit.kind == "hook-log":
             return read_hook_log(unit.files[0], replayer.pm)
+        if unit.kind == "codex-session":
+            from .codex_sessions import read_codex_session
+
+            return read_codex_session(unit.files[0])
         return read_audit_log(unit.files[0])
     except OSError as e:
         return ReadResult(problems=[LineProblem(unit.files[0], 0, f"cannot read: {e.strerror or e}")])

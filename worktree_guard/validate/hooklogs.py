@@ -12,25 +12,12 @@ from typing import Any
 
 import pluggy
 
-from .calls import Anchor, LineProblem, ReadResult, RecordedCall, decode_record
+from .calls import Anchor, LineProblem, ReadResult, RecordedCall, read_records
 from .layouts import recorded_home
 from .outcomes import outcome_of
 
 _PRE = "PreToolUse"
 _POST = ("PostToolUse", "PostToolUseFailure")
-
-
-def _lines(path: str, result: ReadResult) -> list[tuple[int, dict[str, Any]]]:
-    records = []
-    with open(path, "rb") as f:
-        for number, raw in enumerate(f, 1):
-            if not raw.strip():
-                continue
-            result.records += 1
-            record = decode_record(raw, path, number, result.problems)
-            if record is not None:
-                records.append((number, record))
-    return records
 
 
 def _event(record: dict[str, Any]) -> Any:
@@ -46,7 +33,7 @@ def _same_call(pre: dict[str, Any], post: dict[str, Any]) -> bool:
 def read_hook_log(path: str, pm: pluggy.PluginManager, runtime: str = "auto") -> ReadResult:
     """The PreToolUse calls of a hook-input log, each paired with a later PostToolUse when there is one."""
     result = ReadResult()
-    records = _lines(path, result)
+    records = read_records(path, result)
     anchors: dict[tuple[Any, Any], Anchor] = {}
     pending: list[tuple[dict[str, Any], RecordedCall]] = []
     for number, record in records:
@@ -91,7 +78,7 @@ def read_audit_log(path: str) -> ReadResult:
 
     result = ReadResult()
     anchors: dict[tuple[Any, Any], Anchor] = {}
-    for number, record in _lines(path, result):
+    for number, record in read_records(path, result):
         try:
             line = AuditRecord.model_validate(record)
         except Exception as e:  # noqa: BLE001 — pydantic's ValidationError: skip the line

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .calls import LineProblem
+from .codex_sessions import is_codex_session
 
-Kind = Literal["transcript", "hook-log", "audit-log"]
+Kind = Literal["transcript", "hook-log", "audit-log", "codex-session"]
 
 EXTENSIONS = (".jsonl", ".ndjson")
 _SNIFF_LINES = 50
@@ -92,6 +93,8 @@ def _kind_of_line(raw: bytes) -> Kind | None:
         return None
     if "decision" in record and "isolated" in record and "tool" in record:
         return "audit-log"
+    if is_codex_session(record):
+        return "codex-session"
     if "tool_name" in record or "hook_event_name" in record or ("event" in record and "session_id" in record):
         return "hook-log"
     if record.get("type") in _TRANSCRIPT_TYPES or "sessionId" in record:
@@ -126,7 +129,7 @@ def units_of(paths: list[str]) -> tuple[list[Unit], list[LineProblem]]:
             continue
         if kind is None:
             if size:
-                problems.append(LineProblem(path, 0, "not a Claude Code transcript, hook-input log or audit log: skipped"))
+                problems.append(LineProblem(path, 0, "not a Claude Code transcript, Codex session, hook-input log or audit log: skipped"))
             continue
         if kind == "transcript":
             sessions.setdefault((project_dir(path), session or path), []).append(path)

@@ -1,0 +1,37 @@
+"""Drive the Claude Agent SDK for Python once, with worktree-guard's in-process callbacks (run as a script).
+
+    python agent_sdk_driver.py SDK_SITE CWD MODE PROMPT [SETTINGS_JSON]
+
+SDK_SITE is where `claude-agent-sdk` was installed (`pip install --target`); it is appended to sys.path, after
+this interpreter's site-packages, so the guard's own dependencies are the ones it was tested with. MODE is
+`hooks` (agent_sdk.hooks(), bypassPermissions) or `can_use_tool` (agent_sdk.can_use_tool(), default mode).
+The CLI the SDK bundles talks to the fake API named by ANTHROPIC_BASE_URL in the environment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+
+
+async def main(cwd: str, mode: str, prompt: str, settings: dict) -> None:
+    from claude_agent_sdk import ClaudeAgentOptions, query
+
+    from worktree_guard import agent_sdk
+
+    async def messages():  # can_use_tool needs the streaming form of the prompt
+        yield {"type": "user", "message": {"role": "user", "content": prompt}}
+
+    options = ClaudeAgentOptions(cwd=cwd, env=dict(os.environ), setting_sources=[], permission_mode="bypassPermissions", hooks=agent_sdk.hooks(**settings))
+    if mode == "can_use_tool":
+        options = ClaudeAgentOptions(cwd=cwd, env=dict(os.environ), setting_sources=[], permission_mode="default", can_use_tool=agent_sdk.can_use_tool(cwd, **settings))
+    async for message in query(prompt=messages(), options=options):
+        print(type(message).__name__, flush=True)
+
+
+if __name__ == "__main__":
+    site, cwd, mode, prompt = sys.argv[1:5]
+    sys.path.append(site)
+    asyncio.run(main(cwd, mode, prompt, json.loads(sys.argv[5]) if len(sys.argv) > 5 else {}))

@@ -1,0 +1,103 @@
+"""A scratch world for driving another runtime's real client (Codex, Gemini, Copilot, Cline) in a linked worktree.
+
+The repository's main checkout holds the guard's configuration and the runtime's hook configuration, written
+by `worktree-guard install --runtime R` and committed as a team would; the session then runs in a linked
+worktree `wt` made from it, so the guard confines it by its cwd (SPEC §3, §4). Nothing leaves the machine:
+each client talks only to a fake model API on 127.0.0.1, with HOME and its config in scratch directories.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .harness import DROPPED_PREFIXES, GUARD_EXE
+
+CODES = re.compile(r"\[worktree-guard ([A-Z0-9 ]+)\]")
+
+
+def codes_in(text: str | None) -> set[str]:
+    """The codes of every worktree-guard reason quoted in `text` (`[worktree-guard WG101 WG102]`)."""
+    return {code for found in CODES.findall(text or "") for code in found.split()}
+
+
+@dataclass
+class Run:
+    argv: list[str]
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float
+
+    def describe(self) -> str:
+        return f"{self.argv[0]} exited {self.returncode} after {self.seconds:.1f}s; stdout: {self.stdout[-1500:]!r}; stderr: {self.stderr[-1500:]!r}"
+
+
+class World:
+    """`main` is the main checkout, `wt` the linked worktree the session runs in, `home` the client's HOME."""
+
+    def __init__(self, base: Path, runtime: str) -> None:
+        self.base = Path(os.path.realpath(base))
+        self.runtime = runtime
+        self.home = self.base / "home"
+        self.main = self.base / "repo"
+        self.wt = self.base / "wt"
+        self.audit_log = self.base / "audit.jsonl"
+        (self.main / "src").mkdir(parents=True)
+        self.home.mkdir()
+        self.git("init", "-q", "-b", "main")
+        (self.main / "README.md").write_text("hello\n")
+        (self.main / "src" / "app.py").write_text("print('app')\n")
+        (self.main / ".worktree-guard.toml").write_text(f'audit_log = "{self.audit_log}"\n')
+        done = subprocess.run([str(GUARD_EXE), "install", "--runtime", runtime], cwd=self.main, capture_output=True, text=True, env=self.env(), timeout=60)
+        assert done.returncode == 0, done.stderr
+        self.install_output = done.stdout
+        self.git("add", "-A")
+        self.git("commit", "-q", "-m", "init, with worktree-guard's hooks")
+        self.git("worktree", "add", "-q", "-b", "work", str(self.wt))
+
+    def env(self, **extra: str) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(DROPPED_PREFIXES)}
+        env.update(
+            HOME=str(self.home),
+            XDG_CONFIG_HOME=str(self.home / ".config"),
+            NO_PROXY="127.0.0.1,localhost",
+            WT_GUARD_DAEMON_IDLE="10",  # the hooks run through the daemon, which exits soon after the test
+            GIT_AUTHOR_NAME="e2e", GIT_AUTHOR_EMAIL="e2e@example.invalid",
+            GIT_COMMITTER_NAME="e2e", GIT_COMMITTER_EMAIL="e2e@example.invalid",
+        )
+        env.update(extra)
+        return env
+
+    def git(self, *args: str, cwd: Path | None = None) -> str:
+        done = subprocess.run(["git", *args], cwd=cwd or self.main, capture_output=True, text=True, env=self.env())
+        assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
+        return done.stdout.strip()
+
+    def run(self, argv: list[str], *, env: dict[str, str] | None = None, timeout: float = 240) -> Run:
+        """Run the client in the worktree, offline, with no stdin."""
+        started = time.monotonic()
+        done = subprocess.run(argv, cwd=self.wt, capture_output=True, text=True, env=self.env(**(env or {})), timeout=timeout, stdin=subprocess.DEVNULL)
+        run = Run(argv, done.returncode, done.stdout, done.stderr, time.monotonic() - started)
+        assert done.returncode == 0, run.describe()
+        return run
+
+    def audit(self) -> list[dict[str, Any]]:
+        if not self.audit_log.exists():
+            return []
+        return [json.loads(line) for line in self.audit_log.read_text().splitlines() if line.strip()]
+
+    # --- what every runtime's scenario checks ----------------------------------------------------------
+
+    def main_untouched(self, *names: str) -> None:
+        """The main checkout still has its branch, no branch `x`, and none of the files the agent aimed at it."""
+        assert self.git("branch", "--show-current") == "main"
+        assert self.git("branch", "--list", "x") == ""
+        for name in names:
+            assert not (self.main / name).exists(), f"{name} was written into the main checkout"

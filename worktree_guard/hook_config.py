@@ -1,0 +1,52 @@
+"""Where a runtime keeps its hook configuration, and the entries the guard puts there (SPEC §9, `install`).
+
+Each runtime adapter describes its own wiring with a `HookConfig` and hands it over through the
+`worktree_guard_hook_config` hook, so a third-party adapter brings `install --runtime` support with it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+Scope = Literal["project", "local", "user"]
+# grouped: {"hooks": {Event: [{"matcher": …, "hooks": [handler]}]}} (Claude Code, Codex, Gemini CLI);
+# flat: {"hooks": {event: [handler]}} (Copilot, Cursor); script: an executable file per event (Cline).
+Layout = Literal["grouped", "flat", "script"]
+
+
+@dataclass(frozen=True)
+class HookConfig:
+    """One runtime's hook wiring.
+
+    `files` maps each scope the runtime has to its file, given the project directory and the environment;
+    `entries(command)` is what the guard adds under each event: a matcher group (grouped), a handler (flat),
+    or the script's text (script). `new_file` holds, per scope, the keys a new file starts with; `next_step` is the one
+    thing the user must still do for the hooks to run (trust), printed after install.
+    """
+
+    runtime: str
+    layout: Layout
+    files: dict[Scope, Callable[[Path, Mapping[str, str]], Path]]
+    default_scope: Scope
+    entries: Callable[[str], dict[str, Any]]
+    new_file: dict[Scope, dict[str, Any]] = field(default_factory=dict)
+    next_step: str | None = None
+
+    def path(self, scope: Scope, project: Path, environ: Mapping[str, str]) -> Path:
+        if scope not in self.files:
+            raise KeyError(scope)
+        return self.files[scope](project, environ)
+
+
+def home(environ: Mapping[str, str]) -> Path:
+    return Path(environ.get("HOME") or os.path.expanduser("~"))
+
+
+def user_dir(environ: Mapping[str, str], variable: str | None, default: str) -> Path:
+    """A runtime's user directory: `$variable` when set, else `default` under HOME (e.g. `.codex`)."""
+    value = environ.get(variable) if variable else None
+    return Path(value).expanduser() if value else home(environ) / default
