@@ -22,7 +22,7 @@ from tests.helpers import Repo, isolate_environment, make_repo
 def _isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Every test, not only those that ask for `repo`: a test that builds its own repository (or none) must
     # not read the developer's ~/.config/worktree-guard or ~/.claude/agents either.
-    isolate_environment(monkeypatch, tmp_path / "home")
+    isolate_environment(monkeypatch, tmp_path / "test-home")  # not "home": tests build client homes there
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ from tests.helpers import GIT_ENV
 
 def test_every_test_has_its_own_home_and_no_guard_settings(tmp_path: Path) -> None:
     """No `repo` fixture asked for: the isolation is for every test."""
-    home = tmp_path / "home"
+    home = tmp_path / "test-home"
     assert os.environ["HOME"] == str(home) and home.is_dir()
     assert os.environ["XDG_CONFIG_HOME"] == str(home / ".config")
     assert os.environ["XDG_STATE_HOME"] == str(home / ".local" / "state")
