@@ -209,7 +209,7 @@ GIT_ROWS = [
     ("git config --worktree core.sparseCheckout true", "pass"),
     ("git config user.name", "pass"),
     ("git config --get remote.origin.url", "pass"),
-    ("git -c alias.x='!cd {MAIN} && git switch feature' x", {"WG305"}),
+    ("git -c alias.x='!cd {MAIN} && git switch feature' x", {"WG305", "WG201", "WG301"}),  # and the alias's code, walked where git runs it
     ("git -c core.hooksPath=/tmp/h commit -m x", {"WG305"}),
     ("git push . HEAD:main", {"WG305"}),
     ("git fetch . HEAD:main", {"WG305"}),
