@@ -19,6 +19,7 @@ BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
     ("writes", "worktree_guard.rules.writes"),
     ("indirection", "worktree_guard.rules.indirection"),
     ("interpreters", "worktree_guard.rules.interpreters"),
+    ("apply-patch", "worktree_guard.runtimes.patch"),
     ("dispatch", "worktree_guard.rules.dispatch"),
     ("leaks", "worktree_guard.subagents.leak_check"),
     ("wave", "worktree_guard.subagents.wave"),

@@ -25,7 +25,7 @@ from ..hookspecs import hookimpl
 from ..model import ToolCall, Verdict
 from ..reply import Reply
 from .common import Tools, answer, shared_cwd_call, as_json, object_field, reads, text_field, tool_kind, unjudged
-from .patch import PatchError, holds_patch, patch_writes
+from .patch import PatchError, patch_writes
 
 NAME = "codex"
 EVENTS = frozenset({
@@ -92,9 +92,6 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
             )
         if sent_cwd != cwd:
             extra["shell_cwd"] = sent_cwd
-        command = tool_input.get("command")
-        if isinstance(command, str) and holds_patch(command):
-            extra["file_writes"] = _writes(command)  # Codex applies a patch given to `apply_patch` in a command
     elif kind == "file_write":
         patch = tool_input.get("command")
         if not isinstance(patch, str):

@@ -1,0 +1,170 @@
+"""The escapes and wrong denies an independent review found in the runtime adapters with the real clients
+(review-runtimes.md), each at payload level in a real repository with real linked worktrees.
+
+The agent's worktree W here is `repo.outside` (`<base>/outside-wt`, a sibling of the main checkout
+`<base>/repo`), the layout the review used, so that `W/../repo` is the main checkout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .helpers import Repo
+from .test_runtime_adapters import captured, codes_in, codex_transcript, judged, reply
+
+# --- 1. A path whose `..` follows a symlink: clients collapse `..` as text, the kernel after symlinks ------
+
+
+@pytest.fixture
+def trick(repo: Repo) -> Path:
+    """W with `a -> p/q`: `W/a/../../repo` is the main checkout as text, `W/repo` for the kernel."""
+    (repo.outside / "p" / "q").mkdir(parents=True)
+    (repo.outside / "a").symlink_to("p/q")
+    return repo.outside / "a" / ".." / ".." / "repo"
+
+
+def in_w(repo: Repo, runtime: str, name: str) -> Any:
+    return captured(runtime, name, repo, **{"<CWD>": str(repo.outside)})
+
+
+def test_a_codex_patch_path_through_a_symlink_and_up_is_judged_as_codex_resolves_it(repo: Repo, trick: Path) -> None:
+    payload = in_w(repo, "codex", "hook_input_apply_patch_add.json")
+    payload["transcript_path"] = codex_transcript(repo, repo.outside)
+    payload["tool_input"]["command"] = "*** Begin Patch\n*** Add File: a/../../repo/LEAK.txt\n+leak\n*** End Patch\n"
+    assert judged(payload) == ("codex", {"WG101"}, "deny")
+
+
+def test_a_copilot_patch_and_create_through_a_symlink_and_up_are_refused(repo: Repo, trick: Path) -> None:
+    patch = in_w(repo, "copilot", "hook_input_camel_apply_patch.json")
+    patch["toolArgs"] = f"*** Begin Patch\n*** Add File: {trick}/LEAK.txt\n+leak\n*** End Patch\n"
+    assert judged(patch) == ("copilot", {"WG101"}, "deny")
+    create = in_w(repo, "copilot", "hook_input_camel_create.json")
+    create["toolArgs"]["path"] = f"{trick}/LEAK.txt"
+    assert judged(create) == ("copilot", {"WG101"}, "deny")
+
+
+def test_a_cline_edit_through_a_symlink_and_up_is_refused(repo: Repo, trick: Path) -> None:
+    payload = in_w(repo, "cline", "hook_input_editor.json")
+    payload["tool_call"]["input"]["path"] = f"{trick}/README.md"
+    assert judged(payload) == ("cline", {"WG101"}, "deny")
+
+
+def test_gemini_writes_and_a_shell_start_directory_through_a_symlink_and_up_are_refused(repo: Repo, trick: Path) -> None:
+    write = in_w(repo, "gemini", "hook_input_write_file.json")
+    write["tool_input"]["file_path"] = f"{trick}/LEAK.txt"
+    assert judged(write) == ("gemini", {"WG101"}, "deny")
+    replace = in_w(repo, "gemini", "hook_input_replace.json")
+    replace["tool_input"]["file_path"] = f"{trick}/README.md"
+    assert judged(replace) == ("gemini", {"WG101"}, "deny")
+    shell = in_w(repo, "gemini", "hook_input_run_shell_command.json")
+    shell["tool_input"] = {"command": "git switch -c x", "dir_path": "a/../../repo"}
+    # The start directory is the main checkout for Gemini (WG201), and git there switches its branch (WG301).
+    assert judged(shell) == ("gemini", {"WG201", "WG301"}, "deny")
+
+
+def test_a_shell_start_directory_with_two_readings_inside_w_is_walked_from_both(repo: Repo, trick: Path) -> None:
+    """`dir_path: a/..` is W/p for the kernel and W for a client: both inside W, but `../repo/x` from W is
+    the main checkout."""
+    shell = in_w(repo, "gemini", "hook_input_run_shell_command.json")
+    shell["tool_input"] = {"command": "echo x > ../repo/LEAK.txt", "dir_path": "a/.."}
+    assert judged(shell) == ("gemini", {"WG401"}, "deny")
+    shell["tool_input"] = {"command": "echo x > x.txt", "dir_path": "a/.."}  # W/p/x.txt or W/x.txt: both in W
+    assert judged(shell) == ("gemini", set(), "pass")
+
+
+def test_the_two_readings_agree_everywhere_else_so_nothing_new_is_refused(repo: Repo, trick: Path) -> None:
+    """Paths through the symlink that stay in W, `..` that follows no symlink, and a cleaned Claude Code path."""
+    from .helpers import payload as claude_payload
+
+    for path in (f"{repo.outside}/a/x.txt", f"{repo.outside}/a/../x.txt", f"{repo.outside}/p/../x.txt", "a/../y.txt"):
+        assert judged(claude_payload(repo.outside, "Write", {"file_path": path, "content": "x"})) == ("claude-code", set(), "pass"), path
+    leak = claude_payload(repo.outside, "Write", {"file_path": f"{trick}/README.md", "content": "x"})
+    assert judged(leak) == ("claude-code", {"WG101"}, "deny")
+    clean = claude_payload(repo.outside, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"})
+    assert judged(clean) == ("claude-code", {"WG101"}, "deny")
+
+
+def test_a_bash_write_or_cd_through_a_symlink_and_up_is_refused(repo: Repo, trick: Path) -> None:
+    """Programs that clean paths as text (Node's, for one) exist in shells too: a shell write is judged both ways."""
+    from .helpers import payload as claude_payload
+
+    for command, codes in (
+        ("echo x > a/../../repo/LEAK.txt", {"WG401"}),
+        ("cd a/../../repo", {"WG201"}),
+        ("echo x > a/../inside.txt", set()),
+    ):
+        decision = "deny" if codes else "pass"
+        assert judged(claude_payload(repo.outside, "Bash", {"command": command})) == ("claude-code", codes, decision), command
+
+
+# --- 2. A patch header split at a character the clients do not break lines at --------------------------
+
+
+ODD_BREAKS = ["\x85", "\u2028", "\x0b", "\x0c", "\x1e", "\u2029", "\r"]
+
+
+@pytest.mark.parametrize("odd", ODD_BREAKS, ids=lambda c: f"U+{ord(c):04X}")
+def test_a_patch_header_holding_a_line_break_the_clients_do_not_see_is_refused(repo: Repo, odd: str) -> None:
+    """Codex and Copilot break patch lines at "\\n" only: `d<odd>/../../repo/LEAK.txt` is one path to them."""
+    patch = f"*** Begin Patch\n*** Add File: d{odd}/../../repo/LEAK.txt\n+leak\n*** End Patch\n"
+    codex = in_w(repo, "codex", "hook_input_apply_patch_add.json")
+    codex["transcript_path"] = codex_transcript(repo, repo.outside)
+    codex["tool_input"]["command"] = patch
+    reason = reply(codex, "codex")["hookSpecificOutput"]["permissionDecisionReason"]
+    assert codes_in(reason) == {"WG000"} and f"U+{ord(odd):04X}" in reason
+    copilot = in_w(repo, "copilot", "hook_input_camel_apply_patch.json")
+    copilot["toolArgs"] = patch
+    reason = reply(copilot, "copilot")["permissionDecisionReason"]
+    assert codes_in(reason) == {"WG000"} and f"U+{ord(odd):04X}" in reason
+
+
+def test_patch_lines_end_where_the_clients_end_them(repo: Repo) -> None:
+    from worktree_guard.runtimes.patch import patch_writes
+
+    crlf = "*** Begin Patch\r\n*** Add File: a.txt\r\n+x\r\n*** Update File: b.py\r\n@@\r\n-a\x0c\r\n+b\x85c\r\n*** End Patch\r\n"
+    assert [(w.path, w.action) for w in patch_writes(crlf)] == [("a.txt", "write"), ("b.py", "write")]  # odd bytes in content are content
+    hidden = "*** Begin Patch\n+x\r*** Add File: /elsewhere/x.txt\n*** End Patch\n"  # a client breaking at a bare \r sees a header
+    assert [w.path for w in patch_writes(hidden)] == ["/elsewhere/x.txt"]
+
+
+# --- 3. A patch in a Codex shell command is applied from where the command runs ---------------------------
+
+
+def codex_bash(repo: Repo, command: str, workdir: str | None = None) -> dict[str, Any]:
+    payload = in_w(repo, "codex", "hook_input_bash_exec_command.json")
+    payload.update(tool_input={"command": command}, cwd=workdir or str(repo.outside), transcript_path=codex_transcript(repo, repo.outside))
+    return payload
+
+
+def heredoc(path: str) -> str:
+    return f"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: {path}\n+leak\n*** End Patch\nEOF\n"
+
+
+def test_a_codex_shell_patch_is_judged_from_its_workdir_and_after_its_cd(repo: Repo) -> None:
+    import tempfile
+
+    temp = os.path.realpath(tempfile.gettempdir())  # allow-listed, so only the patch can be refused
+    up = os.path.relpath(repo.main, temp)
+    assert judged(codex_bash(repo, heredoc(f"{up}/LEAK_A.txt"), workdir=temp)) == ("codex", {"WG401"}, "deny")
+    assert judged(codex_bash(repo, f"cd {temp} && " + heredoc(f"{up}/LEAK_B.txt"))) == ("codex", {"WG401"}, "deny")
+    assert judged(codex_bash(repo, f"(cd {temp}; " + heredoc(f"{up}/LEAK_C.txt").rstrip("\n") + "\n)")) == ("codex", {"WG401"}, "deny")
+    # The same patch from the session's directory, and a relative one after a cd inside W, stay in W.
+    assert judged(codex_bash(repo, heredoc("inside.txt"))) == ("codex", set(), "pass")
+    (repo.outside / "src").mkdir(exist_ok=True)
+    assert judged(codex_bash(repo, "cd src && " + heredoc("new.py"))) == ("codex", set(), "pass")
+    out = reply(codex_bash(repo, heredoc(f"{up}/LEAK_A.txt"), workdir=temp), "codex")
+    assert codes_in(out["hookSpecificOutput"]["permissionDecisionReason"]) == {"WG401"}
+
+
+def test_a_codex_shell_patch_whose_text_cannot_be_seen_is_refused(repo: Repo, tmp_path: Path) -> None:
+    for command in ("apply_patch < patch.txt", "cat patch.txt | apply_patch", 'apply_patch "$PATCH"',
+                    "apply_patch <<EOF\n*** Begin Patch\n*** Add File: $HOME/x.txt\n+x\n*** End Patch\nEOF\n",
+                    heredoc("d\x85/../../repo/LEAK.txt")):
+        assert judged(codex_bash(repo, command)) == ("codex", {"WG403"}, "deny"), command
+    # An unquoted heredoc whose headers expand nothing is read as written.
+    assert judged(codex_bash(repo, "apply_patch <<EOF\n*** Begin Patch\n*** Add File: x.sh\n+echo $HOME\n*** End Patch\nEOF\n")) == ("codex", set(), "pass")
