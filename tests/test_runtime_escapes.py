@@ -168,3 +168,42 @@ def test_a_codex_shell_patch_whose_text_cannot_be_seen_is_refused(repo: Repo, tm
         assert judged(codex_bash(repo, command)) == ("codex", {"WG403"}, "deny"), command
     # An unquoted heredoc whose headers expand nothing is read as written.
     assert judged(codex_bash(repo, "apply_patch <<EOF\n*** Begin Patch\n*** Add File: x.sh\n+echo $HOME\n*** End Patch\nEOF\n")) == ("codex", set(), "pass")
+
+
+# --- 5. install --runtime codex in a linked worktree: Codex reads the main checkout's file there -----------
+
+
+def test_codex_install_in_a_linked_worktree_writes_the_main_checkouts_file_and_its_own(repo: Repo) -> None:
+    """Observed in Codex 0.171.0 (tests/e2e): in a linked worktree it runs the main checkout's .codex/hooks.json,
+    and only while the worktree has a .codex directory of its own; the worktree's own hooks.json never runs."""
+    from .test_install import guard
+    from .test_install_runtimes import guard_entries
+
+    main_file, own_file = repo.main / ".codex" / "hooks.json", repo.outside / ".codex" / "hooks.json"
+    done = guard("install", "--runtime", "codex", cwd=repo.outside)
+    assert done.returncode == 0, done.stderr
+    assert f"Installed worktree-guard hooks (PreToolUse) in {main_file}" in done.stdout
+    assert f"Installed worktree-guard hooks (PreToolUse) in {own_file}" in done.stdout
+    assert "reads the main checkout's project hooks in a linked worktree" in done.stdout
+    for path in (main_file, own_file):
+        assert len(guard_entries(json.loads(path.read_text()), "PreToolUse")) == 1
+    again = guard("install", "--runtime", "codex", cwd=repo.outside)
+    assert again.stdout.count("already installed") == 2
+    assert guard("uninstall", "--runtime", "codex", cwd=repo.outside).returncode == 0
+    for path in (main_file, own_file):
+        assert guard_entries(json.loads(path.read_text()), "PreToolUse") == []
+    # From the main checkout itself, only its own file.
+    assert guard("install", "--runtime", "codex", cwd=repo.main).stdout.count("Installed worktree-guard hooks") == 1
+    # Other runtimes read the worktree's own file (observed: Gemini CLI, Copilot, Cline).
+    done = guard("install", "--runtime", "gemini", cwd=repo.outside)
+    assert (repo.outside / ".gemini" / "settings.json").exists() and not (repo.main / ".gemini").exists(), done.stdout
+
+
+def test_codex_install_in_a_linked_worktree_writes_neither_file_when_one_is_refused(repo: Repo) -> None:
+    from .test_install import guard
+
+    (repo.main / ".codex").mkdir()
+    (repo.main / ".codex" / "hooks.json").write_text("{not json")
+    done = guard("install", "--runtime", "codex", cwd=repo.outside)
+    assert done.returncode == 1 and "is not valid JSON" in done.stderr
+    assert not (repo.outside / ".codex").exists()

@@ -162,6 +162,9 @@ HOOK_CONFIG = HookConfig(
         "asks (`codex exec` skips untrusted hooks silently). A project's .codex/hooks.json also needs the project "
         "trusted (`[projects.\"<this checkout>\"] trust_level = \"trusted\"` in ~/.codex/config.toml)."
     ),
+    # Observed in 0.171.0: in a linked worktree Codex runs the main checkout's .codex/hooks.json, and only while
+    # the worktree has a .codex directory of its own; the worktree's own hooks.json is never run.
+    linked_worktree="main_and_own",
 )
 
 
