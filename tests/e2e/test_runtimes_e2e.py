@@ -281,3 +281,137 @@ def test_agent_sdk_can_use_tool(agent_sdk: Path, tmp_path: Path) -> None:
     world.main_untouched("LEAK_FILE.txt")
     assert leak is not None and leak.get("is_error") is True
     assert codes_in(reason) == {"WG101"} and "PreToolUse" not in reason, reason
+
+
+# --- The review's escapes, in the real clients (review-runtimes.md; tests/test_runtime_escapes.py) ------------
+# 1: `W/a/../../repo` through a symlink `a -> p/q` in W is the main checkout for a client that drops `a/..` as
+#    text, and W/repo for the kernel (the guard judged only the kernel's reading);
+# 2: a patch header with a character Python splits lines at, and Codex and Copilot do not (\x85, \u2028, \x0b);
+# 3: a patch in a Codex shell command, applied from the command's workdir or after its `cd`;
+# 5: `install --runtime codex` run in the linked worktree, where Codex reads the main checkout's hooks.
+
+ODD = {"LEAK_NEL.txt": "\x85", "LEAK_LS.txt": "\u2028", "LEAK_VT.txt": "\x0b"}
+PATCH = "*** Begin Patch\n*** Add File: {}\n+{}\n*** End Patch\n"
+
+
+def _codex_config(world: World, fake: FakeResponses) -> Path:
+    codex_home = world.home / ".codex"
+    codex_home.mkdir()
+    (codex_home / "config.toml").write_text(
+        'model = "gpt-5.5"\nmodel_provider = "fake"\napproval_policy = "never"\nsandbox_mode = "danger-full-access"\n'
+        f'[model_providers.fake]\nname = "fake"\nbase_url = "{fake.url}/v1"\nwire_api = "responses"\nenv_key = "FAKE_API_KEY"\n'
+        f'[projects."{world.wt}"]\ntrust_level = "trusted"\n'
+    )
+    return codex_home
+
+
+def _codex_run(world: World, codex: Path, codex_home: Path, marker: str) -> None:
+    world.run(
+        [str(codex), "exec", "--dangerously-bypass-hook-trust", "--json", "--skip-git-repo-check", f"{marker} go"],
+        env={"CODEX_HOME": str(codex_home), "FAKE_API_KEY": "sk-e2e"},
+    )
+
+
+def test_codex_review_escapes(codex: Path, tmp_path: Path) -> None:
+    import os
+    import tempfile
+
+    world = World(tmp_path, "codex")
+    world.symlink_trick()
+    temp = os.path.realpath(tempfile.gettempdir())
+    up = os.path.relpath(world.main, temp)
+    shell_patch = "apply_patch <<'EOF'\n" + PATCH.format("{}", "leak") + "EOF\n"
+    with FakeResponses() as fake:
+        codex_home = _codex_config(world, fake)
+        fake.script(
+            "E2E-CODEX-REVIEW",
+            call("apply_patch", PATCH.format("a/../../repo/LEAK_DOTDOT.txt", "leak"), id="call_dotdot"),
+            *[call("apply_patch", PATCH.format(f"d{c}/../../repo/{name}", "leak"), id=f"call_{name}") for name, c in ODD.items()],
+            call("exec_command", {"cmd": shell_patch.format(f"{up}/LEAK_WORKDIR.txt"), "workdir": temp}, id="call_workdir"),
+            call("exec_command", {"cmd": f"cd {temp} && " + shell_patch.format(f"{up}/LEAK_CD.txt")}, id="call_cd"),
+            call("exec_command", {"cmd": shell_patch.format("inside.txt")}, id="call_inside"),
+            say("done"),
+        )
+        _codex_run(world, codex, codex_home, "E2E-CODEX-REVIEW")
+        outputs = {c: fake.output_for(c) or "" for c in ("call_dotdot", *(f"call_{n}" for n in ODD), "call_workdir", "call_cd", "call_inside")}
+    world.main_untouched("LEAK_DOTDOT.txt", *ODD, "LEAK_WORKDIR.txt", "LEAK_CD.txt")
+    assert codes_in(outputs["call_dotdot"]) == {"WG101"}, outputs["call_dotdot"]
+    for name in ODD:
+        assert codes_in(outputs[f"call_{name}"]) == {"WG000"}, outputs[f"call_{name}"]
+    assert codes_in(outputs["call_workdir"]) == {"WG401"}, outputs["call_workdir"]
+    assert codes_in(outputs["call_cd"]) == {"WG401"}, outputs["call_cd"]
+    assert (world.wt / "inside.txt").read_text() == "leak\n" and not codes_in(outputs["call_inside"])
+
+
+def test_codex_hooks_installed_from_a_linked_worktree_run_there(codex: Path, tmp_path: Path) -> None:
+    """Nothing is committed: `install --runtime codex` runs in the linked worktree the session then runs in."""
+    world = World(tmp_path, "codex", install_from="wt")
+    with FakeResponses() as fake:
+        codex_home = _codex_config(world, fake)
+        fake.script("E2E-CODEX-INSTALL", call("apply_patch", PATCH.format(world.main / "LEAK_FILE.txt", "leak"), id="call_leak_file"), say("done"))
+        _codex_run(world, codex, codex_home, "E2E-CODEX-INSTALL")
+        leak = fake.output_for("call_leak_file") or ""
+    world.main_untouched("LEAK_FILE.txt")
+    assert "Command blocked by PreToolUse hook" in leak and codes_in(leak) == {"WG101"}, leak
+    assert str(world.main / ".codex" / "hooks.json") in world.install_output
+
+
+def test_copilot_review_escapes(copilot: Path, tmp_path: Path) -> None:
+    world = World(tmp_path, "copilot")
+    trick = world.symlink_trick()
+    with FakeResponses() as fake:
+        fake.script(
+            "E2E-COPILOT-REVIEW",
+            call("apply_patch", PATCH.format(f"{trick}/LEAK_DOTDOT.txt", "leak"), id="call_dotdot"),
+            *[call("apply_patch", PATCH.format(f"{world.wt}/d{c}/../../repo/{name}", "leak"), id=f"call_{name}") for name, c in ODD.items()],
+            say("done"),
+        )
+        _copilot(world, copilot, fake, "gpt-5.5", "E2E-COPILOT-REVIEW")
+        outputs = {c: fake.output_for(c) or "" for c in ("call_dotdot", *(f"call_{n}" for n in ODD))}
+    world.main_untouched("LEAK_DOTDOT.txt", *ODD)
+    assert codes_in(outputs["call_dotdot"]) == {"WG101"}, outputs["call_dotdot"]
+    for name in ODD:
+        assert "Denied by preToolUse hook" in outputs[f"call_{name}"] and codes_in(outputs[f"call_{name}"]) == {"WG000"}, outputs[f"call_{name}"]
+
+
+def test_gemini_review_escapes(gemini: Path, tmp_path: Path) -> None:
+    world = World(tmp_path, "gemini")
+    trick = world.symlink_trick()
+    settings = world.home / ".gemini" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
+    with FakeGemini() as fake:
+        fake.script(
+            "E2E-GEMINI-REVIEW",
+            call("write_file", {"file_path": f"{trick}/LEAK_DOTDOT.txt", "content": "leak\n"}, id="call_write"),
+            call("replace", {"file_path": f"{trick}/README.md", "instruction": "x", "old_string": "hello", "new_string": "pwned"}, id="call_replace"),
+            call("run_shell_command", {"command": "git switch -c x", "dir_path": "a/../../repo"}, id="call_switch"),
+            say("done"),
+        )
+        env = {"GEMINI_API_KEY": "sk-e2e", "GOOGLE_GEMINI_BASE_URL": fake.url, "GEMINI_CLI_TRUST_WORKSPACE": "true", "GEMINI_CLI_NO_RELAUNCH": "true"}
+        world.run([str(gemini), "-p", "E2E-GEMINI-REVIEW go", "--output-format", "json", "--yolo", "--skip-trust", "--include-directories", str(world.main)], env=env)
+        outputs = {c: fake.output_for(c) or "" for c in ("call_write", "call_replace", "call_switch")}
+    world.main_untouched("LEAK_DOTDOT.txt")
+    assert (world.main / "README.md").read_text() == "hello\n"
+    assert codes_in(outputs["call_write"]) == {"WG101"}, outputs["call_write"]
+    assert codes_in(outputs["call_replace"]) == {"WG101"}, outputs["call_replace"]
+    assert codes_in(outputs["call_switch"]) == {"WG201", "WG301"}, outputs["call_switch"]
+
+
+def test_cline_review_escapes(cline: Path, tmp_path: Path) -> None:
+    world = World(tmp_path, "cline")
+    trick = world.symlink_trick()
+    data = world.base / "cline-data"
+    with FakeChat() as fake:
+        world.run([str(cline), "auth", "-p", "openai-compatible", "-k", "sk-e2e", "-m", "fake-model", "-b", f"{fake.url}/v1", "--data-dir", str(data)])
+        fake.script(
+            "E2E-CLINE-REVIEW",
+            call("editor", {"path": f"{trick}/README.md", "old_text": "hello", "new_text": "pwned"}, id="call_edit"),
+            call("editor", {"path": f"{trick}/LEAK_DOTDOT.txt", "new_text": "leak\n"}, id="call_new"),
+            say("done"),
+        )
+        world.run([str(cline), "--json", "--data-dir", str(data), "-P", "openai-compatible", "-m", "fake-model", "E2E-CLINE-REVIEW go"])
+        outputs = {c: fake.output_for(c) or "" for c in ("call_edit", "call_new")}
+    world.main_untouched("LEAK_DOTDOT.txt")
+    assert (world.main / "README.md").read_text() == "hello\n"
+    assert codes_in(outputs["call_edit"]) == {"WG101"} and codes_in(outputs["call_new"]) == {"WG101"}, outputs
