@@ -207,3 +207,122 @@ def test_codex_install_in_a_linked_worktree_writes_neither_file_when_one_is_refu
     done = guard("install", "--runtime", "codex", cwd=repo.outside)
     assert done.returncode == 1 and "is not valid JSON" in done.stderr
     assert not (repo.outside / ".codex").exists()
+
+
+# --- 6. An event the adapter's own hook file never gets is refused, not passed ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("runtime", "payload", "refused"),
+    [
+        # The Cline VS Code extension runs the same .clinerules/hooks/PreToolUse file: its form is read (below);
+        # a hookName that is no tool call is refused.
+        ("cline", lambda r: {"hookName": "TaskStart", "workspaceRoots": [str(r.outside)], "taskStart": {}}, lambda o: o["errorMessage"]),
+        ("cursor", lambda r: {"hook_event_name": "PreToolUse", "conversation_id": "c", "generation_id": "g", "workspace_roots": [str(r.outside)], "tool_name": "Write", "tool_input": {"file_path": str(r.main / "LEAK.txt")}}, lambda o: o["agent_message"]),
+        ("gemini", lambda r: {"hook_event_name": "beforeTool", "session_id": "s", "cwd": str(r.outside), "tool_name": "write_file", "tool_input": {"file_path": str(r.main / "LEAK.txt"), "content": "x"}}, lambda o: o["reason"]),
+        ("gemini", lambda r: {"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(r.outside), "tool_name": "write_file", "tool_input": {"file_path": str(r.main / "LEAK.txt"), "content": "x"}}, lambda o: o["reason"]),
+        ("codex", lambda r: {"hook_event_name": "preToolUse", "turn_id": "t", "session_id": "s", "cwd": str(r.outside), "tool_name": "apply_patch", "tool_input": {"command": f"*** Begin Patch\n*** Add File: {r.main}/LEAK.txt\n+x\n*** End Patch\n"}}, lambda o: o["hookSpecificOutput"]["permissionDecisionReason"]),
+    ],
+    ids=["cline-TaskStart", "cursor-PreToolUse", "gemini-beforeTool", "gemini-PreToolUse", "codex-preToolUse"],
+)
+def test_an_event_the_runtime_does_not_send_is_refused_under_its_runtime(repo: Repo, runtime: str, payload: Any, refused: Any) -> None:
+    out = reply(payload(repo), runtime)
+    assert out is not None and codes_in(refused(out)) == {"WG000"}, out
+
+
+def test_known_events_that_are_no_tool_call_still_pass(repo: Repo) -> None:
+    """A user may wire the guard's command to another event the runtime does send: that is no call to refuse."""
+    assert reply({"hook_event_name": "AfterTool", "session_id": "s", "cwd": str(repo.outside), "tool_name": "write_file"}, "gemini") is None
+    assert reply({"hook_event_name": "stop", "conversation_id": "c", "generation_id": "g", "workspace_roots": [str(repo.outside)]}, "cursor") == {}
+
+
+def cline_extension(repo: Repo, tool: str, parameters: dict[str, str]) -> dict[str, Any]:
+    """The payload the Cline VS Code extension gives a PreToolUse hook (cline/cline src/core/hooks/hook-factory.ts)."""
+    return {
+        "clineVersion": "3.40.0", "hookName": "PreToolUse", "timestamp": "1796144000000", "taskId": "task-1",
+        "workspaceRoots": [str(repo.outside)], "userId": "u", "preToolUse": {"toolName": tool, "parameters": parameters},
+    }
+
+
+def test_the_cline_extensions_calls_are_read_and_refused_by_cancelling(repo: Repo) -> None:
+    """The extension takes `cancel`, `contextModification` and `errorMessage` only: a refusal cancels the task."""
+    write = cline_extension(repo, "write_to_file", {"path": str(repo.main / "LEAK.txt"), "content": "x"})
+    assert judged(write) == ("cline-vscode", {"WG101"}, "deny")
+    out = reply(write, "cline")
+    assert out["cancel"] is True and codes_in(out["errorMessage"]) == {"WG101"} and "overrideInput" not in out
+    assert reply(write, "cline", mode="rewrite")["cancel"] is True  # no overrideInput to rewrite with
+    for tool, parameters, codes in (
+        ("replace_in_file", {"path": str(repo.main / "README.md"), "diff": "x"}, {"WG101"}),
+        ("execute_command", {"command": f"echo x > {repo.main}/LEAK.txt", "requires_approval": "false"}, {"WG401"}),
+        ("apply_patch", {"input": f"*** Begin Patch\n*** Add File: {repo.main}/LEAK.txt\n+x\n*** End Patch\n"}, {"WG101"}),
+        ("write_to_file", {"path": "inside.txt", "content": "x"}, set()),
+        ("execute_command", {"command": "ls", "requires_approval": "false"}, set()),
+        ("read_file", {"path": str(repo.main / "README.md")}, set()),
+    ):
+        assert judged(cline_extension(repo, tool, parameters)) == ("cline-vscode", codes, "deny" if codes else "pass"), tool
+    unknown = reply(cline_extension(repo, "use_mcp_tool", {"server_name": "x"}), "cline")
+    assert unknown["cancel"] is True and codes_in(unknown["errorMessage"]) == {"WG000"}
+
+
+# --- 8. Cursor: a payload it cannot read is placed by its workspace root, not where the hook runs -----------
+
+
+def test_an_unreadable_cursor_call_is_placed_by_its_workspace_root(repo: Repo) -> None:
+    from worktree_guard.hook import run_hook
+
+    payload = {"hook_event_name": "preToolUse", "conversation_id": "c", "generation_id": "g", "workspace_roots": [str(repo.outside)],
+               "tool_name": "Write", "tool_input": json.dumps({"file_path": str(repo.main / "LEAK.txt")})}
+    for runtime in ("cursor", "auto"):
+        out = json.loads(run_hook(json.dumps(payload).encode(), flags={"runtime": runtime}, cwd=str(repo.base)).stdout)
+        assert out["permission"] == "deny" and codes_in(out["agent_message"]) == {"WG000"}, out
+
+
+# --- wrong denies ------------------------------------------------------------------------------------------
+
+
+def test_cline_apply_patch_is_judged_file_by_file_and_refused_by_a_patch_that_cannot_apply(repo: Repo, tmp_path: Path) -> None:
+    """Cline offers GPT models `apply_patch {input}` instead of `editor`; WG000 cancelled the whole run."""
+    payload = in_w(repo, "cline", "hook_input_editor.json")
+    patch = "*** Begin Patch\n*** Add File: inside.txt\n+x\n*** Update File: src/app.py\n@@\n-a\n+b\n*** End Patch\n"
+    payload["tool_call"] = {"id": "c", "name": "apply_patch", "input": {"input": patch}}
+    assert judged(payload) == ("cline", set(), "pass")
+    payload["tool_call"]["input"]["input"] = f"*** Begin Patch\n*** Add File: inside.txt\n+x\n*** Add File: {repo.main}/LEAK.txt\n+x\n*** End Patch\n"
+    assert judged(payload) == ("cline", {"WG101"}, "deny")
+    override = reply(payload, "cline")["overrideInput"]["input"]
+    first, reason, last, end = override.split("\n")
+    assert (first, last, end) == ("*** Begin Patch", "*** End Patch", "") and reason.startswith("worktree-guard refused this patch: ")
+    assert codes_in(reason) == {"WG101"}
+    from worktree_guard.runtimes.patch import PatchError, patch_writes
+
+    with pytest.raises(PatchError):
+        patch_writes(override)  # the replacement names no file: nothing can be written
+
+
+@pytest.mark.parametrize("tool", ["sql", "session_store_sql", "read_agent", "list_agents", "write_agent"])
+def test_copilots_own_session_tools_pass(repo: Repo, tool: str) -> None:
+    payload = in_w(repo, "copilot", "hook_input_camel_bash.json")
+    payload.update(toolName=tool, toolArgs={"description": "x", "query": "SELECT 1"})
+    assert judged(payload) == ("copilot", set(), "pass")
+
+
+def test_codex_ephemeral_sessions_are_placed_by_the_hook_process_directory(repo: Repo) -> None:
+    """`codex exec --ephemeral` sends `transcript_path: null`; Codex starts every hook in the session's directory."""
+    from worktree_guard.hook import run_hook
+
+    def bash(command: str, workdir: Path) -> dict[str, Any]:
+        payload = codex_bash(repo, command, str(workdir))
+        payload["transcript_path"] = None
+        return json.loads(run_hook(json.dumps(payload).encode(), flags={"runtime": "codex"}, cwd=str(repo.outside)).stdout or "null")
+
+    assert bash("echo ok > inside.txt", repo.outside) is None
+    assert codes_in(bash(f"echo x > {repo.main}/LEAK.txt", repo.outside)["hookSpecificOutput"]["permissionDecisionReason"]) == {"WG401"}
+    assert codes_in(bash("git switch -c x", repo.main)["hookSpecificOutput"]["permissionDecisionReason"]) == {"WG201", "WG301"}
+    # A transcript that is named but cannot be read is still refused, and so is a hook process whose directory is unknown.
+    unreadable = codex_bash(repo, "ls", str(repo.outside))
+    unreadable["transcript_path"] = str(repo.base / "missing.jsonl")
+    out = json.loads(run_hook(json.dumps(unreadable).encode(), flags={"runtime": "codex"}, cwd=str(repo.outside)).stdout)
+    assert codes_in(out["hookSpecificOutput"]["permissionDecisionReason"]) == {"WG000"}
+    unplaced = codex_bash(repo, "ls", str(repo.outside))
+    unplaced["transcript_path"] = None
+    out = json.loads(run_hook(json.dumps(unplaced).encode(), flags={"runtime": "codex"}, cwd="").stdout)
+    assert codes_in(out["hookSpecificOutput"]["permissionDecisionReason"]) == {"WG000"}
