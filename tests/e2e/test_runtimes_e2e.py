@@ -364,11 +364,13 @@ def test_copilot_review_escapes(copilot: Path, tmp_path: Path) -> None:
             "E2E-COPILOT-REVIEW",
             call("apply_patch", PATCH.format(f"{trick}/LEAK_DOTDOT.txt", "leak"), id="call_dotdot"),
             *[call("apply_patch", PATCH.format(f"{world.wt}/d{c}/../../repo/{name}", "leak"), id=f"call_{name}") for name, c in ODD.items()],
+            call("sql", {"description": "notes", "query": "CREATE TABLE e2e_notes(a int)"}, id="call_sql"),  # was WG000
             say("done"),
         )
         _copilot(world, copilot, fake, "gpt-5.5", "E2E-COPILOT-REVIEW")
-        outputs = {c: fake.output_for(c) or "" for c in ("call_dotdot", *(f"call_{n}" for n in ODD))}
+        outputs = {c: fake.output_for(c) or "" for c in ("call_dotdot", *(f"call_{n}" for n in ODD), "call_sql")}
     world.main_untouched("LEAK_DOTDOT.txt", *ODD)
+    assert "completed successfully" in outputs["call_sql"] and not codes_in(outputs["call_sql"]), outputs["call_sql"]
     assert codes_in(outputs["call_dotdot"]) == {"WG101"}, outputs["call_dotdot"]
     for name in ODD:
         assert "Denied by preToolUse hook" in outputs[f"call_{name}"] and codes_in(outputs[f"call_{name}"]) == {"WG000"}, outputs[f"call_{name}"]
@@ -415,3 +417,43 @@ def test_cline_review_escapes(cline: Path, tmp_path: Path) -> None:
     world.main_untouched("LEAK_DOTDOT.txt")
     assert (world.main / "README.md").read_text() == "hello\n"
     assert codes_in(outputs["call_edit"]) == {"WG101"} and codes_in(outputs["call_new"]) == {"WG101"}, outputs
+
+
+# --- The review's wrong denies, in the real clients ---------------------------------------------------------
+
+
+def test_codex_ephemeral_session(codex: Path, tmp_path: Path) -> None:
+    """`codex exec --ephemeral` writes no transcript: every Bash call was WG000, ordinary work included."""
+    world = World(tmp_path, "codex")
+    with FakeResponses() as fake:
+        codex_home = _codex_config(world, fake)
+        fake.script("E2E-CODEX-EPHEMERAL", *shell_turns(world, "exec_command", {}, "cmd"), say("done"))
+        world.run(
+            [str(codex), "exec", "--ephemeral", "--dangerously-bypass-hook-trust", "--json", "--skip-git-repo-check", "E2E-CODEX-EPHEMERAL go"],
+            env={"CODEX_HOME": str(codex_home), "FAKE_API_KEY": "sk-e2e"},
+        )
+        outputs = {c: fake.output_for(c) or "" for c in ("call_redirect", "call_switch", "call_ordinary")}
+    assert not list(codex_home.rglob("rollout-*.jsonl"))  # no transcript to read the session's directory from
+    check_shell(world, fake, outputs)
+
+
+def test_cline_apply_patch(cline: Path, tmp_path: Path) -> None:
+    """Cline offers GPT models `apply_patch` instead of `editor`: a refused patch becomes one that cannot apply and
+    tells the model why, and the run goes on (it was WG000, which cancelled the run)."""
+    world = World(tmp_path, "cline")
+    data = world.base / "cline-data"
+    model = "gpt-5.5"
+    with FakeChat() as fake:
+        world.run([str(cline), "auth", "-p", "openai-compatible", "-k", "sk-e2e", "-m", model, "-b", f"{fake.url}/v1", "--data-dir", str(data)])
+        fake.script(
+            "E2E-CLINE-PATCH",
+            call("apply_patch", {"input": PATCH.format(world.main / "LEAK_FILE.txt", "leak")}, id="call_leak_file"),
+            call("apply_patch", {"input": PATCH.format("inside.txt", "inside")}, id="call_inside"),
+            say("done"),
+        )
+        run = world.run([str(cline), "--json", "--data-dir", str(data), "-P", "openai-compatible", "-m", model, "E2E-CLINE-PATCH go"])
+        outputs = {c: fake.output_for(c) or "" for c in ("call_leak_file", "call_inside")}
+    world.main_untouched("LEAK_FILE.txt")
+    assert "Unknown line while parsing" in outputs["call_leak_file"] and codes_in(outputs["call_leak_file"]) == {"WG101"}, outputs
+    assert (world.wt / "inside.txt").read_text().rstrip("\n") == "inside"  # Cline writes no final newline
+    assert '"finishReason":"completed"' in run.stdout.replace(" ", "")
