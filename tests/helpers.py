@@ -184,8 +184,11 @@ def run_hook_inline(data: dict[str, Any], flags: dict[str, Any] | None = None, e
 
 
 def daemon_environment(cache: Path, idle_seconds: float = 120) -> dict[str, str]:
-    """Environment overrides that let hook processes use a daemon whose socket lives under `cache`."""
-    return {"WT_GUARD_DAEMON": "1", "WT_GUARD_DAEMON_IDLE": str(idle_seconds), "XDG_CACHE_HOME": str(cache)}
+    """Environment overrides that let hook processes use a daemon whose socket lives under `cache` (its own
+    XDG_RUNTIME_DIR, so that this test's daemons are not the user's or another test's)."""
+    run = cache / "run"
+    run.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return {"WT_GUARD_DAEMON": "1", "WT_GUARD_DAEMON_IDLE": str(idle_seconds), "XDG_CACHE_HOME": str(cache), "XDG_RUNTIME_DIR": str(run)}
 
 
 def daemon_files(env: dict[str, str]) -> tuple[Path, Path]:
@@ -198,12 +201,12 @@ def daemon_files(env: dict[str, str]) -> tuple[Path, Path]:
 
 
 def daemon_pid(env: dict[str, str]) -> int | None:
-    """The pid written in the daemon's lock file, while that process lives."""
+    """The pid written in the daemon's lock file, while that process lives (the file outlives it)."""
     _, lock = daemon_files(env)
     try:
-        pid = int(lock.read_text().strip())
+        pid = int(lock.read_text().split()[0])
         os.kill(pid, 0)
-    except (OSError, ValueError):
+    except (OSError, ValueError, IndexError):
         return None
     return pid
 
@@ -240,13 +243,36 @@ def wait_for_exit(pid: int, timeout: float = 30.0) -> bool:
 
 
 def stop_daemons(cache: Path) -> None:
-    """Terminate every daemon whose lock file lies under `cache`."""
+    """Terminate every daemon whose lock file lies under `cache`, then kill any other daemon started with it
+    (one in a directory moved aside, one stopped by a test)."""
     import signal
 
-    for lock in cache.glob("worktree-guard/daemon/*.lock"):
+    for lock in cache.glob("run/worktree-guard/*.lock"):
         try:
-            pid = int(lock.read_text().strip())
+            pid = int(lock.read_text().split()[0])
             os.kill(pid, signal.SIGTERM)
-        except (OSError, ValueError):
+        except (OSError, ValueError, IndexError):
             continue
         wait_for_exit(pid, 10)
+    for pid in daemon_processes(cache):
+        os.kill(pid, signal.SIGKILL)
+        wait_for_exit(pid, 10)
+
+
+def daemon_processes(cache: Path) -> list[int]:
+    """Live daemons whose environment names the runtime directory under `cache` (daemon_environment)."""
+    marker = f"XDG_RUNTIME_DIR={cache / 'run'}".encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
+            if b"worktree_guard.daemon" not in cmdline or marker not in Path(f"/proc/{entry}/environ").read_bytes().split(b"\0"):
+                continue
+            state = Path(f"/proc/{entry}/stat").read_bytes().rpartition(b")")[2].split()[0]
+        except OSError:
+            continue
+        if state != b"Z":
+            found.append(int(entry))
+    return found

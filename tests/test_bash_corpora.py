@@ -18,7 +18,8 @@ from tests.shared_data import CORPORA, Hang, bash_rejects, load, replay_in, time
 from worktree_guard.engine import build_context, decide
 from worktree_guard.plugins import plugin_manager
 from worktree_guard.runtimes.claude_code import to_tool_call
-from worktree_guard.shell.walk import TIME_BUDGET_S
+#: A guard against a hang (the analysis budget counts work, not seconds: shell/walk.py MAX_WALK_STEPS).
+HANG_SECONDS = 8.0
 
 pytestmark = pytest.mark.corpus
 
@@ -66,10 +67,10 @@ def test_every_command_gets_a_verdict_within_the_budget(name: str, judge: Judge,
         command = record["cmd"]
         started = time.perf_counter()
         try:
-            with time_limit(4 * TIME_BUDGET_S):
+            with time_limit(HANG_SECONDS):
                 found = judge.codes(command, deep)
         except Hang:
-            pytest.fail(f"no verdict within {4 * TIME_BUDGET_S} s for {command!r:.200}")
+            pytest.fail(f"no verdict within {HANG_SECONDS} s for {command!r:.200}")
         slowest = max(slowest, time.perf_counter() - started)
         codes.update(set(found))
         if "WG900" in found:
