@@ -326,3 +326,38 @@ def test_codex_ephemeral_sessions_are_placed_by_the_hook_process_directory(repo:
     unplaced["transcript_path"] = None
     out = json.loads(run_hook(json.dumps(unplaced).encode(), flags={"runtime": "codex"}, cwd="").stdout)
     assert codes_in(out["hookSpecificOutput"]["permissionDecisionReason"]) == {"WG000"}
+
+
+# --- 4. Codex's write_stdin reaches no hook: what would read it is judged when it starts -----------------
+
+
+@pytest.mark.parametrize(
+    ("command", "codes"),
+    [
+        ("script -q /dev/null", {"WG404"}),  # a shell reading its input (Codex keeps a tty session's input open)
+        ("script", {"WG404"}),
+        ("script -q -f /dev/null", {"WG404"}),
+        ("script $OPTS /dev/null", {"WG404"}),
+        ("busybox sh", {"WG404"}),
+        ("busybox ash -s", {"WG404"}),
+        ("bash -i", {"WG404"}),
+        ("script --version", set()),
+        ("busybox ls", set()),
+        ("busybox rm {MAIN}/README.md", {"WG401"}),  # busybox runs its applet
+    ],
+)
+def test_a_codex_command_that_starts_a_shell_reading_its_input_is_refused(repo: Repo, command: str, codes: set[str]) -> None:
+    payload = codex_bash(repo, command.replace("{MAIN}", str(repo.main)))
+    assert judged(payload) == ("codex", codes, "deny" if codes else "pass"), command
+
+
+@pytest.mark.parametrize(
+    ("command", "strict"),
+    [("python3", {"WG405"}), ("node -i", {"WG405"}), ("python3 -", {"WG405"}), ("python3 -c 'print(1)'", {"WG405"}),
+     ("python3 script.py", set()), ("python3 -m pytest", set()), ("node -v", set()), ("python3 --version", set())],
+)
+def test_an_interpreter_reading_its_program_from_its_input_is_inline_code(repo: Repo, command: str, strict: set[str]) -> None:
+    """A REPL fed later is no more than `python -c`: passed by default (SPEC §5.2), WG405 in the strict profile."""
+    payload = codex_bash(repo, command)
+    assert judged(payload) == ("codex", set(), "pass"), command
+    assert judged(payload, profile="strict") == ("codex", strict, "deny" if strict else "pass"), command
