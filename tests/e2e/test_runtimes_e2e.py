@@ -232,16 +232,20 @@ def test_cline(cline: Path, tmp_path: Path) -> None:
 # --- Claude Agent SDK for Python (with the Claude Code CLI it bundles) ------------------------------------
 
 
-def _sdk(world: World, site: Path, fake: FakeAnthropic, mode: str, prompt: str) -> None:
+def _sdk(world: World, site: Path, fake: FakeAnthropic, mode: str, prompt: str, *, cwd: Path | None = None, settings: dict | None = None) -> list[dict]:
+    """Run the driver; the calls the `can_use_tool` fallback was asked about."""
     driver = Path(__file__).with_name("agent_sdk_driver.py")
+    fallback_log = world.base / "fallback.jsonl"
     env = {
         "ANTHROPIC_BASE_URL": fake.base_url, "ANTHROPIC_API_KEY": "sk-ant-e2e", "IS_SANDBOX": "1",
         "CLAUDE_CODE_TMPDIR": str(world.base / "claude-tmp"), "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
         "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
         "PYTHONPATH": str(REPO_ROOT),  # this checkout's worktree_guard (it is also the venv's editable install)
+        "WG_E2E_FALLBACK_LOG": str(fallback_log),
     }
-    world.run([sys.executable, str(driver), str(site), str(world.wt), mode, prompt], env=env)
+    world.run([sys.executable, str(driver), str(site), str(cwd or world.wt), mode, prompt, json.dumps(settings or {})], env=env)
     assert not fake.errors, fake.errors
+    return [json.loads(line) for line in fallback_log.read_text().splitlines()] if fallback_log.exists() else []
 
 
 def test_agent_sdk_hooks(agent_sdk: Path, tmp_path: Path) -> None:
@@ -268,19 +272,71 @@ def test_agent_sdk_hooks(agent_sdk: Path, tmp_path: Path) -> None:
 
 
 def test_agent_sdk_can_use_tool(agent_sdk: Path, tmp_path: Path) -> None:
-    """`can_use_tool` is consulted only where the CLI would ask (here: a Write outside the cwd, default mode)."""
+    """`can_use_tool` is consulted only where the CLI would ask (here: a Write outside the cwd, default mode): the
+    guard refuses what it objects to, and the user's own callback (`fallback`) decides the rest."""
     world = World(tmp_path, "claude-code")
     with FakeAnthropic() as fake:
         fake.scripts["E2E-SDK-CUT"] = [
             [tool_use("Write", {"file_path": str(world.main / "LEAK_FILE.txt"), "content": "leak\n"}, id="call_leak_file")],
             [text("done")],
         ]
-        _sdk(world, agent_sdk, fake, "can_use_tool", "E2E-SDK-CUT go")
+        asked = _sdk(world, agent_sdk, fake, "can_use_tool", "E2E-SDK-CUT go")
         leak = fake.tool_result("call_leak_file")
         reason = fake.tool_result_text("call_leak_file")
     world.main_untouched("LEAK_FILE.txt")
     assert leak is not None and leak.get("is_error") is True
     assert codes_in(reason) == {"WG101"} and "PreToolUse" not in reason, reason
+    assert asked == []  # a refusal never reaches the user's callback
+
+
+def test_agent_sdk_can_use_tool_never_allows_what_it_merely_does_not_refuse(agent_sdk: Path, tmp_path: Path) -> None:
+    """The review's case: a session in the main checkout (not confined), default mode, a redirect outside it.
+    The old helper answered allow, and the file was written; now the user's callback decides it."""
+    world = World(tmp_path, "claude-code")
+    outside = world.base / "outside"
+    outside.mkdir()
+    with FakeAnthropic() as fake:
+        fake.scripts["E2E-SDK-FALLBACK"] = [
+            [tool_use("Bash", {"command": f"echo pwned > {outside}/denied.txt"}, id="call_denied")],
+            [tool_use("Bash", {"command": f"echo fallback-allows > {outside}/allowed.txt"}, id="call_allowed")],
+            [text("done")],
+        ]
+        asked = _sdk(world, agent_sdk, fake, "can_use_tool", "E2E-SDK-FALLBACK go", cwd=world.main)
+        denied = fake.tool_result_text("call_denied")
+    assert not (outside / "denied.txt").exists(), denied
+    assert "the user's own permission callback says no" in denied and not codes_in(denied)
+    assert (outside / "allowed.txt").read_text() == "fallback-allows\n"
+    assert [a["tool_input"]["command"] for a in asked] == [f"echo pwned > {outside}/denied.txt", f"echo fallback-allows > {outside}/allowed.txt"]
+
+
+def test_agent_sdk_can_use_tool_judges_the_input_the_users_callback_returns(agent_sdk: Path, tmp_path: Path) -> None:
+    """A Write outside W but in the allow-listed temp dir passes the guard; the user's callback moves it into the
+    main checkout; that input is judged again and refused."""
+    world = World(tmp_path, "claude-code")
+    outside = world.base / "outside"
+    outside.mkdir()
+    with FakeAnthropic() as fake:
+        content = f"fallback-moves-to:{world.main / 'LEAK_FILE.txt'}"
+        fake.scripts["E2E-SDK-MOVES"] = [[tool_use("Write", {"file_path": str(outside / "x.txt"), "content": content}, id="call_moves")], [text("done")]]
+        asked = _sdk(world, agent_sdk, fake, "can_use_tool", "E2E-SDK-MOVES go")
+        reason = fake.tool_result_text("call_moves")
+    world.main_untouched("LEAK_FILE.txt")
+    assert not (outside / "x.txt").exists() and codes_in(reason) == {"WG101"}, reason
+    assert [a["tool_input"]["file_path"] for a in asked] == [str(outside / "x.txt")]
+
+
+def test_agent_sdk_can_use_tool_asks_the_user_about_a_rewritten_call(agent_sdk: Path, tmp_path: Path) -> None:
+    """Rewrite mode: the Write into the main checkout is moved into W and put to the user's callback as moved."""
+    world = World(tmp_path, "claude-code")
+    with FakeAnthropic() as fake:
+        fake.scripts["E2E-SDK-REWRITE"] = [
+            [tool_use("Write", {"file_path": str(world.main / "moved.txt"), "content": "fallback-allows\n"}, id="call_moved")],
+            [text("done")],
+        ]
+        asked = _sdk(world, agent_sdk, fake, "can_use_tool", "E2E-SDK-REWRITE go", settings={"mode": "rewrite"})
+    world.main_untouched("moved.txt")
+    assert (world.wt / "moved.txt").read_text() == "fallback-allows\n"
+    assert [a["tool_input"]["file_path"] for a in asked] == [str(world.wt / "moved.txt")]
 
 
 # --- The review's escapes, in the real clients (review-runtimes.md; tests/test_runtime_escapes.py) ------------
