@@ -342,6 +342,9 @@ def test_codex_ephemeral_sessions_are_placed_by_the_hook_process_directory(repo:
         ("busybox ash -s", {"WG404"}),
         ("bash -i", {"WG404"}),
         ("script --version", set()),
+        ("script -q /dev/null ls", set()),  # BSD script runs the command after the file (and util-linux refuses it)
+        ("script -p typescript", set()),  # BSD: plays a recorded file back
+        ("script -O log.txt", {"WG404"}),  # an option's value is no command
         ("busybox ls", set()),
         ("busybox rm {MAIN}/README.md", {"WG401"}),  # busybox runs its applet
     ],

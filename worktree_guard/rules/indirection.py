@@ -42,10 +42,17 @@ WRAPPERS: dict[str, tuple[frozenset[str], int]] = {
     "flock": (frozenset({"-w", "--timeout", "-E", "--conflict-exit-code"}), 1),
     "busybox": (frozenset(), 0),  # `busybox APPLET args` runs the applet: `busybox sh` is a shell
 }
-# Programs that start a shell reading its commands from their input unless one of these options gives them the
-# command: a runtime may write to that input later, in a call no hook sees (Codex's write_stdin).
-STDIN_SHELL_STARTERS: dict[str, frozenset[str]] = {
-    "script": frozenset({"-c", "--command", "-V", "--version", "-h", "--help"}),
+# Programs that start a shell reading its commands from their input — which a runtime may write to later, in a
+# call no hook sees (Codex's write_stdin) — unless given a command: program → (options that give a command or
+# start no shell, options that take the next word, how many operands come before a command). `script`: util-
+# linux `script [-q] [file]`, `-c CMD`; BSD/macOS `script [-q] [file [command …]]`, `-p` plays a file back.
+STDIN_SHELL_STARTERS: dict[str, tuple[frozenset[str], frozenset[str], int]] = {
+    "script": (
+        frozenset({"-c", "--command", "-p", "-V", "--version", "-h", "--help"}),
+        frozenset({"-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing",
+                   "-m", "--logging-format", "-o", "--output-limit", "-F"}),
+        1,
+    ),
 }
 # Wrappers whose inner command runs in this shell (its cd persists).
 SAME_SHELL = frozenset({"builtin", "command"})
@@ -343,7 +350,7 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         if code and code[0] == "file" and (code[2] is None or code[2].startswith(("/dev/", "/proc/"))):
             shown = code[1].raw if code[1] is not None else "?"
             return [Violation(code="WG404", message=f"`{name}` runs a script worktree-guard cannot see ({shown}); run the commands directly.", **base)]
-    if name in STDIN_SHELL_STARTERS and not _gives_a_command(values, STDIN_SHELL_STARTERS[name]):
+    if name in STDIN_SHELL_STARTERS and _starts_a_shell_reading_input(values, *STDIN_SHELL_STARTERS[name]):
         return [Violation(code="WG404", message=f"`{name}` starts a shell that reads its commands from its input, which worktree-guard cannot see (a later write to that input reaches no hook); run the commands directly.", **base)]
     if name == "eval" and any(v is None for v in values[1:]):
         return [Violation(code="WG404", message="`eval` runs code only known at run time; run the command directly.", **base)]
@@ -358,18 +365,15 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     return None
 
 
-def _gives_a_command(values: list[str | None], options: frozenset[str]) -> bool:
-    """Does an argv hold one of `options` (`-c`, `--command=…`, or in a short cluster: `-qc`)? A word only known
-    at run time is not known to: the shell is then assumed to read its input."""
-    for value in values[1:]:
-        if value is None or value == "--":
-            return False
-        if value.startswith("--"):
-            if value.partition("=")[0] in options:
-                return True
-        elif value.startswith("-") and any(f"-{c}" in options for c in value[1:]):
-            return True
-    return False
+def _starts_a_shell_reading_input(values: list[str | None], command_options: frozenset[str], value_options: frozenset[str], before: int) -> bool:
+    """No option gives the program a command, and no word after its first `before` operands is one. A word only
+    known at run time might be anything: the shell is then assumed to read its input."""
+    end, seen = _skip_options(values, 1, value_options)
+    if set(seen) & command_options:
+        return False
+    if any(v is None for v in values[1:]):
+        return True
+    return len(values) - end <= before
 
 
 def _arguments_matter(command: ShellCommand, ctx: Context) -> bool:
