@@ -344,6 +344,7 @@ def test_agent_sdk_can_use_tool_asks_the_user_about_a_rewritten_call(agent_sdk: 
 #    text, and W/repo for the kernel (the guard judged only the kernel's reading);
 # 2: a patch header with a character Python splits lines at, and Codex and Copilot do not (\x85, \u2028, \x0b);
 # 3: a patch in a Codex shell command, applied from the command's workdir or after its `cd`;
+# 4: a shell reading its input, started for Codex's write_stdin (which no hook sees);
 # 5: `install --runtime codex` run in the linked worktree, where Codex reads the main checkout's hooks.
 
 ODD = {"LEAK_NEL.txt": "\x85", "LEAK_LS.txt": "\u2028", "LEAK_VT.txt": "\x0b"}
@@ -386,10 +387,12 @@ def test_codex_review_escapes(codex: Path, tmp_path: Path) -> None:
             call("exec_command", {"cmd": shell_patch.format(f"{up}/LEAK_WORKDIR.txt"), "workdir": temp}, id="call_workdir"),
             call("exec_command", {"cmd": f"cd {temp} && " + shell_patch.format(f"{up}/LEAK_CD.txt")}, id="call_cd"),
             call("exec_command", {"cmd": shell_patch.format("inside.txt")}, id="call_inside"),
+            # 4: write_stdin reaches no hook, so a shell that would read it is refused when it starts.
+            call("exec_command", {"cmd": "script -q /dev/null", "tty": True, "yield_time_ms": 500}, id="call_script"),
             say("done"),
         )
         _codex_run(world, codex, codex_home, "E2E-CODEX-REVIEW")
-        outputs = {c: fake.output_for(c) or "" for c in ("call_dotdot", *(f"call_{n}" for n in ODD), "call_workdir", "call_cd", "call_inside")}
+        outputs = {c: fake.output_for(c) or "" for c in ("call_dotdot", *(f"call_{n}" for n in ODD), "call_workdir", "call_cd", "call_inside", "call_script")}
     world.main_untouched("LEAK_DOTDOT.txt", *ODD, "LEAK_WORKDIR.txt", "LEAK_CD.txt")
     assert codes_in(outputs["call_dotdot"]) == {"WG101"}, outputs["call_dotdot"]
     for name in ODD:
@@ -397,6 +400,7 @@ def test_codex_review_escapes(codex: Path, tmp_path: Path) -> None:
     assert codes_in(outputs["call_workdir"]) == {"WG401"}, outputs["call_workdir"]
     assert codes_in(outputs["call_cd"]) == {"WG401"}, outputs["call_cd"]
     assert (world.wt / "inside.txt").read_text() == "leak\n" and not codes_in(outputs["call_inside"])
+    assert codes_in(outputs["call_script"]) == {"WG404"} and "session ID" not in outputs["call_script"], outputs["call_script"]
 
 
 def test_codex_hooks_installed_from_a_linked_worktree_run_there(codex: Path, tmp_path: Path) -> None:
