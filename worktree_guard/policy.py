@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .layout import Layout
-from .paths import DEFAULT_ALLOW, DEFAULT_PROTECT, PathPatterns, canonical, cleaned, deepest_root, home_dir, inside, temp_dirs
+from .paths import DEFAULT_ALLOW, DEFAULT_PROTECT, PathPatterns, canonical, cleaned, deepest_root, expand_user, home_dir, inside, temp_dirs
 
 Place = Literal["protected", "inside", "shared", "allowed", "outside"]
 # Which place wins when the forms of one path land in different places (the first of equals is kept).
@@ -58,6 +58,8 @@ class PathPolicy:
         """The places `path` (as written, relative to `cwd`) may lead to: the canonical path (symlinks first,
         then `..`: the kernel's reading) and, when it differs, the `cleaned` one (`..` first: a client's)."""
         physical = self.canonical(path, cwd)
+        if ".." not in os.path.join(cwd, expand_user(path, self.home)).split("/"):
+            return [physical]  # nothing to drop as text: one reading (and no second walk of the filesystem)
         textual = cleaned(path, cwd, self.home)
         return [physical] if textual == physical else [physical, textual]
 
