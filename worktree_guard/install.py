@@ -70,14 +70,13 @@ def main_checkout(cwd: str | os.PathLike[str] | None = None) -> Path | None:
     return Path(main) if layout.linked and main and main != layout.worktree_root else None
 
 
-def config_paths(config: HookConfig, scope: Scope, cwd: str | os.PathLike[str] | None = None, environ: dict[str, str] | None = None) -> list[Path]:
+def config_paths(config: HookConfig, scope: Scope, cwd: str | os.PathLike[str] | None = None) -> list[Path]:
     """The files install writes for one scope: the checkout's own, and in a linked worktree, when the runtime
     reads the main checkout's project file there (Codex), that one first."""
-    environ = os.environ if environ is None else environ  # type: ignore[assignment]
-    paths = [config.path(scope, project_dir(cwd), environ)]
+    paths = [config.path(scope, project_dir(cwd), os.environ)]
     main = main_checkout(cwd) if scope != "user" and config.linked_worktree == "main_and_own" else None
     if main is not None:
-        paths.insert(0, config.path(scope, main, environ))
+        paths.insert(0, config.path(scope, main, os.environ))
     return list(dict.fromkeys(paths))
 
 

@@ -82,17 +82,29 @@ def check_shell(world: World, fake, commands: dict[str, str]) -> None:  # noqa: 
 # --- Codex ---------------------------------------------------------------------------------------------
 
 
+def _codex_config(world: World, fake: FakeResponses) -> Path:
+    codex_home = world.home / ".codex"
+    codex_home.mkdir()
+    (codex_home / "config.toml").write_text(
+        'model = "gpt-5.5"\nmodel_provider = "fake"\napproval_policy = "never"\nsandbox_mode = "danger-full-access"\n'
+        f'[model_providers.fake]\nname = "fake"\nbase_url = "{fake.url}/v1"\nwire_api = "responses"\nenv_key = "FAKE_API_KEY"\n'
+        f'[projects."{world.wt}"]\ntrust_level = "trusted"\n'
+    )
+    return codex_home
+
+
+def _codex_run(world: World, codex: Path, codex_home: Path, marker: str) -> None:
+    world.run(
+        [str(codex), "exec", "--dangerously-bypass-hook-trust", "--json", "--skip-git-repo-check", f"{marker} go"],
+        env={"CODEX_HOME": str(codex_home), "FAKE_API_KEY": "sk-e2e"},
+    )
+
+
 def test_codex(codex: Path, tmp_path: Path) -> None:
     world = World(tmp_path, "codex")
     assert "trust" in world.install_output
-    codex_home = world.home / ".codex"
-    codex_home.mkdir()
     with FakeResponses() as fake:
-        (codex_home / "config.toml").write_text(
-            'model = "gpt-5.5"\nmodel_provider = "fake"\napproval_policy = "never"\nsandbox_mode = "danger-full-access"\n'
-            f'[model_providers.fake]\nname = "fake"\nbase_url = "{fake.url}/v1"\nwire_api = "responses"\nenv_key = "FAKE_API_KEY"\n'
-            f'[projects."{world.wt}"]\ntrust_level = "trusted"\n'
-        )
+        codex_home = _codex_config(world, fake)
         patch = "*** Begin Patch\n*** Add File: {}\n+{}\n*** End Patch\n"
         fake.script(
             "E2E-CODEX",
@@ -101,10 +113,7 @@ def test_codex(codex: Path, tmp_path: Path) -> None:
             call("apply_patch", patch.format("inside.txt", "inside"), id="call_inside"),  # relative: from the cwd
             say("done"),
         )
-        world.run(
-            [str(codex), "exec", "--dangerously-bypass-hook-trust", "--json", "--skip-git-repo-check", "E2E-CODEX go"],
-            env={"CODEX_HOME": str(codex_home), "FAKE_API_KEY": "sk-e2e"},
-        )
+        _codex_run(world, codex, codex_home, "E2E-CODEX")
         outputs = {c: fake.output_for(c) or "" for c in ("call_leak_file", "call_redirect", "call_switch", "call_ordinary", "call_inside")}
     assert "Command blocked by PreToolUse hook" in outputs["call_leak_file"]
     assert codes_in(outputs["call_leak_file"]) == {"WG101"}, outputs["call_leak_file"]
@@ -122,12 +131,25 @@ def test_codex(codex: Path, tmp_path: Path) -> None:
 # --- Gemini CLI ----------------------------------------------------------------------------------------
 
 
-def test_gemini(gemini: Path, tmp_path: Path) -> None:
-    world = World(tmp_path, "gemini")
-    assert "GEMINI_CLI_TRUST_WORKSPACE" in world.install_output
+def _gemini_settings(world: World) -> None:
     settings = world.home / ".gemini" / "settings.json"
     settings.parent.mkdir()
     settings.write_text(json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
+
+
+def _gemini_run(world: World, gemini: Path, fake: FakeGemini, marker: str) -> None:
+    env = {
+        "GEMINI_API_KEY": "sk-e2e", "GOOGLE_GEMINI_BASE_URL": fake.url, "GEMINI_CLI_TRUST_WORKSPACE": "true",
+        "GEMINI_CLI_NO_RELAUNCH": "true",
+    }
+    # --include-directories: without it Gemini CLI refuses a write outside the cwd before any hook runs.
+    world.run([str(gemini), "-p", f"{marker} go", "--output-format", "json", "--yolo", "--skip-trust", "--include-directories", str(world.main)], env=env)
+
+
+def test_gemini(gemini: Path, tmp_path: Path) -> None:
+    world = World(tmp_path, "gemini")
+    assert "GEMINI_CLI_TRUST_WORKSPACE" in world.install_output
+    _gemini_settings(world)
     with FakeGemini() as fake:
         fake.script(
             "E2E-GEMINI",
@@ -136,12 +158,7 @@ def test_gemini(gemini: Path, tmp_path: Path) -> None:
             call("write_file", {"file_path": str(world.wt / "inside.txt"), "content": "inside\n"}, id="call_inside"),
             say("done"),
         )
-        env = {
-            "GEMINI_API_KEY": "sk-e2e", "GOOGLE_GEMINI_BASE_URL": fake.url, "GEMINI_CLI_TRUST_WORKSPACE": "true",
-            "GEMINI_CLI_NO_RELAUNCH": "true",
-        }
-        # --include-directories: without it Gemini CLI refuses a write outside the cwd before any hook runs.
-        world.run([str(gemini), "-p", "E2E-GEMINI go", "--output-format", "json", "--yolo", "--skip-trust", "--include-directories", str(world.main)], env=env)
+        _gemini_run(world, gemini, fake, "E2E-GEMINI")
         outputs = {c: fake.output_for(c) or "" for c in ("call_leak_file", "call_redirect", "call_switch", "call_ordinary", "call_inside")}
     assert "Tool execution blocked" in outputs["call_leak_file"]
     assert codes_in(outputs["call_leak_file"]) == {"WG101"}, outputs["call_leak_file"]
@@ -204,14 +221,19 @@ def test_copilot_create(copilot: Path, tmp_path: Path) -> None:
 # --- Cline ---------------------------------------------------------------------------------------------
 
 
+def _cline_auth(world: World, cline: Path, fake: FakeChat, model: str = "fake-model") -> list[str]:
+    """Point the client at the fake; the arguments every later run takes."""
+    data = world.base / "cline-data"
+    world.run([str(cline), "auth", "-p", "openai-compatible", "-k", "sk-e2e", "-m", model, "-b", f"{fake.url}/v1", "--data-dir", str(data)])
+    return ["--json", "--data-dir", str(data), "-P", "openai-compatible", "-m", model]
+
+
 def test_cline(cline: Path, tmp_path: Path) -> None:
     """Cline cannot refuse one call and go on: the guard turns a refused call into one that writes nothing and
     hands the model the reason (docs/runtimes/cline.md). The run goes on to the calls that follow."""
     world = World(tmp_path, "cline")
-    data = world.base / "cline-data"
     with FakeChat() as fake:
-        auth = ["auth", "-p", "openai-compatible", "-k", "sk-e2e", "-m", "fake-model", "-b", f"{fake.url}/v1", "--data-dir", str(data)]
-        world.run([str(cline), *auth])
+        args = _cline_auth(world, cline, fake)
         fake.script(
             "E2E-CLINE",
             call("editor", {"path": str(world.main / "LEAK_FILE.txt"), "new_text": "leak\n"}, id="call_leak_file"),
@@ -219,7 +241,7 @@ def test_cline(cline: Path, tmp_path: Path) -> None:
             call("editor", {"path": str(world.wt / "inside.txt"), "new_text": "inside\n"}, id="call_inside"),
             say("done"),
         )
-        run = world.run([str(cline), "--json", "--data-dir", str(data), "-P", "openai-compatible", "-m", "fake-model", "E2E-CLINE go"])
+        run = world.run([str(cline), *args, "E2E-CLINE go"])
         outputs = {c: fake.output_for(c) or "" for c in ("call_leak_file", "call_redirect", "call_switch", "call_ordinary", "call_inside")}
     assert codes_in(outputs["call_leak_file"]) == {"WG101"}, outputs["call_leak_file"]
     assert '"success":false' in outputs["call_leak_file"].replace(" ", "")
@@ -351,24 +373,6 @@ ODD = {"LEAK_NEL.txt": "\x85", "LEAK_LS.txt": "\u2028", "LEAK_VT.txt": "\x0b"}
 PATCH = "*** Begin Patch\n*** Add File: {}\n+{}\n*** End Patch\n"
 
 
-def _codex_config(world: World, fake: FakeResponses) -> Path:
-    codex_home = world.home / ".codex"
-    codex_home.mkdir()
-    (codex_home / "config.toml").write_text(
-        'model = "gpt-5.5"\nmodel_provider = "fake"\napproval_policy = "never"\nsandbox_mode = "danger-full-access"\n'
-        f'[model_providers.fake]\nname = "fake"\nbase_url = "{fake.url}/v1"\nwire_api = "responses"\nenv_key = "FAKE_API_KEY"\n'
-        f'[projects."{world.wt}"]\ntrust_level = "trusted"\n'
-    )
-    return codex_home
-
-
-def _codex_run(world: World, codex: Path, codex_home: Path, marker: str) -> None:
-    world.run(
-        [str(codex), "exec", "--dangerously-bypass-hook-trust", "--json", "--skip-git-repo-check", f"{marker} go"],
-        env={"CODEX_HOME": str(codex_home), "FAKE_API_KEY": "sk-e2e"},
-    )
-
-
 def test_codex_review_escapes(codex: Path, tmp_path: Path) -> None:
     import os
     import tempfile
@@ -439,9 +443,7 @@ def test_copilot_review_escapes(copilot: Path, tmp_path: Path) -> None:
 def test_gemini_review_escapes(gemini: Path, tmp_path: Path) -> None:
     world = World(tmp_path, "gemini")
     trick = world.symlink_trick()
-    settings = world.home / ".gemini" / "settings.json"
-    settings.parent.mkdir()
-    settings.write_text(json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
+    _gemini_settings(world)
     with FakeGemini() as fake:
         fake.script(
             "E2E-GEMINI-REVIEW",
@@ -450,8 +452,7 @@ def test_gemini_review_escapes(gemini: Path, tmp_path: Path) -> None:
             call("run_shell_command", {"command": "git switch -c x", "dir_path": "a/../../repo"}, id="call_switch"),
             say("done"),
         )
-        env = {"GEMINI_API_KEY": "sk-e2e", "GOOGLE_GEMINI_BASE_URL": fake.url, "GEMINI_CLI_TRUST_WORKSPACE": "true", "GEMINI_CLI_NO_RELAUNCH": "true"}
-        world.run([str(gemini), "-p", "E2E-GEMINI-REVIEW go", "--output-format", "json", "--yolo", "--skip-trust", "--include-directories", str(world.main)], env=env)
+        _gemini_run(world, gemini, fake, "E2E-GEMINI-REVIEW")
         outputs = {c: fake.output_for(c) or "" for c in ("call_write", "call_replace", "call_switch")}
     world.main_untouched("LEAK_DOTDOT.txt")
     assert (world.main / "README.md").read_text() == "hello\n"
@@ -463,16 +464,15 @@ def test_gemini_review_escapes(gemini: Path, tmp_path: Path) -> None:
 def test_cline_review_escapes(cline: Path, tmp_path: Path) -> None:
     world = World(tmp_path, "cline")
     trick = world.symlink_trick()
-    data = world.base / "cline-data"
     with FakeChat() as fake:
-        world.run([str(cline), "auth", "-p", "openai-compatible", "-k", "sk-e2e", "-m", "fake-model", "-b", f"{fake.url}/v1", "--data-dir", str(data)])
+        args = _cline_auth(world, cline, fake)
         fake.script(
             "E2E-CLINE-REVIEW",
             call("editor", {"path": f"{trick}/README.md", "old_text": "hello", "new_text": "pwned"}, id="call_edit"),
             call("editor", {"path": f"{trick}/LEAK_DOTDOT.txt", "new_text": "leak\n"}, id="call_new"),
             say("done"),
         )
-        world.run([str(cline), "--json", "--data-dir", str(data), "-P", "openai-compatible", "-m", "fake-model", "E2E-CLINE-REVIEW go"])
+        world.run([str(cline), *args, "E2E-CLINE-REVIEW go"])
         outputs = {c: fake.output_for(c) or "" for c in ("call_edit", "call_new")}
     world.main_untouched("LEAK_DOTDOT.txt")
     assert (world.main / "README.md").read_text() == "hello\n"
@@ -501,17 +501,15 @@ def test_cline_apply_patch(cline: Path, tmp_path: Path) -> None:
     """Cline offers GPT models `apply_patch` instead of `editor`: a refused patch becomes one that cannot apply and
     tells the model why, and the run goes on (it was WG000, which cancelled the run)."""
     world = World(tmp_path, "cline")
-    data = world.base / "cline-data"
-    model = "gpt-5.5"
     with FakeChat() as fake:
-        world.run([str(cline), "auth", "-p", "openai-compatible", "-k", "sk-e2e", "-m", model, "-b", f"{fake.url}/v1", "--data-dir", str(data)])
+        args = _cline_auth(world, cline, fake, model="gpt-5.5")
         fake.script(
             "E2E-CLINE-PATCH",
             call("apply_patch", {"input": PATCH.format(world.main / "LEAK_FILE.txt", "leak")}, id="call_leak_file"),
             call("apply_patch", {"input": PATCH.format("inside.txt", "inside")}, id="call_inside"),
             say("done"),
         )
-        run = world.run([str(cline), "--json", "--data-dir", str(data), "-P", "openai-compatible", "-m", model, "E2E-CLINE-PATCH go"])
+        run = world.run([str(cline), *args, "E2E-CLINE-PATCH go"])
         outputs = {c: fake.output_for(c) or "" for c in ("call_leak_file", "call_inside")}
     world.main_untouched("LEAK_FILE.txt")
     assert "Unknown line while parsing" in outputs["call_leak_file"] and codes_in(outputs["call_leak_file"]) == {"WG101"}, outputs
