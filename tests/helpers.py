@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HOOK_EXE = Path(sys.executable).with_name("worktree-guard")
@@ -29,6 +34,29 @@ GIT_ENV = {
     "GIT_CONFIG_GLOBAL": "/dev/null",
     "GIT_CONFIG_NOSYSTEM": "1",
 }
+
+
+def isolate_environment(mp: pytest.MonkeyPatch, home: Path) -> None:
+    """Keep the developer's own configuration, agent definitions, state and git identity out of the tests (and
+    out of the hook processes they start): HOME, the XDG directories, CLAUDE_CONFIG_DIR, WORKTREE_GUARD_*."""
+    home.mkdir(parents=True, exist_ok=True)
+    mp.setenv("HOME", str(home))
+    mp.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    mp.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))  # the leak check's snapshots
+    mp.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    for key in list(os.environ):
+        if key.startswith("WORKTREE_GUARD_"):
+            mp.delenv(key)
+    for key, value in GIT_ENV.items():
+        mp.setenv(key, value)
+
+
+@contextmanager
+def isolated_environment(home: Path) -> Iterator[None]:
+    """isolate_environment for a fixture wider than one test (module scope), undone when it closes."""
+    with pytest.MonkeyPatch.context() as mp:
+        isolate_environment(mp, home)
+        yield
 
 
 @dataclass
@@ -62,6 +90,15 @@ def make_repo(base: Path) -> Repo:
     git("worktree", "add", "-q", "-b", "worktree-agent-afedcba0987654321", str(sibling), cwd=main)
     git("worktree", "add", "-q", "-b", "outside", str(outside), cwd=main)
     return Repo(base=base, main=main, worktree=worktree, sibling=sibling, outside=outside)
+
+
+def bare_clone(repo: Repo, base: Path) -> tuple[Path, Path]:
+    """A bare clone of `repo` at `base/b.git` and a linked worktree of it on `main` at `base/wt` (both canonical)."""
+    base = Path(os.path.realpath(base))
+    bare, worktree = base / "b.git", base / "wt"
+    git("clone", "-q", "--bare", str(repo.main), str(bare), cwd=base)
+    git("worktree", "add", "-q", str(worktree), "main", cwd=bare)
+    return bare, worktree
 
 
 def payload(cwd: Path | str, tool: str, tool_input: dict[str, Any], **extra: Any) -> dict[str, Any]:
@@ -133,6 +170,14 @@ class HookResult:
     def reason(self) -> str:
         out = self.output or {}
         return out.get("hookSpecificOutput", {}).get("permissionDecisionReason", "")
+
+    @property
+    def codes(self) -> list[str]:
+        """The codes a deny, rewrite or warn names at the end of its reason (SPEC §6), in order; [] for a pass."""
+        out = self.output or {}
+        text = out.get("hookSpecificOutput", {}).get("permissionDecisionReason") or out.get("systemMessage") or ""
+        match = re.search(r"\[worktree-guard ((?:WG\d{3} ?)+)\]$", text.rstrip())
+        return match.group(1).split() if match else []
 
     @property
     def stop_blocked(self) -> bool:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import make_repo
+from tests.helpers import isolated_environment, make_repo
 from tests.shared_data import CORPORA, Hang, bash_rejects, load, replay_in, time_limit, transcript_bash_commands
 from worktree_guard.engine import build_context, decide
 from worktree_guard.plugins import plugin_manager
@@ -46,7 +46,9 @@ class Judge:
 
 @pytest.fixture(scope="module")
 def judge(tmp_path_factory: pytest.TempPathFactory) -> Judge:
-    repo = make_repo(tmp_path_factory.mktemp("corpus"))
+    base = tmp_path_factory.mktemp("corpus")
+    with isolated_environment(base / "home"):  # built before any test's own isolation applies
+        repo = make_repo(base)
     return Judge(repo.worktree)
 
 

@@ -100,11 +100,34 @@ def cases(repo: Repo) -> list[tuple[str, Any, tuple[str, ...], Path | str]]:
     ]
 
 
+#: (decision, codes) of every case in cases(): the replies compared below must also be the right ones.
+EXPECTED = {
+    "write-inside": ("pass", []),
+    "write-shared": ("deny", ["WG101"]),
+    "edit-rewrite": ("ask", ["WG101"]),
+    "bash-heredoc-commit": ("pass", []),
+    "bash-deny": ("deny", ["WG201", "WG301"]),
+    "bash-write-sibling": ("deny", ["WG401"]),
+    "agent": ("allow", ["WG501"]),
+    "malformed-in-worktree": ("deny", ["WG000"]),
+    "malformed-in-main": ("warn", []),
+    "empty-stdin": ("deny", ["WG000"]),
+    "not-an-object": ("deny", ["WG000"]),
+    "unknown-tool": ("deny", ["WG000"]),
+    "bad-flag": ("deny", ["WG000"]),
+    "relative-cwd": ("deny", ["WG000"]),
+    "main-not-isolated": ("pass", []),
+    "misplaced-WG002": ("deny", ["WG002"]),
+    "unprintable-rewrite": ("deny", ["WG000"]),
+}
+
+
 def test_the_daemon_replies_exactly_as_the_hook_in_process(repo: Repo, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     start_daemon(repo)
     seen = set()
     for name, data, args, cwd in cases(repo):
         expected = in_process(data, *args, cwd=cwd)
+        assert (expected.decision, expected.codes) == EXPECTED[name], name
         served = ask(data, *args, cwd=cwd, monkeypatch=monkeypatch)
         if name == "unprintable-rewrite":  # the daemon's text is the reply; printing it is the hook process's part
             assert served.decision == "ask" and "WG000" in expected.reason and "UnicodeEncodeError" in expected.reason
@@ -122,7 +145,7 @@ def test_an_absent_daemon_is_started_while_the_call_is_judged_in_process(repo: R
     env = dict(os.environ)
     assert daemon_pid(env) is None
     result = run_hook_process(data, cwd=repo.worktree)
-    assert result.decision == "deny" and "WG101" in result.reason
+    assert result.decision == "deny" and result.codes == ["WG101"]
     assert result.stdout == in_process(data, cwd=repo.worktree).stdout
     wait_for_daemon(env)
 
@@ -136,7 +159,7 @@ def test_a_killed_daemon_falls_back_and_is_replaced(repo: Repo, cache: Path) -> 
     assert sock.exists()  # left behind: connecting is refused
     data = subagent_payload(repo, "Bash", {"command": f"cd {repo.main} && git switch main"})
     result = run_hook_process(data, cwd=repo.worktree)
-    assert result.decision == "deny"
+    assert result.decision == "deny" and result.codes == ["WG201", "WG301"]
     assert result.stdout == in_process(data, cwd=repo.worktree).stdout
     assert wait_for_daemon(env) != pid
 
@@ -216,7 +239,7 @@ def test_a_server_that_misbehaves_never_turns_a_deny_into_a_pass(
     try:
         data = subagent_payload(repo, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"})
         expected = in_process(data, cwd=repo.worktree)
-        assert expected.decision == "deny"
+        assert expected.decision == "deny" and expected.codes == ["WG101"]
         for command in (None, FAST_HOOK):
             result = run_hook_process(data, cwd=repo.worktree, command=command)
             assert (result.returncode, result.stdout) == (0, expected.stdout), behaviour
@@ -319,7 +342,8 @@ def test_one_daemon_serves_every_environment_of_the_same_code(repo: Repo, cache:
     rewritten = ask(data, cwd=repo.worktree, monkeypatch=monkeypatch)
     assert daemon_pid(dict(os.environ)) == first
     assert rewritten.stdout == in_process(data, cwd=repo.worktree).stdout
-    assert rewritten.decision == "ask" and plain.decision == "deny"
+    assert rewritten.decision == "ask" and rewritten.codes == ["WG101"]
+    assert plain.decision == "deny" and plain.codes == ["WG101"]
     monkeypatch.setenv("PYTHONPATH", str(repo.base / "elsewhere"))
     second = start_daemon(repo)
     assert second != first
@@ -363,7 +387,7 @@ def test_a_payload_naming_proc_is_left_to_the_hook_process(repo: Repo, cache: Pa
         ask(data, cwd=repo.worktree, monkeypatch=monkeypatch)
     result, expected = run_hook_process(data, cwd=repo.worktree), in_process(data, cwd=repo.worktree)
     # Each process resolves /proc/self/fd/1 to its own stdout pipe: /proc/<its pid>/fd/pipe:[…].
-    assert result.decision == expected.decision == "deny"
+    assert result.decision == expected.decision == "deny" and result.codes == expected.codes == ["WG402"]
     assert f"/proc/{os.getpid()}/" not in result.reason
 
 
