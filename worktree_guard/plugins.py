@@ -30,6 +30,7 @@ BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
     ("indirection", "worktree_guard.rules.indirection"),
     ("program-code", "worktree_guard.rules.program_code"),
     ("interpreters", "worktree_guard.rules.interpreters"),
+    ("apply-patch", "worktree_guard.runtimes.patch"),
     ("dispatch", "worktree_guard.rules.dispatch"),
     ("leaks", "worktree_guard.subagents.leak_check"),
     ("wave", "worktree_guard.subagents.wave"),

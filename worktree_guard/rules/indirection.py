@@ -24,6 +24,18 @@ if TYPE_CHECKING:
 RULE = "indirection"
 
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash"})
+# Programs that start a shell reading its commands from their input — which a runtime may write to later, in a
+# call no hook sees (Codex's write_stdin) — unless given a command: program → (options that give a command or
+# start no shell, options that take the next word, how many operands come before a command). `script`: util-
+# linux `script [-q] [file]`, `-c CMD`; BSD/macOS `script [-q] [file [command …]]`, `-p` plays a file back.
+STDIN_SHELL_STARTERS: dict[str, tuple[frozenset[str], frozenset[str], int]] = {
+    "script": (
+        frozenset({"-c", "--command", "-p", "-V", "--version", "-h", "--help"}),
+        frozenset({"-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing",
+                   "-m", "--logging-format", "-o", "--output-limit", "-F"}),
+        1,
+    ),
+}
 # Arguments that make a computed command name matter: git's mutating subcommands and location options.
 SENSITIVE_ARGUMENTS = frozenset({
     "checkout", "switch", "reset", "restore", "clean", "stash", "merge", "rebase", "pull", "cherry-pick", "revert",
@@ -458,6 +470,8 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         if code and code[0] == "file" and (code[2] is None or code[2].startswith(("/dev/", "/proc/"))):
             shown = code[1].raw if code[1] is not None else "?"
             return [Violation(code="WG404", message=f"`{name}` runs a script worktree-guard cannot see ({shown}); run the commands directly.", **base)]
+    if name in STDIN_SHELL_STARTERS and _starts_a_shell_reading_input(values, *STDIN_SHELL_STARTERS[name]):
+        return [Violation(code="WG404", message=f"`{name}` starts a shell that reads its commands from its input, which worktree-guard cannot see (a later write to that input reaches no hook); run the commands directly.", **base)]
     if name == "eval" and any(v is None for v in values[1:]):
         return [Violation(code="WG404", message="`eval` runs code only known at run time; run the command directly.", **base)]
     if name == "trap" and len(values) > 2 and values[1] is None:
@@ -487,6 +501,17 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         if wrapper.joined and not wrapper.argv_with & set(seen) and any(v is None for v in values[start + wrapper.leading:]):
             return [Violation(code="WG404", message=f"`{key}` runs a command line only known at run time through a shell.", **base)]
     return None
+
+
+def _starts_a_shell_reading_input(values: list[str | None], command_options: frozenset[str], value_options: frozenset[str], before: int) -> bool:
+    """No option gives the program a command, and no word after its first `before` operands is one. A word only
+    known at run time might be anything: the shell is then assumed to read its input."""
+    end, seen = _skip_options(values, 1, value_options)
+    if set(seen) & command_options:
+        return False
+    if any(v is None for v in values[1:]):
+        return True
+    return len(values) - end <= before
 
 
 def _arguments_matter(command: ShellCommand, ctx: Context) -> bool:
