@@ -5,6 +5,9 @@ ssh's `-o ProxyCommand=` and an ed script's `!cmd` are shell commands: the walke
 runs them (its cwd). Code that cannot be read — `sed 's/x/y/e'`, `awk '{system($0)}'`, `vim -c '…'`, an ed
 fed by a pipe — is WG404. What such code writes (`sed 'w f'`, `awk '{print > "f"}'`) is in
 `shell.written`, judged by the writes rule.
+
+Programs that run code in forms the guard does not walk at all (`tmux new-session 'cmd'`, `gdb -ex 'shell …'`,
+sqlite3's `.shell`, `LESSOPEN`) are rows of `shell.runners`' table: WG404.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import TYPE_CHECKING
 from ..hookspecs import hookimpl
 from ..model import Violation
 from ..shell.embedded import embedded_code, program
+from ..shell.runners import BUILTIN_CODE_RUNNERS, CodeRunner, opaque_code
 from ..shell.steps import Script, Unwrapped
 
 if TYPE_CHECKING:
@@ -34,10 +38,18 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
 
 
 @hookimpl
+def worktree_guard_code_runners() -> dict[str, CodeRunner]:
+    return dict(BUILTIN_CODE_RUNNERS)
+
+
+@hookimpl
 def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
-    if program(command.name) is None:
-        return None
-    reasons = embedded_code(command).opaque
+    from ..plugins import merged_table
+
+    runner = merged_table(ctx, "worktree_guard_code_runners").get(command.name) if command.name else None
+    reasons = opaque_code(command, runner) if runner is not None else []
+    if program(command.name) is not None:
+        reasons += embedded_code(command).opaque
     if not reasons:
         return None
     return [

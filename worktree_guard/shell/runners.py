@@ -1,0 +1,99 @@
+"""Programs that run code handed to them in a form the guard does not walk (SPEC §5.2 "strings that a program will
+run as code"), as data: tmux's command strings, gdb's `-ex 'shell …'`, sqlite3's `.shell`, `make -f /dev/stdin`,
+less's `LESSOPEN='|cmd %s'`, `fd -x`. A `CodeRunner` row says which options, subcommands, operands or
+environment variables make the program run such code; the program-code rule refuses them (WG404). Plugins
+extend the table through `worktree_guard_code_runners`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .steps import ShellCommand
+
+
+def _f(*names: str) -> frozenset[str]:
+    return frozenset(names)
+
+
+@dataclass(frozen=True, slots=True)
+class CodeRunner:
+    """When a program runs code the guard cannot walk.
+
+    options: options whose presence means it runs code (`gdb -ex`), also as `--opt=value` or an attached short value;
+    subcommands: words that, as any operand, name a verb running a command (`tmux new-session 'cmd'`);
+    code_operands: a pattern an operand matching is code (sqlite3's `.shell`, `.output`);
+    stdin_files: options whose value is a file of code: `-`, `/dev/stdin` and other descriptors, or a value only known
+        at run time, are code the guard does not see (`make -f /dev/stdin <<< …`);
+    env: variables that, set for it, hold a command it runs (`LESSOPEN`).
+    """
+
+    options: frozenset[str] = frozenset()
+    subcommands: frozenset[str] = frozenset()
+    code_operands: str | None = None
+    stdin_files: frozenset[str] = frozenset()
+    env: tuple[str, ...] = ()
+
+
+_LESS = CodeRunner(env=("LESSOPEN", "LESSCLOSE"))
+_GDB = CodeRunner(options=_f("-ex", "--ex", "-eval-command", "--eval-command", "-x", "--x", "-command", "--command", "-iex", "--iex", "-init-eval-command", "--init-eval-command", "-ix", "--ix", "-init-command", "--init-command"))
+_FD = CodeRunner(options=_f("-x", "--exec", "-X", "--exec-batch"))
+_MAKE = CodeRunner(options=_f("--eval", "-E"), stdin_files=_f("-f", "--file", "--makefile"))
+
+BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
+    "tmux": CodeRunner(
+        options=_f("-c"),
+        subcommands=_f(
+            "new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window",
+            "respawnw", "run-shell", "run", "send-keys", "send", "if-shell", "if", "pipe-pane", "pipep", "display-popup", "popup",
+            "source-file", "source", "command-prompt", "confirm-before", "confirm", "display-menu", "menu",
+        ),
+    ),
+    "gdb": _GDB,
+    "gdb-multiarch": _GDB,
+    "sqlite3": CodeRunner(
+        options=_f("-cmd", "--cmd", "-init", "--init"),
+        code_operands=r"(?is)^\s*\.(shell|system|once|output|save|backup|restore|import|load|excel|read|log|open|clone|dump|cd)\b|\b(attach|vacuum\s+into|load_extension|writefile|edit)\b",
+    ),
+    "make": _MAKE,
+    "gmake": _MAKE,
+    "less": _LESS,
+    "zless": _LESS,
+    "lesspipe": _LESS,
+    "man": CodeRunner(options=_f("-P", "--pager", "-H", "--html"), env=("MANPAGER", "PAGER", "LESSOPEN", "LESSCLOSE", "BROWSER")),
+    "fd": _FD,
+    "fdfind": _FD,
+}
+
+_STDIN = ("-", "/dev/stdin")
+
+
+def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
+    """Why this command runs code the guard cannot walk (one reason each), or nothing."""
+    name = command.name
+    values = command.values()
+    reasons: list[str] = []
+    for variable in runner.env:
+        if command.env(variable)[0]:
+            reasons.append(f"`{name}` runs the command in ${variable}")
+    pattern = re.compile(runner.code_operands) if runner.code_operands else None
+    for i, value in enumerate(values[1:], start=1):
+        if value is None:
+            continue
+        option, eq, attached = value.partition("=")
+        if not eq and len(value) > 2 and value[0] == "-" and value[1] != "-" and value[:2] in runner.options | runner.stdin_files:
+            option, attached = value[:2], value[2:]  # `-f/dev/stdin`, `-Pcat`
+        if option in runner.options:
+            reasons.append(f"`{name} {option}` runs code")
+        elif value in runner.subcommands:
+            reasons.append(f"`{name} {value}` runs a command")
+        elif pattern is not None and not value.startswith("-") and pattern.search(value):
+            reasons.append(f"`{name}` is given code ({value[:40]!r})")
+        if option in runner.stdin_files:
+            given = attached if attached else (values[i + 1] if i + 1 < len(values) else None)
+            if given is None or given in _STDIN or given.startswith(("/dev/fd/", "/proc/")):
+                reasons.append(f"`{name} {option}` reads code from its input or a file only known at run time")
+    return reasons
