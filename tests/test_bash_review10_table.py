@@ -123,15 +123,31 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("make --eval='all:;touch x'", {"WG404"}),
         ("make -f Makefile test", "pass"),
         ("make test", "pass"),
-        ("LESSOPEN='|touch {MAIN}/p %s' less README.md", {"WG404"}),
-        ("export LESSCLOSE='touch {MAIN}/p %s %s'; less README.md", {"WG404"}),
+        ("LESSOPEN='|touch {MAIN}/p %s' less README.md", {"WG401"}),  # walked where less runs it
+        ("export LESSCLOSE='touch {MAIN}/p %s %s'; less README.md", {"WG401"}),
+        ('LESSOPEN="$X" less README.md', {"WG404"}),
+        ("LESSOPEN='| lesspipe %s' less README.md", "pass"),
         ("less README.md", "pass"),
+        ("man -P 'touch {MAIN}/p' ls", {"WG401"}),
+        ("MANPAGER='touch {MAIN}/p' man ls", {"WG401"}),
+        ("man -P cat ls", "pass"),
+        ("MANPAGER=cat man ls", "pass"),
+        ("tar -xsf /tmp/t.tar -C src", "pass"),  # GNU tar's -s is --same-order
+        ("zip -T /tmp/x.zip {MAIN}/README.md", "pass"),
         ("ptx -G README.md ../../../p", {"WG401"}),
         ("ptx -G README.md /tmp/p", "pass"),
         ("ptx README.md {MAIN}/README.md", "pass"),  # without -G every operand is read
-        ("fd -x sh -c 'cd ../../.. && touch p'", {"WG404"}),
-        ("fdfind . src -X rm", {"WG404"}),
+        ("fd -x sh -c 'cd ../../.. && touch p'", {"WG201", "WG401"}),  # the argv fd runs is walked
+        ("fd -x touch {MAIN}/p", {"WG401", "WG403"}),  # and the found path touch is given
+        ("fdfind . src -X rm", {"WG403"}),  # rm of the found paths: only known at run time
+        ("fd -e py . src -x rm {}", {"WG403"}),
         ("fd -e py . src", "pass"),
+        ("fd --type f --exec cat {}", "pass"),  # Dippy's read-only rows
+        ("fd pattern -x cat", "pass"),
+        ("fd -x echo", "pass"),
+        ("sqlite3 -cmd 'SELECT 1' mydb.db", "pass"),
+        ("sqlite3 -cmd '.shell touch p' mydb.db", {"WG404"}),
+        ("tar -xOf /tmp/t.tar", "pass"),  # members to standard output
         ("xmllint --output {MAIN}/x.xml README.md", {"WG401"}),
         ("xmllint --noout {MAIN}/x.xml", "pass"),
         ("tidy -m {MAIN}/index.html", {"WG401"}),

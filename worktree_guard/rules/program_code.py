@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from ..hookspecs import hookimpl
 from ..model import Violation
 from ..shell.embedded import embedded_code, program
-from ..shell.runners import BUILTIN_CODE_RUNNERS, CodeRunner, opaque_code
-from ..shell.steps import Script, Unwrapped
+from ..shell.runners import BUILTIN_CODE_RUNNERS, CodeRunner, opaque_code, run_argv, walked_code
+from ..shell.steps import Inner, Script, Unwrapped
 
 if TYPE_CHECKING:
     from ..engine import Context
@@ -29,6 +29,17 @@ RULE = "program-code"
 
 @hookimpl
 def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrapped | None:
+    runner = _runner(command, ctx)
+    if runner is not None and runner.argv_options:
+        found = run_argv(command, runner)
+        if found is not None:
+            runs, own = found
+            directory = None if {"--base-directory"} & {v.partition("=")[0] for v in command.values() if v} else command.cwd
+            return Unwrapped(inner=[Inner(argv, directory, label=f"{command.name} -x") for argv in runs], own_words=own)
+    if runner is not None and (runner.walk_options or runner.walk_env):
+        scripts, _ = walked_code(command, runner)
+        if scripts:
+            return Unwrapped(scripts=[Script(text, offset, command.cwd, f"{command.name} command") for text, offset in scripts])
     if program(command.name) is None:
         return None
     code = embedded_code(command)
@@ -44,10 +55,8 @@ def worktree_guard_code_runners() -> dict[str, CodeRunner]:
 
 @hookimpl
 def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
-    from ..plugins import merged_table
-
-    runner = merged_table(ctx, "worktree_guard_code_runners").get(command.name) if command.name else None
-    reasons = opaque_code(command, runner) if runner is not None else []
+    runner = _runner(command, ctx)
+    reasons = opaque_code(command, runner) + walked_code(command, runner)[1] if runner is not None else []
     if program(command.name) is not None:
         reasons += embedded_code(command).opaque
     if not reasons:
@@ -63,3 +72,9 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         )
         for reason in dict.fromkeys(reasons)
     ]
+
+
+def _runner(command: ShellCommand, ctx: Context) -> CodeRunner | None:
+    from ..plugins import merged_table
+
+    return merged_table(ctx, "worktree_guard_code_runners").get(command.name) if command.name else None

@@ -266,7 +266,7 @@ _TAR_VALUES = frozenset({
     "--rsh-command", "--volno-file", "--record-size", "--sort", "--occurrence", "--quoting-style", "--hole-detection",
 })
 #: tar options that put extracted members somewhere their names do not say.
-_TAR_ELSEWHERE = ("-P", "--absolute-names", "--transform", "--xform", "-s")
+_TAR_ELSEWHERE = ("-P", "--absolute-names", "--transform", "--xform")
 
 
 def _tar(words: list[Word], values: list[str | None]) -> list[Target]:
@@ -302,7 +302,7 @@ def _tar(words: list[Word], values: list[str | None]) -> list[Target]:
                     targets.append(Target(word, joined, "--remove-files deletes it", recursive=True))
             for word, value in argv.options.get("-T", []) + argv.options.get("--files-from", []):
                 targets.append(Target(word, None, "--remove-files deletes the files it lists"))
-    if extracting:
+    if extracting and not present & {"-O", "--to-stdout", "--to-command"}:  # these hand members to stdout or a command
         for option in _TAR_ELSEWHERE:
             for word, _ in argv.options.get(option, []):
                 targets.append(Target(word, None, f"{option} puts members where their names do not say"))
@@ -405,7 +405,7 @@ def _zip(words: list[Word], values: list[str | None]) -> list[Target]:
     spec = WriteSpec(value_options=_frozen("-b", "--temp-path", "-n", "--suffixes", "-P", "--password", "-t", "--from-date", "-tt", "--before-date", "-x", "--exclude", "-i", "--include", "-Z", "--compression-method", "-TT", "--unzip-command", "-O", "--output-file", "-s", "--split-size", "-sp", "-sb", "-sv", "-ll", "-lf", "--logfile-path", "-la", "-U"))
     argv = parse_argv(words, values, spec)
     present = set(argv.options)
-    if present & {"-sf", "--show-files", "-T", "--test"} and not present & {"-m", "--move"}:
+    if present & {"-sf", "--show-files"} and not present & {"-m", "--move"}:
         return []
     targets: list[Target] = []
     for option in ("-O", "--output-file", "-b", "--temp-path", "-lf", "--logfile-path"):

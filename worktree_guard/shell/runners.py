@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .ast import Word
     from .steps import ShellCommand
 
 
@@ -28,7 +29,12 @@ class CodeRunner:
     code_operands: a pattern an operand matching is code (sqlite3's `.shell`, `.output`);
     stdin_files: options whose value is a file of code: `-`, `/dev/stdin` and other descriptors, or a value only known
         at run time, are code the guard does not see (`make -f /dev/stdin <<< …`);
-    env: variables that, set for it, hold a command it runs (`LESSOPEN`).
+    env: variables that, set for it, hold a command it runs that the guard does not walk;
+    coded_options: options whose value is checked against `code_operands` (`sqlite3 -cmd '.shell …'`);
+    argv_options: options followed by an argv it runs (up to a `;` word) once per found path or with all of them
+        (`fd -x cmd {}`): that argv is judged as a command, its `placeholders` (or an appended path) unknown;
+    walk_options / walk_env: options and variables whose value is a shell command it runs (`man -P cat`,
+        `LESSOPEN='|cmd %s'`, a leading `|` dropped): walked where it runs; only known at run time → WG404.
     """
 
     options: frozenset[str] = frozenset()
@@ -36,11 +42,16 @@ class CodeRunner:
     code_operands: str | None = None
     stdin_files: frozenset[str] = frozenset()
     env: tuple[str, ...] = ()
+    coded_options: frozenset[str] = frozenset()
+    argv_options: frozenset[str] = frozenset()
+    placeholders: tuple[str, ...] = ()
+    walk_options: frozenset[str] = frozenset()
+    walk_env: tuple[str, ...] = ()
 
 
-_LESS = CodeRunner(env=("LESSOPEN", "LESSCLOSE"))
+_LESS = CodeRunner(walk_env=("LESSOPEN", "LESSCLOSE"))
 _GDB = CodeRunner(options=_f("-ex", "--ex", "-eval-command", "--eval-command", "-x", "--x", "-command", "--command", "-iex", "--iex", "-init-eval-command", "--init-eval-command", "-ix", "--ix", "-init-command", "--init-command"))
-_FD = CodeRunner(options=_f("-x", "--exec", "-X", "--exec-batch"))
+_FD = CodeRunner(argv_options=_f("-x", "--exec", "-X", "--exec-batch"), placeholders=("{}", "{/}", "{//}", "{.}", "{/.}"))
 _MAKE = CodeRunner(options=_f("--eval", "-E"), stdin_files=_f("-f", "--file", "--makefile"))
 
 BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
@@ -55,7 +66,8 @@ BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
     "gdb": _GDB,
     "gdb-multiarch": _GDB,
     "sqlite3": CodeRunner(
-        options=_f("-cmd", "--cmd", "-init", "--init"),
+        options=_f("-init", "--init"),
+        coded_options=_f("-cmd", "--cmd"),
         code_operands=r"(?is)^\s*\.(shell|system|once|output|save|backup|restore|import|load|excel|read|log|open|clone|dump|cd)\b|\b(attach|vacuum\s+into|load_extension|writefile|edit)\b",
     ),
     "make": _MAKE,
@@ -63,7 +75,7 @@ BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
     "less": _LESS,
     "zless": _LESS,
     "lesspipe": _LESS,
-    "man": CodeRunner(options=_f("-P", "--pager", "-H", "--html"), env=("MANPAGER", "PAGER", "LESSOPEN", "LESSCLOSE", "BROWSER")),
+    "man": CodeRunner(walk_options=_f("-P", "--pager"), walk_env=("MANPAGER", "PAGER", "LESSOPEN", "LESSCLOSE"), options=_f("-H", "--html")),
     "fd": _FD,
     "fdfind": _FD,
 }
@@ -92,8 +104,77 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
             reasons.append(f"`{name} {value}` runs a command")
         elif pattern is not None and not value.startswith("-") and pattern.search(value):
             reasons.append(f"`{name}` is given code ({value[:40]!r})")
+        if option in runner.coded_options and pattern is not None:
+            given = attached if attached else (values[i + 1] if i + 1 < len(values) else None)
+            if given is None or pattern.search(given):
+                reasons.append(f"`{name} {option}` is given code")
         if option in runner.stdin_files:
             given = attached if attached else (values[i + 1] if i + 1 < len(values) else None)
             if given is None or given in _STDIN or given.startswith(("/dev/fd/", "/proc/")):
                 reasons.append(f"`{name} {option}` reads code from its input or a file only known at run time")
     return reasons
+
+
+def walked_code(command: ShellCommand, runner: CodeRunner) -> tuple[list[tuple[str, int]], list[str]]:
+    """(shell code, offset) the program runs from its `walk_options` and `walk_env`, and why some cannot be walked."""
+    name = command.name
+    scripts: list[tuple[str, int]] = []
+    reasons: list[str] = []
+    for variable in runner.walk_env:
+        given, value = command.env(variable)
+        if not given:
+            continue
+        if value is None:
+            reasons.append(f"`{name}` runs the command in ${variable}, only known at run time")
+        elif value.strip():
+            scripts.append((value.lstrip().lstrip("|"), command.span[0]))
+    words = command.words
+    values = command.values()
+    for i, value in enumerate(values[1:], start=1):
+        if value is None:
+            continue
+        option, eq, attached = value.partition("=")
+        if not eq and len(value) > 2 and value[0] == "-" and value[1] != "-" and value[:2] in runner.walk_options:
+            option, eq, attached = value[:2], "=", value[2:]
+        if option not in runner.walk_options:
+            continue
+        code = attached if eq else (values[i + 1] if i + 1 < len(values) else None)
+        word = words[i] if eq else (words[i + 1] if i + 1 < len(words) else words[i])
+        if code is None:
+            reasons.append(f"`{name} {option}` runs a command only known at run time")
+        else:
+            scripts.append((code, word.span[0]))
+    return scripts, reasons
+
+
+def run_argv(command: ShellCommand, runner: CodeRunner) -> tuple[list[list[Word]], int] | None:
+    """The argv(s) the program runs (`fd -x cmd {}` → [cmd, <unknown>]), each placeholder an unknown word (a
+    found path), and how many words before the first are the program's own; None when it runs none."""
+    from .ast import Word as WordNode
+
+    words = command.words
+    values = command.values()
+    runs: list[list[Word]] = []
+    own: int | None = None
+    i = 1
+    while i < len(values):
+        if values[i] not in runner.argv_options:
+            i += 1
+            continue
+        own = i if own is None else own
+        j = i + 1
+        argv: list[Word] = []
+        while j < len(values) and values[j] != ";":
+            argv.append(words[j])
+            j += 1
+        placed = False
+        for k, word in enumerate(argv):
+            if word.value is not None and any(p in word.value for p in runner.placeholders):
+                argv[k] = WordNode(raw=word.raw, span=word.span, value=None, substitutions=word.substitutions)
+                placed = True
+        if argv and not placed:
+            argv.append(WordNode(raw="{}", span=argv[-1].span, value=None, substitutions=[]))
+        if argv:
+            runs.append(argv)
+        i = j + 1
+    return (runs, own) if own is not None else None
