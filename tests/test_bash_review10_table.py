@@ -112,6 +112,11 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("tmux new-session -d 'cd ../../.. && touch p'", {"WG404"}),
         ("tmux send-keys -t x 'touch p' Enter", {"WG404"}),
         ("tmux ls", "pass"),
+        ("tmux new-session -ds cf", "pass"),  # starts the user's shell: no command given (an NL2Bash row)
+        ("tmux new -d -s x -c src", "pass"),
+        ("tmux -c 'touch {MAIN}/p'", {"WG404"}),
+        ("tmux new-window -t vims -d -n win0 'touch {MAIN}/p'", {"WG404"}),
+        ('tmux -2 new-session -s name "script.sh $1"', {"WG404"}),
         ("gdb -batch -ex 'shell cd ../../.. && touch p'", {"WG404"}),
         ("gdb -batch --eval-command='shell touch p' ./a.out", {"WG404"}),
         ("gdb --version", "pass"),

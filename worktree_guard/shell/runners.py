@@ -25,7 +25,10 @@ class CodeRunner:
     """When a program runs code the guard cannot walk.
 
     options: options whose presence means it runs code (`gdb -ex`), also as `--opt=value` or an attached short value;
-    subcommands: words that, as any operand, name a verb running a command (`tmux new-session 'cmd'`);
+    options_first: `options` count only before the first operand (tmux's `-c CMD`, while `new -c DIR` is a directory);
+    subcommands: words that, as any operand, name a verb running a command (`tmux send-keys 'cmd' Enter`);
+    command_subcommands: verbs that run a command only when given one after their options (`tmux new-session -d
+        'cmd'`, while `tmux new-session -d -s x` starts the user's shell); value_options: their options with a value;
     code_operands: a pattern an operand matching is code (sqlite3's `.shell`, `.output`);
     stdin_files: options whose value is a file of code: `-`, `/dev/stdin` and other descriptors, or a value only known
         at run time, are code the guard does not see (`make -f /dev/stdin <<< …`);
@@ -38,7 +41,10 @@ class CodeRunner:
     """
 
     options: frozenset[str] = frozenset()
+    options_first: bool = False
     subcommands: frozenset[str] = frozenset()
+    command_subcommands: frozenset[str] = frozenset()
+    value_options: frozenset[str] = frozenset()
     code_operands: str | None = None
     stdin_files: frozenset[str] = frozenset()
     env: tuple[str, ...] = ()
@@ -57,11 +63,13 @@ _MAKE = CodeRunner(options=_f("--eval", "-E"), stdin_files=_f("-f", "--file", "-
 BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
     "tmux": CodeRunner(
         options=_f("-c"),
+        options_first=True,
         subcommands=_f(
-            "new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window",
-            "respawnw", "run-shell", "run", "send-keys", "send", "if-shell", "if", "pipe-pane", "pipep", "display-popup", "popup",
-            "source-file", "source", "command-prompt", "confirm-before", "confirm", "display-menu", "menu",
+            "run-shell", "run", "send-keys", "send", "if-shell", "if", "pipe-pane", "pipep", "source-file", "source",
+            "command-prompt", "confirm-before", "confirm", "display-menu", "menu",
         ),
+        command_subcommands=_f("new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "display-popup", "popup"),
+        value_options=_f("-c", "-e", "-F", "-n", "-s", "-t", "-x", "-y", "-f", "-l", "-L", "-S"),
     ),
     "gdb": _GDB,
     "gdb-multiarch": _GDB,
@@ -92,15 +100,19 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
         if command.env(variable)[0]:
             reasons.append(f"`{name}` runs the command in ${variable}")
     pattern = re.compile(runner.code_operands) if runner.code_operands else None
+    operand_seen = False
     for i, value in enumerate(values[1:], start=1):
         if value is None:
             continue
         option, eq, attached = value.partition("=")
         if not eq and len(value) > 2 and value[0] == "-" and value[1] != "-" and value[:2] in runner.options | runner.stdin_files:
             option, attached = value[:2], value[2:]  # `-f/dev/stdin`, `-Pcat`
-        if option in runner.options:
+        operand_seen = operand_seen or not value.startswith("-")
+        if option in runner.options and not (runner.options_first and operand_seen):
             reasons.append(f"`{name} {option}` runs code")
         elif value in runner.subcommands:
+            reasons.append(f"`{name} {value}` runs a command")
+        elif value in runner.command_subcommands and _gives_command(values[i + 1:], runner.value_options):
             reasons.append(f"`{name} {value}` runs a command")
         elif pattern is not None and not value.startswith("-") and pattern.search(value):
             reasons.append(f"`{name}` is given code ({value[:40]!r})")
@@ -178,3 +190,20 @@ def run_argv(command: ShellCommand, runner: CodeRunner) -> tuple[list[list[Word]
             runs.append(argv)
         i = j + 1
     return (runs, own) if own is not None else None
+
+
+def _gives_command(rest: list[str | None], value_options: frozenset[str]) -> bool:
+    """A verb's options, then an operand (or a word only known at run time): the command it runs."""
+    i = 0
+    while i < len(rest):
+        value = rest[i]
+        if value is None:
+            return True
+        if value in (";", "\\;"):
+            return False
+        if value.startswith("-") and len(value) > 1:
+            letters = [k for k, letter in enumerate(value[1:], start=1) if "-" + letter in value_options]
+            i += 2 if letters and letters[0] == len(value) - 1 else 1  # `-ds NAME`; `-sNAME` holds its value
+            continue
+        return True
+    return False
