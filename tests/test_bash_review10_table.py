@@ -109,13 +109,17 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("ssh-agent -a {MAIN}/sock sleep 1", {"WG401"}),
         ("setpriv --reuid=1000 ls", "pass"),
         ("ssh-agent -s", "pass"),
-        ("tmux new-session -d 'cd ../../.. && touch p'", {"WG404"}),
+        ("tmux new-session -d 'cd ../../.. && touch p'", {"WG201", "WG401"}),  # walked where tmux runs it
+        ("tmux new -d -c ../../.. 'touch p'", {"WG401", "WG406"}),  # and tmux, unknown, is given {MAIN}
+        ('tmux new -d "touch $X"', {"WG404"}),
+        ("tmux new-session -s vims -n vim0 -d 'vim foo'", "pass"),
         ("tmux send-keys -t x 'touch p' Enter", {"WG404"}),
         ("tmux ls", "pass"),
         ("tmux new-session -ds cf", "pass"),  # starts the user's shell: no command given (an NL2Bash row)
         ("tmux new -d -s x -c src", "pass"),
         ("tmux -c 'touch {MAIN}/p'", {"WG404"}),
-        ("tmux new-window -t vims -d -n win0 'touch {MAIN}/p'", {"WG404"}),
+        ("tmux new-window -t vims -d -n win0 'touch {MAIN}/p'", {"WG401"}),
+        ("tmux new-window -d 'touch p'", {"WG403"}),  # a new window starts in the session's directory: unknown
         ('tmux -2 new-session -s name "script.sh $1"', {"WG404"}),
         ("gdb -batch -ex 'shell cd ../../.. && touch p'", {"WG404"}),
         ("gdb -batch --eval-command='shell touch p' ./a.out", {"WG404"}),

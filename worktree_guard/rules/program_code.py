@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ..hookspecs import hookimpl
 from ..model import Violation
 from ..shell.embedded import embedded_code, program
-from ..shell.runners import BUILTIN_CODE_RUNNERS, CodeRunner, opaque_code, run_argv, walked_code
+from ..shell.runners import BUILTIN_CODE_RUNNERS, CodeRunner, opaque_code, run_argv, subcommand_scripts, walked_code
 from ..shell.steps import Inner, Script, Unwrapped
 
 if TYPE_CHECKING:
@@ -36,6 +36,10 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
             runs, own = found
             directory = None if {"--base-directory"} & {v.partition("=")[0] for v in command.values() if v} else command.cwd
             return Unwrapped(inner=[Inner(argv, directory, label=f"{command.name} -x") for argv in runs], own_words=own)
+    if runner is not None and runner.command_subcommands:
+        scripts = subcommand_scripts(command, runner)
+        if scripts:
+            return Unwrapped(scripts=[Script(text, offset, cwd, f"{command.name} command") for text, offset, cwd in scripts])
     if runner is not None and (runner.walk_options or runner.walk_env):
         scripts, _ = walked_code(command, runner)
         if scripts:

@@ -27,8 +27,10 @@ class CodeRunner:
     options: options whose presence means it runs code (`gdb -ex`), also as `--opt=value` or an attached short value;
     options_first: `options` count only before the first operand (tmux's `-c CMD`, while `new -c DIR` is a directory);
     subcommands: words that, as any operand, name a verb running a command (`tmux send-keys 'cmd' Enter`);
-    command_subcommands: verbs that run a command only when given one after their options (`tmux new-session -d
-        'cmd'`, while `tmux new-session -d -s x` starts the user's shell); value_options: their options with a value;
+    command_subcommands: verbs that run a command when given one after their options (`tmux new-session -d 'cmd'`;
+        `tmux new-session -d -s x` starts the user's shell): it is walked, in the directory of `chdir_options`, else
+        the cwd for the verbs in `here_subcommands` and an unknown one for the rest; value_options: their options
+        with a value;
     code_operands: a pattern an operand matching is code (sqlite3's `.shell`, `.output`);
     stdin_files: options whose value is a file of code: `-`, `/dev/stdin` and other descriptors, or a value only known
         at run time, are code the guard does not see (`make -f /dev/stdin <<< …`);
@@ -44,6 +46,8 @@ class CodeRunner:
     options_first: bool = False
     subcommands: frozenset[str] = frozenset()
     command_subcommands: frozenset[str] = frozenset()
+    here_subcommands: frozenset[str] = frozenset()
+    chdir_options: frozenset[str] = frozenset()
     value_options: frozenset[str] = frozenset()
     code_operands: str | None = None
     stdin_files: frozenset[str] = frozenset()
@@ -69,6 +73,8 @@ BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
             "command-prompt", "confirm-before", "confirm", "display-menu", "menu",
         ),
         command_subcommands=_f("new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "display-popup", "popup"),
+        here_subcommands=_f("new-session", "new"),
+        chdir_options=_f("-c"),
         value_options=_f("-c", "-e", "-F", "-n", "-s", "-t", "-x", "-y", "-f", "-l", "-L", "-S"),
     ),
     "gdb": _GDB,
@@ -112,8 +118,8 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
             reasons.append(f"`{name} {option}` runs code")
         elif value in runner.subcommands:
             reasons.append(f"`{name} {value}` runs a command")
-        elif value in runner.command_subcommands and _gives_command(values[i + 1:], runner.value_options):
-            reasons.append(f"`{name} {value}` runs a command")
+        elif value in runner.command_subcommands and _subcommand_command(command, i, runner) is None:
+            reasons.append(f"`{name} {value}` runs a command only known at run time")
         elif pattern is not None and not value.startswith("-") and pattern.search(value):
             reasons.append(f"`{name}` is given code ({value[:40]!r})")
         if option in runner.coded_options and pattern is not None:
@@ -192,18 +198,45 @@ def run_argv(command: ShellCommand, runner: CodeRunner) -> tuple[list[list[Word]
     return (runs, own) if own is not None else None
 
 
-def _gives_command(rest: list[str | None], value_options: frozenset[str]) -> bool:
-    """A verb's options, then an operand (or a word only known at run time): the command it runs."""
-    i = 0
-    while i < len(rest):
-        value = rest[i]
+def _subcommand_command(command: ShellCommand, at: int, runner: CodeRunner) -> tuple[str, int, str | None] | None:
+    """(shell code, offset, cwd) of the command the verb at `at` runs ("" when none); None when only known at run time."""
+    import os
+
+    words = command.words
+    values = command.values()
+    cwd = command.cwd if values[at] in runner.here_subcommands else None
+    i = at + 1
+    while i < len(values):
+        value = values[i]
         if value is None:
-            return True
-        if value in (";", "\\;"):
-            return False
+            return None
+        if value == ";":
+            return "", 0, cwd
         if value.startswith("-") and len(value) > 1:
-            letters = [k for k, letter in enumerate(value[1:], start=1) if "-" + letter in value_options]
-            i += 2 if letters and letters[0] == len(value) - 1 else 1  # `-ds NAME`; `-sNAME` holds its value
+            letters = [k for k, letter in enumerate(value[1:], start=1) if "-" + letter in runner.value_options]
+            takes_next = bool(letters) and letters[0] == len(value) - 1  # `-ds NAME`; `-sNAME` holds its value
+            if letters and "-" + value[letters[0]] in runner.chdir_options:
+                given = values[i + 1] if takes_next and i + 1 < len(values) else (value[letters[0] + 1:] or None)
+                cwd = None if given is None or (command.cwd is None and not given.startswith("/")) else os.path.join(command.cwd or "/", given)
+            i += 2 if takes_next else 1
             continue
-        return True
-    return False
+        rest: list[str] = []
+        for word_value in values[i:]:
+            if word_value == ";":
+                break
+            if word_value is None:
+                return None
+            rest.append(word_value)
+        return " ".join(rest), words[i].span[0], cwd
+    return "", 0, cwd
+
+
+def subcommand_scripts(command: ShellCommand, runner: CodeRunner) -> list[tuple[str, int, str | None]]:
+    """The commands `command_subcommands` run (`tmux new -d 'make test'`), to walk."""
+    found = []
+    for i, value in enumerate(command.values()[1:], start=1):
+        if value in runner.command_subcommands:
+            script = _subcommand_command(command, i, runner)
+            if script is not None and script[0]:
+                found.append(script)
+    return found
