@@ -9,8 +9,8 @@ shared checkout counts as written (WG406). `shell/written.py` puts the tables to
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
