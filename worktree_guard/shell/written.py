@@ -168,12 +168,13 @@ def _operands(command: ShellCommand, own: list[Word], values: list[str | None], 
     for word, value in zip(own[1:], values[1:]):
         if value is None:
             continue
-        for candidate in _path_candidates(value):
+        for candidate in path_candidates(value):
             found.append(Written(word=word, value=candidate, cwd=command.cwd, how=how, kind="operand"))
     return found
 
 
-def _path_candidates(value: str) -> list[str]:
+def path_candidates(value: str) -> list[str]:
+    """The paths a word can name: itself, the value of `--opt=V` or `key=V`, an attached `-o/abs`."""
     if not value or value == "-":
         return []
     if value.startswith("-"):
