@@ -54,13 +54,22 @@ ROWS: dict[str, list[tuple[str, object]]] = {
     "A4 git init in a checkout": [
         ("git init -q --shared=all", {"WG305"}),
         ("mkdir -p /tmp/t/hooks && printf '#!/bin/sh\\n' > /tmp/t/hooks/post-commit && git init -q --template=/tmp/t", {"WG305"}),
-        ("git -C {MAIN} init -q", {"WG305", "WG401"}),  # WG401: the write table's row for init too
-        ("git init -q {SIB}", {"WG305", "WG401"}),
+        ("git init -q --bare", {"WG305"}),
+        ("git -c init.templateDir=/tmp/t init -q", {"WG305"}),
+        ("GIT_TEMPLATE_DIR=/tmp/t git init -q", {"WG305"}),
+        ("git init -q --separate-git-dir=/tmp/gd", {"WG305"}),
+        ("git -C {MAIN} init -q --shared=group", {"WG305", "WG401"}),  # WG401: the write table's row for init too
+        ("git init -q --shared {SIB}", {"WG305", "WG401"}),
         ("GIT_DIR={MAIN}/.git git init -q --shared=group /tmp/x", {"WG305"}),
-        ("git init -q $DIR", {"WG305", "WG403"}),
-        ("git init -q /tmp/fresh-repo", "pass"),
-        ("cd /tmp && git init -q scratch && cd scratch && git status", "pass"),  # /tmp is allow-listed, outside the checkouts
-        ("git -C /tmp init -q scratch", "pass"),
+        ("git init -q --shared=all $DIR", {"WG305", "WG403"}),
+        # Re-initialising without options only adds missing template files ("safe", git's manual): a real
+        # transcript runs this in its working directory.
+        ("git init && git add test.txt && git status", "pass"),
+        ("git init -q -b main", "pass"),
+        ("git init -q /tmp/fresh-repo --shared=all", "pass"),  # outside every checkout: a repository of its own
+        ("cd /tmp && git init -q scratch && cd scratch && git status", "pass"),  # /tmp is allow-listed
+        ("git -C /tmp init -q scratch && git -C /tmp/scratch commit -q --allow-empty -m x", "pass"),
+        ("git clone -q /tmp/r sub && git -C sub reset -q --hard", "pass"),  # the clone is a repository of its own
         ("git init --help", "pass"),
     ],
     "B5 git's path operands": [

@@ -19,7 +19,7 @@ from ..hookspecs import hookimpl
 from ..layout import checked_out_branch, read_git_core
 from ..model import Violation
 from ..paths import canonical
-from ..shell.git_call import CHANGES_CHECKOUT, GitCall, affected_checkouts, git_code, git_writes, is_read_only, read_git_call, written_location
+from ..shell.git_call import CHANGES_CHECKOUT, GitCall, affected_checkouts, git_code, git_writes, is_read_only, made_repository, read_git_call, written_location
 from ..shell.programs import WriteSpec
 from ..shell.steps import Inner, Script, Unwrapped
 
@@ -214,6 +214,9 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
             side_door(f"{why}; fetch into a branch of your own instead.")
     if sub == "init":
         found.extend(_init(call, command, ctx, base))
+    made = made_repository(call, command)
+    if made is not None:
+        command.state.repositories.append(made)
     if sub in ("checkout", "switch") and "--ignore-other-worktrees" in flags:
         side_door(f"`--ignore-other-worktrees` would check out a branch another worktree has checked out; create a new branch in {ctx.worktree_root} instead.")
     if sub == "branch" and flags & BRANCH_MOVING:
@@ -268,11 +271,26 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
     return found
 
 
+#: `git init` in an existing repository with only these options writes nothing that is not there already; any
+#: other option (`--shared`, `--template`, `--bare`, `--separate-git-dir`…), `-c`, or these variables may rewrite
+#: the config or hooks every worktree shares (the review of issue 10: `--shared=all`, `--template=/tmp/t`).
+INIT_HARMLESS_FLAGS = frozenset({"-q", "--quiet", "-b", "--initial-branch"})
+INIT_VARIABLES = ("GIT_TEMPLATE_DIR", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT")
+
+
 def _init(call: GitCall, command: ShellCommand, ctx: Context, base: dict) -> list[Violation]:
-    """`git init` in a checkout of this repository re-initialises the repository every worktree shares: its
-    config (`--shared`), its hooks (`--template`). WG305 inside any of them; a new repository elsewhere passes."""
-    if call.flags() & {"-h", "--help"}:
+    """`git init` with options in a checkout of this repository re-initialises the repository every worktree shares:
+    its config (`--shared`), its hooks (`--template`). WG305 inside any of them; a new repository elsewhere, and a
+    plain `git init` (which only adds missing template files), pass."""
+    flags = call.flags()
+    if flags & {"-h", "--help"}:
         return []
+    rewrites = sorted(flags - INIT_HARMLESS_FLAGS)
+    if call.configs or call.config_envs:
+        rewrites.append("-c")
+    rewrites += [f"${v}" for v in INIT_VARIABLES if command.env(v)[0]]
+    if not rewrites:
+        return []  # re-initialising picks up missing template files only: "safe", as git's manual says
     operands = call.operands()
     places: list[str | None] = [call.git_dir] if call.git_dir is not None else []
     if operands:
@@ -285,7 +303,7 @@ def _init(call: GitCall, command: ShellCommand, ctx: Context, base: dict) -> lis
         resolved = None if place is None else canonical(place, "/", command.home)
         if resolved is None or any(resolved == r or resolved.startswith(r.rstrip("/") + "/") for r in roots):
             where = resolved or "a directory only known at run time"
-            return [Violation(code="WG305", message=f"`git init` in {where} would re-initialise the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.", **base)]
+            return [Violation(code="WG305", message=f"`git init` with {', '.join(rewrites)} in {where} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.", **base)]
     return []
 
 

@@ -54,7 +54,7 @@ SUBCOMMAND_VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "config": frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"}),
     "worktree": frozenset({"-b", "-B", "--reason"}),
     "clone": frozenset({"-o", "--origin", "-b", "--branch", "-u", "--upload-pack", "--reference", "--reference-if-able", "--separate-git-dir", "--depth", "--shallow-since", "--shallow-exclude", "-c", "--config", "--filter", "-j", "--jobs", "--template", "--server-option", "--bundle-uri"}),
-    "init": frozenset({"--template", "--separate-git-dir", "-b", "--initial-branch", "--object-format", "--ref-format", "--shared"}),
+    "init": frozenset({"--template", "--separate-git-dir", "-b", "--initial-branch", "--object-format", "--ref-format"}),  # --shared[=perms]: its value only attached
     "archive": frozenset({"--format", "--prefix", "-o", "--output", "--remote", "--exec", "--add-file", "--add-virtual-file"}),
     "format-patch": frozenset({"-o", "--output-directory", "--subject-prefix", "--suffix", "--in-reply-to", "--to", "--cc", "--from", "--base", "--start-number", "-v", "--reroll-count", "--signature", "--signature-file", "--range-diff", "--interdiff", "--creation-factor"}),
     "fetch": frozenset({"--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "--upload-pack", "-o", "--server-option", "--negotiation-tip", "--refmap"}),
@@ -201,6 +201,20 @@ def affected_checkouts(call: GitCall, home: str) -> list[str] | None:
     return checkouts
 
 
+def made_repository(call: GitCall, command: ShellCommand) -> str | None:
+    """The directory `git init` or `git clone` makes a repository of its own (canonical; None: another subcommand,
+    or not known)."""
+    if call.subcommand not in ("init", "clone") or call.run_dir is None:
+        return None
+    for target in git_writes(command):
+        if target.how in ("init", "clone into") and target.value is not None:
+            from .programs import CWD
+
+            value = call.run_dir if target.value == CWD else os.path.join(call.run_dir, target.value)
+            return canonical(value, "/", command.home)
+    return None
+
+
 def _linked_owner(run_dir: str) -> str | None:
     """The checkout whose git dir the nearest `.git` file names (`gitdir: <main>/.git` written into a
     subdirectory makes git there move main's HEAD and index)."""
@@ -217,7 +231,8 @@ def written_location(call: GitCall, command: ShellCommand) -> str | None:
     git finds its repository by the nearest `.git` at run time; the guard looks at check time. A directory
     written earlier in the command, at or above where git runs (`mkdir sub && … > sub/.git`, an extraction),
     or anything written inside the git dir it is given, may hold a `.git` that sends it to another checkout."""
-    written = command.state.written
+    made = set(command.state.repositories)
+    written = [path for path in command.state.written if path not in made]
     if not written:
         return None
     places = [(call.run_dir, "runs in"), (call.work_tree, "works on")]
