@@ -130,6 +130,7 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("git -c protocol.ext.allow=always -c 'url.ext::sh -c touch% {MAIN}/pwnA.insteadOf=zz' ls-remote zz", {"WG404"}),
         ("git -c protocol.ext.allow=always -c 'remote.zz.url=ext::sh -c touch% {MAIN}/pwnB' ls-remote zz", {"WG404"}),
         ("git -c 'remote.zz.url=ext::sh -c touch% {MAIN}/pwnB' ls-remote zz", {"WG404"}),
+        ("git -c 'url.ext::sh -c touch% {MAIN}/pwnA.insteadOf=zz' ls-remote zz", {"WG404"}),
         ("git -c protocol.allow=always ls-remote zz", {"WG404"}),
         ("GIT_ALLOW_PROTOCOL=ext:file git ls-remote zz", {"WG404"}),
         ("GIT_ALLOW_PROTOCOL=https:ssh git fetch origin", "pass"),

@@ -201,6 +201,25 @@ def affected_checkouts(call: GitCall, home: str) -> list[str] | None:
     return checkouts
 
 
+def _own_outputs(call: GitCall, command: ShellCommand) -> list[str]:
+    """The canonical paths this git invocation itself writes (its row of the write table): git writes them while
+    it runs, after it has found its repository."""
+    from .programs import CWD, UNKNOWN_DIR
+
+    paths = []
+    for target in git_writes(command):
+        if target.value is None or target.kind == "operand":
+            continue
+        base = target.base if target.base is not None else command.cwd
+        if base == UNKNOWN_DIR:
+            base = None
+        value = base if target.value == CWD else target.value
+        if value is None or (base is None and not value.startswith(("/", "~"))):
+            continue
+        paths.append(canonical(value, base or "/", command.home))
+    return paths
+
+
 def made_repository(call: GitCall, command: ShellCommand) -> str | None:
     """The directory `git init` or `git clone` makes a repository of its own (canonical; None: another subcommand,
     or not known)."""
@@ -233,6 +252,9 @@ def written_location(call: GitCall, command: ShellCommand) -> str | None:
     or anything written inside the git dir it is given, may hold a `.git` that sends it to another checkout."""
     made = set(command.state.repositories)
     written = [path for path in command.state.written if path not in made]
+    for own in _own_outputs(call, command):  # this git's own outputs, recorded first by the writes rule
+        if own in written:
+            del written[len(written) - 1 - written[::-1].index(own)]
     if not written:
         return None
     places = [(call.run_dir, "runs in"), (call.work_tree, "works on")]
