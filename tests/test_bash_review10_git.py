@@ -28,6 +28,8 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("mkdir sub && echo x > sub/f && git add sub/f && git commit -qm x", "pass"),
         ("echo x > f && git add f && git -C src status", "pass"),
         ("mkdir -p build && cd build && git status --short", "pass"),
+        ("git apply --directory=../../.. x.diff", {"WG401"}),  # its own output is not a .git planted before it
+        ("git format-patch -1 && git am 0001-*.patch", "pass"),
     ],
     "A2 fetch --update-head-ok": [
         ("git commit -q --allow-empty -m x && git fetch -q --update-head-ok . HEAD:heads/main", {"WG305"}),
