@@ -19,7 +19,7 @@ from ..hookspecs import hookimpl
 from ..layout import checked_out_branch, read_git_core
 from ..model import Violation
 from ..paths import canonical
-from ..shell.git_call import CHANGES_CHECKOUT, GitCall, affected_checkouts, git_code, git_writes, is_read_only, made_repository, read_git_call, written_location
+from ..shell.git_call import CHANGES_CHECKOUT, GitCall, affected_checkouts, filled_directories, git_code, git_writes, is_read_only, read_git_call, written_location
 from ..shell.programs import WriteSpec
 from ..shell.steps import Inner, Script, Unwrapped
 
@@ -214,9 +214,7 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
             side_door(f"{why}; fetch into a branch of your own instead.")
     if sub == "init":
         found.extend(_init(call, command, ctx, base))
-    made = made_repository(call, command)
-    if made is not None:
-        command.state.repositories.append(made)
+    command.state.repositories.extend(filled_directories(call, command))
     if sub in ("checkout", "switch") and "--ignore-other-worktrees" in flags:
         side_door(f"`--ignore-other-worktrees` would check out a branch another worktree has checked out; create a new branch in {ctx.worktree_root} instead.")
     if sub == "branch" and flags & BRANCH_MOVING:

@@ -220,18 +220,14 @@ def _own_outputs(call: GitCall, command: ShellCommand) -> list[str]:
     return paths
 
 
-def made_repository(call: GitCall, command: ShellCommand) -> str | None:
-    """The directory `git init` or `git clone` makes a repository of its own (canonical; None: another subcommand,
-    or not known)."""
-    if call.subcommand not in ("init", "clone") or call.run_dir is None:
-        return None
-    for target in git_writes(command):
-        if target.how in ("init", "clone into") and target.value is not None:
-            from .programs import CWD
+#: Subcommands whose outputs are directories git fills itself, with a repository of its own (init, clone) or with
+#: patch files (format-patch): a later git there is not sent anywhere by them.
+FILLS_DIRECTORIES = frozenset({"init", "clone", "format-patch"})
 
-            value = call.run_dir if target.value == CWD else os.path.join(call.run_dir, target.value)
-            return canonical(value, "/", command.home)
-    return None
+
+def filled_directories(call: GitCall, command: ShellCommand) -> list[str]:
+    """The directories this git invocation fills itself (see FILLS_DIRECTORIES), canonical."""
+    return _own_outputs(call, command) if call.subcommand in FILLS_DIRECTORIES else []
 
 
 def _linked_owner(run_dir: str) -> str | None:

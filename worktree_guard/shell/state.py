@@ -30,8 +30,8 @@ class ShellState:
     #: Canonical paths written so far by the whole command (None: a target only known at run time). One list
     #: shared by every scope: a file a subshell wrote stays written.
     written: list[str | None] = field(default_factory=list)
-    #: Directories `git init` / `git clone` made into repositories of their own earlier in the command (shared
-    #: like `written`): a later git there acts on that fresh repository, so their writing sends git nowhere else.
+    #: Directories git filled itself earlier in the command (a repository `git init` / `git clone` made, the
+    #: patches of `git format-patch`; shared like `written`): their writing sends a later git nowhere else.
     repositories: list[str] = field(default_factory=list)
 
     def copy(self) -> ShellState:
