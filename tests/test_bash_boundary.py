@@ -92,17 +92,17 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("git -c core.pager='touch {MAIN}/p' log", {"WG401"}),
         ("git -c core.editor='touch {MAIN}/e' commit", {"WG401"}),
         ("git -c sequence.editor='touch {MAIN}/e' rebase -i HEAD~1", {"WG401"}),
-        ("git -c diff.external='touch {MAIN}/d' diff", {"WG401"}),
-        ("git -c diff.x.textconv='touch {MAIN}/d' diff", {"WG401"}),
+        ("git -c diff.external='touch {MAIN}/d' diff", {"WG401", "WG403"}),  # WG403: git adds its own arguments (files in W)
+        ("git -c diff.x.textconv='touch {MAIN}/d' diff", {"WG401", "WG403"}),  # WG403: git adds its own arguments (files in W)
         ("git -c filter.x.clean='touch {MAIN}/f' add .", {"WG401"}),
         ("git -c credential.helper='!touch {MAIN}/c' fetch", {"WG401"}),
-        ("git -c core.sshCommand='touch {MAIN}/s' fetch", {"WG401"}),
+        ("git -c core.sshCommand='touch {MAIN}/s' fetch", {"WG401", "WG403"}),  # WG403: git adds its own arguments (files in W)
         ("git -c core.fsmonitor='touch {MAIN}/m' status", {"WG401"}),
         ("git -c alias.x='!touch {MAIN}/a' x", {"WG305", "WG401"}),
         ("GIT_EDITOR='touch {MAIN}/e' git commit", {"WG401"}),
         ("GIT_SEQUENCE_EDITOR='touch {MAIN}/e' git rebase -i HEAD~1", {"WG401"}),
-        ("GIT_EXTERNAL_DIFF='touch {MAIN}/d' git diff", {"WG401"}),
-        ("GIT_SSH_COMMAND='touch {MAIN}/s' git fetch", {"WG401"}),
+        ("GIT_EXTERNAL_DIFF='touch {MAIN}/d' git diff", {"WG401", "WG403"}),  # WG403: git adds its own arguments (files in W)
+        ("GIT_SSH_COMMAND='touch {MAIN}/s' git fetch", {"WG401", "WG403"}),  # WG403: git adds its own arguments (files in W)
         ("GIT_PAGER='touch {MAIN}/p' git log", {"WG401"}),
         ("export GIT_PAGER='touch {MAIN}/p'; git log", {"WG401"}),
         ("GIT_CONFIG_PARAMETERS=\"'core.pager=touch {MAIN}/p'\" git log", {"WG401"}),
@@ -111,8 +111,8 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("git rebase --exec='touch {MAIN}/r' HEAD~1", {"WG401"}),
         ("git bisect run touch {MAIN}/b", {"WG401"}),
         ("git filter-branch --tree-filter 'touch {MAIN}/f' HEAD", {"WG401"}),
-        ("git difftool -x 'touch {MAIN}/d' HEAD~1", {"WG401"}),
-        ("git grep --open-files-in-pager='touch {MAIN}/g' x", {"WG401"}),
+        ("git difftool -x 'touch {MAIN}/d' HEAD~1", {"WG401", "WG403"}),  # WG403: git adds its own arguments (files in W)
+        ("git grep --open-files-in-pager='touch {MAIN}/g' x", {"WG401", "WG403"}),  # WG403: the matching files follow
         ("git submodule foreach 'touch {MAIN}/s'", {"WG401"}),
         ("git -c include.path=/tmp/x.cfg status", {"WG404"}),
         ("git -c includeIf.onbranch:main.path=/tmp/x.cfg status", {"WG404"}),

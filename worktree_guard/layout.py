@@ -90,7 +90,7 @@ def find_dotgit(start: str) -> str | None:
         current = parent
 
 
-def _gitdir_of(dotgit: str) -> str | None:
+def git_dir_of(dotgit: str) -> str | None:
     """The git dir a `.git` entry names: itself when a directory, the `gitdir:` target when a file."""
     if os.path.isdir(dotgit):
         return os.path.realpath(dotgit)
@@ -138,7 +138,7 @@ def find_layout(cwd: str) -> Layout:
     if dotgit is None:
         return _bare_layout(cwd)
     top = os.path.dirname(dotgit)
-    gitdir = _gitdir_of(dotgit)
+    gitdir = git_dir_of(dotgit)
     if gitdir is None:
         # A `.git` file is a link to a git dir (a linked worktree's or a submodule's): unreadable, it could be either.
         raise LayoutUnknown(f"{dotgit} is not a readable `gitdir:` link, so the checkout at {top} cannot be placed")
@@ -219,7 +219,7 @@ def with_explicit_root(root: str, shared: list[str] | None = None) -> Layout:
 def checked_out_branch(top: str) -> str | None:
     """The branch a checkout has checked out (`refs/heads/x` → `x`), read from its HEAD; None when detached or unknown."""
     dotgit = os.path.join(top, ".git")
-    gitdir = _gitdir_of(dotgit) if os.path.lexists(dotgit) else (top if os.path.isfile(os.path.join(top, "HEAD")) else None)
+    gitdir = git_dir_of(dotgit) if os.path.lexists(dotgit) else (top if os.path.isfile(os.path.join(top, "HEAD")) else None)
     if gitdir is None:
         return None
     head = _read_first_line(os.path.join(gitdir, "HEAD"))

@@ -11,6 +11,7 @@ git writes beside its checkout are the write table's (`git` entry), judged by th
 
 from __future__ import annotations
 
+import fnmatch
 import os
 from typing import TYPE_CHECKING
 
@@ -18,7 +19,7 @@ from ..hookspecs import hookimpl
 from ..layout import checked_out_branch, read_git_core
 from ..model import Violation
 from ..paths import canonical
-from ..shell.git_call import CHANGES_CHECKOUT, GitCall, affected_checkouts, git_code, git_writes, is_read_only, read_git_call
+from ..shell.git_call import CHANGES_CHECKOUT, GitCall, affected_checkouts, filled_directories, git_code, git_writes, is_read_only, read_git_call, written_location
 from ..shell.programs import WriteSpec
 from ..shell.steps import Inner, Script, Unwrapped
 
@@ -37,6 +38,27 @@ TAG_LISTING = {"-l", "--list", "-v", "--verify", "-n", "--contains", "--no-conta
 # Read-only for the checkout, but they write what every worktree shares (refs, objects, worktrees) in any form.
 WRITES_SHARED_STATE = frozenset({"fetch", "push", "gc", "prune", "repack", "pack-refs", "maintenance", "init", "replace", "rerere", "update-ref", "notes", "remote", "worktree"})
 SHARED_STATE_READ_FORMS = {"notes": ("list", "show"), "remote": ("show", "get-url"), "worktree": ("list",)}
+
+# WG305 from any checkout: what writes the refs, config or hooks every worktree shares whatever its arguments.
+# Subcommands (the review of issue 10 moved main's branch with each)…
+SHARED_STATE_SUBCOMMANDS: dict[str, str] = {
+    "fast-import": "`git fast-import` writes any ref its input names, the branches other checkouts have checked out among them",
+    "send-pack": "`git send-pack` pushes into any ref, and can run a receive-pack that updates a checked-out branch",
+    "receive-pack": "`git receive-pack` updates any ref a client sends it",
+}
+# …options of a subcommand…
+SHARED_STATE_FLAGS: dict[str, dict[str, str]] = {
+    "fetch": {
+        "--update-head-ok": "`git fetch --update-head-ok` may move a branch another checkout has checked out (through any refspec, remote config or --refmap)",
+        "-u": "`git fetch -u` (--update-head-ok) may move a branch another checkout has checked out",
+    },
+}
+# …and config given for one call (fnmatch patterns of the key, lower case).
+SHARED_STATE_CONFIG: dict[str, str] = {
+    "alias.*": "runs commands worktree-guard cannot see",
+    "core.hookspath": "runs hooks worktree-guard cannot see",
+    "receive.deny*": "lets a push update a branch another checkout has checked out",
+}
 
 
 def writes_repository(call: GitCall) -> bool:
@@ -74,9 +96,12 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     found: list[Violation] = []
     base = dict(rule=RULE, tool=ctx.call.tool, worktree_root=ctx.worktree_root, span=command.span)
     checkouts = affected_checkouts(call, command.home)
+    planted = written_location(call, command)
+    if planted is not None:
+        checkouts = None
     if checkouts is None:
         if not is_read_only(call):
-            reasons = "; ".join(call.dynamic) or "the directory it runs in is not known"
+            reasons = "; ".join(call.dynamic) or planted or "the directory it runs in is not known"
             found.append(Violation(code="WG303", message=f"worktree-guard cannot tell which checkout this git command acts on ({reasons}); run git with literal paths inside {ctx.worktree_root}.", **base))
     else:
         for checkout in dict.fromkeys(checkouts):
@@ -177,10 +202,19 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
     def side_door(message: str, code: str = "WG305") -> None:
         found.append(Violation(code=code, message=message, **base))
 
-    for _, setting in call.configs:
+    for _, setting in [*call.configs, *call.config_envs]:
         key = setting.partition("=")[0].lower()
-        if key.startswith("alias.") or key == "core.hookspath":
-            side_door(f"`git -c {key}=…` runs commands worktree-guard cannot see; leave it out.")
+        for pattern, why in SHARED_STATE_CONFIG.items():
+            if fnmatch.fnmatchcase(key, pattern):
+                side_door(f"`git -c {key}=…` {why}; leave it out.")
+    if sub in SHARED_STATE_SUBCOMMANDS:
+        side_door(f"{SHARED_STATE_SUBCOMMANDS[sub]}; ask the user.")
+    for flag, why in SHARED_STATE_FLAGS.get(sub or "", {}).items():
+        if flag in flags:
+            side_door(f"{why}; fetch into a branch of your own instead.")
+    if sub == "init":
+        found.extend(_init(call, command, ctx, base))
+    command.state.repositories.extend(filled_directories(call, command))
     if sub in ("checkout", "switch") and "--ignore-other-worktrees" in flags:
         side_door(f"`--ignore-other-worktrees` would check out a branch another worktree has checked out; create a new branch in {ctx.worktree_root} instead.")
     if sub == "branch" and flags & BRANCH_MOVING:
@@ -233,6 +267,42 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
     if sub == "worktree" and operands:
         found.extend(_worktree_command(call, command, ctx, base))
     return found
+
+
+#: `git init` in an existing repository with only these options writes nothing that is not there already; any
+#: other option (`--shared`, `--template`, `--bare`, `--separate-git-dir`…), `-c`, or these variables may rewrite
+#: the config or hooks every worktree shares (the review of issue 10: `--shared=all`, `--template=/tmp/t`).
+INIT_HARMLESS_FLAGS = frozenset({"-q", "--quiet", "-b", "--initial-branch"})
+INIT_VARIABLES = ("GIT_TEMPLATE_DIR", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT")
+
+
+def _init(call: GitCall, command: ShellCommand, ctx: Context, base: dict) -> list[Violation]:
+    """`git init` with options in a checkout of this repository re-initialises the repository every worktree shares:
+    its config (`--shared`), its hooks (`--template`). WG305 inside any of them; a new repository elsewhere, and a
+    plain `git init` (which only adds missing template files), pass."""
+    flags = call.flags()
+    if flags & {"-h", "--help"}:
+        return []
+    rewrites = sorted(flags - INIT_HARMLESS_FLAGS)
+    if call.configs or call.config_envs:
+        rewrites.append("-c")
+    rewrites += [f"${v}" for v in INIT_VARIABLES if command.env(v)[0]]
+    if not rewrites:
+        return []  # re-initialising picks up missing template files only: "safe", as git's manual says
+    operands = call.operands()
+    places: list[str | None] = [call.git_dir] if call.git_dir is not None else []
+    if operands:
+        target = operands[0]
+        places.append(None if target is None else (target if target.startswith("/") else (None if call.run_dir is None else os.path.join(call.run_dir, target))))
+    else:
+        places.append(call.run_dir)
+    roots = [r for r in (ctx.worktree_root, *ctx.layout.shared_roots, ctx.layout.common_dir) if r]
+    for place in places:
+        resolved = None if place is None else canonical(place, "/", command.home)
+        if resolved is None or any(resolved == r or resolved.startswith(r.rstrip("/") + "/") for r in roots):
+            where = resolved or "a directory only known at run time"
+            return [Violation(code="WG305", message=f"`git init` with {', '.join(rewrites)} in {where} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.", **base)]
+    return []
 
 
 def _worktree_config(ctx: Context) -> bool:

@@ -6,6 +6,7 @@ What is written comes from `shell.written` (one answer for every rule); this mod
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
@@ -19,6 +20,9 @@ if TYPE_CHECKING:
     from ..shell.steps import ShellCommand, ShellRedirect
 
 RULE = "writes"
+#: Names whose writing redirects git: git finds its repository by the nearest `.git` when it runs (SPEC §5.2 git;
+#: the review of issue 10: `echo 'gitdir: <main>/.git' > sub/.git && git -C sub reset --hard` moved main's branch).
+REDIRECTS_GIT = frozenset({".git"})
 
 
 @hookimpl
@@ -68,6 +72,19 @@ def judge(ctx: Context, record: Written, state=None, *, rule: str = RULE) -> lis
         state.written.append(_resolved(ctx, value, record.cwd))
     verb = "writes" if record.kind == "write" else "links to"
     found = judge_write(ctx, value, record.written, record.cwd, span or (0, 0), record.how, rule=rule, recursive=record.recursive, prefix=record.prefix, verb=verb)
+    if not found and value is not None and value != CWD and os.path.basename(value.rstrip("/")) in REDIRECTS_GIT:
+        found = [Violation(
+            code="WG403",
+            rule=rule,
+            tool=ctx.call.tool,
+            message=(
+                f"{record.how} {verb} {record.written!r}: a `.git` entry tells git which repository and checkout a directory belongs to, "
+                f"and one written here can send a later git to a shared checkout (`gitdir: <main>/.git`). Leave .git entries to git itself."
+            ),
+            path=record.written,
+            worktree_root=ctx.worktree_root,
+            span=span or (0, 0),
+        )]
     if not found and record.follows_links:
         found = _through_links(ctx, record, value, span or (0, 0), rule)
     return found

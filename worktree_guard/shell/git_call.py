@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..layout import find_layout, owner_of_git_dir
+from ..layout import find_dotgit, find_layout, git_dir_of, owner_of_git_dir
 from ..paths import canonical
 from .programs import ParsedArgv, WriteSpec, parse_argv
 
@@ -54,7 +54,7 @@ SUBCOMMAND_VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "config": frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"}),
     "worktree": frozenset({"-b", "-B", "--reason"}),
     "clone": frozenset({"-o", "--origin", "-b", "--branch", "-u", "--upload-pack", "--reference", "--reference-if-able", "--separate-git-dir", "--depth", "--shallow-since", "--shallow-exclude", "-c", "--config", "--filter", "-j", "--jobs", "--template", "--server-option", "--bundle-uri"}),
-    "init": frozenset({"--template", "--separate-git-dir", "-b", "--initial-branch", "--object-format", "--ref-format", "--shared"}),
+    "init": frozenset({"--template", "--separate-git-dir", "-b", "--initial-branch", "--object-format", "--ref-format"}),  # --shared[=perms]: its value only attached
     "archive": frozenset({"--format", "--prefix", "-o", "--output", "--remote", "--exec", "--add-file", "--add-virtual-file"}),
     "format-patch": frozenset({"-o", "--output-directory", "--subject-prefix", "--suffix", "--in-reply-to", "--to", "--cc", "--from", "--base", "--start-number", "-v", "--reroll-count", "--signature", "--signature-file", "--range-diff", "--interdiff", "--creation-factor"}),
     "fetch": frozenset({"--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "--upload-pack", "-o", "--server-option", "--negotiation-tip", "--refmap"}),
@@ -189,12 +189,84 @@ def affected_checkouts(call: GitCall, home: str) -> list[str] | None:
         checkouts.append(canonical(call.work_tree, "/", home))
     if call.run_dir is None:
         return None
-    found = find_layout(canonical(call.run_dir, "/", home)).worktree_root
+    run_dir = canonical(call.run_dir, "/", home)
+    found = find_layout(run_dir).worktree_root
     if found and not checkouts:
         checkouts.append(found)
     elif found and call.work_tree is not None:
         checkouts.append(found)  # its HEAD and index move with the other work tree
+    owner = _linked_owner(run_dir)
+    if owner and owner not in checkouts:
+        checkouts.append(owner)  # a `.git` file naming another checkout's git dir: its HEAD and index move
     return checkouts
+
+
+def _own_outputs(call: GitCall, command: ShellCommand) -> list[str]:
+    """The canonical paths this git invocation itself writes (its row of the write table): git writes them while
+    it runs, after it has found its repository."""
+    from .programs import CWD, UNKNOWN_DIR
+
+    paths = []
+    for target in git_writes(command):
+        if target.value is None or target.kind == "operand":
+            continue
+        base = target.base if target.base is not None else command.cwd
+        if base == UNKNOWN_DIR:
+            base = None
+        value = base if target.value == CWD else target.value
+        if value is None or (base is None and not value.startswith(("/", "~"))):
+            continue
+        paths.append(canonical(value, base or "/", command.home))
+    return paths
+
+
+#: Subcommands whose outputs are directories git fills itself, with a repository of its own (init, clone) or with
+#: patch files (format-patch): a later git there is not sent anywhere by them.
+FILLS_DIRECTORIES = frozenset({"init", "clone", "format-patch"})
+
+
+def filled_directories(call: GitCall, command: ShellCommand) -> list[str]:
+    """The directories this git invocation fills itself (see FILLS_DIRECTORIES), canonical."""
+    return _own_outputs(call, command) if call.subcommand in FILLS_DIRECTORIES else []
+
+
+def _linked_owner(run_dir: str) -> str | None:
+    """The checkout whose git dir the nearest `.git` file names (`gitdir: <main>/.git` written into a
+    subdirectory makes git there move main's HEAD and index)."""
+    dotgit = find_dotgit(run_dir)
+    if dotgit is None or os.path.isdir(dotgit):
+        return None
+    git_dir = git_dir_of(dotgit)
+    return owner_of_git_dir(git_dir) if git_dir else None
+
+
+def written_location(call: GitCall, command: ShellCommand) -> str | None:
+    """Why git's location cannot be trusted after what this command wrote before it (None: it can).
+
+    git finds its repository by the nearest `.git` at run time; the guard looks at check time. A directory
+    written earlier in the command, at or above where git runs (`mkdir sub && … > sub/.git`, an extraction),
+    or anything written inside the git dir it is given, may hold a `.git` that sends it to another checkout."""
+    made = set(command.state.repositories)
+    written = [path for path in command.state.written if path not in made]
+    for own in _own_outputs(call, command):  # this git's own outputs, recorded first by the writes rule
+        if own in written:
+            del written[len(written) - 1 - written[::-1].index(own)]
+    if not written:
+        return None
+    places = [(call.run_dir, "runs in"), (call.work_tree, "works on")]
+    for place, verb in places:
+        if place is None:
+            continue
+        where = canonical(place, "/", command.home)
+        for path in written:
+            if path is not None and (where == path or where.startswith(path.rstrip("/") + "/")):
+                return f"git {verb} {where}, which this command writes first, so a `.git` there may send it to another checkout"
+    if call.git_dir is not None:
+        git_dir = canonical(call.git_dir, "/", command.home)
+        for path in written:
+            if path is not None and (path == git_dir or path.startswith(git_dir.rstrip("/") + "/") or git_dir.startswith(path.rstrip("/") + "/")):
+                return f"git uses the git dir {git_dir}, which this command writes first"
+    return None
 
 
 def is_read_only(call: GitCall) -> bool:
@@ -227,6 +299,44 @@ def is_read_only(call: GitCall) -> bool:
 DIFF_FAMILY = frozenset({"diff", "log", "show", "format-patch", "diff-tree", "diff-files", "diff-index", "range-diff", "whatchanged", "stash", "reflog", "cherry-pick", "am"})
 for _sub in DIFF_FAMILY:
     SUBCOMMAND_VALUE_OPTIONS[_sub] = SUBCOMMAND_VALUE_OPTIONS.get(_sub, frozenset()) | {"--output"}
+
+
+#: Subcommands that only read the paths they are given (SPEC §5.2 "the shared boundary is default-deny": git's
+#: row of the read-only table)… unless one of these options is given. Every other subcommand's static path-like
+#: operands and option values (`-o DIR`, `--x=V`, `-oV`) count as written where they land in a shared checkout
+#: (WG406), as an unknown program's do: `git interpret-trailers --in-place`, `bugreport -o`, `mailinfo`,
+#: `mailsplit -o`, `pack-objects`, `credential-store --file`, `fast-export --export-marks`… (the review of issue
+#: 10). The outputs named above (`--output`, `format-patch -o`, `--prefix`…) are write targets of their own;
+#: what a subcommand does to a checkout, its refs and config is the git rule's (WG301–WG305).
+OPERANDS_READ: dict[str, frozenset[str]] = {
+    **{sub: frozenset() for sub in (
+        # looking
+        "status", "log", "diff", "show", "rev-parse", "blame", "annotate", "grep", "ls-files", "ls-tree", "ls-remote",
+        "cat-file", "describe", "shortlog", "reflog", "rev-list", "for-each-ref", "show-ref", "show-branch",
+        "merge-base", "name-rev", "cherry", "count-objects", "fsck", "help", "version", "var", "check-ignore",
+        "check-attr", "check-ref-format", "check-mailmap", "whatchanged", "range-diff", "diff-tree", "diff-files",
+        "diff-index", "verify-commit", "verify-tag", "verify-pack", "get-tar-commit-id", "column", "stripspace",
+        "difftool", "request-pull", "send-email", "hash-object", "credential", "bundle", "archive", "format-patch",
+        "merge-file", "cherry-pick", "revert", "am", "apply",
+        # refs, remotes and the repository: judged by the git rule (WG304/WG305)
+        "fetch", "push", "pull", "clone", "init", "remote", "tag", "branch", "notes", "replace", "update-ref",
+        "symbolic-ref", "gc", "prune", "repack", "pack-refs", "maintenance", "worktree", "sparse-checkout", "rerere",
+        # a checkout's files by pathspec, which git keeps inside its work tree: judged by the git rule (WG302)
+        "restore", "reset", "clean", "stash", "merge", "rebase", "commit", "add", "rm", "mv", "checkout", "switch",
+        "checkout-index", "update-index", "bisect", "submodule", "mergetool",
+    )},
+    "config": frozenset({"-f", "--file"}),
+    "read-tree": frozenset({"--index-output"}),
+    "filter-branch": frozenset({"-d"}),
+}
+#: Options whose effect on the filesystem is only known inside the input (WG403): the patch's own paths.
+UNKNOWN_OUTPUTS: dict[str, dict[str, str]] = {
+    "apply": {"--unsafe-paths": "the paths inside the patch, which --unsafe-paths lets reach outside the work tree"},
+    "update-index": {"--index-info": "index entries read from its input, a symbolic link among them perhaps"},
+}
+#: The mode of a symbolic link in the index: `update-index --cacheinfo 120000,<blob>,<path>` stages a link whose
+#: target is the blob's text, and a later checkout makes it (`../../..`, the main checkout, from W).
+SYMLINK_MODE = 0o120000
 
 
 def checkout_top(call: GitCall, home: str) -> str | None:
@@ -304,6 +414,39 @@ def git_writes(command: ShellCommand) -> list:
             targets.append(Target(word, value, "--directory", recursive=True, base=top if top is not None else UNKNOWN_DIR))
     elif sub == "merge-file" and not ({"-p", "--stdout"} & set(options)) and operands:
         targets.append(Target(operands[0][0], operands[0][1], "the merged file", base=base))
+    for option, how in UNKNOWN_OUTPUTS.get(sub, {}).items():
+        for word, _ in options.get(option, []):
+            targets.append(Target(word, None, how))
+    if sub == "update-index":
+        targets += _symlink_entries(call)
+    reads = OPERANDS_READ.get(sub)
+    if reads is None or reads & set(options):
+        from .written import path_candidates
+
+        for word, value in call.args:
+            for candidate in path_candidates(value) if value is not None else ():
+                targets.append(Target(word, candidate, f"`git {sub}`, which may write it", kind="operand", base=base))
+    return targets
+
+
+def _symlink_entries(call: GitCall) -> list:
+    """`update-index --cacheinfo <mode>,<object>,<path>` (or three words) staging a symbolic link, or a mode only
+    known at run time: the link a later checkout makes may lead anywhere (WG403)."""
+    from .programs import Target
+
+    targets = []
+    args = call.args
+    for i, (word, value) in enumerate(args):
+        if value is None or not (value == "--cacheinfo" or value.startswith("--cacheinfo=")):
+            continue
+        mode = value.partition("=")[2] if "=" in value else (args[i + 1][1] if i + 1 < len(args) else None)
+        mode = None if mode is None else mode.split(",", 1)[0]
+        try:
+            symlink = mode is None or int(mode, 8) & 0o170000 == SYMLINK_MODE
+        except ValueError:
+            symlink = True
+        if symlink:
+            targets.append(Target(word, None, "a symbolic link staged with --cacheinfo, whose target a later checkout makes"))
     return targets
 
 
@@ -326,21 +469,26 @@ def _trace_variables(command: ShellCommand) -> list[tuple[str, str | None]]:
 #: with `!` is a shell command (an alias; otherwise a git subcommand or helper name).
 CODE_KEYS: dict[str, str] = {
     "core.fsmonitor": "shell", "core.editor": "shell", "sequence.editor": "shell", "core.pager": "shell",
-    "pager.*": "shell", "core.sshcommand": "shell", "core.askpass": "shell", "core.gitproxy": "shell",
-    "core.alternaterefscommand": "shell", "diff.external": "shell", "diff.*.textconv": "shell", "diff.*.command": "shell",
+    "pager.*": "shell", "core.sshcommand": "args", "core.askpass": "shell", "core.gitproxy": "args",
+    "core.alternaterefscommand": "args", "diff.external": "args", "diff.*.textconv": "args", "diff.*.command": "args",
     "filter.*.clean": "shell", "filter.*.smudge": "shell", "filter.*.process": "shell", "merge.*.driver": "shell",
     "mergetool.*.cmd": "shell", "difftool.*.cmd": "shell", "credential.helper": "helper", "credential.*.helper": "helper",
-    "gpg.program": "shell", "gpg.*.program": "shell", "sendemail.*cmd": "shell", "sendemail.sendmailcmd": "shell",
-    "remote.*.receivepack": "shell", "remote.*.uploadpack": "shell", "uploadpack.packobjectshook": "shell",
-    "interactive.difffilter": "shell", "trailer.*.command": "shell", "trailer.*.cmd": "shell", "imap.tunnel": "shell",
-    "browser.*.cmd": "shell", "man.*.cmd": "shell", "web.browser": "shell", "alias.*": "!", "submodule.*.update": "!",
+    "gpg.program": "shell", "gpg.*.program": "shell", "sendemail.*cmd": "args", "sendemail.sendmailcmd": "args",
+    "remote.*.receivepack": "args", "remote.*.uploadpack": "args", "uploadpack.packobjectshook": "args",
+    "interactive.difffilter": "shell", "trailer.*.command": "shell", "trailer.*.cmd": "args", "imap.tunnel": "shell",
+    "browser.*.cmd": "args", "man.*.cmd": "args", "web.browser": "args", "alias.*": "!", "submodule.*.update": "!",
     "core.hookspath": "opaque", "include.path": "opaque", "includeif.*.path": "opaque",
 }
-#: Environment variables whose value git runs as a command (PAGER, EDITOR and VISUAL are git's fallbacks).
-CODE_VARIABLES = (
-    "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "GIT_ASKPASS",
-    "SSH_ASKPASS", "GIT_PROXY_COMMAND", "PAGER", "EDITOR", "VISUAL",
-)
+#: Kind "args": git runs the string with its own arguments after it (file names in the checkout, a repository path,
+#: a host), as `sh -c 'TEXT "$@"'` does; the string is walked with those words, unknown, after it. Editors get a file
+#: in git's own directory and pagers nothing, so they are "shell". (diff.external=rm deleted a file of the main
+#: checkout: the review of issue 10.)
+#: Environment variables whose value git runs as a command (PAGER, EDITOR and VISUAL are git's fallbacks), by kind.
+CODE_VARIABLES: dict[str, str] = {
+    "GIT_EDITOR": "shell", "GIT_SEQUENCE_EDITOR": "shell", "GIT_EXTERNAL_DIFF": "args", "GIT_SSH_COMMAND": "args",
+    "GIT_SSH": "args", "GIT_PAGER": "shell", "GIT_ASKPASS": "shell", "SSH_ASKPASS": "shell", "GIT_PROXY_COMMAND": "args",
+    "PAGER": "shell", "EDITOR": "shell", "VISUAL": "shell",
+}
 #: Environment variables that make git read config or programs from a file the guard cannot look inside.
 OPAQUE_VARIABLES = ("GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_EXEC_PATH")
 #: Subcommand options whose value is a shell command.
@@ -356,6 +504,18 @@ CODE_OPTIONS: dict[str, tuple[str, ...]] = {
     "archive": ("--exec",),
     "send-email": ("--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd"),
 }
+#: Of those, the ones git runs with its own arguments after the string (kind "args" above): all but rebase's and
+#: filter-branch's, which run a shell string as it is.
+ARGUMENT_OPTIONS: dict[str, tuple[str, ...]] = {
+    sub: options for sub, options in CODE_OPTIONS.items() if sub not in ("rebase", "filter-branch")
+}
+#: Config (from `-c`, --config-env or the environment) that lets git run the ext:: transport, which runs a
+#: command built from a URL: a config value holding `ext::` (url.*.insteadOf, remote.*.url) or one that allows
+#: the protocol. fnmatch patterns of the key (lower case) → the values that allow it (None: any value).
+EXT_ALLOWING_KEYS: dict[str, tuple[str, ...] | None] = {
+    "protocol.ext.allow": ("always", "user"),
+    "protocol.allow": ("always", "user"),
+}
 
 
 @dataclass(slots=True)
@@ -366,6 +526,26 @@ class GitCode:
     scripts: list[tuple[str, int, str | None]] = field(default_factory=list)
     argv: list[tuple[list, str | None]] = field(default_factory=list)
     opaque: list[str] = field(default_factory=list)
+
+
+def arguments_after(top: str | None) -> str:
+    """The words git puts after a code string of kind "args", as the walker sees them: unknown words, starting in
+    the checkout git runs in when that is known (so a writer given them in a shared checkout is WG401 there)."""
+    import shlex
+
+    return " " + (shlex.quote(top.rstrip("/") + "/") if top else "") + '"$@"'
+
+
+def allows_ext(key: str, value: str | None) -> bool:
+    """Whether one config setting lets git run an ext:: command (see EXT_ALLOWING_KEYS)."""
+    import fnmatch
+
+    if "ext::" in key.lower() or (value is not None and "ext::" in value.lower()):
+        return True
+    for pattern, allowing in EXT_ALLOWING_KEYS.items():
+        if fnmatch.fnmatchcase(key.lower(), pattern):
+            return value is None or allowing is None or value.strip().lower() in allowing
+    return False
 
 
 def code_kind(key: str) -> str | None:
@@ -385,6 +565,8 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
     top = checkout_top(call, command.home)
 
     def config(key: str, value: str | None, offset: int, source: str) -> None:
+        if allows_ext(key, value):
+            found.opaque.append(f"{source} sets {key} so that git may run an ext:: command, which worktree-guard cannot look inside")
         kind = code_kind(key)
         if kind is None:
             return
@@ -402,7 +584,7 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
             return
         if value.strip().lower() in ("", "true", "false", "yes", "no", "on", "off", "0", "1"):
             return  # a boolean, not a command (core.fsmonitor=false, pager.log=true)
-        found.scripts.append((value, offset, top))
+        found.scripts.append((value + (arguments_after(top) if kind == "args" else ""), offset, top))
 
     for word, setting in call.configs:
         key, eq, value = setting.partition("=")
@@ -411,7 +593,7 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
         key, _, variable = setting.partition("=")
         present, value = command.env(variable)
         config(key, value if present else None, command.span[0], f"`git --config-env` (${variable})")
-    for variable in CODE_VARIABLES:
+    for variable, kind in CODE_VARIABLES.items():
         present, value = command.env(variable)
         if present:
             word = _assignment_word(command, variable)
@@ -419,7 +601,10 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
             if value is None:
                 found.opaque.append(f"${variable} is a command only known at run time")
             elif value:
-                found.scripts.append((value, offset, top))
+                found.scripts.append((value + (arguments_after(top) if kind == "args" else ""), offset, top))
+    present, allowed = command.env("GIT_ALLOW_PROTOCOL")
+    if present and (allowed is None or "ext" in allowed.split(":")):
+        found.opaque.append("$GIT_ALLOW_PROTOCOL lets git run an ext:: command, which worktree-guard cannot look inside")
     for variable in OPAQUE_VARIABLES:
         present, value = command.env(variable)
         if present and value != "/dev/null":
@@ -491,11 +676,13 @@ def _subcommand_code(command: ShellCommand, call: GitCall, top: str | None, foun
                 found.opaque.append(f"`git {sub} {option}` runs a command only known at run time")
             else:
                 cwd = os.path.join(top, ".git-rewrite", "t") if option == "--tree-filter" and top else top
-                found.scripts.append((value, word.span[0] + (1 if word.raw[:1] in "'\"" else 0), cwd))
+                after = arguments_after(top) if option in ARGUMENT_OPTIONS.get(sub, ()) else ""
+                found.scripts.append((value + after, word.span[0] + (1 if word.raw[:1] in "'\"" else 0), cwd))
     if sub == "grep":
         for value, word in zip(values, words):
             if value is not None and (value.startswith("--open-files-in-pager=") or (value.startswith("-O") and len(value) > 2)):
-                found.scripts.append((value.partition("=")[2] if value.startswith("--") else value[2:], word.span[0], top))
+                pager = value.partition("=")[2] if value.startswith("--") else value[2:]
+                found.scripts.append((pager + arguments_after(top), word.span[0], top))  # the matching files follow
     if sub == "bisect" and values[:1] == ["run"]:
         found.argv.append((words[1:], top))
     if sub == "submodule":

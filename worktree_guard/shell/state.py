@@ -30,6 +30,9 @@ class ShellState:
     #: Canonical paths written so far by the whole command (None: a target only known at run time). One list
     #: shared by every scope: a file a subshell wrote stays written.
     written: list[str | None] = field(default_factory=list)
+    #: Directories git filled itself earlier in the command (a repository `git init` / `git clone` made, the
+    #: patches of `git format-patch`; shared like `written`): their writing sends a later git nowhere else.
+    repositories: list[str] = field(default_factory=list)
 
     def copy(self) -> ShellState:
         """The state a subshell starts with; its changes never come back."""
@@ -44,6 +47,7 @@ class ShellState:
             unset=set(self.unset),
             options=set(self.options),
             written=self.written,
+            repositories=self.repositories,
         )
 
     def lookup(self, name: str) -> str | None:

@@ -152,7 +152,7 @@ def _expanded(command: ShellCommand, target: Target, cwd: str | None, name: str)
     if target.kind == "operand":
         if target.value is None:
             return []  # only a static path is at the boundary (as for an unknown program)
-        return [Written(word=target.word, value=v, cwd=cwd, how=how, kind="operand") for v in _path_candidates(target.value)]
+        return [Written(word=target.word, value=v, cwd=cwd, how=how, kind="operand") for v in path_candidates(target.value)]
     if target.value == CWD:
         return [Written(word=target.word, value=CWD, cwd=cwd, how=how, recursive=target.recursive, kind=target.kind, follows_links=target.follows_links)]
     if target.value is None and target.word is not None:
@@ -184,12 +184,13 @@ def _operands(command: ShellCommand, own: list[Word], values: list[str | None], 
     for word, value in zip(own[1:], values[1:]):
         if value is None:
             continue
-        for candidate in _path_candidates(value):
+        for candidate in path_candidates(value):
             found.append(Written(word=word, value=candidate, cwd=command.cwd, how=how, kind="operand"))
     return found
 
 
-def _path_candidates(value: str) -> list[str]:
+def path_candidates(value: str) -> list[str]:
+    """The paths a word can name: itself, the value of `--opt=V` or `key=V`, an attached `-o/abs`."""
     if not value or value == "-":
         return []
     if value.startswith("-"):
