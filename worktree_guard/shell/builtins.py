@@ -165,7 +165,8 @@ def apply_builtin(step: ShellCommand) -> None:
             if value and not value.startswith("-") and value.partition("[")[0].replace("_", "a").isalnum():
                 state.assign(value, None)
     elif name in ("source", "."):
-        state.cwd = None  # the script may cd anywhere: what follows runs somewhere unknown
+        # The script may cd anywhere and set any variable: what follows runs somewhere unknown, with unknown values.
+        state.forget()
         forget_positional(state)
     elif name == "shopt":
         values = step.values()
