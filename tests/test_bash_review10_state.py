@@ -79,6 +79,8 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("d=src; $(printf declare) d=..; cd $d; cd $d; cd $d; touch p", {"WG202", "WG403"}),
         ("$(printf cd) to-main; touch /tmp/x", "pass"),
         ("$CC -O2 -DX=1 main.c; cat a.out > /tmp/o", "pass"),
+        ("find src -exec $0 {} +", "pass"),  # find execs a program: never `eval` (NL2Bash)
+        ("find src -name '*.txt' -exec ${2:-file} {} \\;", "pass"),
     ],
     "D19 builtins that run code": [
         ("mapfile -c 1 -C 'touch {MAIN}/p' a <<< x", {"WG401", "WG403"}),  # touch also gets the line: unknown
@@ -107,6 +109,7 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("bash -s x <<< 'touch {MAIN}/p'", {"WG401"}),
         ("sh -s -- a <<< 'touch {MAIN}/p'", {"WG401"}),
         ("bash -s x", {"WG404"}),
+        ('gzip -d --stdout file.gz | bash -s -- "-n wordpress localhost"', {"WG404"}),  # NL2Bash: code from the pipe
         ("source //dev/stdin <<< 'touch {MAIN}/p'", {"WG404"}),
         ("bash //dev/stdin <<< 'touch {MAIN}/p'", {"WG404"}),
         (". /./dev/fd/3 3<<< 'touch {MAIN}/p'", {"WG404"}),

@@ -611,12 +611,14 @@ def _arguments_matter(command: ShellCommand, ctx: Context) -> bool:
     """
     if command.words[0].value in SENSITIVE_ARGUMENTS:
         return True
+    # Only a name the shell itself looks up can be a builtin (`find -exec $x`, `xargs $x` exec a program).
+    in_this_shell = not command.via or command.via[-1] in ("command", "builtin")
     for word, value in zip(command.words[1:], command.values()[1:]):
         if value is None:
             return True
         if value in SENSITIVE_ARGUMENTS:
             return True
-        if command.name is None and SHELL_SYNTAX.intersection(value):
+        if command.name is None and in_this_shell and SHELL_SYNTAX.intersection(value):
             return True  # the name may be `eval` (or `source`…): this argument would then be shell code
         if "/" in value or value in (".", ".."):
             if command.cwd is None and not value.startswith("/"):
