@@ -523,9 +523,13 @@ REVIEW_ROWS = [
     ("rsync --remove-source-files {MAIN}/f .", {"WG401"}),
     ("split -l1 f {MAIN}/x", {"WG401"}),
     ("cd /tmp && ln -s {MAIN_REL_TMP} lnk", {"WG401"}),
-    # A function's "$@" is not bound to its call's words (the body is judged once, its arguments unknown), and
-    # words only known at run time may hold git's own options (`-C <main>`): the checkout is unknown.
-    ("git() { command git -C . \"$@\"; }; git status", {"WG303"}),
+    # A function's "$@" is its call's words (SPEC §5.2): known words are judged as written, and words only known
+    # at run time may hold git's own options (`-C <main>`): the checkout is then unknown.
+    ("git() { command git -C . \"$@\"; }; git status", "pass"),
+    ("g() { git \"$@\"; }; g status --short", "pass"),
+    ("g() { git \"$@\"; }; g -C {MAIN} switch -c x", {"WG301", "WG406"}),  # g itself is judged as an unknown program too
+    ("g() { git \"$@\"; }; g $(cat args.txt)", {"WG303"}),
+    ("g() { git \"$@\"; }", {"WG303"}),  # never called here: its arguments are unknown
     ("g() { command git -C . status; }; g", "pass"),
     ("git clone https://example.invalid/x.git", "pass"),
     ("git init", "pass"),

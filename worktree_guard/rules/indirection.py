@@ -42,6 +42,8 @@ SENSITIVE_ARGUMENTS = frozenset({
     "am", "apply", "commit", "add", "rm", "mv", "update-ref", "symbolic-ref", "branch", "worktree", "config", "push",
     "-C", "--git-dir", "--work-tree", "-c", "cd", "pushd", "popd",
 })
+#: Characters that make an argument of a computed command name shell code if that name is `eval`.
+SHELL_SYNTAX = frozenset(" \t\n;&|<>()$`'\"\\*?[{~")
 XARGS_WITH_VALUE = frozenset({"-a", "--arg-file", "-d", "--delimiter", "-E", "--eof", "-I", "-L", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"})
 
 
@@ -95,7 +97,7 @@ def _shell_code(command: ShellCommand) -> tuple[str, Word | None, str | None] | 
     """
     values = command.values()
     words = command.words
-    reads_string = False
+    reads_string = reads_stdin = False
     i = 1
     while i < len(values):
         value = values[i]
@@ -113,11 +115,15 @@ def _shell_code(command: ShellCommand) -> tuple[str, Word | None, str | None] | 
         if value[:1] in ("-", "+") and len(value) > 1:
             if value[0] == "-" and "c" in value[1:]:
                 reads_string = True
+            if value[0] == "-" and "s" in value[1:]:
+                reads_stdin = True
             i += 1
             continue
         break
     if i >= len(values):
         return ("c", None, None) if reads_string else ("stdin", None, None)
+    if reads_stdin and not reads_string:
+        return ("stdin", None, None)  # `bash -s a b`: the operands are positional parameters, the code is the input
     return ("c" if reads_string else "file", words[i], values[i])
 
 
@@ -162,9 +168,12 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
             return Unwrapped(scripts=[Script(" ".join(rest), words[1].span[0], command.cwd, "eval", same_shell=True)])  # type: ignore[arg-type]
         return None
     if name == "trap":
-        if len(values) > 2 and values[1] not in (None, "-", "-p", "-l", "--") and not values[1].startswith("-"):
-            return Unwrapped(scripts=[Script(values[1], _offset(words[1]), command.cwd, "trap", same_shell=True)])
+        first = _trap_action(values)
+        if first is not None and values[first] is not None:
+            return Unwrapped(scripts=[Script(values[first], _offset(words[first]), command.cwd, "trap", same_shell=True)])  # type: ignore[arg-type]
         return None
+    if name in CALLBACK_BUILTINS:
+        return _callbacks(command, values, CALLBACK_BUILTINS[name])
     if name == "env":
         return _env(command, values)
     if name == "xargs":
@@ -466,18 +475,20 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
             return [Violation(code="WG404", message=f"`{name} -c` runs shell code only known at run time; pass it a literal string.", **base)]
         if code and code[0] == "stdin" and _stdin_script(command) is None:
             return [Violation(code="WG404", message=f"`{name}` runs shell code from its input, which worktree-guard cannot see; run the commands directly.", **base)]
-        if code and code[0] == "file" and (code[2] is None or code[2].startswith(("/dev/", "/proc/"))):
+        if code and code[0] == "file" and (code[2] is None or _unseen_file(code[2], command.cwd)):
             shown = code[1].raw if code[1] is not None else "?"
             return [Violation(code="WG404", message=f"`{name}` runs a script worktree-guard cannot see ({shown}); run the commands directly.", **base)]
     if name in STDIN_SHELL_STARTERS and _starts_a_shell_reading_input(values, *STDIN_SHELL_STARTERS[name]):
         return [Violation(code="WG404", message=f"`{name}` starts a shell that reads its commands from its input, which worktree-guard cannot see (a later write to that input reaches no hook); run the commands directly.", **base)]
     if name == "eval" and any(v is None for v in values[1:]):
         return [Violation(code="WG404", message="`eval` runs code only known at run time; run the command directly.", **base)]
-    if name == "trap" and len(values) > 2 and values[1] is None:
+    if name == "trap" and (first := _trap_action(values)) is not None and values[first] is None:
         return [Violation(code="WG404", message="`trap` installs code only known at run time.", **base)]
+    if name in CALLBACK_BUILTINS and any(code is None for code, _, _ in _callback_code(values, CALLBACK_BUILTINS[name])):
+        return [Violation(code="WG404", message=f"`{name}` runs code only known at run time; run the commands directly.", **base)]
     if name in ("source", ".") and len(values) > 1:
         target = values[1]
-        if target is None or target.startswith(("/dev/", "/proc/")):
+        if target is None or _unseen_file(target, command.cwd):
             return [Violation(code="WG404", message=f"`{name}` runs shell code worktree-guard cannot see ({command.words[1].raw}); run the commands directly.", **base)]
     if name == "alias" and any(v is None or "=" in v for v in values[1:]):
         return [Violation(code="WG404", message="An alias defined inside a command is not followed by worktree-guard; run the command it stands for directly.", **base)]
@@ -502,6 +513,85 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     return None
 
 
+def _trap_action(values: list[str | None]) -> int | None:
+    """Index of the code `trap [--] CODE SIGNAL…` installs; None when it installs none (`trap -p`, `trap - INT`)."""
+    first = 2 if len(values) > 1 and values[1] == "--" else 1
+    if len(values) <= first + 1:
+        return None
+    action = values[first]
+    if action is not None and (action == "-" or (first == 1 and action.startswith("-"))):
+        return None
+    return first
+
+
+#: Builtins that run shell code given in an option: name → {option: (runs in this shell?, prefix, suffix)}.
+#: `mapfile -C CODE` evaluates "CODE index line" in this shell; `compgen -F` calls its function here, `-C` runs
+#: its command in a subshell; `compgen -W` expands its word list (command substitutions included).
+CALLBACK_BUILTINS: dict[str, dict[str, tuple[bool, str, str]]] = {
+    **{name: {"-C": (True, "", ' 0 "$WORKTREE_GUARD_CALLBACK_LINE"')} for name in ("mapfile", "readarray")},
+    "compgen": {"-C": (False, "", ""), "-F": (True, "", ""), "-W": (True, ": ", "")},
+}
+#: Options of those builtins that take a value (the value is not an option).
+CALLBACK_VALUE_OPTIONS = frozenset({"-d", "-n", "-O", "-s", "-u", "-C", "-c", "-A", "-G", "-W", "-X", "-P", "-S", "-o", "-F", "-V"})
+
+
+def _callback_code(values: list[str | None], options: dict[str, tuple[bool, str, str]]) -> list[tuple[str | None, int, str]]:
+    """(code, index of the word holding it, option) for every code option of a callback builtin; code None when
+    not known (or when an option only known at run time may be one)."""
+    found: list[tuple[str | None, int, str]] = []
+    i = 1
+    while i < len(values):
+        value = values[i]
+        if value is None:
+            found.append((None, i, "?"))  # an option only known at run time may be -C
+            break
+        if value == "--" or not value.startswith("-") or value == "-":
+            break
+        for j in range(1, len(value)):
+            option = "-" + value[j]
+            if option in CALLBACK_VALUE_OPTIONS:
+                attached = value[j + 1:]
+                index = i if attached else i + 1
+                code = attached or (values[i + 1] if i + 1 < len(values) else "")
+                if not attached:
+                    i += 1
+                if option in options:
+                    found.append((code, index, option))
+                break
+        i += 1
+    return found
+
+
+def _callbacks(command: ShellCommand, values: list[str | None], options: dict[str, tuple[bool, str, str]]) -> Unwrapped | None:
+    scripts = []
+    for code, index, option in _callback_code(values, options):
+        if code is None or index >= len(command.words):
+            return None  # reported by the command check (WG404), or no code at all
+        word = command.words[index]
+        same_shell, prefix, suffix = options[option]
+        scripts.append(Script(prefix + code + suffix, _offset(word), command.cwd, f"{command.name} {option}", same_shell=same_shell))
+    return Unwrapped(scripts=scripts) if scripts else None
+
+
+def _unseen_file(path: str, cwd: str | None) -> bool:
+    """A script path whose text worktree-guard cannot read before it runs: a device, a descriptor, a process
+    file (`/dev/stdin`, `//dev/fd/3`, `/./proc/self/fd/0`, a link to one), or anything that is not a regular file."""
+    import stat
+
+    joined = path if path.startswith("/") else os.path.join(cwd, path) if cwd is not None else None
+    if joined is None:
+        return ".." in path.split("/")
+    normal = "/" + os.path.normpath(joined).lstrip("/")
+    real = os.path.realpath(normal)
+    for candidate in (normal, real):
+        if candidate in ("/dev", "/proc") or candidate.startswith(("/dev/", "/proc/")):
+            return True
+    try:
+        return not stat.S_ISREG(os.stat(normal).st_mode)
+    except OSError:
+        return False  # missing: the shell fails to open it
+
+
 def _starts_a_shell_reading_input(values: list[str | None], command_options: frozenset[str], value_options: frozenset[str], before: int) -> bool:
     """No option gives the program a command, and no word after its first `before` operands is one. A word only
     known at run time might be anything: the shell is then assumed to read its input."""
@@ -520,11 +610,15 @@ def _arguments_matter(command: ShellCommand, ctx: Context) -> bool:
     """
     if command.words[0].value in SENSITIVE_ARGUMENTS:
         return True
+    # Only a name the shell itself looks up can be a builtin (`find -exec $x`, `xargs $x` exec a program).
+    in_this_shell = not command.via or command.via[-1] in ("command", "builtin")
     for word, value in zip(command.words[1:], command.values()[1:]):
         if value is None:
             return True
         if value in SENSITIVE_ARGUMENTS:
             return True
+        if command.name is None and in_this_shell and SHELL_SYNTAX.intersection(value):
+            return True  # the name may be `eval` (or `source`…): this argument would then be shell code
         if "/" in value or value in (".", ".."):
             if command.cwd is None and not value.startswith("/"):
                 return True

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..paths import canonical
 from .ast import Word
+from .state import ShellState
 from .steps import ShellCommand, word_value
 
 DIRECTORY_BUILTINS = ("cd", "pushd", "popd")
@@ -77,7 +78,7 @@ def _resolve(step: ShellCommand, target: str, word: Word | None, written: str, p
 def directory_change(step: ShellCommand) -> DirectoryChange | None:
     """The directory a cd/pushd/popd would change to; None when the command is none of them."""
     name = step.name
-    if name not in DIRECTORY_BUILTINS or step.words[0].value != name:
+    if name not in DIRECTORY_BUILTINS or step.value(step.words[0]) != name:
         return None
     values = step.values()
     state = step.state
@@ -129,10 +130,15 @@ def apply_builtin(step: ShellCommand) -> None:
     state = step.state
     if not step.words:
         for assignment in step.assignments:
-            state.assign(assignment.name, word_value(assignment.value, state, step.home))
+            state.assign(assignment.name, word_value(assignment.value, state, step.home), assignment.append)
         return
     name = step.name
-    if step.words[0].value != name:
+    if name is None:
+        # A computed command name may be any builtin (`$(printf cd) dir`, `$x declare d=..`): what it changed in
+        # this shell is not followed, so the directory and every variable become unknown (SPEC §5.2).
+        state.forget()
+        return
+    if step.value(step.words[0]) != name:
         return  # `/bin/cd` or `./cd` is not the builtin
     if name in DIRECTORY_BUILTINS:
         change = directory_change(step)
@@ -150,39 +156,180 @@ def apply_builtin(step: ShellCommand) -> None:
         elif name == "popd" and state.dirstack:
             state.dirstack.pop(0)
     elif name in DECLARING_BUILTINS:
-        values = [word_value(word, state, step.home) for word in step.words[1:]]
-        nameref = any(v is not None and v.startswith("-") and "n" in v[1:] for v in values)
-        for word, value in zip(step.words[1:], values):
-            text = value if value is not None else word.raw
-            variable, eq, rest = text.partition("=")
-            if not variable or variable.startswith("-") or not variable.replace("_", "a").isalnum():
-                continue
-            if nameref:
-                state.assign(variable, None)  # `declare -n r=X`: r stands for another variable
-            elif eq:
-                state.assign(variable, rest if value is not None else None)
-            if name == "export":
-                state.exported.add(variable)
+        _declare(step)
     elif name == "unset":
-        for value in step.values()[1:]:
-            if value and not value.startswith("-"):
-                state.variables.pop(value, None)
-                state.exported.discard(value)
-                state.unset.add(value)
+        _unset(step)
     elif name in READING_BUILTINS or (name == "printf" and any(v == "-v" for v in step.values())):
         values = step.values()
         for value in values[1:]:
-            if value and not value.startswith("-") and value.replace("_", "a").isalnum():
+            if value and not value.startswith("-") and value.partition("[")[0].replace("_", "a").isalnum():
                 state.assign(value, None)
     elif name in ("source", "."):
-        state.cwd = None  # the script may cd anywhere: what follows runs somewhere unknown
+        # The script may cd anywhere and set any variable: what follows runs somewhere unknown, with unknown values.
+        state.forget()
+        forget_positional(state)
     elif name == "shopt":
         values = step.values()
         if "lastpipe" in values and "-s" in values:
             state.lastpipe = True
         state.options |= shopt_options(values)
     elif name == "set":
-        state.options |= set_options(step.values())
+        values = step.values()
+        state.options |= set_options(values)
+        if len(values) > 1 and (None in values or any(v is not None and not v.startswith(("-", "+")) or v in ("--", "-") for v in values[1:])):
+            forget_positional(state)  # `set -- a b` / `set x`: new positional parameters
+    elif name == "shift":
+        forget_positional(state)
+    elif name == "hash":
+        _hash(step)
+
+
+#: Positional parameters as the state holds them while a function's body is walked.
+POSITIONAL_NAMES = ("#", "*")
+
+
+def forget_positional(state: ShellState) -> None:
+    """`shift`, `set -- …`, `source f args`: the positional parameters are no longer followed."""
+    state.positional = None
+    for key in list(state.variables):
+        if key.isdigit() or key in POSITIONAL_NAMES:
+            state.variables[key] = None
+
+
+def _is_name(text: str) -> bool:
+    return bool(text) and not text[0].isdigit() and text.replace("_", "a").isalnum()
+
+
+def _declare(step: ShellCommand) -> None:
+    """export/declare/typeset/local/readonly: values, attributes (-n, -r, -i/-l/-u), and function-local scope."""
+    state = step.state
+    name = step.name
+    values = [word_value(word, state, step.home) for word in step.words[1:]]
+    options: set[str] = set()
+    unknown = False
+    for value in values:
+        if value is None:
+            unknown = True  # an option or a name only known at run time (`declare $opt x=1`)
+        elif value[:1] in ("-", "+") and len(value) > 1 and "=" not in value:
+            options |= set(value[1:]) if value[0] == "-" else set()
+    if "f" in options or "F" in options or "p" in options:
+        return  # functions, or printing
+    frames = state.local_frames
+    if name == "local" and not frames:
+        return  # bash refuses `local` outside a function: nothing is assigned
+    local = bool(frames) and name in ("local", "declare", "typeset") and "g" not in options
+    for word, value in zip(step.words[1:], values):
+        text = value if value is not None else word.raw
+        variable, eq, rest = text.partition("=")
+        append = variable.endswith("+")
+        variable = variable.removesuffix("+")
+        if variable[:1] in ("-", "+") or not _is_name(variable.partition("[")[0]):
+            continue
+        if local:
+            frames[-1].add(variable)
+            if not eq and variable not in state.readonly:
+                # `local X`: a new variable of this call, unset until assigned (`${X-d}` is d).
+                state.variables.pop(variable, None)
+                state.unset.add(variable)
+        if "n" in options or unknown:
+            # `declare -n r=X`: assigning r assigns X (SPEC §5.2: the target, or every variable, becomes unknown).
+            target = rest if eq and value is not None and _is_name(rest) and not unknown else None
+            state.namerefs[variable] = target
+            state.variables[variable] = None
+            state.unset.discard(variable)
+            continue
+        if options & {"i", "l", "u"}:
+            state.transformed.add(variable)
+        if eq:
+            state.assign(variable, rest if value is not None else None, append)
+        if "r" in options or name == "readonly":
+            state.readonly.add(variable)
+        if name == "export" or "x" in options:
+            state.exported.add(variable)
+
+
+def _unset(step: ShellCommand) -> None:
+    """`unset [-fvn] NAME…`: a readonly name stays; `-f` removes a function, not the variable; a name local to
+    a calling function reveals an older value, which is not known."""
+    state = step.state
+    values = step.values()
+    options: set[str] = set()
+    i = 1
+    while i < len(values) and values[i] is not None and values[i].startswith("-") and len(values[i]) > 1:  # type: ignore[union-attr]
+        if values[i] == "--":
+            i += 1
+            break
+        options |= set(values[i][1:])  # type: ignore[index]
+        i += 1
+    frames = state.local_frames
+    for value in values[i:]:
+        if value is None:
+            state.forget_variables()  # which name is unset is only known at run time
+            return
+        if "f" in options:
+            state.functions.pop(value, None)
+            continue
+        base, bracket, _ = value.partition("[")
+        if base in state.readonly:
+            continue  # bash refuses to unset it
+        if base in state.namerefs:
+            if "n" in options:
+                del state.namerefs[base]
+            else:
+                state.assign(base, None)  # unsets the variable it stands for
+                continue
+        if bracket:
+            state.assign(value, None)  # one element: `$NAME` or the stack is no longer followed
+            continue
+        if frames and base not in frames[-1] and any(base in frame for frame in frames[:-1]):
+            state.assign(base, None)  # a caller's local: unsetting it reveals a value further out
+            continue
+        if "v" not in options and state.variables.get(base) is None:
+            state.functions.pop(base, None)  # with no variable of that name, `unset NAME` removes the function
+        state.variables.pop(base, None)
+        state.exported.discard(base)
+        state.unset.add(base)
+        if base == "DIRSTACK":
+            state.forget_dirstack()
+
+
+def _hash(step: ShellCommand) -> None:
+    """`hash -p PATH NAME`: NAME runs PATH from now on; `hash -r` forgets every such name, `-d NAME` one."""
+    state = step.state
+    values = step.values()
+    path: str | None = ""
+    i = 1
+    while i < len(values):
+        value = values[i]
+        if value is None:
+            state.hashed["*"] = None
+            return
+        if value == "--":
+            i += 1
+            break
+        if not value.startswith("-") or value == "-":
+            break
+        if value == "-r":
+            state.hashed.clear()
+        elif "p" in value:
+            rest = value[value.index("p") + 1:]
+            path = rest or (values[i + 1] if i + 1 < len(values) else "")
+            i += 0 if rest else 1
+        elif "d" in value:
+            for name in values[i + 1:]:
+                if name is None:
+                    state.hashed["*"] = None
+                    return
+                state.hashed.pop(name, None)
+            return
+        i += 1
+    if path == "":
+        return
+    for name in values[i:]:
+        if name is None:
+            state.hashed["*"] = None
+            return
+        state.hashed[name] = path
 
 
 #: shopt options that change how later words resolve when set (SPEC §5.2 "shell options"): where `cd NAME`

@@ -16,6 +16,7 @@ a script they cannot follow counts as opaque when it could hold such a construct
 from __future__ import annotations
 
 import os
+import stat
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -180,11 +181,19 @@ def _read_script(path: str, command: ShellCommand) -> str | None:
     written = command.state.written
     if None in written or os.path.realpath(path) in written:
         return None
+    # Only a regular file is read: `/dev/stdin`, `/dev/fd/3`, a FIFO hold what the command feeds the program at
+    # run time, and opening them here would read (or block on) the hook's own input instead.
+    normal = "/" + os.path.normpath(path).lstrip("/")
+    if normal.startswith(("/dev/", "/proc/")) or os.path.realpath(normal).startswith(("/dev/", "/proc/")):
+        return None
     try:
-        if os.path.getsize(path) > MAX_SCRIPT_FILE:
+        if not stat.S_ISREG(os.stat(normal).st_mode) or os.path.getsize(normal) > MAX_SCRIPT_FILE:
             return None
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read()
+        fd = os.open(normal, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+        with os.fdopen(fd, encoding="utf-8", errors="replace") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None  # replaced between the two looks
+            return f.read(MAX_SCRIPT_FILE + 1)
     except FileNotFoundError:
         return ""
     except OSError:

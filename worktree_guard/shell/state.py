@@ -33,6 +33,19 @@ class ShellState:
     #: Directories git filled itself earlier in the command (a repository `git init` / `git clone` made, the
     #: patches of `git format-patch`; shared like `written`): their writing sends a later git nowhere else.
     repositories: list[str] = field(default_factory=list)
+    #: Variables that cannot be assigned or unset (`readonly X`, `declare -r X`): bash refuses both.
+    readonly: set[str] = field(default_factory=set)
+    #: Namerefs (`declare -n r=d`) and the variable each stands for (None: not known which).
+    namerefs: dict[str, str | None] = field(default_factory=dict)
+    #: `hash -p PATH NAME`: the program NAME runs from now on (None: not known); "*" when any name may be hashed.
+    hashed: dict[str, str | None] = field(default_factory=dict)
+    #: The words of the running function's call ("$@"), None outside a function or when not known.
+    positional: list | None = None
+    #: Variables whose assignments are transformed (`declare -i/-l/-u X`): their values are not followed.
+    transformed: set[str] = field(default_factory=set)
+    #: One set per function call being walked: the names it declared local (shared by every scope, like
+    #: `written`, so a local declared in a branch counts too).
+    local_frames: list[set[str]] = field(default_factory=list)
 
     def copy(self) -> ShellState:
         """The state a subshell starts with; its changes never come back."""
@@ -48,6 +61,12 @@ class ShellState:
             options=set(self.options),
             written=self.written,
             repositories=self.repositories,
+            readonly=set(self.readonly),
+            transformed=set(self.transformed),
+            namerefs=dict(self.namerefs),
+            hashed=dict(self.hashed),
+            positional=self.positional,
+            local_frames=self.local_frames,
         )
 
     def lookup(self, name: str) -> str | None:
@@ -62,14 +81,56 @@ class ShellState:
             return UNSET
         return self.variables.get(name)
 
-    def assign(self, name: str, value: str | None) -> None:
-        """`NAME=value` (None: unknown). OLDPWD feeds `cd -`; assigning PWD makes the logical cwd unknown."""
-        self.unset.discard(name)
-        self.variables[name] = value
-        if name == "OLDPWD":
+    def assign(self, name: str, value: str | None, append: bool = False) -> None:
+        """`NAME=value` (None: unknown), `NAME+=value` with `append`. OLDPWD feeds `cd -`; assigning PWD makes
+        the logical cwd unknown, assigning DIRSTACK the directory stack. `NAME[i]=v` changes `$NAME` (element 0)
+        in a way not followed: NAME becomes unknown. A readonly name keeps its value (bash refuses); through a
+        nameref the variable it stands for becomes unknown (every variable when that is not known)."""
+        base, bracket, _ = name.partition("[")
+        if base in self.readonly:
+            return
+        if base in self.namerefs:
+            target = self.namerefs[base]
+            self.variables[base] = None
+            if target is None or target == base:
+                self.forget_variables()
+            else:
+                self.assign(target, None)
+            return
+        if bracket or base in self.transformed:
+            value = None
+        elif append and value is not None:
+            current = self.variables.get(name)
+            if current is None and name not in self.unset:
+                value = None
+            else:
+                value = (current or "") + value
+        self.unset.discard(base)
+        self.variables[base] = value
+        if base == "OLDPWD":
             self.oldpwd = value
-        elif name == "PWD":
+        elif base == "PWD":
             self.cwd = None
+        elif base == "DIRSTACK":
+            self.forget_dirstack()
+
+    def forget_dirstack(self) -> None:
+        """The directory stack was changed in a way not followed: every entry is unknown (and one more)."""
+        self.dirstack = [None] * (len(self.dirstack) + 1)
+
+    def forget_variables(self) -> None:
+        """Any variable may have changed: none keeps a known value (nor OLDPWD, PWD and the stack)."""
+        for key in list(self.variables):
+            self.variables[key] = None
+        self.unset.clear()
+        self.oldpwd = None
+        self.cwd = None
+        self.forget_dirstack()
+
+    def forget(self) -> None:
+        """A command the simulation cannot follow ran in this shell (a computed command name may be `cd`,
+        `declare`, `unset`, `read`…): the directory, the stack and every variable become unknown."""
+        self.forget_variables()
 
     def chdir(self, target: str | None) -> None:
         self.oldpwd = self.cwd
@@ -94,3 +155,10 @@ class ShellState:
             self.lastpipe = self.lastpipe or other.lastpipe
             self.unset &= other.unset
             self.options |= other.options
+            self.readonly |= other.readonly
+            self.transformed |= other.transformed
+            for table, theirs in ((self.namerefs, other.namerefs), (self.hashed, other.hashed)):
+                for key, value in theirs.items():
+                    table[key] = value if table.get(key, value) == value else None
+            if other.positional is not self.positional:
+                self.positional = None

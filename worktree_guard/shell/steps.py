@@ -37,7 +37,16 @@ class ShellCommand:
         value = self.value(self.words[0])
         if value is None:
             return None
-        return value.rsplit("/", 1)[-1]
+        name = value.rsplit("/", 1)[-1]
+        hashed = self.state.hashed
+        if hashed and "/" not in value and name not in BASH_BUILTINS and name not in self.state.functions:
+            # `hash -p PATH NAME`: NAME now runs PATH (unknown when PATH, or which names were hashed, is).
+            if "*" in hashed:
+                return None
+            if name in hashed:
+                target = hashed[name]
+                return None if target is None else target.rsplit("/", 1)[-1]
+        return name
 
     @property
     def span(self) -> tuple[int, int]:
@@ -191,6 +200,13 @@ def word_value(word: Word, state: ShellState, home: str) -> str | None:
 MAX_GLOB_ENTRIES = 2000
 #: Shell options (shopt/set) that change what a glob matches: the guard then does not expand globs itself.
 GLOB_OPTIONS = frozenset({"dotglob", "nullglob", "failglob", "globstar", "nocaseglob", "extglob", "noglob", "globasciiranges", "globskipdots", "*"})
+#: bash 5.2's builtins (`enable -a`): they run before any program a `hash -p` names.
+BASH_BUILTINS = frozenset(
+    ". : [ alias bg bind break builtin caller cd command compgen complete compopt continue declare dirs disown "
+    "echo enable eval exec exit export false fc fg getopts hash help history jobs kill let local logout mapfile "
+    "popd printf pushd pwd read readarray readonly return set shift shopt source suspend test times trap true "
+    "type typeset ulimit umask unalias unset wait".split()
+)
 #: Options after which a command name may stand for something else: an alias, or an assignment word (`set -k`).
 NAME_OPTIONS = frozenset({"expand_aliases", "keyword", "*"})
 

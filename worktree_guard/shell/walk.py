@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from . import ast
 from .builtins import apply_builtin
 from .state import ShellState
+from .words import assigned_by_expansion
 from .steps import Inner, ShellCommand, ShellRedirect, Unwrapped, brace_expanded, glob_values, word_value
 
 #: How deep strings may nest (`bash -c "eval '…'"`) and functions may call each other.
@@ -67,7 +68,9 @@ class Walker:
             for name, (function, at_definition) in list(self._defined.items()):
                 if name not in self._called:
                     self._called.add(name)
-                    self.visit(function.body, at_definition.copy(), depth + 1)
+                    alone = at_definition.copy()
+                    alone.local_frames = [set()]  # its `local` declarations are its own
+                    self.visit(function.body, alone, depth + 1)
 
     # -- nodes ---------------------------------------------------------------------------------
 
@@ -104,6 +107,15 @@ class Walker:
     def compound(self, node: ast.Compound, state: ShellState, depth: int, persistent: bool) -> None:
         for word in node.words:
             self.substitutions(word.substitutions, state, depth)
+        if node.kind in ("arith", "arith_for"):
+            # `((X++))`: the back-end gives the expression's operands, not its operators; any variable named in
+            # it may be assigned (an over-approximation that only makes it unknown).
+            for word in node.words:
+                for name in {word.raw} | assigned_by_expansion(word.raw, arithmetic=True):
+                    if name.isidentifier():
+                        state.assign(name, None)
+        else:
+            _expansion_assignments([w.raw for w in node.words], state)
         self.redirects(node.redirects, state, None)
         if node.variable:
             state.assign(node.variable, None)  # the loop variable takes values we do not follow…
@@ -166,12 +178,19 @@ class Walker:
             if redirect.target is not None:
                 self.substitutions(redirect.target.substitutions, state, depth)
             self.substitutions(redirect.heredoc_substitutions, state, depth)
+        # `${X:=d}`, `$((X=1))` and `let X=1` assign while the words expand: X is then not followed.
+        texts = [w.raw for w in node.words] + [a.value.raw for a in node.assignments] + [a.name for a in node.assignments]
+        texts += [r.target.raw for r in node.redirects if r.target is not None]
+        texts += [r.heredoc for r in node.redirects if r.heredoc]
+        _expansion_assignments(texts, state)
+        if node.words and node.words[0].value == "let":
+            _expansion_assignments([w.raw for w in node.words[1:]], state, arithmetic=True)
         # Judging a command resolves paths from its cwd, component by component: a cwd made deep by a long
         # chain of `cd` costs that much more, and the budget counts it (COMPONENTS_PER_STEP).
         self.steps += (state.cwd or "").count("/") // COMPONENTS_PER_STEP
         step = ShellCommand(
             node=node,
-            words=brace_expanded(node.words, state),
+            words=_positional_expanded(brace_expanded(node.words, state), state),
             assignments=list(node.assignments),
             cwd=state.cwd,
             state=state,
@@ -191,7 +210,7 @@ class Walker:
         name = step.name
         # `command git` and `builtin cd` skip functions of that name (a `git() { command git …; }` wrapper).
         bypass = bool(step.via) and step.via[-1] in ("command", "builtin")
-        function = step.state.functions.get(name) if name and step.words[0].value == name and not bypass else None
+        function = step.state.functions.get(name) if name and step.value(step.words[0]) == name and not bypass else None
         # What a wrapper runs is known before the command is judged, so the rules can tell its own words apart.
         step.unwrapped = self.hooks.unwrap(step) if function is None else None
         self.findings.extend(self.hooks.on_command(step) or [])
@@ -199,7 +218,7 @@ class Walker:
             if depth + 1 > MAX_DEPTH:
                 raise BudgetExceeded(f"functions call each other deeper than {MAX_DEPTH} levels")
             self._called.add(name)
-            self.visit(function.body, step.state, depth + 1, step.persistent)
+            self.call(function, step, depth)
             return
         unwrapped = step.unwrapped
         if unwrapped is not None:
@@ -208,6 +227,48 @@ class Walker:
             for script in unwrapped.scripts:
                 self.string(script.source, script.offset, step.state, script.cwd, depth + 1, script.same_shell)
         apply_builtin(step)
+
+    def call(self, function: ast.Function, step: ShellCommand, depth: int) -> None:
+        """A function's body, walked with the state of the call: its positional parameters are the call's words
+        (those only known at run time stay unknown, and so do all after them), and its `local` variables end
+        with it. A local whose value after the call differs from the one before becomes unknown: the walk
+        cannot always tell whether the declaration ran (a branch), so restoring the old value could be stale."""
+        state = step.state
+        saved_positional = state.positional
+        saved_parameters = {k: v for k, v in state.variables.items() if _is_positional(k)}
+        before = dict(state.variables)
+        unset_before = set(state.unset)
+        for key in list(state.variables):
+            if _is_positional(key):
+                del state.variables[key]
+        arguments: list[ast.Word] = []
+        known = True
+        for i, word in enumerate(step.words[1:], start=1):
+            value = step.value(word) if known else None
+            if value is None:
+                known = False
+                arguments.append(ast.Word(raw='"$@"', span=word.span, value=None))
+                continue
+            arguments.append(ast.Word(raw=word.raw, span=word.span, value=value))
+            state.variables[str(i)] = value
+        state.variables["#"] = str(len(arguments)) if known else None
+        state.variables["*"] = " ".join(w.value for w in arguments) if known else None  # type: ignore[misc]
+        state.positional = arguments
+        state.local_frames.append(set())
+        try:
+            self.visit(function.body, state, depth + 1, step.persistent)
+        finally:
+            frame = state.local_frames.pop()
+            state.positional = saved_positional
+            for key in list(state.variables):
+                if _is_positional(key):
+                    del state.variables[key]
+            state.variables.update(saved_parameters)
+            for name in frame:
+                after = (state.variables.get(name, _MISSING), name in state.unset)
+                if after != (before.get(name, _MISSING), name in unset_before):
+                    state.variables[name] = None
+                    state.unset.discard(name)
 
     def inner(self, outer: ShellCommand, inner: Inner, depth: int) -> None:
         if not inner.words:
@@ -271,7 +332,35 @@ class Walker:
             raise BudgetExceeded(f"analysing the command takes more than {MAX_WALK_STEPS} steps")
 
 
+_MISSING = object()
+
+
+def _is_positional(name: str) -> bool:
+    return name.isdigit() or name in ("#", "*")
+
+
+def _expansion_assignments(texts: list[str], state: ShellState, arithmetic: bool = False) -> None:
+    for text in texts:
+        for name in assigned_by_expansion(text, arithmetic):
+            state.assign(name, None)
+
+
+def _positional_expanded(words: list[ast.Word], state: ShellState) -> list[ast.Word]:
+    """`"$@"` inside a function's body: the words of its call (each one unknown when it is)."""
+    if state.positional is None or not any(w.raw in ('"$@"', '"${@}"') for w in words):
+        return words
+    out: list[ast.Word] = []
+    for word in words:
+        if word.raw in ('"$@"', '"${@}"'):
+            out.extend(ast.Word(raw=w.raw, span=word.span, value=w.value) for w in state.positional)
+        else:
+            out.append(word)
+    return out
+
+
 def _assign(target: ShellState, source: ShellState) -> None:
     target.cwd, target.oldpwd, target.dirstack = source.cwd, source.oldpwd, source.dirstack
     target.variables, target.exported, target.functions = source.variables, source.exported, source.functions
     target.lastpipe, target.unset, target.options = source.lastpipe, source.unset, source.options
+    target.readonly, target.transformed, target.namerefs = source.readonly, source.transformed, source.namerefs
+    target.hashed, target.positional = source.hashed, source.positional

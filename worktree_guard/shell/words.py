@@ -30,7 +30,8 @@ _QUOTING = frozenset("'\"\\")
 
 
 #: `$NAME` or `${NAME}`: the only parameter forms replaced by a known value (SPEC §5.2 known variables).
-_SIMPLE_PARAMETER = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
+#: Inside a function's body the positional parameters `$1`…, `${10}`, `$#` and `$*` are known too (walk.py binds them).
+_SIMPLE_PARAMETER = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*|[0-9#*])|\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|#)\})")
 #: `${NAME:-word}` / `${NAME-word}` whose word holds no `$`, backquote or brace (SPEC §5.2: static when NAME is known).
 _DEFAULT_PARAMETER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:?)-((?:[^`${}\\]|\\.)*)\}")
 #: What a lookup returns for a variable known to be unset (no environment value can hold a NUL).
@@ -432,3 +433,26 @@ def _closing(raw: str, i: int) -> int:
                 return j + 1
         j += 1
     return -1
+
+
+#: `${NAME:=word}` / `${NAME=word}`: expanding the word assigns NAME (bash-parsing.md; SPEC §5.2).
+_ASSIGNING_PARAMETER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?:?=")
+#: Where arithmetic is evaluated inside a word: `$((…))`, `$[…]`, `((…))`, and array subscripts `[…]`.
+_ARITHMETIC = re.compile(r"\(\((.*?)\)\)|\[(.*?)\]", re.S)
+#: An arithmetic assignment (`X=1`, `X+=2`, `X<<=1`, `a[i]=3`) or increment (`X++`, `--X`).
+_ARITHMETIC_ASSIGNMENT = re.compile(
+    r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[[^\]]*\])?\s*(?:\*\*|<<|>>|[-+*/%&|^])?=(?!=)"
+    r"|(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*)\s*(?:\+\+|--)"
+)
+
+
+def assigned_by_expansion(raw: str, arithmetic: bool = False) -> set[str]:
+    """Names a word's expansion may assign: `${X:=d}`, `${X=d}`, and arithmetic (`$((X=1))`, `a[X++]`); with
+    `arithmetic` the whole text is an arithmetic expression (`let`, `(( ))`). Over-approximate: a name listed
+    here only becomes unknown."""
+    names = {m.group(1) for m in _ASSIGNING_PARAMETER.finditer(raw)}
+    pieces = [raw] if arithmetic else [m.group(1) or m.group(2) or "" for m in _ARITHMETIC.finditer(raw)]
+    for piece in pieces:
+        for m in _ARITHMETIC_ASSIGNMENT.finditer(piece):
+            names.add(m.group(1) or m.group(2) or m.group(3))
+    return names
