@@ -160,8 +160,8 @@ def test_a_records_schema_is_its_pydantic_models(cls: type) -> None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    patterns=st.lists(st.sampled_from(["/.git", "/.git/**", "/build", "/build/**", "/a b", "/dist/**"]), min_size=1, max_size=4),
-    path=st.lists(st.sampled_from([".git", "build", "a b", "dist", "src", "x.py", ".gitx", "", ".", ".."]), min_size=1, max_size=4).map("/".join),
+    patterns=st.lists(st.sampled_from(["/.git", "/.git/**", "/build", "/build/**", "/a b", "/dist/**", "**/.git", "**/.git/**", "**/build"]), min_size=1, max_size=4),
+    path=st.lists(st.sampled_from([".git", "build", "a b", "dist", "src", "x.py", ".gitx", "", ".", ".."]), min_size=1, max_size=5).map("/".join),
     lead=st.sampled_from(["", "/", "./"]),
 )
 def test_anchored_literal_patterns_match_as_pathspec_matches_them(patterns: list[str], path: str, lead: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
-from ..layout import checked_out_branch, find_layout, owner_of_git_dir
+from ..layout import LayoutUnknown, checked_out_branch, git_checkouts_at, owner_of_git_dir
 from ..model import Violation
 from ..paths import canonical
 from ..shell.programs import ParsedArgv, WriteSpec, parse_argv
@@ -182,11 +182,13 @@ def affected_checkouts(call: GitCall, home: str) -> list[str] | None:
         checkouts.append(canonical(call.work_tree, "/", home))
     if call.run_dir is None:
         return None
-    found = find_layout(canonical(call.run_dir, "/", home)).worktree_root
-    if found and not checkouts:
-        checkouts.append(found)
-    elif found and call.work_tree is not None:
-        checkouts.append(found)  # its HEAD and index move with the other work tree
+    try:
+        # Where git finds its `.git` (a hand-written `.git` file may link to another checkout's git dir): with
+        # another work tree, its HEAD and index move too.
+        found = git_checkouts_at(canonical(call.run_dir, "/", home))
+    except LayoutUnknown:
+        return None
+    checkouts.extend(top for top in found if top not in checkouts)
     return checkouts
 
 
