@@ -521,13 +521,13 @@ def test_the_in_process_watchdog_leaves_a_shorter_outer_limit_in_charge() -> Non
     signal.setitimer(signal.ITIMER_REAL, 5.0)
     previous = signal.signal(signal.SIGALRM, lambda *a: None)
     try:
-        with hook._watchdog():
+        with hook._watchdog(hook.WATCHDOG_SECONDS):
             seen.append(signal.getitimer(signal.ITIMER_REAL)[0])
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     assert 0 < seen[0] <= 5.0
-    with hook._watchdog():
+    with hook._watchdog(hook.WATCHDOG_SECONDS):
         assert hook.WATCHDOG_SECONDS - 1 < signal.getitimer(signal.ITIMER_REAL)[0] <= hook.WATCHDOG_SECONDS
     assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
 
