@@ -113,3 +113,17 @@ def test_the_guess_itself_is_bounded_by_what_is_left_of_the_judgements_time(repo
     assert "hookSpecificOutput" in out, out  # refused: the guess ran out of time, and unknown is "isolated"
     assert out["hookSpecificOutput"]["permissionDecisionReason"].endswith("[worktree-guard WG000]")
     assert len(calls) == 2
+
+
+def test_malformed_stdin_from_an_agent_that_is_not_isolated_ends_with_its_code(repo: Repo) -> None:
+    result = run_hook_process(b"{oops", cwd=repo.main)
+    message = result.output["systemMessage"]
+    assert "not valid JSON" in message and message.endswith("[worktree-guard WG000]")
+
+
+def test_the_last_resorts_note_for_other_events_ends_with_its_code(capsys: pytest.CaptureFixture[str]) -> None:
+    from worktree_guard import hook_process
+
+    hook_process.refuse_unjudged(json.dumps({"hook_event_name": "SubagentStop"}).encode(), "the guard cannot load")
+    message = json.loads(capsys.readouterr().out)["systemMessage"]
+    assert message == "worktree-guard: the guard cannot load [worktree-guard WG000]"
