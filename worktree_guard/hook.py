@@ -151,10 +151,10 @@ def _audit_path(scope: Any) -> str:
 
 def _judge_event(event: AgentEvent, pm: pluggy.PluginManager, flags: dict[str, Any], environ: dict[str, str], state: dict[str, Any]) -> Reply:
     """A sub-agent's start or stop (SPEC §5.4): the lifecycle plugins' verdict in the runtime's words."""
-    from .engine import CallError, decide_event, scope_for
+    from .engine import CallError, decide_event, scope_for_event
 
     state["event"] = event
-    scope = scope_for(event.cwd, event.agent_type, flags=flags, environ=environ)
+    scope = scope_for_event(event, pm, flags=flags, environ=environ)
     state["scope"] = scope
     verdict = decide_event(event, scope, pm)
     reply = pm.hook.worktree_guard_render_event_reply(verdict=verdict, event=event)

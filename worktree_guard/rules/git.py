@@ -424,7 +424,8 @@ def _is_this_repository(remote: str, command: ShellCommand, ctx: Context) -> boo
 
 
 def _worktree_command(call: GitCall, command: ShellCommand, ctx: Context, base: dict) -> list[Violation]:
-    """`git worktree add|move|remove|prune|lock|unlock|repair` touching a path outside W (WG304)."""
+    """`git worktree add|move|remove|prune|lock|unlock|repair` touching a path outside W, or removing or moving W
+    itself (WG304)."""
     values = call.values()
     action = values[0]
     if action in ("list", None):
@@ -450,7 +451,14 @@ def _worktree_command(call: GitCall, command: ShellCommand, ctx: Context, base: 
             found.append(Violation(code="WG304", message=f"`git worktree {action}` names a path only known at run time.", **dict(base, span=word.span)))
             continue
         judgement = ctx.policy.judge(value, call.run_dir or "/")
-        if judgement.place not in ("inside", "protected"):
+        if action in ("remove", "move") and judgement.resolved == ctx.worktree_root and word is paths[0][0]:
+            # Its own worktree gone, the agent can no longer be placed, nor its leaks found at its stop.
+            found.append(Violation(
+                code="WG304",
+                message=f"`git worktree {action}` would take away this agent's own worktree {ctx.worktree_root}; leave that to the user.",
+                **dict(base, span=word.span, path=value, resolved=judgement.resolved),
+            ))
+        elif judgement.place not in ("inside", "protected"):
             found.append(Violation(
                 code="WG304",
                 message=f"`git worktree {action}` would touch {judgement.resolved}, outside this agent's worktree {ctx.worktree_root}.",
