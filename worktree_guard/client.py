@@ -41,7 +41,7 @@ CROWDED_IDLE_SECONDS = 60.0
 #: are judged in-process.
 MAX_DAEMONS = 4
 
-PROTOCOL = 2
+PROTOCOL = 3
 REQUEST_MAGIC = b"WGQ1"
 REPLY_MAGIC = b"WGR1"
 END_MAGIC = b"WGEND"
@@ -227,15 +227,17 @@ def decode_request(data: bytes) -> tuple[bytes, str, list[str], bytes, dict[byte
     return nonce, key.decode(), argv, cwd, environ, stdin
 
 
-def encode_reply(nonce: bytes, status: int, exit_code: int, stdout: str, stderr: str) -> bytes:
-    """One reply: magic, the request's nonce, status, exit code, stdout, stderr, end marker."""
+def encode_reply(nonce: bytes, status: int, exit_code: int, stdout: str, stderr: str, lines: "list[tuple[str, bytes]] | None" = None) -> bytes:
+    """One reply: magic, the request's nonce, status, exit code, stdout, stderr, the log lines the hook process
+    appends when it takes the reply (effects.append_line: path and line, alternating), end marker."""
     out = stdout.encode("utf-8", "surrogatepass")
     err = stderr.encode("utf-8", "surrogatepass")
-    return REPLY_MAGIC + nonce + bytes((status, exit_code & 0xFF)) + _field(out) + _field(err) + END_MAGIC
+    logs = b"".join(_field(_encode(path)) + _field(line) for path, line in lines or [])
+    return REPLY_MAGIC + nonce + bytes((status, exit_code & 0xFF)) + _field(out) + _field(err) + _field(logs) + END_MAGIC
 
 
-def decode_reply(data: bytes, nonce: bytes) -> tuple[int, int, str, str]:
-    """(status, exit code, stdout, stderr) of a complete reply to the request with `nonce`; ValueError otherwise."""
+def decode_reply(data: bytes, nonce: bytes) -> tuple[int, int, str, str, list[tuple[str, bytes]]]:
+    """(status, exit code, stdout, stderr, log lines) of a complete reply to the request with `nonce`; ValueError otherwise."""
     head = 4 + NONCE_BYTES + 2
     if len(data) < head or data[:4] != REPLY_MAGIC:
         raise ValueError("not a worktree-guard reply")
@@ -244,10 +246,15 @@ def decode_reply(data: bytes, nonce: bytes) -> tuple[int, int, str, str]:
     status, exit_code = data[4 + NONCE_BYTES], data[4 + NONCE_BYTES + 1]
     if status not in (STATUS_SERVED, STATUS_DECLINED):
         raise ValueError(f"unknown reply status {status}")
-    (out, err), end = _fields(data, head, 2)
+    (out, err, logs), end = _fields(data, head, 3)
     if data[end:] != END_MAGIC:
         raise ValueError("reply without its end marker")
-    return status, exit_code, out.decode("utf-8", "surrogatepass"), err.decode("utf-8", "surrogatepass")
+    lines = []
+    start = 0
+    while start < len(logs):
+        (path, line), start = _fields(logs, start, 2)
+        lines.append((path.decode("utf-8", "surrogateescape"), line))
+    return status, exit_code, out.decode("utf-8", "surrogatepass"), err.decode("utf-8", "surrogatepass"), lines
 
 
 # --- talking to the daemon -----------------------------------------------------------------------
@@ -313,11 +320,18 @@ def ask_daemon(argv: list[str], stdin: bytes, *, timeout: float = REPLY_TIMEOUT,
         if dir_fd >= 0:
             posix.close(dir_fd)
     try:
-        status, exit_code, out, err = decode_reply(b"".join(chunks), nonce)
+        status, exit_code, out, err, lines = decode_reply(b"".join(chunks), nonce)
     except ValueError as e:
         raise NoDaemon(f"the daemon's reply is unusable ({e})") from None
     if status != STATUS_SERVED:
         raise NoDaemon("the daemon declined the call")
+    from .effects import write_line
+
+    for path, line in lines:  # this process takes the daemon's answer: its audit lines are written now, once
+        try:
+            write_line(path, line)
+        except OSError as e:
+            raise NoDaemon(f"the audit line cannot be written here ({e})") from None  # judged in-process: as there
     return exit_code, out, err
 
 

@@ -300,16 +300,23 @@ class Daemon:
         if stale or key != self.key or argv[:1] != ["hook"] or _names_proc(stdin, environ):
             _send(conn, client.encode_reply(nonce, client.STATUS_DECLINED, 0, "", ""))
             return stale
-        reply = self.judge(argv, cwd, environ, stdin, pid)
-        if reply is None:
+        judged = self.judge(argv, cwd, environ, stdin, pid)
+        if judged is None:
             _send(conn, client.encode_reply(nonce, client.STATUS_DECLINED, 0, "", ""))
         else:
-            _send(conn, client.encode_reply(nonce, client.STATUS_SERVED, reply.exit_code, reply.stdout, reply.stderr))
+            reply, lines = judged
+            _send(conn, client.encode_reply(nonce, client.STATUS_SERVED, reply.exit_code, reply.stdout, reply.stderr, lines))
         return False
 
     def judge(self, argv: list[str], cwd: bytes, environ: dict[bytes, bytes], stdin: bytes, pid: int) -> Any:
-        """The hook's reply under the client's environment, directory and /proc/self; None when over REQUEST_SECONDS."""
+        """The hook's reply under the client's environment, directory and /proc/self, with the log lines the hook
+        process appends when it takes it; None when over REQUEST_SECONDS, or when judging would write state.
+
+        A judgement the client may repeat in its own process (this one declined or abandoned) must not have
+        written anything: state writes are refused here (effects.refusing), and such calls are judged there."""
         import tempfile
+
+        from .effects import StatefulCall, refusing
 
         global _peer_pid, _timed_out
 
@@ -325,14 +332,15 @@ class Daemon:
         _peer_pid = pid
         signal.setitimer(signal.ITIMER_REAL, REQUEST_SECONDS)
         try:
-            reply = self.hook_reply(argv, stdin, cwd=cwd_text, pm=self.pm)
-        except RequestTimeout:
+            with refusing() as lines:
+                reply = self.hook_reply(argv, stdin, cwd=cwd_text, pm=self.pm)
+        except (RequestTimeout, StatefulCall):
             reply = None
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             _peer_pid = None
             os.chdir("/")
-        return None if _timed_out else reply
+        return None if _timed_out or reply is None else (reply, lines)
 
     def close(self) -> None:
         if self.listener is not None and self.socket_ino is not None:

@@ -15,6 +15,7 @@ import _signal  # `signal` builds its enums at import: milliseconds the hook doe
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from .effects import StatefulCall
 from .layout import find_layout
 from .reply import Reply
 
@@ -48,6 +49,8 @@ def run_hook(
     try:
         with _watchdog(WATCHDOG_SECONDS):
             return _judge(stdin, flags, environ, state, usage_error, pm)
+    except StatefulCall:
+        raise  # the daemon declines the call: the hook process judges it itself (effects.py)
     except BaseException as error:  # noqa: BLE001 — every failure must become a reply
         return _failure_reply(error, state, environ, cwd, deadline)
 
