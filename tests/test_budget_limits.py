@@ -82,13 +82,24 @@ def test_recursion_is_wg901_not_a_hang(repo: Repo) -> None:
     assert bash(repo, "f() { f; }; f").codes == ["WG901"]
 
 
-def test_past_the_time_budget_is_wg901(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
-    command = f"cd src && touch {repo.main}/x"
-    assert bash(repo, command).codes == ["WG401"]  # control: within the budget
-    monkeypatch.setattr(walk, "TIME_BUDGET_S", -1.0)  # the deadline has passed before the walk starts
+def test_past_the_step_budget_is_wg901(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The analysis budget counts walk steps, not seconds (issue 12): a command that takes exactly the budget
+    passes, one step fewer of budget is WG901."""
+    from tests.helpers import subagent_payload
+    from worktree_guard.engine import build_context
+    from worktree_guard.plugins import plugin_manager
+    from worktree_guard.rules.bash import analyse
+    from worktree_guard.runtimes.claude_code import to_tool_call
+
+    command = "true; true; true; true"
+    ctx = build_context(to_tool_call(subagent_payload(repo, "Bash", {"command": command})), pm=plugin_manager())
+    used = analyse(command, ctx)[0].steps
+    assert 4 < used < 100
+    monkeypatch.setattr(walk, "MAX_WALK_STEPS", used)
+    assert bash(repo, command).decision == "pass"
+    monkeypatch.setattr(walk, "MAX_WALK_STEPS", used - 1)
     verdict = bash(repo, command)
-    assert verdict.decision == "deny" and verdict.codes == ["WG901"]
-    assert "took longer than -1 s" in verdict.violations[0].message
+    assert verdict.codes == ["WG901"] and f"more than {used - 1} steps" in verdict.violations[0].message
 
 
 def test_the_size_budget_is_64_kib_of_utf8(repo: Repo) -> None:
