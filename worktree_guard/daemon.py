@@ -81,20 +81,47 @@ def _readlink_for_peer(path: Any, *, dir_fd: int | None = None) -> Any:
     return _stock_readlink(path, dir_fd=dir_fd)
 
 
+def library_dirs() -> tuple[str, list[str]]:
+    """(the standard library's directory, the site-packages directories), as this interpreter has them.
+
+    The standard library is the base installation's: the directory of `os` (in a venv, sysconfig's "platstdlib"
+    is the venv's lib/pythonX.Y, which holds site-packages). In a pyenv or python:3.x image the base's own
+    site-packages lies INSIDE that directory: what is installed there is no standard library."""
+    import site
+    import sysconfig
+
+    sites = {p for p in sys.path if os.path.basename(p.rstrip(os.sep)) in ("site-packages", "dist-packages")}
+    for scheme_vars in (None, {"base": sys.base_prefix, "platbase": sys.base_exec_prefix}):
+        paths = sysconfig.get_paths(vars=scheme_vars) if scheme_vars else sysconfig.get_paths()
+        sites.update(paths[k] for k in ("purelib", "platlib"))
+    try:
+        sites.update(site.getsitepackages())
+    except AttributeError:  # an old virtualenv's site module
+        pass
+    if site.ENABLE_USER_SITE and site.USER_SITE:
+        sites.add(site.USER_SITE)
+    return os.path.dirname(os.__file__), sorted(sites)
+
+
+def in_standard_library(path: str, stdlib: str, sites: list[str]) -> bool:
+    """Is `path` part of the standard library (under its directory, and in no site-packages directory)?"""
+    if not (path == stdlib or path.startswith(stdlib.rstrip(os.sep) + os.sep)):
+        return False
+    return not any(path == d or path.startswith(d.rstrip(os.sep) + os.sep) for d in sites)
+
+
 class CodeFingerprint:
     """The files whose change makes this process stale: every loaded module outside the standard library
     (the guard, its dependencies, plugins) and every sys.path directory (a distribution added or removed)."""
 
     def __init__(self) -> None:
-        # The standard library is the base installation's (in a venv, sysconfig's "platstdlib" is the venv's
-        # lib/pythonX.Y, which holds site-packages): the directory of `os` and lib-dynload inside it.
-        stdlib = (os.path.dirname(os.__file__) + os.sep,)
+        stdlib, sites = library_dirs()
         files = set()
         for module in list(sys.modules.values()):
             path = getattr(module, "__file__", None)
-            if isinstance(path, str) and os.path.isabs(path) and not path.startswith(stdlib):
+            if isinstance(path, str) and os.path.isabs(path) and not in_standard_library(path, stdlib, sites):
                 files.add(path)
-        dirs = {p for p in sys.path if p and os.path.isdir(p) and not p.startswith(stdlib)}
+        dirs = {p for p in sys.path if p and os.path.isdir(p) and not in_standard_library(p, stdlib, sites)}
         self.paths = sorted(files | dirs)
         self.stamps = self._stamps()
         self.modules_seen = len(sys.modules)
