@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 RULE = "wave"
 PROMPT_FIELDS = ("prompt", "message", "task")  # where a dispatch tool holds the sub-agent's instructions
 DEFAULT_AGENT_TYPE = "general-purpose"
-WRITE_OPERATORS = (">", ">>", ">|", "&>", "&>>", "<>")
 MAX_LISTED = 25
 
 
@@ -304,51 +303,39 @@ def check_shell(call: ToolCall, ctx: Context, worker: Worker) -> list[Violation]
     return findings
 
 
-# The adapter to the writes rule: what a simple command or a redirection writes. The one place to switch to the
-# single function that the Bash writes rule will expose.
+# What a simple command or a redirection writes comes from `shell.written`, the one answer every rule shares.
 
 
 def command_writes(step: ShellCommand, ctx: Context) -> list[tuple[Any, str | None, str, bool]]:
-    """(word, static value or None, how, whole tree?) for each path a simple command writes by its operands."""
-    from ..rules.writes import write_table
-    from ..shell.programs import CWD, written_targets
-    from ..shell.steps import glob_values
+    """(word, path or None, how, whole tree?) for each path a simple command writes or links to (`shell.written`;
+    an unknown program's operand is the shared boundary's business, not a write the wave blames). A relative path
+    is made absolute when it is not relative to the command's own directory (`git -C d`, `ln -s` targets)."""
+    import os
 
-    spec = write_table(ctx).get(step.name or "")
-    if spec is None:
-        return []
+    from ..rules.writes import tables_for
+    from ..shell.programs import CWD
+    from ..shell.written import command_writes as written_by
+
     out: list[tuple[Any, str | None, str, bool]] = []
-    for target in written_targets(spec, step.words, step.values()):
-        if target.value == CWD:
-            out.append((target.word, step.cwd, target.how, True))
-        elif target.value == "-" and step.name in ("wget", "curl", "tar", "sort", "tee"):
+    for record in written_by(step, tables_for(ctx)):
+        if record.kind == "operand":
             continue
-        elif target.value is None and target.word is not None and (matches := glob_values(target.word, step.state)) is not None:
-            out.extend((target.word, m, target.how, target.recursive) for m in matches)
-        else:
-            out.append((target.word, target.value, target.how, target.recursive))
+        if record.value == CWD:
+            out.append((record.word, record.cwd, record.how, True))
+            continue
+        value = record.value
+        if value is not None and not value.startswith(("/", "~")) and record.cwd != step.cwd:
+            value = None if record.cwd is None else os.path.join(record.cwd, value)
+        out.append((record.word, value, record.how, record.recursive))
     return out
 
 
 def redirect_writes(redirect: ShellRedirect) -> list[str | None] | None:
     """The path a redirection writes (None inside: only known at run time); None when it writes no file."""
-    from ..shell.steps import glob_values
+    from ..shell.written import redirect_writes as written_by
 
-    node = redirect.redirect
-    if node.target is None:
-        return None
-    if node.op == ">&":
-        target = redirect.target()
-        if target is not None and (target.isdigit() or target == "-"):
-            return None
-    elif node.op not in WRITE_OPERATORS:
-        return None
-    value = redirect.target()
-    if value is None:
-        matches = glob_values(node.target, redirect.state)
-        if matches is not None and len(matches) == 1:
-            return matches
-    return [value]
+    records = written_by(redirect)
+    return [record.value for record in records] or None
 
 
 def worker_redirect(redirect: ShellRedirect, ctx: Context, worker: Worker) -> list[Violation]:
@@ -385,9 +372,10 @@ def worker_command(step: ShellCommand, ctx: Context, worker: Worker) -> list[Vio
     found: list[Violation] = []
     for word, value, how, tree in command_writes(step, ctx):
         written = word.raw if word is not None else str(value)
-        found += judge_write(ctx, worker, value, written, step.cwd, word.span if word is not None else step.span, f"`{name}` ({how})", tree=tree)
+        found += judge_write(ctx, worker, value, written, step.cwd, word.span if word is not None else step.span, how, tree=tree)
     if name == "git" and not worker.isolated:
-        from ..rules.git import read_git_call, writes_repository
+        from ..rules.git import writes_repository
+        from ..shell.git_call import read_git_call
 
         git_call = read_git_call(step)
         if writes_repository(git_call):
