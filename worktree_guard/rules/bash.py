@@ -12,15 +12,16 @@ from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
 from ..model import Violation
-from ..shell.state import ShellState
 
 if TYPE_CHECKING:
+    from ..shell.state import ShellState
     from collections.abc import Callable
 
     from ..engine import Context
     from ..model import ToolCall
     from ..shell.steps import ShellCommand, ShellRedirect
     from ..shell.walk import Walker
+
 
 RULE = "bash"
 
@@ -60,6 +61,8 @@ def start_directory(ctx: Context) -> str:
 
 def initial_state(ctx: Context, start: str | None = None) -> ShellState:
     """The agent's shell as the hook can know it: its start directory, HOME and TMPDIR from its environment."""
+    from ..shell.state import ShellState
+
     start = start or start_directory(ctx)
     state = ShellState(cwd=start)
     state.variables["PWD"] = start
@@ -89,6 +92,7 @@ def analyse(
     """
     from ..shell.parse import ParseFailure, parse_cached
     from ..shell.walk import BudgetExceeded, Hooks, Walker
+
 
     pm = ctx.pm
     assert pm is not None

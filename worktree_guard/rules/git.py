@@ -18,14 +18,15 @@ from ..hookspecs import hookimpl
 from ..layout import checked_out_branch, read_git_core
 from ..model import Violation
 from ..paths import canonical
-from ..shell.git_call import CHANGES_CHECKOUT, GitCall, affected_checkouts, git_code, git_writes, is_read_only, read_git_call
-from ..shell.programs import WriteSpec
-from ..shell.steps import Inner, Script, Unwrapped
 
 if TYPE_CHECKING:
+    from ..shell.git_call import CHANGES_CHECKOUT, GitCall, affected_checkouts, git_code, git_writes, is_read_only, read_git_call
+    from ..shell.programs import WriteSpec
+    from ..shell.steps import Inner, Script, Unwrapped
     from ..engine import Context
     from ..shell.ast import Word
     from ..shell.steps import ShellCommand
+
 
 RULE = "git"
 
@@ -43,6 +44,8 @@ def writes_repository(call: GitCall) -> bool:
     """True when the invocation writes a checkout's tree, index or HEAD (not `is_read_only`), or the refs, stash,
     config, objects or worktrees that every checkout shares. A shared-workspace worker may run only the others
     (SPEC §11, WG703): the same tables as WG301–WG305, read the other way round."""
+    from ..shell.git_call import is_read_only
+
     if call.subcommand_dynamic or not is_read_only(call):
         return True
     sub = call.subcommand
@@ -68,6 +71,8 @@ def writes_repository(call: GitCall) -> bool:
 
 @hookimpl
 def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
+    from ..shell.git_call import affected_checkouts, git_code, is_read_only, read_git_call
+
     if command.name != "git":
         return None
     call = read_git_call(command)
@@ -93,6 +98,9 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
 @hookimpl
 def worktree_guard_write_operands() -> dict[str, WriteSpec]:
     """git's row of the write table: the files it writes beside its checkout (GIT_INDEX_FILE, `--output`…)."""
+    from ..shell.git_call import git_writes
+    from ..shell.programs import WriteSpec
+
     return {"git": WriteSpec(command_writes=git_writes)}
 
 
@@ -100,6 +108,9 @@ def worktree_guard_write_operands() -> dict[str, WriteSpec]:
 def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrapped | None:
     """Strings git runs as commands (`-c core.pager=…`, GIT_EDITOR, `rebase -x`, `bisect run`…), walked where
     git runs them: the top of the checkout it acts on."""
+    from ..shell.git_call import git_code
+    from ..shell.steps import Inner, Script, Unwrapped
+
     if command.name != "git":
         return None
     code = git_code(command)
@@ -112,6 +123,8 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
 
 
 def _shared_checkout(call: GitCall, shared: str, ctx: Context, base: dict) -> list[Violation]:
+    from ..shell.git_call import CHANGES_CHECKOUT, is_read_only
+
     sub = call.subcommand
     values = call.values()
     root = ctx.worktree_root

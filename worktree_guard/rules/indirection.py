@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
 from ..model import Violation
-from ..shell.steps import Inner, Script, Unwrapped
-from ..shell.wrappers import BUILTIN_WRAPPERS, Wrapper
 
 if TYPE_CHECKING:
+    from ..shell.steps import Inner, Script, Unwrapped
+    from ..shell.wrappers import BUILTIN_WRAPPERS, Wrapper
     from ..engine import Context
     from ..shell.ast import Word
     from ..shell.steps import ShellCommand
+
 
 RULE = "indirection"
 
@@ -138,11 +139,15 @@ def _offset(word: Word) -> int:
 
 @hookimpl
 def worktree_guard_wrappers() -> dict[str, Wrapper]:
+    from ..shell.wrappers import BUILTIN_WRAPPERS
+
     return dict(BUILTIN_WRAPPERS)
 
 
 @hookimpl
 def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrapped | None:
+    from ..shell.steps import Script, Unwrapped
+
     name = command.name
     if name is None or not command.words:
         return None
@@ -204,6 +209,8 @@ def wrapper_for(command: ShellCommand, ctx: Context) -> tuple[str, Wrapper] | No
 
 def _wrapped(command: ShellCommand, values: list[str | None], key: str, wrapper: Wrapper) -> Unwrapped | None:
     """What a table wrapper runs: its inner argv (in the directory it gives), or the shell code of its options."""
+    from ..shell.steps import Inner, Script, Unwrapped
+
     words = command.words
     if key == "command" and any(v in ("-v", "-V") for v in values[1:2]):
         return None
@@ -258,6 +265,8 @@ def _value_index(values: list[str | None], option: str) -> int | None:
 
 def _chroot(command: ShellCommand, values: list[str | None], ctx: Context) -> Unwrapped | None:
     """`chroot NEWROOT cmd`: unwrapped only when NEWROOT is `/`; any other root is refused by the command check."""
+    from ..shell.steps import Inner, Unwrapped
+
     start, seen = _skip_options(values, 1, frozenset({"--userspec", "--groups"}))
     if start >= len(values):
         return None
@@ -279,6 +288,8 @@ def _chdir(cwd: str | None, target: str | None) -> str | None:
 
 
 def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
+    from ..shell.steps import Inner, Script, Unwrapped
+
     words = command.words
     start, seen = _skip_options(values, 1, frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}))
     cwd = command.cwd
@@ -294,6 +305,7 @@ def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
             return Unwrapped(scripts=[Script(f"{text} {rest}".strip(), command.span[0], cwd, "env -S")])
     from ..shell.ast import Assignment
 
+
     assignments = []
     while start < len(words) and values[start] is not None and "=" in values[start] and not values[start].startswith("="):  # type: ignore[operator]
         name, _, _ = values[start].partition("=")  # type: ignore[union-attr]
@@ -308,6 +320,7 @@ def _value_word(word: Word, name: str) -> Word:
     """The `value` part of an `env NAME=value` word, as a word of its own."""
     from ..shell.ast import Word as WordNode
 
+
     value = word.value.partition("=")[2] if word.value is not None else None
     return WordNode(raw=word.raw[len(name) + 1:], span=(word.span[0] + len(name) + 1, word.span[1]), value=value)
 
@@ -315,11 +328,14 @@ def _value_word(word: Word, name: str) -> Word:
 def _dynamic(word: Word) -> Word:
     from ..shell.ast import Word as WordNode
 
+
     return WordNode(raw=word.raw, span=word.span, value=None, substitutions=word.substitutions)
 
 
 def _xargs(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
     """`xargs cmd args`: the inner argv gets the input appended (or put in place of -I's string): unknown words."""
+    from ..shell.steps import Inner, Unwrapped
+
     words = command.words
     start, seen = _skip_options(values, 1, XARGS_WITH_VALUE, frozenset({"-i"}))
     replace = seen.get("-I") or seen.get("-i") or seen.get("--replace")
@@ -340,6 +356,7 @@ def _with_input(word: Word, replace: str) -> Word:
     """In `xargs -I{} sh -c 'cmd {}'` the script is known but `{}` is not: it becomes an unset variable."""
     from ..shell.ast import Word as WordNode
 
+
     if word.value is None or replace not in word.value:
         return word
     return WordNode(raw=word.raw, span=word.span, value=word.value.replace(replace, '"$WORKTREE_GUARD_XARGS_INPUT"'), substitutions=word.substitutions)
@@ -352,6 +369,8 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
     every starting point is static and inside W, `{}` is judged as a path under each of them; otherwise it is
     unknown (a starting point outside W may hold a shared checkout anywhere below it).
     """
+    from ..shell.steps import Inner, Unwrapped
+
     words = command.words
     roots: list[str | None] = []
     i = 1
@@ -396,6 +415,7 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
 def _found_path(word: Word, root: str, exact: bool = False) -> Word:
     """`{}` in an -exec argument, as a path under the starting point `root` (or, `exact`, as `root` itself)."""
     from ..shell.ast import Word as WordNode
+
 
     if word.value is None or "{}" not in word.value:
         return word

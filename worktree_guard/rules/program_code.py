@@ -13,18 +13,22 @@ from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
 from ..model import Violation
-from ..shell.embedded import embedded_code, program
-from ..shell.steps import Script, Unwrapped
 
 if TYPE_CHECKING:
+    from ..shell.embedded import embedded_code, program
+    from ..shell.steps import Script, Unwrapped
     from ..engine import Context
     from ..shell.steps import ShellCommand
+
 
 RULE = "program-code"
 
 
 @hookimpl
 def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrapped | None:
+    from ..shell.embedded import embedded_code, program
+    from ..shell.steps import Script, Unwrapped
+
     if program(command.name) is None:
         return None
     code = embedded_code(command)
@@ -35,6 +39,8 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
 
 @hookimpl
 def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
+    from ..shell.embedded import embedded_code, program
+
     if program(command.name) is None:
         return None
     reasons = embedded_code(command).opaque

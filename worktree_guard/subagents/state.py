@@ -20,6 +20,7 @@ from .. import effects
 from ..records import Field, Record
 
 from ..audit import append_line
+from .places import state_root
 from .snapshots import CheckoutState
 
 STALE_AFTER = 7 * 24 * 3600  # seconds; no sub-agent runs this long
@@ -41,12 +42,6 @@ class SubagentSnapshot(Record):
     common_dir: str | None = Field(description="the repository's common git dir, to list its checkouts at the stop")
     checkouts: list[CheckoutState] = Field(description="every shared checkout, as it was")
     blocks: int = Field(default=0, description="how often its stop was blocked already")
-
-
-def state_root(environ: dict[str, str] | None = None) -> str:
-    environ = os.environ if environ is None else environ
-    base = environ.get("XDG_STATE_HOME") or os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, "worktree-guard", "subagents")
 
 
 def safe_name(text: str | None) -> str:
