@@ -1,7 +1,7 @@
 """Where the sub-agent state lives on disk: the §5.4 snapshots' directory and each repository's wave registry.
 
-Standard library only and nothing heavy at import: the wave plugin asks here, on every sub-agent call, whether a
-registry can exist for the call's repository before it loads the wave machinery (`subagents.wave`).
+Standard library only and nothing heavy at import: the wave plugin asks here, on every sub-agent call, whether any
+dispatch of the call's repository declared an ownership before it loads the wave machinery (`subagents.wave`).
 """
 
 from __future__ import annotations
@@ -27,8 +27,21 @@ def registry_dir(common_dir: str, root: str | None = None) -> str:
     return os.path.join(root or waves_root(), key)
 
 
-def may_have_registry(common_dir: str) -> bool:
-    """False when no wave was ever recorded for this repository (no waves directory at all, or none for it):
-    then no sub-agent of it can be linked to a dispatch. Read without hashing when no wave ever ran here."""
+def may_have_workers(common_dir: str) -> bool:
+    """False when no dispatch recorded for this repository declared an ownership: then `linking.worker_for`
+    finds no worker whatever the sub-agent's links (a dispatch without an ownership makes no worker, and a
+    session without one declared none). Read with `json` alone, without the wave machinery; a registry that
+    cannot be read is left to that machinery, which fails closed on it."""
+    import json
+
     root = waves_root()
-    return os.path.isdir(root) and os.path.exists(os.path.join(registry_dir(common_dir, root), "workers.json"))
+    if not os.path.isdir(root):
+        return False  # no wave was ever recorded for this user: no hashing, no file to read
+    try:
+        with open(os.path.join(registry_dir(common_dir, root), "workers.json"), "rb") as f:
+            dispatches = json.loads(f.read())["dispatches"]
+        return any(dispatch["owns"] is not None for dispatch in dispatches.values())
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError, LookupError, TypeError, AttributeError):
+        return True

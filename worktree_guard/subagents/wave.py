@@ -49,9 +49,10 @@ def worktree_guard_find_worker(call: ToolCall, ctx: Context) -> Any:
 
 
 def _may_be_a_worker(call: ToolCall, ctx: Context) -> bool:
-    """False when nothing could make this sub-agent a worker: no ownership configured for it, and no wave ever
-    recorded for its repository (`linking.worker_for` would find no dispatch and return None). Most calls of most
-    sessions: the wave machinery (registry, snapshots, ownership) is then not even loaded."""
+    """False when nothing could make this sub-agent a worker: no ownership configured for it, and no dispatch of
+    its repository declared one (`linking.worker_for` would return None). Most calls of most sessions: the wave
+    machinery (registry, snapshots, ownership) is then not even loaded, and the link of the sub-agent to its
+    dispatch (which makes no worker) is not recorded."""
     settings = ctx.settings
     if settings.owns is not None:
         return True
@@ -60,9 +61,9 @@ def _may_be_a_worker(call: ToolCall, ctx: Context) -> bool:
     common_dir = ctx.layout.common_dir
     if not common_dir:
         return False
-    from .places import may_have_registry
+    from .places import may_have_workers
 
-    return may_have_registry(common_dir)
+    return may_have_workers(common_dir)
 
 
 # --- judging calls ------------------------------------------------------------------------------------------
