@@ -14,14 +14,13 @@ from ..hookspecs import hookimpl
 from ..model import Violation
 
 if TYPE_CHECKING:
-    from ..shell.state import ShellState
     from collections.abc import Callable
 
     from ..engine import Context
     from ..model import ToolCall
+    from ..shell.state import ShellState
     from ..shell.steps import ShellCommand, ShellRedirect
     from ..shell.walk import Walker
-
 
 RULE = "bash"
 
@@ -92,7 +91,6 @@ def analyse(
     """
     from ..shell.parse import ParseFailure, parse_cached
     from ..shell.walk import BudgetExceeded, Hooks, Walker
-
 
     pm = ctx.pm
     assert pm is not None

@@ -8,11 +8,9 @@ from ..hookspecs import hookimpl
 from ..model import Violation
 
 if TYPE_CHECKING:
-    from ..shell.builtins import directory_change
     from ..engine import Context
     from ..model import ToolCall
     from ..shell.steps import ShellCommand
-
 
 RULE = "cd"
 

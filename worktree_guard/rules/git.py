@@ -20,13 +20,11 @@ from ..model import Violation
 from ..paths import canonical
 
 if TYPE_CHECKING:
-    from ..shell.git_call import CHANGES_CHECKOUT, GitCall, affected_checkouts, git_code, git_writes, is_read_only, read_git_call
-    from ..shell.programs import WriteSpec
-    from ..shell.steps import Inner, Script, Unwrapped
     from ..engine import Context
     from ..shell.ast import Word
-    from ..shell.steps import ShellCommand
-
+    from ..shell.git_call import GitCall
+    from ..shell.programs import WriteSpec
+    from ..shell.steps import ShellCommand, Unwrapped
 
 RULE = "git"
 

@@ -15,12 +15,10 @@ from ..hookspecs import hookimpl
 from ..model import Violation
 
 if TYPE_CHECKING:
-    from ..shell.steps import Inner, Script, Unwrapped
-    from ..shell.wrappers import BUILTIN_WRAPPERS, Wrapper
     from ..engine import Context
     from ..shell.ast import Word
-    from ..shell.steps import ShellCommand
-
+    from ..shell.steps import ShellCommand, Unwrapped
+    from ..shell.wrappers import Wrapper
 
 RULE = "indirection"
 
@@ -305,7 +303,6 @@ def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
             return Unwrapped(scripts=[Script(f"{text} {rest}".strip(), command.span[0], cwd, "env -S")])
     from ..shell.ast import Assignment
 
-
     assignments = []
     while start < len(words) and values[start] is not None and "=" in values[start] and not values[start].startswith("="):  # type: ignore[operator]
         name, _, _ = values[start].partition("=")  # type: ignore[union-attr]
@@ -320,14 +317,12 @@ def _value_word(word: Word, name: str) -> Word:
     """The `value` part of an `env NAME=value` word, as a word of its own."""
     from ..shell.ast import Word as WordNode
 
-
     value = word.value.partition("=")[2] if word.value is not None else None
     return WordNode(raw=word.raw[len(name) + 1:], span=(word.span[0] + len(name) + 1, word.span[1]), value=value)
 
 
 def _dynamic(word: Word) -> Word:
     from ..shell.ast import Word as WordNode
-
 
     return WordNode(raw=word.raw, span=word.span, value=None, substitutions=word.substitutions)
 
@@ -355,7 +350,6 @@ def _xargs(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
 def _with_input(word: Word, replace: str) -> Word:
     """In `xargs -I{} sh -c 'cmd {}'` the script is known but `{}` is not: it becomes an unset variable."""
     from ..shell.ast import Word as WordNode
-
 
     if word.value is None or replace not in word.value:
         return word
@@ -415,7 +409,6 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
 def _found_path(word: Word, root: str, exact: bool = False) -> Word:
     """`{}` in an -exec argument, as a path under the starting point `root` (or, `exact`, as `root` itself)."""
     from ..shell.ast import Word as WordNode
-
 
     if word.value is None or "{}" not in word.value:
         return word

@@ -15,11 +15,8 @@ from ..hookspecs import hookimpl
 from ..model import Violation
 
 if TYPE_CHECKING:
-    from ..shell.embedded import embedded_code, program
-    from ..shell.steps import Script, Unwrapped
     from ..engine import Context
-    from ..shell.steps import ShellCommand
-
+    from ..shell.steps import ShellCommand, Unwrapped
 
 RULE = "program-code"
 

@@ -13,11 +13,10 @@ from ..model import Violation
 from ..paths import inside
 
 if TYPE_CHECKING:
-    from ..shell.programs import BUILTIN_READERS, BUILTIN_WRITERS, CWD, ReadOnly, WriteSpec
-    from ..shell.written import ProgramTables, Written, command_writes, redirect_writes
     from ..engine import Context
+    from ..shell.programs import ReadOnly, WriteSpec
     from ..shell.steps import ShellCommand, ShellRedirect
-
+    from ..shell.written import ProgramTables, Written
 
 RULE = "writes"
 
