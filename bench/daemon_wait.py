@@ -55,7 +55,7 @@ def main() -> int:
         run = base / "run"
         run.mkdir(mode=0o700)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("WORKTREE_GUARD_", "WT_GUARD_"))}
-        env.update(HOME=str(base), XDG_RUNTIME_DIR=str(run), XDG_CACHE_HOME=str(base / ".cache"), WT_GUARD_DAEMON_IDLE="120")
+        env.update(HOME=str(base), WT_GUARD_DAEMON_DIR=str(run / "worktree-guard"), XDG_CACHE_HOME=str(base / ".cache"), WT_GUARD_DAEMON_IDLE="120")
         bodies = [json.dumps(b).encode() for b in payloads(main_dir, worktree).values()]
         subprocess.run(FAST_HOOK, input=bodies[0], env=env, cwd=worktree, capture_output=True, check=True)
         sock = Path(client.socket_dir(env)) / f"{client.daemon_key(env)}.sock"

@@ -28,7 +28,7 @@ process's own memory from before the exec. For the daemon it is its VmHWM.
 `--before DIR` adds the hook of another copy of the package for comparison, run in-process as `worktree-guard
 hook` ran it there (e.g. `git archive <rev> worktree_guard | tar -x -C DIR`).
 
-The hook runs with a temporary HOME, XDG_CACHE_HOME and XDG_RUNTIME_DIR (its own daemon and table cache); the package's
+The hook runs with a temporary HOME, XDG_CACHE_HOME and WT_GUARD_DAEMON_DIR (its own daemon and table cache); the package's
 modules are byte-compiled first, as `pip install` does (this environment may set PYTHONDONTWRITEBYTECODE).
 """
 
@@ -265,7 +265,7 @@ def main() -> int:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("WORKTREE_GUARD_", "WT_GUARD_"))}
         run_dir = base / "run"
         run_dir.mkdir(mode=0o700)
-        env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_CACHE_HOME=str(home / ".cache"), XDG_RUNTIME_DIR=str(run_dir), WT_GUARD_DAEMON_IDLE="120")
+        env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_CACHE_HOME=str(home / ".cache"), WT_GUARD_DAEMON_DIR=str(run_dir / "worktree-guard"), WT_GUARD_DAEMON_IDLE="120")
         env.pop("CLAUDE_CONFIG_DIR", None)
 
         measures: list[Measure] = [

@@ -230,10 +230,10 @@ def run_hook_inline(data: dict[str, Any], flags: dict[str, Any] | None = None, e
 
 def daemon_environment(cache: Path, idle_seconds: float = 120) -> dict[str, str]:
     """Environment overrides that let hook processes use a daemon whose socket lives under `cache` (its own
-    XDG_RUNTIME_DIR, so that this test's daemons are not the user's or another test's)."""
+    WT_GUARD_DAEMON_DIR, so that this test's daemons are not the user's or another test's)."""
     run = cache / "run"
     run.mkdir(parents=True, exist_ok=True, mode=0o700)
-    return {"WT_GUARD_DAEMON": "1", "WT_GUARD_DAEMON_IDLE": str(idle_seconds), "XDG_CACHE_HOME": str(cache), "XDG_RUNTIME_DIR": str(run)}
+    return {"WT_GUARD_DAEMON": "1", "WT_GUARD_DAEMON_IDLE": str(idle_seconds), "XDG_CACHE_HOME": str(cache), "WT_GUARD_DAEMON_DIR": str(run / "worktree-guard")}
 
 
 def daemon_files(env: dict[str, str]) -> tuple[Path, Path]:
@@ -306,7 +306,7 @@ def stop_daemons(cache: Path) -> None:
 
 def daemon_processes(cache: Path) -> list[int]:
     """Live daemons whose environment names the runtime directory under `cache` (daemon_environment)."""
-    marker = f"XDG_RUNTIME_DIR={cache / 'run'}".encode()
+    marker = f"WT_GUARD_DAEMON_DIR={cache / 'run' / 'worktree-guard'}".encode()
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():

@@ -111,7 +111,7 @@ def test_the_guard_block_under_either_spelling(repo: Repo) -> None:
     write_agent(repo.main, "a", "worktree-guard:\n  mode: warn")
     write_agent(repo.main, "b", "worktree_guard:\n  mode: off")
     assert find_agent_definition("a", str(repo.main)).guard_settings == {"mode": "warn"}
-    assert find_agent_definition("b", str(repo.main)).guard_settings == {"mode": False}  # YAML 1.1: off is false
+    assert find_agent_definition("b", str(repo.main)).guard_settings == {"mode": "off"}  # YAML 1.2, as Claude Code reads it
 
 
 @pytest.mark.parametrize("agent_type", ["", "../x", "a/b", ".hidden"])

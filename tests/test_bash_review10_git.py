@@ -18,9 +18,9 @@ SIB_ADMIN = "{MAIN}/.git/worktrees/agent-afedcba0987654321"
 # (command, expected): "pass", or the exact set of error codes.
 ROWS: dict[str, list[tuple[str, object]]] = {
     "A1 a .git written in the command": [
-        ("mkdir sub && echo 'gitdir: {MAIN}/.git' > sub/.git && git -C sub reset -q --hard HEAD~1", {"WG403", "WG303"}),
+        ("mkdir sub && echo 'gitdir: {MAIN}/.git' > sub/.git && git -C sub reset -q --hard HEAD~1", {"WG103", "WG303"}),  # a .git anywhere inside W is protected (WG103, issue 12 review F2)
         ("mkdir -p /tmp/g && echo 'gitdir: {MAIN}/.git' > /tmp/g/.git && git -C /tmp/g reset -q --hard HEAD~1", {"WG403", "WG303"}),
-        (f"mkdir sub && echo 'gitdir: {SIB_ADMIN}' > sub/.git && cd sub && git reset -q --soft HEAD~1", {"WG403", "WG303"}),
+        (f"mkdir sub && echo 'gitdir: {SIB_ADMIN}' > sub/.git && cd sub && git reset -q --soft HEAD~1", {"WG103", "WG303"}),
         ("echo 'gitdir: {MAIN}/.git' > .git && git reset -q --soft HEAD~1", {"WG103"}),  # W's own .git is protected
         ("cp -r /tmp/prepared sub && git -C sub reset -q --hard HEAD~1", {"WG303"}),  # it may hold a .git
         ("tar -xf /tmp/t.tar && git commit -qm x", {"WG303", "WG403"}),  # the archive may replace W's .git (and W holds a symlink out: WG403)

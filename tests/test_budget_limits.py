@@ -78,6 +78,30 @@ def test_functions_calling_each_other_past_the_depth_are_wg901(repo: Repo) -> No
     assert over.codes == ["WG901"] and "functions call each other deeper than 8 levels" in over.violations[0].message
 
 
+def calls(levels: int, body: str) -> str:
+    """`levels` functions, each called by the one before it: the last one's body runs `levels` calls deep."""
+    return chain(levels - 1, body)
+
+
+#: Each way of running code inside other code, as `levels` of it around `body`. One level is one more
+#: interpreter frame the command goes through: a string (`eval`, `bash -c`), a wrapper (`nice`), a function call.
+NESTINGS: dict[str, Callable[[int, str], str]] = {
+    "eval": lambda levels, body: nest(body, levels, eval_),
+    "bash -c": lambda levels, body: nest(body, levels, bash_c),
+    "nice": lambda levels, body: "nice " * levels + body,
+    "function calls": calls,
+}
+
+
+def test_every_kind_of_nesting_has_the_same_edge(repo: Repo) -> None:
+    """Eight levels of any kind are judged, nine of any kind are WG901 (a note said function calls were refused
+    one level earlier than strings and wrappers: this pins them together)."""
+    edges = {name: [bash(repo, make(levels, "ls")).codes for levels in (walk.MAX_DEPTH, walk.MAX_DEPTH + 1)] for name, make in NESTINGS.items()}
+    assert edges == dict.fromkeys(NESTINGS, [[], ["WG901"]])
+    inside = {name: bash(repo, make(walk.MAX_DEPTH, f"touch {repo.main}/x")).codes for name, make in NESTINGS.items()}
+    assert inside == dict.fromkeys(NESTINGS, ["WG401"])
+
+
 def test_recursion_is_wg901_not_a_hang(repo: Repo) -> None:
     assert bash(repo, "f() { f; }; f").codes == ["WG901"]
 

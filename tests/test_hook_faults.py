@@ -1,7 +1,7 @@
 """The hook process under faults and load (issue 12), against the installed command as a subprocess.
 
 Many environments, a stopped daemon, a replaced socket, a hung daemon with a slow fallback, 128 concurrent
-calls. Each test has its own runtime directory (XDG_RUNTIME_DIR), hence its own daemons, stopped after it.
+calls. Each test has its own daemon directory (WT_GUARD_DAEMON_DIR), hence its own daemons, stopped after it.
 """
 
 from __future__ import annotations

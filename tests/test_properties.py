@@ -49,7 +49,7 @@ def concretise(text: str, repo: Repo) -> str:
 
 
 def oracle_allowed(path: str, repo: Repo, home: str) -> bool:
-    """An independent statement of SPEC §2/§5.1: inside W (but not .git) or in the allow-list, and never in S."""
+    """An independent statement of SPEC §2/§5.1: inside W (but not a .git at any depth) or in the allow-list, and never in S."""
     if path.startswith("~"):
         path = home + path[1:]
     absolute = path if path.startswith("/") else os.path.join(str(repo.worktree), path)
@@ -62,7 +62,7 @@ def oracle_allowed(path: str, repo: Repo, home: str) -> bool:
     w = str(repo.worktree)
     if real == w or real.startswith(w + "/"):
         rel = os.path.relpath(real, w)
-        return not (rel == ".git" or rel.startswith(".git/"))
+        return ".git" not in rel.split("/")  # a `.git` at any depth fakes a layout (docs/decisions.md: WG103)
     for shared in (str(repo.main), str(repo.sibling), str(repo.outside)):
         if real == shared or real.startswith(shared + "/"):
             return False

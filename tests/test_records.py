@@ -121,7 +121,7 @@ def test_file_tool_verdicts_are_identical_without_the_fast_path(module_repo: Rep
 
 
 VALUES = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=False, width=16), st.sampled_from(["WG101", "x", "", "error", "deny", "pass", "file_write", "/a"]),
+    st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=False, width=16), st.sampled_from(["WG101", "WG101\n", "x", "", "error", "deny", "pass", "file_write", "/a"]),
     st.lists(st.sampled_from(["a", 1, None]), max_size=3), st.tuples(st.integers(0, 3), st.integers(0, 3)), st.dictionaries(st.sampled_from(["a", "b"]), st.integers(), max_size=2),
 )
 
@@ -133,7 +133,7 @@ def test_a_record_holds_what_its_pydantic_model_makes_of_any_input(cls: type, da
     values, the dumps, and on which inputs are errors (with the same error)."""
     fields = {name: data.draw(VALUES) for name in cls.model_fields if data.draw(st.booleans())}
     if data.draw(st.booleans()):
-        fields["unknown_key"] = data.draw(VALUES)
+        fields[data.draw(st.sampled_from(["unknown_key", "model_dump", "model_copy", "__repr__"]))] = data.draw(VALUES)
     model = cls.pydantic_model()
     try:
         expected = model(**fields)
@@ -160,8 +160,8 @@ def test_a_records_schema_is_its_pydantic_models(cls: type) -> None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    patterns=st.lists(st.sampled_from(["/.git", "/.git/**", "/build", "/build/**", "/a b", "/dist/**"]), min_size=1, max_size=4),
-    path=st.lists(st.sampled_from([".git", "build", "a b", "dist", "src", "x.py", ".gitx", "", ".", ".."]), min_size=1, max_size=4).map("/".join),
+    patterns=st.lists(st.sampled_from(["/.git", "/.git/**", "/build", "/build/**", "/a b", "/dist/**", "**/.git", "**/.git/**", "**/build"]), min_size=1, max_size=4),
+    path=st.lists(st.sampled_from([".git", "build", "a b", "dist", "src", "x.py", ".gitx", "", ".", ".."]), min_size=1, max_size=5).map("/".join),
     lead=st.sampled_from(["", "/", "./"]),
 )
 def test_anchored_literal_patterns_match_as_pathspec_matches_them(patterns: list[str], path: str, lead: str, monkeypatch: pytest.MonkeyPatch) -> None:

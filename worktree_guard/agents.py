@@ -45,7 +45,7 @@ def read_frontmatter(path: str) -> dict[str, Any] | None:
     import yaml
 
     try:
-        data = yaml.safe_load("\n".join(lines[1:end]))
+        data = yaml.load("\n".join(lines[1:end]), Loader=_yaml12_loader())  # noqa: S506 — a SafeLoader subclass
     except yaml.YAMLError as e:
         raise AgentDefinitionError(f"{path}: frontmatter is not valid YAML: {e}") from e
     if data is None:
@@ -53,6 +53,33 @@ def read_frontmatter(path: str) -> dict[str, Any] | None:
     if not isinstance(data, dict):
         raise AgentDefinitionError(f"{path}: frontmatter is not a mapping")
     return data
+
+
+_LOADER: Any = None
+
+
+def _yaml12_loader() -> Any:
+    """PyYAML's SafeLoader with YAML 1.2's booleans (`true`/`false` only), as Claude Code reads frontmatter.
+
+    PyYAML reads YAML 1.1, where `off`, `on`, `yes` and `no` are booleans: `mode: off` in a definition's
+    `worktree-guard:` mapping became `False`, an invalid mode, and every call of that agent a WG000."""
+    global _LOADER
+    if _LOADER is None:
+        import re
+
+        import yaml
+
+        bool_tag = "tag:yaml.org,2002:bool"
+
+        class Yaml12Loader(yaml.SafeLoader):
+            yaml_implicit_resolvers = {
+                first: [(tag, regexp) for tag, regexp in resolvers if tag != bool_tag]
+                for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+            }
+
+        Yaml12Loader.add_implicit_resolver(bool_tag, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+        _LOADER = Yaml12Loader
+    return _LOADER
 
 
 def agent_dirs(cwd: str, home: str | None = None) -> list[str]:
@@ -100,6 +127,12 @@ def find_agent_definition(agent_type: str, cwd: str, home: str | None = None) ->
             if str(name) != agent_type:
                 continue
             isolation = data.get("isolation")
+            if isolation is not None and str(isolation).strip().lower() not in ISOLATION_ALIASES | NO_ISOLATION:
+                # Unknown is never "not isolated": a typo (`worktre`) or a mode the guard does not know (`remote`)
+                # makes the definition invalid, and an invalid definition is a refusal (WG000), as invalid
+                # configuration is (SPEC §8).
+                known = ", ".join(sorted(ISOLATION_ALIASES)) + " (isolated) or none"
+                raise AgentDefinitionError(f"{path}: `isolation: {isolation}` is not a value worktree-guard knows ({known})")
             guard = data.get("worktree-guard", data.get("worktree_guard")) or {}
             if not isinstance(guard, dict):
                 raise AgentDefinitionError(f"{path}: `worktree-guard:` must be a mapping")

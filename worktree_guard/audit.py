@@ -56,15 +56,11 @@ def record_for(call: ToolCall, verdict: Verdict) -> AuditRecord:
 
 
 def append_line(path: str, record: dict[str, Any]) -> None:
-    """Append one JSON line with one write(2) on an O_APPEND descriptor; the file is created 0600."""
-    line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
-    try:
-        written = os.write(fd, line)
-    finally:
-        os.close(fd)
-    if written != len(line):
-        raise OSError(f"short write to audit log {path}: {written} of {len(line)} bytes")
+    """Append one JSON line with one write(2) on an O_APPEND descriptor; the file is created 0600. In the daemon,
+    the hook process appends it when it takes the daemon's answer (effects.append_line)."""
+    from . import effects
+
+    effects.append_line(path, (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8"))
 
 
 def append(path: str, call: ToolCall, verdict: Verdict) -> None:

@@ -17,12 +17,13 @@ wedged or orphaned (its socket replaced), or after moving a socket directory tha
 Which daemon serves a call: one per user and per loaded code — the interpreter, its start-up flags and
 encodings, this package, the user's site-packages (`daemon_key`). HOME, TMPDIR, XDG_*, the settings'
 variables and everything else travel with each request, and the daemon judges under them. The sockets live
-in `$XDG_RUNTIME_DIR/worktree-guard`, else `/tmp/worktree-guard-<uid>` (private, checked before each use);
+in `/run/user/<uid>/worktree-guard`, else `/tmp/worktree-guard-<uid>` (private, checked before each use);
 at most MAX_DAEMONS run per user there. Set `WT_GUARD_DAEMON=0` to judge every call in-process.
 """
 
 import posix
 import sys
+import time  # built in, and loaded at start-up already
 
 from .private_dir import NotPrivate, open_private_dir
 
@@ -41,7 +42,7 @@ CROWDED_IDLE_SECONDS = 60.0
 #: are judged in-process.
 MAX_DAEMONS = 4
 
-PROTOCOL = 2
+PROTOCOL = 3
 REQUEST_MAGIC = b"WGQ1"
 REPLY_MAGIC = b"WGR1"
 END_MAGIC = b"WGEND"
@@ -69,10 +70,12 @@ KEY_PREFIX = "PYTHON"
 PACKAGE_DIR = __file__.rpartition("/")[0]  # absolute: imported from an absolute sys.path entry
 
 
+#: When this module was imported: without /proc, the process's age is at least the time since then.
+_IMPORTED = time.monotonic()
+
+
 def process_age() -> float:
     """Seconds since this process started (the kernel's start time, so the interpreter's start and imports count)."""
-    import time
-
     try:
         fd = posix.open("/proc/self/stat", posix.O_RDONLY | posix.O_CLOEXEC)
         try:
@@ -82,7 +85,7 @@ def process_age() -> float:
         started = int(stat.rpartition(b")")[2].split()[19]) / posix.sysconf("SC_CLK_TCK")
         return max(0.0, time.clock_gettime(time.CLOCK_BOOTTIME) - started)
     except (OSError, ValueError, IndexError, AttributeError):
-        return time.process_time()  # no /proc: at least the CPU this process has used
+        return time.monotonic() - _IMPORTED  # no /proc: the time since the hook process loaded this module
 
 
 class NoDaemon(Exception):
@@ -160,12 +163,30 @@ def daemon_key(environ: "Mapping[str, str]") -> str:
     return digest.hexdigest()[:32]
 
 
+#: Overrides where the daemons' sockets and locks live (tests, unusual set-ups): the cap of MAX_DAEMONS is per directory.
+DIR_VAR = "WT_GUARD_DAEMON_DIR"
+#: The parent of each user's runtime directory (systemd-logind makes `/run/user/<uid>`, 0700).
+USER_RUNTIME_DIRS = "/run/user"
+
+
 def socket_dir(environ: "Mapping[str, str]") -> str:
-    """The private directory that holds the daemons' sockets and locks: not under HOME, one per user."""
-    runtime = environ.get("XDG_RUNTIME_DIR") or ""
-    if runtime.startswith("/") and _is_dir(runtime):
-        return runtime.rstrip("/") + "/worktree-guard"
-    return f"/tmp/worktree-guard-{posix.geteuid()}"
+    """The private directory that holds the daemons' sockets and locks: one per user, whatever the environment.
+
+    `/run/user/<uid>/worktree-guard` when the user's runtime directory exists and is theirs, else
+    `/tmp/worktree-guard-<uid>`. Not `$XDG_RUNTIME_DIR` (nor HOME): an environment that varies must not multiply
+    the user's daemons past the cap, which counts per directory. WT_GUARD_DAEMON_DIR names another one."""
+    explicit = environ.get(DIR_VAR) or ""
+    if explicit.startswith("/"):
+        return explicit.rstrip("/") or "/"
+    uid = posix.geteuid()
+    runtime = f"{USER_RUNTIME_DIRS}/{uid}"
+    try:
+        st = posix.stat(runtime)
+        if (st.st_mode & 0o170000) == 0o040000 and st.st_uid == uid:
+            return runtime + "/worktree-guard"
+    except (OSError, ValueError):
+        pass
+    return f"/tmp/worktree-guard-{uid}"
 
 
 def daemon_disabled(environ: "Mapping[str, str]") -> bool:
@@ -227,15 +248,17 @@ def decode_request(data: bytes) -> tuple[bytes, str, list[str], bytes, dict[byte
     return nonce, key.decode(), argv, cwd, environ, stdin
 
 
-def encode_reply(nonce: bytes, status: int, exit_code: int, stdout: str, stderr: str) -> bytes:
-    """One reply: magic, the request's nonce, status, exit code, stdout, stderr, end marker."""
+def encode_reply(nonce: bytes, status: int, exit_code: int, stdout: str, stderr: str, lines: "list[tuple[str, bytes]] | None" = None) -> bytes:
+    """One reply: magic, the request's nonce, status, exit code, stdout, stderr, the log lines the hook process
+    appends when it takes the reply (effects.append_line: path and line, alternating), end marker."""
     out = stdout.encode("utf-8", "surrogatepass")
     err = stderr.encode("utf-8", "surrogatepass")
-    return REPLY_MAGIC + nonce + bytes((status, exit_code & 0xFF)) + _field(out) + _field(err) + END_MAGIC
+    logs = b"".join(_field(_encode(path)) + _field(line) for path, line in lines or [])
+    return REPLY_MAGIC + nonce + bytes((status, exit_code & 0xFF)) + _field(out) + _field(err) + _field(logs) + END_MAGIC
 
 
-def decode_reply(data: bytes, nonce: bytes) -> tuple[int, int, str, str]:
-    """(status, exit code, stdout, stderr) of a complete reply to the request with `nonce`; ValueError otherwise."""
+def decode_reply(data: bytes, nonce: bytes) -> tuple[int, int, str, str, list[tuple[str, bytes]]]:
+    """(status, exit code, stdout, stderr, log lines) of a complete reply to the request with `nonce`; ValueError otherwise."""
     head = 4 + NONCE_BYTES + 2
     if len(data) < head or data[:4] != REPLY_MAGIC:
         raise ValueError("not a worktree-guard reply")
@@ -244,10 +267,15 @@ def decode_reply(data: bytes, nonce: bytes) -> tuple[int, int, str, str]:
     status, exit_code = data[4 + NONCE_BYTES], data[4 + NONCE_BYTES + 1]
     if status not in (STATUS_SERVED, STATUS_DECLINED):
         raise ValueError(f"unknown reply status {status}")
-    (out, err), end = _fields(data, head, 2)
+    (out, err, logs), end = _fields(data, head, 3)
     if data[end:] != END_MAGIC:
         raise ValueError("reply without its end marker")
-    return status, exit_code, out.decode("utf-8", "surrogatepass"), err.decode("utf-8", "surrogatepass")
+    lines = []
+    start = 0
+    while start < len(logs):
+        (path, line), start = _fields(logs, start, 2)
+        lines.append((path.decode("utf-8", "surrogateescape"), line))
+    return status, exit_code, out.decode("utf-8", "surrogatepass"), err.decode("utf-8", "surrogatepass"), lines
 
 
 # --- talking to the daemon -----------------------------------------------------------------------
@@ -313,11 +341,18 @@ def ask_daemon(argv: list[str], stdin: bytes, *, timeout: float = REPLY_TIMEOUT,
         if dir_fd >= 0:
             posix.close(dir_fd)
     try:
-        status, exit_code, out, err = decode_reply(b"".join(chunks), nonce)
+        status, exit_code, out, err, lines = decode_reply(b"".join(chunks), nonce)
     except ValueError as e:
         raise NoDaemon(f"the daemon's reply is unusable ({e})") from None
     if status != STATUS_SERVED:
         raise NoDaemon("the daemon declined the call")
+    from .effects import write_line
+
+    for path, line in lines:  # this process takes the daemon's answer: its audit lines are written now, once
+        try:
+            write_line(path, line)
+        except OSError as e:
+            raise NoDaemon(f"the audit line cannot be written here ({e})") from None  # judged in-process: as there
     return exit_code, out, err
 
 
@@ -376,13 +411,40 @@ def _make_way(directory: str, key: str, environ: "Mapping[str, str]", before: "t
             current = None
         orphaned = current != socket_ino
         hung = before is not None and before[0] == pid and before[2] == accepted
-        if (orphaned or hung or _stopped(pid)) and _own_daemon(pid, key):
-            posix.kill(pid, 9)  # SIGKILL: a stopped process cannot act on anything gentler
+        if (orphaned or hung or _stopped(pid)) and _kill_own_daemon(pid, key):
             start_daemon(dir_fd, key, environ, replace=True)
     except Exception:  # noqa: BLE001 — best effort: this call is judged in-process whatever happens here
         pass
     finally:
         posix.close(dir_fd)
+
+
+def _kill_own_daemon(pid: int, key: str) -> bool:
+    """SIGKILL `pid` if it is this user's daemon for `key` (a stopped process cannot act on anything gentler).
+
+    Through a pidfd opened before the checks, which names that very process: if it died after the checks and
+    its pid was reused, the signal goes nowhere instead of to the newcomer. The checks read /proc/<pid>, so the
+    process must still live after them (then the pid was not reused while they ran)."""
+    try:
+        pidfd = posix.pidfd_open(pid)
+    except (AttributeError, OSError):
+        pidfd = -1  # not Linux >= 5.3: the pid, with the gap between check and kill
+    try:
+        if not _own_daemon(pid, key):
+            return False
+        if pidfd < 0:
+            posix.kill(pid, 9)
+            return True
+        import _signal
+
+        _signal.pidfd_send_signal(pidfd, 0)  # raises ProcessLookupError when it died during the checks
+        _signal.pidfd_send_signal(pidfd, 9)
+        return True
+    except OSError:
+        return False
+    finally:
+        if pidfd >= 0:
+            posix.close(pidfd)
 
 
 def _read_proc(pid: int, name: str) -> bytes:
@@ -406,12 +468,11 @@ def _own_daemon(pid: int, key: str) -> bool:
     """Is `pid` this user's worktree-guard daemon for `key`? Its real and effective uid, and its command line."""
     try:
         status = _read_proc(pid, "status")
-        cmdline = _read_proc(pid, "cmdline").split(b"\0")
     except OSError:
         return False
     uids = next((line.split()[1:3] for line in status.splitlines() if line.startswith(b"Uid:")), [])
     me = str(posix.geteuid()).encode()
-    return uids == [me, me] and cmdline[1:6] == [b"-P", b"-m", b"worktree_guard.daemon", b"--key", key.encode()]
+    return uids == [me, me] and _runs_the_daemon(pid, key)
 
 
 def quarantine(directory: str) -> bool:
@@ -455,6 +516,28 @@ def quarantine(directory: str) -> bool:
     return True
 
 
+def daemon_command(key: str) -> list[str]:
+    """The daemon's arguments after the interpreter, up to its key: what a process must run to be believed one.
+
+    -P: the agent's cwd must not come first on sys.path (a `worktree_guard/` there would shadow the guard).
+    -X utf8: this process's UTF-8 mode, which is part of the key. Python turns it on by itself in the C or
+    POSIX locale and sets LC_CTYPE=C.UTF-8 for its children (PEP 538, 540), so a daemon started without the
+    flag would run in another mode, compute another key and exit: no daemon ever in CI, cron or containers."""
+    return ["-X", f"utf8={sys.flags.utf8_mode}", "-P", "-m", "worktree_guard.daemon", "--key", key]
+
+
+def _runs_the_daemon(pid: int, key: str) -> bool:
+    """Does `pid` run this interpreter (its executable is sys.executable's file) with the daemon's command line?"""
+    try:
+        cmdline = _read_proc(pid, "cmdline").split(b"\0")
+        exe = posix.stat(f"/proc/{pid}/exe")
+        mine = posix.stat(sys.executable)
+    except OSError:
+        return False
+    expected = [_encode(arg) for arg in daemon_command(key)]
+    return cmdline[1 : 1 + len(expected)] == expected and (exe.st_dev, exe.st_ino) == (mine.st_dev, mine.st_ino)
+
+
 def _check_peer(sock: object, dir_fd: int, key: str) -> int:
     """The process behind the socket must be this user's daemon for this key (Linux: SO_PEERCRED); its pid.
 
@@ -472,13 +555,10 @@ def _check_peer(sock: object, dir_fd: int, key: str) -> int:
     record = lock_record(dir_fd, key)
     if record is None or record[0] != pid:
         raise NoDaemon(f"the process behind the socket (pid {pid}) does not hold the daemon's lock")
-    try:
-        cmdline = _read_proc(pid, "cmdline").split(b"\0")
-    except OSError:
+    if not _exists("/proc/self/cmdline"):
         return pid  # no /proc: the lock holder is what there is to check
-    expected = [b"-P", b"-m", b"worktree_guard.daemon", b"--key", key.encode()]
-    if cmdline[1:6] != expected:
-        raise NoDaemon(f"the process behind the socket (pid {pid}) is not a worktree-guard daemon")
+    if not _runs_the_daemon(pid, key):
+        raise NoDaemon(f"the process behind the socket (pid {pid}) is not a worktree-guard daemon run by this interpreter")
     return pid
 
 
@@ -552,8 +632,7 @@ def start_daemon(dir_fd: int, key: str, environ: "Mapping[str, str]", *, replace
             posix.close(lock)  # free: the daemon takes it; a second starter loses the race there and exits
         if not _slots_free(dir_fd):
             return False
-    # -P: the agent's cwd must not come first on sys.path (a `worktree_guard/` there would shadow the guard).
-    argv = [sys.executable, "-P", "-m", "worktree_guard.daemon", "--key", key, "--package-dir", PACKAGE_DIR, "--replace", "1" if replace else "0"]
+    argv = [sys.executable, *daemon_command(key), "--package-dir", PACKAGE_DIR, "--replace", "1" if replace else "0"]
     null = [(fd, mode) for fd, mode in ((0, posix.O_RDONLY), (1, posix.O_WRONLY), (2, posix.O_WRONLY))]
     actions = [(posix.POSIX_SPAWN_OPEN, fd, "/dev/null", mode, 0) for fd, mode in null]
     try:

@@ -224,3 +224,50 @@ def load_config(
         if layer is not None
     ]
     return resolve(layers)
+
+
+_YES = ("1", "true", "yes", "on", "t", "y")
+
+
+def claims_isolation(
+    project_root: str | None,
+    agent_type: str | None,
+    *,
+    frontmatter: dict[str, Any] | None = None,
+    flags: dict[str, Any] | None = None,
+    environ: dict[str, str] | None = None,
+) -> bool:
+    """Does any layer, read as written, make this agent isolated (`isolated = true`, or its type in
+    `isolated_agents`)? For when the configuration as a whole is invalid and no Settings exist: a layer with a
+    bad key elsewhere still says what it says about isolation, and unknown is never "not isolated". Only a yes
+    counts (a file that does not parse says nothing; a broken pyproject.toml must not lock the main agent out
+    of the write that fixes it), except the hook command's own flag, which argparse checked: it wins.
+    """
+    if flags and flags.get("isolated") is not None:
+        return bool(flags["isolated"])
+    environ = os.environ if environ is None else environ
+    layers: list[dict[str, Any]] = []
+    for read in (user_layer, lambda: project_layer(project_root)):
+        try:
+            layer = read()
+        except ConfigError:
+            continue
+        if layer is not None:
+            layers.append(layer.values)
+    if frontmatter:
+        layers.append(_normalise_keys(frontmatter))
+    env = {name: environ[ENV_PREFIX + name.upper()] for name in ("isolated", "isolated_agents") if ENV_PREFIX + name.upper() in environ}
+    if "isolated_agents" in env:
+        try:
+            env["isolated_agents"] = _env_value("isolated_agents", env["isolated_agents"])
+        except ConfigError:
+            del env["isolated_agents"]
+    layers += [env, dict(flags or {})]
+    for values in layers:
+        isolated = values.get("isolated")
+        if isolated is True or (isinstance(isolated, str) and isolated.strip().lower() in _YES):
+            return True
+        agents = values.get("isolated_agents")
+        if agent_type and (agents == agent_type or (isinstance(agents, list) and agent_type in agents)):
+            return True
+    return False

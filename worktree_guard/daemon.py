@@ -81,20 +81,47 @@ def _readlink_for_peer(path: Any, *, dir_fd: int | None = None) -> Any:
     return _stock_readlink(path, dir_fd=dir_fd)
 
 
+def library_dirs() -> tuple[str, list[str]]:
+    """(the standard library's directory, the site-packages directories), as this interpreter has them.
+
+    The standard library is the base installation's: the directory of `os` (in a venv, sysconfig's "platstdlib"
+    is the venv's lib/pythonX.Y, which holds site-packages). In a pyenv or python:3.x image the base's own
+    site-packages lies INSIDE that directory: what is installed there is no standard library."""
+    import site
+    import sysconfig
+
+    sites = {p for p in sys.path if os.path.basename(p.rstrip(os.sep)) in ("site-packages", "dist-packages")}
+    for scheme_vars in (None, {"base": sys.base_prefix, "platbase": sys.base_exec_prefix}):
+        paths = sysconfig.get_paths(vars=scheme_vars) if scheme_vars else sysconfig.get_paths()
+        sites.update(paths[k] for k in ("purelib", "platlib"))
+    try:
+        sites.update(site.getsitepackages())
+    except AttributeError:  # an old virtualenv's site module
+        pass
+    if site.ENABLE_USER_SITE and site.USER_SITE:
+        sites.add(site.USER_SITE)
+    return os.path.dirname(os.__file__), sorted(sites)
+
+
+def in_standard_library(path: str, stdlib: str, sites: list[str]) -> bool:
+    """Is `path` part of the standard library (under its directory, and in no site-packages directory)?"""
+    if not (path == stdlib or path.startswith(stdlib.rstrip(os.sep) + os.sep)):
+        return False
+    return not any(path == d or path.startswith(d.rstrip(os.sep) + os.sep) for d in sites)
+
+
 class CodeFingerprint:
     """The files whose change makes this process stale: every loaded module outside the standard library
     (the guard, its dependencies, plugins) and every sys.path directory (a distribution added or removed)."""
 
     def __init__(self) -> None:
-        # The standard library is the base installation's (in a venv, sysconfig's "platstdlib" is the venv's
-        # lib/pythonX.Y, which holds site-packages): the directory of `os` and lib-dynload inside it.
-        stdlib = (os.path.dirname(os.__file__) + os.sep,)
+        stdlib, sites = library_dirs()
         files = set()
         for module in list(sys.modules.values()):
             path = getattr(module, "__file__", None)
-            if isinstance(path, str) and os.path.isabs(path) and not path.startswith(stdlib):
+            if isinstance(path, str) and os.path.isabs(path) and not in_standard_library(path, stdlib, sites):
                 files.add(path)
-        dirs = {p for p in sys.path if p and os.path.isdir(p) and not p.startswith(stdlib)}
+        dirs = {p for p in sys.path if p and os.path.isdir(p) and not in_standard_library(p, stdlib, sites)}
         self.paths = sorted(files | dirs)
         self.stamps = self._stamps()
         self.modules_seen = len(sys.modules)
@@ -300,16 +327,23 @@ class Daemon:
         if stale or key != self.key or argv[:1] != ["hook"] or _names_proc(stdin, environ):
             _send(conn, client.encode_reply(nonce, client.STATUS_DECLINED, 0, "", ""))
             return stale
-        reply = self.judge(argv, cwd, environ, stdin, pid)
-        if reply is None:
+        judged = self.judge(argv, cwd, environ, stdin, pid)
+        if judged is None:
             _send(conn, client.encode_reply(nonce, client.STATUS_DECLINED, 0, "", ""))
         else:
-            _send(conn, client.encode_reply(nonce, client.STATUS_SERVED, reply.exit_code, reply.stdout, reply.stderr))
+            reply, lines = judged
+            _send(conn, client.encode_reply(nonce, client.STATUS_SERVED, reply.exit_code, reply.stdout, reply.stderr, lines))
         return False
 
     def judge(self, argv: list[str], cwd: bytes, environ: dict[bytes, bytes], stdin: bytes, pid: int) -> Any:
-        """The hook's reply under the client's environment, directory and /proc/self; None when over REQUEST_SECONDS."""
+        """The hook's reply under the client's environment, directory and /proc/self, with the log lines the hook
+        process appends when it takes it; None when over REQUEST_SECONDS, or when judging would write state.
+
+        A judgement the client may repeat in its own process (this one declined or abandoned) must not have
+        written anything: state writes are refused here (effects.refusing), and such calls are judged there."""
         import tempfile
+
+        from .effects import StatefulCall, refusing
 
         global _peer_pid, _timed_out
 
@@ -325,14 +359,15 @@ class Daemon:
         _peer_pid = pid
         signal.setitimer(signal.ITIMER_REAL, REQUEST_SECONDS)
         try:
-            reply = self.hook_reply(argv, stdin, cwd=cwd_text, pm=self.pm)
-        except RequestTimeout:
+            with refusing() as lines:
+                reply = self.hook_reply(argv, stdin, cwd=cwd_text, pm=self.pm)
+        except (RequestTimeout, StatefulCall):
             reply = None
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             _peer_pid = None
             os.chdir("/")
-        return None if _timed_out else reply
+        return None if _timed_out or reply is None else (reply, lines)
 
     def close(self) -> None:
         if self.listener is not None and self.socket_ino is not None:

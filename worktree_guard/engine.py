@@ -14,7 +14,7 @@ import pluggy
 from .agents import AgentDefinition, find_agent_definition
 from .config import EffectiveConfig, Layer, Settings, load_config
 from .isolation import Isolation, decide_isolation
-from .layout import Layout, find_layout, vanished_worktree_layout, with_explicit_root
+from .layout import Layout, LayoutUnknown, layout_of_cwd, with_explicit_root
 from .model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
 from .paths import canonical, home_dir
 from .policy import PathPolicy
@@ -125,14 +125,17 @@ def scope_for(
     *,
     flags: dict[str, Any] | None = None,
     environ: dict[str, str] | None = None,
+    layout: Layout | None = None,
 ) -> AgentScope:
-    """Layout, agent definition, configuration, isolation and path policy for an agent working in `cwd`."""
+    """Layout, agent definition, configuration, isolation and path policy for an agent working in `cwd`
+    (`layout`: W and S found otherwise, for a cwd that cannot be placed)."""
     if not cwd or not os.path.isabs(cwd):
         raise CallError(f"the call has no absolute cwd (got {cwd!r})")
     home = home_dir()
     cwd = canonical(cwd, "/", home)
-    # A cwd that is gone (a deleted worktree) or not a directory: placed from git's records or not at all.
-    layout = find_layout(cwd) if os.path.isdir(cwd) else vanished_worktree_layout(cwd)
+    if layout is None:
+        # A cwd that is gone (a deleted worktree) or not a directory: placed from git's records or not at all.
+        layout = layout_of_cwd(cwd)
     start = definitions_start(layout, cwd)
     definition = find_agent_definition(agent_type, start, home) if agent_type else None
     frontmatter = (
@@ -149,6 +152,24 @@ def scope_for(
         extra = [canonical(s, cwd, home) for s in settings.shared_roots]
         layout.shared_roots.extend(s for s in extra if s not in layout.shared_roots and s != layout.worktree_root)
     return scope_for_layout(cwd, agent_type, layout, config, definition=definition, home=home, definitions_from=start)
+
+
+def scope_for_event(
+    event: AgentEvent,
+    pm: pluggy.PluginManager,
+    *,
+    flags: dict[str, Any] | None = None,
+    environ: dict[str, str] | None = None,
+) -> AgentScope:
+    """scope_for the sub-agent of a start or stop. A stop whose cwd can no longer be placed (the sub-agent removed
+    its own worktree) is placed where the lifecycle plugins recorded it at its start: the leak check still runs."""
+    try:
+        return scope_for(event.cwd, event.agent_type, flags=flags, environ=environ)
+    except LayoutUnknown:
+        layout = pm.hook.worktree_guard_recorded_layout(event=event)
+        if layout is None:
+            raise
+    return scope_for(event.cwd, event.agent_type, flags=flags, environ=environ, layout=layout)
 
 
 def scope_for_layout(

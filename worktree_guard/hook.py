@@ -11,10 +11,12 @@ import contextlib
 import contextvars
 import json
 import os
+import time
 import _signal  # `signal` builds its enums at import: milliseconds the hook does not need
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from .effects import StatefulCall
 from .layout import find_layout
 from .reply import Reply
 
@@ -48,14 +50,17 @@ def run_hook(
     """
     flags = dict(flags or {})
     environ = dict(os.environ if environ is None else environ)
-    state: dict[str, Any] = {}
+    state: dict[str, Any] = {"flags": flags}
+    deadline = time.monotonic() + WATCHDOG_SECONDS
     token = None
     try:
         token = HOOK_PROCESS_CWD.set(_process_cwd(cwd))
-        with _watchdog():
+        with _watchdog(WATCHDOG_SECONDS):
             return _judge(stdin, flags, environ, state, usage_error, pm)
+    except StatefulCall:
+        raise  # the daemon declines the call: the hook process judges it itself (effects.py)
     except BaseException as error:  # noqa: BLE001 — every failure must become a reply
-        return _failure_reply(error, state, environ, cwd)
+        return _failure_reply(error, state, environ, cwd, deadline)
     finally:
         if token is not None:
             HOOK_PROCESS_CWD.reset(token)
@@ -84,14 +89,16 @@ class WatchdogExpired(BaseException):
 
 
 @contextlib.contextmanager
-def _watchdog() -> Iterator[None]:
-    """Raise WatchdogExpired in this thread after WATCHDOG_SECONDS; only the main thread can take a signal
+def _watchdog(seconds: float) -> Iterator[None]:
+    """Raise WatchdogExpired in this thread after `seconds`; only the main thread can take a signal
     (the daemon's workers have the daemon's own request limit, past which the client judges in-process)."""
+    if seconds <= 0:
+        raise WatchdogExpired
     if not hasattr(_signal, "setitimer"):
         yield
         return
     armed = _signal.getitimer(_signal.ITIMER_REAL)[0]
-    if 0 < armed <= WATCHDOG_SECONDS:
+    if 0 < armed <= seconds:
         yield  # a shorter limit is already running (the daemon's per-request one): it decides
         return
 
@@ -103,7 +110,7 @@ def _watchdog() -> Iterator[None]:
     except ValueError:  # not the main thread
         yield
         return
-    _signal.setitimer(_signal.ITIMER_REAL, WATCHDOG_SECONDS)
+    _signal.setitimer(_signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
@@ -168,10 +175,10 @@ def _audit_path(scope: Any) -> str:
 
 def _judge_event(event: AgentEvent, pm: pluggy.PluginManager, flags: dict[str, Any], environ: dict[str, str], state: dict[str, Any]) -> Reply:
     """A sub-agent's start or stop (SPEC §5.4): the lifecycle plugins' verdict in the runtime's words."""
-    from .engine import CallError, decide_event, scope_for
+    from .engine import CallError, decide_event, scope_for_event
 
     state["event"] = event
-    scope = scope_for(event.cwd, event.agent_type, flags=flags, environ=environ)
+    scope = scope_for_event(event, pm, flags=flags, environ=environ)
     state["scope"] = scope
     verdict = decide_event(event, scope, pm)
     reply = pm.hook.worktree_guard_render_event_reply(verdict=verdict, event=event)
@@ -195,7 +202,9 @@ def _guess_isolated(state: dict[str, Any], environ: dict[str, str], process_cwd:
     """Was the failed call an isolated agent's? Unknown counts as yes: the guard fails closed.
 
     The payload's cwd and the hook process's own (`process_cwd`, default os.getcwd()) are both looked at: either
-    in a linked worktree makes the answer yes.
+    in a linked worktree makes the answer yes. So does any configuration layer that says so, read as written
+    (the configuration as a whole may be what failed), and the agent's definition. The caller bounds the time
+    this takes (`_failure_reply`).
     """
     ctx = state.get("ctx")
     if ctx is not None:
@@ -206,6 +215,9 @@ def _guess_isolated(state: dict[str, Any], environ: dict[str, str], process_cwd:
     if known is not None:
         return bool(known.isolation.isolated)
     try:
+        flags = state.get("flags") or {}
+        if flags.get("isolated") is not None:
+            return bool(flags["isolated"])  # the hook command's own flag, checked by argparse: the highest layer
         if (environ.get("WORKTREE_GUARD_ISOLATED") or "").lower() in ("1", "true", "yes", "on"):
             return True
         payload = state.get("payload") or {}
@@ -222,24 +234,50 @@ def _guess_isolated(state: dict[str, Any], environ: dict[str, str], process_cwd:
             return True  # a cwd that is gone cannot be placed: unknown is never "not isolated"
         # The payload's cwd may be where a command runs rather than where the agent is (Codex sends a command's
         # workdir): the hook process's own directory in a linked worktree counts as well.
-        if any(find_layout(os.path.realpath(d)).linked for d in dict.fromkeys((cwd, here)) if os.path.isabs(d)):
+        layouts = [find_layout(os.path.realpath(d)) for d in dict.fromkeys((cwd, here)) if os.path.isabs(d)]
+        if any(layout.linked for layout in layouts):
             return True
         agent_type = payload.get("agent_type") if isinstance(payload, dict) else None
-        if isinstance(agent_type, str) and agent_type:
+        agent_type = agent_type if isinstance(agent_type, str) and agent_type else None
+        definition = None
+        if agent_type:
             from .agents import find_agent_definition
 
             definition = find_agent_definition(agent_type, os.path.realpath(cwd))
-            return definition is not None and definition.isolated
-        return False
+            if definition is not None and definition.isolated:
+                return True
+        from .config import claims_isolation
+        from .engine import project_root_of
+
+        return claims_isolation(
+            project_root_of(layouts[0]),
+            agent_type,
+            frontmatter=definition.guard_settings if definition is not None else None,
+            flags=flags,
+            environ=environ,
+        )
     except BaseException:  # noqa: BLE001
         return True
 
 
-def _failure_reply(error: BaseException, state: dict[str, Any], environ: dict[str, str], process_cwd: str | None = None) -> Any:
+def _guessed_isolated(error: BaseException, state: dict[str, Any], environ: dict[str, str], process_cwd: str | None, deadline: float | None) -> bool:
+    """`_guess_isolated`, within what is left of the judgement's time: once the watchdog has fired, no search may
+    run (the runtime's hook timeout is near, and past it the call goes through): the answer is "isolated"."""
+    if isinstance(error, WatchdogExpired):
+        return True
+    left = WATCHDOG_SECONDS if deadline is None else deadline - time.monotonic()
+    try:
+        with _watchdog(left):
+            return _guess_isolated(state, environ, process_cwd)
+    except BaseException:  # noqa: BLE001 — WatchdogExpired, or the daemon's own request limit
+        return True
+
+
+def _failure_reply(error: BaseException, state: dict[str, Any], environ: dict[str, str], process_cwd: str | None = None, deadline: float | None = None) -> Any:
     message = _one_line(error)
-    if not _guess_isolated(state, environ, process_cwd):
+    if not _guessed_isolated(error, state, environ, process_cwd, deadline):
         # Not confined: the call goes on, and the user is told why the guard said nothing.
-        return Reply(stdout=json.dumps({"systemMessage": f"worktree-guard: {message}"}, ensure_ascii=False))
+        return Reply(stdout=json.dumps({"systemMessage": f"worktree-guard: {message} [worktree-guard WG000]"}, ensure_ascii=False))
     pm = state.get("pm")
     if pm is not None:
         try:

@@ -124,7 +124,7 @@ def refuse_unjudged(stdin: bytes, cause: str, argv: "list[str] | None" = None) -
         reason = f"worktree-guard could not check this call, so it is refused: {cause} [worktree-guard WG000]"
         text = refusal(runtime, reason)
     else:
-        text = json.dumps({"systemMessage": f"worktree-guard: {cause}"})
+        text = json.dumps({"systemMessage": f"worktree-guard: {cause} [worktree-guard WG000]"})
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
     return 0

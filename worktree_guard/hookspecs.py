@@ -13,6 +13,7 @@ import pluggy
 if TYPE_CHECKING:
     from .engine import AgentScope, Context
     from .hook_config import HookConfig
+    from .layout import Layout
     from .reply import Reply
     from .model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
     from .shell.programs import ReadOnly, WriteSpec
@@ -76,6 +77,11 @@ def worktree_guard_payload_cwd(payload: dict[str, Any], runtime: str) -> str | N
 @hookspec
 def worktree_guard_agent_event(event: AgentEvent, scope: AgentScope, pm: pluggy.PluginManager) -> EventVerdict | None:
     """Observe a sub-agent's start or stop (SPEC §5.4, §11); return a verdict (or None when there is nothing to say)."""
+
+
+@hookspec(firstresult=True)
+def worktree_guard_recorded_layout(event: AgentEvent) -> Layout | None:
+    """W and S recorded at this sub-agent's start, for an event whose cwd can no longer be placed (W removed)."""
 
 
 @hookspec(firstresult=True)

@@ -6,6 +6,7 @@ Reads files only: the hook runs before every tool call, so it never starts a `gi
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 
 
@@ -30,29 +31,63 @@ class Layout:
         return self.worktree_root is not None
 
 
-def _read_first_line(path: str) -> str | None:
+def _read_first_line(path: str, strict: bool = False) -> str | None:
+    """The first line of a file, stripped; None when there is none. `strict`: only a missing file is None, any
+    other failure to read it (permissions, a loop of links) is LayoutUnknown."""
     try:
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
             return f.readline().strip()
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
         return None
+    except OSError as e:
+        if strict:
+            raise LayoutUnknown(f"{path} cannot be read ({e.strerror})") from None
+        return None
+
+
+def _kind(path: str) -> str | None:
+    """What lies at `path`, following symlinks: "dir", "file" or "other"; None when nothing does (a dangling
+    link included, as git sees it). Anything that cannot be examined (a directory on the way that cannot be
+    searched, a loop of links) is LayoutUnknown: unknown is never "absent"."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as e:
+        raise LayoutUnknown(f"{path} cannot be examined ({e.strerror}), so the checkout cannot be placed") from None
+    return "dir" if stat.S_ISDIR(mode) else "file" if stat.S_ISREG(mode) else "other"
+
+
+def _entry_exists(path: str) -> bool:
+    """Is there an entry (a dangling link included) at `path`? LayoutUnknown when that cannot be told."""
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as e:
+        raise LayoutUnknown(f"{path} cannot be examined ({e.strerror}), so the checkout cannot be placed") from None
+    return True
 
 
 def _resolve_from(base: str, value: str) -> str:
     return os.path.realpath(value if os.path.isabs(value) else os.path.join(base, value))
 
 
-def read_git_core(config_path: str) -> dict[str, str]:
+def read_git_core(config_path: str, strict: bool = False) -> dict[str, str]:
     """The `[core]` and `[extensions]` keys of a git config file, lower-cased as git compares them.
 
     Git config is INI-like but indents keys with tabs and repeats keys, which configparser rejects; only
-    the few keys layout needs are read.
+    the few keys layout needs are read. `strict`: a file that exists but cannot be read is LayoutUnknown.
     """
     values: dict[str, str] = {}
     try:
         with open(config_path, encoding="utf-8", errors="surrogateescape") as f:
             lines = f.read().splitlines()
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
+        return values
+    except OSError as e:
+        if strict:
+            raise LayoutUnknown(f"{config_path} cannot be read ({e.strerror})") from None
         return values
     section = ""
     for line in lines:
@@ -77,19 +112,6 @@ def _truthy(value: str | None) -> bool:
     return (value or "").lower() in ("true", "yes", "on", "1")
 
 
-def find_dotgit(start: str) -> str | None:
-    """The nearest `.git` (file or directory) at or above `start`."""
-    current = start
-    while True:
-        candidate = os.path.join(current, ".git")
-        if os.path.lexists(candidate):
-            return candidate
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
-
-
 def git_dir_of(dotgit: str) -> str | None:
     """The git dir a `.git` entry names: itself when a directory, the `gitdir:` target when a file."""
     if os.path.isdir(dotgit):
@@ -100,11 +122,22 @@ def git_dir_of(dotgit: str) -> str | None:
     return _resolve_from(os.path.dirname(dotgit), line[len("gitdir:"):].strip())
 
 
-def main_worktree_of(common_dir: str) -> str | None:
+def is_git_dir(path: str) -> bool:
+    """Would git take `path` for a git directory? Its HEAD, and its objects and refs (in the common dir a
+    `commondir` file names), as git's own test (setup.c, is_git_directory) asks. LayoutUnknown when they
+    cannot be examined."""
+    if _kind(os.path.join(path, "HEAD")) != "file":
+        return False
+    common_line = _read_first_line(os.path.join(path, "commondir"), strict=True)
+    common = _resolve_from(path, common_line) if common_line else path
+    return _kind(os.path.join(common, "objects")) == "dir" and _kind(os.path.join(common, "refs")) == "dir"
+
+
+def main_worktree_of(common_dir: str, strict: bool = False) -> str | None:
     """The main worktree of a repository, from its common git dir; None for a bare repository."""
-    core = read_git_core(os.path.join(common_dir, "config"))
+    core = read_git_core(os.path.join(common_dir, "config"), strict)
     if _truthy(core.get("extensions.worktreeconfig")):
-        core.update(read_git_core(os.path.join(common_dir, "config.worktree")))
+        core.update(read_git_core(os.path.join(common_dir, "config.worktree"), strict))
     if "core.worktree" in core:
         return _resolve_from(common_dir, core["core.worktree"])
     if _truthy(core.get("core.bare")):
@@ -114,17 +147,24 @@ def main_worktree_of(common_dir: str) -> str | None:
     return None
 
 
-def linked_worktrees_of(common_dir: str) -> list[str]:
-    """Every linked worktree registered in `<common>/worktrees/*/gitdir`, as canonical top directories."""
+def linked_worktrees_of(common_dir: str, strict: bool = False) -> list[str]:
+    """Every linked worktree registered in `<common>/worktrees/*/gitdir`, as canonical top directories.
+
+    `strict` (layout detection): a list or entry that exists but cannot be read is LayoutUnknown — a shared
+    root left out would let a write into it pass — not an empty list."""
     base = os.path.join(common_dir, "worktrees")
     try:
         names = sorted(os.listdir(base))
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as e:
+        if strict:
+            raise LayoutUnknown(f"{base} cannot be listed ({e.strerror})") from None
         return []
     tops = []
     for name in names:
         entry = os.path.join(base, name)
-        line = _read_first_line(os.path.join(entry, "gitdir"))
+        line = _read_first_line(os.path.join(entry, "gitdir"), strict)
         if not line:
             continue
         dotgit = _resolve_from(entry, line)
@@ -132,39 +172,111 @@ def linked_worktrees_of(common_dir: str) -> list[str]:
     return tops
 
 
+@dataclass(slots=True)
+class _Found:
+    """One checkout on the walk up from the cwd: its layout, and for a linked worktree whether git's records
+    link back to it (`<admin>/gitdir` names this `.git`): a `.git` file anyone can write is not proof."""
+
+    layout: Layout
+    linked_back: bool = False
+
+
 def find_layout(cwd: str) -> Layout:
-    """W and S for an agent whose working directory is `cwd` (canonical)."""
-    dotgit = find_dotgit(cwd)
-    if dotgit is None:
+    """W and S for an agent whose working directory is `cwd` (canonical).
+
+    Every checkout that holds `cwd` is looked at, nearest first (a `.git` directory that git would not take
+    for a repository is passed over, as git passes it over). The nearest linked worktree whose records link
+    back to it is W. When the nearest checkout is not one — a nested repository, a submodule, a `.git` file
+    written by hand — but an enclosing checkout is a linked worktree, the agent is in that worktree: what is
+    nested inside W never loosens W. The checkouts of every enclosing linked worktree's repository are shared
+    roots too (W nested in another repository's worktree stays inside that one). An entry on the way that
+    cannot be examined or read is LayoutUnknown: unknown is never "not isolated".
+    """
+    found: list[_Found] = []
+    current = cwd
+    while True:
+        dotgit = os.path.join(current, ".git")
+        if _entry_exists(dotgit):
+            checkout = _checkout_at(current, dotgit)
+            if checkout is not None:
+                found.append(checkout)
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    if not found:
         return _bare_layout(cwd)
-    top = os.path.dirname(dotgit)
-    gitdir = git_dir_of(dotgit)
-    if gitdir is None:
+    linked = [f for f in found if f.layout.linked]
+    if not linked:
+        return found[0].layout
+    first = found[0]
+    if first.layout.linked and first.linked_back:
+        mine = first
+    else:
+        # Not a linked worktree, or a link git's records do not confirm: the nearest confirmed linked worktree
+        # holding it is W; without one, the nearest linked worktree there is (isolated either way).
+        mine = next((f for f in linked if f.linked_back), first if first.layout.linked else linked[0])
+    layout = mine.layout
+    for outer in linked[linked.index(mine) + 1:]:
+        if outer.layout.common_dir != layout.common_dir:
+            for top in [outer.layout.worktree_root, *outer.layout.shared_roots]:
+                if top and top != layout.worktree_root and top not in layout.shared_roots:
+                    layout.shared_roots.append(top)
+    return layout
+
+
+def _checkout_at(top: str, dotgit: str) -> _Found | None:
+    """The checkout whose `.git` entry is `dotgit`; None when git would pass it over (not a git directory)."""
+    kind = _kind(dotgit)
+    if kind is None:
+        return None  # a dangling link: git passes it over
+    if kind == "dir":
+        gitdir = os.path.realpath(dotgit)
+        if not is_git_dir(gitdir):
+            return None  # `mkdir .git` makes no repository: git keeps looking above it, and so does the guard
+        commondir_line = _read_first_line(os.path.join(gitdir, "commondir"), strict=True)
+        if commondir_line:
+            return _Found(_linked_layout(top, _resolve_from(gitdir, commondir_line), "linked worktree"), linked_back=True)
+        main = main_worktree_of(gitdir, strict=True)
+        if main is not None and main != top:
+            top = main  # core.worktree points elsewhere: the checkout is there, not where `.git` is.
+        shared = [t for t in linked_worktrees_of(gitdir, strict=True) if t != top]
+        return _Found(Layout(worktree_root=top, shared_roots=shared, common_dir=gitdir, source="main worktree"))
+    line = _read_first_line(dotgit, strict=True)
+    if kind != "file" or not line or not line.startswith("gitdir:"):
         # A `.git` file is a link to a git dir (a linked worktree's or a submodule's): unreadable, it could be either.
         raise LayoutUnknown(f"{dotgit} is not a readable `gitdir:` link, so the checkout at {top} cannot be placed")
-    commondir_line = _read_first_line(os.path.join(gitdir, "commondir"))
+    gitdir = _resolve_from(top, line[len("gitdir:"):].strip())
+    commondir_line = _read_first_line(os.path.join(gitdir, "commondir"), strict=True)
     if commondir_line:
-        return _linked_layout(top, _resolve_from(gitdir, commondir_line), "linked worktree")
-    if not os.path.isdir(dotgit) and not os.path.isfile(os.path.join(gitdir, "HEAD")):
+        back = _read_first_line(os.path.join(gitdir, "gitdir"), strict=True)
+        linked_back = bool(back) and _resolve_from(gitdir, back) == os.path.realpath(dotgit)
+        return _Found(_linked_layout(top, _resolve_from(gitdir, commondir_line), "linked worktree"), linked_back)
+    if _kind(os.path.join(gitdir, "HEAD")) != "file":
         # The link leads to no git dir: a linked worktree whose admin dir was pruned (`<common>/worktrees/<name>`)
         # is still a linked worktree of <common>; anything else cannot be placed.
         common = os.path.dirname(os.path.dirname(gitdir))
-        if os.path.basename(os.path.dirname(gitdir)) == "worktrees" and os.path.isfile(os.path.join(common, "HEAD")):
-            return _linked_layout(top, common, "linked worktree (its admin dir is gone)")
+        if os.path.basename(os.path.dirname(gitdir)) == "worktrees" and _kind(os.path.join(common, "HEAD")) == "file":
+            return _Found(_linked_layout(top, common, "linked worktree (its admin dir is gone)"))
         raise LayoutUnknown(f"{dotgit} links to {gitdir}, which is not a git dir, so the checkout at {top} cannot be placed")
-    main = main_worktree_of(gitdir) if os.path.isdir(dotgit) else None
-    if main is not None and main != top and os.path.isdir(dotgit):
-        # core.worktree points elsewhere: the checkout is there, not where `.git` is.
-        top = main
-    shared = [t for t in linked_worktrees_of(gitdir) if t != top]
-    return Layout(worktree_root=top, shared_roots=shared, common_dir=gitdir, source="main worktree")
+    # A submodule, or a checkout made with `--separate-git-dir`: a checkout of its own.
+    shared = [t for t in linked_worktrees_of(gitdir, strict=True) if t != top]
+    return _Found(Layout(worktree_root=top, shared_roots=shared, common_dir=gitdir, source="main worktree"))
 
 
 def _linked_layout(top: str, common: str, source: str) -> Layout:
-    main = main_worktree_of(common)
+    main = main_worktree_of(common, strict=True)
     shared = [main] if main and main != top else []
-    shared += [t for t in linked_worktrees_of(common) if t != top and t not in shared]
+    shared += [t for t in linked_worktrees_of(common, strict=True) if t != top and t not in shared]
     return Layout(worktree_root=top, shared_roots=shared, linked=True, common_dir=common, source=source)
+
+
+def layout_of_cwd(cwd: str) -> Layout:
+    """W and S for an agent's cwd (canonical) that may be gone: `find_layout` when it is a directory, git's
+    records when it does not exist (`vanished_worktree_layout`), LayoutUnknown when it cannot be examined."""
+    if _kind(cwd) == "dir":
+        return find_layout(cwd)
+    return vanished_worktree_layout(cwd)
 
 
 def vanished_worktree_layout(cwd: str) -> Layout:
@@ -174,12 +286,12 @@ def vanished_worktree_layout(cwd: str) -> Layout:
     holds `cwd` is W. Nothing else places an agent whose directory is gone, and unknown is never "not isolated".
     """
     ancestor = os.path.dirname(cwd)
-    while not os.path.isdir(ancestor):
+    while _kind(ancestor) != "dir":
         ancestor = os.path.dirname(ancestor)
     around = find_layout(os.path.realpath(ancestor))
     common = around.common_dir
     if common is not None:
-        for top in linked_worktrees_of(common):
+        for top in linked_worktrees_of(common, strict=True):
             if cwd == top or cwd.startswith(top.rstrip("/") + "/"):
                 return _linked_layout(top, common, "linked worktree (its directory is gone)")
     raise LayoutUnknown(f"the call's cwd {cwd} does not exist and no git repository lists a worktree there, so the agent cannot be placed")
@@ -189,9 +301,9 @@ def _bare_layout(cwd: str) -> Layout:
     """Outside any checkout: inside a bare repository its worktrees are shared; elsewhere there is no W."""
     current = cwd
     while True:
-        if os.path.isfile(os.path.join(current, "HEAD")) and os.path.isdir(os.path.join(current, "objects")):
-            if _truthy(read_git_core(os.path.join(current, "config")).get("core.bare")):
-                return Layout(worktree_root=None, shared_roots=linked_worktrees_of(current), common_dir=current, source="bare repository")
+        if _kind(os.path.join(current, "HEAD")) == "file" and _kind(os.path.join(current, "objects")) == "dir":
+            if _truthy(read_git_core(os.path.join(current, "config"), strict=True).get("core.bare")):
+                return Layout(worktree_root=None, shared_roots=linked_worktrees_of(current, strict=True), common_dir=current, source="bare repository")
         parent = os.path.dirname(current)
         if parent == current:
             return Layout(worktree_root=None, source="outside git")
@@ -237,3 +349,34 @@ def owner_of_git_dir(git_dir: str) -> str | None:
     if line and os.path.isfile(os.path.join(git_dir, "commondir")):
         return os.path.dirname(_resolve_from(git_dir, line))
     return main_worktree_of(git_dir)
+
+
+def git_checkouts_at(path: str) -> list[str]:
+    """The checkouts a `git` run in `path` acts on, found as git finds them: the nearest `.git` git accepts
+    names the git dir; its work tree (where that `.git` is, or `core.worktree`) and the checkout whose HEAD and
+    index live in that git dir, when a `.git` file links to another checkout's git dir. [] outside any
+    checkout; LayoutUnknown when it cannot be told. Unlike `find_layout` (who the agent is), this is what git
+    will touch: a `.git` file written by hand inside W makes git switch the main checkout's branch."""
+    current = path
+    while True:
+        dotgit = os.path.join(current, ".git")
+        if _entry_exists(dotgit):
+            kind = _kind(dotgit)
+            if kind == "dir" and is_git_dir(os.path.realpath(dotgit)):
+                gitdir = os.path.realpath(dotgit)
+                tops = [main_worktree_of(gitdir, strict=True) or current] if not _read_first_line(os.path.join(gitdir, "commondir"), strict=True) else [current]
+                break
+            if kind is not None and kind != "dir":
+                line = _read_first_line(dotgit, strict=True)
+                if kind != "file" or not line or not line.startswith("gitdir:"):
+                    raise LayoutUnknown(f"{dotgit} is not a readable `gitdir:` link")
+                gitdir = _resolve_from(current, line[len("gitdir:"):].strip())
+                core = read_git_core(os.path.join(gitdir, "config"), strict=True)
+                tops = [_resolve_from(gitdir, core["core.worktree"]) if "core.worktree" in core and not os.path.isfile(os.path.join(gitdir, "commondir")) else current]
+                break
+        parent = os.path.dirname(current)
+        if parent == current:
+            return []
+        current = parent
+    owner = owner_of_git_dir(gitdir)
+    return tops + ([owner] if owner and owner not in tops else [])

@@ -20,7 +20,9 @@ DEFAULT_ALLOW = (
     "~/.claude/projects/**",
     "/tmp/claude-*/**",
 )
-DEFAULT_PROTECT = ("/.git", "/.git/**")  # the worktree's own .git only (SPEC §2), anchored at W
+#: The worktree's own `.git` (SPEC §2), and a `.git` at any depth inside W (a nested repository's, a submodule's):
+#: git writes those, a file tool never needs to, and a hand-written one points git at another checkout.
+DEFAULT_PROTECT = ("/.git", "/.git/**", "**/.git", "**/.git/**")
 
 _GLOB_CHARS = frozenset("*?[")
 
@@ -116,8 +118,8 @@ def _canonical_pattern(pattern: str, home: str | None) -> str:
 class PathPatterns:
     """A list of gitignore-style patterns (pathspec) for absolute paths; a plain directory covers its tree.
 
-    pathspec is imported and the patterns compiled only when a path needs them: a list of anchored literal
-    patterns (`/.git`, `/.git/**`: the default protect-list) is matched as pathspec matches them, without it
+    pathspec is imported and the patterns compiled only when a path needs them: a list of literal patterns
+    (`/.git`, `/.git/**`, `**/.git`, `**/.git/**`: the default protect-list) is matched as pathspec matches them, without it
     (tests/test_records.py compares both)."""
 
     def __init__(self, patterns: Iterable[str], home: str | None = None, *, absolute: bool = True) -> None:
@@ -139,7 +141,8 @@ class PathPatterns:
 
         if self._literal is not None and records.FAST_PATH and _plain(path):
             bare = path.lstrip("/")
-            return any(bare == exact or bare.startswith(below) for exact, below in self._literal)
+            parts = bare.split("/")
+            return any(_literal_matches(pattern, bare, parts) for pattern in self._literal)
         if self._spec is None:
             import pathspec
 
@@ -147,18 +150,31 @@ class PathPatterns:
         return bool(self._spec.match_file(path))  # type: ignore[attr-defined]
 
 
-def _anchored_literals(lines: list[str]) -> list[tuple[str | None, str]] | None:
-    """(exact, prefix below) for each pattern when every one is `/LITERAL` or `/LITERAL/**`; else None.
+def _anchored_literals(lines: list[str]) -> list[tuple[bool, str, bool]] | None:
+    """(anywhere, literal, below only) for each pattern when every one is `/LITERAL`, `/LITERAL/**`, `**/NAME` or
+    `**/NAME/**` (NAME one component); else None.
 
-    gitignore (pathspec) matches `/L` on L and everything below it, `/L/**` on everything below L only."""
-    out: list[tuple[str | None, str]] = []
+    gitignore (pathspec) matches `/L` on L and everything below it, `/L/**` on everything below L only, `**/N` on
+    a component N at any depth and everything below it, `**/N/**` on everything below such a component."""
+    out: list[tuple[bool, str, bool]] = []
     for line in lines:
-        body, double_star = (line[:-3], True) if line.endswith("/**") else (line, False)
-        if not body.startswith("/") or not _plain(body) or _GLOB_CHARS & set(body) or "\\" in body or body.endswith("/") or len(body) < 2:
+        body, below = (line[:-3], True) if line.endswith("/**") else (line, False)
+        anywhere = body.startswith("**/")
+        literal = body[3:] if anywhere else body[1:]
+        if not (anywhere or body.startswith("/")) or not literal or (anywhere and "/" in literal):
             return None
-        literal = body[1:]
-        out.append((None if double_star else literal, literal + "/"))
+        if not _plain(literal) or _GLOB_CHARS & set(literal) or "\\" in literal or literal.endswith("/") or literal.startswith("/"):
+            return None
+        out.append((anywhere, literal, below))
     return out
+
+
+def _literal_matches(pattern: tuple[bool, str, bool], bare: str, parts: list[str]) -> bool:
+    anywhere, literal, below = pattern
+    if not anywhere:
+        return bare.startswith(literal + "/") or (not below and bare == literal)
+    last = len(parts) - 1 if below else len(parts)  # below only: the component must have something under it
+    return literal in parts[:last]
 
 
 def _plain(path: str) -> bool:

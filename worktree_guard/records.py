@@ -20,6 +20,9 @@ import sys
 from typing import Any, ClassVar
 
 _MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
+#: Where a record with `extra="allow"` keeps its unknown keys, as pydantic does: apart from the fields, so that a
+#: key named like a method (`{"model_dump": 1}` in a payload) cannot hide it; read as attributes by __getattr__.
+_EXTRA = "__pydantic_extra__"
 
 #: False: every record is validated and dumped by pydantic, patterns are matched by pathspec and entry points
 #: read from the installed distributions — the slow path the fast one is proven equal to (tests/test_records.py).
@@ -273,7 +276,9 @@ class Record(metaclass=_RecordType):
                 if spec.pattern is not None:
                     import re
 
-                    if type(value) is not str or re.search(spec.pattern, value) is None:
+                    # Python's `$` also matches before a final newline, pydantic's (Rust) does not: such values
+                    # are pydantic's to judge.
+                    if type(value) is not str or "\n" in value or re.search(spec.pattern, value) is None:
                         raise _Unchecked
                 if spec.min_length is not None and (not hasattr(value, "__len__") or len(value) < spec.min_length):
                     raise _Unchecked
@@ -287,6 +292,8 @@ class Record(metaclass=_RecordType):
                 raise _Unchecked
             else:
                 values[name] = spec.get_default()
+        if extra == "allow":
+            values[_EXTRA] = {}
         if any(k not in fields for k in data):
             if extra != "allow":
                 raise _Unchecked  # forbid: pydantic's error; ignore: pydantic drops them (rare: let it)
@@ -294,7 +301,7 @@ class Record(metaclass=_RecordType):
                 if key not in fields:
                     if type(key) is not str:
                         raise _Unchecked
-                    values[key] = value
+                    values[_EXTRA][key] = value
         return values
 
     @classmethod
@@ -330,7 +337,11 @@ class Record(metaclass=_RecordType):
         """A record from trusted values, unvalidated (defaults filled in), as pydantic's model_construct."""
         record = cls.__new__(cls)
         full = {name: values[name] if name in values else spec.get_default() for name, spec in cls.model_fields.items() if name in values or not spec.is_required()}
-        full.update({k: v for k, v in values.items() if k not in full})
+        unknown = {k: v for k, v in values.items() if k not in full}
+        if cls.model_config.get("extra") == "allow":
+            full[_EXTRA] = unknown
+        else:
+            full.update(unknown)
         object.__setattr__(record, "__dict__", full)
         return record
 
@@ -342,6 +353,8 @@ class Record(metaclass=_RecordType):
             import json
 
             try:
+                if _json_pydantic_may_refuse(data):
+                    raise _Unchecked
                 obj = json.loads(data)
                 if type(obj) is dict:
                     record = cls.__new__(cls)
@@ -370,7 +383,7 @@ class Record(metaclass=_RecordType):
             return self.to_pydantic().model_dump(mode=mode, include=include, exclude=exclude, **kwargs)
         fields = type(self).model_fields
         out: dict[str, Any] = {}
-        for name, value in self.__dict__.items():
+        for name, value in _items(self):
             spec = fields.get(name)
             if spec is not None and spec.exclude:
                 continue
@@ -395,7 +408,13 @@ class Record(metaclass=_RecordType):
 
         record = type(self).__new__(type(self))
         values = copy.deepcopy(self.__dict__) if deep else dict(self.__dict__)
-        values.update(update or {})
+        if _EXTRA in values:
+            values[_EXTRA] = dict(values[_EXTRA])
+        for key, value in (update or {}).items():
+            if _EXTRA in values and key not in type(self).model_fields:
+                values[_EXTRA][key] = value
+            else:
+                values[key] = value
         object.__setattr__(record, "__dict__", values)
         return record
 
@@ -403,12 +422,22 @@ class Record(metaclass=_RecordType):
     def model_extra(self) -> dict[str, Any] | None:
         if type(self).model_config.get("extra") != "allow":
             return None
-        return {k: v for k, v in self.__dict__.items() if k not in type(self).model_fields}
+        return dict(self.__dict__.get(_EXTRA) or {})
+
+    def __getattr__(self, name: str) -> Any:
+        """An unknown key of a record with `extra="allow"` (only when no field or method has that name)."""
+        extra = self.__dict__.get(_EXTRA)
+        if extra is not None and name in extra:
+            return extra[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __setattr__(self, name: str, value: Any) -> None:
         cls = type(self)
         if cls.model_config.get("frozen"):
             raise TypeError(f"{cls.__name__} is frozen: {name} cannot be set")
+        if name not in cls.model_fields and cls.model_config.get("extra") == "allow" and not name.startswith("_"):
+            self.__dict__.setdefault(_EXTRA, {})[name] = value
+            return
         if name not in cls.model_fields and cls.model_config.get("extra") != "allow" and not hasattr(cls, name):
             raise AttributeError(f"{cls.__name__} has no field {name!r}")
         object.__setattr__(self, name, value)
@@ -424,13 +453,32 @@ class Record(metaclass=_RecordType):
         raise TypeError(f"unhashable type: {type(self).__name__!r}")
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.__dict__.items())})"
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in _items(self))})"
 
     def __getstate__(self) -> dict[str, Any]:
         return dict(self.__dict__)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         object.__setattr__(self, "__dict__", state)
+
+
+def _json_pydantic_may_refuse(data: str | bytes) -> bool:
+    """JSON that `json.loads` takes and pydantic's parser may refuse: invalid UTF-8 (json decodes bytes with
+    surrogatepass), a surrogate code point, or a `\\uD800`-`\\uDFFF` escape (pydantic takes only a valid pair)."""
+    import re
+
+    if isinstance(data, (bytes, bytearray)):
+        try:
+            data = bytes(data).decode("utf-8")
+        except UnicodeDecodeError:
+            return True
+    return re.search(r"[\ud800-\udfff]|\\u[dD][89a-fA-F]", data) is not None
+
+
+def _items(record: Record) -> list[tuple[str, Any]]:
+    """A record's fields and then its unknown keys (extra="allow"), in order: what pydantic dumps."""
+    items = [(k, v) for k, v in record.__dict__.items() if k != _EXTRA]
+    return items + list((record.__dict__.get(_EXTRA) or {}).items())
 
 
 def _is_float(annotation: Any) -> bool:
@@ -491,7 +539,8 @@ def _pydantic_type(annotation: Any) -> Any:
 def _values_of(model: Any, cls: type[Record]) -> dict[str, Any]:
     """A validated pydantic model's values, with nested models turned back into records (excluded fields kept)."""
     values = {name: _back(getattr(model, name), spec.annotation) for name, spec in cls.model_fields.items()}
-    values.update(getattr(model, "__pydantic_extra__", None) or {})
+    if cls.model_config.get("extra") == "allow":
+        values[_EXTRA] = dict(getattr(model, "__pydantic_extra__", None) or {})
     return values
 
 
@@ -527,7 +576,7 @@ def _record_in(annotation: Any) -> Any:
 def _as_input(value: Any) -> Any:
     """A record's values as pydantic input (excluded fields included)."""
     if isinstance(value, Record):
-        return {k: _as_input(v) for k, v in value.__dict__.items()}
+        return {k: _as_input(v) for k, v in _items(value)}
     if isinstance(value, list):
         return [_as_input(v) for v in value]
     if isinstance(value, dict):

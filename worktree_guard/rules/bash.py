@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
 from ..model import Violation
-from ..shell.state import ShellState
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from ..engine import Context
     from ..model import ToolCall
+    from ..shell.state import ShellState
     from ..shell.steps import ShellCommand, ShellRedirect
     from ..shell.walk import Walker
 
@@ -60,6 +60,8 @@ def start_directory(ctx: Context) -> str:
 
 def initial_state(ctx: Context, start: str | None = None) -> ShellState:
     """The agent's shell as the hook can know it: its start directory, HOME and TMPDIR from its environment."""
+    from ..shell.state import ShellState
+
     start = start or start_directory(ctx)
     state = ShellState(cwd=start)
     state.variables["PWD"] = start

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
 from ..model import Violation
-from ..shell.builtins import directory_change
 
 if TYPE_CHECKING:
     from ..engine import Context
@@ -43,6 +42,8 @@ def worktree_guard_check_call(call: ToolCall, ctx: Context) -> list[Violation] |
 
 @hookimpl
 def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
+    from ..shell.builtins import directory_change
+
     change = directory_change(command)
     if change is None or not change.moves:
         return None

@@ -19,14 +19,13 @@ from ..hookspecs import hookimpl
 from ..layout import checked_out_branch, read_git_core
 from ..model import Violation
 from ..paths import canonical
-from ..shell.git_call import CHANGES_CHECKOUT, GitCall, affected_checkouts, filled_directories, git_code, git_writes, is_read_only, read_git_call, written_location
-from ..shell.programs import WriteSpec
-from ..shell.steps import Inner, Script, Unwrapped
 
 if TYPE_CHECKING:
     from ..engine import Context
     from ..shell.ast import Word
-    from ..shell.steps import ShellCommand
+    from ..shell.git_call import GitCall
+    from ..shell.programs import WriteSpec
+    from ..shell.steps import ShellCommand, Unwrapped
 
 RULE = "git"
 
@@ -65,6 +64,8 @@ def writes_repository(call: GitCall) -> bool:
     """True when the invocation writes a checkout's tree, index or HEAD (not `is_read_only`), or the refs, stash,
     config, objects or worktrees that every checkout shares. A shared-workspace worker may run only the others
     (SPEC §11, WG703): the same tables as WG301–WG305, read the other way round."""
+    from ..shell.git_call import is_read_only
+
     if call.subcommand_dynamic or not is_read_only(call):
         return True
     sub = call.subcommand
@@ -90,6 +91,8 @@ def writes_repository(call: GitCall) -> bool:
 
 @hookimpl
 def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
+    from ..shell.git_call import affected_checkouts, git_code, is_read_only, read_git_call, written_location
+
     if command.name != "git":
         return None
     call = read_git_call(command)
@@ -122,6 +125,9 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
 @hookimpl
 def worktree_guard_write_operands() -> dict[str, WriteSpec]:
     """git's row of the write table: the files it writes beside its checkout (GIT_INDEX_FILE, `--output`…)."""
+    from ..shell.git_call import git_writes
+    from ..shell.programs import WriteSpec
+
     return {"git": WriteSpec(command_writes=git_writes)}
 
 
@@ -129,6 +135,9 @@ def worktree_guard_write_operands() -> dict[str, WriteSpec]:
 def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrapped | None:
     """Strings git runs as commands (`-c core.pager=…`, GIT_EDITOR, `rebase -x`, `bisect run`…), walked where
     git runs them: the top of the checkout it acts on."""
+    from ..shell.git_call import git_code
+    from ..shell.steps import Inner, Script, Unwrapped
+
     if command.name != "git":
         return None
     code = git_code(command)
@@ -145,6 +154,8 @@ def _dynamic_words(command: ShellCommand) -> str:
 
 
 def _shared_checkout(call: GitCall, shared: str, ctx: Context, base: dict) -> list[Violation]:
+    from ..shell.git_call import CHANGES_CHECKOUT, is_read_only
+
     sub = call.subcommand
     values = call.values()
     root = ctx.worktree_root
@@ -193,6 +204,8 @@ def _branch_name(ref: str) -> str:
 
 def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | None, ctx: Context, base: dict) -> list[Violation]:
     """Refs and config are shared by every worktree: guarded from wherever git runs (WG304, WG305)."""
+    from ..shell.git_call import filled_directories
+
     found: list[Violation] = []
     sub = call.subcommand
     flags = call.flags()
@@ -333,7 +346,8 @@ def _is_this_repository(remote: str, command: ShellCommand, ctx: Context) -> boo
 
 
 def _worktree_command(call: GitCall, command: ShellCommand, ctx: Context, base: dict) -> list[Violation]:
-    """`git worktree add|move|remove|prune|lock|unlock|repair` touching a path outside W (WG304)."""
+    """`git worktree add|move|remove|prune|lock|unlock|repair` touching a path outside W, or removing or moving W
+    itself (WG304)."""
     values = call.values()
     action = values[0]
     if action in ("list", None):
@@ -359,7 +373,14 @@ def _worktree_command(call: GitCall, command: ShellCommand, ctx: Context, base: 
             found.append(Violation(code="WG304", message=f"`git worktree {action}` names a path only known at run time.", **dict(base, span=word.span)))
             continue
         judgement = ctx.policy.judge(value, call.run_dir or "/")
-        if judgement.place not in ("inside", "protected"):
+        if action in ("remove", "move") and judgement.resolved == ctx.worktree_root and word is paths[0][0]:
+            # Its own worktree gone, the agent can no longer be placed, nor its leaks found at its stop.
+            found.append(Violation(
+                code="WG304",
+                message=f"`git worktree {action}` would take away this agent's own worktree {ctx.worktree_root}; leave that to the user.",
+                **dict(base, span=word.span, path=value, resolved=judgement.resolved),
+            ))
+        elif judgement.place not in ("inside", "protected"):
             found.append(Violation(
                 code="WG304",
                 message=f"`git worktree {action}` would touch {judgement.resolved}, outside this agent's worktree {ctx.worktree_root}.",

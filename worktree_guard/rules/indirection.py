@@ -13,13 +13,12 @@ from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
 from ..model import Violation
-from ..shell.steps import Inner, Script, Unwrapped
-from ..shell.wrappers import BUILTIN_WRAPPERS, Wrapper
 
 if TYPE_CHECKING:
     from ..engine import Context
     from ..shell.ast import Word
-    from ..shell.steps import ShellCommand
+    from ..shell.steps import ShellCommand, Unwrapped
+    from ..shell.wrappers import Wrapper
 
 RULE = "indirection"
 
@@ -144,11 +143,15 @@ def _offset(word: Word) -> int:
 
 @hookimpl
 def worktree_guard_wrappers() -> dict[str, Wrapper]:
+    from ..shell.wrappers import BUILTIN_WRAPPERS
+
     return dict(BUILTIN_WRAPPERS)
 
 
 @hookimpl
 def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrapped | None:
+    from ..shell.steps import Script, Unwrapped
+
     name = command.name
     if name is None or not command.words:
         return None
@@ -213,6 +216,8 @@ def wrapper_for(command: ShellCommand, ctx: Context) -> tuple[str, Wrapper] | No
 
 def _wrapped(command: ShellCommand, values: list[str | None], key: str, wrapper: Wrapper) -> Unwrapped | None:
     """What a table wrapper runs: its inner argv (in the directory it gives), or the shell code of its options."""
+    from ..shell.steps import Inner, Script, Unwrapped
+
     words = command.words
     if key == "command" and any(v in ("-v", "-V") for v in values[1:2]):
         return None
@@ -267,6 +272,8 @@ def _value_index(values: list[str | None], option: str) -> int | None:
 
 def _chroot(command: ShellCommand, values: list[str | None], ctx: Context) -> Unwrapped | None:
     """`chroot NEWROOT cmd`: unwrapped only when NEWROOT is `/`; any other root is refused by the command check."""
+    from ..shell.steps import Inner, Unwrapped
+
     start, seen = _skip_options(values, 1, frozenset({"--userspec", "--groups"}))
     if start >= len(values):
         return None
@@ -288,6 +295,8 @@ def _chdir(cwd: str | None, target: str | None) -> str | None:
 
 
 def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
+    from ..shell.steps import Inner, Script, Unwrapped
+
     words = command.words
     start, seen = _skip_options(values, 1, frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}))
     cwd = command.cwd
@@ -329,6 +338,8 @@ def _dynamic(word: Word) -> Word:
 
 def _xargs(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
     """`xargs cmd args`: the inner argv gets the input appended (or put in place of -I's string): unknown words."""
+    from ..shell.steps import Inner, Unwrapped
+
     words = command.words
     start, seen = _skip_options(values, 1, XARGS_WITH_VALUE, frozenset({"-i"}))
     replace = seen.get("-I") or seen.get("-i") or seen.get("--replace")
@@ -361,6 +372,8 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
     every starting point is static and inside W, `{}` is judged as a path under each of them; otherwise it is
     unknown (a starting point outside W may hold a shared checkout anywhere below it).
     """
+    from ..shell.steps import Inner, Unwrapped
+
     words = command.words
     from ..shell.programs import find_roots
 
@@ -563,6 +576,8 @@ def _callback_code(values: list[str | None], options: dict[str, tuple[bool, str,
 
 
 def _callbacks(command: ShellCommand, values: list[str | None], options: dict[str, tuple[bool, str, str]]) -> Unwrapped | None:
+    from ..shell.steps import Script, Unwrapped
+
     scripts = []
     for code, index, option in _callback_code(values, options):
         if code is None or index >= len(command.words):

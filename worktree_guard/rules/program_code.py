@@ -16,19 +16,22 @@ from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
 from ..model import Violation
-from ..shell.embedded import embedded_code, program
-from ..shell.runners import BUILTIN_CODE_RUNNERS, CodeRunner, opaque_code, run_argv, subcommand_scripts, walked_code
-from ..shell.steps import Inner, Script, Unwrapped
 
 if TYPE_CHECKING:
     from ..engine import Context
-    from ..shell.steps import ShellCommand
+    from ..shell.runners import CodeRunner
+    from ..shell.steps import ShellCommand, Unwrapped
+
 
 RULE = "program-code"
 
 
 @hookimpl
 def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrapped | None:
+    from ..shell.embedded import embedded_code, program
+    from ..shell.runners import run_argv, subcommand_scripts, walked_code
+    from ..shell.steps import Inner, Script, Unwrapped
+
     runner = _runner(command, ctx)
     if runner is not None and runner.argv_options:
         found = run_argv(command, runner)
@@ -54,11 +57,16 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
 
 @hookimpl
 def worktree_guard_code_runners() -> dict[str, CodeRunner]:
+    from ..shell.runners import BUILTIN_CODE_RUNNERS
+
     return dict(BUILTIN_CODE_RUNNERS)
 
 
 @hookimpl
 def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
+    from ..shell.embedded import embedded_code, program
+    from ..shell.runners import opaque_code, walked_code
+
     runner = _runner(command, ctx)
     reasons = opaque_code(command, runner) + walked_code(command, runner)[1] if runner is not None else []
     if program(command.name) is not None:

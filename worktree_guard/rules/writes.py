@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 from ..hookspecs import hookimpl
 from ..model import Violation
 from ..paths import inside
-from ..shell.programs import BUILTIN_READERS, BUILTIN_WRITERS, CWD, ReadOnly, WriteSpec
-from ..shell.written import ProgramTables, Written, command_writes, redirect_writes
 
 if TYPE_CHECKING:
     from ..engine import Context
+    from ..shell.programs import ReadOnly, WriteSpec
     from ..shell.steps import ShellCommand, ShellRedirect
+    from ..shell.written import ProgramTables, Written
 
 RULE = "writes"
 #: Names whose writing redirects git: git finds its repository by the nearest `.git` when it runs (SPEC §5.2 git;
@@ -27,23 +27,30 @@ REDIRECTS_GIT = frozenset({".git"})
 
 @hookimpl
 def worktree_guard_write_operands() -> dict[str, WriteSpec]:
+    from ..shell.programs import BUILTIN_WRITERS
+
     return dict(BUILTIN_WRITERS)
 
 
 @hookimpl
 def worktree_guard_read_only_programs() -> dict[str, ReadOnly]:
+    from ..shell.programs import BUILTIN_READERS
+
     return dict(BUILTIN_READERS)
 
 
 def tables_for(ctx: Context) -> ProgramTables:
     """The write and read-only tables with every plugin's rows over the built-in ones, built once per call."""
     from ..plugins import merged_table
+    from ..shell.written import ProgramTables
 
     return ProgramTables(writers=merged_table(ctx, "worktree_guard_write_operands"), readers=merged_table(ctx, "worktree_guard_read_only_programs"))
 
 
 @hookimpl
 def worktree_guard_shell_redirect(redirect: ShellRedirect, ctx: Context) -> list[Violation] | None:
+    from ..shell.written import redirect_writes
+
     found: list[Violation] = []
     for record in redirect_writes(redirect):
         found += judge(ctx, record, redirect.state)
@@ -52,6 +59,8 @@ def worktree_guard_shell_redirect(redirect: ShellRedirect, ctx: Context) -> list
 
 @hookimpl
 def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
+    from ..shell.written import command_writes
+
     found: list[Violation] = []
     for record in command_writes(command, tables_for(ctx)):
         found += judge(ctx, record, command.state)
@@ -64,6 +73,8 @@ def judge(ctx: Context, record: Written, state=None, *, rule: str = RULE) -> lis
     Every judged path is remembered in the shell state (`state.written`): later git commands ask whether a
     config file they would read was written earlier in the command.
     """
+    from ..shell.programs import CWD
+
     span = record.word.span if record.word is not None else None
     value = record.cwd if record.value == CWD else record.value
     if record.kind == "operand":

@@ -24,9 +24,12 @@ from typing import Any
 from worktree_guard.shell.words import remove_quotes
 
 _APPLIED_FLAG = "_worktree_guard_fixes"
-#: What may follow a nested command before its closing `)` / the end of a backquoted text.
-_SUBSTITUTION_TAIL = re.compile(r"(?:[ \t\r\n;&]|#[^\n]*)*\)")
-_BACKQUOTE_TAIL = re.compile(r"(?:[ \t\r\n;&]|#[^\n]*)*\Z")
+#: What may follow a nested command before its closing `)` / the end of a backquoted text: blanks, `;`, `&`
+#: and comments. Written so that each character is read once or twice (lines of blanks and comments, then a
+#: last line that reaches the `)`, which a comment may hold), not `(?:[ \t\r\n;&]|#[^\n]*)*`, which split a
+#: run of `#` every possible way before failing: 2**n tries. The same strings match (tests/test_parse_work.py).
+_SUBSTITUTION_TAIL = re.compile(r"(?:[ \t\r;&]*+(?:#[^\n]*+)?\n)*[ \t\r;&]*+(?:#[^\n]*)?\)")
+_BACKQUOTE_TAIL = re.compile(r"(?:[ \t\r\n;&]++|#[^\n]*+)*+\Z")
 
 
 def apply(bashlex: ModuleType) -> None:

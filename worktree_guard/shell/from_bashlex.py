@@ -42,8 +42,10 @@ class NeedsFallback(Exception):
 
 #: A `{varname}` word glued to the redirection after it: bash's fd-allocating redirection (W7).
 _FD_VARIABLE = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}\Z")
-#: What may follow the last command bashlex returned: blanks and comments only.
-_BLANK_REST = re.compile(r"(?:[ \t\r\n]+|#[^\n]*)*\Z")
+#: What may follow the last command bashlex returned: blanks and comments only. Possessive, so that a run of
+#: `#` or blanks is read once: `(?:[ \t\r\n]+|#[^\n]*)*\Z` split it every possible way before failing (2**n
+#: tries, review of issue 12 R1); the same strings match (tests/test_parse_work.py).
+_BLANK_REST = re.compile(r"(?:[ \t\r\n]++|#[^\n]*+)*+\Z")
 #: Text in a `${…}` that means a command runs inside it (W2).
 _CODE_IN_PARAMETER = ("$(", "`", "<(", ">(")
 #: Characters that can end a word (or the end of the input: "").

@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..layout import find_dotgit, find_layout, git_dir_of, owner_of_git_dir
+from ..layout import LayoutUnknown, find_layout, git_checkouts_at, owner_of_git_dir
 from ..paths import canonical
 from .programs import ParsedArgv, WriteSpec, parse_argv
 
@@ -189,15 +189,13 @@ def affected_checkouts(call: GitCall, home: str) -> list[str] | None:
         checkouts.append(canonical(call.work_tree, "/", home))
     if call.run_dir is None:
         return None
-    run_dir = canonical(call.run_dir, "/", home)
-    found = find_layout(run_dir).worktree_root
-    if found and not checkouts:
-        checkouts.append(found)
-    elif found and call.work_tree is not None:
-        checkouts.append(found)  # its HEAD and index move with the other work tree
-    owner = _linked_owner(run_dir)
-    if owner and owner not in checkouts:
-        checkouts.append(owner)  # a `.git` file naming another checkout's git dir: its HEAD and index move
+    try:
+        # Where git finds its `.git` (a hand-written `.git` file may link to another checkout's git dir): with
+        # another work tree, its HEAD and index move too.
+        found = git_checkouts_at(canonical(call.run_dir, "/", home))
+    except LayoutUnknown:
+        return None
+    checkouts.extend(top for top in found if top not in checkouts)
     return checkouts
 
 
@@ -228,16 +226,6 @@ FILLS_DIRECTORIES = frozenset({"init", "clone", "format-patch"})
 def filled_directories(call: GitCall, command: ShellCommand) -> list[str]:
     """The directories this git invocation fills itself (see FILLS_DIRECTORIES), canonical."""
     return _own_outputs(call, command) if call.subcommand in FILLS_DIRECTORIES else []
-
-
-def _linked_owner(run_dir: str) -> str | None:
-    """The checkout whose git dir the nearest `.git` file names (`gitdir: <main>/.git` written into a
-    subdirectory makes git there move main's HEAD and index)."""
-    dotgit = find_dotgit(run_dir)
-    if dotgit is None or os.path.isdir(dotgit):
-        return None
-    git_dir = git_dir_of(dotgit)
-    return owner_of_git_dir(git_dir) if git_dir else None
 
 
 def written_location(call: GitCall, command: ShellCommand) -> str | None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from . import words
 from .ast import Assignment, Command, Redirect, Word
-from .state import ShellState
+from .state import ENTRIES_PER_PATH, ShellState
 
 
 @dataclass(slots=True)
@@ -234,19 +234,34 @@ def glob_values(word: Word, state: ShellState) -> list[str] | None:
     import fnmatch
 
     directory = words.unescape_glob(directory) or "/"
+    work = state.globs
+    if directory not in work.listings:
+        work.listings[directory] = _listing(directory)
+        work.charge(len(work.listings[directory] or ()) // ENTRIES_PER_PATH)
+    names = work.listings[directory]
+    if names is None:
+        return None
+    hidden_ok = last.startswith(".") or last.startswith("[.]")
+    regex = re.compile(fnmatch.translate(last))
+    matches = [os.path.join(directory, n) for n in names if regex.match(n) and (hidden_ok or not n.startswith("."))]
+    # Every path is judged by the rule that asked: that is the work, counted each time (state.MAX_GLOB_PATHS).
+    work.charge(len(matches))
+    return matches or [os.path.join(directory, words.unescape_glob(last))]
+
+
+def _listing(directory: str) -> list[str] | None:
+    """The sorted names in `directory` ([] when it cannot be read: bash then keeps the pattern), None when it
+    has more than MAX_GLOB_ENTRIES entries."""
+    names: list[str] = []
     try:
         with os.scandir(directory) as entries:
-            names = []
             for count, entry in enumerate(entries):
                 if count >= MAX_GLOB_ENTRIES:
                     return None
                 names.append(entry.name)
     except OSError:
-        names = []
-    hidden_ok = last.startswith(".") or last.startswith("[.]")
-    regex = re.compile(fnmatch.translate(last))
-    matches = [os.path.join(directory, n) for n in sorted(names) if regex.match(n) and (hidden_ok or not n.startswith("."))]
-    return matches or [os.path.join(directory, words.unescape_glob(last))]
+        return []
+    return sorted(names)
 
 
 def brace_expanded(items: list[Word], state: ShellState) -> list[Word]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from . import ast
 from .builtins import apply_builtin
-from .state import ShellState
+from .state import BudgetExceeded, ShellState
 from .words import assigned_by_expansion
 from .steps import Inner, ShellCommand, ShellRedirect, Unwrapped, brace_expanded, glob_values, word_value
 
@@ -31,9 +31,7 @@ MAX_PARSED_CHARS = 4 * 64 * 1024  # four times the largest command parse.py acce
 #: Path components of a command's cwd that count as one more step of its judgement.
 COMPONENTS_PER_STEP = 8
 
-
-class BudgetExceeded(Exception):
-    """The command nests deeper or takes longer to analyse than the budget allows (WG901)."""
+__all__ = ["BudgetExceeded", "Hooks", "Walker"]
 
 
 @dataclass(slots=True)

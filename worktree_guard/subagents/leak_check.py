@@ -18,6 +18,7 @@ from ..model import AgentEvent, EventVerdict, Violation
 
 if TYPE_CHECKING:
     from ..engine import AgentScope
+    from ..layout import Layout
     from .snapshots import Leak
     from .state import SubagentSnapshot, SubagentStore
 
@@ -34,6 +35,27 @@ def worktree_guard_agent_event(event: AgentEvent, scope: AgentScope) -> EventVer
     if event.event == "SubagentStop":
         return on_stop(event, scope)
     return None
+
+
+@hookimpl
+def worktree_guard_recorded_layout(event: AgentEvent) -> Layout | None:
+    """W and S as they were at the sub-agent's start, from its snapshot: a sub-agent that removed its own worktree
+    (`git worktree remove --force W`) is still compared at its stop."""
+    from ..layout import Layout
+    from .state import SubagentStore
+
+    if event.event != "SubagentStop":
+        return None
+    saved = SubagentStore(event.session_id).load(event.agent_id)
+    if saved is None:
+        return None
+    return Layout(
+        worktree_root=saved.worktree_root,
+        shared_roots=[c.root for c in saved.checkouts],
+        linked=saved.worktree_root is not None,
+        common_dir=saved.common_dir,
+        source="recorded at the sub-agent's start",
+    )
 
 
 def checkouts_of(common_dir: str | None, fallback: list[str]) -> list[str]:

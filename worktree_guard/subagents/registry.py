@@ -26,6 +26,7 @@ from contextlib import contextmanager
 
 from ..records import Field, Record
 
+from .places import registry_dir, waves_root
 from .state import _private_dir, safe_name, state_root
 
 PENDING_AFTER = 300.0  # seconds a dispatch with no linked sub-agent counts as running
@@ -88,17 +89,14 @@ def prompt_digest(prompt: str) -> str:
     return hashlib.sha256(prompt.strip().encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def waves_root(environ: dict[str, str] | None = None) -> str:
-    return os.path.join(os.path.dirname(state_root(environ)), "waves")
 
 
 class Registry:
     """The workers file of one repository, read freely, changed under the lock."""
 
     def __init__(self, common_dir: str, root: str | None = None) -> None:
-        key = hashlib.sha256(os.path.realpath(common_dir).encode("utf-8", "surrogatepass")).hexdigest()[:32]
         self.common_dir = common_dir
-        self.dir = os.path.join(root or waves_root(), key)
+        self.dir = registry_dir(common_dir, root)
         self.path = os.path.join(self.dir, "workers.json")
 
     def _ensure(self) -> None:

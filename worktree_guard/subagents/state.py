@@ -16,9 +16,11 @@ import re
 import time
 from typing import Any
 
+from .. import effects
 from ..records import Field, Record
 
 from ..audit import append_line
+from .places import state_root
 from .snapshots import CheckoutState
 
 STALE_AFTER = 7 * 24 * 3600  # seconds; no sub-agent runs this long
@@ -42,12 +44,6 @@ class SubagentSnapshot(Record):
     blocks: int = Field(default=0, description="how often its stop was blocked already")
 
 
-def state_root(environ: dict[str, str] | None = None) -> str:
-    environ = os.environ if environ is None else environ
-    base = environ.get("XDG_STATE_HOME") or os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, "worktree-guard", "subagents")
-
-
 def safe_name(text: str | None) -> str:
     """A file name for a session or agent id: itself when plain, else a hash (ids come from the payload)."""
     text = text or "no-session"
@@ -57,6 +53,8 @@ def safe_name(text: str | None) -> str:
 
 
 def _private_dir(path: str) -> str:
+    """Make `path` a private directory for state about to be written (refused in the daemon: effects.py)."""
+    effects.will_write(f"state under {path}")
     os.makedirs(path, mode=0o700, exist_ok=True)
     st = os.stat(path)
     if st.st_uid == os.getuid() and st.st_mode & 0o077:
@@ -97,6 +95,7 @@ class SubagentStore:
             return None
 
     def delete(self, agent_id: str) -> None:
+        effects.will_write(f"the snapshot of {agent_id}")
         try:
             os.unlink(self.path_of(agent_id))
         except FileNotFoundError:
@@ -139,6 +138,7 @@ def sweep(root: str | None = None, now: float | None = None) -> int:
     """Remove what crashed sessions left: files older than STALE_AFTER, empty session dirs, the oldest snapshots
     beyond MAX_SNAPSHOTS. Returns how many files were removed."""
     root = root or state_root()
+    effects.will_write(f"a sweep of {root}")
     now = time.time() if now is None else now
     removed = 0
     snapshots: list[tuple[float, str]] = []

@@ -41,11 +41,29 @@ MAX_LISTED = 25
 
 @hookimpl
 def worktree_guard_find_worker(call: ToolCall, ctx: Context) -> Any:
-    if not call.agent_id:
+    if not call.agent_id or not _may_be_a_worker(call, ctx):
         return None
     from .linking import safe_worker_for
 
     return safe_worker_for(call, ctx.layout.worktree_root, ctx.isolation.isolated, ctx.settings, ctx.layout.common_dir, ctx.pm)
+
+
+def _may_be_a_worker(call: ToolCall, ctx: Context) -> bool:
+    """False when nothing could make this sub-agent a worker: no ownership configured for it, and no dispatch of
+    its repository declared one (`linking.worker_for` would return None). Most calls of most sessions: the wave
+    machinery (registry, snapshots, ownership) is then not even loaded, and the link of the sub-agent to its
+    dispatch (which makes no worker) is not recorded."""
+    settings = ctx.settings
+    if settings.owns is not None:
+        return True
+    if call.agent_type and call.agent_type in settings.agents and settings.agents[call.agent_type].owns is not None:
+        return True
+    common_dir = ctx.layout.common_dir
+    if not common_dir:
+        return False
+    from .places import may_have_workers
+
+    return may_have_workers(common_dir)
 
 
 # --- judging calls ------------------------------------------------------------------------------------------
