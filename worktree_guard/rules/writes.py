@@ -12,6 +12,7 @@ from ..shell.steps import glob_values
 
 if TYPE_CHECKING:
     from ..engine import Context
+    from ..shell.ast import Word
     from ..shell.steps import ShellCommand, ShellRedirect
 
 RULE = "writes"
@@ -79,20 +80,28 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
 
 
 def _symlink_targets(command: ShellCommand, ctx: Context) -> list[Violation]:
-    """`ln -s TARGET LINK` with TARGET outside W opens an escape hatch inside W: judged like a write to TARGET.
+    """`ln -s TARGET LINK` with TARGET outside W opens an escape hatch inside W: judged like a write to TARGET."""
+    found = []
+    for word, value, base, _ in link_sources(command, ctx, symbolic_only=True):
+        found += judge_write(ctx, value, word.raw, base, word.span, "`ln -s` (a link pointing to it)")
+    return found
 
-    A relative TARGET is resolved from the link's directory, as the kernel will resolve it.
-    """
+
+def link_sources(command: ShellCommand, ctx: Context, *, symbolic_only: bool) -> list[tuple[Word, str | None, str | None, bool]]:
+    """What an `ln` links to: (word, value, the directory it is relative to, symbolic?) per source; the links
+    themselves are the write table's operands. A symbolic link's relative TARGET is resolved from the link's
+    directory, as the kernel will resolve it; a hard link's from the cwd. Without `-s` only when asked."""
     import os
 
     from ..shell.programs import parse_argv
 
     spec = write_table(ctx).get("ln")
-    if spec is None:
+    if spec is None or command.name != "ln":
         return []
     argv = parse_argv(command.words, command.values(), spec)
     options = set(argv.options)
-    if not ({"-s", "--symbolic"} & options):
+    symbolic = bool({"-s", "--symbolic"} & options)
+    if symbolic_only and not symbolic:
         return []
     directories = argv.options.get("-t", []) + argv.options.get("--target-directory", [])
     if directories:
@@ -102,12 +111,14 @@ def _symlink_targets(command: ShellCommand, ctx: Context) -> list[Violation]:
         link_dir = None if last is None else (last if last.endswith("/") or (command.cwd and os.path.isdir(os.path.join(command.cwd, last))) else os.path.dirname(last) or ".")
     else:
         sources, link_dir = argv.operands, "."
+    if not symbolic:
+        return [(word, value, command.cwd, False) for word, value in sources]
     base = None if link_dir is None or command.cwd is None and not link_dir.startswith("/") else os.path.join(command.cwd or "/", link_dir)
     found = []
     for word, value in sources:
         if value is not None and not value.startswith(("/", "~")) and base is None:
             value = None  # relative to a directory not known here
-        found += judge_write(ctx, value, word.raw, base, word.span, "`ln -s` (a link pointing to it)")
+        found.append((word, value, base, True))
     return found
 
 

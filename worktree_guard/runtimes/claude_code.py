@@ -32,6 +32,8 @@ TOOLS: dict[str, tuple[ToolKind, str | None]] = {
     "EnterWorktree": ("enter_worktree", "path"),
 }
 
+# The agent type Claude Code runs when a dispatch names none.
+DEFAULT_SUBAGENT = "general-purpose"
 # Permission modes in which Claude Code would run the tool without asking (SPEC §6).
 AUTO_APPROVE_ALL = {"bypassPermissions", "dontAsk", "auto"}
 AUTO_APPROVE_FILE_TOOLS = {"acceptEdits"}
@@ -153,6 +155,7 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
     kind, path_field = TOOLS.get(data.tool_name, ("unknown", None))
     if event != "PreToolUse":
         kind = "other"
+    target = data.tool_input.get("subagent_type") if kind == "dispatch" else None
     return ToolCall(
         runtime=NAME,
         tool=data.tool_name,
@@ -166,6 +169,7 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
         permission_mode=data.permission_mode,
         tool_use_id=data.tool_use_id,
         transcript_path=data.transcript_path,
+        subagent_type=(target if isinstance(target, str) and target else DEFAULT_SUBAGENT) if kind == "dispatch" else None,
     )
 
 
