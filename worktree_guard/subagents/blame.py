@@ -55,6 +55,15 @@ class Blame(BaseModel):
     wave: list[str] = Field(default_factory=list, description="the other workers whose windows overlapped")
 
 
+def start_state(common_dir: str, root: str, *, isolated: bool = False) -> CheckoutState:
+    """A worker's checkout at its start: dirty and ignored paths (each ignored directory file by file, for a
+    shared-workspace worker), every checkout nested in it left out."""
+    from .leak_check import checkouts_of
+
+    (state,) = snapshot([root], checkouts_of(common_dir, [root]), ignored=True, manifests=not isolated)
+    return state
+
+
 def blame_of(
     registry: Registry, agent_id: str, worker: Worker, scratch: list[str], now: float, stale_after: float, exclude: tuple[str, ...] = (),
 ) -> Blame | None:

@@ -48,8 +48,8 @@ def wave_registry(event: AgentEvent, scope: AgentScope) -> tuple[Registry, Worke
 def on_start(event: AgentEvent, scope: AgentScope, pm: Any) -> EventVerdict | None:
     """Record the start of a sub-agent of a wave, and what its checkout looked like then."""
     from .leak_check import checkouts_of, own_worktree
+    from .blame import start_state
     from .linking import index_of, link, placed, record
-    from .snapshots import snapshot
 
     found = wave_registry(event, scope)
     if found is None:
@@ -72,7 +72,7 @@ def on_start(event: AgentEvent, scope: AgentScope, pm: Any) -> EventVerdict | No
         root = mine or here or _latest_checkout(workers, event)
     if root is None:
         return None
-    (state,) = snapshot([root], checkouts_of(registry.common_dir, [root]), ignored=True, manifests=not isolated)
+    state = start_state(registry.common_dir, root, isolated=isolated)
     with registry.changing() as changing:
         record(changing, event, checkout=root, base_head=state.head if isolated else None)
     if not isolated:
