@@ -231,14 +231,9 @@ def worktree_guard_render_event_reply(verdict: EventVerdict, event: AgentEvent) 
     """SubagentStop: top-level `decision: "block"` + `reason`; SubagentStart: `additionalContext` only (§1.6)."""
     if event.runtime != NAME:
         return None
-    out: dict[str, Any] = {}
-    if event.event == "SubagentStop" and verdict.decision == "block" and verdict.reason:
-        out.update(decision="block", reason=verdict.reason)
-    if event.event == "SubagentStart" and verdict.context:
-        out["hookSpecificOutput"] = {"hookEventName": "SubagentStart", "additionalContext": verdict.context}
-    if verdict.user_message:
-        out["systemMessage"] = verdict.user_message
-    return Reply(stdout=_json(out) if out else "")
+    from .common import lifecycle_reply
+
+    return lifecycle_reply(verdict, event)
 
 
 @hookimpl(trylast=True)

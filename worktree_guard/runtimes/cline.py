@@ -3,7 +3,9 @@
 Payload: `hookName: "tool_call"`, the call as `tool_call {id, name, input}` (and again, stringified, under
 `preToolUse`), `workspaceRoots` and `workspaceInfo.rootPath` instead of a cwd, `agent_id`, `parent_agent_id`.
 Tools: `editor {path, old_text?, new_text, insert_line?}`, `run_commands {commands: [...]}` (each command in a
-shell of its own, from the workspace), `spawn_agent` (a sub-agent in the same workspace).
+shell of its own, from the workspace), `spawn_agent {systemPrompt, task}` (a sub-agent in the same workspace;
+its calls name the dispatching agent's `agent_id` as their `parent_agent_id`, which is all that links them to
+the dispatch: no file the hook can find holds the sub-agent's prompt by its first call).
 
 Cline has no per-call deny that reaches the model: `cancel` stops the whole run, and exit 2 is not a block.
 What it does have is `overrideInput`, which replaces the tool's input, so the guard answers a refusal by
@@ -73,10 +75,17 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
         if not isinstance(commands, list):
             raise CallError(f"the Cline run_commands call's `commands` is not a list ({commands!r:.80})")
         extra["commands"] = commands
+    if kind == "dispatch":
+        task = tool_input.get("task")
+        extra["subagent_prompt"] = task if isinstance(task, str) else None
+    own = text_field(payload, "agent_id", NAME, required=False)
+    parent = text_field(payload, "parent_agent_id", NAME, required=False)
     return shared_cwd_call(
         NAME, name, kind, tool_input, cwd, path_field,
         session_id=text_field(payload, "taskId", NAME, required=False),
-        agent_id=text_field(payload, "agent_id", NAME, required=False) if payload.get("parent_agent_id") else None,
+        agent_id=own if parent else None,  # the main agent has an id too, but is no sub-agent
+        parent_id=parent,
+        caller_id=own,
         tool_use_id=text_field(call, "id", NAME, required=False),
         **extra,
     )
