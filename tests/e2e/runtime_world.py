@@ -80,10 +80,10 @@ class World:
         assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
         return done.stdout.strip()
 
-    def run(self, argv: list[str], *, env: dict[str, str] | None = None, timeout: float = 240) -> Run:
-        """Run the client in the worktree, offline, with no stdin."""
+    def run(self, argv: list[str], *, env: dict[str, str] | None = None, timeout: float = 240, cwd: Path | None = None) -> Run:
+        """Run the client in the worktree (or `cwd`: the main checkout for a shared-workspace wave), offline, with no stdin."""
         started = time.monotonic()
-        done = subprocess.run(argv, cwd=self.wt, capture_output=True, text=True, env=self.env(**(env or {})), timeout=timeout, stdin=subprocess.DEVNULL)
+        done = subprocess.run(argv, cwd=cwd or self.wt, capture_output=True, text=True, env=self.env(**(env or {})), timeout=timeout, stdin=subprocess.DEVNULL)
         run = Run(argv, done.returncode, done.stdout, done.stderr, time.monotonic() - started)
         assert done.returncode == 0, run.describe()
         return run
