@@ -150,7 +150,7 @@ def check_dispatch(call: ToolCall, ctx: Context) -> list[Violation]:
     if not call.subagent_named:
         return [_violation(
             call, ctx, "WG708",
-            f"This dispatch gives its sub-agent an ownership ({ownership.describe()}), but the {call.runtime} runtime gives a sub-agent's "
+            f"This dispatch gives its sub-agent an ownership ({ownership.describe()}), but this runtime gives a sub-agent's "
             "calls no identity of their own, so worktree-guard could not tell them from yours and could not enforce it. Dispatch without "
             "an ownership and do the work one sub-agent at a time, or run the workers isolated by other means.",
         )]
