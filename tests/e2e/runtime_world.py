@@ -88,6 +88,17 @@ class World:
         assert done.returncode == 0, run.describe()
         return run
 
+    def codex_home(self, base_url: str, *, model: str, trusted: Path) -> Path:
+        """`$CODEX_HOME` with a config.toml that points Codex at a fake Responses API and trusts `trusted`."""
+        home = self.home / ".codex"
+        home.mkdir(exist_ok=True)
+        (home / "config.toml").write_text(
+            f'model = "{model}"\nmodel_provider = "fake"\napproval_policy = "never"\nsandbox_mode = "danger-full-access"\n'
+            f'[model_providers.fake]\nname = "fake"\nbase_url = "{base_url}/v1"\nwire_api = "responses"\nenv_key = "FAKE_API_KEY"\n'
+            f'[projects."{trusted}"]\ntrust_level = "trusted"\n'
+        )
+        return home
+
     def audit(self) -> list[dict[str, Any]]:
         if not self.audit_log.exists():
             return []

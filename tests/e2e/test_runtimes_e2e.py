@@ -85,14 +85,8 @@ def check_shell(world: World, fake, commands: dict[str, str]) -> None:  # noqa: 
 def test_codex(codex: Path, tmp_path: Path) -> None:
     world = World(tmp_path, "codex")
     assert "trust" in world.install_output
-    codex_home = world.home / ".codex"
-    codex_home.mkdir()
     with FakeResponses() as fake:
-        (codex_home / "config.toml").write_text(
-            'model = "gpt-5.5"\nmodel_provider = "fake"\napproval_policy = "never"\nsandbox_mode = "danger-full-access"\n'
-            f'[model_providers.fake]\nname = "fake"\nbase_url = "{fake.url}/v1"\nwire_api = "responses"\nenv_key = "FAKE_API_KEY"\n'
-            f'[projects."{world.wt}"]\ntrust_level = "trusted"\n'
-        )
+        codex_home = world.codex_home(fake.url, model="gpt-5.5", trusted=world.wt)
         patch = "*** Begin Patch\n*** Add File: {}\n+{}\n*** End Patch\n"
         fake.script(
             "E2E-CODEX",

@@ -61,15 +61,9 @@ def _stops(world: World, agent_id: str) -> list[dict]:
 def test_codex_wave(tmp_path: Path) -> None:
     codex = _client(CODEX)
     world = World(tmp_path, "codex")
-    codex_home = world.home / ".codex"
-    codex_home.mkdir()
     with FakeResponses() as fake:
         # An unknown model id: Codex then offers the multi_agent_v1 tools (spawn_agent, wait_agent).
-        (codex_home / "config.toml").write_text(
-            'model = "fake-fallback-model"\nmodel_provider = "fake"\napproval_policy = "never"\nsandbox_mode = "danger-full-access"\n'
-            f'[model_providers.fake]\nname = "fake"\nbase_url = "{fake.url}/v1"\nwire_api = "responses"\nenv_key = "FAKE_API_KEY"\n'
-            f'[projects."{world.main}"]\ntrust_level = "trusted"\n'
-        )
+        codex_home = world.codex_home(fake.url, model="fake-fallback-model", trusted=world.main)
         fake.script(
             "E2E-CODEX-WAVE",
             call("spawn_agent", {"message": f"[[E2E-CODEX-A]] Fix the login.\n{OWNED}"}, id="call_spawn_a", namespace="multi_agent_v1"),

@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from .registry import HISTORY_AFTER, flocked, waves_root, write_private
+from .registry import HISTORY_AFTER, flocked, load_model, waves_root, write_private
 from .state import _private_dir
 
 MAX_PER_KEY = 8  # repositories remembered per key, the most recent first
@@ -53,11 +53,7 @@ class WaveIndex:
         self.path = os.path.join(self.dir, "index.json")
 
     def load(self) -> Index:
-        try:
-            with open(self.path, encoding="utf-8") as f:
-                return Index.model_validate_json(f.read())
-        except FileNotFoundError:
-            return Index()
+        return load_model(self.path, Index)
 
     def lookup(self, keys: list[str]) -> list[str]:
         """The common dirs recorded under `keys`, in the order of the keys, each key's most recent first."""

@@ -100,13 +100,17 @@ def link(agent: Any, registry: Registry, pm: Any) -> tuple[Workers, str | None, 
     found = pm.hook.worktree_guard_find_dispatch(agent=asked) if pm is not None else None
     how = found.how if found is not None else "nothing (the runtime recorded no link yet)"
     dispatch_id = found.dispatch_id if found is not None else None
-    if dispatch_id is None or dispatch_id not in workers.dispatches:
-        dispatch_id = described(workers, agent, known, found.prompt if found is not None else None)
+    prompt = found.prompt if found is not None else None
+    by_description = dispatch_id is None or dispatch_id not in workers.dispatches
+    if by_description:
+        dispatch_id = described(workers, agent, known, prompt)
         if dispatch_id is not None and found is None:
             how = f"its dispatcher {agent.parent_id}"
     if dispatch_id is None:
         return workers, None, how
     with registry.changing() as changing:
+        if by_description and described(changing, agent, changing.agents.get(agent.agent_id), prompt) != dispatch_id:
+            return changing.model_copy(deep=True), None, how  # another sub-agent took it meanwhile
         record(changing, agent, dispatch_id=dispatch_id)
         workers = changing.model_copy(deep=True)
     index_of(registry).note([f"agent:{agent.agent_id}"], registry.common_dir)

@@ -26,10 +26,13 @@ import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 from pydantic import BaseModel, Field
 
 from .state import _private_dir, safe_name, state_root
+
+M = TypeVar("M", bound=BaseModel)
 
 PENDING_AFTER = 300.0  # seconds a dispatch with no linked sub-agent counts as running
 PROVISIONAL_AFTER = 60.0  # seconds a dispatch checked but never confirmed by its verdict counts as running
@@ -125,11 +128,7 @@ class Registry:
         _private_dir(self.dir)
 
     def load(self) -> Workers:
-        try:
-            with open(self.path, encoding="utf-8") as f:
-                return Workers.model_validate_json(f.read())
-        except FileNotFoundError:
-            return Workers()
+        return load_model(self.path, Workers)
 
     def _save(self, workers: Workers) -> None:
         write_private(self.path, workers.model_dump_json())
@@ -161,6 +160,15 @@ class Registry:
                 return f.read()
         except FileNotFoundError:
             return None
+
+
+def load_model(path: str, model: type[M]) -> M:
+    """The pydantic record stored at `path`; an empty one when there is no file yet."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return model.model_validate_json(f.read())
+    except FileNotFoundError:
+        return model()
 
 
 def write_private(path: str, text: str) -> None:
