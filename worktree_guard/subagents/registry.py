@@ -238,7 +238,7 @@ def is_running(view: WorkerView, workers: Workers, now: float, stale_after: floa
     return any(
         a.dispatch_id is None
         and a.session_id == view.dispatch.session_id
-        and a.agent_type == view.dispatch.agent_type
+        and view.dispatch.agent_type in (None, a.agent_type)
         and a.started is not None
         and a.started >= view.dispatch.time
         and a.stopped is None
