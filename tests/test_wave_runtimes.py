@@ -123,11 +123,15 @@ def test_codex_a_sub_agents_apply_patch_is_judged_against_its_spawns_ownership(c
 
 
 def test_codex_a_sub_agent_is_linked_by_its_rollout_without_its_start(codex: Codex) -> None:
-    """The link is the prompt in the sub-agent's own rollout, there by its first call; no SubagentStart needed."""
+    """The link is the prompt in the sub-agent's own rollout (its call's `transcript_path`), there by its first
+    call; no SubagentStart needed, even with two spawns of the same session not linked yet."""
     assert codex.spawn("call_spawn_a", OWNED) is None
+    assert codex.spawn("call_spawn_b", OTHER) is None
+    codex.rollout(B, OTHER)
     codex.rollout(A, OWNED)
     assert codex.patch(A, "*** Add File: src/auth/a.py\n+a\n") is None
     assert denied(codex.patch(A, "*** Add File: README2.md\n+b\n")) == {"WG701"}
+    assert codex.patch(B, "*** Add File: docs/b.md\n+b\n") is None
 
 
 def test_codex_two_spawns_each_sub_agent_gets_its_own_ownership(codex: Codex) -> None:

@@ -128,6 +128,7 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
         agent_type=text_field(payload, "agent_type", NAME, required=False),
         permission_mode=text_field(payload, "permission_mode", NAME, required=False),
         tool_use_id=text_field(payload, "tool_use_id", NAME, required=False),
+        transcript_path=text_field(payload, "transcript_path", NAME, required=False),
         **extra,
     )
 
