@@ -3,28 +3,32 @@
     .venv/bin/python bench/hook_latency.py [--rounds N] [--seed S] [--before DIR]
 
 Builds a real repository with a linked worktree (a sub-agent's, `.claude/worktrees/agent-…`) in a temp dir and
-sends the hook the payloads Claude Code sends for that sub-agent: Write inside its worktree (pass), Write into
-the main checkout (deny), Bash with the heredoc commit idiom (pass), Bash `cd <main> && git switch main`
-(deny), and an Agent call (a rewrite where the dispatch rule exists, else labelled as what it is). Each is run
-through every way of starting the hook, with the daemon warm:
+sends the hook the payloads Claude Code sends for that sub-agent (`CALLS`: Write inside its worktree (pass),
+Write into the main checkout (deny), Bash with the heredoc commit idiom (pass), Bash `cd <main> && git switch
+main` (deny), and an Agent call (a rewrite)). Each is run through every way of starting the hook
+(`HOOK_COMMANDS`), with the daemon warm, and without it:
 
-  fast_hook            python -S -P …/worktree_guard/fast_hook.py        (the fastest command line)
-  worktree-guard-hook  the console script of the hook alone
-  worktree-guard hook  the full CLI's console script
-  in-process           worktree-guard hook with WT_GUARD_DAEMON=0        (the fallback, for reference)
+  fast_hook                 python -S -P …/worktree_guard/fast_hook.py   (the command `install` writes)
+  worktree-guard-hook       the console script of the hook alone
+  worktree-guard hook       the full CLI's console script
+  fast_hook in-process      fast_hook with WT_GUARD_DAEMON=0             (first call, CI, containers, sandboxes)
+  worktree-guard hook in-process
 
-each other runtime's installed command (`fast_hook --runtime R`) on that runtime's payloads, and against two
-baselines: `python -S -c pass` (interpreter start without site-packages; the strict one) and
-`python -c pass` (with this venv's site-packages, whose .pth files an editable install makes costly). All
-measurements of a round run in a shuffled order, so that machine noise spreads over all of them; the table
-shows medians over rounds. Peak RSS is measured in separate, untimed runs under GNU time (`/usr/bin/time -f %M`):
-wait4's ru_maxrss of a child spawned from this process would include this process's own memory from before
-the exec. For the daemon it is its VmHWM.
+Each other runtime's installed command (`fast_hook --runtime R`) is timed on that runtime's own payloads
+(`runtime_payloads`, a pass and a deny each); a `Call` may also name its own command lines (`commands`: a
+label, argv and environment each), which otherwise are HOOK_COMMANDS. The baselines: `python -S -c pass`
+(interpreter start without site-packages; the strict one) and `python -c pass` (with this venv's
+site-packages, whose .pth files an editable install makes costly). All measurements of a round run in a
+shuffled order, so that machine noise spreads over all of them; the table shows medians over rounds. Besides
+the wall-clock medians, the CPU time (user + system, from wait4) of each process is reported: on a machine
+shared with other work it moves far less than wall time. Peak RSS is measured in separate, untimed runs under
+GNU time (`/usr/bin/time -f %M`): wait4's ru_maxrss of a child spawned from this process would include this
+process's own memory from before the exec. For the daemon it is its VmHWM.
 
 `--before DIR` adds the hook of another copy of the package for comparison, run in-process as `worktree-guard
 hook` ran it there (e.g. `git archive <rev> worktree_guard | tar -x -C DIR`).
 
-The hook runs with a temporary HOME and XDG_CACHE_HOME (its own daemon and table cache); the package's
+The hook runs with a temporary HOME, XDG_CACHE_HOME and XDG_RUNTIME_DIR (its own daemon and table cache); the package's
 modules are byte-compiled first, as `pip install` does (this environment may set PYTHONDONTWRITEBYTECODE).
 """
 
@@ -55,7 +59,28 @@ PYTHON = sys.executable
 BIN = Path(sys.executable).parent
 FAST_HOOK = [PYTHON, "-S", "-P", str(REPO_ROOT / "worktree_guard" / "fast_hook.py")]
 HEREDOC_COMMIT = "git add -A && git commit -m \"$(cat <<'EOF'\nFix the parser\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\""
-GOALS = {"Write pass": 2.0, "Bash pass (heredoc commit)": 3.0}
+#: Issue 7's goals for the daemon path: fast_hook at most this many times `python -S -c pass`.
+DAEMON_GOALS = {"Write pass": 2.0, "Bash pass (heredoc commit)": 3.0}
+#: Issue 12's goals for the path without a daemon: fast_hook in-process at most this many times `python -c pass`.
+IN_PROCESS_GOALS = {"Write pass": 2.0, "Bash pass (heredoc commit)": 2.5}
+#: Every way of starting the hook: (label, argv, extra environment).
+HOOK_COMMANDS: list[tuple[str, list[str], dict[str, str]]] = [
+    ("fast_hook", FAST_HOOK, {}),
+    ("worktree-guard-hook", [str(BIN / "worktree-guard-hook")], {}),
+    ("worktree-guard hook", [str(BIN / "worktree-guard"), "hook"], {}),
+    ("fast_hook in-process", FAST_HOOK, {"WT_GUARD_DAEMON": "0"}),
+    ("worktree-guard hook in-process", [str(BIN / "worktree-guard"), "hook"], {"WT_GUARD_DAEMON": "0"}),
+]
+DAEMON_COMMAND, IN_PROCESS_COMMAND = "fast_hook", "fast_hook in-process"
+
+
+@dataclass
+class Call:
+    """One row of the table: a payload, and the command lines to send it to (default HOOK_COMMANDS)."""
+
+    name: str
+    body: dict
+    commands: list[tuple[str, list[str], dict[str, str]]] | None = None
 
 
 @dataclass
@@ -68,6 +93,7 @@ class Measure:
     env: dict[str, str] = field(default_factory=dict)
     cwd: str = "/"
     seconds: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
     rss_kib: list[int] = field(default_factory=list)
     output: bytes = b""
 
@@ -96,7 +122,7 @@ def run_once(m: Measure, base_env: dict[str, str], *, rss: bool = False) -> None
         try:
             started = time.perf_counter()
             pid = os.posix_spawn(argv[0], argv, env, file_actions=actions)
-            _, status = os.waitpid(pid, 0)
+            _, status, usage = os.wait4(pid, 0)
             elapsed = time.perf_counter() - started
         finally:
             os.chdir(cwd)
@@ -110,6 +136,7 @@ def run_once(m: Measure, base_env: dict[str, str], *, rss: bool = False) -> None
             m.rss_kib.append(int(report.read().split()[-1]))
     else:
         m.seconds.append(elapsed)
+        m.cpu.append(usage.ru_utime + usage.ru_stime)
 
 
 def git(*args: str, cwd: Path) -> None:
@@ -131,6 +158,11 @@ def make_repo(base: Path) -> tuple[Path, Path]:
 
 
 def payloads(main: Path, worktree: Path) -> dict[str, dict]:
+    """The Claude Code payloads of CALLS, by name (bench/daemon_wait.py sends them too)."""
+    return {c.name: c.body for c in calls(main, worktree)}
+
+
+def calls(main: Path, worktree: Path) -> list[Call]:
     def call(tool: str, tool_input: dict) -> dict:
         return {
             "session_id": "5f1c2a4e-0000-4000-8000-000000000001",
@@ -147,13 +179,13 @@ def payloads(main: Path, worktree: Path) -> dict[str, dict]:
 
     dispatch_rule = (REPO_ROOT / "worktree_guard" / "rules" / "dispatch.py").exists()
     agent_label = "Agent rewrite" if dispatch_rule else "Agent (no dispatch rule in this checkout: a pass)"
-    return {
-        "Write pass": call("Write", {"file_path": str(worktree / "src" / "new.py"), "content": "x = 1\n"}),
-        "Write deny": call("Write", {"file_path": str(main / "src" / "app.py"), "content": "x = 1\n"}),
-        "Bash pass (heredoc commit)": call("Bash", {"command": HEREDOC_COMMIT, "description": "Commit"}),
-        "Bash deny": call("Bash", {"command": f"cd {main} && git switch main", "description": "Switch"}),
-        agent_label: call("Agent", {"description": "Explore", "prompt": "Look around", "subagent_type": "general-purpose"}),
-    }
+    return [
+        Call("Write pass", call("Write", {"file_path": str(worktree / "src" / "new.py"), "content": "x = 1\n"})),
+        Call("Write deny", call("Write", {"file_path": str(main / "src" / "app.py"), "content": "x = 1\n"})),
+        Call("Bash pass (heredoc commit)", call("Bash", {"command": HEREDOC_COMMIT, "description": "Commit"})),
+        Call("Bash deny", call("Bash", {"command": f"cd {main} && git switch main", "description": "Switch"})),
+        Call(agent_label, call("Agent", {"description": "Explore", "prompt": "Look around", "subagent_type": "general-purpose"})),
+    ]
 
 
 def runtime_payloads(main: Path, worktree: Path, base: Path) -> dict[str, tuple[str, dict]]:
@@ -231,7 +263,9 @@ def main() -> int:
         home = base / "home"
         home.mkdir()
         env = {k: v for k, v in os.environ.items() if not k.startswith(("WORKTREE_GUARD_", "WT_GUARD_"))}
-        env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_CACHE_HOME=str(home / ".cache"), WT_GUARD_DAEMON_IDLE="120")
+        run_dir = base / "run"
+        run_dir.mkdir(mode=0o700)
+        env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_CACHE_HOME=str(home / ".cache"), XDG_RUNTIME_DIR=str(run_dir), WT_GUARD_DAEMON_IDLE="120")
         env.pop("CLAUDE_CONFIG_DIR", None)
 
         measures: list[Measure] = [
@@ -239,17 +273,12 @@ def main() -> int:
             Measure("python -c pass", [PYTHON, "-c", "pass"]),
         ]
         rows: list[tuple[str, list[Measure]]] = []
-        for name, body in payloads(main_dir, worktree).items():
-            stdin = json.dumps(body).encode()
-            group = [
-                Measure("fast_hook", FAST_HOOK, stdin, cwd=str(worktree)),
-                Measure("worktree-guard-hook", [str(BIN / "worktree-guard-hook")], stdin, cwd=str(worktree)),
-                Measure("worktree-guard hook", [str(BIN / "worktree-guard"), "hook"], stdin, cwd=str(worktree)),
-                Measure("in-process", [str(BIN / "worktree-guard"), "hook"], stdin, env={"WT_GUARD_DAEMON": "0"}, cwd=str(worktree)),
-            ]
+        for row in calls(main_dir, worktree):
+            stdin = json.dumps(row.body).encode()
+            group = [Measure(label, argv, stdin, env=dict(extra), cwd=str(worktree)) for label, argv, extra in (row.commands or HOOK_COMMANDS)]
             if before:
                 group.append(Measure(f"before ({args.before})", before, stdin, env={"WT_GUARD_DAEMON": "0"}, cwd=str(worktree)))
-            rows.append((name, group))
+            rows.append((row.name, group))
             measures.extend(group)
         for name, (runtime, body) in runtime_payloads(main_dir, worktree, base).items():
             group = [Measure(f"fast_hook --runtime {runtime}", [*FAST_HOOK, "--runtime", runtime], json.dumps(body).encode(), cwd=str(worktree))]
@@ -265,7 +294,7 @@ def main() -> int:
         while not socket_path.exists() and time.monotonic() < deadline:
             time.sleep(0.05)
         lock = socket_path.with_suffix(".lock")
-        daemon_pid = int(lock.read_text().strip()) if lock.exists() else None
+        daemon_pid = int(lock.read_text().split()[0]) if lock.exists() else None
         first.seconds.clear()
         first.rss_kib.clear()
         for m in measures:  # warm-up: file caches, the table cache, the daemon's first judgements
@@ -303,33 +332,53 @@ def main() -> int:
             os.environ.update(saved_env)
             os.chdir(saved_cwd)
         daemon_mem = daemon_memory(daemon_pid) if daemon_pid else "no daemon"
-        if daemon_pid:
-            os.kill(daemon_pid, signal.SIGTERM)
+        current = int(lock.read_text().split()[0]) if lock.exists() else None
+        if current != daemon_pid:
+            served = f"{served}; the daemon was replaced during the run (pid {daemon_pid} → {current}): a file of the package changed?"
+        for pid in {daemon_pid, current} - {None}:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
 
     strict = statistics.median(measures[0].seconds)
     loose = statistics.median(measures[1].seconds)
     print(f"machine: {machine()}")
     print(f"rounds: {args.rounds} (shuffled within each round); daemon warm and serving: {served}; daemon memory: {daemon_mem}")
     print()
-    print("| call | command | median ms | × `python -S -c pass` | × `python -c pass` | peak RSS MiB |")
-    print("|---|---|---:|---:|---:|---:|")
+    loose_cpu = statistics.median(measures[1].cpu)
+    print("| call | command | median ms | × `python -S -c pass` | × `python -c pass` | CPU ms | CPU × `python -c pass` | peak RSS MiB |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
     for m in measures[:2]:
-        t = statistics.median(m.seconds)
-        print(f"| baseline | `{m.label}` | {t * 1000:.1f} | {t / strict:.2f} | {t / loose:.2f} | {m.rss()} |")
+        t, c = statistics.median(m.seconds), statistics.median(m.cpu)
+        print(f"| baseline | `{m.label}` | {t * 1000:.1f} | {t / strict:.2f} | {t / loose:.2f} | {c * 1000:.1f} | {c / loose_cpu:.2f} | {m.rss()} |")
     for name, group in rows:
         for m in group:
-            t = statistics.median(m.seconds)
-            print(f"| {name} ({decision(m.output)}) | {m.label} | {t * 1000:.1f} | {t / strict:.2f} | {t / loose:.2f} | {m.rss()} |")
+            t, c = statistics.median(m.seconds), statistics.median(m.cpu)
+            print(f"| {name} ({decision(m.output)}) | {m.label} | {t * 1000:.1f} | {t / strict:.2f} | {t / loose:.2f} | {c * 1000:.1f} | {c / loose_cpu:.2f} | {m.rss()} |")
     print()
-    for label, commands in (("served by the daemon", ("fast_hook", "worktree-guard-hook", "worktree-guard hook")), ("judging in-process", ("in-process",))):
+    print("| call | daemon (fast_hook) × `python -c pass` | in-process (fast_hook) × `python -c pass` | daemon × `python -S -c pass` | in-process × `python -S -c pass` | in-process CPU × `python -c pass` CPU |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, group in rows:
+        by_label = {m.label: m for m in group}
+        if DAEMON_COMMAND not in by_label or IN_PROCESS_COMMAND not in by_label:
+            continue
+        d, i = statistics.median(by_label[DAEMON_COMMAND].seconds), statistics.median(by_label[IN_PROCESS_COMMAND].seconds)
+        ic = statistics.median(by_label[IN_PROCESS_COMMAND].cpu)
+        print(f"| {name} | {d / loose:.2f} | {i / loose:.2f} | {d / strict:.2f} | {i / strict:.2f} | {ic / loose_cpu:.2f} |")
+    print()
+    for label, commands in (("served by the daemon", ("fast_hook", "worktree-guard-hook", "worktree-guard hook")), ("judging in-process", ("fast_hook in-process", "worktree-guard hook in-process"))):
         peaks = [max(m.rss_kib) for _, group in rows for m in group if m.rss_kib and m.label in commands]
         if peaks:
             print(f"largest peak RSS of a hook process {label}: {max(peaks) / 1024:.1f} MiB (goal: under 40)")
-    for name, goal in GOALS.items():
-        group = dict(rows)[name]
-        fast = statistics.median(group[0].seconds)
-        verdict = "met" if fast / strict <= goal else "NOT met"
-        print(f"goal {name}: fast_hook {fast / strict:.2f}× `python -S -c pass` (≤ {goal}: {verdict}), {fast / loose:.2f}× `python -c pass`")
+    groups = dict(rows)
+    for name, goal in DAEMON_GOALS.items():
+        fast = statistics.median(next(m for m in groups[name] if m.label == DAEMON_COMMAND).seconds)
+        print(f"goal (issue 7) {name}: fast_hook via the daemon {fast / strict:.2f}× `python -S -c pass` (≤ {goal}: {'met' if fast / strict <= goal else 'NOT met'}), {fast / loose:.2f}× `python -c pass`")
+    for name, goal in IN_PROCESS_GOALS.items():
+        m = next(m for m in groups[name] if m.label == IN_PROCESS_COMMAND)
+        wall, cpu = statistics.median(m.seconds), statistics.median(m.cpu)
+        print(f"goal (issue 12) {name}: fast_hook in-process {wall / loose:.2f}× `python -c pass` (≤ {goal}: {'met' if wall / loose <= goal else 'NOT met'}); CPU {cpu / loose_cpu:.2f}×")
     shutil.rmtree(base, ignore_errors=True)
     return 0
 

@@ -9,18 +9,20 @@ import pytest
 from hypothesis import settings
 
 # In CI the property tests replay the same examples every run (a failure there is then reproducible, not a
-# coin toss); on a developer's machine they explore new ones each time.
+# coin toss); on a developer's machine they explore new ones each time. `.ci/run` sets CI=true itself, so a local
+# `bash .ci/run` replays exactly what CI replays (tests/test_ci_profile.py).
 settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
-from tests.helpers import GIT_ENV, Repo, make_repo
+from tests.helpers import Repo, isolate_environment, make_repo
 
 
 @pytest.fixture(autouse=True)
-def _git_identity(monkeypatch: pytest.MonkeyPatch) -> None:
-    for key, value in GIT_ENV.items():
-        monkeypatch.setenv(key, value)
+def _isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every test, not only those that ask for `repo`: a test that builds its own repository (or none) must
+    # not read the developer's ~/.config/worktree-guard or ~/.claude/agents either.
+    isolate_environment(monkeypatch, tmp_path / "test-home")  # not "home": tests build client homes there
 
 
 @pytest.fixture(autouse=True)
@@ -31,15 +33,6 @@ def _no_daemon(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Repo:
-    # Keep the developer's own configuration and agent definitions out of the tests.
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-    monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))  # the leak check's snapshots
-    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
-    for key in list(os.environ):
-        if key.startswith("WORKTREE_GUARD_"):
-            monkeypatch.delenv(key)
+def repo(tmp_path: Path) -> Repo:
+    """A main checkout with real linked worktrees, in this test's temp dir (HOME is isolated already)."""
     return make_repo(tmp_path / "work")

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HOOK_EXE = Path(sys.executable).with_name("worktree-guard")
@@ -29,6 +34,29 @@ GIT_ENV = {
     "GIT_CONFIG_GLOBAL": "/dev/null",
     "GIT_CONFIG_NOSYSTEM": "1",
 }
+
+
+def isolate_environment(mp: pytest.MonkeyPatch, home: Path) -> None:
+    """Keep the developer's own configuration, agent definitions, state and git identity out of the tests (and
+    out of the hook processes they start): HOME, the XDG directories, CLAUDE_CONFIG_DIR, WORKTREE_GUARD_*."""
+    home.mkdir(parents=True, exist_ok=True)
+    mp.setenv("HOME", str(home))
+    mp.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    mp.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))  # the leak check's snapshots
+    mp.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    for key in list(os.environ):
+        if key.startswith("WORKTREE_GUARD_"):
+            mp.delenv(key)
+    for key, value in GIT_ENV.items():
+        mp.setenv(key, value)
+
+
+@contextmanager
+def isolated_environment(home: Path) -> Iterator[None]:
+    """isolate_environment for a fixture wider than one test (module scope), undone when it closes."""
+    with pytest.MonkeyPatch.context() as mp:
+        isolate_environment(mp, home)
+        yield
 
 
 @dataclass
@@ -62,6 +90,15 @@ def make_repo(base: Path) -> Repo:
     git("worktree", "add", "-q", "-b", "worktree-agent-afedcba0987654321", str(sibling), cwd=main)
     git("worktree", "add", "-q", "-b", "outside", str(outside), cwd=main)
     return Repo(base=base, main=main, worktree=worktree, sibling=sibling, outside=outside)
+
+
+def bare_clone(repo: Repo, base: Path) -> tuple[Path, Path]:
+    """A bare clone of `repo` at `base/b.git` and a linked worktree of it on `main` at `base/wt` (both canonical)."""
+    base = Path(os.path.realpath(base))
+    bare, worktree = base / "b.git", base / "wt"
+    git("clone", "-q", "--bare", str(repo.main), str(bare), cwd=base)
+    git("worktree", "add", "-q", str(worktree), "main", cwd=bare)
+    return bare, worktree
 
 
 def payload(cwd: Path | str, tool: str, tool_input: dict[str, Any], **extra: Any) -> dict[str, Any]:
@@ -135,6 +172,14 @@ class HookResult:
         return out.get("hookSpecificOutput", {}).get("permissionDecisionReason", "")
 
     @property
+    def codes(self) -> list[str]:
+        """The codes a deny, rewrite or warn names at the end of its reason (SPEC §6), in order; [] for a pass."""
+        out = self.output or {}
+        text = out.get("hookSpecificOutput", {}).get("permissionDecisionReason") or out.get("systemMessage") or ""
+        match = re.search(r"\[worktree-guard ((?:WG\d{3} ?)+)\]$", text.rstrip())
+        return match.group(1).split() if match else []
+
+    @property
     def stop_blocked(self) -> bool:
         """SubagentStop: the top-level `decision: "block"` (hook-protocols.md §1.6)."""
         return (self.output or {}).get("decision") == "block"
@@ -184,8 +229,11 @@ def run_hook_inline(data: dict[str, Any], flags: dict[str, Any] | None = None, e
 
 
 def daemon_environment(cache: Path, idle_seconds: float = 120) -> dict[str, str]:
-    """Environment overrides that let hook processes use a daemon whose socket lives under `cache`."""
-    return {"WT_GUARD_DAEMON": "1", "WT_GUARD_DAEMON_IDLE": str(idle_seconds), "XDG_CACHE_HOME": str(cache)}
+    """Environment overrides that let hook processes use a daemon whose socket lives under `cache` (its own
+    XDG_RUNTIME_DIR, so that this test's daemons are not the user's or another test's)."""
+    run = cache / "run"
+    run.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return {"WT_GUARD_DAEMON": "1", "WT_GUARD_DAEMON_IDLE": str(idle_seconds), "XDG_CACHE_HOME": str(cache), "XDG_RUNTIME_DIR": str(run)}
 
 
 def daemon_files(env: dict[str, str]) -> tuple[Path, Path]:
@@ -198,12 +246,12 @@ def daemon_files(env: dict[str, str]) -> tuple[Path, Path]:
 
 
 def daemon_pid(env: dict[str, str]) -> int | None:
-    """The pid written in the daemon's lock file, while that process lives."""
+    """The pid written in the daemon's lock file, while that process lives (the file outlives it)."""
     _, lock = daemon_files(env)
     try:
-        pid = int(lock.read_text().strip())
+        pid = int(lock.read_text().split()[0])
         os.kill(pid, 0)
-    except (OSError, ValueError):
+    except (OSError, ValueError, IndexError):
         return None
     return pid
 
@@ -240,13 +288,36 @@ def wait_for_exit(pid: int, timeout: float = 30.0) -> bool:
 
 
 def stop_daemons(cache: Path) -> None:
-    """Terminate every daemon whose lock file lies under `cache`."""
+    """Terminate every daemon whose lock file lies under `cache`, then kill any other daemon started with it
+    (one in a directory moved aside, one stopped by a test)."""
     import signal
 
-    for lock in cache.glob("worktree-guard/daemon/*.lock"):
+    for lock in cache.glob("run/worktree-guard/*.lock"):
         try:
-            pid = int(lock.read_text().strip())
+            pid = int(lock.read_text().split()[0])
             os.kill(pid, signal.SIGTERM)
-        except (OSError, ValueError):
+        except (OSError, ValueError, IndexError):
             continue
         wait_for_exit(pid, 10)
+    for pid in daemon_processes(cache):
+        os.kill(pid, signal.SIGKILL)
+        wait_for_exit(pid, 10)
+
+
+def daemon_processes(cache: Path) -> list[int]:
+    """Live daemons whose environment names the runtime directory under `cache` (daemon_environment)."""
+    marker = f"XDG_RUNTIME_DIR={cache / 'run'}".encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
+            if b"worktree_guard.daemon" not in cmdline or marker not in Path(f"/proc/{entry}/environ").read_bytes().split(b"\0"):
+                continue
+            state = Path(f"/proc/{entry}/stat").read_bytes().rpartition(b")")[2].split()[0]
+        except OSError:
+            continue
+        if state != b"Z":
+            found.append(int(entry))
+    return found

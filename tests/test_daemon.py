@@ -100,11 +100,34 @@ def cases(repo: Repo) -> list[tuple[str, Any, tuple[str, ...], Path | str]]:
     ]
 
 
+#: (decision, codes) of every case in cases(): the replies compared below must also be the right ones.
+EXPECTED = {
+    "write-inside": ("pass", []),
+    "write-shared": ("deny", ["WG101"]),
+    "edit-rewrite": ("ask", ["WG101"]),
+    "bash-heredoc-commit": ("pass", []),
+    "bash-deny": ("deny", ["WG201", "WG301"]),
+    "bash-write-sibling": ("deny", ["WG401"]),
+    "agent": ("allow", ["WG501"]),
+    "malformed-in-worktree": ("deny", ["WG000"]),
+    "malformed-in-main": ("warn", []),
+    "empty-stdin": ("deny", ["WG000"]),
+    "not-an-object": ("deny", ["WG000"]),
+    "unknown-tool": ("deny", ["WG000"]),
+    "bad-flag": ("deny", ["WG000"]),
+    "relative-cwd": ("deny", ["WG000"]),
+    "main-not-isolated": ("pass", []),
+    "misplaced-WG002": ("deny", ["WG002"]),
+    "unprintable-rewrite": ("deny", ["WG000"]),
+}
+
+
 def test_the_daemon_replies_exactly_as_the_hook_in_process(repo: Repo, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     start_daemon(repo)
     seen = set()
     for name, data, args, cwd in cases(repo):
         expected = in_process(data, *args, cwd=cwd)
+        assert (expected.decision, expected.codes) == EXPECTED[name], name
         served = ask(data, *args, cwd=cwd, monkeypatch=monkeypatch)
         if name == "unprintable-rewrite":  # the daemon's text is the reply; printing it is the hook process's part
             assert served.decision == "ask" and "WG000" in expected.reason and "UnicodeEncodeError" in expected.reason
@@ -122,7 +145,7 @@ def test_an_absent_daemon_is_started_while_the_call_is_judged_in_process(repo: R
     env = dict(os.environ)
     assert daemon_pid(env) is None
     result = run_hook_process(data, cwd=repo.worktree)
-    assert result.decision == "deny" and "WG101" in result.reason
+    assert result.decision == "deny" and result.codes == ["WG101"]
     assert result.stdout == in_process(data, cwd=repo.worktree).stdout
     wait_for_daemon(env)
 
@@ -136,7 +159,7 @@ def test_a_killed_daemon_falls_back_and_is_replaced(repo: Repo, cache: Path) -> 
     assert sock.exists()  # left behind: connecting is refused
     data = subagent_payload(repo, "Bash", {"command": f"cd {repo.main} && git switch main"})
     result = run_hook_process(data, cwd=repo.worktree)
-    assert result.decision == "deny"
+    assert result.decision == "deny" and result.codes == ["WG201", "WG301"]
     assert result.stdout == in_process(data, cwd=repo.worktree).stdout
     assert wait_for_daemon(env) != pid
 
@@ -201,15 +224,22 @@ GARBAGE: dict[str, Callable[[bytes], bytes | None]] = {
 def test_a_server_that_misbehaves_never_turns_a_deny_into_a_pass(
     repo: Repo, cache: Path, behaviour: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import fcntl
+
     env = dict(os.environ)
-    sock, _ = daemon_files(env)
+    sock, lock = daemon_files(env)
     sock.parent.mkdir(parents=True, mode=0o700)
     sock.parent.parent.chmod(0o700)
+    # This process holds the key's lock as a daemon still starting would: the clients then leave the server
+    # in place (they would otherwise start a daemon that replaces a socket it does not trust).
+    held = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(held, fcntl.LOCK_EX)
+    os.write(held, f"{os.getpid()} 0 0\n".encode())
     close = _fake_server(sock, GARBAGE[behaviour])
     try:
         data = subagent_payload(repo, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"})
         expected = in_process(data, cwd=repo.worktree)
-        assert expected.decision == "deny"
+        assert expected.decision == "deny" and expected.codes == ["WG101"]
         for command in (None, FAST_HOOK):
             result = run_hook_process(data, cwd=repo.worktree, command=command)
             assert (result.returncode, result.stdout) == (0, expected.stdout), behaviour
@@ -222,7 +252,8 @@ def test_a_server_that_misbehaves_never_turns_a_deny_into_a_pass(
                 client.ask_daemon(["hook"], json.dumps(data).encode(), spawn=False)
     finally:
         close()
-    assert daemon_pid(env) is None  # a listening socket means "running": no second daemon was started
+        os.ftruncate(held, 0)  # the fixture's clean-up stops the pid written there
+        os.close(held)
 
 
 def test_a_server_that_hangs_times_out(repo: Repo, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -234,7 +265,7 @@ def test_a_server_that_hangs_times_out(repo: Repo, cache: Path, monkeypatch: pyt
     monkeypatch.setattr(client, "_check_peer", lambda sock, dir_fd, key: None)
     try:
         monkeypatch.chdir(repo.worktree)
-        with pytest.raises(client.DaemonTimeout, match="did not answer"):
+        with pytest.raises(client.DaemonTimeout, match="took no call"):
             client.ask_daemon(["hook"], b"{}", timeout=0.3, spawn=False)
     finally:
         release.set()
@@ -242,7 +273,12 @@ def test_a_server_that_hangs_times_out(repo: Repo, cache: Path, monkeypatch: pyt
 
 
 @pytest.mark.parametrize("how", ["group-writable", "world-readable", "other-owner", "symlink"])
-def test_a_socket_dir_that_is_not_private_is_not_used(repo: Repo, cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+def test_a_socket_dir_that_is_not_private_is_not_used_and_is_replaced_when_ours(
+    repo: Repo, cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """Nothing in a directory that was open to others is trusted: no daemon there is asked. One of this user's
+    is moved aside and a fresh private one gets a fresh daemon; the old daemon sees its directory is no longer
+    its own and exits. Another user's directory stays, and calls are judged in-process."""
     env = dict(os.environ)
     pid = start_daemon(repo)
     sock, _ = daemon_files(env)
@@ -265,30 +301,52 @@ def test_a_socket_dir_that_is_not_private_is_not_used(repo: Repo, cache: Path, t
         client.ask_daemon(["hook"], json.dumps(data).encode(), spawn=False)
     result = run_hook_process(data, cwd=repo.worktree)
     assert result.stdout == in_process(data, cwd=repo.worktree).stdout
-    assert daemon_pid(env) in (pid, None)  # the daemon was not asked, and no second one was started
-    assert sorted(p.name for p in directory.iterdir()) == sorted([sock.name, sock.name.replace(".sock", ".lock")])
+    assert wait_for_exit(pid, 20)  # its directory is no longer its own
+    if how == "other-owner":
+        assert directory.stat().st_uid == 65534 and daemon_pid(env) is None
+        return
+    new = wait_for_daemon(env)
+    assert new != pid and directory.is_dir() and not directory.is_symlink() and directory.stat().st_mode & 0o777 == 0o700
+    assert ask(data, cwd=repo.worktree, monkeypatch=monkeypatch).stdout == result.stdout
 
 
-def test_the_key_follows_every_variable_the_guard_reads_and_nothing_else() -> None:
+def test_the_key_follows_the_loaded_code_and_nothing_else() -> None:
+    """User, interpreter, its start-up variables, this package: not HOME, TMPDIR, XDG_*, locale names or settings."""
     base = {"HOME": "/home/u", "PATH": "/usr/bin", "TMPDIR": "/tmp"}
     key = client.daemon_key(base)
-    assert client.daemon_key({**base, "PATH": "/bin", "CLAUDE_CODE_SESSION_ID": "s1", "CLAUDE_PROJECT_DIR": "/p"}) == key
-    for name in ("HOME", "TMPDIR", "TEMP", "TMP", "CDPATH", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "CLAUDE_CONFIG_DIR", "LANG", "LC_ALL"):
-        assert client.daemon_key({**base, name: "/elsewhere"}) != key, name
-    for name in ("WORKTREE_GUARD_MODE", "WORKTREE_GUARD_USER_CONFIG", "WT_GUARD_DAEMON_IDLE", "PYTHONPATH"):
-        assert client.daemon_key({**base, name: "x"}) != key, name
+    same = ("HOME", "TMPDIR", "TEMP", "TMP", "CDPATH", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR", "CLAUDE_CONFIG_DIR", "WORKTREE_GUARD_MODE", "WT_GUARD_DAEMON_IDLE", "PATH")
+    for name in same:
+        assert client.daemon_key({**base, name: "/elsewhere"}) == key, name
+    for name in ("PYTHONPATH", "PYTHONHOME", "PYTHONSAFEPATH", "PYTHONNOUSERSITE", "PYTHONUSERBASE"):
+        assert client.daemon_key({**base, name: "/x"}) != key, name
 
 
-def test_a_different_environment_gets_a_different_daemon(repo: Repo, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_user_site_packages_directory_is_part_of_the_key_outside_a_venv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setattr(client, "_exists", lambda path: False)  # as if this interpreter were not a venv's
+    site = tmp_path / ".local" / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    base = {"HOME": str(tmp_path)}
+    without = client.daemon_key(base)
+    site.mkdir(parents=True)
+    assert client.user_site(base) == str(site) and client.daemon_key(base) != without
+    assert client.daemon_key({**base, "PYTHONNOUSERSITE": "1"}) != without  # a start-up variable of its own
+
+
+def test_one_daemon_serves_every_environment_of_the_same_code(repo: Repo, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first = start_daemon(repo)
     data = subagent_payload(repo, "Write", {"file_path": str(repo.main / "x")})
-    plain = run_hook_process(data, cwd=repo.worktree)
+    plain = ask(data, cwd=repo.worktree, monkeypatch=monkeypatch)
     monkeypatch.setenv("WORKTREE_GUARD_MODE", "rewrite")
-    second = start_daemon(repo)
-    assert second != first and daemon_pid(dict(os.environ)) == second
+    monkeypatch.setenv("HOME", str(repo.base / "another-home"))
     rewritten = ask(data, cwd=repo.worktree, monkeypatch=monkeypatch)
+    assert daemon_pid(dict(os.environ)) == first
     assert rewritten.stdout == in_process(data, cwd=repo.worktree).stdout
-    assert rewritten.decision == "ask" and plain.decision == "deny"
+    assert rewritten.decision == "ask" and rewritten.codes == ["WG101"]
+    assert plain.decision == "deny" and plain.codes == ["WG101"]
+    monkeypatch.setenv("PYTHONPATH", str(repo.base / "elsewhere"))
+    second = start_daemon(repo)
+    assert second != first
 
 
 def test_each_request_is_judged_under_its_own_environment_and_configuration(repo: Repo, cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -329,7 +387,7 @@ def test_a_payload_naming_proc_is_left_to_the_hook_process(repo: Repo, cache: Pa
         ask(data, cwd=repo.worktree, monkeypatch=monkeypatch)
     result, expected = run_hook_process(data, cwd=repo.worktree), in_process(data, cwd=repo.worktree)
     # Each process resolves /proc/self/fd/1 to its own stdout pipe: /proc/<its pid>/fd/pipe:[…].
-    assert result.decision == expected.decision == "deny"
+    assert result.decision == expected.decision == "deny" and result.codes == expected.codes == ["WG402"]
     assert f"/proc/{os.getpid()}/" not in result.reason
 
 
@@ -430,7 +488,7 @@ def test_the_daemon_can_be_switched_off(repo: Repo, cache: Path, monkeypatch: py
     assert not (cache / "worktree-guard" / "daemon").exists() or not list((cache / "worktree-guard" / "daemon").glob("*.sock"))
 
 
-@pytest.mark.parametrize("broken", ["client.py", "cli.py"])
+@pytest.mark.parametrize("broken", ["client.py", "hook_process.py", "hook.py"])
 def test_a_guard_that_cannot_load_refuses_instead_of_failing_open(repo: Repo, tmp_path: Path, broken: str) -> None:
     """A traceback and exit 1 would let the call through (Claude Code treats exit 1 as non-blocking)."""
     import shutil
@@ -474,11 +532,14 @@ def test_the_in_process_watchdog_leaves_a_shorter_outer_limit_in_charge() -> Non
     assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
 
 
-def test_the_whole_hook_answers_before_claude_codes_timeout() -> None:
-    """Daemon wait plus in-process fallback stay under the installed hook timeout, which fails open."""
+def test_the_limits_are_in_order() -> None:
+    """A healthy daemon takes a new call before a waiting client gives up on it; the client's wait leaves the
+    in-process fallback time; everything ends before the installed hook timeout, which fails open. (The whole
+    call is timed against a hung daemon in tests/test_hook_faults.py.)"""
     from worktree_guard import install
 
-    assert daemon.REQUEST_SECONDS < client.REPLY_TIMEOUT < client.TOTAL_SECONDS < install.PRE_TOOL_USE_TIMEOUT
+    assert daemon.READ_SECONDS + daemon.REQUEST_SECONDS < client.REPLY_TIMEOUT <= client.DAEMON_WAIT_SECONDS
+    assert client.DAEMON_WAIT_SECONDS + 10 <= client.TOTAL_SECONDS < install.PRE_TOOL_USE_TIMEOUT
 
 
 @pytest.mark.parametrize("path", ["\\/proc\\/self\\/fd\\/3\\/x", "/dev/fd/3/x", "/dev/stdout", "/proc/self/cwd"])

@@ -32,7 +32,7 @@ def test_relative_path_resolves_against_payload_cwd_not_process_cwd(repo: Repo) 
     result = run_hook_process(write(repo, "src/new.py"), cwd=repo.main)
     assert result.stdout == ""
     result = run_hook_process(write(repo, "../../../src/app.py"), cwd=repo.worktree)
-    assert result.decision == "deny" and "WG101" in result.reason
+    assert result.decision == "deny" and result.codes == ["WG101"]
 
 
 def test_write_into_main_checkout_is_denied_with_the_worktree_path(repo: Repo) -> None:
@@ -50,8 +50,7 @@ def test_write_into_main_checkout_is_denied_with_the_worktree_path(repo: Repo) -
 
 def test_write_into_sibling_worktree_is_denied(repo: Repo) -> None:
     result = run_hook_process(write(repo, repo.sibling / "README.md"))
-    assert result.decision == "deny"
-    assert "WG101" in result.reason
+    assert result.decision == "deny" and result.codes == ["WG101"]
     # The deepest shared root names the sibling, not the main checkout that contains it.
     assert f"shared checkout {repo.sibling}" in result.reason
     assert str(repo.worktree / "README.md") in result.reason
@@ -59,44 +58,45 @@ def test_write_into_sibling_worktree_is_denied(repo: Repo) -> None:
 
 def test_write_into_worktree_outside_main_checkout_is_denied(repo: Repo) -> None:
     result = run_hook_process(write(repo, repo.outside / "notes.md"))
-    assert result.decision == "deny" and "WG101" in result.reason
+    assert result.decision == "deny" and result.codes == ["WG101"]
 
 
 def test_dotdot_escape_is_denied(repo: Repo) -> None:
     result = run_hook_process(write(repo, f"{repo.worktree}/src/../../../../README.md"))
-    assert result.decision == "deny"
-    assert "WG101" in result.reason
+    assert result.decision == "deny" and result.codes == ["WG101"]
     assert f"{repo.main}/README.md is in the shared checkout" in result.reason
 
 
 def test_symlink_inside_worktree_pointing_out_counts_as_its_target(repo: Repo) -> None:
     (repo.worktree / "link").symlink_to(repo.main / "src")
     result = run_hook_process(write(repo, repo.worktree / "link" / "app.py"))
-    assert result.decision == "deny" and "WG101" in result.reason
+    assert result.decision == "deny" and result.codes == ["WG101"]
     (repo.worktree / "etc-link").symlink_to("/etc")
     result = run_hook_process(write(repo, repo.worktree / "etc-link" / "passwd"))
-    assert result.decision == "deny" and "WG102" in result.reason
+    assert result.decision == "deny" and result.codes == ["WG102"]
 
 
 def test_dangling_symlink_to_outside_is_denied(repo: Repo) -> None:
     target = Path("/opt/wg-test-nonexistent/new-file")  # not in the temp dir, which is allow-listed
     (repo.worktree / "dangling").symlink_to(target)
     result = run_hook_process(write(repo, repo.worktree / "dangling"))
-    assert result.decision == "deny" and "WG102" in result.reason
+    assert result.decision == "deny" and result.codes == ["WG102"]
 
 
 def test_string_prefix_is_not_containment(repo: Repo) -> None:
     evil = Path(str(repo.worktree) + "-evil")
     evil.mkdir()
     result = run_hook_process(write(repo, evil / "x.py"))
-    assert result.decision == "deny"
+    # Not inside W: it lies in the main checkout (which holds .claude/worktrees/), and is judged as such.
+    assert result.decision == "deny" and result.codes == ["WG101"]
+    assert f"shared checkout {repo.main}," in result.reason
 
 
 def test_dot_git_is_protected(repo: Repo) -> None:
     result = run_hook_process(write(repo, repo.worktree / ".git"))
-    assert result.decision == "deny" and "WG103" in result.reason
+    assert result.decision == "deny" and result.codes == ["WG103"]
     result = run_hook_process(write(repo, repo.main / ".git" / "config"))
-    assert result.decision == "deny" and "WG101" in result.reason
+    assert result.decision == "deny" and result.codes == ["WG101"]
     # The suggestion would be the worktree's own protected .git: none is offered.
     assert "Use " not in result.reason
 
@@ -112,7 +112,7 @@ def test_temp_dir_passes_but_a_shared_root_in_temp_does_not(repo: Repo) -> None:
     scratch = Path(tempfile.gettempdir()) / "wg-test-scratch.txt"
     assert run_hook_process(write(repo, scratch)).stdout == ""
     # The test repository itself lives in the temp dir: the allow-list never overrides a shared root.
-    assert run_hook_process(write(repo, repo.main / "x")).decision == "deny"
+    assert run_hook_process(write(repo, repo.main / "x")).codes == ["WG101"]
 
 
 def test_claude_scratch_dirs_pass(repo: Repo) -> None:
@@ -120,12 +120,12 @@ def test_claude_scratch_dirs_pass(repo: Repo) -> None:
     env = {"HOME": str(home)}
     assert run_hook_process(write(repo, home / ".claude" / "plans" / "plan.md"), env=env).stdout == ""
     assert run_hook_process(write(repo, home / ".claude" / "projects" / "-x" / "s.jsonl"), env=env).stdout == ""
-    assert run_hook_process(write(repo, home / ".bashrc"), env=env).decision == "deny"
+    assert run_hook_process(write(repo, home / ".bashrc"), env=env).codes == ["WG102"]
 
 
 def test_outside_everything_is_wg102(repo: Repo) -> None:
     result = run_hook_process(write(repo, "/etc/hosts"))
-    assert result.decision == "deny" and "WG102" in result.reason
+    assert result.decision == "deny" and result.codes == ["WG102"]
 
 
 @pytest.mark.parametrize("tool,field,extra", [
@@ -137,7 +137,7 @@ def test_every_file_tool_is_confined(repo: Repo, tool: str, field: str, extra: d
     inside = subagent_payload(repo, tool, {field: str(repo.worktree / "a.ipynb"), **extra})
     outside = subagent_payload(repo, tool, {field: str(repo.main / "a.ipynb"), **extra})
     assert run_hook_process(inside).stdout == ""
-    assert "WG101" in run_hook_process(outside).reason
+    assert run_hook_process(outside).codes == ["WG101"]
 
 
 @pytest.mark.parametrize("permission_mode,expected", [
@@ -156,20 +156,20 @@ def test_rewrite_mode_echoes_complete_input_with_only_the_path_changed(repo: Rep
     specific = result.output["hookSpecificOutput"]
     assert specific["permissionDecision"] == expected
     assert specific["updatedInput"] == {**tool_input, "file_path": str(repo.worktree / "src" / "app.py")}
-    assert "WG101" in specific["permissionDecisionReason"]
+    assert result.codes == ["WG101"]
 
 
 def test_rewrite_mode_still_denies_what_it_cannot_move(repo: Repo) -> None:
     result = run_hook_process(write(repo, "/etc/hosts"), "--mode", "rewrite")
-    assert result.decision == "deny" and "WG102" in result.reason
+    assert result.decision == "deny" and result.codes == ["WG102"]
 
 
 def test_warn_mode_passes_with_a_message(repo: Repo) -> None:
     result = run_hook_process(write(repo, repo.main / "x.py"), "--mode", "warn")
     out = result.output
     assert "permissionDecision" not in out.get("hookSpecificOutput", {})
-    assert "WG101" in out["systemMessage"]
-    assert "WG101" in out["hookSpecificOutput"]["additionalContext"]
+    assert result.codes == ["WG101"]
+    assert out["hookSpecificOutput"]["additionalContext"] == out["systemMessage"]
 
 
 def test_off_mode_passes(repo: Repo) -> None:
@@ -186,7 +186,7 @@ def test_main_agent_in_main_checkout_is_not_confined(repo: Repo) -> None:
 def test_main_agent_started_in_a_worktree_is_isolated(repo: Repo) -> None:
     """`claude --worktree`: no agent_id, but the cwd is a linked worktree (SPEC §4)."""
     data = payload(repo.worktree, "Write", {"file_path": str(repo.main / "x"), "content": "x"})
-    assert "WG101" in run_hook_process(data).reason
+    assert run_hook_process(data).codes == ["WG101"]
 
 
 def test_worktree_of_a_bare_repository(tmp_path: Path, repo: Repo) -> None:
@@ -199,11 +199,11 @@ def test_worktree_of_a_bare_repository(tmp_path: Path, repo: Repo) -> None:
     git("worktree", "add", "-q", "-b", "b", str(wt_b), cwd=bare)
     data = payload(wt_a, "Write", {"file_path": str(wt_b / "x"), "content": "x"}, agent_id="a1", agent_type="t")
     result = run_hook_process(data)
-    assert "WG101" in result.reason and str(wt_a / "x") in result.reason
+    assert result.codes == ["WG101"] and str(wt_a / "x") in result.reason
     # The bare repository's git dir is shared by every worktree, even when it lies in the allow-listed temp dir.
     data = payload(wt_a, "Write", {"file_path": str(bare / "hooks" / "post-checkout"), "content": "x"}, agent_id="a1", agent_type="t")
     result = run_hook_process(data)
-    assert "WG101" in result.reason and "Use " not in result.reason
+    assert result.codes == ["WG101"] and "Use " not in result.reason
 
 
 @pytest.mark.parametrize("alias", ["worktree", "Worktree", "work_tree", "work-tree"])
@@ -211,7 +211,7 @@ def test_agent_declaring_isolation_in_main_checkout_is_misplaced(repo: Repo, ali
     write_agent(repo.main, "worker", f"isolation: {alias}\n")
     data = payload(repo.main, "Write", {"file_path": str(repo.main / "src" / "x.py"), "content": "x"}, agent_id="a9", agent_type="worker")
     result = run_hook_process(data)
-    assert result.decision == "deny" and "WG002" in result.reason
+    assert result.decision == "deny" and result.codes == ["WG002"]
     assert "stop and report" in result.reason.lower()
 
 
@@ -227,7 +227,7 @@ def test_agent_definition_found_by_frontmatter_name_not_filename(repo: Repo) -> 
     path.parent.mkdir(parents=True)
     path.write_text("---\nname: reviewer\ndescription: d\nisolation: worktree\n---\n")
     data = payload(repo.main, "Write", {"file_path": str(repo.main / "x"), "content": "x"}, agent_id="a9", agent_type="reviewer")
-    assert "WG002" in run_hook_process(data).reason
+    assert run_hook_process(data).codes == ["WG002"]
 
 
 @pytest.mark.parametrize("stdin,cause", [
@@ -241,7 +241,7 @@ def test_malformed_stdin_is_wg000_for_an_isolated_agent(repo: Repo, stdin: bytes
     result = run_hook_process(stdin.replace(b"CWD", str(repo.worktree).encode()), cwd=repo.worktree)
     assert_protocol(result)
     assert result.decision == "deny"
-    assert "WG000" in result.reason and cause in result.reason
+    assert result.codes == ["WG000"] and cause in result.reason
 
 
 def test_malformed_stdin_for_a_non_isolated_agent_passes_with_a_message(repo: Repo) -> None:
@@ -252,7 +252,7 @@ def test_malformed_stdin_for_a_non_isolated_agent_passes_with_a_message(repo: Re
 
 def test_unknown_tool_is_wg000_for_an_isolated_agent(repo: Repo) -> None:
     result = run_hook_process(subagent_payload(repo, "FrobnicateFiles", {"target": "/x"}))
-    assert result.decision == "deny" and "WG000" in result.reason and "FrobnicateFiles" in result.reason
+    assert result.decision == "deny" and result.codes == ["WG000"] and "FrobnicateFiles" in result.reason
 
 
 def test_known_harmless_tool_passes(repo: Repo) -> None:
@@ -261,13 +261,13 @@ def test_known_harmless_tool_passes(repo: Repo) -> None:
 
 def test_missing_file_path_is_wg000(repo: Repo) -> None:
     result = run_hook_process(subagent_payload(repo, "Write", {"content": "x"}))
-    assert result.decision == "deny" and "WG000" in result.reason
+    assert result.decision == "deny" and result.codes == ["WG000"]
 
 
 def test_invalid_project_config_is_wg000_naming_file_and_key(repo: Repo) -> None:
     (repo.main / ".worktree-guard.toml").write_text('mode = "sometimes"\n')
     result = run_hook_process(write(repo, repo.worktree / "a.py"))
-    assert result.decision == "deny" and "WG000" in result.reason
+    assert result.decision == "deny" and result.codes == ["WG000"]
     assert ".worktree-guard.toml" in result.reason and "'mode'" in result.reason
 
 
@@ -282,7 +282,7 @@ def test_invalid_config_for_non_isolated_agent_is_a_message(repo: Repo) -> None:
 def test_config_in_the_agents_own_worktree_is_not_read(repo: Repo) -> None:
     """An agent must not loosen its own guard by writing a config file into its worktree."""
     (repo.worktree / ".worktree-guard.toml").write_text('mode = "off"\n')
-    assert run_hook_process(write(repo, repo.main / "x")).decision == "deny"
+    assert run_hook_process(write(repo, repo.main / "x")).codes == ["WG101"]
     (repo.main / ".worktree-guard.toml").write_text('mode = "off"\n')
     assert run_hook_process(write(repo, repo.main / "x")).stdout == ""
 
@@ -290,18 +290,18 @@ def test_config_in_the_agents_own_worktree_is_not_read(repo: Repo) -> None:
 def test_bad_hook_flag_is_wg000_not_a_usage_error(repo: Repo) -> None:
     result = run_hook_process(write(repo, repo.worktree / "a"), "--mode", "loose")
     assert_protocol(result)
-    assert result.decision == "deny" and "WG000" in result.reason
+    assert result.decision == "deny" and result.codes == ["WG000"]
 
 
 def test_event_field_alias_from_hook_logs(repo: Repo) -> None:
     data = write(repo, repo.main / "x")
     data["event"] = data.pop("hook_event_name")
-    assert "WG101" in run_hook_process(data).reason
+    assert run_hook_process(data).codes == ["WG101"]
 
 
 def test_unknown_payload_fields_are_tolerated(repo: Repo) -> None:
     data = write(repo, repo.main / "x", effort={"level": "high"}, prompt_id="p1", brand_new_field=[1, 2])
-    assert "WG101" in run_hook_process(data).reason
+    assert run_hook_process(data).codes == ["WG101"]
 
 
 def test_non_tool_events_pass(repo: Repo) -> None:
@@ -323,7 +323,7 @@ def test_a_judgement_past_the_watchdog_is_refused(repo: Repo, monkeypatch: pytes
     reply = hook.run_hook(json.dumps(write(repo, repo.worktree / "a.py")).encode())
     assert time.monotonic() - started < 3
     reason = json.loads(reply.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
-    assert "WG000" in reason and "longer than 0.2 s" in reason
+    assert reason.endswith("[worktree-guard WG000]") and "longer than 0.2 s" in reason
 
 
 def test_an_unknown_hook_event_is_wg000_for_an_isolated_agent(repo: Repo) -> None:
@@ -331,4 +331,4 @@ def test_an_unknown_hook_event_is_wg000_for_an_isolated_agent(repo: Repo) -> Non
     data = write(repo, repo.main / "x")
     data["hook_event_name"] = "0"
     result = run_hook_process(data)
-    assert result.decision == "deny" and "WG000" in result.reason and "'0'" in result.reason
+    assert result.decision == "deny" and result.codes == ["WG000"] and "'0'" in result.reason

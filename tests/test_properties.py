@@ -11,13 +11,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import Repo, make_repo, run_hook_process
+from tests.helpers import Repo, isolated_environment, make_repo, run_hook_process
 from worktree_guard.hook import run_hook
 
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Repo:
-    repo = make_repo(tmp_path_factory.mktemp("prop"))
+    base = tmp_path_factory.mktemp("prop")
+    with isolated_environment(base / "home"):  # built before any test's own isolation applies
+        repo = make_repo(base)
     (repo.worktree / "to-main").symlink_to(repo.main)
     (repo.worktree / "to-etc").symlink_to("/etc")
     (repo.worktree / "to-self").symlink_to(repo.worktree / "src")
@@ -30,7 +32,8 @@ SEGMENTS = st.sampled_from(["..", ".", "", "src", "to-main", "to-etc", "to-self"
 
 @st.composite
 def path_strings(draw: st.DrawFn) -> str:
-    start = draw(st.sampled_from(["", "/", "~/", "W/", "MAIN/", "SIB/", "/tmp/", "/dev/", "/etc/", "/opt/", "WEVIL/"]))
+    # OUT/ is the sibling worktree outside the main checkout: a shared checkout inside the allow-listed temp dir.
+    start = draw(st.sampled_from(["", "/", "~/", "W/", "MAIN/", "SIB/", "OUT/", "/tmp/", "/dev/", "/etc/", "/opt/", "WEVIL/"]))
     parts = draw(st.lists(SEGMENTS, max_size=7))
     return start + "/".join(parts)
 
@@ -41,6 +44,7 @@ def concretise(text: str, repo: Repo) -> str:
         .replace("W/", f"{repo.worktree}/")
         .replace("MAIN/", f"{repo.main}/")
         .replace("SIB/", f"{repo.sibling}/")
+        .replace("OUT/", f"{repo.outside}/")
     )
 
 
@@ -107,7 +111,10 @@ def payloads(draw: st.DrawFn) -> dict:
     if draw(st.booleans()):
         body["tool_name"] = draw(st.sampled_from(["Write", "Edit", "NotebookEdit", "Bash", "Agent", "Read", "Zap"]))
     if draw(st.booleans()):
-        body["tool_input"] = draw(st.dictionaries(st.sampled_from(["file_path", "notebook_path", "command", "path", "content"]), JSON_VALUES, max_size=3))
+        # Values are sometimes real paths (W/, MAIN/, OUT/… are concretised by the test): a write into a shared
+        # checkout must meet a deny here too, not only in the path property above.
+        body["tool_input"] = draw(st.dictionaries(st.sampled_from(["file_path", "notebook_path", "command", "path", "content"]),
+                                                  JSON_VALUES | path_strings(), max_size=3))
     return body
 
 
@@ -116,10 +123,14 @@ def payloads(draw: st.DrawFn) -> dict:
 def test_any_payload_gets_a_protocol_reply(world: Repo, body: dict, cwd_choice: str) -> None:
     if cwd_choice != "none":
         body["cwd"] = str(world.worktree if cwd_choice == "W" else world.main)
+    if isinstance(body.get("tool_input"), dict):
+        body["tool_input"] = {k: concretise(v, world) if isinstance(v, str) else v for k, v in body["tool_input"].items()}
     reply = run_hook(json.dumps(body).encode())
     assert reply.exit_code == 0
     got = decision(reply.stdout)
     if cwd_choice == "W" and body.get("tool_name") in ("Write", "Edit", "NotebookEdit"):
+        # In enforce mode a file write is never allowed or asked for: it passes silently or is denied.
+        assert got not in ("allow", "ask"), reply.stdout
         field = "notebook_path" if body["tool_name"] == "NotebookEdit" else "file_path"
         value = body.get("tool_input", {}).get(field) if isinstance(body.get("tool_input"), dict) else None
         if got == "pass":
@@ -156,3 +167,10 @@ def test_any_command_from_shell_fragments_gets_a_reply(world: Repo, parts: list[
     if got == "deny":
         reason = json.loads(reply.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
         assert "WG000" not in reason, reason  # an internal error would be a bug, not a verdict
+
+
+def test_the_world_is_built_in_isolation(world: Repo) -> None:
+    """The module-scoped repository is made before any test's own isolation applies: it must isolate itself."""
+    from tests.helpers import git
+
+    assert git("log", "-1", "--format=%ae", cwd=world.main).strip() == "test@example.invalid"

@@ -320,7 +320,7 @@ def test_no_adapter_takes_another_runtimes_payload(repo: Repo) -> None:
         assert PM.hook.worktree_guard_read_payload(payload=payload, runtime="auto").runtime == runtime
 
 
-@pytest.mark.parametrize("broken", ["client.py", "cli.py"])
+@pytest.mark.parametrize("broken", ["client.py", "hook_process.py", "hook.py"])
 @pytest.mark.parametrize(
     ("runtime", "denied"),
     [("gemini", lambda o: o["reason"]), ("cline", lambda o: o["errorMessage"]), ("cursor", lambda o: o["agent_message"]), ("copilot", lambda o: o["permissionDecisionReason"])],

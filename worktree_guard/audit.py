@@ -7,7 +7,7 @@ import json
 import os
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from .records import ConfigDict, Field, Record
 
 from .model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
 
@@ -15,7 +15,7 @@ from .model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
 _CONTENT_FIELDS = ("content", "old_string", "new_string", "edits", "new_source", "prompt")
 
 
-class AuditRecord(BaseModel):
+class AuditRecord(Record):
     """One line of the audit log."""
 
     model_config = ConfigDict(extra="forbid")

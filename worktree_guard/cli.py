@@ -4,99 +4,20 @@ from __future__ import annotations
 
 import sys
 
+from .flags import add_config_flags, config_flags
+
 TYPE_CHECKING = False  # typing costs milliseconds at import, and the hook's path imports this module
 if TYPE_CHECKING:
     import argparse
     from typing import Any
 
-    from .reply import Reply
-
-MODES = ("enforce", "rewrite", "warn", "off")
-HOOK_HELP = "read one hook payload on stdin, write the runtime's reply"
-
-
-def _config_flags(args: argparse.Namespace) -> dict[str, Any]:
-    """Settings given as flags: the highest configuration layer (SPEC §8)."""
-    flags: dict[str, Any] = {}
-    for name in ("mode", "profile", "runtime", "audit_log", "worktree_root"):
-        value = getattr(args, name, None)
-        if value is not None:
-            flags[name] = value
-    for name in ("allow", "protect", "shared_roots"):
-        value = getattr(args, name, None)
-        if value:
-            flags[name] = value
-    if getattr(args, "isolated", None) is not None:
-        flags["isolated"] = args.isolated
-    return flags
-
-
-def _add_config_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--mode", choices=MODES, help="enforce (default), rewrite, warn or off")
-    parser.add_argument("--profile", choices=("default", "strict"))
-    parser.add_argument("--runtime", help="the runtime whose payload to read (default: recognise it)")
-    parser.add_argument("--root", dest="worktree_root", metavar="DIR", help="the agent's worktree root W (default: detected)")
-    parser.add_argument("--shared", dest="shared_roots", action="append", metavar="DIR", help="an extra shared root (repeatable)")
-    parser.add_argument("--allow", action="append", metavar="PATTERN", help="an extra writable location (repeatable)")
-    parser.add_argument("--protect", action="append", metavar="PATTERN", help="an extra protected pattern inside W (repeatable)")
-    parser.add_argument("--audit-log", dest="audit_log", metavar="FILE", help="append one JSON line per verdict to FILE")
-    parser.add_argument("--isolated", dest="isolated", action="store_true", default=None, help="treat the agent as isolated")
-    parser.add_argument("--not-isolated", dest="isolated", action="store_false", help="treat the agent as not isolated")
-
 
 def cmd_hook(args: argparse.Namespace) -> int:
-    """`hook` reached through the full parser (`main` routes a leading `hook` to the client first)."""
-    from .client import read_stdin
+    """`hook` reached through the full parser (`main` routes a leading `hook` to `hook_process` first)."""
     from .hook import run_hook
+    from .hook_process import read_stdin, write_reply
 
-    return write_reply(run_hook(read_stdin(), flags=_config_flags(args)))
-
-
-def hook_reply(argv: list[str], stdin: bytes, *, cwd: str | None = None, pm: Any = None) -> Reply:
-    """The reply of `worktree-guard hook` with these arguments to this payload, judged in this process.
-
-    `cwd` is the hook process's working directory when another process judges for it (the daemon);
-    `pm` a plugin manager built already. A bad flag is a reply too, never argparse's exit 2 with usage text.
-    """
-    from .hook import run_hook
-
-    if argv == ["hook"]:
-        return run_hook(stdin, cwd=cwd, pm=pm)  # no flags: what the parser would find, without loading argparse
-    import contextlib
-    import io
-
-    try:
-        with contextlib.redirect_stderr(io.StringIO()):
-            args = hook_parser().parse_args(argv[1:])
-    except SystemExit:
-        reply = run_hook(stdin, usage_error=f"the hook command's flags are invalid: {' '.join(argv[1:])}", cwd=cwd, pm=pm)
-        reply.exit_code = 0
-        return reply
-    return run_hook(stdin, flags=_config_flags(args), cwd=cwd, pm=pm)
-
-
-_hook_parser: argparse.ArgumentParser | None = None
-
-
-def hook_parser() -> argparse.ArgumentParser:
-    """The parser of `hook`'s own flags (the `hook` sub-parser of `build_parser`), built once."""
-    global _hook_parser
-    if _hook_parser is None:
-        import argparse
-
-        _hook_parser = argparse.ArgumentParser(prog="worktree-guard hook", description=HOOK_HELP)
-        _add_config_flags(_hook_parser)
-    return _hook_parser
-
-
-def write_reply(reply: Reply) -> int:
-    """Print a hook reply as the hook process does; its exit code."""
-    if reply.stdout:
-        sys.stdout.write(reply.stdout + "\n")
-    if reply.stderr:
-        sys.stderr.write(reply.stderr + "\n")
-    sys.stdout.flush()
-    return reply.exit_code
+    return write_reply(run_hook(read_stdin(), flags=config_flags(args)))
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -131,7 +52,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     try:
         pm = plugin_manager()
         call = to_tool_call(payload)
-        ctx = build_context(call, flags=_config_flags(args), pm=pm)
+        ctx = build_context(call, flags=config_flags(args), pm=pm)
         verdict = decide(call, ctx)
     except Exception as e:  # noqa: BLE001 — people get the cause in one line, never a traceback
         print(f"worktree-guard check: {e}", file=sys.stderr)
@@ -169,7 +90,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     from .explain import explain
 
     try:
-        print(explain(args.shell_command, args.cwd or os.getcwd(), _config_flags(args)))
+        print(explain(args.shell_command, args.cwd or os.getcwd(), config_flags(args)))
     except Exception as e:  # noqa: BLE001 — a clear one-line cause, never a traceback
         print(f"worktree-guard explain: {e}", file=sys.stderr)
         return 2
@@ -203,7 +124,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from .doctor import diagnose, render
 
     try:
-        report = diagnose(os.path.abspath(args.cwd or os.getcwd()), args.agent_type, _config_flags(args), run_self_test=not args.no_self_test)
+        report = diagnose(os.path.abspath(args.cwd or os.getcwd()), args.agent_type, config_flags(args), run_self_test=not args.no_self_test)
     except Exception as e:  # noqa: BLE001 — people get the cause in one line, never a traceback
         print(f"worktree-guard doctor: {e}", file=sys.stderr)
         return 2
@@ -262,8 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"worktree-guard {__version__}")
     sub = parser.add_subparsers(dest="command_name", metavar="COMMAND", required=True)
 
+    from .hook_process import HOOK_HELP
+
     hook = sub.add_parser("hook", help=HOOK_HELP)
-    _add_config_flags(hook)
+    add_config_flags(hook)
     hook.set_defaults(func=cmd_hook)
 
     check = sub.add_parser("check", help="judge one call given as flags, for people")
@@ -273,13 +196,13 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--cwd", help="the agent's working directory (default: here)")
     check.add_argument("--agent-type", dest="agent_type", help="the agent's type, to read its definition")
     check.add_argument("--json", action="store_true", help="machine-readable output")
-    _add_config_flags(check)
+    add_config_flags(check)
     check.set_defaults(func=cmd_check)
 
     explain = sub.add_parser("explain", help="show how a Bash command is parsed, where each step runs, and each decision")
     explain.add_argument("shell_command", metavar="COMMAND", help="the Bash command, as one argument")
     explain.add_argument("--cwd", help="the agent's working directory (default: here)")
-    _add_config_flags(explain)
+    add_config_flags(explain)
     explain.set_defaults(func=cmd_explain)
 
     schema = sub.add_parser("schema", help="print the JSON schemas of the records and the configuration")
@@ -291,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--agent-type", dest="agent_type", help="the agent's type, to read its definition")
     doctor.add_argument("--json", action="store_true", help="machine-readable output")
     doctor.add_argument("--no-self-test", dest="no_self_test", action="store_true", help="do not run the installed hook")
-    _add_config_flags(doctor)
+    add_config_flags(doctor)
     doctor.set_defaults(func=cmd_doctor)
     validate = sub.add_parser("validate", help="replay recorded sessions and logs offline and report every escape")
     validate.add_argument("paths", nargs="+", metavar="PATH", help="transcript, hook-input log or audit log files, or directories (searched recursively)")
@@ -342,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["hook"] and not {"-h", "--help"} & set(argv):
         # The hot path: the daemon's reply when one is running, else the same judgement in this process.
-        from .client import run_hook_command
+        from .hook_process import run_hook_command
 
         return run_hook_command(argv)
     args = build_parser().parse_args(argv)

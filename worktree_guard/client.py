@@ -1,29 +1,30 @@
-"""The hook's fast path: hand the payload to a warm worktree-guard daemon, else judge it in this process.
+"""The daemon's wire: where a worktree-guard daemon lives, which one serves a call, and how to ask it.
 
-`worktree-guard hook` runs as a fresh process before every tool call. Importing the guard (pydantic,
-pluggy, bashlex) costs far more than the judgement itself, so a daemon (`worktree_guard.daemon`) keeps them
-loaded and this module only forwards the call to it. It imports built-in modules only — `posix`, `sys`,
+`worktree-guard hook` runs as a fresh process before every tool call (`hook_process`). Importing the guard
+(pydantic, pluggy, bashlex) costs more than the judgement itself, so a daemon (`worktree_guard.daemon`) keeps
+them loaded and this module only forwards the call to it. It imports built-in modules only — `posix`, `sys`,
 `_socket`, `_sha256`; not even `os`, which costs 1.5 ms — so that `python -S -P …/worktree_guard/fast_hook.py`
-costs little more than the interpreter's start (the console scripts `worktree-guard hook` and
-`worktree-guard-hook` reach the same code).
+costs little more than the interpreter's start.
 
 The daemon is an optimisation and never an authority on its own failure. Anything short of a complete,
 well-formed reply to this very request — no daemon, a socket directory that is not private, a server that
 is not this user's, a refused connection, a timeout, a short or garbled reply, a daemon that declines
-because its code is stale — makes the client judge the call here, exactly as without a daemon (which fails
-closed itself). When no daemon is running the client starts one, detached, and judges this call here.
+because its code is stale — raises NoDaemon, and the hook judges the call in its own process (which fails
+closed itself). The call that finds no daemon, or one that does not answer, also makes sure the next call
+has a working one: it starts one, after killing a daemon that is proven to be this user's own and stopped,
+wedged or orphaned (its socket replaced), or after moving a socket directory that is no longer private aside.
 
-Which daemon serves which environment: the socket's name is a hash of the interpreter, this package's
-location and every environment variable that the guard or Python reads at start-up (`KEY_VARS`,
-`KEY_PREFIXES`); a different environment gets a different daemon. The complete environment and the working
-directory travel with each request and the daemon judges under them. Set `WT_GUARD_DAEMON=0` to judge every
-call in-process.
+Which daemon serves a call: one per user and per loaded code — the interpreter, its start-up flags and
+encodings, this package, the user's site-packages (`daemon_key`). HOME, TMPDIR, XDG_*, the settings'
+variables and everything else travel with each request, and the daemon judges under them. The sockets live
+in `$XDG_RUNTIME_DIR/worktree-guard`, else `/tmp/worktree-guard-<uid>` (private, checked before each use);
+at most MAX_DAEMONS run per user there. Set `WT_GUARD_DAEMON=0` to judge every call in-process.
 """
 
 import posix
 import sys
 
-from .private_dir import NotPrivate, cache_root, open_private_dir
+from .private_dir import NotPrivate, open_private_dir
 
 TYPE_CHECKING = False  # `typing` is not imported at run time
 if TYPE_CHECKING:
@@ -34,40 +35,54 @@ DISABLE_VAR = "WT_GUARD_DAEMON"
 #: Seconds a daemon waits for a request before it exits (default IDLE_SECONDS).
 IDLE_VAR = "WT_GUARD_DAEMON_IDLE"
 IDLE_SECONDS = 900.0
+#: Idle seconds after which a daemon exits while other daemons of the user run too (at most a fifth of its idle).
+CROWDED_IDLE_SECONDS = 60.0
+#: Daemons one user may run at once (one per interpreter, package and start-up flags in use); past it, calls
+#: are judged in-process.
+MAX_DAEMONS = 4
 
-PROTOCOL = 1
+PROTOCOL = 2
 REQUEST_MAGIC = b"WGQ1"
 REPLY_MAGIC = b"WGR1"
 END_MAGIC = b"WGEND"
 NONCE_BYTES = 16
 STATUS_SERVED = 0
 STATUS_DECLINED = 1
-#: Seconds the client waits for the whole reply; the daemon gives up on a request sooner (daemon.REQUEST_SECONDS).
-REPLY_TIMEOUT = 10.0
-#: Everything a hook call may take, daemon and in-process fallback together: under Claude Code's 30 s hook
-#: timeout as installed, past which the call would go through unjudged.
+#: Seconds the client waits for a sign of life: a daemon that takes no call in that time (its heartbeat, the
+#: count of calls accepted, stands still) is unresponsive and replaced. A healthy one takes a call at least
+#: every daemon.REQUEST_SECONDS (its own limit per call); see docs/performance.md, "Waiting for the daemon",
+#: for the measured p99 under load this is chosen from.
+REPLY_TIMEOUT = 2.0
+#: Age of the hook process (seconds since it started) up to which it waits for a busy daemon; then it judges
+#: the call itself, with TOTAL_SECONDS - DAEMON_WAIT_SECONDS left.
+DAEMON_WAIT_SECONDS = 10.0
+#: Everything a hook call may take from its process's start (interpreter and imports included), daemon and
+#: in-process fallback together: under Claude Code's 30 s hook timeout as installed, past which the call
+#: would go through unjudged. The in-process watchdog refuses the call ANSWER_MARGIN before it.
 TOTAL_SECONDS = 25.0
+ANSWER_MARGIN = 1.5
 #: Largest request the daemon reads: the hook refuses stdin over 16 MiB, plus room for the environment.
 MAX_REQUEST = 24 * 1024 * 1024
-
-#: Environment variables that select a daemon (besides those with KEY_PREFIXES): what the guard reads from
-#: its environment (HOME, TMPDIR, CDPATH, XDG_CONFIG_HOME, CLAUDE_CONFIG_DIR, …) and what Python fixes at start.
-KEY_VARS = (
-    "HOME",
-    "TMPDIR",
-    "TEMP",
-    "TMP",
-    "CDPATH",
-    "XDG_CONFIG_HOME",
-    "XDG_CACHE_HOME",
-    "CLAUDE_CONFIG_DIR",
-    "LANG",
-    "LC_ALL",
-    "LC_CTYPE",
-)
-KEY_PREFIXES = ("WORKTREE_GUARD_", "WT_GUARD_", "PYTHON")
+#: Interpreter start-up variables: they change which code a daemon loads (PYTHONPATH, PYTHONHOME, …).
+KEY_PREFIX = "PYTHON"
 
 PACKAGE_DIR = __file__.rpartition("/")[0]  # absolute: imported from an absolute sys.path entry
+
+
+def process_age() -> float:
+    """Seconds since this process started (the kernel's start time, so the interpreter's start and imports count)."""
+    import time
+
+    try:
+        fd = posix.open("/proc/self/stat", posix.O_RDONLY | posix.O_CLOEXEC)
+        try:
+            stat = posix.read(fd, 4096)
+        finally:
+            posix.close(fd)
+        started = int(stat.rpartition(b")")[2].split()[19]) / posix.sysconf("SC_CLK_TCK")
+        return max(0.0, time.clock_gettime(time.CLOCK_BOOTTIME) - started)
+    except (OSError, ValueError, IndexError, AttributeError):
+        return time.process_time()  # no /proc: at least the CPU this process has used
 
 
 class NoDaemon(Exception):
@@ -94,24 +109,63 @@ def current_environ() -> "dict[str, str]":
     return {k.decode(encoding, errors): v.decode(encoding, errors) for k, v in posix.environ.items()}
 
 
+def _is_dir(path: str) -> bool:
+    try:
+        return (posix.stat(path).st_mode & 0o170000) == 0o040000
+    except (OSError, ValueError):
+        return False
+
+
+def _exists(path: str) -> bool:
+    try:
+        posix.stat(path)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def user_site(environ: "Mapping[str, str]") -> str | None:
+    """The user's site-packages when it exists and this interpreter would load it (outside a venv)."""
+    if environ.get("PYTHONNOUSERSITE") or _exists(sys.executable.rpartition("/")[0].rpartition("/")[0] + "/pyvenv.cfg"):
+        return None  # a venv (unless made with --system-site-packages) loads none; under -S sys.prefix does not say
+    base = environ.get("PYTHONUSERBASE") or ((environ.get("HOME") or "").rstrip("/") + "/.local")
+    path = f"{base}/lib/python{sys.version_info[0]}.{sys.version_info[1]}/site-packages"
+    return path if path.startswith("/") and _is_dir(path) else None
+
+
 def daemon_key(environ: "Mapping[str, str]") -> str:
-    """The name of the daemon that serves this interpreter, this package and this environment."""
+    """The name of the daemon that serves this user and this loaded code.
+
+    What changes the code a daemon runs: the user; the interpreter (its directory — a venv is its bin/ — and
+    version) with its start-up variables (PYTHON*) and encodings; this copy of the package; the user's
+    site-packages where the interpreter loads them. Nothing else: HOME, TMPDIR, XDG_*, the settings'
+    variables travel with every request and the daemon judges under them.
+    """
+    from _locale import CODESET, nl_langinfo
     from _sha256 import sha256
 
     digest = sha256()
-    # The interpreter: its directory (a venv is its bin/; python and python3 there are one interpreter, and
-    # sys.prefix is not the venv under -S) and version; and which copy of this package.
-    for part in (f"protocol {PROTOCOL}", sys.executable.rpartition("/")[0], sys.version, PACKAGE_DIR):
+    parts = [
+        f"protocol {PROTOCOL}",
+        f"uid {posix.geteuid()}",
+        sys.executable.rpartition("/")[0],
+        sys.version,
+        PACKAGE_DIR,
+        f"encodings {sys.getfilesystemencoding()} {sys.getfilesystemencodeerrors()} utf8={sys.flags.utf8_mode} {nl_langinfo(CODESET)}",
+        f"user site {user_site(environ)}",
+    ]
+    parts += [f"{name}={environ[name]}" for name in sorted(environ) if name.startswith(KEY_PREFIX)]
+    for part in parts:
         digest.update(_encode(part) + b"\0")
-    for name in sorted(environ):
-        if name in KEY_VARS or name.startswith(KEY_PREFIXES):
-            digest.update(_encode(f"{name}={environ[name]}") + b"\0")
     return digest.hexdigest()[:32]
 
 
 def socket_dir(environ: "Mapping[str, str]") -> str:
-    """The private directory that holds the daemons' sockets and locks."""
-    return cache_root(environ) + "/daemon"
+    """The private directory that holds the daemons' sockets and locks: not under HOME, one per user."""
+    runtime = environ.get("XDG_RUNTIME_DIR") or ""
+    if runtime.startswith("/") and _is_dir(runtime):
+        return runtime.rstrip("/") + "/worktree-guard"
+    return f"/tmp/worktree-guard-{posix.geteuid()}"
 
 
 def daemon_disabled(environ: "Mapping[str, str]") -> bool:
@@ -200,7 +254,10 @@ def decode_reply(data: bytes, nonce: bytes) -> tuple[int, int, str, str]:
 
 
 def ask_daemon(argv: list[str], stdin: bytes, *, timeout: float = REPLY_TIMEOUT, spawn: bool = True) -> tuple[int, str, str]:
-    """(exit code, stdout, stderr) as the daemon judged the call; NoDaemon when it did not (start it if absent)."""
+    """(exit code, stdout, stderr) as the daemon judged the call; NoDaemon when it did not.
+
+    With `spawn`, a call that finds no working daemon makes sure the next call has one (see `_make_way`).
+    """
     import _socket
 
     environ = current_environ()
@@ -209,12 +266,15 @@ def ask_daemon(argv: list[str], stdin: bytes, *, timeout: float = REPLY_TIMEOUT,
     if not hasattr(_socket, "SO_PEERCRED"):
         raise NoDaemon("this system cannot tell the daemon who is connecting (no SO_PEERCRED)")
     directory = socket_dir(environ)
+    key = daemon_key(environ)
     try:
         dir_fd = open_private_dir(directory)
     except NotPrivate as e:
+        if spawn and quarantine(directory):
+            _make_way(directory, key, environ, None)
         raise NoDaemon(str(e)) from None
     try:
-        key = daemon_key(environ)
+        before = lock_record(dir_fd, key)
         try:
             cwd = posix.getcwdb()
         except OSError:
@@ -228,21 +288,23 @@ def ask_daemon(argv: list[str], stdin: bytes, *, timeout: float = REPLY_TIMEOUT,
                 sock.connect(address(dir_fd, directory, key + ".sock"))
             except (FileNotFoundError, ConnectionRefusedError) as e:
                 if spawn:
-                    start_daemon(dir_fd, key, environ)
+                    _make_way(directory, key, environ, None)
                 raise NoDaemon(f"no daemon is listening ({e.strerror})") from None
-            _check_peer(sock, dir_fd, key)
+            try:
+                _check_peer(sock, dir_fd, key)
+            except NoDaemon:
+                if spawn:
+                    _make_way(directory, key, environ, None)  # another process's socket: a daemon replaces it
+                raise
             posix.close(dir_fd)  # not open while the daemon judges (it sees this process's descriptors)
             dir_fd = -1
             sock.sendall(request)
             sock.shutdown(_socket.SHUT_WR)
-            chunks = []
-            while True:
-                chunk = sock.recv(65536)
-                if not chunk:
-                    break
-                chunks.append(chunk)
+            chunks = _receive(sock, directory, key, before, timeout)
         except TimeoutError:
-            raise DaemonTimeout(f"the daemon did not answer within {timeout:g} s") from None
+            if spawn:
+                _make_way(directory, key, environ, before)
+            raise DaemonTimeout(f"the daemon took no call for {timeout:g} s") from None
         except OSError as e:
             raise NoDaemon(f"the daemon did not answer ({type(e).__name__}: {e})") from None
         finally:
@@ -259,8 +321,142 @@ def ask_daemon(argv: list[str], stdin: bytes, *, timeout: float = REPLY_TIMEOUT,
     return exit_code, out, err
 
 
-def _check_peer(sock: object, dir_fd: int, key: str) -> None:
-    """The process behind the socket must be this user's daemon for this key (Linux: SO_PEERCRED).
+def _receive(sock: object, directory: str, key: str, before: "tuple[int, int, int] | None", timeout: float) -> list[bytes]:
+    """The reply's bytes. TimeoutError when the daemon takes no call for `timeout` seconds while this one
+    waits (it is hung), or when this process is DAEMON_WAIT_SECONDS old (the daemon is too slow to be worth
+    it); a busy daemon that keeps taking calls is waited for."""
+    chunks = []
+    while True:
+        try:
+            chunk = sock.recv(65536)  # type: ignore[attr-defined]
+        except TimeoutError:
+            if process_age() + timeout > DAEMON_WAIT_SECONDS:
+                raise
+            try:
+                dir_fd = open_private_dir(directory)
+            except NotPrivate:
+                raise TimeoutError from None
+            try:
+                now = lock_record(dir_fd, key)
+            finally:
+                posix.close(dir_fd)
+            if before is None or now is None or now[0] != before[0] or now[2] == before[2]:
+                raise  # no call taken in `timeout` seconds: hung (or gone)
+            before = now
+            continue
+        if not chunk:
+            return chunks
+        chunks.append(chunk)
+
+
+def _make_way(directory: str, key: str, environ: "Mapping[str, str]", before: "tuple[int, int, int] | None") -> None:
+    """After a failed call: make sure the next call finds a working daemon for `key`. Never raises.
+
+    No daemon holds the key's lock: start one. The holder is this user's daemon (proven: it holds the lock,
+    runs as this user, and its command line is `-m worktree_guard.daemon --key KEY`) and is unresponsive — it
+    is stopped, took no queued call while this one waited (`before` is the lock record read before connecting),
+    or its socket is no longer the one it bound — : kill it and start another. A holder still starting up (no
+    socket yet) or busy serving others is left alone.
+    """
+    try:
+        dir_fd = open_private_dir(directory)
+    except NotPrivate:
+        return
+    try:
+        record = lock_record(dir_fd, key)
+        if record is None:
+            start_daemon(dir_fd, key, environ)
+            return
+        pid, socket_ino, accepted = record
+        if socket_ino == 0:
+            return  # starting: it binds its socket once warm
+        try:
+            current = posix.stat(key + ".sock", dir_fd=dir_fd, follow_symlinks=False).st_ino
+        except OSError:
+            current = None
+        orphaned = current != socket_ino
+        hung = before is not None and before[0] == pid and before[2] == accepted
+        if (orphaned or hung or _stopped(pid)) and _own_daemon(pid, key):
+            posix.kill(pid, 9)  # SIGKILL: a stopped process cannot act on anything gentler
+            start_daemon(dir_fd, key, environ, replace=True)
+    except Exception:  # noqa: BLE001 — best effort: this call is judged in-process whatever happens here
+        pass
+    finally:
+        posix.close(dir_fd)
+
+
+def _read_proc(pid: int, name: str) -> bytes:
+    fd = posix.open(f"/proc/{pid}/{name}", posix.O_RDONLY | posix.O_CLOEXEC)
+    try:
+        return posix.read(fd, 1 << 16)
+    finally:
+        posix.close(fd)
+
+
+def _stopped(pid: int) -> bool:
+    """Is the process stopped (SIGSTOP, a debugger)? Its state in /proc/<pid>/stat is T or t."""
+    try:
+        stat = _read_proc(pid, "stat")
+    except OSError:
+        return False
+    return stat.rpartition(b")")[2].split()[:1] in ([b"T"], [b"t"])
+
+
+def _own_daemon(pid: int, key: str) -> bool:
+    """Is `pid` this user's worktree-guard daemon for `key`? Its real and effective uid, and its command line."""
+    try:
+        status = _read_proc(pid, "status")
+        cmdline = _read_proc(pid, "cmdline").split(b"\0")
+    except OSError:
+        return False
+    uids = next((line.split()[1:3] for line in status.splitlines() if line.startswith(b"Uid:")), [])
+    me = str(posix.geteuid()).encode()
+    return uids == [me, me] and cmdline[1:6] == [b"-P", b"-m", b"worktree_guard.daemon", b"--key", key.encode()]
+
+
+def quarantine(directory: str) -> bool:
+    """Move a socket directory that is no longer private aside, when it is this user's own; True if moved.
+
+    Nothing in it is trusted any more, so it is not repaired: it is renamed (and emptied of plain files when
+    that is possible) and a fresh private directory takes its place. One that belongs to another user (or
+    that the sticky temp dir does not let us rename) stays, and calls are judged in-process.
+    """
+    try:
+        st = posix.lstat(directory)
+    except OSError:
+        return False
+    if st.st_uid != posix.geteuid():
+        return False
+    aside = f"{directory}.untrusted-{posix.getpid()}-{posix.urandom(4).hex()}"
+    try:
+        posix.rename(directory, aside)
+    except OSError:
+        return False
+    try:
+        fd = posix.open(aside, posix.O_RDONLY | posix.O_DIRECTORY | posix.O_NOFOLLOW | posix.O_CLOEXEC)
+    except OSError:
+        try:
+            posix.unlink(aside)  # a symlink or a file
+        except OSError:
+            pass
+        return True
+    try:
+        for name in posix.listdir(fd):
+            try:
+                posix.unlink(name, dir_fd=fd)
+            except OSError:
+                pass
+    finally:
+        posix.close(fd)
+    try:
+        posix.rmdir(aside)
+    except OSError:
+        pass
+    return True
+
+
+def _check_peer(sock: object, dir_fd: int, key: str) -> int:
+    """The process behind the socket must be this user's daemon for this key (Linux: SO_PEERCRED); its pid.
 
     Its uid must be ours, and its pid the one that holds the key's lock and runs `-m worktree_guard.daemon
     --key KEY`: a socket some other process of the user bound in our place is not believed. (A process of
@@ -268,31 +464,30 @@ def _check_peer(sock: object, dir_fd: int, key: str) -> None:
     """
     import _socket
 
-    option = getattr(_socket, "SO_PEERCRED", None)
-    if option is None:
-        return  # the private directory is the guarantee there
-    cred = sock.getsockopt(_socket.SOL_SOCKET, option, 12)  # type: ignore[attr-defined]  # struct ucred
+    cred = sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)  # type: ignore[attr-defined]  # struct ucred
     pid = int.from_bytes(cred[0:4], sys.byteorder)
     uid = int.from_bytes(cred[4:8], sys.byteorder)
     if uid != posix.geteuid():
         raise NoDaemon(f"the daemon runs as uid {uid}, not as this user")
-    if _lock_holder(dir_fd, key) != pid:
+    record = lock_record(dir_fd, key)
+    if record is None or record[0] != pid:
         raise NoDaemon(f"the process behind the socket (pid {pid}) does not hold the daemon's lock")
     try:
-        fd = posix.open(f"/proc/{pid}/cmdline", posix.O_RDONLY | posix.O_CLOEXEC)
-        try:
-            cmdline = posix.read(fd, 1 << 16).split(b"\0")
-        finally:
-            posix.close(fd)
+        cmdline = _read_proc(pid, "cmdline").split(b"\0")
     except OSError:
-        return  # no /proc: the lock holder is what there is to check
+        return pid  # no /proc: the lock holder is what there is to check
     expected = [b"-P", b"-m", b"worktree_guard.daemon", b"--key", key.encode()]
     if cmdline[1:6] != expected:
         raise NoDaemon(f"the process behind the socket (pid {pid}) is not a worktree-guard daemon")
+    return pid
 
 
-def _lock_holder(dir_fd: int, key: str) -> int | None:
-    """The pid written in the key's lock file, while that lock is held (a free lock means no daemon)."""
+def lock_record(dir_fd: int, key: str) -> "tuple[int, int, int] | None":
+    """(pid, socket inode, calls accepted) from the key's lock file while a daemon holds the lock; None when free.
+
+    The daemon writes its pid when it takes the lock, its socket's inode once it listens (0 before), and the
+    number of calls it has accepted after each accept: the heartbeat that tells busy from hung.
+    """
     import fcntl
 
     try:
@@ -303,30 +498,62 @@ def _lock_holder(dir_fd: int, key: str) -> int | None:
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
         except OSError:
-            text = posix.read(fd, 64).strip()
-            return int(text) if text.isdigit() else None
+            fields = posix.read(fd, 128).split()
+            numbers = [int(f) for f in fields[:3] if f.isdigit()]
+            if not numbers:
+                return None
+            numbers += [0] * (3 - len(numbers))
+            return numbers[0], numbers[1], numbers[2]
         fcntl.flock(fd, fcntl.LOCK_UN)
         return None  # nobody holds it
     finally:
         posix.close(fd)
 
 
-def start_daemon(dir_fd: int, key: str, environ: "Mapping[str, str]") -> bool:
-    """Start the daemon for `key`, detached, unless one holds its lock (running or starting). True if started."""
+def _slots_free(dir_fd: int) -> bool:
+    """Is one of the MAX_DAEMONS slots of this directory free (each running daemon holds one slot lock)?"""
     import fcntl
 
-    try:
-        lock = posix.open(key + ".lock", posix.O_RDWR | posix.O_CREAT | posix.O_NOFOLLOW | posix.O_CLOEXEC, 0o600, dir_fd=dir_fd)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        posix.close(lock)
-        return False
-    posix.close(lock)  # free: the daemon takes it; a second starter loses the race there and exits
+    for slot in range(MAX_DAEMONS):
+        try:
+            fd = posix.open(f"slot-{slot}.lock", posix.O_RDONLY | posix.O_NOFOLLOW | posix.O_CLOEXEC, dir_fd=dir_fd)
+        except FileNotFoundError:
+            return True
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            return True
+        except OSError:
+            continue
+        finally:
+            posix.close(fd)
+    return False
+
+
+def start_daemon(dir_fd: int, key: str, environ: "Mapping[str, str]", *, replace: bool = False) -> bool:
+    """Start the daemon for `key`, detached; True if started.
+
+    Not when one holds the key's lock (running or starting) or every slot is taken (MAX_DAEMONS), unless
+    `replace`: then a daemon just killed still holds both for a moment, and the new one waits for them.
+    """
+    import fcntl
+
+    if not replace:
+        try:
+            lock = posix.open(key + ".lock", posix.O_RDWR | posix.O_CREAT | posix.O_NOFOLLOW | posix.O_CLOEXEC, 0o600, dir_fd=dir_fd)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return False
+        finally:
+            posix.close(lock)  # free: the daemon takes it; a second starter loses the race there and exits
+        if not _slots_free(dir_fd):
+            return False
     # -P: the agent's cwd must not come first on sys.path (a `worktree_guard/` there would shadow the guard).
-    argv = [sys.executable, "-P", "-m", "worktree_guard.daemon", "--key", key, "--package-dir", PACKAGE_DIR]
+    argv = [sys.executable, "-P", "-m", "worktree_guard.daemon", "--key", key, "--package-dir", PACKAGE_DIR, "--replace", "1" if replace else "0"]
     null = [(fd, mode) for fd, mode in ((0, posix.O_RDONLY), (1, posix.O_WRONLY), (2, posix.O_WRONLY))]
     actions = [(posix.POSIX_SPAWN_OPEN, fd, "/dev/null", mode, 0) for fd, mode in null]
     try:
@@ -335,97 +562,3 @@ def start_daemon(dir_fd: int, key: str, environ: "Mapping[str, str]") -> bool:
     except OSError:
         return False
     return True
-
-
-# --- the hook command ----------------------------------------------------------------------------
-
-
-def judge_here(argv: list[str], stdin: bytes, seconds_left: float | None = None) -> int:
-    """Judge the call in this process, as `worktree-guard hook` always did; write the reply; the exit code.
-
-    `seconds_left`: what remains of TOTAL_SECONDS after the daemon was tried; the in-process watchdog gets no more.
-    """
-    if sys.flags.no_site:
-        import site
-
-        site.main()  # started with -S for speed: the guard's dependencies are in site-packages
-    from worktree_guard import hook
-    from worktree_guard.cli import hook_reply, write_reply
-
-    if seconds_left is not None:
-        hook.WATCHDOG_SECONDS = max(1.0, min(hook.WATCHDOG_SECONDS, seconds_left))
-
-    return write_reply(hook_reply(argv, stdin))
-
-
-def read_stdin() -> bytes:
-    try:
-        return sys.stdin.buffer.read()
-    except BaseException:  # noqa: BLE001 — unreadable stdin is a payload error, judged like an empty one
-        return b""
-
-
-def refuse_unjudged(stdin: bytes, cause: str, argv: "list[str] | None" = None) -> int:
-    """The last resort when the guard cannot load or print its reply: refuse a tool call (WG000), note any other event.
-
-    Standard library only, ASCII only. Without it the process would end with a traceback and exit 1, which
-    Claude Code treats as a non-blocking error: the call would go through.
-    """
-    import json
-
-    try:
-        event = json.loads(stdin).get("hook_event_name", "PreToolUse")
-    except Exception:  # noqa: BLE001 — unreadable: treat it as the call it most likely is
-        event = "PreToolUse"
-    cause = " ".join(cause.split())[:1000]
-    from worktree_guard.last_resort import refusal, runtime_of
-
-    runtime = runtime_of(argv or [])
-    if event == "PreToolUse" or runtime:  # other runtimes send other event names, or none: refuse
-        reason = f"worktree-guard could not check this call, so it is refused: {cause} [worktree-guard WG000]"
-        text = refusal(runtime, reason)
-    else:
-        text = json.dumps({"systemMessage": f"worktree-guard: {cause}"})
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
-    return 0
-
-
-def run_hook_command(argv: list[str]) -> int:
-    """`worktree-guard hook [flags]`: the daemon's reply when it gives one, else the in-process judgement."""
-    import time
-
-    started = time.monotonic()
-    stdin = read_stdin()
-    try:
-        exit_code, out, err = ask_daemon(argv, stdin)
-    except BaseException:  # noqa: BLE001 — NoDaemon or anything else: the in-process judgement answers
-        try:
-            return judge_here(argv, stdin, TOTAL_SECONDS - (time.monotonic() - started))
-        except BaseException as error:  # noqa: BLE001 — never a traceback and exit 1, which lets the call through
-            return refuse_unjudged(stdin, f"{type(error).__name__}: {error}", argv)
-    try:
-        if out:
-            sys.stdout.write(out + "\n")
-        if err:
-            sys.stderr.write(err + "\n")
-        sys.stdout.flush()
-    except BaseException as error:  # noqa: BLE001 — as in-process (cli.write_reply inside judge_here)
-        return refuse_unjudged(stdin, f"{type(error).__name__}: {error}", argv)
-    return exit_code
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`worktree-guard-hook [flags]` (and `fast_hook.py`): the hook command, `hook` implied."""
-    args = ["hook", *(sys.argv[1:] if argv is None else argv)]
-    if {"-h", "--help"} & set(args):
-        if sys.flags.no_site:
-            import site
-
-            site.main()
-        from worktree_guard.cli import main as cli_main
-
-        return cli_main(args)
-    return run_hook_command(args)
-
-

@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from .records import ConfigDict, Field, Record, validation_error
 
 ENV_PREFIX = "WORKTREE_GUARD_"
 PROJECT_FILE = ".worktree-guard.toml"
@@ -33,7 +33,7 @@ DEFAULT_PASS_TOOLS = [
 ]
 
 
-class AgentSettings(BaseModel):
+class AgentSettings(Record):
     """Settings for one agent type (`[agents.<type>]`): what a worker of that type owns (SPEC §11)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -41,7 +41,7 @@ class AgentSettings(BaseModel):
     owns: list[str] | str | None = Field(default=None, description='pathspec patterns relative to the checkout root, or "none" (a read-only worker)')
 
 
-class Settings(BaseModel):
+class Settings(Record):
     """Every setting of the guard. Unknown keys are errors, so a typo never silently weakens the guard."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -99,15 +99,17 @@ def _normalise_keys(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read_toml(path: str) -> dict[str, Any] | None:
-    import tomllib
-
     try:
         with open(path, "rb") as f:
-            return tomllib.load(f)
+            data = f.read()
     except FileNotFoundError:
         return None
     except OSError as e:
         raise ConfigError(f"{path}: cannot read: {e.strerror}") from e
+    import tomllib  # only when there is a file: most calls have none
+
+    try:
+        return tomllib.loads(data.decode())  # as tomllib.load does
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from e
 
@@ -189,8 +191,8 @@ def resolve(layers: list[Layer]) -> EffectiveConfig:
             merged[key] = value
             sources[key] = layer.source
     try:
-        settings = Settings.model_validate(merged)
-    except ValidationError as e:
+        settings = Settings.model_validate(merged)  # pydantic judges every value it would not take as it is
+    except validation_error() as e:
         problems = []
         for error in e.errors():
             key = str(error["loc"][0]) if error["loc"] else "?"

@@ -1,11 +1,14 @@
 """The worktree-guard daemon: keeps the guard loaded and judges hook calls sent by `client`.
 
 Started by the first hook call that finds none (`client.start_daemon`), detached, in its own session; it
-serves one user and one environment (the socket's name is `client.daemon_key`) and exits after
-`WT_GUARD_DAEMON_IDLE` seconds (default 900) without a request.
+serves one user and one loaded code (the socket's name is `client.daemon_key`: interpreter, start-up flags,
+package) and exits after `WT_GUARD_DAEMON_IDLE` seconds (default 900) without a request — after
+CROWDED_IDLE_SECONDS when other daemons of the user run too. It holds one of the user's MAX_DAEMONS slots
+while it runs, and exits as soon as its socket or its directory is no longer its own (replaced, moved, or
+made non-private): a replacement can then start.
 
 Each request carries the hook process's arguments, working directory, complete environment and stdin. The
-daemon judges it exactly as the hook would in-process (`cli.hook_reply`): it takes over that environment and
+daemon judges it exactly as the hook would in-process (`hook_process.hook_reply`): it takes over that environment and
 directory for the request and reads configuration files and the git layout afresh, as every call does. It
 declines — and the client judges in-process — when its code is stale (a loaded module's file or a
 site-packages directory changed since it started: an upgrade, a new plugin) or when a request runs over
@@ -31,12 +34,18 @@ from typing import Any
 from . import client
 from .private_dir import NotPrivate, open_private_dir
 
-#: A request that takes longer is abandoned and declined (the client, waiting client.REPLY_TIMEOUT, judges it).
-REQUEST_SECONDS = 8.0
+#: A request that takes longer is abandoned and declined, and the client judges it (the same verdict: the
+#: analysis budget counts work, not time). The last resort that keeps the daemon taking a new call at least
+#: this often, which is how a waiting client tells a busy daemon from a hung one (client.REPLY_TIMEOUT).
+REQUEST_SECONDS = 1.5
 #: Seconds to read a request once connected.
-READ_SECONDS = 5.0
+READ_SECONDS = 0.25
 #: After this many requests the daemon exits and the next call starts a fresh one (bounds any slow growth).
 MAX_REQUESTS = 100_000
+#: Seconds between the daemon's checks that its socket and directory are still its own, and of its idle time.
+WAKE_SECONDS = 1.0
+#: Seconds a replacement waits for the key's lock and a slot while the daemon it replaces dies.
+REPLACE_WAIT_SECONDS = 5.0
 
 
 class RequestTimeout(BaseException):
@@ -131,33 +140,67 @@ class Daemon:
         self.hook_reply: Any = None
         self.fingerprint: CodeFingerprint | None = None
         self.served = 0
+        self.slot_fd: int | None = None
+        self.dir_ino = os.fstat(self.dir_fd).st_ino
 
     # -- start ---------------------------------------------------------------------------------------
 
-    def lock(self) -> bool:
-        """Take the key's lock; False when another daemon (running or starting) holds it."""
-        import fcntl
+    def lock(self, wait: float = 0.0) -> bool:
+        """Take the key's lock and a free slot; False when another daemon holds the lock or every slot is taken.
 
-        fd = os.open(self.key + ".lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=self.dir_fd)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        `wait`: seconds to keep trying (a replacement, while the daemon it replaces dies)."""
+        import time
+
+        deadline = time.monotonic() + wait
+        fd = _try_lock(self.dir_fd, self.key + ".lock", deadline)
+        if fd is None:
+            return False
+        while True:
+            free = (_try_lock(self.dir_fd, f"slot-{slot}.lock", 0.0) for slot in range(client.MAX_DAEMONS))
+            self.slot_fd = next((slot_fd for slot_fd in free if slot_fd is not None), None)
+            if self.slot_fd is not None or time.monotonic() >= deadline:
+                break
+            time.sleep(0.05)
+        if self.slot_fd is None:
             os.close(fd)
             return False
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())  # who holds it, for people and tests
         self.lock_fd = fd
+        self.write_record()
         return True
+
+    def write_record(self) -> None:
+        """pid, socket inode (0 until it listens), calls accepted: see client.lock_record. Fixed width, in place."""
+        assert self.lock_fd is not None
+        os.pwrite(self.lock_fd, f"{os.getpid():>10} {self.socket_ino or 0:>20} {self.served:>20}\n".encode(), 0)
+
+    def others_running(self) -> bool:
+        """Does another daemon of this user hold a slot here?"""
+        import fcntl
+
+        for slot in range(client.MAX_DAEMONS):
+            try:
+                fd = os.open(f"slot-{slot}.lock", os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=self.dir_fd)
+            except OSError:
+                continue
+            try:
+                if os.path.sameopenfile(fd, self.slot_fd):  # type: ignore[arg-type]
+                    continue
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except OSError:
+                return True
+            finally:
+                os.close(fd)
+        return False
 
     def warm(self) -> None:
         """Load everything a judgement needs, and judge a few calls so that every lazy import has happened."""
-        from . import cli, engine, hook, isolation, policy, runtimes  # noqa: F401
+        from . import engine, hook, hook_process, isolation, policy, runtimes  # noqa: F401
         from .plugins import plugin_manager
         from .shell import fallback, parse, walk  # noqa: F401
 
         parse._load_bashlex()
         self.pm = plugin_manager()
-        self.hook_reply = cli.hook_reply
+        self.hook_reply = hook_process.hook_reply
         import json
         import tempfile
 
@@ -182,29 +225,51 @@ class Daemon:
                 pass
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         listener.bind(client.address(self.dir_fd, self.directory, temp))
-        listener.listen(64)
+        listener.listen(256)  # 128 hook calls at once must not find the queue full
         os.rename(temp, name, src_dir_fd=self.dir_fd, dst_dir_fd=self.dir_fd)
         self.socket_ino = os.stat(name, dir_fd=self.dir_fd, follow_symlinks=False).st_ino
         self.listener = listener
+        self.write_record()
 
     # -- serve ---------------------------------------------------------------------------------------
 
     def still_ours(self) -> bool:
-        """Is the socket file still the one this daemon bound (not removed or replaced)?"""
+        """Is the socket file still the one this daemon bound, in the directory clients find, and is that private?"""
+        from .private_dir import check_private
+
         try:
-            return os.stat(self.key + ".sock", dir_fd=self.dir_fd, follow_symlinks=False).st_ino == self.socket_ino
-        except OSError:
+            if os.stat(self.key + ".sock", dir_fd=self.dir_fd, follow_symlinks=False).st_ino != self.socket_ino:
+                return False
+            if os.stat(self.directory, follow_symlinks=False).st_ino != self.dir_ino:
+                return False  # moved aside (client.quarantine) or replaced
+            check_private(self.dir_fd, self.directory)
+        except (OSError, NotPrivate):
             return False
+        return True
+
+    def idle_limit(self) -> float:
+        """Seconds without a call after which this daemon exits: sooner while other daemons of the user run."""
+        if self.others_running():
+            return min(self.idle_seconds / 5, client.CROWDED_IDLE_SECONDS)
+        return self.idle_seconds
 
     def serve(self) -> None:
+        import time
+
         assert self.listener is not None
         signal.signal(signal.SIGALRM, _on_alarm)
+        self.listener.settimeout(WAKE_SECONDS)
+        last_call = time.monotonic()
         while self.served < MAX_REQUESTS:
-            self.listener.settimeout(self.idle_seconds)
             try:
                 conn, _ = self.listener.accept()
             except TimeoutError:
-                return
+                if not self.still_ours() or time.monotonic() - last_call > self.idle_limit():
+                    return
+                continue
+            last_call = time.monotonic()
+            self.served += 1
+            self.write_record()  # the heartbeat: a waiting client tells busy from hung by it
             with conn:
                 try:
                     stale = self.handle(conn)
@@ -229,7 +294,6 @@ class Daemon:
             nonce, key, argv, cwd, environ, stdin = client.decode_request(data)
         except (OSError, ValueError):
             return False  # the client gets no reply and judges in-process
-        self.served += 1
         assert self.fingerprint is not None
         self.fingerprint.add_new_modules()
         stale = self.fingerprint.stale()
@@ -271,7 +335,7 @@ class Daemon:
         return None if _timed_out else reply
 
     def close(self) -> None:
-        if self.listener is not None:
+        if self.listener is not None and self.socket_ino is not None:
             if self.still_ours():
                 try:
                     os.unlink(self.key + ".sock", dir_fd=self.dir_fd)
@@ -308,6 +372,23 @@ def _names_proc(stdin: bytes, environ: dict[bytes, bytes]) -> bool:
         elif isinstance(item, list):
             stack.extend(item)
     return False
+
+
+def _try_lock(dir_fd: int, name: str, deadline: float) -> int | None:
+    """An exclusive flock on `name` in the directory, tried until `deadline` (monotonic); its descriptor, or None."""
+    import fcntl
+    import time
+
+    fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=dir_fd)
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except OSError:
+            if time.monotonic() >= deadline:
+                os.close(fd)
+                return None
+            time.sleep(0.05)
 
 
 def _read_all(conn: socket.socket) -> bytes:
@@ -351,8 +432,8 @@ def main(argv: list[str] | None = None) -> int:
         daemon = Daemon(options["--key"], idle_seconds(os.environ))
     except NotPrivate:
         return 2
-    if not daemon.lock():
-        return 0  # another daemon serves (or is starting for) this key
+    if not daemon.lock(REPLACE_WAIT_SECONDS if options.get("--replace") == "1" else 0.0):
+        return 0  # another daemon serves (or is starting for) this key, or the user runs MAX_DAEMONS already
     os.readlink = _readlink_for_peer  # type: ignore[assignment]  # see _readlink_for_peer
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))  # leave through `close`: the socket goes
     try:

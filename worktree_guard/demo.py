@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -53,6 +54,16 @@ def decision_of(stdout: str) -> str:
     return specific.get("permissionDecision", "warn" if "systemMessage" in out else "pass")
 
 
+def codes_of(stdout: str) -> list[str]:
+    """The codes a reply's reason ends with (`[worktree-guard WG201 WG301]`); [] for a pass."""
+    if not stdout:
+        return []
+    out = json.loads(stdout)
+    text = out.get("hookSpecificOutput", {}).get("permissionDecisionReason") or out.get("systemMessage") or ""
+    match = re.search(r"\[worktree-guard ((?:WG\d{3} ?)+)\]$", text.rstrip())
+    return match.group(1).split() if match else []
+
+
 def run_demo(fixtures: str) -> int:
     calls_file = os.path.join(fixtures, "calls.jsonl")
     if not os.path.isfile(calls_file):
@@ -67,10 +78,14 @@ def run_demo(fixtures: str) -> int:
         for example in examples:
             payload = substitute(example["payload"], names)
             reply = run_hook(json.dumps(payload).encode(), flags=example.get("flags"), environ={})
-            got = decision_of(reply.stdout)
-            mark = "ok " if got == example["expect"] else "BAD"
-            failures += got != example["expect"]
-            print(f"[{mark}] {got:8} {example['title']}")
+            got, codes = decision_of(reply.stdout), codes_of(reply.stdout)
+            # The exact codes, not only the decision: a deny for the wrong reason is a wrong verdict.
+            right = got == example["expect"] and codes == example["codes"]
+            failures += not right
+            shown = f"{got} {' '.join(codes)}".strip()
+            print(f"[{'ok ' if right else 'BAD'}] {shown:20} {example['title']}")
+            if not right:
+                print(f"           expected: {' '.join([example['expect'], *example['codes']])}")
             if reply.stdout:
                 specific = json.loads(reply.stdout).get("hookSpecificOutput", {})
                 if specific.get("permissionDecisionReason"):

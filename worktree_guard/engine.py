@@ -14,7 +14,7 @@ import pluggy
 from .agents import AgentDefinition, find_agent_definition
 from .config import EffectiveConfig, Layer, Settings, load_config
 from .isolation import Isolation, decide_isolation
-from .layout import Layout, find_layout, with_explicit_root
+from .layout import Layout, find_layout, vanished_worktree_layout, with_explicit_root
 from .model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
 from .paths import canonical, home_dir
 from .policy import PathPolicy
@@ -131,7 +131,8 @@ def scope_for(
         raise CallError(f"the call has no absolute cwd (got {cwd!r})")
     home = home_dir()
     cwd = canonical(cwd, "/", home)
-    layout = find_layout(cwd)
+    # A cwd that is gone (a deleted worktree) or not a directory: placed from git's records or not at all.
+    layout = find_layout(cwd) if os.path.isdir(cwd) else vanished_worktree_layout(cwd)
     start = definitions_start(layout, cwd)
     definition = find_agent_definition(agent_type, start, home) if agent_type else None
     frontmatter = (

@@ -1,10 +1,10 @@
 """`python -S -P /path/to/worktree_guard/fast_hook.py [flags]` — `worktree-guard hook` at the cost of a bare interpreter.
 
 Without site-packages (`-S`) the interpreter starts in about the time of `python -c pass` minus the site
-machinery (and an editable install's import finder); this file then imports only the standard-library
-client (`worktree_guard.client`) from the package directory it sits in, which hands the call to the
-daemon, or loads site-packages and judges it in-process. `-P` keeps this directory off the front of
-`sys.path`. The file stays tiny because a script, unlike a module, is compiled on every run.
+machinery (and an editable install's import finder); this file then imports only the hook process's
+home (`worktree_guard.hook_process`, standard library only) from the package directory it sits in, which
+hands the call to the daemon, or loads site-packages and judges it in-process. `-P` keeps this directory
+off the front of `sys.path`. The file stays tiny because a script, unlike a module, is compiled on every run.
 """
 
 import sys
@@ -12,7 +12,7 @@ import sys
 _package_parent = __file__.rpartition("/")[0].rpartition("/")[0] or "/"
 sys.path.append(_package_parent)  # after the standard library: only `worktree_guard` is looked up there
 try:
-    from worktree_guard.client import main
+    from worktree_guard.hook_process import main
 except BaseException as error:  # noqa: BLE001 — a broken install must still refuse, not exit 1 (fail open)
     _cause = f"{type(error).__name__}: {error}"
 

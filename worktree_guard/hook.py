@@ -10,8 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import signal
-import threading
+import _signal  # `signal` builds its enums at import: milliseconds the hook does not need
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -67,10 +66,10 @@ class WatchdogExpired(BaseException):
 def _watchdog() -> Iterator[None]:
     """Raise WatchdogExpired in this thread after WATCHDOG_SECONDS; only the main thread can take a signal
     (the daemon's workers have the daemon's own request limit, past which the client judges in-process)."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+    if not hasattr(_signal, "setitimer"):
         yield
         return
-    armed = signal.getitimer(signal.ITIMER_REAL)[0]
+    armed = _signal.getitimer(_signal.ITIMER_REAL)[0]
     if 0 < armed <= WATCHDOG_SECONDS:
         yield  # a shorter limit is already running (the daemon's per-request one): it decides
         return
@@ -78,13 +77,17 @@ def _watchdog() -> Iterator[None]:
     def expire(signum: int, frame: Any) -> None:
         raise WatchdogExpired
 
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, WATCHDOG_SECONDS)
+    try:
+        previous = _signal.signal(_signal.SIGALRM, expire)
+    except ValueError:  # not the main thread
+        yield
+        return
+    _signal.setitimer(_signal.ITIMER_REAL, WATCHDOG_SECONDS)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        _signal.setitimer(_signal.ITIMER_REAL, 0)
+        _signal.signal(_signal.SIGALRM, previous)
 
 
 def _runtime(flags: dict[str, Any], environ: dict[str, str]) -> str:
@@ -161,7 +164,7 @@ def _judge_event(event: AgentEvent, pm: pluggy.PluginManager, flags: dict[str, A
 
 
 def _one_line(error: BaseException) -> str:
-    from_engine = type(error).__name__ in ("CallError", "ConfigError", "AgentDefinitionError", "WatchdogExpired")
+    from_engine = type(error).__name__ in ("CallError", "ConfigError", "AgentDefinitionError", "WatchdogExpired", "LayoutUnknown")
     text = str(error) if from_engine else f"internal error {type(error).__name__}: {error}"
     text = " ".join(text.split())
     return text[:1000] if text else type(error).__name__
@@ -197,6 +200,8 @@ def _guess_isolated(state: dict[str, Any], environ: dict[str, str], process_cwd:
             cwd = here
             if not os.path.isabs(cwd):
                 return True  # the hook's own cwd is unknown too
+        if not os.path.isdir(cwd):
+            return True  # a cwd that is gone cannot be placed: unknown is never "not isolated"
         # The payload's cwd may be where a command runs rather than where the agent is (Codex sends a command's
         # workdir): the hook process's own directory in a linked worktree counts as well.
         if any(find_layout(os.path.realpath(d)).linked for d in dict.fromkeys((cwd, here)) if os.path.isabs(d)):

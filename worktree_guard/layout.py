@@ -9,6 +9,12 @@ import os
 from dataclasses import dataclass, field
 
 
+class LayoutUnknown(Exception):
+    """The checkout cannot be placed: a `.git` link that cannot be read or leads nowhere, a cwd that is gone.
+
+    Unknown is never "not isolated": the caller refuses the call (WG000)."""
+
+
 @dataclass(slots=True)
 class Layout:
     """The worktree root W, the shared roots S, and how they were found."""
@@ -134,20 +140,49 @@ def find_layout(cwd: str) -> Layout:
     top = os.path.dirname(dotgit)
     gitdir = _gitdir_of(dotgit)
     if gitdir is None:
-        return Layout(worktree_root=top, source="unreadable .git")
+        # A `.git` file is a link to a git dir (a linked worktree's or a submodule's): unreadable, it could be either.
+        raise LayoutUnknown(f"{dotgit} is not a readable `gitdir:` link, so the checkout at {top} cannot be placed")
     commondir_line = _read_first_line(os.path.join(gitdir, "commondir"))
     if commondir_line:
-        common = _resolve_from(gitdir, commondir_line)
-        main = main_worktree_of(common)
-        shared = [main] if main and main != top else []
-        shared += [t for t in linked_worktrees_of(common) if t != top and t not in shared]
-        return Layout(worktree_root=top, shared_roots=shared, linked=True, common_dir=common, source="linked worktree")
+        return _linked_layout(top, _resolve_from(gitdir, commondir_line), "linked worktree")
+    if not os.path.isdir(dotgit) and not os.path.isfile(os.path.join(gitdir, "HEAD")):
+        # The link leads to no git dir: a linked worktree whose admin dir was pruned (`<common>/worktrees/<name>`)
+        # is still a linked worktree of <common>; anything else cannot be placed.
+        common = os.path.dirname(os.path.dirname(gitdir))
+        if os.path.basename(os.path.dirname(gitdir)) == "worktrees" and os.path.isfile(os.path.join(common, "HEAD")):
+            return _linked_layout(top, common, "linked worktree (its admin dir is gone)")
+        raise LayoutUnknown(f"{dotgit} links to {gitdir}, which is not a git dir, so the checkout at {top} cannot be placed")
     main = main_worktree_of(gitdir) if os.path.isdir(dotgit) else None
     if main is not None and main != top and os.path.isdir(dotgit):
         # core.worktree points elsewhere: the checkout is there, not where `.git` is.
         top = main
     shared = [t for t in linked_worktrees_of(gitdir) if t != top]
     return Layout(worktree_root=top, shared_roots=shared, common_dir=gitdir, source="main worktree")
+
+
+def _linked_layout(top: str, common: str, source: str) -> Layout:
+    main = main_worktree_of(common)
+    shared = [main] if main and main != top else []
+    shared += [t for t in linked_worktrees_of(common) if t != top and t not in shared]
+    return Layout(worktree_root=top, shared_roots=shared, linked=True, common_dir=common, source=source)
+
+
+def vanished_worktree_layout(cwd: str) -> Layout:
+    """W and S for a `cwd` that does not exist (a deleted worktree): recovered from git's records, else LayoutUnknown.
+
+    The nearest existing ancestor's repository is asked which linked worktrees it still lists; the one that
+    holds `cwd` is W. Nothing else places an agent whose directory is gone, and unknown is never "not isolated".
+    """
+    ancestor = os.path.dirname(cwd)
+    while not os.path.isdir(ancestor):
+        ancestor = os.path.dirname(ancestor)
+    around = find_layout(os.path.realpath(ancestor))
+    common = around.common_dir
+    if common is not None:
+        for top in linked_worktrees_of(common):
+            if cwd == top or cwd.startswith(top.rstrip("/") + "/"):
+                return _linked_layout(top, common, "linked worktree (its directory is gone)")
+    raise LayoutUnknown(f"the call's cwd {cwd} does not exist and no git repository lists a worktree there, so the agent cannot be placed")
 
 
 def _bare_layout(cwd: str) -> Layout:

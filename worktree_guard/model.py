@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from .records import ConfigDict, Field, Record
 
 ToolKind = Literal["file_write", "file_read", "shell", "dispatch", "enter_worktree", "other", "unknown"]
 Decision = Literal["pass", "rewrite", "deny", "warn"]
@@ -12,7 +12,7 @@ WriteAction = Literal["write", "delete", "move_from", "move_to"]
 SubagentPlace = Literal["input", "dispatcher_cwd"]
 
 
-class FileWrite(BaseModel):
+class FileWrite(Record):
     """One path a file tool writes. A call may write several (a patch): the files rule judges every one."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -26,7 +26,7 @@ class FileWrite(BaseModel):
     action: WriteAction = Field(default="write", description="write (create or change), delete, or either side of a move")
 
 
-class ToolCall(BaseModel):
+class ToolCall(Record):
     """One tool call as the engine sees it, whatever runtime sent it.
 
     The runtime adapter fills it from the payload; `input` is the complete tool input as sent, so a
@@ -131,7 +131,7 @@ class ToolCall(BaseModel):
         return [self.input.get("command")]
 
 
-class Violation(BaseModel):
+class Violation(Record):
     """One reason to object to a call. Codes are stable; a code never changes meaning (SPEC §6)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -161,7 +161,7 @@ class Violation(BaseModel):
     )
 
 
-class Verdict(BaseModel):
+class Verdict(Record):
     """The engine's answer to one call."""
 
     model_config = ConfigDict(extra="forbid")
@@ -180,7 +180,7 @@ class Verdict(BaseModel):
 AgentEventName = Literal["SubagentStart", "SubagentStop"]
 
 
-class AgentEvent(BaseModel):
+class AgentEvent(Record):
     """A sub-agent's start or stop, as the engine sees it, whatever runtime sent it (SPEC §5.4)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -197,7 +197,7 @@ class AgentEvent(BaseModel):
     transcript_path: str | None = Field(default=None, description="the session's transcript, where the runtime keeps one")
 
 
-class EventVerdict(BaseModel):
+class EventVerdict(Record):
     """The answer to a sub-agent lifecycle event: let it stop, block its stop, or only tell someone."""
 
     model_config = ConfigDict(extra="forbid")

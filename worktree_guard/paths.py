@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import pwd
-import tempfile
 from collections.abc import Iterable
 
 # Character devices and descriptors: resolving them would give /proc/<pid>/fd/… or pipe:[…], never a path a
@@ -101,11 +100,13 @@ def _canonical_pattern(pattern: str, home: str | None) -> str:
 
 
 class PathPatterns:
-    """A list of gitignore-style patterns (pathspec) for absolute paths; a plain directory covers its tree."""
+    """A list of gitignore-style patterns (pathspec) for absolute paths; a plain directory covers its tree.
+
+    pathspec is imported and the patterns compiled only when a path needs them: a list of anchored literal
+    patterns (`/.git`, `/.git/**`: the default protect-list) is matched as pathspec matches them, without it
+    (tests/test_records.py compares both)."""
 
     def __init__(self, patterns: Iterable[str], home: str | None = None, *, absolute: bool = True) -> None:
-        import pathspec
-
         lines: list[str] = []
         for raw in patterns:
             pattern = _canonical_pattern(raw, home) if absolute else raw
@@ -113,15 +114,50 @@ class PathPatterns:
             if absolute and not (_GLOB_CHARS & set(pattern)) and not pattern.startswith(_UNRESOLVED_PREFIXES):
                 lines.append(pattern.rstrip("/") + "/**")
         self.patterns = lines
-        self._spec = pathspec.PathSpec.from_lines("gitignore", lines)
+        self._spec: object | None = None
+        self._literal = _anchored_literals(lines)
 
     def matches(self, path: str) -> bool:
         """True when `path` (absolute, or relative for a protect-list) matches one of the patterns."""
-        return bool(self.patterns) and self._spec.match_file(path)
+        if not self.patterns:
+            return False
+        from . import records
+
+        if self._literal is not None and records.FAST_PATH and _plain(path):
+            bare = path.lstrip("/")
+            return any(bare == exact or bare.startswith(below) for exact, below in self._literal)
+        if self._spec is None:
+            import pathspec
+
+            self._spec = pathspec.PathSpec.from_lines("gitignore", self.patterns)
+        return bool(self._spec.match_file(path))  # type: ignore[attr-defined]
+
+
+def _anchored_literals(lines: list[str]) -> list[tuple[str | None, str]] | None:
+    """(exact, prefix below) for each pattern when every one is `/LITERAL` or `/LITERAL/**`; else None.
+
+    gitignore (pathspec) matches `/L` on L and everything below it, `/L/**` on everything below L only."""
+    out: list[tuple[str | None, str]] = []
+    for line in lines:
+        body, double_star = (line[:-3], True) if line.endswith("/**") else (line, False)
+        if not body.startswith("/") or not _plain(body) or _GLOB_CHARS & set(body) or "\\" in body or body.endswith("/") or len(body) < 2:
+            return None
+        literal = body[1:]
+        out.append((None if double_star else literal, literal + "/"))
+    return out
+
+
+def _plain(path: str) -> bool:
+    """A path with no `.`/`..` or empty components and no backslash, which pathspec would not rewrite."""
+    if "\\" in path or "//" in path or path.startswith("!") or path.startswith("#"):
+        return False
+    return all(part not in (".", "..") for part in path.split("/"))
 
 
 def temp_dirs() -> list[str]:
     """The system temp dir and $TMPDIR, both canonical."""
+    import tempfile  # only when a path outside W and S is judged: it costs milliseconds
+
     dirs = {os.path.realpath(tempfile.gettempdir())}
     tmpdir = os.environ.get("TMPDIR")
     if tmpdir and os.path.isabs(tmpdir):

@@ -1,8 +1,18 @@
-"""The plugin manager: built-in plugins and those of the `worktree_guard` entry-point group, registered alike."""
+"""The plugin manager: built-in plugins and those of the `worktree_guard` entry-point group, registered alike.
+
+Finding the entry points means reading every installed distribution's metadata (importlib.metadata): about as
+long as the rest of a hook call judged in-process. So the list found is remembered in the user's private cache
+directory (`entry-points.json`), keyed by the sys.path entries and their modification times: installing or
+removing a distribution changes its site-packages directory, and the list is read afresh. The plugins
+themselves are loaded and registered on every call, exactly as `PluginManager.load_setuptools_entrypoints`
+loads them.
+"""
 
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from typing import Any
 
 import pluggy
@@ -30,6 +40,8 @@ BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
     ("cursor", "worktree_guard.runtimes.cursor"),
 )
 
+ENTRY_POINT_CACHE = "entry-points.json"
+
 
 def plugin_manager(*, entry_points: bool = True) -> pluggy.PluginManager:
     """A plugin manager with every built-in plugin and, unless disabled, every installed third-party one."""
@@ -38,8 +50,75 @@ def plugin_manager(*, entry_points: bool = True) -> pluggy.PluginManager:
     for name, module in BUILTIN_PLUGINS:
         pm.register(importlib.import_module(module), name=name)
     if entry_points:
-        pm.load_setuptools_entrypoints(hookspecs.PROJECT)
+        for name, value in installed_entry_points():
+            if pm.has_plugin(name) or pm.is_blocked(name):
+                continue
+            pm.register(_load(value), name=name)
     return pm
+
+
+def _load(value: str) -> object:
+    """What an entry point's `module:attr.attr` names (importlib.metadata.EntryPoint.load's rule)."""
+    module_name, _, attrs = value.partition(":")
+    obj: object = importlib.import_module(module_name.strip())
+    for attr in filter(None, attrs.split("[")[0].strip().split(".")):
+        obj = getattr(obj, attr)
+    return obj
+
+
+def sys_path_stamp() -> list[str]:
+    """Every sys.path entry with its modification time: a distribution installed or removed changes one."""
+    stamp = []
+    for entry in sys.path:
+        try:
+            stamp.append(f"{entry}\0{os.stat(entry or '.').st_mtime_ns}")
+        except OSError:
+            stamp.append(f"{entry}\0-")
+    return stamp
+
+
+def installed_entry_points() -> list[tuple[str, str]]:
+    """(name, value) of every `worktree_guard` entry point, in importlib.metadata's order; from the cache when
+    sys.path has not changed since it was written."""
+    import json
+
+    from . import records
+    from .private_dir import NotPrivate, cache_root, open_private_dir, read_file, write_atomically
+
+    if not records.FAST_PATH:
+        return scan_entry_points()
+    stamp = sys_path_stamp()
+    try:
+        dir_fd = open_private_dir(cache_root(os.environ))
+    except NotPrivate:
+        return scan_entry_points()
+    try:
+        try:
+            cached = json.loads(read_file(dir_fd, ENTRY_POINT_CACHE) or b"null")
+        except (OSError, ValueError):
+            cached = None
+        if isinstance(cached, dict) and cached.get("stamp") == stamp and isinstance(cached.get("entry_points"), list):
+            return [(str(n), str(v)) for n, v in cached["entry_points"]]
+        found = scan_entry_points()
+        try:
+            write_atomically(dir_fd, ENTRY_POINT_CACHE, json.dumps({"stamp": stamp, "entry_points": found}).encode())
+        except OSError:
+            pass
+        return found
+    finally:
+        os.close(dir_fd)
+
+
+def scan_entry_points() -> list[tuple[str, str]]:
+    """Every `worktree_guard` entry point of every installed distribution, as pluggy would find them."""
+    import importlib.metadata
+
+    found = []
+    for dist in list(importlib.metadata.distributions()):
+        for ep in dist.entry_points:
+            if ep.group == hookspecs.PROJECT:
+                found.append((ep.name, ep.value))
+    return found
 
 
 def merged_table(ctx: Any, hook: str) -> dict[str, Any]:

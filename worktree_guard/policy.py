@@ -38,8 +38,16 @@ class PathPolicy:
         self.git_dir = layout.common_dir
         if self.git_dir and self.git_dir not in self.shared_roots and not (self.root and inside(self.git_dir, self.root)):
             self.shared_roots.append(self.git_dir)
-        self.allow = PathPatterns([*DEFAULT_ALLOW, *temp_dirs(), *allow], self.home)
+        self._allow_patterns = list(allow)
+        self._allow: PathPatterns | None = None
         self.protect = PathPatterns([*DEFAULT_PROTECT, *protect], self.home, absolute=False)
+
+    @property
+    def allow(self) -> PathPatterns:
+        """The allow-list, built when a path outside W and S is first judged (it finds the temp dirs)."""
+        if self._allow is None:
+            self._allow = PathPatterns([*DEFAULT_ALLOW, *temp_dirs(), *self._allow_patterns], self.home)
+        return self._allow
 
     def canonical(self, path: str, cwd: str) -> str:
         return canonical(path, cwd, self.home)

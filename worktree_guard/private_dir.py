@@ -1,10 +1,11 @@
-"""The user's private worktree-guard directory, where the parser-table cache and the daemon's socket live.
+"""The user's private worktree-guard directories: the cache (parser tables, entry points) and the daemons' sockets.
 
 Both are inputs to the guard's decisions, so they must not be writable by anyone but the user, and not
-silently by an agent either: the directory is under the user's cache dir (`$XDG_CACHE_HOME/worktree-guard`,
+silently by an agent either: the cache is under the user's cache dir (`$XDG_CACHE_HOME/worktree-guard`,
 default `~/.cache/worktree-guard`), which lies outside every worktree and outside the allow-list, so the
-guard itself refuses an agent's write there. A directory that is a symlink, not owned by the user, or open
-to group or others is refused, never repaired.
+guard itself refuses an agent's write there (the sockets' directory: see `client.socket_dir`). A directory
+that is a symlink, not owned by the user, or open to group or others is refused, never repaired (the
+client moves a socket directory of its own aside instead, and makes a fresh one).
 
 The hook's client imports this before anything else, so it uses the built-in `posix` module rather than
 `os` (whose import costs about 1.5 ms, a tenth of a hook call served by the daemon).

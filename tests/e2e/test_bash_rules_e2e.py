@@ -6,12 +6,15 @@ and an untouched parent checkout are the guard's doing.
 
 from __future__ import annotations
 
-import re
-
-
 from .fake_anthropic import text, tool_use
 from .harness import Sandbox, dispatch
 
+
+
+def _audited(sandbox: Sandbox, tool_use_id: str) -> dict:
+    """The one audit record of this call: proof that the guard, not the CLI, refused it."""
+    (record,) = [r for r in sandbox.audit() if r.get("tool_use_id") == tool_use_id]
+    return record
 
 
 def _run_subagent_command(sandbox: Sandbox, name: str, command: str) -> tuple[dict, str]:
@@ -33,7 +36,9 @@ def test_subagent_redirect_into_the_parent_checkout_is_refused(sandbox: Sandbox)
 
     assert not leak.exists()
     assert result.get("is_error") is True, result
-    assert re.search(r"\bWG4\d\d\b", reason), reason
+    assert reason.rstrip().endswith("[worktree-guard WG401]"), reason
+    record = _audited(sandbox, "toolu_REDIRECT")
+    assert (record["decision"], record["codes"], record["tool"], record["isolated"]) == ("deny", ["WG401"], "Bash", True)
 
 
 def test_subagent_cd_into_the_parent_and_git_switch_is_refused(sandbox: Sandbox) -> None:
@@ -45,4 +50,6 @@ def test_subagent_cd_into_the_parent_and_git_switch_is_refused(sandbox: Sandbox)
     assert sandbox.git("rev-parse", "HEAD") == before
     assert sandbox.git("branch", "--list", "x") == ""
     assert result.get("is_error") is True, result
-    assert re.search(r"\bWG[23]\d\d\b", reason), reason
+    assert reason.rstrip().endswith("[worktree-guard WG201 WG301]"), reason
+    record = _audited(sandbox, "toolu_SWITCH")
+    assert (record["decision"], record["codes"], record["tool"], record["isolated"]) == ("deny", ["WG201", "WG301"], "Bash", True)

@@ -121,19 +121,37 @@ _FRAGMENTS = st.sampled_from(
 _BASH = shutil.which("bash")
 
 
-def _bash_fields(word: str, home: str, cwd: str) -> list[str] | None:
+def _bash_fields(word: str, home: str, cwd: str, variables: dict[str, str] | None = None) -> list[str] | None:
     """The fields bash makes of `word` (failglob on, in an empty directory), or None on error."""
     script = "shopt -s failglob\nprintf '%s\\0' " + word + "\n"
     proc = subprocess.run(
         [_BASH, "--norc", "--noprofile", "-c", script],
         capture_output=True,
         cwd=cwd,
-        env={"HOME": home, "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
+        env={"HOME": home, "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", **(variables or {})},
         timeout=10,
     )
     if proc.returncode != 0:
         return None
     return proc.stdout.decode("utf-8", "surrogateescape").split("\0")[:-1]
+
+
+#: What can make bash expand, split, comment out or continue a word: word_value may call a word holding one of
+#: these dynamic even when bash happens to give it one fixed value (a cautious verdict, at worst a false deny).
+_MAY_EXPAND = frozenset("$`*?[]{}~!#\\ \t\n")
+
+
+def _assert_dynamic_is_justified(word: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A word word_value calls dynamic: bash gives it different fields in two environments, or rejects or splits
+    it, or it holds a character that may expand. A plain word (`ab`, `'x y'`, `a=b:c`) is never dynamic."""
+    plain_dir = tmp_path_factory.mktemp("empty")
+    busy_dir = tmp_path_factory.mktemp("busy")
+    for name in ("a", "b", "ab", "a b", "x", "-", "é", "a,b"):
+        (busy_dir / name).touch()
+    first = _bash_fields(word, "/home/tester", str(plain_dir))
+    second = _bash_fields(word, "/home/other", str(busy_dir), {"x": "v w"})
+    if first is not None and first == second and len(first) == 1:
+        assert set(word) & _MAY_EXPAND, f"{word!r}: word_value calls it dynamic, bash always gives {first[0]!r}"
 
 
 @pytest.mark.skipif(_BASH is None, reason="bash is not installed")
@@ -146,6 +164,7 @@ def test_static_values_agree_with_bash(tmp_path_factory: pytest.TempPathFactory,
     """Whenever word_value calls a word static, bash must turn it into exactly that one field."""
     value, tilde = word_value(word)
     if value is None:
+        _assert_dynamic_is_justified(word, tmp_path_factory)
         return
     home = "/home/tester"
     fields = _bash_fields(word, home, str(tmp_path_factory.mktemp("empty")))

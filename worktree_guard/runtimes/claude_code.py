@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from ..records import ConfigDict, Field, Record, validation_error
 
 from ..engine import CallError, reason_text
 from ..hook_config import HookConfig, user_dir
@@ -86,7 +86,7 @@ def worktree_guard_hook_config() -> HookConfig:
     return HOOK_CONFIG
 
 
-class PreToolUsePayload(BaseModel):
+class PreToolUsePayload(Record):
     """The stdin of a Claude Code PreToolUse hook. Unknown fields are kept: the runtime adds fields often."""
 
     model_config = ConfigDict(extra="allow")
@@ -103,7 +103,7 @@ class PreToolUsePayload(BaseModel):
     agent_type: str | None = None
 
 
-class SubagentPayload(BaseModel):
+class SubagentPayload(Record):
     """The stdin of a Claude Code SubagentStart or SubagentStop hook (research/hook-protocols.md §1.4)."""
 
     model_config = ConfigDict(extra="allow")
@@ -126,15 +126,15 @@ def to_agent_event(payload: dict[str, Any]) -> AgentEvent:
     """An AgentEvent from a SubagentStart/SubagentStop payload; CallError names what is wrong with it."""
     try:
         data = SubagentPayload.model_validate({**payload, "hook_event_name": _event_name(payload)})
-    except ValidationError as e:
+    except validation_error() as e:
         raise _invalid(e, f"{_event_name(payload)} payload") from None
     fields = data.model_dump(include={"cwd", "agent_id", "agent_type", "session_id", "stop_hook_active", "permission_mode", "transcript_path"})
     return AgentEvent(runtime=NAME, event=data.hook_event_name, **fields)
 
 
-def _invalid(error: ValidationError, what: str) -> CallError:
+def _invalid(error: Exception, what: str) -> CallError:
     """The first problem of a payload that failed validation, as a one-line cause."""
-    first = error.errors()[0]
+    first = error.errors()[0]  # type: ignore[attr-defined]  # pydantic's ValidationError
     where = ".".join(str(p) for p in first["loc"]) or "payload"
     return CallError(f"the Claude Code {what}'s `{where}` is invalid: {first['msg']}")
 
@@ -147,7 +147,7 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
         payload = {**payload, "tool_name": payload["hook_event_name"]}
     try:
         data = PreToolUsePayload.model_validate(payload)
-    except ValidationError as e:
+    except validation_error() as e:
         raise _invalid(e, "payload") from None
     event = data.hook_event_name or "PreToolUse"
     if event not in KNOWN_EVENTS:

@@ -7,7 +7,6 @@ hooks) for violations, and asks the indirection rules what a wrapper runs inside
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -20,8 +19,16 @@ from .steps import Inner, ShellCommand, ShellRedirect, Unwrapped, glob_values, w
 MAX_DEPTH = 8
 #: Most values a `for` list may have to be walked value by value.
 MAX_FOR_ITEMS = 32
-#: Wall-clock budget for analysing one command, parse included (WG901 past it).
-TIME_BUDGET_S = 2.0
+#: Work budget for analysing one command (WG901 past it): the steps of the walk (every node visited and
+#: every simple command judged, loops and function calls counted each time they are walked), and the
+#: characters of shell code parsed (strings run by `bash -c`, `eval`, a shell's heredoc, each time). It counts
+#: work, not seconds, so that a verdict is a pure function of the command and the filesystem, whatever the
+#: machine's load; the wall-clock watchdog of the hook process is only the last resort (docs/performance.md).
+#: The largest of the 35,359 corpus commands (shared/realdata) takes 1,003 steps (a function of 1,000 commands).
+MAX_WALK_STEPS = 10_000
+MAX_PARSED_CHARS = 4 * 64 * 1024  # four times the largest command parse.py accepts
+#: Path components of a command's cwd that count as one more step of its judgement.
+COMPONENTS_PER_STEP = 8
 
 
 class BudgetExceeded(Exception):
@@ -43,7 +50,8 @@ class Hooks:
 class Walker:
     hooks: Hooks
     home: str
-    deadline: float = field(default_factory=lambda: time.monotonic() + TIME_BUDGET_S)
+    steps: int = 0
+    parsed_chars: int = 0
     findings: list = field(default_factory=list)
     trace: list[tuple[str, str | None, tuple[int, int]]] = field(default_factory=list)
     _called: set[str] = field(default_factory=set)
@@ -158,6 +166,9 @@ class Walker:
             if redirect.target is not None:
                 self.substitutions(redirect.target.substitutions, state, depth)
             self.substitutions(redirect.heredoc_substitutions, state, depth)
+        # Judging a command resolves paths from its cwd, component by component: a cwd made deep by a long
+        # chain of `cd` costs that much more, and the budget counts it (COMPONENTS_PER_STEP).
+        self.steps += (state.cwd or "").count("/") // COMPONENTS_PER_STEP
         step = ShellCommand(
             node=node,
             words=list(node.words),
@@ -223,6 +234,9 @@ class Walker:
         `eval`, `source` and `trap` run it in this shell (its cd persists); `bash -c` in a child."""
         if depth > MAX_DEPTH:
             raise BudgetExceeded(f"shell code nests deeper than {MAX_DEPTH} levels")
+        self.parsed_chars += len(source)
+        if self.parsed_chars > MAX_PARSED_CHARS:
+            raise BudgetExceeded(f"the command makes worktree-guard parse more than {MAX_PARSED_CHARS} characters of shell code")
         try:
             script = self.hooks.parse(source, offset)
         except Exception as error:  # noqa: BLE001 — the parser's own failure type is the caller's business
@@ -250,8 +264,9 @@ class Walker:
     def _check_budget(self, depth: int) -> None:
         if depth > MAX_DEPTH:
             raise BudgetExceeded(f"the command nests deeper than {MAX_DEPTH} levels")
-        if time.monotonic() > self.deadline:
-            raise BudgetExceeded(f"analysing the command took longer than {TIME_BUDGET_S:g} s")
+        self.steps += 1
+        if self.steps > MAX_WALK_STEPS:
+            raise BudgetExceeded(f"analysing the command takes more than {MAX_WALK_STEPS} steps")
 
 
 def _assign(target: ShellState, source: ShellState) -> None:

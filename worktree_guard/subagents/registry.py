@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
-from pydantic import BaseModel, Field
+from ..records import Field, Record
 
 from .state import _private_dir, safe_name, state_root
 
@@ -40,7 +40,7 @@ HISTORY_AFTER = 7 * 24 * 3600
 LOCK_TIMEOUT = 10.0
 
 
-class Dispatch(BaseModel):
+class Dispatch(Record):
     """One dispatch (an Agent/Task call), as the orchestrator made it."""
 
     dispatch_id: str
@@ -56,7 +56,7 @@ class Dispatch(BaseModel):
     provisional: bool = Field(default=False, description="checked, but its verdict not known yet")
 
 
-class Agent(BaseModel):
+class Agent(Record):
     """One sub-agent's window, and the dispatch it was linked to."""
 
     agent_id: str
@@ -72,13 +72,13 @@ class Agent(BaseModel):
     blocks: int = 0
 
 
-class Workers(BaseModel):
+class Workers(Record):
     version: int = 1
     dispatches: dict[str, Dispatch] = Field(default_factory=dict)
     agents: dict[str, Agent] = Field(default_factory=dict)
 
 
-class WorkerView(BaseModel):
+class WorkerView(Record):
     """A dispatch with an ownership, and its sub-agent when known: one worker of a wave."""
 
     dispatch: Dispatch

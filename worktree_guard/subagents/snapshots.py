@@ -14,7 +14,7 @@ import subprocess
 from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from ..records import Field, Record
 
 from ..paths import inside
 
@@ -27,7 +27,7 @@ RUNTIME_OWNED = (".claude/settings.local.json", ".claude/worktrees/")
 _GIT_LOCATION_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_NAMESPACE", "GIT_PREFIX")
 
 
-class CheckoutState(BaseModel):
+class CheckoutState(Record):
     """One checkout at one moment: HEAD, branch (None when detached) and dirty paths → [status, fingerprint]."""
 
     root: str

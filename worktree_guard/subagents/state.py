@@ -16,7 +16,7 @@ import re
 import time
 from typing import Any
 
-from pydantic import BaseModel, Field
+from ..records import Field, Record
 
 from ..audit import append_line
 from .snapshots import CheckoutState
@@ -27,7 +27,7 @@ WINDOWS = "windows.jsonl"
 _SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,99}")
 
 
-class SubagentSnapshot(BaseModel):
+class SubagentSnapshot(Record):
     """What the leak check recorded when an isolated sub-agent started."""
 
     version: int = 1

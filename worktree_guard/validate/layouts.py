@@ -13,7 +13,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from ..layout import Layout, find_layout, linked_worktrees_of
+from ..layout import Layout, LayoutUnknown, find_layout, linked_worktrees_of
 from ..paths import canonical, inside
 from .calls import Anchor
 
@@ -57,7 +57,10 @@ def _live(path: str) -> Layout | None:
     """The layout of a directory that exists on this machine and lies in a git checkout; else None."""
     if not os.path.isdir(path):
         return None
-    found = find_layout(path)
+    try:
+        found = find_layout(path)
+    except LayoutUnknown:
+        return None  # reconstructed from the session instead
     return found if found.in_git else None
 
 

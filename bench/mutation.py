@@ -1,0 +1,264 @@
+"""Mutation testing of the decision core with mutmut 3: a score per module, equivalent mutants read from a file.
+
+    .venv/bin/pip install -e '.[mutation]'
+    .venv/bin/python bench/mutation.py                        # phase 1 modules (the default list below)
+    .venv/bin/python bench/mutation.py shell/walk rules/cd    # any modules, paths relative to worktree_guard/
+    .venv/bin/python bench/mutation.py --report               # the last run's scores again, without running
+
+The run happens in a copy of the checkout (`--workdir`, default $TMPDIR/worktree-guard-mutation), never in the
+checkout itself: mutmut writes its trampolined copy (`mutants/`) beside the sources it mutates. mutmut first runs
+the selected tests once and records which tests call which function; each mutant then runs only those tests,
+stopping at the first failure (per-mutant selection by coverage, at function granularity). Child processes
+load the checkout's editable install, not the mutants, so the tests that judge only there (the daemon, the
+real CLI in tests/e2e, install) are left out; so are the corpus replays (`-m corpus`), for time. See
+docs/testing.md.
+
+Equivalent mutants live in bench/mutation-equivalents.txt, one a line: `MUTANT-ID-OR-GLOB | TEXT | reason`,
+where TEXT must occur in the mutant's changed line: an entry whose text no longer matches (the code moved, the
+numbering shifted) is reported as stale and not applied.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGE = "worktree_guard"
+EQUIVALENTS = REPO / "bench" / "mutation-equivalents.txt"
+#: Phase 1 of issue 13: the modules that find W, S and isolation and judge paths (engine and the rest: phase 2).
+PHASE_1 = ["paths", "layout", "isolation", "policy", "config", "agents"]
+#: Left out of the test selection: they judge in child processes, which load the checkout's editable install and
+#: never the mutants (and test_install compares the paths it writes with the checkout's own).
+IGNORED_TESTS = ["tests/e2e", "tests/test_daemon.py", "tests/test_install.py"]
+
+# mutmut's exit codes per mutant (mutmut.stats.status_by_exit_code).
+KILLED = {1, 3, 37}
+SURVIVED = {0}
+NO_TESTS = {5, 33}
+TIMEOUT = {36, 24, -24, 152, 255}
+
+
+def module_files(modules: list[str]) -> list[str]:
+    """`paths` → worktree_guard/paths.py; `rules` → every module under worktree_guard/rules/."""
+    files: list[str] = []
+    for module in modules:
+        name = module.replace(".", "/").removeprefix(PACKAGE + "/").removesuffix(".py")
+        directory = REPO / PACKAGE / name
+        if directory.is_dir():
+            files += sorted(str(p.relative_to(REPO)) for p in directory.rglob("*.py") if p.name != "__init__.py")
+        elif (REPO / PACKAGE / f"{name}.py").is_file():
+            files.append(f"{PACKAGE}/{name}.py")
+        else:
+            raise SystemExit(f"mutation.py: no module {module!r} under {PACKAGE}/")
+    return files
+
+
+def copy_checkout(workdir: Path, fresh: bool = True) -> None:
+    """The checkout's files as they are now (tracked and untracked, not ignored) into `workdir` (emptied first
+    unless resuming: then mutmut's `mutants/` and its results stay)."""
+    if fresh and workdir.exists():
+        shutil.rmtree(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    listed = subprocess.run(["git", "ls-files", "-z", "-co", "--exclude-standard"], cwd=REPO, capture_output=True, check=True).stdout
+    for name in filter(None, listed.decode().split("\0")):
+        source = REPO / name
+        if source.is_file():
+            target = workdir / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+
+
+def write_config(workdir: Path, files: list[str], pytest_args: list[str]) -> None:
+    # mutmut reads [tool.mutmut] from pyproject.toml, else [mutmut] from setup.cfg: the project has neither,
+    # so the run's own setup.cfg in the copy is the configuration.
+    selection = ["tests", *(f"--ignore={t}" for t in IGNORED_TESTS), *pytest_args]
+    # mutmut copies the sources and tests/ into mutants/; the tests also read fixtures/, hooks/, .claude-plugin/…
+    also_copy = sorted(p.name for p in workdir.iterdir() if p.name not in (PACKAGE, "tests", "mutants", "setup.cfg"))
+    lines = [
+        "[mutmut]",
+        f"source_paths = {PACKAGE}",
+        "also_copy = " + "\n    ".join(also_copy),
+        "only_mutate = " + "\n    ".join(files),
+        "pytest_add_cli_args_test_selection = " + "\n    ".join(selection),
+        "pytest_add_cli_args = -p\n    no:cacheprovider",
+        "use_git_change_detection = false",
+        # A mutant's tests may take this many times their clean duration before it counts as a timeout: the
+        # machine is shared (2 cores, other runs at full load), and mutmut's default of 15 timed out kills.
+        "timeout_multiplier = 50",
+    ]
+    (workdir / "setup.cfg").write_text("\n".join(lines) + "\n")
+
+
+def forget_survivors(workdir: Path, files: list[str]) -> int:
+    """Resuming: every mutant that was not killed is tested again (new tests may kill it); kills are kept."""
+    count = 0
+    for file in files:
+        meta = workdir / "mutants" / f"{file}.meta"
+        if not meta.exists():
+            continue
+        data = json.loads(meta.read_text())
+        for name, code in data["exit_code_by_key"].items():
+            if code is not None and code not in KILLED:
+                data["exit_code_by_key"][name] = None
+                count += 1
+        meta.write_text(json.dumps(data))
+    return count
+
+
+def run_mutmut(workdir: Path, jobs: int) -> float:
+    env = dict(os.environ)
+    env.setdefault("WG_SHARED_DIR", str(REPO.parent / "shared"))
+    env["CI"] = "true"  # the CI hypothesis profile: every mutant meets the same examples
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    command = ["nice", "-n", "19", sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)]
+    started = time.monotonic()
+    with open(workdir / "mutmut.log", "wb") as log:
+        done = subprocess.run(command, cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
+    elapsed = time.monotonic() - started
+    if done.returncode != 0:
+        raise SystemExit(f"mutation.py: mutmut exited {done.returncode}; see {workdir / 'mutmut.log'}")
+    (workdir / "elapsed.json").write_text(json.dumps({"seconds": elapsed}))
+    return elapsed
+
+
+@dataclass
+class Equivalent:
+    pattern: str
+    text: str
+    reason: str
+    line: int
+    used: int = 0
+
+
+def read_equivalents(path: Path) -> list[Equivalent]:
+    entries = []
+    for number, raw in enumerate(path.read_text().splitlines() if path.exists() else [], 1):
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        parts = [p.strip() for p in raw.split(" | ")]
+        if len(parts) != 3 or not all(parts):
+            raise SystemExit(f"{path}:{number}: expected `MUTANT-ID-OR-GLOB | TEXT IN THE CHANGED LINE | reason`")
+        entries.append(Equivalent(*parts, line=number))
+    return entries
+
+
+@dataclass
+class ModuleScore:
+    file: str
+    killed: int = 0
+    equivalent: int = 0
+    survived: list[tuple[str, str]] = field(default_factory=list)
+    no_tests: list[tuple[str, str]] = field(default_factory=list)
+    timeout: list[tuple[str, str]] = field(default_factory=list)
+    other: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def counted(self) -> int:
+        return self.killed + len(self.survived) + len(self.no_tests) + len(self.timeout) + len(self.other)
+
+    @property
+    def score(self) -> float:
+        return 100.0 * self.killed / self.counted if self.counted else 100.0
+
+
+def changed_lines(diff: str) -> str:
+    return "\n".join(line[1:] for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++"))
+
+
+def collect(workdir: Path, files: list[str], equivalents: list[Equivalent]) -> list[ModuleScore]:
+    os.chdir(workdir)
+    from mutmut.mutation.diff_apply import get_diff_for_mutant
+
+    scores = []
+    for file in files:
+        meta = workdir / "mutants" / f"{file}.meta"
+        score = ModuleScore(file)
+        scores.append(score)
+        if not meta.exists():
+            continue
+        results = json.loads(meta.read_text())["exit_code_by_key"]
+        for name, code in sorted(results.items()):
+            if code in KILLED:
+                score.killed += 1
+                continue
+            diff = get_diff_for_mutant(name, path=file)
+            changed = changed_lines(diff)
+            match = next((e for e in equivalents if fnmatch.fnmatchcase(name, e.pattern) and e.text in changed), None)
+            if match is not None:
+                match.used += 1
+                score.equivalent += 1
+            elif code in SURVIVED:
+                score.survived.append((name, changed))
+            elif code in NO_TESTS:
+                score.no_tests.append((name, changed))
+            elif code in TIMEOUT:
+                score.timeout.append((name, changed))
+            else:
+                score.other.append((name, f"exit code {code}: {changed}"))
+    return scores
+
+
+def report(scores: list[ModuleScore], equivalents: list[Equivalent], elapsed: float | None, verbose: bool) -> int:
+    print(f"{'module':38} {'mutants':>7} {'killed':>6} {'equiv':>5} {'survived':>8} {'no test':>7} {'timeout':>7} {'score':>7}")
+    total = ModuleScore("total")
+    for s in scores:
+        print(f"{s.file:38} {s.counted + s.equivalent:7} {s.killed:6} {s.equivalent:5} {len(s.survived):8} {len(s.no_tests):7} {len(s.timeout):7} {s.score:6.1f}%")
+        total.killed += s.killed
+        total.equivalent += s.equivalent
+        for name in ("survived", "no_tests", "timeout", "other"):
+            getattr(total, name).extend(getattr(s, name))
+    print(f"{'total':38} {total.counted + total.equivalent:7} {total.killed:6} {total.equivalent:5} {len(total.survived):8} {len(total.no_tests):7} {len(total.timeout):7} {total.score:6.1f}%")
+    print("score = killed / (mutants - equivalent); a timeout is not counted as killed")
+    if elapsed is not None:
+        print(f"run time: {elapsed / 60:.1f} min")
+    for e in equivalents:
+        if e.used == 0:
+            print(f"stale equivalent (matches no surviving mutant): line {e.line}: {e.pattern} | {e.text}")
+    if verbose:
+        for s in scores:
+            for kind in ("survived", "no_tests", "timeout", "other"):
+                for name, changed in getattr(s, kind):
+                    print(f"\n{kind.replace('_', ' ')}: {name}\n    {changed.replace(chr(10), chr(10) + '    ')}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("modules", nargs="*", default=PHASE_1, help=f"modules under {PACKAGE}/ (default: {' '.join(PHASE_1)})")
+    parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "worktree-guard-mutation")
+    parser.add_argument("--jobs", type=int, default=2, help="mutants tested at a time (default 2, at nice 19)")
+    parser.add_argument("--equivalents", type=Path, default=EQUIVALENTS)
+    parser.add_argument("--pytest", action="append", default=None, metavar="ARG",
+                        help="extra pytest arguments for the test selection (default: -m 'not corpus')")
+    parser.add_argument("--report", action="store_true", help="only print the scores of the last run in --workdir")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the last run's kills in --workdir, take the checkout's current tests, and test only the other mutants again")
+    parser.add_argument("-v", "--verbose", action="store_true", help="list every mutant that was not killed, with its change")
+    args = parser.parse_args(argv)
+    files = module_files(args.modules)
+    equivalents = read_equivalents(args.equivalents)
+    workdir = args.workdir.resolve()
+    elapsed = None
+    if not args.report:
+        copy_checkout(workdir, fresh=not args.resume)
+        write_config(workdir, files, args.pytest if args.pytest is not None else ["-m", "not corpus"])
+        if args.resume:
+            print(f"resuming: {forget_survivors(workdir, files)} mutants not killed last time are tested again", flush=True)
+        elapsed = run_mutmut(workdir, args.jobs)
+    elif (workdir / "elapsed.json").exists():
+        elapsed = json.loads((workdir / "elapsed.json").read_text())["seconds"]
+    return report(collect(workdir, files, equivalents), equivalents, elapsed, args.verbose)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

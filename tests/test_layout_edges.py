@@ -1,0 +1,117 @@
+"""Layout functions the decisions lean on, at their edges: which checkout owns a git dir, and W set by configuration.
+
+Written from the mutation run's survivors in `layout.py` (bench/mutation.py).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import Repo, bare_clone, git, payload, run_hook_inline, subagent_payload
+from worktree_guard.engine import scope_for
+from worktree_guard.layout import find_layout, owner_of_git_dir, with_explicit_root
+
+
+def test_the_owner_of_each_kind_of_git_dir(repo: Repo, tmp_path: Path) -> None:
+    common = repo.main / ".git"
+    assert owner_of_git_dir(str(common)) == str(repo.main)
+    for checkout in (repo.worktree, repo.sibling, repo.outside):
+        entry = common / "worktrees" / checkout.name
+        assert owner_of_git_dir(str(entry)) == str(checkout), checkout
+    bare, _ = bare_clone(repo, tmp_path)
+    assert owner_of_git_dir(str(bare)) is None  # a bare repository has no checkout of its own
+    assert owner_of_git_dir(str(tmp_path)) is None  # not a git dir at all
+
+
+def test_the_owner_of_a_git_dir_whose_core_worktree_is_elsewhere(tmp_path: Path) -> None:
+    base = Path(os.path.realpath(tmp_path))
+    (base / "repo").mkdir()
+    (base / "tree").mkdir()
+    git("init", "-q", "-b", "main", cwd=base / "repo")
+    git("config", "core.worktree", "../../tree", cwd=base / "repo")
+    assert owner_of_git_dir(str(base / "repo" / ".git")) == str(base / "tree")
+
+
+def test_git_dir_of_a_sibling_worktree_is_that_worktree(repo: Repo) -> None:
+    """`GIT_DIR=<common>/worktrees/<sibling>` switches the sibling's branch, wherever git runs."""
+    git("branch", "feature", cwd=repo.main)
+    entry = repo.main / ".git" / "worktrees" / repo.sibling.name
+    result = run_hook_inline(subagent_payload(repo, "Bash", {"command": f"GIT_DIR={entry} git switch feature"}))
+    assert result.decision == "deny" and result.codes == ["WG301"]
+    assert f"shared checkout {repo.sibling};" in result.reason
+
+
+def test_a_configured_root_with_configured_shared_roots(repo: Repo, tmp_path: Path) -> None:
+    extra = Path(os.path.realpath(tmp_path)) / "extra"
+    extra.mkdir()
+    layout = with_explicit_root(str(repo.worktree), [str(extra), str(repo.main), str(repo.worktree)])
+    assert layout.worktree_root == str(repo.worktree) and layout.source == "configuration"
+    assert layout.linked and layout.common_dir == str(repo.main / ".git")
+    # Detected shared roots first, each once; the extra one added; W itself never.
+    assert layout.shared_roots == [str(repo.main), str(repo.sibling), str(repo.outside), str(extra)]
+    flags = {"worktree_root": str(repo.worktree), "shared_roots": [str(extra)]}
+    result = run_hook_inline(subagent_payload(repo, "Write", {"file_path": str(extra / "f"), "content": "x"}), flags=flags)
+    assert result.decision == "deny" and result.codes == ["WG101"]
+
+
+def test_a_configured_root_outside_any_repository(tmp_path: Path) -> None:
+    root = Path(os.path.realpath(tmp_path)) / "plain"
+    root.mkdir()
+    layout = with_explicit_root(str(root))
+    assert layout.worktree_root == str(root) and layout.shared_roots == [] and not layout.linked
+    data = payload(root, "Write", {"file_path": str(root / "a.txt"), "content": "x"})
+    assert run_hook_inline(data, flags={"isolated": True, "worktree_root": str(root)}).stdout == ""
+    outside = payload(root, "Write", {"file_path": "/opt/wg-test-nowhere/a", "content": "x"})
+    assert run_hook_inline(outside, flags={"isolated": True, "worktree_root": str(root)}).codes == ["WG102"]
+
+
+def test_a_configured_root_keeps_the_repositorys_git_dir_shared(repo: Repo, tmp_path: Path) -> None:
+    """A bare repository's git dir lies outside every checkout (here in the allow-listed temp dir): still shared."""
+    bare, wt = bare_clone(repo, tmp_path)
+    scope = scope_for(str(wt), None, flags={"worktree_root": str(wt)})
+    assert scope.layout.source == "configuration" and scope.layout.common_dir == str(bare)
+    data = payload(wt, "Write", {"file_path": str(bare / "hooks" / "pre-commit"), "content": "x"}, agent_id="a1", agent_type="t")
+    result = run_hook_inline(data, flags={"worktree_root": str(wt)})
+    assert result.decision == "deny" and result.codes == ["WG101"]
+
+
+def test_the_owner_through_a_relative_gitdir_link(repo: Repo) -> None:
+    """git >= 2.48 may write relative links (worktree.useRelativePaths): resolved from the entry itself."""
+    entry = repo.main / ".git" / "worktrees" / repo.sibling.name
+    (entry / "gitdir").write_text(os.path.relpath(repo.sibling / ".git", entry) + "\n")
+    assert owner_of_git_dir(str(entry)) == str(repo.sibling)
+
+
+def test_a_git_dir_entry_needs_both_its_gitdir_and_commondir_files(tmp_path: Path) -> None:
+    entry = Path(os.path.realpath(tmp_path)) / "entry"
+    entry.mkdir()
+    (entry / "gitdir").write_text("/somewhere/checkout/.git\n")
+    assert owner_of_git_dir(str(entry)) is None  # no commondir: not a linked worktree's entry
+
+
+def test_a_dot_git_directory_is_owned_by_its_parent_even_when_bare(tmp_path: Path) -> None:
+    base = Path(os.path.realpath(tmp_path))
+    git("init", "-q", "--bare", str(base / "x" / ".git"), cwd=base)
+    assert owner_of_git_dir(str(base / "x" / ".git")) == str(base / "x")
+
+
+def test_inside_a_bare_repository(tmp_path: Path, repo: Repo) -> None:
+    bare, _ = bare_clone(repo, tmp_path)
+    layout = find_layout(str(bare / "refs" / "heads"))
+    assert (layout.worktree_root, layout.common_dir, layout.source, layout.linked) == (None, str(bare), "bare repository", False)
+
+
+@pytest.mark.parametrize("missing", ["HEAD", "objects"])
+def test_a_bare_repository_needs_head_and_objects(tmp_path: Path, missing: str) -> None:
+    fake = Path(os.path.realpath(tmp_path)) / "fake.git"
+    fake.mkdir()
+    (fake / "config").write_text("[core]\n\tbare = true\n")
+    if missing != "HEAD":
+        (fake / "HEAD").write_text("ref: refs/heads/main\n")
+    if missing != "objects":
+        (fake / "objects").mkdir()
+    layout = find_layout(str(fake))
+    assert (layout.source, layout.common_dir) == ("outside git", None)
