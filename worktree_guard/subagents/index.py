@@ -18,20 +18,19 @@ import os
 import time
 from typing import Any
 
-from pydantic import BaseModel, Field
-
+from ..records import Field, Record
 from .registry import HISTORY_AFTER, flocked, load_model, waves_root, write_private
 from .state import _private_dir
 
 MAX_PER_KEY = 8  # repositories remembered per key, the most recent first
 
 
-class Entry(BaseModel):
+class Entry(Record):
     common_dir: str
     time: float
 
 
-class Index(BaseModel):
+class Index(Record):
     version: int = 1
     keys: dict[str, list[Entry]] = Field(default_factory=dict)
 

@@ -32,7 +32,7 @@ from ..records import Field, Record
 
 from .state import _private_dir, safe_name, state_root
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound=Record)
 
 PENDING_AFTER = 300.0  # seconds a dispatch with no linked sub-agent counts as running
 PROVISIONAL_AFTER = 60.0  # seconds a dispatch checked but never confirmed by its verdict counts as running
@@ -163,7 +163,7 @@ class Registry:
 
 
 def load_model(path: str, model: type[M]) -> M:
-    """The pydantic record stored at `path`; an empty one when there is no file yet."""
+    """The record stored at `path`; an empty one when there is no file yet."""
     try:
         with open(path, encoding="utf-8") as f:
             return model.model_validate_json(f.read())
