@@ -23,8 +23,11 @@ HANG_SECONDS = 8.0
 
 pytestmark = pytest.mark.corpus
 
-# WG900 (no parser could handle it) rates allowed, %: bounded on the realistic corpora (issue 3).
-MAX_WG900_PERCENT = {"dippy": 1.0, "nl2bash": 1.0, "cc-safe-setup": 1.0, "safety-net": 1.0}
+# WG900 (no parser could handle it) rates allowed, %: every corpus is bounded (issues 3, 13, 10). parable is a
+# parser torture suite, not agent commands: 179 of its 4,528 (3.95 %) defeat bashlex and shfmt alike — 39 are
+# invalid bash (`bash -n` rejects them), the rest arithmetic (69), here-document (33), array (19) and
+# parameter-expansion (10) edge cases that mvdan/sh rejects too (docs/bash.md, Corpora); its bound keeps it there.
+MAX_WG900_PERCENT = {"dippy": 1.0, "nl2bash": 1.0, "cc-safe-setup": 1.0, "safety-net": 1.0, "owg": 1.0, "parable": 4.5}
 SAFETY_NET_BROKEN = "tests/core/analyze/edge-cases.test.ts"
 
 
@@ -86,8 +89,7 @@ def test_every_command_gets_a_verdict_within_the_budget(name: str, judge: Judge,
     print(f"\n{name}: {len(records)} commands, WG900 {len(wg900)} ({rate:.2f} %, {excluded} deliberately broken left out), "
           f"slowest {1000 * slowest:.0f} ms, codes {dict(sorted(codes.items()))}")
     assert codes["WG901"] == 0 or name == "parable", "a realistic command went over the budget"
-    if name in MAX_WG900_PERCENT:
-        assert rate < MAX_WG900_PERCENT[name], [r["cmd"] for r in wg900][:20]
+    assert rate < MAX_WG900_PERCENT[name], [r["cmd"] for r in wg900][:20]
 
 
 def test_real_transcript_commands_all_pass(judge: Judge) -> None:

@@ -76,3 +76,32 @@ def test_relative_patterns_match_paths_relative_to_w() -> None:
     protect = PathPatterns([".git", ".git/**", "secrets/*.key"], absolute=False)
     assert protect.matches(".git") and protect.matches(".git/config") and protect.matches("secrets/a.key")
     assert not protect.matches("src/git.py") and not protect.matches(".github/workflows/ci.yml")
+
+
+def test_cleaned_drops_dotdot_as_text_before_resolving_symlinks(tmp_path: Path) -> None:
+    """A client's reading of `a/../x` (a dropped as text) against the kernel's (a resolved first)."""
+    from worktree_guard.paths import cleaned
+
+    base = Path(os.path.realpath(tmp_path))
+    (base / "p" / "q").mkdir(parents=True)
+    (base / "a").symlink_to("p/q")
+    (base / "link").symlink_to("p")
+    assert canonical("a/../x", str(base)) == str(base / "p" / "x")
+    assert cleaned("a/../x", str(base)) == str(base / "x")
+    assert cleaned("link/q/../x", str(base)) == str(base / "p" / "x")  # symlinks are still resolved, after the text
+    assert cleaned("p/q/../x", str(base)) == canonical("p/q/../x", str(base)) == str(base / "p" / "x")
+
+
+def test_a_policy_has_two_forms_only_for_a_dotdot_after_a_symlink(repo) -> None:  # noqa: ANN001
+    from worktree_guard.layout import find_layout
+    from worktree_guard.policy import PathPolicy
+
+    (repo.outside / "p" / "q").mkdir(parents=True)
+    (repo.outside / "a").symlink_to("p/q")
+    policy = PathPolicy(find_layout(str(repo.outside)), [], [])
+    w = str(repo.outside)
+    assert policy.forms("a/x", w) == [f"{w}/p/q/x"]
+    assert policy.forms("p/q/../x", w) == [f"{w}/p/x"]
+    assert policy.forms("a/../../repo/x", w) == [f"{w}/repo/x", str(repo.main / "x")]
+    judgement = policy.judge("a/../../repo/x", w)
+    assert (judgement.place, judgement.resolved, judgement.shared_root) == ("shared", str(repo.main / "x"), str(repo.main))

@@ -140,8 +140,9 @@ def test_codex_bash_without_a_readable_transcript_is_refused(repo: Repo) -> None
 
 
 def test_codex_apply_patch_carried_by_a_shell_command_is_judged_as_writes(repo: Repo) -> None:
+    """Judged in the walk of the command, as a Bash write (more in test_runtime_escapes.py)."""
     command = f"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: {repo.main}/x.txt\n+x\n*** End Patch\nEOF"
-    assert judged(codex_call(repo, "Bash", {"command": command})) == ("codex", {"WG101"}, "deny")
+    assert judged(codex_call(repo, "Bash", {"command": command})) == ("codex", {"WG401"}, "deny")
 
 
 def test_codex_unknown_tool_is_refused_for_an_isolated_agent(repo: Repo) -> None:

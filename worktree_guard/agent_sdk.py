@@ -11,16 +11,20 @@ engine `worktree-guard hook` runs, in this process: no subprocess, no daemon. Th
 answers (a deny reaches the model as "PreToolUse:Write hook error: <reason>"). A callback that times out
 BLOCKS the call in the SDK (unlike a shell hook), and the judgement never raises: the guard fails closed.
 
-`can_use_tool(cwd)` is the other way in, for users who want it: a permission callback. The CLI consults it only
-when it would ask the user, so it is NEVER consulted in `permission_mode="bypassPermissions"` (the SDK warns
-`CanUseToolShadowedWarning`), nor for calls the mode already allows: use `hooks()` to guard every call.
+`can_use_tool(cwd, fallback)` is the other way in, for users who want it: a permission callback. The CLI
+consults it only when it would ask the user, so it is NEVER consulted in `permission_mode="bypassPermissions"`
+(the SDK warns `CanUseToolShadowedWarning`), nor for calls the mode already allows: use `hooks()` to guard every
+call. It never approves a call itself (SPEC §6): what the guard does not refuse goes to `fallback`, the user's
+own permission callback, which decides.
 
 Both need `claude-agent-sdk` installed (it is not a dependency of worktree-guard).
 """
 
 from __future__ import annotations
 
+import inspect
 import json
+from collections.abc import Callable
 from typing import Any
 
 from .runtimes.claude_code import LIFECYCLE_EVENTS, PRE_TOOL_USE_MATCHER, PRE_TOOL_USE_TIMEOUT, SUBAGENT_TIMEOUT
@@ -75,17 +79,23 @@ def hooks(**settings: Any) -> dict[str, list[Any]]:
     return matchers
 
 
-def can_use_tool(cwd: str, **settings: Any) -> Any:
+def can_use_tool(cwd: str, fallback: Callable[..., Any], **settings: Any) -> Any:
     """A `can_use_tool` callback for ClaudeAgentOptions, judging calls made from `cwd` (the session's `cwd`).
 
-    Never consulted in bypassPermissions, nor for a call the permission mode allows without asking: prefer
-    `hooks()`. A refusal is PermissionResultDeny(message=reason), a rewrite PermissionResultAllow(updated_input=…).
+    The CLI asks it where it would ask the user. A call the guard refuses is PermissionResultDeny(message=reason).
+    Every other call is decided by `fallback` — your own `can_use_tool` callback (`(tool_name, tool_input,
+    context)`, async or not): the guard never allows a call merely because it has no objection, which would
+    skip the user's approval (SPEC §6). A call the guard rewrites (rewrite mode) goes to `fallback` with the
+    corrected input and, if allowed, runs with it. An input `fallback` changes is judged again before it runs.
+    Never consulted in bypassPermissions, nor for a call the permission mode allows without asking: prefer `hooks()`.
     """
     from claude_agent_sdk import PermissionResultAllow, PermissionResultDeny
 
+    if not callable(fallback):
+        raise TypeError("can_use_tool needs `fallback`: the permission callback that decides the calls worktree-guard does not refuse")
     guard = _Guard(settings)
 
-    async def decide(tool_name: str, tool_input: dict[str, Any], context: Any) -> Any:
+    async def judge(tool_name: str, tool_input: dict[str, Any], context: Any) -> dict[str, Any]:
         payload: dict[str, Any] = {
             "hook_event_name": "PreToolUse",
             "tool_name": tool_name,
@@ -98,10 +108,28 @@ def can_use_tool(cwd: str, **settings: Any) -> Any:
         if agent_id:
             payload["agent_id"] = agent_id
         answer = (await guard.ajudge(payload)).get("hookSpecificOutput", {})
+        return answer if isinstance(answer, dict) else {"permissionDecision": "deny"}
+
+    def refused(answer: dict[str, Any]) -> Any:
+        return PermissionResultDeny(message=answer.get("permissionDecisionReason") or "refused by worktree-guard")
+
+    async def decide(tool_name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        answer = await judge(tool_name, tool_input, context)
         if answer.get("permissionDecision") == "deny":
-            return PermissionResultDeny(message=answer.get("permissionDecisionReason") or "refused by worktree-guard")
-        if "updatedInput" in answer:
-            return PermissionResultAllow(updated_input=answer["updatedInput"])
-        return PermissionResultAllow()
+            return refused(answer)
+        proposed = answer["updatedInput"] if isinstance(answer.get("updatedInput"), dict) else tool_input
+        result = fallback(tool_name, proposed, context)
+        if inspect.isawaitable(result):
+            result = await result
+        if not isinstance(result, PermissionResultAllow):
+            return result
+        final = result.updated_input if result.updated_input is not None else proposed
+        if final != proposed:  # the fallback's own input is judged like any other, and must pass as it is
+            again = await judge(tool_name, final, context)
+            if again.get("permissionDecision") == "deny" or "updatedInput" in again:
+                return refused(again)
+        if final == tool_input:
+            return result
+        return PermissionResultAllow(updated_input=final, updated_permissions=result.updated_permissions)
 
     return decide

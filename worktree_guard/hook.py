@@ -8,6 +8,7 @@ The failure path uses the standard library only, so even a broken install still 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import json
 import os
 import _signal  # `signal` builds its enums at import: milliseconds the hook does not need
@@ -23,6 +24,11 @@ if TYPE_CHECKING:
     from .model import AgentEvent
 
 _MAX_STDIN = 16 * 1024 * 1024
+
+#: The directory the hook process runs in while `run_hook` judges its payload (None when unknown, or outside
+#: run_hook: `validate`). For an adapter whose runtime starts the hook in the session's directory but leaves
+#: that directory out of some payloads (Codex without a transcript).
+HOOK_PROCESS_CWD: contextvars.ContextVar[str | None] = contextvars.ContextVar("hook_process_cwd", default=None)
 
 
 def run_hook(
@@ -43,11 +49,26 @@ def run_hook(
     flags = dict(flags or {})
     environ = dict(os.environ if environ is None else environ)
     state: dict[str, Any] = {}
+    token = None
     try:
+        token = HOOK_PROCESS_CWD.set(_process_cwd(cwd))
         with _watchdog():
             return _judge(stdin, flags, environ, state, usage_error, pm)
     except BaseException as error:  # noqa: BLE001 — every failure must become a reply
         return _failure_reply(error, state, environ, cwd)
+    finally:
+        if token is not None:
+            HOOK_PROCESS_CWD.reset(token)
+
+
+def _process_cwd(cwd: str | None) -> str | None:
+    """`run_hook`'s `cwd` as an absolute directory, or None when it is unknown ("", or this process has none)."""
+    if cwd is None:
+        try:
+            cwd = os.getcwd()
+        except OSError:
+            return None
+    return cwd if cwd and os.path.isabs(cwd) else None
 
 
 #: Wall-clock limit of one in-process judgement. Claude Code's hook timeout (30 s as installed) fails OPEN,

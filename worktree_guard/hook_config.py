@@ -13,6 +13,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 Scope = Literal["project", "local", "user"]
+# Which project file a runtime reads when it runs in a linked worktree: the worktree's own ("own"), or the
+# main checkout's, which it reads only while the worktree has its own config directory too ("main_and_own").
+LinkedWorktree = Literal["own", "main_and_own"]
 # grouped: {"hooks": {Event: [{"matcher": …, "hooks": [handler]}]}} (Claude Code, Codex, Gemini CLI);
 # flat: {"hooks": {event: [handler]}} (Copilot, Cursor); script: an executable file per event (Cline).
 Layout = Literal["grouped", "flat", "script"]
@@ -25,7 +28,9 @@ class HookConfig:
     `files` maps each scope the runtime has to its file, given the project directory and the environment;
     `entries(command)` is what the guard adds under each event: a matcher group (grouped), a handler (flat),
     or the script's text (script). `new_file` holds, per scope, the keys a new file starts with; `next_step` is the one
-    thing the user must still do for the hooks to run (trust), printed after install.
+    thing the user must still do for the hooks to run (trust), printed after install. `linked_worktree` says
+    which project file the runtime reads in a linked worktree (`LinkedWorktree`): with "main_and_own", install
+    and uninstall there act on the main checkout's file and on the worktree's own.
     """
 
     runtime: str
@@ -35,6 +40,7 @@ class HookConfig:
     entries: Callable[[str], dict[str, Any]]
     new_file: dict[Scope, dict[str, Any]] = field(default_factory=dict)
     next_step: str | None = None
+    linked_worktree: LinkedWorktree = "own"
 
     def path(self, scope: Scope, project: Path, environ: Mapping[str, str]) -> Path:
         if scope not in self.files:

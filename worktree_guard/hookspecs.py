@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from .hook_config import HookConfig
     from .reply import Reply
     from .model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
-    from .shell.programs import WriteSpec
+    from .shell.programs import ReadOnly, WriteSpec
+    from .shell.wrappers import Wrapper
     from .subagents.linking import DispatchLink
     from .subagents.surfaces import Surface
     from .shell.steps import ShellCommand, ShellRedirect, Unwrapped
@@ -112,6 +113,16 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
 @hookspec
 def worktree_guard_write_operands() -> dict[str, WriteSpec] | None:
     """Extend the table of programs and the operands they write (`{"cp": WriteSpec(...)}`)."""
+
+
+@hookspec
+def worktree_guard_read_only_programs() -> dict[str, ReadOnly] | None:
+    """Extend the table of programs that only read their operands (`{"cat": ReadOnly()}`)."""
+
+
+@hookspec
+def worktree_guard_wrappers() -> dict[str, Wrapper] | None:
+    """Extend the table of wrappers, programs that run a command given on their line (`{"taskset": Wrapper(leading=1)}`)."""
 
 
 @hookspec

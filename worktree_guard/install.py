@@ -60,6 +60,26 @@ def project_dir(cwd: str | os.PathLike[str] | None = None) -> Path:
     return Path(find_layout(here).worktree_root or here)
 
 
+def main_checkout(cwd: str | os.PathLike[str] | None = None) -> Path | None:
+    """The main checkout of the repository when `cwd` is in one of its linked worktrees; else None."""
+    from .engine import project_root_of
+    from .layout import find_layout
+
+    layout = find_layout(os.path.realpath(cwd or os.getcwd()))
+    main = project_root_of(layout)
+    return Path(main) if layout.linked and main and main != layout.worktree_root else None
+
+
+def config_paths(config: HookConfig, scope: Scope, cwd: str | os.PathLike[str] | None = None) -> list[Path]:
+    """The files install writes for one scope: the checkout's own, and in a linked worktree, when the runtime
+    reads the main checkout's project file there (Codex), that one first."""
+    paths = [config.path(scope, project_dir(cwd), os.environ)]
+    main = main_checkout(cwd) if scope != "user" and config.linked_worktree == "main_and_own" else None
+    if main is not None:
+        paths.insert(0, config.path(scope, main, os.environ))
+    return list(dict.fromkeys(paths))
+
+
 def settings_path(scope: Scope, cwd: str | os.PathLike[str] | None = None, environ: dict[str, str] | None = None) -> Path:
     """The Claude Code settings file of a scope: `.claude/settings.json`, `.claude/settings.local.json`, or the
     user's `settings.json` under `$CLAUDE_CONFIG_DIR` (default `~/.claude`)."""
@@ -313,15 +333,19 @@ def _read_text(path: Path) -> str | None:
         raise InstallError(f"{path}: cannot read it ({e}). Nothing was changed.") from e
 
 
+def _foreign_script(path: Path, text: str) -> InstallError:
+    return InstallError(
+        f"{path} is a hook of someone else's; Cline runs one file per event, so make it call "
+        f"`{text.splitlines()[-1].removeprefix('exec ')}` itself (with the payload on stdin), or move it away. Nothing was changed."
+    )
+
+
 def install_script(path: Path, text: str) -> Outcome:
     """Write the guard's hook file; a hook file that is not the guard's is never replaced."""
     old = _read_text(path)
     outcome = Outcome(path=path, changed=False, added=[path.name])
     if old is not None and not is_guard_script(old):
-        raise InstallError(
-            f"{path} is a hook of someone else's; Cline runs one file per event, so make it call "
-            f"`{text.splitlines()[-1].removeprefix('exec ')}` itself (with the payload on stdin), or move it away. Nothing was changed."
-        )
+        raise _foreign_script(path, text)
     if old == text:
         return outcome
     outcome.backup = write_text(path, text, old, mode=0o755)
@@ -345,6 +369,18 @@ def uninstall_script(path: Path) -> Outcome:
     return outcome
 
 
+def preflight(path: Path, config: HookConfig, action: Literal["install", "uninstall"], command: str) -> None:
+    """Raise the InstallError that `install` or `uninstall` of this file would raise, writing nothing."""
+    path = _real(path)
+    if config.layout == "script":
+        old = _read_text(path)
+        if action == "install" and old is not None and not is_guard_script(old):
+            raise _foreign_script(path, config.entries(command)[SCRIPT_KEY])
+        return
+    settings, _ = read_settings(path)
+    without_guard(settings, path)
+
+
 def hook_configs() -> dict[str, HookConfig]:
     """Every runtime's wiring, from the adapters (built-in and third-party), by runtime name."""
     from .plugins import plugin_manager
@@ -364,13 +400,25 @@ def run(action: Literal["install", "uninstall"], scope: Scope | None, cwd: str |
     if scope not in config.files:
         print(f"worktree-guard {action}: {runtime} has no {scope} hook configuration (it has: {', '.join('--' + s for s in config.files)})", file=sys.stderr)
         return 2
-    path = config.path(scope, project_dir(cwd), os.environ)
+    paths = config_paths(config, scope, cwd)
     try:
         command = hook_command(runtime) if action == "install" else ""
-        outcome = install(path, command, config, scope) if action == "install" else uninstall(path, config)
+        for path in paths:  # every file is checked before any is written: a refused one leaves all unchanged
+            preflight(path, config, action, command)
+        outcomes = [install(path, command, config, scope) if action == "install" else uninstall(path, config) for path in paths]
     except InstallError as e:
         print(f"worktree-guard {action}: {e}", file=sys.stderr)
         return 1
+    if len(paths) > 1:
+        print(f"{runtime} reads the main checkout's project hooks in a linked worktree, and only while the worktree has its own: both files get them")
+    for outcome in outcomes:
+        _report(action, outcome, command)
+    if action == "install" and config.next_step:
+        print(f"  next step: {config.next_step}")
+    return 0
+
+
+def _report(action: str, outcome: Outcome, command: str) -> None:
     path = outcome.path
     if action == "install":
         if outcome.changed:
@@ -378,8 +426,6 @@ def run(action: Literal["install", "uninstall"], scope: Scope | None, cwd: str |
             print(f"  command: {command}")
         else:
             print(f"worktree-guard hooks are already installed in {path}; nothing changed")
-        if config.next_step:
-            print(f"  next step: {config.next_step}")
     elif outcome.changed:
         print(f"Removed {outcome.removed} worktree-guard hook handler(s) from {path}")
     else:
@@ -388,4 +434,3 @@ def run(action: Literal["install", "uninstall"], scope: Scope | None, cwd: str |
         print(f"  backup of the previous file: {outcome.backup}")
     for note in outcome.warnings:
         print(f"  warning: {note}", file=sys.stderr)
-    return 0

@@ -64,6 +64,20 @@ def canonical(path: str, cwd: str, home: str | None = None) -> str:
     return os.path.realpath(path)
 
 
+def cleaned(path: str, cwd: str, home: str | None = None) -> str:
+    """Where a client that cleans the path as text before it opens it writes: `..` collapsed first (`a/..` is
+    dropped whatever `a` is), then symlinks resolved, as `canonical` does for the rest of the path.
+
+    Codex, Copilot, Gemini CLI and Cline were seen to resolve a file tool's path this way (Node's
+    `path.resolve`, Rust's path absolutizing); the kernel does not. The two differ only when a `..` follows a
+    symlink.
+    """
+    path = expand_user(path, home)
+    if not os.path.isabs(path):
+        path = os.path.join(cwd, path)
+    return canonical(os.path.normpath(path), "/", home)
+
+
 def inside(path: str, root: str) -> bool:
     """True when canonical `path` is `root` or below it, component-wise (`/repo-evil` is not inside `/repo`)."""
     if path == root:

@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .layout import Layout
-from .paths import DEFAULT_ALLOW, DEFAULT_PROTECT, PathPatterns, canonical, deepest_root, home_dir, inside, temp_dirs
+from .paths import DEFAULT_ALLOW, DEFAULT_PROTECT, PathPatterns, canonical, cleaned, deepest_root, expand_user, home_dir, inside, temp_dirs
 
 Place = Literal["protected", "inside", "shared", "allowed", "outside"]
+# Which place wins when the forms of one path land in different places (the first of equals is kept).
+_SEVERITY: dict[str, int] = {"inside": 0, "allowed": 0, "protected": 1, "outside": 2, "shared": 3}
 
 
 @dataclass(slots=True, frozen=True)
@@ -52,9 +54,23 @@ class PathPolicy:
     def canonical(self, path: str, cwd: str) -> str:
         return canonical(path, cwd, self.home)
 
+    def forms(self, path: str, cwd: str) -> list[str]:
+        """The places `path` (as written, relative to `cwd`) may lead to: the canonical path (symlinks first,
+        then `..`: the kernel's reading) and, when it differs, the `cleaned` one (`..` first: a client's)."""
+        physical = self.canonical(path, cwd)
+        if ".." not in os.path.join(cwd, expand_user(path, self.home)).split("/"):
+            return [physical]  # nothing to drop as text: one reading (and no second walk of the filesystem)
+        textual = cleaned(path, cwd, self.home)
+        return [physical] if textual == physical else [physical, textual]
+
     def judge(self, path: str, cwd: str) -> Judgement:
-        """Place `path` (as written, relative to `cwd`) in §5.1's order: protected, W, S, allow-list, elsewhere."""
-        return self.judge_resolved(self.canonical(path, cwd))
+        """Place `path` (as written, relative to `cwd`) in §5.1's order: protected, W, S, allow-list, elsewhere.
+
+        Every form of the path is placed (`forms`) and the worst place wins: the guard cannot know whether
+        the program that opens the path resolves `..` before or after symlinks, so both must stay in.
+        """
+        judgements = [self.judge_resolved(form) for form in self.forms(path, cwd)]
+        return max(judgements, key=lambda j: _SEVERITY[j.place])
 
     def judge_resolved(self, resolved: str) -> Judgement:
         shared = deepest_root(resolved, self.shared_roots)

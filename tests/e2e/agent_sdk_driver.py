@@ -6,6 +6,11 @@ SDK_SITE is where `claude-agent-sdk` was installed (`pip install --target`); it 
 this interpreter's site-packages, so the guard's own dependencies are the ones it was tested with. MODE is
 `hooks` (agent_sdk.hooks(), bypassPermissions) or `can_use_tool` (agent_sdk.can_use_tool(), default mode).
 The CLI the SDK bundles talks to the fake API named by ANTHROPIC_BASE_URL in the environment.
+
+The `can_use_tool` fallback stands for the user's own approval: it allows a call whose input holds
+FALLBACK_ALLOWS, allows a Write whose content is FALLBACK_MOVES + a path with that path as its `file_path`, and
+denies every other; it records each call it is asked about (one JSON line each) in the file named by
+WG_E2E_FALLBACK_LOG.
 """
 
 from __future__ import annotations
@@ -14,6 +19,24 @@ import asyncio
 import json
 import os
 import sys
+
+
+FALLBACK_ALLOWS = "fallback-allows"
+FALLBACK_MOVES = "fallback-moves-to:"
+
+
+async def fallback(tool_name: str, tool_input: dict, context: object) -> object:
+    from claude_agent_sdk import PermissionResultAllow, PermissionResultDeny
+
+    text = json.dumps(tool_input)
+    with open(os.environ["WG_E2E_FALLBACK_LOG"], "a") as log:
+        log.write(json.dumps({"tool_name": tool_name, "tool_input": tool_input}) + "\n")
+    if FALLBACK_ALLOWS in text:
+        return PermissionResultAllow()
+    content = tool_input.get("content")
+    if isinstance(content, str) and content.startswith(FALLBACK_MOVES):
+        return PermissionResultAllow(updated_input={**tool_input, "file_path": content[len(FALLBACK_MOVES):].strip()})
+    return PermissionResultDeny(message="the user's own permission callback says no")
 
 
 async def main(cwd: str, mode: str, prompt: str, settings: dict) -> None:
@@ -26,7 +49,8 @@ async def main(cwd: str, mode: str, prompt: str, settings: dict) -> None:
 
     options = ClaudeAgentOptions(cwd=cwd, env=dict(os.environ), setting_sources=[], permission_mode="bypassPermissions", hooks=agent_sdk.hooks(**settings))
     if mode == "can_use_tool":
-        options = ClaudeAgentOptions(cwd=cwd, env=dict(os.environ), setting_sources=[], permission_mode="default", can_use_tool=agent_sdk.can_use_tool(cwd, **settings))
+        can_use_tool = agent_sdk.can_use_tool(cwd, fallback, **settings)
+        options = ClaudeAgentOptions(cwd=cwd, env=dict(os.environ), setting_sources=[], permission_mode="default", can_use_tool=can_use_tool)
     async for message in query(prompt=messages(), options=options):
         print(type(message).__name__, flush=True)
 

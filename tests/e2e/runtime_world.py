@@ -40,9 +40,13 @@ class Run:
 
 
 class World:
-    """`main` is the main checkout, `wt` the linked worktree the session runs in, `home` the client's HOME."""
+    """`main` is the main checkout, `wt` the linked worktree the session runs in, `home` the client's HOME.
 
-    def __init__(self, base: Path, runtime: str) -> None:
+    `install_from="main"` (the default) installs the hooks in the main checkout and commits them, as a team
+    would; `"wt"` runs `install` in the linked worktree instead, after it is made, and commits nothing.
+    """
+
+    def __init__(self, base: Path, runtime: str, install_from: str = "main") -> None:
         self.base = Path(os.path.realpath(base))
         self.runtime = runtime
         self.home = self.base / "home"
@@ -55,12 +59,18 @@ class World:
         (self.main / "README.md").write_text("hello\n")
         (self.main / "src" / "app.py").write_text("print('app')\n")
         (self.main / ".worktree-guard.toml").write_text(f'audit_log = "{self.audit_log}"\n')
-        done = subprocess.run([str(GUARD_EXE), "install", "--runtime", runtime], cwd=self.main, capture_output=True, text=True, env=self.env(), timeout=60)
-        assert done.returncode == 0, done.stderr
-        self.install_output = done.stdout
+        if install_from == "main":
+            self.install_output = self.install(self.main)
         self.git("add", "-A")
-        self.git("commit", "-q", "-m", "init, with worktree-guard's hooks")
+        self.git("commit", "-q", "-m", "init, with worktree-guard's hooks" if install_from == "main" else "init")
         self.git("worktree", "add", "-q", "-b", "work", str(self.wt))
+        if install_from == "wt":
+            self.install_output = self.install(self.wt)
+
+    def install(self, where: Path) -> str:
+        done = subprocess.run([str(GUARD_EXE), "install", "--runtime", self.runtime], cwd=where, capture_output=True, text=True, env=self.env(), timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
 
     def env(self, **extra: str) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(DROPPED_PREFIXES)}
@@ -106,9 +116,16 @@ class World:
 
     # --- what every runtime's scenario checks ----------------------------------------------------------
 
+    def symlink_trick(self) -> Path:
+        """`wt/a -> p/q`: `wt/a/../../repo` is the main checkout for a client that drops `a/..` as text, and
+        `wt/repo` for the kernel (review finding 1)."""
+        (self.wt / "p" / "q").mkdir(parents=True)
+        (self.wt / "a").symlink_to("p/q")
+        return self.wt / "a" / ".." / ".." / "repo"
+
     def main_untouched(self, *names: str) -> None:
         """The main checkout still has its branch, no branch `x`, and none of the files the agent aimed at it."""
+        leaked = [name for name in names if (self.main / name).exists()]
+        assert not leaked, f"{', '.join(leaked)} written into the main checkout"
         assert self.git("branch", "--show-current") == "main"
         assert self.git("branch", "--list", "x") == ""
-        for name in names:
-            assert not (self.main / name).exists(), f"{name} was written into the main checkout"

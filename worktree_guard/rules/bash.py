@@ -36,27 +36,39 @@ def worktree_guard_check_call(call: ToolCall, ctx: Context) -> list[Violation] |
     for command in commands:  # each in a shell of its own, started in the same directory
         if not isinstance(command, str):
             return [_violation(ctx, "WG000", f"The {call.tool} call has no `command` string, so worktree-guard cannot check it.", None)]
-        walker, _ = analyse(command, ctx)
-        findings.extend(walker.findings)
-    return findings
+        for start in start_directories(ctx):
+            walker, _ = analyse(command, ctx, start=start)
+            findings.extend(walker.findings)
+    return _dedupe(findings)
+
+
+def start_directories(ctx: Context) -> list[str]:
+    """Where the call's shell may start: the directory the call names (`shell_cwd`), else the agent's cwd.
+
+    A named directory whose `..` follows a symlink has two readings (PathPolicy.forms); the runtime may take
+    either, so the command is walked from each.
+    """
+    if ctx.call.shell_cwd is None:
+        return [ctx.cwd]
+    return ctx.policy.forms(ctx.call.shell_cwd, ctx.cwd)
 
 
 def start_directory(ctx: Context) -> str:
-    """Where the call's shell starts: the directory the call names (`shell_cwd`), else the agent's cwd."""
-    if ctx.call.shell_cwd is None:
-        return ctx.cwd
-    return ctx.policy.canonical(ctx.call.shell_cwd, ctx.cwd)
+    """Where the call's shell starts (the first of `start_directories`)."""
+    return start_directories(ctx)[0]
 
 
-def initial_state(ctx: Context) -> ShellState:
+def initial_state(ctx: Context, start: str | None = None) -> ShellState:
     """The agent's shell as the hook can know it: its start directory, HOME and TMPDIR from its environment."""
-    start = start_directory(ctx)
+    start = start or start_directory(ctx)
     state = ShellState(cwd=start)
     state.variables["PWD"] = start
     state.variables["HOME"] = ctx.policy.home
     tmpdir = os.environ.get("TMPDIR")
     if tmpdir:
         state.variables["TMPDIR"] = tmpdir
+    else:
+        state.unset.add("TMPDIR")  # as the hook sees it: `${TMPDIR:-/tmp}` and `$(mktemp)` are in /tmp
     if "CDPATH" in os.environ:
         state.variables["CDPATH"] = os.environ["CDPATH"]
     return state
@@ -67,11 +79,13 @@ def analyse(
     ctx: Context,
     on_command: Callable[[ShellCommand], list[Violation]] | None = None,
     on_redirect: Callable[[ShellRedirect], list[Violation]] | None = None,
+    start: str | None = None,
 ) -> tuple[Walker, ShellState]:
     """Parse and walk `command` for this call; the walker holds the findings and a trace of the walk.
 
     The shell rules judge each step, unless `on_command`/`on_redirect` are given (the wave's own walk of a
-    worker's command); the indirection rules always say what wrappers run.
+    worker's command); the indirection rules always say what wrappers run. `start`: the directory the shell
+    starts in (default: `start_directory`).
     """
     from ..shell.parse import ParseFailure, parse_cached
     from ..shell.walk import BudgetExceeded, Hooks, Walker
@@ -101,7 +115,7 @@ def analyse(
         on_parse_failure=on_parse_failure,
     )
     walker = Walker(hooks=hooks, home=ctx.policy.home)
-    state = initial_state(ctx)
+    state = initial_state(ctx, start)
     try:
         walker.string(command, 0, state, state.cwd, 0, same_shell=True)
     except (BudgetExceeded, RecursionError) as error:

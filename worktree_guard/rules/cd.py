@@ -53,7 +53,7 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         return [Violation(code="WG202", message=f"`{name}` goes to a directory worktree-guard cannot work out: {change.reason}; use a literal path inside {ctx.worktree_root}.", **common)]
     # Bash's cd is logical (`link/..` is the link's parent dir), the kernel's physical: both must stay in.
     for candidate in dict.fromkeys((change.physical, change.logical)):
-        judgement = ctx.policy.judge_resolved(candidate)
+        judgement = ctx.policy.judge(candidate, "/")
         if judgement.place in ("inside", "protected", "allowed"):
             continue
         if judgement.place == "shared":

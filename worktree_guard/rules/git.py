@@ -2,22 +2,25 @@
 
 The effective checkout of each git invocation comes from the directory it runs in, `-C` (cumulative),
 `--git-dir`, `--work-tree`, `-c core.worktree`, and GIT_DIR / GIT_WORK_TREE / GIT_COMMON_DIR given as
-prefixes or set earlier in the command. Codes: WG301 branch/HEAD change, WG302 other changes to the
-working tree, index or HEAD, WG303 location not static, WG304 `git worktree` outside W, WG305 refs and
-config shared by every worktree.
+prefixes or set earlier in the command (read by `shell/git_call.py`). Codes: WG301 branch/HEAD change, WG302
+other changes to the working tree, index or HEAD, WG303 location not static, WG304 `git worktree` outside W,
+WG305 refs and config shared by every worktree, WG404 config git would read that cannot be looked inside. The
+code git runs (`-c core.pager=…`, GIT_EDITOR, `rebase -x`…) is handed to the walker where git runs it; the files
+git writes beside its checkout are the write table's (`git` entry), judged by the writes rule.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
-from ..layout import checked_out_branch, find_layout, owner_of_git_dir
+from ..layout import checked_out_branch, read_git_core
 from ..model import Violation
 from ..paths import canonical
-from ..shell.programs import ParsedArgv, WriteSpec, parse_argv
+from ..shell.git_call import CHANGES_CHECKOUT, GitCall, affected_checkouts, git_code, git_writes, is_read_only, read_git_call
+from ..shell.programs import WriteSpec
+from ..shell.steps import Inner, Script, Unwrapped
 
 if TYPE_CHECKING:
     from ..engine import Context
@@ -26,192 +29,7 @@ if TYPE_CHECKING:
 
 RULE = "git"
 
-GLOBAL_WITH_VALUE = {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--list-cmds", "--attr-source"}
-LOCATION_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE")
-
-READ_ONLY = frozenset({
-    "status", "log", "diff", "show", "rev-parse", "blame", "annotate", "grep", "ls-files", "ls-tree", "ls-remote",
-    "cat-file", "describe", "shortlog", "reflog", "rev-list", "for-each-ref", "show-ref", "show-branch", "merge-base",
-    "name-rev", "cherry", "count-objects", "fsck", "help", "version", "var", "check-ignore", "check-attr",
-    "check-ref-format", "whatchanged", "range-diff", "diff-tree", "diff-files", "diff-index", "verify-commit",
-    "verify-tag", "fetch", "remote", "tag", "gc", "prune", "repack", "pack-refs", "maintenance", "bundle",
-    "archive", "format-patch", "request-pull", "difftool", "credential", "hash-object", "column", "config",
-    "update-ref", "symbolic-ref", "branch", "worktree", "push", "init", "clone", "notes", "stripspace",
-    "interpret-trailers", "mailinfo", "get-tar-commit-id", "send-email", "instaweb", "gui", "citool", "gitk",
-    "replace", "rerere", "sparse-checkout-list", "submodule-status",
-})
-# Commands that change a checkout's working tree, index or HEAD (WG302 when it is a shared one).
-CHANGES_CHECKOUT = frozenset({
-    "restore", "reset", "clean", "stash", "merge", "rebase", "pull", "cherry-pick", "revert", "am", "apply",
-    "commit", "add", "rm", "mv", "sparse-checkout", "read-tree", "checkout-index", "update-index", "bisect",
-    "submodule", "filter-branch", "mergetool", "switch", "checkout",
-})
-STASH_READ_ONLY = ("list", "show")
-# Options of a subcommand that take a separate value, so that the value is not read as an operand.
-SUBCOMMAND_VALUE_OPTIONS: dict[str, frozenset[str]] = {
-    "branch": frozenset({"-u", "--set-upstream-to", "--sort", "--format", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}),
-    "update-ref": frozenset({"-m"}),
-    "symbolic-ref": frozenset({"-m"}),
-    "checkout": frozenset({"-b", "-B", "--orphan", "--conflict"}),
-    "switch": frozenset({"-c", "-C", "--create", "--force-create", "--orphan", "--conflict"}),
-    "config": frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"}),
-    "worktree": frozenset({"-b", "-B", "--reason"}),
-    "clone": frozenset({"-o", "--origin", "-b", "--branch", "-u", "--upload-pack", "--reference", "--reference-if-able", "--separate-git-dir", "--depth", "--shallow-since", "--shallow-exclude", "-c", "--config", "--filter", "-j", "--jobs", "--template", "--server-option", "--bundle-uri"}),
-    "init": frozenset({"--template", "--separate-git-dir", "-b", "--initial-branch", "--object-format", "--ref-format", "--shared"}),
-    "archive": frozenset({"--format", "--prefix", "-o", "--output", "--remote", "--exec", "--add-file", "--add-virtual-file"}),
-    "format-patch": frozenset({"-o", "--output-directory", "--subject-prefix", "--suffix", "--in-reply-to", "--to", "--cc", "--from", "--base", "--start-number", "-v", "--reroll-count", "--signature", "--signature-file", "--range-diff", "--interdiff", "--creation-factor"}),
-    "fetch": frozenset({"--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "--upload-pack", "-o", "--server-option", "--negotiation-tip", "--refmap"}),
-    "push": frozenset({"--repo", "--receive-pack", "--exec", "-o", "--push-option", "--signed"}),
-}
 BRANCH_MOVING = {"-f", "--force", "-m", "-M", "--move", "-d", "-D", "--delete", "-C", "--copy", "-c"}
-
-
-@dataclass(slots=True)
-class GitCall:
-    """One git invocation, read: where it acts, its subcommand and arguments, and what could not be read."""
-
-    subcommand: str | None = None
-    args: list[tuple[Word, str | None]] = field(default_factory=list)
-    run_dir: str | None = None
-    git_dir: str | None = None
-    work_tree: str | None = None
-    dynamic: list[str] = field(default_factory=list)
-    configs: list[tuple[Word, str]] = field(default_factory=list)
-    subcommand_dynamic: bool = False
-
-    def values(self) -> list[str | None]:
-        return [v for _, v in self.args]
-
-    def parsed(self) -> ParsedArgv:
-        """The subcommand's own options and operands, clusters split (`-qm` is `-q -m`)."""
-        words = [word for word, _ in self.args]
-        spec = WriteSpec(value_options=SUBCOMMAND_VALUE_OPTIONS.get(self.subcommand or "", frozenset()))
-        head = words[0] if words else None
-        return parse_argv([head, *words] if head is not None else [], [self.subcommand, *self.values()] if head is not None else [], spec)  # type: ignore[list-item]
-
-    def flags(self) -> set[str]:
-        return set(self.parsed().options)
-
-    def operands(self) -> list[str | None]:
-        return [value for _, value in self.parsed().operands]
-
-
-def _join(base: str | None, value: str) -> str | None:
-    if value.startswith("/"):
-        return value
-    return None if base is None else os.path.join(base, value)
-
-
-def read_git_call(step: ShellCommand) -> GitCall:
-    words, values = step.words, step.values()
-    call = GitCall(run_dir=step.cwd)
-    for variable in LOCATION_VARIABLES:
-        present, value = step.env(variable)
-        if not present:
-            continue
-        if value is None:
-            call.dynamic.append(f"${variable} is set to a value only known at run time")
-        elif variable == "GIT_WORK_TREE":
-            call.work_tree = _join(step.cwd, value)
-        elif variable in ("GIT_DIR", "GIT_COMMON_DIR"):
-            call.git_dir = _join(step.cwd, value)
-    i = 1
-    while i < len(words):
-        value = values[i]
-        if value is None:
-            i += 1
-            if words[i - 1].raw.startswith("-"):
-                call.dynamic.append(f"{words[i - 1].raw!r} is only known at run time")
-                continue
-            call.subcommand_dynamic = True  # `git $(echo switch)`, `git "$@"`, xargs' input: could be anything
-            return call
-        if not value.startswith("-"):
-            call.subcommand = value
-            call.args = list(zip(words[i + 1:], values[i + 1:]))
-            return call
-        name, eq, attached = value.partition("=")
-        if name in GLOBAL_WITH_VALUE:
-            if eq:
-                argument: str | None = attached
-                word = words[i]
-                i += 1
-            else:
-                if i + 1 >= len(words):
-                    return call
-                word, argument = words[i + 1], values[i + 1]
-                i += 2
-            if argument is None:
-                call.dynamic.append(f"{name} {word.raw} is only known at run time")
-                continue
-            if name == "-C":
-                if argument:
-                    call.run_dir = _join(call.run_dir, argument)
-                    if call.run_dir is None:
-                        call.dynamic.append(f"-C {argument} is relative to a directory that is not known")
-            elif name == "--git-dir":
-                call.git_dir = _join(call.run_dir, argument)
-            elif name == "--work-tree":
-                call.work_tree = _join(call.run_dir, argument)
-            elif name == "-c":
-                call.configs.append((word, argument))
-                key, _, setting = argument.partition("=")
-                if key.lower() == "core.worktree":
-                    call.work_tree = _join(call.run_dir, setting)
-            continue
-        i += 1  # a flag: -p, --no-pager, --bare, …
-    return call
-
-
-def affected_checkouts(call: GitCall, home: str) -> list[str] | None:
-    """The checkouts whose HEAD, index or files the invocation touches; None when they cannot be told."""
-    if call.dynamic:
-        return None
-    checkouts: list[str] = []
-    if call.git_dir is not None:
-        git_dir = canonical(call.git_dir, "/", home)
-        owner = owner_of_git_dir(git_dir)
-        if owner:
-            checkouts.append(owner)
-        # With GIT_DIR and no work tree, git uses the directory it runs in as the work tree.
-        tree = call.work_tree or call.run_dir
-        if tree is None:
-            return None
-        checkouts.append(canonical(tree, "/", home))
-        return checkouts
-    if call.work_tree is not None:
-        checkouts.append(canonical(call.work_tree, "/", home))
-    if call.run_dir is None:
-        return None
-    found = find_layout(canonical(call.run_dir, "/", home)).worktree_root
-    if found and not checkouts:
-        checkouts.append(found)
-    elif found and call.work_tree is not None:
-        checkouts.append(found)  # its HEAD and index move with the other work tree
-    return checkouts
-
-
-def is_read_only(call: GitCall) -> bool:
-    """True for invocations that change no working tree, index or HEAD of the checkout they act on."""
-    sub = call.subcommand
-    if call.subcommand_dynamic:
-        return False
-    if sub is None:
-        return True  # `git`, `git --version`
-    flags = call.flags()
-    operands = call.operands()
-    if sub == "stash":
-        return bool(operands) and operands[0] in STASH_READ_ONLY
-    if sub == "apply":
-        return bool({"--check", "--stat", "--numstat", "--summary"} & flags) and not {"--index", "--cached", "--apply"} & flags
-    if sub == "sparse-checkout":
-        return bool(operands) and operands[0] == "list"
-    if sub == "checkout":
-        return not operands and flags <= {"-q", "--quiet", "--progress", "--no-progress"}
-    if sub == "submodule":
-        return not operands or operands[0] in ("status", "summary")
-    if sub == "bisect":
-        return bool(operands) and operands[0] in ("log", "view", "visualize")
-    return sub in READ_ONLY
 
 
 BRANCH_LISTING = {"-l", "--list", "-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "--show-current", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--format", "--sort"}
@@ -267,41 +85,30 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
                 continue
             found.extend(_shared_checkout(call, judgement.shared_root or checkout, ctx, base))
     found.extend(_side_doors(call, command, checkouts, ctx, base))
-    found.extend(_files_written(call, command, ctx))
+    for reason in dict.fromkeys(git_code(command, call).opaque):
+        found.append(Violation(code="WG404", message=f"{reason}; run git without it.", **base))
     return found or None
 
 
-def _files_written(call: GitCall, command: ShellCommand, ctx: Context) -> list[Violation]:
-    """Files and directories git subcommands create wherever they are told (WG401–WG403, as for any writer)."""
-    from .writes import judge_write
+@hookimpl
+def worktree_guard_write_operands() -> dict[str, WriteSpec]:
+    """git's row of the write table: the files it writes beside its checkout (GIT_INDEX_FILE, `--output`…)."""
+    return {"git": WriteSpec(command_writes=git_writes)}
 
-    sub = call.subcommand
-    parsed = call.parsed() if sub in ("clone", "init", "archive", "format-patch", "bundle") else None
-    if parsed is None:
-        return []
-    targets: list[tuple[Word | None, str | None, str]] = []
-    operands = parsed.operands
-    if sub == "clone":
-        if len(operands) >= 2:
-            targets.append((operands[1][0], operands[1][1], "clone into"))
-        elif operands and operands[0][1] is not None:
-            name = operands[0][1].rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git") or "."
-            targets.append((operands[0][0], name, "clone into"))
-        elif operands:
-            targets.append((operands[0][0], None, "clone into"))
-    elif sub == "init":
-        targets.append((operands[0][0], operands[0][1], "init") if operands else (None, ".", "init"))
-    elif sub in ("archive", "format-patch"):
-        for option in ("-o", "--output", "--output-directory"):
-            targets += [(word, value, option) for word, value in parsed.options.get(option, [])]
-    elif sub == "bundle" and len(operands) >= 2 and operands[0][1] == "create":
-        targets.append((operands[1][0], operands[1][1], "bundle create"))
-    found: list[Violation] = []
-    for word, value, how in targets:
-        written = word.raw if word is not None else str(value)
-        span = word.span if word is not None else command.span
-        found += judge_write(ctx, value, written, call.run_dir, span, f"`git {sub}` ({how})", rule=RULE)
-    return found
+
+@hookimpl
+def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrapped | None:
+    """Strings git runs as commands (`-c core.pager=…`, GIT_EDITOR, `rebase -x`, `bisect run`…), walked where
+    git runs them: the top of the checkout it acts on."""
+    if command.name != "git":
+        return None
+    code = git_code(command)
+    if not code.scripts and not code.argv:
+        return None
+    return Unwrapped(
+        scripts=[Script(text, offset, cwd, "git") for text, offset, cwd in code.scripts],
+        inner=[Inner(words, cwd, label="git bisect run") for words, cwd in code.argv if words],
+    )
 
 
 def _shared_checkout(call: GitCall, shared: str, ctx: Context, base: dict) -> list[Violation]:
@@ -393,6 +200,24 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
                 destination = _branch_name(spec.split(":", 1)[1]) if ":" in spec else None
                 if destination in branches:
                     side_door(f"`git {sub}` would move `{destination}`, the branch checked out in {branches[destination]}.")
+    verb = operands[0] if operands else None
+    if sub == "remote" and verb in ("add", "set-url", "rename", "remove", "rm", "set-head", "set-branches"):
+        side_door(f"`git remote {verb}` writes the repository config every worktree shares; ask the user.")
+    if sub == "branch" and flags & {"-u", "--set-upstream-to", "--unset-upstream", "--edit-description"}:
+        side_door("`git branch` would write the upstream or description into the repository config every worktree shares; ask the user.")
+    if sub == "maintenance" and verb in ("register", "unregister", "start", "stop"):
+        side_door(f"`git maintenance {verb}` writes config for this repository; ask the user.")
+    if sub == "sparse-checkout" and verb in ("set", "add", "init", "reapply", "disable") and not _worktree_config(ctx):
+        side_door("`git sparse-checkout` would turn on per-worktree config in the config every worktree shares; ask the user.")
+    if sub == "notes" and verb not in (None, "list", "show", "get-ref"):
+        side_door(f"`git notes {verb}` writes refs/notes, which every worktree shares; ask the user.")
+    if sub == "replace" and operands and not flags & {"-l", "--list"}:
+        side_door("`git replace` writes refs/replace, which changes history for every worktree; ask the user.")
+    if sub == "symbolic-ref" and len(operands) >= 2 and not flags & {"-d", "--delete"}:
+        names = {_branch_name(v) for v in operands[:2] if v is not None}
+        shared = sorted(names & set(branches))
+        if shared or any(v is None for v in operands[:2]):
+            side_door(f"`git symbolic-ref` would point a ref at `{shared[0] if shared else '?'}`, the branch another checkout has checked out.")
     if sub == "config" and _writes_config(flags, operands):
         shared_target = checkouts is not None and any(ctx.policy.judge_resolved(c).place == "shared" for c in checkouts)
         if "--worktree" not in flags or shared_target:
@@ -400,6 +225,14 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
     if sub == "worktree" and operands:
         found.extend(_worktree_command(call, command, ctx, base))
     return found
+
+
+def _worktree_config(ctx: Context) -> bool:
+    """Whether the repository already keeps per-worktree config (extensions.worktreeConfig)."""
+    common = ctx.layout.common_dir
+    if not common:
+        return False
+    return read_git_core(os.path.join(common, "config")).get("extensions.worktreeconfig", "").lower() in ("true", "yes", "on", "1")
 
 
 def _writes_config(flags: set[str], operands: list[str | None]) -> bool:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from ..hookspecs import hookimpl
 from ..model import Violation
 from ..shell.steps import Inner, Script, Unwrapped
+from ..shell.wrappers import BUILTIN_WRAPPERS, Wrapper
 
 if TYPE_CHECKING:
     from ..engine import Context
@@ -23,26 +24,18 @@ if TYPE_CHECKING:
 RULE = "indirection"
 
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash"})
-# wrapper → (options that take a value, operands between the options and the command: `timeout 10 cmd`)
-WRAPPERS: dict[str, tuple[frozenset[str], int]] = {
-    "nohup": (frozenset(), 0),
-    "nice": (frozenset({"-n", "--adjustment"}), 0),
-    "timeout": (frozenset({"-s", "--signal", "-k", "--kill-after"}), 1),
-    "time": (frozenset({"-o", "--output", "-f", "--format"}), 0),
-    "stdbuf": (frozenset({"-i", "-o", "-e", "--input", "--output", "--error"}), 0),
-    "setsid": (frozenset(), 0),
-    "ionice": (frozenset({"-c", "--class", "-n", "--classdata", "-p", "--pid"}), 0),
-    "chronic": (frozenset(), 0),
-    "unbuffer": (frozenset(), 0),
-    "doas": (frozenset({"-u", "-C"}), 0),
-    "sudo": (frozenset({"-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout", "-D", "--chdir"}), 0),
-    "exec": (frozenset({"-a"}), 0),
-    "command": (frozenset(), 0),
-    "builtin": (frozenset(), 0),
-    "flock": (frozenset({"-w", "--timeout", "-E", "--conflict-exit-code"}), 1),
+# Programs that start a shell reading its commands from their input — which a runtime may write to later, in a
+# call no hook sees (Codex's write_stdin) — unless given a command: program → (options that give a command or
+# start no shell, options that take the next word, how many operands come before a command). `script`: util-
+# linux `script [-q] [file]`, `-c CMD`; BSD/macOS `script [-q] [file [command …]]`, `-p` plays a file back.
+STDIN_SHELL_STARTERS: dict[str, tuple[frozenset[str], frozenset[str], int]] = {
+    "script": (
+        frozenset({"-c", "--command", "-p", "-V", "--version", "-h", "--help"}),
+        frozenset({"-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing",
+                   "-m", "--logging-format", "-o", "--output-limit", "-F"}),
+        1,
+    ),
 }
-# Wrappers whose inner command runs in this shell (its cd persists).
-SAME_SHELL = frozenset({"builtin", "command"})
 # Arguments that make a computed command name matter: git's mutating subcommands and location options.
 SENSITIVE_ARGUMENTS = frozenset({
     "checkout", "switch", "reset", "restore", "clean", "stash", "merge", "rebase", "pull", "cherry-pick", "revert",
@@ -144,6 +137,11 @@ def _offset(word: Word) -> int:
 
 
 @hookimpl
+def worktree_guard_wrappers() -> dict[str, Wrapper]:
+    return dict(BUILTIN_WRAPPERS)
+
+
+@hookimpl
 def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrapped | None:
     name = command.name
     if name is None or not command.words:
@@ -153,7 +151,7 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
     if name in SHELLS:
         code = _shell_code(command)
         if code and code[0] == "c" and code[2] is not None and code[1] is not None:
-            return Unwrapped(scripts=[Script(code[2], _offset(code[1]), command.cwd, f"{name} -c")])
+            return Unwrapped(scripts=[Script(code[2], _offset(code[1]), command.cwd, f"{name} -c")], own_words=len(words))
         fed = _stdin_script(command)
         if code and code[0] == "stdin" and fed is not None:
             return Unwrapped(scripts=[Script(fed[0], fed[1], command.cwd, f"{name} <<")])
@@ -173,24 +171,103 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
         return _xargs(command, values)
     if name == "find":
         return _find_exec(command, values, ctx)
-    if name in WRAPPERS:
-        with_value, leading = WRAPPERS[name]
-        if name == "command" and any(v in ("-v", "-V") for v in values[1:2]):
-            return None
-        start, seen = _skip_options(values, 1, with_value)
-        start += leading
-        if start >= len(words):
-            return None
-        cwd = command.cwd
-        for chdir in ("-D", "--chdir"):
-            if name == "sudo" and chdir in seen:
-                cwd = _chdir(cwd, seen[chdir])
-        if name == "flock" and start < len(values) and values[start] in ("-c", "--command"):
-            if start + 1 < len(values) and values[start + 1] is not None:
-                return Unwrapped(scripts=[Script(values[start + 1], _offset(words[start + 1]), cwd, "flock -c")])  # type: ignore[arg-type]
-            return None
-        return Unwrapped(inner=[Inner(words[start:], cwd, label=name, same_shell=name in SAME_SHELL)])
+    if name == "chroot":
+        return _chroot(command, values, ctx)
+    found = wrapper_for(command, ctx)
+    if found is not None:
+        key, wrapper = found
+        return _wrapped(command, values, key, wrapper)
     return None
+
+
+def wrapper_table(ctx: Context) -> dict[str, Wrapper]:
+    """The wrapper table with every plugin's rows (`worktree_guard_wrappers`), built once per call."""
+    from ..plugins import merged_table
+
+    return merged_table(ctx, "worktree_guard_wrappers")
+
+
+def wrapper_for(command: ShellCommand, ctx: Context) -> tuple[str, Wrapper] | None:
+    """(key, entry) when the command is a known wrapper: by name, or by name and subcommand (`uv run`)."""
+    table = wrapper_table(ctx)
+    name = command.name
+    if name is None:
+        return None
+    if name in table:
+        return name, table[name]
+    if len(command.words) > 1:
+        key = f"{name} {command.value(command.words[1])}"
+        if key in table:
+            return key, table[key]
+    return None
+
+
+def _wrapped(command: ShellCommand, values: list[str | None], key: str, wrapper: Wrapper) -> Unwrapped | None:
+    """What a table wrapper runs: its inner argv (in the directory it gives), or the shell code of its options."""
+    words = command.words
+    if key == "command" and any(v in ("-v", "-V") for v in values[1:2]):
+        return None
+    first = 1 + key.count(" ")
+    if wrapper.operand_first and first < len(values) and values[first] is not None and not values[first].startswith("-"):  # type: ignore[union-attr]
+        first += 1
+    start, seen = _skip_options(values, first, wrapper.value_options | wrapper.chdir | wrapper.code, wrapper.optional_value)
+    if wrapper.no_command & set(seen) or any(option in wrapper.new_root for option in seen):
+        return Unwrapped(own_words=len(words))  # acts on a process, or is refused (WG404) by this rule's command check
+    cwd: str | None = command.cwd
+    for option in wrapper.chdir:
+        if option in seen:
+            cwd = _chdir(cwd, seen[option])
+    if wrapper.cwd_unknown & set(seen) or (key in ("su", "runuser") and start < len(values) and values[start] == "-"):
+        cwd = None
+    start += wrapper.leading
+    codes = [option for option in seen if option in wrapper.code]
+    if not codes and wrapper.code and start < len(values) and values[start] in wrapper.code:
+        # `flock FILE -c 'cmd'`: the code option follows the operand.
+        codes = [values[start]]  # type: ignore[list-item]
+        seen = dict(seen, **{values[start]: values[start + 1] if start + 1 < len(values) else None})  # type: ignore[dict-item]
+        start += 2
+    if codes:
+        scripts = []
+        for option in codes:
+            index = _value_index(values, option)
+            code = seen[option]
+            if code is None:
+                return Unwrapped(own_words=len(words))  # the rule's command check reports it (WG404)
+            offset = _offset(words[index]) if index is not None else command.span[0]
+            scripts.append(Script(code, offset, cwd, f"{key} {option}"))
+        return Unwrapped(scripts=scripts, own_words=min(start, len(words)))
+    if wrapper.code_only or start >= len(words):
+        return Unwrapped(own_words=len(words))
+    if wrapper.joined and not wrapper.argv_with & set(seen):
+        rest = values[start:]
+        if any(v is None for v in rest):
+            return Unwrapped(own_words=len(words))
+        return Unwrapped(scripts=[Script(" ".join(rest), _offset(words[start]), cwd, key)], own_words=start)  # type: ignore[arg-type]
+    return Unwrapped(inner=[Inner(words[start:], cwd, label=key, same_shell=wrapper.same_shell)], own_words=start)
+
+
+def _value_index(values: list[str | None], option: str) -> int | None:
+    """The index of the word that holds an option's value (`-c CODE` → CODE; `--command=CODE` → itself)."""
+    for i, value in enumerate(values):
+        if value == option:
+            return i + 1 if i + 1 < len(values) else None
+        if value is not None and (value.startswith(option + "=") or (len(option) == 2 and value.startswith(option) and len(value) > 2)):
+            return i
+    return None
+
+
+def _chroot(command: ShellCommand, values: list[str | None], ctx: Context) -> Unwrapped | None:
+    """`chroot NEWROOT cmd`: unwrapped only when NEWROOT is `/`; any other root is refused by the command check."""
+    start, seen = _skip_options(values, 1, frozenset({"--userspec", "--groups"}))
+    if start >= len(values):
+        return None
+    root = values[start]
+    if root is None or command.cwd is None and not root.startswith("/"):
+        return Unwrapped(own_words=len(values))
+    if ctx.policy.canonical(root, command.cwd or "/") != "/":
+        return Unwrapped(own_words=len(values))
+    cwd = command.cwd if "--skip-chdir" in seen else "/"
+    return Unwrapped(inner=[Inner(command.words[start + 1:], cwd, label="chroot")], own_words=start + 1) if start + 1 < len(values) else None
 
 
 def _chdir(cwd: str | None, target: str | None) -> str | None:
@@ -224,7 +301,7 @@ def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
         start += 1
     if start >= len(words):
         return None
-    return Unwrapped(inner=[Inner(words[start:], cwd, assignments, label="env -C" if cwd != command.cwd else "env")])
+    return Unwrapped(inner=[Inner(words[start:], cwd, assignments, label="env -C" if cwd != command.cwd else "env")], own_words=start)
 
 
 def _value_word(word: Word, name: str) -> Word:
@@ -256,7 +333,7 @@ def _xargs(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
         inner = [_with_input(w, replace) if shell else _dynamic(w) if w.value is None or replace in w.value else w for w in inner]
     else:
         inner.append(_dynamic(words[-1]))
-    return Unwrapped(inner=[Inner(inner, command.cwd, label="xargs")])
+    return Unwrapped(inner=[Inner(inner, command.cwd, label="xargs")], own_words=start)
 
 
 def _with_input(word: Word, replace: str) -> Word:
@@ -285,6 +362,17 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
     known_roots = [r for r in (roots or ["."]) if r is not None] if not follows and None not in roots else []
     if command.cwd is None or not all(ctx.policy.judge(r, command.cwd).place == "inside" for r in known_roots):
         known_roots = []
+    # A found path may be a symlink, and the command run on it may follow it (`-exec chmod 770 {} \;`): unless
+    # a -type test leaves links out, the symlinks below the starting points that leave W are found paths too.
+    links: list[str] = []
+    types = [values[k + 1] for k in range(len(values) - 1) if values[k] == "-type"]
+    if known_roots and not (types and all(t is not None and "l" not in t for t in types)):
+        for root in known_roots:
+            escaping = _escaping_links(ctx.policy.canonical(root, command.cwd or "/"), ctx)
+            if escaping is None:
+                known_roots = []  # too much to look through: `{}` is unknown
+                break
+            links += _named(escaping, values)
     found = []
     while i < len(values):
         if values[i] in ("-exec", "-execdir", "-ok", "-okdir"):
@@ -295,8 +383,8 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
             argv = words[i + 1:j]
             cwd = None if action in ("-execdir", "-okdir") else command.cwd
             if argv and known_roots and cwd is not None:
-                for root in known_roots:
-                    found.append(Inner([_found_path(w, root) for w in argv], cwd, label=f"find {action}"))
+                for root in known_roots + links:
+                    found.append(Inner([_found_path(w, root, exact=root in links) for w in argv], cwd, label=f"find {action}"))
             elif argv:
                 found.append(Inner([_dynamic(w) if w.value is None or "{}" in w.value else w for w in argv], cwd, label=f"find {action}"))
             i = j + 1
@@ -305,13 +393,55 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
     return Unwrapped(inner=found) if found else None
 
 
-def _found_path(word: Word, root: str) -> Word:
-    """`{}` in an -exec argument, as a path under the starting point `root`."""
+def _found_path(word: Word, root: str, exact: bool = False) -> Word:
+    """`{}` in an -exec argument, as a path under the starting point `root` (or, `exact`, as `root` itself)."""
     from ..shell.ast import Word as WordNode
 
     if word.value is None or "{}" not in word.value:
         return word
-    return WordNode(raw=word.raw, span=word.span, value=word.value.replace("{}", root.rstrip("/") + "/{}"), substitutions=word.substitutions)
+    found = root if exact else root.rstrip("/") + "/{}"
+    return WordNode(raw=word.raw, span=word.span, value=word.value.replace("{}", found), substitutions=word.substitutions)
+
+
+def _named(links: list[str], values: list[str | None]) -> list[str]:
+    """The links a find expression of plain `-name`/`-iname` tests (no `-o`, `!`, `-not`) can match."""
+    import fnmatch
+
+    if any(v in ("-o", "-or", "!", "-not", ",") or v is None for v in values):
+        return links
+    for k, value in enumerate(values[:-1]):
+        pattern = values[k + 1]
+        if value in ("-name", "-iname") and pattern is not None:
+            fold = (lambda t: t.lower()) if value == "-iname" else (lambda t: t)
+            links = [link for link in links if fnmatch.fnmatchcase(fold(os.path.basename(link)), fold(pattern))]
+    return links
+
+
+#: Most entries `find -exec` looks through for symlinks that leave W; past it, `{}` counts as unknown.
+MAX_FIND_ENTRIES = 5000
+
+
+def _escaping_links(root: str, ctx: Context) -> list[str] | None:
+    """Symlinks at or below `root` (not followed, as find does) whose target is outside W; None past the bound."""
+    links: list[str] = []
+    seen = 0
+    stack = [root]
+    while stack:
+        directory = stack.pop()
+        try:
+            with os.scandir(directory) as entries:
+                for entry in entries:
+                    seen += 1
+                    if seen > MAX_FIND_ENTRIES:
+                        return None
+                    if entry.is_symlink():
+                        if not ctx.policy.judge(entry.path, "/").ok:
+                            links.append(entry.path)
+                    elif entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+        except OSError:
+            continue
+    return links
 
 
 @hookimpl
@@ -321,6 +451,9 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     base = dict(rule=RULE, tool=ctx.call.tool, worktree_root=ctx.worktree_root, span=command.span)
     name = command.name
     values = command.values()
+    literal = command.words[0].value
+    if literal == "alias" and any(v is None or "=" in v for v in values[1:]):
+        return [Violation(code="WG404", message="An alias defined inside a command is not followed by worktree-guard; run the command it stands for directly.", **base)]
     if name is None:
         if _arguments_matter(command, ctx):
             return [Violation(code="WG404", message=f"The command name {command.words[0].raw!r} is computed at run time and its arguments could leave {ctx.worktree_root}; call the program by its literal name.", **base)]
@@ -337,6 +470,8 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         if code and code[0] == "file" and (code[2] is None or code[2].startswith(("/dev/", "/proc/"))):
             shown = code[1].raw if code[1] is not None else "?"
             return [Violation(code="WG404", message=f"`{name}` runs a script worktree-guard cannot see ({shown}); run the commands directly.", **base)]
+    if name in STDIN_SHELL_STARTERS and _starts_a_shell_reading_input(values, *STDIN_SHELL_STARTERS[name]):
+        return [Violation(code="WG404", message=f"`{name}` starts a shell that reads its commands from its input, which worktree-guard cannot see (a later write to that input reaches no hook); run the commands directly.", **base)]
     if name == "eval" and any(v is None for v in values[1:]):
         return [Violation(code="WG404", message="`eval` runs code only known at run time; run the command directly.", **base)]
     if name == "trap" and len(values) > 2 and values[1] is None:
@@ -347,11 +482,45 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
             return [Violation(code="WG404", message=f"`{name}` runs shell code worktree-guard cannot see ({command.words[1].raw}); run the commands directly.", **base)]
     if name == "alias" and any(v is None or "=" in v for v in values[1:]):
         return [Violation(code="WG404", message="An alias defined inside a command is not followed by worktree-guard; run the command it stands for directly.", **base)]
+    if name == "chroot" and command.unwrapped is not None and not command.unwrapped.inner and len(values) > 1:
+        return [Violation(code="WG404", message="`chroot` runs the command under another root directory, where worktree-guard cannot tell what its paths name; run it without chroot.", **base)]
+    found = wrapper_for(command, ctx)
+    if found is not None:
+        key, wrapper = found
+        first = 1 + key.count(" ") + (1 if wrapper.operand_first and len(values) > 1 + key.count(" ") else 0)
+        start, seen = _skip_options(values, first, wrapper.value_options | wrapper.chdir | wrapper.code, wrapper.optional_value)
+        rooted = sorted(option for option in seen if option in wrapper.new_root)
+        if rooted:
+            return [Violation(code="WG404", message=f"`{key} {rooted[0]}` runs the command under another root or mount namespace, where worktree-guard cannot tell what its paths name.", **base)]
+        codes = [option for option in seen if option in wrapper.code]
+        if not codes and wrapper.code and start + wrapper.leading < len(values) and values[start + wrapper.leading] in wrapper.code:
+            codes = [values[start + wrapper.leading]]  # type: ignore[list-item]
+            seen = {codes[0]: values[start + wrapper.leading + 1] if start + wrapper.leading + 1 < len(values) else None}
+        if any(seen.get(option) is None for option in codes):
+            return [Violation(code="WG404", message=f"`{key}` runs shell code only known at run time; pass it a literal string.", **base)]
+        if wrapper.joined and not wrapper.argv_with & set(seen) and any(v is None for v in values[start + wrapper.leading:]):
+            return [Violation(code="WG404", message=f"`{key}` runs a command line only known at run time through a shell.", **base)]
     return None
 
 
+def _starts_a_shell_reading_input(values: list[str | None], command_options: frozenset[str], value_options: frozenset[str], before: int) -> bool:
+    """No option gives the program a command, and no word after its first `before` operands is one. A word only
+    known at run time might be anything: the shell is then assumed to read its input."""
+    end, seen = _skip_options(values, 1, value_options)
+    if set(seen) & command_options:
+        return False
+    if any(v is None for v in values[1:]):
+        return True
+    return len(values) - end <= before
+
+
 def _arguments_matter(command: ShellCommand, ctx: Context) -> bool:
-    """A computed command name matters when an argument is a sensitive git/cd word, unknown, or a path leaving W."""
+    """A computed command name matters when an argument is a sensitive git/cd word, unknown, or a path leaving W.
+
+    A literal name counts too when an option set earlier lets it be an alias (`shopt -s expand_aliases; cd …`).
+    """
+    if command.words[0].value in SENSITIVE_ARGUMENTS:
+        return True
     for word, value in zip(command.words[1:], command.values()[1:]):
         if value is None:
             return True

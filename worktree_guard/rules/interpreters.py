@@ -1,4 +1,8 @@
-"""Inline interpreters (SPEC §5.2): `python -c`, `node -e`, `perl -e`, `ruby -e` are opaque; WG405 in `strict` only."""
+"""Inline interpreters (SPEC §5.2): `python -c`, `node -e`, `perl -e`, `ruby -e` are opaque; WG405 in `strict` only.
+
+An interpreter given no program at all reads it from its input (`python3`, `node -i`, `python3 <<EOF`): that is
+inline code too, and the input may be written after the call, where no hook sees it (Codex's write_stdin).
+"""
 
 from __future__ import annotations
 
@@ -28,9 +32,21 @@ INLINE_CODE = {
 }
 
 
+# Options after which an interpreter runs no code from its input: a module, its version, its help.
+NO_INPUT_OPTIONS = frozenset({"-m", "-V", "-v", "--version", "-h", "--help"})
+
+
 def _program(name: str) -> str:
     """`python3.12` → `python`."""
     return name.rstrip("0123456789.") or name
+
+
+def _reads_program_from_input(values: list[str | None]) -> bool:
+    """No script operand and no option that runs something else: the interpreter reads its program from stdin."""
+    for value in values[1:]:
+        if value is None or value in NO_INPUT_OPTIONS or not value.startswith("-") or value == "-":
+            return value == "-"
+    return True
 
 
 @hookimpl
@@ -40,16 +56,20 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     flags = INLINE_CODE.get(_program(command.name))
     if not flags:
         return None
-    for value in command.values()[1:]:
-        if value is None:
-            continue
-        if value in flags or any(value.startswith(f) and len(f) == 2 and not value.startswith("--") for f in flags if f.startswith("-")):
-            return [Violation(
-                code="WG405",
-                rule=RULE,
-                tool=ctx.call.tool,
-                message=f"`{command.name}` runs inline code worktree-guard cannot check (strict profile); put it in a file inside {ctx.worktree_root} and run that.",
-                worktree_root=ctx.worktree_root,
-                span=command.span,
-            )]
-    return None
+    values = command.values()
+    inline = any(
+        value in flags or any(value.startswith(f) and len(f) == 2 and not value.startswith("--") for f in flags if f.startswith("-"))
+        for value in values[1:]
+        if value is not None
+    )
+    if not inline and not _reads_program_from_input(values):
+        return None
+    how = "runs inline code" if inline else "reads the code it runs from its input, which"
+    return [Violation(
+        code="WG405",
+        rule=RULE,
+        tool=ctx.call.tool,
+        message=f"`{command.name}` {how} worktree-guard cannot check (strict profile); put it in a file inside {ctx.worktree_root} and run that.",
+        worktree_root=ctx.worktree_root,
+        span=command.span,
+    )]

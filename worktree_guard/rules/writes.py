@@ -1,4 +1,8 @@
-"""The writes rule (SPEC §5.2): redirections and known writers' operands follow §5.1 (WG401–WG403, WG103)."""
+"""The writes rule (SPEC §5.2): what a redirection or a command writes follows §5.1 (WG401–WG403, WG103), and
+an unknown program's operand in a shared checkout counts as written (WG406, the default-deny boundary).
+
+What is written comes from `shell.written` (one answer for every rule); this module only judges it.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +11,14 @@ from typing import TYPE_CHECKING
 from ..hookspecs import hookimpl
 from ..model import Violation
 from ..paths import inside
-from ..shell.programs import BUILTIN_WRITERS, CWD, WriteSpec, written_targets
-from ..shell.steps import glob_values
+from ..shell.programs import BUILTIN_READERS, BUILTIN_WRITERS, CWD, ReadOnly, WriteSpec
+from ..shell.written import ProgramTables, Written, command_writes, redirect_writes
 
 if TYPE_CHECKING:
     from ..engine import Context
-    from ..shell.ast import Word
     from ..shell.steps import ShellCommand, ShellRedirect
 
 RULE = "writes"
-WRITE_OPERATORS = (">", ">>", ">|", "&>", "&>>", "<>")
 
 
 @hookimpl
@@ -24,102 +26,77 @@ def worktree_guard_write_operands() -> dict[str, WriteSpec]:
     return dict(BUILTIN_WRITERS)
 
 
-def write_table(ctx: Context) -> dict[str, WriteSpec]:
-    """The built-in table with every plugin's rows over it (later registrations win), built once per call."""
+@hookimpl
+def worktree_guard_read_only_programs() -> dict[str, ReadOnly]:
+    return dict(BUILTIN_READERS)
+
+
+def tables_for(ctx: Context) -> ProgramTables:
+    """The write and read-only tables with every plugin's rows over the built-in ones, built once per call."""
     from ..plugins import merged_table
 
-    return merged_table(ctx, "worktree_guard_write_operands")
+    return ProgramTables(writers=merged_table(ctx, "worktree_guard_write_operands"), readers=merged_table(ctx, "worktree_guard_read_only_programs"))
 
 
 @hookimpl
 def worktree_guard_shell_redirect(redirect: ShellRedirect, ctx: Context) -> list[Violation] | None:
-    node = redirect.redirect
-    op = node.op
-    if op == ">&" and node.target is not None:
-        target = redirect.target()
-        if target is not None and (target.isdigit() or target == "-"):
-            return None  # `2>&1`, `>&-`: descriptors, not files
-    elif op not in WRITE_OPERATORS:
-        return None
-    if node.target is None:
-        return None
-    span = node.target.span
-    what = f"the redirection `{op}`"
-    value = redirect.target()
-    if value is None:
-        matches = glob_values(node.target, redirect.state)
-        if matches is not None and len(matches) == 1:  # more than one match is bash's "ambiguous redirect"
-            return judge_write(ctx, matches[0], node.target.raw, redirect.cwd, span, what)
-    return judge_write(ctx, value, node.target.raw, redirect.cwd, span, what)
+    found: list[Violation] = []
+    for record in redirect_writes(redirect):
+        found += judge(ctx, record, redirect.state)
+    return found or None
 
 
 @hookimpl
 def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
-    name = command.name
-    if name is None:
-        return None
-    spec = write_table(ctx).get(name)
-    if spec is None:
-        return None
     found: list[Violation] = []
-    if name == "ln":
-        found += _symlink_targets(command, ctx)
-    for target in written_targets(spec, command.words, command.values()):
-        span = target.word.span if target.word is not None else command.span
-        if target.value == CWD:
-            found += judge_write(ctx, command.cwd, ".", command.cwd, span, f"`{name}` writing {target.how}", recursive=target.recursive)
-        elif target.value == "-" and name in ("wget", "curl", "tar", "sort", "tee"):
-            continue  # standard output
-        elif target.value is None and target.word is not None and (matches := glob_values(target.word, command.state)) is not None:
-            for match in matches:
-                found += judge_write(ctx, match, target.word.raw, command.cwd, span, f"`{name}` ({target.how})", recursive=target.recursive)
-        else:
-            written = target.word.raw if target.word is not None else str(target.value)
-            found += judge_write(ctx, target.value, written, command.cwd, span, f"`{name}` ({target.how})", recursive=target.recursive)
+    for record in command_writes(command, tables_for(ctx)):
+        found += judge(ctx, record, command.state)
     return found or None
 
 
-def _symlink_targets(command: ShellCommand, ctx: Context) -> list[Violation]:
-    """`ln -s TARGET LINK` with TARGET outside W opens an escape hatch inside W: judged like a write to TARGET."""
-    found = []
-    for word, value, base, _ in link_sources(command, ctx, symbolic_only=True):
-        found += judge_write(ctx, value, word.raw, base, word.span, "`ln -s` (a link pointing to it)")
-    return found
+def judge(ctx: Context, record: Written, state=None, *, rule: str = RULE) -> list[Violation]:
+    """One record in §5.1's order; an "operand" of an unknown program only at the shared boundary (WG406).
+
+    Every judged path is remembered in the shell state (`state.written`): later git commands ask whether a
+    config file they would read was written earlier in the command.
+    """
+    span = record.word.span if record.word is not None else None
+    value = record.cwd if record.value == CWD else record.value
+    if record.kind == "operand":
+        return _operand(ctx, record, value, span, rule)
+    if state is not None:
+        state.written.append(_resolved(ctx, value, record.cwd))
+    verb = "writes" if record.kind == "write" else "links to"
+    return judge_write(ctx, value, record.written, record.cwd, span or (0, 0), record.how, rule=rule, recursive=record.recursive, prefix=record.prefix, verb=verb)
 
 
-def link_sources(command: ShellCommand, ctx: Context, *, symbolic_only: bool) -> list[tuple[Word, str | None, str | None, bool]]:
-    """What an `ln` links to: (word, value, the directory it is relative to, symbolic?) per source; the links
-    themselves are the write table's operands. A symbolic link's relative TARGET is resolved from the link's
-    directory, as the kernel will resolve it; a hard link's from the cwd. Without `-s` only when asked."""
-    import os
+def _resolved(ctx: Context, value: str | None, cwd: str | None) -> str | None:
+    if value is None or (cwd is None and not value.startswith(("/", "~"))):
+        return None
+    return ctx.policy.canonical(value, cwd or "/")
 
-    from ..shell.programs import parse_argv
 
-    spec = write_table(ctx).get("ln")
-    if spec is None or command.name != "ln":
+def _operand(ctx: Context, record: Written, value: str | None, span, rule: str) -> list[Violation]:
+    if value is None or (record.cwd is None and not value.startswith(("/", "~"))):
+        return []  # not static: only a statically resolved path is at the boundary
+    judgement = ctx.policy.judge(value, record.cwd or "/")
+    if judgement.place != "shared":
         return []
-    argv = parse_argv(command.words, command.values(), spec)
-    options = set(argv.options)
-    symbolic = bool({"-s", "--symbolic"} & options)
-    if symbolic_only and not symbolic:
-        return []
-    directories = argv.options.get("-t", []) + argv.options.get("--target-directory", [])
-    if directories:
-        sources, link_dir = argv.operands, directories[-1][1]
-    elif len(argv.operands) > 1:
-        sources, last = argv.operands[:-1], argv.operands[-1][1]
-        link_dir = None if last is None else (last if last.endswith("/") or (command.cwd and os.path.isdir(os.path.join(command.cwd, last))) else os.path.dirname(last) or ".")
-    else:
-        sources, link_dir = argv.operands, "."
-    if not symbolic:
-        return [(word, value, command.cwd, False) for word, value in sources]
-    base = None if link_dir is None or command.cwd is None and not link_dir.startswith("/") else os.path.join(command.cwd or "/", link_dir)
-    found = []
-    for word, value in sources:
-        if value is not None and not value.startswith(("/", "~")) and base is None:
-            value = None  # relative to a directory not known here
-        found.append((word, value, base, True))
-    return found
+    return [Violation(
+        code="WG406",
+        rule=rule,
+        tool=ctx.call.tool,
+        message=(
+            f"{record.how}, a program worktree-guard does not know, is given {judgement.resolved} in the shared checkout "
+            f"{judgement.shared_root}; it may write it, so it counts as written. Work on the copy in {ctx.worktree_root}."
+        ),
+        path=record.written,
+        resolved=judgement.resolved,
+        shared_root=judgement.shared_root,
+        suggestion=judgement.suggestion,
+        worktree_root=ctx.worktree_root,
+        span=span,
+    )]
 
 
 def judge_write(
@@ -132,18 +109,33 @@ def judge_write(
     *,
     rule: str = RULE,
     recursive: bool = False,
+    prefix: str | None = None,
+    verb: str = "writes",
 ) -> list[Violation]:
     """§5.1's order for one written path as Bash gives it; relative paths need a known cwd.
 
     `recursive` (rm -r, find -delete, chmod -R): the write reaches everything below the path, so a
     shared checkout below it counts even when the path itself is allowed (a repository can live in /tmp).
+    `prefix`: for a target only known at run time, the static directory it starts in; inside a shared
+    checkout that is a WG401 with the matching directory under W as the suggestion (`xargs cp … /repo/src/{}`).
     """
     common = dict(rule=rule, tool=ctx.call.tool, path=written, worktree_root=ctx.worktree_root, span=span)
     root = ctx.worktree_root
     if value is None:
-        return [Violation(code="WG403", message=f"{what} writes to {written!r}, which is only known at run time; write to a literal path inside {root}.", **common)]
+        if prefix is not None and (cwd is not None or prefix.startswith("/")):
+            place = ctx.policy.judge(prefix, cwd or "/")
+            if place.place == "shared":
+                return [Violation(
+                    code="WG401",
+                    message=f"{what} {verb} {written!r}, which starts in {place.resolved} in the shared checkout {place.shared_root}, not in this agent's worktree {root}.",
+                    resolved=place.resolved,
+                    shared_root=place.shared_root,
+                    suggestion=place.suggestion,
+                    **common,
+                )]
+        return [Violation(code="WG403", message=f"{what} {verb} {written!r}, which is only known at run time; use a literal path inside {root}.", **common)]
     if cwd is None and not value.startswith(("/", "~")):
-        return [Violation(code="WG403", message=f"{what} writes to the relative path {written!r} after a directory change worktree-guard cannot follow; use an absolute path inside {root}.", **common)]
+        return [Violation(code="WG403", message=f"{what} {verb} the relative path {written!r} after a directory change worktree-guard cannot follow; use an absolute path inside {root}.", **common)]
     judgement = ctx.policy.judge(value, cwd or "/")
     if recursive and judgement.ok:
         below = [r for r in ctx.policy.shared_roots if inside(r, judgement.resolved) and r != judgement.resolved]
@@ -158,14 +150,14 @@ def judge_write(
     if judgement.ok:
         return []
     if judgement.place == "protected":
-        return [Violation(code="WG103", message=f"{what} writes {judgement.resolved}, which is protected inside this worktree.", resolved=judgement.resolved, **common)]
+        return [Violation(code="WG103", message=f"{what} {verb} {judgement.resolved}, which is protected inside this worktree.", resolved=judgement.resolved, **common)]
     if judgement.place == "shared":
         return [Violation(
             code="WG401",
-            message=f"{what} writes {judgement.resolved} in the shared checkout {judgement.shared_root}, not in this agent's worktree {root}.",
+            message=f"{what} {verb} {judgement.resolved} in the shared checkout {judgement.shared_root}, not in this agent's worktree {root}." + (" Writing through the link would change the shared file." if verb != "writes" else ""),
             resolved=judgement.resolved,
             shared_root=judgement.shared_root,
             suggestion=judgement.suggestion,
             **common,
         )]
-    return [Violation(code="WG402", message=f"{what} writes {judgement.resolved}, outside this agent's worktree {root} and the allow-list.", resolved=judgement.resolved, **common)]
+    return [Violation(code="WG402", message=f"{what} {verb} {judgement.resolved}, outside this agent's worktree {root} and the allow-list.", resolved=judgement.resolved, **common)]

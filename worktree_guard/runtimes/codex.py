@@ -5,7 +5,9 @@ Payload: Claude-like snake_case plus `turn_id` and `model`. `apply_patch` carrie
 `workdir` is not in `tool_input` but becomes the payload's `cwd` (observed: `"cwd": "/tmp"` for
 `workdir: "/tmp"`, while the hook process ran in the session's directory). So the payload's `cwd` is where the
 command starts, not where the agent is: the session's directory is read from the first record of the
-transcript (`session_meta.cwd`), and a Bash call whose transcript cannot be read is refused (WG000).
+transcript (`session_meta.cwd`), else (`codex exec --ephemeral` sends `transcript_path: null`) it is the
+hook process's own directory, where Codex starts every hook (observed in 0.171.0, workdir or not). A Bash call
+with neither is refused (WG000).
 Sub-agents (`spawn_agent`) run in the parent's directory: same cwd, plus `agent_id` and `agent_type`. Their
 payload's `transcript_path` is their own rollout, whose first record (`session_meta`) names the thread that
 spawned them (`parent_thread_id`: the session's id, or the spawning sub-agent's `agent_id`) and whose first
@@ -31,7 +33,7 @@ from ..hookspecs import hookimpl
 from ..model import AgentEvent, EventVerdict, ToolCall, Verdict
 from ..reply import Reply
 from .common import Tools, answer, as_json, lifecycle_reply, object_field, reads, shared_cwd_call, text_field, tool_kind, unjudged
-from .patch import PatchError, holds_patch, patch_writes
+from .patch import PatchError, patch_writes
 
 NAME = "codex"
 EVENTS = frozenset({
@@ -89,6 +91,8 @@ def tool_name(name: str) -> str:
 
 def to_tool_call(payload: dict[str, Any]) -> ToolCall:
     event = text_field(payload, "hook_event_name", NAME)
+    if event not in EVENTS:
+        raise CallError(f"{event!r} is not an event Codex sends (its tool event is 'PreToolUse')")
     sent_cwd = text_field(payload, "cwd", NAME)
     name = text_field(payload, "tool_name", NAME, required=event == "PreToolUse") or event
     tool_input = object_field(payload, "tool_input", NAME)
@@ -102,6 +106,10 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
     if agent_id:
         extra["parent_id"] = parent_thread(meta)
     if kind == "shell":
+        if cwd is None and payload.get("transcript_path") is None:
+            from ..hook import HOOK_PROCESS_CWD
+
+            cwd = HOOK_PROCESS_CWD.get()  # no transcript at all (--ephemeral): Codex runs the hook in the session's directory
         if cwd is None:
             raise CallError(
                 "Codex's session transcript (`transcript_path`) cannot be read, so the session's directory is unknown "
@@ -109,9 +117,6 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
             )
         if sent_cwd != cwd:
             extra["shell_cwd"] = sent_cwd
-        command = tool_input.get("command")
-        if isinstance(command, str) and holds_patch(command):
-            extra["file_writes"] = _writes(command)  # Codex applies a patch given to `apply_patch` in a command
     elif kind == "file_write":
         patch = tool_input.get("command")
         if not isinstance(patch, str):
@@ -275,6 +280,9 @@ HOOK_CONFIG = HookConfig(
         "asks (`codex exec` skips untrusted hooks silently). A project's .codex/hooks.json also needs the project "
         "trusted (`[projects.\"<this checkout>\"] trust_level = \"trusted\"` in ~/.codex/config.toml)."
     ),
+    # Observed in 0.171.0: in a linked worktree Codex runs the main checkout's .codex/hooks.json, and only while
+    # the worktree has a .codex directory of its own; the worktree's own hooks.json is never run.
+    linked_worktree="main_and_own",
 )
 
 

@@ -58,6 +58,9 @@ PASSING = frozenset({
     "view", "rg", "grep", "glob", "read_bash", "stop_bash", "list_bash", "web_fetch", "web_search", "ask_user",
     "report_intent", "update_todo", "think", "fetch_copilot_cli_documentation", "skill", "show_file",
     "Read", "Grep", "Glob", "LS", "WebFetch", "WebSearch", "TodoWrite",
+    # The session's own SQLite database (Copilot refuses ATTACH and VACUUM INTO: observed in 1.0.102), the
+    # session store (read-only queries), and messages to and from background agents, whose calls are hooked.
+    "sql", "session_store_sql", "read_agent", "list_agents", "write_agent",
 })
 # The form of the payload: which keys hold what.
 CAMEL = {"tool": "toolName", "input": "toolArgs", "session": "sessionId", "agent": "agentId", "type": "agentType", "parent": "parentAgentId", "tools": CAMEL_TOOLS}

@@ -26,6 +26,15 @@ from .common import Tools, answer, shared_cwd_call, as_json, object_field, reads
 NAME = "cursor"
 TOOL_EVENT = "preToolUse"
 SHELL_EVENT = "beforeShellExecution"
+MCP_EVENT = "beforeMCPExecution"
+# Every event Cursor documents (hook-protocols.md §6.2): those the guard does not judge pass (a user may have
+# wired its command there); a name outside this list is no Cursor payload, and is refused (WG000).
+EVENTS = frozenset({
+    "sessionStart", "sessionEnd", TOOL_EVENT, "postToolUse", "postToolUseFailure", "subagentStart", "subagentStop",
+    SHELL_EVENT, "afterShellExecution", MCP_EVENT, "afterMCPExecution", "beforeReadFile", "afterFileEdit",
+    "beforeSubmitPrompt", "preCompact", "stop", "afterAgentResponse", "afterAgentThought", "beforeTabFileRead",
+    "afterTabFileEdit",
+})
 TOOLS: Tools = {
     "Shell": ("shell", None),
     "Write": ("file_write", "file_path"),
@@ -62,6 +71,10 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
     if event == SHELL_EVENT:
         start = text_field(payload, "cwd", NAME, required=False)
         return ToolCall(tool="Shell", kind="shell", input={"command": payload.get("command")}, shell_cwd=start if start and start != cwd else None, **common)
+    if event not in EVENTS:
+        raise CallError(f"{event!r} is not an event Cursor sends (its tool event is {TOOL_EVENT!r})")
+    if event == MCP_EVENT:  # an MCP tool may write anything: judged as preToolUse judges `MCP:…` tools
+        return ToolCall(tool=text_field(payload, "tool_name", NAME, required=False) or event, kind="unknown", **common)
     if event != TOOL_EVENT:
         return ToolCall(tool=event, kind="other", **common)
     name = text_field(payload, "tool_name", NAME)
@@ -92,6 +105,16 @@ def worktree_guard_render_reply(verdict: Verdict, call: ToolCall) -> Reply | Non
         return None
     warn = lambda reason: Reply(stdout=as_json({"user_message": reason}))  # noqa: E731
     return answer(verdict, deny=deny_reply, rewrite=rewrite_reply, warn=warn, passed=Reply(stdout="{}"))
+
+
+@hookimpl
+def worktree_guard_payload_cwd(payload: dict[str, Any], runtime: str) -> str | None:
+    if not reads(runtime, NAME, payload, recognises):
+        return None
+    try:
+        return _workspace(payload)
+    except CallError:
+        return None
 
 
 @hookimpl

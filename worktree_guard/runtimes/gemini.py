@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine import CallError
 from ..hook_config import HookConfig, user_dir
 from ..hookspecs import hookimpl
 from ..model import ToolCall, Verdict
@@ -46,6 +47,8 @@ def recognises(payload: dict[str, Any]) -> bool:
 
 def to_tool_call(payload: dict[str, Any]) -> ToolCall:
     event = text_field(payload, "hook_event_name", NAME)
+    if event not in EVENTS:
+        raise CallError(f"{event!r} is not an event Gemini CLI sends (its tool event is 'BeforeTool')")
     cwd = text_field(payload, "cwd", NAME)
     name = text_field(payload, "tool_name", NAME, required=event == "BeforeTool") or event
     tool_input = object_field(payload, "tool_input", NAME)

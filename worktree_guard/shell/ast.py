@@ -32,6 +32,8 @@ class Word:
     value: str | None
     substitutions: list[Node] = field(default_factory=list)
     tilde: bool = False
+    #: For a word a wrapper made dynamic (xargs' `{}`): where in `raw` the part only known at run time starts.
+    unknown_from: int | None = None
 
     @property
     def static(self) -> bool:

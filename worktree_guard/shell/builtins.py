@@ -53,9 +53,16 @@ def _split_options(values: list[str | None], allowed: str) -> tuple[list[str], i
     return options, i
 
 
+#: Options after which `cd NAME` may go somewhere NAME does not name (`cdable_vars` tries $NAME).
+CD_OPTIONS = frozenset({"cdable_vars", "autocd", "cdspell", "dirspell", "direxpand", "*"})
+
+
 def _resolve(step: ShellCommand, target: str, word: Word | None, written: str, physical_only: bool) -> DirectoryChange:
     cwd = step.state.cwd
     if not target.startswith("/"):
+        if step.state.options & CD_OPTIONS:
+            option = sorted(step.state.options & CD_OPTIONS)[0]
+            return DirectoryChange(word, written, None, None, f"the shell option {option} set earlier may send it elsewhere")
         if cwd is None:
             return DirectoryChange(word, written, None, None, "the directory it is relative to is not known")
         cdpath_set, cdpath = step.env("CDPATH")
@@ -161,6 +168,7 @@ def apply_builtin(step: ShellCommand) -> None:
             if value and not value.startswith("-"):
                 state.variables.pop(value, None)
                 state.exported.discard(value)
+                state.unset.add(value)
     elif name in READING_BUILTINS or (name == "printf" and any(v == "-v" for v in step.values())):
         values = step.values()
         for value in values[1:]:
@@ -168,5 +176,68 @@ def apply_builtin(step: ShellCommand) -> None:
                 state.assign(value, None)
     elif name in ("source", "."):
         state.cwd = None  # the script may cd anywhere: what follows runs somewhere unknown
-    elif name == "shopt" and "lastpipe" in step.values() and "-s" in step.values():
-        state.lastpipe = True
+    elif name == "shopt":
+        values = step.values()
+        if "lastpipe" in values and "-s" in values:
+            state.lastpipe = True
+        state.options |= shopt_options(values)
+    elif name == "set":
+        state.options |= set_options(step.values())
+
+
+#: shopt options that change how later words resolve when set (SPEC §5.2 "shell options"): where `cd NAME`
+#: goes, what a glob matches, whether a command name is an alias.
+SHOPT_ON = frozenset({
+    "cdable_vars", "autocd", "cdspell", "dirspell", "direxpand", "expand_aliases",
+    "dotglob", "nullglob", "failglob", "globstar", "nocaseglob", "extglob", "globasciiranges",
+})
+#: …and those that do when unset (bash 5.2's `.*` matches `..` without globskipdots).
+SHOPT_OFF = frozenset({"globskipdots"})
+#: `set -o` names and letters that matter: no globbing, assignments anywhere in the line, no brace expansion.
+SET_LETTERS = {"f": "noglob", "k": "keyword"}
+SET_NAMES = frozenset({"noglob", "keyword"})
+
+
+def shopt_options(values: list[str | None]) -> set[str]:
+    """The options that matter a `shopt` line turns on (or, for SHOPT_OFF, off); "*" when it cannot be read."""
+    if any(v is None for v in values[1:]):
+        return {"*"}
+    flags = {v for v in values[1:] if v and v.startswith("-")}
+    names = [v for v in values[1:] if v and not v.startswith("-")]
+    if "-o" in flags:
+        return {"*"} if "-s" in flags or "-u" in flags else set()  # `shopt -os x` is `set -o x`
+    if "-s" in flags:
+        return {n for n in names if n in SHOPT_ON}
+    if "-u" in flags:
+        return {n for n in names if n in SHOPT_OFF}
+    return set()
+
+
+def set_options(values: list[str | None]) -> set[str]:
+    """The options that matter a `set` line changes: `-f`, `-k`, `-o noglob`, `+B`, `+o braceexpand`."""
+    found: set[str] = set()
+    i = 1
+    while i < len(values):
+        value = values[i]
+        if value is None:
+            return {"*"}
+        if value in ("--", "-"):
+            break
+        if value in ("-o", "+o"):
+            option = values[i + 1] if i + 1 < len(values) else ""
+            if option is None:
+                return {"*"}
+            if value == "-o" and option in SET_NAMES:
+                found.add(option)
+            elif value == "+o" and option == "braceexpand":
+                found.add("+braceexpand")
+            i += 2
+            continue
+        if value[:1] == "-" and len(value) > 1:
+            found |= {SET_LETTERS[c] for c in value[1:] if c in SET_LETTERS}
+        elif value[:1] == "+" and "B" in value[1:]:
+            found.add("+braceexpand")
+        elif value[:1] not in "-+":
+            break  # positional parameters
+        i += 1
+    return found

@@ -22,6 +22,14 @@ class ShellState:
     exported: set[str] = field(default_factory=set)
     functions: dict[str, Function] = field(default_factory=dict)
     lastpipe: bool = False
+    #: Variables known to be unset (`unset X`, TMPDIR absent from the hook's environment): `${X:-d}` is d.
+    unset: set[str] = field(default_factory=set)
+    #: Shell options set in the command that change how later words resolve (SPEC §5.2 "shell options"):
+    #: `cdable_vars`, `dotglob`, `noglob`, `expand_aliases`, `+braceexpand`… ("*" when not known which).
+    options: set[str] = field(default_factory=set)
+    #: Canonical paths written so far by the whole command (None: a target only known at run time). One list
+    #: shared by every scope: a file a subshell wrote stays written.
+    written: list[str | None] = field(default_factory=list)
 
     def copy(self) -> ShellState:
         """The state a subshell starts with; its changes never come back."""
@@ -33,14 +41,26 @@ class ShellState:
             exported=set(self.exported),
             functions=dict(self.functions),
             lastpipe=self.lastpipe,
+            unset=set(self.unset),
+            options=set(self.options),
+            written=self.written,
         )
 
     def lookup(self, name: str) -> str | None:
         """The known value of `$name`; None when unknown or unset (an unset variable is not trusted to be empty)."""
         return self.variables.get(name)
 
+    def lookup_word(self, name: str) -> str | None:
+        """As `lookup`, but `words.UNSET` for a variable known to be unset (for `${X:-default}`)."""
+        if name in self.unset and name not in self.variables:
+            from .words import UNSET
+
+            return UNSET
+        return self.variables.get(name)
+
     def assign(self, name: str, value: str | None) -> None:
         """`NAME=value` (None: unknown). OLDPWD feeds `cd -`; assigning PWD makes the logical cwd unknown."""
+        self.unset.discard(name)
         self.variables[name] = value
         if name == "OLDPWD":
             self.oldpwd = value
@@ -68,3 +88,5 @@ class ShellState:
             self.exported |= other.exported
             self.functions.update(other.functions)
             self.lastpipe = self.lastpipe or other.lastpipe
+            self.unset &= other.unset
+            self.options |= other.options

@@ -25,11 +25,14 @@ class ShellCommand:
     depth: int = 0
     via: tuple[str, ...] = ()
     persistent: bool = True
+    #: What this command runs, when it is a wrapper or runs code (`env -C d cmd`, `bash -c '…'`); set by the walker.
+    unwrapped: Unwrapped | None = None
 
     @property
     def name(self) -> str | None:
-        """The static command name, without any directory (`/usr/bin/git` → `git`)."""
-        if not self.words:
+        """The static command name, without any directory (`/usr/bin/git` → `git`). None when it is computed,
+        or when an option set earlier lets any name be an alias (`shopt -s expand_aliases`, `set -k`)."""
+        if not self.words or self.state.options & NAME_OPTIONS:
             return None
         value = self.value(self.words[0])
         if value is None:
@@ -103,10 +106,12 @@ class Script:
 
 @dataclass(slots=True)
 class Unwrapped:
-    """What an indirection rule found inside a command."""
+    """What an indirection rule found inside a command. `own_words`: how many of the command's words are the
+    wrapper's own (its name, options and their values); the rest are what it runs. None: all of them."""
 
     inner: list[Inner] = field(default_factory=list)
     scripts: list[Script] = field(default_factory=list)
+    own_words: int | None = None
 
 
 def expand_tilde(value: str, state: ShellState, home: str) -> str | None:
@@ -132,13 +137,49 @@ def expand_tilde(value: str, state: ShellState, home: str) -> str | None:
     return base + (sep + tail if sep else "")
 
 
+#: Command substitutions whose output bash makes static (SPEC §5.2): `$(pwd)` where the cwd is known, and
+#: `$(mktemp)` / `$(mktemp -d)` without a template (a fresh path in the temp dir). Each is read as a variable.
+_KNOWN_SUBSTITUTION = re.compile(r"\$\(\s*(pwd(?:\s+-[LP])?|mktemp(?:\s+(?:-d|--directory))?)\s*\)|`\s*(pwd(?:\s+-[LP])?|mktemp(?:\s+(?:-d|--directory))?)\s*`")
+_SUBSTITUTED = "WORKTREE_GUARD_SUBSTITUTED_"
+
+
+def _known_substitutions(word: Word, state: ShellState) -> tuple[str, dict[str, str]] | None:
+    """The word's raw text with every substitution replaced by a variable of known value; None unless all are known."""
+    found: dict[str, str] = {}
+
+    def replace(match: re.Match[str]) -> str:
+        command = (match.group(1) or match.group(2)).split()
+        if command[0] == "pwd":
+            value = state.cwd
+        else:
+            tmpdir = state.lookup_word("TMPDIR")
+            value = None if tmpdir is None else os.path.join("/tmp" if tmpdir in (words.UNSET, "") else tmpdir, "tmp.worktree-guard-mktemp")
+        if value is None:
+            return match.group(0)
+        name = f"{_SUBSTITUTED}{len(found)}"
+        found[name] = value
+        return "${" + name + "}"
+
+    raw = _KNOWN_SUBSTITUTION.sub(replace, word.raw)
+    if len(found) != len(word.substitutions):
+        return None
+    return raw, found
+
+
 def word_value(word: Word, state: ShellState, home: str) -> str | None:
     """A word's static value in this state, known variables substituted; None when dynamic."""
     value, tilde = word.value, word.tilde
     if value is None:
-        if "$" not in word.raw or word.substitutions or "IFS" in state.variables:
+        if ("$" not in word.raw and "`" not in word.raw) or "IFS" in state.variables:
             return None  # with IFS changed, an unquoted expansion may split anywhere
-        value, tilde = words.word_value(word.raw, state.lookup)
+        raw, lookup = word.raw, state.lookup_word
+        if word.substitutions:
+            known = _known_substitutions(word, state)
+            if known is None:
+                return None
+            raw, extra = known
+            lookup = lambda name: extra[name] if name in extra else state.lookup_word(name)  # noqa: E731
+        value, tilde = words.word_value(raw, lookup)
         if value is None:
             return None
     if tilde:
@@ -148,6 +189,10 @@ def word_value(word: Word, state: ShellState, home: str) -> str | None:
 
 #: More directory entries than this and a glob counts as unknown: reading them is not worth the time.
 MAX_GLOB_ENTRIES = 2000
+#: Shell options (shopt/set) that change what a glob matches: the guard then does not expand globs itself.
+GLOB_OPTIONS = frozenset({"dotglob", "nullglob", "failglob", "globstar", "nocaseglob", "extglob", "noglob", "globasciiranges", "globskipdots", "*"})
+#: Options after which a command name may stand for something else: an alias, or an assignment word (`set -k`).
+NAME_OPTIONS = frozenset({"expand_aliases", "keyword", "*"})
 
 
 def glob_values(word: Word, state: ShellState) -> list[str] | None:
@@ -158,7 +203,7 @@ def glob_values(word: Word, state: ShellState) -> list[str] | None:
     when the word has other expansions, a glob in a directory component (`/*/*/x` could walk the whole
     disk), or a directory with more than MAX_GLOB_ENTRIES entries.
     """
-    if word.substitutions:
+    if word.substitutions or state.options & GLOB_OPTIONS:
         return None
     pattern = words.glob_pattern(word.raw, state.lookup)
     if pattern is None:
@@ -186,3 +231,21 @@ def glob_values(word: Word, state: ShellState) -> list[str] | None:
     regex = re.compile(fnmatch.translate(last))
     matches = [os.path.join(directory, n) for n in sorted(names) if regex.match(n) and (hidden_ok or not n.startswith("."))]
     return matches or [os.path.join(directory, words.unescape_glob(last))]
+
+
+def brace_expanded(items: list[Word], state: ShellState) -> list[Word]:
+    """The words after bash's brace expansion (`touch {a,b}.txt` runs `touch a.txt b.txt`): each field a word of
+    its own, static when its text is. Words without an unquoted brace expansion are kept as they are."""
+    if "+braceexpand" in state.options or "*" in state.options:
+        return items
+    out: list[Word] = []
+    for word in items:
+        fields = words.brace_fields(word.raw) if word.value is None and "{" in word.raw else None
+        if fields is None:
+            out.append(word)
+            continue
+        for raw in fields:
+            value, tilde = words.word_value(raw)
+            subs = word.substitutions if ("$(" in raw or "`" in raw or "<(" in raw or ">(" in raw) else []
+            out.append(Word(raw=raw, span=word.span, value=value if not subs else None, substitutions=subs, tilde=tilde))
+    return out

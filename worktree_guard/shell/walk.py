@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from . import ast
 from .builtins import apply_builtin
 from .state import ShellState
-from .steps import Inner, ShellCommand, ShellRedirect, Unwrapped, glob_values, word_value
+from .steps import Inner, ShellCommand, ShellRedirect, Unwrapped, brace_expanded, glob_values, word_value
 
 #: How deep strings may nest (`bash -c "eval '…'"`) and functions may call each other.
 MAX_DEPTH = 8
@@ -141,7 +141,7 @@ class Walker:
         """The values a `for` loop takes when every word is static or a glob in its last component, at most
         MAX_FOR_ITEMS of them; None otherwise (the loop variable is then unknown)."""
         items: list[str] = []
-        for word in node.words:
+        for word in brace_expanded(node.words, state):
             value = word_value(word, state, self.home)
             if value is not None:
                 items.append(value)
@@ -171,7 +171,7 @@ class Walker:
         self.steps += (state.cwd or "").count("/") // COMPONENTS_PER_STEP
         step = ShellCommand(
             node=node,
-            words=list(node.words),
+            words=brace_expanded(node.words, state),
             assignments=list(node.assignments),
             cwd=state.cwd,
             state=state,
@@ -192,6 +192,8 @@ class Walker:
         # `command git` and `builtin cd` skip functions of that name (a `git() { command git …; }` wrapper).
         bypass = bool(step.via) and step.via[-1] in ("command", "builtin")
         function = step.state.functions.get(name) if name and step.words[0].value == name and not bypass else None
+        # What a wrapper runs is known before the command is judged, so the rules can tell its own words apart.
+        step.unwrapped = self.hooks.unwrap(step) if function is None else None
         self.findings.extend(self.hooks.on_command(step) or [])
         if function is not None:
             if depth + 1 > MAX_DEPTH:
@@ -199,7 +201,7 @@ class Walker:
             self._called.add(name)
             self.visit(function.body, step.state, depth + 1, step.persistent)
             return
-        unwrapped = self.hooks.unwrap(step)
+        unwrapped = step.unwrapped
         if unwrapped is not None:
             for inner in unwrapped.inner:
                 self.inner(step, inner, depth)
@@ -272,4 +274,4 @@ class Walker:
 def _assign(target: ShellState, source: ShellState) -> None:
     target.cwd, target.oldpwd, target.dirstack = source.cwd, source.oldpwd, source.dirstack
     target.variables, target.exported, target.functions = source.variables, source.exported, source.functions
-    target.lastpipe = source.lastpipe
+    target.lastpipe, target.unset, target.options = source.lastpipe, source.unset, source.options

@@ -31,8 +31,16 @@ _QUOTING = frozenset("'\"\\")
 
 #: `$NAME` or `${NAME}`: the only parameter forms replaced by a known value (SPEC §5.2 known variables).
 _SIMPLE_PARAMETER = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
+#: `${NAME:-word}` / `${NAME-word}` whose word holds no `$`, backquote or brace (SPEC §5.2: static when NAME is known).
+_DEFAULT_PARAMETER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:?)-((?:[^`${}\\]|\\.)*)\}")
+#: What a lookup returns for a variable known to be unset (no environment value can hold a NUL).
+UNSET = "\0unset"
 #: Characters a substituted value may not hold unquoted: bash would split or glob it.
 _SPLIT_OR_GLOB = frozenset(" \t\n*?[")
+#: Characters after `$` that start an expansion: a name, a special parameter, `${`, `$(`, `$[`, and unquoted
+#: `$'…'` / `$"…"`. After any other character (or at the end) the `$` is literal.
+_EXPANSION_STARTS_IN_QUOTES = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_{([$?!#*@-")
+_EXPANSION_STARTS = _EXPANSION_STARTS_IN_QUOTES | frozenset("'\"")
 _GLOB_SYNTAX = frozenset("*?[")
 
 Lookup = Callable[[str], "str | None"]
@@ -62,14 +70,27 @@ def word_value(raw: str, lookup: Lookup | None = None) -> tuple[str | None, bool
 
 
 def _parameter(raw: str, i: int, lookup: Lookup | None) -> tuple[str, int] | None:
-    """The known value of a simple parameter at raw[i] and the index after it; None when not known."""
+    """The known value of a parameter at raw[i] and the index after it; None when not known.
+
+    `$NAME` and `${NAME}` need NAME's value; `${NAME:-word}` / `${NAME-word}` is NAME's value when NAME is
+    known to be set (and, for `:-`, not empty), and the word when NAME is known to be unset.
+    """
     if lookup is None:
         return None
     match = _SIMPLE_PARAMETER.match(raw, i)
+    if match is not None:
+        value = lookup(match.group(1) or match.group(2))
+        return None if value is None or value == UNSET else (value, match.end())
+    match = _DEFAULT_PARAMETER.match(raw, i)
     if match is None:
         return None
-    value = lookup(match.group(1) or match.group(2))
-    return None if value is None else (value, match.end())
+    value = lookup(match.group(1))
+    if value is None:
+        return None
+    if value != UNSET and (value or not match.group(2)):
+        return value, match.end()
+    default = _unquote(match.group(3), 0, lookup)
+    return None if default is None else (default, match.end())
 
 
 def _unquote(raw: str, start: int, lookup: Lookup | None = None, glob: bool = False) -> str | None:
@@ -107,6 +128,11 @@ def _unquote(raw: str, start: int, lookup: Lookup | None = None, glob: bool = Fa
             if i < 0:
                 return None
             prev_unquoted = ""
+            continue
+        if c == "$" and (i + 1 >= n or raw[i + 1] not in _EXPANSION_STARTS):
+            out.append(esc("$"))  # `$/`, `$%`, a final `$`: bash keeps a `$` that starts no expansion
+            prev_unquoted = "$"
+            i += 1
             continue
         if c == "$":
             known = _parameter(raw, i, lookup)
@@ -162,6 +188,10 @@ def _unquote_double(
                 i += 2
                 continue
             out.append(esc("\\"))
+            i += 1
+            continue
+        if c == "$" and (i + 1 >= n or raw[i + 1] not in _EXPANSION_STARTS_IN_QUOTES):
+            out.append(esc("$"))  # `"s/^$//"`: a `$` that starts no expansion is literal
             i += 1
             continue
         if c == "$":
@@ -269,3 +299,136 @@ def remove_quotes(raw: str) -> tuple[str, bool] | None:
         out.append(c)
         i += 1
     return "".join(out), quoted
+
+
+def static_prefix(raw: str, lookup: Lookup | None = None, end: int | None = None) -> str | None:
+    """The quote-removed text of raw[:end] before its first expansion, when there is one and it is not empty.
+
+    `/repo/src/$f` → `/repo/src/`; `"$d"/x` → None. A tilde prefix is left to the caller (None here).
+    """
+    raw = raw if end is None else raw[:end]
+    if raw.startswith("~"):
+        return None
+    cut = len(raw)
+    for i, c in enumerate(raw):
+        if c in "$`*?[{" and (i == 0 or raw[i - 1] != "\\"):
+            cut = i
+            break
+    # Back up to the last `/` before the cut that is outside quotes, so no quote is left open.
+    head = raw[:cut]
+    while head:
+        value = _unquote(head, 0, lookup)
+        if value is not None:
+            return value or None
+        slash = head.rfind("/", 0, len(head) - 1)
+        head = head[: slash + 1] if slash >= 0 else ""
+    return None
+
+
+#: More fields than this from one word's brace expansion and the word counts as unknown.
+MAX_BRACE_FIELDS = 256
+_PROTECTED_BASE = 0xF0000  # a Unicode private-use plane: never in a command an agent writes
+
+
+def brace_fields(raw: str) -> list[str] | None:
+    """The raw words bash's brace expansion makes of `raw` (`{a,b}.txt` → `a.txt`, `b.txt`); None when the word
+    has no brace expansion or it cannot be worked out (too many fields, an unclosed quote or substitution).
+
+    Only unquoted braces expand: quoted text, `$'…'`, `${…}`, `$(…)` and backquotes are carried over verbatim
+    (SPEC §5.2 "static means what bash makes static"). The expansion itself is bracex's (Bash-style).
+    """
+    if "{" not in raw:
+        return None
+    protected: list[str] = []
+    out: list[str] = []
+
+    def keep(text: str) -> None:
+        for ch in text:
+            out.append(chr(_PROTECTED_BASE + len(protected)))
+            protected.append(ch)
+
+    i, n = 0, len(raw)
+    while i < n:
+        c = raw[i]
+        if c == "\\":
+            keep(raw[i : i + 2])
+            i += 2
+            continue
+        if c == "'":
+            close = raw.find("'", i + 1)
+            if close < 0:
+                return None
+            keep(raw[i : close + 1])
+            i = close + 1
+            continue
+        if c == '"' or c == "`" or (c == "$" and i + 1 < n and raw[i + 1] in "({'\""):
+            close = _closing(raw, i)
+            if close < 0:
+                return None
+            keep(raw[i:close])
+            i = close
+            continue
+        out.append(c)
+        i += 1
+    pattern = "".join(out)
+    if "{" not in pattern:
+        return None
+    import bracex
+
+    try:
+        fields = bracex.expand(pattern, keep_escapes=True, limit=MAX_BRACE_FIELDS)
+    except Exception:  # noqa: BLE001 — bracex's limit error and anything it cannot expand: unknown
+        return None
+    if fields == [pattern]:
+        return None  # `{}`, `{a}`, `HEAD@{1}`: no expansion
+    base = _PROTECTED_BASE
+    return ["".join(protected[ord(ch) - base] if ord(ch) >= base else ch for ch in field) for field in fields]
+
+
+def _past(raw: str, j: int, quote: str) -> int:
+    """The index after the `quote` that ends a section starting at raw[j] (backslash escapes skipped); -1 if none."""
+    while j < len(raw):
+        if raw[j] == "\\":
+            j += 2
+            continue
+        if raw[j] == quote:
+            return j + 1
+        j += 1
+    return -1
+
+
+def _closing(raw: str, i: int) -> int:
+    """The index after the quoted section or expansion that starts at raw[i]; -1 when it does not close."""
+    c = raw[i]
+    if c == '"':
+        return _past(raw, i + 1, '"')
+    if c == "`":
+        j = raw.find("`", i + 1)
+        return -1 if j < 0 else j + 1
+    opener = raw[i + 1]
+    if opener == "'":  # $'…'
+        return _past(raw, i + 2, "'")
+    if opener == '"':
+        return _closing(raw, i + 1)
+    close = {"(": ")", "{": "}"}[opener]
+    depth = 0
+    j = i + 1
+    while j < len(raw):
+        ch = raw[j]
+        if ch == "\\":
+            j += 2
+            continue
+        if ch in "'\"":
+            end = _closing(raw, j) if ch == '"' else raw.find("'", j + 1) + 1
+            if end <= 0:
+                return -1
+            j = end
+            continue
+        if ch == opener:
+            depth += 1
+        elif ch == close:
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        j += 1
+    return -1

@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from .surfaces import Surface
 
 RULE = "wave"
-WRITE_OPERATORS = (">", ">>", ">|", "&>", "&>>", "<>")
 
 
 def check_worker_call(call: ToolCall, ctx: Context, worker: Worker) -> list[Violation]:
@@ -168,51 +167,35 @@ def check_shell(call: ToolCall, ctx: Context, worker: Worker) -> list[Violation]
     return findings
 
 
-# What a simple command or a redirection writes. The one place to switch to the single function that the Bash
-# writes rule will expose.
+# What a simple command or a redirection writes comes from `shell.written`, the one answer every rule shares.
 
 
-def command_writes(step: ShellCommand, ctx: Context) -> list[tuple[Any, str | None, str, bool]]:
-    """(word, static value or None, how, whole tree?) for each path a simple command writes by its operands."""
-    from ..rules.writes import write_table
-    from ..shell.programs import CWD, written_targets
-    from ..shell.steps import glob_values
+def command_writes(step: ShellCommand, ctx: Context) -> list[tuple[Any, str | None, str, bool, str]]:
+    """(word, path or None, how, whole tree?, kind) for each path a simple command writes ("write"), links to
+    ("link": a later write through the link reaches it) or, as a program outside both tables, is given
+    ("operand"). A relative path is made absolute when it is not relative to the command's own directory
+    (`git -C d`, `ln -s` targets, which resolve from the link's directory)."""
+    from ..rules.writes import tables_for
+    from ..shell.programs import CWD
+    from ..shell.written import command_writes as written_by
 
-    spec = write_table(ctx).get(step.name or "")
-    if spec is None:
-        return []
-    out: list[tuple[Any, str | None, str, bool]] = []
-    for target in written_targets(spec, step.words, step.values()):
-        if target.value == CWD:
-            out.append((target.word, step.cwd, target.how, True))
-        elif target.value == "-" and step.name in ("wget", "curl", "tar", "sort", "tee"):
+    out: list[tuple[Any, str | None, str, bool, str]] = []
+    for record in written_by(step, tables_for(ctx)):
+        if record.value == CWD:
+            out.append((record.word, record.cwd, record.how, True, record.kind))
             continue
-        elif target.value is None and target.word is not None and (matches := glob_values(target.word, step.state)) is not None:
-            out.extend((target.word, m, target.how, target.recursive) for m in matches)
-        else:
-            out.append((target.word, target.value, target.how, target.recursive))
+        value = record.value
+        if value is not None and not value.startswith(("/", "~")) and record.cwd != step.cwd:
+            value = None if record.cwd is None else os.path.join(record.cwd, value)
+        out.append((record.word, value, record.how, record.recursive, record.kind))
     return out
 
 
 def redirect_writes(redirect: ShellRedirect) -> list[str | None] | None:
     """The path a redirection writes (None inside: only known at run time); None when it writes no file."""
-    from ..shell.steps import glob_values
+    from ..shell.written import redirect_writes as written_by
 
-    node = redirect.redirect
-    if node.target is None:
-        return None
-    if node.op == ">&":
-        target = redirect.target()
-        if target is not None and (target.isdigit() or target == "-"):
-            return None
-    elif node.op not in WRITE_OPERATORS:
-        return None
-    value = redirect.target()
-    if value is None:
-        matches = glob_values(node.target, redirect.state)
-        if matches is not None and len(matches) == 1:
-            return matches
-    return [value]
+    return [record.value for record in written_by(redirect)] or None
 
 
 def worker_redirect(redirect: ShellRedirect, ctx: Context, worker: Worker) -> list[Violation]:
@@ -238,12 +221,19 @@ def worker_command(step: ShellCommand, ctx: Context, worker: Worker) -> list[Vio
     found = unseen(step, ctx, worker)
     if name is None:
         return found
-    for word, value, how, tree in command_writes(step, ctx):
+    surfaces = surfaces_for(step, ctx, worker)
+    known = name in surface_table(ctx) or bool(surfaces)  # its writes beyond its operands are the table's
+    for word, value, how, tree, kind in command_writes(step, ctx):
         written = word.raw if word is not None else str(value)
-        found += judge_write(ctx, worker, value, written, step.cwd, word.span if word is not None else step.span, f"`{name}` ({how})", tree=tree)
-    found += linked(step, ctx, worker)
+        span = word.span if word is not None else step.span
+        if kind == "operand":
+            found += [] if known else at_boundary(ctx, worker, value, written, step.cwd, span, how)
+        else:
+            found += judge_write(ctx, worker, value, written, step.cwd, span, how if kind == "write" else f"{how}: a write through the link", tree=tree)
+    found += patched(step, ctx, worker)
     if name == "git" and not worker.isolated:
-        from ..rules.git import read_git_call, writes_repository
+        from ..rules.git import writes_repository
+        from ..shell.git_call import read_git_call
 
         git_call = read_git_call(step)
         if writes_repository(git_call):
@@ -253,18 +243,46 @@ def worker_command(step: ShellCommand, ctx: Context, worker: Worker) -> list[Vio
                 message=f"{what} writes the index, refs, HEAD, stash, config or worktrees that every worker of {worker.root} shares: "
                 "workers leave git to the orchestrator. Read-only git (status, diff, log, show) is fine; say in your answer what should be committed.",
             ))
-    found += hidden_surfaces(step, ctx, worker)
+    found += hidden_surfaces(surfaces, step, ctx, worker)
     return found
 
 
-def linked(step: ShellCommand, ctx: Context, worker: Worker) -> list[Violation]:
-    """What an `ln` links to is written through the link later (a symlink's target from the link's directory)."""
-    from ..rules.writes import link_sources
+def at_boundary(ctx: Context, worker: Worker, value: str | None, written: str, cwd: str | None, span, how: str) -> list[Violation]:
+    """The default-deny at the ownership boundary (SPEC §5.2 with the ownership as the boundary): a program in
+    neither the write table nor the read-only table may write what it is given, so a static word that resolves
+    inside the worker's checkout counts as written there (WG701 when not owned). A word only known at run time,
+    or one outside the checkout, is not at this boundary (the shared boundary judges other checkouts: WG406)."""
+    from .ownership import relative_to
 
+    if value is None or (cwd is None and not value.startswith(("/", "~"))):
+        return []
+    resolved = ctx.policy.canonical(value, cwd or "/")
+    if relative_to(worker.root, resolved) is None:
+        return []
+    if "/" not in value and not os.path.lexists(resolved):
+        return []  # a bare word naming nothing: a subcommand, a name (`npm test`, `make lint`), not a path
+    what = f"{how} (a program in neither the write table nor the read-only table: what it is given counts as written)"
+    return judge_write(ctx, worker, value, written, cwd, span, what, tree=os.path.isdir(resolved))
+
+
+def patched(step: ShellCommand, ctx: Context, worker: Worker) -> list[Violation]:
+    """`apply_patch` in a shell command writes every file its patch names (a patch it cannot see: WG701)."""
+    from ..runtimes.patch import PROGRAMS, PatchError, patch_input, patch_writes
+
+    if step.name not in PROGRAMS:
+        return []
+    what = f"`{step.name}`"
+    fed = patch_input(step)
+    try:
+        writes = patch_writes(fed[0]) if fed is not None else None
+    except PatchError:
+        writes = None
+    if writes is None:
+        return judge_write(ctx, worker, None, "its patch", step.cwd, step.span, f"{what} (a patch worktree-guard cannot see or read)")
     found: list[Violation] = []
-    for word, value, base, symbolic in link_sources(step, ctx, symbolic_only=False):
-        what = "`ln -s` (a link pointing to it)" if symbolic else "`ln` (a hard link: writing it writes this file)"
-        found += judge_write(ctx, worker, value, word.raw, base, word.span, what)
+    for write in writes:
+        value = write.path if fed[1] or not (set("$`\\") & set(write.path)) else None
+        found += judge_write(ctx, worker, value, write.path, step.cwd, step.span, f"{what} ({write.action.replace('_', ' ')})")
     return found
 
 
@@ -297,20 +315,25 @@ def _arguments_matter(step: ShellCommand, ctx: Context, worker: Worker) -> bool:
     return False
 
 
-def hidden_surfaces(step: ShellCommand, ctx: Context, worker: Worker) -> list[Violation]:
-    """WG702: one violation per command, listing every surface it writes that the worker does not own."""
+def surfaces_for(step: ShellCommand, ctx: Context, worker: Worker) -> list:
+    """What the command writes beyond its operands, by the hidden-surface table (package managers at their
+    manifest, up to the worker's checkout root)."""
     from .surfaces import surfaces_of
-
-    name = step.name or ""
 
     def find_projects(base: str, manifests: tuple[str, ...]) -> list[str]:
         if step.cwd is None and not base.startswith("/"):
             return []
         return projects_above(ctx.policy.canonical(base, step.cwd or "/"), worker.root, manifests)
 
+    return list(surfaces_of(step.name or "", step.values()[1:], surface_table(ctx), find_projects=find_projects))
+
+
+def hidden_surfaces(surfaces: list, step: ShellCommand, ctx: Context, worker: Worker) -> list[Violation]:
+    """WG702: one violation per command, listing every surface it writes that the worker does not own."""
+    name = step.name or ""
     hidden: list[Violation] = []
     kinds: list[str] = []
-    for surface in surfaces_of(name, step.values()[1:], surface_table(ctx), find_projects=find_projects):
+    for surface in surfaces:
         refused = judge_write(ctx, worker, surface.path, surface.path or name, step.cwd, step.span, "", tree=surface.tree, code="WG702")
         hidden += refused
         if refused and surface.kind not in kinds:

@@ -1,0 +1,644 @@
+"""Code in a program's own language (SPEC §5.2 "strings that a program will run as code"): what it writes and
+what it runs.
+
+sed scripts (`w FILE`, `W FILE`, `s///w FILE` write; `e CMD` runs CMD; `e` alone and `s///e` run text only
+known at run time), awk programs (`print > "f"` writes; `system("cmd")`, `print | "cmd"`, `"cmd" | getline`
+run cmd), ed/ex scripts fed as a heredoc (`w f`, `!cmd`), and the options of tar (`--to-command`,
+`--checkpoint-action=exec=`, `-I`), zip (`-TT`), rsync (`-e`), ssh/scp/sftp (`-o ProxyCommand=`…) and vim
+(`-c`, `+cmd`, `--cmd`, `-S`, `-s`) that take code.
+
+`embedded_writes` feeds `written.command_writes`; `embedded_code` feeds the program-code rule, which has the
+walker walk each literal command string where the program runs it, and refuses (WG404) code it cannot read.
+These are scanners for the few constructs that write or run something, not interpreters of the languages:
+a script they cannot follow counts as opaque when it could hold such a construct.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .programs import Target
+
+if TYPE_CHECKING:
+    from .ast import Word
+    from .steps import ShellCommand
+
+#: Scripts read from a file (`sed -f f`, `awk -f f`) are read at check time when smaller than this.
+MAX_SCRIPT_FILE = 64 * 1024
+
+
+@dataclass(slots=True)
+class Embedded:
+    """What a command's own-language code writes and runs. `commands`: (shell code, offset) to walk;
+    `opaque`: why some code cannot be read (a WG404 each)."""
+
+    writes: list[Target] = field(default_factory=list)
+    commands: list[tuple[str, int]] = field(default_factory=list)
+    opaque: list[str] = field(default_factory=list)
+
+
+def program(name: str | None) -> str | None:
+    """The language family of a command name (`gawk` → `awk`, `nvim` → `vim`), or None."""
+    if name is None:
+        return None
+    return FAMILIES.get(name)
+
+
+FAMILIES = {
+    "sed": "sed", "gsed": "sed",
+    "awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk",
+    "ed": "ed", "red": "ed", "ex": "ex",
+    "vim": "vim", "vi": "vim", "nvim": "vim", "view": "vim", "gvim": "vim", "vimdiff": "vim", "rvim": "vim", "gview": "vim",
+    "tar": "tar", "gtar": "tar", "bsdtar": "tar",
+    "zip": "zip",
+    "rsync": "rsync",
+    "ssh": "ssh", "scp": "ssh", "sftp": "ssh",
+}
+
+
+def embedded_writes(command: ShellCommand) -> list[Target]:
+    """Files the command's own-language code writes (`sed 'w f'`, `awk '{print > "f"}'`, an ed script's `w f`)."""
+    family = program(command.name)
+    if family not in ("sed", "awk", "ed", "ex"):
+        return []
+    return analyse(command).writes
+
+
+def embedded_code(command: ShellCommand) -> Embedded:
+    """Everything the command's own-language code writes and runs."""
+    if program(command.name) is None:
+        return Embedded()
+    return analyse(command)
+
+
+def analyse(command: ShellCommand) -> Embedded:
+    family = program(command.name)
+    values = command.values()
+    words = command.words
+    found = Embedded()
+    if family == "sed":
+        _sed(command, words, values, found)
+    elif family == "awk":
+        _awk(command, words, values, found)
+    elif family in ("ed", "ex"):
+        _ed_like(command, values, found, family)
+    elif family == "vim":
+        _vim(command, words, values, found)
+    elif family == "tar":
+        _option_code(words, values, found, ("--to-command", "--use-compress-program", "--rsh-command", "--rmt-command", "--info-script", "--new-volume-script"), ("-I", "-F"))
+        for i, value in enumerate(values):
+            if value is not None and value.startswith("--checkpoint-action="):
+                action = value.partition("=")[2]
+                if action.startswith("exec="):
+                    found.commands.append((action[5:], _offset(words[i])))
+            elif value is None and words[i].raw.startswith(("--to-command", "--checkpoint-action", "--use-compress-program")):
+                found.opaque.append(f"`{command.name}` runs a command only known at run time ({words[i].raw})")
+    elif family == "zip":
+        _option_code(words, values, found, ("--unzip-command",), ("-TT",))
+    elif family == "rsync":
+        _option_code(words, values, found, ("--rsh",), ("-e",))
+    elif family == "ssh":
+        _ssh(command, words, values, found)
+    return found
+
+
+# -- sed ------------------------------------------------------------------------------------------------
+
+_SED_VALUE_OPTIONS = frozenset({"-e", "--expression", "-f", "--file", "-l", "--line-length"})
+
+
+def _sed(command: ShellCommand, words: list[Word], values: list[str | None], found: Embedded) -> None:
+    scripts: list[tuple[str, int]] = []
+    given = False
+    i = 1
+    operands_start = None
+    while i < len(values):
+        value = values[i]
+        if value is None:
+            if words[i].raw.startswith("-"):
+                found.opaque.append(f"`{command.name}` has an option only known at run time ({words[i].raw})")
+            elif not given and operands_start is None:
+                found.opaque.append(f"`{command.name}` runs a script only known at run time ({words[i].raw})")
+                given = True
+            i += 1
+            continue
+        if value == "--sandbox":
+            return  # GNU sed refuses e, w and r in sandbox mode
+        if value == "--":
+            operands_start = i + 1
+            break
+        name, eq, attached = value.partition("=")
+        if name in ("-e", "--expression", "-f", "--file") or (value[:2] in ("-e", "-f") and len(value) > 2 and not value.startswith("--")):
+            if eq and name.startswith("--"):
+                text, at = attached, words[i]
+                i += 1
+            elif value[:2] in ("-e", "-f") and len(value) > 2 and not value.startswith("--"):
+                name, text, at = value[:2], value[2:], words[i]
+                i += 1
+            else:
+                if i + 1 >= len(values):
+                    break
+                text, at = values[i + 1], words[i + 1]
+                i += 2
+            given = True
+            if text is None:
+                found.opaque.append(f"`{command.name}` runs a script only known at run time ({at.raw})")
+            elif name in ("-f", "--file"):
+                content = _read_script(text, command)
+                if content is None:
+                    found.opaque.append(f"`{command.name} -f {text}`: worktree-guard cannot read that script")
+                else:
+                    scripts.append((content, at.span[0]))
+            else:
+                scripts.append((text, _offset(at)))
+            continue
+        if value.startswith("-") and len(value) > 1:
+            if name in _SED_VALUE_OPTIONS and not eq:
+                i += 2
+                continue
+            i += 1
+            continue
+        if not given:
+            scripts.append((value, _offset(words[i])))
+            given = True
+        i += 1
+    for text, offset in scripts:
+        _sed_script(text, offset, found, command.name or "sed")
+
+
+def _read_script(path: str, command: ShellCommand) -> str | None:
+    """A script file's text, read at check time; "" when it does not exist and this command did not write it
+    (the program will fail to open it); None when it cannot be read, or was written earlier in the command."""
+    cwd = command.cwd
+    if not path.startswith("/"):
+        if cwd is None:
+            return None
+        path = os.path.join(cwd, path)
+    written = command.state.written
+    if None in written or os.path.realpath(path) in written:
+        return None
+    try:
+        if os.path.getsize(path) > MAX_SCRIPT_FILE:
+            return None
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except FileNotFoundError:
+        return ""
+    except OSError:
+        return None
+
+
+class _Unreadable(Exception):
+    pass
+
+
+def _sed_script(text: str, offset: int, found: Embedded, name: str) -> None:
+    """The `w`/`W`/`e` commands and `s` flags of one sed script (GNU syntax)."""
+    try:
+        _SedScanner(text, offset, found, name).run()
+    except _Unreadable as error:
+        # Only a script that could hold a write or an exec is a problem when it cannot be followed.
+        if re.search(r"[wWe]", text):
+            found.opaque.append(f"`{name}` script cannot be followed by worktree-guard ({error}); it could write or run something")
+
+
+class _SedScanner:
+    def __init__(self, text: str, offset: int, found: Embedded, name: str) -> None:
+        self.s, self.i, self.offset, self.found, self.name = text, 0, offset, found, name
+
+    def peek(self) -> str:
+        return self.s[self.i] if self.i < len(self.s) else ""
+
+    def at(self, chars: str) -> bool:
+        """Whether the next character is one of `chars` (never at the end: `"" in " "` is True in Python)."""
+        return self.i < len(self.s) and self.s[self.i] in chars
+
+    def rest_of_line(self) -> str:
+        end = self.s.find("\n", self.i)
+        end = len(self.s) if end < 0 else end
+        text = self.s[self.i : end]
+        self.i = end
+        return text
+
+    def until_delimiter(self, delimiter: str) -> str:
+        out = []
+        while self.i < len(self.s):
+            c = self.s[self.i]
+            if c == "\\" and self.i + 1 < len(self.s):
+                out.append(self.s[self.i : self.i + 2])
+                self.i += 2
+                continue
+            if c == delimiter:
+                self.i += 1
+                return "".join(out)
+            if c == "\n" and delimiter != "\n":
+                raise _Unreadable("an unterminated s, y or address")
+            out.append(c)
+            self.i += 1
+        raise _Unreadable("an unterminated s, y or address")
+
+    def two_sections(self, command: str) -> None:
+        """The `/regex/replacement/` of `s` or `/from/to/` of `y`, with the delimiter the script chose."""
+        delimiter = self.peek()
+        if not delimiter or delimiter in "\n\\":
+            raise _Unreadable(f"a {command} command without a delimiter")
+        self.i += 1
+        self.until_delimiter(delimiter)
+        self.until_delimiter(delimiter)
+
+    def address(self) -> None:
+        for _ in range(2):
+            c = self.peek()
+            if c.isdigit():
+                while self.peek().isdigit() or self.peek() == "~":
+                    self.i += 1
+            elif c == "$":
+                self.i += 1
+            elif c == "/" or c == "\\":
+                if c == "\\":
+                    self.i += 1
+                delimiter = self.peek()
+                if not delimiter:
+                    raise _Unreadable("an address without a delimiter")
+                self.i += 1
+                self.until_delimiter(delimiter)
+                while self.peek() in ("I", "M"):
+                    self.i += 1
+            elif c and c in "+~" and _ > 0:
+                self.i += 1
+                while self.peek().isdigit():
+                    self.i += 1
+            if self.peek() == "," and _ == 0:
+                self.i += 1
+                while self.at(" \t"):
+                    self.i += 1
+                continue
+            break
+
+    def run(self) -> None:
+        s = self.s
+        while self.i < len(s):
+            c = s[self.i]
+            if c in " \t\n;{}!":
+                self.i += 1
+                continue
+            if c == "#":
+                self.rest_of_line()
+                continue
+            self.address()
+            while self.at(" \t!"):
+                self.i += 1
+            c = self.peek()
+            if not c:
+                return
+            self.i += 1
+            if c in "{}":
+                continue
+            if c in "aic":
+                if self.peek() == "\\":
+                    self.i += 1
+                # The text runs to an unescaped newline.
+                while self.i < len(s):
+                    line = self.rest_of_line()
+                    if not line.endswith("\\"):
+                        break
+                    self.i += 1
+                continue
+            if c in ":btT":
+                while self.i < len(s) and s[self.i] not in ";\n":
+                    self.i += 1
+                continue
+            if c in "rR":
+                self.rest_of_line()
+                continue
+            if c in "wW":
+                self.write(self.rest_of_line().strip())
+                continue
+            if c == "e":
+                command = self.rest_of_line().strip()
+                if command:
+                    self.found.commands.append((command, self.offset + self.i - len(command)))
+                else:
+                    self.found.opaque.append(f"`{self.name}`'s `e` command runs the pattern space, which is only known at run time")
+                continue
+            if c == "s":
+                self.two_sections(c)
+                while self.i < len(s) and (s[self.i].isdigit() or s[self.i] in "gpiImMe"):
+                    if s[self.i] == "e":
+                        self.found.opaque.append(f"`{self.name}`'s `s///e` runs the pattern space, which is only known at run time")
+                    self.i += 1
+                if self.peek() == "w":
+                    self.i += 1
+                    self.write(self.rest_of_line().strip())
+                continue
+            if c == "y":
+                self.two_sections(c)
+                continue
+            if c in "lqQLv":
+                while self.at("0123456789 \t"):
+                    self.i += 1
+                continue
+            if c in "=dDgGhHnNpPxzF":
+                continue
+            raise _Unreadable(f"the command {c!r}")
+
+    def write(self, path: str) -> None:
+        if not path:
+            raise _Unreadable("a w command without a file name")
+        self.found.writes.append(Target(None, path, f"its script's `w {path}`"))
+
+
+# -- awk ------------------------------------------------------------------------------------------------
+
+_AWK_VALUE_OPTIONS = frozenset({"-F", "--field-separator", "-v", "--assign", "-f", "--file", "-e", "--source", "-i", "--include", "-l", "--load", "-W", "-E", "--exec"})
+_AWK_TOKEN = re.compile(r"""
+    (?P<space>[ \t\r]+|\\\n)
+  | (?P<newline>\n)
+  | (?P<comment>\#[^\n]*)
+  | (?P<string>"(?:[^"\\\n]|\\.)*")
+  | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<number>[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?|\.[0-9]+)
+  | (?P<op>\|\||\|&|>>|>=|==|!=|<=|&&|\+\+|--|[-+*/%^!<>|?:=~,;(){}\[\]$])
+""", re.VERBOSE)
+
+
+def _awk(command: ShellCommand, words: list[Word], values: list[str | None], found: Embedded) -> None:
+    programs: list[tuple[str, int]] = []
+    from_file = False
+    i = 1
+    while i < len(values):
+        value = values[i]
+        if value is None:
+            if words[i].raw.startswith("-"):
+                i += 1
+                continue
+            if not programs and not from_file:
+                found.opaque.append(f"`{command.name}` runs a program only known at run time ({words[i].raw})")
+            break
+        if value == "--":
+            i += 1
+            if i < len(values) and not programs and not from_file:
+                if values[i] is None:
+                    found.opaque.append(f"`{command.name}` runs a program only known at run time ({words[i].raw})")
+                else:
+                    programs.append((values[i], _offset(words[i])))  # type: ignore[arg-type]
+            break
+        name, eq, attached = value.partition("=")
+        short = value[:2] if value.startswith("-") and not value.startswith("--") else None
+        if name in _AWK_VALUE_OPTIONS or (short in _AWK_VALUE_OPTIONS and len(value) > 2):
+            if eq and name.startswith("--"):
+                text, at, i = attached, words[i], i + 1
+            elif short and len(value) > 2:
+                name, text, at, i = short, value[2:], words[i], i + 1
+            else:
+                text = values[i + 1] if i + 1 < len(values) else None
+                at, i = words[min(i + 1, len(words) - 1)], i + 2
+            if name in ("-f", "--file", "-E", "--exec"):
+                from_file = True
+                content = _read_script(text, command) if text is not None else None
+                if content is None:
+                    found.opaque.append(f"`{command.name} -f`: worktree-guard cannot read that program")
+                else:
+                    programs.append((content, at.span[0]))
+            elif name in ("-e", "--source"):
+                if text is None:
+                    found.opaque.append(f"`{command.name}` runs a program only known at run time")
+                else:
+                    programs.append((text, _offset(at)))
+            continue
+        if value.startswith("-") and len(value) > 1:
+            i += 1
+            continue
+        if not programs and not from_file:
+            programs.append((value, _offset(words[i])))
+        break
+    for text, offset in programs:
+        _awk_program(text, offset, found, command.name or "awk")
+
+
+def _awk_string(token: str) -> str:
+    """The value of an awk string literal (its escapes as awk reads them)."""
+    body = token[1:-1]
+    escapes = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "/": "/", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
+    return re.sub(r"\\(.)", lambda m: escapes.get(m.group(1), "\\" + m.group(1)), body)
+
+
+def _awk_program(text: str, offset: int, found: Embedded, name: str) -> None:
+    tokens: list[tuple[str, str, int]] = []
+    pos = 0
+    previous = ""
+    while pos < len(text):
+        c = text[pos]
+        if c == "/" and previous not in ("name", "number", "string", ")", "]", "$", "regex", "++", "--"):
+            end = pos + 1
+            while end < len(text) and text[end] != "/":
+                if text[end] == "\\":
+                    end += 1
+                elif text[end] == "[":  # a bracket expression may hold a `/`
+                    close = text.find("]", end + 2)
+                    end = close if close > 0 else end
+                elif text[end] == "\n":
+                    break
+                end += 1
+            tokens.append(("regex", text[pos : end + 1], pos))
+            previous, pos = "regex", end + 1
+            continue
+        match = _AWK_TOKEN.match(text, pos)
+        if match is None:
+            if re.search(r"system|\||>|getline", text):
+                found.opaque.append(f"`{name}` program cannot be followed by worktree-guard; it could write or run something")
+            return
+        kind = match.lastgroup or ""
+        token = match.group(0)
+        pos = match.end()
+        if kind in ("space", "comment"):
+            continue
+        kind = token if kind == "op" else kind
+        tokens.append((kind, token, match.start()))
+        if kind != "newline":
+            previous = kind
+    _awk_statements(tokens, offset, found, name)
+
+
+def _awk_statements(tokens: list[tuple[str, str, int]], offset: int, found: Embedded, name: str) -> None:
+    in_print = False
+    depth = 0
+    for k, (kind, token, at) in enumerate(tokens):
+        following = tokens[k + 1] if k + 1 < len(tokens) else ("", "", at)
+        if kind == "name" and token in ("print", "printf"):
+            in_print, depth = True, 0
+            continue
+        if kind in ("(", "["):
+            depth += 1
+        elif kind in (")", "]"):
+            depth -= 1
+        elif kind in (";", "newline", "{", "}"):
+            in_print = False
+        if kind == "name" and token == "system":
+            argument = tokens[k + 2] if k + 2 < len(tokens) else ("", "", at)
+            closing = tokens[k + 3] if k + 3 < len(tokens) else ("", "", at)
+            if following[0] == "(" and argument[0] == "string" and closing[0] == ")":
+                found.commands.append((_awk_string(argument[1]), offset + argument[2] + 1))
+            else:
+                found.opaque.append(f"`{name}` calls system() with a command only known at run time")
+        elif kind in ("|", "|&"):
+            if following[0] == "name" and following[1] == "getline":
+                before = tokens[k - 1] if k > 0 else ("", "", at)
+                start = tokens[k - 2] if k > 1 else ("newline", "", at)
+                if before[0] == "string" and start[0] in ("newline", ";", "{", "}", "(", "=", ",", "name", "&&", "||", "!"):
+                    found.commands.append((_awk_string(before[1]), offset + before[2] + 1))
+                else:
+                    found.opaque.append(f"`{name}` reads from a command only known at run time (`… | getline`)")
+            elif following[0] == "string":
+                found.commands.append((_awk_string(following[1]), offset + following[2] + 1))
+            else:
+                found.opaque.append(f"`{name}` pipes into a command only known at run time (`print | …`)")
+        elif kind in (">", ">>") and in_print and depth == 0:
+            if following[0] == "string":
+                found.writes.append(Target(None, _awk_string(following[1]), f"its program's `print {kind} {following[1]}`"))
+            else:
+                found.writes.append(Target(None, None, f"its program's `print {kind}` to a file only known at run time"))
+
+
+# -- ed, ex, vim ----------------------------------------------------------------------------------------
+
+_ED_ADDRESS = re.compile(r"^(?:[0-9.$,;+\-^ ]|'[a-z]|/(?:[^/\\\n]|\\.)*/?|\?(?:[^?\\\n]|\\.)*\??)*")
+
+
+def _stdin_script(command: ShellCommand) -> str | None:
+    for redirect in command.node.redirects:
+        if redirect.op in ("<<", "<<-") and redirect.heredoc is not None:
+            return redirect.heredoc if redirect.heredoc_quoted or "$" not in redirect.heredoc and "`" not in redirect.heredoc else None
+        if redirect.op == "<<<" and redirect.target is not None:
+            return command.value(redirect.target)
+    return None
+
+
+def _ed_like(command: ShellCommand, values: list[str | None], found: Embedded, family: str) -> None:
+    """ed reads its commands from its input: a literal heredoc or here-string is read, anything else is opaque."""
+    if any(v in ("--version", "-V", "--help", "-h") for v in values[1:]):
+        return
+    if family == "ex":
+        _vim_options(command, command.words, values, found, ex_mode=True)
+    script = _stdin_script(command)
+    if script is None:
+        found.opaque.append(f"`{command.name}` reads its commands from its input, which worktree-guard cannot see; edit the file another way")
+        return
+    start = len(found.commands)
+    _ed_script(script, found, command.name or family)
+    found.commands[start:] = [(code, command.span[0]) for code, _ in found.commands[start:]]
+
+
+def _ed_script(script: str, found: Embedded, name: str) -> None:
+    text_mode = False
+    for line in script.split("\n"):
+        if text_mode:
+            text_mode = line != "."
+            continue
+        rest = _ED_ADDRESS.sub("", line.lstrip(": \t"), count=1).strip()
+        if not rest:
+            continue
+        if rest[0] in "aic" and (len(rest) == 1 or not rest[1].isalpha()):
+            text_mode = True
+            continue
+        if rest.startswith("!"):
+            found.commands.append((rest[1:], 0))
+            continue
+        match = re.match(r"^(?:[gGvV]/(?:[^/\\]|\\.)*/)?(w|W|wq|wa|write|r|e|E|x|sav|saveas|up|update)!?\s*(.*)$", rest)
+        if match:
+            verb, argument = match.group(1), match.group(2).strip()
+            if argument.startswith("!"):
+                found.commands.append((argument[1:], 0))
+            elif verb not in ("r", "e", "E") and argument:
+                found.writes.append(Target(None, argument, f"its script's `{verb} {argument}`"))
+            continue
+        if re.search(r"\b(system|call|exe|execute|source|so|py|python|lua|perl|ruby)\b", rest):
+            found.opaque.append(f"`{name}` script runs code worktree-guard cannot read ({rest[:40]!r})")
+
+
+def _vim(command: ShellCommand, words: list[Word], values: list[str | None], found: Embedded) -> None:
+    ex_mode = any(v is not None and v.startswith("-") and not v.startswith("--") and ("e" in v[1:] or "E" in v[1:]) for v in values[1:])
+    _vim_options(command, words, values, found, ex_mode=ex_mode)
+    if ex_mode and any(v is not None and v.startswith("-") and not v.startswith("--") and "s" in v[1:] for v in values[1:]):
+        script = _stdin_script(command)
+        if script is None:
+            found.opaque.append(f"`{command.name}` in ex mode reads its commands from its input, which worktree-guard cannot see")
+        else:
+            _ed_script(script, found, command.name or "vim")
+
+
+def _vim_options(command: ShellCommand, words: list[Word], values: list[str | None], found: Embedded, ex_mode: bool = False) -> None:
+    """`-c`, `--cmd`, `+cmd`, `-S file`, `-s scriptin` (in ex mode `-s` is only "silent"), `-w`/`-W scriptout`."""
+    for i, value in enumerate(values[1:], start=1):
+        if ex_mode and value is not None and value.startswith("-") and not value.startswith("--") and set(value[1:]) <= set("esEnNXZ"):
+            continue
+        if value is None:
+            if words[i].raw.startswith(("-", "+")):
+                found.opaque.append(f"`{command.name}` has an option only known at run time ({words[i].raw})")
+            continue
+        if value in ("-c", "--cmd", "-S", "-s", "-w", "-W") or (value.startswith("+") and not re.fullmatch(r"\+(\d*|/.*)", value)):
+            found.opaque.append(f"`{command.name} {value}` runs editor commands worktree-guard cannot look inside; edit the file another way")
+
+
+# -- options that take a command ------------------------------------------------------------------------
+
+
+def _option_code(words: list[Word], values: list[str | None], found: Embedded, long: tuple[str, ...], short: tuple[str, ...]) -> None:
+    i = 1
+    while i < len(values):
+        value = values[i]
+        if value is None:
+            i += 1
+            continue
+        name, eq, attached = value.partition("=")
+        if name in long and eq:
+            found.commands.append((attached, _offset(words[i]) + len(name) + 1))
+        elif value in long or value in short:
+            if i + 1 < len(values):
+                if values[i + 1] is None:
+                    found.opaque.append(f"{value} runs a command only known at run time ({words[i + 1].raw})")
+                else:
+                    found.commands.append((values[i + 1], _offset(words[i + 1])))  # type: ignore[arg-type]
+            i += 2
+            continue
+        elif value == "--":
+            return
+        i += 1
+
+
+_SSH_CODE_OPTIONS = ("proxycommand", "localcommand", "knownhostscommand", "remotecommand")
+
+
+def _ssh(command: ShellCommand, words: list[Word], values: list[str | None], found: Embedded) -> None:
+    """`ssh -o ProxyCommand=…` (and LocalCommand, KnownHostsCommand) runs on this machine; `scp -S prog` too."""
+    for i, value in enumerate(values):
+        if i == 0:
+            continue
+        option = None
+        if value == "-o" and i + 1 < len(values):
+            option, at = values[i + 1], words[i + 1]
+            if option is None:
+                found.opaque.append(f"`{command.name} -o` with an option only known at run time")
+                continue
+        elif value is not None and value.startswith("-o") and len(value) > 2:
+            option, at = value[2:], words[i]
+        elif value == "-S" and command.name == "scp" and i + 1 < len(values):
+            if values[i + 1] is not None:
+                found.commands.append((values[i + 1], _offset(words[i + 1])))  # type: ignore[arg-type]
+            continue
+        if option is None:
+            continue
+        match = re.match(r"\s*([A-Za-z]+)\s*(?:=\s*|\s+)(.*)$", option, re.S)
+        key, setting = (match.group(1), match.group(2)) if match else (option, "")
+        if key.lower() in _SSH_CODE_OPTIONS and setting:
+            found.commands.append((setting, _offset(at)))
+        elif key.lower() == "match" and "exec" in option.lower():
+            found.opaque.append(f"`{command.name} -o Match exec` runs a command worktree-guard cannot read")
+
+
+def _offset(word: Word) -> int:
+    """Where a word's text starts, inside its opening quote."""
+    return word.span[0] + (1 if word.raw[:1] in ("'", '"') else 0)

@@ -1,0 +1,516 @@
+"""One git invocation as the shell runs it (SPEC §5.2 "git"): where it acts, its subcommand, what it writes
+beside its checkout, and the code it runs.
+
+`read_git_call` reads `-C` (cumulative), `--git-dir`, `--work-tree`, `-c`, and GIT_DIR / GIT_WORK_TREE /
+GIT_COMMON_DIR given as prefixes or set earlier in the command. `git_writes` names git's other outputs
+(GIT_INDEX_FILE, `--output`, `format-patch`'s directory…) for the write table; `git_code` the strings git runs
+as commands (config keys such as core.pager, GIT_EDITOR, `rebase -x`…) and what it would read as code but
+cannot be looked inside (include.path, GIT_CONFIG). The git rule judges; this module only reads.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..layout import find_layout, owner_of_git_dir
+from ..paths import canonical
+from .programs import ParsedArgv, WriteSpec, parse_argv
+
+if TYPE_CHECKING:
+    from .ast import Word
+    from .steps import ShellCommand
+
+GLOBAL_WITH_VALUE = {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--list-cmds", "--attr-source"}
+LOCATION_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE")
+
+READ_ONLY = frozenset({
+    "status", "log", "diff", "show", "rev-parse", "blame", "annotate", "grep", "ls-files", "ls-tree", "ls-remote",
+    "cat-file", "describe", "shortlog", "reflog", "rev-list", "for-each-ref", "show-ref", "show-branch", "merge-base",
+    "name-rev", "cherry", "count-objects", "fsck", "help", "version", "var", "check-ignore", "check-attr",
+    "check-ref-format", "whatchanged", "range-diff", "diff-tree", "diff-files", "diff-index", "verify-commit",
+    "verify-tag", "fetch", "remote", "tag", "gc", "prune", "repack", "pack-refs", "maintenance", "bundle",
+    "archive", "format-patch", "request-pull", "difftool", "credential", "hash-object", "column", "config",
+    "update-ref", "symbolic-ref", "branch", "worktree", "push", "init", "clone", "notes", "stripspace",
+    "interpret-trailers", "mailinfo", "get-tar-commit-id", "send-email", "instaweb", "gui", "citool", "gitk",
+    "replace", "rerere", "sparse-checkout-list", "submodule-status",
+})
+# Commands that change a checkout's working tree, index or HEAD (WG302 when it is a shared one).
+CHANGES_CHECKOUT = frozenset({
+    "restore", "reset", "clean", "stash", "merge", "rebase", "pull", "cherry-pick", "revert", "am", "apply",
+    "commit", "add", "rm", "mv", "sparse-checkout", "read-tree", "checkout-index", "update-index", "bisect",
+    "submodule", "filter-branch", "mergetool", "switch", "checkout",
+})
+STASH_READ_ONLY = ("list", "show")
+# Options of a subcommand that take a separate value, so that the value is not read as an operand.
+# (`--output` of the diff family is added below, after DIFF_FAMILY.)
+SUBCOMMAND_VALUE_OPTIONS: dict[str, frozenset[str]] = {
+    "branch": frozenset({"-u", "--set-upstream-to", "--sort", "--format", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}),
+    "update-ref": frozenset({"-m"}),
+    "symbolic-ref": frozenset({"-m"}),
+    "checkout": frozenset({"-b", "-B", "--orphan", "--conflict"}),
+    "switch": frozenset({"-c", "-C", "--create", "--force-create", "--orphan", "--conflict"}),
+    "config": frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"}),
+    "worktree": frozenset({"-b", "-B", "--reason"}),
+    "clone": frozenset({"-o", "--origin", "-b", "--branch", "-u", "--upload-pack", "--reference", "--reference-if-able", "--separate-git-dir", "--depth", "--shallow-since", "--shallow-exclude", "-c", "--config", "--filter", "-j", "--jobs", "--template", "--server-option", "--bundle-uri"}),
+    "init": frozenset({"--template", "--separate-git-dir", "-b", "--initial-branch", "--object-format", "--ref-format", "--shared"}),
+    "archive": frozenset({"--format", "--prefix", "-o", "--output", "--remote", "--exec", "--add-file", "--add-virtual-file"}),
+    "format-patch": frozenset({"-o", "--output-directory", "--subject-prefix", "--suffix", "--in-reply-to", "--to", "--cc", "--from", "--base", "--start-number", "-v", "--reroll-count", "--signature", "--signature-file", "--range-diff", "--interdiff", "--creation-factor"}),
+    "fetch": frozenset({"--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "--upload-pack", "-o", "--server-option", "--negotiation-tip", "--refmap"}),
+    "push": frozenset({"--repo", "--receive-pack", "--exec", "-o", "--push-option", "--signed"}),
+    "notes": frozenset({"--ref", "-m", "-F", "-C", "-c"}),
+    "replace": frozenset({"--format"}),
+    "rebase": frozenset({"-x", "--exec", "--onto", "-s", "--strategy", "-X", "--strategy-option", "-C", "--whitespace"}),
+    "difftool": frozenset({"-x", "--extcmd", "-t", "--tool"}),
+    "filter-branch": frozenset({"--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter", "--subdirectory-filter", "--prune-empty", "--original", "-d", "--setup", "--state-branch"}),
+    "merge-file": frozenset({"-L", "--marker-size"}),
+    "remote": frozenset({"-t", "-m", "--mirror"}),
+    "send-email": frozenset({"--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd", "--smtp-server", "--to", "--cc", "--bcc", "--from", "--in-reply-to", "--subject"}),
+}
+
+
+@dataclass(slots=True)
+class GitCall:
+    """One git invocation, read: where it acts, its subcommand and arguments, and what could not be read."""
+
+    subcommand: str | None = None
+    args: list[tuple[Word, str | None]] = field(default_factory=list)
+    run_dir: str | None = None
+    git_dir: str | None = None
+    work_tree: str | None = None
+    dynamic: list[str] = field(default_factory=list)
+    configs: list[tuple[Word, str]] = field(default_factory=list)
+    config_envs: list[tuple[Word, str]] = field(default_factory=list)
+    subcommand_dynamic: bool = False
+
+    def values(self) -> list[str | None]:
+        return [v for _, v in self.args]
+
+    def parsed(self) -> ParsedArgv:
+        """The subcommand's own options and operands, clusters split (`-qm` is `-q -m`)."""
+        words = [word for word, _ in self.args]
+        spec = WriteSpec(value_options=SUBCOMMAND_VALUE_OPTIONS.get(self.subcommand or "", frozenset()))
+        head = words[0] if words else None
+        return parse_argv([head, *words] if head is not None else [], [self.subcommand, *self.values()] if head is not None else [], spec)  # type: ignore[list-item]
+
+    def flags(self) -> set[str]:
+        return set(self.parsed().options)
+
+    def operands(self) -> list[str | None]:
+        return [value for _, value in self.parsed().operands]
+
+
+def _join(base: str | None, value: str) -> str | None:
+    if value.startswith("/"):
+        return value
+    return None if base is None else os.path.join(base, value)
+
+
+def read_git_call(step: ShellCommand) -> GitCall:
+    words, values = step.words, step.values()
+    call = GitCall(run_dir=step.cwd)
+    for variable in LOCATION_VARIABLES:
+        present, value = step.env(variable)
+        if not present:
+            continue
+        if value is None:
+            call.dynamic.append(f"${variable} is set to a value only known at run time")
+        elif variable == "GIT_WORK_TREE":
+            call.work_tree = _join(step.cwd, value)
+        elif variable in ("GIT_DIR", "GIT_COMMON_DIR"):
+            call.git_dir = _join(step.cwd, value)
+    i = 1
+    while i < len(words):
+        value = values[i]
+        if value is None:
+            i += 1
+            if words[i - 1].raw.startswith("-"):
+                call.dynamic.append(f"{words[i - 1].raw!r} is only known at run time")
+                continue
+            call.subcommand_dynamic = True  # `git $(echo switch)`, `git "$@"`, xargs' input: could be anything
+            return call
+        if not value.startswith("-"):
+            call.subcommand = value
+            call.args = list(zip(words[i + 1:], values[i + 1:]))
+            return call
+        name, eq, attached = value.partition("=")
+        if name in GLOBAL_WITH_VALUE:
+            if eq:
+                argument: str | None = attached
+                word = words[i]
+                i += 1
+            else:
+                if i + 1 >= len(words):
+                    return call
+                word, argument = words[i + 1], values[i + 1]
+                i += 2
+            if argument is None:
+                call.dynamic.append(f"{name} {word.raw} is only known at run time")
+                continue
+            if name == "-C":
+                if argument:
+                    call.run_dir = _join(call.run_dir, argument)
+                    if call.run_dir is None:
+                        call.dynamic.append(f"-C {argument} is relative to a directory that is not known")
+            elif name == "--git-dir":
+                call.git_dir = _join(call.run_dir, argument)
+            elif name == "--work-tree":
+                call.work_tree = _join(call.run_dir, argument)
+            elif name == "-c":
+                call.configs.append((word, argument))
+            elif name == "--config-env":
+                call.config_envs.append((word, argument))
+                key, _, setting = argument.partition("=")
+                if key.lower() == "core.worktree":
+                    call.work_tree = _join(call.run_dir, setting)
+            continue
+        i += 1  # a flag: -p, --no-pager, --bare, …
+    return call
+
+
+def affected_checkouts(call: GitCall, home: str) -> list[str] | None:
+    """The checkouts whose HEAD, index or files the invocation touches; None when they cannot be told."""
+    if call.dynamic:
+        return None
+    checkouts: list[str] = []
+    if call.git_dir is not None:
+        git_dir = canonical(call.git_dir, "/", home)
+        owner = owner_of_git_dir(git_dir)
+        if owner:
+            checkouts.append(owner)
+        # With GIT_DIR and no work tree, git uses the directory it runs in as the work tree.
+        tree = call.work_tree or call.run_dir
+        if tree is None:
+            return None
+        checkouts.append(canonical(tree, "/", home))
+        return checkouts
+    if call.work_tree is not None:
+        checkouts.append(canonical(call.work_tree, "/", home))
+    if call.run_dir is None:
+        return None
+    found = find_layout(canonical(call.run_dir, "/", home)).worktree_root
+    if found and not checkouts:
+        checkouts.append(found)
+    elif found and call.work_tree is not None:
+        checkouts.append(found)  # its HEAD and index move with the other work tree
+    return checkouts
+
+
+def is_read_only(call: GitCall) -> bool:
+    """True for invocations that change no working tree, index or HEAD of the checkout they act on."""
+    sub = call.subcommand
+    if call.subcommand_dynamic:
+        return False
+    if sub is None:
+        return True  # `git`, `git --version`
+    flags = call.flags()
+    operands = call.operands()
+    if sub == "stash":
+        return bool(operands) and operands[0] in STASH_READ_ONLY
+    if sub == "apply":
+        return bool({"--check", "--stat", "--numstat", "--summary"} & flags) and not {"--index", "--cached", "--apply"} & flags
+    if sub == "sparse-checkout":
+        return bool(operands) and operands[0] == "list"
+    if sub == "checkout":
+        return not operands and flags <= {"-q", "--quiet", "--progress", "--no-progress"}
+    if sub == "submodule":
+        return not operands or operands[0] in ("status", "summary")
+    if sub == "bisect":
+        return bool(operands) and operands[0] in ("log", "view", "visualize")
+    return sub in READ_ONLY
+
+
+# -- what git writes beside its checkout (SPEC §5.2 "git's other outputs are write operands") --------------
+
+#: Subcommands that take the diff options, `--output=<file>` among them.
+DIFF_FAMILY = frozenset({"diff", "log", "show", "format-patch", "diff-tree", "diff-files", "diff-index", "range-diff", "whatchanged", "stash", "reflog", "cherry-pick", "am"})
+for _sub in DIFF_FAMILY:
+    SUBCOMMAND_VALUE_OPTIONS[_sub] = SUBCOMMAND_VALUE_OPTIONS.get(_sub, frozenset()) | {"--output"}
+
+
+def checkout_top(call: GitCall, home: str) -> str | None:
+    """Where git runs hooks, aliases, editors and pagers: the top of the checkout it acts on (None: unknown)."""
+    if call.dynamic:
+        return None
+    if call.work_tree is not None:
+        return canonical(call.work_tree, "/", home)
+    if call.run_dir is None:
+        return None
+    if call.git_dir is not None:
+        return canonical(call.run_dir, "/", home)
+    return find_layout(canonical(call.run_dir, "/", home)).worktree_root or call.run_dir
+
+
+def git_writes(command: ShellCommand) -> list:
+    """Files and directories a git invocation writes outside its checkout's own index and files: the write
+    table's entry for git (`shell.programs`), so every rule sees them as it sees `cp`'s."""
+    from .programs import CWD, UNKNOWN_DIR, Target
+
+    call = read_git_call(command)
+    base = call.run_dir if call.run_dir is not None else UNKNOWN_DIR
+    targets: list[Target] = []
+    for variable, how in (("GIT_INDEX_FILE", "the index named by GIT_INDEX_FILE"), ("GIT_OBJECT_DIRECTORY", "the object directory named by GIT_OBJECT_DIRECTORY")):
+        present, value = command.env(variable)
+        if present:
+            word = _assignment_word(command, variable)
+            targets.append(Target(word, value, how))
+    for variable, value in _trace_variables(command):
+        if value is not None and value.startswith("/"):
+            targets.append(Target(_assignment_word(command, variable), value, f"the trace file named by {variable}"))
+    sub = call.subcommand
+    if sub is None or call.subcommand_dynamic:
+        return targets
+    parsed = call.parsed()
+    operands = parsed.operands
+    options = parsed.options
+
+    def option_targets(*names: str, how: str | None = None, recursive: bool = False) -> None:
+        for name in names:
+            for word, value in options.get(name, []):
+                targets.append(Target(word, value, how or name, recursive=recursive, base=base))
+
+    if sub in DIFF_FAMILY:
+        option_targets("--output")
+    if sub == "clone":
+        if len(operands) >= 2:
+            targets.append(Target(operands[1][0], operands[1][1], "clone into", base=base))
+        elif operands and operands[0][1] is not None:
+            name = operands[0][1].rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git") or "."
+            targets.append(Target(operands[0][0], name, "clone into", base=base))
+        elif operands:
+            targets.append(Target(operands[0][0], None, "clone into", base=base))
+        option_targets("--separate-git-dir")
+    elif sub == "init":
+        targets.append(Target(operands[0][0], operands[0][1], "init", base=base) if operands else Target(None, CWD, "init", base=base))
+        option_targets("--separate-git-dir")
+    elif sub == "archive":
+        option_targets("-o", "--output")
+    elif sub == "format-patch":
+        if "--stdout" not in options:
+            if "-o" in options or "--output-directory" in options:
+                option_targets("-o", "--output-directory")
+            elif "--output" not in options:
+                targets.append(Target(None, CWD, "its patches, into the directory it runs in", base=base))
+    elif sub == "bundle" and len(operands) >= 2 and operands[0][1] == "create":
+        targets.append(Target(operands[1][0], operands[1][1], "bundle create", base=base))
+    elif sub == "checkout-index":
+        for word, value in options.get("--prefix", []):
+            directory = None if value is None else (value if value.endswith("/") else os.path.dirname(value) or ".")
+            targets.append(Target(word, directory, "--prefix", recursive=True, base=base))
+    elif sub == "apply" and not ({"--check", "--stat", "--numstat", "--summary"} & set(options)):
+        top = checkout_top(call, command.home)
+        for word, value in options.get("--directory", []):
+            targets.append(Target(word, value, "--directory", recursive=True, base=top if top is not None else UNKNOWN_DIR))
+    elif sub == "merge-file" and not ({"-p", "--stdout"} & set(options)) and operands:
+        targets.append(Target(operands[0][0], operands[0][1], "the merged file", base=base))
+    return targets
+
+
+def _assignment_word(command: ShellCommand, name: str) -> Word | None:
+    for assignment in reversed(command.assignments):
+        if assignment.name == name:
+            return assignment.value
+    return None
+
+
+def _trace_variables(command: ShellCommand) -> list[tuple[str, str | None]]:
+    """GIT_TRACE, GIT_TRACE2, GIT_TRACE_PACKET… set for this git (a value that is an absolute path is a file git writes)."""
+    names = {a.name for a in command.assignments} | set(command.state.variables)
+    return [(name, command.env(name)[1]) for name in sorted(names) if name.startswith("GIT_TRACE")]
+
+
+# -- code git runs (SPEC §5.2 "strings that a program will run as code") -----------------------------------
+
+#: Config keys whose value git runs as a command (fnmatch patterns, lower case). "!": only a value starting
+#: with `!` is a shell command (an alias; otherwise a git subcommand or helper name).
+CODE_KEYS: dict[str, str] = {
+    "core.fsmonitor": "shell", "core.editor": "shell", "sequence.editor": "shell", "core.pager": "shell",
+    "pager.*": "shell", "core.sshcommand": "shell", "core.askpass": "shell", "core.gitproxy": "shell",
+    "core.alternaterefscommand": "shell", "diff.external": "shell", "diff.*.textconv": "shell", "diff.*.command": "shell",
+    "filter.*.clean": "shell", "filter.*.smudge": "shell", "filter.*.process": "shell", "merge.*.driver": "shell",
+    "mergetool.*.cmd": "shell", "difftool.*.cmd": "shell", "credential.helper": "helper", "credential.*.helper": "helper",
+    "gpg.program": "shell", "gpg.*.program": "shell", "sendemail.*cmd": "shell", "sendemail.sendmailcmd": "shell",
+    "remote.*.receivepack": "shell", "remote.*.uploadpack": "shell", "uploadpack.packobjectshook": "shell",
+    "interactive.difffilter": "shell", "trailer.*.command": "shell", "trailer.*.cmd": "shell", "imap.tunnel": "shell",
+    "browser.*.cmd": "shell", "man.*.cmd": "shell", "web.browser": "shell", "alias.*": "!", "submodule.*.update": "!",
+    "core.hookspath": "opaque", "include.path": "opaque", "includeif.*.path": "opaque",
+}
+#: Environment variables whose value git runs as a command (PAGER, EDITOR and VISUAL are git's fallbacks).
+CODE_VARIABLES = (
+    "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "GIT_ASKPASS",
+    "SSH_ASKPASS", "GIT_PROXY_COMMAND", "PAGER", "EDITOR", "VISUAL",
+)
+#: Environment variables that make git read config or programs from a file the guard cannot look inside.
+OPAQUE_VARIABLES = ("GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_EXEC_PATH")
+#: Subcommand options whose value is a shell command.
+CODE_OPTIONS: dict[str, tuple[str, ...]] = {
+    "rebase": ("-x", "--exec"),
+    "difftool": ("-x", "--extcmd"),
+    "filter-branch": ("--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter", "--setup"),
+    "clone": ("-u", "--upload-pack"),
+    "fetch": ("--upload-pack",),
+    "pull": ("--upload-pack",),
+    "ls-remote": ("--upload-pack",),
+    "push": ("--receive-pack", "--exec"),
+    "archive": ("--exec",),
+    "send-email": ("--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd"),
+}
+
+
+@dataclass(slots=True)
+class GitCode:
+    """Code one git invocation runs: shell strings (code, offset, cwd), argv lists (`bisect run`), and why some
+    cannot be looked inside."""
+
+    scripts: list[tuple[str, int, str | None]] = field(default_factory=list)
+    argv: list[tuple[list, str | None]] = field(default_factory=list)
+    opaque: list[str] = field(default_factory=list)
+
+
+def code_kind(key: str) -> str | None:
+    import fnmatch
+
+    key = key.lower()
+    for pattern, kind in CODE_KEYS.items():
+        if fnmatch.fnmatchcase(key, pattern):
+            return kind
+    return None
+
+
+def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
+    """What this git invocation runs as code, and where (the top of its checkout)."""
+    call = call or read_git_call(command)
+    found = GitCode()
+    top = checkout_top(call, command.home)
+
+    def config(key: str, value: str | None, offset: int, source: str) -> None:
+        kind = code_kind(key)
+        if kind is None:
+            return
+        if kind == "opaque":
+            if key.lower() != "core.hookspath":  # the git rule reports hooksPath as WG305
+                found.opaque.append(f"{source} makes git read {key}, which worktree-guard cannot look inside")
+            return
+        if value is None:
+            found.opaque.append(f"{source} sets {key} to a command only known at run time")
+            return
+        if kind in ("!", "helper") and value.startswith("!"):
+            found.scripts.append((value[1:], offset + 1, top))
+            return
+        if kind == "!":
+            return
+        if value.strip().lower() in ("", "true", "false", "yes", "no", "on", "off", "0", "1"):
+            return  # a boolean, not a command (core.fsmonitor=false, pager.log=true)
+        found.scripts.append((value, offset, top))
+
+    for word, setting in call.configs:
+        key, eq, value = setting.partition("=")
+        config(key, value if eq else "true", word.span[0] + (word.raw.find("=") + 1 if "=" in word.raw else 0), "`git -c`")
+    for word, setting in call.config_envs:
+        key, _, variable = setting.partition("=")
+        present, value = command.env(variable)
+        config(key, value if present else None, command.span[0], f"`git --config-env` (${variable})")
+    for variable in CODE_VARIABLES:
+        present, value = command.env(variable)
+        if present:
+            word = _assignment_word(command, variable)
+            offset = word.span[0] + (1 if word.raw[:1] in "'\"" else 0) if word is not None else command.span[0]
+            if value is None:
+                found.opaque.append(f"${variable} is a command only known at run time")
+            elif value:
+                found.scripts.append((value, offset, top))
+    for variable in OPAQUE_VARIABLES:
+        present, value = command.env(variable)
+        if present and value != "/dev/null":
+            found.opaque.append(f"${variable} makes git read config or programs from {value or 'a file only known at run time'}, which worktree-guard cannot look inside")
+    _config_parameters(command, config, found)
+    _home_config(command, found)
+    _subcommand_code(command, call, top, found)
+    return found
+
+
+def _config_parameters(command: ShellCommand, config, found: GitCode) -> None:
+    """GIT_CONFIG_PARAMETERS (`'key'='value' …`) and GIT_CONFIG_COUNT / GIT_CONFIG_KEY_n / GIT_CONFIG_VALUE_n."""
+    import shlex
+
+    present, value = command.env("GIT_CONFIG_PARAMETERS")
+    if present:
+        if value is None:
+            found.opaque.append("$GIT_CONFIG_PARAMETERS is only known at run time")
+        else:
+            try:
+                items = shlex.split(value)
+            except ValueError:
+                found.opaque.append("$GIT_CONFIG_PARAMETERS cannot be read")
+                items = []
+            for item in items:
+                key, eq, setting = item.partition("=")
+                config(key, setting if eq else "true", command.span[0], "$GIT_CONFIG_PARAMETERS")
+    present, count = command.env("GIT_CONFIG_COUNT")
+    if present:
+        if count is None or not count.strip().isdigit():
+            found.opaque.append("$GIT_CONFIG_COUNT is only known at run time")
+            return
+        for n in range(min(int(count), 1000)):
+            _, key = command.env(f"GIT_CONFIG_KEY_{n}")
+            _, setting = command.env(f"GIT_CONFIG_VALUE_{n}")
+            if key is None:
+                found.opaque.append(f"$GIT_CONFIG_KEY_{n} is only known at run time")
+                continue
+            config(key, setting, command.span[0], f"$GIT_CONFIG_KEY_{n}")
+
+
+def _home_config(command: ShellCommand, found: GitCode) -> None:
+    """A HOME (or XDG_CONFIG_HOME) whose git config was written earlier in the same command: git would read code
+    the guard has not seen."""
+    for variable, files in (("HOME", (".gitconfig", ".config/git/config")), ("XDG_CONFIG_HOME", ("git/config",))):
+        present, value = command.env(variable)
+        if not present or (variable == "HOME" and value == command.home):
+            continue  # the agent's own HOME: its config is the environment, not something this command wrote
+        if value is None:
+            found.opaque.append(f"${variable} is only known at run time, so git's config there cannot be looked inside")
+            continue
+        base = value if value.startswith("/") else os.path.join(command.cwd or "/", value)
+        paths = {canonical(os.path.join(base, name), "/", command.home) for name in files}
+        written = command.state.written
+        if None in written or paths & set(written):
+            found.opaque.append(f"git would read config from ${variable} ({value}), which this command writes first")
+
+
+def _subcommand_code(command: ShellCommand, call: GitCall, top: str | None, found: GitCode) -> None:
+    sub = call.subcommand
+    if sub is None or call.subcommand_dynamic:
+        return
+    values = call.values()
+    words = [word for word, _ in call.args]
+    parsed = call.parsed()
+    for option in CODE_OPTIONS.get(sub, ()):
+        for word, value in parsed.options.get(option, []):
+            if value is None:
+                found.opaque.append(f"`git {sub} {option}` runs a command only known at run time")
+            else:
+                cwd = os.path.join(top, ".git-rewrite", "t") if option == "--tree-filter" and top else top
+                found.scripts.append((value, word.span[0] + (1 if word.raw[:1] in "'\"" else 0), cwd))
+    if sub == "grep":
+        for value, word in zip(values, words):
+            if value is not None and (value.startswith("--open-files-in-pager=") or (value.startswith("-O") and len(value) > 2)):
+                found.scripts.append((value.partition("=")[2] if value.startswith("--") else value[2:], word.span[0], top))
+    if sub == "bisect" and values[:1] == ["run"]:
+        found.argv.append((words[1:], top))
+    if sub == "submodule":
+        operands = [v for v in values if v is not None and not v.startswith("-")]
+        if operands[:1] == ["foreach"]:
+            start = values.index("foreach") + 1
+            rest = values[start:]
+            while rest and rest[0] is not None and rest[0].startswith("-"):
+                rest = rest[1:]
+            if any(v is None for v in rest):
+                found.opaque.append("`git submodule foreach` runs a command only known at run time")
+            elif rest:
+                found.scripts.append((" ".join(rest), words[len(values) - len(rest)].span[0], top))  # type: ignore[arg-type]
+    if sub == "for-each-repo":
+        found.opaque.append("`git for-each-repo` runs git in repositories listed in config, which worktree-guard cannot place")
+    for value in values:
+        if value is not None and value.startswith("ext::"):
+            found.opaque.append("an ext:: URL runs a command git builds from it")

@@ -1,0 +1,215 @@
+"""What a simple command or a redirection writes: one answer for every rule that needs it (SPEC §5.2, §11).
+
+`command_writes` and `redirect_writes` return `Written` records: the path as the command gives it, the
+directory it is relative to, what writes it, whether the write reaches everything below it, and what kind of
+write it is. They judge nothing: the writes rule places each record in §5.1's order (WG401–WG406), and a rule
+that checks a worker's ownership can check the same records against its patterns.
+
+Kinds:
+- "write": a redirection or a known writer writes the path (`> f`, `cp a f`, `sed -i … f`, `sed 'w f'`);
+- "link": a link to the path is made (`ln f l`, `cp -l f l`, `ln -s f l`), so a later write through the link
+  reaches it;
+- "operand": a program with no table entry was given the path. It may write it or not; the SPEC's shared
+  boundary counts it as written there (WG406), and passes it elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from . import words as shell_words
+from .programs import CWD, UNKNOWN_DIR, ReadOnly, Target, WriteSpec, parse_argv, written_targets
+from .steps import glob_values
+
+if TYPE_CHECKING:
+    from .ast import Word
+    from .steps import ShellCommand, ShellRedirect
+
+#: Redirection operators that open their target for writing.
+WRITE_OPERATORS = (">", ">>", ">|", "&>", "&>>", "<>")
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """One path a command writes, links to, or (kind "operand") may write.
+
+    `value` is the path as the command gives it (relative ones are relative to `cwd`), None when only known at
+    run time; `prefix` is then the static directory it starts with, when there is one (`/repo/src/$f` →
+    `/repo/src`). `recursive`: the write reaches everything below the path (`rm -r`, extraction).
+    """
+
+    word: Word | None
+    value: str | None
+    cwd: str | None
+    how: str
+    recursive: bool = False
+    kind: str = "write"
+    prefix: str | None = None
+
+    @property
+    def written(self) -> str:
+        """The path as written in the command, for messages."""
+        if self.word is not None:
+            return self.word.raw
+        return "." if self.value == CWD else str(self.value)
+
+
+@dataclass(slots=True)
+class ProgramTables:
+    """The write table and the read-only table, each with every plugin's rows over the built-in ones."""
+
+    writers: dict[str, WriteSpec] = field(default_factory=dict)
+    readers: dict[str, ReadOnly] = field(default_factory=dict)
+
+
+def redirect_writes(redirect: ShellRedirect) -> list[Written]:
+    """The file a redirection opens for writing, if any (`> f`, `2>> f`, `&> f`, `<> f`, `>& f`)."""
+    node = redirect.redirect
+    op = node.op
+    if node.target is None:
+        return []
+    value = redirect.target()
+    if op == ">&":
+        if value is not None and (value.isdigit() or value == "-"):
+            return []  # `2>&1`, `>&-`: descriptors, not files
+    elif op not in WRITE_OPERATORS:
+        return []
+    if value is None:
+        matches = glob_values(node.target, redirect.state)
+        if matches is not None and len(matches) == 1:  # more than one match is bash's "ambiguous redirect"
+            value = matches[0]
+    return [_record(node.target, value, redirect.cwd, f"the redirection `{op}`", redirect.state)]
+
+
+def command_writes(command: ShellCommand, tables: ProgramTables) -> list[Written]:
+    """Every path the simple command writes, links to, or (unknown program) is given, with how.
+
+    A wrapper's own words are read here; what it runs is another command the walker hands over separately.
+    """
+    name = command.name
+    if name is None or not command.words:
+        return []
+    own = command.words
+    unwrapped = command.unwrapped
+    if unwrapped is not None and unwrapped.own_words is not None:
+        own = own[: unwrapped.own_words]
+    values = [command.value(w) for w in own]
+    spec = tables.writers.get(name)
+    found: list[Written] = []
+    if spec is not None:
+        targets = spec.command_writes(command) if spec.command_writes is not None else written_targets(spec, own, values)
+        symlinks = name == "ln" and _symbolic(own, values, spec)
+        for target in targets:
+            cwd = command.cwd
+            if target.base is not None:
+                cwd = None if target.base == UNKNOWN_DIR else target.base
+            if symlinks and target.kind == "link":
+                cwd = _link_directory(command, own, values, spec)
+            found += _expanded(command, target, cwd, name)
+    elif _reads_only(tables.readers.get(name), own, values) or (unwrapped is not None and unwrapped.own_words is not None):
+        pass  # a reader, or a wrapper whose own words are options: what it runs is judged on its own
+    else:
+        found += _operands(command, own, values, name)
+    from .embedded import embedded_writes
+
+    for target in embedded_writes(command):
+        found += _expanded(command, target, command.cwd, name)
+    return found
+
+
+# -- pieces -----------------------------------------------------------------------------------------------
+
+def _record(word: Word | None, value: str | None, cwd: str | None, how: str, state, *, recursive: bool = False, kind: str = "write") -> Written:
+    prefix = None
+    if value is None and word is not None:
+        prefix = _prefix_directory(word, state)
+    return Written(word=word, value=value, cwd=cwd, how=how, recursive=recursive, kind=kind, prefix=prefix)
+
+
+def _prefix_directory(word: Word, state) -> str | None:
+    """The static directory a dynamic path starts in (`/repo/src/{}` → `/repo/src`), when it has one."""
+    prefix = shell_words.static_prefix(word.raw, state.lookup_word, word.unknown_from)
+    if prefix is None or "/" not in prefix:
+        return None
+    directory = prefix[: prefix.rfind("/")] or "/"
+    return directory
+
+
+def _expanded(command: ShellCommand, target: Target, cwd: str | None, name: str) -> list[Written]:
+    """One target as records: the cwd marker, each match of a glob, or the path as given."""
+    how = f"`{name}` ({target.how})" if target.value != CWD else f"`{name}` writing {target.how}"
+    if target.value == CWD:
+        return [Written(word=target.word, value=CWD, cwd=cwd, how=how, recursive=target.recursive, kind=target.kind)]
+    if target.value is None and target.word is not None:
+        matches = glob_values(target.word, command.state)
+        if matches is not None:
+            return [Written(word=target.word, value=m, cwd=cwd, how=how, recursive=target.recursive, kind=target.kind) for m in matches]
+    if target.value == "-" and target.kind == "write":
+        return []  # standard output
+    return [_record(target.word, target.value, cwd, how, command.state, recursive=target.recursive, kind=target.kind)]
+
+
+def _reads_only(entry: ReadOnly | None, own: list[Word], values: list[str | None]) -> bool:
+    if entry is None:
+        return False
+    if not entry.writes_with:
+        return True
+    present = set(parse_argv(own, values, WriteSpec()).options)
+    return not (present & entry.writes_with) and not any(v is not None and v.partition("=")[0] in entry.writes_with for v in values)
+
+
+def _operands(command: ShellCommand, own: list[Word], values: list[str | None], name: str) -> list[Written]:
+    """An unknown program's words that can name a path: the word, or the value in `--opt=VALUE`, `key=VALUE`,
+    or an attached short option's absolute value (`-o/repo/x`)."""
+    found: list[Written] = []
+    how = f"`{name}`"
+    for word, value in zip(own[1:], values[1:]):
+        if value is None:
+            continue
+        for candidate in _path_candidates(value):
+            found.append(Written(word=word, value=candidate, cwd=command.cwd, how=how, kind="operand"))
+    return found
+
+
+def _path_candidates(value: str) -> list[str]:
+    if not value or value == "-":
+        return []
+    if value.startswith("-"):
+        name, eq, rest = value.partition("=")
+        if eq:
+            return [rest] if rest else []
+        if len(value) > 2 and value[1] != "-" and value[2] in "/~":
+            return [value[2:]]
+        return []
+    key, eq, rest = value.partition("=")
+    if eq and key and (key.replace("_", "a").replace("-", "a").replace(".", "a").isalnum()) and rest:
+        return [value, rest]
+    return [value]
+
+
+def _symbolic(own: list[Word], values: list[str | None], spec: WriteSpec) -> bool:
+    options = parse_argv(own, values, spec).options
+    return bool({"-s", "--symbolic"} & set(options))
+
+
+def _link_directory(command: ShellCommand, own: list[Word], values: list[str | None], spec: WriteSpec) -> str | None:
+    """Where `ln -s` makes its links: a symlink's relative target is resolved from there, as the kernel does."""
+    argv = parse_argv(own, values, spec)
+    directories = argv.options.get("-t", []) + argv.options.get("--target-directory", [])
+    if directories:
+        link_dir = directories[-1][1]
+    elif len(argv.operands) > 1:
+        last = argv.operands[-1][1]
+        if last is None:
+            link_dir = None
+        elif last.endswith("/") or (command.cwd and os.path.isdir(os.path.join(command.cwd, last))):
+            link_dir = last
+        else:
+            link_dir = os.path.dirname(last) or "."
+    else:
+        link_dir = "."
+    if link_dir is None or (command.cwd is None and not link_dir.startswith("/")):
+        return None
+    return os.path.join(command.cwd or "/", link_dir)
