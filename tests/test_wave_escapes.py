@@ -238,6 +238,80 @@ def test_a_link_to_a_file_the_worker_does_not_own_is_a_write_of_it(wave: Wave, o
     assert codes(wave.bash(A, command)) == {"WG701"}, command
 
 
+# --- the gaps §5.2 left: the ownership is a default-deny boundary -------------------------------------------------
+
+
+def auth_project(wave: Wave) -> None:
+    (wave.repo.main / "src/auth").mkdir(parents=True, exist_ok=True)
+    (wave.repo.main / "src/auth/login.py").write_text("x = 1\n")
+    git("add", "-A", cwd=wave.repo.main)
+    git("commit", "-qm", "auth", cwd=wave.repo.main)
+    wave.start(A, "toolu_A", "src/auth/**")
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        # writers the first table missed, code strings, git's outputs and code, wrappers (review, t_bash.py, t_hard.py)
+        ("uniq src/auth/login.py README.md", {"WG701"}),
+        ("gzip -k README.md", {"WG701"}),
+        ("zip src/auth/out.zip README.md", {"WG701"}),
+        ("iconv -f utf8 -t ascii -o README.md src/auth/login.py", {"WG701"}),
+        ("setarch x86_64 touch README.md", {"WG701"}),
+        ("busybox touch README.md", {"WG701"}),
+        ("""awk 'BEGIN{print 1 > "README.md"}'""", {"WG701"}),
+        ("sed -n 'w README.md' src/auth/login.py", {"WG701"}),
+        ("git diff --output=README.md", {"WG701"}),
+        ("git log -p --output=README.md", {"WG701"}),
+        ("git archive -o out.tar HEAD", {"WG701"}),
+        ("git format-patch -1", {"WG701"}),
+        ("git -c core.fsmonitor='touch README.md' status", {"WG701"}),
+        ("cp -l README.md src/auth/h", {"WG701"}),
+        ("taskset -c 0 touch README.md", {"WG701"}),
+        ("script -qc 'touch README.md' /dev/null", {"WG701"}),
+        ("watch -n1 touch README.md", {"WG701"}),
+        ("strace -o /dev/null touch README.md", {"WG701"}),
+        ("parallel touch ::: README.md", {"WG701"}),
+        # hidden surfaces the table missed
+        ("pre-commit run --all-files", {"WG702"}),
+        ("pre-commit install", {"WG702"}),
+        ("poetry run black .", {"WG702"}),
+        ("npm exec -- prettier --write .", {"WG702"}),
+        ("autopep8 -ir .", {"WG702"}),
+        # a program worktree-guard does not know, given a path in the checkout it does not own
+        ("frobnicate README.md", {"WG701"}),
+        ("frobnicate --out=README.md", {"WG701"}),
+        ("frobnicate -o/dev/null ./new.txt", {"WG701"}),
+        ("frobnicate src", {"WG701"}),
+        ("cd src/auth && frobnicate ../../README.md", {"WG701"}),
+    ],
+)
+def test_the_ownership_is_a_default_deny_boundary(wave: Wave, command: str, expected: set[str]) -> None:
+    auth_project(wave)
+    refused = wave.bash(A, command)
+    assert codes(refused) == expected, (command, refused.reason)
+    assert refused.decision == "deny"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # an unknown program given only what the worker owns, or nothing that names a path in the checkout
+        "frobnicate src/auth/login.py", "frobnicate src/auth/new.txt", "cd src/auth && frobnicate login.py new.txt",
+        "frobnicate /usr/share/dict", "make lint", "npm test",
+        # read-only programs read what the worker does not own
+        "cat README.md", "grep -rn x .", "wc -l README.md src/app.py", "diff README.md src/app.py", "head -5 src/app.py",
+        "ls -la", "git status", "git diff", "git log -p -- src/app.py", "rg -n hello .",
+        # programs the hidden-surface table knows, in a mode that writes nothing
+        "pytest src/auth", "python3 -m pytest src/auth", "ruff check src", "black --check .",
+    ],
+)
+def test_the_boundary_passes_owned_paths_and_read_only_programs(wave: Wave, command: str) -> None:
+    auth_project(wave)
+    result = wave.bash(A, command)
+    assert result.decision == "pass", (command, result.reason)
+
+
 # --- 8. package managers act where their manifest is -------------------------------------------------------------
 
 

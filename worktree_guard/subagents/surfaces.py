@@ -92,6 +92,8 @@ BUILTIN_SURFACES: dict[str, tuple[Surface, ...]] = {
     ),
     "black": (Surface("formatter", without_options=_f("--check", "--diff"), operand_trees=True, without_subcommand=True, value_options=_f("-l", "--line-length", "-t", "--target-version", "--config", "--include", "--exclude", "--extend-exclude")),),
     "isort": (Surface("formatter", without_options=_f("--check", "--check-only", "-c", "--diff"), operand_trees=True, without_subcommand=True, value_options=_f("--settings-path", "--profile", "-l", "--line-length")),),
+    "pre-commit": (Surface("fixer (its hooks rewrite files)", _f("run", "try-repo"), without_subcommand=True, files=("./",), value_options=_f("--files", "--from-ref", "--to-ref", "-c", "--config", "--hook-stage")),
+                   Surface("hook installer", _f("install", "install-hooks", "uninstall", "autoupdate", "migrate-config"), files=(".pre-commit-config.yaml", ".git/"))),
     "autopep8": (Surface("formatter", with_options=_f("-i", "--in-place"), operand_trees=True),),
     "prettier": (Surface("formatter", with_options=_f("--write", "-w"), operand_trees=True, value_options=_f("--config", "--ignore-path", "--plugin", "--parser")),),
     "eslint": (Surface("fixer", with_options=_f("--fix"), operand_trees=True, without_subcommand=True, value_options=_f("-c", "--config", "--ext", "--rule", "--format", "-f", "-o", "--output-file")),),
@@ -148,6 +150,8 @@ def _parse(argv: list[str | None], surface: Surface) -> tuple[set[str], list[str
             if name.startswith("-") and not name.startswith("--") and len(name) > 2 and name[:2] in takes_value:
                 name, eq, attached = name[:2], "=", name[2:]  # `-Cdir`
                 options.add(name)
+            elif not eq and not name.startswith("--") and len(name) > 2:
+                options.update(f"-{letter}" for letter in name[1:])  # `-ir` is `-i -r`
             if name in takes_value:
                 if not eq:
                     attached = argv[i] if i < len(argv) else None
