@@ -120,6 +120,13 @@ def test_codex_a_sub_agents_apply_patch_is_judged_against_its_spawns_ownership(c
     assert denied(codex.call(A, "Bash", {"command": "echo x > src/app.py"})) == {"WG701"}
     assert denied(codex.call(A, "Bash", {"command": "git commit -qam x"})) == {"WG703"}
     assert codex.call(A, "Bash", {"command": "git status && echo x > src/auth/b.py"}) is None
+    # a patch in a command (Codex applies it itself), and a program worktree-guard does not know
+    in_command = "apply_patch <<'EOF'\n" + PATCH + "EOF\n"
+    assert codex.call(A, "Bash", {"command": in_command.format("*** Add File: src/auth/c.py\n+c\n")}) is None
+    assert denied(codex.call(A, "Bash", {"command": in_command.format("*** Add File: src/auth/c.py\n+c\n*** Add File: NOTES.md\n+n\n")})) == {"WG701"}
+    assert denied(codex.call(A, "Bash", {"command": "cd src && apply_patch <<'EOF'\n" + PATCH.format("*** Add File: app2.py\n+x\n") + "EOF\n"})) == {"WG701"}
+    assert denied(codex.call(A, "Bash", {"command": "frobnicate README.md"})) == {"WG701"}
+    assert codex.call(A, "Bash", {"command": "frobnicate src/auth/login.py && cat README.md"}) is None
 
 
 def test_codex_a_sub_agent_is_linked_by_its_rollout_without_its_start(codex: Codex) -> None:
@@ -268,6 +275,8 @@ def test_copilot_a_task_sub_agents_writes_are_judged_against_its_ownership(copil
     assert refused(copilot.patch(C1, "*** Add File: src/auth/a.py\n+a\n*** Add File: NOTES.md\n+b\n")) == {"WG701"}
     assert refused(copilot.bash(C1, "echo x > README.md")) == {"WG701"}
     assert refused(copilot.bash(C1, "git add -A")) == {"WG703"}
+    assert refused(copilot.bash(C1, "frobnicate README.md")) == {"WG701"}  # the ownership boundary
+    assert copilot.bash(C1, "grep -rn login . && frobnicate src/auth/login.py") is None
 
 
 def test_copilot_two_tasks_each_sub_agent_gets_its_own_ownership(copilot: Copilot) -> None:
@@ -358,6 +367,17 @@ def test_cline_two_unlinked_spawns_of_one_parent_cannot_be_told_apart(repo: Repo
     assert cline.spawn("call_spawn_b", OTHER) is None
     out = cline.call("agent_sub_a", "editor", {"path": str(repo.main / "src/auth/a.py"), "new_text": "a\n"})
     assert "WG701" in out["overrideInput"]["path"] and "could not be linked" in out["overrideInput"]["path"]
+
+
+def test_cline_extension_new_task_with_an_ownership_is_refused_it_could_not_be_enforced(repo: Repo) -> None:
+    """The VS Code extension's new_task hands over to a new task whose calls carry no agent id: WG708, by cancelling."""
+    def new_task(context: str) -> dict[str, Any]:
+        return {"clineVersion": "3.40.0", "hookName": "PreToolUse", "timestamp": "1796144000000", "taskId": "task-1", "workspaceRoots": [str(repo.main)],
+                "userId": "u", "preToolUse": {"toolName": "new_task", "parameters": {"context": context}}}
+
+    out = answer(new_task(OWNED), "cline")
+    assert out is not None and out["cancel"] is True and codes_of(out["errorMessage"]) == {"WG708"}
+    assert answer(new_task("Carry on with the login."), "cline") is None
 
 
 # --- Gemini -----------------------------------------------------------------------------------------------

@@ -111,7 +111,13 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
             extra["file_writes"] = patch_writes(patch)
         except PatchError as e:
             raise CallError(f"the Cline patch cannot be judged: {e}") from None
-    if kind == "dispatch":
+    if kind == "dispatch" and runtime == EXTENSION:
+        # new_task hands the session to a new task: its calls carry no agent id, so an ownership in its
+        # `context` could not be enforced (WG708, never silently dropped).
+        context = tool_input.get("context")
+        extra["subagent_prompt"] = context if isinstance(context, str) else None
+        extra["subagent_named"] = False
+    elif kind == "dispatch":
         task = tool_input.get("task")
         extra["subagent_prompt"] = task if isinstance(task, str) else None
     own = text_field(payload, "agent_id", NAME, required=False)
