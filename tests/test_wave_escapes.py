@@ -284,6 +284,8 @@ def auth_project(wave: Wave) -> None:
         ("frobnicate -o/dev/null ./new.txt", {"WG701"}),
         ("frobnicate src", {"WG701"}),
         ("cd src/auth && frobnicate ../../README.md", {"WG701"}),
+        ("python3 src/app.py README.md", {"WG701"}),  # the script is read; what it is given counts as written
+        ("node src/app.py --out=README.md", {"WG701"}),
     ],
 )
 def test_the_ownership_is_a_default_deny_boundary(wave: Wave, command: str, expected: set[str]) -> None:
@@ -299,6 +301,8 @@ def test_the_ownership_is_a_default_deny_boundary(wave: Wave, command: str, expe
         # an unknown program given only what the worker owns, or nothing that names a path in the checkout
         "frobnicate src/auth/login.py", "frobnicate src/auth/new.txt", "cd src/auth && frobnicate login.py new.txt",
         "frobnicate /usr/share/dict", "make lint", "npm test",
+        # an interpreter reads the script it runs (what the script writes is opaque, as `python -c` is)
+        "python3 src/app.py", "python3.11 -u src/app.py src/auth/login.py", "node src/app.py test",
         # read-only programs read what the worker does not own
         "cat README.md", "grep -rn x .", "wc -l README.md src/app.py", "diff README.md src/app.py", "head -5 src/app.py",
         "ls -la", "git status", "git diff", "git log -p -- src/app.py", "rg -n hello .",

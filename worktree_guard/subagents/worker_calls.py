@@ -30,6 +30,10 @@ if TYPE_CHECKING:
     from .surfaces import Surface
 
 RULE = "wave"
+#: Interpreters whose first operand with a script suffix is the program they run: read, not written (what the
+#: script then writes is opaque, as `python -c` is; its own operands are at the ownership boundary).
+INTERPRETERS = frozenset({"python", "python3", "py", "pypy", "pypy3", "node", "nodejs", "deno", "bun", "tsx", "ts-node", "ruby", "perl", "php"})
+SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".rb", ".pl", ".php")
 
 
 def check_worker_call(call: ToolCall, ctx: Context, worker: Worker) -> list[Violation]:
@@ -223,9 +227,13 @@ def worker_command(step: ShellCommand, ctx: Context, worker: Worker) -> list[Vio
         return found
     surfaces = surfaces_for(step, ctx, worker)
     known = name in surface_table(ctx) or bool(surfaces)  # its writes beyond its operands are the table's
+    script = name.rstrip("0123456789.") in INTERPRETERS  # its first script operand is the program it runs, read
     for word, value, how, tree, kind in command_writes(step, ctx):
         written = word.raw if word is not None else str(value)
         span = word.span if word is not None else step.span
+        if kind == "operand" and script and value is not None and value.endswith(SCRIPT_SUFFIXES):
+            script = False
+            continue
         if kind == "operand":
             found += [] if known else at_boundary(ctx, worker, value, written, step.cwd, span, how)
         else:
