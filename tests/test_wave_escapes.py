@@ -286,6 +286,7 @@ def auth_project(wave: Wave) -> None:
         ("cd src/auth && frobnicate ../../README.md", {"WG701"}),
         ("python3 src/app.py README.md", {"WG701"}),  # the script is read; what it is given counts as written
         ("node src/app.py --out=README.md", {"WG701"}),
+        ("python3 -c 'import sys' README.md", {"WG701"}),  # inline code's own operands are at the boundary too
     ],
 )
 def test_the_ownership_is_a_default_deny_boundary(wave: Wave, command: str, expected: set[str]) -> None:
@@ -303,6 +304,10 @@ def test_the_ownership_is_a_default_deny_boundary(wave: Wave, command: str, expe
         "frobnicate /usr/share/dict", "make lint", "npm test",
         # an interpreter reads the script it runs (what the script writes is opaque, as `python -c` is)
         "python3 src/app.py", "python3.11 -u src/app.py src/auth/login.py", "node src/app.py test",
+        # inline code is opaque for every agent (passed in the default profile; what it writes is named at the stop)
+        "python3 -c \"open('README.md', 'w').write('x')\"", "node -e \"require('fs').writeFileSync('src/app.py', '')\"",
+        "node -e README.md",  # a JavaScript expression (README.md: a property of README), whatever it looks like
+        "frobnicate 'print(\"a/b\")'",  # text with a slash whose directory does not exist names no path
         # read-only programs read what the worker does not own
         "cat README.md", "grep -rn x .", "wc -l README.md src/app.py", "diff README.md src/app.py", "head -5 src/app.py",
         "ls -la", "git status", "git diff", "git log -p -- src/app.py", "rg -n hello .",

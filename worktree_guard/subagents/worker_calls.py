@@ -33,6 +33,7 @@ RULE = "wave"
 #: Interpreters whose first operand with a script suffix is the program they run: read, not written (what the
 #: script then writes is opaque, as `python -c` is; its own operands are at the ownership boundary).
 INTERPRETERS = frozenset({"python", "python3", "py", "pypy", "pypy3", "node", "nodejs", "deno", "bun", "tsx", "ts-node", "ruby", "perl", "php"})
+INLINE_CODE_OPTIONS = frozenset({"-c", "-e", "-E", "--eval", "-p", "--print", "-r"})
 SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".rb", ".pl", ".php")
 
 
@@ -228,9 +229,12 @@ def worker_command(step: ShellCommand, ctx: Context, worker: Worker) -> list[Vio
     surfaces = surfaces_for(step, ctx, worker)
     known = name in surface_table(ctx) or bool(surfaces)  # its writes beyond its operands are the table's
     script = name.rstrip("0123456789.") in INTERPRETERS  # its first script operand is the program it runs, read
+    code = inline_code(step) if script else set()
     for word, value, how, tree, kind in command_writes(step, ctx):
         written = word.raw if word is not None else str(value)
         span = word.span if word is not None else step.span
+        if kind == "operand" and id(word) in code:
+            continue  # inline code (`python -c`): opaque, as for every agent (SPEC §5.2)
         if kind == "operand" and script and value is not None and value.endswith(SCRIPT_SUFFIXES):
             script = False
             continue
@@ -255,6 +259,12 @@ def worker_command(step: ShellCommand, ctx: Context, worker: Worker) -> list[Vio
     return found
 
 
+def inline_code(step: ShellCommand) -> set[int]:
+    """The words an interpreter runs as code (the value of `-c`, `-e`, …), by identity."""
+    values = step.values()
+    return {id(step.words[i + 1]) for i, v in enumerate(values[:-1]) if v in INLINE_CODE_OPTIONS}
+
+
 def at_boundary(ctx: Context, worker: Worker, value: str | None, written: str, cwd: str | None, span, how: str) -> list[Violation]:
     """The default-deny at the ownership boundary (SPEC §5.2 with the ownership as the boundary): a program in
     neither the write table nor the read-only table may write what it is given, so a static word that resolves
@@ -267,8 +277,8 @@ def at_boundary(ctx: Context, worker: Worker, value: str | None, written: str, c
     resolved = ctx.policy.canonical(value, cwd or "/")
     if relative_to(worker.root, resolved) is None:
         return []
-    if "/" not in value and not os.path.lexists(resolved):
-        return []  # a bare word naming nothing: a subcommand, a name (`npm test`, `make lint`), not a path
+    if not os.path.lexists(resolved) and ("/" not in value or not os.path.isdir(os.path.dirname(resolved))):
+        return []  # naming nothing, nor a new file in an existing directory: a subcommand, a name, text
     what = f"{how} (a program in neither the write table nor the read-only table: what it is given counts as written)"
     return judge_write(ctx, worker, value, written, cwd, span, what, tree=os.path.isdir(resolved))
 
