@@ -255,7 +255,7 @@ def auth_project(wave: Wave) -> None:
         # writers the first table missed, code strings, git's outputs and code, wrappers (review, t_bash.py, t_hard.py)
         ("uniq src/auth/login.py README.md", {"WG701"}),
         ("gzip -k README.md", {"WG701"}),
-        ("zip src/auth/out.zip README.md", {"WG701"}),
+        ("zip out.zip src/auth/login.py", {"WG701"}),  # the archive it writes (what it archives, it reads)
         ("iconv -f utf8 -t ascii -o README.md src/auth/login.py", {"WG701"}),
         ("setarch x86_64 touch README.md", {"WG701"}),
         ("busybox touch README.md", {"WG701"}),
@@ -301,7 +301,7 @@ def test_the_ownership_is_a_default_deny_boundary(wave: Wave, command: str, expe
     [
         # an unknown program given only what the worker owns, or nothing that names a path in the checkout
         "frobnicate src/auth/login.py", "frobnicate src/auth/new.txt", "cd src/auth && frobnicate login.py new.txt",
-        "frobnicate /usr/share/dict", "make lint", "npm test",
+        "frobnicate /usr/share/dict", "make lint", "npm test", "zip src/auth/out.zip README.md",
         # an interpreter reads the script it runs (what the script writes is opaque, as `python -c` is)
         "python3 src/app.py", "python3.11 -u src/app.py src/auth/login.py", "node src/app.py test",
         # inline code is opaque for every agent (passed in the default profile; what it writes is named at the stop)
