@@ -182,8 +182,8 @@ def test_codex_install_in_a_linked_worktree_writes_the_main_checkouts_file_and_i
     main_file, own_file = repo.main / ".codex" / "hooks.json", repo.outside / ".codex" / "hooks.json"
     done = guard("install", "--runtime", "codex", cwd=repo.outside)
     assert done.returncode == 0, done.stderr
-    assert f"Installed worktree-guard hooks (PreToolUse) in {main_file}" in done.stdout
-    assert f"Installed worktree-guard hooks (PreToolUse) in {own_file}" in done.stdout
+    assert f"Installed worktree-guard hooks (PreToolUse, SubagentStart, SubagentStop) in {main_file}" in done.stdout
+    assert f"Installed worktree-guard hooks (PreToolUse, SubagentStart, SubagentStop) in {own_file}" in done.stdout
     assert "reads the main checkout's project hooks in a linked worktree" in done.stdout
     for path in (main_file, own_file):
         assert len(guard_entries(json.loads(path.read_text()), "PreToolUse")) == 1

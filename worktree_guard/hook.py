@@ -161,11 +161,11 @@ def _judge(stdin: bytes, flags: dict[str, Any], environ: dict[str, str], state: 
     if ctx.settings.audit_log:
         from . import audit
 
-        audit.append(_audit_path(ctx.scope), call, verdict)
+        audit.append(audit_path(ctx.scope), call, verdict)
     return reply
 
 
-def _audit_path(scope: Any) -> str:
+def audit_path(scope: Any) -> str:
     """The configured audit log, a relative path taken from the project root (docs/configuration.md, "Audit log")."""
     from .engine import project_root_of
     from .paths import canonical
@@ -187,7 +187,7 @@ def _judge_event(event: AgentEvent, pm: pluggy.PluginManager, flags: dict[str, A
     if scope.settings.audit_log:
         from . import audit
 
-        audit.append_event(_audit_path(scope), event, verdict, scope.isolation.isolated)
+        audit.append_event(audit_path(scope), event, verdict, scope.isolation.isolated)
     return reply
 
 
@@ -215,6 +215,9 @@ def _guess_isolated(state: dict[str, Any], environ: dict[str, str], process_cwd:
     if known is not None:
         return bool(known.isolation.isolated)
     try:
+        call, pm = state.get("call"), state.get("pm")
+        if call is not None and pm is not None and pm.hook.worktree_guard_confined_agent(call=call):
+            return True  # e.g. a worker of a wave, whose configuration could not be read
         flags = state.get("flags") or {}
         if flags.get("isolated") is not None:
             return bool(flags["isolated"])  # the hook command's own flag, checked by argparse: the highest layer

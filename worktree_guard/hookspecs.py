@@ -45,6 +45,11 @@ def worktree_guard_find_worker(call: ToolCall, ctx: Context) -> Any:
 
 
 @hookspec(firstresult=True)
+def worktree_guard_confined_agent(call: ToolCall) -> bool | None:
+    """Is the agent making this call confined, known without its configuration (a call that failed before it was placed)?"""
+
+
+@hookspec(firstresult=True)
 def worktree_guard_find_dispatch(agent: ToolCall | AgentEvent) -> DispatchLink | None:
     """Which dispatch started the sub-agent of this call or event, as its runtime records it; None when unknown."""
 

@@ -58,12 +58,45 @@ class ToolCall(Record):
         description="dispatch: where the sub-agent runs is set by the input (`isolation`, `cwd`), or it always "
         "runs in the dispatcher's cwd (the runtime offers no choice)",
     )
+    subagent_named: bool = Field(
+        default=True,
+        description="dispatch: the runtime names the sub-agent in its calls (an agent id); False: they look like the dispatcher's own",
+    )
+    subagent_prompt: str | None = Field(
+        default=None,
+        description="dispatch: the instructions the sub-agent gets (its first prompt); None: the input's `prompt`",
+    )
+    subagent_type: str | None = Field(
+        default=None,
+        description="dispatch: the type of agent it starts, as the runtime will name it in the sub-agent's calls; None: not named",
+    )
     session_id: str | None = None
     agent_id: str | None = Field(default=None, description="present only inside a sub-agent")
     agent_type: str | None = None
+    parent_id: str | None = Field(
+        default=None,
+        description="inside a sub-agent: the id of the agent that dispatched it (its `caller_id`), where the runtime says",
+    )
+    caller_id: str | None = Field(
+        default=None,
+        description="the id by which this agent's sub-agents name it as their parent; None: `agent_id`, else `session_id`",
+    )
     permission_mode: str | None = None
     tool_use_id: str | None = None
     transcript_path: str | None = Field(default=None, description="the session's transcript, where the runtime keeps one")
+
+    @property
+    def dispatcher_key(self) -> str | None:
+        """Who makes this call, as the sub-agents it dispatches name their parent (`parent_id`)."""
+        return self.caller_id or self.agent_id or self.session_id
+
+    @property
+    def dispatch_prompt(self) -> str | None:
+        """A dispatch's instructions for its sub-agent: `subagent_prompt`, else the input's `prompt` string."""
+        if self.subagent_prompt is not None:
+            return self.subagent_prompt
+        value = self.input.get("prompt")
+        return value if isinstance(value, str) else None
 
     @property
     def path(self) -> str | None:
@@ -158,6 +191,7 @@ class AgentEvent(Record):
     agent_id: str = Field(description="the sub-agent's id, the same in its start and stop")
     agent_type: str | None = None
     session_id: str | None = None
+    parent_id: str | None = Field(default=None, description="the id of the agent that dispatched it, where the runtime says")
     stop_hook_active: bool = Field(default=False, description="SubagentStop: a stop hook already made it continue once")
     permission_mode: str | None = None
     transcript_path: str | None = Field(default=None, description="the session's transcript, where the runtime keeps one")

@@ -90,13 +90,24 @@ class World:
         assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
         return done.stdout.strip()
 
-    def run(self, argv: list[str], *, env: dict[str, str] | None = None, timeout: float = 240) -> Run:
-        """Run the client in the worktree, offline, with no stdin."""
+    def run(self, argv: list[str], *, env: dict[str, str] | None = None, timeout: float = 240, cwd: Path | None = None) -> Run:
+        """Run the client in the worktree (or `cwd`: the main checkout for a shared-workspace wave), offline, with no stdin."""
         started = time.monotonic()
-        done = subprocess.run(argv, cwd=self.wt, capture_output=True, text=True, env=self.env(**(env or {})), timeout=timeout, stdin=subprocess.DEVNULL)
+        done = subprocess.run(argv, cwd=cwd or self.wt, capture_output=True, text=True, env=self.env(**(env or {})), timeout=timeout, stdin=subprocess.DEVNULL)
         run = Run(argv, done.returncode, done.stdout, done.stderr, time.monotonic() - started)
         assert done.returncode == 0, run.describe()
         return run
+
+    def codex_home(self, base_url: str, *, model: str, trusted: Path) -> Path:
+        """`$CODEX_HOME` with a config.toml that points Codex at a fake Responses API and trusts `trusted`."""
+        home = self.home / ".codex"
+        home.mkdir(exist_ok=True)
+        (home / "config.toml").write_text(
+            f'model = "{model}"\nmodel_provider = "fake"\napproval_policy = "never"\nsandbox_mode = "danger-full-access"\n'
+            f'[model_providers.fake]\nname = "fake"\nbase_url = "{base_url}/v1"\nwire_api = "responses"\nenv_key = "FAKE_API_KEY"\n'
+            f'[projects."{trusted}"]\ntrust_level = "trusted"\n'
+        )
+        return home
 
     def audit(self) -> list[dict[str, Any]]:
         if not self.audit_log.exists():

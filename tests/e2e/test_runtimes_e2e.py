@@ -82,17 +82,6 @@ def check_shell(world: World, fake, commands: dict[str, str]) -> None:  # noqa: 
 # --- Codex ---------------------------------------------------------------------------------------------
 
 
-def _codex_config(world: World, fake: FakeResponses) -> Path:
-    codex_home = world.home / ".codex"
-    codex_home.mkdir()
-    (codex_home / "config.toml").write_text(
-        'model = "gpt-5.5"\nmodel_provider = "fake"\napproval_policy = "never"\nsandbox_mode = "danger-full-access"\n'
-        f'[model_providers.fake]\nname = "fake"\nbase_url = "{fake.url}/v1"\nwire_api = "responses"\nenv_key = "FAKE_API_KEY"\n'
-        f'[projects."{world.wt}"]\ntrust_level = "trusted"\n'
-    )
-    return codex_home
-
-
 def _codex_run(world: World, codex: Path, codex_home: Path, marker: str) -> None:
     world.run(
         [str(codex), "exec", "--dangerously-bypass-hook-trust", "--json", "--skip-git-repo-check", f"{marker} go"],
@@ -104,7 +93,7 @@ def test_codex(codex: Path, tmp_path: Path) -> None:
     world = World(tmp_path, "codex")
     assert "trust" in world.install_output
     with FakeResponses() as fake:
-        codex_home = _codex_config(world, fake)
+        codex_home = world.codex_home(fake.url, model="gpt-5.5", trusted=world.wt)
         patch = "*** Begin Patch\n*** Add File: {}\n+{}\n*** End Patch\n"
         fake.script(
             "E2E-CODEX",
@@ -383,7 +372,7 @@ def test_codex_review_escapes(codex: Path, tmp_path: Path) -> None:
     up = os.path.relpath(world.main, temp)
     shell_patch = "apply_patch <<'EOF'\n" + PATCH.format("{}", "leak") + "EOF\n"
     with FakeResponses() as fake:
-        codex_home = _codex_config(world, fake)
+        codex_home = world.codex_home(fake.url, model="gpt-5.5", trusted=world.wt)
         fake.script(
             "E2E-CODEX-REVIEW",
             call("apply_patch", PATCH.format("a/../../repo/LEAK_DOTDOT.txt", "leak"), id="call_dotdot"),
@@ -411,7 +400,7 @@ def test_codex_hooks_installed_from_a_linked_worktree_run_there(codex: Path, tmp
     """Nothing is committed: `install --runtime codex` runs in the linked worktree the session then runs in."""
     world = World(tmp_path, "codex", install_from="wt")
     with FakeResponses() as fake:
-        codex_home = _codex_config(world, fake)
+        codex_home = world.codex_home(fake.url, model="gpt-5.5", trusted=world.wt)
         fake.script("E2E-CODEX-INSTALL", call("apply_patch", PATCH.format(world.main / "LEAK_FILE.txt", "leak"), id="call_leak_file"), say("done"))
         _codex_run(world, codex, codex_home, "E2E-CODEX-INSTALL")
         leak = fake.output_for("call_leak_file") or ""
@@ -486,7 +475,7 @@ def test_codex_ephemeral_session(codex: Path, tmp_path: Path) -> None:
     """`codex exec --ephemeral` writes no transcript: every Bash call was WG000, ordinary work included."""
     world = World(tmp_path, "codex")
     with FakeResponses() as fake:
-        codex_home = _codex_config(world, fake)
+        codex_home = world.codex_home(fake.url, model="gpt-5.5", trusted=world.wt)
         fake.script("E2E-CODEX-EPHEMERAL", *shell_turns(world, "exec_command", {}, "cmd"), say("done"))
         world.run(
             [str(codex), "exec", "--ephemeral", "--dangerously-bypass-hook-trust", "--json", "--skip-git-repo-check", "E2E-CODEX-EPHEMERAL go"],

@@ -32,6 +32,8 @@ TOOLS: dict[str, tuple[ToolKind, str | None]] = {
     "EnterWorktree": ("enter_worktree", "path"),
 }
 
+# The agent type Claude Code runs when a dispatch names none.
+DEFAULT_SUBAGENT = "general-purpose"
 # Permission modes in which Claude Code would run the tool without asking (SPEC §6).
 AUTO_APPROVE_ALL = {"bypassPermissions", "dontAsk", "auto"}
 AUTO_APPROVE_FILE_TOOLS = {"acceptEdits"}
@@ -153,6 +155,7 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
     kind, path_field = TOOLS.get(data.tool_name, ("unknown", None))
     if event != "PreToolUse":
         kind = "other"
+    target = data.tool_input.get("subagent_type") if kind == "dispatch" else None
     return ToolCall(
         runtime=NAME,
         tool=data.tool_name,
@@ -166,6 +169,7 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
         permission_mode=data.permission_mode,
         tool_use_id=data.tool_use_id,
         transcript_path=data.transcript_path,
+        subagent_type=(target if isinstance(target, str) and target else DEFAULT_SUBAGENT) if kind == "dispatch" else None,
     )
 
 
@@ -227,14 +231,9 @@ def worktree_guard_render_event_reply(verdict: EventVerdict, event: AgentEvent) 
     """SubagentStop: top-level `decision: "block"` + `reason`; SubagentStart: `additionalContext` only (§1.6)."""
     if event.runtime != NAME:
         return None
-    out: dict[str, Any] = {}
-    if event.event == "SubagentStop" and verdict.decision == "block" and verdict.reason:
-        out.update(decision="block", reason=verdict.reason)
-    if event.event == "SubagentStart" and verdict.context:
-        out["hookSpecificOutput"] = {"hookEventName": "SubagentStart", "additionalContext": verdict.context}
-    if verdict.user_message:
-        out["systemMessage"] = verdict.user_message
-    return Reply(stdout=_json(out) if out else "")
+    from .common import lifecycle_reply
+
+    return lifecycle_reply(verdict, event)
 
 
 @hookimpl(trylast=True)

@@ -5,7 +5,9 @@ CLI payload: `hookName: "tool_call"`, the call as `tool_call {id, name, input}` 
 `preToolUse`), `workspaceRoots` and `workspaceInfo.rootPath` instead of a cwd, `agent_id`, `parent_agent_id`.
 Tools: `editor {path, old_text?, new_text, insert_line?}`, `apply_patch {input}` (offered instead of `editor`
 to GPT models), `run_commands {commands: [...]}` (each command in a shell of its own, from the workspace),
-`spawn_agent` (a sub-agent in the same workspace).
+`spawn_agent {systemPrompt, task}` (a sub-agent in the same workspace; its calls name the dispatching agent's
+`agent_id` as their `parent_agent_id`, which is all that links them to the dispatch: no file the hook can find
+holds the sub-agent's prompt by its first call).
 
 Extension payload: `hookName: "PreToolUse"`, `workspaceRoots`, and the call only as `preToolUse {toolName,
 parameters}` with every parameter a string: `write_to_file {path, content}`, `replace_in_file {path, diff}`,
@@ -109,10 +111,23 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
             extra["file_writes"] = patch_writes(patch)
         except PatchError as e:
             raise CallError(f"the Cline patch cannot be judged: {e}") from None
+    if kind == "dispatch" and runtime == EXTENSION:
+        # new_task hands the session to a new task: its calls carry no agent id, so an ownership in its
+        # `context` could not be enforced (WG708, never silently dropped).
+        context = tool_input.get("context")
+        extra["subagent_prompt"] = context if isinstance(context, str) else None
+        extra["subagent_named"] = False
+    elif kind == "dispatch":
+        task = tool_input.get("task")
+        extra["subagent_prompt"] = task if isinstance(task, str) else None
+    own = text_field(payload, "agent_id", NAME, required=False)
+    parent = text_field(payload, "parent_agent_id", NAME, required=False)
     return shared_cwd_call(
         runtime, name, kind, tool_input, cwd, path_field,
         session_id=text_field(payload, "taskId", NAME, required=False),
-        agent_id=text_field(payload, "agent_id", NAME, required=False) if payload.get("parent_agent_id") else None,
+        agent_id=own if parent else None,  # the main agent has an id too, but is no sub-agent
+        parent_id=parent,
+        caller_id=own,
         tool_use_id=tool_use_id,
         **extra,
     )

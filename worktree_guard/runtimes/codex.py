@@ -8,7 +8,13 @@ command starts, not where the agent is: the session's directory is read from the
 transcript (`session_meta.cwd`), else (`codex exec --ephemeral` sends `transcript_path: null`) it is the
 hook process's own directory, where Codex starts every hook (observed in 0.171.0, workdir or not). A Bash call
 with neither is refused (WG000).
-Sub-agents (`spawn_agent`) run in the parent's directory: same cwd, plus `agent_id` and `agent_type`.
+Sub-agents (`spawn_agent`) run in the parent's directory: same cwd, plus `agent_id` and `agent_type`. Their
+payload's `transcript_path` is their own rollout, whose first record (`session_meta`) names the thread that
+spawned them (`parent_thread_id`: the session's id, or the spawning sub-agent's `agent_id`) and whose first
+user message is the `spawn_agent` message (observed in 0.171.0, before the sub-agent's first tool call): that
+is how a sub-agent is linked to its dispatch (SPEC §11). `SubagentStart` and `SubagentStop` are sent for every
+spawned sub-agent (same snake_case payload, with `agent_id`), and a SubagentStop answered
+`{"decision": "block", "reason": R}` makes the sub-agent go on with R as its next prompt (observed).
 
 Replies (all observed to block): `hookSpecificOutput.permissionDecision: "deny"` with a reason, which reaches
 the model as "Command blocked by PreToolUse hook: <reason>"; a rewrite is `permissionDecision: "allow"` with
@@ -24,9 +30,9 @@ from typing import Any
 from ..engine import CallError
 from ..hook_config import HookConfig, user_dir
 from ..hookspecs import hookimpl
-from ..model import ToolCall, Verdict
+from ..model import AgentEvent, EventVerdict, ToolCall, Verdict
 from ..reply import Reply
-from .common import Tools, answer, shared_cwd_call, as_json, object_field, reads, text_field, tool_kind, unjudged
+from .common import Tools, answer, as_json, lifecycle_reply, object_field, reads, shared_cwd_call, text_field, tool_kind, unjudged
 from .patch import PatchError, patch_writes
 
 NAME = "codex"
@@ -48,25 +54,32 @@ PASSING = frozenset({
 NAMESPACES = ("multi_agent_v1",)
 # The tools install's matcher covers: every one that can write or dispatch.
 GUARDED_TOOLS = ("apply_patch", "Bash", "spawn_agent")
+LIFECYCLE_EVENTS = ("SubagentStart", "SubagentStop")
 _FIRST_RECORD_LIMIT = 4 * 1024 * 1024
+_PROMPT_RECORDS = 64  # records of a sub-agent's rollout read for its first prompt
 
 
 def recognises(payload: dict[str, Any]) -> bool:
     return "turn_id" in payload and payload.get("hook_event_name") in EVENTS
 
 
-def session_cwd(transcript_path: str | None) -> str | None:
-    """The session's directory from the first record of its transcript (`session_meta`), or None."""
+def session_meta(transcript_path: str | None) -> dict[str, Any]:
+    """The first record of a rollout (`session_meta`)'s payload, or {}."""
     if not transcript_path or not os.path.isabs(transcript_path):
-        return None
+        return {}
     try:
         with open(transcript_path, "rb") as f:
             record = json.loads(f.readline(_FIRST_RECORD_LIMIT))
     except (OSError, ValueError):
-        return None
+        return {}
     payload = record.get("payload") if isinstance(record, dict) and record.get("type") == "session_meta" else None
-    cwd = payload.get("cwd") if isinstance(payload, dict) else None
-    return cwd if isinstance(cwd, str) and os.path.isabs(cwd) else None
+    return payload if isinstance(payload, dict) else {}
+
+
+def parent_thread(meta: dict[str, Any]) -> str | None:
+    """The thread that spawned a sub-agent's rollout (`parent_thread_id`), or None for a session's own."""
+    parent = meta.get("parent_thread_id")
+    return parent if isinstance(parent, str) and parent else None
 
 
 def tool_name(name: str) -> str:
@@ -86,8 +99,12 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
     kind, path_field = tool_kind(TOOLS, PASSING, tool_name(name))
     if event != "PreToolUse":
         kind = "other"
-    cwd = session_cwd(payload.get("transcript_path"))
+    meta = session_meta(payload.get("transcript_path"))
+    cwd = meta.get("cwd") if isinstance(meta.get("cwd"), str) and os.path.isabs(meta["cwd"]) else None
     extra: dict[str, Any] = {}
+    agent_id = text_field(payload, "agent_id", NAME, required=False)
+    if agent_id:
+        extra["parent_id"] = parent_thread(meta)
     if kind == "shell":
         if cwd is None and payload.get("transcript_path") is None:
             from ..hook import HOOK_PROCESS_CWD
@@ -105,15 +122,100 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
         if not isinstance(patch, str):
             raise CallError("the Codex apply_patch call has no patch text in `tool_input.command`")
         extra["file_writes"] = _writes(patch)
+    elif kind == "dispatch":
+        extra["subagent_prompt"] = spawn_message(tool_input)
+        target = tool_input.get("agent_type")
+        extra["subagent_type"] = target if isinstance(target, str) and target else None
     return shared_cwd_call(
         NAME, name, kind, tool_input, cwd or sent_cwd, path_field,
         session_id=text_field(payload, "session_id", NAME, required=False),
-        agent_id=text_field(payload, "agent_id", NAME, required=False),
+        agent_id=agent_id,
         agent_type=text_field(payload, "agent_type", NAME, required=False),
         permission_mode=text_field(payload, "permission_mode", NAME, required=False),
         tool_use_id=text_field(payload, "tool_use_id", NAME, required=False),
+        transcript_path=text_field(payload, "transcript_path", NAME, required=False),
         **extra,
     )
+
+
+def spawn_message(tool_input: dict[str, Any]) -> str | None:
+    """What `spawn_agent` tells its sub-agent: `message`, else the text of its `items`."""
+    message = tool_input.get("message")
+    if isinstance(message, str):
+        return message
+    items = tool_input.get("items")
+    if isinstance(items, list):
+        texts = [i.get("text") for i in items if isinstance(i, dict) and isinstance(i.get("text"), str)]
+        return "\n".join(texts) if texts else None
+    return None
+
+
+def first_prompt(transcript_path: str) -> str | None:
+    """A sub-agent rollout's first user message (the `spawn_agent` message), read from its first records."""
+    try:
+        with open(transcript_path, "rb") as f:
+            for _ in range(_PROMPT_RECORDS):
+                line = f.readline(_FIRST_RECORD_LIMIT)
+                if not line:
+                    return None
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue
+                payload = record.get("payload") if isinstance(record, dict) else None
+                item = payload.get("item") if isinstance(payload, dict) and payload.get("type") == "item_completed" else None
+                if isinstance(item, dict) and item.get("type") == "UserMessage":
+                    texts = [c.get("text") for c in item.get("content") or [] if isinstance(c, dict) and isinstance(c.get("text"), str)]
+                    return "\n".join(texts) if texts else None
+    except OSError:
+        return None
+    return None
+
+
+@hookimpl
+def worktree_guard_find_dispatch(agent: Any) -> Any:
+    """A sub-agent's own rollout: its first user message is the `spawn_agent` message."""
+    from ..subagents.linking import DispatchLink
+
+    path = getattr(agent, "transcript_path", None)
+    if getattr(agent, "runtime", None) != NAME or not agent.agent_id or not path or not os.path.isabs(path):
+        return None
+    prompt = first_prompt(path)
+    return DispatchLink(prompt=prompt, how=f"the first prompt of {path}") if prompt else None
+
+
+def to_agent_event(payload: dict[str, Any]) -> AgentEvent:
+    """A SubagentStart/SubagentStop payload (observed in 0.171.0) as an AgentEvent. The sub-agent's own rollout is
+    `transcript_path` at its start, `agent_transcript_path` at its stop (where `transcript_path` is its parent's)."""
+    transcript = text_field(payload, "agent_transcript_path", NAME, required=False) or text_field(payload, "transcript_path", NAME, required=False)
+    return AgentEvent(
+        runtime=NAME,
+        event=payload["hook_event_name"],
+        cwd=text_field(payload, "cwd", NAME),
+        agent_id=text_field(payload, "agent_id", NAME),
+        agent_type=text_field(payload, "agent_type", NAME, required=False),
+        session_id=text_field(payload, "session_id", NAME, required=False),
+        parent_id=parent_thread(session_meta(transcript)),
+        stop_hook_active=payload.get("stop_hook_active") is True,
+        permission_mode=text_field(payload, "permission_mode", NAME, required=False),
+        transcript_path=transcript,
+    )
+
+
+@hookimpl
+def worktree_guard_read_event(payload: dict[str, Any], runtime: str) -> AgentEvent | None:
+    if not reads(runtime, NAME, payload, recognises) or payload.get("hook_event_name") not in LIFECYCLE_EVENTS:
+        return None
+    return to_agent_event(payload)
+
+
+@hookimpl
+def worktree_guard_render_event_reply(verdict: EventVerdict, event: AgentEvent) -> Reply | None:
+    """Codex reads Claude Code's words here (observed): a SubagentStop `decision: block` with its reason, a
+    SubagentStart's `additionalContext`, a `systemMessage` for the user."""
+    if event.runtime != NAME:
+        return None
+    return lifecycle_reply(verdict, event)
 
 
 def _writes(patch: str) -> list:
@@ -148,12 +250,20 @@ def worktree_guard_render_reply(verdict: Verdict, call: ToolCall) -> Reply | Non
 
 @hookimpl
 def worktree_guard_render_error(message: str, payload: dict[str, Any] | None, runtime: str) -> Reply | None:
-    return deny_reply(unjudged(message)) if reads(runtime, NAME, payload, recognises) else None
+    if not reads(runtime, NAME, payload, recognises):
+        return None
+    if payload is not None and payload.get("hook_event_name") in LIFECYCLE_EVENTS:
+        # A start or stop the guard could not check: tell the user, never block the sub-agent's stop.
+        return Reply(stdout=as_json({"systemMessage": f"worktree-guard could not check this sub-agent: {message} [worktree-guard WG000]"}))
+    return deny_reply(unjudged(message))
 
 
 def _entries(command: str) -> dict[str, Any]:
     handler = {"type": "command", "command": command, "timeout": 30}
-    return {"PreToolUse": {"matcher": "|".join(GUARDED_TOOLS), "hooks": [handler]}}
+    lifecycle = {"type": "command", "command": command, "timeout": 60}  # the wave's snapshots take longer
+    entries = {"PreToolUse": {"matcher": "|".join(GUARDED_TOOLS), "hooks": [handler]}}
+    entries.update({event: {"hooks": [lifecycle]} for event in LIFECYCLE_EVENTS})
+    return entries
 
 
 HOOK_CONFIG = HookConfig(

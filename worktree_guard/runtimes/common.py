@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine import CallError, reason_text
-from ..model import ToolCall, ToolKind, Verdict
+from ..model import AgentEvent, EventVerdict, ToolCall, ToolKind, Verdict
 from ..reply import Reply
 
 Tools = dict[str, tuple[ToolKind, str | None]]
@@ -82,3 +82,17 @@ def shared_cwd_call(runtime: str, tool: str, kind: ToolKind, tool_input: dict[st
     if kind == "dispatch":
         fields.setdefault("subagent_place", "dispatcher_cwd")
     return ToolCall(runtime=runtime, tool=tool, kind=kind, input=tool_input, cwd=cwd, path_field=path_field, **fields)
+
+
+def lifecycle_reply(verdict: EventVerdict, event: AgentEvent) -> Reply:
+    """A sub-agent's start or stop answered in Claude Code's words, which Codex and Copilot read too (observed):
+    SubagentStop `decision: "block"` with the reason the sub-agent goes on with; SubagentStart
+    `hookSpecificOutput.additionalContext`; a `systemMessage` for the user."""
+    out: dict[str, Any] = {}
+    if event.event == "SubagentStop" and verdict.decision == "block" and verdict.reason:
+        out.update(decision="block", reason=verdict.reason)
+    if event.event == "SubagentStart" and verdict.context:
+        out["hookSpecificOutput"] = {"hookEventName": "SubagentStart", "additionalContext": verdict.context}
+    if verdict.user_message:
+        out["systemMessage"] = verdict.user_message
+    return Reply(stdout=as_json(out) if out else "")

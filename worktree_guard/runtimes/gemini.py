@@ -61,6 +61,13 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
             if tool_input.get(key) not in (None, ""):
                 extra["shell_cwd"] = text_field(tool_input, key, NAME)
                 break
+    if kind == "dispatch":
+        prompt, target = tool_input.get("prompt"), tool_input.get("agent_name")
+        extra.update(
+            subagent_named=False,  # its calls carry no identity: they look like the dispatcher's own
+            subagent_prompt=prompt if isinstance(prompt, str) else None,
+            subagent_type=target if isinstance(target, str) and target else None,
+        )
     return shared_cwd_call(
         NAME, name, kind, tool_input, cwd, path_field,
         session_id=text_field(payload, "session_id", NAME, required=False),

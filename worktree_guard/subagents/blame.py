@@ -1,23 +1,32 @@
 """What a worker can be blamed for (SPEC §11, WG706), and `rollback`, which restores exactly that.
 
 A path is blamed on a worker when it was clean at the worker's start (not dirty, not ignored), changed during
-its window, is not scratch or the runtime's own, and is owned neither by the worker nor by any worker of its
-wave (every worker of the same checkout whose window overlapped its own). A path that was dirty at the start
-and changed again is only reported (`changed_again`): it may be the user's work, and it is never rolled back.
+its window, is not scratch or the runtime's own (nor the guard's own audit log), and is owned neither by the
+worker nor by any worker of its wave (every worker of the same checkout whose window overlapped its own). A path
+that was dirty at the start and changed again is only reported (`changed_again`): it may be the user's work,
+and it is never rolled back. Candidates are the paths `git status` lists, and, when HEAD moved during the window
+(someone committed), every file the commits between the start's HEAD and the stop's changed
+(`committed`): a commit must not hide a change. An ignored directory (`out/`) is judged file by file (its files
+at the start were listed), so that one file of another worker below it is never blamed with the rest. A change
+inside a nested checkout (another worktree, a submodule, a repository inside the checkout) is not this
+checkout's: it is reported (`nested`) and never rolled back.
 
-`rollback` restores each blamed path to its state at the worker's start: a tracked file to its content at the
-start's HEAD, a file that did not exist then is removed. It leaves a blamed path alone when it changed again
-since the blame was recorded (someone's later edit), and it touches nothing else.
+`rollback` restores each blamed file to its state at the worker's start: a tracked file to its content at the
+start's HEAD, a file that did not exist then is removed. It only ever touches files: never a directory, never
+anything inside a nested checkout. It leaves a blamed path alone when it changed again since the blame was
+recorded (someone's later edit), and it touches nothing else.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from .snapshots import RUNTIME_OWNED, CheckoutState, find_leaks, fingerprint_of, git_lines, snapshot
+from ..paths import inside
+from .snapshots import RUNTIME_OWNED, CheckoutState, find_leaks, fingerprint_of, git_lines, snapshot, tree_manifest
 
 if TYPE_CHECKING:
     from .linking import Worker
@@ -28,6 +37,7 @@ class BlamedPath(BaseModel):
     path: str = Field(description="relative to the checkout root")
     existed: bool = Field(description="tracked at the start (restored from start_head), or absent (removed)")
     fingerprint: str = Field(description="what the worker left (a later change is not rolled back)")
+    committed: bool = Field(default=False, description="changed by a commit made during the window")
 
 
 class Blame(BaseModel):
@@ -41,11 +51,26 @@ class Blame(BaseModel):
     owns_source: str
     blamed: list[BlamedPath] = Field(default_factory=list)
     changed_again: list[str] = Field(default_factory=list)
+    nested: list[str] = Field(default_factory=list, description="changed inside a nested checkout: reported, never rolled back")
     wave: list[str] = Field(default_factory=list, description="the other workers whose windows overlapped")
 
 
-def blame_of(registry: Registry, agent_id: str, worker: Worker, scratch: list[str], now: float) -> Blame | None:
-    """The blame of a worker from its start snapshot and the checkout now; None without a start snapshot."""
+def start_state(common_dir: str, root: str, *, isolated: bool = False) -> CheckoutState:
+    """A worker's checkout at its start: dirty and ignored paths (each ignored directory file by file, for a
+    shared-workspace worker), every checkout nested in it left out."""
+    from .leak_check import checkouts_of
+
+    (state,) = snapshot([root], checkouts_of(common_dir, [root]), ignored=True, manifests=not isolated)
+    return state
+
+
+def blame_of(
+    registry: Registry, agent_id: str, worker: Worker, scratch: list[str], now: float, stale_after: float, exclude: tuple[str, ...] = (),
+) -> Blame | None:
+    """The blame of a worker from its start snapshot and the checkout now; None without a start snapshot.
+
+    `exclude`: paths relative to the checkout that are nobody's change (the guard's own audit log)."""
+    from .leak_check import checkouts_of
     from .ownership import Ownership
     from .registry import workers_of
 
@@ -53,7 +78,8 @@ def blame_of(registry: Registry, agent_id: str, worker: Worker, scratch: list[st
     if saved is None:
         return None
     before = CheckoutState.model_validate_json(saved)
-    (after,) = snapshot([worker.root], [worker.root], fingerprints=False, ignored=True)
+    checkouts = checkouts_of(registry.common_dir, [worker.root])
+    (after,) = snapshot([worker.root], checkouts, fingerprints=False, ignored=True)
     if after.error or before.error:
         raise RuntimeError(after.error or before.error)
     workers = registry.load()
@@ -63,44 +89,111 @@ def blame_of(registry: Registry, agent_id: str, worker: Worker, scratch: list[st
         (v.name, Ownership.of(v.dispatch.owns or [], ""))
         for v in workers_of(workers, worker.root)
         if not v.dispatch.isolated and (v.agent is None or v.agent.agent_id != agent_id) and v.dispatch.dispatch_id != worker.dispatch_id
-        and _overlaps(v.window(now), (since, now))
+        and _overlaps(v.window(now, stale_after, workers), (since, now))
     ]
-    blame = compute_blame(before, after, worker, [o for _, o in wave], Ownership.of(scratch, "scratch"))
+    committed = committed_since(worker.root, before.head, after.head)
+    blame = compute_blame(before, after, worker, [o for _, o in wave], Ownership.of(scratch, "scratch"), exclude=exclude, committed=committed)
     blame.wave = [name for name, _ in wave]
     return blame
+
+
+def committed_since(root: str, start: str | None, head: str | None) -> list[str]:
+    """The files the commits between two HEADs changed (none when HEAD did not move)."""
+    if not start or not head or start == head:
+        return []
+    return git_lines(root, "diff", "--name-only", "--no-renames", "-z", start, head)
 
 
 def _overlaps(a: tuple[float, float], b: tuple[float, float]) -> bool:
     return a[0] <= b[1] and b[0] <= a[1]
 
 
-def compute_blame(before: CheckoutState, after: CheckoutState, worker: Worker, wave: list[Any], scratch: Any) -> Blame:
-    """The pure part: which changed paths the worker is blamed for, and which were dirty already."""
+def nested_checkout(root: str, relative: str) -> str | None:
+    """The directory below `root` on the way to `relative` (itself included) that holds `.git`, if any: a
+    worktree, a submodule or a repository inside the checkout, whose files are not the checkout's."""
+    parts = relative.rstrip("/").split("/")
+    for depth in range(1, len(parts) + 1):
+        below = "/".join(parts[:depth])
+        if os.path.lexists(os.path.join(root, below, ".git")):
+            return below
+    return None
+
+
+def compute_blame(
+    before: CheckoutState,
+    after: CheckoutState,
+    worker: Worker,
+    wave: list[Any],
+    scratch: Any,
+    *,
+    exclude: tuple[str, ...] = (),
+    committed: list[str] | None = None,
+) -> Blame:
+    """The pure part (it reads the files it judges): which changed paths the worker is blamed for."""
+    root = worker.root
     blame = Blame(
         agent_id=worker.agent_id,
         agent_type=worker.agent_type,
-        root=worker.root,
+        root=root,
         start_head=before.head,
         owns=list(worker.ownership.patterns),
         owns_source=worker.ownership.source,
     )
+    # (path, its status at the stop, dirty at the start?, committed?)
+    changes: list[tuple[str, str, bool, bool]] = []
     for leak in find_leaks(before, after):
         if leak.path is None:
             continue  # HEAD and branch: git is the orchestrator's (WG703 keeps workers out of it)
-        path = leak.path.rstrip("/")
-        if any(path == r.rstrip("/") or path.startswith(r) for r in RUNTIME_OWNED):
+        if leak.path.endswith("/") and (after.dirty.get(leak.path, ("",))[0] == "!!" or before.dirty.get(leak.path, ("",))[0] == "!!"):
+            changes += _tree_changes(root, leak.path, before)
             continue
-        tree = leak.path.endswith("/")
-        test = (lambda o: o.covers_tree(path)) if tree else (lambda o: o.matches(path))
-        if test(scratch) or test(worker.ownership) or any(test(o) for o in wave):
+        changes.append((leak.path, leak.after or "", leak.path in before.dirty, False))
+    seen = {c[0] for c in changes}
+    for path in committed or []:
+        if path not in seen:
+            changes.append((path, "", path in before.dirty, True))
+    owners = [worker.ownership, scratch, *wave]
+    for path, status, dirty_before, by_commit in changes:
+        bare = path.rstrip("/")
+        if any(bare == r.rstrip("/") or bare.startswith(r) for r in RUNTIME_OWNED) or bare in exclude:
             continue
-        if leak.path in before.dirty:
-            blame.changed_again.append(leak.path)
+        tree = path.endswith("/")
+        test = (lambda o: o.covers_tree(bare)) if tree else (lambda o: o.matches(bare))
+        if any(test(o) for o in owners):
             continue
-        status = leak.after or ""
-        existed = status not in ("??", "!!") and not status.startswith("A")  # in HEAD at the start: restore it
-        blame.blamed.append(BlamedPath(path=leak.path, existed=existed, fingerprint=fingerprint_of(worker.root, leak.path)))
+        if nested_checkout(root, bare) is not None:
+            blame.nested.append(path)
+            continue
+        if dirty_before:
+            blame.changed_again.append(path)
+            continue
+        if by_commit or before.head != after.head:  # the status is against the new HEAD: ask the start's
+            existed = before.head is not None and _in_commit(root, before.head, bare)
+        else:
+            existed = status not in ("??", "!!") and not status.startswith("A")  # in HEAD at the start: restore it
+        blame.blamed.append(BlamedPath(path=path, existed=existed, fingerprint=fingerprint_of(root, path), committed=by_commit))
     return blame
+
+
+def _tree_changes(root: str, relative_dir: str, before: CheckoutState) -> list[tuple[str, str, bool, bool]]:
+    """An ignored directory that changed, file by file: new files (clean at the start: they did not exist),
+    changed or removed ones (they were there, ignored: dirty at the start). Past TREE_LIMIT, or without a list
+    of the files at the start when the directory was there, the directory stays one entry."""
+    now = tree_manifest(root, relative_dir)
+    existed = relative_dir in before.dirty
+    then = before.trees.get(relative_dir, {} if not existed else None)
+    if now is None or then is None:
+        return [(relative_dir, "!!", existed, False)]
+    changes = [(path, "!!", path in then, False) for path, mark in sorted(now.items()) if then.get(path) != mark]
+    changes += [(path, "!!", True, False) for path in sorted(then) if path not in now]
+    return changes
+
+
+def _in_commit(root: str, commit: str, relative: str) -> bool:
+    try:
+        return bool(git_lines(root, "ls-tree", "-z", "--name-only", commit, "--", f":(literal){relative}"))
+    except RuntimeError:
+        return False
 
 
 def block_reason(blame: Blame, worker: Worker, others: list[str] | None = None) -> str:
@@ -167,6 +260,12 @@ def rollback(registry: Registry, agent_id: str, apply: bool) -> tuple[list[str],
     for item in blame.blamed:
         target = os.path.join(blame.root, item.path)
         what = "restore from " + (blame.start_head or "?")[:12] if item.existed else "remove (it did not exist at the start)"
+        if item.committed:
+            what += " (it was committed during the worker's window)"
+        if item.path.endswith("/"):
+            lines.append(f"  {target}: a directory, which rollback never removes; left alone")
+            status = 1
+            continue
         now = fingerprint_of(blame.root, item.path)
         if now != item.fingerprint:
             lines.append(f"  {target}: changed again since the worker stopped; left alone")
@@ -187,15 +286,27 @@ def rollback(registry: Registry, agent_id: str, apply: bool) -> tuple[list[str],
 
 
 def restore(blame: Blame, item: BlamedPath) -> None:
-    target = os.path.join(blame.root, item.path)
+    """Put one blamed file back as it was at the worker's start; RuntimeError for anything that is not a file of
+    this checkout (a directory, a path inside a nested checkout), which rollback never touches."""
+    relative = item.path.rstrip("/")
+    if item.path.endswith("/"):
+        raise RuntimeError("a directory: rollback restores files only")
+    nested = nested_checkout(blame.root, relative)
+    if nested is not None:
+        raise RuntimeError(f"inside the nested checkout {os.path.join(blame.root, nested)}, which rollback never touches")
+    target = os.path.join(blame.root, relative)
+    if not inside(os.path.realpath(os.path.dirname(target)), os.path.realpath(blame.root)):
+        raise RuntimeError("its directory leads out of the checkout (a symlink): rollback never follows it")
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise RuntimeError("a directory now: rollback restores files only")
     if not item.existed:
-        if os.path.isdir(target) and not os.path.islink(target):
-            import shutil
-
-            shutil.rmtree(target)
-        elif os.path.lexists(target):
-            os.unlink(target)
+        if mode is not None:
+            os.unlink(target)  # a file or a symlink; its directories stay
         return
     if not blame.start_head:
         raise RuntimeError("the checkout had no commit at the worker's start")
-    git_lines(blame.root, "restore", f"--source={blame.start_head}", "--worktree", "--", f":(literal){item.path}")
+    git_lines(blame.root, "restore", f"--source={blame.start_head}", "--worktree", "--", f":(literal){relative}")

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 
 FENCE_INFO = "worktree-guard"
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*(\S*)\s*$")
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([^`]*?)[ \t]*$")
 _GLOB = frozenset("*?[\\")
 # A name no real file has: a path made of it is matched only by a pattern that covers a whole tree.
 PROBE = "\x7fwg-probe\x7f"
@@ -167,15 +167,48 @@ def overlap(a: Ownership, b: Ownership, tree: list[str]) -> str | None:
 # --- the dispatch prompt's block ----------------------------------------------------------------------------
 
 
+def _near_miss(info: str) -> bool:
+    """An info string meant to be `worktree-guard` but not exactly it (case, `_`, extra words, a typo)."""
+    if info == FENCE_INFO or not info:
+        return False
+    first = info.split()[0]
+    compact = re.sub(r"[^a-z]", "", first.lower())
+    return compact == "worktreeguard" or first == FENCE_INFO or _distance(compact, "worktreeguard") <= 3
+
+
+def _distance(a: str, b: str) -> int:
+    """Levenshtein distance (for typos in the fence's info string)."""
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    return previous[-1]
+
+
+_OWNS_LINE = re.compile(r"^\s*owns\s*:", re.IGNORECASE)
+_KEY_LINE = re.compile(r"^\s*worktree[-_ ]?guard\s*:", re.IGNORECASE)
+
+
 def find_block(prompt: str) -> list[str] | None:
-    """The lines of the prompt's ```worktree-guard block; None when it has none. OwnershipError when malformed."""
+    """The lines of the prompt's ```worktree-guard block; None when it has none. OwnershipError when malformed,
+    or when something in the prompt was almost certainly meant as the block and would otherwise be dropped
+    silently (an unconfined worker): a fence whose info string is nearly `worktree-guard`, an `owns:` line
+    outside a block, a `worktree-guard:` key, a ```worktree-guard fence inside another code block. A fence may
+    be indented (a block in a list item)."""
     lines = prompt.splitlines()
     found: list[str] | None = None
     i = 0
     while i < len(lines):
-        match = _FENCE.match(lines[i])
+        line = lines[i]
+        match = _FENCE.match(line)
         i += 1
         if not match:
+            if _OWNS_LINE.match(line):
+                raise OwnershipError(f"line {i}: an `owns:` line outside a ```{FENCE_INFO} block; put it in one")
+            if _KEY_LINE.match(line):
+                raise OwnershipError(f"line {i}: a `worktree-guard:` key; write the ownership as a ```{FENCE_INFO} block holding `owns: …`")
             continue
         fence, info = match.group(1), match.group(2)
         body: list[str] = []
@@ -188,6 +221,14 @@ def find_block(prompt: str) -> list[str] | None:
                 break
             body.append(lines[i - 1])
         if info != FENCE_INFO:
+            if _near_miss(info):
+                raise OwnershipError(f"the fence ```{info} looks like an ownership block; its info string must be exactly `{FENCE_INFO}`")
+            for inner in body:
+                nested = _FENCE.match(inner)
+                if nested and (nested.group(2) == FENCE_INFO or _near_miss(nested.group(2))):
+                    raise OwnershipError(f"a ```{FENCE_INFO} block inside another code block (```{info}); close that one first")
+                if _KEY_LINE.match(inner):
+                    raise OwnershipError(f"a `worktree-guard:` key in a ```{info} block; write the ownership as a ```{FENCE_INFO} block holding `owns: …`")
             continue
         if not closed:
             raise OwnershipError(f"the ```{FENCE_INFO} block is not closed")

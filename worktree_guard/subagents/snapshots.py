@@ -34,6 +34,11 @@ class CheckoutState(Record):
     head: str | None = Field(default=None, description="commit id; None before the first commit")
     branch: str | None = Field(default=None, description="checked-out branch; None when HEAD is detached")
     dirty: dict[str, tuple[str, str]] = Field(default_factory=dict, description="relative path → (XY status, fingerprint)")
+    trees: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description="an ignored directory (`out/`) → its files (relative to the checkout) → size and mtime, when asked "
+        "for and not larger than TREE_LIMIT entries: what was below it, file by file",
+    )
     error: str | None = Field(default=None, description="why the state could not be read")
 
 
@@ -75,6 +80,30 @@ def tree_fingerprint(path: str) -> str:
                 continue
             digest.update(f"{os.path.relpath(os.path.join(top, name), path)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
     return f"tree:{digest.hexdigest()}:{count}" if os.path.isdir(path) else fingerprint(path)
+
+
+def tree_manifest(root: str, relative_dir: str) -> dict[str, str] | None:
+    """The files below an ignored directory of the checkout (`out/`), each relative to the checkout → its size and
+    modification time (a symlink: its target); None past TREE_LIMIT entries. A nested checkout (a directory
+    holding `.git`) is not entered: it is not this checkout's content."""
+    top = os.path.join(root, relative_dir.rstrip("/"))
+    files: dict[str, str] = {}
+    count = 0
+    for here, dirs, names in os.walk(top):
+        dirs[:] = sorted(d for d in dirs if not os.path.lexists(os.path.join(here, d, ".git")))
+        for name in names:
+            count += 1
+            if count > TREE_LIMIT:
+                return None
+            path = os.path.join(here, name)
+            try:
+                st = os.lstat(path)
+            except OSError:
+                continue
+            mark = "link:" + os.readlink(path) if stat.S_ISLNK(st.st_mode) else f"{st.st_size}:{st.st_mtime_ns}"
+            files[os.path.relpath(path, root).replace(os.sep, "/")] = mark
+        count += len(dirs)
+    return files
 
 
 def fingerprint(path: str) -> str:
@@ -171,14 +200,15 @@ def _ignored(root: str, relative: str, checkouts: list[str]) -> bool:
     return any(top != root and inside(top, root) and inside(absolute, top) for top in checkouts)
 
 
-def snapshot(roots: list[str], checkouts: list[str], *, fingerprints: bool = True, ignored: bool = True) -> list[CheckoutState]:
+def snapshot(roots: list[str], checkouts: list[str], *, fingerprints: bool = True, ignored: bool = True, manifests: bool = False) -> list[CheckoutState]:
     """The state of every root, one `git status` each, run side by side.
 
     `checkouts` are every checkout of the repository at this moment: one nested in a root is not its content.
     With `fingerprints`, every dirty path is fingerprinted (at the start; the stop fingerprints on demand).
     With `ignored`, the paths git ignores are listed too (`--ignored=matching`: an ignored directory is one
     entry, `src/__pycache__/`, fingerprinted by `tree_fingerprint`), so that a `__pycache__` written by
-    importing a checkout's code, or an ignored build output, is seen.
+    importing a checkout's code, or an ignored build output, is seen. With `manifests`, the files below each
+    such directory are listed too (`tree_manifest`), so that a stop can tell which of them are new.
     """
     command = ["git", "status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignore-submodules=dirty"]
     if ignored:
@@ -212,7 +242,12 @@ def snapshot(roots: list[str], checkouts: list[str], *, fingerprints: bool = Tru
             for path, code in codes.items()
             if not _ignored(root, path, checkouts)
         }
-        states.append(CheckoutState(root=root, head=head, branch=branch, dirty=dirty))
+        trees = {}
+        if manifests:
+            for path in dirty:
+                if path.endswith("/") and codes.get(path) == "!!" and (listed := tree_manifest(root, path)) is not None:
+                    trees[path] = listed
+        states.append(CheckoutState(root=root, head=head, branch=branch, dirty=dirty, trees=trees))
     return states
 
 
