@@ -1,0 +1,249 @@
+"""The shell rules' edges, each pinned by exact codes (and, where a message is what the agent reads, its text).
+
+Written from the mutation run of `rules/` (bench/mutation.py, issue 13 phase 2): each test kills mutants that
+every other in-process test let through. The rows run through the engine with the real repository of
+`tests/test_bash_rules.py` (W a linked worktree inside the main checkout {MAIN}).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import Repo
+from tests.test_bash_rules import bash, world  # noqa: F401  (the fixture)
+
+# --- rules/interpreters.py: inline code is WG405 in the strict profile only ---------------------------------
+
+INLINE_ROWS = [
+    # every program of the table with every option that takes inline code
+    ("python3 -c 'print(1)'", {"WG405"}),
+    ("pypy3 -c 'print(1)'", {"WG405"}),
+    ("node -e 'x'", {"WG405"}),
+    ("node --eval 'x'", {"WG405"}),
+    ("node -p '1'", {"WG405"}),
+    ("node --print '1'", {"WG405"}),
+    ("deno eval 'x'", {"WG405"}),
+    ("bun -e 'x'", {"WG405"}),
+    ("bun --eval 'x'", {"WG405"}),
+    ("perl -e 'print 1'", {"WG405"}),
+    ("perl -E 'say 1'", {"WG405"}),
+    ("ruby -e 'p 1'", {"WG405"}),
+    ("php -r 'echo 1;'", {"WG405"}),
+    ("lua5.4 -e 'print(1)'", {"WG405"}),  # a version suffix is not part of the program's name
+    ("osascript -e 'beep'", {"WG405"}),
+    ("python3.12 '-cprint(1)'", {"WG405"}),  # a short option glued to its code
+    ("perl -Mstrict -e 'print 1'", {"WG405"}),
+    # a script, a module, a version: no inline code, nothing read from the input
+    ("python3 script.py", "pass"),
+    ("python3 -u script.py", "pass"),
+    ("python3 $SCRIPT", "pass"),  # a word worktree-guard cannot read is taken as a script operand
+    ("python3 -V", "pass"),
+    ("python3 --help", "pass"),
+    ("python3 -h", "pass"),
+    ("node --version", "pass"),
+    ("deno run main.ts", "pass"),
+    ("node --evaluate x.js", "pass"),  # a long option is never a glued short one
+    ("perl -x script.pl", "pass"),  # -x is no inline-code option: `script.pl` is the program
+    # no program operand: the interpreter reads its program from its input
+    ("python3 -u", {"WG405"}),
+    ("ruby -", {"WG405"}),
+    ("lua", {"WG405"}),
+    ("3 -c x", "pass"),  # a name that is all version digits is no interpreter of the table
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), INLINE_ROWS)
+def test_inline_interpreter_code_in_the_strict_profile(world: Repo, command: str, expected: object) -> None:
+    verdict = bash(world, command, profile="strict")
+    assert (verdict.decision, set(verdict.codes)) == (("pass", set()) if expected == "pass" else ("deny", expected)), command
+    assert bash(world, command).decision == "pass", command  # the default profile passes inline code
+
+
+def test_the_inline_code_message_says_how_and_where(world: Repo) -> None:
+    (inline,) = bash(world, "python3 -c 'print(1)'", profile="strict").violations
+    assert inline.message == (
+        f"`python3` runs inline code worktree-guard cannot check (strict profile); put it in a file inside {world.worktree} and run that."
+    )
+    assert (inline.rule, inline.tool, inline.worktree_root) == ("interpreters", "Bash", str(world.worktree))
+    (stdin,) = bash(world, "python3", profile="strict").violations
+    assert stdin.message == (
+        "`python3` reads the code it runs from its input, which worktree-guard cannot check (strict profile); "
+        f"put it in a file inside {world.worktree} and run that."
+    )
+
+
+# --- rules/cd.py: where a `cd` goes, and where a call names its shell's start directory ----------------------
+
+
+def records(verdict) -> list[dict]:
+    return [v.model_dump(exclude_none=True) for v in verdict.violations]
+
+
+def test_a_cd_into_the_main_checkout_names_the_shared_checkout_and_suggests_the_same_place_in_w(world: Repo) -> None:
+    main, w = str(world.main), str(world.worktree)
+    assert records(bash(world, "cd {MAIN}/src")) == [{
+        "code": "WG201", "rule": "cd", "tool": "Bash", "severity": "error",
+        "message": f"`cd` moves into the shared checkout {main}, outside this agent's worktree {w}.",
+        "path": f"{main}/src", "resolved": f"{main}/src", "worktree_root": w, "shared_root": main,
+        "suggestion": f"cd {w}/src", "span": (3, 3 + len(f"{main}/src")),
+    }]
+
+
+def test_a_pushd_outside_is_named_as_pushd_and_has_no_suggestion(world: Repo) -> None:
+    w = str(world.worktree)
+    assert records(bash(world, "pushd /etc")) == [{
+        "code": "WG201", "rule": "cd", "tool": "Bash", "severity": "error",
+        "message": f"`pushd` moves to /etc, outside this agent's worktree {w} and the allow-list.",
+        "path": "/etc", "resolved": "/etc", "worktree_root": w, "span": (6, 10),
+    }]
+
+
+def test_a_cd_without_a_word_goes_home_and_points_at_the_command(world: Repo) -> None:
+    (home,) = records(bash(world, "true; cd"))
+    assert (home["path"], home["resolved"], home["span"]) == ("~", "/opt/wg-test-home", (6, 8))
+
+
+def test_a_cd_whose_physical_place_is_outside_is_judged_by_it(world: Repo) -> None:
+    """`to-ssl/..` is W logically and /etc physically: the physical reading is refused."""
+    (ssl,) = records(bash(world, "cd to-ssl/.."))
+    assert (ssl["code"], ssl["path"], ssl["resolved"], ssl["span"]) == ("WG201", "to-ssl/..", "/etc", (3, 12))
+
+
+def test_a_cd_to_a_word_known_only_at_run_time_says_why(world: Repo) -> None:
+    w = str(world.worktree)
+    assert records(bash(world, "cd $X")) == [{
+        "code": "WG202", "rule": "cd", "tool": "Bash", "severity": "error",
+        "message": f"`cd` goes to a directory worktree-guard cannot work out: the target '$X' is only known at run time; use a literal path inside {w}.",
+        "path": "$X", "worktree_root": w, "span": (3, 5),
+    }]
+
+
+def shell_started_in(repo: Repo, start: str):
+    """A shell call that names its own start directory (Codex's workdir, Gemini's dir_path), judged in-process."""
+    from tests.helpers import subagent_payload
+    from tests.test_bash_rules import PM
+    from worktree_guard.engine import build_context, decide
+    from worktree_guard.runtimes.claude_code import to_tool_call
+
+    call = to_tool_call(subagent_payload(repo, "Bash", {"command": "ls", "description": "t"})).model_copy(update={"shell_cwd": start})
+    return decide(call, build_context(call, pm=PM))
+
+
+def test_a_shell_started_in_the_main_checkout_is_refused_with_the_place_in_w(world: Repo) -> None:
+    main, w = str(world.main), str(world.worktree)
+    assert records(shell_started_in(world, f"{main}/src")) == [{
+        "code": "WG201", "rule": "cd", "tool": "Bash", "severity": "error",
+        "message": f"The command would start in {main}/src, in the shared checkout {main}, not in this agent's worktree {w}.",
+        "path": f"{main}/src", "resolved": f"{main}/src", "worktree_root": w, "shared_root": main, "suggestion": f"{w}/src",
+    }]
+
+
+def test_a_shell_started_outside_is_refused_and_one_started_in_w_or_the_allow_list_passes(world: Repo) -> None:
+    import tempfile
+
+    w = str(world.worktree)
+    assert records(shell_started_in(world, "/etc")) == [{
+        "code": "WG201", "rule": "cd", "tool": "Bash", "severity": "error",
+        "message": f"The command would start in /etc, outside this agent's worktree {w} and the allow-list.",
+        "path": "/etc", "resolved": "/etc", "worktree_root": w,
+    }]
+    assert shell_started_in(world, f"{w}/src").decision == "pass"
+    assert shell_started_in(world, tempfile.gettempdir()).decision == "pass"
+
+
+def test_a_cd_or_a_start_in_a_protected_path_of_w_is_no_move_out_of_w(world: Repo) -> None:
+    """`.git` is protected against writes, but it lies inside W: going there is not leaving W."""
+    assert bash(world, "cd .git/").decision == "pass"
+    assert shell_started_in(world, f"{world.worktree}/.git").decision == "pass"
+
+
+# --- rules/files.py: the file tools' records, field by field ------------------------------------------------
+
+
+def file_tool(repo: Repo, tool: str, tool_input: dict, update: dict | None = None, **flags):
+    from tests.helpers import subagent_payload
+    from tests.test_bash_rules import PM
+    from worktree_guard.engine import build_context, decide
+    from worktree_guard.runtimes.claude_code import to_tool_call
+
+    call = to_tool_call(subagent_payload(repo, tool, tool_input))
+    if update:
+        call = call.model_copy(update=update)
+    return decide(call, build_context(call, flags=flags or None, pm=PM))
+
+
+def test_a_write_into_the_main_checkout_is_wg101_with_the_rewrite_into_w(repo: Repo) -> None:
+    main, w = str(repo.main), str(repo.worktree)
+    verdict = file_tool(repo, "Write", {"file_path": f"{main}/a.py", "content": "x"})
+    assert records(verdict) == [{
+        "code": "WG101", "rule": "files", "tool": "Write", "severity": "error",
+        "message": f"{main}/a.py is in the shared checkout {main}, not in this agent's worktree {w}.",
+        "path": f"{main}/a.py", "resolved": f"{main}/a.py", "worktree_root": w, "shared_root": main, "suggestion": f"{w}/a.py",
+    }]
+    assert verdict.violations[0].fixed_input == {"file_path": f"{w}/a.py", "content": "x"}
+
+
+def test_a_write_outside_and_a_write_to_a_protected_path_name_their_place(repo: Repo) -> None:
+    w = str(repo.worktree)
+    assert records(file_tool(repo, "Write", {"file_path": "/etc/x", "content": "x"})) == [{
+        "code": "WG102", "rule": "files", "tool": "Write", "severity": "error",
+        "message": f"/etc/x is outside this agent's worktree {w} and outside the allow-list; write inside {w} or a temp dir.",
+        "path": "/etc/x", "resolved": "/etc/x", "worktree_root": w,
+    }]
+    assert records(file_tool(repo, "Write", {"file_path": f"{w}/.git", "content": "x"})) == [{
+        "code": "WG103", "rule": "files", "tool": "Write", "severity": "error",
+        "message": f"{w}/.git is protected inside this worktree and may not be written.",
+        "path": f"{w}/.git", "resolved": f"{w}/.git", "worktree_root": w,
+    }]
+
+
+@pytest.mark.parametrize("tool_input", [{"content": "x"}, {"file_path": "", "content": "x"}])
+def test_a_write_without_a_usable_path_is_wg000_naming_the_field(repo: Repo, tool_input: dict) -> None:
+    assert records(file_tool(repo, "Write", tool_input)) == [{
+        "code": "WG000", "rule": "files", "tool": "Write", "severity": "error",
+        "message": "The Write call has no usable `file_path` string, so worktree-guard cannot check where it writes.",
+        "worktree_root": str(repo.worktree),
+    }]
+
+
+@pytest.mark.parametrize("paths", [[""], ["a.py", "b\0.py"], []])
+def test_a_patch_with_a_path_that_cannot_be_used_is_wg000_for_every_file(repo: Repo, paths: list[str]) -> None:
+    from worktree_guard.model import FileWrite
+
+    writes = [FileWrite(path=p) for p in paths]
+    verdict = file_tool(repo, "Write", {"content": "x"}, update={"file_writes": writes})
+    assert records(verdict) == [{
+        "code": "WG000", "rule": "files", "tool": "Write", "severity": "error",
+        "message": "The Write call has no usable path in every file it names, so worktree-guard cannot check where it writes.",
+        "worktree_root": str(repo.worktree),
+    }]
+
+
+def test_a_patch_is_rewritten_only_when_every_refused_path_is_a_whole_field(repo: Repo) -> None:
+    """Two WG101 paths, one held by no field (a patch header): no rewrite could be exact, so none is offered."""
+    from worktree_guard.model import FileWrite
+
+    main = str(repo.main)
+    writes = [FileWrite(path=f"{main}/a.py", input_field="file_path"), FileWrite(path=f"{main}/b.py")]
+    verdict = file_tool(repo, "Write", {"file_path": f"{main}/a.py", "content": "x"}, update={"file_writes": writes})
+    assert verdict.codes == ["WG101", "WG101"]
+    assert [v.fixed_input for v in verdict.violations] == [None, None]
+    one = file_tool(repo, "Write", {"file_path": f"{main}/a.py", "content": "x"}, update={"file_writes": writes[:1]})
+    assert one.violations[0].fixed_input == {"file_path": f"{repo.worktree}/a.py", "content": "x"}
+    outside = [FileWrite(path=f"{main}/a.py", input_field="file_path"), FileWrite(path="/etc/b", input_field="other")]
+    both = file_tool(repo, "Write", {"file_path": f"{main}/a.py", "content": "x"}, update={"file_writes": outside})
+    assert (both.codes, [v.fixed_input for v in both.violations]) == (["WG101", "WG102"], [None, None])
+
+
+@pytest.mark.parametrize(("reads", "decision", "severity"), [("warn", "warn", "warning"), ("deny", "deny", "error")])
+def test_a_read_of_the_shared_checkout_is_wg104_with_the_copy_in_w(repo: Repo, reads: str, decision: str, severity: str) -> None:
+    main, w = str(repo.main), str(repo.worktree)
+    verdict = file_tool(repo, "Read", {"file_path": f"{main}/README.md"}, reads=reads)
+    assert verdict.decision == decision
+    assert records(verdict) == [{
+        "code": "WG104", "rule": "files", "tool": "Read", "severity": severity,
+        "message": f"{main}/README.md is in the shared checkout {main}: it may be stale for this agent's worktree {w}.",
+        "path": f"{main}/README.md", "resolved": f"{main}/README.md", "worktree_root": w, "shared_root": main,
+        "suggestion": f"{w}/README.md",
+    }]
+    assert file_tool(repo, "Read", {"file_path": f"{main}/README.md"}).decision == "pass"  # reads = off
