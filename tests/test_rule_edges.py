@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import Repo
-from tests.test_bash_rules import bash, world  # noqa: F401  (the fixture)
+from tests.test_bash_rules import bash, fill, world  # noqa: F401  (the fixture)
 
 # --- rules/interpreters.py: inline code is WG405 in the strict profile only ---------------------------------
 
@@ -247,3 +247,143 @@ def test_a_read_of_the_shared_checkout_is_wg104_with_the_copy_in_w(repo: Repo, r
         "suggestion": f"{w}/README.md",
     }]
     assert file_tool(repo, "Read", {"file_path": f"{main}/README.md"}).decision == "pass"  # reads = off
+
+
+# --- rules/program_code.py: code in a program's own language ------------------------------------------------
+
+
+@pytest.mark.parametrize(("command", "reason"), [
+    ("awk '{system($0)}' README.md", "`awk` calls system() with a command only known at run time"),
+    ("sed 's/x/y/e' README.md", "`sed`'s `s///e` runs the pattern space, which is only known at run time"),
+])
+def test_code_that_cannot_be_read_is_wg404_with_its_reason(world: Repo, command: str, reason: str) -> None:
+    assert records(bash(world, command)) == [{
+        "code": "WG404", "rule": "program-code", "tool": "Bash", "severity": "error",
+        "message": f"{reason}; worktree-guard cannot see what that code does.",
+        "worktree_root": str(world.worktree), "span": (0, len(command)),
+    }]
+
+
+def test_a_sed_command_is_walked_where_sed_runs_and_its_spans_point_into_the_outer_command(world: Repo) -> None:
+    command = fill("sed -n 'e cd {MAIN}' README.md", world)
+    (cd,) = bash(world, command).violations
+    assert (cd.code, command[cd.span[0]:cd.span[1]]) == ("WG201", str(world.main))
+    # `../../..` from W's src is W's parent's parent: the .claude directory of the main checkout
+    (up,) = bash(world, "cd src && sed -n 'e rm -rf ../../..' README.md").violations
+    assert (up.code, up.resolved) == ("WG401", str(world.main / ".claude"))
+
+
+# --- rules/dispatch.py: the records of a dispatch and of EnterWorktree --------------------------------------
+
+
+def agent(repo: Repo, tool_input: dict, update: dict | None = None, tool: str = "Agent", **flags):
+    return file_tool(repo, tool, {"description": "d", "prompt": "p", **tool_input} if tool == "Agent" else tool_input, update, **flags)
+
+
+def full_records(verdict) -> list[dict]:
+    return [v.model_dump(exclude_none=True) | {"fixed_input": v.fixed_input, "fix_in_enforce": v.fix_in_enforce} for v in verdict.violations]
+
+
+def test_a_dispatch_without_isolation_is_rewritten_naming_the_default_agent(repo: Repo) -> None:
+    w = str(repo.worktree)
+    verdict = agent(repo, {})
+    assert verdict.decision == "rewrite"
+    assert full_records(verdict) == [{
+        "code": "WG501", "rule": "dispatch", "tool": "Agent", "severity": "error",
+        "message": f"This agent is isolated in {w}, so the sub-agent 'general-purpose' it dispatches must be isolated too.",
+        "worktree_root": w, "suggestion": '"isolation": "worktree"',
+        "fixed_input": {"description": "d", "prompt": "p", "isolation": "worktree"}, "fix_in_enforce": True,
+    }]
+    assert "'general-purpose'" in agent(repo, {"subagent_type": ""}).violations[0].message
+
+
+def test_a_dispatch_of_a_definition_that_declares_isolation_is_info_naming_the_file(repo: Repo) -> None:
+    from tests.helpers import write_agent
+
+    path = write_agent(repo.main, "iso", "isolation: worktree")
+    verdict = agent(repo, {"subagent_type": "iso"})
+    assert verdict.decision == "pass"
+    assert full_records(verdict) == [{
+        "code": "WG501", "rule": "dispatch", "tool": "Agent", "severity": "info",
+        "message": f"The sub-agent 'iso' declares isolation: worktree in {path}.",
+        "worktree_root": str(repo.worktree), "fixed_input": None, "fix_in_enforce": False,
+    }]
+
+
+@pytest.mark.parametrize(("allowed", "decision", "severity"), [(False, "deny", "error"), (True, "pass", "info")])
+def test_a_downgrade_is_wg502(repo: Repo, allowed: bool, decision: str, severity: str) -> None:
+    w = str(repo.worktree)
+    verdict = agent(repo, {"isolation": "none"}, allow_isolation_downgrade=allowed)
+    assert verdict.decision == decision
+    assert full_records(verdict) == [{
+        "code": "WG502", "rule": "dispatch", "tool": "Agent", "severity": severity,
+        "message": f"This agent is isolated in {w} and may not dispatch a sub-agent with isolation 'none': "
+        'use "isolation": "worktree" (or leave the field out).',
+        "worktree_root": w, "suggestion": '"isolation": "worktree"', "fixed_input": None, "fix_in_enforce": False,
+    }]
+
+
+@pytest.mark.parametrize("value", [" Remote ", "WORKTREE", "work-tree"])
+def test_a_confining_isolation_value_passes_in_any_spelling(repo: Repo, value: str) -> None:
+    assert full_records(agent(repo, {"isolation": value})) == []
+
+
+def test_a_cwd_in_the_shared_checkout_or_outside_is_wg503_and_the_rewrite_still_comes(repo: Repo) -> None:
+    main, w = str(repo.main), str(repo.worktree)
+    tail = f"not in this agent's worktree {w}; leave out `cwd` (the sub-agent gets its own worktree) or name a directory inside {w}."
+    shared = agent(repo, {"cwd": f"{main}/src"})
+    assert shared.codes == ["WG503", "WG501"]
+    assert full_records(shared)[0] == {
+        "code": "WG503", "rule": "dispatch", "tool": "Agent", "severity": "error",
+        "message": f"The sub-agent would run in {main}/src, the shared checkout {main}, {tail}",
+        "path": f"{main}/src", "resolved": f"{main}/src", "worktree_root": w, "shared_root": main, "suggestion": f"{w}/src",
+        "fixed_input": None, "fix_in_enforce": False,
+    }
+    outside = agent(repo, {"cwd": "/etc"})
+    assert outside.violations[0].message == f"The sub-agent would run in /etc, outside it, {tail}"
+
+
+@pytest.mark.parametrize("cwd", [3, "", "a\0b", None])
+def test_a_cwd_that_is_no_path_is_wg000(repo: Repo, cwd: object) -> None:
+    verdict = agent(repo, {"cwd": cwd})
+    assert verdict.codes == ["WG000", "WG501"]
+    assert verdict.violations[0].message == (
+        f"The Agent call's `cwd` is not a usable path ({cwd!r}), so worktree-guard cannot check where the sub-agent would run."
+    )
+
+
+def test_a_cwd_inside_w_keeps_the_sub_agent_there_without_isolation(repo: Repo) -> None:
+    w = str(repo.worktree)
+    verdict = agent(repo, {"cwd": f"{w}/src"})
+    assert verdict.decision == "pass"
+    assert full_records(verdict) == [{
+        "code": "WG501", "rule": "dispatch", "tool": "Agent", "severity": "info",
+        "message": f"The sub-agent runs in this agent's worktree {w} (its `cwd`), so no isolation is added.",
+        "worktree_root": w, "fixed_input": None, "fix_in_enforce": False,
+    }]
+
+
+def test_a_fork_of_a_fork_is_wg504_whatever_the_case_of_its_type(repo: Repo) -> None:
+    verdict = agent(repo, {"subagent_type": "fork"}, update={"agent_type": "Fork"})
+    assert verdict.codes == ["WG501", "WG504"]
+    assert verdict.violations[1].message == (
+        "This agent is a fork and may not fork again: forks are single-level. Do the work here, or dispatch a named sub-agent."
+    )
+    assert agent(repo, {"subagent_type": "Fork"}, update={"agent_type": "fork"}).codes == ["WG501"]  # the tool's type is exact
+
+
+def test_a_dispatch_that_runs_in_the_dispatchers_cwd_has_nothing_to_check(repo: Repo) -> None:
+    assert full_records(agent(repo, {"isolation": "none", "cwd": "/etc"}, update={"subagent_place": "dispatcher_cwd"})) == []
+
+
+def test_enter_worktree_records(repo: Repo) -> None:
+    main, w = str(repo.main), str(repo.worktree)
+    assert full_records(agent(repo, {"path": main}, tool="EnterWorktree")) == [{
+        "code": "WG505", "rule": "dispatch", "tool": "EnterWorktree", "severity": "error",
+        "message": f"EnterWorktree would move this agent to {main}, outside its own worktree {w}; stay in {w}.",
+        "path": main, "resolved": main, "worktree_root": w, "shared_root": main, "fixed_input": None, "fix_in_enforce": False,
+    }]
+    for value in ("", 3, "a\0b"):
+        (finding,) = agent(repo, {"path": value}, tool="EnterWorktree").violations
+        assert (finding.code, finding.message) == ("WG000", f"The EnterWorktree call's `path` is not a usable path ({value!r}), so worktree-guard cannot check it.")
+    assert agent(repo, {"path": f"{w}/src"}, tool="EnterWorktree").decision == "pass"
