@@ -387,3 +387,50 @@ def test_enter_worktree_records(repo: Repo) -> None:
         (finding,) = agent(repo, {"path": value}, tool="EnterWorktree").violations
         assert (finding.code, finding.message) == ("WG000", f"The EnterWorktree call's `path` is not a usable path ({value!r}), so worktree-guard cannot check it.")
     assert agent(repo, {"path": f"{w}/src"}, tool="EnterWorktree").decision == "pass"
+
+
+# --- rules/bash.py: the Bash rule's own findings and how it gathers the others' -----------------------------
+
+
+@pytest.mark.parametrize("command", [None, 3, ["ls"]])
+def test_a_shell_call_without_a_command_string_is_wg000(world: Repo, command: object) -> None:
+    verdict = file_tool(world, "Bash", {"command": command, "description": "t"})
+    assert records(verdict) == [{
+        "code": "WG000", "rule": "bash", "tool": "Bash", "severity": "error",
+        "message": "The Bash call has no `command` string, so worktree-guard cannot check it.",
+        "worktree_root": str(world.worktree),
+    }]
+
+
+def test_a_monitor_without_a_command_watches_a_socket_and_runs_nothing(world: Repo) -> None:
+    assert file_tool(world, "Monitor", {"url": "ws://127.0.0.1:1"}).decision == "pass"
+    assert file_tool(world, "Monitor", {"command": fill("touch {MAIN}/x", world)}).codes == ["WG401"]
+    assert file_tool(world, "Bash", {"description": "t"}).codes == ["WG000"]  # only a Monitor may name no command
+
+
+def test_the_budget_and_parse_findings_say_what_to_do(world: Repo) -> None:
+    command = "echo " + "a" * (70 * 1024)
+    (budget,) = bash(world, command).violations
+    assert budget.message.startswith("The command is over worktree-guard's budget (")
+    assert budget.message.endswith("); split it into smaller commands.")
+    assert (budget.rule, budget.span, budget.severity) == ("bash", (0, len(command)), "error")
+    (parse,) = bash(world, "echo 'unterminated").violations
+    assert parse.message.startswith("worktree-guard cannot parse this command (")
+    assert parse.message.endswith("); rewrite it in a simpler form (plain commands joined with && or ;).")
+    assert (parse.rule, parse.severity) == ("bash", "error")
+
+
+def test_findings_of_one_step_come_in_the_rules_registration_order(world: Repo) -> None:
+    """writes is registered before program-code: a `sed -i` into the main checkout that runs its pattern space."""
+    assert bash(world, "sed -i 's/x/y/e' {MAIN}/README.md").codes == ["WG401", "WG404"]
+
+
+def test_the_agents_environment_gives_the_shell_its_tmpdir_and_cdpath(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TMPDIR", str(world.main))
+    assert bash(world, 'touch "$TMPDIR/x"').codes == ["WG401"]
+    monkeypatch.delenv("TMPDIR")
+    assert bash(world, 'touch "${TMPDIR:-/tmp}/x"').decision == "pass"
+    monkeypatch.setenv("CDPATH", "/etc")
+    assert bash(world, "cd src").codes == ["WG202"]  # CDPATH may send `cd src` elsewhere
+    monkeypatch.delenv("CDPATH")
+    assert bash(world, "cd src").decision == "pass"
