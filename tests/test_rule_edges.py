@@ -434,3 +434,43 @@ def test_the_agents_environment_gives_the_shell_its_tmpdir_and_cdpath(world: Rep
     assert bash(world, "cd src").codes == ["WG202"]  # CDPATH may send `cd src` elsewhere
     monkeypatch.delenv("CDPATH")
     assert bash(world, "cd src").decision == "pass"
+
+
+# --- rules/writes.py: each kind of written path, with the record the agent reads ----------------------------
+
+WRITE_RECORDS = [
+    ("echo x > {MAIN}/a", [("WG401", "the redirection `>` writes {MAIN}/a in the shared checkout {MAIN}, not in this agent's worktree {W}.",
+                            "{MAIN}/a", "{MAIN}/a", "{MAIN}", "{W}/a")]),
+    ("touch /etc/x", [("WG402", "`touch` (operand) writes /etc/x, outside this agent's worktree {W} and the allow-list.", "/etc/x", "/etc/x", None, None)]),
+    ("touch .git/x", [("WG103", "`touch` (operand) writes {W}/.git/x, which is protected inside this worktree.", ".git/x", "{W}/.git/x", None, None)]),
+    ("touch $X", [("WG403", "`touch` (operand) writes '$X', which is only known at run time; use a literal path inside {W}.", "$X", None, None, None)]),
+    ("cd $D; touch a", [("WG202", None, "$D", None, None, None),
+                        ("WG403", "`touch` (operand) writes the relative path 'a' after a directory change worktree-guard cannot follow; use an absolute path inside {W}.", "a", None, None, None)]),
+    ("ln -s {MAIN}/README.md x", [("WG401", "`ln` (a link to it) links to {MAIN}/README.md in the shared checkout {MAIN}, not in this agent's worktree {W}. "
+                                   "Writing through the link would change the shared file.", "{MAIN}/README.md", "{MAIN}/README.md", "{MAIN}", "{W}/README.md")]),
+    ("rm -rf {MAIN}/..", [("WG401", "`rm` (operand) reaches everything below {BASE}, which holds the shared checkout {MAIN}.", "{MAIN}/..", "{BASE}", "{MAIN}", None)]),
+    ("cp a {MAIN}/src/$X", [("WG401", "`cp` (operand) writes '{MAIN}/src/$X', which starts in {MAIN}/src in the shared checkout {MAIN}, not in this agent's worktree {W}.",
+                             "{MAIN}/src/$X", "{MAIN}/src", "{MAIN}", "{W}/src")]),
+    ("somewriter {MAIN}/README.md", [("WG406", "`somewriter`, a program worktree-guard does not know, is given {MAIN}/README.md in the shared checkout {MAIN}; "
+                                      "it may write it, so it counts as written. Work on the copy in {W}.", "{MAIN}/README.md", "{MAIN}/README.md", "{MAIN}", "{W}/README.md")]),
+    ("cd $D; somewriter a", [("WG202", None, "$D", None, None, None)]),  # an operand after an unknown cd is not at the boundary
+    ("somewriter $X", []),
+    ("cd {BASE} && somewriter repo/README.md", [("WG406", None, "repo/README.md", "{MAIN}/README.md", "{MAIN}", "{W}/README.md")]),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), WRITE_RECORDS)
+def test_a_written_path_gets_its_exact_record(world: Repo, command: str, expected: list) -> None:
+    def place(text: str | None) -> str | None:
+        return None if text is None else fill(text, world).replace("{BASE}", str(world.main.parent))
+
+    got = [(v.code, v.message if want[1] is not None else None, v.path, v.resolved, v.shared_root, v.suggestion)
+           for v, want in zip(bash(world, place(command)).violations, expected)]
+    assert len(bash(world, place(command)).violations) == len(expected), command
+    assert got == [tuple(place(x) for x in row) for row in expected], command
+
+
+def test_a_written_span_is_the_word_written(world: Repo) -> None:
+    command = fill("echo x >> {MAIN}/a", world)
+    (v,) = bash(world, command).violations
+    assert command[v.span[0]:v.span[1]] == f"{world.main}/a"
