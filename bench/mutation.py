@@ -127,10 +127,12 @@ def write_config(workdir: Path, files: list[str], pytest_args: list[str]) -> Non
         # A mutant's tests may take this many times their clean duration before it counts as a timeout: the
         # machine is shared (2 cores, other runs at full load), and mutmut's default of 15 timed out kills.
         "timeout_multiplier = 50",
-        # Each pytest run in a fresh child of a fork server: with the default (fork from the main process, which
-        # has already collected every test once), a second collection in that process missed ~3 % of the
-        # parametrized ids the coverage pass recorded, and mutmut stopped with pytest's exit 4 ("not found").
+        # Each pytest run in a fresh child of a fork server that has collected nothing: a second collection in a
+        # process that has already collected the tests (mutmut's main process by default, the fork server with
+        # its default warm-up) misses parametrized ids the coverage pass recorded; pytest exits 4 ("not found"),
+        # and mutmut stops (main process) or counts the mutant as a timeout (exit 255, fork server).
         "process_isolation = forkserver",
+        "forkserver_warmup = none",
     ]
     (workdir / "setup.cfg").write_text("\n".join(lines) + "\n")
 
