@@ -49,6 +49,8 @@ INLINE_ROWS = [
     ("ruby -", {"WG405"}),
     ("lua", {"WG405"}),
     ("3 -c x", "pass"),  # a name that is all version digits is no interpreter of the table
+    ("nodeX -e x", "pass"),  # only a version suffix is stripped from the name: nodeX is another program
+    ("python3 - arg", {"WG405"}),  # `-` is the program read from the input, whatever follows it
 ]
 
 
