@@ -28,7 +28,7 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("somewriter --output={MAIN}/x", {"WG406"}),
         ("somewriter out={MAIN}/x", {"WG406"}),
         ("somewriter -o{MAIN}/x", {"WG406"}),
-        ("python3 -m json.tool {MAIN}/a.json {MAIN}/b.json", {"WG406"}),
+        ("python3 -m json.tool {MAIN}/a.json {MAIN}/b.json", {"WG401"}),  # json.tool writes its second operand
         ("make -C {MAIN}", {"WG406"}),
         ("pytest {SIB}/tests", {"WG406"}),
         ("somewriter ../../..", {"WG406"}),  # W's grandparent is the main checkout
@@ -50,6 +50,14 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("yq -i .a=1 {MAIN}/a.yaml", {"WG406"}),
     ],
     "2 wrappers": [
+        # xargs hands git words only known at run time: they may be git's own options, so the checkout is unknown
+        ("xargs git <<< '-C {MAIN} switch -c x'", {"WG303"}),
+        ("echo '-C {MAIN} switch -c x' | xargs git", {"WG303"}),
+        ("xargs -a args.txt git", {"WG303"}),
+        ("git $(cat args.txt)", {"WG303"}),
+        ("busybox sh -c 'git -C {MAIN} switch -c x'", {"WG301"}),
+        ("script -qc 'git -C {MAIN} switch -c x' /dev/null", {"WG301"}),
+        ("xargs git -C . status <<< '-s'", "pass"),
         ("taskset -c 0 cp a {MAIN}/b", {"WG401"}),
         ("setarch x86_64 touch {MAIN}/x", {"WG401"}),
         ("linux64 touch {MAIN}/x", {"WG401"}),

@@ -523,7 +523,10 @@ REVIEW_ROWS = [
     ("rsync --remove-source-files {MAIN}/f .", {"WG401"}),
     ("split -l1 f {MAIN}/x", {"WG401"}),
     ("cd /tmp && ln -s {MAIN_REL_TMP} lnk", {"WG401"}),
-    ("git() { command git -C . \"$@\"; }; git status", "pass"),
+    # A function's "$@" is not bound to its call's words (the body is judged once, its arguments unknown), and
+    # words only known at run time may hold git's own options (`-C <main>`): the checkout is unknown.
+    ("git() { command git -C . \"$@\"; }; git status", {"WG303"}),
+    ("g() { command git -C . status; }; g", "pass"),
     ("git clone https://example.invalid/x.git", "pass"),
     ("git init", "pass"),
     ("patch -p1 < fix.diff", "pass"),

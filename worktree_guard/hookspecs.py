@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from .reply import Reply
     from .model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
     from .shell.programs import ReadOnly, WriteSpec
+    from .shell.runners import CodeRunner
     from .shell.wrappers import Wrapper
     from .subagents.linking import DispatchLink
     from .subagents.surfaces import Surface
@@ -118,6 +119,11 @@ def worktree_guard_read_only_programs() -> dict[str, ReadOnly] | None:
 @hookspec
 def worktree_guard_wrappers() -> dict[str, Wrapper] | None:
     """Extend the table of wrappers, programs that run a command given on their line (`{"taskset": Wrapper(leading=1)}`)."""
+
+
+@hookspec
+def worktree_guard_code_runners() -> dict[str, CodeRunner] | None:
+    """Extend the table of programs that run code the guard does not walk (`{"tmux": CodeRunner(subcommands=...)}`)."""
 
 
 @hookspec

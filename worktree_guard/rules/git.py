@@ -84,6 +84,10 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
             if judgement.place != "shared":
                 continue
             found.extend(_shared_checkout(call, judgement.shared_root or checkout, ctx, base))
+        if call.subcommand_dynamic and not found:
+            # `git "$@"`, xargs' input: words only known at run time may be git's own options (`-C <dir>`,
+            # `--git-dir=…`, `-c …`), which move it to any checkout; a known shared checkout was judged above.
+            found.append(Violation(code="WG303", message=f"worktree-guard cannot tell which checkout this git command acts on (its words {_dynamic_words(command)} are only known at run time and may hold git's options such as -C); run git with literal words inside {ctx.worktree_root}.", **base))
     found.extend(_side_doors(call, command, checkouts, ctx, base))
     for reason in dict.fromkeys(git_code(command, call).opaque):
         found.append(Violation(code="WG404", message=f"{reason}; run git without it.", **base))
@@ -109,6 +113,10 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
         scripts=[Script(text, offset, cwd, "git") for text, offset, cwd in code.scripts],
         inner=[Inner(words, cwd, label="git bisect run") for words, cwd in code.argv if words],
     )
+
+
+def _dynamic_words(command: ShellCommand) -> str:
+    return " ".join(word.raw for word, value in zip(command.words[1:], command.values()[1:]) if value is None) or "?"
 
 
 def _shared_checkout(call: GitCall, shared: str, ctx: Context, base: dict) -> list[Violation]:

@@ -353,11 +353,10 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
     unknown (a starting point outside W may hold a shared checkout anywhere below it).
     """
     words = command.words
-    roots: list[str | None] = []
-    i = 1
-    while i < len(values) and (values[i] is None or not values[i].startswith(("-", "(", "!"))):  # type: ignore[union-attr]
-        roots.append(values[i])
-        i += 1
+    from ..shell.programs import find_roots
+
+    found_roots, i = find_roots(words, values)  # after -H/-L/-P/-O<n>/-D; -files0-from: unknown
+    roots: list[str | None] = [value for _, value in found_roots]
     follows = any(v in ("-L", "-follow", "-H") for v in values)
     known_roots = [r for r in (roots or ["."]) if r is not None] if not follows and None not in roots else []
     if command.cwd is None or not all(ctx.policy.judge(r, command.cwd).place == "inside" for r in known_roots):

@@ -5,6 +5,9 @@ ssh's `-o ProxyCommand=` and an ed script's `!cmd` are shell commands: the walke
 runs them (its cwd). Code that cannot be read — `sed 's/x/y/e'`, `awk '{system($0)}'`, `vim -c '…'`, an ed
 fed by a pipe — is WG404. What such code writes (`sed 'w f'`, `awk '{print > "f"}'`) is in
 `shell.written`, judged by the writes rule.
+
+Programs that run code in forms the guard does not walk at all (`tmux new-session 'cmd'`, `gdb -ex 'shell …'`,
+sqlite3's `.shell`, `LESSOPEN`) are rows of `shell.runners`' table: WG404.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from typing import TYPE_CHECKING
 from ..hookspecs import hookimpl
 from ..model import Violation
 from ..shell.embedded import embedded_code, program
-from ..shell.steps import Script, Unwrapped
+from ..shell.runners import BUILTIN_CODE_RUNNERS, CodeRunner, opaque_code, run_argv, subcommand_scripts, walked_code
+from ..shell.steps import Inner, Script, Unwrapped
 
 if TYPE_CHECKING:
     from ..engine import Context
@@ -25,6 +29,21 @@ RULE = "program-code"
 
 @hookimpl
 def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrapped | None:
+    runner = _runner(command, ctx)
+    if runner is not None and runner.argv_options:
+        found = run_argv(command, runner)
+        if found is not None:
+            runs, own = found
+            directory = None if {"--base-directory"} & {v.partition("=")[0] for v in command.values() if v} else command.cwd
+            return Unwrapped(inner=[Inner(argv, directory, label=f"{command.name} -x") for argv in runs], own_words=own)
+    if runner is not None and runner.command_subcommands:
+        scripts = subcommand_scripts(command, runner)
+        if scripts:
+            return Unwrapped(scripts=[Script(text, offset, cwd, f"{command.name} command") for text, offset, cwd in scripts])
+    if runner is not None and (runner.walk_options or runner.walk_env):
+        scripts, _ = walked_code(command, runner)
+        if scripts:
+            return Unwrapped(scripts=[Script(text, offset, command.cwd, f"{command.name} command") for text, offset in scripts])
     if program(command.name) is None:
         return None
     code = embedded_code(command)
@@ -34,10 +53,16 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
 
 
 @hookimpl
+def worktree_guard_code_runners() -> dict[str, CodeRunner]:
+    return dict(BUILTIN_CODE_RUNNERS)
+
+
+@hookimpl
 def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
-    if program(command.name) is None:
-        return None
-    reasons = embedded_code(command).opaque
+    runner = _runner(command, ctx)
+    reasons = opaque_code(command, runner) + walked_code(command, runner)[1] if runner is not None else []
+    if program(command.name) is not None:
+        reasons += embedded_code(command).opaque
     if not reasons:
         return None
     return [
@@ -51,3 +76,9 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         )
         for reason in dict.fromkeys(reasons)
     ]
+
+
+def _runner(command: ShellCommand, ctx: Context) -> CodeRunner | None:
+    from ..plugins import merged_table
+
+    return merged_table(ctx, "worktree_guard_code_runners").get(command.name) if command.name else None

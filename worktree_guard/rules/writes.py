@@ -67,7 +67,33 @@ def judge(ctx: Context, record: Written, state=None, *, rule: str = RULE) -> lis
     if state is not None:
         state.written.append(_resolved(ctx, value, record.cwd))
     verb = "writes" if record.kind == "write" else "links to"
-    return judge_write(ctx, value, record.written, record.cwd, span or (0, 0), record.how, rule=rule, recursive=record.recursive, prefix=record.prefix, verb=verb)
+    found = judge_write(ctx, value, record.written, record.cwd, span or (0, 0), record.how, rule=rule, recursive=record.recursive, prefix=record.prefix, verb=verb)
+    if not found and record.follows_links:
+        found = _through_links(ctx, record, value, span or (0, 0), rule)
+    return found
+
+
+def _through_links(ctx: Context, record: Written, value: str | None, span, rule: str) -> list[Violation]:
+    """An extraction into a directory that holds symlinks leaving W: a member named through one (`tomain/x`) is
+    written where the link leads, which only the archive's contents say → WG403."""
+    from .indirection import MAX_FIND_ENTRIES, _escaping_links
+
+    directory = _resolved(ctx, value, record.cwd)
+    if directory is None:
+        return []
+    links = _escaping_links(directory, ctx)
+    if links == []:
+        return []
+    where = f"the symlink {links[0]}, which leads out of {ctx.worktree_root}" if links else f"more than {MAX_FIND_ENTRIES} entries, too many to check for symlinks that leave {ctx.worktree_root}"
+    return [Violation(
+        code="WG403",
+        rule=rule,
+        tool=ctx.call.tool,
+        message=f"{record.how} writes below {directory}, which holds {where}: a member named through it is written wherever it leads, which only the archive says. Extract into a new directory (`-C`/`-d`).",
+        path=record.written,
+        worktree_root=ctx.worktree_root,
+        span=span,
+    )]
 
 
 def _resolved(ctx: Context, value: str | None, cwd: str | None) -> str | None:

@@ -9,6 +9,7 @@ shared checkout counts as written (WG406). `shell/written.py` puts the tables to
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +37,9 @@ class Target:
     #: The directory a relative value is taken from, when it is not the command's cwd (`git -C d`); UNKNOWN_DIR
     #: when only known at run time.
     base: str | None = None
+    #: Writes below the target follow the symlinks already there (extracting an archive): a link that leaves W
+    #: sends them elsewhere.
+    follows_links: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +61,15 @@ class WriteSpec:
     recursive_with: options that make the program reach everything below each target (`rm -r`, `chmod -R`).
     links_sources: the operands that are not written are linked to (`ln`, `link`)…
     link_with: …or are when one of these options is given (`cp -l`, `cp -s`).
+    backup_options: options whose (attached) value is a backup suffix (`sed -i.bak`, `perl -i'bak/*'`): a `*` in it
+        stands for the file's name and a `/` makes it a path, so the backup is written there.
+    unread_operands: the operands the row does not write are not files it reads either (curl's and wget's URLs):
+        any of them that names a path counts as given to an unknown program (WG406 at the shared boundary).
     custom: a function for programs no table row can describe (tar); it gets the argv values.
+
+    Every option a row names is declared; the value attached to an option it does not name (`--stderr=F`,
+    `--libcurl=F`) is not known to be read, so it counts as given to an unknown program (WG406 at the shared
+    boundary): a row that misses an output is not an escape.
     """
 
     operands: str = "all"
@@ -75,6 +87,8 @@ class WriteSpec:
     recursive_with: frozenset[str] = frozenset()
     links_sources: bool = False
     link_with: frozenset[str] = frozenset()
+    backup_options: frozenset[str] = frozenset()
+    unread_operands: bool = False
     custom: Callable[[list[Word], list[str | None]], list[Target]] | None = field(default=None, compare=False)
     #: For programs whose writes depend on more than the argv (git: `-C`, `GIT_INDEX_FILE`): gets the ShellCommand.
     command_writes: Callable[[Any], list[Target]] | None = field(default=None, compare=False)
@@ -179,6 +193,11 @@ def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None]
     else:
         chosen = []
     targets.extend(Target(word, value, "operand") for word, value in chosen)
+    if spec.backup_options & present:
+        targets += _backups(spec, argv, chosen)
+    if spec.unread_operands:
+        targets.extend(Target(word, value, "an operand it does not read", kind="operand") for word, value in operands if (word, value) not in chosen)
+    targets += _undeclared_values(spec, argv)
     if spec.links_sources or present & spec.link_with:
         if spec.sources_with & present or (spec.operands == "last" and len(operands) == 1):
             sources = operands  # `ln -t DIR a b`, or `ln a`: the link goes in the current directory
@@ -194,9 +213,70 @@ def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None]
     return targets
 
 
+def _declared(spec: WriteSpec) -> frozenset[str]:
+    return (spec.value_options | spec.target_options | spec.optional_value_options | spec.sources_with | spec.all_with | spec.only_with
+            | spec.not_with | spec.unless_with | spec.recursive_with | spec.link_with | spec.backup_options)
+
+
+def _undeclared_values(spec: WriteSpec, argv: ParsedArgv) -> list[Target]:
+    """Values attached to options the row does not name (`--stderr=F`): not known to be read, so given (WG406)."""
+    declared = _declared(spec)
+    return [
+        Target(word, value, f"the value of {name}, an option it has no row for", kind="operand")
+        for name, given in argv.options.items() if name not in declared
+        for word, value in given if value is not None and word is not None
+    ]
+
+
+def backup_names(suffix: str, file: str) -> list[str]:
+    """Where a backup with this suffix goes (GNU sed, perl -i): `*` is the file's name (sed: its base name, perl: as
+    given), without `*` the suffix is appended; a name without `/` lies beside the file."""
+    if "*" not in suffix:
+        return [file + suffix]
+    names = []
+    for stem in (os.path.basename(file), file):
+        name = suffix.replace("*", stem)
+        if "/" not in name:
+            name = os.path.join(os.path.dirname(file), name)
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def _backups(spec: WriteSpec, argv: ParsedArgv, files: list[tuple[Word, str | None]]) -> list[Target]:
+    """The backups an in-place edit writes when its suffix holds a `*` or a `/` (`sed -i'../*'` writes ../FILE)."""
+    targets: list[Target] = []
+    for option in spec.backup_options:
+        for word, suffix in argv.options.get(option, []):
+            if suffix is None or not ("*" in suffix or "/" in suffix):
+                continue
+            for file_word, file in files:
+                if file is None:
+                    targets.append(Target(word, None, f"the backup {option}{suffix} of a file only known at run time"))
+                    continue
+                targets.extend(Target(word, name, f"the backup {option}{suffix} of {file}") for name in backup_names(suffix, file))
+    return targets
+
+
+_TAR_VALUES = frozenset({
+    "-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from", "-b", "--blocking-factor", "-H", "--format",
+    "--exclude", "--transform", "--xform", "--owner", "--group", "--mode", "--mtime", "-N", "--newer", "--newer-mtime", "--label",
+    "-V", "--to-command", "--checkpoint-action", "-I", "--use-compress-program", "--strip-components", "--index-file", "-g",
+    "--listed-incremental", "--suffix", "-L", "--tape-length", "-F", "--info-script", "--new-volume-script", "--rmt-command",
+    "--rsh-command", "--volno-file", "--record-size", "--sort", "--occurrence", "--quoting-style", "--hole-detection",
+})
+#: tar options that put extracted members somewhere their names do not say.
+_TAR_ELSEWHERE = ("-P", "--absolute-names", "--transform", "--xform")
+
+
 def _tar(words: list[Word], values: list[str | None]) -> list[Target]:
-    """tar writes its archive when creating (-c/-r/-u/-A) and files when extracting (-x), under -C or the cwd."""
-    spec = WriteSpec(value_options=frozenset({"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from", "-b", "-H", "--format"}))
+    """tar writes its archive when creating (-c/-r/-u/-A) and files when extracting (-x), under -C or the cwd.
+
+    Creating with --remove-files deletes what it archives; --index-file, -g and --volno-file are outputs.
+    Extracting writes below the directory, following the symlinks already there (`follows_links`); with -P,
+    or names rewritten by --transform, members go anywhere (WG403).
+    """
+    spec = WriteSpec(value_options=_TAR_VALUES)
     if len(values) > 1 and values[1] and not values[1].startswith("-") and values[1].isalpha():
         # Old-style `tar czf out.tgz dir`: the first word is a cluster whose value-taking letters consume the next words.
         values = [values[0], "-" + values[1], *values[2:]]
@@ -205,32 +285,89 @@ def _tar(words: list[Word], values: list[str | None]) -> list[Target]:
     present = set(argv.options)
     creating = bool(present & {"-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate"})
     extracting = bool(present & {"-x", "--extract", "--get"})
+    directories = argv.options.get("-C", []) + argv.options.get("--directory", [])
     targets: list[Target] = []
+    for option in ("--index-file", "-g", "--listed-incremental", "--volno-file"):
+        targets.extend(Target(word, value, option) for word, value in argv.options.get(option, []))
     if creating:
         for option in ("-f", "--file"):
             for word, value in argv.options.get(option, []):
                 if value != "-":
                     targets.append(Target(word, value, "archive"))
-    if extracting:
-        directories = argv.options.get("-C", []) + argv.options.get("--directory", [])
+        if "--remove-files" in present:
+            for word, value in argv.operands:
+                bases = [d for _, d in directories] or ["."]
+                for base in bases:
+                    joined = None if value is None or base is None else os.path.join(base, value)
+                    targets.append(Target(word, joined, "--remove-files deletes it", recursive=True))
+            for word, value in argv.options.get("-T", []) + argv.options.get("--files-from", []):
+                targets.append(Target(word, None, "--remove-files deletes the files it lists"))
+    if extracting and not present & {"-O", "--to-stdout", "--to-command"}:  # these hand members to stdout or a command
+        for option in _TAR_ELSEWHERE:
+            for word, _ in argv.options.get(option, []):
+                targets.append(Target(word, None, f"{option} puts members where their names do not say"))
         if directories:
-            targets.extend(Target(word, value, "extract into", recursive=True) for word, value in directories)
+            targets.extend(Target(word, value, "extract into", recursive=True, follows_links=True) for word, value in directories)
         else:
-            targets.append(Target(None, CWD, "extract into the current directory", recursive=True))
+            targets.append(Target(None, CWD, "extract into the current directory", recursive=True, follows_links=True))
     return targets
+
+
+def _unzip(words: list[Word], values: list[str | None]) -> list[Target]:
+    """unzip extracts into -d or the cwd, following the symlinks already there; `-:` lets `../` members out (WG403)."""
+    spec = WriteSpec(value_options=_frozen("-x", "-P", "-d"))
+    argv = parse_argv(words, values, spec)
+    present = set(argv.options)
+    if present & {"-l", "-t", "-p", "-v", "-z", "-Z", "-c"}:
+        return []
+    targets = [Target(word, None, "-: lets members with `../` out") for word, _ in argv.options.get("-:", [])]
+    directories = argv.options.get("-d", [])
+    if directories:
+        targets.extend(Target(word, value, "extract into", recursive=True, follows_links=True) for word, value in directories)
+    else:
+        targets.append(Target(None, CWD, "extract into the current directory", recursive=True, follows_links=True))
+    return targets
+
+
+#: find's options before its starting points (`find -L -O3 -D tree DIR`); -D takes a value.
+_FIND_LEADING = ("-H", "-L", "-P")
+
+
+def find_start(values: list[str | None]) -> int:
+    """The index of find's first starting point, after its leading options (-H, -L, -P, -O<n>, -D debugopts)."""
+    i = 1
+    while i < len(values):
+        value = values[i]
+        if value in _FIND_LEADING or (value is not None and value.startswith("-O") and value[2:].isdigit()):
+            i += 1
+        elif value == "-D":
+            i += 2
+        else:
+            break
+    return i
+
+
+def find_roots(words: list[Word], values: list[str | None]) -> tuple[list[tuple[Word | None, str | None]], int]:
+    """find's starting points as (word, value) and the index where its expression starts. `-files0-from F` reads them
+    from a file: one starting point only known at run time."""
+    roots: list[tuple[Word | None, str | None]] = []
+    i = find_start(values)
+    while i < len(values) and (values[i] is None or not values[i].startswith(("-", "(", "!"))):  # type: ignore[union-attr]
+        roots.append((words[i], values[i]))
+        i += 1
+    for k in range(i, len(values) - 1):
+        if values[k] == "-files0-from":
+            roots.append((words[k + 1], None))
+    return roots, i
 
 
 def _find(words: list[Word], values: list[str | None]) -> list[Target]:
     """find deletes under its starting points with -delete and writes -fprint* files."""
     targets: list[Target] = []
-    roots: list[tuple[Word, str | None]] = []
-    i = 1
-    while i < len(values) and (values[i] is None or not values[i].startswith(("-", "(", "!"))):
-        roots.append((words[i], values[i]))
-        i += 1
+    roots, i = find_roots(words, values)
     rest = values[i:]
     if "-delete" in rest:
-        targets.extend(Target(w, v, "-delete", recursive=True) for w, v in roots or [(None, ".")])  # type: ignore[list-item]
+        targets.extend(Target(w, v, "-delete", recursive=True) for w, v in roots or [(None, ".")])
     for j in range(i, len(values) - 1):
         if values[j] in ("-fprint", "-fprint0", "-fprintf", "-fls"):
             targets.append(Target(words[j + 1], values[j + 1], values[j]))
@@ -238,19 +375,148 @@ def _find(words: list[Word], values: list[str | None]) -> list[Target]:
 
 
 def _patch(words: list[Word], values: list[str | None]) -> list[Target]:
-    """patch writes the file it is given (`patch f x.diff`), -o's file, or the files of the diff under -d or the cwd."""
-    spec = WriteSpec(value_options=frozenset({"-p", "-i", "--input", "-d", "--directory", "-r", "--reject-file", "-z", "--suffix", "-B", "--prefix", "-F", "--fuzz", "-o", "--output", "-D", "--ifdef", "-V", "--version-control"}))
+    """patch writes the file it is given (`patch f x.diff`), -o's file, or the files of the diff under -d or the cwd;
+    and -r's reject file, and backups named by -B/--prefix (a path prefix), -Y and -z."""
+    spec = WriteSpec(value_options=frozenset({"-p", "-i", "--input", "-d", "--directory", "-r", "--reject-file", "-z", "--suffix", "-B", "--prefix", "-Y", "--basename-prefix", "-F", "--fuzz", "-o", "--output", "-D", "--ifdef", "-V", "--version-control", "--backup-if-mismatch", "--quoting-style", "--merge"}))
     argv = parse_argv(words, values, spec)
+    extra: list[Target] = []
+    for option in ("-r", "--reject-file"):
+        extra.extend(Target(word, value, option) for word, value in argv.options.get(option, []) if value != "-")
+    for option in ("-B", "--prefix", "-Y", "--basename-prefix", "-z", "--suffix"):
+        for word, value in argv.options.get(option, []):
+            if value is None or "/" in value:
+                directory = None if value is None or option in ("-Y", "--basename-prefix", "-z", "--suffix") else (value if value.endswith("/") else os.path.dirname(value))
+                extra.append(Target(word, directory, f"backups named by {option}", recursive=True))
     outputs = argv.options.get("-o", []) + argv.options.get("--output", [])
     if outputs:
-        return [Target(word, value, "-o") for word, value in outputs]
+        return extra + [Target(word, value, "-o") for word, value in outputs]
     if argv.operands:
         word, value = argv.operands[0]
-        return [Target(word, value, "the file to patch")]
+        return extra + [Target(word, value, "the file to patch")]
     directories = argv.options.get("-d", []) + argv.options.get("--directory", [])
     if directories:
-        return [Target(word, value, "-d", recursive=True) for word, value in directories]
-    return [Target(None, CWD, "the files of the diff, under the current directory", recursive=True)]
+        return extra + [Target(word, value, "-d", recursive=True) for word, value in directories]
+    return extra + [Target(None, CWD, "the files of the diff, under the current directory", recursive=True)]
+
+
+def _zip(words: list[Word], values: list[str | None]) -> list[Target]:
+    """zip writes its archive (the first operand, or -O's file; -b's directory holds the temporary one); the files it
+    is given are read, unless -m/--move deletes them once archived."""
+    spec = WriteSpec(value_options=_frozen("-b", "--temp-path", "-n", "--suffixes", "-P", "--password", "-t", "--from-date", "-tt", "--before-date", "-x", "--exclude", "-i", "--include", "-Z", "--compression-method", "-TT", "--unzip-command", "-O", "--output-file", "-s", "--split-size", "-sp", "-sb", "-sv", "-ll", "-lf", "--logfile-path", "-la", "-U"))
+    argv = parse_argv(words, values, spec)
+    present = set(argv.options)
+    if present & {"-sf", "--show-files"} and not present & {"-m", "--move"}:
+        return []
+    targets: list[Target] = []
+    for option in ("-O", "--output-file", "-b", "--temp-path", "-lf", "--logfile-path"):
+        targets.extend(Target(word, value, option) for word, value in argv.options.get(option, []))
+    if argv.operands:
+        word, value = argv.operands[0]
+        targets.append(Target(word, value, "the archive"))
+        if present & {"-m", "--move"}:
+            targets.extend(Target(w, v, "-m deletes it once archived", recursive=True) for w, v in argv.operands[1:])
+    return targets
+
+
+#: `python -m MODULE` runs whose reads and writes are known: json.tool reads its first operand and writes its second.
+_PYTHON_VALUES = frozenset({"-c", "-m", "-W", "-X", "--check-hash-based-pycs"})
+
+
+def _python(words: list[Word], values: list[str | None]) -> list[Target]:
+    """Python runs code the guard does not read, so every word naming a path is given to an unknown program (WG406
+    at the shared boundary) — except `python -m json.tool IN [OUT]`, which reads IN and writes OUT."""
+    argv = parse_argv(words, values, WriteSpec(value_options=_PYTHON_VALUES))
+    modules = argv.options.get("-m", [])
+    if modules and modules[-1][1] == "json.tool" and not argv.options.get("-c"):
+        after = [k for k, w in enumerate(words) if w is modules[-1][0]]
+        start = (after[0] + 1) if after else len(words)
+        rest = parse_argv([words[0], *words[start:]], [values[0], *values[start:]], WriteSpec(value_options=_frozen("--indent")))
+        targets = [Target(w, v, "json.tool's output") for w, v in rest.operands[1:2]]
+        return targets + [Target(w, v, "an operand of json.tool", kind="operand") for w, v in rest.operands[2:]]
+    return [Target(w, v, "given to the Python program", kind="operand") for w, v in zip(words[1:], values[1:])]
+
+
+def _openssl(words: list[Word], values: list[str | None]) -> list[Target]:
+    """openssl's known outputs are written; the values of the options known to be read pass; any other word naming a
+    path is given to an unknown program (a row that misses an output, like -writerand, is not an escape)."""
+    targets: list[Target] = []
+    skip = False
+    for i in range(1, len(values)):
+        if skip:
+            skip = False
+            continue
+        value, word = values[i], words[i]
+        name = None if value is None else value.partition("=")[0]
+        attached = value is not None and "=" in value and value.startswith("-")
+        if name in _OPENSSL_OUTPUTS:
+            if attached:
+                targets.append(Target(word, value.partition("=")[2], name))  # type: ignore[union-attr]
+            elif i + 1 < len(values):
+                targets.append(Target(words[i + 1], values[i + 1], name))
+                skip = True
+        elif name in _OPENSSL_READS and not attached:
+            skip = True
+        else:
+            targets.append(Target(word, value, "given to openssl", kind="operand"))
+    return targets
+
+
+#: openssl options whose value is a file it writes, and options whose value it reads (or is not a path).
+_OPENSSL_OUTPUTS = frozenset({"-out", "-keyout", "-signkey_out", "-writerand", "-sigout", "-certout", "-reqout", "-sess_out", "-keylogfile", "-CAserial"})
+_OPENSSL_READS = frozenset({
+    "-in", "-inkey", "-key", "-signkey", "-CAfile", "-CApath", "-CAstore", "-cert", "-certfile", "-config", "-rand", "-passin", "-passout",
+    "-CA", "-CAkey", "-verify", "-prverify", "-sigfile", "-signature", "-untrusted", "-trusted", "-chainCAfile", "-verifyCAfile",
+    "-extfile", "-extensions", "-name", "-section", "-subj", "-days", "-newkey", "-pkeyopt", "-sigopt", "-inform", "-outform",
+    "-keyform", "-certform", "-CAform", "-CAkeyform", "-digest", "-md", "-engine", "-provider", "-propquery", "-pass", "-k", "-kfile",
+    "-iv", "-K", "-S", "-iter", "-connect", "-servername", "-host", "-port", "-set_serial", "-sess_in", "-nameopt",
+    "-certopt", "-checkend", "-algorithm", "-pkeyopt", "-cipher", "-ciphersuites", "-alpn", "-starttls", "-verify_hostname",
+    "-verify_ip", "-verify_email", "-purpose", "-macopt", "-mac", "-kdfopt", "-kdf", "-keylen", "-saltlen",
+    "-peerkey", "-keyid", "-peerform", "-crlfile", "-CRL", "-CRLform", "-dhparam", "-paramfile",
+})
+
+
+def _second_operand(words: list[Word], values: list[str | None], value_options: frozenset[str], only_with: frozenset[str]) -> list[Target]:
+    """`ptx -G IN OUT`: with one of `only_with`, the second operand is the output (the others are read)."""
+    argv = parse_argv(words, values, WriteSpec(value_options=value_options))
+    if not set(argv.options) & only_with:
+        return []
+    return [Target(word, value, "the output") for word, value in argv.operands[1:2]]
+
+
+def _tidy(words: list[Word], values: list[str | None]) -> list[Target]:
+    """tidy writes -o/-output's file and -f/-file's error file; with -m/-modify it rewrites its operands."""
+    spec = WriteSpec(value_options=_frozen("-config", "--config", "-o", "-output", "--output-file", "-f", "-file", "--error-file", "-access", "-indent-spaces", "-wrap", "-language", "-lang", "-xml-config"))
+    argv = parse_argv(words, values, spec)
+    targets = [Target(w, v, o) for o in ("-o", "-output", "--output-file", "-f", "-file", "--error-file") for w, v in argv.options.get(o, [])]
+    for i, value in enumerate(values[:-1]):
+        if value in ("-output", "-file"):
+            targets.append(Target(words[i + 1], values[i + 1], value))
+    if {"-m", "-modify", "--modify"} & set(argv.options) or "-modify" in values:
+        targets.extend(Target(w, v, "-m rewrites it") for w, v in argv.operands)
+    return targets
+
+
+def _pdftotext(words: list[Word], values: list[str | None]) -> list[Target]:
+    """`pdftotext IN [OUT]` writes OUT, or IN with `.txt` for `.pdf` beside IN."""
+    spec = WriteSpec(value_options=_frozen("-f", "-l", "-r", "-x", "-y", "-W", "-H", "-enc", "-eol", "-opw", "-upw", "-fixed", "-cropbox"))
+    argv = parse_argv(words, values, spec)
+    if len(argv.operands) > 1:
+        return [Target(word, value, "the output") for word, value in argv.operands[1:2]]
+    if argv.operands:
+        word, value = argv.operands[0]
+        if value == "-":
+            return []
+        stem = None if value is None else (value[:-4] if value.lower().endswith(".pdf") else value)
+        return [Target(word, None if stem is None else stem + (".html" if "-htmlmeta" in values else ".txt"), "the text beside it")]
+    return []
+
+
+#: A program named by a path is known by its base name only in these directories, which an agent cannot write
+#: (`/usr/bin/cat`). Elsewhere (`/tmp/head`, `./node_modules/.bin/x`, `.venv/bin/pytest`) it may be a copy of any
+#: program, so it is unknown: its operands at the shared boundary count as written (WG406).
+TRUSTED_PROGRAM_DIRS = frozenset({
+    "/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin", "/usr/local/sbin", "/opt/homebrew/bin", "/opt/homebrew/sbin", "/snap/bin",
+})
 
 
 def _frozen(*names: str) -> frozenset[str]:
@@ -273,13 +539,13 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "install": WriteSpec(operands="last", value_options=_frozen("-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix", "--strip-program"), target_options=_frozen("-t", "--target-directory"), sources_with=_frozen("-t", "--target-directory"), all_with=_frozen("-d", "--directory")),
     "truncate": WriteSpec(operands="all", value_options=_frozen("-s", "--size", "-r", "--reference")),
     "dd": WriteSpec(key_value=("of=",)),
-    "sed": WriteSpec(operands="all", value_options=_frozen("-e", "--expression", "-f", "--file", "-l", "--line-length"), optional_value_options=_frozen("-i"), only_with=_frozen("-i", "--in-place"), first_is_not_a_file=True, unless_with=_frozen("-e", "--expression", "-f", "--file")),
-    "perl": WriteSpec(operands="all", value_options=_frozen("-e", "-E", "-I", "-M", "-m", "-x"), optional_value_options=_frozen("-i"), only_with=_frozen("-i"), first_is_not_a_file=True, unless_with=_frozen("-e", "-E")),
+    "sed": WriteSpec(operands="all", value_options=_frozen("-e", "--expression", "-f", "--file", "-l", "--line-length"), optional_value_options=_frozen("-i"), only_with=_frozen("-i", "--in-place"), first_is_not_a_file=True, unless_with=_frozen("-e", "--expression", "-f", "--file"), backup_options=_frozen("-i", "--in-place")),
+    "perl": WriteSpec(operands="all", value_options=_frozen("-e", "-E", "-I", "-M", "-m", "-x"), optional_value_options=_frozen("-i"), only_with=_frozen("-i"), first_is_not_a_file=True, unless_with=_frozen("-e", "-E"), backup_options=_frozen("-i")),
     "rsync": WriteSpec(operands="last", all_with=_frozen("--remove-source-files"), recursive_with=_frozen("--delete", "--delete-before", "--delete-during", "--delete-after", "--delete-excluded", "--del"), value_options=_frozen("-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--exclude-from", "--include-from", "--files-from", "--chmod", "--rsync-path", "-T", "--temp-dir", "--partial-dir", "--log-file", "--backup-dir", "--suffix", "--compare-dest", "--copy-dest", "--link-dest")),
     "tar": WriteSpec(custom=_tar),
-    "unzip": WriteSpec(operands="none", value_options=_frozen("-x", "-P"), target_options=_frozen("-d"), writes_cwd=True, not_with=_frozen("-l", "-t", "-p", "-v", "-z", "-Z")),
-    "curl": WriteSpec(operands="none", value_options=_frozen("-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "-X", "--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie", "-F", "--form", "-m", "--max-time", "-x", "--proxy", "-w", "--write-out", "--connect-timeout", "-r", "--range", "--retry"), target_options=_frozen("-o", "--output", "--output-dir", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii")),
-    "wget": WriteSpec(operands="none", value_options=_frozen("-t", "--tries", "-T", "--timeout", "-U", "--user-agent", "--header", "-e", "--execute", "-i", "--input-file", "-a", "--append-output", "-o", "--output-file"), target_options=_frozen("-O", "--output-document", "-P", "--directory-prefix"), writes_cwd=True),
+    "unzip": WriteSpec(custom=_unzip),
+    "curl": WriteSpec(operands="none", unread_operands=True, value_options=_frozen("-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "-X", "--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie", "-F", "--form", "-m", "--max-time", "-x", "--proxy", "-w", "--write-out", "--connect-timeout", "-r", "--range", "--retry", "-K", "--config", "--cacert", "--cert", "--key", "-E", "--json", "--url", "-T", "--upload-file"), target_options=_frozen("-o", "--output", "--output-dir", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc")),
+    "wget": WriteSpec(operands="none", unread_operands=True, value_options=_frozen("-t", "--tries", "-T", "--timeout", "-U", "--user-agent", "--header", "-e", "--execute", "-i", "--input-file", "--load-cookies", "--post-file", "--body-file", "--ca-certificate", "--certificate", "--private-key", "-Q", "--quota", "-w", "--wait", "-l", "--level", "-A", "--accept", "-R", "--reject", "--config"), target_options=_frozen("-O", "--output-document", "-P", "--directory-prefix", "-o", "--output-file", "-a", "--append-output", "--save-cookies", "--warc-file", "--rejected-log", "--hsts-file"), writes_cwd=True),
     "chmod": WriteSpec(operands="all", first_is_not_a_file=True, unless_with=_frozen("--reference"), recursive_with=_frozen("-R", "--recursive")),
     "chown": WriteSpec(operands="all", first_is_not_a_file=True, unless_with=_frozen("--reference"), recursive_with=_frozen("-R", "--recursive")),
     "chgrp": WriteSpec(operands="all", first_is_not_a_file=True, unless_with=_frozen("--reference"), recursive_with=_frozen("-R", "--recursive")),
@@ -300,7 +566,7 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "mknod": WriteSpec(operands="all", value_options=_frozen("-m", "--mode", "--context")),
     "setfacl": WriteSpec(operands="all", value_options=_frozen("-m", "--modify", "-x", "--remove", "-M", "--modify-file", "-X", "--remove-file", "--set", "--set-file", "--restore"), recursive_with=_frozen("-R", "--recursive")),
     "chattr": WriteSpec(operands="all", first_is_not_a_file=True, value_options=_frozen("-v", "-p"), recursive_with=_frozen("-R")),
-    "zip": WriteSpec(operands="all", value_options=_frozen("-b", "-n", "--suffixes", "-P", "--password", "-t", "-tt", "-x", "--exclude", "-i", "--include", "-Z", "--compression-method", "-TT", "--unzip-command", "-O", "--output-file"), target_options=_frozen("-O", "--output-file"), not_with=_frozen("-sf", "--show-files")),
+    "zip": WriteSpec(custom=_zip),
     # Wrappers that write files of their own beside running a command (their own words only: what they run is
     # another command).
     "flock": WriteSpec(operands="all", value_options=_frozen("-w", "--timeout", "-E", "--conflict-exit-code", "-c", "--command")),  # creates the lock file
@@ -312,23 +578,19 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "logsave": WriteSpec(operands="all"),
     "script": WriteSpec(operands="all", value_options=_frozen("-c", "--command", "-E", "--echo", "-m", "--logging-format", "-o", "--output-limit"), target_options=_frozen("-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing")),
     "xvfb-run": WriteSpec(operands="none", value_options=_frozen("-n", "--server-num", "-s", "--server-args", "-p", "--xauth-protocol", "-w", "--wait"), target_options=_frozen("-e", "--error-file", "-f", "--auth-file")),
-    "openssl": WriteSpec(custom=lambda words, values: _option_values(words, values, ("-out", "-keyout", "-signkey_out"), "-out")),
+    "openssl": WriteSpec(custom=_openssl),
+    **{name: WriteSpec(custom=_python) for name in ("python", "python3", "python2", *(f"python3.{n}" for n in range(6, 15)), "pypy3")},
+    # Found by the review of issue 10: outputs of programs once taken for readers.
+    "ptx": WriteSpec(custom=lambda words, values: _second_operand(words, values, _frozen("-F", "--flag-truncation", "-M", "--macro-name", "-S", "--sentence-regexp", "-W", "--word-regexp", "-b", "--break-file", "-g", "--gap-size", "-i", "--ignore-file", "-o", "--only-file", "-w", "--width"), only_with=_frozen("-G", "--traditional"))),
+    "xmllint": WriteSpec(operands="none", value_options=_frozen("--path", "--dtdvalid", "--dtdvalidfpi", "--schema", "--relaxng", "--schematron", "--xpath", "--encode", "--maxmem", "--pattern", "--pretty", "--max-ampl"), target_options=_frozen("--output", "-o")),
+    "tidy": WriteSpec(custom=lambda words, values: _tidy(words, values)),
+    "pdftotext": WriteSpec(custom=lambda words, values: _pdftotext(words, values)),
+    "ssh-agent": WriteSpec(operands="none", value_options=_frozen("-E", "-t", "-O", "-P"), target_options=_frozen("-a")),
     # Compressors replace their operands by compressed (or decompressed) files beside them, or with -k add them:
     # both write next to the operand. -c/--stdout, -l/--list and -t/--test only read.
     **{name: WriteSpec(operands="all", value_options=_frozen("-S", "--suffix", "-b", "-T", "--threads", "-M", "--memlimit", "-F", "--format", "-C", "--check", "-o", "--output"), target_options=_frozen("-o", "--output"), not_with=_frozen("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test")) for name in (
         "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lz4", "unlz4", "lzip", "brotli", "pigz", "pbzip2", "compress", "uncompress")},
 }
-
-
-def _option_values(words: list[Word], values: list[str | None], options: tuple[str, ...], how: str) -> list[Target]:
-    """Single-dash long options whose next word is a written file (`openssl req -out f`, `-keyout k`)."""
-    targets = []
-    for i, value in enumerate(values[:-1]):
-        if value in options:
-            targets.append(Target(words[i + 1], values[i + 1], value or how))
-        elif value is not None and value.partition("=")[0] in options and "=" in value:
-            targets.append(Target(words[i], value.partition("=")[2], value.partition("=")[0]))
-    return targets
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,16 +618,16 @@ BUILTIN_READERS: dict[str, ReadOnly] = {
         "fold", "fmt", "pr", "column", "expand", "unexpand", "rev", "tr", "look", "zcat", "bzcat", "xzcat", "zstdcat",
         "lz4cat", "zless", "zmore", "zdiff", "zcmp", "diff", "diff3", "cmp", "colordiff", "wdiff", "jq", "gron",
         "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "b3sum", "cksum", "sum",
-        "shasum", "base32", "base64", "basenc", "mimetype", "identify", "pdfinfo", "pdftotext",
+        "shasum", "base32", "base64", "basenc", "mimetype", "identify", "pdfinfo",
         "readelf", "objdump", "nm", "size", "ldd", "lsattr", "getfacl", "namei", "stat", "du", "df",
         "ls", "dir", "vdir", "exa", "eza", "lsd", "fd", "fdfind", "locate", "realpath", "readlink", "basename",
         "dirname", "pathchk", "test", "[", "[[", "echo", "printf", "true", "false", ":", "pwd", "type", "which",
         "whereis", "hash", "help", "man", "info", "whatis", "apropos", "id", "whoami", "groups", "date", "sleep",
-        "seq", "yes", "expr", "factor", "numfmt", "tsort", "ptx", "printenv", "uname", "hostname", "nproc",
+        "seq", "yes", "expr", "factor", "numfmt", "tsort", "printenv", "uname", "hostname", "nproc",
         "tty", "stty", "locale", "getconf", "lsof", "ps", "pgrep", "pstree", "free", "uptime", "w", "who",
         "lscpu", "lsblk", "findmnt", "mount", "cal", "ncal", "clear", "tput", "reset",
         # programs that check or lint what they are given
-        "shellcheck", "checkbashisms", "yamllint", "jsonlint", "xmllint", "tidy", "hadolint",
+        "shellcheck", "checkbashisms", "yamllint", "jsonlint", "hadolint",
         # shells and the builtins that run or read a script where they are (the walker looks inside what they run)
         "source", ".", "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "eval", "exec", "command", "builtin",
         "export", "declare", "typeset", "local", "readonly", "unset", "set", "shopt", "alias", "unalias", "trap",

@@ -119,6 +119,10 @@ BUILTIN_WRAPPERS: dict[str, Wrapper] = {
     "runuser": Wrapper(value_options=_f("-u", "--user", "-g", "--group", "-G", "--supp-group", "-s", "--shell", "-w", "--whitelist-environment"), cwd_unknown=_f("-", "-l", "--login"), code=_f("-c", "--command", "--session-command")),
     "script": Wrapper(value_options=_f("-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing", "-m", "--logging-format", "-o", "--output-limit"), optional_value=_f("-t"), code=_f("-c", "--command"), code_only=True),
     "watch": Wrapper(value_options=_f("-n", "--interval", "-q", "--equexit"), optional_value=_f("-d"), joined=True, argv_with=_f("-x", "--exec")),
+    # Found by the review of issue 10.
+    "setpriv": Wrapper(value_options=_f("--reuid", "--regid", "--ruid", "--euid", "--rgid", "--egid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label", "--apparmor-profile", "--landlock-access", "--landlock-rule", "--seccomp-filter")),
+    "sg": Wrapper(leading=1, code=_f("-c"), joined=True),  # `sg GROUP -c 'cmd'` and `sg GROUP 'cmd'` run the string by sh
+    "ssh-agent": Wrapper(value_options=_f("-a", "-E", "-t", "-O", "-P"), no_command=_f("-k", "-l", "-T")),
     # Project runners: `uv run pytest` runs pytest.
     "uv run": Wrapper(value_options=_UV_RUN, chdir=_f("--directory")),
     "poetry run": Wrapper(),
@@ -131,7 +135,7 @@ BUILTIN_WRAPPERS: dict[str, Wrapper] = {
     "pixi run": Wrapper(value_options=_f("--manifest-path", "-e", "--environment")),
     "bundle exec": Wrapper(),
     "npm exec": Wrapper(value_options=_f("--package", "-w", "--workspace"), code=_f("-c", "--call")),
-    "pnpm exec": Wrapper(value_options=_f("-C", "--dir", "--filter")),
+    "pnpm exec": Wrapper(value_options=_f("--filter"), chdir=_f("-C", "--dir")),
     "npx": Wrapper(value_options=_f("-p", "--package"), code=_f("-c", "--call")),
     "bunx": Wrapper(value_options=_f("-p", "--package")),
 }

@@ -15,12 +15,13 @@ Kinds:
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from . import words as shell_words
-from .programs import CWD, UNKNOWN_DIR, ReadOnly, Target, WriteSpec, parse_argv, written_targets
+from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, ReadOnly, Target, WriteSpec, parse_argv, written_targets
 from .steps import glob_values
 
 if TYPE_CHECKING:
@@ -47,6 +48,8 @@ class Written:
     recursive: bool = False
     kind: str = "write"
     prefix: str | None = None
+    #: The write goes below the path following the symlinks already there (extracting an archive).
+    follows_links: bool = False
 
     @property
     def written(self) -> str:
@@ -98,6 +101,12 @@ def command_writes(command: ShellCommand, tables: ProgramTables) -> list[Written
     values = [command.value(w) for w in own]
     spec = tables.writers.get(name)
     found: list[Written] = []
+    path = command.value(command.words[0])
+    if path is not None and "/" in path and os.path.dirname(os.path.normpath(path)) not in TRUSTED_PROGRAM_DIRS:
+        # `/tmp/head F` may be a copy of anything (`cp /usr/bin/touch /tmp/head`): its name says nothing, so it is
+        # an unknown program, and so is what it "wraps".
+        every = [command.value(w) for w in command.words]
+        return _operands(command, command.words, every, path)
     if spec is not None:
         targets = spec.command_writes(command) if spec.command_writes is not None else written_targets(spec, own, values)
         symlinks = name == "ln" and _symbolic(own, values, spec)
@@ -123,7 +132,7 @@ def command_writes(command: ShellCommand, tables: ProgramTables) -> list[Written
 
 def _record(word: Word | None, value: str | None, cwd: str | None, how: str, state, *, recursive: bool = False, kind: str = "write") -> Written:
     prefix = None
-    if value is None and word is not None:
+    if value is None and word is not None and not word.raw.startswith("-"):  # an option's text is no path prefix
         prefix = _prefix_directory(word, state)
     return Written(word=word, value=value, cwd=cwd, how=how, recursive=recursive, kind=kind, prefix=prefix)
 
@@ -140,15 +149,22 @@ def _prefix_directory(word: Word, state) -> str | None:
 def _expanded(command: ShellCommand, target: Target, cwd: str | None, name: str) -> list[Written]:
     """One target as records: the cwd marker, each match of a glob, or the path as given."""
     how = f"`{name}` ({target.how})" if target.value != CWD else f"`{name}` writing {target.how}"
+    if target.kind == "operand":
+        if target.value is None:
+            return []  # only a static path is at the boundary (as for an unknown program)
+        return [Written(word=target.word, value=v, cwd=cwd, how=how, kind="operand") for v in _path_candidates(target.value)]
     if target.value == CWD:
-        return [Written(word=target.word, value=CWD, cwd=cwd, how=how, recursive=target.recursive, kind=target.kind)]
+        return [Written(word=target.word, value=CWD, cwd=cwd, how=how, recursive=target.recursive, kind=target.kind, follows_links=target.follows_links)]
     if target.value is None and target.word is not None:
         matches = glob_values(target.word, command.state)
         if matches is not None:
             return [Written(word=target.word, value=m, cwd=cwd, how=how, recursive=target.recursive, kind=target.kind) for m in matches]
     if target.value == "-" and target.kind == "write":
         return []  # standard output
-    return [_record(target.word, target.value, cwd, how, command.state, recursive=target.recursive, kind=target.kind)]
+    record = _record(target.word, target.value, cwd, how, command.state, recursive=target.recursive, kind=target.kind)
+    if target.follows_links:
+        record = dataclasses.replace(record, follows_links=True)
+    return [record]
 
 
 def _reads_only(entry: ReadOnly | None, own: list[Word], values: list[str | None]) -> bool:
@@ -180,8 +196,8 @@ def _path_candidates(value: str) -> list[str]:
         name, eq, rest = value.partition("=")
         if eq:
             return [rest] if rest else []
-        if len(value) > 2 and value[1] != "-" and value[2] in "/~":
-            return [value[2:]]
+        if len(value) > 2 and value[1] != "-" and (value[2] in "/~." or "/" in value[2:]):
+            return [value[2:]]  # `-o/x`, `-o../x`, `-Isub/dir`: an attached value that names a path
         return []
     key, eq, rest = value.partition("=")
     if eq and key and (key.replace("_", "a").replace("-", "a").replace(".", "a").isalnum()) and rest:
@@ -197,6 +213,9 @@ def _symbolic(own: list[Word], values: list[str | None], spec: WriteSpec) -> boo
 def _link_directory(command: ShellCommand, own: list[Word], values: list[str | None], spec: WriteSpec) -> str | None:
     """Where `ln -s` makes its links: a symlink's relative target is resolved from there, as the kernel does."""
     argv = parse_argv(own, values, spec)
+    if {"-r", "--relative"} & set(argv.options):
+        # `ln -sr T L`: ln computes T relative to the link from T as given, which is taken from the cwd.
+        return command.cwd
     directories = argv.options.get("-t", []) + argv.options.get("--target-directory", [])
     if directories:
         link_dir = directories[-1][1]

@@ -1,0 +1,242 @@
+"""Programs that run code handed to them in a form the guard does not walk (SPEC §5.2 "strings that a program will
+run as code"), as data: tmux's command strings, gdb's `-ex 'shell …'`, sqlite3's `.shell`, `make -f /dev/stdin`,
+less's `LESSOPEN='|cmd %s'`, `fd -x`. A `CodeRunner` row says which options, subcommands, operands or
+environment variables make the program run such code; the program-code rule refuses them (WG404). Plugins
+extend the table through `worktree_guard_code_runners`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .ast import Word
+    from .steps import ShellCommand
+
+
+def _f(*names: str) -> frozenset[str]:
+    return frozenset(names)
+
+
+@dataclass(frozen=True, slots=True)
+class CodeRunner:
+    """When a program runs code the guard cannot walk.
+
+    options: options whose presence means it runs code (`gdb -ex`), also as `--opt=value` or an attached short value;
+    options_first: `options` count only before the first operand (tmux's `-c CMD`, while `new -c DIR` is a directory);
+    subcommands: words that, as any operand, name a verb running a command (`tmux send-keys 'cmd' Enter`);
+    command_subcommands: verbs that run a command when given one after their options (`tmux new-session -d 'cmd'`;
+        `tmux new-session -d -s x` starts the user's shell): it is walked, in the directory of `chdir_options`, else
+        the cwd for the verbs in `here_subcommands` and an unknown one for the rest; value_options: their options
+        with a value;
+    code_operands: a pattern an operand matching is code (sqlite3's `.shell`, `.output`);
+    stdin_files: options whose value is a file of code: `-`, `/dev/stdin` and other descriptors, or a value only known
+        at run time, are code the guard does not see (`make -f /dev/stdin <<< …`);
+    env: variables that, set for it, hold a command it runs that the guard does not walk;
+    coded_options: options whose value is checked against `code_operands` (`sqlite3 -cmd '.shell …'`);
+    argv_options: options followed by an argv it runs (up to a `;` word) once per found path or with all of them
+        (`fd -x cmd {}`): that argv is judged as a command, its `placeholders` (or an appended path) unknown;
+    walk_options / walk_env: options and variables whose value is a shell command it runs (`man -P cat`,
+        `LESSOPEN='|cmd %s'`, a leading `|` dropped): walked where it runs; only known at run time → WG404.
+    """
+
+    options: frozenset[str] = frozenset()
+    options_first: bool = False
+    subcommands: frozenset[str] = frozenset()
+    command_subcommands: frozenset[str] = frozenset()
+    here_subcommands: frozenset[str] = frozenset()
+    chdir_options: frozenset[str] = frozenset()
+    value_options: frozenset[str] = frozenset()
+    code_operands: str | None = None
+    stdin_files: frozenset[str] = frozenset()
+    env: tuple[str, ...] = ()
+    coded_options: frozenset[str] = frozenset()
+    argv_options: frozenset[str] = frozenset()
+    placeholders: tuple[str, ...] = ()
+    walk_options: frozenset[str] = frozenset()
+    walk_env: tuple[str, ...] = ()
+
+
+_LESS = CodeRunner(walk_env=("LESSOPEN", "LESSCLOSE"))
+_GDB = CodeRunner(options=_f("-ex", "--ex", "-eval-command", "--eval-command", "-x", "--x", "-command", "--command", "-iex", "--iex", "-init-eval-command", "--init-eval-command", "-ix", "--ix", "-init-command", "--init-command"))
+_FD = CodeRunner(argv_options=_f("-x", "--exec", "-X", "--exec-batch"), placeholders=("{}", "{/}", "{//}", "{.}", "{/.}"))
+_MAKE = CodeRunner(options=_f("--eval", "-E"), stdin_files=_f("-f", "--file", "--makefile"))
+
+BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
+    "tmux": CodeRunner(
+        options=_f("-c"),
+        options_first=True,
+        subcommands=_f(
+            "run-shell", "run", "send-keys", "send", "if-shell", "if", "pipe-pane", "pipep", "source-file", "source",
+            "command-prompt", "confirm-before", "confirm", "display-menu", "menu",
+        ),
+        command_subcommands=_f("new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "display-popup", "popup"),
+        here_subcommands=_f("new-session", "new"),
+        chdir_options=_f("-c"),
+        value_options=_f("-c", "-e", "-F", "-n", "-s", "-t", "-x", "-y", "-f", "-l", "-L", "-S"),
+    ),
+    "gdb": _GDB,
+    "gdb-multiarch": _GDB,
+    "sqlite3": CodeRunner(
+        options=_f("-init", "--init"),
+        coded_options=_f("-cmd", "--cmd"),
+        code_operands=r"(?is)^\s*\.(shell|system|once|output|save|backup|restore|import|load|excel|read|log|open|clone|dump|cd)\b|\b(attach|vacuum\s+into|load_extension|writefile|edit)\b",
+    ),
+    "make": _MAKE,
+    "gmake": _MAKE,
+    "less": _LESS,
+    "zless": _LESS,
+    "lesspipe": _LESS,
+    "man": CodeRunner(walk_options=_f("-P", "--pager"), walk_env=("MANPAGER", "PAGER", "LESSOPEN", "LESSCLOSE"), options=_f("-H", "--html")),
+    "fd": _FD,
+    "fdfind": _FD,
+}
+
+_STDIN = ("-", "/dev/stdin")
+
+
+def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
+    """Why this command runs code the guard cannot walk (one reason each), or nothing."""
+    name = command.name
+    values = command.values()
+    reasons: list[str] = []
+    for variable in runner.env:
+        if command.env(variable)[0]:
+            reasons.append(f"`{name}` runs the command in ${variable}")
+    pattern = re.compile(runner.code_operands) if runner.code_operands else None
+    operand_seen = False
+    for i, value in enumerate(values[1:], start=1):
+        if value is None:
+            continue
+        option, eq, attached = value.partition("=")
+        if not eq and len(value) > 2 and value[0] == "-" and value[1] != "-" and value[:2] in runner.options | runner.stdin_files:
+            option, attached = value[:2], value[2:]  # `-f/dev/stdin`, `-Pcat`
+        operand_seen = operand_seen or not value.startswith("-")
+        if option in runner.options and not (runner.options_first and operand_seen):
+            reasons.append(f"`{name} {option}` runs code")
+        elif value in runner.subcommands:
+            reasons.append(f"`{name} {value}` runs a command")
+        elif value in runner.command_subcommands and _subcommand_command(command, i, runner) is None:
+            reasons.append(f"`{name} {value}` runs a command only known at run time")
+        elif pattern is not None and not value.startswith("-") and pattern.search(value):
+            reasons.append(f"`{name}` is given code ({value[:40]!r})")
+        if option in runner.coded_options and pattern is not None:
+            given = attached if attached else (values[i + 1] if i + 1 < len(values) else None)
+            if given is None or pattern.search(given):
+                reasons.append(f"`{name} {option}` is given code")
+        if option in runner.stdin_files:
+            given = attached if attached else (values[i + 1] if i + 1 < len(values) else None)
+            if given is None or given in _STDIN or given.startswith(("/dev/fd/", "/proc/")):
+                reasons.append(f"`{name} {option}` reads code from its input or a file only known at run time")
+    return reasons
+
+
+def walked_code(command: ShellCommand, runner: CodeRunner) -> tuple[list[tuple[str, int]], list[str]]:
+    """(shell code, offset) the program runs from its `walk_options` and `walk_env`, and why some cannot be walked."""
+    name = command.name
+    scripts: list[tuple[str, int]] = []
+    reasons: list[str] = []
+    for variable in runner.walk_env:
+        given, value = command.env(variable)
+        if not given:
+            continue
+        if value is None:
+            reasons.append(f"`{name}` runs the command in ${variable}, only known at run time")
+        elif value.strip():
+            scripts.append((value.lstrip().lstrip("|"), command.span[0]))
+    words = command.words
+    values = command.values()
+    for i, value in enumerate(values[1:], start=1):
+        if value is None:
+            continue
+        option, eq, attached = value.partition("=")
+        if not eq and len(value) > 2 and value[0] == "-" and value[1] != "-" and value[:2] in runner.walk_options:
+            option, eq, attached = value[:2], "=", value[2:]
+        if option not in runner.walk_options:
+            continue
+        code = attached if eq else (values[i + 1] if i + 1 < len(values) else None)
+        word = words[i] if eq else (words[i + 1] if i + 1 < len(words) else words[i])
+        if code is None:
+            reasons.append(f"`{name} {option}` runs a command only known at run time")
+        else:
+            scripts.append((code, word.span[0]))
+    return scripts, reasons
+
+
+def run_argv(command: ShellCommand, runner: CodeRunner) -> tuple[list[list[Word]], int] | None:
+    """The argv(s) the program runs (`fd -x cmd {}` → [cmd, <unknown>]), each placeholder an unknown word (a
+    found path), and how many words before the first are the program's own; None when it runs none."""
+    from .ast import Word as WordNode
+
+    words = command.words
+    values = command.values()
+    runs: list[list[Word]] = []
+    own: int | None = None
+    i = 1
+    while i < len(values):
+        if values[i] not in runner.argv_options:
+            i += 1
+            continue
+        own = i if own is None else own
+        j = i + 1
+        argv: list[Word] = []
+        while j < len(values) and values[j] != ";":
+            argv.append(words[j])
+            j += 1
+        placed = False
+        for k, word in enumerate(argv):
+            if word.value is not None and any(p in word.value for p in runner.placeholders):
+                argv[k] = WordNode(raw=word.raw, span=word.span, value=None, substitutions=word.substitutions)
+                placed = True
+        if argv and not placed:
+            argv.append(WordNode(raw="{}", span=argv[-1].span, value=None, substitutions=[]))
+        if argv:
+            runs.append(argv)
+        i = j + 1
+    return (runs, own) if own is not None else None
+
+
+def _subcommand_command(command: ShellCommand, at: int, runner: CodeRunner) -> tuple[str, int, str | None] | None:
+    """(shell code, offset, cwd) of the command the verb at `at` runs ("" when none); None when only known at run time."""
+    import os
+
+    words = command.words
+    values = command.values()
+    cwd = command.cwd if values[at] in runner.here_subcommands else None
+    i = at + 1
+    while i < len(values):
+        value = values[i]
+        if value is None:
+            return None
+        if value == ";":
+            return "", 0, cwd
+        if value.startswith("-") and len(value) > 1:
+            letters = [k for k, letter in enumerate(value[1:], start=1) if "-" + letter in runner.value_options]
+            takes_next = bool(letters) and letters[0] == len(value) - 1  # `-ds NAME`; `-sNAME` holds its value
+            if letters and "-" + value[letters[0]] in runner.chdir_options:
+                given = values[i + 1] if takes_next and i + 1 < len(values) else (value[letters[0] + 1:] or None)
+                cwd = None if given is None or (command.cwd is None and not given.startswith("/")) else os.path.join(command.cwd or "/", given)
+            i += 2 if takes_next else 1
+            continue
+        rest: list[str] = []
+        for word_value in values[i:]:
+            if word_value == ";":
+                break
+            if word_value is None:
+                return None
+            rest.append(word_value)
+        return " ".join(rest), words[i].span[0], cwd
+    return "", 0, cwd
+
+
+def subcommand_scripts(command: ShellCommand, runner: CodeRunner) -> list[tuple[str, int, str | None]]:
+    """The commands `command_subcommands` run (`tmux new -d 'make test'`), to walk."""
+    found = []
+    for i, value in enumerate(command.values()[1:], start=1):
+        if value in runner.command_subcommands:
+            script = _subcommand_command(command, i, runner)
+            if script is not None and script[0]:
+                found.append(script)
+    return found
