@@ -4,6 +4,11 @@
     .venv/bin/python bench/mutation.py                        # phase 1 modules (the default list below)
     .venv/bin/python bench/mutation.py shell/walk rules/cd    # any modules, paths relative to worktree_guard/
     .venv/bin/python bench/mutation.py --report               # the last run's scores again, without running
+    .venv/bin/python bench/mutation.py rules engine --only rules/cd   # mutate all, test one module's mutants
+
+With `--only`, every listed module is mutated (so the one coverage pass covers them all) but only the mutants of
+the `--only` modules are tested and reported: the next module is then another `--resume --only` run in the same
+workdir that pays no second coverage pass.
 
 The run happens in a copy of the checkout (`--workdir`, default $TMPDIR/worktree-guard-mutation), never in the
 checkout itself: mutmut writes its trampolined copy (`mutants/`) beside the sources it mutates. mutmut first runs
@@ -24,6 +29,7 @@ import argparse
 import fnmatch
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -78,6 +84,32 @@ def copy_checkout(workdir: Path, fresh: bool = True) -> None:
             shutil.copy2(source, target)
 
 
+HOOKIMPL = re.compile(r"^(@hookimpl(?:\([^)\n]*\))?)\n(def ([A-Za-z_]\w*)\()", re.M)
+
+
+def lift_hookimpls(workdir: Path, files: list[str]) -> int:
+    """mutmut mutates no decorated function, and every rule's body is a `@hookimpl` function: in the copy, each
+    module-level `@hookimpl` becomes `name = hookimpl(name)` at the end of the module (what the decorator does),
+    so that mutmut mutates the body and pluggy still finds the marked function (the trampoline keeps its
+    signature through `functools.wraps`). Returns how many were lifted."""
+    lifted = 0
+    for file in files:
+        path = workdir / file
+        text = path.read_text()
+        marks: list[str] = []
+
+        def lift(match: re.Match[str]) -> str:
+            decorator, name = match.group(1)[1:], match.group(3)
+            marks.append(f"{name} = {decorator}({name})")
+            return match.group(2)
+
+        text = HOOKIMPL.sub(lift, text)
+        if marks:
+            path.write_text(text.rstrip("\n") + "\n\n\n# bench/mutation.py: the @hookimpl decorators, lifted so that mutmut mutates these functions\n" + "\n".join(marks) + "\n")
+            lifted += len(marks)
+    return lifted
+
+
 def write_config(workdir: Path, files: list[str], pytest_args: list[str]) -> None:
     # mutmut reads [tool.mutmut] from pyproject.toml, else [mutmut] from setup.cfg: the project has neither,
     # so the run's own setup.cfg in the copy is the configuration.
@@ -95,8 +127,55 @@ def write_config(workdir: Path, files: list[str], pytest_args: list[str]) -> Non
         # A mutant's tests may take this many times their clean duration before it counts as a timeout: the
         # machine is shared (2 cores, other runs at full load), and mutmut's default of 15 timed out kills.
         "timeout_multiplier = 50",
+        # Each pytest run in a fresh child of a fork server that has collected nothing: a second collection in a
+        # process that has already collected the tests (mutmut's main process by default, the fork server with
+        # its default warm-up) misses parametrized ids the coverage pass recorded; pytest exits 4 ("not found"),
+        # and mutmut stops (main process) or counts the mutant as a timeout (exit 255, fork server).
+        "process_isolation = forkserver",
+        "forkserver_warmup = none",
     ]
     (workdir / "setup.cfg").write_text("\n".join(lines) + "\n")
+
+
+def refresh_tests(workdir: Path) -> None:
+    """Resuming: mutmut copies tests/ into mutants/ only when a file is missing there, so a test file changed
+    since the last run is copied again (a new test in it is then found and gets its coverage collected)."""
+    for source in (workdir / "tests").rglob("*"):
+        target = workdir / "mutants" / source.relative_to(workdir)
+        if source.is_file() and (not target.exists() or target.read_bytes() != source.read_bytes()):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+
+
+def mutant_names(workdir: Path, files: list[str], only_unkilled: bool) -> list[str]:
+    """The `--only` modules' mutants as names for `mutmut run`: a glob per module, or (resuming) every mutant
+    of theirs not killed last time, by name (mutmut re-tests a mutant named on its command line)."""
+    names: list[str] = []
+    for file in files:
+        meta = workdir / "mutants" / f"{file}.meta"
+        if not only_unkilled or not meta.exists():
+            names.append(file.removesuffix(".py").replace("/", ".") + ".*")
+            continue
+        codes = json.loads(meta.read_text())["exit_code_by_key"]
+        names += sorted(name for name, code in codes.items() if code not in KILLED)
+    return names
+
+
+def drop_covering_tests(workdir: Path, prefixes: list[str]) -> int:
+    """Take the tests under `prefixes` out of the recorded coverage (mutants/mutmut-stats.json), so that no mutant
+    runs them: for slow replays (test_records, the property tests) on a starved machine. Kills are then a lower
+    bound. The test selection itself is unchanged, so mutmut keeps its coverage pass (no second one)."""
+    stats = workdir / "mutants" / "mutmut-stats.json"
+    if not prefixes or not stats.exists():
+        return 0
+    data = json.loads(stats.read_text())
+    dropped = 0
+    for name, tests in data["tests_by_mangled_function_name"].items():
+        kept = [t for t in tests if not t.startswith(tuple(prefixes))]
+        dropped += len(tests) - len(kept)
+        data["tests_by_mangled_function_name"][name] = kept
+    stats.write_text(json.dumps(data))
+    return dropped
 
 
 def forget_survivors(workdir: Path, files: list[str]) -> int:
@@ -115,12 +194,12 @@ def forget_survivors(workdir: Path, files: list[str]) -> int:
     return count
 
 
-def run_mutmut(workdir: Path, jobs: int) -> float:
+def run_mutmut(workdir: Path, jobs: int, names: list[str] | None = None) -> float:
     env = dict(os.environ)
     env.setdefault("WG_SHARED_DIR", str(REPO.parent / "shared"))
     env["CI"] = "true"  # the CI hypothesis profile: every mutant meets the same examples
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    command = ["nice", "-n", "19", sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)]
+    command = ["nice", "-n", "19", sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs), *(names or [])]
     started = time.monotonic()
     with open(workdir / "mutmut.log", "wb") as log:
         done = subprocess.run(command, cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -221,8 +300,9 @@ def report(scores: list[ModuleScore], equivalents: list[Equivalent], elapsed: fl
     print("score = killed / (mutants - equivalent); a timeout is not counted as killed")
     if elapsed is not None:
         print(f"run time: {elapsed / 60:.1f} min")
+    reported = tuple(s.file.removesuffix(".py").replace("/", ".") + "." for s in scores)
     for e in equivalents:
-        if e.used == 0:
+        if e.used == 0 and e.pattern.startswith(reported):  # an entry for a module not reported here is not stale
             print(f"stale equivalent (matches no surviving mutant): line {e.line}: {e.pattern} | {e.text}")
     if verbose:
         for s in scores:
@@ -243,21 +323,39 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", action="store_true", help="only print the scores of the last run in --workdir")
     parser.add_argument("--resume", action="store_true",
                         help="keep the last run's kills in --workdir, take the checkout's current tests, and test only the other mutants again")
+    parser.add_argument("--only", action="append", default=None, metavar="MODULE",
+                        help="test and report only these modules' mutants (all the listed modules are mutated and covered)")
+    parser.add_argument("--drop-covering", action="append", default=[], metavar="TESTS",
+                        help="resuming: no mutant runs the tests whose id starts with TESTS (e.g. tests/test_records.py)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every mutant that was not killed, with its change")
     args = parser.parse_args(argv)
     files = module_files(args.modules)
+    only = module_files(args.only) if args.only else files
+    if not set(only) <= set(files):
+        raise SystemExit("mutation.py: --only names modules that are not in the mutated list")
     equivalents = read_equivalents(args.equivalents)
     workdir = args.workdir.resolve()
     elapsed = None
     if not args.report:
         copy_checkout(workdir, fresh=not args.resume)
+        print(f"{lift_hookimpls(workdir, files)} @hookimpl functions made mutable", flush=True)
         write_config(workdir, files, args.pytest if args.pytest is not None else ["-m", "not corpus"])
+        names = mutant_names(workdir, only, only_unkilled=args.resume) if args.only else None
         if args.resume:
-            print(f"resuming: {forget_survivors(workdir, files)} mutants not killed last time are tested again", flush=True)
-        elapsed = run_mutmut(workdir, args.jobs)
+            refresh_tests(workdir)
+            if args.drop_covering:
+                print(f"{drop_covering_tests(workdir, args.drop_covering)} test-to-function links dropped", flush=True)
+            if names is None:
+                print(f"resuming: {forget_survivors(workdir, files)} mutants not killed last time are tested again", flush=True)
+            else:
+                print(f"resuming: {len(names)} names for mutmut (the --only modules' mutants not killed last time)", flush=True)
+        if names == []:
+            print("nothing to test: every mutant of the --only modules was killed")
+        else:
+            elapsed = run_mutmut(workdir, args.jobs, names)
     elif (workdir / "elapsed.json").exists():
         elapsed = json.loads((workdir / "elapsed.json").read_text())["seconds"]
-    return report(collect(workdir, files, equivalents), equivalents, elapsed, args.verbose)
+    return report(collect(workdir, only, equivalents), equivalents, elapsed, args.verbose)
 
 
 if __name__ == "__main__":
