@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import Repo
-from tests.test_bash_rules import bash, world  # noqa: F401  (the fixture)
+from tests.test_bash_rules import assert_row, bash, world  # noqa: F401  (the fixture)
 
 SIB_ADMIN = "{MAIN}/.git/worktrees/agent-afedcba0987654321"
 
@@ -156,12 +156,7 @@ CASES = [(group, command, expected) for group, rows in ROWS.items() for command,
 
 @pytest.mark.parametrize("group,command,expected", CASES, ids=[f"{g.split()[0]}:{c[:50]}" for g, c, _ in CASES])
 def test_review10_git(world: Repo, group: str, command: str, expected) -> None:  # noqa: F811
-    verdict = bash(world, command)
-    codes = {v.code for v in verdict.violations if v.severity == "error"}
-    if expected == "pass":
-        assert verdict.decision == "pass", f"{command!r} should pass, got {sorted(codes)}: {[v.message for v in verdict.violations]}"
-    else:
-        assert verdict.decision == "deny" and codes == expected, f"{command!r}: expected {sorted(expected)}, got {sorted(codes)}: {[v.message for v in verdict.violations]}"
+    assert_row(world, command, expected)
 
 
 def test_a_git_file_naming_another_checkouts_git_dir_moves_that_checkout(world: Repo) -> None:  # noqa: F811

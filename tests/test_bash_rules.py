@@ -40,6 +40,16 @@ def bash(repo: Repo, command: str, cwd: Path | None = None, **flags) -> Verdict:
     return decide(call, ctx)
 
 
+def assert_row(repo: Repo, command: str, expected) -> None:
+    """A catalogue row: "pass", or a deny with exactly the `expected` error codes."""
+    verdict = bash(repo, command)
+    codes = {v.code for v in verdict.violations if v.severity == "error"}
+    if expected == "pass":
+        assert verdict.decision == "pass", f"{command!r} should pass, got {sorted(codes)}: {[v.message for v in verdict.violations]}"
+    else:
+        assert verdict.decision == "deny" and codes == expected, f"{command!r}: expected {sorted(expected)}, got {sorted(codes)}: {[v.message for v in verdict.violations]}"
+
+
 @pytest.fixture
 def world(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> Repo:
     monkeypatch.setenv("HOME", OUTSIDE_HOME)
