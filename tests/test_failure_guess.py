@@ -127,3 +127,32 @@ def test_the_last_resorts_note_for_other_events_ends_with_its_code(capsys: pytes
     hook_process.refuse_unjudged(json.dumps({"hook_event_name": "SubagentStop"}).encode(), "the guard cannot load")
     message = json.loads(capsys.readouterr().out)["systemMessage"]
     assert message == "worktree-guard: the guard cannot load [worktree-guard WG000]"
+
+
+class _Hooks:
+    def __init__(self, answer: object) -> None:
+        self.answer = answer
+
+    def worktree_guard_confined_agent(self, call: object) -> object:
+        if isinstance(self.answer, Exception):
+            raise self.answer
+        return self.answer
+
+
+class _PM:
+    def __init__(self, answer: object) -> None:
+        self.hook = _Hooks(answer)
+
+
+class _Scope:
+    class isolation:  # noqa: N801 — the shape of an event's scope
+        isolated = False
+
+
+@pytest.mark.parametrize(("answer", "expected"), [(True, True), (None, False), (RuntimeError("registry"), True)])
+def test_a_failed_event_of_a_shared_checkout_worker_is_guessed_confined(answer: object, expected: bool) -> None:
+    """A worker of a wave runs in the shared checkout, not isolated: when its stop (or a call after its context was
+    built) fails, the wave's own record is asked, and an error there counts as confined (review of the merge: an
+    internal error at a worker's stop let the stop through)."""
+    state = {"scope": _Scope(), "event": object(), "pm": _PM(answer)}
+    assert hook._guess_isolated(state, {}, process_cwd="/") is expected

@@ -54,3 +54,27 @@ def test_a_registry_that_cannot_be_read_still_fails_closed(wave: Wave, repo: Rep
     assert workers.is_file()
     workers.write_text("{not json")
     assert judged_alone(wave, "src/app.py") == ({"WG701"}, True)
+
+
+def test_a_registry_too_deep_to_parse_still_fails_closed(wave: Wave, repo: Repo) -> None:
+    """`json` raises RecursionError (not a ValueError) on a deeply nested file: the pre-check leaves it to the
+    full machinery, which refuses (the review of the merge found it answered a warn: the call went through)."""
+    wave.start(AGENT, "toolu_owner", "docs/**")
+    workers = Path(registry_dir(os.path.realpath(repo.main / ".git"))) / "workers.json"
+    workers.write_text("[" * 100_000 + "]" * 100_000)
+    assert judged_alone(wave, "docs/a.md")[0] == {"WG701"}  # as any registry that cannot be read: the worker owns nothing
+
+
+def test_a_worker_known_only_by_the_wave_index_is_found_from_outside_every_repository(wave: Wave, tmp_path: Path) -> None:
+    """Its call's cwd has no repository (it followed a `cd`): the pre-check asks the wave index by its keys."""
+    wave.start(AGENT, "toolu_owner", "docs/**")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    data = payload(elsewhere, "Write", {"file_path": str(wave.repo.main / "src/app.py"), "content": "x\n"}, agent_id=AGENT, agent_type="general-purpose", tool_use_id="toolu_w", **wave.common())
+    done = subprocess.run([sys.executable, "-c", PROBE], input=json.dumps(data).encode(), capture_output=True, env=dict(os.environ, WT_GUARD_DAEMON="0"), timeout=120, check=True)
+    out = json.loads(done.stdout)
+
+    class Result:
+        output = json.loads(out["stdout"]) if out["stdout"] else None
+
+    assert (codes(Result), out["wave"]) == ({"WG701"}, True)

@@ -198,6 +198,17 @@ def _one_line(error: BaseException) -> str:
     return text[:1000] if text else type(error).__name__
 
 
+def _confined_agent(state: dict[str, Any]) -> bool:
+    """Does a plugin know the agent of the failed call or event as confined (a wave's worker)? An error: yes."""
+    agent, pm = state.get("call") or state.get("event"), state.get("pm")
+    if agent is None or pm is None:
+        return False
+    try:
+        return bool(pm.hook.worktree_guard_confined_agent(call=agent))
+    except Exception:
+        return True
+
+
 def _guess_isolated(state: dict[str, Any], environ: dict[str, str], process_cwd: str | None = None) -> bool:
     """Was the failed call an isolated agent's? Unknown counts as yes: the guard fails closed.
 
@@ -210,13 +221,13 @@ def _guess_isolated(state: dict[str, Any], environ: dict[str, str], process_cwd:
     if ctx is not None:
         from .engine import confined
 
-        return confined(ctx)
+        # A worker whose lookup itself failed is not yet known to ctx: the wave's own record is asked too.
+        return confined(ctx) or _confined_agent(state)
     known = state.get("scope")
     if known is not None:
-        return bool(known.isolation.isolated)
+        return bool(known.isolation.isolated) or _confined_agent(state)  # a shared-checkout worker's stop
     try:
-        call, pm = state.get("call"), state.get("pm")
-        if call is not None and pm is not None and pm.hook.worktree_guard_confined_agent(call=call):
+        if _confined_agent(state):
             return True  # e.g. a worker of a wave, whose configuration could not be read
         flags = state.get("flags") or {}
         if flags.get("isolated") is not None:

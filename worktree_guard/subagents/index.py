@@ -20,6 +20,7 @@ from typing import Any
 
 from ..records import Field, Record
 from .registry import HISTORY_AFTER, flocked, load_model, waves_root, write_private
+from .places import keys_of  # noqa: F401  (re-exported: the wave index's keys)
 from .state import _private_dir
 
 MAX_PER_KEY = 8  # repositories remembered per key, the most recent first
@@ -33,15 +34,6 @@ class Entry(Record):
 class Index(Record):
     version: int = 1
     keys: dict[str, list[Entry]] = Field(default_factory=dict)
-
-
-def keys_of(agent: Any) -> list[str]:
-    """The index keys a sub-agent's call or event can be found by: itself, its session, its dispatcher."""
-    keys = []
-    for prefix, value in (("agent", getattr(agent, "agent_id", None)), ("session", getattr(agent, "session_id", None)), ("dispatcher", getattr(agent, "parent_id", None))):
-        if isinstance(value, str) and value:
-            keys.append(f"{prefix}:{value}")
-    return keys
 
 
 class WaveIndex:

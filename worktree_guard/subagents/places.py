@@ -7,6 +7,7 @@ dispatch of the call's repository declared an ownership before it loads the wave
 from __future__ import annotations
 
 import os
+from typing import Any
 
 
 def state_root(environ: dict[str, str] | None = None) -> str:
@@ -27,21 +28,40 @@ def registry_dir(common_dir: str, root: str | None = None) -> str:
     return os.path.join(root or waves_root(), key)
 
 
-def may_have_workers(common_dir: str) -> bool:
-    """False when no dispatch recorded for this repository declared an ownership: then `linking.worker_for`
-    finds no worker whatever the sub-agent's links (a dispatch without an ownership makes no worker, and a
-    session without one declared none). Read with `json` alone, without the wave machinery; a registry that
-    cannot be read is left to that machinery, which fails closed on it."""
+def keys_of(agent: Any) -> list[str]:
+    """The wave index keys a sub-agent's call or event can be found by: itself, its session, its dispatcher."""
+    keys = []
+    for prefix, value in (("agent", getattr(agent, "agent_id", None)), ("session", getattr(agent, "session_id", None)), ("dispatcher", getattr(agent, "parent_id", None))):
+        if isinstance(value, str) and value:
+            keys.append(f"{prefix}:{value}")
+    return keys
+
+
+def may_have_workers(common_dir: str | None, keys: list[str]) -> bool:
+    """False when nothing recorded could make this sub-agent a worker: the wave index (`subagents.index`) knows
+    none of its `keys` — a worker's calls follow its `cd`, so its call's own repository is not enough — and no
+    dispatch recorded for the call's repository declared an ownership (a dispatch without one makes no worker).
+    Read with `json` alone, without the wave machinery; anything that cannot be read is left to that machinery
+    (True), which fails closed on it."""
     import json
 
     root = waves_root()
     if not os.path.isdir(root):
         return False  # no wave was ever recorded for this user: no hashing, no file to read
     try:
+        try:
+            with open(os.path.join(root, "index.json"), "rb") as f:
+                known = json.loads(f.read())["keys"]
+            if any(key in known for key in keys):
+                return True
+        except FileNotFoundError:
+            pass
+        if not common_dir:
+            return False
         with open(os.path.join(registry_dir(common_dir, root), "workers.json"), "rb") as f:
             dispatches = json.loads(f.read())["dispatches"]
         return any(dispatch["owns"] is not None for dispatch in dispatches.values())
     except FileNotFoundError:
         return False
-    except (OSError, ValueError, LookupError, TypeError, AttributeError):
+    except Exception:  # noqa: BLE001 — unreadable, malformed, too deep (RecursionError): the full check decides
         return True

@@ -52,12 +52,12 @@ def _may_be_a_worker(call: ToolCall, ctx: Context) -> bool:
         return True
     if call.agent_type and call.agent_type in settings.agents and settings.agents[call.agent_type].owns is not None:
         return True
-    common_dir = ctx.layout.common_dir
-    if not common_dir:
-        return False
-    from .places import may_have_workers
+    from .places import keys_of, may_have_workers
 
-    return may_have_workers(common_dir)
+    try:
+        return may_have_workers(ctx.layout.common_dir, keys_of(call))
+    except Exception:  # noqa: BLE001 — the pre-check never decides "not a worker" on an error
+        return True
 
 
 @hookimpl
