@@ -389,7 +389,7 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
     types = [values[k + 1] for k in range(len(values) - 1) if values[k] == "-type"]
     if known_roots and not (types and all(t is not None and "l" not in t for t in types)):
         for root in known_roots:
-            escaping = _escaping_links(ctx.policy.canonical(root, command.cwd or "/"), ctx)
+            escaping = escaping_links(ctx.policy.canonical(root, command.cwd or "/"), ctx)
             if escaping is None:
                 known_roots = []  # too much to look through: `{}` is unknown
                 break
@@ -442,8 +442,9 @@ def _named(links: list[str], values: list[str | None]) -> list[str]:
 MAX_FIND_ENTRIES = 5000
 
 
-def _escaping_links(root: str, ctx: Context) -> list[str] | None:
-    """Symlinks at or below `root` (not followed, as find does) whose target is outside W; None past the bound."""
+def escaping_links(root: str, ctx: Context) -> list[str] | None:
+    """Symlinks at or below `root` (not followed, as find does) whose target is outside W; None past the bound.
+    Shared by `find -exec` here and the writes rule's extraction check (an archive's members follow them)."""
     links: list[str] = []
     seen = 0
     stack = [root]

@@ -104,12 +104,12 @@ def judge(ctx: Context, record: Written, state=None, *, rule: str = RULE) -> lis
 def _through_links(ctx: Context, record: Written, value: str | None, span, rule: str) -> list[Violation]:
     """An extraction into a directory that holds symlinks leaving W: a member named through one (`tomain/x`) is
     written where the link leads, which only the archive's contents say → WG403."""
-    from .indirection import MAX_FIND_ENTRIES, _escaping_links
+    from .indirection import MAX_FIND_ENTRIES, escaping_links
 
     directory = _resolved(ctx, value, record.cwd)
     if directory is None:
         return []
-    links = _escaping_links(directory, ctx)
+    links = escaping_links(directory, ctx)
     if links == []:
         return []
     where = f"the symlink {links[0]}, which leads out of {ctx.worktree_root}" if links else f"more than {MAX_FIND_ENTRIES} entries, too many to check for symlinks that leave {ctx.worktree_root}"
