@@ -110,10 +110,10 @@ def lift_hookimpls(workdir: Path, files: list[str]) -> int:
     return lifted
 
 
-def write_config(workdir: Path, files: list[str], pytest_args: list[str]) -> None:
+def write_config(workdir: Path, files: list[str], pytest_args: list[str], tests: list[str] | None = None) -> None:
     # mutmut reads [tool.mutmut] from pyproject.toml, else [mutmut] from setup.cfg: the project has neither,
     # so the run's own setup.cfg in the copy is the configuration.
-    selection = ["tests", *(f"--ignore={t}" for t in IGNORED_TESTS), *pytest_args]
+    selection = [*(tests or ["tests"]), *(f"--ignore={t}" for t in IGNORED_TESTS), *pytest_args]
     # mutmut copies the sources and tests/ into mutants/; the tests also read fixtures/, hooks/, .claude-plugin/…
     also_copy = sorted(p.name for p in workdir.iterdir() if p.name not in (PACKAGE, "tests", "mutants", "setup.cfg"))
     lines = [
@@ -320,6 +320,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--equivalents", type=Path, default=EQUIVALENTS)
     parser.add_argument("--pytest", action="append", default=None, metavar="ARG",
                         help="extra pytest arguments for the test selection (default: -m 'not corpus')")
+    parser.add_argument("--tests", action="append", default=None, metavar="PATH",
+                        help="test files or folders for the coverage pass instead of all of tests/ (repeatable)")
     parser.add_argument("--report", action="store_true", help="only print the scores of the last run in --workdir")
     parser.add_argument("--resume", action="store_true",
                         help="keep the last run's kills in --workdir, take the checkout's current tests, and test only the other mutants again")
@@ -339,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.report:
         copy_checkout(workdir, fresh=not args.resume)
         print(f"{lift_hookimpls(workdir, files)} @hookimpl functions made mutable", flush=True)
-        write_config(workdir, files, args.pytest if args.pytest is not None else ["-m", "not corpus"])
+        write_config(workdir, files, args.pytest if args.pytest is not None else ["-m", "not corpus"], args.tests)
         names = mutant_names(workdir, only, only_unkilled=args.resume) if args.only else None
         if args.resume:
             refresh_tests(workdir)
