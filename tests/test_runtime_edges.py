@@ -156,8 +156,309 @@ def test_cursor_replies(repo: Repo) -> None:
     )
 
 
-def test_cursor_installs_a_fail_closed_pre_tool_use_entry() -> None:
-    from worktree_guard.runtimes import cursor as adapter
+# --- what every adapter shares (runtimes/common.py) -----------------------------------------------------------
 
-    assert PM.hook.worktree_guard_hook_config() and adapter.HOOK_CONFIG in PM.hook.worktree_guard_hook_config()
-    assert adapter.HOOK_CONFIG.entries("wg hook") == {"preToolUse": {"command": "wg hook", "failClosed": True}}
+
+def test_a_field_of_the_wrong_type_is_named_with_its_value_cut_at_80_characters(repo: Repo) -> None:
+    with pytest.raises(CallError) as caught:
+        read(cursor(repo, tool_name="Read", tool_use_id=list(range(100))), "cursor")
+    assert str(caught.value) == f"the cursor payload's `tool_use_id` is not a usable string ({list(range(100))!r:.80})"
+    with pytest.raises(CallError) as caught:
+        read(cursor(repo, tool_name=""), "cursor")  # required: an empty string is no name
+    assert str(caught.value) == "the cursor payload's `tool_name` is not a usable string ('')"
+    assert read(cursor(repo, tool_name="Read", tool_use_id=""), "cursor").tool_use_id == ""  # optional: kept as sent
+
+
+def test_replies_keep_non_ascii_text_as_it_is(repo: Repo) -> None:
+    target = repo.main / "résumé.txt"
+    out = answer(cursor(repo, tool_name="Write", tool_input={"file_path": str(target), "contents": "x"}), "cursor", repo.worktree)
+    assert str(target) in out and "\\u" not in out
+
+
+def test_the_lifecycle_reply_in_claude_codes_words() -> None:
+    from worktree_guard.model import AgentEvent, EventVerdict
+    from worktree_guard.runtimes.common import lifecycle_reply
+
+    stop = AgentEvent(runtime="codex", event="SubagentStop", cwd="/w", agent_id="a")
+    start = AgentEvent(runtime="codex", event="SubagentStart", cwd="/w", agent_id="a")
+    blocked = EventVerdict(decision="block", reason="put it back", context="ctx", user_message="told")
+    assert json.loads(lifecycle_reply(blocked, stop).stdout) == {"decision": "block", "reason": "put it back", "systemMessage": "told"}
+    assert json.loads(lifecycle_reply(blocked, start).stdout) == {
+        "hookSpecificOutput": {"hookEventName": "SubagentStart", "additionalContext": "ctx"},
+        "systemMessage": "told",
+    }
+    assert lifecycle_reply(EventVerdict(decision="block"), stop).stdout == ""  # no reason: nothing to go on with
+    assert lifecycle_reply(EventVerdict(decision="warn", reason="r"), stop).stdout == ""
+    assert lifecycle_reply(EventVerdict(context="ctx"), stop).stdout == ""
+    assert json.loads(lifecycle_reply(EventVerdict(decision="warn", user_message="u"), stop).stdout) == {"systemMessage": "u"}
+    assert lifecycle_reply(EventVerdict(), start) == lifecycle_reply(EventVerdict(), stop)
+    assert lifecycle_reply(EventVerdict(), start).stdout == ""
+
+
+def test_an_unparsable_payload_under_auto_is_refused_in_claude_codes_words(repo: Repo) -> None:
+    out = json.loads(answer(b"not json", "auto", repo.worktree))
+    assert out["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert codes_in(out["hookSpecificOutput"]["permissionDecisionReason"]) == {"WG000"}
+
+
+# --- Gemini CLI ------------------------------------------------------------------------------------------------
+
+
+def gemini(repo: Repo, tool: str | None = "write_file", tool_input: dict[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
+    body = {"session_id": "g-s", "cwd": str(repo.worktree), "hook_event_name": "BeforeTool", "timestamp": "t", "tool_name": tool, "tool_input": tool_input or {}}
+    body.update(fields)
+    return {k: v for k, v in body.items() if v is not None}
+
+
+def test_gemini_is_recognised_by_its_own_events_only(repo: Repo) -> None:
+    assert read(gemini(repo)).runtime == "gemini"
+    for event in ("AfterTool", "BeforeAgent", "PreCompress"):
+        assert read(gemini(repo, hook_event_name=event)).runtime == "gemini"
+    shared = gemini(repo, hook_event_name="SessionStart")
+    assert read(shared).runtime == "claude-code"  # a name Claude Code sends too: not Gemini's by its look
+    call = read(shared, "gemini")
+    assert (call.runtime, call.tool, call.kind) == ("gemini", "write_file", "other")
+    bare = read(gemini(repo, None, hook_event_name="SessionEnd"), "gemini")
+    assert (bare.tool, bare.kind) == ("SessionEnd", "other")
+    with pytest.raises(CallError) as caught:
+        read(gemini(repo, hook_event_name="PreToolUse"), "gemini")
+    assert str(caught.value) == "'PreToolUse' is not an event Gemini CLI sends (its tool event is 'BeforeTool')"
+    with pytest.raises(CallError) as caught:
+        read(gemini(repo, None))
+    assert str(caught.value) == "the gemini payload's `tool_name` is missing"
+    with pytest.raises(CallError) as caught:
+        read(gemini(repo, cwd=5))
+    assert str(caught.value) == "the gemini payload's `cwd` is not a usable string (5)"
+    with pytest.raises(CallError) as caught:
+        read(gemini(repo, session_id=5))
+    assert str(caught.value) == "the gemini payload's `session_id` is not a usable string (5)"
+    with pytest.raises(CallError) as caught:
+        read(gemini(repo, hook_event_name=5), "gemini")
+    assert str(caught.value) == "the gemini payload's `hook_event_name` is not a usable string (5)"
+    with pytest.raises(CallError) as caught:
+        read(gemini(repo, tool_input=[1]), "gemini")
+    assert str(caught.value) == "the gemini payload's `tool_input` is a list, not an object"
+
+
+def test_gemini_tool_call_fields(repo: Repo) -> None:
+    write = read(gemini(repo, "replace", {"file_path": "a", "old_string": "x"}))
+    assert (write.runtime, write.tool, write.kind, write.cwd, write.path_field, write.session_id) == ("gemini", "replace", "file_write", str(repo.worktree), "file_path", "g-s")
+    after = read(gemini(repo, "write_file", {"file_path": str(repo.main / "x")}, hook_event_name="AfterTool"))
+    assert (after.kind, after.path_field) == ("other", "file_path")
+    assert read(gemini(repo, "read_file", {})).kind == "other"
+    assert read(gemini(repo, "mcp_fs_write", {})).kind == "unknown"
+    shells = {
+        "dir_path": {"command": "ls", "dir_path": "src", "directory": "x"},
+        "directory": {"command": "ls", "directory": "src"},
+        "empty": {"command": "ls", "dir_path": "", "directory": "src"},
+        "none": {"command": "ls", "dir_path": None},
+    }
+    assert {k: read(gemini(repo, "run_shell_command", v)).shell_cwd for k, v in shells.items()} == {
+        "dir_path": "src", "directory": "src", "empty": "src", "none": None
+    }
+    with pytest.raises(CallError) as caught:
+        read(gemini(repo, "run_shell_command", {"command": "ls", "dir_path": 5}))
+    assert str(caught.value) == "the gemini payload's `dir_path` is not a usable string (5)"
+    invoke = read(gemini(repo, "invoke_agent", {"agent_name": "coder", "prompt": "do it"}))
+    assert (invoke.kind, invoke.subagent_named, invoke.subagent_prompt, invoke.subagent_type, invoke.subagent_place) == ("dispatch", False, "do it", "coder", "dispatcher_cwd")
+    odd = read(gemini(repo, "invoke_agent", {"agent_name": "", "prompt": 5}))
+    assert (odd.subagent_named, odd.subagent_prompt, odd.subagent_type) == (False, None, None)
+    assert read(gemini(repo, "invoke_agent", {"agent_name": 5})).subagent_type is None
+    plain = read(gemini(repo, "write_file", {"file_path": "a"}))
+    assert (plain.subagent_named, plain.subagent_prompt, plain.subagent_type, plain.shell_cwd, plain.subagent_place) == (True, None, None, None, "input")
+
+
+def test_gemini_replies(repo: Repo) -> None:
+    outside = gemini(repo, "write_file", {"file_path": str(repo.main / "x"), "content": "x"})
+    deny = json.loads(answer(outside, "gemini", repo.worktree))
+    assert set(deny) == {"decision", "reason"} and deny["decision"] == "deny" and codes_in(deny["reason"]) == {"WG101"}
+    rewrite = json.loads(answer(outside, "gemini", repo.worktree, mode="rewrite"))
+    assert rewrite == {
+        "decision": "allow",
+        "reason": rewrite["reason"],
+        "hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"file_path": str(repo.worktree / "x"), "content": "x"}},
+    }
+    assert codes_in(rewrite["reason"]) == {"WG101"}
+    warn = json.loads(answer(outside, "gemini", repo.worktree, mode="warn"))
+    assert set(warn) == {"systemMessage"} and codes_in(warn["systemMessage"]) == {"WG101"}
+    assert answer(gemini(repo, "write_file", {"file_path": "x"}), "gemini", repo.worktree) == ""
+    error = json.loads(answer(b"[]", "gemini", repo.worktree))
+    assert error == {"decision": "deny", "reason": "worktree-guard could not check this call, so it is refused: stdin is JSON but not an object (got list) [worktree-guard WG000]"}
+
+
+def test_install_entries_of_cursor_and_gemini() -> None:
+    from worktree_guard.runtimes import cursor as cursor_adapter, gemini as gemini_adapter
+
+    configs = PM.hook.worktree_guard_hook_config()
+    assert cursor_adapter.HOOK_CONFIG in configs and gemini_adapter.HOOK_CONFIG in configs
+    assert cursor_adapter.HOOK_CONFIG.entries("wg hook") == {"preToolUse": {"command": "wg hook", "failClosed": True}}
+    assert gemini_adapter.HOOK_CONFIG.entries("wg hook") == {
+        "BeforeTool": {
+            "matcher": "^(write_file|replace|run_shell_command|invoke_agent)$",
+            "hooks": [{"type": "command", "command": "wg hook", "name": "worktree-guard", "timeout": 30000}],
+        }
+    }
+
+
+# --- Claude Code -----------------------------------------------------------------------------------------------
+
+
+def claude(repo: Repo, tool: str | None = "Write", tool_input: dict[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
+    from .helpers import payload
+
+    body = payload(repo.worktree, tool or "", tool_input or {})
+    body.update(fields)
+    return {k: v for k, v in body.items() if v is not None and (k != "tool_name" or tool)}
+
+
+def test_claude_code_tool_call_fields(repo: Repo) -> None:
+    call = read(claude(repo, "NotebookEdit", {"notebook_path": "n.ipynb"}, agent_id="a1", agent_type="coder", permission_mode="acceptEdits"))
+    assert (call.runtime, call.tool, call.kind, call.path_field, call.cwd) == ("claude-code", "NotebookEdit", "file_write", "notebook_path", str(repo.worktree))
+    assert (call.session_id, call.agent_id, call.agent_type, call.permission_mode, call.tool_use_id, call.transcript_path) == (
+        "5f1c2a4e-0000-4000-8000-000000000001", "a1", "coder", "acceptEdits", "toolu_01TESTTESTTESTTESTTEST",
+        "/home/u/.claude/projects/-repo/5f1c2a4e-0000-4000-8000-000000000001.jsonl",
+    )
+    assert (call.subagent_type, call.subagent_place) == (None, "input")
+    assert read(claude(repo, "Task", {"prompt": "p"})).subagent_type == "general-purpose"
+    assert read(claude(repo, "Agent", {"prompt": "p", "subagent_type": ""})).subagent_type == "general-purpose"
+    assert read(claude(repo, "Agent", {"prompt": "p", "subagent_type": 5})).subagent_type == "general-purpose"
+    assert read(claude(repo, "Agent", {"prompt": "p", "subagent_type": "coder"})).subagent_type == "coder"
+    assert read(claude(repo, "EnterWorktree", {"path": "x"})).kind == "enter_worktree"
+    assert read(claude(repo, "mcp__fs__write", {})).kind == "unknown"
+    post = read(claude(repo, "Write", {"file_path": "x"}, hook_event_name="PostToolUse"))
+    assert (post.kind, post.path_field) == ("other", "file_path")
+    aliased = claude(repo, "Write", {"file_path": "x"}, hook_event_name=None, event="PostToolUse")
+    assert read(aliased).kind == "other"  # `event`, as some hook logs name it
+    assert read(claude(repo, "Write", {"file_path": "x"}, hook_event_name=None)).kind == "file_write"  # none: PreToolUse
+    with pytest.raises(CallError) as caught:
+        read(claude(repo, hook_event_name="BeforeTool", tool_input={"file_path": "x"}), "claude-code")
+    assert str(caught.value) == "the payload's hook event 'BeforeTool' is not one Claude Code sends"
+    with pytest.raises(CallError) as caught:
+        read(claude(repo, cwd=5), "claude-code")
+    assert str(caught.value) == "the Claude Code payload's `cwd` is invalid: Input should be a valid string"
+    with pytest.raises(CallError) as caught:
+        read(claude(repo, tool_input=[1]), "claude-code")
+    assert str(caught.value) == "the Claude Code payload's `tool_input` is invalid: Input should be a valid dictionary"
+
+
+def test_claude_code_reads_only_its_own_and_lifecycle_payloads(repo: Repo) -> None:
+    start = claude(repo, None, hook_event_name="SubagentStart", agent_id="a1")
+    call = read(start)
+    assert (call.runtime, call.tool, call.kind) == ("claude-code", "SubagentStart", "other")
+    assert read(claude(repo, None, hook_event_name="Notification")) is None
+    with pytest.raises(CallError) as caught:
+        read(claude(repo, None, hook_event_name="Notification"), "claude-code")
+    assert str(caught.value) == "the Claude Code payload's `tool_name` is invalid: Field required"
+    from worktree_guard.runtimes import claude_code
+
+    assert claude_code.worktree_guard_read_payload(claude(repo), "gemini") is None
+    assert claude_code.worktree_guard_read_payload(claude(repo), "claude-code").runtime == "claude-code"
+    assert claude_code.worktree_guard_read_event(start, "codex") is None
+    assert claude_code.worktree_guard_read_event(claude(repo), "auto") is None
+    event = claude_code.worktree_guard_read_event({**start, "stop_hook_active": True}, "claude-code")
+    assert (event.runtime, event.event, event.agent_id, event.cwd, event.stop_hook_active, event.permission_mode) == (
+        "claude-code", "SubagentStart", "a1", str(repo.worktree), True, "default"
+    )
+    aliased = {k: v for k, v in start.items() if k != "hook_event_name"} | {"event": "SubagentStop"}
+    assert claude_code.worktree_guard_read_event(aliased, "auto").event == "SubagentStop"
+    with pytest.raises(CallError) as caught:
+        claude_code.worktree_guard_read_event({**start, "agent_id": ""}, "auto")
+    assert str(caught.value) == "the Claude Code SubagentStart payload's `agent_id` is invalid: String should have at least 1 character"
+
+
+@pytest.mark.parametrize(
+    ("tool", "mode", "expected"),
+    [
+        ("Write", None, "ask"), ("Write", "default", "ask"), ("Write", "plan", "ask"),
+        ("Write", "acceptEdits", "allow"), ("Bash", "acceptEdits", "ask"),
+        ("Bash", "bypassPermissions", "allow"), ("Bash", "dontAsk", "allow"), ("Bash", "auto", "allow"),
+        ("Agent", "default", "allow"), ("Task", None, "allow"),
+    ],
+)
+def test_claude_code_rewrite_permission(tool: str, mode: str | None, expected: str) -> None:
+    from worktree_guard.runtimes.claude_code import TOOLS, permission_for_rewrite
+
+    call = ToolCall(runtime="claude-code", tool=tool, kind=TOOLS[tool][0], cwd="/w", permission_mode=mode)
+    assert permission_for_rewrite(call) == expected
+
+
+def test_claude_code_replies(repo: Repo) -> None:
+    outside = claude(repo, "Write", {"file_path": str(repo.main / "x"), "content": "x"})
+    deny = json.loads(answer(outside, "claude-code", repo.worktree))
+    assert set(deny) == {"hookSpecificOutput"} and set(deny["hookSpecificOutput"]) == {"hookEventName", "permissionDecision", "permissionDecisionReason"}
+    assert deny["hookSpecificOutput"]["hookEventName"] == "PreToolUse" and deny["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert codes_in(deny["hookSpecificOutput"]["permissionDecisionReason"]) == {"WG101"}
+    rewrite = json.loads(answer(outside, "claude-code", repo.worktree, mode="rewrite"))["hookSpecificOutput"]
+    assert rewrite == {
+        "hookEventName": "PreToolUse",
+        "permissionDecision": "ask",
+        "permissionDecisionReason": rewrite["permissionDecisionReason"],
+        "updatedInput": {"file_path": str(repo.worktree / "x"), "content": "x"},
+    }
+    assert codes_in(rewrite["permissionDecisionReason"]) == {"WG101"}
+    warn = json.loads(answer(outside, "claude-code", repo.worktree, mode="warn"))
+    assert warn == {"systemMessage": warn["systemMessage"], "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": warn["systemMessage"]}}
+    assert codes_in(warn["systemMessage"]) == {"WG101"}
+    assert answer(claude(repo, "Write", {"file_path": "x", "content": "x"}), "claude-code", repo.worktree) == ""
+    error = json.loads(answer(b"[]", "claude-code", repo.worktree))
+    assert error == {"hookSpecificOutput": {
+        "hookEventName": "PreToolUse", "permissionDecision": "deny",
+        "permissionDecisionReason": "worktree-guard could not check this call, so it is refused: stdin is JSON but not an object (got list) [worktree-guard WG000]",
+    }}
+
+
+def test_claude_code_error_replies_by_event() -> None:
+    from worktree_guard.runtimes.claude_code import worktree_guard_render_error as render_error
+
+    assert render_error("m", {}, "gemini") is None
+    stop = render_error("bad", {"hook_event_name": "SubagentStop"}, "auto")
+    assert json.loads(stop.stdout) == {"systemMessage": "worktree-guard could not check this sub-agent: bad [worktree-guard WG000]"}
+    assert json.loads(render_error("bad", {"event": "SubagentStart"}, "claude-code").stdout) == json.loads(stop.stdout)
+    for payload in (None, {"hook_event_name": "PreToolUse"}):
+        out = json.loads(render_error("bad", payload, "claude-code").stdout)
+        assert out["hookSpecificOutput"]["permissionDecisionReason"] == "worktree-guard could not check this call, so it is refused: bad [worktree-guard WG000]"
+
+
+def test_claude_code_install_groups() -> None:
+    from worktree_guard.runtimes.claude_code import HOOK_CONFIG
+
+    assert HOOK_CONFIG in PM.hook.worktree_guard_hook_config()
+    lifecycle = {"hooks": [{"type": "command", "command": "wg hook", "timeout": 60}]}
+    assert HOOK_CONFIG.entries("wg hook") == {
+        "PreToolUse": {"matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task|EnterWorktree", "hooks": [{"type": "command", "command": "wg hook", "timeout": 30}]},
+        "SubagentStart": lifecycle,
+        "SubagentStop": lifecycle,
+    }
+
+
+def test_claude_code_finds_a_sub_agents_dispatch(tmp_path: Path) -> None:
+    from worktree_guard.model import AgentEvent
+    from worktree_guard.runtimes.claude_code import subagent_files, worktree_guard_find_dispatch as find
+    from worktree_guard.subagents.linking import DispatchLink
+
+    session = tmp_path / "s1.jsonl"
+    meta, transcript = subagent_files(str(session), "a1")
+    assert (meta, transcript) == (str(tmp_path / "s1" / "subagents" / "agent-a1.meta.json"), str(tmp_path / "s1" / "subagents" / "agent-a1.jsonl"))
+    assert subagent_files("/t/s1", "../../a1") == ("/t/s1/subagents/agent-a1.meta.json", "/t/s1/subagents/agent-a1.jsonl")
+    agent = AgentEvent(runtime="claude-code", event="SubagentStop", cwd="/w", agent_id="a1", transcript_path=str(session))
+    assert find(agent) is None  # neither file yet
+    Path(meta).parent.mkdir(parents=True)
+    first = {"type": "user", "message": {"role": "user", "content": [{"type": "text", "text": "line one"}, {"type": "image"}, {"text": 5}, {"type": "text", "text": "line two"}]}}
+    Path(transcript).write_text(json.dumps(first) + "\n" + json.dumps({"message": {"content": "later"}}) + "\n")
+    assert find(agent) == DispatchLink(prompt="line one\nline two", how=f"the first prompt of {transcript}")
+    Path(meta).write_text(json.dumps({"toolUseId": "toolu_9", "isFork": True}))
+    assert find(agent) == DispatchLink(dispatch_id="toolu_9", how=f"{meta} (toolUseId)", fork=True)
+    Path(meta).write_text(json.dumps({"toolUseId": "toolu_9", "isFork": "yes"}))
+    assert find(agent) == DispatchLink(dispatch_id="toolu_9", how=f"{meta} (toolUseId)", fork=False)
+    for broken in ("{not json", json.dumps({"toolUseId": 5}), json.dumps(["toolUseId"])):
+        Path(meta).write_text(broken)
+        assert find(agent) == DispatchLink(prompt="line one\nline two", how=f"the first prompt of {transcript}"), broken
+    for line, prompt in ((json.dumps({"message": {"content": "plain"}}), "plain"), (json.dumps({"message": {"content": [{"type": "image"}]}}), None),
+                         (json.dumps({"message": {"content": 5}}), None), (json.dumps({"message": "x"}), None), (json.dumps([1]), None),
+                         ("{broken", None), ("", None)):
+        Path(transcript).write_text(line + "\n" if line else "")
+        found = find(agent)
+        assert (found.prompt if found else None) == prompt, line
+    Path(transcript).write_text(json.dumps({"message": {"content": "plain"}}) + "\n")
+    for other in (agent.model_copy(update={"runtime": "codex"}), agent.model_copy(update={"agent_id": None}), agent.model_copy(update={"transcript_path": None})):
+        assert find(other) is None
