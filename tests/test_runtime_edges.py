@@ -462,3 +462,203 @@ def test_claude_code_finds_a_sub_agents_dispatch(tmp_path: Path) -> None:
     Path(transcript).write_text(json.dumps({"message": {"content": "plain"}}) + "\n")
     for other in (agent.model_copy(update={"runtime": "codex"}), agent.model_copy(update={"agent_id": None}), agent.model_copy(update={"transcript_path": None})):
         assert find(other) is None
+
+
+# --- GitHub Copilot CLI ----------------------------------------------------------------------------------------
+
+
+def camel(repo: Repo, tool: str = "create", args: Any = None, **fields: Any) -> dict[str, Any]:
+    return {"sessionId": "cs", "timestamp": 1796144162728, "cwd": str(repo.worktree), "toolName": tool, "toolArgs": {} if args is None else args, **fields}
+
+
+def pascal(repo: Repo, tool: str = "Write", args: Any = None, **fields: Any) -> dict[str, Any]:
+    body = {"hook_event_name": "PreToolUse", "session_id": "ps", "timestamp": "2026-12-01T16:56:13.015Z", "cwd": str(repo.worktree), "tool_name": tool, "tool_input": {} if args is None else args}
+    return {**body, **fields}
+
+
+def test_copilot_forms_are_told_apart(repo: Repo) -> None:
+    from worktree_guard.runtimes.copilot import CAMEL, PASCAL, form_of
+
+    assert form_of(camel(repo)) is CAMEL and form_of(pascal(repo)) is PASCAL
+    assert form_of({"toolName": "bash"}) is None and form_of({"toolArgs": {}}) is None
+    assert form_of(pascal(repo, hook_event_name="PostToolUse")) is None
+    assert form_of({k: v for k, v in pascal(repo).items() if k != "timestamp"}) is None
+    assert form_of(pascal(repo, transcript_path="/t.jsonl")) is None  # that is Claude Code's
+    with pytest.raises(CallError) as caught:
+        read({"cwd": "/x"}, "copilot")
+    assert str(caught.value) == "the payload is neither of Copilot's forms (camelCase toolName/toolArgs, or PascalCase PreToolUse)"
+    from worktree_guard.runtimes import copilot
+
+    assert copilot.worktree_guard_read_payload(camel(repo), "codex") is None
+    assert copilot.worktree_guard_read_payload({"cwd": "/x"}, "auto") is None
+
+
+def test_copilot_tool_call_fields(repo: Repo) -> None:
+    create = read(camel(repo, "create", {"path": "a.txt", "file_text": "x"}, agentId="sub1", agentType="coder", parentAgentId="p1"))
+    assert (create.runtime, create.tool, create.kind, create.path_field, create.cwd, create.input) == ("copilot", "create", "file_write", "path", str(repo.worktree), {"path": "a.txt", "file_text": "x"})
+    assert (create.session_id, create.agent_id, create.agent_type, create.parent_id) == ("cs", "sub1", "coder", "p1")
+    write = read(pascal(repo, "Write", {"path": "a.txt"}, agent_id="sub2", agent_type="t", parent_agent_id="p2"))
+    assert (write.kind, write.path_field, write.session_id, write.agent_id, write.agent_type, write.parent_id) == ("file_write", "path", "ps", "sub2", "t", "p2")
+    assert read(camel(repo, "Write", {"path": "a"})).kind == "unknown"  # Pascal names in the camel form: not its tools
+    assert read(pascal(repo, "create", {"path": "a"})).kind == "unknown"
+    assert read(camel(repo, "view", {"path": "a"})).kind == "other"
+    post = read(camel(repo, "create", {"path": str(repo.main / "x")}, toolResult={"resultType": "success"}))
+    assert (post.kind, post.path_field) == ("other", None)
+    assert read(pascal(repo, "Write", {"path": "a"}, toolResult={})).kind == "file_write"  # only the camel form has results
+    assert read(camel(repo, "bash", json.dumps({"command": "ls"}))).input == {"command": "ls"}
+    assert read(camel(repo, "bash", None)).input == {}
+    assert read({**camel(repo, "bash"), "toolArgs": None}).input == {}
+    with pytest.raises(CallError) as caught:
+        read(camel(repo, "bash", "ls -la"))
+    assert str(caught.value) == "the Copilot payload's `toolArgs` for bash is a string that is not JSON"
+    with pytest.raises(CallError) as caught:
+        read(pascal(repo, "Bash", [1]))
+    assert str(caught.value) == "the Copilot payload's `tool_input` is a list, not an object"
+    with pytest.raises(CallError) as caught:
+        read(camel(repo, "bash", "[1]"))
+    assert str(caught.value) == "the Copilot payload's `toolArgs` is a list, not an object"
+    for payload, field in ((camel(repo, cwd=5), "cwd"), (camel(repo, sessionId=5), "sessionId"), (pascal(repo, agent_id=5), "agent_id"),
+                           (camel(repo, agentType=5), "agentType"), (camel(repo, parentAgentId=5), "parentAgentId"), (pascal(repo, tool_name=5), "tool_name")):
+        with pytest.raises(CallError) as caught:
+            read(payload)
+        assert str(caught.value) == f"the copilot payload's `{field}` is not a usable string (5)"
+
+
+def test_copilot_patches_and_dispatches(repo: Repo) -> None:
+    patch = "*** Begin Patch\n*** Add File: a.txt\n+a\n*** Delete File: b.txt\n*** End Patch\n"
+    for call in (read(camel(repo, "apply_patch", patch)), read(pascal(repo, "Edit", patch))):
+        assert (call.kind, call.path_field, call.input) == ("file_write", None, {"patch": patch})
+        assert [(w.path, w.action) for w in call.file_writes] == [("a.txt", "write"), ("b.txt", "delete")]
+    assert read(camel(repo, "bash", json.dumps({"command": patch}))).file_writes is None
+    with pytest.raises(CallError) as caught:
+        read(camel(repo, "apply_patch", "*** Begin Patch\n*** End Patch\n"))
+    assert str(caught.value) == "the Copilot patch cannot be judged: the patch names no file (no `*** Add/Update/Delete File:` line)"
+    with pytest.raises(CallError, match="is a string that is not JSON"):
+        read(camel(repo, "create", patch))  # only the patch tools carry a patch string
+    task = read(camel(repo, "task", {"prompt": "do it", "agent_type": "coder", "name": "n"}))
+    assert (task.kind, task.subagent_prompt, task.subagent_type, task.subagent_place) == ("dispatch", "do it", "coder", "dispatcher_cwd")
+    from worktree_guard.runtimes.copilot import dispatch_id
+
+    assert task.tool_use_id == dispatch_id("cs", 1796144162728, {"prompt": "do it", "agent_type": "coder", "name": "n"})
+    odd = read(pascal(repo, "Agent", {"prompt": 5, "agent_type": ""}, session_id=None))
+    assert (odd.subagent_prompt, odd.subagent_type, odd.tool_use_id.split("-")[:4]) == (None, None, ["copilot", "no", "session", "2026"])
+    assert read(camel(repo, "create", {"path": "a"})).tool_use_id is None
+
+
+def test_copilot_dispatch_ids() -> None:
+    from worktree_guard.runtimes.copilot import dispatch_id
+
+    args = {"prompt": "é", "b": 1, "a": 2}
+    digest = __import__("hashlib").sha256(json.dumps(args, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
+    assert dispatch_id("s1", 17, args) == f"copilot-s1-17-{digest}"
+    assert dispatch_id("s1", 17, {"a": 2, "b": 1, "prompt": "é"}) == dispatch_id("s1", 17, args)
+    assert dispatch_id(None, None, {}).startswith("copilot-no-session-None-")
+    assert dispatch_id("", 1, {}).startswith("copilot-no-session-1-")
+    assert dispatch_id("s", 1, {"p": "\udc80"}).startswith("copilot-s-1-")  # a lone surrogate from JSON: hashed, not an error
+
+
+def test_copilot_lifecycle_events(repo: Repo) -> None:
+    from worktree_guard.runtimes.copilot import lifecycle_event, worktree_guard_read_event as read_event
+
+    start = {"sessionId": "cs", "timestamp": 1, "cwd": str(repo.worktree), "transcriptPath": "/t/events.jsonl", "agentName": "n", "agentId": "a1", "agentType": "coder", "parentAgentId": "p1"}
+    assert lifecycle_event(start, "auto") == "SubagentStart"
+    assert lifecycle_event({**start, "stopReason": "end"}, "auto") == "SubagentStop"
+    assert lifecycle_event({**start, "stop_hook_active": False}, "auto") == "SubagentStop"
+    assert lifecycle_event({**start, "toolName": "bash"}, "auto") is None
+    assert lifecycle_event({**start, "tool_name": "bash"}, "auto") is None
+    assert lifecycle_event({k: v for k, v in start.items() if k != "agentName"}, "auto") is None
+    assert lifecycle_event({k: v for k, v in start.items() if k != "agentId"}, "auto") is None
+    assert lifecycle_event({**{k: v for k, v in start.items() if k != "agentId"}, "agent_id": "a1"}, "auto") == "SubagentStart"
+    named = {"hook_event_name": "SubagentStop", "parent_agent_id": "p", "timestamp": "t", "cwd": "/w", "agent_id": "a"}
+    assert lifecycle_event(named, "auto") == "SubagentStop"
+    assert lifecycle_event({**named, "hook_event_name": "SubagentStart"}, "auto") == "SubagentStart"
+    assert lifecycle_event({k: v for k, v in named.items() if k != "parent_agent_id"}, "auto") is None
+    assert lifecycle_event({k: v for k, v in named.items() if k != "timestamp"}, "auto") is None
+    event = read_event({**start, "stop_hook_active": True, "stopReason": "x"}, "copilot")
+    assert (event.runtime, event.event, event.cwd, event.agent_id, event.agent_type, event.session_id, event.parent_id, event.stop_hook_active, event.transcript_path) == (
+        "copilot", "SubagentStop", str(repo.worktree), "a1", "coder", "cs", "p1", True, "/t/events.jsonl"
+    )
+    snake = read_event({**named, "agent_type": "t", "session_id": "s", "transcript_path": "/t2", "agentId": ""}, "auto")
+    assert (snake.agent_id, snake.agent_type, snake.session_id, snake.parent_id, snake.transcript_path, snake.stop_hook_active) == ("a", "t", "s", "p", "/t2", False)
+    assert read_event(start, "codex") is None
+    for broken in ({**start, "cwd": ""}, {**start, "agentId": 5}):
+        with pytest.raises(CallError) as caught:
+            read_event(broken, "auto")
+        assert str(caught.value) == "the Copilot SubagentStart payload names no `cwd` or agent id"
+
+
+def test_copilot_finds_a_sub_agents_prompt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from worktree_guard.model import AgentEvent
+    from worktree_guard.runtimes.copilot import events_file, worktree_guard_find_dispatch as find
+    from worktree_guard.subagents.linking import DispatchLink
+
+    events = tmp_path / "events.jsonl"
+    lines = [
+        {"type": "user.message", "agentId": "other", "data": {"content": "not mine"}},
+        {"type": "assistant.message", "agentId": "a1", "data": {"content": "user.message"}},
+        {"type": "user.message", "agentId": "a1", "data": {"content": 5}},
+        {"type": "user.message", "agentId": "a1", "data": "x"},
+        {"type": "user.message", "agentId": "a10", "data": {"content": "a10's"}},
+        {"type": "user.message", "agentId": "a1", "data": {"content": "the prompt"}},
+        {"type": "user.message", "agentId": "a1", "data": {"content": "later"}},
+    ]
+    events.write_text("{broken user.message a1\n" + "".join(json.dumps(line) + "\n" for line in lines))
+    agent = AgentEvent(runtime="copilot", event="SubagentStop", cwd="/w", agent_id="a1", transcript_path=str(events))
+    assert find(agent) == DispatchLink(prompt="the prompt", how=f"its prompt in {events}")
+    for other in (agent.model_copy(update={"runtime": "codex"}), agent.model_copy(update={"agent_id": ""}), agent.model_copy(update={"agent_id": "zz"})):
+        assert find(other) is None
+    monkeypatch.setenv("COPILOT_HOME", str(tmp_path / "ch"))
+    by_parent = agent.model_copy(update={"transcript_path": None, "parent_id": "p1"})
+    assert events_file(by_parent) == str(tmp_path / "ch" / "session-state" / "p1" / "events.jsonl")
+    assert find(by_parent) is None  # no such file
+    (tmp_path / "ch" / "session-state" / "p1").mkdir(parents=True)
+    (tmp_path / "ch" / "session-state" / "p1" / "events.jsonl").write_text(events.read_text())
+    assert find(by_parent) == DispatchLink(prompt="the prompt", how=f"its prompt in {tmp_path / 'ch' / 'session-state' / 'p1' / 'events.jsonl'}")
+    assert events_file(agent.model_copy(update={"transcript_path": "relative/events.jsonl", "parent_id": "p1"})) == str(tmp_path / "ch" / "session-state" / "p1" / "events.jsonl")
+    for parent in (None, "", "../x", "a/b", ".hidden"):
+        assert events_file(agent.model_copy(update={"transcript_path": None, "parent_id": parent})) is None, parent
+    monkeypatch.delenv("COPILOT_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert events_file(by_parent) == str(tmp_path / "home" / ".copilot" / "session-state" / "p1" / "events.jsonl")
+
+
+def test_copilot_replies(repo: Repo) -> None:
+    outside = camel(repo, "create", {"path": str(repo.main / "x"), "file_text": "x"})
+    deny = json.loads(answer(outside, "copilot", repo.worktree))
+    reason = deny["permissionDecisionReason"]
+    assert deny == {"permissionDecision": "deny", "permissionDecisionReason": reason, "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}}
+    assert codes_in(reason) == {"WG101"}
+    rewrite = json.loads(answer(outside, "copilot", repo.worktree, mode="rewrite"))
+    assert rewrite == {"permissionDecision": "allow", "permissionDecisionReason": rewrite["permissionDecisionReason"], "modifiedArgs": {"path": str(repo.worktree / "x"), "file_text": "x"}}
+    assert codes_in(rewrite["permissionDecisionReason"]) == {"WG101"}
+    warn = json.loads(answer(outside, "copilot", repo.worktree, mode="warn"))
+    assert set(warn) == {"additionalContext"} and codes_in(warn["additionalContext"]) == {"WG101"}
+    assert answer(camel(repo, "create", {"path": "x"}), "copilot", repo.worktree) == ""
+    error = json.loads(answer(b"[]", "copilot", repo.worktree))
+    assert error["permissionDecisionReason"] == "worktree-guard could not check this call, so it is refused: stdin is JSON but not an object (got list) [worktree-guard WG000]"
+
+
+def test_copilot_error_replies() -> None:
+    from worktree_guard.runtimes.copilot import worktree_guard_render_error as render_error
+
+    start = {"cwd": "/w", "agentName": "n", "agentId": "a1"}
+    assert json.loads(render_error("bad", start, "auto").stdout) == {"systemMessage": "worktree-guard could not check this sub-agent: bad [worktree-guard WG000]"}
+    assert json.loads(render_error("bad", start, "copilot").stdout) == {"systemMessage": "worktree-guard could not check this sub-agent: bad [worktree-guard WG000]"}
+    assert render_error("bad", start, "codex") is None
+    camel_call = {"toolName": "bash", "toolArgs": {}}
+    for payload, runtime in ((camel_call, "auto"), (None, "copilot"), ({"x": 1}, "copilot")):
+        out = json.loads(render_error("bad", payload, runtime).stdout)
+        assert out["permissionDecisionReason"] == "worktree-guard could not check this call, so it is refused: bad [worktree-guard WG000]", (payload, runtime)
+    for payload, runtime in ((None, "auto"), ({"x": 1}, "auto"), (camel_call, "gemini")):
+        assert render_error("bad", payload, runtime) is None, (payload, runtime)
+
+
+def test_copilot_install_entries() -> None:
+    from worktree_guard.runtimes.copilot import HOOK_CONFIG
+
+    assert HOOK_CONFIG in PM.hook.worktree_guard_hook_config()
+    assert HOOK_CONFIG.entries("wg hook") == {
+        "preToolUse": {"type": "command", "bash": "wg hook", "timeoutSec": 30},
+        "subagentStart": {"type": "command", "bash": "wg hook", "timeoutSec": 60},
+        "subagentStop": {"type": "command", "bash": "wg hook", "timeoutSec": 60},
+    }
