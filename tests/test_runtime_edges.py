@@ -662,3 +662,163 @@ def test_copilot_install_entries() -> None:
         "subagentStart": {"type": "command", "bash": "wg hook", "timeoutSec": 60},
         "subagentStop": {"type": "command", "bash": "wg hook", "timeoutSec": 60},
     }
+
+
+# --- Cline (CLI and VS Code extension) -------------------------------------------------------------------------
+
+
+def cline(repo: Repo, tool: str = "editor", tool_input: Any = None, **fields: Any) -> dict[str, Any]:
+    body = {
+        "taskId": "task1", "workspaceRoots": [str(repo.worktree)], "workspaceInfo": {"rootPath": str(repo.worktree)},
+        "agent_id": "agent1", "parent_agent_id": None, "hookName": "tool_call",
+        "tool_call": {"id": "call1", "name": tool, "input": {} if tool_input is None else tool_input},
+    }
+    return {**body, **fields}
+
+
+def vscode(repo: Repo, tool: str = "write_to_file", parameters: Any = None, **fields: Any) -> dict[str, Any]:
+    body = {"taskId": "task2", "workspaceRoots": [str(repo.worktree)], "hookName": "PreToolUse", "preToolUse": {"toolName": tool, "parameters": parameters or {}}}
+    return {**body, **fields}
+
+
+def test_cline_is_recognised_and_placed_by_its_workspace(repo: Repo) -> None:
+    from worktree_guard.runtimes.cline import recognises, workspace
+
+    assert recognises({"hookName": "x", "workspaceRoots": []}) and recognises({"hookName": "x", "tool_call": {}})
+    assert not recognises({"hookName": "x"}) and not recognises({"workspaceRoots": [], "tool_call": {}})
+    assert workspace({"workspaceInfo": {"rootPath": "/a"}, "workspaceRoots": ["/b"]}) == "/a"
+    for info in ({}, {"rootPath": ""}, {"rootPath": None}, None):
+        assert workspace({"workspaceInfo": info, "workspaceRoots": ["/b", "/c"]}) == "/b", info
+    for roots in ([], "/b", None, [""], [5]):
+        with pytest.raises(CallError) as caught:
+            workspace({"workspaceRoots": roots})
+        assert str(caught.value) == "the Cline payload names no workspace root (`workspaceInfo.rootPath`, `workspaceRoots`)"
+    with pytest.raises(CallError) as caught:
+        workspace({"workspaceInfo": {"rootPath": 5}})
+    assert str(caught.value) == "the Cline payload names no workspace root (`workspaceInfo.rootPath`, `workspaceRoots`)"
+    assert PM.hook.worktree_guard_payload_cwd(payload=cline(repo), runtime="cline") == str(repo.worktree)
+    assert PM.hook.worktree_guard_payload_cwd(payload=vscode(repo), runtime="auto") == str(repo.worktree)
+    assert PM.hook.worktree_guard_payload_cwd(payload={"hookName": "x", "workspaceRoots": 5, "workspaceInfo": [1]}, runtime="cline-vscode") is None
+    from worktree_guard.runtimes import cline as adapter
+
+    assert adapter.worktree_guard_payload_cwd(cline(repo), "gemini") is None
+    assert adapter.worktree_guard_payload_cwd({"hookName": "x", "workspaceRoots": []}, "cline") is None
+
+
+def test_cline_tool_call_fields(repo: Repo) -> None:
+    edit = read(cline(repo, "editor", {"path": "a.txt", "new_text": "x"}))
+    assert (edit.runtime, edit.tool, edit.kind, edit.path_field, edit.cwd, edit.input) == ("cline", "editor", "file_write", "path", str(repo.worktree), {"path": "a.txt", "new_text": "x"})
+    assert (edit.session_id, edit.agent_id, edit.parent_id, edit.caller_id, edit.tool_use_id) == ("task1", None, None, "agent1", "call1")
+    sub = read(cline(repo, "editor", {"path": "a"}, parent_agent_id="agent0"))
+    assert (sub.agent_id, sub.parent_id, sub.caller_id) == ("agent1", "agent0", "agent1")
+    commands = read(cline(repo, "run_commands", {"commands": ["ls", "pwd"]}))
+    assert (commands.kind, commands.commands) == ("shell", ["ls", "pwd"])
+    with pytest.raises(CallError) as caught:
+        read(cline(repo, "run_commands", {"commands": "ls"}))
+    assert str(caught.value) == "the Cline run_commands call's `commands` is not a list ('ls')"
+    patch = read(cline(repo, "apply_patch", {"input": "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n*** End Patch\n"}))
+    assert (patch.kind, patch.path_field, [(w.path, w.action) for w in patch.file_writes]) == ("file_write", None, [("a.txt", "move_from"), ("b.txt", "move_to")])
+    with pytest.raises(CallError) as caught:
+        read(cline(repo, "apply_patch", {"input": 5}))
+    assert str(caught.value) == "the Cline apply_patch call has no patch text in `input`"
+    with pytest.raises(CallError) as caught:
+        read(cline(repo, "apply_patch", {"input": "*** Begin Patch\n*** End Patch\n"}))
+    assert str(caught.value) == "the Cline patch cannot be judged: the patch names no file (no `*** Add/Update/Delete File:` line)"
+    spawn = read(cline(repo, "spawn_agent", {"task": "do it", "systemPrompt": "s"}))
+    assert (spawn.kind, spawn.subagent_prompt, spawn.subagent_named, spawn.subagent_place) == ("dispatch", "do it", True, "dispatcher_cwd")
+    assert read(cline(repo, "spawn_agent", {"task": 5})).subagent_prompt is None
+    assert read(cline(repo, "read_files", {})).kind == "other"
+    with pytest.raises(CallError) as caught:
+        read(cline(repo, hookName="TaskStart"))
+    assert str(caught.value) == "the Cline hook file was run for 'TaskStart', not for a tool call ('tool_call' or 'PreToolUse')"
+    for field, payload in (("name", cline(repo, tool_call={"id": "c", "input": {}})), ("id", cline(repo, tool_call={"id": 5, "name": "editor"})),
+                           ("taskId", cline(repo, taskId=5)), ("agent_id", cline(repo, agent_id=5)), ("parent_agent_id", cline(repo, parent_agent_id=5)),
+                           ("hookName", {**cline(repo), "hookName": 5})):
+        with pytest.raises(CallError) as caught:
+            read(payload, "cline")
+        assert str(caught.value).startswith(f"the cline payload's `{field}` is "), field
+    with pytest.raises(CallError) as caught:
+        read(cline(repo, tool_call={"id": "c", "name": "editor", "input": [1]}))
+    assert str(caught.value) == "the cline payload's `input` is a list, not an object"
+
+
+def test_cline_extension_tool_call_fields(repo: Repo) -> None:
+    write = read(vscode(repo, "write_to_file", {"path": "a.txt", "content": "x"}, agent_id="a", parent_agent_id="p"))
+    assert (write.runtime, write.tool, write.kind, write.path_field, write.input, write.tool_use_id, write.session_id) == ("cline-vscode", "write_to_file", "file_write", "path", {"path": "a.txt", "content": "x"}, None, "task2")
+    command = read(vscode(repo, "execute_command", {"command": "ls"}))
+    assert (command.kind, command.commands) == ("shell", ["ls"])
+    no_command = json.loads(answer(vscode(repo, "execute_command", {}), "cline", repo.worktree))  # [None]: not a command
+    assert no_command["cancel"] is True and codes_in(no_command["errorMessage"]) == {"WG000"}
+    task = read(vscode(repo, "new_task", {"context": "carry on"}))
+    assert (task.kind, task.subagent_prompt, task.subagent_named) == ("dispatch", "carry on", False)
+    assert read(vscode(repo, "new_task", {"context": 5})).subagent_prompt is None
+    assert read(vscode(repo), "cline-vscode").runtime == "cline-vscode"
+    with pytest.raises(CallError) as caught:
+        read({**vscode(repo), "preToolUse": {"parameters": {}}})
+    assert str(caught.value) == "the cline payload's `toolName` is missing"
+    with pytest.raises(CallError) as caught:
+        read({**vscode(repo), "preToolUse": {"toolName": "x", "parameters": "p"}})
+    assert str(caught.value) == "the cline payload's `parameters` is a str, not an object"
+
+
+def test_cline_refusals_write_nothing_and_carry_the_reason() -> None:
+    from worktree_guard.runtimes.cline import refusal
+
+    reason = "Nope: /a/b is  outside. [worktree-guard WG101]"
+    assert json.loads(refusal("run_commands", reason).stdout) == {"overrideInput": {"commands": ["printf '%s\\n' 'Nope: /a/b is  outside. [worktree-guard WG101]' >&2; exit 1"]}}
+    assert json.loads(refusal("editor", reason).stdout) == {"overrideInput": {"path": "/dev/null/Nope: \u2215a\u2215b is outside. [worktree-guard WG101]", "new_text": ""}}
+    assert json.loads(refusal("apply_patch", reason).stdout) == {
+        "overrideInput": {"input": "*** Begin Patch\nworktree-guard refused this patch: Nope: /a/b is outside. [worktree-guard WG101]\n*** End Patch\n"}
+    }
+    assert json.loads(refusal("spawn_agent", reason).stdout) == {"cancel": True, "errorMessage": reason}
+    assert json.loads(refusal("", reason).stdout) == {"cancel": True, "errorMessage": reason}
+
+
+def test_cline_replies(repo: Repo) -> None:
+    outside = {"path": str(repo.main / "x"), "new_text": "x"}
+    deny = json.loads(answer(cline(repo, "editor", outside), "cline", repo.worktree))
+    assert deny["overrideInput"]["new_text"] == "" and deny["overrideInput"]["path"].startswith("/dev/null/")
+    rewrite = json.loads(answer(cline(repo, "editor", outside), "cline", repo.worktree, mode="rewrite"))
+    assert rewrite == {"overrideInput": {"path": str(repo.worktree / "x"), "new_text": "x"}}
+    spawn_warn = json.loads(answer(cline(repo, "editor", outside), "cline", repo.worktree, mode="warn"))
+    assert set(spawn_warn) == {"context"} and codes_in(spawn_warn["context"]) == {"WG101"}
+    ext = {"path": str(repo.main / "x"), "content": "x"}
+    ext_deny = json.loads(answer(vscode(repo, "write_to_file", ext), "cline", repo.worktree))
+    assert ext_deny["cancel"] is True and codes_in(ext_deny["errorMessage"]) == {"WG101"}
+    ext_rewrite = json.loads(answer(vscode(repo, "write_to_file", ext), "cline", repo.worktree, mode="rewrite"))
+    assert set(ext_rewrite) == {"cancel", "errorMessage"} and codes_in(ext_rewrite["errorMessage"]) == {"WG101"}
+    ext_warn = json.loads(answer(vscode(repo, "write_to_file", ext), "cline", repo.worktree, mode="warn"))
+    assert set(ext_warn) == {"contextModification"} and codes_in(ext_warn["contextModification"]) == {"WG101"}
+    assert answer(cline(repo, "editor", {"path": "x", "new_text": "x"}), "cline", repo.worktree) == ""
+    from worktree_guard.runtimes import cline as adapter
+
+    assert adapter.worktree_guard_render_reply(decide_pass(), ToolCall(runtime="codex", tool="x", kind="other", cwd="/w")) is None
+
+
+def decide_pass() -> Any:
+    from worktree_guard.model import Verdict
+
+    return Verdict(decision="pass")
+
+
+def test_cline_error_replies(repo: Repo) -> None:
+    from worktree_guard.runtimes.cline import worktree_guard_render_error as render_error
+
+    unjudged = "worktree-guard could not check this call, so it is refused: bad [worktree-guard WG000]"
+    run = render_error("bad", cline(repo, "run_commands"), "auto")
+    assert json.loads(run.stdout)["overrideInput"]["commands"][0].startswith(f"printf '%s\\n' '{unjudged}'")
+    assert json.loads(render_error("bad", {"hookName": "tool_call", "tool_call": {"name": 5}}, "cline").stdout) == {"cancel": True, "errorMessage": unjudged}
+    assert json.loads(render_error("bad", {"hookName": "tool_call", "tool_call": "x"}, "cline").stdout) == {"cancel": True, "errorMessage": unjudged}
+    assert json.loads(render_error("bad", {**vscode(repo), "tool_call": {"name": "editor"}}, "auto").stdout) == {"cancel": True, "errorMessage": unjudged}
+    assert json.loads(render_error("bad", None, "cline-vscode").stdout) == {"cancel": True, "errorMessage": unjudged}
+    assert render_error("bad", None, "auto") is None and render_error("bad", cline(repo), "gemini") is None
+
+
+def test_cline_install_script() -> None:
+    from worktree_guard.install import SCRIPT_KEY
+    from worktree_guard.runtimes.cline import HOOK_CONFIG
+
+    assert HOOK_CONFIG in PM.hook.worktree_guard_hook_config()
+    assert HOOK_CONFIG.entries("wg hook") == {
+        SCRIPT_KEY: "#!/bin/sh\n# worktree-guard hook: Cline's PreToolUse (written by `worktree-guard install --runtime cline`)\nexec wg hook\n"
+    }
