@@ -822,3 +822,197 @@ def test_cline_install_script() -> None:
     assert HOOK_CONFIG.entries("wg hook") == {
         SCRIPT_KEY: "#!/bin/sh\n# worktree-guard hook: Cline's PreToolUse (written by `worktree-guard install --runtime cline`)\nexec wg hook\n"
     }
+
+
+# --- OpenAI Codex CLI ------------------------------------------------------------------------------------------
+
+
+def rollout(path: Path, *records: Any) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records))
+    return str(path)
+
+
+def codex(repo: Repo, tool: str | None = "Bash", tool_input: Any = None, **fields: Any) -> dict[str, Any]:
+    transcript = rollout(repo.base / "codex" / "rollout-main.jsonl", {"type": "session_meta", "payload": {"id": "s", "cwd": str(repo.worktree)}})
+    body = {
+        "session_id": "cx", "turn_id": "t1", "transcript_path": transcript, "cwd": str(repo.worktree), "hook_event_name": "PreToolUse",
+        "model": "m", "permission_mode": "bypassPermissions", "tool_name": tool, "tool_input": {"command": "ls"} if tool_input is None else tool_input,
+        "tool_use_id": "call1",
+    }
+    body.update(fields)
+    return {k: v for k, v in body.items() if v is not None or k == "transcript_path"}
+
+
+def test_codex_is_recognised_by_its_turn_id_and_events(repo: Repo) -> None:
+    from worktree_guard.runtimes.codex import recognises
+
+    assert recognises({"turn_id": "t", "hook_event_name": "PreToolUse"}) and recognises({"turn_id": "t", "hook_event_name": "SubagentStop"})
+    assert not recognises({"hook_event_name": "PreToolUse"}) and not recognises({"turn_id": "t", "hook_event_name": "BeforeTool"})
+    with pytest.raises(CallError) as caught:
+        read(codex(repo, hook_event_name="BeforeTool"), "codex")
+    assert str(caught.value) == "'BeforeTool' is not an event Codex sends (its tool event is 'PreToolUse')"
+
+
+def test_codex_session_meta_and_parent_thread(tmp_path: Path) -> None:
+    from worktree_guard.runtimes.codex import parent_thread, session_meta
+
+    good = rollout(tmp_path / "a.jsonl", {"type": "session_meta", "payload": {"cwd": "/w", "parent_thread_id": "p"}}, {"type": "x"})
+    assert session_meta(good) == {"cwd": "/w", "parent_thread_id": "p"}
+    for records in (({"type": "turn", "payload": {"cwd": "/w"}},), ({"type": "session_meta", "payload": [1]},), ([1],), ("{broken",), ()):
+        assert session_meta(rollout(tmp_path / "b.jsonl", *records)) == {}, records
+    assert session_meta(None) == {} and session_meta("") == {} and session_meta("a.jsonl") == {} and session_meta(str(tmp_path / "missing")) == {}
+    assert parent_thread({"parent_thread_id": "p"}) == "p"
+    assert parent_thread({"parent_thread_id": ""}) is None and parent_thread({"parent_thread_id": 5}) is None and parent_thread({}) is None
+
+
+def test_codex_tool_call_fields(repo: Repo) -> None:
+    bash = read(codex(repo, agent_id="sub", agent_type="worker"))
+    assert (bash.runtime, bash.tool, bash.kind, bash.cwd, bash.shell_cwd, bash.input) == ("codex", "Bash", "shell", str(repo.worktree), None, {"command": "ls"})
+    assert (bash.session_id, bash.agent_id, bash.agent_type, bash.permission_mode, bash.tool_use_id, bash.parent_id) == ("cx", "sub", "worker", "bypassPermissions", "call1", None)
+    assert bash.transcript_path == str(repo.base / "codex" / "rollout-main.jsonl")
+    assert read(codex(repo)).parent_id is None
+    workdir = read(codex(repo, cwd=str(repo.worktree / "src")))
+    assert (workdir.cwd, workdir.shell_cwd) == (str(repo.worktree), str(repo.worktree / "src"))
+    relative_meta = codex(repo)
+    relative_meta["transcript_path"] = rollout(repo.base / "codex" / "rel.jsonl", {"type": "session_meta", "payload": {"cwd": "relative"}})
+    with pytest.raises(CallError) as caught:
+        read(relative_meta)
+    assert str(caught.value) == (
+        "Codex's session transcript (`transcript_path`) cannot be read, so the session's directory is unknown (a Bash call's `cwd` is its workdir)"
+    )
+    write = read(codex(repo, "apply_patch", {"command": "*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch\n"}))
+    assert (write.kind, write.path_field, write.cwd, write.shell_cwd, [(w.path, w.action) for w in write.file_writes]) == ("file_write", None, str(repo.worktree), None, [("a.txt", "write")])
+    patch_elsewhere = read(codex(repo, "apply_patch", {"command": "*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch\n"}, transcript_path=None, cwd=str(repo.sibling)))
+    assert patch_elsewhere.cwd == str(repo.sibling)  # no transcript: the payload's own cwd
+    with pytest.raises(CallError) as caught:
+        read(codex(repo, "apply_patch", {"patch": "x"}))
+    assert str(caught.value) == "the Codex apply_patch call has no patch text in `tool_input.command`"
+    with pytest.raises(CallError) as caught:
+        read(codex(repo, "apply_patch", {"command": "nothing"}))
+    assert str(caught.value) == "the Codex patch cannot be judged: the patch names no file (no `*** Add/Update/Delete File:` line)"
+    spawn = read(codex(repo, "spawn_agent", {"message": "go", "agent_type": "explorer"}))
+    assert (spawn.kind, spawn.subagent_prompt, spawn.subagent_type, spawn.subagent_place) == ("dispatch", "go", "explorer", "dispatcher_cwd")
+    assert read(codex(repo, "spawn_agent", {"items": [{"text": "a"}], "agent_type": ""})).subagent_type is None
+    assert read(codex(repo, "spawn_agent", {"agent_type": 5})).subagent_type is None
+    assert read(codex(repo, "multi_agent_v1spawn_agent", {"message": "go"})).kind == "dispatch"
+    assert read(codex(repo, "multi_agent_v1write_stdin", {})).kind == "unknown"
+    assert read(codex(repo, "view_image", {})).kind == "other"
+    stop = read(codex(repo, None, {}, hook_event_name="Stop"))
+    assert (stop.tool, stop.kind) == ("Stop", "other")
+    after = read(codex(repo, "apply_patch", {"command": "x"}, hook_event_name="PostToolUse"))
+    assert (after.kind, after.file_writes) == ("other", None)
+    with pytest.raises(CallError) as caught:
+        read(codex(repo, None))
+    assert str(caught.value) == "the codex payload's `tool_name` is missing"
+    for field in ("cwd", "session_id", "agent_type", "permission_mode", "tool_use_id", "agent_id"):
+        with pytest.raises(CallError) as caught:
+            read(codex(repo, **{field: 5}))
+        assert str(caught.value) == f"the codex payload's `{field}` is not a usable string (5)", field
+    with pytest.raises(CallError) as caught:
+        read(codex(repo, tool_input=[1]))
+    assert str(caught.value) == "the codex payload's `tool_input` is a list, not an object"
+
+
+def test_codex_sub_agent_calls_name_their_parent_thread(repo: Repo) -> None:
+    own = rollout(repo.base / "codex" / "rollout-sub.jsonl", {"type": "session_meta", "payload": {"cwd": str(repo.worktree), "parent_thread_id": "thread0"}})
+    call = read(codex(repo, agent_id="sub", transcript_path=own))
+    assert (call.agent_id, call.parent_id, call.cwd) == ("sub", "thread0", str(repo.worktree))
+    assert read(codex(repo, agent_id="", transcript_path=own)).parent_id is None  # no agent: no parent asked
+
+
+def test_codex_spawn_messages(tmp_path: Path) -> None:
+    from worktree_guard.runtimes.codex import first_prompt, spawn_message
+
+    assert spawn_message({"message": "m", "items": [{"text": "i"}]}) == "m"
+    assert spawn_message({"items": [{"text": "a"}, {"type": "image"}, {"text": 5}, "x", {"text": "b"}]}) == "a\nb"
+    assert spawn_message({"items": [{"type": "image"}]}) is None and spawn_message({"items": "x"}) is None
+    assert spawn_message({"message": 5}) is None and spawn_message({}) is None
+    message = {"type": "item_completed", "item": {"type": "UserMessage", "content": [{"text": "first"}, {"type": "image"}, {"text": "second"}]}}
+    path = rollout(tmp_path / "r.jsonl", {"type": "session_meta", "payload": {}}, "{broken", [1], {"payload": {"type": "item_completed", "item": {"type": "AgentMessage"}}},
+                   {"payload": {"type": "other", "item": {"type": "UserMessage", "content": [{"text": "no"}]}}}, {"payload": message}, {"payload": {**message, "item": {"type": "UserMessage", "content": [{"text": "later"}]}}})
+    assert first_prompt(path) == "first\nsecond"
+    assert first_prompt(rollout(tmp_path / "e.jsonl", {"payload": {"type": "item_completed", "item": {"type": "UserMessage", "content": None}}})) is None
+    assert first_prompt(rollout(tmp_path / "n.jsonl", {"payload": {"type": "item_completed", "item": {"type": "UserMessage", "content": [{"image": 1}]}}})) is None
+    assert first_prompt(rollout(tmp_path / "none.jsonl", {"type": "x"})) is None
+    assert first_prompt(str(tmp_path / "missing.jsonl")) is None
+    late = rollout(tmp_path / "late.jsonl", *([{"type": "x"}] * 64), {"payload": message})
+    assert first_prompt(late) is None  # only the first 64 records are read
+    early = rollout(tmp_path / "early.jsonl", *([{"type": "x"}] * 63), {"payload": message})
+    assert first_prompt(early) == "first\nsecond"
+
+
+def test_codex_finds_a_sub_agents_dispatch(tmp_path: Path) -> None:
+    from worktree_guard.model import AgentEvent
+    from worktree_guard.runtimes.codex import worktree_guard_find_dispatch as find
+    from worktree_guard.subagents.linking import DispatchLink
+
+    message = {"payload": {"type": "item_completed", "item": {"type": "UserMessage", "content": [{"text": "go"}]}}}
+    path = rollout(tmp_path / "r.jsonl", message)
+    agent = AgentEvent(runtime="codex", event="SubagentStop", cwd="/w", agent_id="a1", transcript_path=path)
+    assert find(agent) == DispatchLink(prompt="go", how=f"the first prompt of {path}")
+    for other in (agent.model_copy(update={"runtime": "copilot"}), agent.model_copy(update={"agent_id": None}), agent.model_copy(update={"transcript_path": None}),
+                  agent.model_copy(update={"transcript_path": "r.jsonl"}), agent.model_copy(update={"transcript_path": rollout(tmp_path / "x.jsonl", {"type": "x"})})):
+        assert find(other) is None
+
+
+def test_codex_lifecycle_events(repo: Repo) -> None:
+    from worktree_guard.runtimes.codex import worktree_guard_read_event as read_event
+
+    own = rollout(repo.base / "codex" / "sub.jsonl", {"type": "session_meta", "payload": {"parent_thread_id": "thread0"}})
+    start = {"session_id": "cx", "turn_id": "t", "transcript_path": own, "cwd": str(repo.worktree), "hook_event_name": "SubagentStart", "agent_id": "a1", "agent_type": "worker", "permission_mode": "default"}
+    event = read_event(start, "auto")
+    assert (event.runtime, event.event, event.cwd, event.agent_id, event.agent_type, event.session_id, event.parent_id, event.stop_hook_active, event.permission_mode, event.transcript_path) == (
+        "codex", "SubagentStart", str(repo.worktree), "a1", "worker", "cx", "thread0", False, "default", own
+    )
+    stop = read_event({**start, "hook_event_name": "SubagentStop", "transcript_path": "/parent.jsonl", "agent_transcript_path": own, "stop_hook_active": True}, "codex")
+    assert (stop.event, stop.transcript_path, stop.parent_id, stop.stop_hook_active) == ("SubagentStop", own, "thread0", True)
+    assert read_event({**start, "stop_hook_active": "yes"}, "auto").stop_hook_active is False
+    assert read_event({**start, "hook_event_name": "PreToolUse"}, "auto") is None
+    assert read_event(start, "copilot") is None
+    assert read_event({k: v for k, v in start.items() if k != "turn_id"}, "auto") is None
+    for field in ("cwd", "agent_id"):
+        with pytest.raises(CallError) as caught:
+            read_event({k: v for k, v in start.items() if k != field}, "codex")
+        assert str(caught.value) == f"the codex payload's `{field}` is missing"
+    for field in ("agent_type", "session_id", "permission_mode", "transcript_path", "agent_transcript_path"):
+        with pytest.raises(CallError) as caught:
+            read_event({**start, field: 5}, "codex")
+        assert str(caught.value) == f"the codex payload's `{field}` is not a usable string (5)", field
+
+
+def test_codex_replies(repo: Repo) -> None:
+    outside = codex(repo, "Bash", {"command": f"echo x > {repo.main}/x"})
+    deny = json.loads(answer(outside, "codex", repo.worktree))
+    assert deny == {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": deny["hookSpecificOutput"]["permissionDecisionReason"]}}
+    assert codes_in(deny["hookSpecificOutput"]["permissionDecisionReason"]) == {"WG401"}
+    out = run_hook(json.dumps(outside).encode(), flags={"runtime": "codex", "mode": "warn"}, cwd=str(repo.worktree))
+    assert (out.exit_code, out.stdout) == (0, "") and codes_in(out.stderr) == {"WG401"}
+    from worktree_guard.runtimes.codex import rewrite_reply
+
+    rewritten = rewrite_reply({"command": "ls"}, "why")
+    assert (json.loads(rewritten.stdout), rewritten.stderr) == ({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "ls"}}}, "why")
+    assert answer(codex(repo), "codex", repo.worktree) == ""
+
+
+def test_codex_error_replies(repo: Repo) -> None:
+    from worktree_guard.runtimes.codex import worktree_guard_render_error as render_error
+
+    sub = {"turn_id": "t", "hook_event_name": "SubagentStop"}
+    assert json.loads(render_error("bad", sub, "auto").stdout) == {"systemMessage": "worktree-guard could not check this sub-agent: bad [worktree-guard WG000]"}
+    for payload in (None, {"turn_id": "t", "hook_event_name": "PreToolUse"}):
+        out = json.loads(render_error("bad", payload, "codex").stdout)
+        assert out["hookSpecificOutput"]["permissionDecisionReason"] == "worktree-guard could not check this call, so it is refused: bad [worktree-guard WG000]"
+    assert render_error("bad", None, "auto") is None and render_error("bad", sub, "gemini") is None
+
+
+def test_codex_install_entries() -> None:
+    from worktree_guard.runtimes.codex import HOOK_CONFIG
+
+    assert HOOK_CONFIG in PM.hook.worktree_guard_hook_config()
+    lifecycle = {"hooks": [{"type": "command", "command": "wg hook", "timeout": 60}]}
+    assert HOOK_CONFIG.entries("wg hook") == {
+        "PreToolUse": {"matcher": "apply_patch|Bash|spawn_agent", "hooks": [{"type": "command", "command": "wg hook", "timeout": 30}]},
+        "SubagentStart": lifecycle,
+        "SubagentStop": lifecycle,
+    }
