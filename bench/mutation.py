@@ -110,7 +110,7 @@ def lift_hookimpls(workdir: Path, files: list[str]) -> int:
     return lifted
 
 
-def write_config(workdir: Path, files: list[str], pytest_args: list[str], tests: list[str] | None = None) -> None:
+def write_config(workdir: Path, files: list[str], pytest_args: list[str], tests: list[str] | None = None, warmup: str = "none") -> None:
     # mutmut reads [tool.mutmut] from pyproject.toml, else [mutmut] from setup.cfg: the project has neither,
     # so the run's own setup.cfg in the copy is the configuration.
     selection = [*(tests or ["tests"]), *(f"--ignore={t}" for t in IGNORED_TESTS), *pytest_args]
@@ -127,12 +127,13 @@ def write_config(workdir: Path, files: list[str], pytest_args: list[str], tests:
         # A mutant's tests may take this many times their clean duration before it counts as a timeout: the
         # machine is shared (2 cores, other runs at full load), and mutmut's default of 15 timed out kills.
         "timeout_multiplier = 50",
-        # Each pytest run in a fresh child of a fork server that has collected nothing: a second collection in a
-        # process that has already collected the tests (mutmut's main process by default, the fork server with
-        # its default warm-up) misses parametrized ids the coverage pass recorded; pytest exits 4 ("not found"),
-        # and mutmut stops (main process) or counts the mutant as a timeout (exit 255, fork server).
+        # Each pytest run in a fresh child of a fork server that has collected nothing (`--warmup none`): a second
+        # collection in a process that has already collected tests/test_bash_rules.py misses parametrized ids the
+        # coverage pass recorded; pytest exits 4 ("not found"), and mutmut stops (main process) or counts the mutant
+        # as a timeout (exit 255, fork server). A selection without it may warm up (`--warmup collect`): each child
+        # then starts with the tests collected, not from an empty interpreter.
         "process_isolation = forkserver",
-        "forkserver_warmup = none",
+        f"forkserver_warmup = {warmup}",
     ]
     (workdir / "setup.cfg").write_text("\n".join(lines) + "\n")
 
@@ -322,6 +323,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="extra pytest arguments for the test selection (default: -m 'not corpus')")
     parser.add_argument("--tests", action="append", default=None, metavar="PATH",
                         help="test files or folders for the coverage pass instead of all of tests/ (repeatable)")
+    parser.add_argument("--warmup", choices=["none", "collect"], default="none",
+                        help="collect: mutmut's fork server collects the selection once and forks warm children (only for a "
+                        "selection that collects the same ids twice in one process; tests/test_bash_rules.py does not)")
     parser.add_argument("--report", action="store_true", help="only print the scores of the last run in --workdir")
     parser.add_argument("--resume", action="store_true",
                         help="keep the last run's kills in --workdir, take the checkout's current tests, and test only the other mutants again")
@@ -341,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.report:
         copy_checkout(workdir, fresh=not args.resume)
         print(f"{lift_hookimpls(workdir, files)} @hookimpl functions made mutable", flush=True)
-        write_config(workdir, files, args.pytest if args.pytest is not None else ["-m", "not corpus"], args.tests)
+        write_config(workdir, files, args.pytest if args.pytest is not None else ["-m", "not corpus"], args.tests, args.warmup)
         names = mutant_names(workdir, only, only_unkilled=args.resume) if args.only else None
         if args.resume:
             refresh_tests(workdir)
