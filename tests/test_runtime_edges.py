@@ -264,6 +264,7 @@ def test_gemini_tool_call_fields(repo: Repo) -> None:
     odd = read(gemini(repo, "invoke_agent", {"agent_name": "", "prompt": 5}))
     assert (odd.subagent_named, odd.subagent_prompt, odd.subagent_type) == (False, None, None)
     assert read(gemini(repo, "invoke_agent", {"agent_name": 5})).subagent_type is None
+    assert read(gemini(repo, "write_file", {"file_path": "a"}, session_id=None)).session_id is None  # optional
     plain = read(gemini(repo, "write_file", {"file_path": "a"}))
     assert (plain.subagent_named, plain.subagent_prompt, plain.subagent_type, plain.shell_cwd, plain.subagent_place) == (True, None, None, None, "input")
 
@@ -284,6 +285,8 @@ def test_gemini_replies(repo: Repo) -> None:
     assert answer(gemini(repo, "write_file", {"file_path": "x"}), "gemini", repo.worktree) == ""
     error = json.loads(answer(b"[]", "gemini", repo.worktree))
     assert error == {"decision": "deny", "reason": "worktree-guard could not check this call, so it is refused: stdin is JSON but not an object (got list) [worktree-guard WG000]"}
+    recognised = json.loads(answer(gemini(repo, cwd=5), "auto", repo.worktree))  # read as Gemini's, then refused in its words
+    assert recognised == {"decision": "deny", "reason": "worktree-guard could not check this call, so it is refused: the gemini payload's `cwd` is not a usable string (5) [worktree-guard WG000]"}
 
 
 def test_install_entries_of_cursor_and_gemini() -> None:
