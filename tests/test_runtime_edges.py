@@ -1019,3 +1019,83 @@ def test_codex_install_entries() -> None:
         "SubagentStart": lifecycle,
         "SubagentStop": lifecycle,
     }
+
+
+# --- the `apply_patch` program in a shell command (runtimes/patch.py) ------------------------------------------
+
+
+def bash_findings(repo: Repo, command: str) -> list[Any]:
+    """The violations of a Bash call of the isolated agent in W (Claude Code's payload: the program is judged
+    under every runtime)."""
+    from .helpers import payload
+
+    call = read(payload(repo.worktree, "Bash", {"command": command}))
+    return [v for v in decide(call, build_context(call, pm=PM)).violations if v.rule == "apply-patch"]
+
+
+def begin(*lines: str) -> str:
+    return "*** Begin Patch\n" + "".join(line + "\n" for line in lines) + "*** End Patch\n"
+
+
+def test_the_program_reads_its_patch_from_its_first_argument(repo: Repo) -> None:
+    leak = begin(f"*** Add File: {repo.main}/LEAK.txt", "+x")
+    (v,) = bash_findings(repo, f"apply_patch '{leak}'")
+    assert (v.code, v.rule, v.tool, v.path, v.span) == ("WG401", "apply-patch", "Bash", f"{repo.main}/LEAK.txt", (0, len(f"apply_patch '{leak}'")))
+    assert bash_findings(repo, f"apply_patch '{begin('*** Add File: $HOME.txt', '+x')}'") == []  # single-quoted: `$HOME.txt` in W
+    assert v.message.startswith("`apply_patch` (write) writes ")
+    assert bash_findings(repo, f"applypatch '{begin('*** Add File: inside.txt', '+x')}'") == []
+    (moved_from, moved_to) = bash_findings(repo, f"apply_patch '{begin(f'*** Update File: {repo.main}/README.md', f'*** Move to: {repo.main}/b.md')}'")
+    assert (moved_from.code, moved_to.code) == ("WG401", "WG401")
+    assert moved_from.message.startswith("`apply_patch` (move from) ") and moved_to.message.startswith("`apply_patch` (move to) ")
+    (deleted,) = bash_findings(repo, f"apply_patch '{begin(f'*** Delete File: {repo.main}/README.md')}'")
+    assert deleted.message.startswith("`apply_patch` (delete) ")
+    (unseen,) = bash_findings(repo, 'apply_patch "$PATCH"')
+    assert (unseen.code, unseen.rule, unseen.tool, unseen.worktree_root) == ("WG403", "apply-patch", "Bash", str(repo.worktree))
+    assert unseen.message == "`apply_patch` reads a patch worktree-guard cannot see (from a file, a pipe or a variable); give it the patch in a quoted heredoc (<<'EOF')."
+    assert unseen.span == (0, len('apply_patch "$PATCH"'))
+    # the argument wins over standard input
+    assert [v.code for v in bash_findings(repo, f"apply_patch '{leak}' <<'EOF'\n{begin('*** Add File: in.txt', '+x')}EOF\n")] == ["WG401"]
+
+
+def test_the_program_reads_its_standard_input_from_the_last_redirection(repo: Repo) -> None:
+    inside = begin("*** Add File: in.txt", "+x")
+    leak = begin(f"*** Add File: {repo.main}/LEAK.txt", "+x")
+    assert bash_findings(repo, f"apply_patch <<'EOF'\n{inside}EOF\n") == []
+    assert [v.code for v in bash_findings(repo, f"apply_patch <<-'EOF'\n{leak}EOF\n")] == ["WG401"]
+    assert [v.code for v in bash_findings(repo, f"apply_patch <<< '{leak}'")] == ["WG401"]
+    assert bash_findings(repo, f"apply_patch <<< '{inside}'") == []
+    assert bash_findings(repo, f"apply_patch <<< '{begin('*** Add File: `x`.txt', '+x')}'") == []  # literal: a name in W
+    assert [v.code for v in bash_findings(repo, 'apply_patch <<< "$PATCH"')] == ["WG403"]
+    for command in (f"apply_patch <<'EOF' < patch.txt\n{inside}EOF\n", f"apply_patch 0<patch.txt", "apply_patch <> patch.txt", "apply_patch <&3", "apply_patch"):
+        (v,) = bash_findings(repo, command)
+        assert (v.code, v.message) == ("WG403", "`apply_patch` reads a patch worktree-guard cannot see (from a file, a pipe or a variable); give it the patch in a quoted heredoc (<<'EOF')."), command
+    assert bash_findings(repo, f"apply_patch < patch.txt <<'EOF'\n{inside}EOF\n") == []  # the heredoc comes last
+    assert bash_findings(repo, f"apply_patch <<'EOF' 2<err.txt > out.txt\n{inside}EOF\n") == []  # not standard input
+    assert bash_findings(repo, f"apply_patch 2<err.txt <<'EOF'\n{inside}EOF\n") == []
+    assert [v.code for v in bash_findings(repo, f"apply_patch <<'EOF' <>patch.txt\n{inside}EOF\n")] == ["WG403"]
+    assert [v.code for v in bash_findings(repo, f"apply_patch <<'EOF' 0<&3\n{inside}EOF\n")] == ["WG403"]
+    # an unquoted heredoc expands `$`, backquotes and backslashes: such a header is not the path written
+    (v,) = bash_findings(repo, f"apply_patch <<EOF\n{begin('*** Add File: $HOME/x.txt', '+x')}EOF\n")
+    assert v.code == "WG403"
+    assert bash_findings(repo, f"apply_patch <<'EOF'\n{begin('*** Add File: $HOME.txt', '+x')}EOF\n") == []  # quoted: a literal name in W
+
+
+def test_a_patch_the_program_cannot_judge_is_refused_with_the_reason(repo: Repo) -> None:
+    (v,) = bash_findings(repo, "apply_patch <<'EOF'\n*** Begin Patch\n*** End Patch\nEOF\n")
+    assert (v.code, v.rule, v.worktree_root) == ("WG403", "apply-patch", str(repo.worktree))
+    assert v.message == "`apply_patch`'s patch cannot be judged: the patch names no file (no `*** Add/Update/Delete File:` line)."
+    (w,) = bash_findings(repo, f"applypatch '{begin('*** Add File: ')}'")
+    assert w.message == "`applypatch`'s patch cannot be judged: the patch line '*** Add File:' names no path."
+
+
+def test_patch_headers_are_trimmed_as_rust_and_javascript_trim_them() -> None:
+    """U+FEFF is trimmed (JavaScript's `trim`) though Python's `strip()` keeps it; \\x1c-\\x1f are not (neither
+    Rust's nor JavaScript's trim), though Python's `strip()` removes them."""
+    from worktree_guard.runtimes.patch import PatchError, patch_writes
+
+    assert [(w.path, w.action) for w in patch_writes("\ufeff*** Add File: a.txt\ufeff\n+a\n")] == [("a.txt", "write")]
+    with pytest.raises(PatchError, match="^the patch names no file"):
+        patch_writes("\x1c*** Add File: a.txt\n+a\n")
+    with pytest.raises(PatchError) as caught:
+        patch_writes("*** Add File: a.txt\x1f\n+a\n")
+    assert str(caught.value) == "the path 'a.txt\\x1f' holds the character U+001F, which a client may read differently; name the file plainly"
