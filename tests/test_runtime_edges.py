@@ -1099,3 +1099,33 @@ def test_patch_headers_are_trimmed_as_rust_and_javascript_trim_them() -> None:
     with pytest.raises(PatchError) as caught:
         patch_writes("*** Add File: a.txt\x1f\n+a\n")
     assert str(caught.value) == "the path 'a.txt\\x1f' holds the character U+001F, which a client may read differently; name the file plainly"
+
+
+def test_claude_code_reads_its_fields_and_not_their_aliases_when_both_are_there(repo: Repo) -> None:
+    both = claude(repo, "Write", {"file_path": "x"}, hook_event_name="PreToolUse", event="PostToolUse")
+    assert read(both).kind == "file_write"  # `event` is read only when `hook_event_name` is absent
+    named = claude(repo, "Write", {"file_path": "x"}, hook_event_name="SubagentStart", agent_id="a1")
+    assert (read(named).tool, read(named).kind) == ("Write", "other")  # a lifecycle payload's own tool_name is kept
+    from worktree_guard.runtimes.claude_code import worktree_guard_read_event as read_event
+
+    event = read_event(claude(repo, None, hook_event_name="SubagentStop", agent_id="a1"), "auto")
+    assert event.transcript_path == "/home/u/.claude/projects/-repo/5f1c2a4e-0000-4000-8000-000000000001.jsonl"
+    target = repo.main / "résumé.txt"
+    out = answer(claude(repo, "Write", {"file_path": str(target), "content": "x"}), "claude-code", repo.worktree)
+    assert str(target) in out and "\\u" not in out
+
+
+def test_claude_code_reads_dispatch_links_within_bounds(tmp_path: Path) -> None:
+    from worktree_guard.model import AgentEvent
+    from worktree_guard.runtimes.claude_code import subagent_files, worktree_guard_find_dispatch as find
+
+    session = tmp_path / "s1.jsonl"
+    meta, transcript = subagent_files(str(session), "a1")
+    Path(meta).parent.mkdir(parents=True)
+    agent = AgentEvent(runtime="claude-code", event="SubagentStop", cwd="/w", agent_id="a1", transcript_path=str(session))
+    Path(meta).write_text(json.dumps({"agentType": "coder", "toolUseId": "toolu_7"}, indent=2))  # several lines: read whole
+    assert find(agent).dispatch_id == "toolu_7"
+    Path(meta).write_text(json.dumps({"toolUseId": "toolu_8", "pad": "x" * (1024 * 1024)}))  # beyond the 1 MiB read
+    Path(transcript).write_bytes(b'{"message": {"content": "caf\xc3\xa9\xff"}}\n')
+    found = find(agent)
+    assert (found.dispatch_id, found.prompt) == (None, "caf\u00e9\ufffd")  # the bad byte replaced, not an error
