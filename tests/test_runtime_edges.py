@@ -1129,3 +1129,12 @@ def test_claude_code_reads_dispatch_links_within_bounds(tmp_path: Path) -> None:
     Path(transcript).write_bytes(b'{"message": {"content": "caf\xc3\xa9\xff"}}\n')
     found = find(agent)
     assert (found.dispatch_id, found.prompt) == (None, "caf\u00e9\ufffd")  # the bad byte replaced, not an error
+
+
+def test_cline_call_objects_are_named_in_the_refusal_and_the_call_id_is_optional(repo: Repo) -> None:
+    assert read(cline(repo, tool_call={"name": "editor", "input": {"path": "a"}})).tool_use_id is None
+    for field, value, kind in (("tool_call", [1], "list"), ("preToolUse", "x", "str")):
+        payload = {**(cline(repo) if field == "tool_call" else vscode(repo)), field: value}
+        with pytest.raises(CallError) as caught:
+            read(payload)
+        assert str(caught.value) == f"the cline payload's `{field}` is a {kind}, not an object"
