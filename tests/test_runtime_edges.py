@@ -1138,3 +1138,10 @@ def test_cline_call_objects_are_named_in_the_refusal_and_the_call_id_is_optional
         with pytest.raises(CallError) as caught:
             read(payload)
         assert str(caught.value) == f"the cline payload's `{field}` is a {kind}, not an object"
+
+
+def test_cline_task_id_is_optional_and_a_bad_workspace_info_is_named(repo: Repo) -> None:
+    assert read({k: v for k, v in cline(repo).items() if k != "taskId"}).session_id is None
+    with pytest.raises(CallError) as caught:
+        read(cline(repo, workspaceInfo="x"))
+    assert str(caught.value) == "the cline payload's `workspaceInfo` is a str, not an object"
