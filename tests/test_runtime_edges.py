@@ -1145,3 +1145,26 @@ def test_cline_task_id_is_optional_and_a_bad_workspace_info_is_named(repo: Repo)
     with pytest.raises(CallError) as caught:
         read(cline(repo, workspaceInfo="x"))
     assert str(caught.value) == "the cline payload's `workspaceInfo` is a str, not an object"
+
+
+def test_codex_reads_rollouts_as_bytes_and_within_bounds(tmp_path: Path) -> None:
+    from worktree_guard.runtimes.codex import first_prompt
+
+    message = {"payload": {"type": "item_completed", "item": {"type": "UserMessage", "content": [{"text": "go"}]}}}
+    bad_bytes = tmp_path / "bytes.jsonl"
+    bad_bytes.write_bytes(b'{"type": "x\xff"}\n' + json.dumps(message).encode() + b"\n")
+    assert first_prompt(str(bad_bytes)) == "go"  # an undecodable record is skipped, not an error
+    huge = {"payload": {"type": "item_completed", "item": {"type": "UserMessage", "content": [{"text": "x" * (5 * 1024 * 1024)}]}}}
+    assert first_prompt(rollout(tmp_path / "huge.jsonl", huge)) is None  # a record beyond 4 MiB is not read whole
+
+
+def test_codex_optional_fields_and_namespaces(repo: Repo) -> None:
+    from worktree_guard.runtimes.codex import worktree_guard_read_event as read_event
+
+    bare = {"turn_id": "t", "cwd": str(repo.worktree), "hook_event_name": "SubagentStart", "agent_id": "a1"}
+    event = read_event(bare, "auto")
+    assert (event.agent_type, event.session_id, event.permission_mode, event.transcript_path, event.parent_id) == (None, None, None, None, None)
+    with pytest.raises(CallError) as caught:
+        read(codex(repo, hook_event_name=5), "codex")
+    assert str(caught.value) == "the codex payload's `hook_event_name` is not a usable string (5)"
+    assert read(codex(repo, "x" * len("multi_agent_v1") + "Bash")).kind == "unknown"  # only the namespace is taken off
