@@ -1100,3 +1100,21 @@ def test_codex_optional_fields_and_namespaces(repo: Repo) -> None:
     assert (event.agent_type, event.session_id, event.permission_mode, event.transcript_path, event.parent_id) == (None, None, None, None, None)
     assert refusal_of(codex(repo, hook_event_name=5), "codex") == "the codex payload's `hook_event_name` is not a usable string (5)"
     assert read(codex(repo, "x" * len("multi_agent_v1") + "Bash")).kind == "unknown"  # only the namespace is taken off
+
+
+def test_codex_more_optional_fields_bounds_and_the_rewrite(repo: Repo, tmp_path: Path) -> None:
+    from worktree_guard.model import Verdict, Violation
+    from worktree_guard.runtimes.codex import session_meta, worktree_guard_render_reply as render_reply
+
+    call = read({k: v for k, v in codex(repo).items() if k not in ("session_id", "permission_mode", "tool_use_id")})
+    assert (call.session_id, call.permission_mode, call.tool_use_id) == (None, None, None)
+    assert refusal_of(codex(repo, "apply_patch", {"command": "*** Begin Patch\n*** Add File: a\n*** End Patch\n"}, transcript_path=0)) == (
+        "the codex payload's `transcript_path` is not a usable string (0)"
+    )
+    huge = rollout(tmp_path / "huge.jsonl", {"type": "session_meta", "payload": {"cwd": "/w", "pad": "x" * (5 * 1024 * 1024)}})
+    assert session_meta(huge) == {}  # a first record beyond 4 MiB is not read whole
+    fixed = Violation(code="WG402", rule="r", tool="Bash", message="Moved.", fixed_input={"command": "ls"})
+    verdict = Verdict(decision="rewrite", violations=[fixed], updated_input={"command": "ls"})
+    out = render_reply(verdict, ToolCall(runtime="codex", tool="Bash", kind="shell", cwd="/w"))
+    assert json.loads(out.stdout) == {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "ls"}}}
+    assert out.stderr == "Moved. [worktree-guard WG402]"
