@@ -137,6 +137,10 @@ def scan_entry_points() -> list[tuple[str, str]]:
     """Every `worktree_guard` entry point of every installed distribution, as pluggy would find them."""
     import importlib.metadata
 
+    from . import site_packages
+
+    site_packages.flush()  # a `.pth` file set aside at start-up may add the directory of a distribution
+
     found = []
     for dist in list(importlib.metadata.distributions()):
         for ep in dist.entry_points:
