@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from .fast_dataclass import fast_dataclass
 
 
 class LayoutUnknown(Exception):
@@ -16,7 +18,7 @@ class LayoutUnknown(Exception):
     Unknown is never "not isolated": the caller refuses the call (WG000)."""
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Layout:
     """The worktree root W, the shared roots S, and how they were found."""
 
@@ -172,7 +174,7 @@ def linked_worktrees_of(common_dir: str, strict: bool = False) -> list[str]:
     return tops
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class _Found:
     """One checkout on the walk up from the cwd: its layout, and for a linked worktree whether git's records
     link back to it (`<admin>/gitdir` names this `.git`): a `.git` file anyone can write is not proof."""

@@ -18,9 +18,10 @@ from __future__ import annotations
 import os
 import stat
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
+from ..fast_dataclass import fast_dataclass
 from .programs import Target
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 MAX_SCRIPT_FILE = 64 * 1024
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Embedded:
     """What a command's own-language code writes and runs. `commands`: (shell code, offset) to walk;
     `opaque`: why some code cannot be read (a WG404 each)."""

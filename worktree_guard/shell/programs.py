@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ..fast_dataclass import fast_dataclass
 from .ast import Word
 
 # One written target: the word that names it (None when implied), its static value (None when dynamic),
@@ -23,7 +24,7 @@ CWD = "\0cwd"
 UNKNOWN_DIR = "\0unknown"
 
 
-@dataclass(frozen=True, slots=True)
+@fast_dataclass(frozen=True, slots=True)
 class Target:
     """One written target; `recursive` when the program reaches everything below it (`rm -r`, `find -delete`)."""
 
@@ -42,7 +43,7 @@ class Target:
     follows_links: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@fast_dataclass(frozen=True, slots=True)
 class WriteSpec:
     """How a program names the files it writes.
 
@@ -94,7 +95,7 @@ class WriteSpec:
     command_writes: Callable[[Any], list[Target]] | None = field(default=None, compare=False)
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class ParsedArgv:
     """An argv split into options (name → list of (word, value)) and operands (word, value)."""
 
@@ -593,7 +594,7 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@fast_dataclass(frozen=True, slots=True)
 class ReadOnly:
     """A program that only reads the operands it is given (SPEC §5.2 "the shared boundary is default-deny")…
 
