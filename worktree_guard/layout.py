@@ -5,8 +5,11 @@ Reads files only: the hook runs before every tool call, so it never starts a `gi
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 import stat
+from collections.abc import Iterator
 from dataclasses import field
 
 from .fast_dataclass import fast_dataclass
@@ -183,7 +186,38 @@ class _Found:
     linked_back: bool = False
 
 
+#: The layouts found while one tool call is judged, by directory (`layouts_remembered`); None outside one.
+_REMEMBERED: contextvars.ContextVar[dict[str, Layout] | None] = contextvars.ContextVar("remembered_layouts", default=None)
+
+
+@contextlib.contextmanager
+def layouts_remembered() -> Iterator[None]:
+    """While inside, `find_layout` looks each directory up once: a Bash command asks for the layout of its cwd
+    and of every checkout its git calls act on, each walk costing dozens of stat calls (about half of judging
+    the heredoc commit). Each caller still gets its own copy (the engine extends `shared_roots`). A lookup
+    that fails is not remembered: it is tried again."""
+    token = _REMEMBERED.set({})
+    try:
+        yield
+    finally:
+        _REMEMBERED.reset(token)
+
+
+def _copy(layout: Layout) -> Layout:
+    return Layout(layout.worktree_root, list(layout.shared_roots), layout.linked, layout.common_dir, layout.source)
+
+
 def find_layout(cwd: str) -> Layout:
+    """W and S for an agent whose working directory is `cwd` (canonical); see `_find_layout`."""
+    remembered = _REMEMBERED.get()
+    if remembered is None:
+        return _find_layout(cwd)
+    if cwd not in remembered:
+        remembered[cwd] = _find_layout(cwd)
+    return _copy(remembered[cwd])
+
+
+def _find_layout(cwd: str) -> Layout:
     """W and S for an agent whose working directory is `cwd` (canonical).
 
     Every checkout that holds `cwd` is looked at, nearest first (a `.git` directory that git would not take
