@@ -52,7 +52,10 @@ def twin_of(name: str, bases: tuple[type, ...], namespace: dict[str, Any], froze
         if key in ("__dict__", "__weakref__"):
             continue
         if isinstance(value, dataclasses.Field):
-            value = dataclasses.field(default=value.default, default_factory=value.default_factory, repr=value.repr, compare=value.compare, hash=value.hash)
+            value = dataclasses.field(
+                default=value.default, default_factory=value.default_factory, init=value.init, repr=value.repr,
+                hash=value.hash, compare=value.compare, metadata=value.metadata, kw_only=value.kw_only,
+            )
         fresh[key] = value
     return dataclasses.dataclass(frozen=frozen, slots=slots)(type(name, bases, fresh))
 
@@ -143,6 +146,43 @@ def test_a_non_default_field_after_a_default_one_is_refused_as_dataclass_refuses
 
     with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
         fd.fast_dataclass(Wrong)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "a: int = field(init=False)",
+        "a: int = field(default=1, kw_only=True)",
+        "a: int = field(default=1, hash=False)",
+        "a: int = field(default=1, metadata={'x': 1})",
+        "a: ClassVar[int] = 1",
+        "a: InitVar[int] = 1",
+        "a: int = 1\n    def __post_init__(self): pass",
+    ],
+)
+def test_what_the_subset_does_not_do_is_refused(body: str) -> None:
+    namespace: dict[str, Any] = {}
+    exec(f"from dataclasses import field, InitVar\nfrom typing import ClassVar\nclass C:\n    {body}\n", namespace)  # noqa: S102
+    with pytest.raises(TypeError, match="fast_dataclass"):
+        fd.fast_dataclass(namespace["C"])
+
+
+def test_inherited_fields_and_mutable_defaults_are_refused() -> None:
+    @fd.fast_dataclass
+    class Base:
+        a: int = 1
+
+    class Child(Base):
+        b: int = 2
+
+    with pytest.raises(TypeError, match="does not inherit fields"):
+        fd.fast_dataclass(Child)
+
+    class Shared:
+        items: list = []  # noqa: RUF012
+
+    with pytest.raises(ValueError, match="mutable default"):
+        fd.fast_dataclass(Shared)
 
 
 def test_a_method_the_class_defines_is_kept() -> None:

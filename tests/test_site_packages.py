@@ -13,11 +13,12 @@ import site
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from tests.helpers import FAST_HOOK, REPO_ROOT, Repo, run_hook_process, subagent_payload
 
 
-def run_python_s(code: str, tmp_path: Path) -> dict:
+def run_python_s(code: str, tmp_path: Path) -> Any:
     """Run `code` in `python -S` with the repository importable; it prints one JSON object, returned here."""
     script = tmp_path / "case.py"
     script.write_text(f"import json, sys\nsys.path.append({str(REPO_ROOT)!r})\n{code}\n")
@@ -163,3 +164,69 @@ print(json.dumps({{"before": before, "after_pluggy": after_pluggy, "after": os.p
         tmp_path,
     )
     assert out == {"before": False, "after_pluggy": False, "after": True}
+
+
+def plugin_process(tmp_path: Path, sd: Path) -> dict:
+    """A fresh `-S` process whose site-packages include `sd`: the names of the third-party plugins its plugin manager
+    registered (the entry points are read once, as in a hook call)."""
+    return run_python_s(
+        f"""
+import site
+own = site.getsitepackages
+site.getsitepackages = lambda prefixes=None: [*own(prefixes), {str(sd)!r}]
+from worktree_guard import site_packages
+site_packages.load()
+from worktree_guard import plugins
+pm = plugins.plugin_manager()
+print(json.dumps(sorted(name for name, _ in pm.list_name_plugin() if name.startswith("wg-"))))
+""",
+        tmp_path,
+    )
+
+
+def install_plugin(directory: Path, name: str, module: str) -> None:
+    """A distribution with a `worktree_guard` entry point `name` = `module` (a package path with dots allowed)."""
+    dist = directory / f"{name.replace('-', '_')}-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(f"[worktree_guard]\n{name} = {module}\n")
+    path = directory.joinpath(*module.split("."))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for parent in list(path.parents)[: len(module.split(".")) - 1]:
+        (parent / "__init__.py").touch()
+    path.with_suffix(".py").write_text("from worktree_guard.hookspecs import hookimpl\n\n@hookimpl\ndef worktree_guard_read_only_programs():\n    return {}\n")
+
+
+def test_a_plugin_installed_where_only_set_aside_code_looks_is_found_by_the_next_call(tmp_path: Path) -> None:
+    """The entry-point cache is keyed by the directories the set-aside lines added when they last ran: installing
+    into one of them, or removing from it, is seen by the next hook process (a review found both missed)."""
+    sd, _ = site_dir(tmp_path)  # b_code.pth's import line adds site/by_code
+    install_plugin(sd / "by_code", "wg-a", "wg_a_plugin")
+    assert plugin_process(tmp_path, sd) == ["wg-a"]
+    assert plugin_process(tmp_path, sd) == ["wg-a"]  # from the cache
+    install_plugin(sd / "by_code", "wg-b", "wg_b_plugin")
+    assert plugin_process(tmp_path, sd) == ["wg-a", "wg-b"]
+    for leftover in (sd / "by_code").glob("wg_a*"):
+        subprocess.run(["rm", "-r", str(leftover)], check=True)
+    assert plugin_process(tmp_path, sd) == ["wg-b"]
+
+
+def test_a_plugin_in_a_package_named_like_another_platforms_module_still_loads_from_the_cache(tmp_path: Path) -> None:
+    sd, _ = site_dir(tmp_path)
+    install_plugin(sd / "by_code", "wg-org", "org.wgplugin.rules")
+    assert plugin_process(tmp_path, sd) == ["wg-org"]
+    assert plugin_process(tmp_path, sd) == ["wg-org"]  # a cache hit
+
+
+def test_path_lines_keep_sites_order_when_a_file_also_has_code(tmp_path: Path) -> None:
+    """`0mixed.pth` (read first) adds `first/` and has an import line; `1paths.pth` adds `second/`: a module in
+    both is found in `first/`, as site finds it."""
+    sd = tmp_path / "site"
+    for name in ("first", "second"):
+        (sd / name).mkdir(parents=True)
+        (sd / name / "shadowed.py").write_text(f"WHERE = {name!r}\n")
+    (sd / "0mixed.pth").write_text(f"{sd / 'first'}\nimport os\n")
+    (sd / "1paths.pth").write_text(f"{sd / 'second'}\n")
+    code = f"import site\n{{}}site.addsitedir({str(sd)!r})\nimport shadowed\nprint(json.dumps(shadowed.WHERE))"
+    deferred = run_python_s(code.format("from worktree_guard import site_packages\nwith site_packages.pth_imports_set_aside():\n    "), tmp_path)
+    assert deferred == run_python_s(code.format(""), tmp_path) == "first"

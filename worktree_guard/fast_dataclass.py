@@ -64,10 +64,17 @@ def replace(obj: T, /, **changes: Any) -> T:
 def _make(cls: type[T], frozen: bool, slots: bool) -> type[T]:
     namespace = dict(cls.__dict__)
     declared = dict(namespace)
+    _refuse_what_dataclass_would_do_otherwise(cls)
     specs = []
     for name, annotation in namespace.get("__annotations__", {}).items():
         value = namespace.get(name, MISSING)
         spec = value if isinstance(value, Field) else field(default=value)
+        if not spec.init or spec.kw_only not in (MISSING, False) or spec.hash is not None or spec.metadata:
+            raise TypeError(f"{cls.__qualname__}.{name}: fast_dataclass takes default, default_factory, repr and compare only")
+        if "ClassVar" in str(annotation) or "InitVar" in str(annotation):
+            raise TypeError(f"{cls.__qualname__}.{name}: fast_dataclass has no ClassVar or InitVar fields")
+        if spec.default is not MISSING and type(spec.default).__hash__ is None:  # dataclass's own rule
+            raise ValueError(f"mutable default {type(spec.default)} for field {name} is not allowed: use default_factory")
         spec.name, spec.type = name, annotation
         specs.append(spec)
     seen_default = False
@@ -118,6 +125,15 @@ def _make(cls: type[T], frozen: bool, slots: bool) -> type[T]:
         made = cls
     MADE.append((made, cls.__name__, cls.__bases__, declared, frozen, slots))
     return made
+
+
+def _refuse_what_dataclass_would_do_otherwise(cls: type) -> None:
+    """TypeError for what this subset does not do as dataclass does: inherited fields, `__post_init__`."""
+    for base in cls.__mro__[1:]:
+        if hasattr(base, _FIELDS) or hasattr(base, "__dataclass_fields__"):
+            raise TypeError(f"{cls.__qualname__}: fast_dataclass does not inherit fields (from {base.__qualname__})")
+    if "__post_init__" in cls.__dict__:
+        raise TypeError(f"{cls.__qualname__}: fast_dataclass does not call __post_init__")
 
 
 def _values(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:

@@ -74,7 +74,12 @@ def plugin_manager(*, entry_points: bool = True) -> pluggy.PluginManager:
     for name, module in BUILTIN_PLUGINS:
         pm.register(importlib.import_module(module), name=name)
     if entry_points:
-        for name, value in installed_entry_points():
+        found = installed_entry_points()
+        if found:
+            from . import site_packages
+
+            site_packages.flush()  # a plugin's package may be importable only through a set-aside `.pth` line
+        for name, value in found:
             if pm.has_plugin(name) or pm.is_blocked(name):
                 continue
             pm.register(_load(value), name=name)
@@ -90,10 +95,11 @@ def _load(value: str) -> object:
     return obj
 
 
-def sys_path_stamp() -> list[str]:
-    """Every sys.path entry with its modification time: a distribution installed or removed changes one."""
+def sys_path_stamp(entries: list[str] | None = None) -> list[str]:
+    """Every sys.path entry (or `entries`) with its modification time: a distribution installed or removed
+    changes one."""
     stamp = []
-    for entry in sys.path:
+    for entry in sys.path if entries is None else entries:
         try:
             stamp.append(f"{entry}\0{os.stat(entry or '.').st_mtime_ns}")
         except OSError:
@@ -103,7 +109,11 @@ def sys_path_stamp() -> list[str]:
 
 def installed_entry_points() -> list[tuple[str, str]]:
     """(name, value) of every `worktree_guard` entry point, in importlib.metadata's order; from the cache when
-    sys.path has not changed since it was written."""
+    sys.path has not changed since it was written.
+
+    In a `-S` hook process some `.pth` lines have not run yet (site_packages): the key also holds those files,
+    and the cache the directories their code added when it last ran (`added`, checked on every hit), so that
+    a plugin installed there is found as it was before those lines were deferred."""
     import json
 
     from . import records
@@ -111,7 +121,10 @@ def installed_entry_points() -> list[tuple[str, str]]:
 
     if not records.FAST_PATH:
         return scan_entry_points()
-    stamp = sys_path_stamp()
+    from . import site_packages
+
+    added_now = set(site_packages.added_paths())
+    stamp = sys_path_stamp([p for p in sys.path if p not in added_now]) + site_packages.set_aside_stamp()
     try:
         dir_fd = open_private_dir(cache_root(os.environ))
     except NotPrivate:
@@ -121,11 +134,19 @@ def installed_entry_points() -> list[tuple[str, str]]:
             cached = json.loads(read_file(dir_fd, ENTRY_POINT_CACHE) or b"null")
         except (OSError, ValueError):
             cached = None
-        if isinstance(cached, dict) and cached.get("stamp") == stamp and isinstance(cached.get("entry_points"), list):
+        if (
+            isinstance(cached, dict)
+            and cached.get("stamp") == stamp
+            and isinstance(cached.get("entry_points"), list)
+            and isinstance(cached.get("added"), list)
+            and cached.get("added_stamp") == sys_path_stamp([str(p) for p in cached["added"]])
+        ):
             return [(str(n), str(v)) for n, v in cached["entry_points"]]
-        found = scan_entry_points()
+        found = scan_entry_points()  # runs the set-aside lines first
+        added = site_packages.added_paths()
+        record = {"stamp": stamp, "added": added, "added_stamp": sys_path_stamp(added), "entry_points": found}
         try:
-            write_atomically(dir_fd, ENTRY_POINT_CACHE, json.dumps({"stamp": stamp, "entry_points": found}).encode())
+            write_atomically(dir_fd, ENTRY_POINT_CACHE, json.dumps(record).encode())
         except OSError:
             pass
         return found
