@@ -148,31 +148,32 @@ def _values(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
 
 def _init(qualname: str, specs: tuple[Field, ...], frozen: bool) -> Callable[..., None]:
     plan = tuple((s.name, s.default, s.default_factory) for s in specs)
-    count = len(plan)
-    known = frozenset(name for name, _, _ in plan)
+    names = tuple(name for name, _, _ in plan)
+    count = len(names)
+    known = frozenset(names)
+    defaults = {name: default for name, default, _ in plan if default is not MISSING}
+    factories = tuple((name, factory) for name, _, factory in plan if factory is not MISSING)
     set_value = object.__setattr__ if frozen else setattr
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        given = len(args)
-        if given > count:
-            raise TypeError(f"{qualname}.__init__() takes {count + 1} positional arguments but {given + 1} were given")
-        for key in kwargs:
-            if key not in known:
-                raise TypeError(f"{qualname}.__init__() got an unexpected keyword argument {key!r}")
-        for index, (name, default, factory) in enumerate(plan):
-            if index < given:
+        if args:
+            if len(args) > count:
+                raise TypeError(f"{qualname}.__init__() takes {count + 1} positional arguments but {len(args) + 1} were given")
+            for name in names[: len(args)]:
                 if name in kwargs:
                     raise TypeError(f"{qualname}.__init__() got multiple values for argument {name!r}")
-                value = args[index]
-            elif name in kwargs:
-                value = kwargs[name]
-            elif default is not MISSING:
-                value = default
-            elif factory is not MISSING:
-                value = factory()
-            else:
-                raise TypeError(f"{qualname}.__init__() missing {_missing(plan[index:], kwargs)}")
-            set_value(self, name, value)
+            kwargs.update(zip(names, args))
+        if not known.issuperset(kwargs):
+            unexpected = next(key for key in kwargs if key not in known)
+            raise TypeError(f"{qualname}.__init__() got an unexpected keyword argument {unexpected!r}")
+        values = {**defaults, **kwargs}
+        for name, factory in factories:
+            if name not in values:
+                values[name] = factory()
+        if len(values) != count:
+            raise TypeError(f"{qualname}.__init__() missing {_missing(plan, values)}")
+        for name in names:
+            set_value(self, name, values[name])
 
     __init__.__qualname__ = f"{qualname}.__init__"
     return __init__

@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import types
 from typing import Any
 
 import pluggy
@@ -45,24 +46,25 @@ BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
 ENTRY_POINT_CACHE = "entry-points.json"
 
 
-#: Module attributes that are never a hook implementation, whatever they are named.
-_NOT_ROUTINES = (type, type(sys), str, bytes, int, float, bool, frozenset, set, dict, tuple, list, type(None))
+#: What pluggy takes for a hook implementation among a module's attributes (`pluggy._manager._static_hook_attr`):
+#: a function, a bound method, a staticmethod or a classmethod; any other attribute is none, whatever its name.
+_HOOKABLE = (types.FunctionType, types.MethodType, staticmethod, classmethod)
 
 
 class PluginManager(pluggy.PluginManager):
     """pluggy's, finding a module plugin's hook implementations without `inspect.getattr_static` on every
     attribute the module holds (its imports and tables: ≈ 700 attributes, 3 ms of every hook call in-process).
     A module's attribute is read from its `__dict__`, as `getattr_static` reads it: a plain function without
-    the `worktree_guard_impl` marker, or a class, module or data value, is no implementation; anything else is
-    left to pluggy. The same for every plugin, built-in or third-party (tests/test_plugin_discovery.py)."""
+    the `worktree_guard_impl` marker, or anything but a function, method, staticmethod or classmethod, is no
+    implementation; the rest is left to pluggy. The same for every plugin, built-in or third-party (tests/test_plugin_discovery.py)."""
 
     def parse_hookimpl_opts(self, plugin: Any, name: str) -> Any:
         if isinstance(plugin, type(sys)):
             value = plugin.__dict__.get(name)
-            if isinstance(value, type(plugin_manager)):
+            if isinstance(value, types.FunctionType):
                 if self.project_name + "_impl" not in value.__dict__:
                     return None
-            elif isinstance(value, _NOT_ROUTINES):
+            elif not isinstance(value, _HOOKABLE):  # pluggy binds nothing else of a module
                 return None
         return super().parse_hookimpl_opts(plugin, name)
 

@@ -643,3 +643,26 @@ BUILTIN_READERS: dict[str, ReadOnly] = {
     "yq": ReadOnly(writes_with=frozenset({"-i", "--inplace"})),
     "file": ReadOnly(writes_with=frozenset({"-C", "--compile"})),
 }
+
+
+#: Programs that carry code in their own language, by family (`gawk` → `awk`, `nvim` → `vim`): `shell.embedded`
+#: reads that code. Here, so that a command of none of them does not load the reader.
+CODE_FAMILIES = {
+    "sed": "sed", "gsed": "sed",
+    "awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk",
+    "ed": "ed", "red": "ed", "ex": "ex",
+    "vim": "vim", "vi": "vim", "nvim": "vim", "view": "vim", "gvim": "vim", "vimdiff": "vim", "rvim": "vim", "gview": "vim",
+    "tar": "tar", "gtar": "tar", "bsdtar": "tar",
+    "zip": "zip",
+    "rsync": "rsync",
+    "ssh": "ssh", "scp": "ssh", "sftp": "ssh",
+}
+#: The families whose code can write files (`sed 'w f'`, awk's `print > "f"`, an ed script's `w f`).
+WRITING_CODE_FAMILIES = frozenset({"sed", "awk", "ed", "ex"})
+
+
+def code_family(name: str | None) -> str | None:
+    """The language family of a command name (`gawk` → `awk`, `nvim` → `vim`), or None."""
+    if name is None:
+        return None
+    return CODE_FAMILIES.get(name)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass, replace
 from . import words as shell_words
-from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, ReadOnly, Target, WriteSpec, parse_argv, written_targets
+from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, WRITING_CODE_FAMILIES, ReadOnly, Target, WriteSpec, code_family, parse_argv, written_targets
 from .steps import glob_values
 
 if TYPE_CHECKING:
@@ -121,10 +121,11 @@ def command_writes(command: ShellCommand, tables: ProgramTables) -> list[Written
         pass  # a reader, or a wrapper whose own words are options: what it runs is judged on its own
     else:
         found += _operands(command, own, values, name)
-    from .embedded import embedded_writes
+    if code_family(command.name) in WRITING_CODE_FAMILIES:  # code in their own language that can write files
+        from .embedded import embedded_writes
 
-    for target in embedded_writes(command):
-        found += _expanded(command, target, command.cwd, name)
+        for target in embedded_writes(command):
+            found += _expanded(command, target, command.cwd, name)
     return found
 
 
