@@ -230,3 +230,25 @@ def test_path_lines_keep_sites_order_when_a_file_also_has_code(tmp_path: Path) -
     code = f"import site\n{{}}site.addsitedir({str(sd)!r})\nimport shadowed\nprint(json.dumps(shadowed.WHERE))"
     deferred = run_python_s(code.format("from worktree_guard import site_packages\nwith site_packages.pth_imports_set_aside():\n    "), tmp_path)
     assert deferred == run_python_s(code.format(""), tmp_path) == "first"
+
+
+def test_two_ways_of_starting_the_hook_each_keep_their_entry_point_record(tmp_path: Path) -> None:
+    """The daemon, `fast_hook.py` under -S and the console scripts see different sys.paths; with one record they
+    rewrote each other's and every call read every distribution's metadata. Each keeps its record now."""
+    code = f"""
+import sys
+from worktree_guard import site_packages
+site_packages.load()
+sys.path.insert(0, {{extra!r}})
+from worktree_guard import plugins
+scans = []
+real = plugins.scan_entry_points
+plugins.scan_entry_points = lambda: scans.append(1) or real()
+plugins.installed_entry_points()
+print(json.dumps(len(scans)))
+"""
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    runs = [run_python_s(code.format(extra=str(d)), tmp_path) for d in (first, second, first, second, first)]
+    assert runs == [1, 1, 0, 0, 0]

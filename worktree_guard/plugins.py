@@ -44,6 +44,10 @@ BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
 )
 
 ENTRY_POINT_CACHE = "entry-points.json"
+#: How many sys.path states the cache remembers: the daemon, `fast_hook.py` under -S (with set-aside `.pth`
+#: lines), the console scripts (their own directory first on sys.path) each see another, and took turns
+#: rewriting a one-entry cache — every call of each then read every distribution's metadata (≈ 30–60 ms).
+ENTRY_POINT_RECORDS = 4
 
 
 #: What pluggy takes for a hook implementation among a module's attributes (`pluggy._manager._static_hook_attr`):
@@ -111,7 +115,7 @@ def sys_path_stamp(entries: list[str] | None = None) -> list[str]:
 
 def installed_entry_points() -> list[tuple[str, str]]:
     """(name, value) of every `worktree_guard` entry point, in importlib.metadata's order; from the cache when
-    sys.path has not changed since it was written.
+    sys.path has not changed since it was written (one record for each of the last ENTRY_POINT_RECORDS states).
 
     In a `-S` hook process some `.pth` lines have not run yet (site_packages): the key also holds those files,
     and the cache the directories their code added when it last ran (`added`, checked on every hit), so that
@@ -136,24 +140,34 @@ def installed_entry_points() -> list[tuple[str, str]]:
             cached = json.loads(read_file(dir_fd, ENTRY_POINT_CACHE) or b"null")
         except (OSError, ValueError):
             cached = None
-        if (
-            isinstance(cached, dict)
-            and cached.get("stamp") == stamp
-            and isinstance(cached.get("entry_points"), list)
-            and isinstance(cached.get("added"), list)
-            and cached.get("added_stamp") == sys_path_stamp([str(p) for p in cached["added"]])
-        ):
-            return [(str(n), str(v)) for n, v in cached["entry_points"]]
+        remembered = cached.get("records") if isinstance(cached, dict) else None
+        remembered = [r for r in remembered if isinstance(r, dict)] if isinstance(remembered, list) else []
+        for record in remembered:
+            found = _entry_points_of(record, stamp)
+            if found is not None:
+                return found
         found = scan_entry_points()  # runs the set-aside lines first
         added = site_packages.added_paths()
         record = {"stamp": stamp, "added": added, "added_stamp": sys_path_stamp(added), "entry_points": found}
+        kept = [record, *(r for r in remembered if r.get("stamp") != stamp)][:ENTRY_POINT_RECORDS]
         try:
-            write_atomically(dir_fd, ENTRY_POINT_CACHE, json.dumps(record).encode())
+            write_atomically(dir_fd, ENTRY_POINT_CACHE, json.dumps({"records": kept}).encode())
         except OSError:
             pass
         return found
     finally:
         os.close(dir_fd)
+
+
+def _entry_points_of(record: dict[str, Any], stamp: list[str]) -> list[tuple[str, str]] | None:
+    """A cache record's entry points when it was written for `stamp` and the directories that set-aside `.pth`
+    code added then are unchanged; None otherwise (a record of another shape included: read afresh)."""
+    try:
+        if record.get("stamp") != stamp or record.get("added_stamp") != sys_path_stamp([str(p) for p in record["added"]]):
+            return None
+        return [(str(name), str(value)) for name, value in record["entry_points"]]
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def scan_entry_points() -> list[tuple[str, str]]:
