@@ -4,7 +4,8 @@ Without site-packages (`-S`) the interpreter starts in about the time of `python
 machinery (and an editable install's import finder); this file then imports only the hook process's
 home (`worktree_guard.hook_process`, standard library only) from the package directory it sits in, which
 hands the call to the daemon, or loads site-packages and judges it in-process. `-P` keeps this directory
-off the front of `sys.path`. Once its reply is written and flushed, the process ends at once (`posix._exit`). The file stays tiny because a script, unlike a module, is compiled on every run.
+off the front of `sys.path`. Once its reply is written and flushed, the process ends at once (`posix._exit`).
+The file stays tiny because a script, unlike a module, is compiled on every run.
 """
 
 import gc

@@ -60,7 +60,8 @@ class PluginManager(pluggy.PluginManager):
     attribute the module holds (its imports and tables: ≈ 700 attributes, 3 ms of every hook call in-process).
     A module's attribute is read from its `__dict__`, as `getattr_static` reads it: a plain function without
     the `worktree_guard_impl` marker, or anything but a function, method, staticmethod or classmethod, is no
-    implementation; the rest is left to pluggy. The same for every plugin, built-in or third-party (tests/test_plugin_discovery.py)."""
+    implementation; the rest is left to pluggy. The same for every plugin, built-in or third-party
+    (tests/test_plugin_discovery.py)."""
 
     def parse_hookimpl_opts(self, plugin: Any, name: str) -> Any:
         if isinstance(plugin, type(sys)):
