@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import Repo, bare_clone, git, payload, run_hook_inline, subagent_payload
+from tests.helpers import Repo, bare_clone, git, lifecycle_payload, payload, run_hook_inline, subagent_payload
 from worktree_guard.engine import scope_for
 from worktree_guard.layout import find_layout, owner_of_git_dir, with_explicit_root
 
@@ -156,3 +156,25 @@ def test_a_bash_call_walks_each_checkout_once(repo: Repo, monkeypatch: pytest.Mo
     data = subagent_payload(repo, "Bash", {"command": "git add -A && git commit -m \"$(cat <<'EOF'\nx\nEOF\n)\""})
     assert run_hook_inline(data).codes == []
     assert walks == [str(repo.worktree)]
+
+
+def test_a_memo_left_behind_by_an_interrupted_judgement_is_not_used_by_the_next_call(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The daemon's request limit may interrupt a judgement anywhere (a review showed one between setting the memo
+    and entering its `try`): the next call, on the paths outside the memo too (a sub-agent's start, the failure
+    guess), walks the layout afresh. Here a stale 'outside git' for the worktree is left behind on purpose."""
+    from worktree_guard import layout
+
+    with pytest.raises(RuntimeError):
+        with layout.layouts_remembered():
+            raise RuntimeError("interrupted")
+    assert layout._REMEMBERED.get() is None
+    walks: list[str] = []
+    real = layout._find_layout
+    monkeypatch.setattr(layout, "_find_layout", lambda cwd: walks.append(cwd) or real(cwd))
+    layout._REMEMBERED.set({str(repo.worktree): layout.Layout(worktree_root=None, source="outside git")})
+    try:
+        started = run_hook_inline(lifecycle_payload(repo, "SubagentStart"))
+        assert str(repo.worktree) in started.stdout
+        assert str(repo.worktree) in walks
+    finally:
+        layout._REMEMBERED.set(None)

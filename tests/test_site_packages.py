@@ -1,8 +1,9 @@
-"""site_packages: a `-S` hook process loads site-packages without running `.pth` code until an import needs it.
+"""site_packages: a `-S` hook process loads site-packages as site does, less a few known `.pth` lines until needed.
 
 Each case runs a fresh `python -S` (the state is the interpreter's: sys.path, sys.meta_path, the set-aside
 list), with a site directory of its own holding `.pth` files whose effects are visible: a path line adds a
-directory, an import line leaves a mark in a file each time it runs.
+directory; a code line leaves a mark in a file each time it runs; an editable install's finder line (one of
+the deferred kind) installs a finder that serves a module and leaves a mark too.
 """
 
 from __future__ import annotations
@@ -28,86 +29,142 @@ def run_python_s(code: str, tmp_path: Path) -> Any:
 
 
 def site_dir(tmp_path: Path) -> tuple[Path, Path]:
-    """A site directory with a path-only `.pth` (dir `by_path`, module `by_path_mod`) and a `.pth` with an import
-    line that adds dir `by_code` (module `by_code_mod`) and appends a line to `marks` each time it runs."""
+    """A site directory with a path-only `.pth` (dir `by_path`), a `.pth` with a code line that adds dir `by_code`
+    and marks "code", and an editable install's finder line (setuptools' shape) whose finder serves the modules of
+    dir `editable` and marks "finder" when it is installed."""
     sd = tmp_path / "site"
-    for name in ("by_path", "by_code"):
+    for name in ("by_path", "by_code", "editable"):
         (sd / name).mkdir(parents=True)
         (sd / name / f"{name}_mod.py").write_text("VALUE = 1\n")
     marks = tmp_path / "marks"
     (sd / "a_paths.pth").write_text(f"# a comment\n{sd / 'by_path'}\n")
-    (sd / "b_code.pth").write_text(f"import sys; sys.path.append({str(sd / 'by_code')!r}); open({str(marks)!r}, 'a').write('ran\\n')\n")
+    (sd / "b_code.pth").write_text(f"import sys; sys.path.append({str(sd / 'by_code')!r}); open({str(marks)!r}, 'a').write('code\\n')\n")
+    (sd / "__editable__.demo-1.0.pth").write_text("import __editable___demo_1_0_finder; __editable___demo_1_0_finder.install()\n")
+    (sd / "__editable___demo_1_0_finder.py").write_text(
+        "import importlib.machinery, sys\n"
+        f"open({str(marks)!r}, 'a').write('finder\\n')\n"
+        "class _Finder:\n"
+        "    @classmethod\n"
+        "    def find_spec(cls, fullname, path=None, target=None):\n"
+        f"        return importlib.machinery.PathFinder.find_spec(fullname, [{str(sd / 'editable')!r}]) if path is None else None\n"
+        "def install():\n"
+        "    sys.meta_path.append(_Finder)\n"
+    )
     return sd, marks
 
 
-def test_a_path_only_pth_is_read_at_once_and_one_with_code_waits_for_an_import_that_needs_it(tmp_path: Path) -> None:
+def test_only_the_known_lines_wait_and_they_run_when_an_import_needs_them(tmp_path: Path) -> None:
     sd, marks = site_dir(tmp_path)
     out = run_python_s(
         f"""
 import site, os
 from worktree_guard import site_packages
-with site_packages.pth_imports_set_aside():
+with site_packages.pth_lines_deferred():
     site.addsitedir({str(sd)!r})
-state = {{"by_path_on_path": {str(sd / 'by_path')!r} in sys.path, "by_code_on_path": {str(sd / 'by_code')!r} in sys.path,
-          "ran_before": os.path.exists({str(marks)!r})}}
+marks = lambda: open({str(marks)!r}).read().split() if os.path.exists({str(marks)!r}) else []
+state = {{"paths": [p for p in sys.path if p.startswith({str(sd)!r})], "after_load": marks()}}
 try:
     import _winapi  # another platform's module: not finding it runs nothing
 except ImportError:
     pass
-state["ran_after_other_platform_miss"] = os.path.exists({str(marks)!r})
-import by_path_mod
-import by_code_mod  # only the set-aside file makes it importable
-state["by_code_value"] = by_code_mod.VALUE
+state["after_other_platform_miss"] = marks()
+import by_path_mod, by_code_mod
+state["after_ordinary_imports"] = marks()
+import editable_mod  # only the deferred finder serves it
+state["after_editable_import"] = marks()
 site_packages.flush()
 try:
     import no_such_module_anywhere
 except ImportError:
-    state["still_missing"] = True
-state["runs"] = open({str(marks)!r}).read().count("ran")
+    pass
+state["at_end"] = marks()
 print(json.dumps(state))
 """,
         tmp_path,
     )
     assert out == {
-        "by_path_on_path": True,
-        "by_code_on_path": False,
-        "ran_before": False,
-        "ran_after_other_platform_miss": False,
-        "by_code_value": 1,
-        "still_missing": True,
-        "runs": 1,  # once, however many lookups and flushes followed
+        "paths": [str(sd), str(sd / "by_path"), str(sd / "by_code")],
+        "after_load": ["code"],  # an ordinary code line runs at once, as site runs it
+        "after_other_platform_miss": ["code"],
+        "after_ordinary_imports": ["code"],
+        "after_editable_import": ["code", "finder"],
+        "at_end": ["code", "finder"],  # once, however many lookups and flushes followed
     }
 
 
-def test_without_the_context_manager_site_runs_the_same_file_at_once(tmp_path: Path) -> None:
-    """The control: the same site directory read by site itself runs the import line immediately."""
+def test_without_the_context_manager_site_runs_every_line_at_once(tmp_path: Path) -> None:
+    """The control: the same site directory read by site itself."""
     sd, marks = site_dir(tmp_path)
-    out = run_python_s(f"import site, os\nsite.addsitedir({str(sd)!r})\nprint(json.dumps({{'ran': os.path.exists({str(marks)!r})}}))", tmp_path)
-    assert out == {"ran": True}
+    out = run_python_s(f"import site, os\nsite.addsitedir({str(sd)!r})\nprint(json.dumps(open({str(marks)!r}).read().split()))", tmp_path)
+    assert out == ["finder", "code"]  # site reads the files in sorted order
 
 
-def test_the_entry_point_scan_runs_the_set_aside_files_first(tmp_path: Path) -> None:
-    """A plugin whose distribution lies in a directory only a set-aside `.pth` file adds is still found and loaded."""
-    sd, _ = site_dir(tmp_path)
-    dist = sd / "by_code" / "wg_demo_plugin-1.0.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: wg-demo-plugin\nVersion: 1.0\n")
-    (dist / "entry_points.txt").write_text("[worktree_guard]\nwg-demo = wg_demo_plugin\n")
-    (sd / "by_code" / "wg_demo_plugin.py").write_text("from worktree_guard.hookspecs import hookimpl\n\n@hookimpl\ndef worktree_guard_read_only_programs():\n    return {}\n")
-    out = run_python_s(
+def test_code_lines_see_the_readers_names_as_under_site(tmp_path: Path) -> None:
+    """Namespace packages' -nspkg.pth lines read `sys._getframe(1).f_locals['sitedir']`; others name `sitedir`."""
+    sd = tmp_path / "site"
+    sd.mkdir()
+    out_file = tmp_path / "seen"
+    (sd / "ns-nspkg.pth").write_text(f"import sys; open({str(out_file)!r}, 'a').write(sys._getframe(1).f_locals['sitedir'] + '\\n')\n")
+    (sd / "plain.pth").write_text(f"import sys; open({str(out_file)!r}, 'a').write(sitedir + '\\n')\n")
+    code = "import site\n{}site.addsitedir({!r})\nprint(json.dumps(open({!r}).read().split()))"
+    deferred = run_python_s(code.format("from worktree_guard import site_packages\nwith site_packages.pth_lines_deferred():\n    ", str(sd), str(out_file)), tmp_path)
+    out_file.unlink()
+    assert deferred == run_python_s(code.format("", str(sd), str(out_file)), tmp_path) == [str(sd), str(sd)]
+
+
+def plugin_process(tmp_path: Path, sd: Path) -> list[str]:
+    """A fresh `-S` process whose site-packages include `sd`: the names of the third-party plugins its plugin manager
+    registered (the entry points are read once, as in a hook call)."""
+    return run_python_s(
         f"""
 import site
+own = site.getsitepackages
+site.getsitepackages = lambda prefixes=None: [*own(prefixes), {str(sd)!r}]
 from worktree_guard import site_packages
-site_packages.load()  # the interpreter's own site-packages (pluggy)
-with site_packages.pth_imports_set_aside():
-    site.addsitedir({str(sd)!r})
+site_packages.load()
 from worktree_guard import plugins
-pm = plugins.plugin_manager()  # the entry points (no cache yet: a scan), then each plugin loaded
-print(json.dumps({{"found": [list(p) for p in plugins.installed_entry_points() if p[0] == "wg-demo"], "registered": pm.has_plugin("wg-demo")}}))
+pm = plugins.plugin_manager()
+print(json.dumps(sorted(name for name, _ in pm.list_name_plugin() if name.startswith("wg-"))))
 """,
         tmp_path,
     )
-    assert out == {"found": [["wg-demo", "wg_demo_plugin"]], "registered": True}
+
+
+def install_plugin(dist_dir: Path, code_dir: Path, name: str, module: str) -> None:
+    """A distribution (metadata in `dist_dir`) with a `worktree_guard` entry point `name` = `module`, whose code
+    is in `code_dir` (a package path with dots allowed)."""
+    dist = dist_dir / f"{name.replace('-', '_')}-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(f"[worktree_guard]\n{name} = {module}\n")
+    path = code_dir.joinpath(*module.split("."))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for parent in list(path.parents)[: len(module.split(".")) - 1]:
+        (parent / "__init__.py").touch()
+    path.with_suffix(".py").write_text("from worktree_guard.hookspecs import hookimpl\n\n@hookimpl\ndef worktree_guard_read_only_programs():\n    return {}\n")
+
+
+def test_an_editable_plugin_loads_through_its_deferred_finder_from_a_scan_and_from_the_cache(tmp_path: Path) -> None:
+    """Its code is importable only through the deferred finder line, its metadata lies in site-packages; its
+    package is named like another platform's module (org.*), which alone does not run the deferred lines."""
+    sd, _ = site_dir(tmp_path)
+    install_plugin(sd, sd / "editable", "wg-org", "org.wgplugin.rules")
+    assert plugin_process(tmp_path, sd) == ["wg-org"]  # entry points read afresh
+    assert plugin_process(tmp_path, sd) == ["wg-org"]  # from the cache: plugins load after the deferred lines
+
+
+def test_a_plugin_in_a_directory_that_a_code_line_adds_only_once_it_exists_is_found_when_it_appears(tmp_path: Path) -> None:
+    """A review found such a line deferred, so the cache's key did not change when the directory appeared. Code
+    lines other than the known ones run at once now, as site runs them."""
+    sd, _ = site_dir(tmp_path)
+    later = tmp_path / "later"
+    (sd / "c_when.pth").write_text(f"import os, sys; p = {str(later)!r}; os.path.isdir(p) and sys.path.append(p)\n")
+    assert plugin_process(tmp_path, sd) == []
+    assert plugin_process(tmp_path, sd) == []  # cached
+    install_plugin(later, later, "wg-later", "wg_later_plugin")
+    assert plugin_process(tmp_path, sd) == ["wg-later"]
+    install_plugin(sd / "by_code", sd / "by_code", "wg-code", "wg_code_plugin")
+    assert plugin_process(tmp_path, sd) == ["wg-code", "wg-later"]
 
 
 def pth_import_modules() -> set[str]:
@@ -145,79 +202,6 @@ def test_the_hook_judging_in_process_imports_no_pth_module(repo: Repo, tmp_path:
         assert not (modules & imported), (name, modules & imported)
 
 
-def test_load_sets_aside_the_interpreters_own_pth_code_and_runs_it_when_an_import_needs_it(tmp_path: Path) -> None:
-    """`load()` itself, with the test's site directory among the interpreter's site-packages."""
-    sd, marks = site_dir(tmp_path)
-    out = run_python_s(
-        f"""
-import site, os
-own = site.getsitepackages
-site.getsitepackages = lambda prefixes=None: [*own(prefixes), {str(sd)!r}]
-from worktree_guard import site_packages
-site_packages.load()
-before = os.path.exists({str(marks)!r})
-import pluggy  # in the venv's site-packages: found without running anything
-after_pluggy = os.path.exists({str(marks)!r})
-import by_code_mod
-print(json.dumps({{"before": before, "after_pluggy": after_pluggy, "after": os.path.exists({str(marks)!r})}}))
-""",
-        tmp_path,
-    )
-    assert out == {"before": False, "after_pluggy": False, "after": True}
-
-
-def plugin_process(tmp_path: Path, sd: Path) -> dict:
-    """A fresh `-S` process whose site-packages include `sd`: the names of the third-party plugins its plugin manager
-    registered (the entry points are read once, as in a hook call)."""
-    return run_python_s(
-        f"""
-import site
-own = site.getsitepackages
-site.getsitepackages = lambda prefixes=None: [*own(prefixes), {str(sd)!r}]
-from worktree_guard import site_packages
-site_packages.load()
-from worktree_guard import plugins
-pm = plugins.plugin_manager()
-print(json.dumps(sorted(name for name, _ in pm.list_name_plugin() if name.startswith("wg-"))))
-""",
-        tmp_path,
-    )
-
-
-def install_plugin(directory: Path, name: str, module: str) -> None:
-    """A distribution with a `worktree_guard` entry point `name` = `module` (a package path with dots allowed)."""
-    dist = directory / f"{name.replace('-', '_')}-1.0.dist-info"
-    dist.mkdir(parents=True)
-    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
-    (dist / "entry_points.txt").write_text(f"[worktree_guard]\n{name} = {module}\n")
-    path = directory.joinpath(*module.split("."))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    for parent in list(path.parents)[: len(module.split(".")) - 1]:
-        (parent / "__init__.py").touch()
-    path.with_suffix(".py").write_text("from worktree_guard.hookspecs import hookimpl\n\n@hookimpl\ndef worktree_guard_read_only_programs():\n    return {}\n")
-
-
-def test_a_plugin_installed_where_only_set_aside_code_looks_is_found_by_the_next_call(tmp_path: Path) -> None:
-    """The entry-point cache is keyed by the directories the set-aside lines added when they last ran: installing
-    into one of them, or removing from it, is seen by the next hook process (a review found both missed)."""
-    sd, _ = site_dir(tmp_path)  # b_code.pth's import line adds site/by_code
-    install_plugin(sd / "by_code", "wg-a", "wg_a_plugin")
-    assert plugin_process(tmp_path, sd) == ["wg-a"]
-    assert plugin_process(tmp_path, sd) == ["wg-a"]  # from the cache
-    install_plugin(sd / "by_code", "wg-b", "wg_b_plugin")
-    assert plugin_process(tmp_path, sd) == ["wg-a", "wg-b"]
-    for leftover in (sd / "by_code").glob("wg_a*"):
-        subprocess.run(["rm", "-r", str(leftover)], check=True)
-    assert plugin_process(tmp_path, sd) == ["wg-b"]
-
-
-def test_a_plugin_in_a_package_named_like_another_platforms_module_still_loads_from_the_cache(tmp_path: Path) -> None:
-    sd, _ = site_dir(tmp_path)
-    install_plugin(sd / "by_code", "wg-org", "org.wgplugin.rules")
-    assert plugin_process(tmp_path, sd) == ["wg-org"]
-    assert plugin_process(tmp_path, sd) == ["wg-org"]  # a cache hit
-
-
 def test_path_lines_keep_sites_order_when_a_file_also_has_code(tmp_path: Path) -> None:
     """`0mixed.pth` (read first) adds `first/` and has an import line; `1paths.pth` adds `second/`: a module in
     both is found in `first/`, as site finds it."""
@@ -228,7 +212,7 @@ def test_path_lines_keep_sites_order_when_a_file_also_has_code(tmp_path: Path) -
     (sd / "0mixed.pth").write_text(f"{sd / 'first'}\nimport os\n")
     (sd / "1paths.pth").write_text(f"{sd / 'second'}\n")
     code = f"import site\n{{}}site.addsitedir({str(sd)!r})\nimport shadowed\nprint(json.dumps(shadowed.WHERE))"
-    deferred = run_python_s(code.format("from worktree_guard import site_packages\nwith site_packages.pth_imports_set_aside():\n    "), tmp_path)
+    deferred = run_python_s(code.format("from worktree_guard import site_packages\nwith site_packages.pth_lines_deferred():\n    "), tmp_path)
     assert deferred == run_python_s(code.format(""), tmp_path) == "first"
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from .effects import StatefulCall
-from .layout import find_layout, layouts_remembered
+from .layout import find_layout, forget_layouts, layouts_remembered
 from .reply import Reply
 
 if TYPE_CHECKING:
@@ -54,6 +54,7 @@ def run_hook(
     deadline = time.monotonic() + WATCHDOG_SECONDS
     token = None
     try:
+        forget_layouts()
         token = HOOK_PROCESS_CWD.set(_process_cwd(cwd))
         with _watchdog(WATCHDOG_SECONDS):
             return _judge(stdin, flags, environ, state, usage_error, pm)

@@ -12,7 +12,7 @@ import stat
 from collections.abc import Iterator
 from dataclasses import field
 
-from .fast_dataclass import fast_dataclass
+from .fast_dataclass import fast_dataclass, replace
 
 
 class LayoutUnknown(Exception):
@@ -195,16 +195,23 @@ def layouts_remembered() -> Iterator[None]:
     """While inside, `find_layout` looks each directory up once: a Bash command asks for the layout of its cwd
     and of every checkout its git calls act on, each walk costing dozens of stat calls (about half of judging
     the heredoc commit). Each caller still gets its own copy (the engine extends `shared_roots`). A lookup
-    that fails is not remembered: it is tried again."""
-    token = _REMEMBERED.set({})
+    that fails is not remembered: it is tried again. Not nested: on the way out nothing is remembered, however
+    the judgement ended (the daemon's request limit may interrupt it anywhere; `forget_layouts` also runs
+    before every call)."""
     try:
+        _REMEMBERED.set({})
         yield
     finally:
-        _REMEMBERED.reset(token)
+        _REMEMBERED.set(None)
+
+
+def forget_layouts() -> None:
+    """Nothing remembered from here on (the start of every hook call: a memo can never outlive its judgement)."""
+    _REMEMBERED.set(None)
 
 
 def _copy(layout: Layout) -> Layout:
-    return Layout(layout.worktree_root, list(layout.shared_roots), layout.linked, layout.common_dir, layout.source)
+    return replace(layout, shared_roots=list(layout.shared_roots))
 
 
 def find_layout(cwd: str) -> Layout:

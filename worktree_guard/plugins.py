@@ -102,11 +102,10 @@ def _load(value: str) -> object:
     return obj
 
 
-def sys_path_stamp(entries: list[str] | None = None) -> list[str]:
-    """Every sys.path entry (or `entries`) with its modification time: a distribution installed or removed
-    changes one."""
+def sys_path_stamp() -> list[str]:
+    """Every sys.path entry with its modification time: a distribution installed or removed changes one."""
     stamp = []
-    for entry in sys.path if entries is None else entries:
+    for entry in sys.path:
         try:
             stamp.append(f"{entry}\0{os.stat(entry or '.').st_mtime_ns}")
         except OSError:
@@ -118,9 +117,8 @@ def installed_entry_points() -> list[tuple[str, str]]:
     """(name, value) of every `worktree_guard` entry point, in importlib.metadata's order; from the cache when
     sys.path has not changed since it was written (one record for each of the last ENTRY_POINT_RECORDS states).
 
-    In a `-S` hook process some `.pth` lines have not run yet (site_packages): the key also holds those files,
-    and the cache the directories their code added when it last ran (`added`, checked on every hit), so that
-    a plugin installed there is found as it was before those lines were deferred."""
+    In a `-S` hook process a few known `.pth` lines have not run yet (site_packages.DEFERRED_LINES, none of which
+    adds to sys.path): the key also holds the files they came from."""
     import json
 
     from . import records
@@ -130,8 +128,7 @@ def installed_entry_points() -> list[tuple[str, str]]:
         return scan_entry_points()
     from . import site_packages
 
-    added_now = set(site_packages.added_paths())
-    stamp = sys_path_stamp([p for p in sys.path if p not in added_now]) + site_packages.set_aside_stamp()
+    stamp = sys_path_stamp() + site_packages.set_aside_stamp()
     try:
         dir_fd = open_private_dir(cache_root(os.environ))
     except NotPrivate:
@@ -139,7 +136,7 @@ def installed_entry_points() -> list[tuple[str, str]]:
     try:
         try:
             cached = json.loads(read_file(dir_fd, ENTRY_POINT_CACHE) or b"null")
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # unreadable, not JSON, nested too deep: read afresh
             cached = None
         remembered = cached.get("records") if isinstance(cached, dict) else None
         remembered = [r for r in remembered if isinstance(r, dict)] if isinstance(remembered, list) else []
@@ -148,8 +145,7 @@ def installed_entry_points() -> list[tuple[str, str]]:
             if found is not None:
                 return found
         found = scan_entry_points()  # runs the set-aside lines first
-        added = site_packages.added_paths()
-        record = {"stamp": stamp, "added": added, "added_stamp": sys_path_stamp(added), "entry_points": found}
+        record = {"stamp": stamp, "entry_points": found}
         kept = [record, *(r for r in remembered if r.get("stamp") != stamp)][:ENTRY_POINT_RECORDS]
         try:
             write_atomically(dir_fd, ENTRY_POINT_CACHE, json.dumps({"records": kept}).encode())
@@ -161,10 +157,10 @@ def installed_entry_points() -> list[tuple[str, str]]:
 
 
 def _entry_points_of(record: dict[str, Any], stamp: list[str]) -> list[tuple[str, str]] | None:
-    """A cache record's entry points when it was written for `stamp` and the directories that set-aside `.pth`
-    code added then are unchanged; None otherwise (a record of another shape included: read afresh)."""
+    """A cache record's entry points when it was written for `stamp`; None otherwise (a record of another shape
+    included: read afresh)."""
     try:
-        if record.get("stamp") != stamp or record.get("added_stamp") != sys_path_stamp([str(p) for p in record["added"]]):
+        if record.get("stamp") != stamp:
             return None
         return [(str(name), str(value)) for name, value in record["entry_points"]]
     except (KeyError, TypeError, ValueError):

@@ -182,3 +182,17 @@ def test_the_comparison_sees_a_wrong_table(tmp_path: Path, cache_dir: Path) -> N
     cached = _dump("cached", commands_file, cache_dir)
     difference = _first_difference(commands, stock, cached)
     assert difference is not None and difference.lstrip("'\"").startswith("if ")
+
+
+def test_two_installs_with_equal_names_sizes_and_times_have_different_keys(tmp_path: Path) -> None:
+    """A Nix store sets every modification time to 1 and reproducible builds set them alike: the package's own
+    path and its files' inodes tell two such installs apart."""
+    keys = []
+    for place in ("one", "two"):
+        package = tmp_path / place / "bashlex"
+        package.mkdir(parents=True)
+        (package / "parser.py").write_text("x = 1\n")
+        os.utime(package / "parser.py", ns=(1_000_000_000, 1_000_000_000))
+        keys.append(tables.grammar_key(str(package)))
+    assert keys[0] != keys[1]
+    assert tables.grammar_key(str(tmp_path / "one" / "bashlex")) == keys[0]
