@@ -277,7 +277,8 @@ def main() -> int:
             stdin = json.dumps(row.body).encode()
             group = [Measure(label, argv, stdin, env=dict(extra), cwd=str(worktree)) for label, argv, extra in (row.commands or HOOK_COMMANDS)]
             if before:
-                group.append(Measure(f"before ({args.before})", before, stdin, env={"WT_GUARD_DAEMON": "0"}, cwd=str(worktree)))
+                # its own cache directory: the two packages' cache files may differ in format or key
+                group.append(Measure(f"before ({args.before})", before, stdin, env={"WT_GUARD_DAEMON": "0", "XDG_CACHE_HOME": str(home / ".cache-before")}, cwd=str(worktree)))
             rows.append((row.name, group))
             measures.extend(group)
         for name, (runtime, body) in runtime_payloads(main_dir, worktree, base).items():

@@ -7,7 +7,8 @@ worktree, the heredoc commit), then runs `fast_hook.py` with WT_GUARD_DAEMON=0 a
 within each round with `python -c pass` and `python -S -c pass` (and, with `--before DIR`, the `fast_hook.py`
 of the package in DIR, e.g. from `git archive <rev> worktree_guard | tar -x -C DIR`). Prints medians of wall
 and CPU time (user + system, from wait4) and the ratios to `python -c pass`. The first call of each command is
-made before the rounds (it writes the entry-point and parse-table caches). hook_latency.py times every way of
+made before the rounds (it writes the entry-point and parse-table caches; each package has a cache directory
+of its own). hook_latency.py times every way of
 starting the hook, the daemon's included; this one only the path without a daemon, in fewer processes.
 """
 
@@ -59,18 +60,21 @@ def main() -> None:
             compileall.compile_dir(os.path.join(args.before, "worktree_guard"), quiet=1)
             hooks["before"] = [PYTHON, "-S", "-P", os.path.join(os.path.abspath(args.before), "worktree_guard", "fast_hook.py")]
         compileall.compile_dir(str(Path(FAST_HOOK[-1]).parent), quiet=1)
-        commands = {"`python -c pass`": ([PYTHON, "-c", "pass"], b""), "`python -S -c pass`": ([PYTHON, "-S", "-c", "pass"], b"")}
-        for label, argv in hooks.items():
+        commands = {"`python -c pass`": ([PYTHON, "-c", "pass"], b"", env), "`python -S -c pass`": ([PYTHON, "-S", "-c", "pass"], b"", env)}
+        for index, (label, argv) in enumerate(hooks.items()):
+            # Each package its own cache directory: their cache files (parse tables, entry points) may differ in
+            # format or key, and a shared file would be rebuilt by each in turn.
+            own = {**env, "XDG_CACHE_HOME": str(home / f".cache-{index}")}
             for name, body in bodies.items():
-                commands[f"{name}, {label}"] = (argv, body)
-        for argv, body in commands.values():
-            run(argv, body, env)
+                commands[f"{name}, {label}"] = (argv, body, own)
+        for argv, body, command_env in commands.values():
+            run(argv, body, command_env)
         times: dict[str, list[tuple[float, float]]] = {k: [] for k in commands}
         for _ in range(args.rounds):
             order = list(commands)
             random.shuffle(order)
             for label in order:
-                times[label].append(run(*commands[label], env))
+                times[label].append(run(*commands[label]))
     medians = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for k, v in times.items()}
     wall, cpu = medians["`python -c pass`"]
     print(f"rounds: {args.rounds}; {PYTHON}")

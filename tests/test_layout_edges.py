@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import Repo, bare_clone, git, payload, run_hook_inline, subagent_payload
+from tests.helpers import Repo, bare_clone, git, lifecycle_payload, payload, run_hook_inline, subagent_payload
 from worktree_guard.engine import scope_for
 from worktree_guard.layout import find_layout, owner_of_git_dir, with_explicit_root
 
@@ -115,3 +115,66 @@ def test_a_bare_repository_needs_head_and_objects(tmp_path: Path, missing: str) 
         (fake / "objects").mkdir()
     layout = find_layout(str(fake))
     assert (layout.source, layout.common_dir) == ("outside git", None)
+
+
+def test_while_a_call_is_judged_each_directory_is_walked_once_and_each_caller_gets_its_own_copy(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    from worktree_guard import layout
+
+    walks: list[str] = []
+    real = layout._find_layout
+    monkeypatch.setattr(layout, "_find_layout", lambda cwd: walks.append(cwd) or real(cwd))
+    with layout.layouts_remembered():
+        first = layout.find_layout(str(repo.worktree))
+        first.shared_roots.append("/changed/by/a/caller")
+        again = layout.find_layout(str(repo.worktree))
+        assert again == real(str(repo.worktree)) and "/changed/by/a/caller" not in again.shared_roots
+    assert walks == [str(repo.worktree)]
+    layout.find_layout(str(repo.worktree))  # outside a judgement: walked every time
+    assert walks == [str(repo.worktree)] * 2
+
+
+def test_a_lookup_that_fails_is_tried_again(tmp_path: Path) -> None:
+    from worktree_guard import layout
+
+    place = tmp_path / "place"
+    place.mkdir()
+    (place / ".git").write_text(f"gitdir: {tmp_path / 'nowhere'}\n")  # a link that leads nowhere: unknown
+    with layout.layouts_remembered():
+        with pytest.raises(layout.LayoutUnknown):
+            layout.find_layout(str(place))
+        (place / ".git").unlink()
+        assert layout.find_layout(str(place)).source == "outside git"
+
+
+def test_a_bash_call_walks_each_checkout_once(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The heredoc commit asks for the layout of its cwd and of the checkout of each git call: one walk."""
+    from worktree_guard import layout
+
+    walks: list[str] = []
+    real = layout._find_layout
+    monkeypatch.setattr(layout, "_find_layout", lambda cwd: walks.append(cwd) or real(cwd))
+    data = subagent_payload(repo, "Bash", {"command": "git add -A && git commit -m \"$(cat <<'EOF'\nx\nEOF\n)\""})
+    assert run_hook_inline(data).codes == []
+    assert walks == [str(repo.worktree)]
+
+
+def test_a_memo_left_behind_by_an_interrupted_judgement_is_not_used_by_the_next_call(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The daemon's request limit may interrupt a judgement anywhere (a review showed one between setting the memo
+    and entering its `try`): the next call, on the paths outside the memo too (a sub-agent's start, the failure
+    guess), walks the layout afresh. Here a stale 'outside git' for the worktree is left behind on purpose."""
+    from worktree_guard import layout
+
+    with pytest.raises(RuntimeError):
+        with layout.layouts_remembered():
+            raise RuntimeError("interrupted")
+    assert layout._REMEMBERED.get() is None
+    walks: list[str] = []
+    real = layout._find_layout
+    monkeypatch.setattr(layout, "_find_layout", lambda cwd: walks.append(cwd) or real(cwd))
+    layout._REMEMBERED.set({str(repo.worktree): layout.Layout(worktree_root=None, source="outside git")})
+    try:
+        started = run_hook_inline(lifecycle_payload(repo, "SubagentStart"))
+        assert str(repo.worktree) in started.stdout
+        assert str(repo.worktree) in walks
+    finally:
+        layout._REMEMBERED.set(None)

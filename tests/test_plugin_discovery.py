@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import types
 
@@ -66,6 +67,10 @@ def test_a_third_party_module_with_unusual_attributes_has_the_same_implementatio
     module.static = staticmethod(worktree_guard_read_only_programs)
     module.data = {"worktree_guard_impl": True}
     module.cls = _Holder
+    marked_partial = functools.partial(worktree_guard_read_only_programs)
+    marked_partial.worktree_guard_impl = {}  # type: ignore[attr-defined]
+    module.worktree_guard_wrappers = marked_partial  # a callable pluggy does not bind
+    module.builtin = len
     stock, ours = both([("third", module)])
     assert ours == stock
     # pluggy takes a marked routine under any name (an unknown name is a hook without a spec).

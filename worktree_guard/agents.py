@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from .fast_dataclass import fast_dataclass
 
 ISOLATION_ALIASES = {"worktree", "work_tree", "work-tree"}
 NO_ISOLATION = {"none"}
@@ -14,7 +16,7 @@ class AgentDefinitionError(Exception):
     """A definition file that exists but cannot be read; the message names the file."""
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class AgentDefinition:
     """What the guard reads from one agent definition: its file, isolation, and `worktree-guard:` mapping."""
 

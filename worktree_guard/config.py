@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
+from .fast_dataclass import fast_dataclass
 from .records import ConfigDict, Field, Record, validation_error
 
 ENV_PREFIX = "WORKTREE_GUARD_"
@@ -78,7 +79,7 @@ class ConfigError(Exception):
     """An invalid configuration value; the message names the source, the key and the reason."""
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Layer:
     """One source of settings: its name for people, and the raw values it holds."""
 
@@ -86,7 +87,7 @@ class Layer:
     values: dict[str, Any]
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class EffectiveConfig:
     """The validated settings and, for every key, the layer its value came from."""
 

@@ -6,11 +6,12 @@ The engine knows no runtime (adapters do) and no rule (plugins do).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import pluggy
 
+from .fast_dataclass import fast_dataclass
 from .agents import AgentDefinition, find_agent_definition
 from .config import EffectiveConfig, Layer, Settings, load_config
 from .isolation import Isolation, decide_isolation
@@ -23,7 +24,7 @@ GUARDED_WHEN_MISPLACED = ("file_write", "shell", "dispatch", "enter_worktree")
 UNKNOWN = object()  # Context.worker before the plugins were asked
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class AgentScope:
     """Where one agent stands: W and S, its definition, configuration, isolation and path policy."""
 
@@ -44,7 +45,7 @@ class AgentScope:
         return find_agent_definition(agent_type, self.definitions_from, self.policy.home)
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Context:
     """Everything a rule needs to judge one call: the call and its agent's scope."""
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from typing import Any
 
+from .fast_dataclass import fields
 from .shell import ast
 
 
@@ -25,7 +25,7 @@ def _node_lines(node: Any, source: str, indent: int = 0) -> list[str]:
                 lines += [f"{pad}  substitution in heredoc:"] + _node_lines(sub, source, indent + 2)
         return lines
     lines = [f"{pad}{kind}" + (f" {node.kind}" if isinstance(node, ast.Compound) else "") + (f" {node.ops}" if isinstance(node, ast.Sequence) else "")]
-    for field in dataclasses.fields(node):
+    for field in fields(node):
         value = getattr(node, field.name)
         children = value if isinstance(value, list) else [value]
         for child in children:

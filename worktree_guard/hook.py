@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from .effects import StatefulCall
-from .layout import find_layout
+from .layout import find_layout, forget_layouts, layouts_remembered
 from .reply import Reply
 
 if TYPE_CHECKING:
@@ -54,6 +54,7 @@ def run_hook(
     deadline = time.monotonic() + WATCHDOG_SECONDS
     token = None
     try:
+        forget_layouts()
         token = HOOK_PROCESS_CWD.set(_process_cwd(cwd))
         with _watchdog(WATCHDOG_SECONDS):
             return _judge(stdin, flags, environ, state, usage_error, pm)
@@ -151,9 +152,10 @@ def _judge(stdin: bytes, flags: dict[str, Any], environ: dict[str, str], state: 
     if call is None:
         raise CallError(f"no runtime adapter recognises this payload (runtime {runtime!r})")
     state["call"] = call
-    ctx = build_context(call, flags=flags, environ=environ, pm=pm)
-    state["ctx"] = ctx
-    verdict = decide(call, ctx)
+    with layouts_remembered():
+        ctx = build_context(call, flags=flags, environ=environ, pm=pm)
+        state["ctx"] = ctx
+        verdict = decide(call, ctx)
     pm.hook.worktree_guard_call_judged(call=call, ctx=ctx, verdict=verdict)
     reply = pm.hook.worktree_guard_render_reply(verdict=verdict, call=call)
     if reply is None:

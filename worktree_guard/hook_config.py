@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal
+from dataclasses import field
+from typing import TYPE_CHECKING, Any, Literal
+
+from .fast_dataclass import fast_dataclass
+
+if TYPE_CHECKING:
+    from pathlib import Path  # at run time only where a path is made: pathlib costs a hook call ≈ 3 ms to load
 
 Scope = Literal["project", "local", "user"]
 # Which project file a runtime reads when it runs in a linked worktree: the worktree's own ("own"), or the
@@ -21,7 +25,7 @@ LinkedWorktree = Literal["own", "main_and_own"]
 Layout = Literal["grouped", "flat", "script"]
 
 
-@dataclass(frozen=True)
+@fast_dataclass(frozen=True)
 class HookConfig:
     """One runtime's hook wiring.
 
@@ -49,10 +53,14 @@ class HookConfig:
 
 
 def home(environ: Mapping[str, str]) -> Path:
+    from pathlib import Path
+
     return Path(environ.get("HOME") or os.path.expanduser("~"))
 
 
 def user_dir(environ: Mapping[str, str], variable: str | None, default: str) -> Path:
     """A runtime's user directory: `$variable` when set, else `default` under HOME (e.g. `.codex`)."""
+    from pathlib import Path
+
     value = environ.get(variable) if variable else None
     return Path(value).expanduser() if value else home(environ) / default

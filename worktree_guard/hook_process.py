@@ -83,10 +83,10 @@ def judge_here(argv: list[str], stdin: bytes) -> int:
     less client.ANSWER_MARGIN to print the refusal: the deadline counts the interpreter's start, the imports
     and any wait for a daemon.
     """
-    if sys.flags.no_site:
-        import site
+    if sys.flags.no_site:  # started with -S for speed: the guard's dependencies are in site-packages
+        from . import site_packages
 
-        site.main()  # started with -S for speed: the guard's dependencies are in site-packages
+        site_packages.load()
     from . import hook
 
     left = client.TOTAL_SECONDS - client.ANSWER_MARGIN - client.process_age()

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .agents import NO_ISOLATION, AgentDefinition
 from .config import Settings
+from .fast_dataclass import fast_dataclass
 from .layout import Layout
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Isolation:
     """Whether the acting agent is confined to W, the reason in words, and whether it is misplaced."""
 

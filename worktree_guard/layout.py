@@ -5,9 +5,14 @@ Reads files only: the hook runs before every tool call, so it never starts a `gi
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 import stat
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import field
+
+from .fast_dataclass import fast_dataclass, replace
 
 
 class LayoutUnknown(Exception):
@@ -16,7 +21,7 @@ class LayoutUnknown(Exception):
     Unknown is never "not isolated": the caller refuses the call (WG000)."""
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Layout:
     """The worktree root W, the shared roots S, and how they were found."""
 
@@ -172,7 +177,7 @@ def linked_worktrees_of(common_dir: str, strict: bool = False) -> list[str]:
     return tops
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class _Found:
     """One checkout on the walk up from the cwd: its layout, and for a linked worktree whether git's records
     link back to it (`<admin>/gitdir` names this `.git`): a `.git` file anyone can write is not proof."""
@@ -181,7 +186,45 @@ class _Found:
     linked_back: bool = False
 
 
+#: The layouts found while one tool call is judged, by directory (`layouts_remembered`); None outside one.
+_REMEMBERED: contextvars.ContextVar[dict[str, Layout] | None] = contextvars.ContextVar("remembered_layouts", default=None)
+
+
+@contextlib.contextmanager
+def layouts_remembered() -> Iterator[None]:
+    """While inside, `find_layout` looks each directory up once: a Bash command asks for the layout of its cwd
+    and of every checkout its git calls act on, each walk costing dozens of stat calls (about half of judging
+    the heredoc commit). Each caller still gets its own copy (the engine extends `shared_roots`). A lookup
+    that fails is not remembered: it is tried again. Not nested: on the way out nothing is remembered, however
+    the judgement ended (the daemon's request limit may interrupt it anywhere; `forget_layouts` also runs
+    before every call)."""
+    try:
+        _REMEMBERED.set({})
+        yield
+    finally:
+        _REMEMBERED.set(None)
+
+
+def forget_layouts() -> None:
+    """Nothing remembered from here on (the start of every hook call: a memo can never outlive its judgement)."""
+    _REMEMBERED.set(None)
+
+
+def _copy(layout: Layout) -> Layout:
+    return replace(layout, shared_roots=list(layout.shared_roots))
+
+
 def find_layout(cwd: str) -> Layout:
+    """W and S for an agent whose working directory is `cwd` (canonical); see `_find_layout`."""
+    remembered = _REMEMBERED.get()
+    if remembered is None:
+        return _find_layout(cwd)
+    if cwd not in remembered:
+        remembered[cwd] = _find_layout(cwd)
+    return _copy(remembered[cwd])
+
+
+def _find_layout(cwd: str) -> Layout:
     """W and S for an agent whose working directory is `cwd` (canonical).
 
     Every checkout that holds `cwd` is looked at, nearest first (a `.git` directory that git would not take

@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import types
 from typing import Any
 
 import pluggy
@@ -43,26 +44,32 @@ BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
 )
 
 ENTRY_POINT_CACHE = "entry-points.json"
+#: How many sys.path states the cache remembers: the daemon, `fast_hook.py` under -S (with set-aside `.pth`
+#: lines), the console scripts (their own directory first on sys.path) each see another, and took turns
+#: rewriting a one-entry cache — every call of each then read every distribution's metadata (≈ 30–60 ms).
+ENTRY_POINT_RECORDS = 4
 
 
-#: Module attributes that are never a hook implementation, whatever they are named.
-_NOT_ROUTINES = (type, type(sys), str, bytes, int, float, bool, frozenset, set, dict, tuple, list, type(None))
+#: What pluggy takes for a hook implementation among a module's attributes (`pluggy._manager._static_hook_attr`):
+#: a function, a bound method, a staticmethod or a classmethod; any other attribute is none, whatever its name.
+_HOOKABLE = (types.FunctionType, types.MethodType, staticmethod, classmethod)
 
 
 class PluginManager(pluggy.PluginManager):
     """pluggy's, finding a module plugin's hook implementations without `inspect.getattr_static` on every
     attribute the module holds (its imports and tables: ≈ 700 attributes, 3 ms of every hook call in-process).
     A module's attribute is read from its `__dict__`, as `getattr_static` reads it: a plain function without
-    the `worktree_guard_impl` marker, or a class, module or data value, is no implementation; anything else is
-    left to pluggy. The same for every plugin, built-in or third-party (tests/test_plugin_discovery.py)."""
+    the `worktree_guard_impl` marker, or anything but a function, method, staticmethod or classmethod, is no
+    implementation; the rest is left to pluggy. The same for every plugin, built-in or third-party
+    (tests/test_plugin_discovery.py)."""
 
     def parse_hookimpl_opts(self, plugin: Any, name: str) -> Any:
         if isinstance(plugin, type(sys)):
             value = plugin.__dict__.get(name)
-            if isinstance(value, type(plugin_manager)):
+            if isinstance(value, types.FunctionType):
                 if self.project_name + "_impl" not in value.__dict__:
                     return None
-            elif isinstance(value, _NOT_ROUTINES):
+            elif not isinstance(value, _HOOKABLE):  # pluggy binds nothing else of a module
                 return None
         return super().parse_hookimpl_opts(plugin, name)
 
@@ -74,7 +81,12 @@ def plugin_manager(*, entry_points: bool = True) -> pluggy.PluginManager:
     for name, module in BUILTIN_PLUGINS:
         pm.register(importlib.import_module(module), name=name)
     if entry_points:
-        for name, value in installed_entry_points():
+        found = installed_entry_points()
+        if found:
+            from . import site_packages
+
+            site_packages.flush()  # a plugin's package may be importable only through a set-aside `.pth` line
+        for name, value in found:
             if pm.has_plugin(name) or pm.is_blocked(name):
                 continue
             pm.register(_load(value), name=name)
@@ -103,7 +115,10 @@ def sys_path_stamp() -> list[str]:
 
 def installed_entry_points() -> list[tuple[str, str]]:
     """(name, value) of every `worktree_guard` entry point, in importlib.metadata's order; from the cache when
-    sys.path has not changed since it was written."""
+    sys.path has not changed since it was written (one record for each of the last ENTRY_POINT_RECORDS states).
+
+    In a `-S` hook process a few known `.pth` lines have not run yet (site_packages.DEFERRED_LINES, none of which
+    adds to sys.path): the key also holds the files they came from."""
     import json
 
     from . import records
@@ -111,7 +126,9 @@ def installed_entry_points() -> list[tuple[str, str]]:
 
     if not records.FAST_PATH:
         return scan_entry_points()
-    stamp = sys_path_stamp()
+    from . import site_packages
+
+    stamp = sys_path_stamp() + site_packages.set_aside_stamp()
     try:
         dir_fd = open_private_dir(cache_root(os.environ))
     except NotPrivate:
@@ -119,13 +136,19 @@ def installed_entry_points() -> list[tuple[str, str]]:
     try:
         try:
             cached = json.loads(read_file(dir_fd, ENTRY_POINT_CACHE) or b"null")
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # unreadable, not JSON, nested too deep: read afresh
             cached = None
-        if isinstance(cached, dict) and cached.get("stamp") == stamp and isinstance(cached.get("entry_points"), list):
-            return [(str(n), str(v)) for n, v in cached["entry_points"]]
-        found = scan_entry_points()
+        remembered = cached.get("records") if isinstance(cached, dict) else None
+        remembered = [r for r in remembered if isinstance(r, dict)] if isinstance(remembered, list) else []
+        for record in remembered:
+            found = _entry_points_of(record, stamp)
+            if found is not None:
+                return found
+        found = scan_entry_points()  # runs the set-aside lines first
+        record = {"stamp": stamp, "entry_points": found}
+        kept = [record, *(r for r in remembered if r.get("stamp") != stamp)][:ENTRY_POINT_RECORDS]
         try:
-            write_atomically(dir_fd, ENTRY_POINT_CACHE, json.dumps({"stamp": stamp, "entry_points": found}).encode())
+            write_atomically(dir_fd, ENTRY_POINT_CACHE, json.dumps({"records": kept}).encode())
         except OSError:
             pass
         return found
@@ -133,9 +156,24 @@ def installed_entry_points() -> list[tuple[str, str]]:
         os.close(dir_fd)
 
 
+def _entry_points_of(record: dict[str, Any], stamp: list[str]) -> list[tuple[str, str]] | None:
+    """A cache record's entry points when it was written for `stamp`; None otherwise (a record of another shape
+    included: read afresh)."""
+    try:
+        if record.get("stamp") != stamp:
+            return None
+        return [(str(name), str(value)) for name, value in record["entry_points"]]
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 def scan_entry_points() -> list[tuple[str, str]]:
     """Every `worktree_guard` entry point of every installed distribution, as pluggy would find them."""
     import importlib.metadata
+
+    from . import site_packages
+
+    site_packages.flush()  # a `.pth` file set aside at start-up may add the directory of a distribution
 
     found = []
     for dist in list(importlib.metadata.distributions()):

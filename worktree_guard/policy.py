@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Literal
 
+from .fast_dataclass import fast_dataclass
 from .layout import Layout
 from .paths import DEFAULT_ALLOW, DEFAULT_PROTECT, PathPatterns, canonical, cleaned, deepest_root, expand_user, home_dir, inside, temp_dirs
 
@@ -14,7 +14,7 @@ Place = Literal["protected", "inside", "shared", "allowed", "outside"]
 _SEVERITY: dict[str, int] = {"inside": 0, "allowed": 0, "protected": 1, "outside": 2, "shared": 3}
 
 
-@dataclass(slots=True, frozen=True)
+@fast_dataclass(frozen=True, slots=True)
 class Judgement:
     """The place of one path: `resolved` is canonical; `shared_root` and `suggestion` are set for "shared"."""
 

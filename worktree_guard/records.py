@@ -183,6 +183,23 @@ _BOUNDS = (("gt", lambda v, b: v > b), ("ge", lambda v, b: v >= b), ("lt", lambd
 _CONFIG_KNOWN = frozenset({"extra", "frozen", "title"})
 
 
+#: An annotation's text → its compiled code: the same few texts (`str | None`, `list[str]`…) recur in every record.
+_ANNOTATION_CODE: dict[str, Any] = {}
+
+
+def _evaluate(annotation: Any, names: dict[str, Any], local: dict[str, Any]) -> Any:
+    """What `typing._eval_type(ForwardRef(annotation), names, local)` gives, compiling each annotation text once."""
+    import typing
+
+    if not isinstance(annotation, str):
+        return typing._eval_type(annotation, names, local)  # type: ignore[attr-defined]
+    code = _ANNOTATION_CODE.get(annotation)
+    if code is None:
+        code = _ANNOTATION_CODE[annotation] = compile(annotation, "<annotation>", "eval")
+    value = typing._type_check(eval(code, names, local), "Forward references must evaluate to types.")  # type: ignore[attr-defined]
+    return typing._eval_type(value, names, local)  # type: ignore[attr-defined]
+
+
 class _RecordType(type):
     @property
     def model_fields(cls) -> dict[str, FieldSpec]:
@@ -231,8 +248,6 @@ class Record(metaclass=_RecordType):
         """Evaluate the annotations (strings under `from __future__ import annotations`) and build the checks."""
         if "_fields" in cls.__dict__:
             return
-        import typing
-
         hints: dict[str, Any] = {}
         for klass in reversed(cls.__mro__):
             if klass is object or not issubclass(klass, Record):
@@ -242,7 +257,7 @@ class Record(metaclass=_RecordType):
             local = {klass.__name__: klass}
             for name, text in klass.__dict__.get("__annotations__", {}).items():
                 if name in cls._declared:
-                    hints[name] = typing._eval_type(typing.ForwardRef(text) if isinstance(text, str) else text, names, local)  # type: ignore[attr-defined]
+                    hints[name] = _evaluate(text, names, local)
         fields = {}
         for name, spec in cls._declared.items():
             copy = FieldSpec.__new__(FieldSpec)

@@ -85,6 +85,22 @@ def test_the_key_covers_every_bashlex_source_file(tmp_path: Path) -> None:
         (package / name).write_text(original)
 
 
+def test_the_key_sees_an_edit_that_keeps_the_size(tmp_path: Path) -> None:
+    """The key is made of each file's name, size and modification time (as Python's .pyc check): a same-size edit
+    is seen through its modification time."""
+    package = tmp_path / "bashlex"
+    package.mkdir()
+    source = package / "parser.py"
+    source.write_text("x = 1\n")
+    os.utime(source, ns=(1_000_000_000, 1_000_000_000))
+    key = tables.grammar_key(str(package))
+    source.write_text("x = 2\n")
+    os.utime(source, ns=(2_000_000_000, 2_000_000_000))
+    assert tables.grammar_key(str(package)) != key
+    (package / "new.py").write_text("")
+    assert tables.grammar_key(str(package)) != key
+
+
 @pytest.mark.parametrize("how", ["group-writable", "world-readable", "symlink", "other-owner"])
 def test_a_cache_dir_that_is_not_private_is_refused(tmp_path: Path, cache_dir: Path, how: str) -> None:
     load_in_subprocess(cache_dir)  # a valid cache file to be left alone
@@ -166,3 +182,17 @@ def test_the_comparison_sees_a_wrong_table(tmp_path: Path, cache_dir: Path) -> N
     cached = _dump("cached", commands_file, cache_dir)
     difference = _first_difference(commands, stock, cached)
     assert difference is not None and difference.lstrip("'\"").startswith("if ")
+
+
+def test_two_installs_with_equal_names_sizes_and_times_have_different_keys(tmp_path: Path) -> None:
+    """A Nix store sets every modification time to 1 and reproducible builds set them alike: the package's own
+    path and its files' inodes tell two such installs apart."""
+    keys = []
+    for place in ("one", "two"):
+        package = tmp_path / place / "bashlex"
+        package.mkdir(parents=True)
+        (package / "parser.py").write_text("x = 1\n")
+        os.utime(package / "parser.py", ns=(1_000_000_000, 1_000_000_000))
+        keys.append(tables.grammar_key(str(package)))
+    assert keys[0] != keys[1]
+    assert tables.grammar_key(str(tmp_path / "one" / "bashlex")) == keys[0]

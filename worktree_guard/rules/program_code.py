@@ -28,7 +28,7 @@ RULE = "program-code"
 
 @hookimpl
 def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrapped | None:
-    from ..shell.embedded import embedded_code, program
+    from ..shell.programs import code_family
     from ..shell.runners import run_argv, subcommand_scripts, walked_code
     from ..shell.steps import Inner, Script, Unwrapped
 
@@ -47,8 +47,10 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
         scripts, _ = walked_code(command, runner)
         if scripts:
             return Unwrapped(scripts=[Script(text, offset, command.cwd, f"{command.name} command") for text, offset in scripts])
-    if program(command.name) is None:
+    if code_family(command.name) is None:
         return None
+    from ..shell.embedded import embedded_code
+
     code = embedded_code(command)
     if not code.commands:
         return None
@@ -64,12 +66,14 @@ def worktree_guard_code_runners() -> dict[str, CodeRunner]:
 
 @hookimpl
 def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
-    from ..shell.embedded import embedded_code, program
+    from ..shell.programs import code_family
     from ..shell.runners import opaque_code, walked_code
 
     runner = _runner(command, ctx)
     reasons = opaque_code(command, runner) + walked_code(command, runner)[1] if runner is not None else []
-    if program(command.name) is not None:
+    if code_family(command.name) is not None:
+        from ..shell.embedded import embedded_code
+
         reasons += embedded_code(command).opaque
     if not reasons:
         return None

@@ -32,7 +32,6 @@ it is a refusal.
 
 from __future__ import annotations
 
-import shlex
 from typing import Any
 
 from ..engine import CallError
@@ -156,6 +155,8 @@ def worktree_guard_read_payload(payload: dict[str, Any], runtime: str) -> ToolCa
 def refusal(tool: str, reason: str) -> Reply:
     """The call turned into one that writes nothing and tells the model why; `cancel` where there is none."""
     if tool == "run_commands":
+        import shlex  # here: a refusal is rare, and every hook call would load it
+
         command = f"printf '%s\\n' {shlex.quote(reason)} >&2; exit 1"
         return Reply(stdout=as_json({"overrideInput": {"commands": [command]}}))
     if tool == "editor":

@@ -27,7 +27,6 @@ Claude's `hookSpecificOutput` form) blocks; the model reads "Denied by preToolUs
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from typing import Any
@@ -125,6 +124,8 @@ def to_tool_call(payload: dict[str, Any], form: dict[str, Any]) -> ToolCall:
 
 def dispatch_id(session: str | None, timestamp: Any, args: dict[str, Any]) -> str:
     """A `task` call's id, which Copilot does not send: its session, its time and a digest of its arguments."""
+    import hashlib  # here, not at the top: loading it costs every hook call ≈ 3 ms
+
     digest = hashlib.sha256(json.dumps(args, sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass")).hexdigest()[:16]
     return f"copilot-{session or 'no-session'}-{timestamp}-{digest}"
 

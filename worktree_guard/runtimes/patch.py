@@ -25,7 +25,6 @@ judged wherever it appears and under every runtime: a program by that name write
 
 from __future__ import annotations
 
-import unicodedata
 from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
@@ -74,6 +73,8 @@ def patch_lines(text: str) -> list[str]:
 def patch_writes(text: str) -> list[FileWrite]:
     """Every file the patch writes, in order; PatchError when it names none, or a header's path is empty or
     holds a control or separator character."""
+    import unicodedata  # here: only a patch needs it, and every hook call would load it
+
     writes: list[FileWrite] = []
     for line in patch_lines(text):
         stripped = line.strip(_TRIMMED)

@@ -9,12 +9,14 @@ command: the parser adds the offset).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from ..fast_dataclass import fast_dataclass
 
 Span = tuple[int, int]
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Word:
     """One shell word. `value` is the text after quote removal when the word is static, else None.
 
@@ -40,7 +42,7 @@ class Word:
         return self.value is not None
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Assignment:
     """`NAME=value` before a command or alone; `value.value` is None when not static.
 
@@ -54,7 +56,7 @@ class Assignment:
     append: bool = False
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Redirect:
     """A redirection. `op` is the operator as written without the fd: `>`, `>>`, `>|`, `&>`, `&>>`,
     `<>`, `<`, `>&`, `<&`, `<<`, `<<-`, `<<<`. `fd` is the explicit descriptor number, if any.
@@ -74,7 +76,7 @@ class Redirect:
     heredoc_substitutions: list[Node] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Command:
     """A simple command: assignments, words (words[0] is the command name), redirections."""
 
@@ -84,7 +86,7 @@ class Command:
     redirects: list[Redirect] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Pipeline:
     """`a | b | c`; every stage but (with lastpipe) the last runs in a subshell."""
 
@@ -93,7 +95,7 @@ class Pipeline:
     negated: bool = False
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Sequence:
     """Commands joined by `;`, `&`, newlines, `&&`, `||`. `ops[i]` is the operator after parts[i]:
     one of `;` (also a newline), `&`, `&&`, `||`. There is one op per join, plus one more when
@@ -104,7 +106,7 @@ class Sequence:
     ops: list[str] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Subshell:
     """`( … )`: runs in a child shell; cd inside it does not leave it."""
 
@@ -113,7 +115,7 @@ class Subshell:
     redirects: list[Redirect] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Group:
     """`{ …; }`: runs in the current shell."""
 
@@ -122,7 +124,7 @@ class Group:
     redirects: list[Redirect] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Compound:
     """if / while / until / for / select / case / arithmetic-for / `[[ ]]` / `(( ))`.
 
@@ -141,7 +143,7 @@ class Compound:
     redirects: list[Redirect] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Function:
     """`name() { … }`: analysed where it is called (and once at definition if never called)."""
 
@@ -154,7 +156,7 @@ class Function:
 Node = Command | Pipeline | Sequence | Subshell | Group | Compound | Function
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Script:
     """The parse of one command string. `parser` names the back-end that produced it:
     "bashlex" or "shfmt". `body` is empty for empty and comment-only input."""

@@ -7,8 +7,8 @@ Shell semantics only: whether a directory is allowed is the cd rule's business (
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
+from ..fast_dataclass import fast_dataclass
 from ..paths import canonical
 from .ast import Word
 from .state import ShellState
@@ -20,7 +20,7 @@ DECLARING_BUILTINS = ("export", "declare", "typeset", "local", "readonly")
 READING_BUILTINS = ("read", "mapfile", "readarray", "getopts")
 
 
-@dataclass(slots=True, frozen=True)
+@fast_dataclass(frozen=True, slots=True)
 class DirectoryChange:
     """Where a cd/pushd/popd goes. `physical` and `logical` are None when the target is not static;
     `reason` then says why. `moves` is False when the builtin leaves the directory alone (`cd ''`, `pushd -n`)."""

@@ -18,10 +18,11 @@ from __future__ import annotations
 import os
 import stat
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
-from .programs import Target
+from ..fast_dataclass import fast_dataclass
+from .programs import WRITING_CODE_FAMILIES, Target, code_family
 
 if TYPE_CHECKING:
     from .ast import Word
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 MAX_SCRIPT_FILE = 64 * 1024
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Embedded:
     """What a command's own-language code writes and runs. `commands`: (shell code, offset) to walk;
     `opaque`: why some code cannot be read (a WG404 each)."""
@@ -41,42 +42,22 @@ class Embedded:
     opaque: list[str] = field(default_factory=list)
 
 
-def program(name: str | None) -> str | None:
-    """The language family of a command name (`gawk` → `awk`, `nvim` → `vim`), or None."""
-    if name is None:
-        return None
-    return FAMILIES.get(name)
-
-
-FAMILIES = {
-    "sed": "sed", "gsed": "sed",
-    "awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk",
-    "ed": "ed", "red": "ed", "ex": "ex",
-    "vim": "vim", "vi": "vim", "nvim": "vim", "view": "vim", "gvim": "vim", "vimdiff": "vim", "rvim": "vim", "gview": "vim",
-    "tar": "tar", "gtar": "tar", "bsdtar": "tar",
-    "zip": "zip",
-    "rsync": "rsync",
-    "ssh": "ssh", "scp": "ssh", "sftp": "ssh",
-}
-
-
 def embedded_writes(command: ShellCommand) -> list[Target]:
     """Files the command's own-language code writes (`sed 'w f'`, `awk '{print > "f"}'`, an ed script's `w f`)."""
-    family = program(command.name)
-    if family not in ("sed", "awk", "ed", "ex"):
+    if code_family(command.name) not in WRITING_CODE_FAMILIES:
         return []
     return analyse(command).writes
 
 
 def embedded_code(command: ShellCommand) -> Embedded:
     """Everything the command's own-language code writes and runs."""
-    if program(command.name) is None:
+    if code_family(command.name) is None:
         return Embedded()
     return analyse(command)
 
 
 def analyse(command: ShellCommand) -> Embedded:
-    family = program(command.name)
+    family = code_family(command.name)
     values = command.values()
     words = command.words
     found = Embedded()

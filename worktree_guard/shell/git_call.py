@@ -11,9 +11,10 @@ cannot be looked inside (include.path, GIT_CONFIG). The git rule judges; this mo
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
+from ..fast_dataclass import fast_dataclass
 from ..layout import LayoutUnknown, find_layout, git_checkouts_at, owner_of_git_dir
 from ..paths import canonical
 from .programs import ParsedArgv, WriteSpec, parse_argv
@@ -70,7 +71,7 @@ SUBCOMMAND_VALUE_OPTIONS: dict[str, frozenset[str]] = {
 }
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class GitCall:
     """One git invocation, read: where it acts, its subcommand and arguments, and what could not be read."""
 
@@ -506,7 +507,7 @@ EXT_ALLOWING_KEYS: dict[str, tuple[str, ...] | None] = {
 }
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class GitCode:
     """Code one git invocation runs: shell strings (code, offset, cwd), argv lists (`bisect run`), and why some
     cannot be looked inside."""

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ..fast_dataclass import fast_dataclass
 from .ast import Word
 
 # One written target: the word that names it (None when implied), its static value (None when dynamic),
@@ -23,7 +24,7 @@ CWD = "\0cwd"
 UNKNOWN_DIR = "\0unknown"
 
 
-@dataclass(frozen=True, slots=True)
+@fast_dataclass(frozen=True, slots=True)
 class Target:
     """One written target; `recursive` when the program reaches everything below it (`rm -r`, `find -delete`)."""
 
@@ -42,7 +43,7 @@ class Target:
     follows_links: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@fast_dataclass(frozen=True, slots=True)
 class WriteSpec:
     """How a program names the files it writes.
 
@@ -94,7 +95,7 @@ class WriteSpec:
     command_writes: Callable[[Any], list[Target]] | None = field(default=None, compare=False)
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class ParsedArgv:
     """An argv split into options (name → list of (word, value)) and operands (word, value)."""
 
@@ -593,7 +594,7 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@fast_dataclass(frozen=True, slots=True)
 class ReadOnly:
     """A program that only reads the operands it is given (SPEC §5.2 "the shared boundary is default-deny")…
 
@@ -642,3 +643,26 @@ BUILTIN_READERS: dict[str, ReadOnly] = {
     "yq": ReadOnly(writes_with=frozenset({"-i", "--inplace"})),
     "file": ReadOnly(writes_with=frozenset({"-C", "--compile"})),
 }
+
+
+#: Programs that carry code in their own language, by family (`gawk` → `awk`, `nvim` → `vim`): `shell.embedded`
+#: reads that code. Here, so that a command of none of them does not load the reader.
+CODE_FAMILIES = {
+    "sed": "sed", "gsed": "sed",
+    "awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk",
+    "ed": "ed", "red": "ed", "ex": "ex",
+    "vim": "vim", "vi": "vim", "nvim": "vim", "view": "vim", "gvim": "vim", "vimdiff": "vim", "rvim": "vim", "gview": "vim",
+    "tar": "tar", "gtar": "tar", "bsdtar": "tar",
+    "zip": "zip",
+    "rsync": "rsync",
+    "ssh": "ssh", "scp": "ssh", "sftp": "ssh",
+}
+#: The families whose code can write files (`sed 'w f'`, awk's `print > "f"`, an ed script's `w f`).
+WRITING_CODE_FAMILIES = frozenset({"sed", "awk", "ed", "ex"})
+
+
+def code_family(name: str | None) -> str | None:
+    """The language family of a command name (`gawk` → `awk`, `nvim` → `vim`), or None."""
+    if name is None:
+        return None
+    return CODE_FAMILIES.get(name)

@@ -8,8 +8,9 @@ extend the table through `worktree_guard_code_runners`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from ..fast_dataclass import fast_dataclass
 
 if TYPE_CHECKING:
     from .ast import Word
@@ -20,7 +21,7 @@ def _f(*names: str) -> frozenset[str]:
     return frozenset(names)
 
 
-@dataclass(frozen=True, slots=True)
+@fast_dataclass(frozen=True, slots=True)
 class CodeRunner:
     """When a program runs code the guard cannot walk.
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..fast_dataclass import fast_dataclass
 from .ast import Function
 
 #: Paths globs may stand for in one command, counted each time a rule expands one (WG901 past it). Each path
@@ -19,7 +20,7 @@ class BudgetExceeded(Exception):
     """The command nests deeper or takes more work to analyse than the budget allows (WG901)."""
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class GlobWork:
     """What expanding globs has cost so far in one command: one meter shared by every scope, like `written`,
     and the directory listings already read (a second `d/*` reads `d` no more)."""
@@ -33,7 +34,7 @@ class GlobWork:
             raise BudgetExceeded(f"its globs stand for more than {MAX_GLOB_PATHS} paths")
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class ShellState:
     """cwd, OLDPWD, the directory stack and the variables whose values are known.
 

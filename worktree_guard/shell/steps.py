@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..fast_dataclass import fast_dataclass
 from . import words
 from .ast import Assignment, Command, Redirect, Word
 from .state import ENTRIES_PER_PATH, ShellState
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class ShellCommand:
     """A simple command where it runs. `words` are the argv after unwrapping (`words[0]` is the name);
     `assignments` the `NAME=value` prefixes in force; `cwd` None when unknown; `via` the wrappers that led here."""
@@ -73,7 +74,7 @@ class ShellCommand:
         return False, None
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class ShellRedirect:
     """A redirection and the directory it is opened in."""
 
@@ -91,7 +92,7 @@ class ShellRedirect:
         return word_value(self.redirect.target, self.state, self.home) if self.redirect.target is not None else None
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Inner:
     """A command a wrapper runs: its argv, the directory it runs in, and added environment."""
 
@@ -102,7 +103,7 @@ class Inner:
     same_shell: bool = False
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Script:
     """A string a command runs as shell code (`bash -c`, `eval`, a heredoc fed to a shell); `offset` is its span start."""
 
@@ -113,7 +114,7 @@ class Script:
     same_shell: bool = False
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Unwrapped:
     """What an indirection rule found inside a command. `own_words`: how many of the command's words are the
     wrapper's own (its name, options and their values); the rest are what it runs. None: all of them."""

@@ -47,15 +47,20 @@ def bashlex_spec() -> Any:
 
 
 def grammar_key(package_dir: str) -> bytes:
-    """SHA-256 over every `.py` file of the bashlex package (names and contents), the Python version and FORMAT."""
+    """SHA-256 over the bashlex package's real path and each of its `.py` files' name, size, inode, modification and
+    change times, with the Python version and FORMAT.
+
+    Hashing the files' contents instead cost every Bash call judged in-process ≈ 2 ms. An upgrade or an edit
+    changes a size, an inode or a time; two installs with equal names, sizes and times (a Nix store sets every
+    time to 1, reproducible builds set them all alike) differ in their path or their inodes. Writing a file back
+    with its old size and both of its old times is beyond a process's reach (the change time is the kernel's)."""
     from _sha256 import sha256
 
     digest = sha256(f"worktree-guard bashlex tables {FORMAT} {sys.version_info[:2]} marshal {marshal.version}\n".encode())
+    digest.update(f"{os.path.realpath(package_dir)}\n".encode("utf-8", "surrogateescape"))
     for name in sorted(n for n in os.listdir(package_dir) if n.endswith(".py")):
-        with open(os.path.join(package_dir, name), "rb") as f:
-            data = f.read()
-        digest.update(f"{name} {len(data)}\n".encode())
-        digest.update(data)
+        stat = os.stat(os.path.join(package_dir, name))
+        digest.update(f"{name} {stat.st_size} {stat.st_ino} {stat.st_mtime_ns} {stat.st_ctime_ns}\n".encode("utf-8", "surrogateescape"))
     return digest.digest()
 
 

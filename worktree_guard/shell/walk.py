@@ -8,8 +8,9 @@ hooks) for violations, and asks the indirection rules what a wrapper runs inside
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..fast_dataclass import fast_dataclass
 from . import ast
 from .builtins import apply_builtin
 from .state import BudgetExceeded, ShellState
@@ -34,7 +35,7 @@ COMPONENTS_PER_STEP = 8
 __all__ = ["BudgetExceeded", "Hooks", "Walker"]
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class Hooks:
     """What the walker asks at each step: the shell rules, the indirection rules, and the parser for strings."""
 
@@ -45,7 +46,7 @@ class Hooks:
     on_parse_failure: Callable[[Exception, int, int, str], list]
 
 
-@dataclass
+@fast_dataclass
 class Walker:
     hooks: Hooks
     home: str

@@ -10,14 +10,14 @@ Keys are program names, or "program subcommand" for runners such as `uv run`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..fast_dataclass import fast_dataclass
 
 
 def _f(*names: str) -> frozenset[str]:
     return frozenset(names)
 
 
-@dataclass(frozen=True, slots=True)
+@fast_dataclass(frozen=True, slots=True)
 class Wrapper:
     """How a wrapper's own words end and what it runs.
 

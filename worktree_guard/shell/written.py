@@ -15,13 +15,13 @@ Kinds:
 
 from __future__ import annotations
 
-import dataclasses
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
+from ..fast_dataclass import fast_dataclass, replace
 from . import words as shell_words
-from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, ReadOnly, Target, WriteSpec, parse_argv, written_targets
+from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, WRITING_CODE_FAMILIES, ReadOnly, Target, WriteSpec, code_family, parse_argv, written_targets
 from .steps import glob_values
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 WRITE_OPERATORS = (">", ">>", ">|", "&>", "&>>", "<>")
 
 
-@dataclass(frozen=True, slots=True)
+@fast_dataclass(frozen=True, slots=True)
 class Written:
     """One path a command writes, links to, or (kind "operand") may write.
 
@@ -59,7 +59,7 @@ class Written:
         return "." if self.value == CWD else str(self.value)
 
 
-@dataclass(slots=True)
+@fast_dataclass(slots=True)
 class ProgramTables:
     """The write table and the read-only table, each with every plugin's rows over the built-in ones."""
 
@@ -121,10 +121,11 @@ def command_writes(command: ShellCommand, tables: ProgramTables) -> list[Written
         pass  # a reader, or a wrapper whose own words are options: what it runs is judged on its own
     else:
         found += _operands(command, own, values, name)
-    from .embedded import embedded_writes
+    if code_family(command.name) in WRITING_CODE_FAMILIES:  # code in their own language that can write files
+        from .embedded import embedded_writes
 
-    for target in embedded_writes(command):
-        found += _expanded(command, target, command.cwd, name)
+        for target in embedded_writes(command):
+            found += _expanded(command, target, command.cwd, name)
     return found
 
 
@@ -163,7 +164,7 @@ def _expanded(command: ShellCommand, target: Target, cwd: str | None, name: str)
         return []  # standard output
     record = _record(target.word, target.value, cwd, how, command.state, recursive=target.recursive, kind=target.kind)
     if target.follows_links:
-        record = dataclasses.replace(record, follows_links=True)
+        record = replace(record, follows_links=True)
     return [record]
 
 

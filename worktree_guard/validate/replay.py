@@ -7,7 +7,6 @@ cwd, tool and input) are computed once.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 from collections import Counter
@@ -17,6 +16,7 @@ from typing import Any
 import pluggy
 
 from ..config import ConfigError, EffectiveConfig, load_config
+from ..fast_dataclass import replace
 from ..engine import CallError, Context, context_for_layout, decide, definitions_start, project_root_of
 from ..isolation import Isolation
 from ..model import ToolCall, Violation
@@ -197,7 +197,7 @@ class Replayer:
             cached = self._contexts[context_key] = self._context(tool_call, call, found, config, home)
         else:
             # Same agent, cwd and layout: only the call differs (and a fresh `extra`, which rules may write to).
-            cached = (dataclasses.replace(cached[0], call=tool_call, extra={}), cached[1])
+            cached = (replace(cached[0], call=tool_call, extra={}), cached[1])
         ctx, isolated = cached
         from ..subagents.linking import worker_from_record
 
