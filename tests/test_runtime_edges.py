@@ -1118,3 +1118,20 @@ def test_codex_more_optional_fields_bounds_and_the_rewrite(repo: Repo, tmp_path:
     out = render_reply(verdict, ToolCall(runtime="codex", tool="Bash", kind="shell", cwd="/w"))
     assert json.loads(out.stdout) == {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "ls"}}}
     assert out.stderr == "Moved. [worktree-guard WG402]"
+
+
+def test_copilot_reads_at_most_64_mib_of_events(tmp_path: Path) -> None:
+    from worktree_guard.runtimes.copilot import sub_agent_prompt
+
+    prompt = (json.dumps({"type": "user.message", "agentId": "a1", "data": {"content": "go"}}) + "\n").encode()
+    limit = 64 * 1024 * 1024
+    for extra, expected in ((0, "go"), (1, None)):  # the prompt's line ends at the limit, or one byte past it
+        pad = limit + extra - len(prompt)
+        events = tmp_path / f"events-{extra}.jsonl"
+        with open(events, "wb") as f:
+            f.write(b"x" * (pad // 2 - 1) + b"\n")
+            f.write(b"x" * (pad - pad // 2 - 1) + b"\n")
+            f.write(prompt)
+        assert events.stat().st_size == limit + extra
+        assert sub_agent_prompt(str(events), "a1") == expected, extra
+        events.unlink()
