@@ -1135,3 +1135,10 @@ def test_copilot_reads_at_most_64_mib_of_events(tmp_path: Path) -> None:
         assert events.stat().st_size == limit + extra
         assert sub_agent_prompt(str(events), "a1") == expected, extra
         events.unlink()
+
+
+def test_the_cline_extensions_patch_is_cancelled_not_overridden(repo: Repo) -> None:
+    """The extension takes no `overrideInput`: even its apply_patch, a tool the CLI's refusal can rewrite, cancels."""
+    patch = begin(f"*** Add File: {repo.main}/LEAK.txt", "+x")
+    out = json.loads(answer(vscode(repo, "apply_patch", {"input": patch}), "cline", repo.worktree))
+    assert set(out) == {"cancel", "errorMessage"} and out["cancel"] is True and codes_in(out["errorMessage"]) == {"WG101"}
