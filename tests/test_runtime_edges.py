@@ -571,7 +571,7 @@ def test_copilot_finds_a_sub_agents_prompt(tmp_path: Path, monkeypatch: pytest.M
         {"type": "user.message", "agentId": "a1", "data": {"content": "the prompt"}},
         {"type": "user.message", "agentId": "a1", "data": {"content": "later"}},
     ]
-    events.write_text("{broken user.message a1\n" + "".join(json.dumps(line) + "\n" for line in lines))
+    events.write_text("{\"type\": \"user.message\", \"agentId\": \"a1\", broken\n" + "".join(json.dumps(line) + "\n" for line in lines))
     agent = AgentEvent(runtime="copilot", event="SubagentStop", cwd="/w", agent_id="a1", transcript_path=str(events))
     assert find(agent) == DispatchLink(prompt="the prompt", how=f"its prompt in {events}")
     for other in (agent.model_copy(update={"runtime": "codex"}), agent.model_copy(update={"agent_id": ""}), agent.model_copy(update={"agent_id": "zz"})):
