@@ -586,6 +586,7 @@ def test_copilot_finds_a_sub_agents_prompt(tmp_path: Path, monkeypatch: pytest.M
     assert events_file(agent.model_copy(update={"transcript_path": "relative/events.jsonl", "parent_id": "p1"})) == str(tmp_path / "ch" / "session-state" / "p1" / "events.jsonl")
     for parent in (None, "", "../x", "a/b", ".hidden"):
         assert events_file(agent.model_copy(update={"transcript_path": None, "parent_id": parent})) is None, parent
+    assert find(agent.model_copy(update={"transcript_path": None, "parent_id": None})) is None  # no file to read at all
     monkeypatch.delenv("COPILOT_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert events_file(by_parent) == str(tmp_path / "home" / ".copilot" / "session-state" / "p1" / "events.jsonl")
