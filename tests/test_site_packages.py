@@ -9,6 +9,7 @@ the deferred kind) installs a finder that serves a module and leaves a mark too.
 from __future__ import annotations
 
 import json
+import os
 import re
 import site
 import subprocess
@@ -16,7 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.helpers import FAST_HOOK, REPO_ROOT, Repo, run_hook_process, subagent_payload
+from tests.helpers import FAST_HOOK, REPO_ROOT, Repo, run_hook_inline, run_hook_process, subagent_payload
+from worktree_guard.private_dir import cache_root
 
 
 def run_python_s(code: str, tmp_path: Path) -> Any:
@@ -236,3 +238,14 @@ print(json.dumps(len(scans)))
     second.mkdir()
     runs = [run_python_s(code.format(extra=str(d)), tmp_path) for d in (first, second, first, second, first)]
     assert runs == [1, 1, 0, 0, 0]
+
+
+def test_an_entry_point_cache_nested_too_deeply_to_read_is_read_afresh(repo: Repo) -> None:
+    """json.loads raises RecursionError, not ValueError, on deep nesting: every call was refused (WG000) and the
+    file was never rewritten (a review found it)."""
+    root = Path(cache_root(os.environ))
+    root.mkdir(parents=True, exist_ok=True, mode=0o700)
+    (root / "entry-points.json").write_text("[" * 200_000)
+    result = run_hook_inline(subagent_payload(repo, "Write", {"file_path": str(repo.worktree / "n.py"), "content": "x"}))
+    assert result.codes == [] and result.decision == "pass"
+    assert "records" in json.loads((root / "entry-points.json").read_text())
