@@ -221,11 +221,11 @@ def test_path_lines_keep_sites_order_when_a_file_also_has_code(tmp_path: Path) -
 def test_two_ways_of_starting_the_hook_each_keep_their_entry_point_record(tmp_path: Path) -> None:
     """The daemon, `fast_hook.py` under -S and the console scripts see different sys.paths; with one record they
     rewrote each other's and every call read every distribution's metadata. Each keeps its record now."""
-    code = f"""
+    code = """
 import sys
 from worktree_guard import site_packages
 site_packages.load()
-sys.path.insert(0, {{extra!r}})
+sys.path.insert(0, {extra!r})
 from worktree_guard import plugins
 scans = []
 real = plugins.scan_entry_points
