@@ -1138,6 +1138,17 @@ def test_copilot_reads_at_most_64_mib_of_events(tmp_path: Path) -> None:
         events.unlink()
 
 
+def test_copilot_skips_an_events_line_that_is_json_but_no_event(tmp_path: Path) -> None:
+    """A line holding the markers that parses as an array or a string raised AttributeError (a refusal, WG000,
+    for the sub-agent's every call); it is skipped like any other line that is not this agent's prompt."""
+    from worktree_guard.runtimes.copilot import sub_agent_prompt
+
+    events = tmp_path / "events.jsonl"
+    prompt = json.dumps({"type": "user.message", "agentId": "a1", "data": {"content": "go"}})
+    events.write_text(json.dumps(["user.message", "a1"]) + "\n" + json.dumps("user.message a1") + "\n" + prompt + "\n")
+    assert sub_agent_prompt(str(events), "a1") == "go"
+
+
 def test_the_cline_extensions_patch_is_cancelled_not_overridden(repo: Repo) -> None:
     """The extension takes no `overrideInput`: even its apply_patch, a tool the CLI's refusal can rewrite, cancels."""
     patch = begin(f"*** Add File: {repo.main}/LEAK.txt", "+x")

@@ -199,7 +199,9 @@ def sub_agent_prompt(path: str, agent_id: str) -> str | None:
                     record = json.loads(line)
                 except ValueError:
                     continue
-                data = record.get("data") if isinstance(record, dict) else None
+                if not isinstance(record, dict):
+                    continue  # a line that is JSON but no event (an array, a string): not this agent's prompt
+                data = record.get("data")
                 if record.get("type") == "user.message" and record.get("agentId") == agent_id and isinstance(data, dict) and isinstance(data.get("content"), str):
                     return data["content"]
     except OSError:
