@@ -36,18 +36,24 @@ class Layout:
         return self.worktree_root is not None
 
 
-def _read_first_line(path: str, strict: bool = False) -> str | None:
-    """The first line of a file, stripped; None when there is none. `strict`: only a missing file is None, any
-    other failure to read it (permissions, a loop of links) is LayoutUnknown."""
+def _read_text(path: str, strict: bool = False, *, first_line: bool = False) -> str | None:
+    """A file's text (or only its first line); None when it is missing. `strict`: any other failure to read it
+    (permissions, a loop of links) is LayoutUnknown; otherwise None too."""
     try:
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            return f.readline().strip()
+            return f.readline() if first_line else f.read()
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as e:
         if strict:
             raise LayoutUnknown(f"{path} cannot be read ({e.strerror})") from None
         return None
+
+
+def _read_first_line(path: str, strict: bool = False) -> str | None:
+    """The first line of a file, stripped; None when there is none (see `_read_text` for `strict`)."""
+    line = _read_text(path, strict, first_line=True)
+    return None if line is None else line.strip()
 
 
 def _kind(path: str) -> str | None:
@@ -85,15 +91,10 @@ def read_git_core(config_path: str, strict: bool = False) -> dict[str, str]:
     the few keys layout needs are read. `strict`: a file that exists but cannot be read is LayoutUnknown.
     """
     values: dict[str, str] = {}
-    try:
-        with open(config_path, encoding="utf-8", errors="surrogateescape") as f:
-            lines = f.read().splitlines()
-    except (FileNotFoundError, NotADirectoryError):
+    text = _read_text(config_path, strict)
+    if text is None:
         return values
-    except OSError as e:
-        if strict:
-            raise LayoutUnknown(f"{config_path} cannot be read ({e.strerror})") from None
-        return values
+    lines = text.splitlines()
     section = ""
     for line in lines:
         text = line.strip()
