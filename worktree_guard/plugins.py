@@ -102,10 +102,11 @@ def _load(value: str) -> object:
     return obj
 
 
-def sys_path_stamp() -> list[str]:
-    """Every sys.path entry with its modification time: a distribution installed or removed changes one."""
+def sys_path_stamp(entries: list[str] | None = None) -> list[str]:
+    """Every sys.path entry (or each of `entries`) with its modification time: a distribution installed or
+    removed changes one."""
     stamp = []
-    for entry in sys.path:
+    for entry in sys.path if entries is None else entries:
         try:
             stamp.append(f"{entry}\0{os.stat(entry or '.').st_mtime_ns}")
         except OSError:
@@ -128,7 +129,7 @@ def installed_entry_points() -> list[tuple[str, str]]:
         return scan_entry_points()
     from . import site_packages
 
-    stamp = sys_path_stamp() + site_packages.set_aside_stamp()
+    stamp = sys_path_stamp() + sys_path_stamp(site_packages.set_aside_files())
     try:
         dir_fd = open_private_dir(cache_root(os.environ))
     except NotPrivate:

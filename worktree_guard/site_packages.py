@@ -13,7 +13,7 @@ at once, as site runs it (one that adds a directory only sometimes included). A 
 `sys.meta_path` runs the set-aside lines, in site's order, the first time an import finds nothing (a
 third-party plugin installed in editable mode is imported through such a finder), and then looks again;
 `flush()` runs them at once (before the entry points are read or a third-party plugin is loaded).
-`set_aside_stamp()` names the files they came from, for the entry-point cache's key.
+`set_aside_files()` names the files they came from, for the entry-point cache's key.
 
 Known difference from `site.main()`: a `sitecustomize` or `usercustomize` module that only a set-aside line would
 make importable is not run (site runs them before the finder is in place; one on the ordinary paths runs).
@@ -117,16 +117,9 @@ def flush() -> None:
             traceback.print_exc(file=sys.stderr)
 
 
-def set_aside_stamp() -> list[str]:
-    """Each `.pth` file a line was set aside from, with its size and modification time."""
-    stamp = []
-    for path in _files:
-        try:
-            info = os.stat(path)
-            stamp.append(f"{path}\0{info.st_size}\0{info.st_mtime_ns}")
-        except OSError:
-            stamp.append(f"{path}\0-")
-    return stamp
+def set_aside_files() -> list[str]:
+    """Each `.pth` file a line was set aside from (the entry-point cache's key stamps them)."""
+    return list(_files)
 
 
 class RunSetAsideOnMiss:
