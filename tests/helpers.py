@@ -321,3 +321,23 @@ def daemon_processes(cache: Path) -> list[int]:
         if state != b"Z":
             found.append(int(entry))
     return found
+
+
+# --- third-party plugins ------------------------------------------------------------------------------
+
+EMPTY_PLUGIN = "from worktree_guard.hookspecs import hookimpl\n\n@hookimpl\ndef worktree_guard_read_only_programs():\n    return {}\n"
+
+
+def install_plugin(dist_dir: Path, code_dir: Path, name: str, module: str, code: str = EMPTY_PLUGIN) -> None:
+    """A distribution (metadata in `dist_dir`) with a `worktree_guard` entry point `name` = `module`, whose code
+    is in `code_dir` (a package path with dots allowed): a real installed distribution, found through
+    importlib.metadata as pip leaves one."""
+    dist = dist_dir / f"{name.replace('-', '_')}-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(f"[worktree_guard]\n{name} = {module}\n")
+    path = code_dir.joinpath(*module.split("."))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for parent in list(path.parents)[: len(module.split(".")) - 1]:
+        (parent / "__init__.py").touch()
+    path.with_suffix(".py").write_text(code)

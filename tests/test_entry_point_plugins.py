@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import FAST_HOOK, Repo, run_hook_process, subagent_payload
+from tests.helpers import FAST_HOOK, Repo, install_plugin, run_hook_process, subagent_payload
 
 PLUGIN = '''
 from worktree_guard.hookspecs import hookimpl
@@ -36,11 +36,7 @@ def worktree_guard_write_operands():
 @pytest.fixture
 def plugin_path(tmp_path: Path) -> str:
     site = tmp_path / "site"
-    info = site / "wg_no_secrets-1.0.dist-info"
-    info.mkdir(parents=True)
-    (site / "wg_no_secrets.py").write_text(PLUGIN)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: wg-no-secrets\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text("[worktree_guard]\nno-secrets = wg_no_secrets\n")
+    install_plugin(site, site, "no-secrets", "wg_no_secrets", PLUGIN)
     return str(site)
 
 

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.helpers import FAST_HOOK, REPO_ROOT, Repo, run_hook_inline, run_hook_process, subagent_payload
+from tests.helpers import FAST_HOOK, REPO_ROOT, Repo, install_plugin, run_hook_inline, run_hook_process, subagent_payload
 from worktree_guard.private_dir import cache_root
 
 
@@ -130,20 +130,6 @@ print(json.dumps(sorted(name for name, _ in pm.list_name_plugin() if name.starts
 """,
         tmp_path,
     )
-
-
-def install_plugin(dist_dir: Path, code_dir: Path, name: str, module: str) -> None:
-    """A distribution (metadata in `dist_dir`) with a `worktree_guard` entry point `name` = `module`, whose code
-    is in `code_dir` (a package path with dots allowed)."""
-    dist = dist_dir / f"{name.replace('-', '_')}-1.0.dist-info"
-    dist.mkdir(parents=True)
-    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
-    (dist / "entry_points.txt").write_text(f"[worktree_guard]\n{name} = {module}\n")
-    path = code_dir.joinpath(*module.split("."))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    for parent in list(path.parents)[: len(module.split(".")) - 1]:
-        (parent / "__init__.py").touch()
-    path.with_suffix(".py").write_text("from worktree_guard.hookspecs import hookimpl\n\n@hookimpl\ndef worktree_guard_read_only_programs():\n    return {}\n")
 
 
 def test_an_editable_plugin_loads_through_its_deferred_finder_from_a_scan_and_from_the_cache(tmp_path: Path) -> None:
