@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -71,20 +72,27 @@ def test_a_project_file_that_does_not_parse_claims_nothing(repo: Repo) -> None:
     assert result.decision == "warn" and "not valid TOML" in result.output["systemMessage"]
 
 
-def test_the_guess_searches_no_definitions_once_the_watchdog_fired(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A misplaced agent (isolated_agents names it; it runs in the main checkout) whose definition search is slow."""
-    (repo.main / ".worktree-guard.toml").write_text('isolated_agents = ["general-purpose"]\n')
-    write_agent(repo.main, "general-purpose", "model: inherit")
+def slow_definition_search(monkeypatch: pytest.MonkeyPatch, seconds_for_call: Callable[[int], float]) -> list[float]:
+    """Make every agent-definition search sleep `seconds_for_call(n)` seconds on its n-th call (1-based), both where
+    the agents module and where the engine looks it up; the times the searches began."""
     searches: list[float] = []
     real = agents.find_agent_definition
 
     def slow(*args: object, **kwargs: object) -> object:
         searches.append(time.monotonic())
-        time.sleep(1.5)
+        time.sleep(seconds_for_call(len(searches)))
         return real(*args, **kwargs)
 
     monkeypatch.setattr(agents, "find_agent_definition", slow)
     monkeypatch.setattr(engine, "find_agent_definition", slow)
+    return searches
+
+
+def test_the_guess_searches_no_definitions_once_the_watchdog_fired(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A misplaced agent (isolated_agents names it; it runs in the main checkout) whose definition search is slow."""
+    (repo.main / ".worktree-guard.toml").write_text('isolated_agents = ["general-purpose"]\n')
+    write_agent(repo.main, "general-purpose", "model: inherit")
+    searches = slow_definition_search(monkeypatch, lambda n: 1.5)
     monkeypatch.setattr(hook, "WATCHDOG_SECONDS", 0.5)
     reply = hook.run_hook(json.dumps(main_write(repo, agent_id="a1", agent_type="general-purpose")).encode(), cwd=str(repo.main))
     reason = json.loads(reply.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
@@ -96,17 +104,7 @@ def test_the_guess_itself_is_bounded_by_what_is_left_of_the_judgements_time(repo
     """The configuration fails fast; the guess's definition search would outlast the watchdog: unknown, refused."""
     (repo.main / ".worktree-guard.toml").write_text('colour = "blue"\n')
     write_agent(repo.main, "helper", "model: inherit")
-    calls: list[int] = []
-    real = agents.find_agent_definition
-
-    def slow_the_second_time(*args: object, **kwargs: object) -> object:
-        calls.append(1)
-        if len(calls) > 1:
-            time.sleep(3)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(agents, "find_agent_definition", slow_the_second_time)
-    monkeypatch.setattr(engine, "find_agent_definition", slow_the_second_time)
+    calls = slow_definition_search(monkeypatch, lambda n: 3 if n > 1 else 0)
     monkeypatch.setattr(hook, "WATCHDOG_SECONDS", 1.0)
     reply = hook.run_hook(json.dumps(main_write(repo, agent_id="a1", agent_type="helper")).encode(), cwd=str(repo.main))
     out = json.loads(reply.stdout)
