@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import field
 from typing import Any, Literal
 
-from .fast_dataclass import fast_dataclass
+from .fast_dataclass import fast_dataclass, field
 from .records import ConfigDict, Field, Record, validation_error
 
 ENV_PREFIX = "WORKTREE_GUARD_"

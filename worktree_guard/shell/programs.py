@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import field
 from typing import Any
 
-from ..fast_dataclass import fast_dataclass
+from ..fast_dataclass import fast_dataclass, field
 from .ast import Word
 
 # One written target: the word that names it (None when implied), its static value (None when dynamic),
