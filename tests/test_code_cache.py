@@ -1,0 +1,184 @@
+"""The code cache of the in-process hook (worktree_guard/code_cache.py): the modules it serves are the ones an ordinary
+import loads, with the same code, and anything stale, foreign or damaged is left to the ordinary import.
+
+Each test runs the hook as installed (`fast_hook.py`, judged in-process) in fresh processes, with a copy of the
+package where the test edits files, and the test's own cache directory (conftest's isolated environment).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import REPO_ROOT, Repo, subagent_payload
+
+PROBE = r"""
+import json, os, sys
+sys.argv = ["fast_hook.py"]
+sys.path.append(PACKAGE_PARENT)
+os.dup2(os.open(PAYLOAD, os.O_RDONLY), 0)
+from worktree_guard import hook_process
+sys.stdout = open(REPLY, "w")
+code = hook_process.main()
+sys.stdout.close()
+from worktree_guard import code_cache
+modules = {}
+for name, module in sorted(sys.modules.items()):
+    if name.partition(".")[0] in ("worktree_guard", "bashlex", "pluggy") and "." in name:
+        spec = module.__spec__
+        modules[name] = {
+            "file": module.__file__, "cached": getattr(module, "__cached__", None), "package": module.__package__,
+            "path": list(getattr(module, "__path__", []) or []), "origin": spec.origin,
+            "locations": spec.submodule_search_locations and list(spec.submodule_search_locations),
+            "served": getattr(module.__loader__, "blob", None) is not None,
+            "names": sorted(k for k in vars(module) if not k.startswith("__")),
+        }
+reply = open(REPLY).read()
+print(json.dumps({"code": code, "cache": code_cache.last_load.get("cache"), "modules": modules, "reply": reply}), file=sys.__stdout__)
+"""
+
+
+def probe(package_parent: Path, payload: Path, tmp: Path, *, fast: bool = True) -> dict:
+    """One in-process judgement by the hook's own `main` (as fast_hook.py calls it), and what it loaded."""
+    code = PROBE.replace("PACKAGE_PARENT", repr(str(package_parent))).replace("PAYLOAD", repr(str(payload)))
+    code = code.replace("REPLY", repr(str(tmp / "reply.txt")))
+    argv = [sys.executable, "-S", "-P", "-c", code] if fast else [sys.executable, "-P", "-c", code]
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=120, env={**os.environ, "WT_GUARD_DAEMON": "0"}, cwd="/")
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.splitlines()[-1])
+
+
+@pytest.fixture
+def package(tmp_path: Path) -> Path:
+    """A copy of the package (with its .pyc files), so that the tests can edit it."""
+    parent = tmp_path / "site"
+    shutil.copytree(REPO_ROOT / "worktree_guard", parent / "worktree_guard", symlinks=True)
+    return parent
+
+
+@pytest.fixture
+def payloads(repo: Repo, tmp_path: Path) -> dict[str, Path]:
+    files = {}
+    for name, data in {
+        "bash": subagent_payload(repo, "Bash", {"command": f"cd {repo.main} && git switch -c x"}),
+        "commit": subagent_payload(repo, "Bash", {"command": "git add -A && git commit -m \"$(cat <<'EOF'\nx\nEOF\n)\""}),
+        "write": subagent_payload(repo, "Write", {"file_path": str(repo.main / "src" / "app.py"), "content": "x"}),
+    }.items():
+        files[name] = tmp_path / f"{name}.json"
+        files[name].write_text(json.dumps(data))
+    return files
+
+
+def cache_file() -> Path:
+    from worktree_guard.code_cache import CACHE_NAME
+    from worktree_guard.private_dir import cache_root
+
+    return Path(cache_root(os.environ), CACHE_NAME)
+
+
+def test_served_modules_are_the_modules_an_ordinary_import_loads(package: Path, payloads: dict[str, Path], tmp_path: Path) -> None:
+    first = probe(package, payloads["bash"], tmp_path)  # no cache yet: every module read as usual, then saved
+    second = probe(package, payloads["bash"], tmp_path)
+    plain = probe(package, payloads["bash"], tmp_path, fast=False)  # with site, without the cache at all
+    assert first["cache"] == "none" and second["cache"] == "hit" and cache_file().is_file()
+    assert not any(m["served"] for m in first["modules"].values()) and not any(m["served"] for m in plain["modules"].values())
+    served = [name for name, m in second["modules"].items() if m["served"]]
+    # every submodule of the three packages but the ones fast_hook.py imports before it installs the cache
+    assert set(second["modules"]) - set(served) == {"worktree_guard.hook_process", "worktree_guard.client", "worktree_guard.private_dir", "worktree_guard.code_cache"}
+    assert len(served) >= 70
+    assert {"worktree_guard.shell.walk", "worktree_guard.rules.cd", "bashlex.parser", "pluggy._manager", "worktree_guard.shell"} <= set(served)
+    for name, module in second["modules"].items():
+        expected = {**plain["modules"][name], "served": name in served}
+        assert module == expected, name
+    assert second["reply"] == first["reply"] == plain["reply"] != ""
+    assert "WG201" in second["reply"] and "WG301" in second["reply"]
+
+
+def test_a_module_edited_after_it_was_cached_is_read_afresh(package: Path, payloads: dict[str, Path], tmp_path: Path) -> None:
+    probe(package, payloads["write"], tmp_path)
+    target = package / "worktree_guard" / "rules" / "files.py"
+    text = target.read_text()
+    assert probe(package, payloads["write"], tmp_path)["modules"]["worktree_guard.rules.files"]["served"]
+    target.write_text(text + "EDITED_MARK = 1\n")
+    after = probe(package, payloads["write"], tmp_path)
+    module = after["modules"]["worktree_guard.rules.files"]
+    assert not module["served"] and "EDITED_MARK" in module["names"]
+    again = probe(package, payloads["write"], tmp_path)["modules"]["worktree_guard.rules.files"]
+    assert again["served"] and "EDITED_MARK" in again["names"]  # saved again, with the new code
+
+
+def test_a_source_rewritten_with_its_old_size_and_times_is_not_served(package: Path, payloads: dict[str, Path], tmp_path: Path) -> None:
+    probe(package, payloads["write"], tmp_path)
+    target = package / "worktree_guard" / "rules" / "files.py"
+    stat = target.stat()
+    text = target.read_text()
+    index = text.index('"""') + 3
+    target.write_text(text[:index] + ("X" if text[index] != "X" else "Y") + text[index + 1 :])  # one character, same size
+    os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert target.stat().st_size == stat.st_size and target.stat().st_mtime_ns == stat.st_mtime_ns
+    assert not probe(package, payloads["write"], tmp_path)["modules"]["worktree_guard.rules.files"]["served"]
+
+
+def test_a_file_added_beside_a_cached_module_is_found_as_an_ordinary_import_finds_it(package: Path, payloads: dict[str, Path], tmp_path: Path) -> None:
+    """A package directory beside a module of the same name wins in an ordinary import: the cache must not serve the module."""
+    probe(package, payloads["write"], tmp_path)
+    shadow = package / "worktree_guard" / "rules" / "files"
+    shadow.mkdir()
+    source = (package / "worktree_guard" / "rules" / "files.py").read_text()
+    (shadow / "__init__.py").write_text(re.sub(r"^(\s*from )\.", r"\1..", source, flags=re.M) + "SHADOW = 1\n")  # one level deeper
+    result = probe(package, payloads["write"], tmp_path)
+    module = result["modules"]["worktree_guard.rules.files"]
+    assert not module["served"] and "SHADOW" in module["names"] and module["file"].endswith("rules/files/__init__.py")
+    assert "WG101" in result["reply"]
+    # every other module of that directory is read afresh too (the directory changed), and cached again
+    assert not any(m["served"] for n, m in result["modules"].items() if n.startswith("worktree_guard.rules."))
+    again = probe(package, payloads["write"], tmp_path)["modules"]
+    assert again["worktree_guard.rules.files"]["served"] and again["worktree_guard.rules.files"]["file"].endswith("rules/files/__init__.py")
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["garbage", "truncated", "other-python", "not-private"],
+)
+def test_a_damaged_or_untrusted_cache_is_not_used_and_the_verdict_is_the_same(package: Path, payloads: dict[str, Path], tmp_path: Path, damage: str) -> None:
+    expected = probe(package, payloads["bash"], tmp_path)["reply"]
+    path = cache_file()
+    data = path.read_bytes()
+    if damage == "garbage":
+        path.write_bytes(os.urandom(len(data)))
+    elif damage == "truncated":
+        path.write_bytes(data[: len(data) // 2])  # the index is whole, the code of many modules is cut
+    elif damage == "other-python":
+        path.write_bytes(data.replace(str(sys.hexversion).encode(), str(sys.hexversion + 1).encode(), 1))
+    else:
+        path.parent.chmod(0o777)
+    result = probe(package, payloads["bash"], tmp_path)
+    assert result["reply"] == expected and "WG201" in expected
+    served = [m for m in result["modules"].values() if m["served"]]
+    if damage == "truncated":
+        assert result["cache"] == "hit"  # modules whose code is cut are read from their .pyc; the file is rewritten
+        after = probe(package, payloads["bash"], tmp_path)
+        assert len([m for m in after["modules"].values() if m["served"]]) == len(after["modules"]) - 4
+    else:
+        assert result["cache"].startswith("not used") and not served
+
+
+def test_the_installed_hook_command_answers_the_same_with_and_without_the_cache(payloads: dict[str, Path], repo: Repo) -> None:
+    from tests.helpers import FAST_HOOK
+
+    replies = []
+    for _ in range(3):  # no cache, then the cache written by the first call, then again
+        for name in ("bash", "commit", "write"):
+            result = subprocess.run(FAST_HOOK, input=payloads[name].read_bytes(), capture_output=True, timeout=120, env={**os.environ, "WT_GUARD_DAEMON": "0"}, cwd=repo.worktree)
+            assert result.returncode == 0, result.stderr
+            replies.append((name, result.stdout))
+    assert cache_file().is_file()
+    assert replies[:3] == replies[3:6] == replies[6:]
+    assert b"WG201" in replies[0][1] and replies[1][1] == b"" and b"WG101" in replies[2][1]
