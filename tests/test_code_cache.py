@@ -25,23 +25,24 @@ sys.argv = ["fast_hook.py"]
 sys.path.append(PACKAGE_PARENT)
 os.dup2(os.open(PAYLOAD, os.O_RDONLY), 0)
 from worktree_guard import hook_process
+before = sorted(sys.modules)  # and worktree_guard.code_cache, which judge_here imports to install the cache
 sys.stdout = open(REPLY, "w")
 code = hook_process.main()
 sys.stdout.close()
 from worktree_guard import code_cache
 modules = {}
 for name, module in sorted(sys.modules.items()):
-    if name.partition(".")[0] in ("worktree_guard", "bashlex", "pluggy") and "." in name:
-        spec = module.__spec__
+    spec = getattr(module, "__spec__", None)
+    if spec is not None and isinstance(spec.origin, str) and spec.origin.endswith(".py"):
         modules[name] = {
             "file": module.__file__, "cached": getattr(module, "__cached__", None), "package": module.__package__,
             "path": list(getattr(module, "__path__", []) or []), "origin": spec.origin,
             "locations": spec.submodule_search_locations and list(spec.submodule_search_locations),
             "served": getattr(module.__loader__, "blob", None) is not None,
-            "names": sorted(k for k in vars(module) if not k.startswith("__")),
+            "names": sorted(k for k, v in vars(module).items() if not k.startswith("__") and type(v) is not type(sys)),  # submodules loaded vary
         }
 reply = open(REPLY).read()
-print(json.dumps({"code": code, "cache": code_cache.last_load.get("cache"), "modules": modules, "reply": reply}), file=sys.__stdout__)
+print(json.dumps({"code": code, "cache": code_cache.last_load.get("cache"), "modules": modules, "reply": reply, "before": before}), file=sys.__stdout__)
 """
 
 
@@ -89,14 +90,15 @@ def test_served_modules_are_the_modules_an_ordinary_import_loads(package: Path, 
     plain = probe(package, payloads["bash"], tmp_path, fast=False)  # with site, without the cache at all
     assert first["cache"] == "none" and second["cache"] == "hit" and cache_file().is_file()
     assert not any(m["served"] for m in first["modules"].values()) and not any(m["served"] for m in plain["modules"].values())
-    served = [name for name, m in second["modules"].items() if m["served"]]
-    # every submodule of the three packages but the ones fast_hook.py imports before it installs the cache
-    assert set(second["modules"]) - set(served) == {"worktree_guard.hook_process", "worktree_guard.client", "worktree_guard.private_dir", "worktree_guard.code_cache"}
-    assert len(served) >= 70
-    assert {"worktree_guard.shell.walk", "worktree_guard.rules.cd", "bashlex.parser", "pluggy._manager", "worktree_guard.shell"} <= set(served)
+    served = {name for name, m in second["modules"].items() if m["served"]}
+    loaded_before = {*second["before"], "worktree_guard.code_cache", "__future__"}  # what code_cache itself imports
+    assert set(second["modules"]) - served == set(second["modules"]) & loaded_before  # every other source module
+    assert {"worktree_guard.shell.walk", "worktree_guard.rules.cd", "worktree_guard.shell", "bashlex.parser", "pluggy._manager", "typing", "inspect", "ast", "dis"} <= served
+    assert len(served) >= 100
     for name, module in second["modules"].items():
-        expected = {**plain["modules"][name], "served": name in served}
-        assert module == expected, name
+        if name in plain["modules"]:
+            expected = {**plain["modules"][name], "served": name in served}
+            assert module == expected, name
     assert second["reply"] == first["reply"] == plain["reply"] != ""
     assert "WG201" in second["reply"] and "WG301" in second["reply"]
 
@@ -165,7 +167,7 @@ def test_a_damaged_or_untrusted_cache_is_not_used_and_the_verdict_is_the_same(pa
     if damage == "truncated":
         assert result["cache"] == "hit"  # modules whose code is cut are read from their .pyc; the file is rewritten
         after = probe(package, payloads["bash"], tmp_path)
-        assert len([m for m in after["modules"].values() if m["served"]]) == len(after["modules"]) - 4
+        assert {n for n, m in after["modules"].items() if not m["served"]} == set(after["modules"]) & {*after["before"], "worktree_guard.code_cache", "__future__"}
     else:
         assert result["cache"].startswith("not used") and not served
 
@@ -182,3 +184,96 @@ def test_the_installed_hook_command_answers_the_same_with_and_without_the_cache(
     assert cache_file().is_file()
     assert replies[:3] == replies[3:6] == replies[6:]
     assert b"WG201" in replies[0][1] and replies[1][1] == b"" and b"WG101" in replies[2][1]
+
+
+LOOKUP = r"""
+import json, sys
+sys.path[:0] = ENTRIES
+sys.path.append(PACKAGE_PARENT)
+from worktree_guard import code_cache
+if BETWEEN:
+    class Other:
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            return None
+    sys.meta_path.insert(0, Other)
+code_cache.install(CACHE_DIR)
+if BETWEEN:
+    sys.meta_path.remove(Other)
+    sys.meta_path.insert(1, Other)  # after the cache's finder, before PathFinder
+if EDIT:  # the source changes while its code is read
+    read = code_cache.SourceFileLoader.get_code
+    def edited_while_read(self, fullname):
+        code = read(self, fullname)
+        with open(self.path, "a") as f:
+            f.write("# edited\n")
+        return code
+    code_cache.SourceFileLoader.get_code = edited_while_read
+import mymod
+code_cache.save()
+print(json.dumps({"value": mymod.VALUE, "file": mymod.__file__, "served": getattr(mymod.__loader__, "blob", None) is not None}))
+"""
+
+
+def lookup(tmp_path: Path, entries: list[str], *, between: bool = False, edit: bool = False, cwd: Path | None = None) -> dict:
+    code = LOOKUP.replace("ENTRIES", repr(entries)).replace("PACKAGE_PARENT", repr(str(REPO_ROOT)))
+    code = code.replace("CACHE_DIR", repr(str(tmp_path / "cache"))).replace("BETWEEN", repr(between)).replace("EDIT", repr(edit))
+    result = subprocess.run([sys.executable, "-S", "-P", "-c", code], capture_output=True, text=True, timeout=60, cwd=cwd or tmp_path)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_a_top_level_module_is_served_only_while_the_search_before_it_is_unchanged(tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    (second / "mymod.py").write_text("VALUE = 2\n")
+    entries = [str(first), str(second)]
+    assert lookup(tmp_path, entries) == {"value": 2, "file": str(second / "mymod.py"), "served": False}
+    assert lookup(tmp_path, entries) == {"value": 2, "file": str(second / "mymod.py"), "served": True}
+    assert lookup(tmp_path, [str(second)])["served"] is False  # another search path: found afresh
+    assert lookup(tmp_path, [str(tmp_path / "absent"), *entries])["served"] is False
+    (first / "mymod.py").write_text("VALUE = 1\n")  # now an ordinary import finds this one first
+    assert lookup(tmp_path, entries) == {"value": 1, "file": str(first / "mymod.py"), "served": False}
+    assert lookup(tmp_path, entries) == {"value": 1, "file": str(first / "mymod.py"), "served": True}
+
+
+def test_no_module_is_served_after_the_cwd_entry_or_past_another_finder(tmp_path: Path) -> None:
+    """'' in sys.path is the cwd: another process, in another directory, may find the module there."""
+    elsewhere, here = tmp_path / "elsewhere", tmp_path / "here"
+    elsewhere.mkdir()
+    here.mkdir()
+    (tmp_path / "mymod.py").write_text("VALUE = 3\n")
+    (here / "mymod.py").write_text("VALUE = 4\n")
+    for _ in range(2):
+        assert lookup(tmp_path, ["", str(tmp_path)], cwd=elsewhere) == {"value": 3, "file": str(tmp_path / "mymod.py"), "served": False}
+    assert lookup(tmp_path, ["", str(tmp_path)], cwd=here) == {"value": 4, "file": str(here / "mymod.py"), "served": False}
+    lookup(tmp_path, [str(tmp_path)])
+    assert lookup(tmp_path, [str(tmp_path)])["served"] is True
+    assert lookup(tmp_path, [str(tmp_path)], between=True)["served"] is False
+
+
+def test_a_module_edited_while_its_code_is_read_is_not_cached(tmp_path: Path) -> None:
+    (tmp_path / "mymod.py").write_text("VALUE = 5\n")
+    assert lookup(tmp_path, [str(tmp_path)], edit=True)["served"] is False
+    assert lookup(tmp_path, [str(tmp_path)])["served"] is False  # nothing was saved for it: read again, and saved now
+    assert lookup(tmp_path, [str(tmp_path)])["served"] is True
+
+
+def test_builtin_and_frozen_modules_are_left_to_their_finders(tmp_path: Path) -> None:
+    """A file named like a built-in or frozen module is never what an ordinary import loads."""
+    from importlib.machinery import BuiltinImporter, FrozenImporter, PathFinder
+
+    from worktree_guard import code_cache
+
+    for name in ("marshal", "os", "zipimport", "mymod"):  # built in, frozen (3.11), frozen, neither
+        (tmp_path / f"{name}.py").write_text("VALUE = 1\n")
+    saved, saved_path = list(sys.meta_path), list(sys.path)
+    sys.meta_path[:] = [code_cache.CachedCode, BuiltinImporter, FrozenImporter, PathFinder]  # as in the hook process
+    sys.path.insert(0, str(tmp_path))
+    try:
+        found = {name: code_cache.CachedCode.find_spec(name) for name in ("marshal", "os", "zipimport", "mymod")}
+    finally:
+        sys.meta_path[:], sys.path[:] = saved, saved_path
+    assert found["marshal"] is None and found["os"] is None and found["zipimport"] is None
+    assert found["mymod"] is not None and found["mymod"].origin == str(tmp_path / "mymod.py")

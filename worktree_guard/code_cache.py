@@ -1,61 +1,67 @@
-"""The code of the hook process's own modules from one cached file, instead of one `.pyc` file each.
+"""The code of the modules the hook process imports, from one cached file instead of one `.pyc` file each.
 
 Before a module's code runs, importing it from its `.pyc` costs the import system about 50–100 µs here: a stat
 of its directory and of its source, opening, reading and closing the `.pyc`, and the finder's and loader's own
-work. A Bash call judged in-process imports about 80 submodules of worktree_guard, bashlex and pluggy that way.
-`install()` puts a finder first on `sys.meta_path` that serves the submodules of those packages from one file
-in the user's private cache directory: its index is read once, and each module's code with one `pread`.
+work. A Bash call judged in-process imports about 130 modules that way: the guard's, bashlex's, pluggy's and the
+standard library's that they need. `install()` puts a finder first on `sys.meta_path` that serves them from one
+file in the user's private cache directory: its index is read once, and each module's code with one `pread`.
 
-**The same modules, with the same code.** A submodule is served only when all of these hold:
-1. its parent package's `__path__` is one directory, the one it was read from;
-2. that directory's modification time, inode and device are unchanged: a file added, removed or renamed there
-   changes them. This is the rule by which the import system's own `FileFinder` lists a directory again, so an
-   ordinary import would find the same file;
+**The same modules, with the same code.** The finder stands in for `PathFinder` only, the finder the import
+system asks after the built-in and frozen ones: it answers nothing while any other finder stands between it and
+`PathFinder`, and nothing for a built-in or frozen module. A module is served only when all of these hold:
+1. the directories `PathFinder` would search up to the one it was found in (the parent package's one
+   `__path__` directory, or the first entries of `sys.path`) are the same absolute paths as when it was cached;
+2. each of those directories has the same modification time, inode and device: a file added, removed or
+   renamed there changes them. This is the rule by which the import system's own `FileFinder` lists a
+   directory again, so an ordinary import would find the same file;
 3. its source file's size, modification time, change time, inode and device are unchanged. A `.pyc` file
    holds only the size and the modification time.
 
 The module is then made by importlib's own `SourceFileLoader`, so `__file__`, `__cached__`, `__spec__`,
-`__loader__`, `__path__`, tracebacks and `get_source` are as usual. Only its code object comes from the
-cache. Everything else is left to the ordinary finders: a top-level package, a module never cached, a stale
-entry, a cache that cannot be read.
+`__loader__`, `__path__`, tracebacks and `get_source` are as usual. Only its code object comes from the cache.
 
-A submodule the cache does not hold is found by `PathFinder` (the finder the import system would ask next) and
-read by the same loader as usual, which records its code object; each module is stamped before and after the
-read, so a module edited in between is not recorded. `save()` runs after the reply is written: when this
-process recorded any module, it rewrites the file with those and every other entry whose source still exists.
-Entries are keyed by path, so several installed copies share the file.
+A module the cache does not hold (or holds stale) is found by `PathFinder` itself and read by the same loader as
+usual, which records its code object. Each module is stamped before and after the read, so a module edited in
+between is not recorded. `save()` runs after the reply is written: when this process recorded any module, it
+rewrites the file with those, and with every other entry whose source still exists.
 
 **Trust.** The file is code the hook runs. It lives where the parse tables do (`private_dir`: owned by the
 user, mode 0700, outside every worktree and refused to an agent's writes), so only what could also rewrite the
-`.pyc` files or the installed package can change it. Like a `.pyc` file it has no checksum: it is written to a
-temporary file and renamed into place, so a reader never sees it half-written, and a reader keeps the file it
-opened.
+`.pyc` files or the installed packages can change it. Like a `.pyc` file it has no checksum: it is written to a
+temporary file and renamed into place, so a reader never sees it half-written, and a reader keeps reading the
+file it opened.
 """
 
 from __future__ import annotations
 
+import _imp
 import marshal
 import posix
 import sys
-from importlib.machinery import ModuleSpec, PathFinder, SourceFileLoader  # inspect (pluggy's) loads them anyway
-from typing import Any
 
-#: The packages whose submodules are served (their top-level `__init__` is found the ordinary way).
-PACKAGES = frozenset({"worktree_guard", "bashlex", "pluggy"})
+# importlib.machinery's classes, from the bootstrap modules every interpreter holds from its start: importing
+# importlib.machinery (or typing) here would load them before the finder is in place, and not from the cache.
+from _frozen_importlib import BuiltinImporter, FrozenImporter, ModuleSpec
+from _frozen_importlib_external import PathFinder, SourceFileLoader
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 #: Changes whenever the layout of the file changes.
-FORMAT = 1
+FORMAT = 2
 MAGIC = b"WGCC"
 CACHE_NAME = f"hook-code-{sys.implementation.cache_tag}.bin"
 _INDEX_SIZE = 8  # bytes of the index's length, after the header line
 
-#: "<directory>/<last part of the name>" → (directory stamp, source, source stamp, is a package, offset, length);
-#: the offset counts from `_base`, the end of the index.
-_index: dict[str, tuple[tuple, str, tuple, bool, int, int]] = {}
+#: The index, module name → (directories searched, their stamps, source, source stamp, is a package, offset,
+#: length); the offset counts from `_base`, the end of the index.
+_index: dict[str, tuple[tuple[str, ...], tuple, str, tuple, bool, int, int]] = {}
 _fd: int | None = None  # the cache file as opened by install(): its code is read from this file, whatever replaces it
 _base = 0
 _cache_dir: str | None = None
-#: key → (directory stamp, source, source stamp, is a package, code) of each module read from its `.pyc` or source.
-_recorded: dict[str, tuple[tuple, str, tuple, bool, Any]] = {}
+#: name → the index's entry without its place in the file, and the code object, of each module read as usual.
+_recorded: dict[str, tuple[tuple[str, ...], tuple, str, tuple, bool, Any]] = {}
 _stamps: dict[str, tuple | None] = {}
 #: How the last `install()` went ("hit", "none", "not used (…)"), for tests.
 last_load: dict[str, str] = {}
@@ -78,32 +84,29 @@ def stamp(path: str, *, directory: bool = False) -> tuple | None:
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
 
 
-def _directory_stamp(path: str) -> tuple | None:
-    if path not in _stamps:
-        _stamps[path] = stamp(path, directory=True)
-    return _stamps[path]
+def _directory_stamps(directories: tuple[str, ...]) -> tuple:
+    """The stamps of directories searched, each taken once in this process (as FileFinder keeps its listing)."""
+    stamps = []
+    for directory in directories:
+        if directory not in _stamps:
+            _stamps[directory] = stamp(directory, directory=True)
+        stamps.append(_stamps[directory])
+    return tuple(stamps)
 
 
 class CachedCode:
-    """The meta path finder of the submodules of PACKAGES: from the cache when it holds them unchanged, else as
-    PathFinder finds them (the finder the import system would ask next), with a loader that records their code."""
+    """The meta path finder: a module from the cache when it holds it unchanged, else as PathFinder finds it, with a
+    loader that records its code."""
 
     @staticmethod
     def find_spec(name: str, path: Any = None, target: Any = None) -> Any:
-        top, dot, leaf = name.partition(".")
-        if not dot or top not in PACKAGES or path is None:
-            return None
         try:
-            directories = list(path)
-            if len(directories) != 1:
+            searched = _searched(name, path)
+            if searched is None:
                 return None
-            key = f"{directories[0]}/{name.rpartition('.')[2]}"
-            spec = _cached_spec(name, key)
+            spec = _cached_spec(name, searched)
             if spec is None:
-                spec = PathFinder.find_spec(name, directories)
-                if spec is not None and type(spec.loader) is SourceFileLoader and spec.origin == _source_of(key, spec):
-                    spec.loader = CachedLoader(name, spec.origin)
-                    spec.loader.key = key
+                spec = _recording_spec(name, path, searched)
             return spec
         except Exception:  # noqa: BLE001 — anything odd: the ordinary finders decide
             return None
@@ -113,16 +116,44 @@ class CachedCode:
         _stamps.clear()
 
 
-def _source_of(key: str, spec: Any) -> str:
-    return f"{key}/__init__.py" if spec.submodule_search_locations is not None else f"{key}.py"
+def _searched(name: str, path: Any) -> tuple[str, ...] | None:
+    """The directories PathFinder would search for `name`, in order; None when the finder must stay out of it."""
+    finders = sys.meta_path
+    position = next((i for i, finder in enumerate(finders) if finder is CachedCode), None)
+    if position is None:
+        return None
+    for finder in finders[position + 1 :]:  # nothing but the built-in and frozen finders before PathFinder
+        if finder is PathFinder:
+            break
+        if finder is not BuiltinImporter and finder is not FrozenImporter:
+            return None
+    else:
+        return None
+    if path is None:
+        if name in sys.builtin_module_names or _imp.is_frozen(name):
+            return None
+        searched = tuple(sys.path)
+    else:
+        searched = tuple(path)
+        if len(searched) != 1:
+            return None
+    if not all(type(entry) is str and entry.startswith("/") for entry in searched):
+        return None  # '' is the cwd, whose stamp is always None: another process's cwd may hold the module
+    return searched
 
 
-def _cached_spec(name: str, key: str) -> Any:
-    entry = _index.get(key) if _fd is not None else None
+def _leaf(name: str) -> str:
+    return name.rpartition(".")[2]
+
+
+def _cached_spec(name: str, searched: tuple[str, ...]) -> Any:
+    entry = _index.get(name) if _fd is not None else None
     if entry is None:
         return None
-    directory_stamp, source, source_stamp, is_package, offset, length = entry
-    if _directory_stamp(key.rpartition("/")[0]) != directory_stamp or stamp(source) != source_stamp:
+    directories, directory_stamps, source, source_stamp, is_package, offset, length = entry
+    if searched[: len(directories)] != directories or _directory_stamps(directories) != directory_stamps:
+        return None
+    if stamp(source) != source_stamp:
         return None
     loader = CachedLoader(name, source)
     loader.blob = (offset, length)
@@ -133,12 +164,28 @@ def _cached_spec(name: str, key: str) -> Any:
     return spec
 
 
+def _recording_spec(name: str, path: Any, searched: tuple[str, ...]) -> Any:
+    """PathFinder's spec for `name`; a source module's loader records its code and where it was found."""
+    spec = PathFinder.find_spec(name, path)
+    if spec is None or type(spec.loader) is not SourceFileLoader or not isinstance(spec.origin, str):
+        return spec
+    is_package = spec.submodule_search_locations is not None
+    found = spec.origin.removesuffix("/__init__.py" if is_package else ".py").rpartition("/")[0]
+    if found not in searched or spec.origin != f"{found}/{_leaf(name)}" + ("/__init__.py" if is_package else ".py"):
+        return spec
+    directories = searched[: searched.index(found) + 1]
+    loader = CachedLoader(name, spec.origin)
+    loader.found = (directories, _directory_stamps(directories), is_package)
+    spec.loader = loader
+    return spec
+
+
 class CachedLoader(SourceFileLoader):
     """importlib's loader of a source module, with the code object read from the cache file; or, for a module
-    not served from it (`key` set), read as usual and recorded for `save()`."""
+    read as usual (`found` set), recording its code for `save()`."""
 
     blob: tuple[int, int] | None = None
-    key: str | None = None
+    found: tuple[tuple[str, ...], tuple, bool] | None = None
 
     def get_code(self, fullname: str) -> Any:
         if self.blob is not None and _fd is not None:
@@ -147,13 +194,13 @@ class CachedLoader(SourceFileLoader):
                 return marshal.loads(posix.pread(_fd, length, _base + offset))
             except (OSError, EOFError, ValueError, TypeError):  # a file cut short or damaged: the .pyc
                 pass
-        if self.key is None:
+        if self.found is None:
             return super().get_code(fullname)
-        directory = self.key.rpartition("/")[0]
-        before = (stamp(directory, directory=True), stamp(self.path))
+        directories, directory_stamps, is_package = self.found
+        before = stamp(self.path)
         code = super().get_code(fullname)
-        if code is not None and None not in before and (stamp(directory, directory=True), stamp(self.path)) == before:
-            _recorded[self.key] = (before[0], self.path, before[1], self.path.endswith("/__init__.py"), code)
+        if code is not None and before is not None and stamp(self.path) == before and None not in directory_stamps[-1:]:
+            _recorded[fullname] = (directories, directory_stamps, self.path, before, is_package, code)
         return code  # a module edited while it was read is not recorded
 
 
@@ -199,7 +246,7 @@ def _open(cache_dir: str) -> None:
     if len(data) < size:
         data += posix.pread(_fd, size - len(data), begin + len(data))
     index = marshal.loads(data)
-    if type(index) is not dict or not all(type(e) is tuple and len(e) == 6 for e in index.values()):
+    if type(index) is not dict or not all(type(e) is tuple and len(e) == 7 for e in index.values()):
         raise ValueError("the index has the wrong shape")
     _index, _base = index, begin + size
 
@@ -212,33 +259,32 @@ def _close() -> None:
 
 
 def save() -> None:
-    """Rewrite the cache file when this process read a submodule of PACKAGES from its `.pyc` or source: with the
-    code recorded, and every other entry of the file whose source still exists."""
+    """Rewrite the cache file when this process read a module as usual: with the code recorded, and every other
+    entry of the file whose source still exists."""
     if _cache_dir is None or not _recorded:
         return
-    blobs = {key: (*entry[:4], marshal.dumps(entry[4])) for key, entry in _recorded.items()}
-    for key, (directory_stamp, source, source_stamp, is_package, offset, length) in _index.items():
-        if key in blobs or stamp(source) is None or _fd is None:  # a source removed: its entry goes
+    blobs = {name: (*entry[:5], marshal.dumps(entry[5])) for name, entry in _recorded.items()}
+    for name, (directories, directory_stamps, source, source_stamp, is_package, offset, length) in _index.items():
+        if name in blobs or stamp(source) is None or _fd is None:  # a source removed: its entry goes
             continue
         code = posix.pread(_fd, length, _base + offset)
         if len(code) == length:
-            blobs[key] = (directory_stamp, source, source_stamp, is_package, code)
+            blobs[name] = (directories, directory_stamps, source, source_stamp, is_package, code)
     _write(blobs)
 
 
-def _write(blobs: dict[str, tuple[tuple, str, tuple, bool, bytes]]) -> None:
+def _write(blobs: dict[str, tuple[tuple[str, ...], tuple, str, tuple, bool, bytes]]) -> None:
     from .private_dir import open_private_dir, write_atomically
 
-    index: dict[str, tuple[tuple, str, tuple, bool, int, int]] = {}
+    index = {}
     offset = 0
-    for key, (directory_stamp, source, source_stamp, is_package, code) in blobs.items():
-        index[key] = (directory_stamp, source, source_stamp, is_package, offset, len(code))
+    for name, (directories, directory_stamps, source, source_stamp, is_package, code) in blobs.items():
+        index[name] = (directories, directory_stamps, source, source_stamp, is_package, offset, len(code))
         offset += len(code)
     encoded = marshal.dumps(index)
-    head = header() + len(encoded).to_bytes(_INDEX_SIZE, "big")
     assert _cache_dir is not None
     dir_fd = open_private_dir(_cache_dir)
     try:
-        write_atomically(dir_fd, CACHE_NAME, head + encoded + b"".join(blob[4] for blob in blobs.values()))
+        write_atomically(dir_fd, CACHE_NAME, header() + len(encoded).to_bytes(_INDEX_SIZE, "big") + encoded + b"".join(blob[5] for blob in blobs.values()))
     finally:
         posix.close(dir_fd)
