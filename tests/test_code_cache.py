@@ -210,13 +210,21 @@ if EDIT:  # the source changes while its code is read
         return code
     code_cache.SourceFileLoader.get_code = edited_while_read
 import mymod
+if RIVAL:  # another hook process saves the file between this one's start and its save
+    import os, shutil
+    target = os.path.join(CACHE_DIR, code_cache.CACHE_NAME)
+    if os.path.exists(target):
+        shutil.copyfile(target, target + ".rival")
+        os.replace(target + ".rival", target)
+    else:
+        open(target, "wb").close()
 code_cache.save()
 print(json.dumps({"value": mymod.VALUE, "file": mymod.__file__, "served": getattr(mymod.__loader__, "blob", None) is not None}))
 """
 
 
-def lookup(tmp_path: Path, entries: list[str], *, between: bool = False, edit: bool = False, cwd: Path | None = None) -> dict:
-    code = LOOKUP.replace("ENTRIES", repr(entries)).replace("PACKAGE_PARENT", repr(str(REPO_ROOT)))
+def lookup(tmp_path: Path, entries: list[str], *, between: bool = False, edit: bool = False, rival: bool = False, cwd: Path | None = None) -> dict:
+    code = LOOKUP.replace("ENTRIES", repr(entries)).replace("PACKAGE_PARENT", repr(str(REPO_ROOT))).replace("RIVAL", repr(rival))
     code = code.replace("CACHE_DIR", repr(str(tmp_path / "cache"))).replace("BETWEEN", repr(between)).replace("EDIT", repr(edit))
     result = subprocess.run([sys.executable, "-S", "-P", "-c", code], capture_output=True, text=True, timeout=60, cwd=cwd or tmp_path)
     assert result.returncode == 0, result.stderr
@@ -258,6 +266,18 @@ def test_a_module_edited_while_its_code_is_read_is_not_cached(tmp_path: Path) ->
     assert lookup(tmp_path, [str(tmp_path)], edit=True)["served"] is False
     assert lookup(tmp_path, [str(tmp_path)])["served"] is False  # nothing was saved for it: read again, and saved now
     assert lookup(tmp_path, [str(tmp_path)])["served"] is True
+
+
+def test_a_process_leaves_the_file_alone_when_another_saved_it_meanwhile(tmp_path: Path) -> None:
+    """Many calls at once on a cold cache: the first to finish writes the file, the others do not rewrite it."""
+    (tmp_path / "mymod.py").write_text("VALUE = 6\n")
+    cache = tmp_path / "cache" / f"hook-code-{sys.implementation.cache_tag}.bin"
+    assert lookup(tmp_path, [str(tmp_path)], rival=True)["served"] is False
+    assert cache.stat().st_size == 0  # the rival's (empty) file stayed
+    assert lookup(tmp_path, [str(tmp_path)])["served"] is False  # an empty file is no cache: read, and saved now
+    written = cache.read_bytes()
+    assert lookup(tmp_path, [str(tmp_path)], rival=True)["served"] is True  # nothing recorded: nothing to save
+    assert cache.read_bytes() == written
 
 
 def test_builtin_and_frozen_modules_are_left_to_their_finders(tmp_path: Path) -> None:

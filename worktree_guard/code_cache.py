@@ -60,6 +60,7 @@ _index: dict[str, tuple[tuple[str, ...], tuple, str, tuple, bool, int, int]] = {
 _fd: int | None = None  # the cache file as opened by install(): its code is read from this file, whatever replaces it
 _base = 0
 _cache_dir: str | None = None
+_opened: tuple | None = None  # the stamp of the file install() opened (None: there was none)
 #: name → the index's entry without its place in the file, and the code object, of each module read as usual.
 _recorded: dict[str, tuple[tuple[str, ...], tuple, str, tuple, bool, Any]] = {}
 _stamps: dict[str, tuple | None] = {}
@@ -226,7 +227,7 @@ def install(cache_dir: str | None = None) -> None:
 
 
 def _open(cache_dir: str) -> None:
-    global _fd, _index, _base
+    global _fd, _index, _base, _opened
     from .private_dir import open_private_dir
 
     dir_fd = open_private_dir(cache_dir)
@@ -236,6 +237,8 @@ def _open(cache_dir: str) -> None:
         return
     finally:
         posix.close(dir_fd)
+    st = posix.fstat(_fd)
+    _opened = (st.st_ino, st.st_dev, st.st_mtime_ns, st.st_size)
     head = header()
     start = posix.read(_fd, 1 << 16)
     if not start.startswith(head) or len(start) < len(head) + _INDEX_SIZE:
@@ -263,6 +266,13 @@ def save() -> None:
     entry of the file whose source still exists."""
     if _cache_dir is None or not _recorded:
         return
+    try:
+        st = posix.stat(f"{_cache_dir}/{CACHE_NAME}")
+        now = (st.st_ino, st.st_dev, st.st_mtime_ns, st.st_size)
+    except OSError:
+        now = None
+    if now != _opened:
+        return  # another hook process saved it meanwhile (many calls at once on a cold cache): the next call adds ours
     blobs = {name: (*entry[:5], marshal.dumps(entry[5])) for name, entry in _recorded.items()}
     for name, (directories, directory_stamps, source, source_stamp, is_package, offset, length) in _index.items():
         if name in blobs or stamp(source) is None or _fd is None:  # a source removed: its entry goes
