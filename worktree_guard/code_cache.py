@@ -8,28 +8,38 @@ file in the user's private cache directory: its index is read once, and each mod
 
 **The same modules, with the same code.** The finder stands in for `PathFinder` only, the finder the import
 system asks after the built-in and frozen ones: it answers nothing while any other finder stands between it and
-`PathFinder`, and nothing for a built-in or frozen module. A module is served only when all of these hold:
-1. the directories `PathFinder` would search up to the one it was found in (the parent package's one
-   `__path__` directory, or the first entries of `sys.path`) are the same absolute paths as when it was cached;
-2. each of those directories has the same modification time, inode and device: a file added, removed or
-   renamed there changes them. This is the rule by which the import system's own `FileFinder` lists a
-   directory again, so an ordinary import would find the same file;
-3. its source file's size, modification time, change time, inode and device are unchanged. A `.pyc` file
-   holds only the size and the modification time.
+`PathFinder`, and nothing for a built-in or frozen name. A module is served only when all of these hold:
+1. the directories `PathFinder` would search up to the one it was found in (its parent package's `__path__`,
+   or the first entries of `sys.path`) are the same absolute paths as when it was cached;
+2. each of those directories, and what each holds under the module's name (absent, or a directory), has the same
+   modification time, inode and device. A file added, removed or renamed in a directory changes them: that is
+   the rule by which the import system's own `FileFinder` lists a directory again. A package directory that
+   gains an `__init__` changes the second;
+3. its source file's size, modification time, change time, inode and device are unchanged (a `.pyc` file holds
+   only the size and the modification time), its `.pyc` file is the same (absent, or the same size, modification
+   time, inode and device: Python may take a `.pyc` whose size and seconds match although the source changed, and
+   then the cache holds what it took, until that `.pyc` is written again), and its code object names its source;
+4. the user can write the source's directory: the file adds no way to change a module's code that its `.pyc`
+   did not give already (a read-only standard library is read from its own `.pyc` files).
 
 The module is then made by importlib's own `SourceFileLoader`, so `__file__`, `__cached__`, `__spec__`,
 `__loader__`, `__path__`, tracebacks and `get_source` are as usual. Only its code object comes from the cache.
 
-A module the cache does not hold (or holds stale) is found by `PathFinder` itself and read by the same loader as
-usual, which records its code object. Each module is stamped before and after the read, so a module edited in
-between is not recorded. `save()` runs after the reply is written: when this process recorded any module, it
-rewrites the file with those, and with every other entry whose source still exists.
+A module the cache does not hold (or holds stale, or cut short) is found by `PathFinder` itself and read by the
+same loader as usual, which records its code object with its source's and its `.pyc`'s stamps from before the
+read (an edit during the read leaves a stamp that no longer matches). `save()` runs
+after the reply is written: when this process recorded a module and the file is still the one it opened, it
+rewrites the file with those and every other entry whose source still exists. Entries are keyed by name and
+search path, so several installations of one Python share the file; the interpreter's exact version and its
+optimisation level name the file.
 
 **Trust.** The file is code the hook runs. It lives where the parse tables do (`private_dir`: owned by the
-user, mode 0700, outside every worktree and refused to an agent's writes), so only what could also rewrite the
-`.pyc` files or the installed packages can change it. Like a `.pyc` file it has no checksum: it is written to a
-temporary file and renamed into place, so a reader never sees it half-written, and a reader keeps reading the
-file it opened.
+user, mode 0700, outside every worktree, and the guard's own directories are never writable by an isolated
+agent's file tools or shell writes). Code the user runs can rewrite it, as it can rewrite the `.pyc` files of the
+directories it can write (rule 4); an inline interpreter, which the default profile passes, is such code. The file
+is opened without blocking and must be a regular file. Like a `.pyc` file it has no checksum: it is written to a
+new temporary file and renamed into place, so a reader never sees it half-written and keeps reading the file it
+opened; a code object that does not name its module's source is not run.
 """
 
 from __future__ import annotations
@@ -42,36 +52,38 @@ import sys
 # importlib.machinery's classes, from the bootstrap modules every interpreter holds from its start: importing
 # importlib.machinery (or typing) here would load them before the finder is in place, and not from the cache.
 from _frozen_importlib import BuiltinImporter, FrozenImporter, ModuleSpec
-from _frozen_importlib_external import PathFinder, SourceFileLoader
+from _frozen_importlib_external import PathFinder, SourceFileLoader, cache_from_source
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 #: Changes whenever the layout of the file changes.
-FORMAT = 2
+FORMAT = 4
 MAGIC = b"WGCC"
-CACHE_NAME = f"hook-code-{sys.implementation.cache_tag}.bin"
+CACHE_NAME = f"hook-code-{sys.implementation.cache_tag}-{sys.hexversion:x}-o{sys.flags.optimize}.bin"
 _INDEX_SIZE = 8  # bytes of the index's length, after the header line
+_CODE = type(compile("", "", "exec"))
 
-#: The index, module name → (directories searched, their stamps, source, source stamp, is a package, offset,
-#: length); the offset counts from `_base`, the end of the index.
-_index: dict[str, tuple[tuple[str, ...], tuple, str, tuple, bool, int, int]] = {}
+#: The index, key (`_key`) → (directories searched, their stamps, (source, its stamp, its .pyc, that one's stamp),
+#: is a package, offset, length); the offset counts from `_base`, the end of the index.
+_index: dict[str, tuple] = {}
 _fd: int | None = None  # the cache file as opened by install(): its code is read from this file, whatever replaces it
 _base = 0
 _cache_dir: str | None = None
 _opened: tuple | None = None  # the stamp of the file install() opened (None: there was none)
-#: name → the index's entry without its place in the file, and the code object, of each module read as usual.
-_recorded: dict[str, tuple[tuple[str, ...], tuple, str, tuple, bool, Any]] = {}
+#: key → the index's entry without its place in the file, and the code object, of each module read as usual.
+_recorded: dict[str, tuple] = {}
 _stamps: dict[str, tuple | None] = {}
+_writable: dict[str, bool] = {}
 #: How the last `install()` went ("hit", "none", "not used (…)"), for tests.
 last_load: dict[str, str] = {}
 
 
 def header() -> bytes:
-    """What a file must begin with to be read by this Python: the format, the interpreter's exact version and its
-    bytecode's cache tag, the marshal version."""
-    return MAGIC + f" {FORMAT} {sys.hexversion} {sys.implementation.cache_tag} {marshal.version}\n".encode()
+    """What a file must begin with to be read by this Python: the format, the interpreter's exact version, its
+    bytecode's cache tag and optimisation level, the marshal version."""
+    return MAGIC + f" {FORMAT} {sys.hexversion} {sys.implementation.cache_tag} {sys.flags.optimize} {marshal.version}\n".encode()
 
 
 def stamp(path: str, *, directory: bool = False) -> tuple | None:
@@ -85,14 +97,36 @@ def stamp(path: str, *, directory: bool = False) -> tuple | None:
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
 
 
-def _directory_stamps(directories: tuple[str, ...]) -> tuple:
-    """The stamps of directories searched, each taken once in this process (as FileFinder keeps its listing)."""
+def _file_stamps(source: str) -> tuple | None:
+    """Rule 3: (source, its stamp, its `.pyc`, that one's stamp or None); None when the source is gone."""
+    source_stamp = stamp(source)
+    if source_stamp is None:
+        return None
+    cached = cache_from_source(source)
+    return (source, source_stamp, cached, stamp(cached))
+
+
+def _search_stamps(directories: tuple[str, ...], leaf: str) -> tuple:
+    """Rule 2: each directory's stamp (taken once in this process, as FileFinder keeps its listing), and that of
+    what it holds under the module's name (FileFinder looks into a directory of that name on every lookup)."""
     stamps = []
     for directory in directories:
         if directory not in _stamps:
             _stamps[directory] = stamp(directory, directory=True)
-        stamps.append(_stamps[directory])
+        stamps.append((_stamps[directory], stamp(f"{directory}/{leaf}", directory=True)))
     return tuple(stamps)
+
+
+def _may_cache(source: str) -> bool:
+    """Rule 4: the user can write the source's directory (and so its `.pyc` files) already."""
+    directory = source.rpartition("/")[0]
+    if directory not in _writable:
+        _writable[directory] = posix.access(directory, posix.W_OK)
+    return _writable[directory]
+
+
+def _key(name: str, searched: tuple[str, ...]) -> str:
+    return "\0".join((name, *searched))
 
 
 class CachedCode:
@@ -105,16 +139,14 @@ class CachedCode:
             searched = _searched(name, path)
             if searched is None:
                 return None
-            spec = _cached_spec(name, searched)
-            if spec is None:
-                spec = _recording_spec(name, path, searched)
-            return spec
+            return _cached_spec(name, searched) or _recording_spec(name, path, searched)
         except Exception:  # noqa: BLE001 — anything odd: the ordinary finders decide
             return None
 
     @staticmethod
     def invalidate_caches() -> None:
         _stamps.clear()
+        _writable.clear()
 
 
 def _searched(name: str, path: Any) -> tuple[str, ...] | None:
@@ -130,14 +162,9 @@ def _searched(name: str, path: Any) -> tuple[str, ...] | None:
             return None
     else:
         return None
-    if path is None:
-        if name in sys.builtin_module_names or _imp.is_frozen(name):
-            return None
-        searched = tuple(sys.path)
-    else:
-        searched = tuple(path)
-        if len(searched) != 1:
-            return None
+    if _imp.is_builtin(name) or _imp.is_frozen(name):  # a submodule too (3.11 freezes importlib.util)
+        return None
+    searched = tuple(sys.path if path is None else path)
     if not all(type(entry) is str and entry.startswith("/") for entry in searched):
         return None  # '' is the cwd, whose stamp is always None: another process's cwd may hold the module
     return searched
@@ -148,16 +175,18 @@ def _leaf(name: str) -> str:
 
 
 def _cached_spec(name: str, searched: tuple[str, ...]) -> Any:
-    entry = _index.get(name) if _fd is not None else None
+    entry = _index.get(_key(name, searched)) if _fd is not None else None
     if entry is None:
         return None
-    directories, directory_stamps, source, source_stamp, is_package, offset, length = entry
-    if searched[: len(directories)] != directories or _directory_stamps(directories) != directory_stamps:
+    directories, search_stamps, files, is_package, offset, length = entry
+    if searched[: len(directories)] != directories or _search_stamps(directories, _leaf(name)) != search_stamps:
         return None
-    if stamp(source) != source_stamp:
+    source, source_stamp, cached, cached_stamp = files
+    if stamp(source) != source_stamp or stamp(cached) != cached_stamp or not _may_cache(source):
         return None
     loader = CachedLoader(name, source)
     loader.blob = (offset, length)
+    loader.found = (searched, directories, search_stamps, is_package)
     spec = ModuleSpec(name, loader, origin=source, is_package=is_package)
     spec.has_location = True  # as spec_from_file_location: __file__ and __cached__ are set from the origin
     if is_package:
@@ -172,37 +201,41 @@ def _recording_spec(name: str, path: Any, searched: tuple[str, ...]) -> Any:
         return spec
     is_package = spec.submodule_search_locations is not None
     found = spec.origin.removesuffix("/__init__.py" if is_package else ".py").rpartition("/")[0]
-    if found not in searched or spec.origin != f"{found}/{_leaf(name)}" + ("/__init__.py" if is_package else ".py"):
+    if found not in searched or not _may_cache(spec.origin):
         return spec
     directories = searched[: searched.index(found) + 1]
     loader = CachedLoader(name, spec.origin)
-    loader.found = (directories, _directory_stamps(directories), is_package)
+    loader.found = (searched, directories, _search_stamps(directories, _leaf(name)), is_package)
     spec.loader = loader
     return spec
 
 
 class CachedLoader(SourceFileLoader):
-    """importlib's loader of a source module, with the code object read from the cache file; or, for a module
-    read as usual (`found` set), recording its code for `save()`."""
+    """importlib's loader of a source module, with the code object read from the cache file (`blob`); or read as
+    usual and recorded for `save()`."""
 
     blob: tuple[int, int] | None = None
-    found: tuple[tuple[str, ...], tuple, bool] | None = None
+    found: tuple[tuple[str, ...], tuple[str, ...], tuple, bool] | None = None  # (searched, directories, stamps, package)
+    served = False  # the code came from the cache (for tests)
 
     def get_code(self, fullname: str) -> Any:
         if self.blob is not None and _fd is not None:
             offset, length = self.blob
             try:
-                return marshal.loads(posix.pread(_fd, length, _base + offset))
-            except (OSError, EOFError, ValueError, TypeError):  # a file cut short or damaged: the .pyc
-                pass
+                code = marshal.loads(posix.pread(_fd, length, _base + offset))
+            except (OSError, EOFError, ValueError, TypeError):  # a file cut short or damaged: read as usual
+                code = None
+            if type(code) is _CODE and code.co_filename == self.path:
+                self.served = True
+                return code
         if self.found is None:
             return super().get_code(fullname)
-        directories, directory_stamps, is_package = self.found
-        before = stamp(self.path)
+        before = _file_stamps(self.path)
         code = super().get_code(fullname)
-        if code is not None and before is not None and stamp(self.path) == before and None not in directory_stamps[-1:]:
-            _recorded[fullname] = (directories, directory_stamps, self.path, before, is_package, code)
-        return code  # a module edited while it was read is not recorded
+        if code is not None and before is not None:
+            searched, directories, search_stamps, is_package = self.found
+            _recorded[_key(fullname, searched)] = (directories, search_stamps, before, is_package, code)
+        return code  # a .pyc written by this read (there was none) changes its stamp: recorded again next time
 
 
 def install(cache_dir: str | None = None) -> None:
@@ -228,15 +261,15 @@ def install(cache_dir: str | None = None) -> None:
 
 def _open(cache_dir: str) -> None:
     global _fd, _index, _base, _opened
-    from .private_dir import open_private_dir
+    from .private_dir import open_private_dir, open_regular
 
     dir_fd = open_private_dir(cache_dir)
     try:
-        _fd = posix.open(CACHE_NAME, posix.O_RDONLY | posix.O_NOFOLLOW | posix.O_CLOEXEC, dir_fd=dir_fd)
-    except FileNotFoundError:
-        return
+        _fd = open_regular(dir_fd, CACHE_NAME)
     finally:
         posix.close(dir_fd)
+    if _fd is None:
+        return
     st = posix.fstat(_fd)
     _opened = (st.st_ino, st.st_dev, st.st_mtime_ns, st.st_size)
     head = header()
@@ -249,7 +282,7 @@ def _open(cache_dir: str) -> None:
     if len(data) < size:
         data += posix.pread(_fd, size - len(data), begin + len(data))
     index = marshal.loads(data)
-    if type(index) is not dict or not all(type(e) is tuple and len(e) == 7 for e in index.values()):
+    if type(index) is not dict or not all(type(e) is tuple and len(e) == 6 for e in index.values()):
         raise ValueError("the index has the wrong shape")
     _index, _base = index, begin + size
 
@@ -263,7 +296,8 @@ def _close() -> None:
 
 def save() -> None:
     """Rewrite the cache file when this process read a module as usual: with the code recorded, and every other
-    entry of the file whose source still exists."""
+    entry of the file whose source still exists. Not when another process saved the file meanwhile (many calls at
+    once on a cold cache): the next call adds what this one recorded."""
     if _cache_dir is None or not _recorded:
         return
     try:
@@ -272,29 +306,29 @@ def save() -> None:
     except OSError:
         now = None
     if now != _opened:
-        return  # another hook process saved it meanwhile (many calls at once on a cold cache): the next call adds ours
-    blobs = {name: (*entry[:5], marshal.dumps(entry[5])) for name, entry in _recorded.items()}
-    for name, (directories, directory_stamps, source, source_stamp, is_package, offset, length) in _index.items():
-        if name in blobs or stamp(source) is None or _fd is None:  # a source removed: its entry goes
+        return
+    blobs = {key: (*entry[:4], marshal.dumps(entry[4])) for key, entry in _recorded.items()}
+    for key, (directories, search_stamps, files, is_package, offset, length) in _index.items():
+        if key in blobs or stamp(files[0]) is None or _fd is None:  # a source removed: its entry goes
             continue
         code = posix.pread(_fd, length, _base + offset)
         if len(code) == length:
-            blobs[name] = (directories, directory_stamps, source, source_stamp, is_package, code)
+            blobs[key] = (directories, search_stamps, files, is_package, code)
     _write(blobs)
 
 
-def _write(blobs: dict[str, tuple[tuple[str, ...], tuple, str, tuple, bool, bytes]]) -> None:
+def _write(blobs: dict[str, tuple]) -> None:
     from .private_dir import open_private_dir, write_atomically
 
     index = {}
     offset = 0
-    for name, (directories, directory_stamps, source, source_stamp, is_package, code) in blobs.items():
-        index[name] = (directories, directory_stamps, source, source_stamp, is_package, offset, len(code))
+    for key, (directories, search_stamps, files, is_package, code) in blobs.items():
+        index[key] = (directories, search_stamps, files, is_package, offset, len(code))
         offset += len(code)
     encoded = marshal.dumps(index)
     assert _cache_dir is not None
     dir_fd = open_private_dir(_cache_dir)
     try:
-        write_atomically(dir_fd, CACHE_NAME, header() + len(encoded).to_bytes(_INDEX_SIZE, "big") + encoded + b"".join(blob[5] for blob in blobs.values()))
+        write_atomically(dir_fd, CACHE_NAME, header() + len(encoded).to_bytes(_INDEX_SIZE, "big") + encoded + b"".join(blob[4] for blob in blobs.values()))
     finally:
         posix.close(dir_fd)
