@@ -16,9 +16,10 @@ system asks after the built-in and frozen ones: it answers nothing while any oth
    the rule by which the import system's own `FileFinder` lists a directory again. A package directory that
    gains an `__init__` changes the second;
 3. its source file's size, modification time, change time, inode and device are unchanged (a `.pyc` file holds
-   only the size and the modification time), its `.pyc` file is the same (absent, or the same size, modification
-   time, inode and device: Python may take a `.pyc` whose size and seconds match although the source changed, and
-   then the cache holds what it took, until that `.pyc` is written again), and its code object names its source;
+   only the size and the modification time), the directory of its `.pyc` file is unchanged (Python may take a
+   `.pyc` whose size and seconds match although the source changed, and then the cache holds what it took, until
+   that `.pyc` is written again: Python, `py_compile` and `compileall` write it to a new file and rename it, which
+   changes the directory), and its code object names its source;
 4. the user can write the source's directory: the file adds no way to change a module's code that its `.pyc`
    did not give already (a read-only standard library is read from its own `.pyc` files).
 
@@ -59,14 +60,14 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: Changes whenever the layout of the file changes.
-FORMAT = 4
+FORMAT = 5
 MAGIC = b"WGCC"
 CACHE_NAME = f"hook-code-{sys.implementation.cache_tag}-{sys.hexversion:x}-o{sys.flags.optimize}.bin"
 _INDEX_SIZE = 8  # bytes of the index's length, after the header line
 _CODE = type(compile("", "", "exec"))
 
-#: The index, key (`_key`) → (directories searched, their stamps, (source, its stamp, its .pyc, that one's stamp),
-#: is a package, offset, length); the offset counts from `_base`, the end of the index.
+#: The index, key (`_key`) → (directories searched, their stamps, (source, its stamp, the directory of its .pyc,
+#: that one's stamp), is a package, offset, length); the offset counts from `_base`, the end of the index.
 _index: dict[str, tuple] = {}
 _fd: int | None = None  # the cache file as opened by install(): its code is read from this file, whatever replaces it
 _base = 0
@@ -98,23 +99,38 @@ def stamp(path: str, *, directory: bool = False) -> tuple | None:
 
 
 def _file_stamps(source: str) -> tuple | None:
-    """Rule 3: (source, its stamp, its `.pyc`, that one's stamp or None); None when the source is gone."""
+    """Rule 3: (source, its stamp, its `.pyc`'s directory, that one's stamp or None); None when the source is gone."""
     source_stamp = stamp(source)
     if source_stamp is None:
         return None
-    cached = cache_from_source(source)
-    return (source, source_stamp, cached, stamp(cached))
+    cached = cache_from_source(source).rpartition("/")[0]
+    return (source, source_stamp, cached, _directory_stamp(cached))
+
+
+def _directory_stamp(directory: str) -> tuple | None:
+    """A searched directory's stamp, taken once in this process (as FileFinder keeps its listing)."""
+    if directory not in _stamps:
+        _stamps[directory] = stamp(directory, directory=True)
+    return _stamps[directory]
 
 
 def _search_stamps(directories: tuple[str, ...], leaf: str) -> tuple:
-    """Rule 2: each directory's stamp (taken once in this process, as FileFinder keeps its listing), and that of
-    what it holds under the module's name (FileFinder looks into a directory of that name on every lookup)."""
-    stamps = []
-    for directory in directories:
-        if directory not in _stamps:
-            _stamps[directory] = stamp(directory, directory=True)
-        stamps.append((_stamps[directory], stamp(f"{directory}/{leaf}", directory=True)))
-    return tuple(stamps)
+    """Rule 2: each directory's stamp, and that of what it holds under the module's name (FileFinder looks into a
+    directory of that name on every lookup)."""
+    return tuple((_directory_stamp(d), stamp(f"{d}/{leaf}", directory=True)) for d in directories)
+
+
+def _search_unchanged(directories: tuple[str, ...], leaf: str, recorded: tuple) -> bool:
+    """`_search_stamps(directories, leaf) == recorded`, without a stat for a name that was absent: a directory whose
+    stamp is unchanged still lacks it (creating it would have changed the directory)."""
+    if len(recorded) != len(directories):
+        return False
+    for directory, (directory_stamp, leaf_stamp) in zip(directories, recorded):
+        if _directory_stamp(directory) != directory_stamp:
+            return False
+        if leaf_stamp is not None and stamp(f"{directory}/{leaf}", directory=True) != leaf_stamp:
+            return False
+    return True
 
 
 def _may_cache(source: str) -> bool:
@@ -179,10 +195,10 @@ def _cached_spec(name: str, searched: tuple[str, ...]) -> Any:
     if entry is None:
         return None
     directories, search_stamps, files, is_package, offset, length = entry
-    if searched[: len(directories)] != directories or _search_stamps(directories, _leaf(name)) != search_stamps:
+    if searched[: len(directories)] != directories or not _search_unchanged(directories, _leaf(name), search_stamps):
         return None
     source, source_stamp, cached, cached_stamp = files
-    if stamp(source) != source_stamp or stamp(cached) != cached_stamp or not _may_cache(source):
+    if stamp(source) != source_stamp or _directory_stamp(cached) != cached_stamp or not _may_cache(source):
         return None
     loader = CachedLoader(name, source)
     loader.blob = (offset, length)
