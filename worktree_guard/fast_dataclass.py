@@ -17,9 +17,9 @@ defines itself is kept, as dataclass keeps it. `fields()` and `replace()` stand 
 `dataclasses.replace`. Proven the same as `@dataclass` class by class: tests/test_fast_dataclass.py builds each
 class of the package again with the real decorator and compares them.
 
-The `dataclasses` module itself is not imported (≈ 1.5 ms with `copy` and `weakref`, which the hook needs for
-nothing else): `field`, `Field` and `MISSING` are this module's, and `dataclasses.FrozenInstanceError` is imported
-when an assignment to a frozen instance raises it.
+The `dataclasses` module itself is not imported (≈ 1.5 ms of a Write with `copy` and `weakref`, which a Write needs
+for nothing else; bashlex imports `copy` for a Bash call): `field`, `Field` and `MISSING` are this module's, and
+`dataclasses.FrozenInstanceError` is imported when an assignment to a frozen instance raises it.
 """
 
 from __future__ import annotations
