@@ -11,6 +11,8 @@ import json
 import os
 import re
 import shutil
+import signal
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -93,8 +95,11 @@ def test_served_modules_are_the_modules_an_ordinary_import_loads(package: Path, 
     served = {name for name, m in second["modules"].items() if m["served"]}
     loaded_before = {*second["before"], "worktree_guard.code_cache", "__future__"}  # what code_cache itself imports
     assert set(second["modules"]) - served == set(second["modules"]) & loaded_before  # every other source module
-    assert {"worktree_guard.shell.walk", "worktree_guard.rules.cd", "worktree_guard.shell", "bashlex.parser", "pluggy._manager", "typing", "inspect", "ast", "dis"} <= served
-    assert len(served) >= 90
+    assert {"worktree_guard.shell.walk", "worktree_guard.rules.cd", "worktree_guard.shell", "bashlex.parser", "pluggy._manager"} <= served
+    if os.access(os.path.dirname(os.__file__), os.W_OK):  # rule 4: a standard library the user can write (root in CI)
+        assert {"typing", "inspect", "ast", "dis"} <= served and len(served) >= 90
+    else:
+        assert not {"typing", "inspect", "ast", "dis"} & served
     for name, module in second["modules"].items():
         if name in plain["modules"]:
             expected = {**plain["modules"][name], "served": name in served}
@@ -164,12 +169,10 @@ def test_a_damaged_or_untrusted_cache_is_not_used_and_the_verdict_is_the_same(pa
     result = probe(package, payloads["bash"], tmp_path)
     assert result["reply"] == expected and "WG201" in expected
     served = [m for m in result["modules"].values() if m["served"]]
-    if damage == "truncated":
-        assert result["cache"] == "hit"  # modules whose code is cut are read from their .pyc; the file is rewritten
+    assert result["cache"].startswith("not used") and not served  # an index entry past the end: the whole file
+    if damage in ("garbage", "truncated", "other-python"):  # rewritten after the reply: everything served next time
         after = probe(package, payloads["bash"], tmp_path)
         assert {n for n, m in after["modules"].items() if not m["served"]} == set(after["modules"]) & {*after["before"], "worktree_guard.code_cache", "__future__"}
-    else:
-        assert result["cache"].startswith("not used") and not served
 
 
 def test_the_installed_hook_command_answers_the_same_with_and_without_the_cache(payloads: dict[str, Path], repo: Repo) -> None:
@@ -226,13 +229,13 @@ print(json.dumps({"value": mymod.VALUE, "file": mymod.__file__, "served": getatt
 
 def lookup(
     tmp_path: Path, entries: list[str], *, between: bool = False, edit: bool = False, rival: bool = False, cwd: Path | None = None,
-    prelude: str = "", flags: tuple[str, ...] = (),
+    prelude: str = "", flags: tuple[str, ...] = (), env: dict[str, str] | None = None,
 ) -> dict:
     """One process: the cache installed (in tmp_path/cache), `import mymod` with `entries` first on sys.path, save()."""
     code = LOOKUP.replace("ENTRIES", repr(entries)).replace("PACKAGE_PARENT", repr(str(REPO_ROOT))).replace("RIVAL", repr(rival))
     code = code.replace("CACHE_DIR", repr(str(tmp_path / "cache"))).replace("BETWEEN", repr(between)).replace("EDIT", repr(edit))
     code = code.replace("PRELUDE", prelude)
-    result = subprocess.run([sys.executable, *flags, "-S", "-P", "-c", code], capture_output=True, text=True, timeout=60, cwd=cwd or tmp_path)
+    result = subprocess.run([sys.executable, *flags, "-S", "-P", "-c", code], capture_output=True, text=True, timeout=60, cwd=cwd or tmp_path, env={**os.environ, **(env or {})})
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -421,3 +424,91 @@ def test_two_installations_of_one_python_keep_their_entries(tmp_path: Path) -> N
     for directory, value in ((first, 1), (second, 2), (first, 1)):
         assert lookup(tmp_path, [str(directory)]) == {"value": value, "file": str(directory / "mymod.py"), "served": True}
     assert (tmp_path / "cache" / CACHE_NAME).stat().st_mtime_ns == written
+
+
+def test_a_blob_that_cannot_be_read_is_read_as_usual_and_written_again(tmp_path: Path) -> None:
+    """Damage inside the file's bounds (the index intact): that module is read from its source and recorded."""
+    from worktree_guard.code_cache import CACHE_NAME
+
+    (tmp_path / "mymod.py").write_text("VALUE = 10\n")
+    lookup(tmp_path, [str(tmp_path)])
+    cache = tmp_path / "cache" / CACHE_NAME
+    data = bytearray(cache.read_bytes())
+    data[-8:] = b"\xff" * 8  # the end of the last (only) blob
+    cache.write_bytes(bytes(data))
+    assert lookup(tmp_path, [str(tmp_path)]) == {"value": 10, "file": str(tmp_path / "mymod.py"), "served": False}
+    assert lookup(tmp_path, [str(tmp_path)]) == {"value": 10, "file": str(tmp_path / "mymod.py"), "served": True}
+
+
+def test_a_module_cached_while_its_directory_was_writable_is_not_served_once_it_is_not(tmp_path: Path) -> None:
+    (tmp_path / "mymod.py").write_text("VALUE = 11\n")
+    lookup(tmp_path, [str(tmp_path)])
+    assert lookup(tmp_path, [str(tmp_path)])["served"] is True
+    read_only = f"import posix\n_access = posix.access\nposix.access = lambda path, mode, **kw: False if path == {str(tmp_path)!r} else _access(path, mode, **kw)\n"
+    assert lookup(tmp_path, [str(tmp_path)], prelude=read_only)["served"] is False
+
+
+def test_a_device_in_a_cache_files_place_is_not_read(payloads: dict[str, Path], repo: Repo) -> None:
+    """/dev/zero at the parse tables' path would be read for ever: only a regular file is read (tests run as root)."""
+    from tests.helpers import FAST_HOOK
+    from worktree_guard.shell.tables import CACHE_NAME as TABLES
+
+    directory = cache_file().parent
+    directory.mkdir(parents=True, exist_ok=True)
+    directory.chmod(0o700)
+    os.mknod(directory / TABLES, 0o600 | stat.S_IFCHR, os.makedev(1, 5))
+    result = subprocess.run(FAST_HOOK, input=payloads["bash"].read_bytes(), capture_output=True, timeout=60, env={**os.environ, "WT_GUARD_DAEMON": "0"}, cwd=repo.worktree)
+    assert result.returncode == 0 and b"WG201" in result.stdout and b"WG301" in result.stdout, result
+
+
+def test_a_temporary_file_is_never_opened_over_what_has_its_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A FIFO (or anything) already named like the temporary file makes the write fail at once, not wait."""
+    from worktree_guard import private_dir
+
+    directory = tmp_path / "private"
+    directory.mkdir(mode=0o700)
+    monkeypatch.setattr(private_dir.posix, "getpid", lambda: 4242)
+    monkeypatch.setattr(private_dir.posix, "urandom", lambda n: b"\x01" * n)
+    os.mkfifo(directory / f".x.bin.4242.{'01' * 6}.tmp")
+    dir_fd = os.open(directory, os.O_RDONLY)
+
+    def hung(*_: object) -> None:
+        raise TimeoutError("write_atomically waited on the FIFO")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(10)
+    try:
+        with pytest.raises(FileExistsError):
+            private_dir.write_atomically(dir_fd, "x.bin", b"data")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+        os.close(dir_fd)
+    assert not (directory / "x.bin").exists()
+
+
+def test_a_file_made_while_the_module_is_searched_for_is_not_hidden(tmp_path: Path) -> None:
+    """The directories are stamped before the search: a module made in an earlier directory during it (after
+    PathFinder looked there) changes a stamp, so what was found then is not served later."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    (second / "mymod.py").write_text("VALUE = 2\n")
+    race = (
+        "_find = code_cache.PathFinder.find_spec\n"
+        "def _racing(name, path=None, target=None):\n"
+        "    spec = _find(name, path, target)\n"
+        f"    if name == 'mymod': open({str(first / 'mymod.py')!r}, 'w').write('VALUE = 1\\n')\n"
+        "    return spec\n"
+        "code_cache.PathFinder.find_spec = _racing\n"
+    )
+    assert lookup(tmp_path, [str(first), str(second)], prelude=race)["value"] == 2
+    assert lookup(tmp_path, [str(first), str(second)]) == {"value": 1, "file": str(first / "mymod.py"), "served": False}
+
+
+def test_another_pyc_prefix_is_another_cache(tmp_path: Path) -> None:
+    """PYTHONPYCACHEPREFIX puts every .pyc elsewhere: an ordinary import may read other code there."""
+    (tmp_path / "mymod.py").write_text("VALUE = 12\n")
+    lookup(tmp_path, [str(tmp_path)])
+    assert lookup(tmp_path, [str(tmp_path)])["served"] is True
+    assert lookup(tmp_path, [str(tmp_path)], env={"PYTHONPYCACHEPREFIX": str(tmp_path / "prefix")})["served"] is False

@@ -83,8 +83,9 @@ last_load: dict[str, str] = {}
 
 def header() -> bytes:
     """What a file must begin with to be read by this Python: the format, the interpreter's exact version, its
-    bytecode's cache tag and optimisation level, the marshal version."""
-    return MAGIC + f" {FORMAT} {sys.hexversion} {sys.implementation.cache_tag} {sys.flags.optimize} {marshal.version}\n".encode()
+    bytecode's cache tag and optimisation level, the marshal version, the `.pyc` prefix directory."""
+    prefix = repr(sys.pycache_prefix)  # PYTHONPYCACHEPREFIX: another .pyc for each source
+    return MAGIC + f" {FORMAT} {sys.hexversion} {sys.implementation.cache_tag} {sys.flags.optimize} {marshal.version} {prefix}\n".encode("utf-8", "surrogateescape")
 
 
 def stamp(path: str, *, directory: bool = False) -> tuple | None:
@@ -212,6 +213,7 @@ def _cached_spec(name: str, searched: tuple[str, ...]) -> Any:
 
 def _recording_spec(name: str, path: Any, searched: tuple[str, ...]) -> Any:
     """PathFinder's spec for `name`; a source module's loader records its code and where it was found."""
+    stamps = _search_stamps(searched, _leaf(name))  # before the search: a file made during it changes a stamp
     spec = PathFinder.find_spec(name, path)
     if spec is None or type(spec.loader) is not SourceFileLoader or not isinstance(spec.origin, str):
         return spec
@@ -219,9 +221,9 @@ def _recording_spec(name: str, path: Any, searched: tuple[str, ...]) -> Any:
     found = spec.origin.removesuffix("/__init__.py" if is_package else ".py").rpartition("/")[0]
     if found not in searched or not _may_cache(spec.origin):
         return spec
-    directories = searched[: searched.index(found) + 1]
+    count = searched.index(found) + 1
     loader = CachedLoader(name, spec.origin)
-    loader.found = (searched, directories, _search_stamps(directories, _leaf(name)), is_package)
+    loader.found = (searched, searched[:count], stamps[:count], is_package)
     spec.loader = loader
     return spec
 
@@ -239,7 +241,7 @@ class CachedLoader(SourceFileLoader):
             offset, length = self.blob
             try:
                 code = marshal.loads(posix.pread(_fd, length, _base + offset))
-            except (OSError, EOFError, ValueError, TypeError):  # a file cut short or damaged: read as usual
+            except Exception:  # noqa: BLE001 — a file cut short or damaged: read as usual, and recorded again
                 code = None
             if type(code) is _CODE and code.co_filename == self.path:
                 self.served = True
@@ -298,9 +300,23 @@ def _open(cache_dir: str) -> None:
     if len(data) < size:
         data += posix.pread(_fd, size - len(data), begin + len(data))
     index = marshal.loads(data)
-    if type(index) is not dict or not all(type(e) is tuple and len(e) == 6 for e in index.values()):
+    end = st.st_size - (begin + size)
+    if type(index) is not dict or not all(type(k) is str and _well_formed(e, end) for k, e in index.items()):
         raise ValueError("the index has the wrong shape")
     _index, _base = index, begin + size
+
+
+def _well_formed(entry: Any, end: int) -> bool:
+    """An index entry of the right types, whose code lies inside the file (`end`: the size of its code part)."""
+    if type(entry) is not tuple or len(entry) != 6:
+        return False
+    directories, search_stamps, files, is_package, offset, length = entry
+    return (
+        type(directories) is tuple and all(type(d) is str for d in directories) and type(search_stamps) is tuple
+        and len(search_stamps) == len(directories) and type(files) is tuple and len(files) == 4
+        and all(type(f) is str for f in files[::2]) and type(is_package) is bool
+        and type(offset) is int and type(length) is int and 0 <= offset and 0 < length and offset + length <= end
+    )
 
 
 def _close() -> None:
