@@ -42,6 +42,7 @@ class PathPolicy:
             self.shared_roots.append(self.git_dir)
         self._allow_patterns = list(allow)
         self._allow: PathPatterns | None = None
+        self._own: list[str] | None = None
         self.protect = PathPatterns([*DEFAULT_PROTECT, *protect], self.home, absolute=False)
 
     @property
@@ -50,6 +51,13 @@ class PathPolicy:
         if self._allow is None:
             self._allow = PathPatterns([*DEFAULT_ALLOW, *temp_dirs(), *self._allow_patterns], self.home)
         return self._allow
+
+    @property
+    def own(self) -> list[str]:
+        """worktree-guard's own directories (`own_dirs`), found with the allow-list."""
+        if self._own is None:
+            self._own = own_dirs(self.home)
+        return self._own
 
     def canonical(self, path: str, cwd: str) -> str:
         return canonical(path, cwd, self.home)
@@ -83,7 +91,7 @@ class PathPolicy:
             return Judgement("inside", resolved)
         if shared is not None:
             return Judgement("shared", resolved, shared, self.counterpart(resolved, shared))
-        if self.allow.matches(resolved):
+        if self.allow.matches(resolved) and not any(inside(resolved, own) for own in self.own):
             return Judgement("allowed", resolved)
         return Judgement("outside", resolved)
 
@@ -97,3 +105,19 @@ class PathPolicy:
         if self.protect.matches(relative):
             return None
         return os.path.join(self.root, relative)
+
+
+def own_dirs(home: str) -> list[str]:
+    """worktree-guard's own directories, canonical: its cache (parse tables, entry points, the hook's code), the
+    daemons' sockets, the sub-agent and wave state, the user's configuration. What they hold decides what the
+    guard does, so no write there is allowed, whatever the allow-list says (a HOME or XDG directory under the
+    temp dir would otherwise put them inside it)."""
+    from .client import socket_dir
+    from .config import user_config_path
+    from .private_dir import cache_root
+    from .subagents.places import state_root
+
+    environ = dict(os.environ)
+    environ.setdefault("HOME", home)
+    found = [cache_root(environ), socket_dir(environ), os.path.dirname(state_root(environ)), os.path.dirname(user_config_path())]
+    return sorted({canonical(directory, "/", home) for directory in found if os.path.isabs(directory)})
