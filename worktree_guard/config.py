@@ -118,7 +118,9 @@ def user_config_path() -> str:
     explicit = os.environ.get(ENV_PREFIX + "USER_CONFIG")
     if explicit:
         return explicit
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    base = os.environ.get("XDG_CONFIG_HOME") or ""
+    if not os.path.isabs(base):  # the XDG spec: a relative value is ignored (it would be read from the agent's cwd)
+        base = os.path.join(os.path.expanduser("~"), ".config")
     return os.path.join(base, "worktree-guard", "config.toml")
 
 

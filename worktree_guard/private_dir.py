@@ -35,7 +35,10 @@ def cache_root(environ: "Mapping[str, str]") -> str:
         if not home.startswith("/"):
             import pwd
 
-            home = pwd.getpwuid(posix.getuid()).pw_dir
+            try:
+                home = pwd.getpwuid(posix.getuid()).pw_dir
+            except KeyError:  # no passwd entry (a container's arbitrary uid): as paths.home_dir
+                home = "/"
         base = home.rstrip("/") + "/.cache"
     return base.rstrip("/") + "/" + APP
 
