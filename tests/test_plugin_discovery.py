@@ -71,7 +71,39 @@ def test_a_third_party_module_with_unusual_attributes_has_the_same_implementatio
     marked_partial.worktree_guard_impl = {}  # type: ignore[attr-defined]
     module.worktree_guard_wrappers = marked_partial  # a callable pluggy does not bind
     module.builtin = len
+
+    def worktree_guard_odd_marker() -> dict:  # a marker that is not pluggy's options: no implementation
+        return {}
+
+    worktree_guard_odd_marker.worktree_guard_impl = True  # type: ignore[attr-defined]
+    module.worktree_guard_odd_marker = worktree_guard_odd_marker
     stock, ours = both([("third", module)])
     assert ours == stock
     # pluggy takes a marked routine under any name (an unknown name is a hook without a spec).
     assert {h for h, impls in ours.items() if impls} == {"worktree_guard_write_operands", "worktree_guard_read_only_programs", "bound", "static"}
+
+
+class _ModuleWithProperty(types.ModuleType):
+    """A module type whose class defines a descriptor: getattr_static finds the property, not the __dict__ entry."""
+
+    @property
+    def worktree_guard_read_only_programs(self) -> object:
+        return None
+
+
+def test_a_module_subclass_is_left_to_pluggy() -> None:
+    module = _ModuleWithProperty("odd_module_plugin")
+
+    @hookimpl
+    def worktree_guard_read_only_programs() -> dict:
+        return {}
+
+    @hookimpl
+    def worktree_guard_wrappers() -> dict:
+        return {}
+
+    module.__dict__["worktree_guard_read_only_programs"] = worktree_guard_read_only_programs  # shadowed by the property
+    module.worktree_guard_wrappers = worktree_guard_wrappers
+    stock, ours = both([("odd", module)])
+    assert ours == stock
+    assert {h for h, impls in ours.items() if impls} == {"worktree_guard_wrappers"}
