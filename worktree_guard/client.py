@@ -3,7 +3,7 @@
 `worktree-guard hook` runs as a fresh process before every tool call (`hook_process`). Importing the guard
 (pydantic, pluggy, bashlex) costs more than the judgement itself, so a daemon (`worktree_guard.daemon`) keeps
 them loaded and this module only forwards the call to it. It imports built-in modules only — `posix`, `sys`,
-`_socket`, `_sha256`; not even `os`, which costs 1.5 ms — so that `python -S -P …/worktree_guard/fast_hook.py`
+`_socket`, the built-in SHA-256 (`digest`); not even `os`, which costs 1.5 ms — so that `python -S -P …/worktree_guard/fast_hook.py`
 costs little more than the interpreter's start.
 
 The daemon is an optimisation and never an authority on its own failure. Anything short of a complete,
@@ -145,7 +145,7 @@ def daemon_key(environ: "Mapping[str, str]") -> str:
     variables travel with every request and the daemon judges under them.
     """
     from _locale import CODESET, nl_langinfo
-    from _sha256 import sha256
+    from .digest import sha256
 
     digest = sha256()
     parts = [

@@ -54,7 +54,7 @@ def grammar_key(package_dir: str) -> bytes:
     changes a size, an inode or a time; two installs with equal names, sizes and times (a Nix store sets every
     time to 1, reproducible builds set them all alike) differ in their path or their inodes. Writing a file back
     with its old size and both of its old times is beyond a process's reach (the change time is the kernel's)."""
-    from _sha256 import sha256
+    from ..digest import sha256
 
     digest = sha256(f"worktree-guard bashlex tables {FORMAT} {sys.version_info[:2]} marshal {marshal.version}\n".encode())
     digest.update(f"{os.path.realpath(package_dir)}\n".encode("utf-8", "surrogateescape"))
@@ -66,7 +66,7 @@ def grammar_key(package_dir: str) -> bytes:
 
 def encode_tables(key: bytes, parser: Any) -> bytes:
     """The cache file for a freshly built PLY parser: MAGIC, key, payload digest, marshalled tables."""
-    from _sha256 import sha256
+    from ..digest import sha256
 
     productions = [(p.number, p.name, tuple(p.prod), tuple(p.prec), p.func, p.file, p.line) for p in parser.productions]
     action = {state: dict(row) for state, row in parser.action.items()}
@@ -77,7 +77,7 @@ def encode_tables(key: bytes, parser: Any) -> bytes:
 
 def decode_tables(key: bytes, data: bytes | None) -> tuple[list[tuple], dict, dict]:
     """(productions, action, goto) from a cache file's bytes; TableCacheError unless key and digest match."""
-    from _sha256 import sha256
+    from ..digest import sha256
 
     if data is None:
         raise TableCacheError("no cache file")

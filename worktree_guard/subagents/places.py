@@ -24,9 +24,9 @@ def waves_root(environ: dict[str, str] | None = None) -> str:
 
 def registry_dir(common_dir: str, root: str | None = None) -> str:
     """The directory of the workers file of the repository whose common git dir is `common_dir`."""
-    import hashlib
+    from ..digest import sha256  # not hashlib (OpenSSL, ≈ 3 ms): every sub-agent call once a dispatch was recorded
 
-    key = hashlib.sha256(os.path.realpath(common_dir).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    key = sha256(os.path.realpath(common_dir).encode("utf-8", "surrogatepass")).hexdigest()[:32]
     return os.path.join(root or waves_root(), key)
 
 
