@@ -50,3 +50,31 @@ print(json.dumps({{"stdout": reply.stdout, "hashlib": "hashlib" in sys.modules, 
     result = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p.endswith("site-packages"))})
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout.splitlines()[-1]) == {"stdout": "", "hashlib": False, "_hashlib": False, "places": True}
+
+
+def test_the_installed_hooks_call_after_a_recorded_dispatch_runs_no_set_aside_line(repo: Repo) -> None:
+    """digest picks its module by version: trying `_sha2` first on 3.11 failed, and a failed import in the hook
+    process runs the `.pth` lines site_packages set aside (≈ 4 ms; the editable install's finder)."""
+    from tests.test_site_packages import pth_import_modules
+
+    modules = pth_import_modules()
+    assert modules, "this environment has no .pth file with an import line: the test would prove nothing"
+    os.makedirs(os.path.join(os.environ["XDG_STATE_HOME"], "worktree-guard", "waves"), mode=0o700)
+    payload = repo.base / "bash.json"
+    payload.write_text(json.dumps(subagent_payload(repo, "Bash", {"command": "git add -A && git commit -m \"$(cat <<'EOF'\nx\nEOF\n)\""})))
+    code = f"""
+import json, os, sys
+sys.argv = ["fast_hook.py"]
+sys.path.append({str(REPO_ROOT)!r})
+os.dup2(os.open({str(payload)!r}, os.O_RDONLY), 0)
+from worktree_guard import hook_process
+code = hook_process.main()
+print(json.dumps({{"code": code, "loaded": sorted(sys.modules)}}))
+"""
+    for _ in range(2):  # the first call of a new HOME reads the installed entry points (and so runs the lines)
+        result = subprocess.run([sys.executable, "-S", "-P", "-c", code], capture_output=True, text=True, timeout=120, env={**os.environ, "WT_GUARD_DAEMON": "0"}, cwd=repo.worktree)
+        assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout.splitlines()[-1])
+    assert out["code"] == 0 and "worktree_guard.subagents.places" in out["loaded"]
+    assert not (modules & set(out["loaded"])), modules & set(out["loaded"])
+    assert "hashlib" not in out["loaded"]
