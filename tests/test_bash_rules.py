@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import Repo, git, run_hook_process, subagent_payload
+from tests.helpers import Repo, git, plain_id, run_hook_process, subagent_payload
 from worktree_guard.engine import build_context, decide
 from worktree_guard.model import Verdict
 from worktree_guard.plugins import plugin_manager
@@ -20,20 +20,6 @@ from worktree_guard.runtimes.claude_code import to_tool_call
 
 PM = plugin_manager()
 OUTSIDE_HOME = "/opt/wg-test-home"  # the fixture's HOME lies in the allow-listed temp dir
-
-
-#: How a row's id spells the characters pytest would escape (pytest escapes an `ids=[...]` string with
-#: unicode_escape, and keeps the escaped id on the module's mark: a second collection in the same process, as in
-#: mutmut's warm fork server, escaped it again and got other ids, `\\\\cd` for `\\cd`). Ids in printable ASCII
-#: without a backslash are left as they are, so both collections agree.
-_SPELLED_IN_IDS = {"\\": "<bs>", "\n": "<nl>", "\t": "<tab>"}
-
-
-def row_id(command: str, width: int = 40) -> str:
-    """The test id of a row: its command's first `width` characters, in printable ASCII without a backslash."""
-    return "".join(
-        _SPELLED_IN_IDS.get(c) or (c if " " <= c <= "~" else f"<U+{ord(c):04X}>") for c in command[:width]
-    ) or "empty"
 
 
 def fill(text: str, repo: Repo) -> str:
@@ -356,27 +342,27 @@ def _check(world: Repo, command: str, expected) -> None:
         assert codes == expected, f"{command!r}: expected exactly {expected}, got {codes}"
 
 
-@pytest.mark.parametrize("command,expected", CD_ROWS, ids=[row_id(r[0]) for r in CD_ROWS])
+@pytest.mark.parametrize("command,expected", CD_ROWS, ids=[plain_id(r[0], 40) for r in CD_ROWS])
 def test_cd_catalogue(world: Repo, command: str, expected) -> None:
     _check(world, command, expected)
 
 
-@pytest.mark.parametrize("command,expected", INDIRECTION_ROWS, ids=[row_id(r[0]) for r in INDIRECTION_ROWS])
+@pytest.mark.parametrize("command,expected", INDIRECTION_ROWS, ids=[plain_id(r[0], 40) for r in INDIRECTION_ROWS])
 def test_indirection_catalogue(world: Repo, command: str, expected) -> None:
     _check(world, command, expected)
 
 
-@pytest.mark.parametrize("command,expected", GIT_ROWS, ids=[row_id(r[0]) for r in GIT_ROWS])
+@pytest.mark.parametrize("command,expected", GIT_ROWS, ids=[plain_id(r[0], 40) for r in GIT_ROWS])
 def test_git_catalogue(world: Repo, command: str, expected) -> None:
     _check(world, command, expected)
 
 
-@pytest.mark.parametrize("command,expected", WRITE_ROWS, ids=[row_id(r[0]) for r in WRITE_ROWS])
+@pytest.mark.parametrize("command,expected", WRITE_ROWS, ids=[plain_id(r[0], 40) for r in WRITE_ROWS])
 def test_write_catalogue(world: Repo, command: str, expected) -> None:
     _check(world, command, expected)
 
 
-@pytest.mark.parametrize("command", ORDINARY_WORK, ids=[row_id(c) for c in ORDINARY_WORK])
+@pytest.mark.parametrize("command", ORDINARY_WORK, ids=[plain_id(c, 40) or "empty" for c in ORDINARY_WORK])
 def test_ordinary_work_inside_the_worktree_passes(world: Repo, command: str) -> None:
     _check(world, command, "pass")
 
@@ -463,7 +449,7 @@ SUBPROCESS_SUBSET = [
 ]
 
 
-@pytest.mark.parametrize("command,code", SUBPROCESS_SUBSET, ids=[row_id(c[0], 30) for c in SUBPROCESS_SUBSET])
+@pytest.mark.parametrize("command,code", SUBPROCESS_SUBSET, ids=[plain_id(c[0], 30) for c in SUBPROCESS_SUBSET])
 def test_hook_subprocess_subset(world: Repo, command: str, code: str | None) -> None:
     payload = subagent_payload(world, "Bash", {"command": fill(command, world), "description": "x"})
     result = run_hook_process(payload, env={"HOME": OUTSIDE_HOME})
@@ -562,7 +548,7 @@ REVIEW_ROWS = [
 ]
 
 
-@pytest.mark.parametrize("command,expected", REVIEW_ROWS, ids=[row_id(r[0]) for r in REVIEW_ROWS])
+@pytest.mark.parametrize("command,expected", REVIEW_ROWS, ids=[plain_id(r[0], 40) for r in REVIEW_ROWS])
 def test_review_findings(world: Repo, command: str, expected) -> None:
     command = command.replace("{BASE}", str(world.base)).replace("{MAIN_REL_TMP}", os.path.relpath(world.main, "/tmp"))
     _check(world, command, expected)
