@@ -173,3 +173,62 @@ def test_run_rules_needs_a_plugin_manager(repo: Repo) -> None:
     with pytest.raises(CallError) as caught:
         run_rules(call, ctx)
     assert str(caught.value) == "no plugin manager"
+
+
+def test_context_for_layout_judges_with_exactly_what_validate_passes(repo: Repo) -> None:
+    """`validate` places a recorded call with a layout, configuration, definition, home and policy it
+    reconstructed: each one is the context's, and the call's own agent type decides the isolation."""
+    from worktree_guard.agents import AgentDefinition
+    from worktree_guard.config import load_config
+    from worktree_guard.engine import context_for_layout
+    from worktree_guard.isolation import Isolation
+    from worktree_guard.layout import layout_of_cwd
+    from worktree_guard.policy import PathPolicy
+
+    layout = layout_of_cwd(str(repo.main))
+    config = load_config(str(repo.main), flags={"isolated_agents": ["iso"]})
+    definition = AgentDefinition(path="/opt/wg-agents/iso.md", name="iso", isolation=None)
+    call = ToolCall(runtime="claude-code", tool="Write", kind="file_write", cwd=f"{repo.main}/src/..", input={}, path_field="file_path", agent_type="iso")
+    policy = PathPolicy(layout, [], [], "/opt/wg-other-home")
+    ctx = context_for_layout(call, layout, config, PM, definition=definition, home="/opt/wg-home", policy=policy)
+    assert (ctx.call, ctx.pm, ctx.layout, ctx.config, ctx.definition, ctx.policy) == (call, PM, layout, config, definition, policy)
+    assert ctx.call is call and ctx.pm is PM and ctx.layout is layout and ctx.config is config and ctx.policy is policy
+    assert ctx.cwd == str(repo.main)
+    assert ctx.isolation == Isolation(isolated=True, reason="configuration lists agent type 'iso' in isolated_agents", misplaced=True)
+    assert ctx.scope.definitions_from == str(repo.main)
+    built = context_for_layout(call, layout, config, home="/opt/wg-home")
+    assert (built.pm, built.definition, built.policy.home, built.policy.root) == (None, None, "/opt/wg-home", str(repo.main))
+    assert built.isolation == ctx.isolation
+
+
+def test_confined_is_isolated_or_a_wave_worker_or_marked(repo: Repo) -> None:
+    """`confined` decides whether the hook refuses what it cannot judge (fail closed): any one of the three."""
+    from worktree_guard.engine import confined
+
+    def ctx_in(cwd: Path) -> Any:
+        call = ToolCall(runtime="claude-code", tool="Write", kind="file_write", cwd=str(cwd), input={}, path_field="file_path")
+        return build_context(call, pm=PM)
+
+    isolated, free = ctx_in(repo.worktree), ctx_in(repo.main)
+    assert (isolated.isolation.isolated, free.isolation.isolated) == (True, False)
+    assert confined(isolated) is True and confined(free) is False  # the worker is not asked yet
+    free.worker = None
+    assert confined(free) is False
+    isolated.worker = None
+    assert confined(isolated) is True
+    free.worker = SimpleNamespace(name="worker-1")
+    assert confined(free) is True
+    marked = ctx_in(repo.main)
+    marked.extra["confined"] = True
+    assert confined(marked) is True
+
+
+def test_a_misplaced_agent_is_told_the_checkout_it_runs_in_not_its_subdirectory(repo: Repo) -> None:
+    from .helpers import write_agent
+
+    write_agent(repo.main / ".claude" / "agents", "iso", "isolation: worktree")
+    (repo.main / "src").mkdir(exist_ok=True)
+    write = payload(repo.main / "src", "Write", {"file_path": str(repo.main / "x")}, agent_id="a1", agent_type="iso")
+    (v,) = verdict_for(write).violations
+    assert (v.code, v.worktree_root) == ("WG002", str(repo.main))
+    assert v.message.startswith(f"This agent declares worktree isolation but runs in {repo.main}, which is not a linked worktree: ")
