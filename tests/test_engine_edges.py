@@ -226,9 +226,79 @@ def test_confined_is_isolated_or_a_wave_worker_or_marked(repo: Repo) -> None:
 def test_a_misplaced_agent_is_told_the_checkout_it_runs_in_not_its_subdirectory(repo: Repo) -> None:
     from .helpers import write_agent
 
-    write_agent(repo.main / ".claude" / "agents", "iso", "isolation: worktree")
+    write_agent(repo.main, "iso", "isolation: worktree")
     (repo.main / "src").mkdir(exist_ok=True)
     write = payload(repo.main / "src", "Write", {"file_path": str(repo.main / "x")}, agent_id="a1", agent_type="iso")
     (v,) = verdict_for(write).violations
     assert (v.code, v.worktree_root) == ("WG002", str(repo.main))
     assert v.message.startswith(f"This agent declares worktree isolation but runs in {repo.main}, which is not a linked worktree: ")
+
+
+def test_another_agents_definition_is_found_where_this_agents_was_and_in_the_scopes_home(repo: Repo, tmp_path: Path) -> None:
+    """A dispatch target's definition: looked up from the main worktree (not the agent's own W, which it can
+    write) and in the home the scope was made with (validate's recorded home), through the scope and the context."""
+    from worktree_guard.config import load_config
+    from worktree_guard.engine import Context, scope_for_layout
+    from worktree_guard.layout import layout_of_cwd
+
+    from .helpers import write_agent
+
+    project = write_agent(repo.main, "reviewer", "isolation: worktree")
+    write_agent(repo.worktree, "reviewer", "isolation: none")  # in W: never read
+    home = tmp_path / "recorded-home"
+    in_home = write_agent(home, "helper", "isolation: none")
+    layout = layout_of_cwd(str(repo.worktree))
+    scope = scope_for_layout(str(repo.worktree), None, layout, load_config(str(repo.main)), home=str(home))
+    assert (scope.definitions_from, scope.policy.home) == (str(repo.main), str(home))
+    found = scope.find_definition("reviewer")
+    assert (found.path, found.name, found.isolation) == (str(project), "reviewer", "worktree")
+    assert scope.find_definition("helper").path == str(in_home)
+    ctx = Context(call=ToolCall(runtime="claude-code", tool="Task", kind="dispatch", cwd=str(repo.worktree)), scope=scope)
+    assert ctx.find_definition("helper").path == str(in_home)
+    assert ctx.find_definition("reviewer").path == str(project)
+    assert scope.find_definition("nobody") is None
+
+
+def test_a_lifecycle_event_is_placed_with_its_agent_type_flags_and_environment(repo: Repo) -> None:
+    from worktree_guard.engine import scope_for_event
+
+    from .helpers import write_agent
+
+    write_agent(repo.main, "reviewer", "isolation: worktree\nworktree-guard:\n  reads: warn")
+    event = AgentEvent(runtime="claude-code", event="SubagentStart", cwd=str(repo.worktree), agent_id="a", agent_type="reviewer")
+    scope = scope_for_event(event, PM, flags={"mode": "warn"}, environ={"WORKTREE_GUARD_PROTECT": '["secrets/**"]'})
+    assert (scope.cwd, scope.layout.worktree_root, scope.definition.name) == (str(repo.worktree), str(repo.worktree), "reviewer")
+    assert (scope.settings.mode, scope.settings.reads, scope.settings.protect) == ("warn", "warn", ["secrets/**"])
+
+
+def test_a_stop_whose_worktree_is_gone_is_placed_where_its_start_was_recorded(repo: Repo, tmp_path: Path) -> None:
+    """The sub-agent removed its own worktree: no git record places its cwd, the lifecycle plugins' record does
+    (asked with the event itself); with no record either, the stop cannot be placed (LayoutUnknown)."""
+    from worktree_guard.engine import scope_for_event
+    from worktree_guard.layout import Layout, LayoutUnknown
+
+    gone = tmp_path / "gone-worktree"
+    recorded = Layout(worktree_root=str(gone), shared_roots=[str(repo.main)], linked=True, common_dir=str(repo.main / ".git"), source="recorded")
+    asked: list[Any] = []
+
+    def plugins_recording(layout: Layout | None) -> Any:
+        def recorded_layout(**kwargs: Any) -> Layout | None:
+            asked.append(kwargs)
+            return layout
+
+        return SimpleNamespace(hook=SimpleNamespace(worktree_guard_recorded_layout=recorded_layout))
+
+    event = AgentEvent(runtime="claude-code", event="SubagentStop", cwd=str(gone), agent_id="a", agent_type="general-purpose")
+    scope = scope_for_event(event, plugins_recording(recorded), flags={"mode": "warn"})
+    assert asked == [{"event": event}]
+    assert (scope.cwd, scope.layout, scope.settings.mode) == (str(gone), recorded, "warn")
+    assert (scope.isolation.isolated, scope.policy.root, scope.policy.shared_roots) == (True, str(gone), [str(repo.main), str(repo.main / ".git")])
+    with pytest.raises(LayoutUnknown) as caught:
+        scope_for_event(event, plugins_recording(None))
+    assert str(caught.value) == f"the call's cwd {gone} does not exist and no git repository lists a worktree there, so the agent cannot be placed"
+
+
+def test_combine_in_warn_mode_keeps_whether_the_agent_is_isolated() -> None:
+    warn = Settings(mode="warn")
+    assert combine([violation()], warn, "/w").isolated is True
+    assert combine([violation()], warn, "/w", isolated=False).isolated is False
