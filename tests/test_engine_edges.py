@@ -288,10 +288,15 @@ def test_a_stop_whose_worktree_is_gone_is_placed_where_its_start_was_recorded(re
 
         return SimpleNamespace(hook=SimpleNamespace(worktree_guard_recorded_layout=recorded_layout))
 
-    event = AgentEvent(runtime="claude-code", event="SubagentStop", cwd=str(gone), agent_id="a", agent_type="general-purpose")
-    scope = scope_for_event(event, plugins_recording(recorded), flags={"mode": "warn"})
+    from .helpers import write_agent
+
+    write_agent(repo.main, "reviewer", "worktree-guard:\n  reads: warn")
+    event = AgentEvent(runtime="claude-code", event="SubagentStop", cwd=str(gone), agent_id="a", agent_type="reviewer")
+    environ = {"WORKTREE_GUARD_PROTECT": '["secrets/**"]'}
+    scope = scope_for_event(event, plugins_recording(recorded), flags={"mode": "warn"}, environ=environ)
     assert asked == [{"event": event}]
-    assert (scope.cwd, scope.layout, scope.settings.mode) == (str(gone), recorded, "warn")
+    assert (scope.cwd, scope.layout, scope.definition.name) == (str(gone), recorded, "reviewer")
+    assert (scope.settings.mode, scope.settings.reads, scope.settings.protect) == ("warn", "warn", ["secrets/**"])
     assert (scope.isolation.isolated, scope.policy.root, scope.policy.shared_roots) == (True, str(gone), [str(repo.main), str(repo.main / ".git")])
     with pytest.raises(LayoutUnknown) as caught:
         scope_for_event(event, plugins_recording(None))
