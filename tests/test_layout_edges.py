@@ -178,3 +178,55 @@ def test_a_memo_left_behind_by_an_interrupted_judgement_is_not_used_by_the_next_
         assert str(repo.worktree) in walks
     finally:
         layout._REMEMBERED.set(None)
+
+
+# --- a cwd that is gone (vanished_worktree_layout) and the branch a checkout has (git_dir_of) ------------------
+
+
+def test_a_gone_worktree_is_placed_from_gits_records_down_to_a_gone_subdirectory(repo: Repo) -> None:
+    """The directory of W was deleted (not `git worktree remove`d): git still lists it, so W and S are known,
+    for W itself and for a directory below it that is gone too; a name that only begins like W is not in W."""
+    import shutil
+
+    from worktree_guard.layout import Layout, LayoutUnknown, vanished_worktree_layout
+
+    shutil.rmtree(repo.worktree)
+    common = str(repo.main / ".git")
+    for cwd in (str(repo.worktree), str(repo.worktree / "src" / "deep")):
+        layout = vanished_worktree_layout(cwd)
+        assert layout == Layout(
+            worktree_root=str(repo.worktree),
+            shared_roots=layout.shared_roots,
+            linked=True,
+            common_dir=common,
+            source="linked worktree (its directory is gone)",
+        )
+        assert layout.shared_roots[0] == str(repo.main) and sorted(layout.shared_roots[1:]) == sorted([str(repo.sibling), str(repo.outside)])
+    beside = f"{repo.worktree}-other"
+    with pytest.raises(LayoutUnknown) as caught:
+        vanished_worktree_layout(beside)
+    assert str(caught.value) == f"the call's cwd {beside} does not exist and no git repository lists a worktree there, so the agent cannot be placed"
+
+
+@pytest.mark.parametrize("name", ["agent-gone-X", "agent-gone "], ids=["ends-in-X", "ends-in-a-space"])
+def test_a_gone_worktree_whose_name_ends_in_any_character_is_placed(repo: Repo, name: str) -> None:
+    """Only a `/` is taken off the end of a listed worktree before the prefix test (a name may end in a space)."""
+    import shutil
+
+    from worktree_guard.layout import vanished_worktree_layout
+
+    top = repo.main / ".claude" / "worktrees" / name
+    git("worktree", "add", "-q", "-b", "gone", str(top), cwd=repo.main)
+    shutil.rmtree(top)
+    assert vanished_worktree_layout(str(top / "src")).worktree_root == str(top)
+
+
+def test_the_git_dir_and_branch_of_a_linked_worktree_come_from_its_gitdir_link(repo: Repo, tmp_path: Path) -> None:
+    from worktree_guard.layout import checked_out_branch, git_dir_of
+
+    assert git_dir_of(str(repo.worktree / ".git")) == str(repo.main / ".git" / "worktrees" / repo.worktree.name)
+    assert checked_out_branch(str(repo.worktree)) == "worktree-agent-a1234567890abcdef"
+    assert checked_out_branch(str(repo.main)) == "main"
+    for text in ("not a link\n", "\n", ""):
+        (tmp_path / ".git").write_text(text)
+        assert git_dir_of(str(tmp_path / ".git")) is None
