@@ -230,3 +230,100 @@ def test_the_git_dir_and_branch_of_a_linked_worktree_come_from_its_gitdir_link(r
     for text in ("not a link\n", "\n", ""):
         (tmp_path / ".git").write_text(text)
         assert git_dir_of(str(tmp_path / ".git")) is None
+    (tmp_path / ".git").write_text("gitdir: sub/.git\n")  # relative to the directory of the `.git` file
+    assert git_dir_of(str(tmp_path / ".git")) == os.path.join(os.path.realpath(tmp_path), "sub", ".git")
+
+
+def test_the_branch_a_checkout_has_is_read_from_its_head(repo: Repo, tmp_path: Path) -> None:
+    """A bare repository's own HEAD; a detached HEAD, a HEAD on a tag, a missing HEAD: no branch; `ref:` without
+    the space git writes is still a ref (git skips the blanks after `ref:`)."""
+    from worktree_guard.layout import checked_out_branch
+
+    bare, _ = bare_clone(repo, tmp_path)
+    assert checked_out_branch(str(bare)) == "main"
+    git("checkout", "-q", "--detach", cwd=repo.sibling)
+    assert checked_out_branch(str(repo.sibling)) is None
+    assert checked_out_branch(str(tmp_path)) is None  # no `.git`, no HEAD
+    admin = repo.main / ".git" / "worktrees" / repo.outside.name
+    (admin / "HEAD").write_text("ref: refs/tags/v1\n")
+    assert checked_out_branch(str(repo.outside)) is None
+    (admin / "HEAD").write_text("ref:refs/heads/feature\n")
+    assert checked_out_branch(str(repo.outside)) == "feature"
+    (admin / "HEAD").unlink()
+    assert checked_out_branch(str(repo.outside)) is None
+
+
+def test_where_git_acts_past_dot_git_entries_git_passes_over(repo: Repo) -> None:
+    """An empty `.git` directory and a dangling `.git` link are passed over, as git passes them over; a `.git`
+    file that is no `gitdir:` link cannot be told; a relative `gitdir:` is read from the `.git` file's directory."""
+    from worktree_guard.layout import LayoutUnknown, git_checkouts_at
+
+    empty = repo.worktree / "empty"
+    (empty / ".git").mkdir(parents=True)
+    assert git_checkouts_at(str(empty)) == [str(repo.worktree)]
+    dangling = repo.worktree / "dangling"
+    dangling.mkdir()
+    (dangling / ".git").symlink_to(repo.worktree / "nowhere")
+    assert git_checkouts_at(str(dangling)) == [str(repo.worktree)]
+    garbage = repo.worktree / "garbage"
+    garbage.mkdir()
+    (garbage / ".git").write_text("not a link\n")
+    with pytest.raises(LayoutUnknown) as caught:
+        git_checkouts_at(str(garbage))
+    assert str(caught.value) == f"{garbage / '.git'} is not a readable `gitdir:` link"
+    crafted = repo.worktree / "crafted"  # a git dir whose `commondir` names the main one: git works where it is
+    (crafted / ".git").mkdir(parents=True)
+    (crafted / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (crafted / ".git" / "commondir").write_text(f"{repo.main / '.git'}\n")
+    (crafted / ".git" / "config").write_text(f"[core]\n\tworktree = {repo.sibling}\n")  # not read for the work tree
+    assert git_checkouts_at(str(crafted))[0] == str(crafted)
+    relative = repo.worktree / "relative"
+    relative.mkdir()
+    (relative / ".git").write_text(f"gitdir: {os.path.relpath(repo.main / '.git', relative)}\n")
+    assert git_checkouts_at(str(relative)) == [str(relative), str(repo.main)]
+
+
+def test_where_git_acts_in_a_checkout_whose_git_dir_names_another_work_tree(repo: Repo, tmp_path: Path) -> None:
+    """`core.worktree` in a `.git` directory's config: git acts on that work tree, not where the `.git` is; a
+    config that cannot be read (here a directory) cannot be told."""
+    from worktree_guard.layout import LayoutUnknown, git_checkouts_at
+
+    elsewhere = Path(os.path.realpath(tmp_path)) / "elsewhere"
+    elsewhere.mkdir()
+    place = Path(os.path.realpath(tmp_path)) / "place"
+    place.mkdir()
+    git("init", "-q", cwd=place)
+    git("config", "core.worktree", str(elsewhere), cwd=place)
+    assert git_checkouts_at(str(place)) == [str(elsewhere)]
+    linking = Path(os.path.realpath(tmp_path)) / "linking"
+    linking.mkdir()
+    (linking / ".git").write_text(f"gitdir: {place / '.git'}\n")  # a `.git` file naming that git dir: the same
+    assert git_checkouts_at(str(linking)) == [str(elsewhere)]
+    (place / ".git" / "config").unlink()
+    (place / ".git" / "config").mkdir()
+    for where in (place, linking):
+        with pytest.raises(LayoutUnknown) as caught:
+            git_checkouts_at(str(where))
+        assert str(caught.value).startswith(f"{place / '.git' / 'config'} cannot be read (")
+
+
+def test_a_bare_repository_that_cannot_be_read_cannot_be_placed(repo: Repo, tmp_path: Path) -> None:
+    """Inside a bare repository its worktrees are S: a config or a worktree record that exists but cannot be read
+    (here a directory) is LayoutUnknown, never "outside git" (a shared root left out would let a write pass)."""
+    from worktree_guard.layout import LayoutUnknown
+
+    bare, worktree = bare_clone(repo, tmp_path)
+    placed = find_layout(str(bare))
+    assert (placed.source, placed.worktree_root, placed.shared_roots) == ("bare repository", None, [str(worktree)])
+    gitdir_record = bare / "worktrees" / worktree.name / "gitdir"
+    saved = gitdir_record.read_text()
+    gitdir_record.unlink()
+    gitdir_record.mkdir()
+    with pytest.raises(LayoutUnknown):
+        find_layout(str(bare))
+    gitdir_record.rmdir()
+    gitdir_record.write_text(saved)
+    (bare / "config").rename(bare / "config.saved")
+    (bare / "config").mkdir()
+    with pytest.raises(LayoutUnknown):
+        find_layout(str(bare))
