@@ -307,3 +307,14 @@ def test_combine_in_warn_mode_keeps_whether_the_agent_is_isolated() -> None:
     warn = Settings(mode="warn")
     assert combine([violation()], warn, "/w").isolated is True
     assert combine([violation()], warn, "/w", isolated=False).isolated is False
+
+
+def test_without_plugins_there_is_no_wave_worker(repo: Repo) -> None:
+    """find_worker with no plugin manager: no worker (remembered), so a free agent's unknown tool still passes."""
+    from worktree_guard.engine import UNKNOWN, find_worker
+
+    call = ToolCall(runtime="claude-code", tool="mcp__fs__write", kind="unknown", cwd=str(repo.main), input={})
+    ctx = build_context(call)
+    assert ctx.worker is UNKNOWN
+    assert find_worker(call, ctx) is None and ctx.worker is None
+    assert decide(call, build_context(call)) == Verdict(decision="pass", worktree_root=str(repo.main), isolated=False)
