@@ -5,6 +5,7 @@ real repository with real linked worktrees where the engine places them (`repo.w
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -318,3 +319,53 @@ def test_without_plugins_there_is_no_wave_worker(repo: Repo) -> None:
     assert ctx.worker is UNKNOWN
     assert find_worker(call, ctx) is None and ctx.worker is None
     assert decide(call, build_context(call)) == Verdict(decision="pass", worktree_root=str(repo.main), isolated=False)
+
+
+def test_decide_passes_a_call_that_does_nothing_the_guard_judges_before_asking_any_plugin(repo: Repo) -> None:
+    """kind "other" (a read-only tool the adapter knows): pass at once, without a plugin manager to ask."""
+    call = ToolCall(runtime="claude-code", tool="mcp__notes__list", kind="other", cwd=str(repo.worktree), input={})
+    assert decide(call, build_context(call)) == Verdict(decision="pass", worktree_root=str(repo.worktree), isolated=True)
+
+
+def test_decide_keeps_w_and_isolation_on_every_verdict(repo: Repo) -> None:
+    inside = verdict_for(payload(repo.worktree, "Write", {"file_path": str(repo.worktree / "x"), "content": "x"}))
+    assert inside == Verdict(decision="pass", violations=[], worktree_root=str(repo.worktree), isolated=True)
+    outside = verdict_for(payload(repo.worktree, "Write", {"file_path": str(repo.main / "x"), "content": "x"}))
+    assert (outside.decision, outside.codes, outside.worktree_root, outside.isolated) == ("deny", ["WG101"], str(repo.worktree), True)
+
+
+def test_a_free_agents_findings_from_the_rules_for_all_agents_are_combined(repo: Repo) -> None:
+    """A free agent (no isolation) is judged by `worktree_guard_check_any_call` only: its findings decide, and
+    the verdict says where it stands and that it is not isolated."""
+    finding = violation("WG701", "A wave worker may not do this.")
+    asked: list[str] = []
+    hook = SimpleNamespace(
+        worktree_guard_find_worker=lambda **kw: asked.append("find_worker"),
+        worktree_guard_check_call=lambda **kw: asked.append("check_call") or [[violation("WG101")]],
+        worktree_guard_check_any_call=lambda **kw: asked.append("check_any_call") or [[finding]],
+    )
+    call = ToolCall(runtime="claude-code", tool="Write", kind="file_write", cwd=str(repo.main), input={"file_path": "x"}, path_field="file_path")
+    ctx = build_context(call)
+    ctx.pm = SimpleNamespace(hook=hook)  # type: ignore[assignment]
+    assert decide(call, ctx) == Verdict(decision="deny", violations=[finding], worktree_root=str(repo.main), isolated=False)
+    assert asked == ["find_worker", "check_any_call"]
+
+
+def test_configured_shared_roots_are_read_from_the_cwd_and_never_name_w_twice_or_w_itself(repo: Repo) -> None:
+    extra = repo.base / "extra"
+    extra.mkdir()
+    relative = os.path.relpath(extra, repo.worktree)
+    scope = scope_for(str(repo.worktree), None, flags={"shared_roots": [relative, str(repo.main), str(repo.worktree)]})
+    assert scope.layout.worktree_root == str(repo.worktree)
+    assert scope.layout.shared_roots.count(str(repo.main)) == 1 and str(repo.worktree) not in scope.layout.shared_roots
+    assert scope.layout.shared_roots[-1] == str(extra)
+    configured = scope_for(str(repo.worktree), None, flags={"worktree_root": str(repo.worktree), "shared_roots": [relative]})
+    assert (configured.layout.source, configured.layout.worktree_root) == ("configuration", str(repo.worktree))
+    assert str(extra) in configured.layout.shared_roots
+
+
+def test_definitions_are_looked_up_from_where_the_agent_was_placed_before_a_configured_root(repo: Repo) -> None:
+    """A configured worktree_root replaces W and S, not where agent definitions are looked up (the cwd's layout)."""
+    src = repo.main / "src"
+    scope = scope_for(str(src), None, flags={"worktree_root": str(repo.worktree)})
+    assert (scope.layout.worktree_root, scope.definitions_from) == (str(repo.worktree), str(src))
