@@ -369,3 +369,33 @@ def test_definitions_are_looked_up_from_where_the_agent_was_placed_before_a_conf
     src = repo.main / "src"
     scope = scope_for(str(src), None, flags={"worktree_root": str(repo.worktree)})
     assert (scope.layout.worktree_root, scope.definitions_from) == (str(repo.worktree), str(src))
+
+
+def test_an_empty_home_looks_up_user_agent_definitions_in_the_password_entrys_home(repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """HOME set but empty: the user's home is the passwd entry's (home_dir, as bash does), for agent definitions
+    too (os.path.expanduser would make it `/`)."""
+    import pwd
+
+    from .helpers import write_agent
+
+    home = tmp_path / "passwd-home"
+    found = write_agent(home, "helper", "isolation: none")
+    monkeypatch.setenv("HOME", "")
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: SimpleNamespace(pw_dir=str(home)))
+    scope = scope_for(str(repo.main), "helper")
+    assert (scope.definition.path, scope.policy.home) == (str(found), str(home))
+
+
+def test_the_project_root_is_the_main_worktree_only_for_a_linked_worktree_with_one() -> None:
+    """The main worktree is `<common>/..` when the common dir is a `.git` and that directory is a shared root."""
+    from worktree_guard.engine import project_root_of
+    from worktree_guard.layout import Layout
+
+    linked = Layout(worktree_root="/r/wt", shared_roots=["/r"], linked=True, common_dir="/r/.git")
+    assert project_root_of(linked) == "/r"
+    # a checkout of its own whose git dir lies in a shared root (`--separate-git-dir`): W is the project
+    assert project_root_of(Layout(worktree_root="/m", shared_roots=["/r"], linked=False, common_dir="/r/.git")) == "/m"
+    # a linked worktree of a bare repository: no main worktree, even when the bare repository's directory is shared
+    assert project_root_of(Layout(worktree_root="/x/wt", shared_roots=["/x"], linked=True, common_dir="/x/b.git")) == "/x/wt"
+    assert project_root_of(Layout(worktree_root="/r/wt", shared_roots=["/elsewhere"], linked=True, common_dir="/r/.git")) == "/r/wt"
