@@ -277,6 +277,16 @@ def test_where_git_acts_past_dot_git_entries_git_passes_over(repo: Repo) -> None
     (crafted / ".git" / "commondir").write_text(f"{repo.main / '.git'}\n")
     (crafted / ".git" / "config").write_text(f"[core]\n\tworktree = {repo.sibling}\n")  # not read for the work tree
     assert git_checkouts_at(str(crafted))[0] == str(crafted)
+    linking = repo.worktree / "linking-crafted"  # a `.git` file naming that git dir: the same
+    linking.mkdir()
+    (linking / ".git").write_text(f"gitdir: {crafted / '.git'}\n")
+    assert git_checkouts_at(str(linking))[0] == str(linking)
+    unreadable = repo.worktree / "unreadable"  # a `commondir` that exists but cannot be read (a directory)
+    (unreadable / ".git" / "commondir").mkdir(parents=True)
+    (unreadable / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    with pytest.raises(LayoutUnknown) as caught:
+        git_checkouts_at(str(unreadable))
+    assert str(caught.value).startswith(f"{unreadable / '.git' / 'commondir'} cannot be read (")
     relative = repo.worktree / "relative"
     relative.mkdir()
     (relative / ".git").write_text(f"gitdir: {os.path.relpath(repo.main / '.git', relative)}\n")
@@ -293,7 +303,7 @@ def test_where_git_acts_in_a_checkout_whose_git_dir_names_another_work_tree(repo
     place = Path(os.path.realpath(tmp_path)) / "place"
     place.mkdir()
     git("init", "-q", cwd=place)
-    git("config", "core.worktree", str(elsewhere), cwd=place)
+    git("config", "core.worktree", "../../elsewhere", cwd=place)  # relative to the git dir, as git reads it
     assert git_checkouts_at(str(place)) == [str(elsewhere)]
     linking = Path(os.path.realpath(tmp_path)) / "linking"
     linking.mkdir()
@@ -327,3 +337,24 @@ def test_a_bare_repository_that_cannot_be_read_cannot_be_placed(repo: Repo, tmp_
     (bare / "config").mkdir()
     with pytest.raises(LayoutUnknown):
         find_layout(str(bare))
+
+
+def test_a_linked_worktree_whose_repository_records_cannot_be_read_cannot_be_placed(repo: Repo) -> None:
+    """W's main worktree comes from the common config, S from every worktree record: one that exists but cannot be
+    read (here a directory) is LayoutUnknown, not a layout with a shared root left out. The worktree outside the
+    main checkout: no enclosing checkout reads the records first."""
+    from worktree_guard.layout import LayoutUnknown
+
+    record = repo.main / ".git" / "worktrees" / repo.sibling.name / "gitdir"
+    record.unlink()
+    record.mkdir()
+    with pytest.raises(LayoutUnknown) as caught:
+        find_layout(str(repo.outside))
+    assert str(caught.value).startswith(f"{record} cannot be read (")
+    record.rmdir()
+    config = repo.main / ".git" / "config"
+    config.rename(repo.main / ".git" / "config.saved")
+    config.mkdir()
+    with pytest.raises(LayoutUnknown) as caught:
+        find_layout(str(repo.outside))
+    assert str(caught.value).startswith(f"{config} cannot be read (")
