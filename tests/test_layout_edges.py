@@ -274,9 +274,17 @@ def test_where_git_acts_past_dot_git_entries_git_passes_over(repo: Repo) -> None
     crafted = repo.worktree / "crafted"  # a git dir whose `commondir` names the main one: git works where it is
     (crafted / ".git").mkdir(parents=True)
     (crafted / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
-    (crafted / ".git" / "commondir").write_text(f"{repo.main / '.git'}\n")
+    (crafted / ".git" / "commondir").write_text(os.path.relpath(repo.main / ".git", crafted / ".git") + "\n")  # as git writes it
     (crafted / ".git" / "config").write_text(f"[core]\n\tworktree = {repo.sibling}\n")  # not read for the work tree
     assert git_checkouts_at(str(crafted))[0] == str(crafted)
+    placed = find_layout(str(crafted))  # a linked worktree of the main repository, where its `.git` is
+    assert (placed.worktree_root, placed.linked, placed.common_dir, placed.source) == (str(crafted), True, str(repo.main / ".git"), "linked worktree")
+    for name, parts in (("no-refs", ["objects"]), ("no-objects", ["refs"])):  # git wants HEAD, objects and refs
+        incomplete = repo.worktree / name
+        for part in parts:
+            (incomplete / ".git" / part).mkdir(parents=True)
+        (incomplete / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+        assert git_checkouts_at(str(incomplete)) == [str(repo.worktree)]
     linking = repo.worktree / "linking-crafted"  # a `.git` file naming that git dir: the same
     linking.mkdir()
     (linking / ".git").write_text(f"gitdir: {crafted / '.git'}\n")
