@@ -43,6 +43,7 @@ def isolate_environment(mp: pytest.MonkeyPatch, home: Path) -> None:
     mp.setenv("HOME", str(home))
     mp.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     mp.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))  # the leak check's snapshots
+    mp.setenv("XDG_CACHE_HOME", str(home / ".cache"))  # parse tables, entry points, the hook's code: never the developer's
     mp.delenv("CLAUDE_CONFIG_DIR", raising=False)
     for key in list(os.environ):
         if key.startswith("WORKTREE_GUARD_"):

@@ -189,6 +189,11 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("rsync -e 'touch {MAIN}/x' a host:b", {"WG401"}),
         ("ssh -o ProxyCommand='touch {MAIN}/x' host", {"WG401"}),
         ("vim -c 'w! {MAIN}/x' README.md", {"WG404"}),
+        ("vim.tiny -es -c 'w! {MAIN}/x' -c q README.md", {"WG404"}),  # Debian's vi
+        ("vim.basic -c 'w! {MAIN}/x' README.md", {"WG404"}),
+        ("original-awk 'BEGIN{print 1 > \"{MAIN}/x\"}'", {"WG401"}),
+        ("goawk 'BEGIN{print 1 > \"{MAIN}/x\"}'", {"WG401"}),
+        ("goawk 'BEGIN{print 1 > \"x\"}'", "pass"),
         ("vim +'w {MAIN}/x' README.md", {"WG404"}),
         ("ex -s README.md <<'EOF'\nw! {MAIN}/x\nq\nEOF", {"WG401"}),
         ("ed -s README.md <<'EOF'\nw {MAIN}/x\nq\nEOF", {"WG401"}),

@@ -51,13 +51,17 @@ def twin_of(name: str, bases: tuple[type, ...], namespace: dict[str, Any], froze
     for key, value in namespace.items():
         if key in ("__dict__", "__weakref__"):
             continue
-        if isinstance(value, dataclasses.Field):
+        if isinstance(value, fd.Field):
             value = dataclasses.field(
-                default=value.default, default_factory=value.default_factory, init=value.init, repr=value.repr,
-                hash=value.hash, compare=value.compare, metadata=value.metadata, kw_only=value.kw_only,
+                default=standard(value.default), default_factory=standard(value.default_factory), repr=value.repr, compare=value.compare,
             )
         fresh[key] = value
     return dataclasses.dataclass(frozen=frozen, slots=slots)(type(name, bases, fresh))
+
+
+def standard(value: Any) -> Any:
+    """fast_dataclass's MISSING as dataclasses.MISSING, anything else as it is."""
+    return dataclasses.MISSING if value is fd.MISSING else value
 
 
 def values_for(cls: type, tag: str) -> list[str]:
@@ -65,7 +69,7 @@ def values_for(cls: type, tag: str) -> list[str]:
 
 
 def required(cls: type) -> int:
-    return sum(1 for f in fd.fields(cls) if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+    return sum(1 for f in fd.fields(cls) if f.default is fd.MISSING and f.default_factory is fd.MISSING)
 
 
 @pytest.mark.parametrize("entry", MADE, ids=[f"{e[0].__module__}.{e[0].__qualname__}" for e in MADE])
@@ -75,7 +79,7 @@ def test_it_behaves_as_the_standard_dataclass(entry: tuple) -> None:
     twin.__qualname__ = made.__qualname__
     mine, theirs = fd.fields(made), dataclasses.fields(twin)
     # fields, in order, with their defaults, factories and flags
-    assert [(f.name, f.type, f.default, f.default_factory, f.repr, f.compare) for f in mine] == [
+    assert [(f.name, f.type, standard(f.default), standard(f.default_factory), f.repr, f.compare) for f in mine] == [
         (f.name, f.type, f.default, f.default_factory, f.repr, f.compare) for f in theirs
     ]
     assert made.__match_args__ == twin.__match_args__
@@ -167,6 +171,32 @@ def test_what_the_subset_does_not_do_is_refused(body: str) -> None:
         fd.fast_dataclass(namespace["C"])
 
 
+def test_fields_given_by_either_field_function_are_the_same() -> None:
+    """A class body may use this module's `field` or the standard one (within the subset): the class is the same."""
+
+    @fd.fast_dataclass(frozen=True)
+    class Mine:
+        a: str
+        b: list = fd.field(default_factory=list, compare=False)
+        c: int = fd.field(default=3, repr=False)
+
+    @fd.fast_dataclass(frozen=True)
+    class Standard:
+        a: str
+        b: list = dataclasses.field(default_factory=list, compare=False)
+        c: int = dataclasses.field(default=3, repr=False)
+
+    spec = [(f.name, f.default, f.default_factory, f.repr, f.compare) for f in fd.fields(Mine)]
+    assert spec == [(f.name, f.default, f.default_factory, f.repr, f.compare) for f in fd.fields(Standard)]
+    assert spec == [("a", fd.MISSING, fd.MISSING, True, True), ("b", fd.MISSING, list, True, False), ("c", 3, fd.MISSING, False, True)]
+    assert repr(Mine("x")) == "test_fields_given_by_either_field_function_are_the_same.<locals>.Mine(a='x', b=[])"
+    assert Mine("x", [1]) == Mine("x", [2]) and Mine("x").c == Standard("x").c == 3
+    with pytest.raises(ValueError, match="cannot specify both default and default_factory"):
+        fd.field(default=1, default_factory=list)
+    with pytest.raises(TypeError):
+        fd.field(init=False)  # type: ignore[call-arg]
+
+
 def test_inherited_fields_and_mutable_defaults_are_refused() -> None:
     @fd.fast_dataclass
     class Base:
@@ -240,15 +270,18 @@ def test_the_hot_path_makes_no_standard_dataclass(repo: Repo) -> None:
         subagent_payload(repo, "Bash", {"command": "git add -A && git commit -m \"$(cat <<'EOF'\nx\nEOF\n)\""}),
     ]
     code = f"""
-import dataclasses, inspect, json, sys
+import json, sys
 sys.path.insert(0, {str(REPO_ROOT)!r})
+before = "dataclasses" in sys.modules
 from worktree_guard.hook import run_hook
 for data in json.loads({json.dumps(json.dumps(payloads))}):
     assert run_hook(json.dumps(data).encode()).stdout == "", data
+imported = not before and "dataclasses" in sys.modules
+import dataclasses, inspect
 loaded = [m for n, m in list(sys.modules.items()) if n.startswith("worktree_guard.")]
 standard = sorted(f"{{m.__name__}}.{{c.__name__}}" for m in loaded for c in vars(m).values() if inspect.isclass(c) and c.__module__ == m.__name__ and dataclasses.is_dataclass(c))
-print(json.dumps({{"standard": standard, "shell": "worktree_guard.shell.walk" in sys.modules}}))
+print(json.dumps({{"standard": standard, "shell": "worktree_guard.shell.walk" in sys.modules, "before": before, "dataclasses imported": imported}}))
 """
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip().splitlines()[-1] == '{"standard": [], "shell": true}'
+    assert result.stdout.strip().splitlines()[-1] == '{"standard": [], "shell": true, "before": false, "dataclasses imported": false}'

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import os
-from dataclasses import field
 from typing import Any
 
-from .fast_dataclass import fast_dataclass
+from .fast_dataclass import fast_dataclass, field
 
 ISOLATION_ALIASES = {"worktree", "work_tree", "work-tree"}
 NO_ISOLATION = {"none"}

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import field
 from typing import Any, Literal
 
-from .fast_dataclass import fast_dataclass
+from .fast_dataclass import fast_dataclass, field
 from .records import ConfigDict, Field, Record, validation_error
 
 ENV_PREFIX = "WORKTREE_GUARD_"
@@ -119,7 +118,9 @@ def user_config_path() -> str:
     explicit = os.environ.get(ENV_PREFIX + "USER_CONFIG")
     if explicit:
         return explicit
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    base = os.environ.get("XDG_CONFIG_HOME") or ""
+    if not os.path.isabs(base):  # the XDG spec: a relative value is ignored (it would be read from the agent's cwd)
+        base = os.path.join(os.path.expanduser("~"), ".config")
     return os.path.join(base, "worktree-guard", "config.toml")
 
 

@@ -6,12 +6,11 @@ The engine knows no runtime (adapters do) and no rule (plugins do).
 from __future__ import annotations
 
 import os
-from dataclasses import field
 from typing import Any
 
 import pluggy
 
-from .fast_dataclass import fast_dataclass
+from .fast_dataclass import fast_dataclass, field
 from .agents import AgentDefinition, find_agent_definition
 from .config import EffectiveConfig, Layer, Settings, load_config
 from .isolation import Isolation, decide_isolation

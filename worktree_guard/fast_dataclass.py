@@ -7,8 +7,8 @@ that read the class's field list, so making a class costs a few microseconds; an
 to build (a loop instead of straight-line code: ≈ 1 µs a field).
 
 The subset of `dataclass` the package uses, with its semantics: fields are the class's own annotations in order
-(no inheritance of fields, no `ClassVar`/`InitVar`), each with a default, a `dataclasses.field(default=…,
-default_factory=…, repr=…, compare=…)` or neither; `frozen`; `slots`. The generated `__init__` takes the
+(no inheritance of fields, no `ClassVar`/`InitVar`), each with a default, a `field(default=…, default_factory=…,
+repr=…, compare=…)` (this module's, or the same subset of `dataclasses.field`) or neither; `frozen`; `slots`. The generated `__init__` takes the
 fields positionally or by keyword and raises dataclass's TypeErrors; `__eq__` compares the compared fields of
 two instances of the very same class; `__hash__` follows dataclass's table (frozen: a hash of the compared
 fields; not frozen: unhashable) unless the class defines one; `__repr__` is dataclass's; a frozen instance
@@ -16,14 +16,18 @@ raises `dataclasses.FrozenInstanceError` on assignment and still copies and pick
 defines itself is kept, as dataclass keeps it. `fields()` and `replace()` stand in for `dataclasses.fields` and
 `dataclasses.replace`. Proven the same as `@dataclass` class by class: tests/test_fast_dataclass.py builds each
 class of the package again with the real decorator and compares them.
+
+The `dataclasses` module itself is not imported (≈ 1.5 ms of a Write with `copy` and `weakref`, which a Write needs
+for nothing else; bashlex imports `copy` for a Bash call): `field`, `Field` and `MISSING` are this module's, and
+`dataclasses.FrozenInstanceError` is imported when an assignment to a frozen instance raises it.
 """
 
 from __future__ import annotations
 
 import operator
 import reprlib
+import sys
 from collections.abc import Callable
-from dataclasses import MISSING, Field, FrozenInstanceError, field
 from typing import Any, TypeVar, dataclass_transform
 
 T = TypeVar("T")
@@ -33,6 +37,41 @@ T = TypeVar("T")
 MADE: list[tuple[type, str, tuple[type, ...], dict[str, Any], bool, bool]] = []
 
 _FIELDS = "__fast_dataclass_fields__"
+
+
+class _Missing:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+#: No default, no factory (`dataclasses.MISSING`'s role).
+MISSING: Any = _Missing()
+
+
+class Field:
+    """One field: what `dataclasses.Field` holds for the subset made here."""
+
+    __slots__ = ("name", "type", "default", "default_factory", "repr", "compare")
+
+    def __init__(self, default: Any = MISSING, default_factory: Any = MISSING, repr: bool = True, compare: bool = True) -> None:  # noqa: A002
+        self.name: str = ""
+        self.type: Any = None
+        self.default = default
+        self.default_factory = default_factory
+        self.repr = repr
+        self.compare = compare
+
+    def __repr__(self) -> str:
+        return f"Field(name={self.name!r}, type={self.type!r}, default={self.default!r}, default_factory={self.default_factory!r}, repr={self.repr}, compare={self.compare})"
+
+
+def field(*, default: Any = MISSING, default_factory: Any = MISSING, repr: bool = True, compare: bool = True) -> Any:  # noqa: A002
+    """`dataclasses.field` with the options fast_dataclass takes."""
+    if default is not MISSING and default_factory is not MISSING:
+        raise ValueError("cannot specify both default and default_factory")
+    return Field(default, default_factory, repr, compare)
 
 
 @dataclass_transform(field_specifiers=(field, Field))
@@ -67,10 +106,7 @@ def _make(cls: type[T], frozen: bool, slots: bool) -> type[T]:
     _refuse_what_dataclass_would_do_otherwise(cls)
     specs = []
     for name, annotation in namespace.get("__annotations__", {}).items():
-        value = namespace.get(name, MISSING)
-        spec = value if isinstance(value, Field) else field(default=value)
-        if not spec.init or spec.kw_only not in (MISSING, False) or spec.hash is not None or spec.metadata:
-            raise TypeError(f"{cls.__qualname__}.{name}: fast_dataclass takes default, default_factory, repr and compare only")
+        spec = _field_of(cls, name, namespace.get(name, MISSING))
         if "ClassVar" in str(annotation) or "InitVar" in str(annotation):
             raise TypeError(f"{cls.__qualname__}.{name}: fast_dataclass has no ClassVar or InitVar fields")
         if spec.default is not MISSING and type(spec.default).__hash__ is None:  # dataclass's own rule
@@ -125,6 +161,20 @@ def _make(cls: type[T], frozen: bool, slots: bool) -> type[T]:
         made = cls
     MADE.append((made, cls.__name__, cls.__bases__, declared, frozen, slots))
     return made
+
+
+def _field_of(cls: type, name: str, value: Any) -> Field:
+    """A new Field for what the class body gives `name`: a Field, a `dataclasses.Field` of the same subset, a default."""
+    if isinstance(value, Field):
+        return Field(value.default, value.default_factory, value.repr, value.compare)
+    standard = sys.modules.get("dataclasses")  # a dataclasses.Field exists only once dataclasses is imported
+    if standard is not None and isinstance(value, standard.Field):
+        if not value.init or value.kw_only not in (standard.MISSING, False) or value.hash is not None or value.metadata:
+            raise TypeError(f"{cls.__qualname__}.{name}: fast_dataclass takes default, default_factory, repr and compare only")
+        default = MISSING if value.default is standard.MISSING else value.default
+        factory = MISSING if value.default_factory is standard.MISSING else value.default_factory
+        return Field(default, factory, value.repr, value.compare)
+    return Field(value)
 
 
 def _refuse_what_dataclass_would_do_otherwise(cls: type) -> None:
@@ -216,6 +266,8 @@ def _frozen_setattr(names: tuple[str, ...]) -> Callable[[Any, str, Any], None]:
 
     def __setattr__(self: Any, name: str, value: Any) -> None:
         if name in known or type(self).__setattr__ is __setattr__:
+            from dataclasses import FrozenInstanceError
+
             raise FrozenInstanceError(f"cannot assign to field {name!r}")
         super(type(self), self).__setattr__(name, value)
 
@@ -227,6 +279,8 @@ def _frozen_delattr(names: tuple[str, ...]) -> Callable[[Any, str], None]:
 
     def __delattr__(self: Any, name: str) -> None:
         if name in known or type(self).__delattr__ is __delattr__:
+            from dataclasses import FrozenInstanceError
+
             raise FrozenInstanceError(f"cannot delete field {name!r}")
         super(type(self), self).__delattr__(name)
 

@@ -129,20 +129,27 @@ def _judge(stdin: bytes, flags: dict[str, Any], environ: dict[str, str], state: 
 
     runtime = _runtime(flags, environ)
     state["runtime"] = runtime
+    parsed: Any = None
+    unreadable: str | None = None
+    if len(stdin) <= _MAX_STDIN and stdin.strip():
+        try:
+            parsed = json.loads(stdin)
+        except (ValueError, RecursionError) as e:
+            unreadable = f"stdin is not valid JSON ({e})"
+        if isinstance(parsed, dict):
+            state["payload"] = parsed  # before the plugins load: one that fails must not hide where the agent is
     if pm is None:
         pm = plugin_manager()
-    state["pm"] = pm  # first: even an unreadable payload is refused in the runtime's own words
+    state["pm"] = pm  # before the payload's errors: even an unreadable payload is refused in the runtime's own words
     if len(stdin) > _MAX_STDIN:
         raise CallError(f"stdin holds {len(stdin)} bytes, more than a hook payload can be ({_MAX_STDIN})")
     if not stdin.strip():
         raise CallError("stdin is empty: expected one hook payload, a JSON object")
-    try:
-        payload = json.loads(stdin)
-    except ValueError as e:
-        raise CallError(f"stdin is not valid JSON ({e})") from None
-    if not isinstance(payload, dict):
-        raise CallError(f"stdin is JSON but not an object (got {type(payload).__name__})")
-    state["payload"] = payload
+    if unreadable is not None:
+        raise CallError(unreadable)
+    if not isinstance(parsed, dict):
+        raise CallError(f"stdin is JSON but not an object (got {type(parsed).__name__})")
+    payload = parsed
     if usage_error:
         raise CallError(usage_error)
     event = pm.hook.worktree_guard_read_event(payload=payload, runtime=runtime)

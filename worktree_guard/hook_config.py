@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import field
 from typing import TYPE_CHECKING, Any, Literal
 
-from .fast_dataclass import fast_dataclass
+from .fast_dataclass import fast_dataclass, field
 
 if TYPE_CHECKING:
     from pathlib import Path  # at run time only where a path is made: pathlib costs a hook call ≈ 3 ms to load

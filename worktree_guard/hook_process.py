@@ -83,7 +83,14 @@ def judge_here(argv: list[str], stdin: bytes) -> int:
     less client.ANSWER_MARGIN to print the refusal: the deadline counts the interpreter's start, the imports
     and any wait for a daemon.
     """
-    if sys.flags.no_site:  # started with -S for speed: the guard's dependencies are in site-packages
+    fast = sys.flags.no_site  # started with -S for speed (fast_hook.py): the guard's dependencies are in site-packages
+    if fast:
+        from . import code_cache
+
+        try:
+            code_cache.install()
+        except Exception:  # noqa: BLE001, S110 — without the cache the modules load the ordinary way
+            pass
         from . import site_packages
 
         site_packages.load()
@@ -93,7 +100,13 @@ def judge_here(argv: list[str], stdin: bytes) -> int:
     if left <= 0.05:
         return refuse_unjudged(stdin, f"the hook process ran out of time ({client.TOTAL_SECONDS:g} s) before it could judge the call", argv)
     hook.WATCHDOG_SECONDS = min(hook.WATCHDOG_SECONDS, left)
-    return write_reply(hook_reply(argv, stdin))
+    exit_code = write_reply(hook_reply(argv, stdin))
+    if fast:
+        try:
+            code_cache.save()  # the reply is out: what this process compiled or read serves the next one
+        except Exception:  # noqa: BLE001, S110 — a cache that cannot be written is only slower
+            pass
+    return exit_code
 
 
 def read_stdin() -> bytes:

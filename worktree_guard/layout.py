@@ -10,9 +10,8 @@ import contextvars
 import os
 import stat
 from collections.abc import Iterator
-from dataclasses import field
 
-from .fast_dataclass import fast_dataclass, replace
+from .fast_dataclass import fast_dataclass, field, replace
 
 
 class LayoutUnknown(Exception):

@@ -42,6 +42,8 @@ class PathPolicy:
             self.shared_roots.append(self.git_dir)
         self._allow_patterns = list(allow)
         self._allow: PathPatterns | None = None
+        self._own: list[str] | None = None
+        self._own_boundaries: set[str] | None = None
         self.protect = PathPatterns([*DEFAULT_PROTECT, *protect], self.home, absolute=False)
 
     @property
@@ -50,6 +52,30 @@ class PathPolicy:
         if self._allow is None:
             self._allow = PathPatterns([*DEFAULT_ALLOW, *temp_dirs(), *self._allow_patterns], self.home)
         return self._allow
+
+    @property
+    def own(self) -> list[str]:
+        """worktree-guard's own directories and files (`own_paths`), found with the allow-list."""
+        if self._own is None:
+            self._own = own_paths(self.home)
+        return self._own
+
+    def touches_own(self, resolved: str) -> bool:
+        """`resolved` is one of the guard's own paths, lies inside one, or holds one below HOME or the temp dir:
+        moving, removing or replacing such a parent (`mv ~/.config x && ln -s mine ~/.config`) would put another in
+        its place. HOME, the temp dirs and `/` themselves stay writable (`cp x /tmp` writes into /tmp)."""
+        if any(inside(resolved, own) for own in self.own):
+            return True
+        if resolved in self.own_boundaries:
+            return False
+        return any(inside(own, resolved) for own in self.own)
+
+    @property
+    def own_boundaries(self) -> set[str]:
+        """`/`, HOME and the temp dirs: they hold the guard's own paths and everything else too."""
+        if self._own_boundaries is None:
+            self._own_boundaries = {"/", canonical(self.home, "/", self.home), *temp_dirs()}
+        return self._own_boundaries
 
     def canonical(self, path: str, cwd: str) -> str:
         return canonical(path, cwd, self.home)
@@ -83,7 +109,7 @@ class PathPolicy:
             return Judgement("inside", resolved)
         if shared is not None:
             return Judgement("shared", resolved, shared, self.counterpart(resolved, shared))
-        if self.allow.matches(resolved):
+        if self.allow.matches(resolved) and not self.touches_own(resolved):
             return Judgement("allowed", resolved)
         return Judgement("outside", resolved)
 
@@ -97,3 +123,28 @@ class PathPolicy:
         if self.protect.matches(relative):
             return None
         return os.path.join(self.root, relative)
+
+
+def own_paths(home: str) -> list[str]:
+    """worktree-guard's own directories and files, canonical: its cache (parse tables, entry points), the daemons'
+    sockets, the sub-agent and wave state, the user's configuration. What they hold decides what the guard does,
+    so no write there (nor to a directory holding them) is allowed, whatever the allow-list says: a HOME or XDG
+    directory under the temp dir would otherwise put them inside it. A configuration file named by
+    WORKTREE_GUARD_USER_CONFIG is protected itself, not its directory; a path that is the temp dir, HOME or `/`
+    is left out (the directory of a socket or a file named there stays writable, rather than the whole temp dir
+    refused)."""
+    from .client import socket_dir
+    from .config import ENV_PREFIX, user_config_path
+    from .private_dir import cache_root
+    from .subagents.places import state_root
+
+    environ = dict(os.environ)
+    if not os.path.isabs(environ.get("HOME") or ""):
+        environ["HOME"] = home
+    config = user_config_path()
+    found = [cache_root(environ), os.path.dirname(state_root(environ))]
+    found.append(config if os.environ.get(ENV_PREFIX + "USER_CONFIG") else os.path.dirname(config))
+    found.append(socket_dir(environ))
+    never = {"/", canonical(home, "/", home), *temp_dirs()}
+    own = {canonical(path, "/", home) for path in found if os.path.isabs(path)}
+    return sorted(own - never)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 APP = "worktree-guard"
 _DIRECTORY = 0o040000
+_REGULAR = 0o100000
 _TYPE_MASK = 0o170000
 
 
@@ -34,7 +35,10 @@ def cache_root(environ: "Mapping[str, str]") -> str:
         if not home.startswith("/"):
             import pwd
 
-            home = pwd.getpwuid(posix.getuid()).pw_dir
+            try:
+                home = pwd.getpwuid(posix.getuid()).pw_dir
+            except KeyError:  # no passwd entry (a container's arbitrary uid): as paths.home_dir
+                home = "/"
         base = home.rstrip("/") + "/.cache"
     return base.rstrip("/") + "/" + APP
 
@@ -95,9 +99,12 @@ def open_private_dir(path: str, *, create: bool = True) -> int:
 
 
 def write_atomically(dir_fd: int, name: str, data: bytes) -> None:
-    """Replace `name` in the directory with `data` (0600) so that a reader sees the old or the new file, never half."""
-    temp = f".{name}.{posix.getpid()}.tmp"
-    flags = posix.O_WRONLY | posix.O_CREAT | posix.O_TRUNC | posix.O_NOFOLLOW | posix.O_CLOEXEC
+    """Replace `name` in the directory with `data` (0600) so that a reader sees the old or the new file, never half.
+
+    The temporary file is new (`O_EXCL`, a random name: processes of other PID namespaces may share the directory)
+    and never blocks: whatever already has its name (a FIFO) makes the write fail, not wait."""
+    temp = f".{name}.{posix.getpid()}.{posix.urandom(6).hex()}.tmp"
+    flags = posix.O_WRONLY | posix.O_CREAT | posix.O_EXCL | posix.O_NOFOLLOW | posix.O_NONBLOCK | posix.O_CLOEXEC
     fd = posix.open(temp, flags, 0o600, dir_fd=dir_fd)
     try:
         view = memoryview(data)
@@ -113,11 +120,25 @@ def write_atomically(dir_fd: int, name: str, data: bytes) -> None:
         raise
 
 
+def open_regular(dir_fd: int, name: str) -> int | None:
+    """A descriptor of the regular file `name` in the directory (no symlink followed), or None when it is absent.
+
+    Opened without blocking and then checked: a FIFO or a device put in the cache's place must not hang the hook
+    (it raises OSError, as a file that cannot be read)."""
+    try:
+        fd = posix.open(name, posix.O_RDONLY | posix.O_NOFOLLOW | posix.O_NONBLOCK | posix.O_CLOEXEC, dir_fd=dir_fd)
+    except FileNotFoundError:
+        return None
+    if posix.fstat(fd).st_mode & _TYPE_MASK != _REGULAR:
+        posix.close(fd)
+        raise OSError(f"{name} is not a regular file")
+    return fd
+
+
 def read_file(dir_fd: int, name: str) -> bytes | None:
     """The bytes of a regular file in the directory (no symlink followed), or None when it is absent."""
-    try:
-        fd = posix.open(name, posix.O_RDONLY | posix.O_NOFOLLOW | posix.O_CLOEXEC, dir_fd=dir_fd)
-    except FileNotFoundError:
+    fd = open_regular(dir_fd, name)
+    if fd is None:
         return None
     try:
         chunks = []

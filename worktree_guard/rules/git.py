@@ -11,7 +11,6 @@ git writes beside its checkout are the write table's (`git` entry), judged by th
 
 from __future__ import annotations
 
-import fnmatch
 import os
 from typing import TYPE_CHECKING
 
@@ -215,7 +214,10 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
     def side_door(message: str, code: str = "WG305") -> None:
         found.append(Violation(code=code, message=message, **base))
 
-    for _, setting in [*call.configs, *call.config_envs]:
+    settings = [*call.configs, *call.config_envs]
+    if settings:
+        import fnmatch  # only for a call that sets config (-c, GIT_CONFIG_*): most never do
+    for _, setting in settings:
         key = setting.partition("=")[0].lower()
         for pattern, why in SHARED_STATE_CONFIG.items():
             if fnmatch.fnmatchcase(key, pattern):

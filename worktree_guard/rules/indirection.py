@@ -443,8 +443,10 @@ MAX_FIND_ENTRIES = 5000
 
 
 def escaping_links(root: str, ctx: Context) -> list[str] | None:
-    """Symlinks at or below `root` (not followed, as find does) whose target is outside W; None past the bound.
-    Shared by `find -exec` here and the writes rule's extraction check (an archive's members follow them)."""
+    """Symlinks at or below `root` (not followed, as find does) whose target is outside W; None when that is not
+    known: past the bound, or below a directory that cannot be read (it may hold one). A directory that does not
+    exist (yet) holds none. Shared by `find -exec` here and the writes rule's extraction check (an archive's
+    members follow them)."""
     links: list[str] = []
     seen = 0
     stack = [root]
@@ -461,8 +463,10 @@ def escaping_links(root: str, ctx: Context) -> list[str] | None:
                             links.append(entry.path)
                     elif entry.is_dir(follow_symlinks=False):
                         stack.append(entry.path)
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # nothing there: no link below it
         except OSError:
-            continue
+            return None  # unreadable (permissions, I/O): what it holds is unknown
     return links
 
 

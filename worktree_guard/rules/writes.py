@@ -112,7 +112,7 @@ def _through_links(ctx: Context, record: Written, value: str | None, span, rule:
     links = escaping_links(directory, ctx)
     if links == []:
         return []
-    where = f"the symlink {links[0]}, which leads out of {ctx.worktree_root}" if links else f"more than {MAX_FIND_ENTRIES} entries, too many to check for symlinks that leave {ctx.worktree_root}"
+    where = f"the symlink {links[0]}, which leads out of {ctx.worktree_root}" if links else f"more than {MAX_FIND_ENTRIES} entries or a directory it cannot read, so it cannot be checked for symlinks that leave {ctx.worktree_root}"
     return [Violation(
         code="WG403",
         rule=rule,

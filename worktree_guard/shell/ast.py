@@ -9,9 +9,8 @@ command: the parser adds the offset).
 
 from __future__ import annotations
 
-from dataclasses import field
 
-from ..fast_dataclass import fast_dataclass
+from ..fast_dataclass import fast_dataclass, field
 
 Span = tuple[int, int]
 

@@ -18,10 +18,9 @@ from __future__ import annotations
 import os
 import stat
 import re
-from dataclasses import field
 from typing import TYPE_CHECKING
 
-from ..fast_dataclass import fast_dataclass
+from ..fast_dataclass import fast_dataclass, field
 from .programs import WRITING_CODE_FAMILIES, Target, code_family
 
 if TYPE_CHECKING:

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import field
 from typing import Any
 
-from ..fast_dataclass import fast_dataclass
+from ..fast_dataclass import fast_dataclass, field
 from .ast import Word
 
 # One written target: the word that names it (None when implied), its static value (None when dynamic),
@@ -649,9 +648,11 @@ BUILTIN_READERS: dict[str, ReadOnly] = {
 #: reads that code. Here, so that a command of none of them does not load the reader.
 CODE_FAMILIES = {
     "sed": "sed", "gsed": "sed",
-    "awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk",
+    "awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk", "original-awk": "awk", "goawk": "awk",
     "ed": "ed", "red": "ed", "ex": "ex",
     "vim": "vim", "vi": "vim", "nvim": "vim", "view": "vim", "gvim": "vim", "vimdiff": "vim", "rvim": "vim", "gview": "vim",
+    # Debian's and Ubuntu's vim builds, each on PATH under its own name (`vi` is often vim.tiny)
+    "vim.basic": "vim", "vim.tiny": "vim", "vim.nox": "vim", "vim.gtk": "vim", "vim.gtk3": "vim", "vim.motif": "vim", "vim.athena": "vim",
     "tar": "tar", "gtar": "tar", "bsdtar": "tar",
     "zip": "zip",
     "rsync": "rsync",

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import field
 
-from ..fast_dataclass import fast_dataclass
+from ..fast_dataclass import fast_dataclass, field
 from .ast import Function
 
 #: Paths globs may stand for in one command, counted each time a rule expands one (WG901 past it). Each path

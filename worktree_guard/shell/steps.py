@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import field
 
-from ..fast_dataclass import fast_dataclass
+from ..fast_dataclass import fast_dataclass, field
 from . import words
 from .ast import Assignment, Command, Redirect, Word
 from .state import ENTRIES_PER_PATH, ShellState

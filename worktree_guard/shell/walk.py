@@ -8,9 +8,8 @@ hooks) for violations, and asks the indirection rules what a wrapper runs inside
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import field
 
-from ..fast_dataclass import fast_dataclass
+from ..fast_dataclass import fast_dataclass, field
 from . import ast
 from .builtins import apply_builtin
 from .state import BudgetExceeded, ShellState

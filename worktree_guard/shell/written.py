@@ -16,10 +16,9 @@ Kinds:
 from __future__ import annotations
 
 import os
-from dataclasses import field
 from typing import TYPE_CHECKING
 
-from ..fast_dataclass import fast_dataclass, replace
+from ..fast_dataclass import fast_dataclass, field, replace
 from . import words as shell_words
 from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, WRITING_CODE_FAMILIES, ReadOnly, Target, WriteSpec, code_family, parse_argv, written_targets
 from .steps import glob_values
