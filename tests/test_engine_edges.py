@@ -232,7 +232,10 @@ def test_a_misplaced_agent_is_told_the_checkout_it_runs_in_not_its_subdirectory(
     write = payload(repo.main / "src", "Write", {"file_path": str(repo.main / "x")}, agent_id="a1", agent_type="iso")
     (v,) = verdict_for(write).violations
     assert (v.code, v.worktree_root) == ("WG002", str(repo.main))
-    assert v.message.startswith(f"This agent declares worktree isolation but runs in {repo.main}, which is not a linked worktree: ")
+    assert v.message == (
+        f"This agent declares worktree isolation but runs in {repo.main}, which is not a linked worktree: "
+        "its isolation was not applied. Stop and report this to the user instead of changing files."
+    )
 
 
 def test_another_agents_definition_is_found_where_this_agents_was_and_in_the_scopes_home(repo: Repo, tmp_path: Path) -> None:
@@ -278,6 +281,8 @@ def test_a_stop_whose_worktree_is_gone_is_placed_where_its_start_was_recorded(re
     from worktree_guard.engine import scope_for_event
     from worktree_guard.layout import Layout, LayoutUnknown
 
+    from .helpers import write_agent
+
     gone = tmp_path / "gone-worktree"
     recorded = Layout(worktree_root=str(gone), shared_roots=[str(repo.main)], linked=True, common_dir=str(repo.main / ".git"), source="recorded")
     asked: list[Any] = []
@@ -288,8 +293,6 @@ def test_a_stop_whose_worktree_is_gone_is_placed_where_its_start_was_recorded(re
             return layout
 
         return SimpleNamespace(hook=SimpleNamespace(worktree_guard_recorded_layout=recorded_layout))
-
-    from .helpers import write_agent
 
     write_agent(repo.main, "reviewer", "worktree-guard:\n  reads: warn")
     event = AgentEvent(runtime="claude-code", event="SubagentStop", cwd=str(gone), agent_id="a", agent_type="reviewer")
