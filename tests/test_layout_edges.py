@@ -319,6 +319,14 @@ def test_where_git_acts_in_a_checkout_whose_git_dir_names_another_work_tree(repo
     assert git_checkouts_at(str(linking)) == [str(elsewhere)]
     (place / ".git" / "config").unlink()
     (place / ".git" / "config").mkdir()
+    with pytest.raises(LayoutUnknown) as caught:
+        find_layout(str(place))
+    assert str(caught.value) == f"{place / '.git' / 'config'} cannot be read (Is a directory)"
+    flagged = Path(os.path.realpath(tmp_path)) / "flagged-bare"  # core.bare in a checkout's `.git`: still W there
+    flagged.mkdir()
+    git("init", "-q", cwd=flagged)
+    git("config", "core.bare", "true", cwd=flagged)
+    assert find_layout(str(flagged)).worktree_root == str(flagged)
     for where in (place, linking):
         with pytest.raises(LayoutUnknown) as caught:
             git_checkouts_at(str(where))
@@ -356,9 +364,10 @@ def test_a_linked_worktree_whose_repository_records_cannot_be_read_cannot_be_pla
     record = repo.main / ".git" / "worktrees" / repo.sibling.name / "gitdir"
     record.unlink()
     record.mkdir()
-    with pytest.raises(LayoutUnknown) as caught:
-        find_layout(str(repo.outside))
-    assert str(caught.value) == f"{record} cannot be read (Is a directory)"
+    for where in (repo.outside, repo.main):  # W's records, and the main checkout's list of its worktrees
+        with pytest.raises(LayoutUnknown) as caught:
+            find_layout(str(where))
+        assert str(caught.value) == f"{record} cannot be read (Is a directory)"
     record.rmdir()
     config = repo.main / ".git" / "config"
     config.rename(repo.main / ".git" / "config.saved")
