@@ -361,6 +361,7 @@ def test_a_linked_worktree_whose_repository_records_cannot_be_read_cannot_be_pla
     main checkout: no enclosing checkout reads the records first."""
     from worktree_guard.layout import LayoutUnknown
 
+    assert (find_layout(str(repo.main)).source, find_layout(str(repo.outside)).source) == ("main worktree", "linked worktree")
     record = repo.main / ".git" / "worktrees" / repo.sibling.name / "gitdir"
     record.unlink()
     record.mkdir()
