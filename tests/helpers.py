@@ -342,3 +342,15 @@ def install_plugin(dist_dir: Path, code_dir: Path, name: str, module: str, code:
     for parent in list(path.parents)[: len(module.split(".")) - 1]:
         (parent / "__init__.py").touch()
     path.with_suffix(".py").write_text(code)
+
+
+#: How a test id spells the characters pytest would escape. pytest escapes an `ids=[...]` string with
+#: unicode_escape and keeps the escaped id on the module's mark, so a second collection in the same process (mutmut's
+#: warm fork server, `bench/mutation.py --warmup collect`) escaped it again and got other ids (`\\\\cd` for
+#: `\\cd`). An id in printable ASCII without a backslash is left as it is, and both collections agree.
+_SPELLED_IN_IDS = {"\\": "<bs>", "\n": "<nl>", "\t": "<tab>"}
+
+
+def plain_id(text: str, width: int) -> str:
+    """A parametrized test's id from `text`'s first `width` characters, in printable ASCII without a backslash."""
+    return "".join(_SPELLED_IN_IDS.get(c) or (c if " " <= c <= "~" else f"<U+{ord(c):04X}>") for c in text[:width])

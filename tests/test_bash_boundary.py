@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import Repo
+from tests.helpers import Repo, plain_id
 from tests.test_bash_rules import assert_row, bash, world  # noqa: F401  (the fixture)
 
 # (command, expected): "pass", or the exact set of error codes.
@@ -279,7 +279,7 @@ ROWS: dict[str, list[tuple[str, object]]] = {
 CASES = [(group, command, expected) for group, rows in ROWS.items() for command, expected in rows]
 
 
-@pytest.mark.parametrize("group,command,expected", CASES, ids=[f"{g[:2].strip()}:{c[:45]}" for g, c, _ in CASES])
+@pytest.mark.parametrize("group,command,expected", CASES, ids=[f"{g[:2].strip()}:{plain_id(c, 45)}" for g, c, _ in CASES])
 def test_boundary_catalogue(world: Repo, group: str, command: str, expected) -> None:  # noqa: F811
     assert_row(world, command, expected)
 

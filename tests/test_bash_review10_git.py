@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import Repo
+from tests.helpers import Repo, plain_id
 from tests.test_bash_rules import assert_row, bash, world  # noqa: F401  (the fixture)
 
 SIB_ADMIN = "{MAIN}/.git/worktrees/agent-afedcba0987654321"
@@ -154,7 +154,7 @@ ROWS: dict[str, list[tuple[str, object]]] = {
 CASES = [(group, command, expected) for group, rows in ROWS.items() for command, expected in rows]
 
 
-@pytest.mark.parametrize("group,command,expected", CASES, ids=[f"{g.split()[0]}:{c[:50]}" for g, c, _ in CASES])
+@pytest.mark.parametrize("group,command,expected", CASES, ids=[f"{g.split()[0]}:{plain_id(c, 50)}" for g, c, _ in CASES])
 def test_review10_git(world: Repo, group: str, command: str, expected) -> None:  # noqa: F811
     assert_row(world, command, expected)
 

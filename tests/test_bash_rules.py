@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import Repo, git, run_hook_process, subagent_payload
+from tests.helpers import Repo, git, plain_id, run_hook_process, subagent_payload
 from worktree_guard.engine import build_context, decide
 from worktree_guard.model import Verdict
 from worktree_guard.plugins import plugin_manager
@@ -342,27 +342,27 @@ def _check(world: Repo, command: str, expected) -> None:
         assert codes == expected, f"{command!r}: expected exactly {expected}, got {codes}"
 
 
-@pytest.mark.parametrize("command,expected", CD_ROWS, ids=[r[0][:40] for r in CD_ROWS])
+@pytest.mark.parametrize("command,expected", CD_ROWS, ids=[plain_id(r[0], 40) for r in CD_ROWS])
 def test_cd_catalogue(world: Repo, command: str, expected) -> None:
     _check(world, command, expected)
 
 
-@pytest.mark.parametrize("command,expected", INDIRECTION_ROWS, ids=[r[0][:40] for r in INDIRECTION_ROWS])
+@pytest.mark.parametrize("command,expected", INDIRECTION_ROWS, ids=[plain_id(r[0], 40) for r in INDIRECTION_ROWS])
 def test_indirection_catalogue(world: Repo, command: str, expected) -> None:
     _check(world, command, expected)
 
 
-@pytest.mark.parametrize("command,expected", GIT_ROWS, ids=[r[0][:40] for r in GIT_ROWS])
+@pytest.mark.parametrize("command,expected", GIT_ROWS, ids=[plain_id(r[0], 40) for r in GIT_ROWS])
 def test_git_catalogue(world: Repo, command: str, expected) -> None:
     _check(world, command, expected)
 
 
-@pytest.mark.parametrize("command,expected", WRITE_ROWS, ids=[r[0][:40] for r in WRITE_ROWS])
+@pytest.mark.parametrize("command,expected", WRITE_ROWS, ids=[plain_id(r[0], 40) for r in WRITE_ROWS])
 def test_write_catalogue(world: Repo, command: str, expected) -> None:
     _check(world, command, expected)
 
 
-@pytest.mark.parametrize("command", ORDINARY_WORK, ids=[c[:40] or "empty" for c in ORDINARY_WORK])
+@pytest.mark.parametrize("command", ORDINARY_WORK, ids=[plain_id(c, 40) or "empty" for c in ORDINARY_WORK])
 def test_ordinary_work_inside_the_worktree_passes(world: Repo, command: str) -> None:
     _check(world, command, "pass")
 
@@ -449,7 +449,7 @@ SUBPROCESS_SUBSET = [
 ]
 
 
-@pytest.mark.parametrize("command,code", SUBPROCESS_SUBSET, ids=[c[0][:30] for c in SUBPROCESS_SUBSET])
+@pytest.mark.parametrize("command,code", SUBPROCESS_SUBSET, ids=[plain_id(c[0], 30) for c in SUBPROCESS_SUBSET])
 def test_hook_subprocess_subset(world: Repo, command: str, code: str | None) -> None:
     payload = subagent_payload(world, "Bash", {"command": fill(command, world), "description": "x"})
     result = run_hook_process(payload, env={"HOME": OUTSIDE_HOME})
@@ -548,7 +548,7 @@ REVIEW_ROWS = [
 ]
 
 
-@pytest.mark.parametrize("command,expected", REVIEW_ROWS, ids=[r[0][:40] for r in REVIEW_ROWS])
+@pytest.mark.parametrize("command,expected", REVIEW_ROWS, ids=[plain_id(r[0], 40) for r in REVIEW_ROWS])
 def test_review_findings(world: Repo, command: str, expected) -> None:
     command = command.replace("{BASE}", str(world.base)).replace("{MAIN_REL_TMP}", os.path.relpath(world.main, "/tmp"))
     _check(world, command, expected)

@@ -5,6 +5,7 @@ real repository with real linked worktrees where the engine places them (`repo.w
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -173,3 +174,231 @@ def test_run_rules_needs_a_plugin_manager(repo: Repo) -> None:
     with pytest.raises(CallError) as caught:
         run_rules(call, ctx)
     assert str(caught.value) == "no plugin manager"
+
+
+def test_context_for_layout_judges_with_exactly_what_validate_passes(repo: Repo) -> None:
+    """`validate` places a recorded call with a layout, configuration, definition, home and policy it
+    reconstructed: each one is the context's, and the call's own agent type decides the isolation."""
+    from worktree_guard.agents import AgentDefinition
+    from worktree_guard.config import load_config
+    from worktree_guard.engine import context_for_layout
+    from worktree_guard.isolation import Isolation
+    from worktree_guard.layout import layout_of_cwd
+    from worktree_guard.policy import PathPolicy
+
+    layout = layout_of_cwd(str(repo.main))
+    config = load_config(str(repo.main), flags={"isolated_agents": ["iso"]})
+    definition = AgentDefinition(path="/opt/wg-agents/iso.md", name="iso", isolation=None)
+    call = ToolCall(runtime="claude-code", tool="Write", kind="file_write", cwd=f"{repo.main}/src/..", input={}, path_field="file_path", agent_type="iso")
+    policy = PathPolicy(layout, [], [], "/opt/wg-other-home")
+    ctx = context_for_layout(call, layout, config, PM, definition=definition, home="/opt/wg-home", policy=policy)
+    assert (ctx.call, ctx.pm, ctx.layout, ctx.config, ctx.definition, ctx.policy) == (call, PM, layout, config, definition, policy)
+    assert ctx.call is call and ctx.pm is PM and ctx.layout is layout and ctx.config is config and ctx.policy is policy
+    assert ctx.cwd == str(repo.main)
+    assert ctx.isolation == Isolation(isolated=True, reason="configuration lists agent type 'iso' in isolated_agents", misplaced=True)
+    assert ctx.scope.definitions_from == str(repo.main)
+    built = context_for_layout(call, layout, config, home="/opt/wg-home")
+    assert (built.pm, built.definition, built.policy.home, built.policy.root) == (None, None, "/opt/wg-home", str(repo.main))
+    assert built.isolation == ctx.isolation
+
+
+def test_confined_is_isolated_or_a_wave_worker_or_marked(repo: Repo) -> None:
+    """`confined` decides whether the hook refuses what it cannot judge (fail closed): any one of the three."""
+    from worktree_guard.engine import confined
+
+    def ctx_in(cwd: Path) -> Any:
+        call = ToolCall(runtime="claude-code", tool="Write", kind="file_write", cwd=str(cwd), input={}, path_field="file_path")
+        return build_context(call, pm=PM)
+
+    isolated, free = ctx_in(repo.worktree), ctx_in(repo.main)
+    assert (isolated.isolation.isolated, free.isolation.isolated) == (True, False)
+    assert confined(isolated) is True and confined(free) is False  # the worker is not asked yet
+    free.worker = None
+    assert confined(free) is False
+    isolated.worker = None
+    assert confined(isolated) is True
+    free.worker = SimpleNamespace(name="worker-1")
+    assert confined(free) is True
+    marked = ctx_in(repo.main)
+    marked.extra["confined"] = True
+    assert confined(marked) is True
+
+
+def test_a_misplaced_agent_is_told_the_checkout_it_runs_in_not_its_subdirectory(repo: Repo) -> None:
+    from .helpers import write_agent
+
+    write_agent(repo.main, "iso", "isolation: worktree")
+    (repo.main / "src").mkdir(exist_ok=True)
+    write = payload(repo.main / "src", "Write", {"file_path": str(repo.main / "x")}, agent_id="a1", agent_type="iso")
+    (v,) = verdict_for(write).violations
+    assert (v.code, v.worktree_root) == ("WG002", str(repo.main))
+    assert v.message == (
+        f"This agent declares worktree isolation but runs in {repo.main}, which is not a linked worktree: "
+        "its isolation was not applied. Stop and report this to the user instead of changing files."
+    )
+
+
+def test_another_agents_definition_is_found_where_this_agents_was_and_in_the_scopes_home(repo: Repo, tmp_path: Path) -> None:
+    """A dispatch target's definition: looked up from the main worktree (not the agent's own W, which it can
+    write) and in the home the scope was made with (validate's recorded home), through the scope and the context."""
+    from worktree_guard.config import load_config
+    from worktree_guard.engine import Context, scope_for_layout
+    from worktree_guard.layout import layout_of_cwd
+
+    from .helpers import write_agent
+
+    project = write_agent(repo.main, "reviewer", "isolation: worktree")
+    write_agent(repo.worktree, "reviewer", "isolation: none")  # in W: never read
+    home = tmp_path / "recorded-home"
+    in_home = write_agent(home, "helper", "isolation: none")
+    layout = layout_of_cwd(str(repo.worktree))
+    scope = scope_for_layout(str(repo.worktree), None, layout, load_config(str(repo.main)), home=str(home))
+    assert (scope.definitions_from, scope.policy.home) == (str(repo.main), str(home))
+    found = scope.find_definition("reviewer")
+    assert (found.path, found.name, found.isolation) == (str(project), "reviewer", "worktree")
+    assert scope.find_definition("helper").path == str(in_home)
+    ctx = Context(call=ToolCall(runtime="claude-code", tool="Task", kind="dispatch", cwd=str(repo.worktree)), scope=scope)
+    assert ctx.find_definition("helper").path == str(in_home)
+    assert ctx.find_definition("reviewer").path == str(project)
+    assert scope.find_definition("nobody") is None
+
+
+def test_a_lifecycle_event_is_placed_with_its_agent_type_flags_and_environment(repo: Repo) -> None:
+    from worktree_guard.engine import scope_for_event
+
+    from .helpers import write_agent
+
+    write_agent(repo.main, "reviewer", "isolation: worktree\nworktree-guard:\n  reads: warn")
+    event = AgentEvent(runtime="claude-code", event="SubagentStart", cwd=str(repo.worktree), agent_id="a", agent_type="reviewer")
+    scope = scope_for_event(event, PM, flags={"mode": "warn"}, environ={"WORKTREE_GUARD_PROTECT": '["secrets/**"]'})
+    assert (scope.cwd, scope.layout.worktree_root, scope.definition.name) == (str(repo.worktree), str(repo.worktree), "reviewer")
+    assert (scope.settings.mode, scope.settings.reads, scope.settings.protect) == ("warn", "warn", ["secrets/**"])
+
+
+def test_a_stop_whose_worktree_is_gone_is_placed_where_its_start_was_recorded(repo: Repo, tmp_path: Path) -> None:
+    """The sub-agent removed its own worktree: no git record places its cwd, the lifecycle plugins' record does
+    (asked with the event itself); with no record either, the stop cannot be placed (LayoutUnknown)."""
+    from worktree_guard.engine import scope_for_event
+    from worktree_guard.layout import Layout, LayoutUnknown
+
+    from .helpers import write_agent
+
+    gone = tmp_path / "gone-worktree"
+    recorded = Layout(worktree_root=str(gone), shared_roots=[str(repo.main)], linked=True, common_dir=str(repo.main / ".git"), source="recorded")
+    asked: list[Any] = []
+
+    def plugins_recording(layout: Layout | None) -> Any:
+        def recorded_layout(**kwargs: Any) -> Layout | None:
+            asked.append(kwargs)
+            return layout
+
+        return SimpleNamespace(hook=SimpleNamespace(worktree_guard_recorded_layout=recorded_layout))
+
+    write_agent(repo.main, "reviewer", "worktree-guard:\n  reads: warn")
+    event = AgentEvent(runtime="claude-code", event="SubagentStop", cwd=str(gone), agent_id="a", agent_type="reviewer")
+    environ = {"WORKTREE_GUARD_PROTECT": '["secrets/**"]'}
+    scope = scope_for_event(event, plugins_recording(recorded), flags={"mode": "warn"}, environ=environ)
+    assert asked == [{"event": event}]
+    assert (scope.cwd, scope.layout, scope.definition.name) == (str(gone), recorded, "reviewer")
+    assert (scope.settings.mode, scope.settings.reads, scope.settings.protect) == ("warn", "warn", ["secrets/**"])
+    assert (scope.isolation.isolated, scope.policy.root, scope.policy.shared_roots) == (True, str(gone), [str(repo.main), str(repo.main / ".git")])
+    with pytest.raises(LayoutUnknown) as caught:
+        scope_for_event(event, plugins_recording(None))
+    assert str(caught.value) == f"the call's cwd {gone} does not exist and no git repository lists a worktree there, so the agent cannot be placed"
+
+
+def test_combine_in_warn_mode_keeps_whether_the_agent_is_isolated() -> None:
+    warn = Settings(mode="warn")
+    assert combine([violation()], warn, "/w").isolated is True
+    assert combine([violation()], warn, "/w", isolated=False).isolated is False
+
+
+def test_without_plugins_there_is_no_wave_worker(repo: Repo) -> None:
+    """find_worker with no plugin manager: no worker (remembered), so a free agent's unknown tool still passes."""
+    from worktree_guard.engine import UNKNOWN, find_worker
+
+    call = ToolCall(runtime="claude-code", tool="mcp__fs__write", kind="unknown", cwd=str(repo.main), input={})
+    ctx = build_context(call)
+    assert ctx.worker is UNKNOWN
+    assert find_worker(call, ctx) is None and ctx.worker is None
+    assert decide(call, build_context(call)) == Verdict(decision="pass", worktree_root=str(repo.main), isolated=False)
+
+
+def test_decide_passes_a_call_that_does_nothing_the_guard_judges_before_asking_any_plugin(repo: Repo) -> None:
+    """kind "other" (a read-only tool the adapter knows): pass at once, without a plugin manager to ask."""
+    call = ToolCall(runtime="claude-code", tool="mcp__notes__list", kind="other", cwd=str(repo.worktree), input={})
+    assert decide(call, build_context(call)) == Verdict(decision="pass", worktree_root=str(repo.worktree), isolated=True)
+
+
+def test_decide_keeps_w_and_isolation_on_every_verdict(repo: Repo) -> None:
+    inside = verdict_for(payload(repo.worktree, "Write", {"file_path": str(repo.worktree / "x"), "content": "x"}))
+    assert inside == Verdict(decision="pass", violations=[], worktree_root=str(repo.worktree), isolated=True)
+    outside = verdict_for(payload(repo.worktree, "Write", {"file_path": str(repo.main / "x"), "content": "x"}))
+    assert (outside.decision, outside.codes, outside.worktree_root, outside.isolated) == ("deny", ["WG101"], str(repo.worktree), True)
+
+
+def test_a_free_agents_findings_from_the_rules_for_all_agents_are_combined(repo: Repo) -> None:
+    """A free agent (no isolation) is judged by `worktree_guard_check_any_call` only: its findings decide, and
+    the verdict says where it stands and that it is not isolated."""
+    finding = violation("WG701", "A wave worker may not do this.")
+    asked: list[str] = []
+    hook = SimpleNamespace(
+        worktree_guard_find_worker=lambda **kw: asked.append("find_worker"),
+        worktree_guard_check_call=lambda **kw: asked.append("check_call") or [[violation("WG101")]],
+        worktree_guard_check_any_call=lambda **kw: asked.append("check_any_call") or [[finding]],
+    )
+    call = ToolCall(runtime="claude-code", tool="Write", kind="file_write", cwd=str(repo.main), input={"file_path": "x"}, path_field="file_path")
+    ctx = build_context(call)
+    ctx.pm = SimpleNamespace(hook=hook)  # type: ignore[assignment]
+    assert decide(call, ctx) == Verdict(decision="deny", violations=[finding], worktree_root=str(repo.main), isolated=False)
+    assert asked == ["find_worker", "check_any_call"]
+
+
+def test_configured_shared_roots_are_read_from_the_cwd_and_never_name_w_twice_or_w_itself(repo: Repo) -> None:
+    extra = repo.base / "extra"
+    extra.mkdir()
+    relative = os.path.relpath(extra, repo.worktree)
+    scope = scope_for(str(repo.worktree), None, flags={"shared_roots": [relative, str(repo.main), str(repo.worktree)]})
+    assert scope.layout.worktree_root == str(repo.worktree)
+    assert scope.layout.shared_roots.count(str(repo.main)) == 1 and str(repo.worktree) not in scope.layout.shared_roots
+    assert scope.layout.shared_roots[-1] == str(extra)
+    configured = scope_for(str(repo.worktree), None, flags={"worktree_root": str(repo.worktree), "shared_roots": [relative]})
+    assert (configured.layout.source, configured.layout.worktree_root) == ("configuration", str(repo.worktree))
+    assert str(extra) in configured.layout.shared_roots
+
+
+def test_definitions_are_looked_up_from_where_the_agent_was_placed_before_a_configured_root(repo: Repo) -> None:
+    """A configured worktree_root replaces W and S, not where agent definitions are looked up (the cwd's layout)."""
+    src = repo.main / "src"
+    scope = scope_for(str(src), None, flags={"worktree_root": str(repo.worktree)})
+    assert (scope.layout.worktree_root, scope.definitions_from) == (str(repo.worktree), str(src))
+
+
+def test_an_empty_home_looks_up_user_agent_definitions_in_the_password_entrys_home(repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """HOME set but empty: the user's home is the passwd entry's (home_dir, as bash does), for agent definitions
+    too (os.path.expanduser would make it `/`)."""
+    import pwd
+
+    from .helpers import write_agent
+
+    home = tmp_path / "passwd-home"
+    found = write_agent(home, "helper", "isolation: none")
+    monkeypatch.setenv("HOME", "")
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: SimpleNamespace(pw_dir=str(home)))
+    scope = scope_for(str(repo.main), "helper")
+    assert (scope.definition.path, scope.policy.home) == (str(found), str(home))
+
+
+def test_the_project_root_is_the_main_worktree_only_for_a_linked_worktree_with_one() -> None:
+    """The main worktree is `<common>/..` when the common dir is a `.git` and that directory is a shared root."""
+    from worktree_guard.engine import project_root_of
+    from worktree_guard.layout import Layout
+
+    linked = Layout(worktree_root="/r/wt", shared_roots=["/r"], linked=True, common_dir="/r/.git")
+    assert project_root_of(linked) == "/r"
+    # a checkout of its own whose git dir lies in a shared root (`--separate-git-dir`): W is the project
+    assert project_root_of(Layout(worktree_root="/m", shared_roots=["/r"], linked=False, common_dir="/r/.git")) == "/m"
+    # a linked worktree of a bare repository: no main worktree, even when the bare repository's directory is shared
+    assert project_root_of(Layout(worktree_root="/x/wt", shared_roots=["/x"], linked=True, common_dir="/x/b.git")) == "/x/wt"
+    assert project_root_of(Layout(worktree_root="/r/wt", shared_roots=["/elsewhere"], linked=True, common_dir="/r/.git")) == "/r/wt"

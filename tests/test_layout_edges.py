@@ -178,3 +178,201 @@ def test_a_memo_left_behind_by_an_interrupted_judgement_is_not_used_by_the_next_
         assert str(repo.worktree) in walks
     finally:
         layout._REMEMBERED.set(None)
+
+
+# --- a cwd that is gone (vanished_worktree_layout) and the branch a checkout has (git_dir_of) ------------------
+
+
+def test_a_gone_worktree_is_placed_from_gits_records_down_to_a_gone_subdirectory(repo: Repo) -> None:
+    """The directory of W was deleted (not `git worktree remove`d): git still lists it, so W and S are known,
+    for W itself and for a directory below it that is gone too; a name that only begins like W is not in W."""
+    import shutil
+
+    from worktree_guard.layout import Layout, LayoutUnknown, vanished_worktree_layout
+
+    shutil.rmtree(repo.worktree)
+    common = str(repo.main / ".git")
+    for cwd in (str(repo.worktree), str(repo.worktree / "src" / "deep")):
+        layout = vanished_worktree_layout(cwd)
+        assert layout == Layout(
+            worktree_root=str(repo.worktree),
+            shared_roots=layout.shared_roots,
+            linked=True,
+            common_dir=common,
+            source="linked worktree (its directory is gone)",
+        )
+        assert layout.shared_roots[0] == str(repo.main) and sorted(layout.shared_roots[1:]) == sorted([str(repo.sibling), str(repo.outside)])
+    beside = f"{repo.worktree}-other"
+    with pytest.raises(LayoutUnknown) as caught:
+        vanished_worktree_layout(beside)
+    assert str(caught.value) == f"the call's cwd {beside} does not exist and no git repository lists a worktree there, so the agent cannot be placed"
+
+
+@pytest.mark.parametrize("name", ["agent-gone-X", "agent-gone "], ids=["ends-in-X", "ends-in-a-space"])
+def test_a_gone_worktree_whose_name_ends_in_any_character_is_placed(repo: Repo, name: str) -> None:
+    """Only a `/` is taken off the end of a listed worktree before the prefix test (a name may end in a space)."""
+    import shutil
+
+    from worktree_guard.layout import vanished_worktree_layout
+
+    top = repo.main / ".claude" / "worktrees" / name
+    git("worktree", "add", "-q", "-b", "gone", str(top), cwd=repo.main)
+    shutil.rmtree(top)
+    assert vanished_worktree_layout(str(top / "src")).worktree_root == str(top)
+
+
+def test_the_git_dir_and_branch_of_a_linked_worktree_come_from_its_gitdir_link(repo: Repo, tmp_path: Path) -> None:
+    from worktree_guard.layout import checked_out_branch, git_dir_of
+
+    assert git_dir_of(str(repo.worktree / ".git")) == str(repo.main / ".git" / "worktrees" / repo.worktree.name)
+    assert checked_out_branch(str(repo.worktree)) == "worktree-agent-a1234567890abcdef"
+    assert checked_out_branch(str(repo.main)) == "main"
+    for text in ("not a link\n", "\n", ""):
+        (tmp_path / ".git").write_text(text)
+        assert git_dir_of(str(tmp_path / ".git")) is None
+    (tmp_path / ".git").write_text("gitdir: sub/.git\n")  # relative to the directory of the `.git` file
+    assert git_dir_of(str(tmp_path / ".git")) == os.path.join(os.path.realpath(tmp_path), "sub", ".git")
+
+
+def test_the_branch_a_checkout_has_is_read_from_its_head(repo: Repo, tmp_path: Path) -> None:
+    """A bare repository's own HEAD; a detached HEAD, a HEAD on a tag, a missing HEAD: no branch; `ref:` without
+    the space git writes is still a ref (git skips the blanks after `ref:`)."""
+    from worktree_guard.layout import checked_out_branch
+
+    bare, _ = bare_clone(repo, tmp_path)
+    assert checked_out_branch(str(bare)) == "main"
+    git("checkout", "-q", "--detach", cwd=repo.sibling)
+    assert checked_out_branch(str(repo.sibling)) is None
+    assert checked_out_branch(str(tmp_path)) is None  # no `.git`, no HEAD
+    admin = repo.main / ".git" / "worktrees" / repo.outside.name
+    (admin / "HEAD").write_text("ref: refs/tags/v1\n")
+    assert checked_out_branch(str(repo.outside)) is None
+    (admin / "HEAD").write_text("ref:refs/heads/feature\n")
+    assert checked_out_branch(str(repo.outside)) == "feature"
+    (admin / "HEAD").unlink()
+    assert checked_out_branch(str(repo.outside)) is None
+
+
+def test_where_git_acts_past_dot_git_entries_git_passes_over(repo: Repo) -> None:
+    """An empty `.git` directory and a dangling `.git` link are passed over, as git passes them over; a `.git`
+    file that is no `gitdir:` link cannot be told; a relative `gitdir:` is read from the `.git` file's directory."""
+    from worktree_guard.layout import LayoutUnknown, git_checkouts_at
+
+    empty = repo.worktree / "empty"
+    (empty / ".git").mkdir(parents=True)
+    assert git_checkouts_at(str(empty)) == [str(repo.worktree)]
+    dangling = repo.worktree / "dangling"
+    dangling.mkdir()
+    (dangling / ".git").symlink_to(repo.worktree / "nowhere")
+    assert git_checkouts_at(str(dangling)) == [str(repo.worktree)]
+    garbage = repo.worktree / "garbage"
+    garbage.mkdir()
+    (garbage / ".git").write_text("not a link\n")
+    with pytest.raises(LayoutUnknown) as caught:
+        git_checkouts_at(str(garbage))
+    assert str(caught.value) == f"{garbage / '.git'} is not a readable `gitdir:` link"
+    crafted = repo.worktree / "crafted"  # a git dir whose `commondir` names the main one: git works where it is
+    (crafted / ".git").mkdir(parents=True)
+    (crafted / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (crafted / ".git" / "commondir").write_text(os.path.relpath(repo.main / ".git", crafted / ".git") + "\n")  # as git writes it
+    (crafted / ".git" / "config").write_text(f"[core]\n\tworktree = {repo.sibling}\n")  # not read for the work tree
+    assert git_checkouts_at(str(crafted))[0] == str(crafted)
+    placed = find_layout(str(crafted))  # a linked worktree of the main repository, where its `.git` is
+    assert (placed.worktree_root, placed.linked, placed.common_dir, placed.source) == (str(crafted), True, str(repo.main / ".git"), "linked worktree")
+    for name, parts in (("no-refs", ["objects"]), ("no-objects", ["refs"])):  # git wants HEAD, objects and refs
+        incomplete = repo.worktree / name
+        for part in parts:
+            (incomplete / ".git" / part).mkdir(parents=True)
+        (incomplete / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+        assert git_checkouts_at(str(incomplete)) == [str(repo.worktree)]
+    linking = repo.worktree / "linking-crafted"  # a `.git` file naming that git dir: the same
+    linking.mkdir()
+    (linking / ".git").write_text(f"gitdir: {crafted / '.git'}\n")
+    assert git_checkouts_at(str(linking))[0] == str(linking)
+    unreadable = repo.worktree / "unreadable"  # a `commondir` that exists but cannot be read (a directory)
+    (unreadable / ".git" / "commondir").mkdir(parents=True)
+    (unreadable / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    with pytest.raises(LayoutUnknown) as caught:
+        git_checkouts_at(str(unreadable))
+    assert str(caught.value) == f"{unreadable / '.git' / 'commondir'} cannot be read (Is a directory)"
+    relative = repo.worktree / "relative"
+    relative.mkdir()
+    (relative / ".git").write_text(f"gitdir: {os.path.relpath(repo.main / '.git', relative)}\n")
+    assert git_checkouts_at(str(relative)) == [str(relative), str(repo.main)]
+
+
+def test_where_git_acts_in_a_checkout_whose_git_dir_names_another_work_tree(repo: Repo, tmp_path: Path) -> None:
+    """`core.worktree` in a `.git` directory's config: git acts on that work tree, not where the `.git` is; a
+    config that cannot be read (here a directory) cannot be told."""
+    from worktree_guard.layout import LayoutUnknown, git_checkouts_at
+
+    elsewhere = Path(os.path.realpath(tmp_path)) / "elsewhere"
+    elsewhere.mkdir()
+    place = Path(os.path.realpath(tmp_path)) / "place"
+    place.mkdir()
+    git("init", "-q", cwd=place)
+    git("config", "core.worktree", "../../elsewhere", cwd=place)  # relative to the git dir, as git reads it
+    assert git_checkouts_at(str(place)) == [str(elsewhere)]
+    linking = Path(os.path.realpath(tmp_path)) / "linking"
+    linking.mkdir()
+    (linking / ".git").write_text(f"gitdir: {place / '.git'}\n")  # a `.git` file naming that git dir: the same
+    assert git_checkouts_at(str(linking)) == [str(elsewhere)]
+    (place / ".git" / "config").unlink()
+    (place / ".git" / "config").mkdir()
+    with pytest.raises(LayoutUnknown) as caught:
+        find_layout(str(place))
+    assert str(caught.value) == f"{place / '.git' / 'config'} cannot be read (Is a directory)"
+    flagged = Path(os.path.realpath(tmp_path)) / "flagged-bare"  # core.bare in a checkout's `.git`: still W there
+    flagged.mkdir()
+    git("init", "-q", cwd=flagged)
+    git("config", "core.bare", "true", cwd=flagged)
+    assert find_layout(str(flagged)).worktree_root == str(flagged)
+    for where in (place, linking):
+        with pytest.raises(LayoutUnknown) as caught:
+            git_checkouts_at(str(where))
+        assert str(caught.value) == f"{place / '.git' / 'config'} cannot be read (Is a directory)"
+
+
+def test_a_bare_repository_that_cannot_be_read_cannot_be_placed(repo: Repo, tmp_path: Path) -> None:
+    """Inside a bare repository its worktrees are S: a config or a worktree record that exists but cannot be read
+    (here a directory) is LayoutUnknown, never "outside git" (a shared root left out would let a write pass)."""
+    from worktree_guard.layout import LayoutUnknown
+
+    bare, worktree = bare_clone(repo, tmp_path)
+    placed = find_layout(str(bare))
+    assert (placed.source, placed.worktree_root, placed.shared_roots) == ("bare repository", None, [str(worktree)])
+    gitdir_record = bare / "worktrees" / worktree.name / "gitdir"
+    saved = gitdir_record.read_text()
+    gitdir_record.unlink()
+    gitdir_record.mkdir()
+    with pytest.raises(LayoutUnknown):
+        find_layout(str(bare))
+    gitdir_record.rmdir()
+    gitdir_record.write_text(saved)
+    (bare / "config").rename(bare / "config.saved")
+    (bare / "config").mkdir()
+    with pytest.raises(LayoutUnknown):
+        find_layout(str(bare))
+
+
+def test_a_linked_worktree_whose_repository_records_cannot_be_read_cannot_be_placed(repo: Repo) -> None:
+    """W's main worktree comes from the common config, S from every worktree record: one that exists but cannot be
+    read (here a directory) is LayoutUnknown, not a layout with a shared root left out. The worktree outside the
+    main checkout: no enclosing checkout reads the records first."""
+    from worktree_guard.layout import LayoutUnknown
+
+    assert (find_layout(str(repo.main)).source, find_layout(str(repo.outside)).source) == ("main worktree", "linked worktree")
+    record = repo.main / ".git" / "worktrees" / repo.sibling.name / "gitdir"
+    record.unlink()
+    record.mkdir()
+    for where in (repo.outside, repo.main):  # W's records, and the main checkout's list of its worktrees
+        with pytest.raises(LayoutUnknown) as caught:
+            find_layout(str(where))
+        assert str(caught.value) == f"{record} cannot be read (Is a directory)"
+    record.rmdir()
+    config = repo.main / ".git" / "config"
+    config.rename(repo.main / ".git" / "config.saved")
+    config.mkdir()
+    with pytest.raises(LayoutUnknown) as caught:
+        find_layout(str(repo.outside))
+    assert str(caught.value) == f"{config} cannot be read (Is a directory)"
