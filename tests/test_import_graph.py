@@ -71,8 +71,10 @@ def test_no_module_of_the_package_imports_itself_back() -> None:
 
 
 def test_the_daemons_client_imports_only_built_in_helpers() -> None:
-    """fast_hook's path to the daemon must not load the guard: the client reaches no module but private_dir and
-    effects (the audit lines the daemon hands over; standard library only, nothing at import)."""
+    """fast_hook's path to the daemon must not load the guard: the client reaches no module but private_dir,
+    effects (the audit lines the daemon hands over; standard library only, nothing at import) and digest (the
+    built-in SHA-256 of the daemon's key)."""
     edges = graph()
-    assert reachable(edges, "worktree_guard.client") <= {"worktree_guard.private_dir", "worktree_guard.effects"}
+    assert reachable(edges, "worktree_guard.client") <= {"worktree_guard.private_dir", "worktree_guard.effects", "worktree_guard.digest"}
     assert reachable(edges, "worktree_guard.effects") == set()
+    assert reachable(edges, "worktree_guard.digest") == set()
