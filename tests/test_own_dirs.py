@@ -62,10 +62,22 @@ def test_a_directory_holding_the_guards_own_files_cannot_be_moved_or_replaced(re
     assert result.decision == "deny" and result.codes == ["WG402"], result.stdout
 
 
-def test_home_and_the_temp_dir_themselves_stay_writable_destinations(repo: Repo, tmp_path: Path) -> None:
-    """They hold the guard's files here, and everything else too: `cp x /tmp` writes into /tmp."""
-    for command in (f"mkdir -p {tmp_path}/out && cp README.md {tmp_path}/out", "cp README.md /tmp", "cp README.md ~", f"touch {tmp_path}/worktree-guard-other"):
+def test_the_temp_dir_itself_stays_a_writable_destination(repo: Repo, tmp_path: Path) -> None:
+    """It holds the guard's files here, and everything else too: `cp x /tmp` writes into /tmp."""
+    for command in (f"mkdir -p {tmp_path}/out && cp README.md {tmp_path}/out", "cp README.md /tmp", f"touch {tmp_path}/worktree-guard-other"):
         assert run_hook_inline(subagent_payload(repo, "Bash", {"command": command})).decision == "pass", command
+
+
+@pytest.mark.parametrize("command", [
+    "rm -rf ~", "mv ~ /tmp/old-home", "cp -r /tmp/evil/.config ~", "cp -r /tmp/evil/. ~", "tar -xf /tmp/e.tar -C ~",
+    "rsync -a /tmp/evil/ ~/", "cp README.md ~",
+])
+def test_a_home_in_the_allow_list_is_not_replaced_or_filled(repo: Repo, command: str) -> None:
+    """Where HOME lies in the temp dir (CI, containers), it holds the guard's configuration and state: a tree copied
+    into it (`cp -r evil/.config ~`, then mode = off) or HOME replaced would change the guard. A file copied to HOME
+    itself is refused too there (a small false deny)."""
+    result = run_hook_inline(subagent_payload(repo, "Bash", {"command": command}))
+    assert result.decision == "deny" and "WG402" in result.codes, (command, result.stdout)
 
 
 def test_relative_xdg_directories_are_ignored(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -87,3 +99,14 @@ def test_an_explicit_configuration_file_in_the_temp_dir_protects_the_file_not_th
     assert run_hook_inline(subagent_payload(repo, "Bash", {"command": "echo x > /tmp/wg-test-config.toml"})).codes == ["WG402"]
     assert run_hook_inline(subagent_payload(repo, "Bash", {"command": f"echo x > {tmp_path}/scratch.txt"})).decision == "pass"
     assert run_hook_inline(subagent_payload(repo, "Write", {"file_path": "/tmp/other.txt", "content": "x"})).decision == "pass"
+
+
+def test_a_relative_home_or_configuration_path_is_not_read_from_the_agents_directory(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", "rel-home")
+    monkeypatch.delenv("XDG_CONFIG_HOME")
+    monkeypatch.delenv("XDG_STATE_HOME")
+    monkeypatch.chdir(repo.worktree)
+    assert os.path.isabs(user_config_path()) and not user_config_path().startswith(str(repo.worktree))
+    assert os.path.isabs(state_root()) and not state_root().startswith(str(repo.worktree))
+    monkeypatch.setenv("WORKTREE_GUARD_USER_CONFIG", "rel-config.toml")
+    assert os.path.isabs(user_config_path())

@@ -77,6 +77,12 @@ def test_a_third_party_module_with_unusual_attributes_has_the_same_implementatio
 
     worktree_guard_odd_marker.worktree_guard_impl = True  # type: ignore[attr-defined]
     module.worktree_guard_odd_marker = worktree_guard_odd_marker
+
+    @hookimpl
+    def stored_as_annotations() -> dict:  # under a name ModuleType itself defines: getattr_static finds the descriptor
+        return {}
+
+    module.__dict__["__annotations__"] = stored_as_annotations
     stock, ours = both([("third", module)])
     assert ours == stock
     # pluggy takes a marked routine under any name (an unknown name is a hook without a spec).

@@ -48,3 +48,17 @@ def test_the_cache_directory_is_found_without_a_passwd_entry(monkeypatch: pytest
 
     monkeypatch.setattr(pwd, "getpwuid", no_entry)
     assert private_dir.cache_root({"HOME": "", "XDG_CACHE_HOME": "rel"}) == "/.cache/worktree-guard"
+
+
+def test_a_claim_of_isolation_in_the_hook_processs_project_counts_when_the_payloads_cwd_is_elsewhere(repo: Repo, tmp_path) -> None:
+    """A plugin that failed to load leaves the guess of isolation to both directories: the payload's (Codex sends a
+    command's workdir) and the hook process's. A project configuration that says `isolated = true` in either is a
+    claim."""
+    from worktree_guard.hook import _guess_isolated
+
+    (repo.main / ".worktree-guard.toml").write_text("isolated = true\n")
+    elsewhere = tmp_path / "not-a-repository"
+    elsewhere.mkdir()
+    state = {"payload": {"cwd": str(elsewhere), "hook_event_name": "PreToolUse", "tool_name": "Bash"}}
+    assert _guess_isolated(state, {}, process_cwd=str(repo.main)) is True
+    assert _guess_isolated(state, {}, process_cwd=str(elsewhere)) is False

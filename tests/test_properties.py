@@ -69,10 +69,10 @@ def oracle_allowed(path: str, repo: Repo, home: str) -> bool:
     tmp = os.path.realpath(tempfile.gettempdir())
     # The guard's own directories (docs/configuration.md), written out here rather than asked of the guard: in this
     # suite they lie under the temp dir. Neither they, nor what they hold, nor a directory holding them below HOME
-    # or the temp dir may be written.
+    # (HOME included) may be written; the temp dir itself may.
     bases = {"XDG_CACHE_HOME": ".cache", "XDG_CONFIG_HOME": ".config", "XDG_STATE_HOME": ".local/state"}
     own = [os.path.realpath(os.path.join(os.environ.get(var) or os.path.join(home, default), "worktree-guard")) for var, default in bases.items()]
-    boundaries = {"/", tmp, os.path.realpath(home)}
+    boundaries = {"/", tmp}
     for directory in own:
         if real == directory or real.startswith(directory + "/") or (real not in boundaries and directory.startswith(real + "/")):
             return False

@@ -116,11 +116,13 @@ def _read_toml(path: str) -> dict[str, Any] | None:
 
 def user_config_path() -> str:
     explicit = os.environ.get(ENV_PREFIX + "USER_CONFIG")
-    if explicit:
+    if explicit and os.path.isabs(explicit):  # a relative one would be read from the hook's cwd, the agent's worktree
         return explicit
     base = os.environ.get("XDG_CONFIG_HOME") or ""
     if not os.path.isabs(base):  # the XDG spec: a relative value is ignored (it would be read from the agent's cwd)
-        base = os.path.join(os.path.expanduser("~"), ".config")
+        from .paths import absolute_home
+
+        base = os.path.join(absolute_home(), ".config")
     return os.path.join(base, "worktree-guard", "config.toml")
 
 

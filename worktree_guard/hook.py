@@ -262,23 +262,28 @@ def _guess_isolated(state: dict[str, Any], environ: dict[str, str], process_cwd:
             return True
         agent_type = payload.get("agent_type") if isinstance(payload, dict) else None
         agent_type = agent_type if isinstance(agent_type, str) and agent_type else None
-        definition = None
-        if agent_type:
-            from .agents import find_agent_definition
-
-            definition = find_agent_definition(agent_type, os.path.realpath(cwd))
-            if definition is not None and definition.isolated:
-                return True
         from .config import claims_isolation
         from .engine import project_root_of
 
-        return claims_isolation(
-            project_root_of(layouts[0]),
-            agent_type,
-            frontmatter=definition.guard_settings if definition is not None else None,
-            flags=flags,
-            environ=environ,
-        )
+        # Both directories count, as for the layouts: a claim in either project (its configuration or the agent's
+        # definition there) is a claim.
+        for directory, layout in zip([d for d in dict.fromkeys((cwd, here)) if os.path.isabs(d)], layouts):
+            definition = None
+            if agent_type:
+                from .agents import find_agent_definition
+
+                definition = find_agent_definition(agent_type, os.path.realpath(directory))
+                if definition is not None and definition.isolated:
+                    return True
+            if claims_isolation(
+                project_root_of(layout),
+                agent_type,
+                frontmatter=definition.guard_settings if definition is not None else None,
+                flags=flags,
+                environ=environ,
+            ):
+                return True
+        return False
     except BaseException:  # noqa: BLE001
         return True
 

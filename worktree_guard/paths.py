@@ -38,6 +38,18 @@ def home_dir() -> str:
         return "/"
 
 
+def absolute_home(environ: "dict[str, str] | os._Environ[str] | None" = None) -> str:
+    """$HOME when it is absolute, else the passwd entry's, else `/`: where the guard's own files live. A relative
+    HOME would put them in the hook's cwd, the agent's worktree."""
+    home = (os.environ if environ is None else environ).get("HOME") or ""
+    if os.path.isabs(home):
+        return home
+    try:
+        return pwd.getpwuid(os.getuid()).pw_dir
+    except KeyError:
+        return "/"
+
+
 def expand_user(path: str, home: str | None = None) -> str:
     """Expand a leading `~` or `~user`; anything else is returned unchanged."""
     if not path.startswith("~"):

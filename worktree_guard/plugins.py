@@ -69,10 +69,10 @@ class PluginManager(pluggy.PluginManager):
             value = plugin.__dict__.get(name)
             if isinstance(value, types.FunctionType):
                 opts = value.__dict__.get(self.project_name + "_impl")
-                if opts is None:
+                if opts is None and "__func__" not in value.__dict__:
                     return None
-                if type(plugin) is type(sys):  # a plain module: getattr_static finds its __dict__'s function
-                    return opts if isinstance(opts, dict) else None
+                if type(plugin) is type(sys) and not name.startswith("__") and isinstance(opts, dict):
+                    return opts  # a plain module's plain name: getattr_static finds this very function
             elif not isinstance(value, _HOOKABLE):  # pluggy binds nothing else of a module
                 return None
         return super().parse_hookimpl_opts(plugin, name)

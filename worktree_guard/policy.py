@@ -61,9 +61,11 @@ class PathPolicy:
         return self._own
 
     def touches_own(self, resolved: str) -> bool:
-        """`resolved` is one of the guard's own paths, lies inside one, or holds one below HOME or the temp dir:
-        moving, removing or replacing such a parent (`mv ~/.config x && ln -s mine ~/.config`) would put another in
-        its place. HOME, the temp dirs and `/` themselves stay writable (`cp x /tmp` writes into /tmp)."""
+        """`resolved` is one of the guard's own paths, lies inside one, or holds one: moving, removing or replacing
+        such a parent (`mv ~/.config x && ln -s mine ~/.config`, `cp -r evil/.config ~`) would put another in its
+        place. HOME included, where it lies in the allow-list (CI, containers). The temp dirs and `/` themselves stay
+        writable destinations (`cp x /tmp`); a tree copied or unpacked into the temp dir itself may still reach a
+        HOME that lies directly below it (docs/configuration.md)."""
         if any(inside(resolved, own) for own in self.own):
             return True
         if resolved in self.own_boundaries:
@@ -72,9 +74,9 @@ class PathPolicy:
 
     @property
     def own_boundaries(self) -> set[str]:
-        """`/`, HOME and the temp dirs: they hold the guard's own paths and everything else too."""
+        """`/` and the temp dirs: they hold the guard's own paths and everything else too."""
         if self._own_boundaries is None:
-            self._own_boundaries = {"/", canonical(self.home, "/", self.home), *temp_dirs()}
+            self._own_boundaries = {"/", *temp_dirs()}
         return self._own_boundaries
 
     def canonical(self, path: str, cwd: str) -> str:

@@ -648,11 +648,12 @@ BUILTIN_READERS: dict[str, ReadOnly] = {
 #: reads that code. Here, so that a command of none of them does not load the reader.
 CODE_FAMILIES = {
     "sed": "sed", "gsed": "sed",
-    "awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk", "original-awk": "awk", "goawk": "awk",
+    "awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk", "original-awk": "awk", "goawk": "awk", "onetrue-awk": "awk", "bwk-awk": "awk",
     "ed": "ed", "red": "ed", "ex": "ex",
     "vim": "vim", "vi": "vim", "nvim": "vim", "view": "vim", "gvim": "vim", "vimdiff": "vim", "rvim": "vim", "gview": "vim",
     # Debian's and Ubuntu's vim builds, each on PATH under its own name (`vi` is often vim.tiny)
     "vim.basic": "vim", "vim.tiny": "vim", "vim.nox": "vim", "vim.gtk": "vim", "vim.gtk3": "vim", "vim.motif": "vim", "vim.athena": "vim",
+    "rview": "vim", "rgview": "vim", "evim": "vim", "vimx": "vim", "nvi": "vim",
     "tar": "tar", "gtar": "tar", "bsdtar": "tar",
     "zip": "zip",
     "rsync": "rsync",

@@ -14,7 +14,9 @@ def state_root(environ: dict[str, str] | None = None) -> str:
     environ = os.environ if environ is None else environ
     base = environ.get("XDG_STATE_HOME") or ""
     if not os.path.isabs(base):  # the XDG spec: a relative value is ignored (it would be read from the agent's cwd)
-        base = os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".local", "state")
+        from ..paths import absolute_home
+
+        base = os.path.join(absolute_home(environ), ".local", "state")
     return os.path.join(base, "worktree-guard", "subagents")
 
 
