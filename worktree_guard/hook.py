@@ -257,7 +257,8 @@ def _guess_isolated(state: dict[str, Any], environ: dict[str, str], process_cwd:
             return True  # a cwd that is gone cannot be placed: unknown is never "not isolated"
         # The payload's cwd may be where a command runs rather than where the agent is (Codex sends a command's
         # workdir): the hook process's own directory in a linked worktree counts as well.
-        layouts = [find_layout(os.path.realpath(d)) for d in dict.fromkeys((cwd, here)) if os.path.isabs(d)]
+        directories = [d for d in dict.fromkeys((cwd, here)) if os.path.isabs(d)]
+        layouts = [find_layout(os.path.realpath(d)) for d in directories]
         if any(layout.linked for layout in layouts):
             return True
         agent_type = payload.get("agent_type") if isinstance(payload, dict) else None
@@ -267,7 +268,7 @@ def _guess_isolated(state: dict[str, Any], environ: dict[str, str], process_cwd:
 
         # Both directories count, as for the layouts: a claim in either project (its configuration or the agent's
         # definition there) is a claim.
-        for directory, layout in zip([d for d in dict.fromkeys((cwd, here)) if os.path.isabs(d)], layouts):
+        for directory, layout in zip(directories, layouts):
             definition = None
             if agent_type:
                 from .agents import find_agent_definition

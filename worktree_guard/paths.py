@@ -29,24 +29,20 @@ _GLOB_CHARS = frozenset("*?[")
 
 def home_dir() -> str:
     """$HOME, or the passwd entry when HOME is unset (as bash does)."""
-    home = os.environ.get("HOME")
-    if home:
-        return home
-    try:
-        return pwd.getpwuid(os.getuid()).pw_dir
-    except KeyError:
-        return "/"
+    return os.environ.get("HOME") or _passwd_home()
 
 
 def absolute_home(environ: "dict[str, str] | os._Environ[str] | None" = None) -> str:
     """$HOME when it is absolute, else the passwd entry's, else `/`: where the guard's own files live. A relative
     HOME would put them in the hook's cwd, the agent's worktree."""
     home = (os.environ if environ is None else environ).get("HOME") or ""
-    if os.path.isabs(home):
-        return home
+    return home if os.path.isabs(home) else _passwd_home()
+
+
+def _passwd_home() -> str:
     try:
         return pwd.getpwuid(os.getuid()).pw_dir
-    except KeyError:
+    except KeyError:  # no passwd entry (a container's arbitrary uid)
         return "/"
 
 
