@@ -201,9 +201,7 @@ def _cached_spec(name: str, searched: tuple[str, ...]) -> Any:
     source, source_stamp, cached, cached_stamp = files
     if stamp(source) != source_stamp or _directory_stamp(cached) != cached_stamp or not _may_cache(source):
         return None
-    loader = CachedLoader(name, source)
-    loader.blob = (offset, length)
-    loader.found = (searched, directories, search_stamps, is_package)
+    loader = CachedLoader(name, source, (searched, directories, search_stamps, is_package), (offset, length))
     spec = ModuleSpec(name, loader, origin=source, is_package=is_package)
     spec.has_location = True  # as spec_from_file_location: __file__ and __cached__ are set from the origin
     if is_package:
@@ -222,9 +220,7 @@ def _recording_spec(name: str, path: Any, searched: tuple[str, ...]) -> Any:
     if found not in searched or not _may_cache(spec.origin):
         return spec
     count = searched.index(found) + 1
-    loader = CachedLoader(name, spec.origin)
-    loader.found = (searched, searched[:count], stamps[:count], is_package)
-    spec.loader = loader
+    spec.loader = CachedLoader(name, spec.origin, (searched, searched[:count], stamps[:count], is_package))
     return spec
 
 
@@ -232,9 +228,12 @@ class CachedLoader(SourceFileLoader):
     """importlib's loader of a source module, with the code object read from the cache file (`blob`); or read as
     usual and recorded for `save()`."""
 
-    blob: tuple[int, int] | None = None
-    found: tuple[tuple[str, ...], tuple[str, ...], tuple, bool] | None = None  # (searched, directories, stamps, package)
     served = False  # the code came from the cache (for tests)
+
+    def __init__(self, fullname: str, path: str, found: tuple, blob: tuple[int, int] | None = None) -> None:
+        super().__init__(fullname, path)
+        self.found = found  # (searched, directories, their stamps, is a package): what a recorded entry holds
+        self.blob = blob  # (offset, length) of the cached code, when there is some
 
     def get_code(self, fullname: str) -> Any:
         if self.blob is not None and _fd is not None:
@@ -246,8 +245,6 @@ class CachedLoader(SourceFileLoader):
             if type(code) is _CODE and code.co_filename == self.path:
                 self.served = True
                 return code
-        if self.found is None:
-            return super().get_code(fullname)
         before = _file_stamps(self.path)
         code = super().get_code(fullname)
         if code is not None and before is not None:
