@@ -110,3 +110,12 @@ def test_a_relative_home_or_configuration_path_is_not_read_from_the_agents_direc
     assert os.path.isabs(state_root()) and not state_root().startswith(str(repo.worktree))
     monkeypatch.setenv("WORKTREE_GUARD_USER_CONFIG", "rel-config.toml")
     assert os.path.isabs(user_config_path())
+
+
+def test_the_allow_lists_devices_stay_writable_whatever_the_cache_directory_is(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`2>/dev/null` is in most commands: it is judged without looking the guard's directories up, and a cache
+    directory named below /dev/null (an XDG_CACHE_HOME of /dev/null/…, as service accounts' HOMEs are) does not make
+    /dev/null a directory holding one."""
+    monkeypatch.setenv("XDG_CACHE_HOME", "/dev/null/cache")
+    for command in ("ls 2>/dev/null", "echo x >/dev/stderr", "git status >/dev/null 2>&1"):
+        assert run_hook_inline(subagent_payload(repo, "Bash", {"command": command})).decision == "pass", command

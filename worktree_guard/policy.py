@@ -10,6 +10,8 @@ from .layout import Layout
 from .paths import DEFAULT_ALLOW, DEFAULT_PROTECT, PathPatterns, canonical, cleaned, deepest_root, expand_user, home_dir, inside, temp_dirs
 
 Place = Literal["protected", "inside", "shared", "allowed", "outside"]
+#: The allow-list's device files: writing one replaces no directory (checked before the guard's own paths are found).
+_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
 # Which place wins when the forms of one path land in different places (the first of equals is kept).
 _SEVERITY: dict[str, int] = {"inside": 0, "allowed": 0, "protected": 1, "outside": 2, "shared": 3}
 
@@ -66,6 +68,8 @@ class PathPolicy:
         place. HOME included, where it lies in the allow-list (CI, containers). The temp dirs and `/` themselves stay
         writable destinations (`cp x /tmp`); a tree copied or unpacked into the temp dir itself may still reach a
         HOME that lies directly below it (docs/configuration.md)."""
+        if resolved in _DEVICES:
+            return False  # a device holds no directory and lies in none of the guard's (`2>/dev/null`: no lookup)
         if any(inside(resolved, own) for own in self.own):
             return True
         if resolved in self.own_boundaries:
