@@ -197,6 +197,8 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("rview -c 'w! {MAIN}/x' README.md", {"WG404"}),
         ("nvi -c 'w! {MAIN}/x' README.md", {"WG404"}),
         ("onetrue-awk 'BEGIN{print 1 > \"{MAIN}/x\"}'", {"WG401"}),
+        ("vim.tiny README.md", "pass"),  # the family's code is read; without any there is nothing to refuse
+        ("original-awk '{print}' README.md", "pass"),  # code that writes nothing, on a file in W
         ("vim +'w {MAIN}/x' README.md", {"WG404"}),
         ("ex -s README.md <<'EOF'\nw! {MAIN}/x\nq\nEOF", {"WG401"}),
         ("ed -s README.md <<'EOF'\nw {MAIN}/x\nq\nEOF", {"WG401"}),
