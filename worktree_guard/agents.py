@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from typing import Any
 
 from .fast_dataclass import fast_dataclass, field
@@ -29,10 +31,19 @@ class AgentDefinition:
         return (self.isolation or "").strip().lower() in ISOLATION_ALIASES
 
 
+def _open_regular(path: str, flags: int) -> int:
+    """open()'s opener: without blocking (a FIFO), and only a regular file (not /dev/zero, not a FIFO)."""
+    fd = os.open(path, flags | os.O_NONBLOCK | os.O_NOCTTY)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file", path)
+    return fd
+
+
 def read_frontmatter(path: str) -> dict[str, Any] | None:
     """The YAML mapping between the leading `---` lines of a Markdown file; None when there is none."""
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8", opener=_open_regular) as f:
             text = f.read(256 * 1024)
     except (OSError, UnicodeDecodeError) as e:
         raise AgentDefinitionError(f"{path}: cannot read: {e}") from e

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 from typing import Any, Literal
 
 from .fast_dataclass import fast_dataclass, field
@@ -98,14 +100,41 @@ def _normalise_keys(values: dict[str, Any]) -> dict[str, Any]:
     return {str(k).replace("-", "_"): v for k, v in values.items()}
 
 
+#: The largest config file read. A config is a few hundred bytes; without a bound, a config linked to /dev/zero
+#: made the hook read until the kernel killed it, and a killed hook lets the call through.
+MAX_CONFIG_FILE = 1 << 20
+
+
+def _is_null_device(status: os.stat_result) -> bool:
+    """/dev/null (`WORKTREE_GUARD_USER_CONFIG=/dev/null`, as git's GIT_CONFIG_GLOBAL=/dev/null): an empty config."""
+    try:
+        null = os.stat(os.devnull)
+    except OSError:
+        return False
+    return stat.S_ISCHR(status.st_mode) and stat.S_ISCHR(null.st_mode) and status.st_rdev == null.st_rdev
+
+
 def _read_toml(path: str) -> dict[str, Any] | None:
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)  # a FIFO must not block
     except FileNotFoundError:
         return None
     except OSError as e:
         raise ConfigError(f"{path}: cannot read: {e.strerror}") from e
+    try:
+        status = os.fstat(fd)
+        if stat.S_ISDIR(status.st_mode):
+            raise ConfigError(f"{path}: cannot read: {os.strerror(errno.EISDIR)}")  # as open() says it
+        if not stat.S_ISREG(status.st_mode) and not _is_null_device(status):
+            raise ConfigError(f"{path}: cannot read: not a regular file")
+        with open(fd, "rb", closefd=False) as f:
+            data = f.read(MAX_CONFIG_FILE + 1)
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read: {e.strerror}") from e
+    finally:
+        os.close(fd)
+    if len(data) > MAX_CONFIG_FILE:
+        raise ConfigError(f"{path}: cannot read: larger than {MAX_CONFIG_FILE >> 20} MiB")
     import tomllib  # only when there is a file: most calls have none
 
     try:

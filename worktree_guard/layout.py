@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import errno
 import os
 import stat
 from collections.abc import Iterator
@@ -35,18 +36,47 @@ class Layout:
         return self.worktree_root is not None
 
 
+#: The most the guard reads of one git file. Git itself refuses a `.git` file over 1 MiB (setup.c,
+#: read_gitfile_gently); a HEAD, `commondir` or config this large is not one git wrote. Without a bound, a `.git`
+#: link to /dev/zero or a sparse file inside W made the hook read until memory ran out: a hook the kernel kills
+#: has no reply, and Claude Code lets that call through.
+MAX_GIT_FILE = 16 << 20
+
+
 def _read_text(path: str, strict: bool = False, *, first_line: bool = False) -> str | None:
     """A file's text (or only its first line); None when it is missing. `strict`: any other failure to read it
-    (permissions, a loop of links) is LayoutUnknown; otherwise None too."""
+    (permissions, a loop of links, not a regular file, over MAX_GIT_FILE) is LayoutUnknown; otherwise None too.
+    Opened without blocking, so a FIFO costs nothing."""
     try:
-        with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            return f.readline() if first_line else f.read()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as e:
         if strict:
             raise LayoutUnknown(f"{path} cannot be read ({e.strerror})") from None
         return None
+    text = None
+    try:
+        status = os.fstat(fd)
+        if stat.S_ISDIR(status.st_mode):
+            problem = f"cannot be read ({os.strerror(errno.EISDIR)})"  # as open() says it
+        elif not stat.S_ISREG(status.st_mode):
+            problem = "is not a regular file"
+        elif status.st_size > MAX_GIT_FILE:
+            problem = f"is larger than {MAX_GIT_FILE >> 20} MiB"
+        else:
+            with open(fd, encoding="utf-8", errors="surrogateescape", closefd=False) as f:
+                text = f.readline(MAX_GIT_FILE + 1) if first_line else f.read(MAX_GIT_FILE + 1)
+            problem = f"is larger than {MAX_GIT_FILE >> 20} MiB" if len(text) > MAX_GIT_FILE else None
+    except OSError as e:
+        problem = f"cannot be read ({e.strerror})"
+    finally:
+        os.close(fd)
+    if problem is None:
+        return text
+    if strict:
+        raise LayoutUnknown(f"{path} {problem}")
+    return None
 
 
 def _read_first_line(path: str, strict: bool = False) -> str | None:
@@ -285,8 +315,8 @@ def _checkout_at(top: str, dotgit: str) -> _Found | None:
             top = main  # core.worktree points elsewhere: the checkout is there, not where `.git` is.
         shared = [t for t in linked_worktrees_of(gitdir, strict=True) if t != top]
         return _Found(Layout(worktree_root=top, shared_roots=shared, common_dir=gitdir, source="main worktree"))
-    line = _read_first_line(dotgit, strict=True)
-    if kind != "file" or not line or not line.startswith("gitdir:"):
+    line = _read_first_line(dotgit, strict=True) if kind == "file" else None
+    if not line or not line.startswith("gitdir:"):
         # A `.git` file is a link to a git dir (a linked worktree's or a submodule's): unreadable, it could be either.
         raise LayoutUnknown(f"{dotgit} is not a readable `gitdir:` link, so the checkout at {top} cannot be placed")
     gitdir = _resolve_from(top, line[len("gitdir:"):].strip())
@@ -410,8 +440,8 @@ def git_checkouts_at(path: str) -> list[str]:
                 tops = [main_worktree_of(gitdir, strict=True) or current] if not _read_first_line(os.path.join(gitdir, "commondir"), strict=True) else [current]
                 break
             if kind is not None and kind != "dir":
-                line = _read_first_line(dotgit, strict=True)
-                if kind != "file" or not line or not line.startswith("gitdir:"):
+                line = _read_first_line(dotgit, strict=True) if kind == "file" else None
+                if not line or not line.startswith("gitdir:"):
                     raise LayoutUnknown(f"{dotgit} is not a readable `gitdir:` link")
                 gitdir = _resolve_from(current, line[len("gitdir:"):].strip())
                 core = read_git_core(os.path.join(gitdir, "config"), strict=True)
