@@ -168,3 +168,16 @@ def test_an_agent_definition_that_is_a_fifo_is_refused_promptly(repo: Repo) -> N
                             capture_output=True, text=True, timeout=15, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == f"{agents / 'other.md'}: cannot read: [Errno {errno.EINVAL}] not a regular file: '{agents / 'other.md'}'"
+
+
+def test_a_home_that_is_not_a_directory_has_no_user_config(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """HOME=/dev/null (some service accounts): nothing can lie below it, so there is no user config, as with a
+    HOME that does not exist. Before, every call was refused (WG000: "Not a directory")."""
+    monkeypatch.setenv("HOME", os.devnull)
+    monkeypatch.delenv("XDG_CONFIG_HOME")
+    assert run_hook_inline(bash_in(repo, "ls")).decision == "pass"
+    assert run_hook_inline(bash_in(repo, f"touch {repo.main}/x")).codes == ["WG401"]
+    file_home = repo.base / "home-file"
+    file_home.write_text("")
+    monkeypatch.setenv("HOME", str(file_home))
+    assert run_hook_inline(bash_in(repo, "ls")).decision == "pass"

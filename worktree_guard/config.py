@@ -117,8 +117,8 @@ def _is_null_device(status: os.stat_result) -> bool:
 def _read_toml(path: str) -> dict[str, Any] | None:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)  # a FIFO must not block
-    except FileNotFoundError:
-        return None
+    except (FileNotFoundError, NotADirectoryError):
+        return None  # NotADirectory: nothing can be there (HOME=/dev/null, as some service accounts have)
     except OSError as e:
         raise ConfigError(f"{path}: cannot read: {e.strerror}") from e
     try:
