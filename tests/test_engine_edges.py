@@ -399,6 +399,14 @@ def test_the_project_root_is_the_main_worktree_only_for_a_linked_worktree_with_o
     assert project_root_of(linked) == "/r"
     # a checkout of its own whose git dir lies in a shared root (`--separate-git-dir`): W is the project
     assert project_root_of(Layout(worktree_root="/m", shared_roots=["/r"], linked=False, common_dir="/r/.git")) == "/m"
-    # a linked worktree of a bare repository: no main worktree, even when the bare repository's directory is shared
-    assert project_root_of(Layout(worktree_root="/x/wt", shared_roots=["/x"], linked=True, common_dir="/x/b.git")) == "/x/wt"
-    assert project_root_of(Layout(worktree_root="/r/wt", shared_roots=["/elsewhere"], linked=True, common_dir="/r/.git")) == "/r/wt"
+    # a linked worktree of a bare repository has no main worktree: the checkout W lies in (the nearest), else the
+    # directory that holds the common dir, unless it lies in W; never W, which the agent can write
+    assert project_root_of(Layout(worktree_root="/x/wt", shared_roots=["/x"], linked=True, common_dir="/x/b.git")) == "/x"
+    assert project_root_of(Layout(worktree_root="/x/m/.claude/worktrees/a", shared_roots=["/x/m", "/x/m/.claude", "/y"], linked=True, common_dir="/p/.bare")) == "/x/m/.claude"
+    assert project_root_of(Layout(worktree_root="/x/wt", shared_roots=["/x/wt2", "/x/w"], linked=True, common_dir="/p/.bare")) == "/p"
+    assert project_root_of(Layout(worktree_root="/x/wt", shared_roots=[], linked=True, common_dir="/x/wt/in/b.git")) is None
+    assert project_root_of(Layout(worktree_root="/x/wt", shared_roots=[], linked=True, common_dir="/x/wt/b.git")) is None  # the holder is W itself
+    assert project_root_of(Layout(worktree_root="/x/wt", shared_roots=["/x/wt"], linked=True, common_dir=None)) is None
+    assert project_root_of(Layout(worktree_root=None, shared_roots=["/x"], linked=True, common_dir="/x/b.git")) is None
+    assert project_root_of(Layout(worktree_root="/r/wt", shared_roots=["/elsewhere"], linked=True, common_dir="/r/.git")) == "/r"
+    assert project_root_of(Layout(worktree_root="/m", shared_roots=[], linked=False, common_dir=None)) == "/m"

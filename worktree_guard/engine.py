@@ -95,27 +95,56 @@ class CallError(Exception):
     """The call itself cannot be judged (no usable cwd, wrong field types): a WG000 for an isolated agent."""
 
 
-def project_root_of(layout: Layout) -> str | None:
-    """Where the project's configuration is read: the main worktree, which an isolated agent cannot write.
-
-    An agent could otherwise loosen its own guard by writing a config file into its worktree. A linked
-    worktree of a bare repository has no main worktree; there it is W itself.
-    """
+def main_worktree_in(layout: Layout) -> str | None:
+    """The main worktree of a linked worktree's repository: `<common>/..` when the common dir is a `.git` and that
+    directory is a shared root; None for a bare repository (it has none) and for any other layout."""
     if layout.linked and layout.shared_roots and layout.common_dir:
         main = os.path.dirname(layout.common_dir) if os.path.basename(layout.common_dir) == ".git" else None
         if main in layout.shared_roots:
             return main
-    return layout.worktree_root
+    return None
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def project_root_of(layout: Layout) -> str | None:
+    """Where the project's configuration and agent definitions are read: never a place the agent can write.
+
+    An isolated agent can write its own worktree, so a config file or an agent definition there would let it
+    loosen its own guard. For a linked worktree this is, in order: the main worktree; the checkout W lies in
+    (Claude Code makes its worktrees under `<project>/.claude/worktrees/`, also in a bare repository's linked
+    worktree); the directory that holds the common dir (`proj` for the bare `proj/.bare`), unless it lies in W;
+    else None (no project file). For any other layout, W itself (the agent's own checkout: not isolated).
+    """
+    if not layout.linked:
+        return layout.worktree_root
+    main = main_worktree_in(layout)
+    if main is not None:
+        return main
+    top = layout.worktree_root
+    if top is None:
+        return None
+    holders = [root for root in layout.shared_roots if root != top and _inside(top, root)]
+    if holders:
+        return max(holders, key=len)  # the nearest
+    if layout.common_dir:
+        holder = os.path.dirname(layout.common_dir)
+        if not _inside(holder, top):
+            return holder
+    return None
 
 
 def definitions_start(layout: Layout, cwd: str) -> str:
-    """Where agent definitions are looked up: the main worktree for a linked worktree, else the cwd.
+    """Where agent definitions are looked up: the project root for a linked worktree (`/` when it has none, so
+    that only the user's definitions count), else the cwd.
 
     Claude Code loads a session's agents from its project, not from a sub-agent's worktree; and an isolated
     agent can write its own worktree, so a definition there must not loosen its guard (as for the project file).
     """
     if layout.linked:
-        return project_root_of(layout) or cwd
+        return project_root_of(layout) or "/"
     return cwd
 
 

@@ -62,12 +62,12 @@ def project_dir(cwd: str | os.PathLike[str] | None = None) -> Path:
 
 def main_checkout(cwd: str | os.PathLike[str] | None = None) -> Path | None:
     """The main checkout of the repository when `cwd` is in one of its linked worktrees; else None."""
-    from .engine import project_root_of
+    from .engine import main_worktree_in
     from .layout import find_layout
 
     layout = find_layout(os.path.realpath(cwd or os.getcwd()))
-    main = project_root_of(layout)
-    return Path(main) if layout.linked and main and main != layout.worktree_root else None
+    main = main_worktree_in(layout)
+    return Path(main) if main and main != layout.worktree_root else None
 
 
 def config_paths(config: HookConfig, scope: Scope, cwd: str | os.PathLike[str] | None = None) -> list[Path]:
