@@ -199,6 +199,9 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("onetrue-awk 'BEGIN{print 1 > \"{MAIN}/x\"}'", {"WG401"}),
         ("vim.tiny README.md", "pass"),  # the family's code is read; without any there is nothing to refuse
         ("original-awk '{print}' README.md", "pass"),  # code that writes nothing, on a file in W
+        ("goawk '{print}' {MAIN}/README.md", "pass"),  # reads the main checkout, as gawk may (was WG406)
+        ("busybox-awk -F: '{print $1}' {MAIN}/README.md", "pass"),
+        ("original-awk -i inplace '{print}' {MAIN}/README.md", {"WG406"}),  # gawk's in-place option: a write
         ("vim +'w {MAIN}/x' README.md", {"WG404"}),
         ("ex -s README.md <<'EOF'\nw! {MAIN}/x\nq\nEOF", {"WG401"}),
         ("ed -s README.md <<'EOF'\nw {MAIN}/x\nq\nEOF", {"WG401"}),

@@ -638,7 +638,7 @@ BUILTIN_READERS: dict[str, ReadOnly] = {
     )},
     "rg": ReadOnly(writes_with=frozenset({"--pre"})),  # --pre runs a program on every file
     # awk reads its operands; what its program writes is found by shell/embedded.py. gawk -i inplace edits them.
-    **{name: ReadOnly(writes_with=frozenset({"-i", "--include", "-l", "--load"})) for name in ("awk", "gawk", "mawk", "nawk")},
+    **{name: ReadOnly(writes_with=frozenset({"-i", "--include", "-l", "--load"})) for name in ("awk", "gawk", "mawk", "nawk", "busybox-awk", "original-awk", "goawk", "onetrue-awk", "bwk-awk")},
     "yq": ReadOnly(writes_with=frozenset({"-i", "--inplace"})),
     "file": ReadOnly(writes_with=frozenset({"-C", "--compile"})),
 }
