@@ -1154,3 +1154,9 @@ def test_the_cline_extensions_patch_is_cancelled_not_overridden(repo: Repo) -> N
     patch = begin(f"*** Add File: {repo.main}/LEAK.txt", "+x")
     out = json.loads(answer(vscode(repo, "apply_patch", {"input": patch}), "cline", repo.worktree))
     assert set(out) == {"cancel", "errorMessage"} and out["cancel"] is True and codes_in(out["errorMessage"]) == {"WG101"}
+
+
+def test_codex_a_transcript_path_that_is_not_a_string_is_named(repo: Repo) -> None:
+    """Before, `os.path.isabs(5)` raised a TypeError out of session_meta: an internal error, not the field's name."""
+    for value in (5, ["x"], {"a": 1}):
+        assert refusal_of(codex(repo, transcript_path=value), "codex") == f"the codex payload's `transcript_path` is not a usable string ({value!r})"

@@ -99,7 +99,7 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
     kind, path_field = tool_kind(TOOLS, PASSING, tool_name(name))
     if event != "PreToolUse":
         kind = "other"
-    meta = session_meta(payload.get("transcript_path"))
+    meta = session_meta(text_field(payload, "transcript_path", NAME, required=False))  # a non-string: a clear CallError
     cwd = meta.get("cwd") if isinstance(meta.get("cwd"), str) and os.path.isabs(meta["cwd"]) else None
     extra: dict[str, Any] = {}
     agent_id = text_field(payload, "agent_id", NAME, required=False)
