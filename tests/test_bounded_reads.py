@@ -22,7 +22,7 @@ import pytest
 from tests.helpers import HOOK_EXE, Repo, payload, run_hook_inline, write_agent
 from worktree_guard import layout
 from worktree_guard.config import MAX_CONFIG_FILE
-from worktree_guard.layout import MAX_GIT_FILE, LayoutUnknown
+from worktree_guard.layout import MAX_GIT_FILE, MAX_GIT_LINE, LayoutUnknown
 
 
 def _limited() -> None:
@@ -61,7 +61,7 @@ def test_a_git_entry_the_agent_made_is_refused_without_being_read(repo: Repo, ma
     reason = reply["permissionDecisionReason"]
     assert reason.endswith("[worktree-guard WG000]")
     if make == "sparse":
-        assert f"{dotgit} is larger than 16 MiB" in reason
+        assert f"{dotgit} is larger than 4 MiB" in reason
     else:
         assert f"{dotgit} is not a readable `gitdir:` link" in reason
 
@@ -88,27 +88,61 @@ def test_a_large_git_file_is_unknown_in_process(repo: Repo) -> None:
         f.truncate(MAX_GIT_FILE + 1)
     result = run_hook_inline(bash_in(repo, "cd sub && git status"))
     assert result.decision == "deny" and result.codes == ["WG000"]
-    assert f"{big} is larger than 16 MiB" in result.reason
-    with pytest.raises(LayoutUnknown, match="is larger than 16 MiB"):
+    assert f"{big} is larger than 4 MiB" in result.reason
+    with pytest.raises(LayoutUnknown, match="is larger than 4 MiB"):
         layout._read_first_line(str(big), strict=True)
     assert layout._read_text(str(big)) is None
     exact = repo.worktree / "exact"
     exact.write_bytes(b"x" * MAX_GIT_FILE)
     assert layout._read_text(str(exact), strict=True) == "x" * MAX_GIT_FILE  # the bound itself is read
+    assert layout._read_first_line(str(exact)) is None  # but not as a first line: that bound is MAX_GIT_LINE
 
 
-def test_a_file_that_grows_past_the_bound_while_read_is_cut_off(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
-    """/proc files report size 0 and a file can grow after fstat: the read itself is bounded too."""
-    small = repo.worktree / "small"
-    small.write_bytes(b"y" * 64)
+def test_a_file_that_grows_past_the_bound_while_read_is_cut_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """/proc files report size 0 (as a file that grows after fstat): the read itself is bounded too."""
     monkeypatch.setattr(layout, "MAX_GIT_FILE", 16)
-    with pytest.raises(LayoutUnknown, match="is larger than"):
-        layout._read_text(str(small), strict=True)
-    with pytest.raises(LayoutUnknown, match="is larger than"):
-        layout._read_first_line(str(small), strict=True)
-    assert layout._read_first_line(str(small)) is None
-    small.write_bytes(b"y" * 16)
-    assert layout._read_first_line(str(small), strict=True) == "y" * 16
+    assert os.stat("/proc/self/maps").st_size == 0
+    with pytest.raises(LayoutUnknown, match="/proc/self/maps is larger than"):
+        layout._read_text("/proc/self/maps", strict=True)
+    assert layout._read_text("/proc/self/maps") is None
+    monkeypatch.setattr(layout, "MAX_GIT_LINE", 8)
+    with pytest.raises(LayoutUnknown, match="/proc/self/maps has a first line longer than 8 characters"):
+        layout._read_first_line("/proc/self/maps", strict=True)
+
+
+def test_a_first_line_is_read_up_to_its_bound(tmp_path: Path) -> None:
+    line = tmp_path / "gitdir"
+    line.write_text("a" * MAX_GIT_LINE + "\nrest\n")
+    assert layout._read_first_line(str(line), strict=True) == "a" * MAX_GIT_LINE
+    line.write_text("a" * (MAX_GIT_LINE + 1) + "\n")
+    with pytest.raises(LayoutUnknown, match=f"has a first line longer than {MAX_GIT_LINE} characters"):
+        layout._read_first_line(str(line), strict=True)
+    assert layout._read_first_line(str(line)) is None
+
+
+def test_a_gitdir_link_longer_than_a_path_is_refused_at_once(repo: Repo) -> None:
+    """Resolving `gitdir: a/a/a/…` of 16 MiB took longer than the hook's 20 s budget."""
+    dotgit = repo.worktree / "sub" / ".git"
+    dotgit.parent.mkdir()
+    dotgit.write_text("gitdir: " + "a/" * 500_000 + "\n")
+    result = run_hook_inline(bash_in(repo, "cd sub && git status"))
+    assert result.codes == ["WG000"]
+    assert f"{dotgit} has a first line longer than {MAX_GIT_LINE} characters" in result.reason
+
+
+def test_the_git_config_reader_keeps_only_the_keys_it_needs(tmp_path: Path) -> None:
+    config = tmp_path / "config"
+    config.write_text("[core]\n" + "".join(f"\tk{i} = {i}\n" for i in range(1000)) + "\tworktree = /w\n\tbare = false\n[extensions]\n\tworktreeConfig = true\n\tother = 1\n")
+    assert layout.read_git_core(str(config)) == {"core.worktree": "/w", "core.bare": "false", "extensions.worktreeconfig": "true"}
+
+
+def test_a_git_config_linked_to_dev_null_is_empty_as_git_reads_it(repo: Repo) -> None:
+    config = repo.main / ".git" / "config"
+    config.unlink()
+    config.symlink_to(os.devnull)
+    assert run_hook_inline(bash_in(repo, "ls")).decision == "pass"
+    assert run_hook_inline(bash_in(repo, f"touch {repo.main}/x")).codes == ["WG401"]
+    assert layout._read_text(str(config), strict=True) == ""
 
 
 def test_non_strict_reads_of_a_fifo_or_device_see_nothing(tmp_path: Path) -> None:
@@ -143,13 +177,36 @@ def test_a_user_config_of_dev_null_is_an_empty_config(repo: Repo, monkeypatch: p
     assert run_hook_inline(bash_in(repo, f"touch {repo.main}/x")).codes == ["WG401"]  # the guard still judges
 
 
+def test_a_large_pyproject_without_a_guard_section_is_read(repo: Repo) -> None:
+    """A pyproject.toml of 2 MiB (a long dependency list) is no reason to refuse every call."""
+    (repo.main / "pyproject.toml").write_text('[project]\nname = "x"\n' + "# padding\n" * 220_000)
+    assert run_hook_inline(bash_in(repo, "ls")).decision == "pass"
+
+
+def test_a_config_that_is_not_utf8_is_a_config_error(tmp_path: Path) -> None:
+    from worktree_guard.config import ConfigError, project_layer
+
+    (tmp_path / ".worktree-guard.toml").write_bytes(b"mode = '\xe9'\n")
+    with pytest.raises(ConfigError, match=r"\.worktree-guard\.toml: not valid TOML"):
+        project_layer(str(tmp_path))
+
+
+def test_a_config_that_grows_past_the_bound_while_read_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from worktree_guard import config
+    from worktree_guard.config import ConfigError
+
+    monkeypatch.setattr(config, "MAX_CONFIG_FILE", 16)
+    with pytest.raises(ConfigError, match="/proc/self/maps: cannot read: larger than"):
+        config._read_toml("/proc/self/maps")
+
+
 def test_a_config_over_the_bound_is_refused(repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config = tmp_path / "guard.toml"
     config.write_bytes(b"#" * (MAX_CONFIG_FILE + 1))
     monkeypatch.setenv("WORKTREE_GUARD_USER_CONFIG", str(config))
     result = run_hook_inline(bash_in(repo, "ls"))
     assert result.decision == "deny" and result.codes == ["WG000"]
-    assert f"{config}: cannot read: larger than 1 MiB" in result.reason
+    assert f"{config}: cannot read: larger than 16 MiB" in result.reason
     config.write_bytes(b"#" * MAX_CONFIG_FILE)  # a comment of exactly the bound is read
     assert run_hook_inline(bash_in(repo, "ls")).decision == "pass"
 
@@ -181,3 +238,64 @@ def test_a_home_that_is_not_a_directory_has_no_user_config(repo: Repo, monkeypat
     file_home.write_text("")
     monkeypatch.setenv("HOME", str(file_home))
     assert run_hook_inline(bash_in(repo, "ls")).decision == "pass"
+
+
+def test_agent_frontmatter_with_aliases_is_refused_at_once(repo: Repo) -> None:
+    """500 bytes of nested aliases expand to a billion items when `name` is turned into a string."""
+    from worktree_guard.agents import AgentDefinitionError, find_agent_definition
+
+    levels = ["l0: &l0 [x, x, x, x, x, x, x, x, x]"] + [f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]" for i in range(1, 9)]
+    write_agent(repo.main, "bomb", "\n".join(levels) + "\nname: *l8")
+    with pytest.raises(AgentDefinitionError, match=r"frontmatter is not valid YAML: an alias \(\*name\) is not read"):
+        find_agent_definition("general-purpose", str(repo.main), str(repo.base / "home"))
+    write_agent(repo.main, "bomb", "name: bomb\nanchored: &a 1\nisolation: worktree")  # an anchor alone is fine
+    assert find_agent_definition("bomb", str(repo.main), str(repo.base / "home")).isolated
+
+
+def test_an_agents_directory_with_too_many_entries_is_refused(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`.claude/agents -> /` walked the whole filesystem on every call."""
+    from worktree_guard import agents
+    from worktree_guard.agents import AgentDefinitionError, find_agent_definition
+
+    directory = repo.main / ".claude" / "agents"
+    directory.mkdir(parents=True)
+    for i in range(6):
+        (directory / f"a{i}.md").write_text("no frontmatter\n")
+    monkeypatch.setattr(agents, "MAX_DEFINITION_ENTRIES", 6)
+    assert find_agent_definition("reviewer", str(repo.main), str(repo.base / "home")) is None  # 6: the bound
+    (directory / "sub").mkdir()
+    with pytest.raises(AgentDefinitionError, match=f"{directory}: more than 6 entries"):
+        find_agent_definition("reviewer", str(repo.main), str(repo.base / "home"))
+
+
+def test_an_agent_definition_is_read_up_to_256_kib(repo: Repo) -> None:
+    from worktree_guard.agents import find_agent_definition
+
+    path = write_agent(repo.main, "late", "name: late\nisolation: worktree\n" + "# pad\n" * 50_000)
+    assert path.stat().st_size > 256 * 1024  # its closing `---` lies past the bound: no frontmatter is read
+    assert find_agent_definition("late", str(repo.main), str(repo.base / "home")) is None
+    path = write_agent(repo.main, "early", "name: early\nisolation: worktree\n" + "# pad\n" * 40_000)
+    assert path.stat().st_size < 256 * 1024
+    assert find_agent_definition("early", str(repo.main), str(repo.base / "home")).isolated
+
+
+def test_the_reads_themselves_are_bounded_when_the_size_lies(tmp_path: Path) -> None:
+    """A file whose size fstat under-reports (a /proc file, one that grows after the look) is still read only up to
+    the bound: in a child under 1 GiB, with fstat made to say 0 for a sparse 20 GiB git file and config."""
+    sparse = tmp_path / "big"
+    with open(sparse, "wb") as f:
+        f.truncate(20 << 30)
+    code = (
+        "import os, sys\nfrom worktree_guard import config, layout\n"
+        "real = os.fstat\n"
+        "class Small:\n    def __init__(self, s): self.s = s\n    def __getattr__(self, n): return 0 if n == 'st_size' else getattr(self.s, n)\n"
+        "os.fstat = lambda fd: Small(real(fd))\n"
+        "for read in (lambda: layout._read_text(sys.argv[1], strict=True), lambda: layout._read_first_line(sys.argv[1], strict=True),\n"
+        "             lambda: config._read_toml(sys.argv[1])):\n"
+        "    try:\n        read()\n    except (layout.LayoutUnknown, config.ConfigError) as e:\n        print(str(e).replace(sys.argv[1], 'F'))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code, str(sparse)], capture_output=True, text=True, timeout=60, preexec_fn=_limited)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "F is larger than 4 MiB", f"F has a first line longer than {MAX_GIT_LINE} characters", "F: cannot read: larger than 16 MiB",
+    ]

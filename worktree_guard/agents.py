@@ -89,6 +89,13 @@ def _yaml12_loader() -> Any:
                 for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
             }
 
+        def compose_node(self: Any, parent: Any, index: Any) -> Any:
+            # No aliases: nine nested `*a` lists in 500 bytes expand to a billion items (the "billion laughs").
+            if self.check_event(yaml.AliasEvent):
+                raise yaml.composer.ComposerError(None, None, "an alias (*name) is not read in agent frontmatter", self.peek_event().start_mark)
+            return yaml.SafeLoader.compose_node(self, parent, index)
+
+        Yaml12Loader.compose_node = compose_node
         Yaml12Loader.add_implicit_resolver(bool_tag, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
         _LOADER = Yaml12Loader
     return _LOADER
@@ -113,11 +120,19 @@ def agent_dirs(cwd: str, home: str | None = None) -> list[str]:
     return dirs
 
 
+#: The most entries looked at below one agents directory.
+MAX_DEFINITION_ENTRIES = 10_000
+
+
 def _candidates(directory: str, agent_type: str) -> list[str]:
     """`<name>.md` first (the usual case, one stat), then every other Markdown file below the directory."""
     direct = os.path.join(directory, agent_type + ".md")
     found = [direct] if os.path.isfile(direct) else []
+    seen = 0
     for root, subdirs, files in os.walk(directory):
+        seen += len(subdirs) + len(files)
+        if seen > MAX_DEFINITION_ENTRIES:  # `.claude/agents -> /` would walk the whole filesystem on every call
+            raise AgentDefinitionError(f"{directory}: more than {MAX_DEFINITION_ENTRIES} entries, so its agent definitions cannot be read")
         subdirs.sort()
         for name in sorted(files):
             path = os.path.join(root, name)

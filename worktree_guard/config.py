@@ -8,6 +8,7 @@ import os
 import stat
 from typing import Any, Literal
 
+from .devices import is_null_device
 from .fast_dataclass import fast_dataclass, field
 from .records import ConfigDict, Field, Record, validation_error
 
@@ -100,18 +101,10 @@ def _normalise_keys(values: dict[str, Any]) -> dict[str, Any]:
     return {str(k).replace("-", "_"): v for k, v in values.items()}
 
 
-#: The largest config file read. A config is a few hundred bytes; without a bound, a config linked to /dev/zero
-#: made the hook read until the kernel killed it, and a killed hook lets the call through.
-MAX_CONFIG_FILE = 1 << 20
-
-
-def _is_null_device(status: os.stat_result) -> bool:
-    """/dev/null (`WORKTREE_GUARD_USER_CONFIG=/dev/null`, as git's GIT_CONFIG_GLOBAL=/dev/null): an empty config."""
-    try:
-        null = os.stat(os.devnull)
-    except OSError:
-        return False
-    return stat.S_ISCHR(status.st_mode) and stat.S_ISCHR(null.st_mode) and status.st_rdev == null.st_rdev
+#: The largest config file read (a `pyproject.toml` can be large; a config is a few hundred bytes). Without a
+#: bound, a config linked to /dev/zero made the hook read until the kernel killed it, and a killed hook lets the
+#: call through.
+MAX_CONFIG_FILE = 16 << 20
 
 
 def _read_toml(path: str) -> dict[str, Any] | None:
@@ -125,7 +118,7 @@ def _read_toml(path: str) -> dict[str, Any] | None:
         status = os.fstat(fd)
         if stat.S_ISDIR(status.st_mode):
             raise ConfigError(f"{path}: cannot read: {os.strerror(errno.EISDIR)}")  # as open() says it
-        if not stat.S_ISREG(status.st_mode) and not _is_null_device(status):
+        if not stat.S_ISREG(status.st_mode) and not is_null_device(status):  # /dev/null: an empty config
             raise ConfigError(f"{path}: cannot read: not a regular file")
         with open(fd, "rb", closefd=False) as f:
             data = f.read(MAX_CONFIG_FILE + 1)
@@ -139,7 +132,7 @@ def _read_toml(path: str) -> dict[str, Any] | None:
 
     try:
         return tomllib.loads(data.decode())  # as tomllib.load does
-    except tomllib.TOMLDecodeError as e:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from e
 
 

@@ -8,10 +8,12 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import errno
+import io
 import os
 import stat
 from collections.abc import Iterator
 
+from .devices import is_null_device
 from .fast_dataclass import fast_dataclass, field, replace
 
 
@@ -36,11 +38,14 @@ class Layout:
         return self.worktree_root is not None
 
 
-#: The most the guard reads of one git file. Git itself refuses a `.git` file over 1 MiB (setup.c,
-#: read_gitfile_gently); a HEAD, `commondir` or config this large is not one git wrote. Without a bound, a `.git`
-#: link to /dev/zero or a sparse file inside W made the hook read until memory ran out: a hook the kernel kills
-#: has no reply, and Claude Code lets that call through.
-MAX_GIT_FILE = 16 << 20
+#: The most the guard reads of one git file (a config). Without a bound, a `.git` link to /dev/zero or a sparse
+#: file inside W made the hook read until memory ran out: a hook the kernel kills has no reply, and Claude Code
+#: lets that call through.
+MAX_GIT_FILE = 4 << 20
+#: The longest first line of a `.git` file, HEAD, `commondir` or `gitdir` read: a path (PATH_MAX is 4096) and a
+#: prefix. Git refuses a `.git` file over 1 MiB (setup.c, read_gitfile_gently); a longer line is not one git
+#: wrote, and resolving a path of a million components takes minutes.
+MAX_GIT_LINE = 8192
 
 
 def _read_text(path: str, strict: bool = False, *, first_line: bool = False) -> str | None:
@@ -60,14 +65,19 @@ def _read_text(path: str, strict: bool = False, *, first_line: bool = False) -> 
         status = os.fstat(fd)
         if stat.S_ISDIR(status.st_mode):
             problem = f"cannot be read ({os.strerror(errno.EISDIR)})"  # as open() says it
+        elif is_null_device(status):
+            text, problem = "", None  # `.git/config -> /dev/null`: git reads it as empty, and so does the guard
         elif not stat.S_ISREG(status.st_mode):
             problem = "is not a regular file"
         elif status.st_size > MAX_GIT_FILE:
             problem = f"is larger than {MAX_GIT_FILE >> 20} MiB"
         else:
             with open(fd, encoding="utf-8", errors="surrogateescape", closefd=False) as f:
-                text = f.readline(MAX_GIT_FILE + 1) if first_line else f.read(MAX_GIT_FILE + 1)
-            problem = f"is larger than {MAX_GIT_FILE >> 20} MiB" if len(text) > MAX_GIT_FILE else None
+                text = f.readline(MAX_GIT_LINE + 2) if first_line else f.read(MAX_GIT_FILE + 1)
+            if len(text.removesuffix("\n") if first_line else text) > (MAX_GIT_LINE if first_line else MAX_GIT_FILE):
+                problem = f"has a first line longer than {MAX_GIT_LINE} characters" if first_line else f"is larger than {MAX_GIT_FILE >> 20} MiB"
+            else:
+                problem = None
     except OSError as e:
         problem = f"cannot be read ({e.strerror})"
     finally:
@@ -113,8 +123,12 @@ def _resolve_from(base: str, value: str) -> str:
     return os.path.realpath(value if os.path.isabs(value) else os.path.join(base, value))
 
 
+#: The keys read_git_core returns.
+GIT_CORE_KEYS = frozenset({"core.worktree", "core.bare", "extensions.worktreeconfig"})
+
+
 def read_git_core(config_path: str, strict: bool = False) -> dict[str, str]:
-    """The `[core]` and `[extensions]` keys of a git config file, lower-cased as git compares them.
+    """The GIT_CORE_KEYS of a git config file, lower-cased as git compares them.
 
     Git config is INI-like but indents keys with tabs and repeats keys, which configparser rejects; only
     the few keys layout needs are read. `strict`: a file that exists but cannot be read is LayoutUnknown.
@@ -123,9 +137,8 @@ def read_git_core(config_path: str, strict: bool = False) -> dict[str, str]:
     text = _read_text(config_path, strict)
     if text is None:
         return values
-    lines = text.splitlines()
     section = ""
-    for line in lines:
+    for line in io.StringIO(text):  # one line at a time: a config of a million lines is no list of a million
         text = line.strip()
         if not text or text[0] in "#;":
             continue
@@ -137,9 +150,9 @@ def read_git_core(config_path: str, strict: bool = False) -> dict[str, str]:
         if section not in ("core", "extensions"):
             continue
         key, sep, value = text.partition("=")
-        key = key.strip().lower()
-        value = value.split(" #")[0].split(" ;")[0].strip().strip('"') if sep else "true"
-        values[f"{section}.{key}"] = value
+        name = f"{section}.{key.strip().lower()}"
+        if name in GIT_CORE_KEYS:  # only what layout and the git rule ask: a config of a million keys keeps three
+            values[name] = value.split(" #")[0].split(" ;")[0].strip().strip('"') if sep else "true"
     return values
 
 
