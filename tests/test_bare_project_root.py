@@ -43,19 +43,56 @@ def test_a_project_file_the_agent_writes_into_its_own_worktree_does_not_loosen_i
     assert write_call(bare["nested"], bare["feat"] / "x") == ["WG101"]
 
 
-def test_the_project_file_of_a_bare_repository_is_read_beside_it_and_from_the_checkout_holding_w(bare: dict[str, Path]) -> None:
+def test_the_project_file_of_a_bare_repository_is_read_beside_it(bare: dict[str, Path]) -> None:
+    (bare["main"] / ".worktree-guard.toml").write_text('mode = "off"\n')  # the session's checkout: an agent there can write it
+    assert write_call(bare["nested"], bare["feat"] / "x") == ["WG101"]
+    assert write_call(bare["feat"], bare["main"] / "y") == ["WG101"]
     (bare["proj"] / ".worktree-guard.toml").write_text('mode = "off"\n')
-    assert write_call(bare["feat"], bare["main"] / "x") == "pass"  # the user's own file, where the agent cannot write
-    assert write_call(bare["nested"], bare["feat"] / "x") == ["WG101"]  # a nested worktree: proj/main's file counts
-    (bare["main"] / ".worktree-guard.toml").write_text('mode = "off"\n')
+    assert write_call(bare["feat"], bare["main"] / "x") == "pass"  # the user's own file, where no agent can write
     assert write_call(bare["nested"], bare["feat"] / "x") == "pass"
 
 
 def test_an_agent_definition_the_agent_writes_into_its_own_worktree_does_not_count(bare: dict[str, Path]) -> None:
-    for where in (bare["feat"], bare["nested"]):
+    for where in (bare["feat"], bare["nested"], bare["main"]):  # main: the parent of nested, which it could use
         write_agent(where, "general-purpose", "name: general-purpose\nworktree-guard:\n  mode: \"off\"")
-        write_agent(where, "free", "name: free\nisolation: none")
-        assert write_call(where, bare["main"] / "x" if where != bare["main"] else bare["feat"] / "x") == ["WG101"]
-    write_agent(bare["main"], "general-purpose", "name: general-purpose\nworktree-guard:\n  mode: \"off\"")
-    assert write_call(bare["nested"], bare["feat"] / "x") == "pass"  # the session's project (proj/main): Claude Code's
-    assert write_call(bare["feat"], bare["main"] / "x") == ["WG101"]  # not feat's project: proj/ holds no definition
+    assert write_call(bare["feat"], bare["main"] / "x") == ["WG101"]
+    assert write_call(bare["nested"], bare["feat"] / "x") == ["WG101"]
+    write_agent(bare["proj"], "general-purpose", "name: general-purpose\nworktree-guard:\n  mode: \"off\"")
+    assert write_call(bare["nested"], bare["feat"] / "x") == "pass"  # the definition beside the repository counts
+
+
+@pytest.mark.parametrize("inner", ["same repository", "a bare repository made in W", "a repository made in W"])
+def test_a_worktree_the_agent_makes_inside_its_own_does_not_make_w_its_project(bare: dict[str, Path], inner: str) -> None:
+    """`git worktree add x && cd x`: from W/x, the real W is a shared root around the cwd, where the agent wrote
+    `mode = "off"` before; and a repository it made in W has its main worktree, or its holder, in W."""
+    w = bare["feat"]
+    (w / ".worktree-guard.toml").write_text('mode = "off"\n')
+    if inner == "same repository":
+        git("worktree", "add", "-q", "-b", "x", str(w / "x"), "main", cwd=w)
+    elif inner == "a bare repository made in W":
+        git("clone", "-q", "--bare", str(bare["proj"] / ".bare"), str(w / "inner.git"), cwd=w)
+        git("worktree", "add", "-q", str(w / "x"), "main", cwd=w / "inner.git")
+    else:
+        git("clone", "-q", str(bare["proj"] / ".bare"), str(w / "inner"), cwd=w)
+        (w / "inner" / ".worktree-guard.toml").write_text('mode = "off"\n')
+        git("worktree", "add", "-q", "-b", "x", str(w / "x"), cwd=w / "inner")
+    assert write_call(w / "x", bare["main"] / "x") == ["WG101"]
+    assert write_call(w / "x", w / "x" / "ok") == "pass"
+
+
+def test_the_main_worktree_is_where_core_worktree_puts_it(repo: Repo) -> None:
+    """A repository whose git dir is `holder/.git` and whose work tree (`core.worktree`) is `checkout`: the project
+    file is the checkout's, as git names it, not one in the git dir's parent."""
+    holder, checkout, linked = repo.base / "holder", repo.base / "checkout", repo.base / "linked"
+    git("init", "-q", "-b", "main", str(holder), cwd=repo.base)
+    checkout.mkdir()
+    git("config", "core.worktree", str(checkout), cwd=holder)
+    (checkout / "f").write_text("x\n")
+    git("add", "-A", cwd=holder)
+    git("commit", "-q", "-m", "i", cwd=holder)
+    git("worktree", "add", "-q", "-b", "l", str(linked), cwd=holder)
+    assert write_call(linked, checkout / "f") == ["WG101"]
+    (holder / ".worktree-guard.toml").write_text('mode = "off"\n')
+    assert write_call(linked, checkout / "f") == ["WG101"]
+    (checkout / ".worktree-guard.toml").write_text('mode = "off"\n')
+    assert write_call(linked, checkout / "f") == "pass"

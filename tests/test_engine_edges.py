@@ -399,14 +399,23 @@ def test_the_project_root_is_the_main_worktree_only_for_a_linked_worktree_with_o
     assert project_root_of(linked) == "/r"
     # a checkout of its own whose git dir lies in a shared root (`--separate-git-dir`): W is the project
     assert project_root_of(Layout(worktree_root="/m", shared_roots=["/r"], linked=False, common_dir="/r/.git")) == "/m"
-    # a linked worktree of a bare repository has no main worktree: the checkout W lies in (the nearest), else the
-    # directory that holds the common dir, unless it lies in W; never W, which the agent can write
+    # a linked worktree of a bare repository has no main worktree: the directory holding the repository, unless it
+    # lies in a linked worktree that holds the cwd (W or one around it); never W or a checkout W lies in
     assert project_root_of(Layout(worktree_root="/x/wt", shared_roots=["/x"], linked=True, common_dir="/x/b.git")) == "/x"
-    assert project_root_of(Layout(worktree_root="/x/m/.claude/worktrees/a", shared_roots=["/x/m", "/x/m/.claude", "/y"], linked=True, common_dir="/p/.bare")) == "/x/m/.claude"
-    assert project_root_of(Layout(worktree_root="/x/wt", shared_roots=["/x/wt2", "/x/w"], linked=True, common_dir="/p/.bare")) == "/p"
+    nested = Layout(worktree_root="/p/m/.claude/worktrees/a", shared_roots=["/p/m", "/y"], linked=True, common_dir="/p/.bare")
+    assert project_root_of(nested) == "/p"
+    nested.enclosing = ["/p/m/.claude/worktrees/a", "/p/m"]
+    assert project_root_of(nested) == "/p"
+    assert project_root_of(Layout(worktree_root="/x/wt/in", shared_roots=["/x/wt"], linked=True, common_dir="/x/wt/b.git", enclosing=["/x/wt/in", "/x/wt"])) is None
     assert project_root_of(Layout(worktree_root="/x/wt", shared_roots=[], linked=True, common_dir="/x/wt/in/b.git")) is None
     assert project_root_of(Layout(worktree_root="/x/wt", shared_roots=[], linked=True, common_dir="/x/wt/b.git")) is None  # the holder is W itself
     assert project_root_of(Layout(worktree_root="/x/wt", shared_roots=["/x/wt"], linked=True, common_dir=None)) is None
     assert project_root_of(Layout(worktree_root=None, shared_roots=["/x"], linked=True, common_dir="/x/b.git")) is None
+    assert project_root_of(Layout(worktree_root=None, shared_roots=["/x"], linked=True, common_dir="/x/b.git", enclosing=["/q"])) == "/x"
+    # a main worktree inside a worktree around the cwd (the agent's own repository, made inside W): not read
+    inner = Layout(worktree_root="/w/x", shared_roots=["/w/inner", "/w"], linked=True, common_dir="/w/inner/.git", enclosing=["/w/x", "/w"])
+    assert project_root_of(inner) is None
+    inner.enclosing = ["/w/x"]
+    assert project_root_of(inner) == "/w/inner"
     assert project_root_of(Layout(worktree_root="/r/wt", shared_roots=["/elsewhere"], linked=True, common_dir="/r/.git")) == "/r"
     assert project_root_of(Layout(worktree_root="/m", shared_roots=[], linked=False, common_dir=None)) == "/m"

@@ -14,7 +14,7 @@ from .fast_dataclass import fast_dataclass, field
 from .agents import AgentDefinition, find_agent_definition
 from .config import EffectiveConfig, Layer, Settings, load_config
 from .isolation import Isolation, decide_isolation
-from .layout import Layout, LayoutUnknown, layout_of_cwd, with_explicit_root
+from .layout import Layout, LayoutUnknown, layout_of_cwd, main_worktree_of, with_explicit_root
 from .model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
 from .paths import canonical, home_dir
 from .policy import PathPolicy
@@ -96,13 +96,12 @@ class CallError(Exception):
 
 
 def main_worktree_in(layout: Layout) -> str | None:
-    """The main worktree of a linked worktree's repository: `<common>/..` when the common dir is a `.git` and that
-    directory is a shared root; None for a bare repository (it has none) and for any other layout."""
-    if layout.linked and layout.shared_roots and layout.common_dir:
-        main = os.path.dirname(layout.common_dir) if os.path.basename(layout.common_dir) == ".git" else None
-        if main in layout.shared_roots:
-            return main
-    return None
+    """The main worktree of a linked worktree's repository, as git names it (`core.worktree`, else the common
+    dir's parent) when it is a shared root; None for a bare repository (it has none) and for any other layout."""
+    if not (layout.linked and layout.common_dir):
+        return None
+    main = main_worktree_of(layout.common_dir, strict=True)
+    return main if main in layout.shared_roots else None
 
 
 def _inside(path: str, root: str) -> bool:
@@ -112,27 +111,20 @@ def _inside(path: str, root: str) -> bool:
 def project_root_of(layout: Layout) -> str | None:
     """Where the project's configuration and agent definitions are read: never a place the agent can write.
 
-    An isolated agent can write its own worktree, so a config file or an agent definition there would let it
-    loosen its own guard. For a linked worktree this is, in order: the main worktree; the checkout W lies in
-    (Claude Code makes its worktrees under `<project>/.claude/worktrees/`, also in a bare repository's linked
-    worktree); the directory that holds the common dir (`proj` for the bare `proj/.bare`), unless it lies in W;
-    else None (no project file). For any other layout, W itself (the agent's own checkout: not isolated).
+    An isolated agent can write its own worktree, and any worktree it made inside it, so a config file or an
+    agent definition there would let it loosen its own guard. For a linked worktree this is the main worktree;
+    for a bare repository's, which has none, the directory that holds the repository (`proj` for `proj/.bare`);
+    either only when it lies in no linked worktree that holds the cwd (`layout.enclosing`, W among them), else
+    None (no project file). For any other layout, W itself (the agent's own checkout: it is not isolated).
     """
     if not layout.linked:
         return layout.worktree_root
-    main = main_worktree_in(layout)
-    if main is not None:
-        return main
-    top = layout.worktree_root
-    if top is None:
+    mine = [top for top in (layout.worktree_root, *layout.enclosing) if top]
+    if not mine:
         return None
-    holders = [root for root in layout.shared_roots if root != top and _inside(top, root)]
-    if holders:
-        return max(holders, key=len)  # the nearest
-    if layout.common_dir:
-        holder = os.path.dirname(layout.common_dir)
-        if not _inside(holder, top):
-            return holder
+    for candidate in (main_worktree_in(layout), os.path.dirname(layout.common_dir) if layout.common_dir else None):
+        if candidate and not any(_inside(candidate, top) for top in mine):
+            return candidate
     return None
 
 

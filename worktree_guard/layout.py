@@ -32,6 +32,9 @@ class Layout:
     linked: bool = False
     common_dir: str | None = None
     source: str = "none"
+    #: Every linked worktree that holds the cwd, nearest first (W among them): the agent may have made the inner
+    #: ones itself (`git worktree add x && cd x`), so what lies in any of them is never trusted as configuration.
+    enclosing: list[str] = field(default_factory=list)
 
     @property
     def in_git(self) -> bool:
@@ -254,7 +257,7 @@ def forget_layouts() -> None:
 
 
 def _copy(layout: Layout) -> Layout:
-    return replace(layout, shared_roots=list(layout.shared_roots))
+    return replace(layout, shared_roots=list(layout.shared_roots), enclosing=list(layout.enclosing))
 
 
 def find_layout(cwd: str) -> Layout:
@@ -303,6 +306,7 @@ def _find_layout(cwd: str) -> Layout:
         # holding it is W; without one, the nearest linked worktree there is (isolated either way).
         mine = next((f for f in linked if f.linked_back), first if first.layout.linked else linked[0])
     layout = mine.layout
+    layout.enclosing = [f.layout.worktree_root for f in linked if f.layout.worktree_root]
     for outer in linked[linked.index(mine) + 1:]:
         if outer.layout.common_dir != layout.common_dir:
             for top in [outer.layout.worktree_root, *outer.layout.shared_roots]:
