@@ -36,3 +36,16 @@ def _no_daemon(monkeypatch: pytest.MonkeyPatch) -> None:
 def repo(tmp_path: Path) -> Repo:
     """A main checkout with real linked worktrees, in this test's temp dir (HOME is isolated already)."""
     return make_repo(tmp_path / "work")
+
+
+@pytest.fixture
+def temp_elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The system temp dir and $TMPDIR moved to `tmp_path/systmp`, so that this test's repositories and HOME lie
+    outside the default allow-list, as they do on a user's machine (an agent cannot write them)."""
+    import tempfile
+
+    elsewhere = tmp_path / "systmp"
+    elsewhere.mkdir()
+    monkeypatch.setenv("TMPDIR", str(elsewhere))
+    monkeypatch.setattr(tempfile, "tempdir", str(elsewhere))
+    return elsewhere

@@ -14,9 +14,10 @@ from tests.helpers import Repo, git, payload, run_hook_inline, write_agent
 
 
 @pytest.fixture
-def bare(repo: Repo) -> dict[str, Path]:
+def bare(repo: Repo, temp_elsewhere: Path) -> dict[str, Path]:
     """`proj/.bare` (a bare clone), its linked worktrees `proj/main` and `proj/feat`, and a sub-agent's worktree
-    nested in `proj/main/.claude/worktrees/`, as Claude Code makes them."""
+    nested in `proj/main/.claude/worktrees/`, as Claude Code makes them; outside the allow-listed temp dir, as on a
+    user's machine (in it, the agent could write `proj/.worktree-guard.toml` itself: see the last test)."""
     proj = repo.base / "proj"
     proj.mkdir()
     git("clone", "-q", "--bare", str(repo.main), str(proj / ".bare"), cwd=repo.base)
@@ -96,3 +97,16 @@ def test_the_main_worktree_is_where_core_worktree_puts_it(repo: Repo) -> None:
     assert write_call(linked, checkout / "f") == ["WG101"]
     (checkout / ".worktree-guard.toml").write_text('mode = "off"\n')
     assert write_call(linked, checkout / "f") == "pass"
+
+
+def test_in_the_temp_dir_the_file_beside_a_bare_repository_is_the_agents_to_write(repo: Repo) -> None:
+    """Without `temp_elsewhere` the repository lies in the allow-listed temp dir: the agent may write
+    `proj/.worktree-guard.toml`, so it only counts for the agent's isolation, never to loosen it."""
+    proj = repo.base / "proj"
+    proj.mkdir()
+    git("clone", "-q", "--bare", str(repo.main), str(proj / ".bare"), cwd=repo.base)
+    git("worktree", "add", "-q", str(proj / "main"), "main", cwd=proj / ".bare")
+    git("worktree", "add", "-q", "-b", "feat", str(proj / "feat"), "main", cwd=proj / ".bare")
+    assert write_call(proj / "feat", proj / ".worktree-guard.toml") == "pass"  # the agent can write it
+    (proj / ".worktree-guard.toml").write_text('mode = "off"\nisolated = false\n')
+    assert write_call(proj / "feat", proj / "main" / "x") == ["WG101"]

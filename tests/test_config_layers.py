@@ -72,12 +72,25 @@ def test_frontmatter_applies_only_to_its_agent_type(repo: Repo) -> None:
     assert scope_for(str(repo.worktree), None).settings.mode == "enforce"
 
 
-def test_user_scope_definition_is_found_and_project_scope_wins(repo: Repo) -> None:
+def test_user_scope_definition_is_found_and_project_scope_wins(repo: Repo, temp_elsewhere: Path) -> None:
     write_agent(Path.home(), "worker", "worktree-guard:\n  profile: strict")
     assert scope_for(str(repo.worktree), "worker").config.sources["profile"].startswith(f"agent definition {Path.home()}")
     write_agent(repo.main, "worker", "worktree-guard:\n  reads: warn")
     scope = scope_for(str(repo.worktree), "worker")
     assert scope.settings.profile == "default" and scope.settings.reads == "warn"
+
+
+def test_a_user_definition_where_the_agent_can_write_it_cannot_loosen_its_guard(repo: Repo) -> None:
+    """HOME in the temp dir (CI, containers): the default allow-list lets an isolated agent write
+    ~/.claude/agents, so a definition there counts for its isolation only, never for its settings."""
+    write_agent(Path.home(), "general-purpose", "worktree-guard:\n  mode: \"off\"\n  profile: strict")
+    scope = scope_for(str(repo.worktree), "general-purpose")
+    assert scope.isolation.isolated and (scope.settings.mode, scope.settings.profile) == ("enforce", "default") and scope.definition is None
+    result = run_hook_inline(subagent_payload(repo, "Write", {"file_path": str(repo.main / "x.py"), "content": ""}))
+    assert result.codes == ["WG101"]
+    write_agent(Path.home(), "helper", "isolation: worktree\nworktree-guard:\n  mode: warn")  # it still isolates
+    free = scope_for(str(repo.main), "helper")
+    assert free.isolation.isolated and free.isolation.misplaced and free.settings.mode == "enforce"
 
 
 def test_a_definition_written_into_the_agents_own_worktree_cannot_loosen_its_guard(repo: Repo) -> None:

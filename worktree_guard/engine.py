@@ -10,9 +10,9 @@ from typing import Any
 
 import pluggy
 
-from .fast_dataclass import fast_dataclass, field
+from .fast_dataclass import fast_dataclass, field, replace
 from .agents import AgentDefinition, find_agent_definition
-from .config import EffectiveConfig, Layer, Settings, load_config
+from .config import PROJECT_FILE, EffectiveConfig, Layer, Settings, load_config
 from .isolation import Isolation, decide_isolation
 from .layout import Layout, LayoutUnknown, layout_of_cwd, main_worktree_of, with_explicit_root
 from .model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
@@ -159,20 +159,89 @@ def scope_for(
         layout = layout_of_cwd(cwd)
     start = definitions_start(layout, cwd)
     definition = find_agent_definition(agent_type, start, home) if agent_type else None
+    root = project_root_of(layout)
+    found = replace(layout, shared_roots=list(layout.shared_roots))
+    scope = _scope_with(cwd, agent_type, layout, root, definition, flags, environ, home, start)
+    written = _written_by_agent(found, root, definition, flags, environ, home)
+    if not written:
+        return scope
+    # A file the agent could have written configures it only while it is free anyway: an agent that is isolated
+    # with it, or without it, is judged without it, and stays isolated.
+    clean = _scope_with(cwd, agent_type, found, None if "project" in written else root, None if "definition" in written else definition, flags, environ, home, start)
+    if not (scope.isolation.isolated or clean.isolation.isolated):
+        return scope
+    if not clean.isolation.isolated:
+        clean.isolation = Isolation(isolated=True, reason=scope.isolation.reason + " (from a file this agent can write: only its isolation counts)", misplaced=scope.isolation.misplaced)
+    # What the file adds to the shared checkouts only tightens: they stay shared (a write there stays refused).
+    added = [r for r in scope.layout.shared_roots if r not in clean.layout.shared_roots and r != clean.layout.worktree_root]
+    if added:
+        clean.layout.shared_roots.extend(added)
+        clean.policy = PathPolicy(clean.layout, clean.settings.allow, clean.settings.protect, home)
+    return clean
+
+
+def _scope_with(
+    cwd: str,
+    agent_type: str | None,
+    layout: Layout,
+    root: str | None,
+    definition: AgentDefinition | None,
+    flags: dict[str, Any] | None,
+    environ: dict[str, str] | None,
+    home: str,
+    start: str,
+) -> AgentScope:
     frontmatter = (
         Layer(f"agent definition {definition.path} (worktree-guard:)", {str(k).replace("-", "_"): v for k, v in definition.guard_settings.items()})
         if definition is not None and definition.guard_settings
         else None
     )
-    config = load_config(project_root_of(layout), frontmatter=frontmatter, flags=flags, environ=environ)
+    config = load_config(root, frontmatter=frontmatter, flags=flags, environ=environ)
     settings = config.settings
     if settings.worktree_root:
-        root = canonical(settings.worktree_root, cwd, home)
-        layout = with_explicit_root(root, [canonical(s, cwd, home) for s in settings.shared_roots])
+        explicit = canonical(settings.worktree_root, cwd, home)
+        layout = with_explicit_root(explicit, [canonical(s, cwd, home) for s in settings.shared_roots])
     elif settings.shared_roots:
         extra = [canonical(s, cwd, home) for s in settings.shared_roots]
         layout.shared_roots.extend(s for s in extra if s not in layout.shared_roots and s != layout.worktree_root)
     return scope_for_layout(cwd, agent_type, layout, config, definition=definition, home=home, definitions_from=start)
+
+
+def _written_by_agent(
+    layout: Layout,
+    root: str | None,
+    definition: AgentDefinition | None,
+    flags: dict[str, Any] | None,
+    environ: dict[str, str] | None,
+    home: str,
+) -> set[str]:
+    """Which of the project file ("project") and the agent's definition ("definition") the agent could have
+    written itself: judged by the path policy of the layers it cannot write (defaults, the user file, the
+    environment, the flags), so that a file cannot vouch for itself (`protect` it, or `allow` its place).
+    A file in a shared checkout is not the agent's (the usual case: the main worktree's); nothing is read then."""
+    candidates: list[tuple[str, str]] = []
+    if root is not None:
+        candidates += [("project", os.path.join(root, name)) for name in (PROJECT_FILE, "pyproject.toml") if os.path.lexists(os.path.join(root, name))]
+    if definition is not None:
+        candidates.append(("definition", definition.path))
+    shared = [r for r in (*layout.shared_roots, layout.common_dir) if r]
+    mine = [r for r in (layout.worktree_root, *layout.enclosing) if r]
+    candidates = [
+        (kind, path) for kind, path in candidates
+        if not any(_inside(os.path.abspath(path), r) for r in shared) or any(_inside(os.path.abspath(path), r) for r in mine)
+    ]
+    if not candidates:
+        return set()
+    base = load_config(None, flags=flags, environ=environ).settings
+    if base.worktree_root:
+        layout = with_explicit_root(canonical(base.worktree_root, "/", home), [canonical(s, "/", home) for s in base.shared_roots])
+    policy = PathPolicy(layout, base.allow, base.protect, home)
+    written = set()
+    for kind, path in candidates:
+        forms = {os.path.abspath(path), canonical(path, "/", home)}
+        if any(policy.judge_resolved(form).ok for form in forms):
+            written.add(kind)
+    return written
 
 
 def scope_for_event(
@@ -235,8 +304,14 @@ def build_context(
     environ: dict[str, str] | None = None,
     pm: pluggy.PluginManager | None = None,
 ) -> Context:
-    """Layout, agent definition, configuration, isolation and path policy for one call."""
-    return Context(call=call, scope=scope_for(call.cwd, call.agent_type, flags=flags, environ=environ), pm=pm)
+    """Layout, agent definition, configuration, isolation and path policy for one call. A sub-agent that started
+    isolated and whose cwd is now outside its worktree (`cd /tmp/t`) is placed where its start was recorded."""
+    scope = scope_for(call.cwd, call.agent_type, flags=flags, environ=environ)
+    if call.agent_id and pm is not None and not (scope.layout.linked and scope.isolation.isolated):
+        started = pm.hook.worktree_guard_started_layout(call=call)
+        if started is not None:
+            scope = scope_for(call.cwd, call.agent_type, flags=flags, environ=environ, layout=started)
+    return Context(call=call, scope=scope, pm=pm)
 
 
 def context_for_layout(

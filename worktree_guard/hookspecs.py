@@ -90,6 +90,11 @@ def worktree_guard_recorded_layout(event: AgentEvent) -> Layout | None:
 
 
 @hookspec(firstresult=True)
+def worktree_guard_started_layout(call: ToolCall) -> Layout | None:
+    """W and S recorded at the start of the isolated sub-agent making this call, when its cwd is outside that W."""
+
+
+@hookspec(firstresult=True)
 def worktree_guard_read_event(payload: dict[str, Any], runtime: str) -> AgentEvent | None:
     """Turn a runtime's sub-agent start/stop payload into an AgentEvent; None when it is not one (or not this adapter's)."""
 

@@ -41,7 +41,6 @@ def worktree_guard_agent_event(event: AgentEvent, scope: AgentScope) -> EventVer
 def worktree_guard_recorded_layout(event: AgentEvent) -> Layout | None:
     """W and S as they were at the sub-agent's start, from its snapshot: a sub-agent that removed its own worktree
     (`git worktree remove --force W`) is still compared at its stop."""
-    from ..layout import Layout
     from .state import SubagentStore
 
     if event.event != "SubagentStop":
@@ -49,6 +48,48 @@ def worktree_guard_recorded_layout(event: AgentEvent) -> Layout | None:
     saved = SubagentStore(event.session_id).load(event.agent_id)
     if saved is None:
         return None
+    return recorded(saved)
+
+
+@hookimpl
+def worktree_guard_started_layout(call: Any) -> Layout | None:
+    """A sub-agent that started isolated stays isolated: after `cd /tmp/t` (an allowed directory) its calls carry
+    that cwd, where nothing else would place it in its worktree. Placed as at its start, with W as recorded; a
+    snapshot that cannot be read, or names no W, is a LayoutUnknown (WG000)."""
+    from ..layout import LayoutUnknown
+    from ..paths import inside
+    from .places import started_worktree
+
+    if not call.agent_id:
+        return None
+    started, root = started_worktree(call.session_id, call.agent_id)
+    if not started or (root is not None and inside(call.cwd, root)):
+        return None
+    saved = None
+    if root is not None:
+        from .state import SubagentStore
+
+        try:
+            saved = SubagentStore(call.session_id).load(call.agent_id)
+        except Exception:  # noqa: BLE001 — malformed: unknown, as below
+            saved = None
+    if saved is None or saved.worktree_root is None:
+        raise LayoutUnknown(f"this sub-agent started isolated, but its start record cannot be read, so its call in {call.cwd} cannot be placed")
+    return recorded(saved)
+
+
+@hookimpl
+def worktree_guard_confined_agent(call: Any) -> bool | None:
+    """A sub-agent that started isolated (its start was recorded) is confined, whatever failed in its call."""
+    from .places import started_worktree
+
+    return True if call.agent_id and started_worktree(call.session_id, call.agent_id)[0] else None
+
+
+def recorded(saved: SubagentSnapshot) -> Layout:
+    """The layout a snapshot recorded."""
+    from ..layout import Layout
+
     return Layout(
         worktree_root=saved.worktree_root,
         shared_roots=[c.root for c in saved.checkouts],

@@ -20,6 +20,39 @@ def state_root(environ: dict[str, str] | None = None) -> str:
     return os.path.join(base, "worktree-guard", "subagents")
 
 
+_SAFE_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+
+
+def safe_name(text: str | None) -> str:
+    """A file name for a session or agent id: itself when plain, else a hash (ids come from the payload)."""
+    text = text or "no-session"
+    if len(text) <= 100 and text[0] not in ".-" and set(text) <= _SAFE_NAME_CHARS:
+        return text
+    from ..digest import sha256  # not hashlib (OpenSSL, ≈ 3 ms)
+
+    return "h-" + sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def snapshot_path(session_id: str | None, agent_id: str, root: str | None = None) -> str:
+    """The file of an isolated sub-agent's start snapshot (`subagents.state.SubagentStore`)."""
+    return os.path.join(root or state_root(), safe_name(session_id), safe_name(agent_id) + ".json")
+
+
+def started_worktree(session_id: str | None, agent_id: str) -> tuple[bool, str | None]:
+    """(whether this sub-agent started isolated, the worktree W recorded then), read with `json` alone: every
+    sub-agent call outside a linked worktree asks. A snapshot that cannot be read counts as isolated, without W."""
+    import json
+
+    try:
+        with open(snapshot_path(session_id, agent_id), "rb") as f:
+            root = json.loads(f.read(64 << 20)).get("worktree_root")
+    except FileNotFoundError:
+        return False, None
+    except Exception:  # noqa: BLE001 — unreadable or malformed: it was recorded, so the agent was isolated
+        return True, None
+    return True, root if isinstance(root, str) and os.path.isabs(root) else None
+
+
 def waves_root(environ: dict[str, str] | None = None) -> str:
     return os.path.join(os.path.dirname(state_root(environ)), "waves")
 

@@ -9,10 +9,8 @@ session leaves behind is swept after STALE_AFTER, and at most MAX_SNAPSHOTS snap
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import re
 import time
 from typing import Any
 
@@ -20,13 +18,12 @@ from .. import effects
 from ..records import Field, Record
 
 from ..audit import append_line
-from .places import state_root
+from .places import safe_name, state_root
 from .snapshots import CheckoutState
 
 STALE_AFTER = 7 * 24 * 3600  # seconds; no sub-agent runs this long
 MAX_SNAPSHOTS = 256
 WINDOWS = "windows.jsonl"
-_SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,99}")
 
 
 class SubagentSnapshot(Record):
@@ -42,14 +39,6 @@ class SubagentSnapshot(Record):
     common_dir: str | None = Field(description="the repository's common git dir, to list its checkouts at the stop")
     checkouts: list[CheckoutState] = Field(description="every shared checkout, as it was")
     blocks: int = Field(default=0, description="how often its stop was blocked already")
-
-
-def safe_name(text: str | None) -> str:
-    """A file name for a session or agent id: itself when plain, else a hash (ids come from the payload)."""
-    text = text or "no-session"
-    if _SAFE_NAME.fullmatch(text):
-        return text
-    return "h-" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def _private_dir(path: str) -> str:
@@ -75,7 +64,7 @@ class SubagentStore:
         _private_dir(self.session_dir)
 
     def path_of(self, agent_id: str) -> str:
-        return os.path.join(self.session_dir, safe_name(agent_id) + ".json")
+        return os.path.join(self.session_dir, safe_name(agent_id) + ".json")  # places.snapshot_path
 
     def save(self, snapshot: SubagentSnapshot) -> None:
         """Write atomically (a temp file renamed over the old one), readable by the owner only."""
