@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import Repo, git, payload, run_hook_inline, write_agent
 
 
@@ -53,3 +55,18 @@ def test_a_file_in_the_agents_own_checkout_may_isolate_it(repo: Repo) -> None:
     assert write_from(repo.main, repo.sibling / "x") == "pass"
     (repo.main / ".worktree-guard.toml").write_text("isolated = true\n")
     assert write_from(repo.main, repo.sibling / "x") == ["WG101"]
+
+
+def test_a_definition_the_agent_wrote_hides_none_it_did_not(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The agent writes a definition of its own type above the project, in the allow-listed temp dir, where it would
+    shadow the user's own (`profile: strict`): it is passed over, and the user's is read."""
+    import tempfile
+
+    from worktree_guard.engine import scope_for
+
+    monkeypatch.setenv("TMPDIR", str(repo.base))  # the temp dir holds the repository, not HOME
+    monkeypatch.setattr(tempfile, "tempdir", str(repo.base))
+    mine = write_agent(Path.home(), "reviewer", "name: reviewer\nworktree-guard:\n  profile: strict")
+    write_agent(repo.base, "reviewer", "name: reviewer\nworktree-guard:\n  profile: default")
+    scope = scope_for(str(repo.worktree), "reviewer")
+    assert scope.definition is not None and scope.definition.path == str(mine) and scope.settings.profile == "strict"

@@ -47,7 +47,8 @@ def test_a_declared_isolation_in_the_main_worktree_is_misplaced(repo: Repo, alia
     path = write_agent(repo.main, "worker", f"isolation: '{alias}'")
     got = isolation(repo.main, "worker")
     assert (got.isolated, got.misplaced) == (True, True)
-    assert got.reason == f"agent definition {path} declares isolation: {alias}"
+    # the definition lies in the agent's own checkout, which it can write: it counts for the isolation only
+    assert got.reason == f"agent definition {path} declares isolation: {alias} (from a file this agent can write: only its isolation counts)"
 
 
 def test_a_declared_isolation_in_a_linked_worktree_is_applied(repo: Repo) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import Repo, lifecycle_payload, payload, run_hook_inline
+from tests.helpers import Repo, git, lifecycle_payload, payload, run_hook_inline, write_agent
 
 
 def call(repo: Repo, cwd: Path, tool: str, tool_input: dict[str, str], agent_id: str | None = None) -> list[str] | str:
@@ -45,19 +45,48 @@ def test_an_agent_that_did_not_start_isolated_is_judged_as_before(repo: Repo, st
 
 
 def test_a_start_record_that_cannot_be_read_is_unknown(repo: Repo, started: Path) -> None:
-    from worktree_guard.subagents.places import snapshot_path
+    from worktree_guard.subagents.places import started_path
 
-    record = Path(snapshot_path(lifecycle_payload(repo, "SubagentStart")["session_id"], repo.agent_id))
+    record = Path(started_path(lifecycle_payload(repo, "SubagentStart")["session_id"], repo.agent_id))
     assert record.is_file()
-    record.write_text("{not json")
-    result = run_hook_inline(payload(started, "Write", {"file_path": str(started / "x"), "content": "x"}, agent_id=repo.agent_id, agent_type="general-purpose"))
-    assert result.codes == ["WG000"] and "its start record cannot be read" in result.reason
-    record.write_text('{"worktree_root": "relative"}')
-    assert call(repo, started, "Write", {"file_path": str(started / "x"), "content": "x"}) == ["WG000"]
+    for text, cause in (("{not json", "its start record cannot be read"), ('{"worktree_root": "relative"}', "its start record names no worktree"),
+                        (f'{{"worktree_root": "{repo.worktree}", "common_dir": null, "shared_roots": "x"}}', "its start record names no shared checkouts")):
+        record.write_text(text)
+        result = run_hook_inline(payload(started, "Write", {"file_path": str(started / "x"), "content": "x"}, agent_id=repo.agent_id, agent_type="general-purpose"))
+        assert result.decision == "deny" and result.codes == ["WG000"] and cause in result.reason, result.stdout
 
 
-def test_after_its_stop_the_record_is_gone(repo: Repo, started: Path) -> None:
+def test_after_its_stop_the_record_stays(repo: Repo, started: Path) -> None:
+    """A stop that another SubagentStop hook blocks lets the sub-agent go on: it stays isolated."""
     assert run_hook_inline(lifecycle_payload(repo, "SubagentStop")).returncode == 0
-    from worktree_guard.subagents.places import snapshot_path
+    assert call(repo, started, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]
 
-    assert not os.path.exists(snapshot_path(lifecycle_payload(repo, "SubagentStop")["session_id"], repo.agent_id))
+
+def test_a_worktree_of_a_clone_it_made_does_not_free_it(repo: Repo, started: Path) -> None:
+    """The sub-agent clones the repository into the temp dir, makes a linked worktree of the clone and moves into
+    it: its cwd is in a linked worktree again (another repository's), whose configuration it wrote."""
+    clone = started / "c"
+    git("clone", "-q", str(repo.main), str(clone), cwd=started)
+    (clone / ".worktree-guard.toml").write_text('mode = "off"\n')
+    git("worktree", "add", "-q", "-b", "x", str(started / "c2"), cwd=clone)
+    assert call(repo, started / "c2", "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]
+    assert call(repo, started / "c2", "Bash", {"command": f"git -C {repo.main} checkout -q -b evil"}) == ["WG301"]
+
+
+def test_a_link_in_its_worktree_to_the_temp_dir_does_not_free_it(repo: Repo, started: Path) -> None:
+    """`ln -s /tmp/t l && cd l`: the runtime may report W/l, which is inside W as written but not as it is."""
+    (repo.worktree / "l").symlink_to(started)
+    assert call(repo, repo.worktree / "l", "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]
+
+
+def test_a_start_whose_isolation_was_not_applied_records_no_worktree(repo: Repo) -> None:
+    """Misplaced at its start (a definition declares isolation, the cwd is the main checkout): its calls are judged
+    as before (WG002 for a write), not refused as unplaceable."""
+    from worktree_guard.subagents.places import started_path
+
+    write_agent(repo.main, "worker", "isolation: worktree")
+    start = lifecycle_payload(repo, "SubagentStart", cwd=str(repo.main), agent_type="worker", agent_id="b999")  # no agent-b999 worktree
+    assert run_hook_inline(start).returncode == 0
+    assert not os.path.exists(started_path(start["session_id"], "b999"))
+    result = run_hook_inline(payload(repo.main, "Write", {"file_path": str(repo.main / "x"), "content": "x"}, agent_id="b999", agent_type="worker"))
+    assert result.codes == ["WG002"]

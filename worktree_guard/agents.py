@@ -141,12 +141,15 @@ def _candidates(directory: str, agent_type: str) -> list[str]:
     return found
 
 
-def find_agent_definition(agent_type: str, cwd: str, home: str | None = None) -> AgentDefinition | None:
-    """The definition whose frontmatter `name` is `agent_type`; the nearest scope wins."""
+def find_agent_definition(agent_type: str, cwd: str, home: str | None = None, skip: Any = None) -> AgentDefinition | None:
+    """The definition whose frontmatter `name` is `agent_type`; the nearest scope wins. `skip(path)`: files not to
+    read (those the agent could have written itself: engine.scope_for)."""
     if not agent_type or "/" in agent_type or agent_type.startswith("."):
         return None
     for directory in agent_dirs(cwd, home):
         for path in _candidates(directory, agent_type):
+            if skip is not None and skip(path):
+                continue
             data = read_frontmatter(path)
             if data is None:
                 continue

@@ -162,16 +162,26 @@ def scope_for(
     root = project_root_of(layout)
     found = replace(layout, shared_roots=list(layout.shared_roots))
     scope = _scope_with(cwd, agent_type, layout, root, definition, flags, environ, home, start)
-    written = _written_by_agent(found, root, definition, flags, environ, home)
+    candidates = _config_files(found, root, definition)
+    if not candidates:
+        return scope
+    base = load_config(None, flags=flags, environ=environ).settings  # the layers the agent cannot write
+    trusted_isolated = found.linked or base.isolated is True or bool(agent_type and agent_type in base.isolated_agents) or bool(base.worktree_root)
+    if not (scope.isolation.isolated or trusted_isolated):
+        return scope  # free with or without them: its own files configure it
+    can_write = _agent_can_write(found, base, home)
+    written = {kind for kind, path in candidates if can_write(path)}
     if not written:
         return scope
     # A file the agent could have written configures it only while it is free anyway: an agent that is isolated
-    # with it, or without it, is judged without it, and stays isolated.
-    clean = _scope_with(cwd, agent_type, found, None if "project" in written else root, None if "definition" in written else definition, flags, environ, home, start)
-    if not (scope.isolation.isolated or clean.isolation.isolated):
-        return scope
+    # with it, or without it, is judged without it (a definition it wrote hides none it did not), and stays isolated.
+    if "definition" in written and agent_type:
+        definition = find_agent_definition(agent_type, start, home, skip=can_write)
+    clean = _scope_with(cwd, agent_type, found, None if "project" in written else root, definition, flags, environ, home, start)
     if not clean.isolation.isolated:
         clean.isolation = Isolation(isolated=True, reason=scope.isolation.reason + " (from a file this agent can write: only its isolation counts)", misplaced=scope.isolation.misplaced)
+    elif scope.isolation.misplaced and not clean.isolation.misplaced:
+        clean.isolation = Isolation(isolated=True, reason=clean.isolation.reason, misplaced=True)  # WG002 only tightens
     # What the file adds to the shared checkouts only tightens: they stay shared (a write there stays refused).
     added = [r for r in scope.layout.shared_roots if r not in clean.layout.shared_roots and r != clean.layout.worktree_root]
     if added:
@@ -207,18 +217,10 @@ def _scope_with(
     return scope_for_layout(cwd, agent_type, layout, config, definition=definition, home=home, definitions_from=start)
 
 
-def _written_by_agent(
-    layout: Layout,
-    root: str | None,
-    definition: AgentDefinition | None,
-    flags: dict[str, Any] | None,
-    environ: dict[str, str] | None,
-    home: str,
-) -> set[str]:
-    """Which of the project file ("project") and the agent's definition ("definition") the agent could have
-    written itself: judged by the path policy of the layers it cannot write (defaults, the user file, the
-    environment, the flags), so that a file cannot vouch for itself (`protect` it, or `allow` its place).
-    A file in a shared checkout is not the agent's (the usual case: the main worktree's); nothing is read then."""
+def _config_files(layout: Layout, root: str | None, definition: AgentDefinition | None) -> list[tuple[str, str]]:
+    """The project file(s) and the agent's definition this scope read, as ("project" | "definition", path), less
+    those in a shared checkout that is not the agent's (the usual case, the main worktree's): the agent cannot
+    write those."""
     candidates: list[tuple[str, str]] = []
     if root is not None:
         candidates += [("project", os.path.join(root, name)) for name in (PROJECT_FILE, "pyproject.toml") if os.path.lexists(os.path.join(root, name))]
@@ -226,22 +228,24 @@ def _written_by_agent(
         candidates.append(("definition", definition.path))
     shared = [r for r in (*layout.shared_roots, layout.common_dir) if r]
     mine = [r for r in (layout.worktree_root, *layout.enclosing) if r]
-    candidates = [
+    return [
         (kind, path) for kind, path in candidates
         if not any(_inside(os.path.abspath(path), r) for r in shared) or any(_inside(os.path.abspath(path), r) for r in mine)
     ]
-    if not candidates:
-        return set()
-    base = load_config(None, flags=flags, environ=environ).settings
+
+
+def _agent_can_write(layout: Layout, base: Settings, home: str) -> Any:
+    """Could the agent write this file? Judged by the path policy of the layers it cannot write (`base`: the
+    defaults, the user file, the environment, the flags), so that a file cannot vouch for itself (`protect` it, or
+    `allow` its place); the path as found and as it resolves."""
     if base.worktree_root:
         layout = with_explicit_root(canonical(base.worktree_root, "/", home), [canonical(s, "/", home) for s in base.shared_roots])
     policy = PathPolicy(layout, base.allow, base.protect, home)
-    written = set()
-    for kind, path in candidates:
-        forms = {os.path.abspath(path), canonical(path, "/", home)}
-        if any(policy.judge_resolved(form).ok for form in forms):
-            written.add(kind)
-    return written
+
+    def can_write(path: str) -> bool:
+        return any(policy.judge_resolved(form).ok for form in {os.path.abspath(path), canonical(path, "/", home)})
+
+    return can_write
 
 
 def scope_for_event(
@@ -306,12 +310,8 @@ def build_context(
 ) -> Context:
     """Layout, agent definition, configuration, isolation and path policy for one call. A sub-agent that started
     isolated and whose cwd is now outside its worktree (`cd /tmp/t`) is placed where its start was recorded."""
-    scope = scope_for(call.cwd, call.agent_type, flags=flags, environ=environ)
-    if call.agent_id and pm is not None and not (scope.layout.linked and scope.isolation.isolated):
-        started = pm.hook.worktree_guard_started_layout(call=call)
-        if started is not None:
-            scope = scope_for(call.cwd, call.agent_type, flags=flags, environ=environ, layout=started)
-    return Context(call=call, scope=scope, pm=pm)
+    started = pm.hook.worktree_guard_started_layout(call=call) if call.agent_id and pm is not None else None
+    return Context(call=call, scope=scope_for(call.cwd, call.agent_type, flags=flags, environ=environ, layout=started), pm=pm)
 
 
 def context_for_layout(

@@ -53,37 +53,36 @@ def worktree_guard_recorded_layout(event: AgentEvent) -> Layout | None:
 
 @hookimpl
 def worktree_guard_started_layout(call: Any) -> Layout | None:
-    """A sub-agent that started isolated stays isolated: after `cd /tmp/t` (an allowed directory) its calls carry
-    that cwd, where nothing else would place it in its worktree. Placed as at its start, with W as recorded; a
-    snapshot that cannot be read, or names no W, is a LayoutUnknown (WG000)."""
-    from ..layout import LayoutUnknown
+    """A sub-agent that started isolated stays isolated: after `cd /tmp/t` (an allowed directory), or into a
+    worktree of a clone it made there, its calls carry that cwd, where nothing else would place it in its own
+    worktree. Placed as at its start, with W as recorded; a record that cannot be read is a LayoutUnknown (WG000)."""
+    from ..layout import Layout, LayoutUnknown
     from ..paths import inside
-    from .places import started_worktree
+    from .places import started_layout
 
     if not call.agent_id:
         return None
-    started, root = started_worktree(call.session_id, call.agent_id)
-    if not started or (root is not None and inside(call.cwd, root)):
-        return None
-    saved = None
-    if root is not None:
-        from .state import SubagentStore
-
-        try:
-            saved = SubagentStore(call.session_id).load(call.agent_id)
-        except Exception:  # noqa: BLE001 — malformed: unknown, as below
-            saved = None
-    if saved is None or saved.worktree_root is None:
-        raise LayoutUnknown(f"this sub-agent started isolated, but its start record cannot be read, so its call in {call.cwd} cannot be placed")
-    return recorded(saved)
+    try:
+        found = started_layout(call.session_id, call.agent_id)
+    except ValueError as e:
+        raise LayoutUnknown(f"this sub-agent started isolated, but {e}, so its call in {call.cwd} cannot be placed") from None
+    if found is None or inside(os.path.realpath(call.cwd), found["worktree_root"]):
+        return None  # the canonical cwd: `ln -s /tmp l && cd l` is not inside W
+    return Layout(
+        worktree_root=found["worktree_root"],
+        shared_roots=[r for r in found["shared_roots"] if r != found["worktree_root"]],
+        linked=True,
+        common_dir=found["common_dir"],
+        source="recorded at the sub-agent's start (its cwd is outside that worktree)",
+    )
 
 
 @hookimpl
 def worktree_guard_confined_agent(call: Any) -> bool | None:
     """A sub-agent that started isolated (its start was recorded) is confined, whatever failed in its call."""
-    from .places import started_worktree
+    from .places import started_path
 
-    return True if call.agent_id and started_worktree(call.session_id, call.agent_id)[0] else None
+    return True if call.agent_id and os.path.lexists(started_path(call.session_id, call.agent_id)) else None
 
 
 def recorded(saved: SubagentSnapshot) -> Layout:
@@ -138,6 +137,8 @@ def on_start(event: AgentEvent, scope: AgentScope) -> EventVerdict | None:
     if not isolated:
         return None
     shared = [top for top in checkouts if top != mine]
+    if mine is not None:
+        store.record_start(event.agent_id, {"worktree_root": mine, "common_dir": layout.common_dir, "shared_roots": shared})
     store.save(
         SubagentSnapshot(
             session_id=event.session_id,

@@ -38,19 +38,30 @@ def snapshot_path(session_id: str | None, agent_id: str, root: str | None = None
     return os.path.join(root or state_root(), safe_name(session_id), safe_name(agent_id) + ".json")
 
 
-def started_worktree(session_id: str | None, agent_id: str) -> tuple[bool, str | None]:
-    """(whether this sub-agent started isolated, the worktree W recorded then), read with `json` alone: every
-    sub-agent call outside a linked worktree asks. A snapshot that cannot be read counts as isolated, without W."""
+def started_path(session_id: str | None, agent_id: str, root: str | None = None) -> str:
+    """The file that says a sub-agent started isolated, and where: its W, repository and shared checkouts. Small,
+    read on every sub-agent call, kept after its stop (a stop another hook blocks lets it go on) until the sweep."""
+    return os.path.join(root or state_root(), safe_name(session_id), safe_name(agent_id) + ".started")
+
+
+def started_layout(session_id: str | None, agent_id: str) -> dict[str, Any] | None:
+    """What `started_path` recorded ({"worktree_root", "common_dir", "shared_roots"}), read with `json` alone;
+    None when the sub-agent did not start isolated. A record that cannot be read or makes no sense is ValueError."""
     import json
 
     try:
-        with open(snapshot_path(session_id, agent_id), "rb") as f:
-            root = json.loads(f.read(64 << 20)).get("worktree_root")
+        with open(started_path(session_id, agent_id), "rb") as f:
+            data = json.loads(f.read(1 << 20))
     except FileNotFoundError:
-        return False, None
-    except Exception:  # noqa: BLE001 — unreadable or malformed: it was recorded, so the agent was isolated
-        return True, None
-    return True, root if isinstance(root, str) and os.path.isabs(root) else None
+        return None
+    except (OSError, ValueError) as e:
+        raise ValueError(f"its start record cannot be read ({e})") from None
+    root, common, shared = (data.get(k) if isinstance(data, dict) else None for k in ("worktree_root", "common_dir", "shared_roots"))
+    if not (isinstance(root, str) and os.path.isabs(root)) or not (common is None or isinstance(common, str)):
+        raise ValueError("its start record names no worktree")
+    if not (isinstance(shared, list) and all(isinstance(s, str) and os.path.isabs(s) for s in shared)):
+        raise ValueError("its start record names no shared checkouts")
+    return {"worktree_root": root, "common_dir": common, "shared_roots": shared}
 
 
 def waves_root(environ: dict[str, str] | None = None) -> str:

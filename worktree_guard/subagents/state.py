@@ -83,6 +83,16 @@ class SubagentStore:
         except FileNotFoundError:
             return None
 
+    def record_start(self, agent_id: str, layout: dict[str, Any]) -> None:
+        """The small `.started` record (places.started_path) that keeps the sub-agent isolated wherever its cwd goes."""
+        self._ensure()
+        path = os.path.join(self.session_dir, safe_name(agent_id) + ".started")
+        temp = f"{path}.{os.getpid()}.tmp"
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(layout, f)
+        os.replace(temp, path)
+
     def delete(self, agent_id: str) -> None:
         effects.will_write(f"the snapshot of {agent_id}")
         try:
