@@ -90,3 +90,36 @@ def test_a_start_whose_isolation_was_not_applied_records_no_worktree(repo: Repo)
     assert not os.path.exists(started_path(start["session_id"], "b999"))
     result = run_hook_inline(payload(repo.main, "Write", {"file_path": str(repo.main / "x"), "content": "x"}, agent_id="b999", agent_type="worker"))
     assert result.codes == ["WG002"]
+
+
+def nested_clone_worktree(repo: Repo, temp: Path) -> Path:
+    """A clone in the temp dir whose config turns the guard off, and a worktree of it made inside W."""
+    clone = temp / "c"
+    git("clone", "-q", str(repo.main), str(clone), cwd=temp)
+    (clone / ".worktree-guard.toml").write_text('mode = "off"\n')
+    git("worktree", "add", "-q", "-b", "x", str(repo.worktree / "x"), cwd=clone)
+    return repo.worktree / "x"
+
+
+def test_a_worktree_of_its_clone_made_inside_its_worktree_does_not_free_it(repo: Repo, started: Path) -> None:
+    """The cwd is inside the recorded W, but in a checkout nested in it: judged as recorded."""
+    inner = nested_clone_worktree(repo, started)
+    assert call(repo, inner, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]
+    assert call(repo, inner, "Bash", {"command": f"git -C {repo.main} checkout -q -b evil"}) == ["WG301"]
+    assert call(repo, repo.worktree / "src", "Write", {"file_path": str(repo.worktree / "a"), "content": "x"}) == "pass"  # W itself
+
+
+def test_without_a_record_the_clones_configuration_is_still_not_read(repo: Repo, tmp_path: Path) -> None:
+    """No start record (a runtime without SubagentStart hooks): W/x is the agent's W, and the clone's file, in the
+    temp dir, is one the agent could write, judged from the outer worktree."""
+    temp = tmp_path / "t"
+    temp.mkdir()
+    inner = nested_clone_worktree(repo, temp)
+    assert call(repo, inner, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}, agent_id="norecord") == ["WG101"]
+
+
+def test_a_worktree_added_after_its_start_is_shared_too(repo: Repo, started: Path) -> None:
+    later = repo.base / "later"
+    git("worktree", "add", "-q", "-b", "later", str(later), cwd=repo.main)
+    assert call(repo, started, "Write", {"file_path": str(later / "README.md"), "content": "x"}) == ["WG101"]
+    assert call(repo, started, "Bash", {"command": f"git -C {later} reset -q --hard"}) == ["WG302"]

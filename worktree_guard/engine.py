@@ -14,7 +14,7 @@ from .fast_dataclass import fast_dataclass, field, replace
 from .agents import AgentDefinition, find_agent_definition
 from .config import PROJECT_FILE, EffectiveConfig, Layer, Settings, load_config
 from .isolation import Isolation, decide_isolation
-from .layout import Layout, LayoutUnknown, layout_of_cwd, main_worktree_of, with_explicit_root
+from .layout import Layout, LayoutUnknown, find_layout, layout_of_cwd, main_worktree_of, with_explicit_root
 from .model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
 from .paths import canonical, home_dir
 from .policy import PathPolicy
@@ -226,6 +226,8 @@ def _config_files(layout: Layout, root: str | None, definition: AgentDefinition 
         candidates += [("project", os.path.join(root, name)) for name in (PROJECT_FILE, "pyproject.toml") if os.path.lexists(os.path.join(root, name))]
     if definition is not None:
         candidates.append(("definition", definition.path))
+    if len(layout.enclosing) > 1:
+        return candidates  # W nested in another linked worktree: its shared checkouts may be ones the agent made
     shared = [r for r in (*layout.shared_roots, layout.common_dir) if r]
     mine = [r for r in (layout.worktree_root, *layout.enclosing) if r]
     return [
@@ -240,6 +242,10 @@ def _agent_can_write(layout: Layout, base: Settings, home: str) -> Any:
     `allow` its place); the path as found and as it resolves."""
     if base.worktree_root:
         layout = with_explicit_root(canonical(base.worktree_root, "/", home), [canonical(s, "/", home) for s in base.shared_roots])
+    elif len(layout.enclosing) > 1:
+        # W nested in another linked worktree (`git worktree add x` of a clone it made in /tmp, then `cd x`): what
+        # the agent can write is judged from the outermost one, whose shared checkouts it did not make.
+        layout = find_layout(layout.enclosing[-1])
     policy = PathPolicy(layout, base.allow, base.protect, home)
 
     def can_write(path: str) -> bool:

@@ -66,15 +66,36 @@ def worktree_guard_started_layout(call: Any) -> Layout | None:
         found = started_layout(call.session_id, call.agent_id)
     except ValueError as e:
         raise LayoutUnknown(f"this sub-agent started isolated, but {e}, so its call in {call.cwd} cannot be placed") from None
-    if found is None or inside(os.path.realpath(call.cwd), found["worktree_root"]):
-        return None  # the canonical cwd: `ln -s /tmp l && cd l` is not inside W
+    if found is None:
+        return None
+    mine, cwd = found["worktree_root"], os.path.realpath(call.cwd)  # canonical: `ln -s /tmp l && cd l` is not in W
+    if inside(cwd, mine) and not _checkout_between(mine, cwd):
+        return None
+    # Outside W, or in a checkout nested in it (a worktree of a clone it made, whose configuration it wrote). The
+    # repository's worktrees are listed again: one added since the start (the next sub-agent's) is shared too.
+    shared = [r for r in found["shared_roots"] if r != mine]
+    if found["common_dir"]:
+        from ..layout import linked_worktrees_of, main_worktree_of
+
+        now = [main_worktree_of(found["common_dir"], strict=True), *linked_worktrees_of(found["common_dir"], strict=True)]
+        shared += [r for r in now if r and r != mine and r not in shared]
     return Layout(
-        worktree_root=found["worktree_root"],
-        shared_roots=[r for r in found["shared_roots"] if r != found["worktree_root"]],
+        worktree_root=mine,
+        shared_roots=shared,
         linked=True,
         common_dir=found["common_dir"],
-        source="recorded at the sub-agent's start (its cwd is outside that worktree)",
+        source="recorded at the sub-agent's start (its cwd is outside that worktree, or in a checkout inside it)",
     )
+
+
+def _checkout_between(top: str, cwd: str) -> bool:
+    """Is there a `.git` entry in a directory below `top` that holds `cwd` (cwd included)?"""
+    current = cwd
+    while current != top and current.startswith(top.rstrip("/") + "/"):
+        if os.path.lexists(os.path.join(current, ".git")):
+            return True
+        current = os.path.dirname(current)
+    return False
 
 
 @hookimpl
