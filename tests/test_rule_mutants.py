@@ -15,3 +15,147 @@ def test_a_cd_out_of_w_is_wg201_and_one_inside_passes(world: Repo) -> None:
     verdict = bash(world, "cd /etc")
     assert (verdict.decision, set(verdict.codes)) == ("deny", {"WG201"})
     assert bash(world, "cd src").decision == "pass"
+
+
+def records(verdict) -> list[dict]:
+    return [v.model_dump(exclude_none=True) for v in verdict.violations]
+
+
+# --- rules/dispatch.py: every record of the nested-dispatch rule, field by field -----------------------------
+
+
+def agent_call(repo: Repo, tool: str, tool_input: dict, update: dict | None = None, flags: dict | None = None, **extra):
+    """A sub-agent's Agent/EnterWorktree call, judged in-process by the engine."""
+    from tests.helpers import subagent_payload
+    from tests.test_bash_rules import PM
+    from worktree_guard.engine import build_context, decide
+    from worktree_guard.runtimes.claude_code import to_tool_call
+
+    call = to_tool_call(subagent_payload(repo, tool, tool_input, **extra))
+    if update:
+        call = call.model_copy(update=update)
+    return decide(call, build_context(call, flags=flags, pm=PM))
+
+
+def must_be_isolated(repo: Repo, name: str) -> dict:
+    w = str(repo.worktree)
+    return {
+        "code": "WG501", "rule": "dispatch", "tool": "Agent", "severity": "error", "worktree_root": w,
+        "message": f"This agent is isolated in {w}, so the sub-agent {name!r} it dispatches must be isolated too.",
+        "suggestion": '"isolation": "worktree"',
+    }
+
+
+def test_a_dispatch_without_isolation_is_rewritten_with_the_whole_input_and_applied_in_enforce_mode(repo: Repo) -> None:
+    for given, name in (({}, "general-purpose"), ({"subagent_type": ""}, "general-purpose"), ({"subagent_type": 7}, "general-purpose"), ({"subagent_type": "reviewer"}, "reviewer")):
+        tool_input = {"description": "d", "prompt": "p", **given}
+        verdict = agent_call(repo, "Agent", tool_input)
+        assert (verdict.decision, records(verdict)) == ("rewrite", [must_be_isolated(repo, name)]), given
+        (only,) = verdict.violations
+        assert (only.fixed_input, only.fix_in_enforce) == ({**tool_input, "isolation": "worktree"}, True)
+
+
+def test_an_isolation_that_confines_passes_in_any_case_and_spacing(repo: Repo) -> None:
+    for value in ("worktree", " WorkTree ", "work_tree", "work-tree", "remote", "Remote"):
+        verdict = agent_call(repo, "Agent", {"description": "d", "prompt": "p", "isolation": value})
+        assert (verdict.decision, verdict.violations) == ("pass", []), value
+
+
+def test_a_downgrade_is_wg502_naming_the_value_and_info_when_allowed(repo: Repo) -> None:
+    w = str(repo.worktree)
+    downgrade = {
+        "code": "WG502", "rule": "dispatch", "tool": "Agent", "severity": "error", "worktree_root": w,
+        "message": f'This agent is isolated in {w} and may not dispatch a sub-agent with isolation 5: use "isolation": "worktree" (or leave the field out).',
+        "suggestion": '"isolation": "worktree"',
+    }
+    verdict = agent_call(repo, "Agent", {"description": "d", "prompt": "p", "isolation": 5})
+    assert (verdict.decision, records(verdict)) == ("deny", [downgrade])
+    allowed = agent_call(repo, "Agent", {"description": "d", "prompt": "p", "isolation": 5}, flags={"allow_isolation_downgrade": True})
+    assert (allowed.decision, records(allowed)) == ("pass", [{**downgrade, "severity": "info"}])
+
+
+def test_a_cwd_inside_w_is_an_info_and_adds_no_isolation(repo: Repo) -> None:
+    w = str(repo.worktree)
+    verdict = agent_call(repo, "Agent", {"description": "d", "prompt": "p", "cwd": f"{w}/src"})
+    assert (verdict.decision, records(verdict)) == ("pass", [{
+        "code": "WG501", "rule": "dispatch", "tool": "Agent", "severity": "info", "worktree_root": w,
+        "message": f"The sub-agent runs in this agent's worktree {w} (its `cwd`), so no isolation is added.",
+    }])
+    assert verdict.violations[0].fixed_input is None
+
+
+def test_a_cwd_in_the_main_checkout_or_outside_is_wg503_beside_the_rewrite(repo: Repo) -> None:
+    main, w = str(repo.main), str(repo.worktree)
+    tool_input = {"description": "d", "prompt": "p", "cwd": f"{main}/src"}
+    verdict = agent_call(repo, "Agent", tool_input)
+    assert (verdict.decision, records(verdict)) == ("deny", [{
+        "code": "WG503", "rule": "dispatch", "tool": "Agent", "severity": "error", "worktree_root": w,
+        "message": f"The sub-agent would run in {main}/src, the shared checkout {main}, not in this agent's worktree {w}; leave out `cwd` (the sub-agent gets its own worktree) or name a directory inside {w}.",
+        "path": f"{main}/src", "resolved": f"{main}/src", "shared_root": main, "suggestion": f"{w}/src",
+    }, must_be_isolated(repo, "general-purpose")])
+    outside = agent_call(repo, "Agent", {"description": "d", "prompt": "p", "cwd": "/etc"})
+    assert records(outside)[0] == {
+        "code": "WG503", "rule": "dispatch", "tool": "Agent", "severity": "error", "worktree_root": w,
+        "message": f"The sub-agent would run in /etc, outside it, not in this agent's worktree {w}; leave out `cwd` (the sub-agent gets its own worktree) or name a directory inside {w}.",
+        "path": "/etc", "resolved": "/etc",
+    }
+
+
+def test_a_cwd_that_is_no_path_is_wg000(repo: Repo) -> None:
+    w = str(repo.worktree)
+    for value in ("", 5, "/tmp/a\0b", None):
+        verdict = agent_call(repo, "Agent", {"description": "d", "prompt": "p", "cwd": value})
+        assert records(verdict) == [{
+            "code": "WG000", "rule": "dispatch", "tool": "Agent", "severity": "error", "worktree_root": w,
+            "message": f"The Agent call's `cwd` is not a usable path ({value!r}), so worktree-guard cannot check where the sub-agent would run.",
+        }, must_be_isolated(repo, "general-purpose")], value
+
+
+def test_a_definition_that_declares_isolation_is_named_in_an_info(repo: Repo) -> None:
+    from tests.helpers import write_agent
+
+    path = write_agent(repo.main, "worker", "isolation: Worktree")
+    verdict = agent_call(repo, "Agent", {"description": "d", "prompt": "p", "subagent_type": "worker"})
+    assert (verdict.decision, records(verdict)) == ("pass", [{
+        "code": "WG501", "rule": "dispatch", "tool": "Agent", "severity": "info", "worktree_root": str(repo.worktree),
+        "message": f"The sub-agent 'worker' declares isolation: Worktree in {path}.",
+    }])
+
+
+def test_a_fork_of_a_fork_is_wg504_whatever_the_case_of_its_type(repo: Repo) -> None:
+    fork = {"description": "d", "prompt": "p", "subagent_type": "fork", "isolation": "worktree"}
+    verdict = agent_call(repo, "Agent", fork, agent_type="Fork")
+    assert (verdict.decision, records(verdict)) == ("deny", [{
+        "code": "WG504", "rule": "dispatch", "tool": "Agent", "severity": "error", "worktree_root": str(repo.worktree),
+        "message": "This agent is a fork and may not fork again: forks are single-level. Do the work here, or dispatch a named sub-agent.",
+    }])
+    assert agent_call(repo, "Agent", {**fork, "subagent_type": "reviewer"}, agent_type="fork").decision == "pass"
+    assert agent_call(repo, "Agent", fork).decision == "pass"  # a general-purpose agent may fork
+    # only a dispatch forks: the same field on another tool is nothing
+    assert agent_call(repo, "EnterWorktree", {"name": "x", "subagent_type": "fork"}, agent_type="fork").decision == "pass"
+
+
+def test_a_sub_agent_that_runs_in_the_dispatchers_cwd_has_nothing_to_check(repo: Repo) -> None:
+    verdict = agent_call(repo, "Agent", {"description": "d", "prompt": "p", "cwd": "/etc", "isolation": "none"}, update={"subagent_place": "dispatcher_cwd"})
+    assert (verdict.decision, verdict.violations) == ("pass", [])
+
+
+def test_enter_worktree_records(repo: Repo) -> None:
+    main, w = str(repo.main), str(repo.worktree)
+    assert agent_call(repo, "EnterWorktree", {"name": "x"}).violations == []
+    assert agent_call(repo, "EnterWorktree", {"path": f"{w}/src"}).violations == []
+    for value in ("", 3, "/tmp/a\0b"):
+        assert records(agent_call(repo, "EnterWorktree", {"path": value})) == [{
+            "code": "WG000", "rule": "dispatch", "tool": "EnterWorktree", "severity": "error", "worktree_root": w,
+            "message": f"The EnterWorktree call's `path` is not a usable path ({value!r}), so worktree-guard cannot check it.",
+        }], value
+    assert records(agent_call(repo, "EnterWorktree", {"path": main})) == [{
+        "code": "WG505", "rule": "dispatch", "tool": "EnterWorktree", "severity": "error", "worktree_root": w,
+        "message": f"EnterWorktree would move this agent to {main}, outside its own worktree {w}; stay in {w}.",
+        "path": main, "resolved": main, "shared_root": main,
+    }]
+    assert records(agent_call(repo, "EnterWorktree", {"path": "/etc"})) == [{
+        "code": "WG505", "rule": "dispatch", "tool": "EnterWorktree", "severity": "error", "worktree_root": w,
+        "message": f"EnterWorktree would move this agent to /etc, outside its own worktree {w}; stay in {w}.",
+        "path": "/etc", "resolved": "/etc",
+    }]
