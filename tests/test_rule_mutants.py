@@ -7,6 +7,8 @@ checkout {MAIN}).
 
 from __future__ import annotations
 
+import pytest
+
 from tests.helpers import Repo
 from tests.test_bash_rules import bash, world  # noqa: F401  (the fixture)
 
@@ -159,3 +161,26 @@ def test_enter_worktree_records(repo: Repo) -> None:
         "message": f"EnterWorktree would move this agent to /etc, outside its own worktree {w}; stay in {w}.",
         "path": "/etc", "resolved": "/etc",
     }]
+
+
+# --- rules/interpreters.py ------------------------------------------------------------------------------------
+
+
+VERBOSE_ROWS = [
+    # python's -v is --verbose, not --version: `python3 -v` with no script runs what its input holds
+    # (`echo 'print(1)' | python3 -v` prints 1), so it is inline code like a bare `python3`.
+    ("python3 -v", {"WG405"}),
+    ("pypy3 -v", {"WG405"}),
+    ("python3 -v script.py", "pass"),
+    ("python3 -V", "pass"),
+    ("python3 -m", "pass"),  # python refuses a -m without a module and runs nothing
+    # for the others -v prints the version and exits
+    ("node -v", "pass"),
+    ("perl -v", "pass"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), VERBOSE_ROWS)
+def test_a_version_or_verbose_option_in_the_strict_profile(world: Repo, command: str, expected: object) -> None:
+    verdict = bash(world, command, profile="strict")
+    assert (verdict.decision, set(verdict.codes)) == (("pass", set()) if expected == "pass" else ("deny", expected)), command
