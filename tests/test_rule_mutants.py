@@ -184,3 +184,20 @@ VERBOSE_ROWS = [
 def test_a_version_or_verbose_option_in_the_strict_profile(world: Repo, command: str, expected: object) -> None:
     verdict = bash(world, command, profile="strict")
     assert (verdict.decision, set(verdict.codes)) == (("pass", set()) if expected == "pass" else ("deny", expected)), command
+
+
+# --- rules/git.py ---------------------------------------------------------------------------------------------
+
+
+def test_git_given_config_only_known_at_run_time_is_wg404_even_for_a_read_only_subcommand(world: Repo) -> None:
+    """`git -c core.fsmonitor="$X" status` runs $X as shell code (git 2.39 does, checked by hand): whatever the
+    subcommand, config only known at run time may be a command git runs."""
+    for command, word in (('git -c core.fsmonitor="$X" status', 'core.fsmonitor="$X"'), ('git -c "$K" log', '"$K"'),
+                          ("git --config-env $K diff", "$K"), ("git -c diff.external=$X diff", "diff.external=$X")):
+        verdict = bash(world, command)
+        assert [(v.code, v.message) for v in verdict.violations] == [
+            ("WG404", f"`git` is given config only known at run time ({word}), which may name a command git runs; run git without it.")
+        ], command
+    # a mutating subcommand was refused already (the checkout is not known either)
+    assert set(bash(world, 'git -c core.fsmonitor="$X" commit -m x').codes) == {"WG303", "WG404"}
+    assert bash(world, "git -c core.fsmonitor=false status").decision == "pass"
