@@ -201,3 +201,65 @@ def test_git_given_config_only_known_at_run_time_is_wg404_even_for_a_read_only_s
     # a mutating subcommand was refused already (the checkout is not known either)
     assert set(bash(world, 'git -c core.fsmonitor="$X" commit -m x').codes) == {"WG303", "WG404"}
     assert bash(world, "git -c core.fsmonitor=false status").decision == "pass"
+
+
+# Every record of the git rule as the agent reads it: (code, message, path fields, the word the span covers;
+# "ALL" = the whole command). {MAIN} is the main checkout, {W} this agent's worktree.
+GIT_RECORDS = [
+    ('git -C {MAIN} switch x', [('WG301', "`git switch` would change the branch of the shared checkout {MAIN}; switch branches only in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} checkout -- a', [('WG302', '`git checkout` would rewrite or discard files of the shared checkout {MAIN}; run it in {W}.', {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} checkout x', [('WG301', "`git checkout` would change the branch of the shared checkout {MAIN}; switch branches only in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} checkout --pathspec-from-file=f', [('WG302', '`git checkout` would rewrite or discard files of the shared checkout {MAIN}; run it in {W}.', {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} checkout -b y', [('WG301', "`git checkout` would change the branch of the shared checkout {MAIN}; switch branches only in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} symbolic-ref HEAD refs/heads/x', [('WG301', '`git symbolic-ref` would move HEAD of the shared checkout {MAIN}.', {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} update-ref HEAD abc', [('WG301', '`git update-ref HEAD` would move HEAD of the shared checkout {MAIN}.', {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} reset --hard', [('WG302', "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} frobnicate', [('WG302', "worktree-guard cannot tell whether `git frobnicate` changes the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C $D commit', [('WG303', 'worktree-guard cannot tell which checkout this git command acts on (-C $D is only known at run time); run git with literal paths inside {W}.', {}, 'ALL')]),
+    ('git "$@"', [('WG303', 'worktree-guard cannot tell which checkout this git command acts on (its words "$@" are only known at run time and may hold git\'s options such as -C); run git with literal words inside {W}.', {}, 'ALL')]),
+    ('git -c alias.x=y status', [('WG305', '`git -c alias.x=…` runs commands worktree-guard cannot see; leave it out.', {}, 'ALL')]),
+    ('git fast-import', [('WG305', '`git fast-import` writes any ref its input names, the branches other checkouts have checked out among them; ask the user.', {}, 'ALL')]),
+    ('git fetch -u origin', [('WG305', '`git fetch -u` (--update-head-ok) may move a branch another checkout has checked out; fetch into a branch of your own instead.', {}, 'ALL')]),
+    ('git fetch --update-head-ok origin', [('WG305', '`git fetch --update-head-ok` may move a branch another checkout has checked out (through any refspec, remote config or --refmap); fetch into a branch of your own instead.', {}, 'ALL')]),
+    ('git -C {MAIN} init --shared=all', [('WG305', '`git init` with --shared in {MAIN} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('git checkout --ignore-other-worktrees main', [('WG305', '`--ignore-other-worktrees` would check out a branch another worktree has checked out; create a new branch in {W} instead.', {}, 'ALL')]),
+    ('git branch -f main', [('WG305', '`git branch` would move, rename, overwrite or delete `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git branch -D $X', [('WG305', '`git branch` with a branch name only known at run time could move a branch another checkout uses.', {}, 'ALL')]),
+    ('git update-ref refs/heads/main abc', [('WG305', '`git update-ref` would move `refs/heads/main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git update-ref --stdin', [('WG305', '`git update-ref` with refs only known at run time could move a branch another checkout uses.', {}, 'ALL')]),
+    ('git push . HEAD:main', [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git fetch . $X', [('WG305', '`git fetch` into this repository with a refspec only known at run time could move a checked-out branch.', {}, 'ALL')]),
+    ('git remote add o u', [('WG305', '`git remote add` writes the repository config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git branch -u origin/x', [('WG305', '`git branch` would write the upstream or description into the repository config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git maintenance start', [('WG305', '`git maintenance start` writes config for this repository; ask the user.', {}, 'ALL')]),
+    ('git sparse-checkout set a', [('WG305', '`git sparse-checkout` would turn on per-worktree config in the config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git notes add', [('WG305', '`git notes add` writes refs/notes, which every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git replace a b', [('WG305', '`git replace` writes refs/replace, which changes history for every worktree; ask the user.', {}, 'ALL')]),
+    ('git symbolic-ref refs/heads/x refs/heads/main', [('WG305', '`git symbolic-ref` would point a ref at `main`, the branch another checkout has checked out.', {}, 'ALL')]),
+    ('git config user.name x', [('WG305', '`git config` would write configuration every worktree shares; use `git config --worktree` in {W}, or ask the user.', {}, 'ALL')]),
+    ('git worktree prune', [('WG304', "`git worktree prune` removes other worktrees' records; leave that to the user.", {}, 'ALL')]),
+    ('git worktree add /etc/x', [('WG304', "`git worktree add` would touch /etc/x, outside this agent's worktree {W}.", {'path': '/etc/x', 'resolved': '/etc/x'}, '/etc/x')]),
+    ('git worktree remove {W}', [('WG304', "`git worktree remove` would take away this agent's own worktree {W}; leave that to the user.", {'path': '{W}', 'resolved': '{W}'}, '{W}')]),
+    ('git worktree add $X', [('WG304', '`git worktree add` names a path only known at run time.', {}, '$X')]),
+    ('git -c core.pager=$X log', [('WG404', '`git` is given config only known at run time (core.pager=$X), which may name a command git runs; run git without it.', {}, 'ALL')]),
+    ('git init $X --template=/tmp/t', [('WG305', '`git init` with --template in a directory only known at run time would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('git send-pack x', [('WG305', '`git send-pack` pushes into any ref, and can run a receive-pack that updates a checked-out branch; ask the user.', {}, 'ALL')]),
+    ('git -c receive.denyCurrentBranch=ignore push', [('WG305', '`git -c receive.denycurrentbranch=…` lets a push update a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
+    ('git -c core.hooksPath=/tmp/h commit', [('WG305', '`git -c core.hookspath=…` runs hooks worktree-guard cannot see; leave it out.', {}, 'ALL')]),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), GIT_RECORDS, ids=[row[0] for row in GIT_RECORDS])
+def test_a_git_command_gets_its_exact_records(world: Repo, command: str, expected: list) -> None:
+    from tests.test_bash_rules import fill
+
+    filled = fill(command, world)
+    got = []
+    for v in bash(world, command).violations:
+        if v.rule != "git":
+            continue  # what git writes is the writes rule's
+        assert (v.tool, v.severity, v.worktree_root) == ("Bash", "error", str(world.worktree)), command
+        fields = {k: fill(x, world) for k, x in v.model_dump(exclude_none=True).items() if k in ("path", "resolved", "shared_root", "suggestion")}
+        covered = "ALL" if v.span == (0, len(filled)) else filled[v.span[0]:v.span[1]]
+        got.append((v.code, v.message, fields, covered))
+    assert got == [(code, fill(message, world), {k: fill(x, world) for k, x in extra.items()}, fill(span, world)) for code, message, extra, span in expected], command
