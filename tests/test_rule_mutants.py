@@ -42,6 +42,22 @@ def test_a_version_or_verbose_option_in_the_strict_profile(world: Repo, command:
     assert (verdict.decision, set(verdict.codes)) == (("pass", set()) if expected == "pass" else ("deny", expected)), command
 
 
+# --- rules/program_code.py ------------------------------------------------------------------------------------
+
+PROGRAM_CODE_ROWS = [
+    # fd's --base-directory moves the directory its -x argv runs in: a relative path there is not known
+    ("fd -x sh -c 'touch a'", "pass"),
+    ("fd --base-directory /etc -x sh -c 'touch a'", {"WG403"}),
+    ("fd --base-directory=/tmp/a=b -x sh -c 'touch a'", {"WG403"}),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), PROGRAM_CODE_ROWS)
+def test_code_a_program_runs(world: Repo, command: str, expected: object) -> None:
+    verdict = bash(world, command)
+    assert (verdict.decision, set(verdict.codes)) == (("pass", set()) if expected == "pass" else ("deny", expected)), command
+
+
 # --- rules/git.py ---------------------------------------------------------------------------------------------
 
 
