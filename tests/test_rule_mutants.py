@@ -58,6 +58,30 @@ def test_code_a_program_runs(world: Repo, command: str, expected: object) -> Non
     assert (verdict.decision, set(verdict.codes)) == (("pass", set()) if expected == "pass" else ("deny", expected)), command
 
 
+# --- rules/bash.py --------------------------------------------------------------------------------------------
+
+
+def shell_started_in(repo: Repo, start: str, command: str):
+    """A shell call that names its own start directory (Codex's workdir), relative to the agent's cwd W."""
+    from tests.helpers import subagent_payload
+    from tests.test_bash_rules import PM
+    from worktree_guard.engine import build_context, decide
+    from worktree_guard.runtimes.claude_code import to_tool_call
+
+    call = to_tool_call(subagent_payload(repo, "Bash", {"command": command, "description": "t"})).model_copy(update={"shell_cwd": start})
+    return decide(call, build_context(call, pm=PM))
+
+
+def test_a_command_is_walked_from_the_directory_its_call_names_in_each_reading(world: Repo) -> None:
+    """`to-ssl/..` is W for the shell's logical `..` and /etc for the kernel's: the command is walked from both."""
+    main = str(world.main)
+    assert shell_started_in(world, "src", "touch a").violations == []
+    got = shell_started_in(world, "to-ssl/..", "touch a").violations
+    assert [(v.code, v.rule, v.resolved) for v in got] == [("WG402", "writes", "/etc/a"), ("WG201", "cd", "/etc")]
+    got = shell_started_in(world, "../../..", "touch a").violations  # W's third parent: the main checkout
+    assert [(v.code, v.rule, v.resolved) for v in got] == [("WG401", "writes", f"{main}/a"), ("WG201", "cd", main)]
+
+
 # --- rules/git.py ---------------------------------------------------------------------------------------------
 
 
