@@ -82,6 +82,43 @@ def test_a_command_is_walked_from_the_directory_its_call_names_in_each_reading(w
     assert [(v.code, v.rule, v.resolved) for v in got] == [("WG401", "writes", f"{main}/a"), ("WG201", "cd", main)]
 
 
+# --- rules/writes.py ------------------------------------------------------------------------------------------
+
+
+def test_a_git_entry_written_where_writes_are_allowed_is_wg403_by_the_verb(world: Repo) -> None:
+    """A `.git` entry redirects a later git wherever it is written (W's own are protected already: WG103)."""
+    w = str(world.worktree)
+    for command, how, verb in (("echo 'gitdir: x' > /tmp/wg-5r/.git", "the redirection `>`", "writes"), ("ln -s x /tmp/wg-5r/.git/", "`ln` (operand)", "writes")):
+        (finding,) = bash(world, command).violations
+        assert (finding.code, finding.rule, finding.path, finding.worktree_root, command[finding.span[0]:finding.span[1]]) == (
+            "WG403", "writes", command.split()[-1], w, command.split()[-1]), command
+        assert finding.message == (
+            f"{how} {verb} {command.split()[-1]!r}: a `.git` entry tells git which repository and checkout a directory belongs to, "
+            "and one written here can send a later git to a shared checkout (`gitdir: <main>/.git`). Leave .git entries to git itself."
+        ), command
+
+
+def test_an_extraction_into_a_directory_with_a_link_out_of_w_or_too_many_entries_says_which(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    src, w = world.worktree / "src", str(world.worktree)
+    tail = ": a member named through it is written wherever it leads, which only the archive says. Extract into a new directory (`-C`/`-d`)."
+    (src / "up").symlink_to(world.main)
+    (finding,) = bash(world, "tar -xf /tmp/t.tar -C src").violations
+    assert (finding.code, finding.rule, finding.path, finding.span) == ("WG403", "writes", "src", (22, 25))
+    assert finding.message == f"`tar` (extract into) writes below {src}, which holds the symlink {src}/up, which leads out of {w}{tail}"
+    (src / "up").unlink()
+    assert bash(world, "tar -xf /tmp/t.tar -C src").violations == []
+    for i in range(3):
+        (src / f"f{i}").write_text("x")
+    import worktree_guard.rules.indirection as indirection
+
+    monkeypatch.setattr(indirection, "MAX_FIND_ENTRIES", 2)
+    (finding,) = bash(world, "tar -xf /tmp/t.tar -C src").violations
+    assert finding.message == (
+        f"`tar` (extract into) writes below {src}, which holds more than 2 entries or a directory it cannot read, "
+        f"so it cannot be checked for symlinks that leave {w}{tail}"
+    )
+
+
 # --- rules/git.py ---------------------------------------------------------------------------------------------
 
 
