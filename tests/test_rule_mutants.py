@@ -196,3 +196,44 @@ def test_a_git_command_gets_its_exact_records(world: Repo, command: str, expecte
         covered = "ALL" if v.span == (0, len(filled)) else filled[v.span[0]:v.span[1]]
         got.append((v.code, v.message, fields, covered))
     assert got == [(code, fill(message, world), {k: fill(x, world) for k, x in extra.items()}, fill(span, world)) for code, message, extra, span in expected], command
+
+
+# --- rules/indirection.py -------------------------------------------------------------------------------------
+
+# What cannot be looked inside, with the message the agent reads: every record is WG404 of the indirection rule
+# and points at the whole command. {W} is this agent's worktree.
+INDIRECTION_RECORDS = [
+    ("alias ll='ls -l'", ['An alias defined inside a command is not followed by worktree-guard; run the command it stands for directly.']),
+    ('$X checkout main', ["The command name '$X' is computed at run time and its arguments could leave {W}; call the program by its literal name."]),
+    ("BASH_ENV=/tmp/x bash -c 'ls'", ['`bash` would first run the file named by $BASH_ENV, which worktree-guard cannot see; leave BASH_ENV out.']),
+    ('ENV=/tmp/x sh -c ls', ['`sh` would first run the file named by $ENV, which worktree-guard cannot see; leave ENV out.']),
+    ('bash -c "$X"', ['`bash -c` runs shell code only known at run time; pass it a literal string.']),
+    ('bash', ['`bash` runs shell code from its input, which worktree-guard cannot see; run the commands directly.']),
+    ('bash $S', ['`bash` runs a script worktree-guard cannot see ($S); run the commands directly.']),
+    ('bash /dev/stdin', ['`bash` runs a script worktree-guard cannot see (/dev/stdin); run the commands directly.']),
+    ('script', ['`script` starts a shell that reads its commands from its input, which worktree-guard cannot see (a later write to that input reaches no hook); run the commands directly.']),
+    ('script -q /dev/null', ['`script` starts a shell that reads its commands from its input, which worktree-guard cannot see (a later write to that input reaches no hook); run the commands directly.']),
+    ('eval "$X"', ['`eval` runs code only known at run time; run the command directly.']),
+    ('trap "$X" EXIT', ['`trap` installs code only known at run time.']),
+    ('mapfile -C "$X" arr', ['`mapfile` runs code only known at run time; run the commands directly.']),
+    ('source $F', ['`source` runs shell code worktree-guard cannot see ($F); run the commands directly.']),
+    ('. /dev/stdin', ['`.` runs shell code worktree-guard cannot see (/dev/stdin); run the commands directly.']),
+    ('chroot /mnt ls', ['`chroot` runs the command under another root directory, where worktree-guard cannot tell what its paths name; run it without chroot.']),
+    ('unshare --root=/mnt ls', ['`unshare --root` runs the command under another root or mount namespace, where worktree-guard cannot tell what its paths name.']),
+    ('flock /tmp/l -c "$X"', ['`flock` runs shell code only known at run time; pass it a literal string.']),
+    ('watch $X', ['`watch` runs a command line only known at run time through a shell.']),
+    ('sg grp "$X"', ['`sg` runs a command line only known at run time through a shell.']),
+    ('su -c "$X"', ['`su` runs shell code only known at run time; pass it a literal string.']),
+    ('command alias x=y', ['An alias defined inside a command is not followed by worktree-guard; run the command it stands for directly.']),
+    ('builtin alias x=y', ['An alias defined inside a command is not followed by worktree-guard; run the command it stands for directly.']),
+]
+
+
+@pytest.mark.parametrize(("command", "messages"), INDIRECTION_RECORDS, ids=[row[0] for row in INDIRECTION_RECORDS])
+def test_what_cannot_be_looked_inside_is_wg404_with_its_reason(world: Repo, command: str, messages: list) -> None:
+    from tests.test_bash_rules import fill
+
+    got = bash(world, command).violations
+    assert [(v.code, v.rule, v.tool, v.severity, v.worktree_root, v.span) for v in got] == [
+        ("WG404", "indirection", "Bash", "error", str(world.worktree), (0, len(command)))] * len(messages), command
+    assert [v.message for v in got] == [fill(m, world) for m in messages], command
