@@ -19,6 +19,20 @@ def test_a_cd_out_of_w_is_wg201_and_one_inside_passes(world: Repo) -> None:
     assert bash(world, "cd src").decision == "pass"
 
 
+def test_a_cd_whose_logical_place_is_the_main_checkout_is_refused_though_its_physical_one_is_w(world: Repo) -> None:
+    """Bash's cd is logical: `cd {MAIN}/to-w/..` ends in {MAIN} although the link leads into W."""
+    (world.main / "to-w").symlink_to(world.worktree / "src")
+    (finding,) = bash(world, "cd {MAIN}/to-w/..").violations
+    assert (finding.code, finding.resolved, finding.shared_root, finding.suggestion) == ("WG201", str(world.main), str(world.main), f"cd {world.worktree}")
+
+
+def test_a_cd_into_the_main_checkouts_git_directory_has_no_suggestion(world: Repo) -> None:
+    """The repository every worktree shares is a shared root of its own, and W has no counterpart to suggest."""
+    main = str(world.main)
+    (finding,) = bash(world, "cd {MAIN}/.git").violations
+    assert (finding.code, finding.resolved, finding.shared_root, finding.suggestion) == ("WG201", f"{main}/.git", f"{main}/.git", None)
+
+
 # --- rules/interpreters.py ------------------------------------------------------------------------------------
 
 
