@@ -56,6 +56,13 @@ def test_a_version_or_verbose_option_in_the_strict_profile(world: Repo, command:
     assert (verdict.decision, set(verdict.codes)) == (("pass", set()) if expected == "pass" else ("deny", expected)), command
 
 
+
+def test_the_inline_code_finding_points_at_its_command(world: Repo) -> None:
+    command = "cd src && python3 -c 'print(1)'"
+    (finding,) = bash(world, command, profile="strict").violations
+    assert (finding.code, finding.span) == ("WG405", (10, len(command)))
+
+
 # --- rules/program_code.py ------------------------------------------------------------------------------------
 
 PROGRAM_CODE_ROWS = [
