@@ -47,6 +47,10 @@ VERBOSE_ROWS = [
     # for the others -v prints the version and exits
     ("node -v", "pass"),
     ("perl -v", "pass"),
+    # a short option glued to its code is inline code, whatever follows it (without the glue test the words
+    # would read as an option and a script: `python3 -X dev x.py`)
+    ("python3 '-cprint(1)' x.py", {"WG405"}),
+    ("perl -e'print 1' x.pl", {"WG405"}),
 ]
 
 
@@ -61,6 +65,8 @@ def test_the_inline_code_finding_points_at_its_command(world: Repo) -> None:
     command = "cd src && python3 -c 'print(1)'"
     (finding,) = bash(world, command, profile="strict").violations
     assert (finding.code, finding.span) == ("WG405", (10, len(command)))
+    (glued,) = bash(world, "python3 '-cprint(1)'", profile="strict").violations
+    assert glued.message.startswith("`python3` runs inline code worktree-guard cannot check"), glued.message
 
 
 # --- rules/program_code.py ------------------------------------------------------------------------------------
