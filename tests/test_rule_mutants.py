@@ -1,8 +1,9 @@
-"""The shell rules' edges found by the mutation run of `rules/` (issue 13 phase 5), each pinned by exact codes.
+"""The shell rules' edges from the mutation run of `rules/` (issue 13 phase 5), each pinned by exact codes.
 
-Each test kills mutants of `worktree_guard/rules/` that every other in-process test let through. The rows run
-through the engine with the real repository of `tests/test_bash_rules.py` (W a linked worktree inside the main
-checkout {MAIN}).
+The cd, interpreters and program_code tests kill mutants that every other in-process test let through (each
+checked on its mutant); the bash, writes, git and indirection ones were written from reading those modules
+before their runs, which phase 5 did not reach. The rows run through the engine with the real repository of
+`tests/test_bash_rules.py` (W a linked worktree inside the main checkout {MAIN}).
 """
 
 from __future__ import annotations
