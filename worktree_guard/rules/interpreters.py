@@ -34,6 +34,9 @@ INLINE_CODE = {
 
 # Options after which an interpreter runs no code from its input: a module, its version, its help.
 NO_INPUT_OPTIONS = frozenset({"-m", "-V", "-v", "--version", "-h", "--help"})
+# …except where the option means something else: python's `-v` is --verbose, after which it still reads its
+# program from its input (`echo 'print(1)' | python3 -v` prints 1).
+READS_INPUT_OPTIONS = {"python": frozenset({"-v"}), "pypy": frozenset({"-v"})}
 
 
 def _program(name: str) -> str:
@@ -41,10 +44,11 @@ def _program(name: str) -> str:
     return name.rstrip("0123456789.") or name
 
 
-def _reads_program_from_input(values: list[str | None]) -> bool:
+def _reads_program_from_input(values: list[str | None], program: str) -> bool:
     """No script operand and no option that runs something else: the interpreter reads its program from stdin."""
+    no_input = NO_INPUT_OPTIONS - READS_INPUT_OPTIONS.get(program, frozenset())
     for value in values[1:]:
-        if value is None or value in NO_INPUT_OPTIONS or not value.startswith("-") or value == "-":
+        if value is None or value in no_input or not value.startswith("-") or value == "-":
             return value == "-"
     return True
 
@@ -53,7 +57,8 @@ def _reads_program_from_input(values: list[str | None]) -> bool:
 def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
     if ctx.settings.profile != "strict" or command.name is None:
         return None
-    flags = INLINE_CODE.get(_program(command.name))
+    program = _program(command.name)
+    flags = INLINE_CODE.get(program)
     if not flags:
         return None
     values = command.values()
@@ -62,7 +67,7 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         for value in values[1:]
         if value is not None
     )
-    if not inline and not _reads_program_from_input(values):
+    if not inline and not _reads_program_from_input(values, program):
         return None
     how = "runs inline code" if inline else "reads the code it runs from its input, which"
     return [Violation(

@@ -82,6 +82,8 @@ class GitCall:
     dynamic: list[str] = field(default_factory=list)
     configs: list[tuple[Word, str]] = field(default_factory=list)
     config_envs: list[tuple[Word, str]] = field(default_factory=list)
+    #: `-c`/`--config-env` words only known at run time: any config, a command git runs among them
+    unknown_configs: list[Word] = field(default_factory=list)
     subcommand_dynamic: bool = False
 
     def values(self) -> list[str | None]:
@@ -147,6 +149,8 @@ def read_git_call(step: ShellCommand) -> GitCall:
                 i += 2
             if argument is None:
                 call.dynamic.append(f"{name} {word.raw} is only known at run time")
+                if name in ("-c", "--config-env"):
+                    call.unknown_configs.append(word)
                 continue
             if name == "-C":
                 if argument:
@@ -574,6 +578,9 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
             return  # a boolean, not a command (core.fsmonitor=false, pager.log=true)
         found.scripts.append((value + (arguments_after(top) if kind == "args" else ""), offset, top))
 
+    for word in call.unknown_configs:
+        # `git -c core.fsmonitor="$X" status` runs $X as shell code, read-only subcommand or not
+        found.opaque.append(f"`git` is given config only known at run time ({word.raw}), which may name a command git runs")
     for word, setting in call.configs:
         key, eq, value = setting.partition("=")
         config(key, value if eq else "true", word.span[0] + (word.raw.find("=") + 1 if "=" in word.raw else 0), "`git -c`")

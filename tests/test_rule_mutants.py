@@ -1,0 +1,267 @@
+"""The shell rules' edges from the mutation run of `rules/` (issue 13 phase 5), each pinned by exact codes.
+
+The cd, interpreters and program_code tests kill mutants that every other in-process test let through (each
+checked on its mutant); the bash, writes, git and indirection ones were written from reading those modules
+before their runs, which phase 5 did not reach. The rows run through the engine with the real repository of
+`tests/test_bash_rules.py` (W a linked worktree inside the main checkout {MAIN}).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import Repo
+from tests.test_bash_rules import bash, world  # noqa: F401  (the fixture)
+
+
+def test_a_cd_out_of_w_is_wg201_and_one_inside_passes(world: Repo) -> None:
+    verdict = bash(world, "cd /etc")
+    assert (verdict.decision, set(verdict.codes)) == ("deny", {"WG201"})
+    assert bash(world, "cd src").decision == "pass"
+
+
+def test_a_cd_whose_logical_place_is_the_main_checkout_is_refused_though_its_physical_one_is_w(world: Repo) -> None:
+    """Bash's cd is logical: `cd {MAIN}/to-w/..` ends in {MAIN} although the link leads into W."""
+    (world.main / "to-w").symlink_to(world.worktree / "src")
+    (finding,) = bash(world, "cd {MAIN}/to-w/..").violations
+    assert (finding.code, finding.resolved, finding.shared_root, finding.suggestion) == ("WG201", str(world.main), str(world.main), f"cd {world.worktree}")
+
+
+def test_a_cd_into_the_main_checkouts_git_directory_has_no_suggestion(world: Repo) -> None:
+    """The repository every worktree shares is a shared root of its own, and W has no counterpart to suggest."""
+    main = str(world.main)
+    (finding,) = bash(world, "cd {MAIN}/.git").violations
+    assert (finding.code, finding.resolved, finding.shared_root, finding.suggestion) == ("WG201", f"{main}/.git", f"{main}/.git", None)
+
+
+# --- rules/interpreters.py ------------------------------------------------------------------------------------
+
+
+VERBOSE_ROWS = [
+    # python's -v is --verbose, not --version: `python3 -v` with no script runs what its input holds
+    # (`echo 'print(1)' | python3 -v` prints 1), so it is inline code like a bare `python3`.
+    ("python3 -v", {"WG405"}),
+    ("pypy3 -v", {"WG405"}),
+    ("python3 -v script.py", "pass"),
+    ("python3 -V", "pass"),
+    ("python3 -m", "pass"),  # python refuses a -m without a module and runs nothing
+    # for the others -v prints the version and exits
+    ("node -v", "pass"),
+    ("perl -v", "pass"),
+    # a short option glued to its code is inline code, whatever follows it (without the glue test the words
+    # would read as an option and a script: `python3 -X dev x.py`)
+    ("python3 '-cprint(1)' x.py", {"WG405"}),
+    ("perl -e'print 1' x.pl", {"WG405"}),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), VERBOSE_ROWS)
+def test_a_version_or_verbose_option_in_the_strict_profile(world: Repo, command: str, expected: object) -> None:
+    verdict = bash(world, command, profile="strict")
+    assert (verdict.decision, set(verdict.codes)) == (("pass", set()) if expected == "pass" else ("deny", expected)), command
+
+
+
+def test_the_inline_code_finding_points_at_its_command(world: Repo) -> None:
+    command = "cd src && python3 -c 'print(1)'"
+    (finding,) = bash(world, command, profile="strict").violations
+    assert (finding.code, finding.span) == ("WG405", (10, len(command)))
+    (glued,) = bash(world, "python3 '-cprint(1)'", profile="strict").violations
+    assert glued.message.startswith("`python3` runs inline code worktree-guard cannot check"), glued.message
+
+
+# --- rules/program_code.py ------------------------------------------------------------------------------------
+
+PROGRAM_CODE_ROWS = [
+    # fd's --base-directory moves the directory its -x argv runs in: a relative path there is not known
+    ("fd -x sh -c 'touch a'", "pass"),
+    ("fd --base-directory /etc -x sh -c 'touch a'", {"WG403"}),
+    ("fd --base-directory=/tmp/a=b -x sh -c 'touch a'", {"WG403"}),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), PROGRAM_CODE_ROWS)
+def test_code_a_program_runs(world: Repo, command: str, expected: object) -> None:
+    verdict = bash(world, command)
+    assert (verdict.decision, set(verdict.codes)) == (("pass", set()) if expected == "pass" else ("deny", expected)), command
+
+
+# --- rules/bash.py --------------------------------------------------------------------------------------------
+
+
+def shell_started_in(repo: Repo, start: str, command: str):
+    """A shell call that names its own start directory (Codex's workdir), relative to the agent's cwd W."""
+    from tests.helpers import subagent_payload
+    from tests.test_bash_rules import PM
+    from worktree_guard.engine import build_context, decide
+    from worktree_guard.runtimes.claude_code import to_tool_call
+
+    call = to_tool_call(subagent_payload(repo, "Bash", {"command": command, "description": "t"})).model_copy(update={"shell_cwd": start})
+    return decide(call, build_context(call, pm=PM))
+
+
+def test_a_command_is_walked_from_the_directory_its_call_names_in_each_reading(world: Repo) -> None:
+    """`to-ssl/..` is W for the shell's logical `..` and /etc for the kernel's: the command is walked from both."""
+    main = str(world.main)
+    assert shell_started_in(world, "src", "touch a").violations == []
+    got = shell_started_in(world, "to-ssl/..", "touch a").violations
+    assert [(v.code, v.rule, v.resolved) for v in got] == [("WG402", "writes", "/etc/a"), ("WG201", "cd", "/etc")]
+    got = shell_started_in(world, "../../..", "touch a").violations  # W's third parent: the main checkout
+    assert [(v.code, v.rule, v.resolved) for v in got] == [("WG401", "writes", f"{main}/a"), ("WG201", "cd", main)]
+
+
+# --- rules/writes.py ------------------------------------------------------------------------------------------
+
+
+def test_a_git_entry_written_where_writes_are_allowed_is_wg403_by_the_verb(world: Repo) -> None:
+    """A `.git` entry redirects a later git wherever it is written (W's own are protected already: WG103)."""
+    w = str(world.worktree)
+    for command, how, verb in (("echo 'gitdir: x' > /tmp/wg-5r/.git", "the redirection `>`", "writes"), ("ln -s x /tmp/wg-5r/.git/", "`ln` (operand)", "writes")):
+        (finding,) = bash(world, command).violations
+        assert (finding.code, finding.rule, finding.path, finding.worktree_root, command[finding.span[0]:finding.span[1]]) == (
+            "WG403", "writes", command.split()[-1], w, command.split()[-1]), command
+        assert finding.message == (
+            f"{how} {verb} {command.split()[-1]!r}: a `.git` entry tells git which repository and checkout a directory belongs to, "
+            "and one written here can send a later git to a shared checkout (`gitdir: <main>/.git`). Leave .git entries to git itself."
+        ), command
+
+
+def test_an_extraction_into_a_directory_with_a_link_out_of_w_or_too_many_entries_says_which(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    src, w = world.worktree / "src", str(world.worktree)
+    tail = ": a member named through it is written wherever it leads, which only the archive says. Extract into a new directory (`-C`/`-d`)."
+    (src / "up").symlink_to(world.main)
+    (finding,) = bash(world, "tar -xf /tmp/t.tar -C src").violations
+    assert (finding.code, finding.rule, finding.path, finding.span) == ("WG403", "writes", "src", (22, 25))
+    assert finding.message == f"`tar` (extract into) writes below {src}, which holds the symlink {src}/up, which leads out of {w}{tail}"
+    (src / "up").unlink()
+    assert bash(world, "tar -xf /tmp/t.tar -C src").violations == []
+    for i in range(3):
+        (src / f"f{i}").write_text("x")
+    import worktree_guard.rules.indirection as indirection
+
+    monkeypatch.setattr(indirection, "MAX_FIND_ENTRIES", 2)
+    (finding,) = bash(world, "tar -xf /tmp/t.tar -C src").violations
+    assert finding.message == (
+        f"`tar` (extract into) writes below {src}, which holds more than 2 entries or a directory it cannot read, "
+        f"so it cannot be checked for symlinks that leave {w}{tail}"
+    )
+
+
+# --- rules/git.py ---------------------------------------------------------------------------------------------
+
+
+def test_git_given_config_only_known_at_run_time_is_wg404_even_for_a_read_only_subcommand(world: Repo) -> None:
+    """`git -c core.fsmonitor="$X" status` runs $X as shell code (git 2.39 does, checked by hand): whatever the
+    subcommand, config only known at run time may be a command git runs."""
+    for command, word in (('git -c core.fsmonitor="$X" status', 'core.fsmonitor="$X"'), ('git -c "$K" log', '"$K"'),
+                          ("git --config-env $K diff", "$K"), ("git -c diff.external=$X diff", "diff.external=$X")):
+        verdict = bash(world, command)
+        assert [(v.code, v.message) for v in verdict.violations] == [
+            ("WG404", f"`git` is given config only known at run time ({word}), which may name a command git runs; run git without it.")
+        ], command
+    # a mutating subcommand was refused already (the checkout is not known either)
+    assert set(bash(world, 'git -c core.fsmonitor="$X" commit -m x').codes) == {"WG303", "WG404"}
+    assert bash(world, "git -c core.fsmonitor=false status").decision == "pass"
+
+
+# Every record of the git rule as the agent reads it: (code, message, path fields, the word the span covers;
+# "ALL" = the whole command). {MAIN} is the main checkout, {W} this agent's worktree.
+GIT_RECORDS = [
+    ('git -C {MAIN} switch x', [('WG301', "`git switch` would change the branch of the shared checkout {MAIN}; switch branches only in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} checkout -- a', [('WG302', '`git checkout` would rewrite or discard files of the shared checkout {MAIN}; run it in {W}.', {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} checkout x', [('WG301', "`git checkout` would change the branch of the shared checkout {MAIN}; switch branches only in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} checkout --pathspec-from-file=f', [('WG302', '`git checkout` would rewrite or discard files of the shared checkout {MAIN}; run it in {W}.', {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} checkout -b y', [('WG301', "`git checkout` would change the branch of the shared checkout {MAIN}; switch branches only in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} symbolic-ref HEAD refs/heads/x', [('WG301', '`git symbolic-ref` would move HEAD of the shared checkout {MAIN}.', {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} update-ref HEAD abc', [('WG301', '`git update-ref HEAD` would move HEAD of the shared checkout {MAIN}.', {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} reset --hard', [('WG302', "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} frobnicate', [('WG302', "worktree-guard cannot tell whether `git frobnicate` changes the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C $D commit', [('WG303', 'worktree-guard cannot tell which checkout this git command acts on (-C $D is only known at run time); run git with literal paths inside {W}.', {}, 'ALL')]),
+    ('git "$@"', [('WG303', 'worktree-guard cannot tell which checkout this git command acts on (its words "$@" are only known at run time and may hold git\'s options such as -C); run git with literal words inside {W}.', {}, 'ALL')]),
+    ('git -c alias.x=y status', [('WG305', '`git -c alias.x=…` runs commands worktree-guard cannot see; leave it out.', {}, 'ALL')]),
+    ('git fast-import', [('WG305', '`git fast-import` writes any ref its input names, the branches other checkouts have checked out among them; ask the user.', {}, 'ALL')]),
+    ('git fetch -u origin', [('WG305', '`git fetch -u` (--update-head-ok) may move a branch another checkout has checked out; fetch into a branch of your own instead.', {}, 'ALL')]),
+    ('git fetch --update-head-ok origin', [('WG305', '`git fetch --update-head-ok` may move a branch another checkout has checked out (through any refspec, remote config or --refmap); fetch into a branch of your own instead.', {}, 'ALL')]),
+    ('git -C {MAIN} init --shared=all', [('WG305', '`git init` with --shared in {MAIN} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('git checkout --ignore-other-worktrees main', [('WG305', '`--ignore-other-worktrees` would check out a branch another worktree has checked out; create a new branch in {W} instead.', {}, 'ALL')]),
+    ('git branch -f main', [('WG305', '`git branch` would move, rename, overwrite or delete `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git branch -D $X', [('WG305', '`git branch` with a branch name only known at run time could move a branch another checkout uses.', {}, 'ALL')]),
+    ('git update-ref refs/heads/main abc', [('WG305', '`git update-ref` would move `refs/heads/main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git update-ref --stdin', [('WG305', '`git update-ref` with refs only known at run time could move a branch another checkout uses.', {}, 'ALL')]),
+    ('git push . HEAD:main', [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git fetch . $X', [('WG305', '`git fetch` into this repository with a refspec only known at run time could move a checked-out branch.', {}, 'ALL')]),
+    ('git remote add o u', [('WG305', '`git remote add` writes the repository config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git branch -u origin/x', [('WG305', '`git branch` would write the upstream or description into the repository config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git maintenance start', [('WG305', '`git maintenance start` writes config for this repository; ask the user.', {}, 'ALL')]),
+    ('git sparse-checkout set a', [('WG305', '`git sparse-checkout` would turn on per-worktree config in the config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git notes add', [('WG305', '`git notes add` writes refs/notes, which every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git replace a b', [('WG305', '`git replace` writes refs/replace, which changes history for every worktree; ask the user.', {}, 'ALL')]),
+    ('git symbolic-ref refs/heads/x refs/heads/main', [('WG305', '`git symbolic-ref` would point a ref at `main`, the branch another checkout has checked out.', {}, 'ALL')]),
+    ('git config user.name x', [('WG305', '`git config` would write configuration every worktree shares; use `git config --worktree` in {W}, or ask the user.', {}, 'ALL')]),
+    ('git worktree prune', [('WG304', "`git worktree prune` removes other worktrees' records; leave that to the user.", {}, 'ALL')]),
+    ('git worktree add /etc/x', [('WG304', "`git worktree add` would touch /etc/x, outside this agent's worktree {W}.", {'path': '/etc/x', 'resolved': '/etc/x'}, '/etc/x')]),
+    ('git worktree remove {W}', [('WG304', "`git worktree remove` would take away this agent's own worktree {W}; leave that to the user.", {'path': '{W}', 'resolved': '{W}'}, '{W}')]),
+    ('git worktree add $X', [('WG304', '`git worktree add` names a path only known at run time.', {}, '$X')]),
+    ('git -c core.pager=$X log', [('WG404', '`git` is given config only known at run time (core.pager=$X), which may name a command git runs; run git without it.', {}, 'ALL')]),
+    ('git init $X --template=/tmp/t', [('WG305', '`git init` with --template in a directory only known at run time would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('git send-pack x', [('WG305', '`git send-pack` pushes into any ref, and can run a receive-pack that updates a checked-out branch; ask the user.', {}, 'ALL')]),
+    ('git -c receive.denyCurrentBranch=ignore push', [('WG305', '`git -c receive.denycurrentbranch=…` lets a push update a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
+    ('git -c core.hooksPath=/tmp/h commit', [('WG305', '`git -c core.hookspath=…` runs hooks worktree-guard cannot see; leave it out.', {}, 'ALL')]),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), GIT_RECORDS, ids=[row[0] for row in GIT_RECORDS])
+def test_a_git_command_gets_its_exact_records(world: Repo, command: str, expected: list) -> None:
+    from tests.test_bash_rules import fill
+
+    filled = fill(command, world)
+    got = []
+    for v in bash(world, command).violations:
+        if v.rule != "git":
+            continue  # what git writes is the writes rule's
+        assert (v.tool, v.severity, v.worktree_root) == ("Bash", "error", str(world.worktree)), command
+        fields = {k: fill(x, world) for k, x in v.model_dump(exclude_none=True).items() if k in ("path", "resolved", "shared_root", "suggestion")}
+        covered = "ALL" if v.span == (0, len(filled)) else filled[v.span[0]:v.span[1]]
+        got.append((v.code, v.message, fields, covered))
+    assert got == [(code, fill(message, world), {k: fill(x, world) for k, x in extra.items()}, fill(span, world)) for code, message, extra, span in expected], command
+
+
+# --- rules/indirection.py -------------------------------------------------------------------------------------
+
+# What cannot be looked inside, with the message the agent reads: every record is WG404 of the indirection rule
+# and points at the whole command. {W} is this agent's worktree.
+INDIRECTION_RECORDS = [
+    ("alias ll='ls -l'", ['An alias defined inside a command is not followed by worktree-guard; run the command it stands for directly.']),
+    ('$X checkout main', ["The command name '$X' is computed at run time and its arguments could leave {W}; call the program by its literal name."]),
+    ("BASH_ENV=/tmp/x bash -c 'ls'", ['`bash` would first run the file named by $BASH_ENV, which worktree-guard cannot see; leave BASH_ENV out.']),
+    ('ENV=/tmp/x sh -c ls', ['`sh` would first run the file named by $ENV, which worktree-guard cannot see; leave ENV out.']),
+    ('bash -c "$X"', ['`bash -c` runs shell code only known at run time; pass it a literal string.']),
+    ('bash', ['`bash` runs shell code from its input, which worktree-guard cannot see; run the commands directly.']),
+    ('bash $S', ['`bash` runs a script worktree-guard cannot see ($S); run the commands directly.']),
+    ('bash /dev/stdin', ['`bash` runs a script worktree-guard cannot see (/dev/stdin); run the commands directly.']),
+    ('script', ['`script` starts a shell that reads its commands from its input, which worktree-guard cannot see (a later write to that input reaches no hook); run the commands directly.']),
+    ('script -q /dev/null', ['`script` starts a shell that reads its commands from its input, which worktree-guard cannot see (a later write to that input reaches no hook); run the commands directly.']),
+    ('eval "$X"', ['`eval` runs code only known at run time; run the command directly.']),
+    ('trap "$X" EXIT', ['`trap` installs code only known at run time.']),
+    ('mapfile -C "$X" arr', ['`mapfile` runs code only known at run time; run the commands directly.']),
+    ('source $F', ['`source` runs shell code worktree-guard cannot see ($F); run the commands directly.']),
+    ('. /dev/stdin', ['`.` runs shell code worktree-guard cannot see (/dev/stdin); run the commands directly.']),
+    ('chroot /mnt ls', ['`chroot` runs the command under another root directory, where worktree-guard cannot tell what its paths name; run it without chroot.']),
+    ('unshare --root=/mnt ls', ['`unshare --root` runs the command under another root or mount namespace, where worktree-guard cannot tell what its paths name.']),
+    ('flock /tmp/l -c "$X"', ['`flock` runs shell code only known at run time; pass it a literal string.']),
+    ('watch $X', ['`watch` runs a command line only known at run time through a shell.']),
+    ('sg grp "$X"', ['`sg` runs a command line only known at run time through a shell.']),
+    ('su -c "$X"', ['`su` runs shell code only known at run time; pass it a literal string.']),
+    ('command alias x=y', ['An alias defined inside a command is not followed by worktree-guard; run the command it stands for directly.']),
+    ('builtin alias x=y', ['An alias defined inside a command is not followed by worktree-guard; run the command it stands for directly.']),
+]
+
+
+@pytest.mark.parametrize(("command", "messages"), INDIRECTION_RECORDS, ids=[row[0] for row in INDIRECTION_RECORDS])
+def test_what_cannot_be_looked_inside_is_wg404_with_its_reason(world: Repo, command: str, messages: list) -> None:
+    from tests.test_bash_rules import fill
+
+    got = bash(world, command).violations
+    assert [(v.code, v.rule, v.tool, v.severity, v.worktree_root, v.span) for v in got] == [
+        ("WG404", "indirection", "Bash", "error", str(world.worktree), (0, len(command)))] * len(messages), command
+    assert [v.message for v in got] == [fill(m, world) for m in messages], command
