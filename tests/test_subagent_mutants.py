@@ -1,0 +1,844 @@
+"""Tests written from the mutation run of `worktree_guard/subagents/` (issue 13, phase 5): each pins one behaviour
+of the sub-agent machinery (the wave regime of SPEC §11, the §5.4 leak check, their state on disk) that no test
+reached in this process before. Real git repositories with linked worktrees (tests/helpers.py), in-process."""
+
+from __future__ import annotations
+
+import os
+
+from worktree_guard.subagents import places
+
+
+def test_state_root_takes_an_absolute_xdg_state_home_and_ignores_a_relative_one(tmp_path) -> None:
+    home = str(tmp_path / "home")
+    assert places.state_root({"XDG_STATE_HOME": "/st", "HOME": home}) == "/st/worktree-guard/subagents"
+    assert places.state_root({"XDG_STATE_HOME": "rel", "HOME": home}) == os.path.join(home, ".local", "state", "worktree-guard", "subagents")
+    assert places.state_root({"HOME": home}) == os.path.join(home, ".local", "state", "worktree-guard", "subagents")
+    assert places.waves_root({"XDG_STATE_HOME": "/st", "HOME": home}) == "/st/worktree-guard/waves"
+
+
+# --- places: where the state lives, and the cheap "may this sub-agent be a worker" test ----------------------------
+
+
+def _waves(tmp_path) -> str:
+    return places.waves_root()
+
+
+def test_registry_dir_is_the_first_32_hex_of_the_sha256_of_the_real_common_dir(tmp_path) -> None:
+    import hashlib
+
+    real = tmp_path / "real.git"
+    real.mkdir()
+    link = tmp_path / "link.git"
+    link.symlink_to(real)
+    key = hashlib.sha256(str(real).encode()).hexdigest()[:32]
+    assert places.registry_dir(str(link), "/r") == f"/r/{key}"
+    assert places.registry_dir(str(real)) == os.path.join(places.waves_root(), key)
+
+
+def test_keys_of_names_the_agent_its_session_and_its_dispatcher_in_that_order_and_skips_the_empty_ones() -> None:
+    from types import SimpleNamespace as NS
+
+    assert places.keys_of(NS(agent_id="a1", session_id="s1", parent_id="p1")) == ["agent:a1", "session:s1", "dispatcher:p1"]
+    assert places.keys_of(NS(agent_id="", session_id=7, parent_id="p1")) == ["dispatcher:p1"]
+    assert places.keys_of(object()) == []
+
+
+def _write_json(path: str, data) -> None:
+    import json
+
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(json.dumps(data) if not isinstance(data, str) else data)
+
+
+def test_may_have_workers_reads_the_index_and_the_repository_registry(tmp_path) -> None:
+    root = places.waves_root()
+    common = str(tmp_path / "c.git")
+    os.makedirs(common)
+    assert places.may_have_workers(common, ["agent:a"]) is False  # no waves directory at all
+    os.makedirs(root)
+    assert places.may_have_workers(common, ["agent:a"]) is False  # neither index nor registry
+    _write_json(os.path.join(root, "index.json"), {"keys": {"agent:a": [], "session:s": []}})
+    assert places.may_have_workers(common, ["agent:x", "session:s"]) is True
+    assert places.may_have_workers(common, ["agent:x"]) is False  # index without the key, no registry
+    assert places.may_have_workers(None, ["agent:x"]) is False
+    assert places.may_have_workers("", ["agent:x"]) is False
+    workers = os.path.join(places.registry_dir(common, root), "workers.json")
+    _write_json(workers, {"dispatches": {"t1": {"owns": None}}})
+    assert places.may_have_workers(common, ["agent:x"]) is False  # a dispatch without an ownership makes no worker
+    _write_json(workers, {"dispatches": {"t1": {"owns": None}, "t2": {"owns": ["src/**"]}}})
+    assert places.may_have_workers(common, ["agent:x"]) is True
+    os.unlink(os.path.join(root, "index.json"))
+    assert places.may_have_workers(common, ["agent:x"]) is True  # no index: the registry still decides
+    _write_json(workers, {"dispatches": {"t1": {"owns": None}}})
+    assert places.may_have_workers(common, ["agent:x"]) is False
+
+
+def test_may_have_workers_leaves_an_unreadable_index_or_registry_to_the_full_check(tmp_path) -> None:
+    root = places.waves_root()
+    common = str(tmp_path / "c.git")
+    os.makedirs(common)
+    _write_json(os.path.join(root, "index.json"), "{not json")
+    assert places.may_have_workers(common, ["agent:x"]) is True
+    _write_json(os.path.join(root, "index.json"), {"nokeys": {}})
+    assert places.may_have_workers(common, ["agent:x"]) is True
+    _write_json(os.path.join(root, "index.json"), {"keys": {}})
+    _write_json(os.path.join(places.registry_dir(common, root), "workers.json"), {"dispatches": {"t": {}}})
+    assert places.may_have_workers(common, ["agent:x"]) is True
+
+
+# --- the wave index -----------------------------------------------------------------------------------------------
+
+
+def test_the_wave_index_keeps_each_keys_repositories_most_recent_first_without_duplicates(tmp_path) -> None:
+    import stat
+
+    from worktree_guard.subagents.index import MAX_PER_KEY, WaveIndex
+
+    index = WaveIndex(str(tmp_path / "state" / "waves"))
+    index.note([], "/c0")
+    assert not os.path.exists(index.dir)  # nothing to note: nothing made
+    index.note(["agent:a", "session:s"], "/c1")
+    index.note(["agent:a"], "/c2")
+    assert index.lookup(["agent:a"]) == ["/c2", "/c1"]
+    assert index.lookup(["session:s", "agent:a"]) == ["/c1", "/c2"]
+    assert index.lookup(["agent:zz"]) == []
+    index.note(["agent:a"], "/c1")  # again: moved to the front, not listed twice
+    assert index.lookup(["agent:a"]) == ["/c1", "/c2"]
+    for n in range(3, 3 + MAX_PER_KEY):
+        index.note(["agent:a"], f"/c{n}")
+    assert index.lookup(["agent:a"]) == [f"/c{n}" for n in range(2 + MAX_PER_KEY, 2, -1)]
+    assert len(index.lookup(["agent:a"])) == MAX_PER_KEY == 8
+    assert stat.S_IMODE(os.stat(index.dir).st_mode) == 0o700
+    assert stat.S_IMODE(os.stat(os.path.dirname(index.dir)).st_mode) == 0o700
+    assert stat.S_IMODE(os.stat(index.path).st_mode) == 0o600
+    assert os.path.exists(os.path.join(index.dir, "index.lock"))
+    assert sorted(os.listdir(index.dir)) == ["index.json", "index.lock"]
+
+
+def test_the_wave_index_drops_entries_older_than_the_history_and_keys_left_empty(tmp_path) -> None:
+    import json
+    import time
+
+    from worktree_guard.subagents.index import WaveIndex
+    from worktree_guard.subagents.registry import HISTORY_AFTER
+
+    index = WaveIndex(str(tmp_path / "waves"))
+    now = time.time()
+    _write_json(index.path, {"version": 1, "keys": {
+        "agent:old": [{"common_dir": "/old", "time": now - HISTORY_AFTER - 100}],
+        "agent:mixed": [{"common_dir": "/new", "time": now - HISTORY_AFTER + 100}, {"common_dir": "/gone", "time": now - HISTORY_AFTER - 100}],
+    }})
+    index.note(["agent:b"], "/b")
+    keys = json.loads(open(index.path).read())["keys"]
+    assert sorted(keys) == ["agent:b", "agent:mixed"]
+    assert [e["common_dir"] for e in keys["agent:mixed"]] == ["/new"]
+    assert index.lookup(["agent:old", "agent:mixed", "agent:b"]) == ["/new", "/b"]
+
+
+# --- state: the leak check's private directory -----------------------------------------------------------------------
+
+
+def test_safe_name_keeps_plain_ids_and_hashes_anything_else() -> None:
+    import hashlib
+
+    from worktree_guard.subagents.state import safe_name
+
+    assert safe_name(None) == "no-session"
+    assert safe_name("") == "no-session"
+    assert safe_name("a1b2_C.d-e") == "a1b2_C.d-e"
+    assert safe_name("a" * 100) == "a" * 100
+    for bad in ("a" * 101, ".hidden", "-x", "a/b", "a b", "..", "é"):
+        assert safe_name(bad) == "h-" + hashlib.sha256(bad.encode()).hexdigest()[:32], bad
+    assert safe_name("\udcff") == "h-" + hashlib.sha256("\udcff".encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def test_private_dir_makes_a_0700_directory_and_tightens_an_open_one(tmp_path) -> None:
+    import stat
+
+    from worktree_guard.subagents.state import _private_dir
+
+    made = _private_dir(str(tmp_path / "a" / "b"))
+    assert made == str(tmp_path / "a" / "b")
+    assert stat.S_IMODE(os.stat(made).st_mode) == 0o700
+    os.chmod(made, 0o750)
+    _private_dir(made)
+    assert stat.S_IMODE(os.stat(made).st_mode) == 0o700
+    os.chmod(made, 0o701)
+    _private_dir(made)
+    assert stat.S_IMODE(os.stat(made).st_mode) == 0o700
+    os.chmod(made, 0o500)
+    _private_dir(made)
+    assert stat.S_IMODE(os.stat(made).st_mode) == 0o500  # not widened: only group and other bits are taken
+
+
+def _snap(agent_id: str = "a1", **extra):
+    from worktree_guard.subagents.state import SubagentSnapshot
+
+    fields = dict(session_id="s", agent_id=agent_id, agent_type="t", started=1.0, cwd="/w", worktree_root="/w", common_dir="/c", checkouts=[])
+    fields.update(extra)
+    return SubagentSnapshot(**fields)
+
+
+def test_the_store_saves_privately_loads_and_deletes_a_snapshot(tmp_path) -> None:
+    import stat
+
+    from worktree_guard.subagents.state import SubagentStore, state_root
+
+    store = SubagentStore("sess/1")
+    assert store.root == state_root()
+    assert store.session_dir == os.path.join(state_root(), "h-" + __import__("hashlib").sha256(b"sess/1").hexdigest()[:32])
+    assert store.load("a1") is None
+    store.delete("a1")  # nothing there: no error
+    store.save(_snap(blocks=2))
+    path = store.path_of("a1")
+    assert path == os.path.join(store.session_dir, "a1.json")
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    for d in (store.session_dir, store.root, os.path.dirname(store.root)):
+        assert stat.S_IMODE(os.stat(d).st_mode) == 0o700, d
+    assert os.listdir(store.session_dir) == ["a1.json"]  # the temp file was renamed
+    assert store.load("a1") == _snap(blocks=2)
+    store.save(_snap(blocks=3))
+    assert store.load("a1").blocks == 3
+    store.delete("a1")
+    assert store.load("a1") is None
+    other = SubagentStore("s", root=str(tmp_path / "elsewhere"))
+    assert other.session_dir == str(tmp_path / "elsewhere" / "s")
+
+
+def test_overlapping_names_the_other_agents_whose_window_meets_the_interval(tmp_path) -> None:
+    import json
+
+    from worktree_guard.subagents.state import WINDOWS, SubagentStore
+
+    store = SubagentStore("s", root=str(tmp_path / "st"))
+    assert store.overlapping("me", 0, 100) == []  # no log yet
+    store.record_window("me", "t", "start")
+    lines = [
+        {"agent_id": "me", "event": "start", "time": 10},
+        {"agent_id": "early", "agent_type": "x", "event": "start", "time": 1},
+        {"agent_id": "early", "event": "stop", "time": 9.5},
+        {"agent_id": "edge", "agent_type": "y", "event": "start", "time": 1, "isolated": True, "worktree": "/wt"},
+        {"agent_id": "edge", "event": "stop", "time": 10},
+        {"agent_id": "late", "event": "start", "time": 20},
+        {"agent_id": "atend", "event": "start", "time": 20.0},
+        {"agent_id": "running", "event": "start", "time": 15},
+        {"agent_id": "stoponly", "event": "stop", "time": 12},
+        {"agent_id": 5, "event": "start", "time": 12},
+        {"agent_id": "noevent", "time": 12},
+    ]
+    with open(os.path.join(store.session_dir, WINDOWS), "a") as f:
+        f.write("not json\n")
+        for line in lines:
+            f.write(json.dumps(line) + "\n")
+    found = {w["agent_id"]: w for w in store.overlapping("me", 10, 19.99)}
+    assert sorted(found) == ["edge", "noevent", "running", "stoponly"]
+    assert found["edge"] == {"agent_id": "edge", "agent_type": "y", "start": 1, "stop": 10, "isolated": True, "worktree": "/wt"}
+    assert found["stoponly"] == {"agent_id": "stoponly", "agent_type": None, "start": None, "stop": 12}
+    assert found["noevent"] == {"agent_id": "noevent", "agent_type": None, "start": None, "stop": None}
+    assert sorted(w["agent_id"] for w in store.overlapping("me", 10, 20)) == ["atend", "edge", "late", "noevent", "running", "stoponly"]
+    assert sorted(w["agent_id"] for w in store.overlapping("nobody", 9.5, 9.5)) == ["early", "edge", "noevent", "stoponly"]  # "me" started again at 10
+
+
+def test_record_window_appends_one_line_with_the_time_and_the_extra_fields(tmp_path) -> None:
+    import json
+    import time
+
+    from worktree_guard.subagents.state import WINDOWS, SubagentStore
+
+    store = SubagentStore("s", root=str(tmp_path / "st"))
+    before = time.time()
+    store.record_window("a1", "t", "start", isolated=True)
+    store.record_window("a1", None, "stop")
+    rows = [json.loads(line) for line in open(os.path.join(store.session_dir, WINDOWS))]
+    assert [{k: v for k, v in r.items() if k != "time"} for r in rows] == [
+        {"agent_id": "a1", "agent_type": "t", "event": "start", "isolated": True},
+        {"agent_id": "a1", "agent_type": None, "event": "stop"},
+    ]
+    assert all(before <= r["time"] <= time.time() for r in rows)
+
+
+def test_sweep_removes_stale_files_empty_old_sessions_and_the_oldest_snapshots_beyond_the_limit(tmp_path, monkeypatch) -> None:
+    from worktree_guard.subagents import state
+
+    root = tmp_path / "st"
+    assert state.sweep(str(root), now=1000.0) == 0  # no directory yet
+    root.mkdir()
+    (root / "stray-file").write_text("")  # not a session directory: passed over
+    now = 10_000_000.0
+    old, fresh = root / "old", root / "fresh"
+    old.mkdir()
+    fresh.mkdir()
+    stale = old / "a.json"
+    stale.write_text("{}")
+    os.utime(stale, (now - state.STALE_AFTER - 1, now - state.STALE_AFTER - 1))
+    kept = fresh / "b.json"
+    kept.write_text("{}")
+    os.utime(kept, (now - state.STALE_AFTER + 5, now - state.STALE_AFTER + 5))
+    log = fresh / "windows.jsonl"
+    log.write_text("")
+    os.utime(log, (now - 10, now - 10))
+    os.utime(old, (now - 61, now - 61))
+    os.utime(fresh, (now - 61, now - 61))
+    assert state.sweep(str(root), now=now) == 1
+    assert not old.exists()  # emptied and older than a minute: removed
+    assert sorted(os.listdir(fresh)) == ["b.json", "windows.jsonl"]
+    just_made = root / "new"
+    just_made.mkdir()
+    os.utime(just_made, (now - 59, now - 59))
+    assert state.sweep(str(root), now=now) == 0
+    assert just_made.exists()  # a session a starting sub-agent has just made stays
+    monkeypatch.setattr(state, "MAX_SNAPSHOTS", 2)
+    for n in range(4):
+        p = fresh / f"s{n}.json"
+        p.write_text("{}")
+        os.utime(p, (now - 100 + n, now - 100 + n))
+    (fresh / "x.txt").write_text("")
+    os.utime(fresh / "x.txt", (now - 500, now - 500))
+    assert state.sweep(str(root), now=now) == 3  # b.json (oldest), s0, s1
+    assert sorted(os.listdir(fresh)) == ["s2.json", "s3.json", "windows.jsonl", "x.txt"]
+
+
+def test_sweep_defaults_to_the_state_root_and_the_clock(tmp_path) -> None:
+    import time
+
+    from worktree_guard.subagents import state
+
+    session = os.path.join(state.state_root(), "s")
+    os.makedirs(session)
+    path = os.path.join(session, "a.json")
+    open(path, "w").close()
+    t = time.time() - state.STALE_AFTER - 5
+    os.utime(path, (t, t))
+    assert state.sweep() == 1
+    assert not os.path.exists(path)
+
+
+# --- surfaces: what a command writes beyond its operands ----------------------------------------------------------
+
+
+def _written(argv: list, find_projects=None):
+    from worktree_guard.subagents.surfaces import BUILTIN_SURFACES, surfaces_of
+
+    return [(w.kind, w.path, w.tree) for w in surfaces_of(argv[0], argv[1:], BUILTIN_SURFACES, find_projects=find_projects)]
+
+
+NPM = [("package manager", p, t) for p, t in (("package.json", False), ("package-lock.json", False), ("npm-shrinkwrap.json", False), ("node_modules", True))]
+
+
+def test_a_package_manager_writes_its_files_in_the_project_directory_it_is_given() -> None:
+    assert _written(["npm", "install"]) == NPM
+    assert _written(["npm", "test"]) == []
+    assert _written(["npm"]) == []  # npm without a subcommand writes nothing
+    assert _written(["npm", "--prefix", "sub", "install"]) == [(k, f"sub/{p}", t) for k, p, t in NPM]
+    assert _written(["npm", "--prefix=sub/", "i"]) == [(k, f"sub/{p}", t) for k, p, t in NPM]
+    assert _written(["npm", "-Csub", "ci"]) == [(k, f"sub/{p}", t) for k, p, t in NPM]
+    assert _written(["npm", "--prefix", None, "install"]) == [(k, None, t) for k, p, t in NPM]  # known at run time only
+    assert _written(["npm", "install", "--prefix"]) == [(k, None, t) for k, p, t in NPM]  # the value is missing
+    assert _written(["npm", None]) == [("package manager", None, True)]  # `npm $cmd`: anything
+    assert _written(["npm", "--tag", "install", "test"]) == []  # `install` is --tag's value, `test` the subcommand
+    assert _written(["npm", "--registry=x", "install"]) == NPM
+    assert _written(["npm", "--prefix", "/abs", "install"])[0] == ("package manager", "/abs/package.json", False)
+    pnpm = [("package manager", p, t) for p, t in (("package.json", False), ("pnpm-lock.yaml", False), ("pnpm-workspace.yaml", False), ("node_modules", True))]
+    assert _written(["pnpm"]) == pnpm  # without a subcommand: an install
+    assert _written(["pnpm", "run", "build"]) == []
+
+
+def test_a_package_manager_also_writes_at_every_project_above_it_that_find_projects_names() -> None:
+    asked = []
+
+    def find(base, manifests):
+        asked.append((base, manifests))
+        return ["..", ".", "../.."]
+
+    got = _written(["npm", "install"], find)
+    assert asked == [(".", ("package.json",))]
+    assert [p for _, p, _ in got] == ["package.json", "package-lock.json", "npm-shrinkwrap.json", "node_modules", "../package.json", "../package-lock.json", "../npm-shrinkwrap.json", "../node_modules", "../../package.json", "../../package-lock.json", "../../npm-shrinkwrap.json", "../../node_modules"]
+    assert _written(["npm", "--prefix", None, "install"], find) == [(k, None, t) for k, p, t in NPM]  # no directory to look from
+    assert len(asked) == 1
+    # a formatter with manifests: no operand means the nearest project
+    assert _written(["cargo", "fmt"], lambda base, m: ["crate", ".."]) == [("formatter", "crate", True)]
+    assert _written(["cargo", "fmt"]) == [("formatter", ".", True)]
+    assert _written(["cargo", "fmt", "--check"]) == []
+    assert _written(["cargo", "fmt", "-C", None]) == [("formatter", None, True)]
+
+
+def test_formatters_write_their_operands_as_trees_and_nothing_in_a_check_mode() -> None:
+    assert _written(["ruff", "format"]) == [("formatter", ".", True)]
+    assert _written(["ruff", "format", "a", "b/c"]) == [("formatter", "a", True), ("formatter", "b/c", True)]
+    assert _written(["ruff", "format", "--check", "a"]) == []
+    assert _written(["ruff", "format", "--diff"]) == []
+    assert _written(["ruff", "format", "--config", "c.toml", "a"]) == [("formatter", "a", True)]
+    assert _written(["ruff", "format", "--config=c.toml"]) == [("formatter", ".", True)]
+    assert _written(["ruff", "format", "--", "-x", None]) == [("formatter", None, True)]  # after `--`: `-x` is skipped as an option-like target
+    assert _written(["ruff", "format", "/abs/x"]) == [("formatter", "/abs/x", True)]
+    assert _written(["ruff", "check", "a"]) == []
+    assert _written(["ruff", "check", "--fix", "a"]) == [("fixer", "a", True)]
+    assert _written(["ruff", None]) == [("formatter", None, True), ("fixer", None, True)]
+    assert _written(["prettier", "a"]) == []
+    assert _written(["prettier", "-w", "a"]) == [("formatter", "a", True)]
+    assert _written(["prettier", "--write"]) == [("formatter", ".", True)]
+    assert _written(["autopep8", "-ir", "a"]) == [("formatter", "a", True)]  # `-ir` is `-i -r`
+    assert _written(["autopep8", "-r", "a"]) == []
+    assert _written(["black", "-"]) == [("formatter", ".", True)]  # a lone `-` is an operand, not an option
+    assert _written(["isort", "-c", "a"]) == []
+    assert _written(["go", "-C", "sub", "generate", "./x"]) == [("code generator", "sub/./x", True)]
+    assert _written(["go", "-Csub", "fmt"]) == [("code generator", "sub", True)]
+    assert _written(["protoc", "x.proto"]) == [("code generator", ".", True)]
+    assert _written(["pre-commit", "install"]) == [("hook installer", ".pre-commit-config.yaml", False), ("hook installer", ".git", True)]
+    assert _written(["jest", "-u"]) == [("snapshot updater", ".", True)]
+    assert _written(["jest", "-c", "-u", "x"]) == []  # `-u` is the config file's name here
+
+
+def test_runners_start_the_program_their_first_operand_names() -> None:
+    fmt = [("formatter", "a", True)]
+    assert _written(["npx", "prettier", "--write", "a"]) == fmt
+    assert _written(["npx", "-y", "--quiet", "prettier@3.1", "--write", "a"]) == fmt
+    assert _written(["npx", "./node_modules/.bin/prettier", "--write", "a"]) == fmt
+    assert _written(["pipx", "run", "black", "a"]) == fmt
+    assert _written(["pipx", "black", "a"]) == fmt
+    assert _written(["uvx", "run", "a"]) == []  # only pipx has the `run` word
+    assert _written(["npx"]) == []
+    assert _written(["npx", "-y"]) == []
+    assert _written(["npx", None, "--write", "a"]) == []
+    assert _written(["npx", "@biomejs/biome", "format", "--write", "a"]) == []  # a scoped name stays whole: no row
+    assert _written(["npx", "npx", "npx", "prettier", "-w", "a"]) == fmt  # three runners deep
+    assert _written(["npx", "npx", "npx", "npx", "prettier", "-w", "a"]) == []
+    assert _written(["python", "-m", "black", "a"]) == fmt
+    assert _written(["python3.12", "-m", "black", "a"]) == fmt
+    assert _written(["py", "-m", "black"]) == [("formatter", ".", True)]
+    assert _written(["python", "-m"]) == []
+    assert _written(["python", "-m", None, "a"]) == []
+    assert _written(["python", "black", "a"]) == []
+    assert _written(["python", "-m", "python", "-m", "python", "-m", "black", "a"]) == fmt
+    assert _written(["python", "-m", "python", "-m", "python", "-m", "python", "-m", "black", "a"]) == []
+
+
+def test_a_scoped_runner_package_and_a_table_row_by_that_name() -> None:
+    from worktree_guard.subagents.surfaces import Surface, surfaces_of
+
+    table = {"@s/tool": (Surface("tool", operand_trees=True),), "tool": (Surface("plain", files=("out/",)),)}
+    assert [(w.kind, w.path, w.tree) for w in surfaces_of("npx", ["@s/tool", "x"], table)] == [("tool", "x", True)]
+    assert [(w.kind, w.path, w.tree) for w in surfaces_of("npx", ["dir/tool@1"], table)] == [("plain", "out", True)]
+    assert [(w.kind, w.path, w.tree) for w in surfaces_of("tool", [], table)] == [("plain", "out", True)]
+    assert surfaces_of("other", ["x"], table) == []
+
+
+# --- ownership: the declarations, their grammar, and matching -----------------------------------------------------
+
+import pytest  # noqa: E402
+
+from worktree_guard.subagents import ownership as own  # noqa: E402
+
+
+def _error(call, *args) -> str:
+    with pytest.raises(own.OwnershipError) as raised:
+        call(*args)
+    return str(raised.value)
+
+
+def test_check_pattern_refuses_what_an_ownership_may_not_hold_in_exact_words() -> None:
+    assert own.check_pattern("  src/**  ") == "src/**"
+    assert own.check_pattern("a..b/c") == "a..b/c"
+    assert _error(own.check_pattern, "   ", "S") == "S: an empty pattern"
+    assert _error(own.check_pattern, "") == "ownership: an empty pattern"
+    assert _error(own.check_pattern, "!src", "S") == "S: '!src' is a negation; an ownership lists what a worker may write"
+    assert _error(own.check_pattern, "#x", "S") == "S: '#x' is a comment, not a pattern"
+    assert _error(own.check_pattern, "src/../x", "S") == "S: 'src/../x' leaves the checkout (`..`)"
+    assert _error(own.check_pattern, "/../x/", "S") == "S: '/../x/' leaves the checkout (`..`)"
+    assert _error(own.check_pattern, "..", "S") == "S: '..' leaves the checkout (`..`)"
+    assert _error(own.check_pattern, "src/x\\", "S").startswith("S: 'src/x\\\\' is not a valid pattern (")
+
+
+def test_an_ownership_describes_itself_and_knows_when_it_is_none() -> None:
+    o = own.Ownership.of(["src/**", " docs/*.md "], "here")
+    assert o.patterns == ("src/**", "docs/*.md") and o.source == "here" and not o.none
+    assert o.describe() == "src/**, docs/*.md"
+    empty = own.Ownership.of([], "there")
+    assert empty.none and empty.describe() == "none (a read-only worker)"
+    assert empty._spec is None and not empty.matches("anything")
+    assert o == own.Ownership(("src/**", "docs/*.md"), "here")  # the compiled spec is not compared
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "expected"),
+    [
+        ("src/**", "src/a.py", True),
+        ("src/**", "src", False),
+        ("src/**", "srcx/a", False),
+        ("/src/", "src/a", True),
+        ("/src/", "src", False),
+        ("a/b", "a/b", True),
+        ("a/b", "a/b/c", True),
+        ("a/b", "x/a/b", False),
+        ("/top", "top", True),
+        ("/top", "x/top", False),
+        ("top", "x/top", True),
+        ("top", "x/top/y", True),
+        ("dir/", "x/dir/f", True),
+        ("dir/", "x/dir", False),
+        ("f.md", "f.md", True),
+        ("*.md", "x/f.md", True),
+        ("*.md", "x/f.py", False),
+        ("src/*", "src/a", True),
+        (" src/** ", "src/a", False),
+    ],
+)
+def test_matching_agrees_with_gitignore(pattern: str, path: str, expected: bool) -> None:
+    import pathspec
+
+    spec = pathspec.PathSpec.from_lines("gitignore", [pattern])
+    assert bool(spec.match_file(path)) is expected  # what the fast path must agree with
+    assert own.match_patterns((pattern,), spec, path) is expected
+    assert own.match_patterns((pattern,), None, path) is (expected and own._literal_match(pattern, path) is True)
+
+
+def test_literal_match_is_none_for_the_shapes_it_leaves_to_pathspec() -> None:
+    for pattern in ("!x", " x", "x ", "*.md", "a/?", "a[bc]", "a\\b", "/", "**", "/**"):
+        assert own._literal_match(pattern, "a") is None, pattern
+    assert own._literal_match("a/b/", "a/b/c") is True
+    assert own._literal_match("a/b/", "a/b") is False
+    assert own._literal_match("/a", "a/x") is True
+    assert own._literal_match("a", "a") is True
+    assert own._literal_match("a/", "a") is False
+    assert own._literal_match("a/", "a/x") is True
+
+
+def test_match_patterns_tries_every_pattern_and_falls_back_to_the_spec_only_for_the_slow_shapes() -> None:
+    class Spec:
+        def __init__(self, answer):
+            self.answer, self.asked = answer, []
+
+        def match_file(self, path):
+            self.asked.append(path)
+            return self.answer
+
+    assert own.match_patterns((), Spec(True), "a") is False
+    spec = Spec(True)
+    assert own.match_patterns(("b", "a"), spec, "a") is True and spec.asked == []
+    spec = Spec(True)
+    assert own.match_patterns(("b", "c"), spec, "a") is False and spec.asked == []  # every shape literal: no spec
+    spec = Spec(True)
+    assert own.match_patterns(("b", "*.x"), spec, "a") is True and spec.asked == ["a"]
+    assert own.match_patterns(("b", "*.x"), Spec(False), "a") is False
+    assert own.match_patterns(("*.x",), None, "a") is False
+
+
+def test_covers_tree_asks_whether_everything_below_a_directory_is_owned() -> None:
+    o = own.Ownership.of(["src/**"], "s")
+    assert o.covers_tree("src") and o.covers_tree("src/") and o.covers_tree("src/a")
+    assert not o.covers_tree("") and not o.covers_tree(".") and not o.covers_tree("docs")
+    assert own.Ownership.of(["**"], "s").covers_tree(".")
+    assert own.Ownership.of(["**"], "s").covers_tree("")
+    assert not own.Ownership.of(["*.py"], "s").covers_tree("src")
+    assert own.Ownership.of(["src"], "s").covers_tree("src")
+
+
+def test_literal_prefix_is_where_all_a_pattern_can_match() -> None:
+    assert own.literal_prefix("src/auth/**") == "src/auth"
+    assert own.literal_prefix("/src/a*/x") == "src"
+    assert own.literal_prefix(" src/x/ ") == "src/x"
+    assert own.literal_prefix("src/") == ""  # not anchored: any depth
+    assert own.literal_prefix("*.md") == ""
+    assert own.literal_prefix("a/b[c]/d") == "a"
+    assert own.literal_prefix("a/b?/d") == "a"
+    assert own.literal_prefix("a\\/b/c") == ""
+
+
+def test_overlap_names_the_patterns_or_the_file_that_both_can_own() -> None:
+    of = own.Ownership.of
+    assert own.overlap(of(["src/**"], "a"), of(["src/auth/**"], "b"), []) == "'src/**' and 'src/auth/**' can name the same files"
+    assert own.overlap(of(["src/auth/**"], "a"), of(["src/**"], "b"), []) == "'src/auth/**' and 'src/**' can name the same files"
+    assert own.overlap(of(["src/a/**"], "a"), of(["src/ab/**"], "b"), ["src/a/x", "src/ab/x"]) is None
+    assert own.overlap(of(["src/a/**"], "a"), of(["src/a/**"], "b"), []) == "'src/a/**' and 'src/a/**' can name the same files"
+    assert own.overlap(of(["x/**", "*.py"], "a"), of(["src/app.py"], "b"), ["README.md", "src/app.py"]) == "'*.py' and 'src/app.py' can name the same files"
+    assert own.overlap(of(["/docs/*.md"], "a"), of(["/src/*.py"], "b"), ["docs/a.md", "src/a.py"]) is None
+    assert own.overlap(of(["/docs/**"], "a"), of(["/x/**"], "b"), ["docs/a", "x/a"]) is None
+    assert own.overlap(of([], "a"), of(["*.py"], "b"), ["a.py"]) is None
+    assert own.overlap(of(["*.py"], "a"), of([], "b"), ["a.py"]) is None
+
+
+def test_overlap_through_a_file_of_the_tree() -> None:
+    of = own.Ownership.of
+    a, b = of(["/src/a*/**"], "a"), of(["/src/*b/**"], "b")
+    assert own.literal_prefix("/src/a*/**") == "src" and own.overlap(a, b, ["src/ab/x"]) == "'/src/a*/**' and '/src/*b/**' can name the same files"
+    a, b = of(["/a/x*"], "a"), of(["/b/*y"], "b")
+    assert own.overlap(a, b, ["a/xy", "b/xy"]) is None
+    a, b = of(["/a/**", "/c/**"], "a"), of(["/b/**", "/d/**"], "b")
+    assert own.overlap(a, b, ["a/1", "b/1"]) is None
+
+
+def test_near_misses_of_the_fence_info_string() -> None:
+    for info in ("Worktree-Guard", "worktree_guard", "worktree-guard extra", "worktreeguard", "worktre-gaurd", "wrktree-guard"):
+        assert own._near_miss(info), info
+    for info in ("worktree-guard", "", "python", "toml", "worktree", "guard", "yaml worktree-guard", "WORKTREE GUARD"):
+        assert not own._near_miss(info), info
+    assert own._distance("kitten", "sitting") == 3
+    assert own._distance("", "abc") == 3 and own._distance("abc", "") == 3 and own._distance("abc", "abc") == 0
+    assert own._distance("worktreeguard", "worktreguard") == 1
+    assert own._near_miss("wxrktrxxguard")  # distance 3
+    assert not own._near_miss("wxrktrxxgxard")  # distance 4
+
+
+def test_find_block_reads_the_one_block_and_refuses_what_was_meant_as_one() -> None:
+    assert own.find_block("no block here\n") is None
+    assert own.find_block("```python\nx = 1\n```\n") is None
+    assert own.find_block("```worktree-guard\nowns: a\n\n# c\n```\n") == ["owns: a", "", "# c"]
+    assert own.find_block("  - item\n   ~~~~ worktree-guard  \n   owns: a\n   ~~~~\n") == ["   owns: a"]
+    assert own.find_block("````worktree-guard\nowns: a\n```\nowns: b\n````\n") == ["owns: a", "```", "owns: b"]
+    assert own.find_block("```worktree-guard\nowns: a\n~~~\n```\n") == ["owns: a", "~~~"]
+    assert own.find_block("```worktree-guard\nowns: a\n``` x\n```\n") == ["owns: a", "``` x"]
+    assert _error(own.find_block, "intro\nowns: src/**\n") == "line 2: an `owns:` line outside a ```worktree-guard block; put it in one"
+    assert _error(own.find_block, "x\ny\n  Worktree_Guard : z\n") == "line 3: a `worktree-guard:` key; write the ownership as a ```worktree-guard block holding `owns: …`"
+    assert _error(own.find_block, "```Worktree-Guard\nowns: a\n```\n") == "the fence ```Worktree-Guard looks like an ownership block; its info string must be exactly `worktree-guard`"
+    assert _error(own.find_block, "```md\n```worktree-guard\nowns: a\n```\n") == "a ```worktree-guard block inside another code block (```md); close that one first"
+    assert _error(own.find_block, "````md\n```worktree_guard\n````\n") == "a ```worktree-guard block inside another code block (```md); close that one first"
+    assert _error(own.find_block, "```yaml\nworktree-guard: x\n```\n") == "a `worktree-guard:` key in a ```yaml block; write the ownership as a ```worktree-guard block holding `owns: …`"
+    assert own.find_block("```yaml\nowns: x\n```\n") is None  # an `owns:` line inside another block is that block's
+    assert _error(own.find_block, "```worktree-guard\nowns: a\n") == "the ```worktree-guard block is not closed"
+    assert _error(own.find_block, "```worktree-guard\nowns: a\n```\n```worktree-guard\nowns: b\n```\n") == "the prompt holds more than one ```worktree-guard block"
+    assert _error(own.find_block, "```worktree-guard\n```\n```worktree-guard\nowns: b\n```\n") == "the prompt holds more than one ```worktree-guard block"
+
+
+def test_parse_block_reads_the_grammar_in_exact_words() -> None:
+    got = own.parse_block(["", "# note", " owns : src/**, docs/** "])
+    assert got.patterns == ("src/**", "docs/**") and got.source == "the dispatch prompt's ```worktree-guard block"
+    assert own.parse_block(["owns: NONE"]).patterns == ()
+    src = "the ```worktree-guard block"
+    assert _error(own.parse_block, ["", "just words"]) == f"{src}, line 2: 'just words' is not `owns: PATTERN, …`"
+    assert _error(own.parse_block, ["onws: x"]) == f"{src}, line 1: unknown key 'onws' (the only key is `owns`)"
+    assert _error(own.parse_block, ["owns: a", "owns: b"]) == f"{src}, line 2: `owns` is given twice"
+    assert _error(own.parse_block, ["owns: none", "owns: b"]) == f"{src}, line 2: `owns` is given twice"
+    assert _error(own.parse_block, ["owns:   "]) == f"{src}, line 1: `owns:` is empty (write `owns: none` for a read-only worker)"
+    assert _error(own.parse_block, ["owns: a,,b"]) == f"{src}, line 1: an empty pattern"
+    assert _error(own.parse_block, ["# only a comment"]) == f"{src} has no `owns:` line"
+    assert _error(own.parse_block, [], "S") == "S has no `owns:` line"
+    assert own.from_prompt("no block") is None
+    assert own.from_prompt("```worktree-guard\nowns: a\n```").patterns == ("a",)
+
+
+def test_from_setting_takes_a_list_a_comma_string_or_none() -> None:
+    assert own.from_setting(["a", "b"], "cfg") == own.Ownership(("a", "b"), "cfg")
+    assert own.from_setting(("a",), "cfg").patterns == ("a",)
+    assert own.from_setting("a, b", "cfg").patterns == ("a", "b")
+    assert own.from_setting("  None ", "cfg").patterns == () and own.from_setting("none", "cfg").source == "cfg"
+    for bad in (3, None, ["a", 1], {"a": 1}):
+        assert _error(own.from_setting, bad, "cfg") == 'cfg: `owns` must be a list of patterns or "none"'
+
+
+def test_relative_to_is_slash_separated_and_none_outside() -> None:
+    assert own.relative_to("/r", "/r") == ""
+    assert own.relative_to("/r", "/r/a/b") == "a/b"
+    assert own.relative_to("/r/", "/r/a") == "a"
+    assert own.relative_to("/r", "/rx/a") is None
+    assert own.relative_to("/r", "/") is None
+
+
+# --- snapshots: a checkout's state and its differences -------------------------------------------------------------
+
+from worktree_guard.subagents import snapshots as snaps  # noqa: E402
+
+
+def test_fingerprint_tells_content_links_directories_specials_and_absence_apart(tmp_path) -> None:
+    import hashlib
+    import stat
+
+    f = tmp_path / "f"
+    f.write_bytes(b"abc")
+    assert snaps.fingerprint(str(f)) == "sha256:" + hashlib.sha256(b"abc").hexdigest()
+    big = tmp_path / "big"
+    big.write_bytes(b"x" * (2 * 1024 * 1024 + 1))
+    assert snaps.fingerprint(str(big)) == "sha256:" + hashlib.sha256(b"x" * (2 * 1024 * 1024 + 1)).hexdigest()  # read in blocks
+    (tmp_path / "l").symlink_to("target/x")
+    assert snaps.fingerprint(str(tmp_path / "l")) == "link:target/x"
+    assert snaps.fingerprint(str(tmp_path)) == "dir"
+    assert snaps.fingerprint(str(tmp_path / "nope")) == "absent"
+    os.mkfifo(tmp_path / "fifo")
+    assert snaps.fingerprint(str(tmp_path / "fifo")) == f"special:{stat.S_IFIFO}"
+    assert snaps.fingerprint(str(f / "under-a-file")) == "unreadable:20"  # ENOTDIR
+    assert snaps.fingerprint_of(str(tmp_path), "f") == snaps.fingerprint(str(f))
+
+
+def test_a_file_above_the_hash_limit_is_fingerprinted_by_size_and_mtime(tmp_path, monkeypatch) -> None:
+    f = tmp_path / "f"
+    f.write_bytes(b"12345")
+    monkeypatch.setattr(snaps, "HASH_LIMIT", 4)
+    st = os.stat(f)
+    assert snaps.fingerprint(str(f)) == f"large:5:{st.st_mtime_ns}"
+    monkeypatch.setattr(snaps, "HASH_LIMIT", 5)
+    assert snaps.fingerprint(str(f)).startswith("sha256:")
+
+
+def test_tree_fingerprint_hashes_names_sizes_and_times_below_a_directory(tmp_path, monkeypatch) -> None:
+    import hashlib
+
+    d = tmp_path / "d"
+    (d / "sub").mkdir(parents=True)
+    (d / "b").write_text("bb")
+    (d / "a").write_text("a")
+    (d / "sub" / "c").write_text("ccc")
+    for p in (d / "a", d / "b", d / "sub" / "c", d / "sub"):
+        os.utime(p, ns=(1_000_000_000, 1_000_000_000))
+    expected = hashlib.sha256()
+    for rel, size in (("a", 1), ("b", 2), ("sub", os.lstat(d / "sub").st_size), ("sub/c", 3)):
+        expected.update(f"{rel}\0{size}\0{1_000_000_000}\n".encode())
+    assert snaps.tree_fingerprint(str(d)) == f"tree:{expected.hexdigest()}:4"
+    assert snaps.fingerprint_of(str(tmp_path), "d/") == snaps.tree_fingerprint(str(d))
+    assert snaps.tree_fingerprint(str(tmp_path / "none")) == "absent"
+    (tmp_path / "file").write_text("x")
+    assert snaps.tree_fingerprint(str(tmp_path / "file")) == snaps.fingerprint(str(tmp_path / "file"))
+    monkeypatch.setattr(snaps, "TREE_LIMIT", 2)
+    first_two = hashlib.sha256()
+    for rel, size in (("a", 1), ("b", 2)):
+        first_two.update(f"{rel}\0{size}\0{1_000_000_000}\n".encode())
+    assert snaps.tree_fingerprint(str(d)) == f"tree:{first_two.hexdigest()}:2+"
+    monkeypatch.setattr(snaps, "TREE_LIMIT", 4)
+    assert snaps.tree_fingerprint(str(d)) == f"tree:{expected.hexdigest()}:4"
+
+
+def test_tree_manifest_lists_the_files_below_an_ignored_directory_but_not_a_nested_checkout(tmp_path, monkeypatch) -> None:
+    root = tmp_path
+    (root / "out" / "x").mkdir(parents=True)
+    (root / "out" / "nested" / ".git").mkdir(parents=True)
+    (root / "out" / "nested" / "f").write_text("n")
+    (root / "out" / "gitfile").mkdir()
+    (root / "out" / "gitfile" / ".git").write_text("gitdir: /x\n")
+    (root / "out" / "gitfile" / "g").write_text("g")
+    (root / "out" / "a").write_text("aa")
+    (root / "out" / "x" / "b").write_text("b")
+    (root / "out" / "l").symlink_to("a")
+    st_a, st_b = os.lstat(root / "out" / "a"), os.lstat(root / "out" / "x" / "b")
+    want = {"out/a": f"2:{st_a.st_mtime_ns}", "out/x/b": f"1:{st_b.st_mtime_ns}", "out/l": "link:a"}
+    assert snaps.tree_manifest(str(root), "out/") == want
+    assert snaps.tree_manifest(str(root), "out") == want
+    monkeypatch.setattr(snaps, "TREE_LIMIT", 3)  # a, l, then the one directory walked into (x): 3, then b: 4
+    assert snaps.tree_manifest(str(root), "out/") is None
+    monkeypatch.setattr(snaps, "TREE_LIMIT", 4)
+    assert snaps.tree_manifest(str(root), "out/") == want
+
+
+def test_git_lines_splits_the_nul_output_and_raises_with_git_s_words(tmp_path, monkeypatch) -> None:
+    from tests.helpers import make_repo
+
+    repo = make_repo(tmp_path / "w")
+    (repo.main / "n e w").write_text("x")
+    monkeypatch.setenv("GIT_DIR", str(tmp_path / "nowhere"))  # ignored: git is pointed at the checkout it runs in
+    assert snaps.git_lines(str(repo.main), "ls-files", "-z", "--others", "--", "n e w", "README.md") == ["n e w"]
+    with pytest.raises(RuntimeError) as raised:
+        snaps.git_lines(str(repo.main), "rev-parse", "--verify", "-q", "nosuchref^{commit}x")
+    assert str(raised.value).startswith(f"git rev-parse failed in {repo.main}")
+    with pytest.raises(RuntimeError) as raised:
+        snaps.git_lines(str(repo.main), "frobnicate")
+    assert str(raised.value).startswith(f"git frobnicate failed in {repo.main}: git: 'frobnicate' is not a git command")
+    env = snaps._git_env()
+    assert "GIT_DIR" not in env and env["GIT_OPTIONAL_LOCKS"] == "0" and env["LC_ALL"] == "C"
+
+
+def test_parse_status_reads_porcelain_v2() -> None:
+    out = b"\0".join([
+        b"# branch.oid (initial)", b"# branch.head (detached)",
+        b"1 .M N... 100644 100644 100644 abc abc a file.txt",
+        b"2 R. N... 100644 100644 100644 abc abc R100 new name", b"old name",
+        b"u UU N... 100644 100644 100644 100644 a b c conflict x",
+        b"? un tracked", b"! ignored/", b"",
+    ])
+    assert snaps.parse_status(out) == (None, None, {"a file.txt": ".M", "new name": "R.", "old name": "R.", "conflict x": "UU", "un tracked": "??", "ignored/": "!!"})
+    assert snaps.parse_status(b"# branch.oid abc\0# branch.head main\0# branch.upstream x\0") == ("abc", "main", {})
+    assert snaps.parse_status(b"2 R. N... 100644 100644 100644 abc abc R100 last") == (None, None, {"last": "R."})
+    assert snaps.parse_status(b"") == (None, None, {})
+
+
+def test_describe_status_in_words() -> None:
+    assert snaps.describe_status("??") == "untracked"
+    assert snaps.describe_status("!!") == "a path git ignores"
+    assert snaps.describe_status(".M") == "modified"
+    assert snaps.describe_status("M.") == "staged as modified"
+    assert snaps.describe_status("AM") == "modified, staged as added"
+    assert snaps.describe_status("RD") == "deleted, staged as renamed"
+    assert snaps.describe_status("CT") == "type changed, staged as copied"
+    assert snaps.describe_status("UU") == "unmerged, staged as unmerged"
+    assert snaps.describe_status("..") == ".."
+    assert snaps.describe_status("X") == "X"
+
+
+def test_a_leak_s_code_and_where_a_checkout_was() -> None:
+    assert {snaps.Leak(k, "/r").code for k in ("branch", "head")} == {"WG601"}
+    assert {snaps.Leak(k, "/r").code for k in ("new", "changed", "reverted")} == {"WG602"}
+    S = snaps.CheckoutState
+    assert snaps._at(S(root="/r", head="0123456789abcdef", branch="main")) == "main (0123456789ab)"
+    assert snaps._at(S(root="/r", head="0123456789abcdef")) == "a detached HEAD (0123456789ab)"
+    assert snaps._at(S(root="/r", branch="main")) == "main (no commit yet)"
+
+
+def test_find_leaks_blames_what_changed_since_the_start(tmp_path) -> None:
+    S = snaps.CheckoutState
+    root = str(tmp_path)
+    (tmp_path / "same").write_text("s")
+    (tmp_path / "edited").write_text("new")
+    fp_same = snaps.fingerprint(str(tmp_path / "same"))
+    before = S(root=root, head="h1", branch="main", dirty={"same": (".M", fp_same), "edited": (".M", "old"), "restaged": (".M", "x"), "gone": ("??", "y")})
+    after = S(root=root, head="h1", branch="main", dirty={"same": (".M", "ignored"), "edited": (".M", "z"), "restaged": ("M.", "x"), "fresh": ("??", "q")})
+    assert snaps.find_leaks(before, after) == [
+        snaps.Leak("changed", root, "edited", before=".M", after=".M"),
+        snaps.Leak("new", root, "fresh", after="??"),
+        snaps.Leak("changed", root, "restaged", before=".M", after="M."),
+        snaps.Leak("reverted", root, "gone", before="??"),
+    ]
+    moved = after.model_copy(update={"head": "h2", "dirty": {}})
+    assert snaps.find_leaks(before.model_copy(update={"dirty": {}}), moved) == [snaps.Leak("head", root, before="h1", after="h2")]
+    assert snaps.find_leaks(before, moved) == [snaps.Leak("head", root, before="h1", after="h2")]  # a commit took them: not reverted
+    switched = after.model_copy(update={"branch": "other", "dirty": {}})
+    assert snaps.find_leaks(before, switched) == [snaps.Leak("branch", root, before="main (h1)", after="other (h1)")]
+    assert snaps.find_leaks(before, before.model_copy(update={"dirty": {**before.dirty, "same": (".M", fp_same)}})) == [
+        snaps.Leak("changed", root, "edited", before=".M", after=".M"),
+        snaps.Leak("changed", root, "gone", before="??", after="??"),
+        snaps.Leak("changed", root, "restaged", before=".M", after=".M"),
+    ]
+
+
+def test_snapshot_reads_each_root_with_git_status_and_passes_over_nested_checkouts_and_the_runtime_s_files(tmp_path) -> None:
+    from tests.helpers import git, make_repo
+
+    repo = make_repo(tmp_path / "w")
+    main = str(repo.main)
+    (repo.main / ".gitignore").write_text("out/\n*.log\n")
+    git("add", ".gitignore", cwd=repo.main)
+    git("commit", "-q", "-m", "ignore", cwd=repo.main)
+    head = git("rev-parse", "HEAD", cwd=repo.main).strip()
+    (repo.main / "README.md").write_text("changed\n")
+    (repo.main / "new.txt").write_text("n")
+    (repo.main / "out").mkdir()
+    (repo.main / "out" / "o.bin").write_text("o")
+    (repo.main / "x.log").write_text("l")
+    (repo.main / ".claude").mkdir(exist_ok=True)
+    (repo.main / ".claude" / "settings.local.json").write_text("{}")
+    (repo.worktree / "inside-wt.txt").write_text("w")
+    checkouts = [main, str(repo.worktree), str(repo.sibling), str(repo.outside)]
+    [state] = snaps.snapshot([main], checkouts, manifests=True)
+    assert state.root == main and state.head == head and state.branch == "main" and state.error is None
+    assert set(state.dirty) == {"README.md", "new.txt", "out/", "x.log"}
+    assert state.dirty["README.md"] == (".M", snaps.fingerprint(str(repo.main / "README.md")))
+    assert state.dirty["out/"] == ("!!", snaps.tree_fingerprint(str(repo.main / "out")))
+    assert state.trees == {"out/": {"out/o.bin": f"1:{os.lstat(repo.main / 'out' / 'o.bin').st_mtime_ns}"}}
+    [plain] = snaps.snapshot([main], checkouts, fingerprints=False, ignored=False)
+    assert plain.dirty == {"README.md": (".M", ""), "new.txt": ("??", "")} and plain.trees == {}
+    [no_trees] = snaps.snapshot([main], checkouts)
+    assert no_trees.trees == {} and "out/" in no_trees.dirty
+    [unnested] = snaps.snapshot([main], [main], ignored=False, fingerprints=False)
+    assert "README.md" in unnested.dirty and not any(p.startswith(".claude") for p in unnested.dirty)
+    assert snaps._ignored(main, ".claude/worktrees/agent-x/f", [main]) and snaps._ignored(main, ".claude/settings.local.json", [main])
+    assert not snaps._ignored(main, ".claude/settings.json", [main])
+    assert snaps._ignored(main, ".claude/settings.local.json.bak", [main])  # a prefix of the runtime's files, as written
+    assert not snaps._ignored(main, ".claude/worktrees", [main])
+    assert snaps._ignored(main, "outside/x", [main, f"{main}/outside"])
+    assert not snaps._ignored(main, "outsidex/y", [main, f"{main}/outside"])
+    assert not snaps._ignored(main, "x", [main, "/elsewhere"])
+
+
+def test_snapshot_records_why_a_state_could_not_be_read(tmp_path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    [failed, missing] = snaps.snapshot([str(plain), str(tmp_path / "missing")], [])
+    assert failed.root == str(plain) and failed.error.startswith("git status failed: fatal: not a git repository") and failed.head is None
+    assert missing.error.startswith("cannot run git: ") and "No such file or directory" in missing.error
