@@ -842,3 +842,425 @@ def test_snapshot_records_why_a_state_could_not_be_read(tmp_path) -> None:
     [failed, missing] = snaps.snapshot([str(plain), str(tmp_path / "missing")], [])
     assert failed.root == str(plain) and failed.error.startswith("git status failed: fatal: not a git repository") and failed.head is None
     assert missing.error.startswith("cannot run git: ") and "No such file or directory" in missing.error
+
+
+# --- registry: the workers of one repository -------------------------------------------------------------------------
+
+from worktree_guard.subagents import registry as reg  # noqa: E402
+
+
+def _dispatch(did="t1", **extra):
+    fields = dict(dispatch_id=did, checkout="/c", owns=["src/**"], time=1000.0)
+    fields.update(extra)
+    return reg.Dispatch(**fields)
+
+
+def test_a_worker_view_s_name() -> None:
+    assert reg.WorkerView(dispatch=_dispatch(agent_type="coder"), agent=reg.Agent(agent_id="a1")).name == "coder a1"
+    assert reg.WorkerView(dispatch=_dispatch(), agent=reg.Agent(agent_id="a1")).name == "agent a1"
+    assert reg.WorkerView(dispatch=_dispatch("toolu_9")).name == "agent (dispatched by toolu_9)"
+
+
+def test_a_worker_s_window_runs_from_its_start_to_its_stop_or_to_where_it_was_forgotten() -> None:
+    d = _dispatch(time=1000.0)
+    W = reg.WorkerView
+    assert W(dispatch=d, agent=reg.Agent(agent_id="a", started=1010.0, stopped=1050.0)).window(5000.0, 100.0) == (1010.0, 1050.0)
+    assert W(dispatch=d, agent=reg.Agent(agent_id="a", stopped=1050.0)).window(5000.0, 100.0) == (1000.0, 1050.0)
+    assert W(dispatch=d, agent=reg.Agent(agent_id="a", started=1010.0)).window(5000.0, 100.0) == (1010.0, 1110.0)
+    assert W(dispatch=d, agent=reg.Agent(agent_id="a", started=1010.0)).window(1020.0, 100.0) == (1010.0, 1020.0)
+    assert W(dispatch=d).window(5000.0, 100.0) == (1000.0, 1100.0)  # never linked: the stale limit when shorter
+    assert W(dispatch=d).window(5000.0, 1000.0) == (1000.0, 1000.0 + reg.PENDING_AFTER)
+    assert W(dispatch=d).window(1100.0, 1000.0) == (1000.0, 1100.0)
+    running = reg.Workers(dispatches={"t1": d}, agents={"x": reg.Agent(agent_id="x", session_id=None, started=1001.0)})
+    assert W(dispatch=d).window(2000.0, 10_000.0, running) == (1000.0, 2000.0)  # a sub-agent that may be it still runs
+    assert W(dispatch=d).window(2000.0, 10_000.0, reg.Workers()) == (1000.0, 1000.0 + reg.PENDING_AFTER)
+
+
+def test_is_running_by_stop_staleness_provisional_and_pending_dispatches() -> None:
+    W, A = reg.WorkerView, reg.Agent
+    d = _dispatch(time=1000.0, session_id="s", agent_type="coder")
+    none = reg.Workers()
+    assert not reg.is_running(W(dispatch=d, agent=A(agent_id="a", started=1000.0, stopped=1001.0)), none, 1002.0, 100.0)
+    assert reg.is_running(W(dispatch=d, agent=A(agent_id="a", started=1000.0)), none, 1099.0, 100.0)
+    assert not reg.is_running(W(dispatch=d, agent=A(agent_id="a", started=1000.0)), none, 1100.0, 100.0)
+    assert reg.is_running(W(dispatch=d, agent=A(agent_id="a")), none, 1099.0, 100.0)  # not started: since its dispatch
+    assert not reg.is_running(W(dispatch=d, agent=A(agent_id="a")), none, 1100.0, 100.0)
+    p = d.model_copy(update={"provisional": True})
+    assert reg.is_running(W(dispatch=p), none, 1000.0 + reg.PROVISIONAL_AFTER - 1, 1000.0)
+    assert not reg.is_running(W(dispatch=p), none, 1000.0 + reg.PROVISIONAL_AFTER, 1000.0)
+    assert not reg.is_running(W(dispatch=p), none, 1030.0, 30.0)
+    assert reg.is_running(W(dispatch=d), none, 1000.0 + reg.PENDING_AFTER - 1, 10_000.0)
+    assert not reg.is_running(W(dispatch=d), none, 1000.0 + reg.PENDING_AFTER, 10_000.0)
+    assert not reg.is_running(W(dispatch=d), none, 1050.0, 50.0)
+    now = 2000.0
+
+    def runs(**agent) -> bool:
+        fields = dict(agent_id="x", session_id="s", agent_type="coder", started=1500.0)
+        fields.update(agent)
+        return reg.is_running(W(dispatch=d), reg.Workers(agents={"x": A(**fields)}), now, 10_000.0)
+
+    assert runs()
+    assert runs(started=1000.0)
+    assert not runs(started=999.0)
+    assert not runs(dispatch_id="other")
+    assert not runs(session_id="t")
+    assert not runs(agent_type="other")
+    assert not runs(started=None)
+    assert not runs(stopped=1900.0)
+    assert not reg.is_running(W(dispatch=d), reg.Workers(agents={"x": A(agent_id="x", session_id="s", agent_type="coder", started=1500.0)}), now, 500.0)
+    assert reg.is_running(W(dispatch=d), reg.Workers(agents={"x": A(agent_id="x", session_id="s", agent_type="coder", started=1500.0)}), now, 500.1)
+    untyped = d.model_copy(update={"agent_type": None})
+    assert reg.is_running(W(dispatch=untyped), reg.Workers(agents={"x": A(agent_id="x", session_id="s", agent_type="any", started=1500.0)}), now, 10_000.0)
+
+
+def test_workers_of_lists_dispatches_with_an_ownership_and_their_linked_agents() -> None:
+    w = reg.Workers(
+        dispatches={"t1": _dispatch("t1"), "t2": _dispatch("t2", owns=None), "t3": _dispatch("t3", checkout="/other"), "t4": _dispatch("t4", owns=[])},
+        agents={"a": reg.Agent(agent_id="a", dispatch_id="t3"), "b": reg.Agent(agent_id="b")},
+    )
+    assert [(v.dispatch.dispatch_id, v.agent and v.agent.agent_id) for v in reg.workers_of(w)] == [("t1", None), ("t3", "a"), ("t4", None)]
+    assert [v.dispatch.dispatch_id for v in reg.workers_of(w, "/c")] == ["t1", "t4"]
+    assert reg.agent_of(w, "t3").agent_id == "a" and reg.agent_of(w, "t1") is None
+
+
+def test_which_sessions_and_dispatchers_declared_a_wave() -> None:
+    from types import SimpleNamespace as NS
+
+    w = reg.Workers(dispatches={"t1": _dispatch("t1", session_id="s", dispatcher="p"), "t2": _dispatch("t2", owns=None, session_id="s2", dispatcher="p2")})
+    assert reg.session_declared(w, "s") and not reg.session_declared(w, "s2") and not reg.session_declared(w, None)
+    assert reg.dispatcher_declared(w, "p") and not reg.dispatcher_declared(w, "p2") and not reg.dispatcher_declared(w, None)
+    nobody = reg.Workers(dispatches={"t1": _dispatch("t1", session_id=None, dispatcher=None)})
+    assert reg.session_declared(nobody, None) and not reg.dispatcher_declared(nobody, None)
+    assert reg.wave_declared(w, NS(session_id="s", parent_id=None))
+    assert reg.wave_declared(w, NS(session_id="x", parent_id="p"))
+    assert not reg.wave_declared(w, NS(session_id="s2", parent_id="p2"))
+    assert not reg.wave_declared(w, object())
+
+
+def test_prompt_digest_is_the_sha256_of_the_stripped_prompt() -> None:
+    import hashlib
+
+    assert reg.prompt_digest("  do it \n") == hashlib.sha256(b"do it").hexdigest()
+    assert reg.prompt_digest("\udcff") == hashlib.sha256("\udcff".encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def test_the_registry_file_is_private_pruned_and_saved_under_its_lock(tmp_path) -> None:
+    import stat
+    import time
+
+    r = reg.Registry(str(tmp_path / "c.git"), str(tmp_path / "st" / "waves"))
+    assert r.dir == reg.registry_dir(str(tmp_path / "c.git"), str(tmp_path / "st" / "waves"))
+    assert r.path == os.path.join(r.dir, "workers.json")
+    assert r.load() == reg.Workers()
+    now = time.time()
+    old = now - reg.HISTORY_AFTER - 10
+    with r.changing() as w:
+        w.dispatches["old"] = _dispatch("old", time=old)
+        w.dispatches["kept"] = _dispatch("kept", time=old)
+        w.dispatches["new"] = _dispatch("new", time=now)
+        w.agents["gone"] = reg.Agent(agent_id="gone", started=old, stopped=old)
+        w.agents["linked"] = reg.Agent(agent_id="linked", dispatch_id="kept", started=old, stopped=now - 5)
+        w.agents["stopped-late"] = reg.Agent(agent_id="stopped-late", started=old, stopped=now)
+        w.agents["never"] = reg.Agent(agent_id="never")
+        w.agents["running"] = reg.Agent(agent_id="running", started=old + 20)
+    saved = r.load()
+    assert sorted(saved.dispatches) == ["kept", "new"]
+    assert sorted(saved.agents) == ["linked", "never", "running", "stopped-late"]
+    assert stat.S_IMODE(os.stat(r.path).st_mode) == 0o600
+    for d in (r.dir, os.path.dirname(r.dir), os.path.dirname(os.path.dirname(r.dir))):
+        assert stat.S_IMODE(os.stat(d).st_mode) == 0o700, d
+    assert sorted(os.listdir(r.dir)) == ["workers.json", "workers.lock"]
+    assert r.file("blame", "a/b") == os.path.join(r.dir, "blame", reg.safe_name("a/b") + ".json")
+    assert r.read("blame", "a1") is None
+    r.write("blame", "a1", "text")
+    assert r.read("blame", "a1") == "text"
+    assert stat.S_IMODE(os.stat(os.path.join(r.dir, "blame")).st_mode) == 0o700
+    assert stat.S_IMODE(os.stat(r.file("blame", "a1")).st_mode) == 0o600
+
+
+def test_flocked_waits_for_the_lock_and_times_out_in_words(tmp_path, monkeypatch) -> None:
+    import fcntl
+    import stat
+
+    lock = str(tmp_path / "x.lock")
+    with reg.flocked(lock, "the thing"):
+        assert stat.S_IMODE(os.stat(lock).st_mode) == 0o600
+    fd = os.open(lock, os.O_RDWR)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    monkeypatch.setattr(reg, "LOCK_TIMEOUT", 0.05)
+    try:
+        with pytest.raises(TimeoutError) as raised:
+            with reg.flocked(lock, "the thing"):
+                pass
+        assert str(raised.value) == "the thing stayed locked for 0.05 s"
+    finally:
+        os.close(fd)
+    with reg.flocked(lock, "the thing"):  # free again
+        pass
+
+
+def test_flocked_refuses_a_lock_it_cannot_take_for_another_reason(tmp_path, monkeypatch) -> None:
+    import errno
+    import fcntl
+
+    def fail(fd, how):
+        raise OSError(errno.EBADF, "bad")
+
+    monkeypatch.setattr(fcntl, "flock", fail)
+    with pytest.raises(TimeoutError) as raised:
+        with reg.flocked(str(tmp_path / "l"), "W"):
+            pass
+    assert str(raised.value) == "W stayed locked for 10 s"
+
+
+def test_load_model_reads_a_record_or_gives_an_empty_one(tmp_path) -> None:
+    (tmp_path / "d").mkdir()
+    p = str(tmp_path / "d" / "w.json")
+    assert reg.load_model(p, reg.Workers) == reg.Workers()
+    reg.write_private(p, reg.Workers(dispatches={"t": _dispatch("t")}).model_dump_json())
+    assert reg.load_model(p, reg.Workers).dispatches["t"].checkout == "/c"
+    assert os.listdir(tmp_path / "d") == ["w.json"]
+
+
+# --- blame and rollback ------------------------------------------------------------------------------------------------
+
+from worktree_guard.subagents import blame as bl  # noqa: E402
+from worktree_guard.subagents.linking import Worker  # noqa: E402
+
+
+def _worker(root, owns=("src/**",), agent_id="a1", **extra) -> Worker:
+    fields = dict(agent_id=agent_id, agent_type="coder", ownership=own.Ownership.of(list(owns), "the prompt"), root=str(root), isolated=False, linked_by="test")
+    fields.update(extra)
+    return Worker(**fields)
+
+
+def _state(root, head="h", branch="main", dirty=None, trees=None):
+    return snaps.CheckoutState(root=str(root), head=head, branch=branch, dirty=dirty or {}, trees=trees or {})
+
+
+def test_compute_blame_blames_changed_unowned_clean_paths_only(tmp_path) -> None:
+    root = tmp_path
+    for name in ("mine.txt", "new.txt", "added.txt", "mod.txt", "again.txt", "scratch.pyc", "other.txt", "audit.log"):
+        (root / name).write_text(name)
+    (root / "nest" / "inner").mkdir(parents=True)
+    (root / "nest" / ".git").write_text("gitdir: x\n")
+    (root / "nest" / "inner" / "f").write_text("f")
+    before = _state(root, dirty={"again.txt": (".M", "old"), "gone.txt": (".M", "x")})
+    after = _state(root, dirty={
+        "src/mine.py": ("??", ""), "new.txt": ("??", ""), "added.txt": ("A.", ""), "mod.txt": (".M", ""), "again.txt": (".M", ""),
+        "scratch.pyc": ("??", ""), "other.txt": ("??", ""), "audit.log": ("??", ""), ".claude/settings.local.json": ("??", ""),
+        ".claude/worktrees/agent-x/": ("??", ""), "nest/inner/f": ("??", ""), "ign.txt": ("!!", ""),
+    })
+    (root / "ign.txt").write_text("i")
+    w = _worker(root)
+    other = own.Ownership.of(["other.txt"], "")
+    blame = bl.compute_blame(before, after, w, [other], own.Ownership.of(["*.pyc"], "scratch"), exclude=("audit.log",))
+    assert blame.agent_id == "a1" and blame.agent_type == "coder" and blame.root == str(root) and blame.start_head == "h"
+    assert blame.owns == ["src/**"] and blame.owns_source == "the prompt"
+    assert [(b.path, b.existed, b.committed) for b in blame.blamed] == [("added.txt", False, False), ("ign.txt", False, False), ("mod.txt", True, False), ("new.txt", False, False)]
+    assert {b.path: b.fingerprint for b in blame.blamed}["mod.txt"] == snaps.fingerprint(str(root / "mod.txt"))
+    assert blame.changed_again == ["again.txt", "gone.txt"]
+    assert blame.nested == ["nest/inner/f"]
+    assert blame.wave == []
+
+
+def test_compute_blame_asks_the_start_head_when_head_moved_and_adds_what_the_commits_changed(tmp_path) -> None:
+    from tests.helpers import git, make_repo
+
+    repo = make_repo(tmp_path / "w")
+    root = str(repo.main)
+    start = git("rev-parse", "HEAD", cwd=repo.main).strip()
+    (repo.main / "committed.txt").write_text("c")
+    (repo.main / "README.md").write_text("changed and committed\n")
+    git("add", "committed.txt", "README.md", cwd=repo.main)
+    git("commit", "-q", "-m", "by a worker", cwd=repo.main)
+    head = git("rev-parse", "HEAD", cwd=repo.main).strip()
+    assert sorted(bl.committed_since(root, start, head)) == ["README.md", "committed.txt"]
+    assert bl.committed_since(root, start, start) == [] and bl.committed_since(root, None, head) == [] and bl.committed_since(root, start, None) == []
+    (repo.main / "src" / "app.py").write_text("edited\n")
+    (repo.main / "loose.txt").write_text("l")
+    before = _state(root, head=start)
+    after = _state(root, head=head, dirty={"src/app.py": (".M", ""), "loose.txt": ("??", ""), "README.md": (".M", "")})
+    blame = bl.compute_blame(before, after, _worker(root, owns=("docs/**",)), [], own.Ownership.of([], "s"), committed=["README.md", "committed.txt"])
+    assert [(b.path, b.existed, b.committed) for b in blame.blamed] == [("README.md", True, False), ("loose.txt", False, False), ("src/app.py", True, False), ("committed.txt", False, True)]
+    assert bl._in_commit(root, start, "README.md") and not bl._in_commit(root, start, "committed.txt")
+    assert not bl._in_commit(root, "0" * 40, "README.md")  # a commit git cannot read: not in it
+    assert bl._in_commit(root, start, "src/app.py") and not bl._in_commit(root, start, "src/*.py")  # literal, not a glob
+    nohead = bl.compute_blame(before.model_copy(update={"head": None}), after, _worker(root, owns=("docs/**",)), [], own.Ownership.of([], "s"))
+    assert [(b.path, b.existed) for b in nohead.blamed] == [("README.md", False), ("loose.txt", False), ("src/app.py", False)]
+
+
+def test_an_ignored_directory_is_blamed_file_by_file(tmp_path) -> None:
+    root = tmp_path
+    (root / "out").mkdir()
+    (root / "out" / "keep").write_text("k")
+    (root / "out" / "mine.o").write_text("m")
+    (root / "out" / "theirs.o").write_text("t")
+    (root / "out" / "changed").write_text("c2")
+    st = lambda p: f"{os.lstat(root / p).st_size}:{os.lstat(root / p).st_mtime_ns}"  # noqa: E731
+    then = {"out/keep": st("out/keep"), "out/changed": "1:1", "out/removed": "1:1"}
+    before = _state(root, dirty={"out/": ("!!", "t1")}, trees={"out/": then})
+    after = _state(root, dirty={"out/": ("!!", "t2")})
+    w = _worker(root, owns=("out/mine.o",))
+    blame = bl.compute_blame(before, after, w, [own.Ownership.of(["out/theirs.o"], "")], own.Ownership.of([], "s"))
+    assert blame.blamed == []
+    assert blame.changed_again == ["out/changed", "out/removed"]
+    assert bl._tree_changes(str(root), "out/", before) == [("out/changed", "!!", True, False), ("out/mine.o", "!!", False, False), ("out/theirs.o", "!!", False, False), ("out/removed", "!!", True, False)]
+    fresh = _state(root)  # not there at the start: every file is new
+    assert [c[0] for c in bl._tree_changes(str(root), "out/", fresh)] == ["out/changed", "out/keep", "out/mine.o", "out/theirs.o"]
+    assert all(c[2] is False for c in bl._tree_changes(str(root), "out/", fresh))
+    unlisted = _state(root, dirty={"out/": ("!!", "t1")})  # there, but its files were not listed
+    assert bl._tree_changes(str(root), "out/", unlisted) == [("out/", "!!", True, False)]
+    blame = bl.compute_blame(fresh, after, _worker(root, owns=("x",)), [], own.Ownership.of([], "s"))
+    assert [b.path for b in blame.blamed] == ["out/changed", "out/keep", "out/mine.o", "out/theirs.o"]
+    whole = bl.compute_blame(unlisted, _state(root, dirty={"out/": ("!!", "t3")}), _worker(root, owns=("out/**",)), [], own.Ownership.of([], "s"))
+    assert whole.blamed == [] and whole.changed_again == []  # the whole tree is owned
+    tracked_dir = bl.compute_blame(_state(root), _state(root, dirty={"new/": ("??", "")}), _worker(root, owns=("x",)), [], own.Ownership.of([], "s"))
+    assert [(b.path, b.existed) for b in tracked_dir.blamed] == [("new/", False)]  # untracked, not ignored: one entry
+
+
+def test_nested_checkout_finds_the_directory_holding_git_on_the_way(tmp_path) -> None:
+    (tmp_path / "a" / "b" / "c").mkdir(parents=True)
+    assert bl.nested_checkout(str(tmp_path), "a/b/c/f") is None
+    (tmp_path / "a" / "b" / ".git").write_text("gitdir: x")
+    assert bl.nested_checkout(str(tmp_path), "a/b/c/f") == "a/b"
+    assert bl.nested_checkout(str(tmp_path), "a/b/") == "a/b"
+    assert bl.nested_checkout(str(tmp_path), "a/b") == "a/b"
+    (tmp_path / "a" / ".git").symlink_to("nowhere")
+    assert bl.nested_checkout(str(tmp_path), "a/b/c") == "a"
+    assert bl._overlaps((1, 2), (2, 3)) and bl._overlaps((2, 3), (1, 2)) and not bl._overlaps((1, 2), (2.5, 3)) and not bl._overlaps((3, 4), (1, 2))
+
+
+def test_block_reason_lists_the_blamed_files_and_the_wave(tmp_path) -> None:
+    w = _worker("/r", agent_id="a9")
+    blame = bl.Blame(agent_id="a9", root="/r", start_head="h", owns=["src/**"], owns_source="p", blamed=[bl.BlamedPath(path=f"f{i}", existed=True, fingerprint="x") for i in range(27)])
+    text = bl.block_reason(blame, w, ["coder a2", "coder a3"])
+    lines = text.split("\n")
+    assert lines[0] == "worktree-guard: while you ran, files of /r outside your ownership changed, and no other worker of this wave owns them:"
+    assert lines[1] == "- /r/f0 [WG706]" and lines[25] == "- /r/f24 [WG706]" and lines[26] == "- … and 2 more."
+    assert lines[27] == "You own src/** (the prompt)."
+    assert lines[28] == ("Do not undo them yourself: name each one in your final answer (what you changed and why), so that the orchestrator can keep it or run "
+                         "`worktree-guard rollback --agent a9 --apply`, which restores exactly these files.")
+    assert lines[29] == "Other workers ran in /r at the same time (coder a2, coder a3), and so may the user: a change you did not make is not yours to explain; say so."
+    assert lines[30] == "[worktree-guard WG706]" and len(lines) == 31
+    short = bl.block_reason(blame.model_copy(update={"blamed": blame.blamed[:25]}), w)
+    assert "more." not in short and "Other workers" not in short and short.endswith("restores exactly these files.\n[worktree-guard WG706]")
+
+
+def _registry_with_blame(tmp_path, blame: bl.Blame):
+    r = reg.Registry(str(tmp_path / "c.git"), str(tmp_path / "waves"))
+    r.write("blame", blame.agent_id, blame.model_dump_json())
+    return r
+
+
+def test_rollback_lists_then_restores_exactly_the_blamed_files(tmp_path) -> None:
+    from tests.helpers import git, make_repo
+
+    repo = make_repo(tmp_path / "w")
+    root = str(repo.main)
+    start = git("rev-parse", "HEAD", cwd=repo.main).strip()
+    (repo.main / "README.md").write_text("the worker's edit\n")
+    (repo.main / "made.txt").write_text("m")
+    (repo.main / "later.txt").write_text("l")
+    fp = lambda p: snaps.fingerprint(str(repo.main / p))  # noqa: E731
+    items = [
+        bl.BlamedPath(path="README.md", existed=True, fingerprint=fp("README.md")),
+        bl.BlamedPath(path="made.txt", existed=False, fingerprint=fp("made.txt"), committed=True),
+        bl.BlamedPath(path="later.txt", existed=False, fingerprint="sha256:before-a-later-edit"),
+        bl.BlamedPath(path="out/", existed=False, fingerprint="x"),
+        bl.BlamedPath(path="absent.txt", existed=False, fingerprint="absent"),
+    ]
+    blame = bl.Blame(agent_id="a1", agent_type="coder", root=root, start_head=start, owns=["src/**", "docs/**"], owns_source="p", blamed=items)
+    r = _registry_with_blame(tmp_path, blame)
+    lines, status = bl.rollback(r, "a1", apply=False)
+    assert status == 1
+    assert lines == [
+        f"worker coder a1 in {root} owns src/**, docs/**; blamed on it:",
+        f"  {root}/README.md: would restore from {start[:12]}",
+        f"  {root}/made.txt: would remove (it did not exist at the start) (it was committed during the worker's window)",
+        f"  {root}/later.txt: changed again since the worker stopped; left alone",
+        f"  {root}/out/: a directory, which rollback never removes; left alone",
+        f"  {root}/absent.txt: would remove (it did not exist at the start)",
+        "Run again with --apply to do it.",
+    ]
+    assert (repo.main / "README.md").read_text() == "the worker's edit\n"
+    lines, status = bl.rollback(r, "a1", apply=True)
+    assert status == 1
+    assert lines == [
+        f"worker coder a1 in {root} owns src/**, docs/**; blamed on it:",
+        f"  {root}/README.md: restored",
+        f"  {root}/made.txt: removed",
+        f"  {root}/later.txt: changed again since the worker stopped; left alone",
+        f"  {root}/out/: a directory, which rollback never removes; left alone",
+        f"  {root}/absent.txt: removed",
+    ]
+    assert (repo.main / "README.md").read_text() == "hello\n" and not (repo.main / "made.txt").exists() and (repo.main / "later.txt").exists()
+
+
+def test_rollback_with_nothing_recorded_nothing_blamed_or_all_clean(tmp_path) -> None:
+    r = reg.Registry(str(tmp_path / "c.git"), str(tmp_path / "waves"))
+    assert bl.rollback(r, "zz", True) == (["worktree-guard rollback: no recorded stop of worker zz in this repository (it has not stopped, or it was not a shared-workspace worker)"], 2)
+    r.write("blame", "a1", bl.Blame(agent_id="a1", root="/r", start_head=None, owns=[], owns_source="p").model_dump_json())
+    assert bl.rollback(r, "a1", True) == (["worker a1 changed nothing outside its ownership (none)."], 0)
+    r.write("blame", "a2", bl.Blame(agent_id="a2", root="/r", start_head=None, owns=["x", "y"], owns_source="p").model_dump_json())
+    assert bl.rollback(r, "a2", False) == (["worker a2 changed nothing outside its ownership (x, y)."], 0)
+    (tmp_path / "f").write_text("f")
+    item = bl.BlamedPath(path="f", existed=True, fingerprint=snaps.fingerprint(str(tmp_path / "f")))
+    r.write("blame", "a3", bl.Blame(agent_id="a3", root=str(tmp_path), start_head=None, owns=[], owns_source="p", blamed=[item]).model_dump_json())
+    assert bl.rollback(r, "a3", False) == ([f"worker agent a3 in {tmp_path} owns none; blamed on it:", f"  {tmp_path}/f: would restore from ?", "Run again with --apply to do it."], 0)
+    lines, status = bl.rollback(r, "a3", True)
+    assert status == 1 and lines[1] == f"  {tmp_path}/f: could not restore from ?: the checkout had no commit at the worker's start"
+    assert (tmp_path / "f").exists()
+
+
+def test_restore_never_touches_directories_nested_checkouts_or_paths_through_a_symlink(tmp_path) -> None:
+    root = tmp_path / "r"
+    (root / "d").mkdir(parents=True)
+    (root / "nest").mkdir()
+    (root / "nest" / ".git").write_text("gitdir: x")
+    (root / "nest" / "f").write_text("n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "f").write_text("o")
+    (root / "link").symlink_to(outside)
+    blame = bl.Blame(agent_id="a", root=str(root), start_head="abc", owns=[], owns_source="p")
+
+    def why(path, existed=False):
+        with pytest.raises(RuntimeError) as raised:
+            bl.restore(blame, bl.BlamedPath(path=path, existed=existed, fingerprint=""))
+        return str(raised.value)
+
+    assert why("d/") == "a directory: rollback restores files only"
+    assert why("d") == "a directory now: rollback restores files only"
+    assert why("nest/f") == f"inside the nested checkout {root}/nest, which rollback never touches"
+    assert why("link/f") == "its directory leads out of the checkout (a symlink): rollback never follows it"
+    assert (outside / "f").exists() and (root / "nest" / "f").exists()
+    (root / "sym").symlink_to("d")
+    bl.restore(blame, bl.BlamedPath(path="sym", existed=False, fingerprint=""))  # the link goes, its target stays
+    assert not os.path.lexists(root / "sym") and (root / "d").is_dir()
+    bl.restore(blame, bl.BlamedPath(path="never-there", existed=False, fingerprint=""))
+    with pytest.raises(RuntimeError) as raised:
+        bl.restore(blame, bl.BlamedPath(path="x", existed=True, fingerprint=""))
+    assert str(raised.value).startswith(f"git restore failed in {root}")
+
+
+def test_changed_since_and_live_changes_name_what_each_worktree_changed(tmp_path) -> None:
+    from tests.helpers import git, make_repo
+
+    repo = make_repo(tmp_path / "w")
+    base = git("rev-parse", "HEAD", cwd=repo.main).strip()
+    (repo.sibling / "s.txt").write_text("s")
+    git("add", "s.txt", cwd=repo.sibling)
+    git("commit", "-q", "-m", "s", cwd=repo.sibling)
+    (repo.sibling / "README.md").write_text("dirty\n")
+    (repo.outside / "o.txt").write_text("o")
+    (repo.main / "m.txt").write_text("m")
+    assert bl.changed_since(str(repo.sibling), base) == {"s.txt", "README.md"}
+    common = git("rev-parse", "--path-format=absolute", "--git-common-dir", cwd=repo.main).strip()
+    got = bl.live_changes(common, str(repo.worktree), base)
+    assert got == {str(repo.main): {"m.txt"}, str(repo.sibling): {"s.txt", "README.md"}, str(repo.outside): {"o.txt"}}
+    git("worktree", "remove", "--force", str(repo.outside), cwd=repo.main)
+    import shutil
+
+    shutil.rmtree(repo.sibling)  # gone without git knowing
+    assert bl.live_changes(common, str(repo.main), base) == {str(repo.worktree): set()}
