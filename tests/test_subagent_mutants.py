@@ -1264,3 +1264,265 @@ def test_changed_since_and_live_changes_name_what_each_worktree_changed(tmp_path
 
     shutil.rmtree(repo.sibling)  # gone without git knowing
     assert bl.live_changes(common, str(repo.main), base) == {str(repo.worktree): set()}
+
+
+def test_in_the_daemon_every_state_write_is_refused_before_anything_is_written(tmp_path) -> None:
+    from worktree_guard import effects
+    from worktree_guard.subagents import state
+    from worktree_guard.subagents.index import WaveIndex
+
+    store = state.SubagentStore("s", root=str(tmp_path / "st"))
+    store.save(_snap())
+    r = reg.Registry(str(tmp_path / "c.git"), str(tmp_path / "waves"))
+
+    def refused(call, *args):
+        with effects.refusing():
+            with pytest.raises(effects.StatefulCall) as raised:
+                call(*args)
+        return raised.value.args
+
+    assert refused(store.delete, "a1") == ("the snapshot of a1",)
+    assert store.load("a1") is not None
+    assert refused(state.sweep, str(tmp_path / "st"), 1e12) == (f"a sweep of {tmp_path / 'st'}",)
+    assert store.load("a1") is not None
+    assert refused(state._private_dir, str(tmp_path / "new")) == (f"state under {tmp_path / 'new'}",)
+    assert not (tmp_path / "new").exists()
+    assert refused(store.record_window, "a1", "t", "start") == (f"state under {os.path.dirname(store.root)}",)
+    assert refused(r.write, "blame", "a1", "x") == (f"state under {os.path.dirname(os.path.dirname(r.dir))}",)
+    assert not os.path.exists(r.dir)
+    assert refused(WaveIndex(str(tmp_path / "w2" / "waves")).note, ["agent:a"], "/c") == (f"state under {tmp_path / 'w2'}",)
+    assert not (tmp_path / "w2").exists()
+
+
+# --- linking: a worker's dispatch found again -----------------------------------------------------------------------
+
+from types import SimpleNamespace as _NS  # noqa: E402
+
+from worktree_guard.subagents import linking as lk  # noqa: E402
+
+
+def _agent(agent_id="a1", **extra):
+    from worktree_guard.model import AgentEvent
+
+    fields = dict(runtime="claude-code", event="SubagentStart", cwd="/c", agent_id=agent_id, agent_type="coder", session_id="s")
+    fields.update(extra)
+    return AgentEvent(**fields)
+
+
+def _pm(found=None, asked=None):
+    def find(agent):
+        if asked is not None:
+            asked.append(agent)
+        return found
+
+    return _NS(hook=_NS(worktree_guard_find_dispatch=find))
+
+
+def test_described_finds_the_one_unlinked_dispatch_that_fits() -> None:
+    D = lambda did, **e: _dispatch(did, **{"session_id": "s", "dispatcher": "p", "agent_type": "coder", "prompt_digest": reg.prompt_digest("go"), "time": 1000.0, **e})  # noqa: E731
+    one = reg.Workers(dispatches={"t1": D("t1")})
+    assert lk.described(one, _agent(parent_id="p"), None, None) == "t1"
+    assert lk.described(one, _agent(parent_id=None), None, None) is None  # a session alone names no dispatch
+    assert lk.described(one, _agent(parent_id=None), None, "go") == "t1"
+    assert lk.described(one, _agent(parent_id=None, session_id="other"), None, "go") is None
+    assert lk.described(one, _agent(parent_id="q"), None, None) is None
+    assert lk.described(one, _agent(parent_id="p"), None, " go\n") == "t1"
+    assert lk.described(one, _agent(parent_id="p"), None, "stop") is None
+    assert lk.described(one, _agent(parent_id="p", agent_type="tester"), None, None) is None
+    assert lk.described(one, _agent(parent_id="p", agent_type=None), None, None) == "t1"
+    assert lk.described(reg.Workers(dispatches={"t1": D("t1", agent_type=None)}), _agent(parent_id="p"), None, None) == "t1"
+    started = lambda t: reg.Agent(agent_id="a1", started=t)  # noqa: E731
+    assert lk.described(one, _agent(parent_id="p"), started(1000.0 + lk.START_AFTER), None) == "t1"
+    assert lk.described(one, _agent(parent_id="p"), started(1000.0 + lk.START_AFTER + 0.5), None) is None
+    assert lk.described(one, _agent(parent_id="p"), started(995.0), None) == "t1"
+    assert lk.described(one, _agent(parent_id="p"), started(994.5), None) is None
+    assert lk.described(one, _agent(parent_id="p"), reg.Agent(agent_id="a1"), None) == "t1"
+    two = reg.Workers(dispatches={"t1": D("t1"), "t2": D("t2")})
+    assert lk.described(two, _agent(parent_id="p"), None, None) is None
+    taken = two.model_copy(update={"agents": {"b": reg.Agent(agent_id="b", dispatch_id="t2"), "c": reg.Agent(agent_id="c")}})
+    assert lk.described(taken, _agent(parent_id="p"), None, None) == "t1"
+    provisional = reg.Workers(dispatches={"t1": D("t1"), "t2": D("t2", provisional=True)})
+    assert lk.described(provisional, _agent(parent_id="p"), None, None) == "t1"
+
+
+def test_record_creates_or_updates_the_agent_s_entry() -> None:
+    w = reg.Workers()
+    lk.record(w, _agent(parent_id="p"), dispatch_id="t1", checkout="/x")
+    assert w.agents["a1"] == reg.Agent(agent_id="a1", session_id="s", agent_type="coder", parent_id="p", dispatch_id="t1", checkout="/x")
+    lk.record(w, _agent(parent_id="other", agent_type="zz"), started=5.0)
+    assert w.agents["a1"].parent_id == "p" and w.agents["a1"].agent_type == "coder" and w.agents["a1"].started == 5.0 and w.agents["a1"].dispatch_id == "t1"
+    lk.record(w, _NS(agent_id="b", session_id=None, agent_type=None))
+    assert w.agents["b"] == reg.Agent(agent_id="b")
+
+
+def test_placed_is_the_dispatch_s_checkout_or_the_isolated_worker_s_own() -> None:
+    shared = _dispatch(checkout="/main")
+    iso = _dispatch(checkout="/main", isolated=True)
+    A = lambda c: reg.Agent(agent_id="a", checkout=c)  # noqa: E731
+    assert lk.placed(shared, A("/wt"), "/elsewhere", True) == ("/main", False)
+    assert lk.placed(iso, A("/wt"), "/call", True) == ("/wt", True)
+    assert lk.placed(iso, A("/main"), "/call", True) == ("/call", True)
+    assert lk.placed(iso, A(None), "/call", True) == ("/call", True)
+    assert lk.placed(iso, None, "/call", False) == ("/call", True)
+    assert lk.placed(iso, None, None, True) == ("/main", True)
+    assert lk.placed(iso, A("/main"), None, False) == ("/main", True)
+
+
+def test_configured_ownership_from_owns_then_the_agent_type_table() -> None:
+    from worktree_guard.config import AgentSettings, Settings
+
+    assert lk.configured_ownership(Settings(), "coder") is None
+    s = Settings(owns=["a/**"], agents={"coder": AgentSettings(owns=["b/**"])})
+    assert lk.configured_ownership(s, "coder") == own.Ownership(("a/**",), "configuration `owns`")
+    s = Settings(agents={"coder": AgentSettings(owns="none"), "t": AgentSettings()})
+    assert lk.configured_ownership(s, "coder", "the frontmatter") == own.Ownership((), "the frontmatter [agents.coder] owns")
+    assert lk.configured_ownership(s, "t") is None and lk.configured_ownership(s, None) is None and lk.configured_ownership(s, "x") is None
+
+
+def _wave_registry(tmp_path, **dispatches):
+    root = str(tmp_path / "waves")
+    r = reg.Registry(str(tmp_path / "c.git"), root)
+    with r.changing() as w:
+        for did, d in dispatches.items():
+            w.dispatches[did] = d
+    return r, root
+
+
+def test_link_finds_the_dispatch_through_the_runtime_records_it_and_remembers_it(tmp_path) -> None:
+    import time
+
+    from worktree_guard.subagents.index import WaveIndex
+
+    now = time.time()
+    r, root = _wave_registry(tmp_path, t1=_dispatch("t1", time=now, session_id="s", dispatcher="p"))
+    asked = []
+    workers, did, how = lk.link(_agent(), r, _pm(lk.DispatchLink("t1", how="its meta file"), asked))
+    assert (did, how) == ("t1", "its meta file") and workers.agents["a1"].dispatch_id == "t1"
+    assert r.load().agents["a1"].dispatch_id == "t1"
+    assert WaveIndex(root).lookup(["agent:a1"]) == [r.common_dir]
+    assert lk.link(_agent(), r, None)[1:] == ("t1", "the wave registry")
+    assert lk.link(_agent("a2"), r, None) == (r.load(), None, "nothing (the runtime recorded no link yet)")
+    assert lk.link(_agent("a2"), r, _pm(lk.DispatchLink("zz", how="x")))[1:] == (None, "x")  # an unknown dispatch, nothing described
+    r2, _ = _wave_registry(tmp_path / "two", t2=_dispatch("t2", time=now, session_id="s", dispatcher="p"))
+    assert lk.link(_agent("a3", parent_id="p"), r2, None)[1:] == ("t2", "its dispatcher p")
+    r3, _ = _wave_registry(tmp_path / "three", t3=_dispatch("t3", time=now, session_id="s", prompt_digest=reg.prompt_digest("go")))
+    assert lk.link(_agent("a4"), r3, _pm(lk.DispatchLink(None, prompt="go", how="its prompt")))[1:] == ("t3", "its prompt")
+
+
+def test_link_asks_the_runtime_with_the_transcript_named_at_the_start(tmp_path) -> None:
+    r, _ = _wave_registry(tmp_path)
+    with r.changing() as w:
+        w.agents["a1"] = reg.Agent(agent_id="a1", transcript_path="/t.jsonl")
+    asked = []
+    lk.link(_agent(), r, _pm(None, asked))
+    assert asked[-1].transcript_path == "/t.jsonl"
+    lk.link(_agent(transcript_path="/mine.jsonl"), r, _pm(None, asked))
+    assert asked[-1].transcript_path == "/mine.jsonl"
+    lk.link(_agent("a9"), r, _pm(None, asked))
+    assert asked[-1].transcript_path is None
+
+
+def test_worker_for_builds_the_worker_from_its_dispatch_configuration_or_wave(tmp_path) -> None:
+    import time
+
+    from worktree_guard.config import Settings
+
+    now = time.time()
+    r, root = _wave_registry(tmp_path, t1=_dispatch("t1", time=now, checkout="/main", owns=["src/**"], owns_source="the block"), t0=_dispatch("t0", time=now, owns=None))
+    common = r.common_dir
+    pm = _pm(lk.DispatchLink("t1", how="meta"))
+    w = lk.worker_for(_agent(), "/call", False, Settings(), common, pm, root)
+    assert w == Worker(agent_id="a1", agent_type="coder", ownership=own.Ownership(("src/**",), "the block"), root="/main", isolated=False,
+                       linked_by="its dispatch t1, found through meta", dispatch_id="t1", session_id="s")
+    assert lk.worker_for(_agent("b"), "/call", False, Settings(), common, _pm(lk.DispatchLink("t0", how="m")), root) is None  # no ownership: no worker
+    assert lk.worker_for(_agent(""), "/call", False, Settings(), common, pm, root) is None
+    nameless = _dispatch("t5", time=now, owns=["x"], owns_source=None)
+    with r.changing() as ws:
+        ws.dispatches["t5"] = nameless
+    assert lk.worker_for(_agent("c"), "/call", False, Settings(), common, _pm(lk.DispatchLink("t5", how="m")), root).ownership.source == "the dispatch"
+    cfg = Settings(owns=["cfg/**"])
+    got = lk.worker_for(_agent("d", session_id="other"), "/call", True, cfg, common, None, root)
+    assert got == Worker(agent_id="d", agent_type="coder", ownership=own.Ownership(("cfg/**",), "configuration `owns`"), root="/call", isolated=True, linked_by="configuration `owns`", session_id="other")
+    assert lk.worker_for(_agent("d", session_id="other"), None, True, cfg, common, None, root) is None  # nowhere to be relative to
+    assert lk.worker_for(_agent("e", session_id="other"), "/call", False, Settings(), common, None, root) is None  # no wave declared
+
+
+def test_a_sub_agent_of_a_wave_that_cannot_be_linked_owns_nothing(tmp_path) -> None:
+    import time
+
+    from worktree_guard.config import Settings
+
+    now = time.time()
+    r, root = _wave_registry(tmp_path, t1=_dispatch("t1", time=now - 10, checkout="/old", session_id="s"), t2=_dispatch("t2", time=now, checkout="/new", session_id="s"),
+                             t3=_dispatch("t3", time=now + 5, checkout="/no-owns", session_id="s", owns=None), t4=_dispatch("t4", time=now + 6, checkout="/other-session", session_id="z"))
+    with r.changing() as w:
+        w.dispatches["t1"].agent_type = w.dispatches["t2"].agent_type = "other"  # so that nothing is described
+    w = lk.worker_for(_agent("x"), None, False, Settings(), r.common_dir, None, root)
+    reason = "nothing: this session dispatched workers with ownerships, and this sub-agent could not be linked to its dispatch"
+    assert w == Worker(agent_id="x", agent_type="coder", ownership=own.Ownership((), reason), root="/new", isolated=False,
+                       linked_by="no dispatch (looked in nothing (the runtime recorded no link yet))", session_id="s")
+    assert lk.worker_for(_agent("x"), "/call", True, Settings(), r.common_dir, None, root).root == "/call"
+    by_parent = lk.worker_for(_agent("y", session_id="q", parent_id="p"), None, False, Settings(), r.common_dir, None, root)
+    assert by_parent is None  # p dispatched nothing
+    with r.changing() as ws:
+        ws.dispatches["t4"].dispatcher = "p"
+    linked = lk.worker_for(_agent("y", session_id="q", parent_id="p"), None, False, Settings(), r.common_dir, None, root)
+    assert (linked.root, linked.linked_by) == ("/other-session", "its dispatch t4, found through its dispatcher p")
+    with r.changing() as ws:
+        ws.dispatches["t4"].agent_type = "other"
+        ws.agents["y"] = reg.Agent(agent_id="y", checkout="/recorded")
+    assert lk.worker_for(_agent("y", session_id="q", parent_id="p"), None, False, Settings(), r.common_dir, None, root).root == "/recorded"
+    with r.changing() as ws:
+        del ws.agents["y"]
+    assert lk.worker_for(_agent("y", session_id="q", parent_id="p"), None, False, Settings(), r.common_dir, None, root).root == "/other-session"
+    cfg = lk.worker_for(_agent("y", session_id="q", parent_id="p"), "/call", False, Settings(owns="none"), r.common_dir, None, root)
+    assert cfg.linked_by == "configuration `owns`"  # the configuration wins over the wave's nothing
+
+
+def test_registries_for_looks_where_the_agent_was_recorded_then_the_call_s_repository_then_its_wave(tmp_path) -> None:
+    from worktree_guard.subagents.index import WaveIndex
+
+    root = str(tmp_path / "waves")
+    index = WaveIndex(root)
+    index.note(["session:s"], "/by-session")
+    index.note(["dispatcher:p"], "/by-parent")
+    index.note(["agent:a1"], "/by-agent")
+    index.note(["agent:a1"], "/call")
+    found = lk.registries_for(_agent(parent_id="p"), "/call", root)
+    assert [r.common_dir for r in found] == ["/call", "/by-agent", "/by-session", "/by-parent"]
+    assert all(r.dir == reg.registry_dir(r.common_dir, root) for r in found)
+    assert [r.common_dir for r in lk.registries_for(_agent("zz"), None, root)] == ["/by-session"]
+    assert lk.index_of(found[0]).dir == root
+
+
+def test_safe_worker_for_fails_closed_to_owning_nothing(tmp_path, monkeypatch) -> None:
+    from worktree_guard.config import Settings
+
+    def broken(*a, **k):
+        raise ValueError("bad registry")
+
+    monkeypatch.setattr(lk, "worker_for", broken)
+    w = lk.safe_worker_for(_agent(), "/call", True, Settings(), "/c.git", None)
+    assert w == Worker(agent_id="a1", agent_type="coder", ownership=own.Ownership((), "nothing: the wave state could not be read (ValueError: bad registry)"), root="/call", isolated=True, linked_by="no dispatch", session_id="s")
+    assert lk.safe_worker_for(_agent(), None, True, Settings(), "/c.git", None) is None
+    assert lk.safe_worker_for(_NS(agent_id="", agent_type=None, session_id=None), "/call", True, Settings(), "/c.git", None) is None
+    monkeypatch.setattr(lk, "worker_for", lambda *a: "the worker")
+    assert lk.safe_worker_for(_agent(), "/call", True, Settings(), "/c.git", None) == "the worker"
+
+
+def test_worker_from_record_reads_the_recorded_dispatch_prompt(tmp_path) -> None:
+    from worktree_guard.config import Settings
+
+    base = dict(agent_id="a1", agent_type="coder", root="/r", isolated=False, session_id="s")
+    block = "```worktree-guard\nowns: src/**\n```\n"
+    assert lk.worker_from_record("a1", "coder", "s", block, False, "/r", False, Settings()) == Worker(ownership=own.Ownership(("src/**",), "the dispatch prompt's ```worktree-guard block"), linked_by="its recorded dispatch", **base)
+    bad = lk.worker_from_record("a1", "coder", "s", "```worktree-guard\nonws: x\n```\n", False, "/r", False, Settings())
+    assert bad.ownership == own.Ownership((), "nothing: its dispatch's block is malformed (the ```worktree-guard block, line 1: unknown key 'onws' (the only key is `owns`))")
+    assert bad.linked_by == "its recorded dispatch"
+    assert lk.worker_from_record("a1", "coder", "s", "no block", False, "/r", False, Settings(owns=["c"])) == Worker(ownership=own.Ownership(("c",), "configuration `owns`"), linked_by="configuration `owns`", **base)
+    assert lk.worker_from_record("a1", "coder", "s", "no block", True, "/r", False, Settings()) is None  # its dispatch is recorded, without a block
+    nothing = lk.worker_from_record("a1", "coder", "s", None, True, "/r", True, Settings())
+    assert nothing == Worker(ownership=own.Ownership((), "nothing: this session dispatched workers with ownerships, and this sub-agent's dispatch is not recorded"), linked_by="no recorded dispatch", **{**base, "isolated": True})
+    assert lk.worker_from_record("a1", "coder", "s", None, False, "/r", False, Settings()) is None
+    assert lk.worker_from_record(None, "coder", "s", block, True, "/r", False, Settings()) is None
+    assert lk.worker_from_record("a1", "coder", "s", block, True, None, False, Settings()) is None
