@@ -1526,3 +1526,166 @@ def test_worker_from_record_reads_the_recorded_dispatch_prompt(tmp_path) -> None
     assert lk.worker_from_record("a1", "coder", "s", None, False, "/r", False, Settings()) is None
     assert lk.worker_from_record(None, "coder", "s", block, True, "/r", False, Settings()) is None
     assert lk.worker_from_record("a1", "coder", "s", block, True, None, False, Settings()) is None
+
+
+# --- a worker's own calls, through the engine ---------------------------------------------------------------------
+
+from tests.test_wave import A as WA, B as WB, Wave, codes  # noqa: E402
+
+
+@pytest.fixture
+def wv(repo, tmp_path) -> Wave:
+    return Wave(repo, tmp_path)
+
+
+def _reason(result) -> str:
+    return result.reason
+
+
+OWNS_AUTH = "This worker owns src/auth/** (the dispatch prompt's ```worktree-guard block)"
+
+
+def test_worker_write_messages_name_the_path_the_ownership_and_where(wv: Wave) -> None:
+    main = wv.repo.main
+    wv.start(WA, "toolu_A", "src/auth/**")
+    r = wv.write(WA, "src/app.py")
+    assert codes(r) == {"WG701"}
+    assert f"Write writes {main}/src/app.py, which this worker's ownership does not match. {OWNS_AUTH}: write only there, and name what else needs changing in your answer." in r.reason
+    r = wv.call(WA, "Write", {"file_path": str(wv.repo.outside / "x"), "content": ""})
+    assert codes(r) == {"WG701"} and f"Write writes {wv.repo.outside}/x, in another checkout, {wv.repo.outside}. {OWNS_AUTH}." in r.reason
+    outside = "/srv/wg-not-a-checkout/elsewhere.txt"  # not below /tmp, which the allow-list lets anyone write
+    r = wv.call(WA, "Write", {"file_path": outside, "content": ""})
+    assert codes(r) == {"WG701"} and f"Write writes {outside}, outside the checkout {main}. {OWNS_AUTH}." in r.reason
+    r = wv.bash(WA, "echo x > .git/config2")
+    assert codes(r) == {"WG701"} and f"the redirection `>` writes {main}/.git/config2, which is protected (git's own files). {OWNS_AUTH}." in r.reason
+    r = wv.bash(WA, "echo x > $OUT")
+    assert f"the redirection `>` writes '$OUT', which is only known at run time. {OWNS_AUTH}; write to literal paths it owns." in r.reason
+    r = wv.bash(WA, "cd $D && echo x > f")
+    assert codes(r) == {"WG701"} and f"writes the relative path 'f' after a directory change worktree-guard cannot follow. {OWNS_AUTH}; use an absolute path." in r.reason
+    assert wv.bash(WA, "cd $D && echo x > /tmp/abs-scratch").decision == "pass"  # an absolute allowed path after it
+    r = wv.bash(WA, "rm -r src")
+    assert codes(r) == {"WG701"} and f"writes everything below {main}/src, which this worker's ownership does not match" in r.reason
+    assert wv.bash(WA, "rm -r src/auth").decision == "pass"  # the owned tree itself
+    assert wv.bash(WA, "mkdir -p src/auth/new && touch src/auth/new/f").decision == "pass"
+    assert wv.bash(WA, "rm -rf src/__pycache__").decision == "pass"  # scratch, as a tree
+    assert wv.bash(WA, "rm -r README.md") .decision == "deny"  # a file named to a tree writer is that file
+    assert "writes everything below" not in wv.bash(WA, "rm -r README.md").reason
+
+
+def test_a_worker_s_file_tool_without_a_usable_path_is_refused(wv: Wave) -> None:
+    wv.start(WA, "toolu_A", "src/auth/**")
+    r = wv.call(WA, "Write", {"file_path": "", "content": ""})
+    assert codes(r) == {"WG000"}
+    r = wv.call(WA, "Write", {"file_path": "src/auth/a\0b", "content": ""})
+    assert codes(r) == {"WG000"} and "The Write call names no usable path, so worktree-guard cannot check what this worker writes." in r.reason
+    assert wv.call(WA, "Write", {"file_path": "src/auth/rel.py", "content": ""}).decision == "pass"  # relative to the call's cwd
+    assert codes(wv.call(WA, "Write", {"file_path": "src/rel.py", "content": ""})) == {"WG701"}
+
+
+def test_enter_worktree_for_a_shared_workspace_worker(wv: Wave) -> None:
+    main = wv.repo.main
+    wv.start(WA, "toolu_A", "src/auth/**")
+    assert wv.call(WA, "EnterWorktree", {"path": str(main)}).decision == "pass"
+    r = wv.call(WA, "EnterWorktree", {"path": str(wv.repo.sibling)})
+    assert f"EnterWorktree would move this worker to {wv.repo.sibling}, out of the checkout {main} its ownership names. {OWNS_AUTH}; stay there." in r.reason
+    r = wv.call(WA, "EnterWorktree", {"path": ""})
+    assert codes(r) == {"WG701"} and "EnterWorktree would move this worker to '', out of the checkout" in r.reason
+    r = wv.call(WA, "EnterWorktree", {"name": "x"})
+    assert codes(r) == {"WG703"} and f"EnterWorktree makes a new worktree of the repository that every worker of {main} shares: workers leave git to the orchestrator." in r.reason
+
+
+def test_a_worker_s_git_that_writes_is_refused_in_words(wv: Wave) -> None:
+    main = wv.repo.main
+    wv.start(WA, "toolu_A", "src/auth/**")
+    r = wv.bash(WA, "git commit -qm x")
+    assert codes(r) == {"WG703"}
+    assert (f"`git commit` writes the index, refs, HEAD, stash, config or worktrees that every worker of {main} shares: workers leave git to the orchestrator. "
+            "Read-only git (status, diff, log, show) is fine; say in your answer what should be committed.") in r.reason
+
+
+def test_hidden_surfaces_are_named_in_one_finding(wv: Wave) -> None:
+    main = wv.repo.main
+    wv.start(WA, "toolu_A", "src/auth/**, package-lock.json")
+    r = wv.bash(WA, "npm install")
+    assert codes(r) == {"WG702"}
+    assert (f"`npm` (package manager) writes beyond its operands: {main}/package.json, {main}/npm-shrinkwrap.json, everything below {main}/node_modules, "
+            f"which this worker's ownership does not match. This worker owns src/auth/**, package-lock.json (the dispatch prompt's ```worktree-guard block); "
+            "leave this command to the orchestrator, or ask for those files to be yours.") in r.reason
+    r = wv.bash(WA, "ruff $CMD")
+    assert codes(r) == {"WG702"} and "`ruff` (formatter and fixer) writes beyond its operands: a path only known at run time, which" in r.reason
+    assert wv.bash(WA, "ruff format src/auth").decision == "pass"
+
+
+def test_package_managers_write_at_every_manifest_up_to_the_worker_s_checkout(wv: Wave) -> None:
+    from worktree_guard.subagents.worker_calls import projects_above
+
+    main = wv.repo.main
+    (main / "pkg" / "sub").mkdir(parents=True)
+    (main / "package.json").write_text("{}")
+    (main / "pkg" / "package.json").write_text("{}")
+    assert projects_above(str(main / "pkg" / "sub"), str(main), ("package.json",)) == [str(main / "pkg"), str(main)]
+    assert projects_above(str(main / "pkg"), str(main / "pkg"), ("package.json", "x")) == [str(main / "pkg")]
+    assert projects_above(str(main), str(main / "pkg"), ("package.json",)) == []
+    assert projects_above(str(main / "pkg" / "sub"), str(main), ("nothing",)) == []
+    wv.start(WA, "toolu_A", "pkg/**")
+    r = wv.bash(WA, "cd pkg/sub && npm install")
+    assert codes(r) == {"WG702"} and f"{main}/package.json" in r.reason and f"{main}/pkg/package.json" not in r.reason
+    r = wv.bash(WA, "cd $X && npm install")
+    assert codes(r) == {"WG702"}
+    assert wv.bash(WA, "npm --prefix pkg/sub ci --ignore-scripts").decision == "deny"
+
+
+def test_a_program_outside_both_tables_writes_what_it_is_given_inside_the_checkout(wv: Wave) -> None:
+    main = wv.repo.main
+    wv.start(WA, "toolu_A", "src/auth/**")
+    r = wv.bash(WA, "frobnicate src/app.py")
+    assert codes(r) == {"WG701"}
+    assert f"`frobnicate` (a program in neither the write table nor the read-only table: what it is given counts as written) writes {main}/src/app.py" in r.reason
+    assert "writes everything below" in wv.bash(WA, "frobnicate src").reason
+    assert wv.bash(WA, "frobnicate src/auth/x.py").decision == "pass"
+    assert wv.bash(WA, "frobnicate hello world").decision == "pass"  # naming nothing: words
+    assert codes(wv.bash(WA, "frobnicate src/new.py")) == {"WG701"}  # a new file in an existing directory
+    assert wv.bash(WA, "frobnicate nodir/new.py").decision == "pass"
+    assert wv.bash(WA, "frobnicate $X /etc/hosts").decision == "pass"  # run-time words and paths outside: other rules
+    assert wv.bash(WA, "cd $D && frobnicate src/app.py").decision == "pass"
+    assert wv.bash(WA, "npm test src/app.py").decision == "pass"  # a table program: its own writes, not its operands
+
+
+def test_interpreters_read_their_script_and_run_inline_code_opaquely(wv: Wave) -> None:
+    (wv.repo.main / "tool.py").write_text("print(1)\n")
+    wv.start(WA, "toolu_A", "src/auth/**")
+    assert wv.bash(WA, "python3 tool.py src/auth/x").decision == "pass"
+    assert codes(wv.bash(WA, "python3 tool.py src/app.py")) == {"WG701"}  # the script's own operands are at the boundary
+    assert codes(wv.bash(WA, "python3 tool.py tool.py")) == {"WG701"}  # only the first script is the program
+    assert wv.bash(WA, "python3.12 -c 'print(1)' src/auth/x").decision == "pass"
+    assert wv.bash(WA, "node -e 'x' src/auth/x").decision == "pass"
+    assert codes(wv.bash(WA, "frobnicate -c README.md")) == {"WG701"}  # `-c` is inline code only for an interpreter
+
+
+def test_a_computed_command_name_is_refused_only_when_its_arguments_matter(wv: Wave) -> None:
+    wv.start(WA, "toolu_A", "src/auth/**")
+    r = wv.bash(WA, "$CMD src/app.py")
+    assert codes(r) == {"WG404"}
+    assert f"The command name '$CMD' is computed at run time and its arguments name paths this worker does not own. {OWNS_AUTH}; call the program by its literal name." in r.reason
+    assert wv.bash(WA, "$CMD -v src/auth/x").decision == "pass"
+    assert codes(wv.bash(WA, "$CMD $X")) == {"WG404"}
+    assert codes(wv.bash(WA, "$CMD commit")) == {"WG404"}  # a sensitive argument
+
+
+def test_apply_patch_in_a_worker_s_shell_writes_the_files_its_patch_names(wv: Wave) -> None:
+    main = wv.repo.main
+    wv.start(WA, "toolu_A", "src/auth/**")
+    patch = "*** Begin Patch\n*** Add File: {}\n+x\n*** End Patch\n"
+    assert wv.bash(WA, "apply_patch <<'EOF'\n" + patch.format("src/auth/n.py") + "EOF\n").decision == "pass"
+    r = wv.bash(WA, "apply_patch <<'EOF'\n" + patch.format("src/n.py") + "EOF\n")
+    assert codes(r) == {"WG701"} and f"`apply_patch` (write) writes {main}/src/n.py" in r.reason
+    moved = "*** Begin Patch\n*** Update File: src/auth/a.py\n*** Move to: src/b.py\n@@\n-x\n+y\n*** End Patch\n"
+    r = wv.bash(WA, "apply_patch <<'EOF'\n" + moved + "EOF\n")
+    assert codes(r) == {"WG701"} and f"`apply_patch` (move to) writes {main}/src/b.py" in r.reason
+    r = wv.bash(WA, "apply_patch < p.diff")
+    assert codes(r) == {"WG701"} and "`apply_patch` (a patch worktree-guard cannot see or read) writes 'its patch', which is only known at run time." in r.reason
+    r = wv.bash(WA, "apply_patch <<'EOF'\nnot a patch\nEOF\n")
+    assert codes(r) == {"WG701"} and "cannot see or read" in r.reason
+    r = wv.bash(WA, "apply_patch <<EOF\n" + patch.format("src/auth/$X") + "EOF\n")
+    assert codes(r) == {"WG701"} and "only known at run time" in r.reason
+    assert wv.bash(WA, "apply_patch <<'EOF'\n" + patch.format("src/auth/$X") + "EOF\n").decision == "pass"  # quoted: literal
