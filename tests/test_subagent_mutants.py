@@ -1689,3 +1689,132 @@ def test_apply_patch_in_a_worker_s_shell_writes_the_files_its_patch_names(wv: Wa
     r = wv.bash(WA, "apply_patch <<EOF\n" + patch.format("src/auth/$X") + "EOF\n")
     assert codes(r) == {"WG701"} and "only known at run time" in r.reason
     assert wv.bash(WA, "apply_patch <<'EOF'\n" + patch.format("src/auth/$X") + "EOF\n").decision == "pass"  # quoted: literal
+
+
+# --- at dispatch ------------------------------------------------------------------------------------------------------
+
+
+def _workers_of(repo) -> reg.Workers:
+    from tests.helpers import git
+
+    common = git("rev-parse", "--path-format=absolute", "--git-common-dir", cwd=repo.main).strip()
+    return reg.Registry(common).load()
+
+
+def test_a_dispatch_is_recorded_with_everything_its_worker_is_found_by(wv: Wave) -> None:
+    import time
+
+    before = time.time()
+    assert wv.dispatch("toolu_A", "src/auth/**", subagent_type="coder").decision == "pass"
+    d = _workers_of(wv.repo).dispatches["toolu_A"]
+    prompt = "Do your part.\n```worktree-guard\nowns: src/auth/**\n```\n"
+    assert d.model_dump(exclude={"time"}) == dict(
+        dispatch_id="toolu_A", session_id="5f1c2a4e-0000-4000-8000-00000000wave", dispatcher="5f1c2a4e-0000-4000-8000-00000000wave", agent_type="coder",
+        checkout=str(wv.repo.main), isolated=False, owns=["src/auth/**"], owns_source="the dispatch prompt's ```worktree-guard block",
+        prompt_digest=reg.prompt_digest(prompt), provisional=False,
+    )
+    assert before <= d.time <= time.time()
+    assert wv.dispatch("toolu_N", None).decision == "pass"
+    n = _workers_of(wv.repo).dispatches["toolu_N"]
+    assert n.owns is None and n.owns_source is None and n.provisional is False and n.agent_type == "general-purpose"
+    assert wv.dispatch("toolu_I", "docs/**", isolation="worktree").decision == "pass"
+    assert _workers_of(wv.repo).dispatches["toolu_I"].isolated is True
+    from worktree_guard.subagents.index import WaveIndex
+
+    assert WaveIndex().lookup(["session:5f1c2a4e-0000-4000-8000-00000000wave"]) != []
+
+
+def test_a_refused_dispatch_leaves_no_record_and_a_malformed_one_says_how_to_fix_it(wv: Wave) -> None:
+    r = wv.dispatch("toolu_M", None, body="```worktree-guard\nowns: !x\n```\n")
+    assert codes(r) == {"WG710"}
+    assert ("The ownership of this dispatch is malformed: the ```worktree-guard block, line 1: '!x' is a negation; an ownership lists what a worker may write. "
+            "Fix it and dispatch again; the block holds one line, `owns: PATTERN, PATTERN` (or `owns: none`).") in r.reason
+    assert "toolu_M" not in _workers_of(wv.repo).dispatches
+    wv.start(WA, "toolu_A", "src/**")
+    assert codes(wv.dispatch("toolu_C", "src/x/**")) == {"WG704"}
+    assert "toolu_C" not in _workers_of(wv.repo).dispatches
+
+
+def test_an_overlap_names_both_ownerships_the_worker_and_where(wv: Wave) -> None:
+    main = wv.repo.main
+    wv.start(WA, "toolu_A", "src/auth/**")
+    wv.write(WA, "src/auth/a.py")
+    r = wv.dispatch("toolu_C", "src/**")
+    assert (f"This worker's ownership (src/**) overlaps that of general-purpose {WA}, which still runs in {main} (owns src/auth/**): "
+            "'src/**' and 'src/auth/**' can name the same files. Wait for it to finish, or give this worker files no running worker owns.") in r.reason
+    assert wv.dispatch("toolu_I", "src/**", isolation="worktree").decision == "pass"  # an isolated worker shares nothing
+    assert wv.dispatch("toolu_R", "none").decision == "pass"  # a read-only worker overlaps nobody
+
+
+def test_uncommitted_changes_are_listed_up_to_ten(wv: Wave) -> None:
+    from tests.helpers import git
+
+    main = wv.repo.main
+    for i in range(12):
+        (main / f"f{i:02}.txt").write_text("x")
+    git("add", *[f"f{i:02}.txt" for i in range(12)], cwd=main)
+    git("commit", "-q", "-m", "files", cwd=main)
+    for i in range(12):
+        (main / f"f{i:02}.txt").write_text("changed")
+    (main / "untracked.txt").write_text("u")
+    r = wv.dispatch("toolu_A", "src/**")
+    assert r.decision == "warn" and codes(r) == {"WG705"}
+    listed = ", ".join(f"f{i:02}.txt" for i in range(10))
+    assert (f"{main} has uncommitted changes to tracked files that no running worker owns ({listed} and 2 more): commit them before a "
+            "shared-workspace wave, so that every change can be told apart and rolled back.") in r.output["systemMessage"]
+    for i in range(2):
+        git("checkout", "--", f"f{i:02}.txt", cwd=main)
+    r = wv.dispatch("toolu_B", "docs/**")
+    assert "(" + ", ".join(f"f{i:02}.txt" for i in range(2, 12)) + "): commit" in r.output["systemMessage"]
+
+
+def test_uncommitted_changes_owned_by_a_running_worker_are_no_warning(wv: Wave) -> None:
+    from worktree_guard.subagents.wave import unowned_changes
+
+    main = wv.repo.main
+    wv.start(WA, "toolu_A", "src/**")
+    (main / "src" / "app.py").write_text("the worker's\n")
+    assert wv.dispatch("toolu_B", "docs/**").decision == "pass"
+    (main / ".claude").mkdir(exist_ok=True)
+    assert unowned_changes(str(main), [own.Ownership.of(["src/**"], "")]) == []
+    assert unowned_changes(str(main), []) == ["src/app.py"]
+    with pytest.raises(RuntimeError):
+        unowned_changes(str(wv.repo.base), [])
+
+
+def test_a_worker_hands_its_sub_agent_only_what_it_owns(wv: Wave) -> None:
+    from worktree_guard.subagents.wave import within
+
+    of = own.Ownership.of
+    assert within(of(["src/a/**", "src/**", "docs/x"], ""), of(["src/**"], "")) == ["docs/x"]
+    assert within(of(["*.py"], ""), of(["src/**"], "")) == ["*.py"]
+    assert within(of(["src/a.py"], ""), of(["src/a.py"], "")) == []
+    wv.start(WA, "toolu_A", "src/**")
+    r = wv.call(WA, "Agent", {"description": "d", "prompt": "```worktree-guard\nowns: docs/**, src/x/**\n```\n", "subagent_type": "general-purpose"}, tool_use_id="toolu_S")
+    assert codes(r) == {"WG701"}
+    assert ("This worker may hand its sub-agent only files it owns (src/**); docs/** may name others. "
+            "Leave the ownership block out (the sub-agent then owns what you own) or narrow it.") in r.reason
+
+
+def test_a_dispatch_call_without_an_id_cannot_be_recorded(wv: Wave) -> None:
+    from tests.helpers import payload, run_hook_inline
+
+    body = payload(wv.repo.main, "Agent", {"description": "d", "prompt": "```worktree-guard\nowns: a/**\n```\n", "subagent_type": "general-purpose"}, **wv.common())
+    body.pop("tool_use_id")
+    r = run_hook_inline(body)
+    assert codes(r) == {"WG000"} and "The Agent call carries no id, so worktree-guard cannot record its ownership and find it again on the worker's calls." in r.reason
+
+
+def test_dispatch_target_and_isolation(wv: Wave) -> None:
+    from tests.helpers import write_agent
+
+    write_agent(wv.repo.main / ".claude" / "agents", "iso", "isolation: worktree")
+    assert wv.dispatch("toolu_1", "a/**", subagent_type="iso").decision == "pass"
+    assert _workers_of(wv.repo).dispatches["toolu_1"].isolated is True
+    assert wv.dispatch("toolu_2", "b/**", subagent_type="iso", isolation="none").decision == "pass"
+    assert _workers_of(wv.repo).dispatches["toolu_2"].isolated is False  # the input overrides the definition
+    for value in (" Worktree ", "work_tree", "work-tree", "remote"):
+        assert wv.dispatch(f"toolu_{value.strip()}", None, isolation=value).decision == "pass"
+        assert _workers_of(wv.repo).dispatches[f"toolu_{value.strip()}"].isolated is True, value
+    assert wv.dispatch("toolu_3", None, isolation="yes").decision == "pass"
+    assert _workers_of(wv.repo).dispatches["toolu_3"].isolated is False
