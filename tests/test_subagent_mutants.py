@@ -1818,3 +1818,139 @@ def test_dispatch_target_and_isolation(wv: Wave) -> None:
         assert _workers_of(wv.repo).dispatches[f"toolu_{value.strip()}"].isolated is True, value
     assert wv.dispatch("toolu_3", None, isolation="yes").decision == "pass"
     assert _workers_of(wv.repo).dispatches["toolu_3"].isolated is False
+
+
+# --- a worker's start and stop ------------------------------------------------------------------------------------
+
+
+def test_a_worker_s_start_is_recorded_with_its_checkout_and_snapshot(wv: Wave) -> None:
+    import time
+
+    main = wv.repo.main
+    before = time.time()
+    wv.start(WA, "toolu_A", "src/auth/**")
+    workers = _workers_of(wv.repo)
+    a = workers.agents[WA]
+    assert a.started is not None and before <= a.started <= time.time()
+    assert a.transcript_path == str(wv.transcript) and a.checkout == str(main) and a.base_head is None and a.stopped is None
+    assert a.session_id == "5f1c2a4e-0000-4000-8000-00000000wave" and a.agent_type == "general-purpose"
+    r = reg.Registry(workers and _common(wv.repo))
+    saved = snaps.CheckoutState.model_validate_json(r.read("snapshots", WA))
+    assert saved.root == str(main) and saved.head is not None and saved.branch == "main"
+    from worktree_guard.subagents.index import WaveIndex
+
+    assert WaveIndex().lookup([f"agent:{WA}"]) == [_common(wv.repo)]
+    assert wv.event("SubagentStart", "a-stranger", session_id="another-session").stdout == ""
+    assert "a-stranger" not in _workers_of(wv.repo).agents
+
+
+def _common(repo) -> str:
+    from tests.helpers import git
+
+    return git("rev-parse", "--path-format=absolute", "--git-common-dir", cwd=repo.main).strip()
+
+
+def test_a_worker_s_stop_blocks_once_then_warns_in_exact_words(wv: Wave) -> None:
+    main = wv.repo.main
+    wv.start(WA, "toolu_A", "src/auth/**")
+    (main / "src" / "app.py").write_text("changed\n")
+    (main / "stray.txt").write_text("s")
+    first = wv.event("SubagentStop", WA)
+    assert first.stop_blocked and codes(first) == {"WG706"}
+    summary = (f"worktree-guard: worker general-purpose {WA} changed files outside its ownership: src/app.py, stray.txt; "
+               f"`worktree-guard rollback --agent {WA} --apply` restores them. [worktree-guard WG706]")
+    assert first.output["systemMessage"] == summary
+    assert first.output["reason"].startswith(f"worktree-guard: while you ran, files of {main} outside your ownership changed")
+    assert _workers_of(wv.repo).agents[WA].blocks == 1 and _workers_of(wv.repo).agents[WA].stopped is None
+    second = wv.event("SubagentStop", WA, stop_hook_active=True)
+    assert not second.stop_blocked and second.output["systemMessage"] == summary
+    assert _workers_of(wv.repo).agents[WA].stopped is not None
+    blame = bl.Blame.model_validate_json(reg.Registry(_common(wv.repo)).read("blame", WA))
+    assert [(b.path, b.existed) for b in blame.blamed] == [("src/app.py", True), ("stray.txt", False)]
+
+
+def test_in_warn_mode_a_worker_s_stop_only_warns(wv: Wave) -> None:
+    (wv.repo.main / ".worktree-guard.toml").write_text('mode = "warn"\n')
+    wv.start(WA, "toolu_A", "src/auth/**")
+    (wv.repo.main / "stray.txt").write_text("s")
+    r = wv.event("SubagentStop", WA)
+    assert not r.stop_blocked and "changed files outside its ownership: stray.txt;" in r.output["systemMessage"]
+    assert _workers_of(wv.repo).agents[WA].stopped is not None and _workers_of(wv.repo).agents[WA].blocks == 0
+
+
+def test_a_stop_with_only_changed_again_or_nested_paths_is_a_note(wv: Wave) -> None:
+    from tests.helpers import git
+
+    main = wv.repo.main
+    (main / "README.md").write_text("dirty before\n")
+    wv.start(WA, "toolu_A", "src/auth/**")
+    (main / "README.md").write_text("dirty before, and again\n")
+    (wv.repo.sibling / "sib.txt").write_text("in a nested checkout")
+    r = wv.event("SubagentStop", WA)
+    assert not r.stop_blocked
+    assert r.output["systemMessage"] == (f"worktree-guard: while worker {WA} ran, files dirty before it started or inside nested checkouts changed: README.md "
+                                         "(not blamed, never rolled back). [worktree-guard WG706]")
+    assert _workers_of(wv.repo).agents[WA].stopped is not None
+    git("init", "-q", str(main / "inner"), cwd=main)
+    wv.start(WB, "toolu_B", "src/auth/**")
+    (main / "inner" / "f.txt").write_text("f")
+    r = wv.event("SubagentStop", WB)
+    assert not r.stop_blocked and "changed: inner/ (not blamed" in r.output["systemMessage"]
+
+
+def test_a_clean_stop_and_a_stop_without_a_start_are_silent_but_recorded(wv: Wave) -> None:
+    wv.start(WA, "toolu_A", "src/**")
+    assert wv.event("SubagentStop", WA).stdout == ""
+    assert _workers_of(wv.repo).agents[WA].stopped is not None
+    assert wv.event("SubagentStop", "never-seen").stdout == ""
+    assert "never-seen" not in _workers_of(wv.repo).agents
+    r = reg.Registry(_common(wv.repo))
+    with r.changing() as w:
+        w.agents["half"] = reg.Agent(agent_id="half", session_id="5f1c2a4e-0000-4000-8000-00000000wave")
+    assert wv.event("SubagentStop", "half").stdout == ""
+    assert r.load().agents["half"].stopped is not None
+
+
+def test_the_guard_s_own_audit_log_in_the_checkout_is_nobody_s_change(wv: Wave) -> None:
+    main = wv.repo.main
+    (main / ".worktree-guard.toml").write_text('audit_log = "audit.jsonl"\n')
+    from tests.helpers import git
+
+    git("add", ".worktree-guard.toml", cwd=main)
+    git("commit", "-q", "-m", "cfg", cwd=main)
+    wv.start(WA, "toolu_A", "src/auth/**")
+    wv.write(WA, "src/auth/a.py")
+    assert (main / "audit.jsonl").exists()
+    assert wv.event("SubagentStop", WA).stdout == ""
+
+
+def test_an_isolated_worker_s_stop_reports_clashes_in_exact_words(wv: Wave) -> None:
+    from tests.helpers import git, payload, run_hook_inline
+
+    repo = wv.repo
+    tool_input = {"description": "iso", "prompt": "Go.\n```worktree-guard\nowns: src/**\n```\n", "subagent_type": "general-purpose", "isolation": "worktree"}
+    assert run_hook_inline(payload(repo.main, "Agent", tool_input, tool_use_id="toolu_iso", **wv.common())).decision == "pass"
+    (repo.sibling / "src" / "app.py").write_text("the sibling's version\n")
+    git("commit", "-qam", "sibling", cwd=repo.sibling)
+    iso = dict(cwd=str(repo.worktree), agent_id=repo.agent_id)
+    wv.event("SubagentStart", **iso)
+    wv.link(repo.agent_id, "toolu_iso")
+    entry = _workers_of(repo).agents[repo.agent_id]
+    assert entry.checkout == str(repo.worktree) and entry.base_head == git("rev-parse", "HEAD", cwd=repo.worktree).strip()
+    assert reg.Registry(_common(repo)).read("snapshots", repo.agent_id) is None  # an isolated worker's HEAD is enough
+    (repo.worktree / "src" / "app.py").write_text("the worker's version\n")
+    result = wv.event("SubagentStop", **iso)
+    assert result.output["systemMessage"] == (f"worktree-guard: worker general-purpose {repo.agent_id} changed files that other live worktrees changed too: "
+                                              f"src/app.py (also changed in {repo.sibling}). Plan the merge before it conflicts. [worktree-guard WG707]")
+    assert _workers_of(repo).agents[repo.agent_id].stopped is not None
+
+
+def test_overlap_report_says_when_it_cannot_compare(tmp_path) -> None:
+    from worktree_guard.subagents.worker_life import overlap_report
+
+    r = reg.Registry(str(tmp_path / "c.git"), str(tmp_path / "waves"))
+    event = _agent("w1", event="SubagentStop", agent_type=None)
+    assert overlap_report(event, reg.Agent(agent_id="w1", checkout="/x"), r) is None
+    assert overlap_report(event, reg.Agent(agent_id="w1", base_head="abc"), r) is None
+    got = overlap_report(event, reg.Agent(agent_id="w1", checkout=str(tmp_path), base_head="abc"), r)
+    assert got.decision == "pass" and got.user_message.startswith(f"worktree-guard could not compare worker w1's changes with the other worktrees: git diff failed in {tmp_path}")
