@@ -1954,3 +1954,109 @@ def test_overlap_report_says_when_it_cannot_compare(tmp_path) -> None:
     assert overlap_report(event, reg.Agent(agent_id="w1", base_head="abc"), r) is None
     got = overlap_report(event, reg.Agent(agent_id="w1", checkout=str(tmp_path), base_head="abc"), r)
     assert got.decision == "pass" and got.user_message.startswith(f"worktree-guard could not compare worker w1's changes with the other worktrees: git diff failed in {tmp_path}")
+
+
+# --- the leak check's words -----------------------------------------------------------------------------------------
+
+from worktree_guard.subagents import leak_check as lc  # noqa: E402
+
+L = snaps.Leak
+
+
+def test_each_leak_in_one_sentence() -> None:
+    assert lc._sentence(L("branch", "/s", before="main (abc)", after="x (def)")) == "/s was on main (abc) when you started and is now on x (def)."
+    assert lc._sentence(L("head", "/s", before="0123456789abcdef", after="fedcba9876543210")) == "/s: HEAD moved from 0123456789ab to fedcba987654 (a commit, merge or reset ran there)."
+    assert lc._sentence(L("head", "/s", before=None, after="fedcba9876543210")) == "/s: HEAD moved from None to fedcba987654 (a commit, merge or reset ran there)."
+    assert lc._sentence(L("new", "/s", "a.txt", after="??")) == "/s/a.txt is untracked and was not when you started."
+    assert lc._sentence(L("new", "/s", "a.txt")) == "/s/a.txt is  and was not when you started."
+    assert lc._sentence(L("changed", "/s", "a", before=".M", after="M.")) == "/s/a had uncommitted changes before you started (modified) and changed again while you ran (now staged as modified)."
+    assert lc._sentence(L("changed", "/s", "a")) == "/s/a had uncommitted changes before you started () and changed again while you ran (now )."
+    assert lc._sentence(L("reverted", "/s", "a", before=".D")) == "/s/a had uncommitted changes when you started (deleted); they are gone now."
+    assert lc._sentence(L("reverted", "/s", "a")) == "/s/a had uncommitted changes when you started (); they are gone now."
+
+
+def _saved(worktree="/w", **extra):
+    return _snap(worktree_root=worktree, **extra)
+
+
+def test_the_block_reason_lists_the_leaks_and_how_to_move_them() -> None:
+    leaks = [L("head", "/s", before="0123456789abcdef", after="fedcba9876543210"), L("new", "/s", "a.txt", after="??"), L("changed", "/s", "gone.txt", before=".M", after=".D")]
+    text = lc.block_reason(leaks, _saved(), [])
+    assert text.split("\n") == [
+        "worktree-guard: while you ran, shared checkouts of this repository changed; you work in your own worktree /w.",
+        "- /s: HEAD moved from 0123456789ab to fedcba987654 (a commit, merge or reset ran there). [WG601]",
+        "- /s/a.txt is untracked and was not when you started. [WG602]",
+        "- /s/gone.txt had uncommitted changes before you started (modified) and changed again while you ran (now deleted). [WG602]",
+        "Move your work: copy each file you wrote there to the same path under /w (e.g. cp /s/a.txt /w/a.txt) and go on working there.",
+        "If you committed or switched branches there, bring your commits into your own branch (git cherry-pick 0123456789ab..fedcba987654 in /w).",
+        "Do not delete, revert, switch or commit anything in the shared checkouts yourself (worktree-guard refuses it): name what is listed above in your final answer, so that the user can restore those checkouts.",
+        "No other sub-agent of this session ran while you did; the changes are yours, the main agent's or the user's.",
+        "[worktree-guard WG601 WG602]",
+    ]
+    switched = lc.block_reason([L("branch", "/s", before="a", after="b")], _saved(), [])
+    assert "If you committed or switched branches there, bring your commits into your own branch.\n" in switched and "Move your work" not in switched
+    assert switched.endswith("[worktree-guard WG601]")
+    none = lc.block_reason([L("new", "/s", "a.txt", after="??"), L("head", "/s", before="a", after="b")], _saved(None), [])
+    assert none.startswith("worktree-guard: while you ran, shared checkouts of this repository changed; you work in your own worktree (none: your isolation was not applied).")
+    assert "Move your work" not in none and "If you committed" not in none
+    only_deleted = lc.block_reason([L("new", "/s", "d", after="D.")], _saved(), [])
+    assert "Move your work" not in only_deleted
+    many = lc.block_reason([L("new", "/s", f"f{i}", after="??") for i in range(27)], _saved(), [])
+    assert "- /s/f24 is untracked" in many and "- /s/f25" not in many and "\n- … and 2 more.\n" in many
+    assert "- … and" not in lc.block_reason([L("new", "/s", f"f{i}", after="??") for i in range(25)], _saved(), [])
+
+
+def test_other_sub_agents_are_named_with_where_and_whether_they_still_run() -> None:
+    others = [
+        {"agent_id": "b", "agent_type": "coder", "worktree": "/wb", "stop": None},
+        {"agent_id": "c", "agent_type": None, "isolated": True, "stop": 5.0},
+        {"agent_id": "d", "isolated": False, "stop": None},
+    ]
+    assert lc._others_sentence(others) == ("Other sub-agents ran while you did: coder b (isolated in /wb, still running); agent c (isolated, finished); agent d (not isolated, still running). "
+                                           "A change you did not make may be theirs, the main agent's or the user's: say so instead of moving it.")
+    assert lc._others_note(others) == " (other sub-agents running then: coder b, agent c, agent d)"
+    assert lc._others_note([]) == ""
+    assert lc.block_reason([L("new", "/s", "a", after="??")], _saved(), others[:1]).split("\n")[-2].startswith("Other sub-agents ran while you did: coder b")
+
+
+def test_the_short_list_names_five_leaks_and_counts_the_rest() -> None:
+    leaks = [L("branch", "/s", before="a", after="b"), L("head", "/t"), L("new", "/s", "x"), L("reverted", "/s", None)]
+    assert lc._short_list(leaks) == "/s switched from a to b; /t HEAD moved; /s/x; /s/"
+    seven = [L("new", "/s", f"f{i}") for i in range(7)]
+    assert lc._short_list(seven) == "/s/f0; /s/f1; /s/f2; /s/f3; /s/f4 and 2 more"
+    assert lc._short_list(seven[:5]) == "/s/f0; /s/f1; /s/f2; /s/f3; /s/f4"
+
+
+def test_a_leak_s_violation_suggests_where_the_file_belongs() -> None:
+    v = lc._violation(L("new", "/s", "a/b.txt", after="??"), _saved())
+    assert (v.code, v.rule, v.tool, v.path, v.resolved, v.worktree_root, v.shared_root, v.suggestion) == ("WG602", "leaks", "SubagentStop", "/s/a/b.txt", "/s/a/b.txt", "/w", "/s", "/w/a/b.txt")
+    assert v.message == "/s/a/b.txt is untracked and was not when you started."
+    assert lc._violation(L("changed", "/s", "c", before=".M", after=".M"), _saved()).suggestion == "/w/c"
+    assert lc._violation(L("reverted", "/s", "c", before=".M"), _saved()).suggestion is None
+    assert lc._violation(L("new", "/s", "c", after="??"), _saved(None)).suggestion is None
+    head = lc._violation(L("head", "/s", before="a", after="b"), _saved())
+    assert (head.code, head.path, head.suggestion) == ("WG601", "/s", None)
+
+
+def test_the_recorded_layout_of_a_stopping_sub_agent(tmp_path) -> None:
+    from worktree_guard.subagents.state import SubagentStore
+
+    stop = _agent("a1", event="SubagentStop")
+    assert lc.worktree_guard_recorded_layout(stop) is None
+    SubagentStore("s").save(_snap(worktree_root="/w", common_dir="/c.git", checkouts=[snaps.CheckoutState(root="/m"), snaps.CheckoutState(root="/o")]))
+    got = lc.worktree_guard_recorded_layout(stop)
+    assert (got.worktree_root, got.shared_roots, got.linked, got.common_dir, got.source) == ("/w", ["/m", "/o"], True, "/c.git", "recorded at the sub-agent's start")
+    assert lc.worktree_guard_recorded_layout(_agent("a1", event="SubagentStart")) is None
+    SubagentStore("s").save(_snap(worktree_root=None))
+    assert lc.worktree_guard_recorded_layout(stop).linked is False
+
+
+def test_checkouts_of_and_own_worktree(repo) -> None:
+    assert lc.checkouts_of(None, ["/f"]) == ["/f"] and lc.checkouts_of("", ["/f"]) == ["/f"]
+    common = _common(repo)
+    assert lc.checkouts_of(common, []) == [str(repo.main), str(repo.worktree), str(repo.sibling), str(repo.outside)]
+    scope = _NS(layout=_NS(linked=False, worktree_root="/x"))
+    event = _agent(repo.agent_id)
+    assert lc.own_worktree(event, scope, lc.checkouts_of(common, [])) == str(repo.worktree)
+    assert lc.own_worktree(_agent("zzz"), scope, lc.checkouts_of(common, [])) is None
+    assert lc.own_worktree(_agent("zzz"), _NS(layout=_NS(linked=True, worktree_root="/x")), []) == "/x"
