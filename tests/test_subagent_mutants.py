@@ -2060,3 +2060,62 @@ def test_checkouts_of_and_own_worktree(repo) -> None:
     assert lc.own_worktree(event, scope, lc.checkouts_of(common, [])) == str(repo.worktree)
     assert lc.own_worktree(_agent("zzz"), scope, lc.checkouts_of(common, [])) is None
     assert lc.own_worktree(_agent("zzz"), _NS(layout=_NS(linked=True, worktree_root="/x")), []) == "/x"
+
+
+def test_the_leak_check_s_start_and_stop_in_exact_words(repo) -> None:
+    from tests.helpers import lifecycle_payload, run_hook_inline
+
+    from worktree_guard.subagents.state import SubagentStore
+
+    out = run_hook_inline(lifecycle_payload(repo, "SubagentStart")).output
+    assert out["hookSpecificOutput"]["additionalContext"] == (
+        f"worktree-guard: you work in your own git worktree {repo.worktree}; write, commit and run git only there. "
+        f"The other checkouts of this repository ({repo.main}, {repo.sibling}, {repo.outside}) belong to others: do not write, switch or commit in them. "
+        "When you stop, they are compared with their state now.")
+    store = SubagentStore("5f1c2a4e-0000-4000-8000-000000000001")
+    saved = store.load(repo.agent_id)
+    assert saved.agent_type == "general-purpose" and saved.cwd == str(repo.worktree) and saved.common_dir == _common(repo) and saved.blocks == 0
+    (repo.main / "leak.txt").write_text("x")
+    first = run_hook_inline(lifecycle_payload(repo, "SubagentStop"))
+    assert first.stop_blocked
+    summary = f"worktree-guard: sub-agent general-purpose ({repo.agent_id}) left changes in shared checkouts: {repo.main}/leak.txt [worktree-guard WG602]"
+    assert first.output["systemMessage"] == summary
+    assert store.load(repo.agent_id).blocks == 1
+    second = run_hook_inline(lifecycle_payload(repo, "SubagentStop"))
+    assert not second.stop_blocked and second.output["systemMessage"] == summary
+    assert store.load(repo.agent_id) is None  # finished: its snapshot is gone
+    assert run_hook_inline(lifecycle_payload(repo, "SubagentStop")).stdout == ""  # nothing recorded any more
+
+
+def test_the_leak_check_in_warn_mode_and_with_a_checkout_gone(repo) -> None:
+    import shutil
+
+    from tests.helpers import lifecycle_payload, run_hook_inline
+
+    from worktree_guard.subagents.state import SubagentStore
+
+    (repo.main / ".worktree-guard.toml").write_text('mode = "warn"\n')
+    from tests.helpers import git
+
+    git("add", ".worktree-guard.toml", cwd=repo.main)
+    git("commit", "-q", "-m", "warn", cwd=repo.main)
+    run_hook_inline(lifecycle_payload(repo, "SubagentStart"))
+    (repo.main / "leak.txt").write_text("x")
+    r = run_hook_inline(lifecycle_payload(repo, "SubagentStop"))
+    assert not r.stop_blocked and "left changes in shared checkouts" in r.output["systemMessage"]
+    assert SubagentStore("5f1c2a4e-0000-4000-8000-000000000001").load(repo.agent_id) is None
+    (repo.main / "leak.txt").unlink()
+    run_hook_inline(lifecycle_payload(repo, "SubagentStart"))
+    shutil.rmtree(repo.outside)
+    r = run_hook_inline(lifecycle_payload(repo, "SubagentStop"))
+    assert r.stdout == ""  # a removed checkout is not compared, and no leak elsewhere
+
+
+def test_a_sub_agent_whose_isolation_was_not_applied_is_told_so(repo) -> None:
+    from tests.helpers import lifecycle_payload, run_hook_inline, write_agent
+
+    write_agent(repo.main / ".claude" / "agents", "iso", "isolation: worktree")
+    out = run_hook_inline(lifecycle_payload(repo, "SubagentStart", cwd=str(repo.main), agent_id="anotherid", agent_type="iso")).output
+    assert out["hookSpecificOutput"]["additionalContext"] == (
+        f"worktree-guard: you were meant to work in your own git worktree, but your isolation was not applied: you run in {repo.main}. "
+        "Stop and report this instead of changing files.")
