@@ -570,7 +570,7 @@ def test_overlap_through_a_file_of_the_tree() -> None:
 
 
 def test_near_misses_of_the_fence_info_string() -> None:
-    for info in ("Worktree-Guard", "worktree_guard", "worktree-guard extra", "worktreeguard", "worktre-gaurd", "wrktree-guard"):
+    for info in ("Worktree-Guard", "worktree_guard", "worktree-guard extra", "worktreeguard", "worktre-gaurd", "wrktree-guard", "W-O-R-K-T-R-E-E-GUARD"):
         assert own._near_miss(info), info
     for info in ("worktree-guard", "", "python", "toml", "worktree", "guard", "yaml worktree-guard", "WORKTREE GUARD"):
         assert not own._near_miss(info), info
@@ -633,6 +633,8 @@ def test_relative_to_is_slash_separated_and_none_outside() -> None:
     assert own.relative_to("/r/", "/r/a") == "a"
     assert own.relative_to("/r", "/rx/a") is None
     assert own.relative_to("/r", "/") is None
+    assert own.relative_to("/rX", "/r/a") is None
+    assert own.relative_to("/r//", "/r/a") == "a"
 
 
 # --- snapshots: a checkout's state and its differences -------------------------------------------------------------
@@ -1143,6 +1145,7 @@ def test_block_reason_lists_the_blamed_files_and_the_wave(tmp_path) -> None:
                          "`worktree-guard rollback --agent a9 --apply`, which restores exactly these files.")
     assert lines[29] == "Other workers ran in /r at the same time (coder a2, coder a3), and so may the user: a change you did not make is not yours to explain; say so."
     assert lines[30] == "[worktree-guard WG706]" and len(lines) == 31
+    assert "\n- … and 1 more.\n" in bl.block_reason(blame.model_copy(update={"blamed": blame.blamed[:26]}), w)
     short = bl.block_reason(blame.model_copy(update={"blamed": blame.blamed[:25]}), w)
     assert "more." not in short and "Other workers" not in short and short.endswith("restores exactly these files.\n[worktree-guard WG706]")
 
@@ -1506,8 +1509,12 @@ def test_safe_worker_for_fails_closed_to_owning_nothing(tmp_path, monkeypatch) -
     assert w == Worker(agent_id="a1", agent_type="coder", ownership=own.Ownership((), "nothing: the wave state could not be read (ValueError: bad registry)"), root="/call", isolated=True, linked_by="no dispatch", session_id="s")
     assert lk.safe_worker_for(_agent(), None, True, Settings(), "/c.git", None) is None
     assert lk.safe_worker_for(_NS(agent_id="", agent_type=None, session_id=None), "/call", True, Settings(), "/c.git", None) is None
-    monkeypatch.setattr(lk, "worker_for", lambda *a: "the worker")
-    assert lk.safe_worker_for(_agent(), "/call", True, Settings(), "/c.git", None) == "the worker"
+    assert lk.safe_worker_for(object(), "/call", True, Settings(), "/c.git", None) is None  # no agent id at all
+    asked = []
+    monkeypatch.setattr(lk, "worker_for", lambda *a: asked.append(a) or "the worker")
+    agent, settings, pm = _agent(), Settings(), object()
+    assert lk.safe_worker_for(agent, "/call", True, settings, "/c.git", pm) == "the worker"
+    assert asked == [(agent, "/call", True, settings, "/c.git", pm)]
 
 
 def test_worker_from_record_reads_the_recorded_dispatch_prompt(tmp_path) -> None:
@@ -1524,6 +1531,10 @@ def test_worker_from_record_reads_the_recorded_dispatch_prompt(tmp_path) -> None
     nothing = lk.worker_from_record("a1", "coder", "s", None, True, "/r", True, Settings())
     assert nothing == Worker(ownership=own.Ownership((), "nothing: this session dispatched workers with ownerships, and this sub-agent's dispatch is not recorded"), linked_by="no recorded dispatch", **{**base, "isolated": True})
     assert lk.worker_from_record("a1", "coder", "s", None, False, "/r", False, Settings()) is None
+    from worktree_guard.config import AgentSettings
+
+    typed = lk.worker_from_record("a1", "coder", "s", None, True, "/r", False, Settings(agents={"coder": AgentSettings(owns=["t/**"])}))
+    assert typed == Worker(ownership=own.Ownership(("t/**",), "configuration [agents.coder] owns"), linked_by="configuration [agents.coder] owns", **base)
     assert lk.worker_from_record(None, "coder", "s", block, True, "/r", False, Settings()) is None
     assert lk.worker_from_record("a1", "coder", "s", block, True, None, False, Settings()) is None
 
@@ -2003,6 +2014,7 @@ def test_the_block_reason_lists_the_leaks_and_how_to_move_them() -> None:
     assert "Move your work" not in only_deleted
     many = lc.block_reason([L("new", "/s", f"f{i}", after="??") for i in range(27)], _saved(), [])
     assert "- /s/f24 is untracked" in many and "- /s/f25" not in many and "\n- … and 2 more.\n" in many
+    assert "\n- … and 1 more.\n" in lc.block_reason([L("new", "/s", f"f{i}", after="??") for i in range(26)], _saved(), [])
     assert "- … and" not in lc.block_reason([L("new", "/s", f"f{i}", after="??") for i in range(25)], _saved(), [])
 
 
@@ -2119,3 +2131,37 @@ def test_a_sub_agent_whose_isolation_was_not_applied_is_told_so(repo) -> None:
     assert out["hookSpecificOutput"]["additionalContext"] == (
         f"worktree-guard: you were meant to work in your own git worktree, but your isolation was not applied: you run in {repo.main}. "
         "Stop and report this instead of changing files.")
+
+
+def test_a_stale_temp_file_of_the_same_process_is_overwritten_not_appended_to(tmp_path) -> None:
+    from worktree_guard.subagents.state import SubagentStore
+
+    store = SubagentStore("s", root=str(tmp_path / "st"))
+    store.save(_snap())
+    with open(f"{store.path_of('a1')}.{os.getpid()}.tmp", "w") as f:
+        f.write(" " * 10 + "x" * 10_000)  # left by a crash: longer than what is written next
+    store.save(_snap(blocks=4))
+    assert store.load("a1").blocks == 4
+    path = str(tmp_path / "w.json")
+    with open(f"{path}.{os.getpid()}.tmp", "w") as f:
+        f.write("y" * 10_000)
+    reg.write_private(path, "{}")
+    assert open(path).read() == "{}"
+
+
+def test_a_private_file_is_not_inherited_by_the_programs_the_guard_runs(tmp_path, monkeypatch) -> None:
+    import fcntl
+
+    from worktree_guard.subagents.state import SubagentStore
+
+    seen = []
+    real_fdopen = os.fdopen
+
+    def spy(fd, *args, **kwargs):
+        seen.append(fcntl.fcntl(fd, fcntl.F_GETFD) & fcntl.FD_CLOEXEC)
+        return real_fdopen(fd, *args, **kwargs)
+
+    monkeypatch.setattr(os, "fdopen", spy)
+    SubagentStore("s", root=str(tmp_path / "st")).save(_snap())
+    reg.write_private(str(tmp_path / "w.json"), "{}")
+    assert seen == [fcntl.FD_CLOEXEC, fcntl.FD_CLOEXEC]
