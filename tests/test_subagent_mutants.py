@@ -605,6 +605,7 @@ def test_parse_block_reads_the_grammar_in_exact_words() -> None:
     got = own.parse_block(["", "# note", " owns : src/**, docs/** "])
     assert got.patterns == ("src/**", "docs/**") and got.source == "the dispatch prompt's ```worktree-guard block"
     assert own.parse_block(["owns: NONE"]).patterns == ()
+    assert own.parse_block(["owns: a:b, c"]).patterns == ("a:b", "c")  # the key ends at the first colon
     src = "the ```worktree-guard block"
     assert _error(own.parse_block, ["", "just words"]) == f"{src}, line 2: 'just words' is not `owns: PATTERN, …`"
     assert _error(own.parse_block, ["onws: x"]) == f"{src}, line 1: unknown key 'onws' (the only key is `owns`)"
