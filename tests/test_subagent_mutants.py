@@ -2011,6 +2011,8 @@ def test_the_block_reason_lists_the_leaks_and_how_to_move_them() -> None:
     none = lc.block_reason([L("new", "/s", "a.txt", after="??"), L("head", "/s", before="a", after="b")], _saved(None), [])
     assert none.startswith("worktree-guard: while you ran, shared checkouts of this repository changed; you work in your own worktree (none: your isolation was not applied).")
     assert "Move your work" not in none and "If you committed" not in none
+    changed_only = lc.block_reason([L("changed", "/s", "c.txt", before=".M", after="M.")], _saved(), [])
+    assert "Move your work: copy each file you wrote there to the same path under /w (e.g. cp /s/c.txt /w/c.txt) and go on working there." in changed_only
     only_deleted = lc.block_reason([L("new", "/s", "d", after="D.")], _saved(), [])
     assert "Move your work" not in only_deleted
     many = lc.block_reason([L("new", "/s", f"f{i}", after="??") for i in range(27)], _saved(), [])
@@ -2038,6 +2040,7 @@ def test_the_short_list_names_five_leaks_and_counts_the_rest() -> None:
     seven = [L("new", "/s", f"f{i}") for i in range(7)]
     assert lc._short_list(seven) == "/s/f0; /s/f1; /s/f2; /s/f3; /s/f4 and 2 more"
     assert lc._short_list(seven[:5]) == "/s/f0; /s/f1; /s/f2; /s/f3; /s/f4"
+    assert lc._short_list(seven[:6]) == "/s/f0; /s/f1; /s/f2; /s/f3; /s/f4 and 1 more"
 
 
 def test_a_leak_s_violation_suggests_where_the_file_belongs() -> None:
