@@ -544,6 +544,8 @@ def test_literal_prefix_is_where_all_a_pattern_can_match() -> None:
     assert own.literal_prefix("a/b[c]/d") == "a"
     assert own.literal_prefix("a/b?/d") == "a"
     assert own.literal_prefix("a\\/b/c") == ""
+    assert own.literal_prefix("Xsrc/a/*") == "Xsrc/a"  # only slashes are stripped
+    assert own.literal_prefix("aX/X") == "aX/X"
 
 
 def test_overlap_names_the_patterns_or_the_file_that_both_can_own() -> None:
@@ -584,6 +586,7 @@ def test_near_misses_of_the_fence_info_string() -> None:
 def test_find_block_reads_the_one_block_and_refuses_what_was_meant_as_one() -> None:
     assert own.find_block("no block here\n") is None
     assert own.find_block("```python\nx = 1\n```\n") is None
+    assert own.find_block("```python\nx = 1\n```\nthen\n```worktree-guard\nowns: a\n```\n") == ["owns: a"]  # a block after another
     assert own.find_block("```worktree-guard\nowns: a\n\n# c\n```\n") == ["owns: a", "", "# c"]
     assert own.find_block("  - item\n   ~~~~ worktree-guard  \n   owns: a\n   ~~~~\n") == ["   owns: a"]
     assert own.find_block("````worktree-guard\nowns: a\n```\nowns: b\n````\n") == ["owns: a", "```", "owns: b"]
