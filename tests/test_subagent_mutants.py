@@ -2172,3 +2172,41 @@ def test_a_private_file_is_not_inherited_by_the_programs_the_guard_runs(tmp_path
     SubagentStore("s", root=str(tmp_path / "st")).save(_snap())
     reg.write_private(str(tmp_path / "w.json"), "{}")
     assert seen == [fcntl.FD_CLOEXEC, fcntl.FD_CLOEXEC]
+
+
+def _audited(wv: Wave, tmp_path):
+    """Configure an audit log outside the checkout; return a reader of the last record's violations."""
+    import json
+
+    log = tmp_path / "audit.jsonl"
+    (wv.repo.main / ".worktree-guard.toml").write_text(f'audit_log = "{log}"\n')
+
+    def last() -> list[dict]:
+        return json.loads(log.read_text().splitlines()[-1])["violations"]
+
+    return last
+
+
+def test_enter_worktree_findings_name_the_path_where_it_resolves_and_the_worker_s_checkout(wv: Wave, tmp_path) -> None:
+    main = str(wv.repo.main)
+    last = _audited(wv, tmp_path)
+    wv.start(WA, "toolu_A", "src/auth/**")
+    assert codes(wv.call(WA, "EnterWorktree", {"path": str(wv.repo.sibling)})) == {"WG701"}
+    [v] = [v for v in last() if v["rule"] == "wave"]
+    assert (v["code"], v["tool"], v["path"], v["resolved"], v["worktree_root"]) == ("WG701", "EnterWorktree", str(wv.repo.sibling), str(wv.repo.sibling), main)
+    assert codes(wv.call(WA, "EnterWorktree", {"path": "src"})) == {"WG701"}  # relative to the call's cwd
+    [v] = [v for v in last() if v["rule"] == "wave"]
+    assert (v["path"], v["resolved"]) == ("src", f"{main}/src")
+    r = wv.call(WA, "EnterWorktree", {"path": 5})
+    assert "EnterWorktree would move this worker to 5, out of the checkout" in r.reason
+    [v] = [v for v in last() if v["rule"] == "wave"]
+    assert (v["path"], v["resolved"]) == (None, None)
+    assert codes(wv.call(WA, "EnterWorktree", {"name": "x"})) == {"WG703"}
+    [v] = [v for v in last() if v["rule"] == "wave"]
+    assert (v["code"], v["tool"], v["worktree_root"]) == ("WG703", "EnterWorktree", main)
+
+
+def test_a_computed_command_name_looks_past_options_at_every_argument(wv: Wave) -> None:
+    wv.start(WA, "toolu_A", "src/auth/**")
+    assert codes(wv.bash(WA, "$CMD -v src/app.py")) == {"WG404"}
+    assert codes(wv.bash(WA, "$CMD src/auth/x src/app.py")) == {"WG404"}
