@@ -373,6 +373,9 @@ def test_formatters_write_their_operands_as_trees_and_nothing_in_a_check_mode() 
     assert _written(["ruff", "format", "--config=c.toml"]) == [("formatter", ".", True)]
     assert _written(["ruff", "format", "--", "-x", None]) == [("formatter", None, True)]  # after `--`: `-x` is skipped as an option-like target
     assert _written(["ruff", "format", "/abs/x"]) == [("formatter", "/abs/x", True)]
+    assert _written(["ruff", "format", None, "a"]) == [("formatter", None, True), ("formatter", "a", True)]  # past a run-time word
+    assert _written(["npm", "--", "--prefix", "x", "install"]) == []  # after `--`, `--prefix` is the (unknown) subcommand
+    assert _written(["prettier", "--", "--write", "a"]) == []  # after `--`, `--write` is an operand, not the option
     assert _written(["ruff", "check", "a"]) == []
     assert _written(["ruff", "check", "--fix", "a"]) == [("fixer", "a", True)]
     assert _written(["ruff", None]) == [("formatter", None, True), ("fixer", None, True)]
