@@ -536,6 +536,9 @@ def test_covers_tree_asks_whether_everything_below_a_directory_is_owned() -> Non
     assert own.Ownership.of(["**"], "s").covers_tree("")
     assert not own.Ownership.of(["*.py"], "s").covers_tree("src")
     assert own.Ownership.of(["src"], "s").covers_tree("src")
+    assert own.Ownership.of(["/src/*/**"], "s").covers_tree("src/a/")  # a trailing slash is dropped, not doubled
+    assert own.Ownership.of(["boX/**"], "s").covers_tree("boX")  # only slashes are stripped
+    assert own.Ownership.of(["x /**"], "s").covers_tree("x ")  # and not spaces
 
 
 def test_literal_prefix_is_where_all_a_pattern_can_match() -> None:
