@@ -384,6 +384,10 @@ def test_formatters_write_their_operands_as_trees_and_nothing_in_a_check_mode() 
     assert _written(["prettier", "--write"]) == [("formatter", ".", True)]
     assert _written(["autopep8", "-ir", "a"]) == [("formatter", "a", True)]  # `-ir` is `-i -r`
     assert _written(["autopep8", "-r", "a"]) == []
+    assert _written(["autopep8", "-ir=x", "a"]) == []  # `-ir=x` is one option with a value, not `-i -r`
+    assert _written(["prettier", "--wombat", "a"]) == []  # a long option is not split into letters (`-w`)
+    assert _written(["npm", "-", "install"]) == []  # a lone `-` is the first operand: not a subcommand
+    assert _written(["npm", "-Cx", "install"])[0] == ("package manager", "x/package.json", False)
     assert _written(["black", "-"]) == [("formatter", ".", True)]  # a lone `-` is an operand, not an option
     assert _written(["isort", "-c", "a"]) == []
     assert _written(["go", "-C", "sub", "generate", "./x"]) == [("code generator", "sub/./x", True)]
@@ -426,6 +430,9 @@ def test_a_scoped_runner_package_and_a_table_row_by_that_name() -> None:
     assert [(w.kind, w.path, w.tree) for w in surfaces_of("npx", ["dir/tool@1"], table)] == [("plain", "out", True)]
     assert [(w.kind, w.path, w.tree) for w in surfaces_of("tool", [], table)] == [("plain", "out", True)]
     assert surfaces_of("other", ["x"], table) == []
+    valued = {"gen": (Surface("generator", with_options=frozenset({"-o"}), value_options=frozenset({"-o"}), files=("out/",)),)}
+    assert [(w.kind, w.path, w.tree) for w in surfaces_of("gen", ["-oout"], valued)] == [("generator", "out", True)]
+    assert surfaces_of("gen", ["x"], valued) == []
 
 
 # --- ownership: the declarations, their grammar, and matching -----------------------------------------------------
