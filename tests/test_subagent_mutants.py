@@ -407,6 +407,12 @@ def test_runners_start_the_program_their_first_operand_names() -> None:
     assert _written(["pipx", "black", "a"]) == fmt
     assert _written(["uvx", "run", "a"]) == []  # only pipx has the `run` word
     assert _written(["npx"]) == []
+    assert _written(["npx", "-y", "prettier", "--write", "a"]) == fmt  # one option, then the program
+    assert _written(["npx", "prettier@npm:prettier@3", "--write", "a"]) == fmt  # the name ends at the first `@`
+    assert _written(["pyX", "-m", "black", "a"]) == []  # not an interpreter: only version digits are stripped
+    up = lambda base, manifests: [base, ".."]  # noqa: E731
+    assert ("package manager", "../pnpm-lock.yaml", False) in _written(["npx", "pnpm", "install"], up)  # the runner keeps find_projects
+    assert ("package manager", "../poetry.lock", False) in _written(["python3", "-m", "poetry", "lock"], up)
     assert _written(["npx", "-y"]) == []
     assert _written(["npx", None, "--write", "a"]) == []
     assert _written(["npx", "@biomejs/biome", "format", "--write", "a"]) == []  # a scoped name stays whole: no row
