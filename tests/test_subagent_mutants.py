@@ -439,6 +439,15 @@ def test_a_scoped_runner_package_and_a_table_row_by_that_name() -> None:
     valued = {"gen": (Surface("generator", with_options=frozenset({"-o"}), value_options=frozenset({"-o"}), files=("out/",)),)}
     assert [(w.kind, w.path, w.tree) for w in surfaces_of("gen", ["-oout"], valued)] == [("generator", "out", True)]
     assert surfaces_of("gen", ["x"], valued) == []
+    rows = {"t": (
+        Surface("needs a subcommand", frozenset({"sub"}), files=("a",)),
+        Surface("needs --w", with_options=frozenset({"--w"}), files=("b",)),
+        Surface("not with --c", without_options=frozenset({"--c"}), files=("c",)),
+        Surface("always", files=("d",)),
+    )}
+    assert [w.kind for w in surfaces_of("t", ["--c"], rows)] == ["always"]  # each row skipped goes on to the next
+    assert [w.kind for w in surfaces_of("t", ["other"], rows)] == ["not with --c", "always"]
+    assert [w.kind for w in surfaces_of("t", [None], rows)] == ["needs a subcommand", "not with --c", "always"]
 
 
 # --- ownership: the declarations, their grammar, and matching -----------------------------------------------------
