@@ -339,6 +339,7 @@ def test_a_package_manager_writes_its_files_in_the_project_directory_it_is_given
     assert _written(["npm", None]) == [("package manager", None, True)]  # `npm $cmd`: anything
     assert _written(["npm", "--tag", "install", "test"]) == []  # `install` is --tag's value, `test` the subcommand
     assert _written(["npm", "--registry=x", "install"]) == NPM
+    assert _written(["npm", "--prefix=", "install"]) == NPM  # an empty directory is the cwd
     assert _written(["npm", "--prefix", "/abs", "install"])[0] == ("package manager", "/abs/package.json", False)
     pnpm = [("package manager", p, t) for p, t in (("package.json", False), ("pnpm-lock.yaml", False), ("pnpm-workspace.yaml", False), ("node_modules", True))]
     assert _written(["pnpm"]) == pnpm  # without a subcommand: an install
@@ -448,6 +449,8 @@ def test_a_scoped_runner_package_and_a_table_row_by_that_name() -> None:
     assert [w.kind for w in surfaces_of("t", ["--c"], rows)] == ["always"]  # each row skipped goes on to the next
     assert [w.kind for w in surfaces_of("t", ["other"], rows)] == ["not with --c", "always"]
     assert [w.kind for w in surfaces_of("t", [None], rows)] == ["needs a subcommand", "not with --c", "always"]
+    named = {"n": (Surface("n", files=("logX", "/", "outX/"), dir_options=frozenset({"-C"})),)}
+    assert [(w.path, w.tree) for w in surfaces_of("n", ["-C", "p"], named)] == [("p/logX", False), ("p", True), ("p/outX", True)]
 
 
 # --- ownership: the declarations, their grammar, and matching -----------------------------------------------------
