@@ -2241,3 +2241,17 @@ def test_a_computed_command_name_looks_past_options_at_every_argument(wv: Wave) 
     wv.start(WA, "toolu_A", "src/auth/**")
     assert codes(wv.bash(WA, "$CMD -v src/app.py")) == {"WG404"}
     assert codes(wv.bash(WA, "$CMD src/auth/x src/app.py")) == {"WG404"}
+
+
+def test_sweep_counts_only_the_files_it_removed(tmp_path) -> None:
+    from worktree_guard.subagents import state
+
+    assert state._unlink(str(tmp_path / "none")) == 0
+    (tmp_path / "dir.json").mkdir()
+    assert state._unlink(str(tmp_path / "dir.json")) == 0 and (tmp_path / "dir.json").is_dir()
+    (tmp_path / "f").write_text("")
+    assert state._unlink(str(tmp_path / "f")) == 1 and not (tmp_path / "f").exists()
+    root = tmp_path / "st"
+    (root / "s" / "old.json").mkdir(parents=True)  # a directory where a stale snapshot would be: not removable
+    os.utime(root / "s" / "old.json", (1.0, 1.0))
+    assert state.sweep(str(root), now=1e9) == 0
