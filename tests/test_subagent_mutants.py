@@ -511,6 +511,8 @@ def test_an_ownership_describes_itself_and_knows_when_it_is_none() -> None:
         ("*.md", "x/f.py", False),
         ("src/*", "src/a", True),
         (" src/** ", "src/a", False),
+        ("a/X", "a/X", True),
+        ("a/X", "b/a/X", False),
     ],
 )
 def test_matching_agrees_with_gitignore(pattern: str, path: str, expected: bool) -> None:
