@@ -2257,3 +2257,32 @@ def test_sweep_counts_only_the_files_it_removed(tmp_path) -> None:
     (root / "s" / "old.json").mkdir(parents=True)  # a directory where a stale snapshot would be: not removable
     os.utime(root / "s" / "old.json", (1.0, 1.0))
     assert state.sweep(str(root), now=1e9) == 0
+
+
+def test_a_common_dir_that_is_not_utf_8_still_has_its_registry(tmp_path) -> None:
+    import hashlib
+
+    odd = "/x\udcff.git"  # a byte that is not UTF-8, as os.fsdecode gives it
+    assert places.registry_dir(odd, "/r") == "/r/" + hashlib.sha256(odd.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def test_the_wave_index_keeps_an_entry_exactly_as_old_as_the_history_and_names_its_lock(tmp_path, monkeypatch) -> None:
+    import fcntl
+
+    from worktree_guard.subagents import index as ix
+    from worktree_guard.subagents.registry import HISTORY_AFTER
+
+    index = ix.WaveIndex(str(tmp_path / "waves"))
+    _write_json(index.path, {"version": 1, "keys": {"agent:edge": [{"common_dir": "/edge", "time": 1e9 - HISTORY_AFTER}]}})
+    monkeypatch.setattr(ix.time, "time", lambda: 1e9)
+    index.note(["agent:b"], "/b")
+    assert index.lookup(["agent:edge"]) == ["/edge"]
+    fd = os.open(os.path.join(index.dir, "index.lock"), os.O_RDWR)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    monkeypatch.setattr(reg, "LOCK_TIMEOUT", 0.05)
+    try:
+        with pytest.raises(TimeoutError) as raised:
+            index.note(["agent:c"], "/c")
+        assert str(raised.value) == f"the wave index {index.path} stayed locked for 0.05 s"
+    finally:
+        os.close(fd)
