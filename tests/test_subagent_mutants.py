@@ -487,6 +487,7 @@ def test_an_ownership_describes_itself_and_knows_when_it_is_none() -> None:
     assert empty.none and empty.describe() == "none (a read-only worker)"
     assert empty._spec is None and not empty.matches("anything")
     assert o == own.Ownership(("src/**", "docs/*.md"), "here")  # the compiled spec is not compared
+    assert _error(own.Ownership.of, ["ok", "!x"], "frontmatter") == "frontmatter: '!x' is a negation; an ownership lists what a worker may write"
 
 
 @pytest.mark.parametrize(
