@@ -17,3 +17,408 @@ def test_a_merge_keeps_only_what_every_branch_agrees_on() -> None:
     state.merge([other])
     assert state.cwd is None and state.oldpwd == "/o"
     assert state.variables == {"A": "1", "B": None}
+
+
+# -- shell/state.py: the state a subshell copies, assignments, merges ----------------------------------
+
+
+def full_state() -> ShellState:
+    from worktree_guard.shell.ast import Function
+
+    function = Function(name="f", body=None, span=(0, 1))  # type: ignore[arg-type]
+    state = ShellState(cwd="/w", oldpwd="/o", dirstack=["/d"], variables={"A": "1"}, exported={"A"},
+                       functions={"f": function}, lastpipe=True, unset={"U"}, options={"dotglob"},
+                       readonly={"R"}, namerefs={"n": "A"}, hashed={"git": "/bin/git"}, positional=["p"],
+                       transformed={"T"})
+    state.written.append("/w/x")
+    state.repositories.append("/w/r")
+    state.local_frames.append({"l"})
+    return state
+
+
+def test_a_copy_carries_every_field() -> None:
+    state = full_state()
+    copy = state.copy()
+    for name in ShellState.__slots__:
+        assert getattr(copy, name) == getattr(state, name), name
+    # shared by every scope: one object
+    for name in ("written", "repositories", "local_frames", "globs", "positional"):
+        assert getattr(copy, name) is getattr(state, name), name
+
+
+def test_a_copys_changes_never_come_back() -> None:
+    state = full_state()
+    before = {name: getattr(state, name) for name in ShellState.__slots__}
+    snapshot = {name: (value.copy() if hasattr(value, "copy") and name != "globs" else value) for name, value in before.items()}
+    copy = state.copy()
+    copy.dirstack.append("/e")
+    copy.variables["B"] = "2"
+    copy.exported.add("B")
+    copy.functions["g"] = copy.functions["f"]
+    copy.unset.add("V")
+    copy.options.add("noglob")
+    copy.readonly.add("S")
+    copy.transformed.add("X")
+    copy.namerefs["m"] = "B"
+    copy.hashed["ls"] = None
+    for name in ("dirstack", "variables", "exported", "functions", "unset", "options", "readonly", "transformed", "namerefs", "hashed"):
+        assert getattr(state, name) == snapshot[name], name
+
+
+def test_lookup_word_tells_an_unset_variable_from_an_unknown_one() -> None:
+    from worktree_guard.shell.words import UNSET
+
+    state = ShellState(cwd="/w", variables={"S": "v", "N": None}, unset={"U", "S"})
+    assert state.lookup_word("U") == UNSET
+    assert state.lookup("U") is None
+    assert state.lookup_word("S") == "v"  # set again after an unset: its value wins
+    assert state.lookup_word("N") is None
+    assert state.lookup_word("Z") is None
+    assert state.lookup("S") == "v"
+
+
+def test_assign_follows_append_readonly_arrays_and_transformed_names() -> None:
+    state = ShellState(cwd="/w", variables={"A": "a"}, readonly={"R"}, transformed={"T"}, unset={"U", "A"})
+    state.variables["R"] = "r"
+    state.assign("R", "x")
+    assert state.variables["R"] == "r"
+    state.assign("A", "b", append=True)
+    assert state.variables["A"] == "ab" and "A" not in state.unset
+    state.assign("U", "u", append=True)  # known unset: += starts from ""
+    assert state.variables["U"] == "u" and "U" not in state.unset
+    state.assign("Z", "z", append=True)  # not known: unknown
+    assert state.variables["Z"] is None
+    state.assign("A", None, append=True)
+    assert state.variables["A"] is None
+    state.assign("Q", "q")
+    assert state.variables["Q"] == "q"
+    state.assign("Q[1]", "v")
+    assert state.variables["Q"] is None and "Q[1]" not in state.variables
+    state.assign("T", "t")
+    assert state.variables["T"] is None
+    state.assign("E", "", append=False)
+    state.assign("E", "e", append=True)
+    assert state.variables["E"] == "e"
+
+
+def test_assign_through_a_nameref() -> None:
+    state = ShellState(cwd="/w", variables={"A": "a", "B": "b"}, namerefs={"r": "A", "s": None, "t": "t"})
+    state.assign("r", "x")
+    assert state.variables == {"A": None, "B": "b", "r": None}
+    assert state.cwd == "/w"
+    state = ShellState(cwd="/w", oldpwd="/o", dirstack=["/d"], variables={"A": "a"}, namerefs={"s": None}, unset={"U"})
+    state.assign("s", "x")
+    assert state.variables == {"A": None, "s": None} and state.cwd is None and state.oldpwd is None
+    assert state.dirstack == [None, None] and state.unset == set()
+    state = ShellState(cwd="/w", variables={"A": "a"}, namerefs={"t": "t"})
+    state.assign("t", "x")
+    assert state.variables == {"A": None, "t": None} and state.cwd is None
+
+
+def test_assigning_oldpwd_pwd_and_dirstack() -> None:
+    state = ShellState(cwd="/w", oldpwd="/o", dirstack=["/d"])
+    state.assign("OLDPWD", "/p")
+    assert state.oldpwd == "/p" and state.cwd == "/w" and state.dirstack == ["/d"]
+    state.assign("PWD", "/q")
+    assert state.cwd is None and state.oldpwd == "/p" and state.variables["PWD"] == "/q"
+    state.assign("DIRSTACK", "/e")
+    assert state.dirstack == [None, None] and state.oldpwd == "/p"
+
+
+def test_forget_makes_everything_unknown() -> None:
+    state = ShellState(cwd="/w", oldpwd="/o", dirstack=["/a", "/b"], variables={"A": "a", "B": None}, unset={"U"})
+    state.forget()
+    assert state.variables == {"A": None, "B": None}
+    assert state.unset == set() and state.cwd is None and state.oldpwd is None
+    assert state.dirstack == [None, None, None]
+
+
+def test_chdir_moves_oldpwd_and_the_variables() -> None:
+    state = ShellState(cwd="/w")
+    state.chdir("/w/s")
+    assert (state.cwd, state.oldpwd) == ("/w/s", "/w")
+    assert state.variables == {"OLDPWD": "/w", "PWD": "/w/s"}
+    state.chdir(None)
+    assert (state.cwd, state.oldpwd) == (None, "/w/s")
+    assert state.variables == {"OLDPWD": "/w/s", "PWD": None}
+
+
+def test_merge_of_every_field() -> None:
+    from worktree_guard.shell.ast import Function
+
+    f = Function(name="f", body=None, span=(0, 1))  # type: ignore[arg-type]
+    state = ShellState(cwd="/w", oldpwd="/o", dirstack=["/a"], variables={"A": "1", "C": "c"}, exported={"A"},
+                       unset={"U", "V"}, options={"x"}, readonly={"R"}, transformed={"T"},
+                       namerefs={"n": "A", "k": "K"}, hashed={"git": "/g", "ls": "/l"}, positional=["p"])
+    same = state.copy()
+    other = state.copy()
+    other.oldpwd = "/p"
+    other.dirstack = ["/a", "/b", "/c"]
+    other.variables["B"] = "2"
+    other.exported.add("B")
+    other.functions["f"] = f
+    other.lastpipe = True
+    other.unset.discard("V")
+    other.options.add("y")
+    other.readonly.add("S")
+    other.transformed.add("X")
+    other.namerefs["n"] = "B"
+    other.namerefs["m"] = "M"
+    other.hashed["git"] = "/h"
+    other.positional = ["p"]  # equal, but not the same call's words
+    state.merge([same, other])
+    assert state.cwd == "/w"
+    assert state.oldpwd is None
+    assert state.dirstack == [None, None, None]
+    assert state.variables == {"A": "1", "B": None, "C": "c"}
+    assert state.exported == {"A", "B"}
+    assert state.functions == {"f": f}
+    assert state.lastpipe is True
+    assert state.unset == {"U"}
+    assert state.options == {"x", "y"}
+    assert state.readonly == {"R", "S"}
+    assert state.transformed == {"T", "X"}
+    assert state.namerefs == {"n": None, "k": "K", "m": "M"}
+    assert state.hashed == {"git": None, "ls": "/l"}
+    assert state.positional is None
+
+
+def test_merge_keeps_what_agrees_and_a_shorter_stack() -> None:
+    state = ShellState(cwd="/w", oldpwd="/o", dirstack=["/a", "/b"], lastpipe=False, positional=None)
+    other = state.copy()
+    other.dirstack = ["/a"]
+    state.merge([other])
+    assert state.cwd == "/w" and state.oldpwd == "/o"
+    assert state.dirstack == [None, None]
+    assert state.lastpipe is False and state.positional is None
+    lastpipe = ShellState(cwd="/w", lastpipe=True)
+    lastpipe.merge([ShellState(cwd="/w")])
+    assert lastpipe.lastpipe is True
+    equal = ShellState(cwd="/w", dirstack=["/a"])
+    equal.merge([ShellState(cwd="/w", dirstack=["/a"])])
+    assert equal.dirstack == ["/a"]
+
+
+def test_glob_work_charges_up_to_its_limit() -> None:
+    from worktree_guard.shell.state import MAX_GLOB_PATHS, BudgetExceeded, GlobWork
+
+    work = GlobWork()
+    assert work.paths == 0 and work.listings == {}
+    work.charge(MAX_GLOB_PATHS - 1)
+    work.charge(1)
+    assert work.paths == MAX_GLOB_PATHS
+    try:
+        work.charge(1)
+    except BudgetExceeded as error:
+        assert str(error) == f"its globs stand for more than {MAX_GLOB_PATHS} paths"
+    else:
+        raise AssertionError("no BudgetExceeded past the limit")
+    assert GlobWork().listings is not GlobWork().listings
+
+
+# -- shell/steps.py: the steps the rules see, a word's value in a state, globs, braces -----------------
+
+import os  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+from worktree_guard.shell import steps  # noqa: E402
+from worktree_guard.shell.ast import Assignment, Command, Redirect, Word  # noqa: E402
+from worktree_guard.shell.parse import parse  # noqa: E402
+from worktree_guard.shell.steps import ShellCommand, ShellRedirect, brace_expanded, expand_tilde, glob_values, word_value  # noqa: E402
+from worktree_guard.shell.words import UNSET  # noqa: E402
+
+
+def words_of(source: str) -> list[Word]:
+    node = parse(source).body[0]
+    assert isinstance(node, Command)
+    return node.words
+
+
+def one_word(raw: str) -> Word:
+    return words_of("echo " + raw)[1]
+
+
+def step_of(source: str, state: ShellState | None = None, home: str = "/home/u") -> ShellCommand:
+    node = parse(source).body[0]
+    assert isinstance(node, Command)
+    return ShellCommand(node=node, words=node.words, assignments=list(node.assignments), cwd="/w",
+                        state=state or ShellState(cwd="/w"), home=home)
+
+
+def test_a_steps_name_is_the_programs_base_name() -> None:
+    assert step_of("/usr/bin/git status").name == "git"
+    assert step_of("git status").name == "git"
+    assert step_of("$G status").name is None
+    assert ShellCommand(node=Command(words=[], span=(0, 0)), words=[], assignments=[], cwd="/w", state=ShellState(cwd="/w"), home="/h").name is None
+    for option in ("expand_aliases", "keyword", "*"):
+        assert step_of("git status", ShellState(cwd="/w", options={option})).name is None, option
+    assert step_of("git status", ShellState(cwd="/w", options={"dotglob"})).name == "git"
+
+
+def test_a_hashed_name_runs_its_path() -> None:
+    def name(source: str, hashed: dict, functions: dict | None = None) -> str | None:
+        return step_of(source, ShellState(cwd="/w", hashed=hashed, functions=functions or {})).name
+
+    assert name("git x", {"git": "/opt/bin/hub"}) == "hub"
+    assert name("git x", {"git": None}) is None
+    assert name("git x", {"*": None}) is None
+    assert name("git x", {"ls": "/bin/rm"}) == "git"
+    assert name("/usr/bin/git x", {"git": "/bin/rm"}) == "git"  # a path is not looked up
+    assert name("/usr/bin/git x", {"*": None}) == "git"
+    assert name("cd x", {"cd": "/bin/rm"}) == "cd"  # a builtin runs before any hashed program
+    assert name("cd x", {"*": None}) == "cd"
+    assert name("f x", {"f": "/bin/rm"}, {"f": object()}) == "f"  # so does a function
+    assert name("f x", {"*": None}, {"f": object()}) == "f"
+
+
+def test_a_steps_values_span_and_environment() -> None:
+    state = ShellState(cwd="/w", variables={"E": "e", "N": None})
+    step = step_of("A=1 A=2 B=$Q git ~/x $V", state, home="/home/u")
+    assert step.values() == ["git", "/home/u/x", None]
+    assert step.span == step.node.span
+    assert step.env("A") == (True, "2")
+    assert step.env("B") == (True, None)
+    assert step.env("E") == (True, "e")
+    assert step.env("N") == (True, None)
+    assert step.env("Z") == (False, None)
+    assert step_of("A=~/y git", state, home="/h").env("A") == (True, "/h/y")
+
+
+def test_a_redirects_target() -> None:
+    state = ShellState(cwd="/w", variables={"D": "/d"})
+    target = ShellRedirect(redirect=Redirect(op=">", span=(0, 3), target=one_word("$D/x")), cwd="/w", state=state, home="/h")
+    assert target.target() == "/d/x" and target.span == (0, 3)
+    tilde = ShellRedirect(redirect=Redirect(op=">", span=(0, 3), target=one_word("~/x")), cwd="/w", state=state, home="/h")
+    assert tilde.target() == "/h/x"
+    heredoc = ShellRedirect(redirect=Redirect(op="<<", span=(0, 3), heredoc="x\n"), cwd="/w", state=state, home="/h")
+    assert heredoc.target() is None
+
+
+def test_expand_tilde() -> None:
+    state = ShellState(cwd="/w", variables={"PWD": "/p", "OLDPWD": "/o"})
+    assert expand_tilde("", state, "/h") == "/h"
+    assert expand_tilde("/x/y", state, "/h") == "/h/x/y"
+    assert expand_tilde("/x", ShellState(cwd="/w", variables={"HOME": "/H"}), "/h") == "/H/x"
+    assert expand_tilde("+", state, "/h") == "/p"
+    assert expand_tilde("+/x", state, "/h") == "/p/x"
+    assert expand_tilde("-", state, "/h") == "/o"
+    assert expand_tilde("-/x", state, "/h") == "/o/x"
+    assert expand_tilde("+", ShellState(cwd="/w"), "/h") is None
+    assert expand_tilde("-/x", ShellState(cwd="/w"), "/h") is None
+    for stack in ("1", "+1", "-2/x", "0"):
+        assert expand_tilde(stack, state, "/h") is None, stack
+    assert expand_tilde("root/x", state, "/h") == "/root/x"
+    assert expand_tilde("root", state, "/h") == "/root"
+    assert expand_tilde("no-such-user-wg/x", state, "/h") == "~no-such-user-wg/x"
+
+
+def test_known_substitutions_pwd_and_mktemp() -> None:
+    def value(raw: str, **kwargs) -> str | None:
+        return word_value(one_word(raw), ShellState(cwd=kwargs.pop("cwd", "/w"), **kwargs), "/h")
+
+    assert value("$(pwd)/x") == "/w/x"
+    assert value("`pwd`/x") == "/w/x"
+    assert value("$(pwd -P)/x") == "/w/x"
+    assert value("$( pwd )") == "/w"
+    assert value("$(pwd)/x", cwd=None) is None
+    assert value("$(mktemp)", unset={"TMPDIR"}) == "/tmp/tmp.worktree-guard-mktemp"
+    assert value("$(mktemp -d)/f", variables={"TMPDIR": ""}) == "/tmp/tmp.worktree-guard-mktemp/f"
+    assert value("`mktemp --directory`", variables={"TMPDIR": "/t"}) == "/t/tmp.worktree-guard-mktemp"
+    assert value("$(mktemp)") is None  # TMPDIR not known
+    assert value("$(pwd)/$(mktemp)", variables={"TMPDIR": "/t"}) == "/w//t/tmp.worktree-guard-mktemp"
+    assert value("$(pwd)/$(ls)") is None
+    assert value("$(ls)") is None
+    assert value("$(pwd)/$X", variables={"X": "x"}) == "/w/x"
+    assert value("$(pwd)/$X") is None
+    assert value("$(pwd)/$U", unset={"U"}) is None
+    assert value("$(pwd)/${U:-d}", unset={"U"}) == "/w/d"
+
+
+def test_word_value_in_a_state() -> None:
+    assert word_value(one_word("$X/y"), ShellState(cwd="/w", variables={"X": "/x"}), "/h") == "/x/y"
+    assert word_value(one_word("$X/y"), ShellState(cwd="/w", variables={"X": "/x", "IFS": ":"}), "/h") is None
+    assert word_value(one_word("plain"), ShellState(cwd="/w", variables={"IFS": ":"}), "/h") == "plain"
+    assert word_value(one_word("*.py"), ShellState(cwd="/w", variables={"IFS": ":"}), "/h") is None
+    assert word_value(one_word("*.py"), ShellState(cwd="/w"), "/h") is None
+    assert word_value(one_word("$X"), ShellState(cwd="/w"), "/h") is None
+    assert word_value(one_word("~/$X"), ShellState(cwd="/w", variables={"X": "x"}), "/h") == "/h/x"
+    assert word_value(one_word("~"), ShellState(cwd="/w"), "/h") == "/h"
+    assert word_value(one_word("a~"), ShellState(cwd="/w"), "/h") == "a~"
+    assert word_value(Word(raw="$Y", span=(0, 2), value=None), ShellState(cwd="/w", variables={"Y": "y"}), "/h") == "y"
+    assert word_value(Word(raw="`echo`", span=(0, 6), value=None), ShellState(cwd="/w"), "/h") is None
+
+
+def make_dir(root: Path, names: list[str]) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        (root / name).write_text("")
+    return root
+
+
+def test_glob_values(tmp_path: Path) -> None:
+    d = make_dir(tmp_path / "d", ["b.py", "a.py", ".h.py", "c.txt"])
+    state = ShellState(cwd=str(tmp_path))
+    assert glob_values(one_word("d/*.py"), state) == [f"{d}/a.py", f"{d}/b.py"]
+    assert glob_values(one_word(f"{d}/*.py"), state) == [f"{d}/a.py", f"{d}/b.py"]
+    assert glob_values(one_word("d/.*.py"), state) == [f"{d}/.h.py"]
+    assert glob_values(one_word("d/[.]h*"), state) == [f"{d}/.h.py"]
+    assert glob_values(one_word("d/?.txt"), state) == [f"{d}/c.txt"]
+    assert glob_values(one_word("d/*.none"), state) == [f"{d}/*.none"]
+    assert glob_values(one_word("d/x\\ y*.none"), state) == [f"{d}/x y*.none"]
+    assert glob_values(one_word("*/a.py"), state) is None
+    assert glob_values(one_word("d/*.py"), ShellState(cwd=None)) is None
+    assert glob_values(one_word("$(ls)*"), state) is None
+    for option in ("dotglob", "nullglob", "failglob", "globstar", "nocaseglob", "extglob", "noglob", "globasciiranges", "globskipdots", "*"):
+        assert glob_values(one_word("d/*.py"), ShellState(cwd=str(tmp_path), options={option})) is None, option
+    assert glob_values(one_word("d/*.py"), ShellState(cwd=str(tmp_path), options={"cdable_vars"})) == [f"{d}/a.py", f"{d}/b.py"]
+    assert glob_values(one_word("$V/*.py"), ShellState(cwd="/", variables={"V": str(d)})) == [f"{d}/a.py", f"{d}/b.py"]
+
+
+def test_glob_values_charge_one_meter_and_read_a_directory_once(tmp_path: Path) -> None:
+    d = make_dir(tmp_path / "d", [f"f{i:02}" for i in range(25)])
+    state = ShellState(cwd=str(tmp_path))
+    assert len(glob_values(one_word("d/f0*"), state) or []) == 10
+    assert state.globs.paths == 25 // steps.ENTRIES_PER_PATH + 10
+    assert list(state.globs.listings) == [str(d)]
+    (d / "f0x").write_text("")
+    assert len(glob_values(one_word("d/f0*"), state) or []) == 10  # the listing read first
+    assert state.globs.paths == 2 + 20
+    assert glob_values(one_word("/*"), ShellState(cwd="/w")) is not None
+    assert "/" in ShellState(cwd="/w").globs.listings or True
+    root = ShellState(cwd="/w")
+    glob_values(one_word("/et*"), root)
+    assert list(root.globs.listings) == ["/"]
+
+
+def test_a_crowded_or_unreadable_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(steps, "MAX_GLOB_ENTRIES", 3)
+    make_dir(tmp_path / "three", ["a", "b", "c"])
+    make_dir(tmp_path / "four", ["a", "b", "c", "d"])
+    assert steps._listing(str(tmp_path / "three")) == ["a", "b", "c"]
+    assert steps._listing(str(tmp_path / "four")) is None
+    assert steps._listing(str(tmp_path / "missing")) == []
+    state = ShellState(cwd=str(tmp_path))
+    assert glob_values(one_word("four/*"), state) is None
+    assert glob_values(one_word("missing/*"), state) == [f"{tmp_path}/missing/*"]
+
+
+def test_brace_expansion_makes_words() -> None:
+    state = ShellState(cwd="/w")
+    expanded = brace_expanded(words_of("touch {a,b}.txt c ~/{x,y}"), state)
+    assert [(w.raw, w.value, w.tilde) for w in expanded] == [
+        ("touch", "touch", False), ("a.txt", "a.txt", False), ("b.txt", "b.txt", False), ("c", "c", False),
+        ("~/x", "/x", True), ("~/y", "/y", True)]
+    assert all(w.span == words_of("touch {a,b}.txt c ~/{x,y}")[1].span for w in expanded[1:3])
+    subs = brace_expanded(words_of("touch $(pwd)/{a,b} {c,$(ls)}"), state)
+    assert [(w.raw, w.value, len(w.substitutions)) for w in subs[1:]] == [
+        ("$(pwd)/a", None, 1), ("$(pwd)/b", None, 1), ("c", "c", 0), ("$(ls)", None, 1)]
+    for raw in ("<(ls)", ">(ls)", "`ls`"):
+        [_, one, two] = brace_expanded(words_of(f"cat {{x,{raw}}}"), state)
+        assert (one.value, one.substitutions, two.value, len(two.substitutions)) == ("x", [], None, 1), raw
+    for option in ("+braceexpand", "*"):
+        kept = words_of("touch {a,b}.txt")
+        assert brace_expanded(kept, ShellState(cwd="/w", options={option})) == kept
+    static = words_of("touch '{a,b}'")
+    assert brace_expanded(static, state) == static
