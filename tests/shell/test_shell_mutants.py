@@ -422,3 +422,130 @@ def test_brace_expansion_makes_words() -> None:
         assert brace_expanded(kept, ShellState(cwd="/w", options={option})) == kept
     static = words_of("touch '{a,b}'")
     assert brace_expanded(static, state) == static
+
+
+# -- shell/words.py: a word's static value, glob patterns, heredoc delimiters, braces, assignments ---------
+# Every non-None value in WORD_VALUES was checked against real bash (`printf '%s\0' WORD` with the variables
+# of LOOKUP set, U unset) when the table was written; test_words_agree_with_bash below asks bash again.
+
+from worktree_guard.shell import words  # noqa: E402
+
+LOOKUP = {"A": "a", "E": "", "S": "x y", "G": "*", "D": "/d", "N": None, "U": UNSET}
+
+#: raw → (value with LOOKUP, tilde, value without a lookup)
+WORD_VALUES: dict[str, tuple[str | None, bool, str | None]] = {
+    "\\\n\\\n~/x": ("/x", True, "/x"), "#x": (None, False, None), "~": ("", True, ""), "~/x": ("/x", True, "/x"),
+    "~u/x": ("u/x", True, "u/x"), "~'u'/x": ("~u/x", False, "~u/x"), "~\\u": ("~u", False, "~u"),
+    '~"u"': ("~u", False, "~u"), "~\\\n/x": ("/x", True, "/x"), "~+": ("+", True, "+"), "~-/x": ("-/x", True, "-/x"),
+    "a\\": (None, False, None), "a\\b": ("ab", False, "ab"), "a\\\nb": ("ab", False, "ab"), "'a'b": ("ab", False, "ab"),
+    "'a": (None, False, None), '"a"b': ("ab", False, "ab"), '"a': (None, False, None), "$": ("$", False, "$"),
+    "a$": ("a$", False, "a$"), "$/": ("$/", False, "$/"), "$%": ("$%", False, "$%"), "a$-": (None, False, None),
+    "$A": ("a", False, None), "${A}": ("a", False, None), "$N": (None, False, None), "$Z": (None, False, None),
+    "$S": (None, False, None), "$G": (None, False, None), "$U": (None, False, None), "${U}": (None, False, None),
+    "$E": ("", False, None), "x$A$A": ("xaa", False, None), '"$A"': ("a", False, None), '"$S"': ("x y", False, None),
+    '"$G"': ("*", False, None), '"$N"': (None, False, None), '"$"': ("$", False, "$"), '"a$"': ("a$", False, "a$"),
+    '"$/"': ("$/", False, "$/"), '"`x`"': (None, False, None), '"\\$A"': ("$A", False, "$A"),
+    '"\\a"': ("\\a", False, "\\a"), '"\\""': ('"', False, '"'), '"\\\\"': ("\\", False, "\\"),
+    '"a\\\nb"': ("ab", False, "ab"), '"a\\': (None, False, None), "${A:-d}": ("a", False, None),
+    "${N:-d}": (None, False, None), "${U:-d}": ("d", False, None), "${U-d}": ("d", False, None),
+    "${E:-d}": ("d", False, None), "${E-d}": ("", False, None), "${U:-'q'}": ("q", False, None),
+    "${U:-$A}": (None, False, None), "${U:-$N}": (None, False, None), '${U:-"d"}': ("d", False, None),
+    "${A-d}": ("a", False, None), "${Z:-d}": (None, False, None), "$1": (None, False, None), "${10}": (None, False, None),
+    "$#": (None, False, None), "$*": (None, False, None), "$@": (None, False, None), "*": (None, False, None),
+    "a?": (None, False, None), "(x)": (None, False, None), "a<b": (None, False, None), "a|b": (None, False, None),
+    "a&b": (None, False, None), "a;b": (None, False, None), "a b": (None, False, None), "[ab]": (None, False, None),
+    "[": ("[", False, "["), "a[": ("a[", False, "a["), "a]": ("a]", False, "a]"), "{a,b}": (None, False, None),
+    "{a..c}": (None, False, None), "{a}": ("{a}", False, "{a}"), "{}": ("{}", False, "{}"), "x{,}": (None, False, None),
+    "a=~/x": (None, False, None), "a:~/x": (None, False, None), "a~": ("a~", False, "a~"), "=~": (None, False, None),
+    "$'x'": (None, False, None), '$"x"': (None, False, None), "a$'x'": (None, False, None), "${#A}": (None, False, None),
+    "$$": (None, False, None), "$?": (None, False, None), "$!": (None, False, None), "$(x)": (None, False, None),
+    "$[1]": (None, False, None), "`x`": (None, False, None), "\"$A\"b'$A'": ("ab$A", False, None),
+    "'a'\"b\"\\c": ("abc", False, "abc"), '"${A}"': ("a", False, None), '"${A:-d}"': ("a", False, None),
+    '"${U:-d}"': ("d", False, None), '"$1"': (None, False, None), '"$S"x': ("x yx", False, None),
+}
+
+
+def test_word_values() -> None:
+    for raw, (value, tilde, plain) in WORD_VALUES.items():
+        assert words.word_value(raw, LOOKUP.get) == (value, tilde), raw
+        assert words.word_value(raw) == (plain, tilde), raw
+
+
+def test_words_agree_with_bash(tmp_path: Path) -> None:
+    import subprocess
+
+    for raw, (value, tilde, _) in WORD_VALUES.items():
+        if value is None or tilde:
+            continue
+        done = subprocess.run(["bash", "-c", "A=a; E=; S='x y'; G='*'; unset U; printf '%s\\0' " + raw],
+                              capture_output=True, text=True, cwd=tmp_path, check=True)
+        assert done.stdout.split("\0")[:-1] == [value], raw
+
+
+def test_glob_patterns() -> None:
+    table = {"*.py": "*.py", "~/*.py": None, "plain": None, "a\\*b?": "a[*]b?", "'*'x*": "[*]x*", '"a*"?': "a[*]?",
+             "[ab]c": "[ab]c", "[a": "[[]a", "d/$A*": "d/a*", "d/$Z*": None, "x[*]y*": "x[*]y*", "a b*": None,
+             "{a,b}*": None, "$D/*": "/d/*", "a?[": "a?[[]", "\\?": "[?]", "[x]?": "[x]?"}
+    for raw, pattern in table.items():
+        assert words.glob_pattern(raw, LOOKUP.get) == pattern, raw
+    assert words.glob_pattern("$A*") is None
+
+
+def test_glob_syntax_and_its_escapes() -> None:
+    table = {"[*]": False, "[?]x": False, "[[]": False, "a[*]b*": True, "[ab]": True, "x?": True, "[*": True, "ab": False,
+             "[a]": True, "[*]*": True, "": False, "a[": True, "[?": True, "x[[]y": False, "[*]?": True, "*": True}
+    for pattern, glob in table.items():
+        assert words.has_glob_syntax(pattern) is glob, pattern
+    assert words.unescape_glob("[*]a[?][[]") == "*a?["
+    assert words.unescape_glob("[a]") == "[a]"
+
+
+def test_heredoc_delimiters() -> None:
+    table = {"EOF": ("EOF", False), "'EOF'": ("EOF", True), '"EOF"': ("EOF", True), "\\EOF": ("EOF", True),
+             "E\\": ("E", True), "$'x'": None, '$"x"': None, "'E": None, '"E': None, '"a\\"b\\$c\\d"': ('a"b$c\\d', True),
+             "a$b": ("a$b", False), "E'O'F": ("EOF", True), '""': ("", True), "E$": ("E$", False), "a\\bc": ("abc", True),
+             '"a\\\\b"': ("a\\b", True), '"\\`"': ("`", True), '"a"b': ("ab", True)}
+    for raw, result in table.items():
+        assert words.remove_quotes(raw) == result, raw
+
+
+def test_static_prefixes() -> None:
+    table = [("/repo/src/$f", None, "/repo/src/"), ('"$d"/x', None, None), ("~/x/$y", None, None), ("/a/*.py", None, "/a/"),
+             ("/a/b\\$c/$d", None, "/a/b$c/"), ("'/a b'/c/$x", None, "/a b/c/"), ("'/a/b$x", None, None),
+             ("/a/b/c", 5, "/a/b/"), ("/a/b/c", None, "/a/b/c"), ("$x", None, None), ("a/{b,c}", None, "a/"),
+             ("/a/`x`", None, "/a/"), ("/x?", None, "/x"), ("/x[", None, "/x"), ('"/a/b/c$x', None, None),
+             ("/a/'b/c$x", None, "/a/"), ("$A/b/$x", None, None), ("/a/\"b/c\"/$x", None, "/a/b/c/"), ("", None, None)]
+    for raw, end, prefix in table:
+        assert words.static_prefix(raw, LOOKUP.get, end) == prefix, raw
+
+
+def test_brace_fields() -> None:
+    table = {
+        "{a,b}.txt": ["a.txt", "b.txt"], "x": None, "{a}": None, "'{a,b}'": None, "\\{a,b}": None,
+        "{a,b}\\ c": ["a\\ c", "b\\ c"], "{'a,b',c}": ["'a,b'", "c"], '"{a,b}"{c,d}': ['"{a,b}"c', '"{a,b}"d'],
+        "`{a,b}`{c,d}": ["`{a,b}`c", "`{a,b}`d"], "$(echo {a,b}){c,d}": ["$(echo {a,b})c", "$(echo {a,b})d"],
+        "${x}{c,d}": ["${x}c", "${x}d"], "$'{a,b}'{c,d}": ["$'{a,b}'c", "$'{a,b}'d"],
+        '$"{a,b}"{c,d}': ['$"{a,b}"c', '$"{a,b}"d'], "'x{a,b}": None, '"{a,b}': None, "$({a,b}": None,
+        "{1..3}": ["1", "2", "3"], "{1..300}": None, "{1..256}": [str(i) for i in range(1, 257)], "{1..257}": None,
+        "HEAD@{1}": None, "{a,b}{c,d}": ["ac", "ad", "bc", "bd"], "$x{a,b}": ["$xa", "$xb"], "a\\": None,
+        "$(a (b) {c,d})x{e,f}": ["$(a (b) {c,d})xe", "$(a (b) {c,d})xf"],
+        '$(echo ")"){a,b}': ['$(echo ")")a', '$(echo ")")b'], "$(echo ')'){a,b}": ["$(echo ')')a", "$(echo ')')b"],
+        "$(echo \\)){a,b}": ["$(echo \\))a", "$(echo \\))b"], '$(a "b){x,y}': None, "$(a 'b){x,y}": None,
+        '${a:-"}"}{x,y}': ['${a:-"}"}x', '${a:-"}"}y'], '$"a\\"b"{x,y}': ['$"a\\"b"x', '$"a\\"b"y'],
+        "$'a\\'b'{x,y}": ["$'a\\'b'x", "$'a\\'b'y"], '"a\\"b"{x,y}': ['"a\\"b"x', '"a\\"b"y'], "`x{a,b}": None,
+        "$'x{a,b}": None, "${x{a,b}": None, "a$": None, "a${": None, "$x{": None, "\\\\{a,b}": ["\\\\a", "\\\\b"],
+    }
+    for raw, fields in table.items():
+        assert words.brace_fields(raw) == fields, raw
+
+
+def test_assigned_by_expansion() -> None:
+    table = [("${X:=d}", False, {"X"}), ("${X=d}", False, {"X"}), ("${X[1]:=d}", False, {"X"}), ("${X:-d}", False, set()),
+             ("$((X=1))", False, {"X"}), ("$((X+=1, Y++))", False, {"X", "Y"}), ("a[X++]", False, {"X"}),
+             ("$((--Z))", False, {"Z"}), ("$((a==b))", False, set()), ("X=1", True, {"X"}), ("X<<=1", True, {"X"}),
+             ("X**=2", True, {"X"}), ("X = 1", True, {"X"}), ("X==1", True, set()), ("x", True, set()),
+             ("$[Q=1]", False, {"Q"}), ("((R--))", False, {"R"}), ("a[i]=3", True, {"a"}), ("X>=1", True, set()),
+             ("X!=1", True, set()), ("X=1", False, set()), ("${A}${B:=1}$((C=2))", False, {"B", "C"}),
+             ("$((X\n=1))", False, {"X"}), ("X>>=1 Y^=2", True, {"X", "Y"})]
+    for raw, arithmetic, names in table:
+        assert words.assigned_by_expansion(raw, arithmetic) == names, raw
