@@ -549,3 +549,125 @@ def test_assigned_by_expansion() -> None:
              ("$((X\n=1))", False, {"X"}), ("X>>=1 Y^=2", True, {"X", "Y"})]
     for raw, arithmetic, names in table:
         assert words.assigned_by_expansion(raw, arithmetic) == names, raw
+
+
+def test_merge_joins_sets_that_differ_both_ways_and_keeps_the_same_call() -> None:
+    words = ["p"]
+    state = ShellState(cwd="/w", exported={"A", "C"}, unset={"U", "V"}, options={"x", "z"}, readonly={"R", "Q"},
+                       transformed={"T", "Y"}, positional=words)
+    other = ShellState(cwd="/w", exported={"A", "B"}, unset={"U", "W"}, options={"x", "y"}, readonly={"R", "S"},
+                       transformed={"T", "X"}, positional=words)
+    state.merge([other])
+    assert state.exported == {"A", "B", "C"}
+    assert state.unset == {"U"}
+    assert state.options == {"x", "y", "z"}
+    assert state.readonly == {"Q", "R", "S"}
+    assert state.transformed == {"T", "X", "Y"}
+    assert state.positional is words
+
+
+# -- shell/written.py: what a command or a redirection writes --------------------------------------------
+# Each row: (value or "CWD", cwd, kind, recursive, prefix, follows_links, how, as written), in a cwd {W} that
+# holds `dir/` and `d/a.py`, `d/b.py`.
+
+from worktree_guard.shell.programs import BUILTIN_READERS, BUILTIN_WRITERS, CWD  # noqa: E402
+from worktree_guard.shell.written import ProgramTables, Written, command_writes, path_candidates, redirect_writes  # noqa: E402
+
+COMMAND_WRITES: dict[str, list[tuple]] = {
+    'cp a b': [('b', '{W}', 'write', False, None, False, '`cp` (operand)', 'b')],
+    'cp -t d a b': [('d', '{W}', 'write', False, None, False, '`cp` (-t)', 'd')],
+    'ln -s a b': [('b', '{W}', 'write', False, None, False, '`ln` (operand)', 'b'), ('a', '{W}/.', 'link', False, None, False, '`ln` (a link to it)', 'a')],
+    'ln -s a dir': [('dir', '{W}', 'write', False, None, False, '`ln` (operand)', 'dir'), ('a', '{W}/dir', 'link', False, None, False, '`ln` (a link to it)', 'a')],
+    'ln -s a dir/': [('dir/', '{W}', 'write', False, None, False, '`ln` (operand)', 'dir/'), ('a', '{W}/dir/', 'link', False, None, False, '`ln` (a link to it)', 'a')],
+    'ln -s a x/l': [('x/l', '{W}', 'write', False, None, False, '`ln` (operand)', 'x/l'), ('a', '{W}/x', 'link', False, None, False, '`ln` (a link to it)', 'a')],
+    'ln -s a': [('CWD', '{W}', 'write', False, None, False, '`ln` writing into the current directory', 'a'), ('a', '{W}/.', 'link', False, None, False, '`ln` (a link to it)', 'a')],
+    'ln -sr a x/l': [('x/l', '{W}', 'write', False, None, False, '`ln` (operand)', 'x/l'), ('a', '{W}', 'link', False, None, False, '`ln` (a link to it)', 'a')],
+    'ln -s -t /t a': [('/t', '{W}', 'write', False, None, False, '`ln` (-t)', '/t'), ('a', '/t', 'link', False, None, False, '`ln` (a link to it)', 'a')],
+    'ln -s a $X': [(None, '{W}', 'write', False, None, False, '`ln` (operand)', '$X'), ('a', None, 'link', False, None, False, '`ln` (a link to it)', 'a')],
+    'ln a b': [('b', '{W}', 'write', False, None, False, '`ln` (operand)', 'b'), ('a', '{W}', 'link', False, None, False, '`ln` (a link to it)', 'a')],
+    'rm -r d': [('d', '{W}', 'write', True, None, False, '`rm` (operand)', 'd')],
+    'touch $X/f': [(None, '{W}', 'write', False, None, False, '`touch` (operand)', '$X/f')],
+    'touch /r/s/$X': [(None, '{W}', 'write', False, '/r/s', False, '`touch` (operand)', '/r/s/$X')],
+    'touch -$X': [(None, '{W}', 'write', False, None, False, '`touch` (operand)', '-$X')],
+    'mytool --out=/x a k=v -o/abs -': [('/x', '{W}', 'operand', False, None, False, '`mytool`', '--out=/x'), ('a', '{W}', 'operand', False, None, False, '`mytool`', 'a'), ('k=v', '{W}', 'operand', False, None, False, '`mytool`', 'k=v'), ('v', '{W}', 'operand', False, None, False, '`mytool`', 'k=v'), ('/abs', '{W}', 'operand', False, None, False, '`mytool`', '-o/abs')],
+    '/tmp/head f': [('f', '{W}', 'operand', False, None, False, '`/tmp/head`', 'f')],
+    '/usr/bin/touch f': [('f', '{W}', 'write', False, None, False, '`touch` (operand)', 'f')],
+    'cat f': [],
+    'sort -o out in': [('out', '{W}', 'write', False, None, False, '`sort` (-o)', 'out')],
+    'sed -i s/a/b/ f': [('f', '{W}', 'write', False, None, False, '`sed` (operand)', 'f')],
+    "sed 's/x/y/w out' f": [('out', '{W}', 'write', False, None, False, "`sed` (its script's `w out`)", 'out')],
+    'touch -': [],
+    'cp a -': [],
+    'tar -xf a.tgz': [('CWD', '{W}', 'write', True, None, True, '`tar` writing extract into the current directory', '.')],
+    'git status': [('status', '{W}', 'operand', False, None, False, '`git`', 'status')],
+    '$X f': [],
+    'mkdir -p a/b': [('a/b', '{W}', 'write', False, None, False, '`mkdir` (operand)', 'a/b')],
+    'touch d/*.py': [('{W}/d/a.py', '{W}', 'write', False, None, False, '`touch` (operand)', 'd/*.py'), ('{W}/d/b.py', '{W}', 'write', False, None, False, '`touch` (operand)', 'd/*.py')],
+}
+REDIRECT_WRITES: dict[str, list[tuple]] = {
+    'echo > f': [('f', '{W}', 'write', False, None, False, 'the redirection `>`', 'f')],
+    'echo >> f': [('f', '{W}', 'write', False, None, False, 'the redirection `>>`', 'f')],
+    'echo 2>&1': [],
+    'echo >&-': [],
+    'echo >& f': [('f', '{W}', 'write', False, None, False, 'the redirection `>&`', 'f')],
+    'echo >&2': [],
+    'echo < f': [],
+    'echo <> f': [('f', '{W}', 'write', False, None, False, 'the redirection `<>`', 'f')],
+    'echo &> f': [('f', '{W}', 'write', False, None, False, 'the redirection `&>`', 'f')],
+    'echo >| f': [('f', '{W}', 'write', False, None, False, 'the redirection `>|`', 'f')],
+    'echo > $X/f': [(None, '{W}', 'write', False, None, False, 'the redirection `>`', '$X/f')],
+    'echo > d/*.py': [(None, '{W}', 'write', False, 'd', False, 'the redirection `>`', 'd/*.py')],
+    'echo > d/a*': [('{W}/d/a.py', '{W}', 'write', False, None, False, 'the redirection `>`', 'd/a*')],
+    'cat <<EOF\nx\nEOF': [],
+    'echo >& $X': [(None, '{W}', 'write', False, None, False, 'the redirection `>&`', '$X')],
+    'echo > -x': [('-x', '{W}', 'write', False, None, False, 'the redirection `>`', '-x')],
+    'echo &>> f': [('f', '{W}', 'write', False, None, False, 'the redirection `&>>`', 'f')],
+}
+
+
+def written_rows(records: list[Written], cwd: str) -> list[tuple]:
+    def rel(x):
+        return x.replace(cwd, "{W}") if isinstance(x, str) else x
+
+    return [tuple(rel(x) for x in ("CWD" if r.value == CWD else r.value, r.cwd, r.kind, r.recursive, r.prefix, r.follows_links, r.how, r.written))
+            for r in records]
+
+
+def written_dir(tmp_path: Path) -> str:
+    (tmp_path / "dir").mkdir()
+    make_dir(tmp_path / "d", ["a.py", "b.py"])
+    return str(tmp_path)
+
+
+def test_command_writes(tmp_path: Path) -> None:
+    cwd = written_dir(tmp_path)
+    tables = ProgramTables(writers=dict(BUILTIN_WRITERS), readers=dict(BUILTIN_READERS))
+    for source, rows in COMMAND_WRITES.items():
+        node = parse(source).body[0]
+        step = ShellCommand(node=node, words=node.words, assignments=[], cwd=cwd, state=ShellState(cwd=cwd), home="/h")
+        assert written_rows(command_writes(step, tables), cwd) == rows, source
+
+
+def test_redirect_writes(tmp_path: Path) -> None:
+    cwd = written_dir(tmp_path)
+    for source, rows in REDIRECT_WRITES.items():
+        node = parse(source).body[0]
+        redirect = ShellRedirect(redirect=node.redirects[0], cwd=cwd, state=ShellState(cwd=cwd), home="/h")
+        assert written_rows(redirect_writes(redirect), cwd) == rows, source
+
+
+def test_path_candidates() -> None:
+    table = {"": [], "-": [], "-x": [], "--a=b": ["b"], "--a=": [], "-o/x": ["/x"], "-o../x": ["../x"], "-oa/b": ["a/b"],
+             "-ox": [], "-o.": ["."], "-o~": ["~"], "--o/x": [], "k=v": ["k=v", "v"], "k=": ["k="], "=v": ["=v"],
+             "a.b-c_d=v": ["a.b-c_d=v", "v"], "k!=v": ["k!=v"], "a/b=c": ["a/b=c"], "x": ["x"], "-I=sub": ["sub"], "-o": []}
+    for value, candidates in table.items():
+        assert path_candidates(value) == candidates, value
+
+
+def test_a_written_records_text() -> None:
+    assert Written(word=None, value=CWD, cwd="/w", how="h").written == "."
+    assert Written(word=None, value="/x", cwd="/w", how="h").written == "/x"
+    assert Written(word=None, value=None, cwd="/w", how="h").written == "None"
+    record = Written(word=one_word("'a b'"), value="a b", cwd="/w", how="h")
+    assert record.written == "'a b'"
+    assert (record.recursive, record.kind, record.prefix, record.follows_links) == (False, "write", None, False)
