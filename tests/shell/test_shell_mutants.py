@@ -671,3 +671,39 @@ def test_a_written_records_text() -> None:
     record = Written(word=one_word("'a b'"), value="a b", cwd="/w", how="h")
     assert record.written == "'a b'"
     assert (record.recursive, record.kind, record.prefix, record.follows_links) == (False, "write", None, False)
+
+
+# -- a cd or pushd whose operand bash reads as an option ---------------------------------------------------
+# Found by reading shell/builtins.py for its mutants: `cd -x .` was taken for a move into W/-x, but bash refuses
+# the option (exit 2) and stays; `pushd -` goes to OLDPWD. The later `rm -rf ../x` was judged from W/-x
+# (inside W) and passed, while bash ran it in W: it removed the sibling `../x`. Another shell may take the
+# option (zsh's `cd -s DIR` moves), so where the builtin goes is not known: WG202, and the cwd after it is unknown.
+
+from tests.helpers import Repo, subagent_payload  # noqa: E402
+
+
+def judge_bash(repo: Repo, command: str):
+    from worktree_guard.engine import build_context, decide
+    from worktree_guard.plugins import plugin_manager
+    from worktree_guard.runtimes.claude_code import to_tool_call
+
+    call = to_tool_call(subagent_payload(repo, "Bash", {"command": command}))
+    return decide(call, build_context(call, pm=plugin_manager()))
+
+
+@pytest.mark.parametrize("command", ["cd -x .", "cd -Lx .", "cd -x", "pushd -x .", "pushd +x", "pushd -", "pushd +"])
+def test_a_directory_builtin_given_an_option_it_does_not_take_goes_somewhere_unknown(repo: Repo, command: str) -> None:
+    import subprocess
+
+    real = subprocess.run(["bash", "-c", command + " >/dev/null; pwd -P"], cwd=repo.worktree, capture_output=True,
+                          text=True, env={"PATH": os.environ["PATH"], "OLDPWD": str(repo.main)})
+    # bash stays in W (it refuses the option), or `pushd -` goes to OLDPWD: never into a directory named `-x`
+    assert real.stdout.splitlines()[-1] == str(repo.main if command == "pushd -" else repo.worktree)
+    verdict = judge_bash(repo, command + "; rm -rf ../x")
+    assert verdict.codes == ["WG202", "WG403"]  # the rm is judged from an unknown cwd, not from W/-x
+    assert judge_bash(repo, command).codes == ["WG202"]
+
+
+@pytest.mark.parametrize("command", ["cd -- -x", "cd -L -- -x", "pushd -- -x"])
+def test_after_double_dash_a_leading_dash_is_a_directory_name(repo: Repo, command: str) -> None:
+    assert judge_bash(repo, command).decision == "pass"
