@@ -707,3 +707,286 @@ def test_a_directory_builtin_given_an_option_it_does_not_take_goes_somewhere_unk
 @pytest.mark.parametrize("command", ["cd -- -x", "cd -L -- -x", "pushd -- -x"])
 def test_after_double_dash_a_leading_dash_is_a_directory_name(repo: Repo, command: str) -> None:
     assert judge_bash(repo, command).decision == "pass"
+
+
+# -- shell/builtins.py: what builtins do to the state ---------------------------------------------------
+# Each row: the fields of a ShellState(cwd="/w") (home /h) that differ from a fresh one after the commands.
+
+from worktree_guard.shell import ast as shell_ast  # noqa: E402
+from worktree_guard.shell.builtins import apply_builtin, directory_change, set_options, shopt_options  # noqa: E402
+
+BUILTIN_STATES: dict[str, dict] = {
+    'cd /tmp': {'cwd': '/tmp', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/tmp'}},
+    'cd': {'cwd': '/h', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/h'}},
+    'cd -P /tmp': {'cwd': '/tmp', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/tmp'}},
+    "cd ''": {},
+    'cd -': {'cwd': None, 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': None}},
+    'X=1; cd $X': {'cwd': '/w/1', 'oldpwd': '/w', 'variables': {'X': '1', 'OLDPWD': '/w', 'PWD': '/w/1'}},
+    'cd -L -- /tmp': {'cwd': '/tmp', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/tmp'}},
+    'cd -x /tmp': {'cwd': None, 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': None}},
+    'cd -- -x': {'cwd': '/w/-x', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/w/-x'}},
+    'pushd /tmp': {'cwd': '/tmp', 'oldpwd': '/w', 'dirstack': ['/w'], 'variables': {'OLDPWD': '/w', 'PWD': '/tmp'}},
+    'pushd -n /tmp': {'dirstack': [None]},
+    'pushd': {'cwd': None, 'oldpwd': '/w', 'dirstack': ['/w'], 'variables': {'OLDPWD': '/w', 'PWD': None}},
+    'popd': {'cwd': None, 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': None}},
+    'popd -n': {'dirstack': [None]},
+    'popd +1': {'cwd': None, 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': None}},
+    'pushd +1': {'cwd': None, 'oldpwd': '/w', 'dirstack': ['/w'], 'variables': {'OLDPWD': '/w', 'PWD': None}},
+    'pushd -- -x': {'cwd': '/w/-x', 'oldpwd': '/w', 'dirstack': ['/w'], 'variables': {'OLDPWD': '/w', 'PWD': '/w/-x'}},
+    'pushd /tmp; pushd /usr; popd': {'cwd': '/tmp', 'oldpwd': '/usr', 'dirstack': ['/w'], 'variables': {'OLDPWD': '/usr', 'PWD': '/tmp'}},
+    'pushd /tmp; pushd': {'oldpwd': '/tmp', 'dirstack': ['/tmp', '/w'], 'variables': {'OLDPWD': '/tmp', 'PWD': '/w'}},
+    'pushd /tmp; popd; popd': {'cwd': None, 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': None}},
+    'A=1 B+=2': {'variables': {'A': '1', 'B': None}},
+    'A=x; A+=y': {'variables': {'A': 'xy'}},
+    'export A=1 B': {'variables': {'A': '1'}, 'exported': {'A', 'B'}},
+    'declare -n r=X': {'variables': {'r': None}, 'namerefs': {'r': 'X'}},
+    'declare -n r=$v': {'variables': {'r': None}, 'namerefs': {'r': None}},
+    'declare -n r': {'variables': {'r': None}, 'namerefs': {'r': None}},
+    'declare -r R=1; R=2': {'variables': {'R': '1'}, 'readonly': {'R'}},
+    'local X=1': {},
+    'declare -i I=1': {'variables': {'I': None}, 'transformed': {'I'}},
+    'declare -l L=A': {'variables': {'L': None}, 'transformed': {'L'}},
+    'declare -u U=a': {'variables': {'U': None}, 'transformed': {'U'}},
+    'readonly Q=1': {'variables': {'Q': '1'}, 'readonly': {'Q'}},
+    'declare -x E=1': {'variables': {'E': '1'}, 'exported': {'E'}},
+    'declare -p X': {},
+    'declare -f': {},
+    'declare -F': {},
+    'declare $o x=1': {'variables': {'x': None}, 'namerefs': {'x': None}},
+    'declare -- -x=1': {},
+    'declare +x E=1': {'variables': {'E': '1'}},
+    'declare 1x=2': {},
+    'declare a[1]=2': {'variables': {'a[1]': None}, 'namerefs': {'a[1]': None}},
+    'export A+=b': {'variables': {'A': None}, 'exported': {'A'}},
+    'A=a; export A+=b': {'variables': {'A': 'ab'}, 'exported': {'A'}},
+    'typeset T=1': {'variables': {'T': '1'}},
+    'unset A': {'unset': {'A'}},
+    'A=1; unset A': {'unset': {'A'}},
+    'unset -f f': {},
+    'unset -v A': {'unset': {'A'}},
+    'unset $X': {'cwd': None, 'dirstack': [None]},
+    "unset 'A[1]'": {'variables': {'A': None}},
+    'unset DIRSTACK': {'dirstack': [None], 'unset': {'DIRSTACK'}},
+    'unset -- A': {'unset': {'A'}},
+    'declare -r R; unset R': {'readonly': {'R'}},
+    'declare -n r=X; unset r': {'variables': {'r': None, 'X': None}, 'namerefs': {'r': 'X'}},
+    'declare -n r=X; unset -n r': {'unset': {'r'}},
+    'unset -fv A': {},
+    'read A B': {'variables': {'A': None, 'B': None}},
+    'read -r A': {'variables': {'A': None}},
+    'mapfile L': {'variables': {'L': None}},
+    'readarray L': {'variables': {'L': None}},
+    'getopts o V': {'variables': {'o': None, 'V': None}},
+    "read 'a[1]'": {'variables': {'a': None}},
+    'read 1x': {'variables': {'1x': None}},
+    'read a-b': {},
+    'printf -v P x': {'variables': {'P': None, 'x': None}},
+    'printf P x': {},
+    'source f': {'cwd': None, 'dirstack': [None]},
+    '. f': {'cwd': None, 'dirstack': [None]},
+    'shopt -s lastpipe': {'lastpipe': True},
+    'shopt -u lastpipe': {},
+    'shopt lastpipe -s': {'lastpipe': True},
+    'shopt -s dotglob nullglob': {'options': {'nullglob', 'dotglob'}},
+    'shopt -s autocd cdspell dirspell direxpand expand_aliases failglob globstar nocaseglob extglob globasciiranges cdable_vars': {'options': {'extglob', 'globstar', 'direxpand', 'expand_aliases', 'globasciiranges', 'nocaseglob', 'dirspell', 'cdspell', 'failglob', 'cdable_vars', 'autocd'}},
+    'shopt -u globskipdots': {'options': {'globskipdots'}},
+    'shopt -u dotglob': {},
+    'shopt -s globskipdots': {},
+    'shopt -os noglob': {},
+    'shopt -ou noglob': {},
+    'shopt -o noglob': {},
+    'shopt': {},
+    'shopt -s $x': {'options': {'*'}},
+    'shopt -p': {},
+    'set -f': {'options': {'noglob'}},
+    'set -k': {'options': {'keyword'}},
+    'set -fk': {'options': {'keyword', 'noglob'}},
+    'set -o noglob': {'options': {'noglob'}},
+    'set -o keyword': {'options': {'keyword'}},
+    'set -o errexit': {},
+    'set +o braceexpand': {'options': {'+braceexpand'}},
+    'set +o noglob': {},
+    'set -o braceexpand': {},
+    'set +B': {'options': {'+braceexpand'}},
+    'set +eB': {'options': {'+braceexpand'}},
+    'set -B': {},
+    'set -- a': {},
+    'set x': {},
+    'set -e': {},
+    'set -o': {},
+    'set -o $x': {'options': {'*'}},
+    'set $x': {'options': {'*'}},
+    'set - -f': {},
+    'set -- -f': {},
+    'set +f -k': {'options': {'keyword'}},
+    'set -e x -f': {},
+    'shift': {},
+    'hash -p /bin/rm git': {'hashed': {'git': '/bin/rm'}},
+    'hash -p/bin/rm git': {'hashed': {'git': '/bin/rm'}},
+    'hash -p /bin/rm git ls': {'hashed': {'git': '/bin/rm', 'ls': '/bin/rm'}},
+    'hash -r': {},
+    'hash -p /x git; hash -r': {},
+    'hash -p /x git; hash -d git': {},
+    'hash -p /x git; hash -d ls': {'hashed': {'git': '/x'}},
+    'hash $x': {'hashed': {'*': None}},
+    'hash -d $x': {'hashed': {'*': None}},
+    'hash -p /x $n': {'hashed': {'*': None}},
+    'hash -- git': {},
+    'hash git': {},
+    'hash -p': {},
+    'hash -tp /x git': {'hashed': {'git': '/x'}},
+    'hash -p /x -- git': {'hashed': {'git': '/x'}},
+    'hash - git': {},
+    '$c x': {'cwd': None, 'dirstack': [None]},
+    '/bin/cd /tmp': {},
+    'cd /tmp/../usr': {'cwd': '/usr', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/usr'}},
+    'cd rel': {'cwd': '/w/rel', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/w/rel'}},
+    'CDPATH=/x cd rel': {'cwd': None, 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': None}},
+    'CDPATH=/x cd ./rel': {'cwd': '/w/rel', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/w/rel'}},
+    'CDPATH=/x cd ../rel': {'cwd': '/rel', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/rel'}},
+    'CDPATH=/x cd .': {'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/w'}},
+    'CDPATH=/x cd ..': {'cwd': '/', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/'}},
+    'CDPATH= cd rel': {'cwd': '/w/rel', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/w/rel'}},
+    'CDPATH=/x; cd rel': {'cwd': None, 'oldpwd': '/w', 'variables': {'CDPATH': '/x', 'OLDPWD': '/w', 'PWD': None}},
+    'shopt -s cdable_vars; cd rel': {'cwd': None, 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': None}, 'options': {'cdable_vars'}},
+    'shopt -s cdable_vars; cd /tmp': {'cwd': '/tmp', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/tmp'}, 'options': {'cdable_vars'}},
+    'cd $X': {'cwd': None, 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': None}},
+    'HOME=/hh; cd': {'cwd': '/hh', 'oldpwd': '/w', 'variables': {'HOME': '/hh', 'OLDPWD': '/w', 'PWD': '/hh'}},
+    'cd ~': {'cwd': '/h', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/h'}},
+    'cd -P': {'cwd': '/h', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/h'}},
+    'cd -e': {'cwd': '/h', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/h'}},
+}
+
+
+def commands_of(source: str) -> list[Command]:
+    body = parse(source).body
+    nodes = body[0].parts if len(body) == 1 and isinstance(body[0], shell_ast.Sequence) else body
+    assert all(isinstance(n, Command) for n in nodes)
+    return nodes  # type: ignore[return-value]
+
+
+def after_builtins(source: str, state: ShellState | None = None) -> ShellState:
+    state = state or ShellState(cwd="/w")
+    for node in commands_of(source):
+        apply_builtin(ShellCommand(node=node, words=node.words, assignments=list(node.assignments), cwd=state.cwd, state=state, home="/h"))
+    return state
+
+
+def changed_fields(state: ShellState) -> dict:
+    fresh = ShellState(cwd="/w")
+    return {n: getattr(state, n) for n in ShellState.__slots__ if n != "globs" and getattr(state, n) != getattr(fresh, n)}
+
+
+def test_builtin_states() -> None:
+    for source, fields in BUILTIN_STATES.items():
+        assert changed_fields(after_builtins(source)) == fields, source
+
+
+def test_local_and_unset_inside_a_function() -> None:
+    state = ShellState(cwd="/w", variables={"X": "out", "K": "k"}, readonly={"K"}, local_frames=[set(), set()])
+    after_builtins("local X; local Y=1; local K; declare -g G=1; declare D=1; typeset T; local -n R=Y; local -p", state)
+    assert state.local_frames == [set(), {"X", "Y", "K", "D", "T", "R"}]
+    assert state.variables == {"K": "k", "Y": "1", "G": "1", "D": "1", "R": None}
+    assert state.unset == {"X", "T"} and state.namerefs == {"R": "Y"}
+    outer = ShellState(cwd="/w", variables={"A": "a", "B": "b", "C": "c"}, local_frames=[{"A"}, {"B"}])
+    after_builtins("unset A B C", outer)
+    assert outer.variables == {"A": None} and outer.unset == {"B", "C"}
+    top = ShellState(cwd="/w", variables={"A": "a"}, local_frames=[{"A"}])
+    after_builtins("unset A", top)
+    assert top.variables == {} and top.unset == {"A"}
+
+
+def test_unset_removes_a_function_only_without_a_variable() -> None:
+    f = object()
+    state = ShellState(cwd="/w", variables={"v": "1", "n": None}, functions={"f": f, "v": f, "n": f, "g": f, "h": f}, exported={"v"})
+    after_builtins("unset f v n; unset -v g; unset -f h", state)
+    assert state.functions == {"v": f, "g": f}
+    assert state.variables == {} and state.exported == set() and state.unset == {"f", "v", "n", "g"}
+
+
+def test_directory_changes() -> None:
+    def change(source: str, **kwargs):
+        node = commands_of(source)[0]
+        state = ShellState(cwd=kwargs.pop("cwd", "/w"), **kwargs)
+        return directory_change(ShellCommand(node=node, words=node.words, assignments=list(node.assignments), cwd=state.cwd, state=state, home="/h"))
+
+    assert change("ls /tmp") is None
+    assert change("/bin/cd /tmp") is None
+    moved = change("cd -P /tmp/../usr")
+    assert (moved.written, moved.physical, moved.logical, moved.reason, moved.moves, moved.static) == ("/tmp/../usr", "/usr", "/usr", "", True, True)
+    assert moved.word is not None and moved.word.raw == "/tmp/../usr"
+    home = change("cd")
+    assert (home.word, home.written, home.physical) == (None, "~", "/h")
+    assert change("cd", variables={"HOME": "/H"}).physical == "/H"
+    back = change("cd -", oldpwd="/o")
+    assert (back.written, back.physical, back.logical) == ("-", "/o", "/o")
+    unknown = change("cd -")
+    assert (unknown.physical, unknown.static, unknown.reason) == (None, False, "`cd -` goes to OLDPWD, which is not known here")
+    assert change("cd $X").reason == "the target '$X' is only known at run time"
+    assert change("cd -x d").reason == "bash's cd takes no option '-x', another shell may"
+    assert (change("cd ''").moves, change("cd ''").written) == (False, "")
+    assert change("cd rel", cwd=None).reason == "the directory it is relative to is not known"
+    assert change("cd /abs", cwd=None).physical == "/abs"
+    assert change("CDPATH=/x cd rel").reason == "CDPATH is set, so the target depends on it"
+    assert change("cd rel", options={"cdspell", "autocd"}).reason == "the shell option autocd set earlier may send it elsewhere"
+    assert change("pushd").reason == "`pushd` swaps with a stack entry that is not known here"
+    top = change("pushd", dirstack=["/s"])
+    assert (top.written, top.physical, top.word) == ("pushd", "/s", None)
+    assert change("pushd", dirstack=[None]).physical is None
+    quiet = change("pushd -n /tmp")
+    assert (quiet.moves, quiet.word.raw, quiet.written) == (False, "/tmp", None)
+    assert change("pushd -n").word is None
+    assert change("pushd +1").reason == "the target '+1' is only known at run time"
+    assert change("popd").reason == "`popd` returns to a directory stack entry that is not known here"
+    assert change("popd +1").reason == "`popd ±N` picks a stack entry not known here"
+    assert change("popd +1").word.raw == "+1"
+    popped = change("popd", dirstack=["/s", "/t"])
+    assert (popped.written, popped.physical) == ("popd", "/s")
+    assert change("popd -n").moves is False
+
+
+def test_cd_is_logical_and_physical(tmp_path: Path) -> None:
+    (tmp_path / "real" / "sub").mkdir(parents=True)
+    (tmp_path / "link").symlink_to(tmp_path / "real" / "sub")
+    node = commands_of("cd link/..")[0]
+    state = ShellState(cwd=str(tmp_path))
+    step = ShellCommand(node=node, words=node.words, assignments=[], cwd=state.cwd, state=state, home="/h")
+    change = directory_change(step)
+    assert (change.physical, change.logical) == (str(tmp_path / "real"), str(tmp_path))
+    node = commands_of("cd -P link/..")[0]
+    change = directory_change(ShellCommand(node=node, words=node.words, assignments=[], cwd=state.cwd, state=state, home="/h"))
+    assert (change.physical, change.logical) == (str(tmp_path / "real"), str(tmp_path / "real"))
+    node = commands_of("cd -L link/..")[0]
+    change = directory_change(ShellCommand(node=node, words=node.words, assignments=[], cwd=state.cwd, state=state, home="/h"))
+    assert change.logical == str(tmp_path)
+
+
+def test_shopt_and_set_option_readers() -> None:
+    assert shopt_options(["shopt", None]) == {"*"}
+    assert shopt_options(["shopt", "-s", "-o", "x"]) == {"*"}
+    assert shopt_options(["shopt", "-o", "-u", "x"]) == {"*"}
+    assert shopt_options(["shopt", "-o", "x"]) == set()
+    assert shopt_options(["shopt", "-s", "dotglob", "lastpipe", ""]) == {"dotglob"}
+    assert shopt_options(["shopt", "-u", "globskipdots", "dotglob"]) == {"globskipdots"}
+    assert set_options(["set", "-o"]) == set()
+    assert set_options(["set", "-o", None]) == {"*"}
+    assert set_options(["set", "+o", "braceexpand", "-f"]) == {"+braceexpand", "noglob"}
+    assert set_options(["set", "-o", "noglob", "-o", "keyword"]) == {"noglob", "keyword"}
+    assert set_options(["set", "+o", "noglob"]) == set()
+    assert set_options(["set", "-", "-f"]) == set()
+    assert set_options(["set", "-fx"]) == {"noglob"}
+    assert set_options(["set", "+xB"]) == {"+braceexpand"}
+    assert set_options(["set", "+f"]) == set()
+
+
+def test_positional_parameters_are_forgotten() -> None:
+    for source in ("shift", "set -- a", "set x", "set $x", "source f a", ". f"):
+        state = ShellState(cwd="/w", variables={"1": "a", "#": "1", "*": "a", "A": "x"}, positional=[one_word("a")])
+        after_builtins(source, state)
+        assert state.positional is None, source
+        assert {k: state.variables.get(k) for k in ("1", "#", "*")} == {"1": None, "#": None, "*": None}, source
+    for source in ("set -e", "set +x", "set"):
+        words = [one_word("a")]
+        state = ShellState(cwd="/w", variables={"1": "a", "#": "1", "*": "a"}, positional=words)
+        after_builtins(source, state)
+        assert state.positional is words and state.variables == {"1": "a", "#": "1", "*": "a"}, source
