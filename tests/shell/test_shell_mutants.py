@@ -990,3 +990,228 @@ def test_positional_parameters_are_forgotten() -> None:
         state = ShellState(cwd="/w", variables={"1": "a", "#": "1", "*": "a"}, positional=words)
         after_builtins(source, state)
         assert state.positional is words and state.variables == {"1": "a", "#": "1", "*": "a"}, source
+
+
+# -- shell/walk.py: the walk in execution order --------------------------------------------------------
+# Each row: the steps the rules are handed, in order — a command as (name, cwd, values, depth, via), a
+# redirection as (op, cwd, target) — then the findings' codes, the cwd after the walk and the walk's steps.
+# W is the agent's worktree (holding src/a.py, src/app.py, src/b.py), HOME the test's home.
+
+WALKS: dict[str, tuple] = {
+    'cd src; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 7),
+    'cd src & ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W', ('ls',), 0, ())], [], 'W', 7),
+    'echo | cd src; ls': ([('echo', 'W', ('echo',), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W', ('ls',), 0, ())], [], 'W', 11),
+    'shopt -s lastpipe; echo | cd src; ls': ([('shopt', 'W', ('shopt', '-s', 'lastpipe'), 0, ()), ('echo', 'W', ('echo',), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 14),
+    'cd src | cat; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('cat', 'W', ('cat',), 0, ()), ('ls', 'W', ('ls',), 0, ())], [], 'W', 11),
+    '(cd src; ls); ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W/src', ('ls',), 0, ()), ('ls', 'W', ('ls',), 0, ())], [], 'W', 12),
+    '{ cd src; ls; } > out; ls': ([('>', 'W', 'out'), ('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W/src', ('ls',), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 12),
+    '(cd src) > o': ([('>', 'W', 'o'), ('cd', 'W', ('cd', 'src'), 0, ())], [], 'W', 4),
+    'if true; then cd src; fi; ls': ([('true', 'W', ('true',), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('ls', None, ('ls',), 0, ())], [], None, 10),
+    'if true; then cd src; else cd src; fi; ls': ([('true', 'W', ('true',), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('ls', None, ('ls',), 0, ())], [], None, 13),
+    'while false; do cd src; done; ls': ([('false', 'W', ('false',), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('false', 'W/src', ('false',), 0, ()), ('cd', 'W/src', ('cd', 'src'), 0, ()), ('ls', None, ('ls',), 0, ())], [], None, 16),
+    'for f in a b; do echo $f; done; echo $f': ([('echo', 'W', ('echo', 'a'), 0, ()), ('echo', 'W', ('echo', 'b'), 0, ()), ('echo', 'W', ('echo', 'b'), 0, ())], [], 'W', 11),
+    'for f in src/*.py; do echo $f; done': ([('echo', 'W', ('echo', 'src/a.py'), 0, ()), ('echo', 'W', ('echo', 'src/app.py'), 0, ()), ('echo', 'W', ('echo', 'src/b.py'), 0, ())], [], 'W', 10),
+    'for f in $(ls); do echo $f; done; echo $f': ([('ls', 'W', ('ls',), 0, ()), ('echo', 'W', ('echo', None), 0, ()), ('echo', 'W', ('echo', None), 0, ()), ('echo', 'W', ('echo', None), 0, ())], [], 'W', 14),
+    'for f; do echo $f; done': ([('echo', 'W', ('echo', None), 0, ()), ('echo', 'W', ('echo', None), 0, ())], [], 'W', 7),
+    'case x in x) cd src;; esac; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', None, ('ls',), 0, ())], [], None, 7),
+    'f() { cd src; }; f; ls': ([('f', 'W', ('f',), 0, ()), ('cd', 'W', ('cd', 'src'), 1, ()), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 12),
+    'f() { echo $1 $2 $#; }; f a b': ([('f', 'W', ('f', 'a', 'b'), 0, ()), ('echo', 'W', ('echo', 'a', 'b', '2'), 1, ())], [], 'W', 9),
+    'f() { echo "$@"; }; f a $X c': ([('f', 'W', ('f', 'a', None, 'c'), 0, ()), ('echo', 'W', ('echo', 'a', None, None), 1, ())], [], 'W', 9),
+    'f() { local X=1; echo $X; }; X=2; f; echo $X': ([('f', 'W', ('f',), 0, ()), ('local', 'W', ('local', 'X=1'), 1, ()), ('echo', 'W', ('echo', '1'), 1, ()), ('echo', 'W', ('echo', None), 0, ())], [], 'W', 18),
+    'g() { rm x; }': ([('rm', 'W', ('rm', 'x'), 1, ())], [], 'W', 5),
+    'git() { command git status; }; git log': ([('git', 'W', ('git', 'log'), 0, ()), ('command', 'W', ('command', 'git', 'status'), 1, ()), ('git', 'W', ('git', 'status'), 2, ('command',))], [], 'W', 10),
+    "bash -c 'cd src; ls'; ls": ([('bash', 'W', ('bash', '-c', 'cd src; ls'), 0, ()), ('cd', 'W', ('cd', 'src'), 1, ()), ('ls', 'W/src', ('ls',), 1, ()), ('ls', 'W', ('ls',), 0, ())], [], 'W', 14),
+    "eval 'cd src'; ls": ([('eval', 'W', ('eval', 'cd src'), 0, ()), ('cd', 'W', ('cd', 'src'), 1, ()), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 10),
+    'echo $(cd src; ls) ; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W/src', ('ls',), 0, ()), ('echo', 'W', ('echo', None), 0, ()), ('ls', 'W', ('ls',), 0, ())], [], 'W', 14),
+    'X=1; echo ${Y:=2} $X $Y': ([('echo', 'W', ('echo', None, '1', None), 0, ())], [], 'W', 6),
+    '((X++)); echo $X': ([('echo', 'W', ('echo', None), 0, ())], [], 'W', 4),
+    'let Z=1; echo $Z': ([('let', 'W', ('let', 'Z=1'), 0, ()), ('echo', 'W', ('echo', None), 0, ())], [], 'W', 7),
+    'X=1; for ((i=0; i<2; i++)); do echo $X; done': ([('echo', 'W', ('echo', '1'), 0, ()), ('echo', 'W', ('echo', '1'), 0, ())], [], 'W', 9),
+    'env -C src ls; ls': ([('env', 'W', ('env', '-C', 'src', 'ls'), 0, ()), ('ls', 'W/src', ('ls',), 1, ('env -C',)), ('ls', 'W', ('ls',), 0, ())], [], 'W', 8),
+    'command cd src; ls': ([('command', 'W', ('command', 'cd', 'src'), 0, ()), ('cd', 'W', ('cd', 'src'), 1, ('command',)), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 8),
+    'echo `cd src`; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('echo', 'W', ('echo', None), 0, ()), ('ls', 'W', ('ls',), 0, ())], [], 'W', 10),
+    'a=1 b=$a; echo $a $b': ([('echo', 'W', ('echo', '1', '1'), 0, ())], [], 'W', 6),
+    'cat <<EOF > out\n$(cd src)\nEOF': ([('cd', 'W', ('cd', 'src'), 0, ()), ('<<', 'W', None), ('>', 'W', 'out'), ('cat', 'W', ('cat',), 0, ())], [], 'W', 6),
+    'X=src; cd $X && ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 9),
+    'echo {a,b}': ([('echo', 'W', ('echo', 'a', 'b'), 0, ())], [], 'W', 3),
+    'select x in a b; do cd src; done; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W/src', ('cd', 'src'), 0, ()), ('ls', None, ('ls',), 0, ())], [], None, 9),
+    'cd /tmp/../usr; ls': ([('cd', 'W', ('cd', '/tmp/../usr'), 0, ()), ('ls', '/usr', ('ls',), 0, ())], [], '/usr', 6),
+    'echo $(( X = 3 )); echo $X': ([('echo', 'W', ('echo', None), 0, ()), ('echo', 'W', ('echo', None), 0, ())], [], 'W', 6),
+    '[[ -d src ]] && cd src; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 8),
+    'X=v env Y=$X printenv': ([('env', 'W', ('env', None, 'printenv'), 0, ()), (None, 'W', (None, 'printenv'), 1, ('env',))], [], 'W', 4),
+    'f() { f; }; f': ([('f', 'W', ('f',), 0, ()), ('f', 'W', ('f',), 1, ()), ('f', 'W', ('f',), 2, ()), ('f', 'W', ('f',), 3, ()), ('f', 'W', ('f',), 4, ()), ('f', 'W', ('f',), 5, ()), ('f', 'W', ('f',), 6, ()), ('f', 'W', ('f',), 7, ()), ('f', 'W', ('f',), 8, ())], ['WG901'], 'W', 37),
+    'time cd src; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 7),
+    '! cd src; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 8),
+    'cd src || cd ..; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W/src', ('cd', '..'), 0, ()), ('ls', 'W', ('ls',), 0, ())], [], 'W', 10),
+    'for f in a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G; do echo $f; done; echo $f': ([('echo', 'W', ('echo', None), 0, ()), ('echo', 'W', ('echo', None), 0, ()), ('echo', 'W', ('echo', None), 0, ())], [], 'W', 11),
+    'for f in a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F; do :; done; echo $f': ([(':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), ('echo', 'W', ('echo', 'F'), 0, ())], [], 'W', 101),
+    "for f in '' ; do echo $f; done": ([('echo', 'W', ('echo', ''), 0, ())], [], 'W', 4),
+    'for f in ~/x /abs $HOME; do echo $f; done': ([('echo', 'W', ('echo', 'HOME/x'), 0, ()), ('echo', 'W', ('echo', '/abs'), 0, ()), ('echo', 'W', ('echo', 'HOME'), 0, ())], [], 'W', 10),
+    'for f in {a,b}; do echo $f; done': ([('echo', 'W', ('echo', 'a'), 0, ()), ('echo', 'W', ('echo', 'b'), 0, ())], [], 'W', 7),
+    'f() { echo $1; shift; echo $1; }; f a b': ([('f', 'W', ('f', 'a', 'b'), 0, ()), ('echo', 'W', ('echo', 'a'), 1, ()), ('shift', 'W', ('shift',), 1, ()), ('echo', 'W', ('echo', None), 1, ())], [], 'W', 16),
+    'f() { echo ${10} $*; }; f a b': ([('f', 'W', ('f', 'a', 'b'), 0, ()), ('echo', 'W', ('echo', None, None), 1, ())], [], 'W', 9),
+    'echo $1; f() { :; }; f x; echo $1': ([('echo', 'W', ('echo', None), 0, ()), ('f', 'W', ('f', 'x'), 0, ()), (':', 'W', (':',), 1, ()), ('echo', 'W', ('echo', None), 0, ())], [], 'W', 15),
+    'f() { g; }; g() { cd src; }; f; ls': ([('f', 'W', ('f',), 0, ()), ('g', 'W', ('g',), 1, ()), ('cd', 'W', ('cd', 'src'), 2, ()), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 17),
+    'cd src; f() { ls; }; cd ..': ([('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W/src', ('cd', '..'), 0, ()), ('ls', 'W/src', ('ls',), 1, ())], [], 'W', 12),
+    'builtin cd src; ls': ([('builtin', 'W', ('builtin', 'cd', 'src'), 0, ()), ('cd', 'W', ('cd', 'src'), 1, ('builtin',)), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 8),
+    "sh -c 'cd src' & ls": ([('sh', 'W', ('sh', '-c', 'cd src'), 0, ()), ('cd', 'W', ('cd', 'src'), 1, ()), ('ls', 'W', ('ls',), 0, ())], [], 'W', 10),
+    'bash -c "bash -c \'cd src; ls\'"': ([('bash', 'W', ('bash', '-c', "bash -c 'cd src; ls'"), 0, ()), ('bash', 'W', ('bash', '-c', 'cd src; ls'), 1, ()), ('cd', 'W', ('cd', 'src'), 2, ()), ('ls', 'W/src', ('ls',), 2, ())], [], 'W', 13),
+    'f() { X=1; }; f; echo $X': ([('f', 'W', ('f',), 0, ()), ('echo', 'W', ('echo', '1'), 0, ())], [], 'W', 11),
+    'f() { local X; unset X; }; X=2; f; echo $X': ([('f', 'W', ('f',), 0, ()), ('local', 'W', ('local', 'X'), 1, ()), ('unset', 'W', ('unset', 'X'), 1, ()), ('echo', 'W', ('echo', None), 0, ())], [], 'W', 18),
+    'f() { local X=1; }; X=1; f; echo $X': ([('f', 'W', ('f',), 0, ()), ('local', 'W', ('local', 'X=1'), 1, ()), ('echo', 'W', ('echo', '1'), 0, ())], [], 'W', 14),
+    'cd src; cd -; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W/src', ('cd', '-'), 0, ()), ('ls', 'W', ('ls',), 0, ())], [], 'W', 10),
+    'pushd src; popd; ls': ([('pushd', 'W', ('pushd', 'src'), 0, ()), ('popd', 'W/src', ('popd',), 0, ()), ('ls', 'W', ('ls',), 0, ())], [], 'W', 10),
+}
+
+
+def walk_rows(repo: Repo, command: str, **limits) -> tuple:
+    from worktree_guard.engine import build_context
+    from worktree_guard.plugins import plugin_manager
+    from worktree_guard.rules.bash import analyse
+    from worktree_guard.runtimes.claude_code import to_tool_call
+
+    home = os.environ["HOME"]
+
+    def rel(p: str | None) -> str | None:
+        return None if p is None else p.replace(str(repo.worktree), "W").replace(home, "HOME")
+
+    call = to_tool_call(subagent_payload(repo, "Bash", {"command": command}))
+    ctx = build_context(call, pm=plugin_manager())
+    seen: list[tuple] = []
+
+    def on_command(step: ShellCommand) -> list:
+        seen.append((step.name, rel(step.cwd), tuple(rel(v) if v else v for v in step.values()), step.depth, step.via))
+        return []
+
+    def on_redirect(redirect: ShellRedirect) -> list:
+        seen.append((redirect.redirect.op, rel(redirect.cwd), rel(redirect.target())))
+        return []
+
+    walker, state = analyse(command, ctx, on_command=on_command, on_redirect=on_redirect)
+    return seen, [f.code for f in walker.findings], rel(state.cwd), walker.steps
+
+
+def test_walks(repo: Repo) -> None:
+    for name in ("a.py", "b.py"):
+        (repo.worktree / "src" / name).write_text("")
+    for command, expected in WALKS.items():
+        assert walk_rows(repo, command) == expected, command
+
+
+# -- the walker's budgets, at their edges ------------------------------------------------------------------
+
+from worktree_guard.shell import walk as shell_walk  # noqa: E402
+from worktree_guard.shell.state import BudgetExceeded  # noqa: E402
+from worktree_guard.shell.steps import Inner, Script, Unwrapped  # noqa: E402
+
+
+def bare_walker(unwrap=None, parse_error: Exception | None = None) -> tuple[shell_walk.Walker, list]:
+    seen: list = []
+
+    def parse_source(source: str, offset: int):
+        if parse_error is not None:
+            raise parse_error
+        return parse(source)
+
+    hooks = shell_walk.Hooks(on_command=lambda step: seen.append(step) or [f"c:{step.name}"], on_redirect=lambda r: [f"r:{r.redirect.op}"],
+                             unwrap=unwrap or (lambda step: None), parse=parse_source,
+                             on_parse_failure=lambda error, start, end, source: [("parse", str(error), start, end, source)])
+    return shell_walk.Walker(hooks=hooks, home="/h"), seen
+
+
+def test_the_step_budget_is_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    walker, _ = bare_walker()
+    walker.walk_script(parse("a; b; c > f"), ShellState(cwd="/w"))
+    steps = walker.steps
+    assert walker.findings == ["c:a", "c:b", "r:>", "c:c"]
+    monkeypatch.setattr(shell_walk, "MAX_WALK_STEPS", steps)
+    walker, _ = bare_walker()
+    walker.walk_script(parse("a; b; c > f"), ShellState(cwd="/w"))
+    monkeypatch.setattr(shell_walk, "MAX_WALK_STEPS", steps - 1)
+    walker, _ = bare_walker()
+    with pytest.raises(BudgetExceeded, match=f"^analysing the command takes more than {steps - 1} steps$"):
+        walker.walk_script(parse("a; b; c > f"), ShellState(cwd="/w"))
+
+
+def test_a_deep_cwd_costs_steps() -> None:
+    shallow, _ = bare_walker()
+    shallow.walk_script(parse("a"), ShellState(cwd="/w"))
+    for depth, extra in ((7, 0), (8, 1), (16, 2), (17, 2)):
+        deep, _ = bare_walker()
+        deep.walk_script(parse("a"), ShellState(cwd="/d" * depth))
+        assert deep.steps == shallow.steps + extra, depth
+    unknown, _ = bare_walker()
+    unknown.walk_script(parse("a"), ShellState(cwd=None))
+    assert unknown.steps == shallow.steps
+
+
+def test_the_parsed_characters_budget_is_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shell_walk, "MAX_PARSED_CHARS", 10)
+    walker, _ = bare_walker()
+    walker.string("echo 12345", 0, ShellState(cwd="/w"), "/w", 0)
+    assert walker.parsed_chars == 10
+    with pytest.raises(BudgetExceeded, match="^the command makes worktree-guard parse more than 10 characters of shell code$"):
+        walker.string("x", 0, ShellState(cwd="/w"), "/w", 0)
+
+
+def test_nesting_depths_are_exact() -> None:
+    walker, _ = bare_walker()
+    walker.string("a", 0, ShellState(cwd="/w"), "/w", shell_walk.MAX_DEPTH)
+    with pytest.raises(BudgetExceeded, match=f"^shell code nests deeper than {shell_walk.MAX_DEPTH} levels$"):
+        walker.string("a", 0, ShellState(cwd="/w"), "/w", shell_walk.MAX_DEPTH + 1)
+    walker.visit(parse("a").body[0], ShellState(cwd="/w"), shell_walk.MAX_DEPTH)
+    with pytest.raises(BudgetExceeded, match=f"^the command nests deeper than {shell_walk.MAX_DEPTH} levels$"):
+        walker.visit(parse("a").body[0], ShellState(cwd="/w"), shell_walk.MAX_DEPTH + 1)
+
+
+def test_function_and_wrapper_depths_are_exact() -> None:
+    state = ShellState(cwd="/w")
+    walker, _ = bare_walker()
+    walker.walk_script(parse("f() { :; }"), state, 1)
+    step = step_of("f", state)
+    walker.simple(step, shell_walk.MAX_DEPTH - 1)
+    with pytest.raises(BudgetExceeded, match=f"^functions call each other deeper than {shell_walk.MAX_DEPTH} levels$"):
+        walker.simple(step_of("f", state), shell_walk.MAX_DEPTH)
+    inner = Inner(words=words_of("ls x"), cwd="/w")
+    walker.inner(step_of("w ls x"), inner, shell_walk.MAX_DEPTH - 1)
+    with pytest.raises(BudgetExceeded, match=f"^commands wrap each other deeper than {shell_walk.MAX_DEPTH} levels$"):
+        walker.inner(step_of("w ls x"), inner, shell_walk.MAX_DEPTH)
+
+
+def test_a_string_that_does_not_parse_is_reported_with_its_span() -> None:
+    walker, _ = bare_walker(parse_error=ValueError("bad"))
+    walker.string("a b", 5, ShellState(cwd="/w"), "/w", 1)
+    assert walker.findings == [("parse", "bad", 5, 8, "a b")]
+    walker, _ = bare_walker(unwrap=lambda step: Unwrapped(scripts=[Script(source="x y", offset=3, cwd="/w")]) if step.name == "sh" else None,
+                            parse_error=None)
+    walker.hooks.parse = lambda source, offset: (_ for _ in ()).throw(ValueError("no")) if source == "x y" else parse(source)
+    walker.walk_script(parse("sh"), ShellState(cwd="/w"))
+    assert walker.findings == ["c:sh", ("parse", "no", 3, 6, "x y")]
+
+
+def test_inner_commands_and_scripts_of_a_wrapper() -> None:
+    def unwrap(step: ShellCommand):
+        if step.name == "wrap":
+            return Unwrapped(inner=[Inner(words=words_of("cd /x"), cwd="/elsewhere", label="wrap"), Inner(words=[], cwd="/w"),
+                                    Inner(words=words_of("cd /y"), cwd="/ignored", same_shell=True, assignments=list(parse("A=1 b").body[0].assignments))],
+                             scripts=[Script(source="cd /z", offset=0, cwd="/s"), Script(source="cd /q", offset=0, cwd=None, same_shell=True)])
+        return None
+
+    walker, seen = bare_walker(unwrap)
+    state = ShellState(cwd="/w")
+    walker.walk_script(parse("B=2 wrap"), state)
+    assert [(s.name, s.cwd, s.depth, s.via, [a.name for a in s.assignments]) for s in seen] == [
+        ("wrap", "/w", 0, (), ["B"]), ("cd", "/elsewhere", 1, ("wrap",), ["B"]), ("cd", "/ignored", 1, (), ["B", "A"]),
+        ("cd", "/s", 1, (), []), ("cd", "/y", 1, (), [])]
+    assert state.cwd == "/q"  # the same-shell inner and script moved this shell; the others did not
+    assert seen[1].state is not state and seen[2].state is state
+
+
+def test_a_function_defined_in_a_branch_is_still_analysed_once() -> None:
+    walker, seen = bare_walker()
+    walker.walk_script(parse("if x; then f() { g; }; fi; h() { i; }; h; h"), ShellState(cwd="/w"))
+    assert [s.name for s in seen] == ["x", "h", "i", "h", "i", "g"]
+    assert [s.depth for s in seen] == [0, 0, 1, 0, 1, 1]
+    nested, seen = bare_walker()
+    nested.walk_script(parse("f() { local A; g; }"), ShellState(cwd="/w"), 1)
+    assert seen == []  # only the outermost walk analyses uncalled functions
