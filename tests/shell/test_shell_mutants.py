@@ -1215,3 +1215,93 @@ def test_a_function_defined_in_a_branch_is_still_analysed_once() -> None:
     nested, seen = bare_walker()
     nested.walk_script(parse("f() { local A; g; }"), ShellState(cwd="/w"), 1)
     assert seen == []  # only the outermost walk analyses uncalled functions
+
+
+# -- shell/runners.py: programs that run code the guard does not walk ----------------------------------------
+# Each row: (opaque_code's reasons, walked_code, run_argv with unknown words marked `?`, subcommand_scripts) in /w.
+
+from worktree_guard.shell.runners import BUILTIN_CODE_RUNNERS, opaque_code, run_argv, subcommand_scripts, walked_code  # noqa: E402
+
+RUNNER_ANSWERS: dict[str, tuple] = {
+    "tmux -c 'rm x'": (['`tmux -c` runs code'], ([], []), None, []),
+    'tmux new -c /d': ([], ([], []), None, []),
+    "tmux new -c /d 'make test'": ([], ([], []), None, [('make test', 15, '/d')]),
+    "tmux send-keys 'rm x' Enter": (['`tmux send-keys` runs a command'], ([], []), None, []),
+    "tmux new-session -d 'make'": ([], ([], []), None, [('make', 20, '/w')]),
+    'tmux new-session -d -s x': ([], ([], []), None, []),
+    'tmux new -d $X': (['`tmux new` runs a command only known at run time'], ([], []), None, []),
+    "tmux neww -c sub 'ls'": ([], ([], []), None, [('ls', 17, '/w/sub')]),
+    'tmux new -csub ls': ([], ([], []), None, [('ls', 15, '/w/sub')]),
+    'tmux new -dc sub ls': ([], ([], []), None, [('ls', 17, '/w/sub')]),
+    'tmux new -d ls \\; send x': (['`tmux send` runs a command'], ([], []), None, [('ls', 12, '/w')]),
+    'tmux new ls $X': (['`tmux new` runs a command only known at run time'], ([], []), None, []),
+    'tmux new -c $D ls': ([], ([], []), None, [('ls', 15, None)]),
+    'tmux new -s': ([], ([], []), None, []),
+    "gdb -ex 'shell rm x' prog": (['`gdb -ex` runs code'], ([], []), None, []),
+    'gdb --eval-command=quit': (['`gdb --eval-command` runs code'], ([], []), None, []),
+    'gdb -xfile': (['`gdb -x` runs code'], ([], []), None, []),
+    'gdb prog': ([], ([], []), None, []),
+    'gdb -exfoo': ([], ([], []), None, []),
+    "sqlite3 db '.shell rm x'": (["`sqlite3` is given code ('.shell rm x')"], ([], []), None, []),
+    "sqlite3 db 'select 1'": ([], ([], []), None, []),
+    "sqlite3 -cmd '.shell x' db": (['`sqlite3 -cmd` is given code', "`sqlite3` is given code ('.shell x')"], ([], []), None, []),
+    "sqlite3 -cmd 'select 1' db": ([], ([], []), None, []),
+    'sqlite3 -cmd': (['`sqlite3 -cmd` is given code'], ([], []), None, []),
+    'sqlite3 --cmd=.once f db': (['`sqlite3 --cmd` is given code'], ([], []), None, []),
+    "sqlite3 db 'ATTACH x'": (["`sqlite3` is given code ('ATTACH x')"], ([], []), None, []),
+    'sqlite3 -init f db': (['`sqlite3 -init` runs code'], ([], []), None, []),
+    'sqlite3 db -x': ([], ([], []), None, []),
+    'make -f /dev/stdin': (['`make -f` reads code from its input or a file only known at run time'], ([], []), None, []),
+    'make -f Makefile': ([], ([], []), None, []),
+    'make -f -': (['`make -f` reads code from its input or a file only known at run time'], ([], []), None, []),
+    'make -f/dev/fd/3': (['`make -f` reads code from its input or a file only known at run time'], ([], []), None, []),
+    'make --file=/proc/self/fd/0': (['`make --file` reads code from its input or a file only known at run time'], ([], []), None, []),
+    'make -f $F': (['`make -f` reads code from its input or a file only known at run time'], ([], []), None, []),
+    'make -f': (['`make -f` reads code from its input or a file only known at run time'], ([], []), None, []),
+    'make --eval=x': (['`make --eval` runs code'], ([], []), None, []),
+    'make -E x': (['`make -E` runs code'], ([], []), None, []),
+    'make all': ([], ([], []), None, []),
+    'man -P cat ls': ([], ([('cat', 7)], []), None, []),
+    'man -Pcat ls': ([], ([('cat', 4)], []), None, []),
+    'man --pager=less ls': ([], ([('less', 4)], []), None, []),
+    'man -P $P ls': ([], ([], ['`man -P` runs a command only known at run time']), None, []),
+    'man -P': ([], ([], ['`man -P` runs a command only known at run time']), None, []),
+    "MANPAGER='|cat' man ls": ([], ([('cat', 0)], []), None, []),
+    'MANPAGER=$X man ls': ([], ([], ['`man` runs the command in $MANPAGER, only known at run time']), None, []),
+    "PAGER=' ' man ls": ([], ([], []), None, []),
+    'man -H ls': (['`man -H` runs code'], ([], []), None, []),
+    "LESSOPEN='|lesspipe %s' less f": ([], ([('lesspipe %s', 0)], []), None, []),
+    'less f': ([], ([], []), None, []),
+    'fd -x rm {}': ([], ([], []), ([['rm', '{}?']], 1), []),
+    'fd -x rm': ([], ([], []), ([['rm', '{}?']], 1), []),
+    'fd -X rm {} \\; -x echo {/}': ([], ([], []), ([['rm', '{}?'], ['echo', '{/}?']], 1), []),
+    'fd pat': ([], ([], []), None, []),
+    'fd -x': ([], ([], []), ([], 1), []),
+    'fd --exec cp {} /x': ([], ([], []), ([['cp', '{}?', '/x']], 1), []),
+    'fd -x rm {.}x': ([], ([], []), ([['rm', '{.}x?']], 1), []),
+}
+
+
+def test_code_runners() -> None:
+    for source, expected in RUNNER_ANSWERS.items():
+        step = step_of(source)
+        runner = BUILTIN_CODE_RUNNERS[step.name]
+        argv = run_argv(step, runner)
+        shown = None if argv is None else ([[w.raw + ("?" if w.value is None else "") for w in a] for a in argv[0]], argv[1])
+        assert (opaque_code(step, runner), walked_code(step, runner), shown, subcommand_scripts(step, runner)) == expected, source
+
+
+def test_code_runners_in_an_unknown_directory_and_by_environment() -> None:
+    from worktree_guard.shell.runners import CodeRunner
+
+    tmux = BUILTIN_CODE_RUNNERS["tmux"]
+    node = parse("tmux new -c sub ls").body[0]
+    unknown = ShellCommand(node=node, words=node.words, assignments=[], cwd=None, state=ShellState(cwd=None), home="/h")
+    assert subcommand_scripts(unknown, tmux) == [("ls", 16, None)]
+    node = parse("tmux new -c /abs ls").body[0]
+    absolute = ShellCommand(node=node, words=node.words, assignments=[], cwd=None, state=ShellState(cwd=None), home="/h")
+    assert subcommand_scripts(absolute, tmux) == [("ls", 17, "/abs")]
+    runner = CodeRunner(env=("EDITOR", "VISUAL"))
+    assert opaque_code(step_of("EDITOR=vi prog"), runner) == ["`prog` runs the command in $EDITOR"]
+    assert opaque_code(step_of("prog", ShellState(cwd="/w", variables={"VISUAL": None})), runner) == ["`prog` runs the command in $VISUAL"]
+    assert opaque_code(step_of("prog"), runner) == []
