@@ -1305,3 +1305,25 @@ def test_code_runners_in_an_unknown_directory_and_by_environment() -> None:
     assert opaque_code(step_of("EDITOR=vi prog"), runner) == ["`prog` runs the command in $EDITOR"]
     assert opaque_code(step_of("prog", ShellState(cwd="/w", variables={"VISUAL": None})), runner) == ["`prog` runs the command in $VISUAL"]
     assert opaque_code(step_of("prog"), runner) == []
+
+
+# -- git -C with a directory only known at run time --------------------------------------------------------
+# Found reading shell/git_call.py for its mutants: `git -C $D …` kept the cwd as the directory git runs in, so
+# what git writes relative to it (`init`, `clone`'s directory, `archive -o`, `format-patch`'s patches, `--output`)
+# was placed in W and passed, while `touch $D/x` is WG403: with D in the main checkout they land there.
+
+
+@pytest.mark.parametrize("command", ["git -C $D init", "git -C $D init x", "git -C $D clone https://127.0.0.1/r.git",
+                                     "git -C $D format-patch HEAD", "git -C $D archive -o a.tar HEAD", "git -C $D diff --output=o"])
+def test_what_git_writes_from_a_directory_only_known_at_run_time_is_unknown(repo: Repo, command: str) -> None:
+    assert judge_bash(repo, command).codes == ["WG403"]
+
+
+@pytest.mark.parametrize("command", ["git -C $D status", "git -C $D log", "git -C $D archive -o /tmp/a.tar HEAD", "git -C $D -C /tmp init"])
+def test_git_from_a_directory_only_known_at_run_time_that_writes_nothing_relative(repo: Repo, command: str) -> None:
+    assert judge_bash(repo, command).decision == "pass"
+
+
+def test_an_absolute_git_dash_c_after_an_unknown_one_is_where_git_runs(repo: Repo) -> None:
+    verdict = judge_bash(repo, f"git -C $D -C {repo.main} init")
+    assert verdict.codes == ["WG401"] and verdict.violations[0].resolved == str(repo.main)

@@ -147,6 +147,8 @@ def read_git_call(step: ShellCommand) -> GitCall:
                 i += 2
             if argument is None:
                 call.dynamic.append(f"{name} {word.raw} is only known at run time")
+                if name == "-C":
+                    call.run_dir = None  # git runs somewhere unknown: what it writes relative to it too
                 continue
             if name == "-C":
                 if argument:
