@@ -1327,3 +1327,10 @@ def test_git_from_a_directory_only_known_at_run_time_that_writes_nothing_relativ
 def test_an_absolute_git_dash_c_after_an_unknown_one_is_where_git_runs(repo: Repo) -> None:
     verdict = judge_bash(repo, f"git -C $D -C {repo.main} init")
     assert verdict.codes == ["WG401"] and verdict.violations[0].resolved == str(repo.main)
+
+
+def test_the_walks_trace_is_what_explain_shows() -> None:
+    walker, _ = bare_walker()
+    walker.walk_script(parse("cd /s; (ls > f); { echo; } 2> g"), ShellState(cwd="/w"))
+    assert walker.trace == [("command", "/w", (0, 5)), ("redirect", "/s", (11, 14)), ("command", "/s", (8, 14)),
+                            ("redirect", "/s", (27, 31)), ("command", "/s", (19, 23))]
