@@ -1334,3 +1334,43 @@ def test_the_walks_trace_is_what_explain_shows() -> None:
     walker.walk_script(parse("cd /s; (ls > f); { echo; } 2> g"), ShellState(cwd="/w"))
     assert walker.trace == [("command", "/w", (0, 5)), ("redirect", "/s", (11, 14)), ("command", "/s", (8, 14)),
                             ("redirect", "/s", (27, 31)), ("command", "/s", (19, 23))]
+
+
+# Quoted sections and expansions of every kind, carried over verbatim around an expansion (and their edges).
+MORE_BRACE_FIELDS: dict[str, list[str] | None] = {
+    '""{a,b}': ['""a', '""b'],
+    '`a`x{y,z}`b`': ['`a`xy`b`', '`a`xz`b`'],
+    '``{a,b}': ['``a', '``b'],
+    "$''{a,b}": ["$''a", "$''b"],
+    "$'x'{a,b}": ["$'x'a", "$'x'b"],
+    '$(a \\) b){x,y}': ['$(a \\) b)x', '$(a \\) b)y'],
+    '$(a \\\\){x,y}': ['$(a \\\\)x', '$(a \\\\)y'],
+    "$(a ''){x,y}": ["$(a '')x", "$(a '')y"],
+    "$(a '') c{x,y}": ["$(a '') cx", "$(a '') cy"],
+    '$(a "") {x,y}': ['$(a "") x', '$(a "") y'],
+    "''{a,b}": ["''a", "''b"],
+    "'a'{a,b}'c'": ["'a'a'c'", "'a'b'c'"],
+    "x'y'{a,b}": ["x'y'a", "x'y'b"],
+    '$""{a,b}': ['$""a', '$""b'],
+    '$(""){a,b}': ['$("")a', '$("")b'],
+    '$(a(b)c){x,y}': ['$(a(b)c)x', '$(a(b)c)y'],
+    '${a}{x,y}${b}': ['${a}x${b}', '${a}y${b}'],
+    '$(a)$(b){x,y}': ['$(a)$(b)x', '$(a)$(b)y'],
+    '"a""b"{x,y}': ['"a""b"x', '"a""b"y'],
+    '$(a \'"\'){x,y}': ['$(a \'"\')x', '$(a \'"\')y'],
+    '$(\\$(b)){x,y}': ['$(\\$(b))x', '$(\\$(b))y'],
+    'a{b,c}d\\ e': ['abd\\ e', 'acd\\ e'],
+    '$(a "b\\"c"){x,y}': ['$(a "b\\"c")x', '$(a "b\\"c")y'],
+    "{\\'a,b}": ["\\'a", 'b'],
+    '{x,y}$': ['x$', 'y$'],
+    'x{a,b}$(': None,
+    '$X{a,b}': ['$Xa', '$Xb'],
+    '$(X){a,b}': ['$(X)a', '$(X)b'],
+    "$(a 'b')'c'{x,y}": ["$(a 'b')'c'x", "$(a 'b')'c'y"],
+    '"\\\\"{x,y}': ['"\\\\"x', '"\\\\"y'],
+}
+
+
+def test_more_brace_fields() -> None:
+    for raw, fields in MORE_BRACE_FIELDS.items():
+        assert words.brace_fields(raw) == fields, raw
