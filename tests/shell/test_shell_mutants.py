@@ -1374,3 +1374,17 @@ MORE_BRACE_FIELDS: dict[str, list[str] | None] = {
 def test_more_brace_fields() -> None:
     for raw, fields in MORE_BRACE_FIELDS.items():
         assert words.brace_fields(raw) == fields, raw
+
+
+def test_word_edges_a_survivor_showed() -> None:
+    assert words.remove_quotes("a$'x'") is None
+    assert words.remove_quotes("E$X") == ("E$X", False)
+    assert words.remove_quotes("E\\F") == ("EF", True)
+    assert words.static_prefix("/aX/b") == "/aX/b"
+    assert words.static_prefix("[/a\\") is None
+    assert words.static_prefix("{/a\\") is None
+    assert words.static_prefix("/a\\\\$A/b", {"A": "a"}.get) == "/a\\a/b"
+    assert words.static_prefix("/'x$y") == "/"
+    assert words.static_prefix("/ab/'$x") == "/ab/"
+    assert expand_tilde("X1", ShellState(cwd="/w"), "/h") == "~X1"
+    assert expand_tilde("X1/y", ShellState(cwd="/w"), "/h") == "~X1/y"
