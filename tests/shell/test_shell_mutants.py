@@ -1388,3 +1388,24 @@ def test_word_edges_a_survivor_showed() -> None:
     assert words.static_prefix("/ab/'$x") == "/ab/"
     assert expand_tilde("X1", ShellState(cwd="/w"), "/h") == "~X1"
     assert expand_tilde("X1/y", ShellState(cwd="/w"), "/h") == "~X1/y"
+
+
+def test_a_functions_words_in_braces_and_loops_over_absolute_globs(tmp_path: Path) -> None:
+    make_dir(tmp_path / "d", ["a.py", "b.py"])
+    walker, seen = bare_walker()
+    walker.walk_script(parse('f() { g "${@}" x; }; f a b'), ShellState(cwd="/w"))
+    assert [s.values() for s in seen if s.name == "g"] == [["g", "a", "b", "x"]]
+    def echoed(source: str, cwd: str | None) -> list:
+        walker, _ = bare_walker()
+        values: list = []
+        walker.hooks.on_command = lambda step: values.append(step.values()[1]) or []
+        walker.walk_script(parse(source), ShellState(cwd=cwd))
+        return values
+
+    assert echoed(f"for f in {tmp_path}/d/*.py d/*.py; do echo $f; done", str(tmp_path)) == [f"{tmp_path}/d/a.py", f"{tmp_path}/d/b.py", "d/a.py", "d/b.py"]
+    assert echoed("for f in d/*.py; do echo $f; done", None) == [None, None]
+    walker, seen = bare_walker()
+    state = ShellState(cwd="/w")
+    walker.walk_script(parse("cd /a & cd /b; cd /c & x"), state)
+    assert [(s.name, s.cwd) for s in seen] == [("cd", "/w"), ("cd", "/w"), ("cd", "/b"), ("x", "/b")]
+    assert state.cwd == "/b"
