@@ -1409,3 +1409,47 @@ def test_a_functions_words_in_braces_and_loops_over_absolute_globs(tmp_path: Pat
     walker.walk_script(parse("cd /a & cd /b; cd /c & x"), state)
     assert [(s.name, s.cwd) for s in seen] == [("cd", "/w"), ("cd", "/w"), ("cd", "/b"), ("x", "/b")]
     assert state.cwd == "/b"
+
+
+def test_arithmetic_assigns_the_names_it_holds(tmp_path: Path) -> None:
+    def after(source: str, variables: dict) -> dict:
+        walker, _ = bare_walker()
+        state = ShellState(cwd="/w", variables=dict(variables))
+        walker.walk_script(parse(source), state)
+        return {k: state.variables.get(k) for k in variables}
+
+    assert after("((X++))", {"X": "1", "Y": "2"}) == {"X": None, "Y": "2"}
+    assert after("for ((X=0; X<2; X++)); do :; done", {"X": "1", "Y": "2"}) == {"X": None, "Y": "2"}
+    assert after("[[ -n ${Y:=d} ]]", {"X": "1", "Y": "2"}) == {"X": "1", "Y": None}
+    assert after("[[ X -eq 1 ]]", {"X": "1"}) == {"X": "1"}
+    # an expression the back-end hands over whole is read as arithmetic
+    for kind in ("arith", "arith_for"):
+        walker, _ = bare_walker()
+        state = ShellState(cwd="/w", variables={"Y": "1", "Z": "2"})
+        walker.visit(shell_ast.Compound(span=(0, 5), kind=kind, words=[Word(raw="Y=1", span=(0, 3), value="Y=1")]), state, 0)
+        assert state.variables == {"Y": None, "Z": "2"}, kind
+
+
+def test_a_compounds_redirections_and_loop_variable() -> None:
+    walker, _ = bare_walker()
+    state = ShellState(cwd="/w")
+    walker.walk_script(parse("while x; do y; done > out; if a; then b; fi 2> err"), state)
+    assert [f for f in walker.findings if f.startswith("r:")] == ["r:>", "r:>"]
+    assert [t[1] for t in walker.trace if t[0] == "redirect"] == ["/w", "/w"]
+
+
+def test_for_items_at_their_edges(tmp_path: Path) -> None:
+    make_dir(tmp_path / "d", [f"f{i:02}" for i in range(32)])
+    make_dir(tmp_path / "e", [f"f{i:02}" for i in range(33)])
+
+    def echoed(source: str, **kwargs) -> list:
+        walker, _ = bare_walker()
+        values: list = []
+        walker.hooks.on_command = lambda step: values.append(step.values()[1]) or []
+        walker.walk_script(parse(source), ShellState(cwd=str(tmp_path), **kwargs))
+        return values
+
+    assert echoed("for f in d/*; do echo $f; done") == [f"d/f{i:02}" for i in range(32)]
+    assert echoed("for f in e/*; do echo $f; done") == [None, None]
+    assert echoed("for f in $D/*; do echo $f; done", variables={"D": f"{tmp_path}/d"})[:2] == [f"{tmp_path}/d/f00", f"{tmp_path}/d/f01"]
+    assert echoed("for f in ~/x; do echo $f; done") == ["/h/x"]
