@@ -1453,3 +1453,12 @@ def test_for_items_at_their_edges(tmp_path: Path) -> None:
     assert echoed("for f in e/*; do echo $f; done") == [None, None]
     assert echoed("for f in $D/*; do echo $f; done", variables={"D": f"{tmp_path}/d"})[:2] == [f"{tmp_path}/d/f00", f"{tmp_path}/d/f01"]
     assert echoed("for f in ~/x; do echo $f; done") == ["/h/x"]
+
+
+@pytest.mark.parametrize("loop", ["while x", "until x", "select v in a", "for v", "for ((;;))"])
+def test_a_loop_body_is_walked_twice(loop: str) -> None:
+    walker, seen = bare_walker()
+    state = ShellState(cwd="/w")
+    walker.walk_script(parse(f"{loop}; do cd s; done"), state)
+    assert [s.cwd for s in seen if s.name == "cd"] == ["/w", "/w/s"]
+    assert state.cwd is None
