@@ -1462,3 +1462,19 @@ def test_a_loop_body_is_walked_twice(loop: str) -> None:
     walker.walk_script(parse(f"{loop}; do cd s; done"), state)
     assert [s.cwd for s in seen if s.name == "cd"] == ["/w", "/w/s"]
     assert state.cwd is None
+
+
+def test_a_calls_positional_parameters() -> None:
+    def steps_of(source: str) -> list[tuple]:
+        walker, _ = bare_walker()
+        out: list = []
+        walker.hooks.on_command = lambda step: out.append((step.name, [w.raw for w in step.words], step.values())) or []
+        walker.walk_script(parse(source), ShellState(cwd="/w"))
+        return out
+
+    assert steps_of('f() { g; echo "$@"; }; g() { :; }; f a b') == [
+        ("f", ["f", "a", "b"], ["f", "a", "b"]), ("g", ["g"], ["g"]), (":", [":"], [":"]), ("echo", ["echo", "a", "b"], ["echo", "a", "b"])]
+    assert steps_of('f() { rm "$@"; }; f a $X c') == [("f", ["f", "a", "$X", "c"], ["f", "a", None, "c"]), ("rm", ["rm", "a", '"$@"', '"$@"'], ["rm", "a", None, None])]
+    assert steps_of('f() { echo $# "$*"; }; f a b') == [("f", ["f", "a", "b"], ["f", "a", "b"]), ("echo", ["echo", "$#", '"$*"'], ["echo", "2", "a b"])]
+    assert steps_of('f() { echo $# "$*"; }; f a $X') == [("f", ["f", "a", "$X"], ["f", "a", None]), ("echo", ["echo", "$#", '"$*"'], ["echo", None, None])]
+    assert steps_of('f() { echo $#; }; f') == [("f", ["f"], ["f"]), ("echo", ["echo", "$#"], ["echo", "0"])]
