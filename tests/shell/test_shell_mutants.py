@@ -1478,3 +1478,40 @@ def test_a_calls_positional_parameters() -> None:
     assert steps_of('f() { echo $# "$*"; }; f a b') == [("f", ["f", "a", "b"], ["f", "a", "b"]), ("echo", ["echo", "$#", '"$*"'], ["echo", "2", "a b"])]
     assert steps_of('f() { echo $# "$*"; }; f a $X') == [("f", ["f", "a", "$X"], ["f", "a", None]), ("echo", ["echo", "$#", '"$*"'], ["echo", None, None])]
     assert steps_of('f() { echo $#; }; f') == [("f", ["f"], ["f"]), ("echo", ["echo", "$#"], ["echo", "0"])]
+
+
+def test_positional_parameters_come_back_after_a_nested_call_and_locals_end_unknown() -> None:
+    def echoed(source: str) -> list:
+        walker, _ = bare_walker()
+        values: list = []
+        walker.hooks.on_command = lambda step: values.append(step.values()[1:]) if step.name == "echo" else None
+        walker.walk_script(parse(source), ShellState(cwd="/w"))
+        return values
+
+    assert echoed('f() { g x; echo $# "$*" $1; }; g() { :; }; f a b') == [["2", "a b", "a"]]
+    assert echoed("f() { local X; }; f; X+=a; echo $X") == [[None]]
+    assert echoed("f() { local X=1; }; X=2; f; echo $X") == [[None]]
+    assert echoed("f() { local X=2; X=3; unset X; X=2; }; X=2; f; echo $X") == [["2"]]
+
+
+def test_a_wrappers_inner_command_runs_in_its_directory_with_the_walkers_home() -> None:
+    def unwrap(step: ShellCommand):
+        if step.name == "wrap":
+            return Unwrapped(inner=[Inner(words=words_of("echo $(pwd) ~/x"), cwd="/elsewhere"),
+                                    Inner(words=words_of("echo $(pwd)"), cwd="/ignored", same_shell=True)])
+        return None
+
+    walker, _ = bare_walker(unwrap)
+    values: list = []
+    walker.hooks.on_command = lambda step: values.append(step.values()) or []
+    walker.walk_script(parse("wrap"), ShellState(cwd="/w"))
+    assert values == [["wrap"], ["echo", "/elsewhere", "/h/x"], ["echo", "/w"]]
+
+
+def test_a_function_a_wrapper_runs_counts_the_wrappers_depth() -> None:
+    state = ShellState(cwd="/w")
+    walker, _ = bare_walker()
+    walker.walk_script(parse("f() { :; }"), state, 1)
+    walker.inner(step_of("w f", state), Inner(words=words_of("f"), cwd="/w", same_shell=True), shell_walk.MAX_DEPTH - 2)
+    with pytest.raises(BudgetExceeded, match="^functions call each other deeper than"):
+        walker.inner(step_of("w f", state), Inner(words=words_of("f"), cwd="/w", same_shell=True), shell_walk.MAX_DEPTH - 1)
