@@ -1515,3 +1515,11 @@ def test_a_function_a_wrapper_runs_counts_the_wrappers_depth() -> None:
     walker.inner(step_of("w f", state), Inner(words=words_of("f"), cwd="/w", same_shell=True), shell_walk.MAX_DEPTH - 2)
     with pytest.raises(BudgetExceeded, match="^functions call each other deeper than"):
         walker.inner(step_of("w f", state), Inner(words=words_of("f"), cwd="/w", same_shell=True), shell_walk.MAX_DEPTH - 1)
+
+
+def test_heredoc_delimiter_and_brace_edges_the_last_pass_left() -> None:
+    assert words.remove_quotes("'a'b'c'") == ("abc", True)
+    assert words.remove_quotes("''") == ("", True)
+    assert words.remove_quotes('"\\"') is None
+    assert words.remove_quotes('"a\\') is None
+    assert words.brace_fields("$(a \\) {b,c}){x,y}") == ["$(a \\) {b,c})x", "$(a \\) {b,c})y"]
