@@ -54,6 +54,11 @@ def _split_options(values: list[str | None], allowed: str) -> tuple[list[str], i
     return options, i
 
 
+def _after_double_dash(values: list[str | None], first: int) -> bool:
+    """Whether the operand at `first` follows `--` (then a leading `-` or `+` is part of a directory name)."""
+    return first > 1 and values[first - 1] == "--"
+
+
 #: Options after which `cd NAME` may go somewhere NAME does not name (`cdable_vars` tries $NAME).
 CD_OPTIONS = frozenset({"cdable_vars", "autocd", "cdspell", "dirspell", "direxpand", "*"})
 
@@ -92,6 +97,9 @@ def directory_change(step: ShellCommand) -> DirectoryChange | None:
         value = values[first]
         if value is None:
             return DirectoryChange(word, word.raw, None, None, f"the target {word.raw!r} is only known at run time")
+        if value.startswith("-") and value != "-" and not _after_double_dash(values, first):
+            # bash refuses an option its cd does not take (`cd -x d`: exit 2, no move); another shell may take it.
+            return DirectoryChange(word, word.raw, None, None, f"bash's cd takes no option {value!r}, another shell may")
         if value == "":
             return DirectoryChange(word, "", None, None, moves=False)
         if value == "-":
@@ -110,7 +118,8 @@ def directory_change(step: ShellCommand) -> DirectoryChange | None:
                 return DirectoryChange(None, "pushd", None, None, "`pushd` swaps with a stack entry that is not known here")
             return _resolve(step, top, None, "pushd", True)
         word, value = operands[0], values[first]
-        if value is None or value[:1] in "+-" and value[1:].isdigit():
+        # `pushd ±N` rotates the stack, `pushd -` goes to OLDPWD, anything else after + or - is refused by bash.
+        if value is None or value[:1] in ("+", "-") and not _after_double_dash(values, first):
             return DirectoryChange(word, word.raw, None, None, f"the target {word.raw!r} is only known at run time")
         return _resolve(step, value, word, word.raw, False)
     # popd

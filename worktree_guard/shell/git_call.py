@@ -151,6 +151,8 @@ def read_git_call(step: ShellCommand) -> GitCall:
                 call.dynamic.append(f"{name} {word.raw} is only known at run time")
                 if name in ("-c", "--config-env"):
                     call.unknown_configs.append(word)
+                if name == "-C":
+                    call.run_dir = None  # git runs somewhere unknown: what it writes relative to it too
                 continue
             if name == "-C":
                 if argument:
