@@ -70,3 +70,12 @@ def test_a_definition_the_agent_wrote_hides_none_it_did_not(repo: Repo, monkeypa
     write_agent(repo.base, "reviewer", "name: reviewer\nworktree-guard:\n  profile: default")
     scope = scope_for(str(repo.worktree), "reviewer")
     assert scope.definition is not None and scope.definition.path == str(mine) and scope.settings.profile == "strict"
+
+
+def test_a_project_file_the_agent_can_write_does_not_undo_its_definitions_isolation(repo: Repo, temp_elsewhere: Path) -> None:
+    """The user's definition declares isolation; the agent runs in the main checkout (misplaced: WG002), whose
+    `.worktree-guard.toml` it could write: `isolated = false` there does not make it free."""
+    write_agent(Path.home(), "worker", "name: worker\nisolation: worktree")
+    (repo.main / ".worktree-guard.toml").write_text("isolated = false\n")
+    result = run_hook_inline(payload(repo.main, "Write", {"file_path": str(repo.main / "x"), "content": "x"}, agent_id="w1", agent_type="worker"))
+    assert result.codes == ["WG002"]

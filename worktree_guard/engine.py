@@ -166,7 +166,10 @@ def scope_for(
     if not candidates:
         return scope
     base = load_config(None, flags=flags, environ=environ).settings  # the layers the agent cannot write
-    trusted_isolated = found.linked or base.isolated is True or bool(agent_type and agent_type in base.isolated_agents) or bool(base.worktree_root)
+    trusted_isolated = (
+        found.linked or base.isolated is True or bool(agent_type and agent_type in base.isolated_agents)
+        or bool(base.worktree_root) or bool(definition is not None and definition.isolated)
+    )
     if not (scope.isolation.isolated or trusted_isolated):
         return scope  # free with or without them: its own files configure it
     can_write = _agent_can_write(found, base, home)
