@@ -181,6 +181,8 @@ def scope_for(
     if "definition" in written and agent_type:
         definition = find_agent_definition(agent_type, start, home, skip=can_write)
     clean = _scope_with(cwd, agent_type, found, None if "project" in written else root, definition, flags, environ, home, start)
+    if not (scope.isolation.isolated or clean.isolation.isolated):
+        return scope  # free with or without them (`--isolated=false` outranks every file)
     if not clean.isolation.isolated:
         clean.isolation = Isolation(isolated=True, reason=scope.isolation.reason + " (from a file this agent can write: only its isolation counts)", misplaced=scope.isolation.misplaced)
     elif scope.isolation.misplaced and not clean.isolation.misplaced:
