@@ -16,7 +16,7 @@ from .config import PROJECT_FILE, EffectiveConfig, Layer, Settings, load_config
 from .isolation import Isolation, decide_isolation
 from .layout import Layout, LayoutUnknown, find_layout, layout_of_cwd, main_worktree_of, with_explicit_root
 from .model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
-from .paths import canonical, home_dir
+from .paths import canonical, home_dir, inside
 from .policy import PathPolicy
 
 GUARDED_WHEN_MISPLACED = ("file_write", "shell", "dispatch", "enter_worktree")
@@ -104,10 +104,6 @@ def main_worktree_in(layout: Layout) -> str | None:
     return main if main in layout.shared_roots else None
 
 
-def _inside(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip("/") + "/")
-
-
 def project_root_of(layout: Layout) -> str | None:
     """Where the project's configuration and agent definitions are read: never a place the agent can write.
 
@@ -123,7 +119,7 @@ def project_root_of(layout: Layout) -> str | None:
     if not mine:
         return None
     for candidate in (main_worktree_in(layout), os.path.dirname(layout.common_dir) if layout.common_dir else None):
-        if candidate and not any(_inside(candidate, top) for top in mine):
+        if candidate and not any(inside(candidate, top) for top in mine):
             return candidate
     return None
 
@@ -237,7 +233,7 @@ def _config_files(layout: Layout, root: str | None, definition: AgentDefinition 
     mine = [r for r in (layout.worktree_root, *layout.enclosing) if r]
     return [
         (kind, path) for kind, path in candidates
-        if not any(_inside(os.path.abspath(path), r) for r in shared) or any(_inside(os.path.abspath(path), r) for r in mine)
+        if not any(inside(os.path.abspath(path), r) for r in shared) or any(inside(os.path.abspath(path), r) for r in mine)
     ]
 
 

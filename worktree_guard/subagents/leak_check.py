@@ -90,8 +90,10 @@ def worktree_guard_started_layout(call: Any) -> Layout | None:
 
 def _checkout_between(top: str, cwd: str) -> bool:
     """Is there a `.git` entry in a directory below `top` that holds `cwd` (cwd included)?"""
+    from ..paths import inside
+
     current = cwd
-    while current != top and current.startswith(top.rstrip("/") + "/"):
+    while current != top and inside(current, top):
         if os.path.lexists(os.path.join(current, ".git")):
             return True
         current = os.path.dirname(current)

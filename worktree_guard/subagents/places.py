@@ -33,11 +33,6 @@ def safe_name(text: str | None) -> str:
     return "h-" + sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-def snapshot_path(session_id: str | None, agent_id: str, root: str | None = None) -> str:
-    """The file of an isolated sub-agent's start snapshot (`subagents.state.SubagentStore`)."""
-    return os.path.join(root or state_root(), safe_name(session_id), safe_name(agent_id) + ".json")
-
-
 def started_path(session_id: str | None, agent_id: str, root: str | None = None) -> str:
     """The file that says a sub-agent started isolated, and where: its W, repository and shared checkouts. Small,
     read on every sub-agent call, kept after its stop (a stop another hook blocks lets it go on) until the sweep."""

@@ -64,17 +64,19 @@ class SubagentStore:
         _private_dir(self.session_dir)
 
     def path_of(self, agent_id: str) -> str:
-        return os.path.join(self.session_dir, safe_name(agent_id) + ".json")  # places.snapshot_path
+        return os.path.join(self.session_dir, safe_name(agent_id) + ".json")
 
-    def save(self, snapshot: SubagentSnapshot) -> None:
+    def _write(self, path: str, text: str) -> None:
         """Write atomically (a temp file renamed over the old one), readable by the owner only."""
         self._ensure()
-        path = self.path_of(snapshot.agent_id)
         temp = f"{path}.{os.getpid()}.tmp"
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(snapshot.model_dump_json())
+            f.write(text)
         os.replace(temp, path)
+
+    def save(self, snapshot: SubagentSnapshot) -> None:
+        self._write(self.path_of(snapshot.agent_id), snapshot.model_dump_json())
 
     def load(self, agent_id: str) -> SubagentSnapshot | None:
         try:
@@ -85,13 +87,7 @@ class SubagentStore:
 
     def record_start(self, agent_id: str, layout: dict[str, Any]) -> None:
         """The small `.started` record (places.started_path) that keeps the sub-agent isolated wherever its cwd goes."""
-        self._ensure()
-        path = os.path.join(self.session_dir, safe_name(agent_id) + ".started")
-        temp = f"{path}.{os.getpid()}.tmp"
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(layout, f)
-        os.replace(temp, path)
+        self._write(os.path.join(self.session_dir, safe_name(agent_id) + ".started"), json.dumps(layout))
 
     def delete(self, agent_id: str) -> None:
         effects.will_write(f"the snapshot of {agent_id}")
