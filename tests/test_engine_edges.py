@@ -419,3 +419,17 @@ def test_the_project_root_is_the_main_worktree_only_for_a_linked_worktree_with_o
     assert project_root_of(inner) == "/w/inner"
     assert project_root_of(Layout(worktree_root="/r/wt", shared_roots=["/elsewhere"], linked=True, common_dir="/r/.git")) == "/r"
     assert project_root_of(Layout(worktree_root="/m", shared_roots=[], linked=False, common_dir=None)) == "/m"
+
+
+def test_the_project_root_of_a_found_layout_reads_no_config_again(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every call of a sub-agent asks for its project root: the main worktree the layout walk read is used, and the
+    repository's config is read again only for a layout made elsewhere (a start record, a test's)."""
+    from worktree_guard import engine
+    from worktree_guard.layout import find_layout
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the config was read again")
+
+    layout = find_layout(str(repo.worktree))
+    monkeypatch.setattr(engine, "main_worktree_of", refuse)
+    assert engine.project_root_of(layout) == str(repo.main)

@@ -100,7 +100,7 @@ def main_worktree_in(layout: Layout) -> str | None:
     dir's parent) when it is a shared root; None for a bare repository (it has none) and for any other layout."""
     if not (layout.linked and layout.common_dir):
         return None
-    main = main_worktree_of(layout.common_dir, strict=True)
+    main = layout.main_worktree or main_worktree_of(layout.common_dir, strict=True)
     return main if main in layout.shared_roots else None
 
 

@@ -35,6 +35,9 @@ class Layout:
     #: Every linked worktree that holds the cwd, nearest first (W among them): the agent may have made the inner
     #: ones itself (`git worktree add x && cd x`), so what lies in any of them is never trusted as configuration.
     enclosing: list[str] = field(default_factory=list)
+    #: The main worktree as `_linked_layout` read it from the repository's config (None: not read, or bare), so
+    #: that a call's project root does not read the config a second time.
+    main_worktree: str | None = field(default=None, compare=False)
 
     @property
     def in_git(self) -> bool:
@@ -358,7 +361,7 @@ def _linked_layout(top: str, common: str, source: str) -> Layout:
     main = main_worktree_of(common, strict=True)
     shared = [main] if main and main != top else []
     shared += [t for t in linked_worktrees_of(common, strict=True) if t != top and t not in shared]
-    return Layout(worktree_root=top, shared_roots=shared, linked=True, common_dir=common, source=source)
+    return Layout(worktree_root=top, shared_roots=shared, linked=True, common_dir=common, source=source, main_worktree=main)
 
 
 def layout_of_cwd(cwd: str) -> Layout:
