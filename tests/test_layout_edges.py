@@ -431,3 +431,37 @@ def test_a_linked_worktree_whose_admin_links_cannot_be_read_is_unknown(repo: Rep
     assert str(caught.value) == f"{admin / name} cannot be read (Is a directory)"
     result = run_hook_inline(payload(repo.worktree, "Write", {"file_path": str(repo.main / "x"), "content": ""}))
     assert result.decision == "deny" and result.reason.endswith("[worktree-guard WG000]")
+
+
+def test_a_linked_worktree_whose_admin_dir_was_pruned_is_still_a_linked_worktree(repo: Repo) -> None:
+    """`git worktree prune` (or an rm) took W's `<common>/worktrees/<name>`: W's `.git` still names it, and W is
+    placed as a linked worktree of <common>, isolated, with the main checkout shared."""
+    import shutil
+
+    admin = Path((repo.worktree / ".git").read_text().removeprefix("gitdir:").strip())
+    shutil.rmtree(admin)
+    placed = find_layout(str(repo.worktree))
+    assert (placed.worktree_root, placed.linked, placed.common_dir, placed.source) == (
+        str(repo.worktree), True, str(repo.main / ".git"), "linked worktree (its admin dir is gone)")
+    assert placed.shared_roots[0] == str(repo.main) and str(repo.sibling) in placed.shared_roots
+    result = run_hook_inline(payload(repo.worktree, "Write", {"file_path": str(repo.main / "x"), "content": ""}))
+    assert result.decision == "deny" and result.reason.endswith("[worktree-guard WG101]")
+
+
+@pytest.mark.parametrize("target", ["beside-worktrees", "worktrees-without-head"])
+def test_a_dot_git_link_to_no_git_dir_is_unknown(repo: Repo, tmp_path: Path, target: str) -> None:
+    """A `gitdir:` link to a directory that is no git dir can only be a pruned linked worktree when it lies in a
+    `worktrees/` directory of a git dir (one with a HEAD); anything else cannot be placed."""
+    from worktree_guard.layout import LayoutUnknown
+
+    if target == "beside-worktrees":  # in the main git dir, but not under worktrees/
+        gitdir = repo.main / ".git" / "modules" / "gone"
+    else:  # under a worktrees/ directory whose parent has no HEAD
+        gitdir = tmp_path / "plain" / "worktrees" / "gone"
+        gitdir.mkdir(parents=True)
+    sub = repo.worktree / "sub"
+    sub.mkdir()
+    (sub / ".git").write_text(f"gitdir: {gitdir}\n")
+    with pytest.raises(LayoutUnknown) as caught:
+        find_layout(str(sub))
+    assert str(caught.value) == f"{sub / '.git'} links to {gitdir}, which is not a git dir, so the checkout at {sub} cannot be placed"
