@@ -465,3 +465,25 @@ def test_a_dot_git_link_to_no_git_dir_is_unknown(repo: Repo, tmp_path: Path, tar
     with pytest.raises(LayoutUnknown) as caught:
         find_layout(str(sub))
     assert str(caught.value) == f"{sub / '.git'} links to {gitdir}, which is not a git dir, so the checkout at {sub} cannot be placed"
+
+
+def test_an_unreadable_config_worktree_is_unknown_when_git_would_read_it(repo: Repo) -> None:
+    """With extensions.worktreeConfig on, git reads `config.worktree` (core.worktree may be there): one that cannot
+    be read leaves the main worktree unknown, and so W's shared roots."""
+    from worktree_guard.layout import LayoutUnknown
+
+    git("config", "extensions.worktreeConfig", "true", cwd=repo.main)
+    (repo.main / ".git" / "config.worktree").mkdir()
+    with pytest.raises(LayoutUnknown) as caught:
+        find_layout(str(repo.worktree))
+    assert str(caught.value) == f"{repo.main / '.git' / 'config.worktree'} cannot be read (Is a directory)"
+
+
+def test_the_owner_of_a_git_dir_is_looked_up_leniently(tmp_path: Path) -> None:
+    """owner_of_git_dir names whose HEAD a GIT_DIR moves: a `.git` whose config cannot be read is still its
+    parent's (git reads the same HEAD), not an error."""
+    base = Path(os.path.realpath(tmp_path))
+    git("init", "-q", str(base / "x"), cwd=base)
+    (base / "x" / ".git" / "config").unlink()
+    (base / "x" / ".git" / "config").mkdir()
+    assert owner_of_git_dir(str(base / "x" / ".git")) == str(base / "x")
