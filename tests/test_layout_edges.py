@@ -487,3 +487,21 @@ def test_the_owner_of_a_git_dir_is_looked_up_leniently(tmp_path: Path) -> None:
     (base / "x" / ".git" / "config").unlink()
     (base / "x" / ".git" / "config").mkdir()
     assert owner_of_git_dir(str(base / "x" / ".git")) == str(base / "x")
+
+
+def test_a_forged_git_dir_that_shares_the_main_refs_is_no_way_to_move_its_branch(repo: Repo, tmp_path: Path) -> None:
+    """A git dir made by hand in the temp dir (HEAD naming the main checkout's branch, `commondir` naming its
+    `.git`, no `gitdir` link) is one git works through: `GIT_DIR=/tmp/g git commit` moved the main checkout's
+    branch (checked with git 2.39) and passed. Whose branch it moves cannot be told: refused."""
+    base = Path(os.path.realpath(tmp_path))
+    forged, tree = base / "g", base / "x"
+    forged.mkdir()
+    tree.mkdir()
+    (forged / "HEAD").write_text("ref: refs/heads/main\n")
+    (forged / "commondir").write_text(f"{repo.main / '.git'}\n")
+    result = run_hook_inline(subagent_payload(repo, "Bash", {"command": f"GIT_DIR={forged} GIT_WORK_TREE={tree} git commit --allow-empty -m x"}))
+    assert result.codes == ["WG000"]
+    assert f"{forged} shares another repository's refs (its `commondir`) but is no worktree's git dir (it has no `gitdir` link)" in result.reason
+    (tree / ".git").write_text(f"gitdir: {forged}\n")  # the same git dir through a `.git` file: where git acts is unknown
+    result = run_hook_inline(subagent_payload(repo, "Bash", {"command": f"git -C {tree} commit --allow-empty -m x"}))
+    assert result.codes == ["WG303"]

@@ -435,11 +435,18 @@ def checked_out_branch(top: str) -> str | None:
 
 
 def owner_of_git_dir(git_dir: str) -> str | None:
-    """The checkout whose HEAD and index live in `git_dir`: `<top>/.git` → top; `<common>/worktrees/<n>` → that worktree."""
+    """The checkout whose HEAD and index live in `git_dir`: `<top>/.git` → top; `<common>/worktrees/<n>` → that worktree.
+
+    A git dir with a `commondir` but no `gitdir` back-link is no worktree's: git still works through it, on the refs
+    of the repository `commondir` names (`/tmp/g` holding `HEAD: ref: refs/heads/main` and a `commondir` of the main
+    checkout's `.git` made `GIT_DIR=/tmp/g git commit` move the main checkout's branch). Whose branch its HEAD
+    moves cannot be told from here: LayoutUnknown."""
     if os.path.basename(git_dir) == ".git":
         return main_worktree_of(git_dir) or os.path.dirname(git_dir)
     line = _read_first_line(os.path.join(git_dir, "gitdir"))
-    if line and os.path.isfile(os.path.join(git_dir, "commondir")):
+    if os.path.isfile(os.path.join(git_dir, "commondir")):
+        if not line:
+            raise LayoutUnknown(f"{git_dir} shares another repository's refs (its `commondir`) but is no worktree's git dir (it has no `gitdir` link)")
         return os.path.dirname(_resolve_from(git_dir, line))
     return main_worktree_of(git_dir)
 
