@@ -505,3 +505,21 @@ def test_a_forged_git_dir_that_shares_the_main_refs_is_no_way_to_move_its_branch
     (tree / ".git").write_text(f"gitdir: {forged}\n")  # the same git dir through a `.git` file: where git acts is unknown
     result = run_hook_inline(subagent_payload(repo, "Bash", {"command": f"git -C {tree} commit --allow-empty -m x"}))
     assert result.codes == ["WG303"]
+
+
+def test_the_lenient_readers_skip_what_they_cannot_read(repo: Repo, tmp_path: Path) -> None:
+    """Leak checks, blame and replays list a repository's checkouts leniently (by default): an entry whose
+    `gitdir` cannot be read is left out, the others are listed; layout detection reads the same strictly."""
+    from worktree_guard.layout import LayoutUnknown, linked_worktrees_of, main_worktree_of
+
+    common = repo.main / ".git"
+    bad = common / "worktrees" / "zz-unreadable"
+    (bad / "gitdir").mkdir(parents=True)
+    assert set(linked_worktrees_of(str(common))) == {str(repo.worktree), str(repo.sibling), str(repo.outside)}
+    with pytest.raises(LayoutUnknown):
+        linked_worktrees_of(str(common), strict=True)
+    base = Path(os.path.realpath(tmp_path))
+    git("init", "-q", "--bare", str(base / "x" / ".git"), cwd=base)  # core.bare = true in a `.git` directory
+    assert main_worktree_of(str(base / "x" / ".git")) is None
+    git("init", "-q", str(base / "y"), cwd=base)
+    assert main_worktree_of(str(base / "y" / ".git")) == str(base / "y")
