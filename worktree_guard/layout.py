@@ -379,7 +379,7 @@ def vanished_worktree_layout(cwd: str) -> Layout:
     holds `cwd` is W. Nothing else places an agent whose directory is gone, and unknown is never "not isolated".
     """
     ancestor = os.path.dirname(cwd)
-    while _kind(ancestor) != "dir":
+    while _kind(ancestor) != "dir" and ancestor != os.path.dirname(ancestor):  # bounded by `/`, whatever lies there
         ancestor = os.path.dirname(ancestor)
     around = find_layout(os.path.realpath(ancestor))
     common = around.common_dir
