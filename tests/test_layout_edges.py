@@ -523,3 +523,89 @@ def test_the_lenient_readers_skip_what_they_cannot_read(repo: Repo, tmp_path: Pa
     assert main_worktree_of(str(base / "x" / ".git")) is None
     git("init", "-q", str(base / "y"), cwd=base)
     assert main_worktree_of(str(base / "y" / ".git")) == str(base / "y")
+
+
+def _repository(path: Path) -> Path:
+    git("init", "-q", "-b", "main", str(path), cwd=path.parent)
+    git("-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "--allow-empty", "-m", "init", cwd=path)
+    return path
+
+
+def test_worktrees_nested_three_repositories_deep_share_every_enclosing_repositorys_checkouts(tmp_path: Path) -> None:
+    """C's worktree inside B's worktree inside A's: W is C's, and the checkouts of B and of A are all shared (the
+    enclosing linked worktrees are walked from the nearest outwards, each of them)."""
+    base = Path(os.path.realpath(tmp_path))
+    a = _repository(base / "A")
+    wa = base / "A-wt"
+    git("worktree", "add", "-q", "-b", "wa", str(wa), cwd=a)
+    b = _repository(wa / "B")
+    wb = wa / "B-wt"
+    git("worktree", "add", "-q", "-b", "wb", str(wb), cwd=b)
+    c = _repository(wb / "C")
+    wc = wb / "C-wt"
+    git("worktree", "add", "-q", "-b", "wc", str(wc), cwd=c)
+    placed = find_layout(str(wc))
+    assert placed.worktree_root == str(wc) and placed.linked
+    assert set(placed.shared_roots) == {str(c), str(wb), str(b), str(wa), str(a)}
+    assert len(placed.shared_roots) == len(set(placed.shared_roots))
+
+
+def test_two_enclosing_worktrees_of_one_repository_share_its_checkouts_once(tmp_path: Path) -> None:
+    base = Path(os.path.realpath(tmp_path))
+    a = _repository(base / "A")
+    outer = base / "A-wt1"
+    git("worktree", "add", "-q", "-b", "w1", str(outer), cwd=a)
+    inner = outer / "inner"
+    git("worktree", "add", "-q", "-b", "w2", str(inner), cwd=a)
+    b = _repository(base / "B")
+    wb = inner / "B-wt"
+    git("worktree", "add", "-q", "-b", "wb", str(wb), cwd=b)
+    placed = find_layout(str(wb))
+    assert placed.worktree_root == str(wb)
+    assert sorted(placed.shared_roots) == sorted([str(b), str(a), str(outer), str(inner)])
+
+
+def test_an_unconfirmed_dot_git_link_is_w_when_nothing_confirmed_holds_it(repo: Repo, tmp_path: Path) -> None:
+    """A `.git` file written by hand that links to W's admin dir (whose `gitdir` names W, not it) is still a linked
+    worktree: the agent there is isolated in it. A repository nested inside it does not free the agent either."""
+    admin = (repo.worktree / ".git").read_text().removeprefix("gitdir:").strip()
+    base = Path(os.path.realpath(tmp_path))
+    forged = base / "y"
+    forged.mkdir()
+    (forged / ".git").write_text(f"gitdir: {admin}\n")
+    placed = find_layout(str(forged))
+    assert (placed.worktree_root, placed.linked, placed.common_dir) == (str(forged), True, str(repo.main / ".git"))
+    nested = _repository(forged / "sub")
+    placed = find_layout(str(nested))
+    assert (placed.worktree_root, placed.linked) == (str(forged), True)
+
+
+@pytest.mark.parametrize("value,bare", [("true", True), ("yes", True), ("On", True), ("1", True), ("false", False), ("0", False), ("off", False), ("", False)])
+def test_core_bare_takes_gits_boolean_words(tmp_path: Path, value: str, bare: bool) -> None:
+    """git's booleans: true/yes/on/1, any case (`bare = On`); a `.git` marked bare has no main worktree."""
+    from worktree_guard.layout import main_worktree_of
+
+    base = Path(os.path.realpath(tmp_path))
+    (base / "x" / ".git").mkdir(parents=True)
+    (base / "x" / ".git" / "config").write_text(f"[core]\n\tbare = {value}\n" if value else "[core]\n\tbare\n")
+    assert main_worktree_of(str(base / "x" / ".git")) == (None if bare or not value else str(base / "x"))
+
+
+def test_a_worktrees_list_that_cannot_be_listed_is_named(repo: Repo) -> None:
+    from worktree_guard.layout import LayoutUnknown, linked_worktrees_of
+
+    common = repo.main / ".git"
+    (common / "worktrees").rename(common / "worktrees-moved")
+    (common / "worktrees").symlink_to(common / "worktrees")  # a loop: listing it fails with ELOOP
+    with pytest.raises(LayoutUnknown) as caught:
+        linked_worktrees_of(str(common), strict=True)
+    assert str(caught.value) == f"{common / 'worktrees'} cannot be listed (Too many levels of symbolic links)"
+    assert linked_worktrees_of(str(common)) == []
+
+
+def test_an_entry_without_a_gitdir_file_is_passed_over_and_the_rest_listed(repo: Repo) -> None:
+    from worktree_guard.layout import linked_worktrees_of
+
+    common = repo.main / ".git"
+    (common / "worktrees" / "000-half-made").mkdir()  # sorts first
+    assert set(linked_worktrees_of(str(common), strict=True)) == {str(repo.worktree), str(repo.sibling), str(repo.outside)}
