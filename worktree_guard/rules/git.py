@@ -304,8 +304,10 @@ def _init(call: GitCall, command: ShellCommand, ctx: Context, base: dict) -> lis
     rewrites += [f"${v}" for v in INIT_VARIABLES if command.env(v)[0]]
     if not rewrites:
         return []  # re-initialising picks up missing template files only: "safe", as git's manual says
+    from ..shell.git_call import init_git_dir
+
     operands = call.operands()
-    places: list[str | None] = [call.git_dir] if call.git_dir is not None else []
+    places: list[str | None] = [init_git_dir(call)] if call.names_git_dir else []
     if operands:
         target = operands[0]
         places.append(None if target is None else (target if target.startswith("/") else (None if call.run_dir is None else os.path.join(call.run_dir, target))))
