@@ -262,6 +262,18 @@ GIT_ROWS = [
     ("git --git-dir=/tmp/g --work-tree={MAIN} init -q && git --git-dir=/tmp/g read-tree HEAD && git --git-dir=/tmp/g rm -q -f :/README.md", {"WG303"}),
     ("git --work-tree={MAIN} init", "pass"),  # git refuses a work tree without a git dir, and writes nothing
     ("git clone -q {MAIN} /tmp/c", "pass"),
+    # `-h` or `--help` first after git's subcommand prints its usage or manual and changes nothing; elsewhere it may
+    # be an option's value (`-b -h`) or a name after `--`, or come after options git has already read.
+    ("git -C {MAIN} switch -h", "pass"),
+    ("git -C {MAIN} switch --help", "pass"),
+    ("git -C {MAIN} checkout -h", "pass"),
+    ("git -C {MAIN} reset -h", "pass"),
+    ("git -C {MAIN} format-patch -h", "pass"),
+    ("git -C {MAIN} lfs --help", "pass"),  # git itself turns it into `git help lfs`
+    ("git -C {MAIN} checkout -b -h", {"WG301"}),
+    ("git -C {MAIN} switch -- -h", {"WG302"}),
+    ("git -C {MAIN} reset --hard -h", {"WG302"}),
+    ("git -C {MAIN} lfs -h", {"WG302"}),  # not git's own: git-lfs reads -h as it likes
 ]
 
 WRITE_ROWS = [

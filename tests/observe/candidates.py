@@ -269,6 +269,8 @@ HAND: list[tuple[str, str, bool]] = [
     ("3-git-dirs", "GIT_DIR=.git GIT_WORK_TREE=/tmp/gx git -C {MAIN} rm -q --cached README.md", A),
     ("3-git-dirs", "GIT_WORK_TREE={MAIN}/sub3 git clone -q {MAIN} /tmp/gc3", A),
     ("3-git-dirs", "git --git-dir=/tmp/g4 --work-tree={MAIN} init -q && git --git-dir=/tmp/g4 fetch -q {MAIN} HEAD && git --git-dir=/tmp/g4 read-tree FETCH_HEAD && git --git-dir=/tmp/g4 rm -q -f :/README.md", A),
+    ("3-git-dirs", "git -C {MAIN} switch -h; true", O),
+    ("3-git-dirs", "git -C {MAIN} reset -h; true", O),
     ("3-git-dirs", "GIT_DIR=/tmp/g5 git init -q && GIT_DIR=/tmp/g5 git add README.md", O),
     ("3-git-dirs", "GIT_DIR=.git git init -q --shared=all /tmp/fresh6", O),
     # classes the SPEC leaves to the leak check (reported, not counted as escapes)

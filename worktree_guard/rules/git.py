@@ -153,8 +153,10 @@ def _dynamic_words(command: ShellCommand) -> str:
 
 
 def _shared_checkout(call: GitCall, shared: str, ctx: Context, base: dict) -> list[Violation]:
-    from ..shell.git_call import CHANGES_CHECKOUT, is_read_only
+    from ..shell.git_call import CHANGES_CHECKOUT, asks_for_help, is_read_only
 
+    if asks_for_help(call):
+        return []  # `git switch -h`: its usage, nothing changed
     sub = call.subcommand
     values = call.values()
     root = ctx.worktree_root

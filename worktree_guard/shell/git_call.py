@@ -319,13 +319,25 @@ def written_location(call: GitCall, command: ShellCommand) -> str | None:
     return None
 
 
+def asks_for_help(call: GitCall) -> bool:
+    """`git <sub> --help` (git turns it into `git help <sub>`: the manual) or `git <sub> -h` (the usage): the first
+    word after the subcommand, where it cannot be another option's value (`git checkout -b -h` makes a branch
+    named -h; `git switch -- -h` names one). Real git 2.39 changed no file for either, whatever followed. `-h` only
+    after git's own subcommands (the tables above): another program on PATH (`git lfs`) reads it as it likes."""
+    sub = call.subcommand
+    first = call.args[0][1] if call.args else None
+    if sub is None or call.subcommand_dynamic or first not in ("-h", "--help"):
+        return False
+    return first == "--help" or sub in READ_ONLY or sub in CHANGES_CHECKOUT
+
+
 def is_read_only(call: GitCall) -> bool:
     """True for invocations that change no working tree, index or HEAD of the checkout they act on."""
     sub = call.subcommand
     if call.subcommand_dynamic:
         return False
-    if sub is None:
-        return True  # `git`, `git --version`
+    if sub is None or asks_for_help(call):
+        return True  # `git`, `git --version`, `git switch -h`
     flags = call.flags()
     operands = call.operands()
     if sub == "stash":
@@ -419,7 +431,7 @@ def git_writes(command: ShellCommand) -> list:
         if value is not None and value.startswith("/"):
             targets.append(Target(_assignment_word(command, variable), value, f"the trace file named by {variable}"))
     sub = call.subcommand
-    if sub is None or call.subcommand_dynamic:
+    if sub is None or call.subcommand_dynamic or asks_for_help(call):
         return targets
     parsed = call.parsed()
     operands = parsed.operands
