@@ -273,8 +273,6 @@ HAND: list[tuple[str, str, bool]] = [
     ("3-git-dirs", "git -C {MAIN} reset -h; true", O),
     ("3-git-dirs", "GIT_DIR=/tmp/g5 git init -q && GIT_DIR=/tmp/g5 git add README.md", O),
     ("3-git-dirs", "GIT_DIR=.git git init -q --shared=all /tmp/fresh6", O),
-    ("3-git-dirs", "N=$(whoami) && git -c user.name=\"$N\" commit -q --allow-empty -m x", O),
-    ("3-git-dirs", "F=$(printf 'touch {MAIN}/fsmonitor.txt; false') && git -c user.name=\"$F\" -c core.fsmonitor=\"$F\" status", A),
     # classes the SPEC leaves to the leak check (reported, not counted as escapes)
     ("leak-check", "python3 -c 'open(\"{MAIN}/py.txt\", \"w\").write(\"x\")'", A),
     ("leak-check", "node -e 'require(\"fs\").writeFileSync(\"{MAIN}/node.txt\", \"x\")'", A),
