@@ -274,20 +274,6 @@ GIT_ROWS = [
     ("git -C {MAIN} switch -- -h", {"WG302"}),
     ("git -C {MAIN} reset --hard -h", {"WG302"}),
     ("git -C {MAIN} lfs -h", {"WG302"}),  # not git's own: git-lfs reads -h as it likes
-    # `-c KEY="$V"`: a literal key git only takes as text (user.name, color.*) may have its value at run time; any
-    # other key may be a command git runs or a path it reads (WG404), and unquoted the value may split into more
-    # of git's options, `-c core.fsmonitor=…` or `-C <main>` among them (WG303 too when the subcommand writes).
-    ('git -c user.name="$N" commit -qm x', "pass"),
-    ('git -c user.email="$E" -c user.name="${N:-agent}" commit -qm x', "pass"),
-    ('git -c color.ui="$C" log --oneline -1', "pass"),
-    ('git -c user.name="$N" -C {MAIN} commit -qm x', {"WG302"}),
-    ('git -c user.name=$N commit -qm x', {"WG303", "WG404"}),
-    ('git -c user.name="$@" commit -qm x', {"WG303", "WG404"}),
-    ('git -c "user.name=$N" commit -qm x', {"WG303", "WG404"}),
-    ('git -c user.signingKey="$K" commit -qm x', {"WG303", "WG404"}),  # a key file for ssh signing
-    ('git -c core.pager="$P" log', {"WG404"}),
-    ('git -c user.name="$N" -c core.fsmonitor="$F" status', {"WG404"}),
-    ('git -c user.name="$(rm -rf {MAIN}/src)" commit -qm x', {"WG401"}),  # the substitution runs first, walked
 ]
 
 WRITE_ROWS = [

@@ -24,12 +24,6 @@ if TYPE_CHECKING:
 
 GLOBAL_WITH_VALUE = {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--list-cmds", "--attr-source"}
 LOCATION_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE")
-#: Config keys (lower case) whose value `git -c KEY="$V"` may leave to run time: git uses it as text only. It never
-#: runs it (not core.pager, which git runs, nor gpg.program), never reads it as a path (not user.signingKey, an ssh
-#: key file for ssh signing, nor core.worktree or include.path), and it moves no ref or checkout.
-#: user/author/committer name and email: the identity written into a commit; color.*: colors and booleans
-#: (`always`, `auto`, `red bold`…).
-RUNTIME_VALUE_KEYS = ("user.name", "user.email", "author.name", "author.email", "committer.name", "committer.email", "color.*")
 
 READ_ONLY = frozenset({
     "status", "log", "diff", "show", "rev-parse", "blame", "annotate", "grep", "ls-files", "ls-tree", "ls-remote",
@@ -185,8 +179,6 @@ def _read_options(step: ShellCommand, call: GitCall) -> dict[str, str | None]:
                     return given
                 word, argument = words[i + 1], values[i + 1]
                 i += 2
-            if argument is None and name == "-c" and _text_setting(word.raw):
-                continue  # `-c user.name="$NAME"`: a key that only takes text, its value quoted
             if argument is None:
                 call.dynamic.append(f"{name} {word.raw} is only known at run time")
                 if name in ("-c", "--config-env"):
@@ -219,20 +211,6 @@ def _read_options(step: ShellCommand, call: GitCall) -> dict[str, str | None]:
             continue
         i += 1  # a flag: -p, --no-pager, --bare, …
     return given
-
-
-def _text_setting(raw: str) -> bool:
-    """`KEY="…$V…"`, KEY literal and in RUNTIME_VALUE_KEYS, the rest one double-quoted string that stays one
-    word (no `"$@"`, `${a[@]}` or `${!p@}`): unquoted, `$V` could split into more words, `-c core.fsmonitor=…`
-    among them."""
-    import fnmatch
-    import re
-
-    match = re.fullmatch(r'([A-Za-z][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)+)=("[^"\\`]*")', raw)
-    if match is None or re.search(r"\$@|\$\{[@!#]|\[[@*]\]", match.group(2)):
-        return False
-    key = match.group(1).lower()
-    return any(fnmatch.fnmatchcase(key, pattern) for pattern in RUNTIME_VALUE_KEYS)
 
 
 def _place_directories(call: GitCall, given: dict[str, str | None]) -> None:
