@@ -262,14 +262,18 @@ GIT_ROWS = [
     ("git --git-dir=/tmp/g --work-tree={MAIN} init -q && git --git-dir=/tmp/g read-tree HEAD && git --git-dir=/tmp/g rm -q -f :/README.md", {"WG303"}),
     ("git --work-tree={MAIN} init", "pass"),  # git refuses a work tree without a git dir, and writes nothing
     ("git clone -q {MAIN} /tmp/c", "pass"),
-    # `-h` or `--help` first after git's subcommand prints its usage or manual and changes nothing; elsewhere it may
-    # be an option's value (`-b -h`) or a name after `--`, or come after options git has already read.
+    # `git <sub> -h` alone prints the usage and changes nothing. With more words git reads the options first (one
+    # may open a file: `diff -h --output=f` truncated f, git 2.39); `--help` starts man, which runs a pager or a
+    # configured `man.<tool>.path`; `-h` may be an option's value (`-b -h`) or a name after `--`.
     ("git -C {MAIN} switch -h", "pass"),
-    ("git -C {MAIN} switch --help", "pass"),
     ("git -C {MAIN} checkout -h", "pass"),
     ("git -C {MAIN} reset -h", "pass"),
     ("git -C {MAIN} format-patch -h", "pass"),
-    ("git -C {MAIN} lfs --help", "pass"),  # git itself turns it into `git help lfs`
+    ("git -C {MAIN} switch --help", {"WG302"}),
+    ("git -c man.man.path=/usr/bin/tee -C {MAIN} switch --help", {"WG302"}),
+    ("git diff -h --output={MAIN}/README.md", {"WG401"}),
+    ("git -C {MAIN} archive -h -o {MAIN}/README.md HEAD", {"WG401"}),
+    ("git -C {MAIN} switch -h feature", {"WG302"}),
     ("git -C {MAIN} checkout -b -h", {"WG301"}),
     ("git -C {MAIN} switch -- -h", {"WG302"}),
     ("git -C {MAIN} reset --hard -h", {"WG302"}),

@@ -320,15 +320,15 @@ def written_location(call: GitCall, command: ShellCommand) -> str | None:
 
 
 def asks_for_help(call: GitCall) -> bool:
-    """`git <sub> --help` (git turns it into `git help <sub>`: the manual) or `git <sub> -h` (the usage): the first
-    word after the subcommand, where it cannot be another option's value (`git checkout -b -h` makes a branch
-    named -h; `git switch -- -h` names one). Real git 2.39 changed no file for either, whatever followed. `-h` only
-    after git's own subcommands (the tables above): another program on PATH (`git lfs`) reads it as it likes."""
+    """`git <sub> -h` and nothing after it: git prints the usage and exits 129 before it sets anything up (git.c
+    takes `argc == 2` with `-h` gently). Only the bare form: with more words git parses the options first, and one
+    of them may open a file (`git diff -h --output=<main>/f` truncated it, git 2.39). Not `--help`: git turns it into
+    `git help <sub>`, which starts man (MANPAGER, `man.<tool>.path` run). Only after git's own subcommands (the
+    tables above): another program on PATH (`git lfs`) reads `-h` as it likes."""
     sub = call.subcommand
-    first = call.args[0][1] if call.args else None
-    if sub is None or call.subcommand_dynamic or first not in ("-h", "--help"):
+    if sub is None or call.subcommand_dynamic or len(call.args) != 1 or call.args[0][1] != "-h":
         return False
-    return first == "--help" or sub in READ_ONLY or sub in CHANGES_CHECKOUT
+    return sub in READ_ONLY or sub in CHANGES_CHECKOUT
 
 
 def is_read_only(call: GitCall) -> bool:
