@@ -261,6 +261,9 @@ GIT_ROWS = [
     ("GIT_WORK_TREE=$X git clone -q {MAIN} /tmp/c", {"WG403"}),
     ("git --git-dir=/tmp/g --work-tree={MAIN} init -q && git --git-dir=/tmp/g read-tree HEAD && git --git-dir=/tmp/g rm -q -f :/README.md", {"WG303"}),
     ("git --work-tree={MAIN} init", "pass"),  # git refuses a work tree without a git dir, and writes nothing
+    ("GIT_COMMON_DIR={MAIN}/cd git init -q /tmp/r9", {"WG401"}),  # made <main>/cd/{hooks,info,refs,…}
+    ("GIT_COMMON_DIR=/etc/cd git init -q /tmp/r9", {"WG402"}),
+    ("GIT_COMMON_DIR=$X git init -q /tmp/r9", {"WG403"}),
     ("git clone -q {MAIN} /tmp/c", "pass"),
     # `git <sub> -h` alone prints the usage and changes nothing. With more words git reads the options first (one
     # may open a file: `diff -h --output=f` truncated f, git 2.39); `--help` starts man, which runs a pager or a

@@ -463,6 +463,10 @@ def git_writes(command: ShellCommand) -> list:
             targets.append(Target(None, CWD, "init", base=base))
         if call.names_git_dir:
             targets.append(_init_git_dir_target(call, command, base))
+        present, common = command.env("GIT_COMMON_DIR")
+        if present:  # `GIT_COMMON_DIR=<main>/cd git init /tmp/r` made <main>/cd/{hooks,info,refs,…} (git 2.39)
+            where = None if common is None else _init_relative(call, common)
+            targets.append(Target(_assignment_word(command, "GIT_COMMON_DIR"), where, "init, the common dir named by GIT_COMMON_DIR", base=base))
         option_targets("--separate-git-dir")
     elif sub == "archive":
         option_targets("-o", "--output")
@@ -517,11 +521,19 @@ def init_git_dir(call: GitCall) -> str | None:
     given = call.git_dir_given
     if given is None:
         return None
-    operands = call.operands()
-    if not operands or given.startswith("/"):
+    if given.startswith("/") or not call.operands():
         return call.git_dir
+    return _init_relative(call, given)
+
+
+def _init_relative(call: GitCall, name: str) -> str | None:
+    """A directory `git init` is told of by name (GIT_DIR, GIT_COMMON_DIR), as git takes it: from the directory
+    init is given when it has one (git enters it first), else from where git runs."""
+    operands = call.operands()
+    if name.startswith("/") or not operands:
+        return _join(call.run_dir, name)
     directory = None if operands[0] is None else _join(call.run_dir, operands[0])
-    return _join(directory, given)
+    return _join(directory, name)
 
 
 def _symlink_entries(call: GitCall) -> list:
