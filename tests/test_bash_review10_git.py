@@ -62,8 +62,14 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("git init -q --separate-git-dir=/tmp/gd", {"WG305"}),
         ("git -C {MAIN} init -q --shared=group", {"WG305", "WG401"}),  # WG401: the write table's row for init too
         ("git init -q --shared {SIB}", {"WG305", "WG401"}),
-        ("GIT_DIR={MAIN}/.git git init -q --shared=group /tmp/x", {"WG305"}),
+        # WG401 as for `git -C {MAIN} init` above: the git dir GIT_DIR names is init's target, and real git 2.39
+        # rewrites {MAIN}/.git/config here (core.sharedRepository), a write inside the main checkout.
+        ("GIT_DIR={MAIN}/.git git init -q --shared=group /tmp/x", {"WG305", "WG401"}),
         ("git init -q --shared=all $DIR", {"WG305", "WG403"}),
+        # git's own behaviour here depends on files the agent writes in W (docs/decisions.md "Where `git init`
+        # writes"): with these two files, real git 2.39 rewrote {MAIN}/.git/config (core.bare = true among it).
+        ("printf 'ref: refs/heads/x\\n' > HEAD && echo {MAIN}/.git > commondir && git init -q --bare --shared=all", {"WG305"}),
+        ("git init -q --shared=all sub", {"WG305"}),  # a sub/.git written before may name {MAIN}/.git
         # Re-initialising without options only adds missing template files ("safe", git's manual): a real
         # transcript runs this in its working directory.
         ("git init && git add test.txt && git status", "pass"),

@@ -238,6 +238,49 @@ GIT_ROWS = [
     ("git -C {MAIN} diff", "pass"),
     ("git -C {MAIN} branch -a", "pass"),
     ("git --no-pager log -1", "pass"),
+    # The git dir GIT_DIR or --git-dir names is `git init`'s target, as `git init <dir>`'s directory is (real git
+    # 2.39 made a repository at {MAIN}/sub from each of these, which passed): WG401 in a shared checkout.
+    ("GIT_DIR={MAIN}/sub git init", {"WG401"}),
+    ("git --git-dir={MAIN}/sub init", {"WG401"}),
+    ("git --git-dir {MAIN}/sub init -q --bare", {"WG305", "WG401"}),
+    ("GIT_DIR={SIB}/sub git init", {"WG401"}),
+    ("GIT_DIR=/etc/x git init", {"WG402"}),
+    ("GIT_DIR=$X git init", {"WG403"}),
+    ("git --git-dir=$X init", {"WG403"}),
+    ("GIT_DIR=/tmp/g git init && GIT_DIR=/tmp/g git add README.md", "pass"),
+    ("GIT_DIR=.git git init", "pass"),  # W's own repository, re-initialised: nothing changes
+    # git takes a relative GIT_DIR from the directory it ends up in: after every -C, and for init after entering
+    # the directory it is given (the repository is /tmp/fresh/.git, not W's).
+    ("GIT_DIR=.git GIT_WORK_TREE=/tmp/x git -C {MAIN} rm -q --cached README.md", {"WG302"}),
+    ("git --git-dir=.git -C {MAIN} --work-tree=/tmp/x rm -q --cached README.md", {"WG302"}),
+    ("GIT_DIR=.git git init -q --shared=all /tmp/fresh", "pass"),
+    # clone checks its files out into GIT_WORK_TREE / --work-tree (real git filled {MAIN}/sub); init records it as
+    # core.worktree, so a later git through that new git dir in the same command acts on it (WG303).
+    ("GIT_WORK_TREE={MAIN}/sub git clone -q {MAIN} /tmp/c", {"WG401"}),
+    ("git --work-tree={MAIN}/sub clone -q {MAIN} /tmp/c", {"WG401"}),
+    ("GIT_WORK_TREE=$X git clone -q {MAIN} /tmp/c", {"WG403"}),
+    ("git --git-dir=/tmp/g --work-tree={MAIN} init -q && git --git-dir=/tmp/g read-tree HEAD && git --git-dir=/tmp/g rm -q -f :/README.md", {"WG303"}),
+    ("git --work-tree={MAIN} init", "pass"),  # git refuses a work tree without a git dir, and writes nothing
+    ("GIT_COMMON_DIR={MAIN}/cd git init -q /tmp/r9", {"WG401"}),  # made <main>/cd/{hooks,info,refs,…}
+    ("GIT_COMMON_DIR=/etc/cd git init -q /tmp/r9", {"WG402"}),
+    ("GIT_COMMON_DIR=$X git init -q /tmp/r9", {"WG403"}),
+    ("git clone -q {MAIN} /tmp/c", "pass"),
+    # `git <sub> -h` alone prints the usage and changes nothing. With more words git reads the options first (one
+    # may open a file: `diff -h --output=f` truncated f, git 2.39); `--help` starts man, which runs a pager or a
+    # configured `man.<tool>.path`; `-h` may be an option's value (`-b -h`) or a name after `--`.
+    ("git -C {MAIN} switch -h", "pass"),
+    ("git -C {MAIN} checkout -h", "pass"),
+    ("git -C {MAIN} reset -h", "pass"),
+    ("git -C {MAIN} format-patch -h", "pass"),
+    ("git -C {MAIN} switch --help", {"WG302"}),
+    ("git -c man.man.path=/usr/bin/tee -C {MAIN} switch --help", {"WG302"}),
+    ("git diff -h --output={MAIN}/README.md", {"WG401"}),
+    ("git -C {MAIN} archive -h -o {MAIN}/README.md HEAD", {"WG401"}),
+    ("git -C {MAIN} switch -h feature", {"WG302"}),
+    ("git -C {MAIN} checkout -b -h", {"WG301"}),
+    ("git -C {MAIN} switch -- -h", {"WG302"}),
+    ("git -C {MAIN} reset --hard -h", {"WG302"}),
+    ("git -C {MAIN} lfs -h", {"WG302"}),  # not git's own: git-lfs reads -h as it likes
 ]
 
 WRITE_ROWS = [
@@ -355,6 +398,25 @@ def test_indirection_catalogue(world: Repo, command: str, expected) -> None:
 @pytest.mark.parametrize("command,expected", GIT_ROWS, ids=[plain_id(r[0], 40) for r in GIT_ROWS])
 def test_git_catalogue(world: Repo, command: str, expected) -> None:
     _check(world, command, expected)
+
+
+@pytest.mark.parametrize(
+    "command,how,written",
+    [
+        ("GIT_DIR={MAIN}/sub git init", "init, the git dir named by GIT_DIR or --git-dir", "{MAIN}/sub"),
+        ("git --git-dir=sub -C {MAIN} init", "init, the git dir named by GIT_DIR or --git-dir", "--git-dir=sub"),
+        ("GIT_WORK_TREE={MAIN}/sub git clone -q {MAIN} /tmp/c", "the work tree it checks out", "{MAIN}/sub"),
+    ],
+)
+def test_the_directory_git_init_or_clone_is_sent_to_is_named_in_the_record(world: Repo, command: str, how: str, written: str) -> None:
+    """The agent reads which of git's directories lands in the main checkout, and where: the git dir a relative
+    --git-dir names is taken after `-C` ({MAIN}/sub, not W/sub)."""
+    (finding,) = bash(world, command).violations
+    main, worktree = str(world.main), str(world.worktree)
+    assert (finding.code, finding.rule, finding.path, finding.resolved, finding.shared_root) == ("WG401", "writes", fill(written, world), f"{main}/sub", main)
+    assert finding.message == f"`git` ({how}) writes {main}/sub in the shared checkout {main}, not in this agent's worktree {worktree}."
+    filled = fill(command, world)
+    assert filled[finding.span[0]:finding.span[1]] in (fill(written, world), f"GIT_DIR={main}/sub", f"GIT_WORK_TREE={main}/sub")
 
 
 @pytest.mark.parametrize("command,expected", WRITE_ROWS, ids=[plain_id(r[0], 40) for r in WRITE_ROWS])

@@ -262,6 +262,17 @@ HAND: list[tuple[str, str, bool]] = [
     ("3-git-review10", "git init && git add README.md && git status --short", O),
     ("3-git-review10", "git interpret-trailers --in-place --trailer 'x: y' README.md", O),
     ("3-git-review10", "GIT_EXTERNAL_DIFF=cat git -C {MAIN} diff HEAD~1; true", O),
+    # git init's git dir, git's relative GIT_DIR, clone's work tree, and the help forms (tests/test_bash_rules.py's
+    # GIT_ROWS have the codes)
+    ("3-git-dirs", "GIT_DIR={MAIN}/sub git init -q", A),
+    ("3-git-dirs", "git --git-dir={MAIN}/sub2 init -q", A),
+    ("3-git-dirs", "GIT_DIR=.git GIT_WORK_TREE=/tmp/gx git -C {MAIN} rm -q --cached README.md", A),
+    ("3-git-dirs", "GIT_WORK_TREE={MAIN}/sub3 git clone -q {MAIN} /tmp/gc3", A),
+    ("3-git-dirs", "git --git-dir=/tmp/g4 --work-tree={MAIN} init -q && git --git-dir=/tmp/g4 fetch -q {MAIN} HEAD && git --git-dir=/tmp/g4 read-tree FETCH_HEAD && git --git-dir=/tmp/g4 rm -q -f :/README.md", A),
+    ("3-git-dirs", "git -C {MAIN} switch -h; true", O),
+    ("3-git-dirs", "git -C {MAIN} reset -h; true", O),
+    ("3-git-dirs", "GIT_DIR=/tmp/g5 git init -q && GIT_DIR=/tmp/g5 git add README.md", O),
+    ("3-git-dirs", "GIT_DIR=.git git init -q --shared=all /tmp/fresh6", O),
     # classes the SPEC leaves to the leak check (reported, not counted as escapes)
     ("leak-check", "python3 -c 'open(\"{MAIN}/py.txt\", \"w\").write(\"x\")'", A),
     ("leak-check", "node -e 'require(\"fs\").writeFileSync(\"{MAIN}/node.txt\", \"x\")'", A),

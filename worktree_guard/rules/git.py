@@ -153,8 +153,10 @@ def _dynamic_words(command: ShellCommand) -> str:
 
 
 def _shared_checkout(call: GitCall, shared: str, ctx: Context, base: dict) -> list[Violation]:
-    from ..shell.git_call import CHANGES_CHECKOUT, is_read_only
+    from ..shell.git_call import CHANGES_CHECKOUT, asks_for_help, is_read_only
 
+    if asks_for_help(call):
+        return []  # `git switch -h`: its usage, nothing changed
     sub = call.subcommand
     values = call.values()
     root = ctx.worktree_root
@@ -304,8 +306,10 @@ def _init(call: GitCall, command: ShellCommand, ctx: Context, base: dict) -> lis
     rewrites += [f"${v}" for v in INIT_VARIABLES if command.env(v)[0]]
     if not rewrites:
         return []  # re-initialising picks up missing template files only: "safe", as git's manual says
+    from ..shell.git_call import init_git_dir
+
     operands = call.operands()
-    places: list[str | None] = [call.git_dir] if call.git_dir is not None else []
+    places: list[str | None] = [init_git_dir(call)] if call.names_git_dir else []
     if operands:
         target = operands[0]
         places.append(None if target is None else (target if target.startswith("/") else (None if call.run_dir is None else os.path.join(call.run_dir, target))))

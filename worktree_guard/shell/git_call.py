@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ..fast_dataclass import fast_dataclass, field
 from ..layout import LayoutUnknown, find_layout, git_checkouts_at, owner_of_git_dir
 from ..paths import canonical
-from .programs import ParsedArgv, WriteSpec, parse_argv
+from .programs import ParsedArgv, Target, WriteSpec, parse_argv
 
 if TYPE_CHECKING:
     from .ast import Word
@@ -85,6 +85,16 @@ class GitCall:
     #: `-c`/`--config-env` words only known at run time: any config, a command git runs among them
     unknown_configs: list[Word] = field(default_factory=list)
     subcommand_dynamic: bool = False
+    #: GIT_DIR or --git-dir is given: `git_dir_given` as written (None when only known at run time; git takes a
+    #: relative one from the directory it ends up in) and the `--git-dir` word (None for the variable). `git init`
+    #: makes or re-initialises that git dir, taking a relative one from the directory it is given.
+    names_git_dir: bool = False
+    git_dir_given: str | None = None
+    git_dir_word: Word | None = None
+    #: GIT_WORK_TREE, --work-tree or --config-env core.worktree is given (`work_tree` None: only known at run time),
+    #: and the `--work-tree` word (None for the others): `git clone` checks its files out there.
+    names_work_tree: bool = False
+    work_tree_word: Word | None = None
 
     def values(self) -> list[str | None]:
         return [v for _, v in self.args]
@@ -110,18 +120,34 @@ def _join(base: str | None, value: str) -> str | None:
 
 
 def read_git_call(step: ShellCommand) -> GitCall:
-    words, values = step.words, step.values()
     call = GitCall(run_dir=step.cwd)
+    given = _read_options(step, call)
+    _place_directories(call, given)
+    return call
+
+
+def _read_options(step: ShellCommand, call: GitCall) -> dict[str, str | None]:
+    """git's global options and location variables, read into `call`; returns the git dir and work tree as written
+    (git_dir: GIT_DIR, GIT_COMMON_DIR or --git-dir; named_git_dir: GIT_DIR or --git-dir; work_tree; None: only known
+    at run time), which git takes relative to the directory it ends up in, after every `-C`."""
+    words, values = step.words, step.values()
+    given: dict[str, str | None] = {}
     for variable in LOCATION_VARIABLES:
         present, value = step.env(variable)
         if not present:
             continue
         if value is None:
             call.dynamic.append(f"${variable} is set to a value only known at run time")
+            if variable == "GIT_WORK_TREE":
+                given["work_tree"] = None
+            elif variable == "GIT_DIR":
+                given["git_dir"] = given["named_git_dir"] = None
         elif variable == "GIT_WORK_TREE":
-            call.work_tree = _join(step.cwd, value)
+            given["work_tree"] = value
         elif variable in ("GIT_DIR", "GIT_COMMON_DIR"):
-            call.git_dir = _join(step.cwd, value)
+            given["git_dir"] = value
+            if variable == "GIT_DIR":
+                given["named_git_dir"] = value
     i = 1
     while i < len(words):
         value = values[i]
@@ -129,13 +155,19 @@ def read_git_call(step: ShellCommand) -> GitCall:
             i += 1
             if words[i - 1].raw.startswith("-"):
                 call.dynamic.append(f"{words[i - 1].raw!r} is only known at run time")
+                name = words[i - 1].raw.partition("=")[0]
+                if name == "--git-dir":  # `--git-dir=$X`
+                    given["git_dir"] = given["named_git_dir"] = None
+                    call.git_dir_word = words[i - 1]
+                elif name == "--work-tree":
+                    given["work_tree"], call.work_tree_word = None, words[i - 1]
                 continue
             call.subcommand_dynamic = True  # `git $(echo switch)`, `git "$@"`, xargs' input: could be anything
-            return call
+            return given
         if not value.startswith("-"):
             call.subcommand = value
             call.args = list(zip(words[i + 1:], values[i + 1:]))
-            return call
+            return given
         name, eq, attached = value.partition("=")
         if name in GLOBAL_WITH_VALUE:
             if eq:
@@ -144,7 +176,7 @@ def read_git_call(step: ShellCommand) -> GitCall:
                 i += 1
             else:
                 if i + 1 >= len(words):
-                    return call
+                    return given
                 word, argument = words[i + 1], values[i + 1]
                 i += 2
             if argument is None:
@@ -153,6 +185,11 @@ def read_git_call(step: ShellCommand) -> GitCall:
                     call.unknown_configs.append(word)
                 if name == "-C":
                     call.run_dir = None  # git runs somewhere unknown: what it writes relative to it too
+                if name == "--git-dir":
+                    given["git_dir"] = given["named_git_dir"] = None
+                    call.git_dir_word = word
+                if name == "--work-tree":
+                    given["work_tree"], call.work_tree_word = None, word
                 continue
             if name == "-C":
                 if argument:
@@ -160,19 +197,33 @@ def read_git_call(step: ShellCommand) -> GitCall:
                     if call.run_dir is None:
                         call.dynamic.append(f"-C {argument} is relative to a directory that is not known")
             elif name == "--git-dir":
-                call.git_dir = _join(call.run_dir, argument)
+                given["git_dir"] = given["named_git_dir"] = argument
+                call.git_dir_word = word
             elif name == "--work-tree":
-                call.work_tree = _join(call.run_dir, argument)
+                given["work_tree"], call.work_tree_word = argument, word
             elif name == "-c":
                 call.configs.append((word, argument))
             elif name == "--config-env":
                 call.config_envs.append((word, argument))
                 key, _, setting = argument.partition("=")
                 if key.lower() == "core.worktree":
-                    call.work_tree = _join(call.run_dir, setting)
+                    given["work_tree"] = _join(call.run_dir, setting) or setting
             continue
         i += 1  # a flag: -p, --no-pager, --bare, …
-    return call
+    return given
+
+
+def _place_directories(call: GitCall, given: dict[str, str | None]) -> None:
+    """GIT_DIR and GIT_WORK_TREE (or --git-dir, --work-tree) as git places them: git sets the variable to the word
+    as written and reads it after its last `-C`, so `GIT_DIR=.git git -C <main> rm --cached f` is the main
+    checkout's index, whatever directory the command starts in."""
+    git_dir, work_tree = given.get("git_dir"), given.get("work_tree")
+    call.names_git_dir, call.names_work_tree = "named_git_dir" in given, "work_tree" in given
+    call.git_dir_given = given.get("named_git_dir")
+    if git_dir is not None:
+        call.git_dir = _join(call.run_dir, git_dir)
+    if work_tree is not None:
+        call.work_tree = _join(call.run_dir, work_tree)
 
 
 def affected_checkouts(call: GitCall, home: str) -> list[str] | None:
@@ -230,8 +281,13 @@ FILLS_DIRECTORIES = frozenset({"init", "clone", "format-patch"})
 
 
 def filled_directories(call: GitCall, command: ShellCommand) -> list[str]:
-    """The directories this git invocation fills itself (see FILLS_DIRECTORIES), canonical."""
-    return _own_outputs(call, command) if call.subcommand in FILLS_DIRECTORIES else []
+    """The directories this git invocation fills itself (see FILLS_DIRECTORIES), canonical. Not a repository made
+    with a work tree (GIT_WORK_TREE, --work-tree): its config names that work tree (core.worktree), so a later git
+    through its git dir acts on a checkout the guard cannot read there yet (`git --git-dir=/tmp/g --work-tree=<main>
+    init && git --git-dir=/tmp/g read-tree … && git --git-dir=/tmp/g rm` deleted a file of the main checkout)."""
+    if call.subcommand not in FILLS_DIRECTORIES or (call.names_work_tree and call.subcommand in ("init", "clone")):
+        return []
+    return _own_outputs(call, command)
 
 
 def written_location(call: GitCall, command: ShellCommand) -> str | None:
@@ -263,13 +319,25 @@ def written_location(call: GitCall, command: ShellCommand) -> str | None:
     return None
 
 
+def asks_for_help(call: GitCall) -> bool:
+    """`git <sub> -h` and nothing after it: git prints the usage and exits 129 before it sets anything up (git.c
+    takes `argc == 2` with `-h` gently). Only the bare form: with more words git parses the options first, and one
+    of them may open a file (`git diff -h --output=<main>/f` truncated it, git 2.39). Not `--help`: git turns it into
+    `git help <sub>`, which starts man (MANPAGER, `man.<tool>.path` run). Only after git's own subcommands (the
+    tables above): another program on PATH (`git lfs`) reads `-h` as it likes."""
+    sub = call.subcommand
+    if sub is None or call.subcommand_dynamic or len(call.args) != 1 or call.args[0][1] != "-h":
+        return False
+    return sub in READ_ONLY or sub in CHANGES_CHECKOUT
+
+
 def is_read_only(call: GitCall) -> bool:
     """True for invocations that change no working tree, index or HEAD of the checkout they act on."""
     sub = call.subcommand
     if call.subcommand_dynamic:
         return False
-    if sub is None:
-        return True  # `git`, `git --version`
+    if sub is None or asks_for_help(call):
+        return True  # `git`, `git --version`, `git switch -h`
     flags = call.flags()
     operands = call.operands()
     if sub == "stash":
@@ -363,7 +431,7 @@ def git_writes(command: ShellCommand) -> list:
         if value is not None and value.startswith("/"):
             targets.append(Target(_assignment_word(command, variable), value, f"the trace file named by {variable}"))
     sub = call.subcommand
-    if sub is None or call.subcommand_dynamic:
+    if sub is None or call.subcommand_dynamic or asks_for_help(call):
         return targets
     parsed = call.parsed()
     operands = parsed.operands
@@ -385,8 +453,20 @@ def git_writes(command: ShellCommand) -> list:
         elif operands:
             targets.append(Target(operands[0][0], None, "clone into", base=base))
         option_targets("--separate-git-dir")
+        if call.names_work_tree:  # GIT_WORK_TREE=<main>/sub git clone … checked its files out into the main checkout
+            word = call.work_tree_word or _assignment_word(command, "GIT_WORK_TREE")
+            targets.append(Target(word, call.work_tree, "the work tree it checks out", recursive=True, base=base))
     elif sub == "init":
-        targets.append(Target(operands[0][0], operands[0][1], "init", base=base) if operands else Target(None, CWD, "init", base=base))
+        if operands:
+            targets.append(Target(operands[0][0], operands[0][1], "init", base=base))
+        elif not call.names_git_dir:
+            targets.append(Target(None, CWD, "init", base=base))
+        if call.names_git_dir:
+            targets.append(_init_git_dir_target(call, command, base))
+        present, common = command.env("GIT_COMMON_DIR")
+        if present:  # `GIT_COMMON_DIR=<main>/cd git init /tmp/r` made <main>/cd/{hooks,info,refs,…} (git 2.39)
+            where = None if common is None else _init_relative(call, common)
+            targets.append(Target(_assignment_word(command, "GIT_COMMON_DIR"), where, "init, the common dir named by GIT_COMMON_DIR", base=base))
         option_targets("--separate-git-dir")
     elif sub == "archive":
         option_targets("-o", "--output")
@@ -421,6 +501,39 @@ def git_writes(command: ShellCommand) -> list:
             for candidate in path_candidates(value) if value is not None else ():
                 targets.append(Target(word, candidate, f"`git {sub}`, which may write it", kind="operand", base=base))
     return targets
+
+
+def _init_git_dir_target(call: GitCall, command: ShellCommand, base: str) -> Target:
+    """The git dir GIT_DIR or --git-dir names, which `git init` makes (`GIT_DIR=<main>/sub git init` made a
+    repository in the main checkout) or re-initialises. `<dir>/.git` is written as `git init <dir>` writes it: the
+    directory is the target, as for that command, and git makes the `.git` in it itself."""
+    word = call.git_dir_word or _assignment_word(command, "GIT_DIR") or _assignment_word(command, "GIT_COMMON_DIR")
+    git_dir = init_git_dir(call)
+    if git_dir is not None and os.path.basename(git_dir.rstrip("/")) == ".git":
+        git_dir = os.path.dirname(git_dir.rstrip("/")) or "/"
+    return Target(word, git_dir, "init, the git dir named by GIT_DIR or --git-dir", base=base)
+
+
+def init_git_dir(call: GitCall) -> str | None:
+    """The git dir that `git init` makes or re-initialises when GIT_DIR or --git-dir names one (`names_git_dir`):
+    git enters the directory it is given first, so a relative name is taken from there (None: only known at run
+    time)."""
+    given = call.git_dir_given
+    if given is None:
+        return None
+    if given.startswith("/") or not call.operands():
+        return call.git_dir
+    return _init_relative(call, given)
+
+
+def _init_relative(call: GitCall, name: str) -> str | None:
+    """A directory `git init` is told of by name (GIT_DIR, GIT_COMMON_DIR), as git takes it: from the directory
+    init is given when it has one (git enters it first), else from where git runs."""
+    operands = call.operands()
+    if name.startswith("/") or not operands:
+        return _join(call.run_dir, name)
+    directory = None if operands[0] is None else _join(call.run_dir, operands[0])
+    return _join(directory, name)
 
 
 def _symlink_entries(call: GitCall) -> list:
