@@ -207,7 +207,13 @@ def _read_options(step: ShellCommand, call: GitCall) -> dict[str, str | None]:
                 call.config_envs.append((word, argument))
                 key, _, setting = argument.partition("=")
                 if key.lower() == "core.worktree":
-                    given["work_tree"] = _join(call.run_dir, setting) or setting
+                    # `--config-env core.worktree=VAR`: the work tree is the value of $VAR, not the word VAR
+                    present, value = step.env(setting)
+                    if present and value is not None:
+                        given["work_tree"] = value
+                    else:
+                        given["work_tree"] = None
+                        call.dynamic.append(f"--config-env {argument}: the work tree is ${setting}, only known at run time")
             continue
         i += 1  # a flag: -p, --no-pager, --bare, …
     return given
