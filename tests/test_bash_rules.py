@@ -260,12 +260,12 @@ GIT_ROWS = [
     ("git --work-tree={MAIN}/sub clone -q {MAIN} /tmp/c", {"WG401"}),
     ("GIT_WORK_TREE=$X git clone -q {MAIN} /tmp/c", {"WG403"}),
     ("git --git-dir=/tmp/g --work-tree={MAIN} init -q && git --git-dir=/tmp/g read-tree HEAD && git --git-dir=/tmp/g rm -q -f :/README.md", {"WG303"}),
-    ("git --work-tree={MAIN} init", "pass"),
+    ("git --work-tree={MAIN} init", "pass"),  # git refuses a work tree without a git dir, and writes nothing
     # `--config-env core.worktree=VAR` sets core.worktree to the value of $VAR, not to the word VAR (git 2.39 lets no
     # command-line core.worktree move the work tree at all; the guard reads it as set, the cautious way)
     ("V={MAIN} git --config-env core.worktree=V rm -q --cached README.md", {"WG302"}),
     ("git --config-env core.worktree=V rm -q --cached README.md", {"WG303"}),
-    ("V={MAIN} git --config-env core.worktree=V status", "pass"),  # git refuses a work tree without a git dir, and writes nothing
+    ("V={MAIN} git --config-env core.worktree=V status", "pass"),
     ("GIT_COMMON_DIR={MAIN}/cd git init -q /tmp/r9", {"WG401"}),  # made <main>/cd/{hooks,info,refs,…}
     ("GIT_COMMON_DIR=/etc/cd git init -q /tmp/r9", {"WG402"}),
     ("GIT_COMMON_DIR=$X git init -q /tmp/r9", {"WG403"}),
