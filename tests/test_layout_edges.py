@@ -609,3 +609,136 @@ def test_an_entry_without_a_gitdir_file_is_passed_over_and_the_rest_listed(repo:
     common = repo.main / ".git"
     (common / "worktrees" / "000-half-made").mkdir()  # sorts first
     assert set(linked_worktrees_of(str(common), strict=True)) == {str(repo.worktree), str(repo.sibling), str(repo.outside)}
+
+
+# --- phase 6: what the readers under layout do with files the agent can make (in-process, so mutation testing sees it)
+
+
+def _git_dir_with(tmp: Path, name: str) -> tuple[Path, Path]:
+    """A `.git` directory git would take (HEAD, objects, refs) in `<tmp>/sub`, without its `name` file yet."""
+    fake = tmp / "sub" / ".git"
+    (fake / "objects").mkdir(parents=True)
+    (fake / "refs").mkdir()
+    (fake / "HEAD").write_text("ref: refs/heads/main\n")
+    return tmp / "sub", fake / name
+
+
+def test_a_fifo_commondir_is_refused_without_blocking(tmp_path: Path) -> None:
+    """Opened without O_NONBLOCK a FIFO with no writer blocks for good: the alarm turns that into a failure."""
+    import signal
+
+    from worktree_guard.layout import LayoutUnknown
+
+    sub, commondir = _git_dir_with(Path(os.path.realpath(tmp_path)), "commondir")
+    os.mkfifo(commondir)
+
+    def blocked(signum: int, frame: object) -> None:
+        raise TimeoutError("the read blocked on a FIFO")
+
+    previous = signal.signal(signal.SIGALRM, blocked)
+    signal.alarm(5)
+    try:
+        with pytest.raises(LayoutUnknown) as caught:
+            find_layout(str(sub))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert str(caught.value) == f"{commondir} is not a regular file"
+
+
+def test_a_commondir_in_a_loop_of_links_is_named(tmp_path: Path) -> None:
+    from worktree_guard.layout import LayoutUnknown
+
+    sub, commondir = _git_dir_with(Path(os.path.realpath(tmp_path)), "commondir")
+    commondir.symlink_to(commondir)
+    with pytest.raises(LayoutUnknown) as caught:
+        find_layout(str(sub))
+    assert str(caught.value) == f"{commondir} cannot be read (Too many levels of symbolic links)"
+
+
+def test_a_dot_git_in_a_loop_of_links_is_named(repo: Repo) -> None:
+    from worktree_guard.layout import LayoutUnknown
+
+    sub = repo.worktree / "sub"
+    sub.mkdir()
+    (sub / ".git").symlink_to(sub / ".git")
+    with pytest.raises(LayoutUnknown) as caught:
+        find_layout(str(sub))
+    assert str(caught.value) == f"{sub / '.git'} cannot be examined (Too many levels of symbolic links), so the checkout cannot be placed"
+
+
+def test_a_dot_git_linked_to_a_file_that_fails_to_read_is_named(repo: Repo) -> None:
+    """/proc/self/mem is a regular file (size 0) whose read at offset 0 fails (EIO): a read error, not "no link"."""
+    from worktree_guard.layout import LayoutUnknown
+
+    sub = repo.worktree / "sub"
+    sub.mkdir()
+    (sub / ".git").symlink_to("/proc/self/mem")
+    with pytest.raises(LayoutUnknown) as caught:
+        find_layout(str(sub))
+    assert str(caught.value) == f"{sub / '.git'} cannot be read (Input/output error)"
+
+
+def test_a_config_whose_size_stat_hides_is_still_bounded(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """procfs files say size 0 and hold more: the read itself is bounded (/proc/kallsyms holds megabytes)."""
+    from worktree_guard import layout
+
+    monkeypatch.setattr(layout, "MAX_GIT_FILE", 1 << 20)
+    config = repo.base / "config"
+    config.symlink_to("/proc/kallsyms")
+    with pytest.raises(layout.LayoutUnknown) as caught:
+        layout.read_git_core(str(config), strict=True)
+    assert str(caught.value) == f"{config} is larger than 1 MiB"
+    assert layout.read_git_core(str(config)) == {}
+
+
+def test_a_gitdir_link_that_is_not_utf8_is_read_as_bytes(repo: Repo) -> None:
+    """A `.git` link with a byte that is no UTF-8 (a Latin-1 directory name) is read as git reads bytes, not an
+    error: here it names no git dir, and says so with the undecodable byte kept."""
+    from worktree_guard.layout import LayoutUnknown
+
+    sub = repo.worktree / "sub"
+    sub.mkdir()
+    (sub / ".git").write_bytes(b"gitdir: /nowhere/caf\xe9\n")
+    with pytest.raises(LayoutUnknown) as caught:
+        find_layout(str(sub))
+    assert "links to /nowhere/caf\udce9, which is not a git dir" in str(caught.value)
+
+
+GIT_CONFIGS = [
+    "[core]\n\tworktree = /a # comment\n",
+    "[core]\n\tworktree = /a ; comment\n",
+    "[core]\n\tworktree = \"/a b\"\n",
+    "[core]\n\tworktree = /a b\n",
+    "[core]\n# worktree = /commented\n; worktree = /also\n\tworktree = /a\n",
+    "[core] worktree = /on-the-header-line\n",
+    "[core]\n\tbare\n",
+    "[core]\n\tbare = true\n\tBare = false\n",
+    "[CORE]\n\tWorkTree = /upper\n",
+    "[core]\n\tworktree = /a=b\n",
+    "[user]\n\tworktree = /not-core\n[core]\n\tbare = false\n",
+    "[extensions]\n\tworktreeConfig = true\n",
+    "[core]\n[remote \"origin\"]\n\tworktree = /x\n",
+    "[core \"sub\"]\n\tworktree = /sub\n",
+    "\n\n[core]\n\n\tworktree = /after-blank-lines\n",
+]
+
+
+@pytest.mark.parametrize("text", GIT_CONFIGS)
+def test_the_git_config_reader_agrees_with_git(tmp_path: Path, text: str) -> None:
+    """read_git_core against `git config -f` for the keys it keeps (git 2.39 is the oracle)."""
+    import subprocess
+
+    from worktree_guard.layout import GIT_CORE_KEYS, read_git_core
+
+    config = tmp_path / "config"
+    config.write_text(text)
+    expected = {}
+    for key in GIT_CORE_KEYS:
+        found = subprocess.run(["git", "config", "-f", str(config), "--get", key], capture_output=True, text=True)
+        if found.returncode == 0:
+            expected[key] = found.stdout.rstrip("\n")
+    read = read_git_core(str(config))
+    for key, value in expected.items():
+        assert read.get(key) == value or (value == "" and read.get(key) == "true"), (key, read)
+    assert set(read) == set(expected)
