@@ -746,3 +746,48 @@ def test_the_git_config_reader_agrees_with_git(tmp_path: Path, text: str) -> Non
     for key, value in expected.items():  # a key without `=` is git's true: `--get` prints it empty
         assert read.get(key) == (value if value else "true"), (key, read)
     assert set(read) == set(expected)
+
+
+def test_a_checkout_with_a_separate_git_dir_is_a_main_worktree_with_its_own_worktrees(tmp_path: Path) -> None:
+    """`git init --separate-git-dir`: `.git` is a file linking to a git dir with no `commondir`, a checkout of its
+    own, whose linked worktrees are shared."""
+    base = Path(os.path.realpath(tmp_path))
+    git("init", "-q", "-b", "main", "--separate-git-dir", str(base / "meta.git"), str(base / "tree"), cwd=base)
+    git("-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "--allow-empty", "-m", "init", cwd=base / "tree")
+    git("worktree", "add", "-q", "-b", "other", str(base / "other"), cwd=base / "tree")
+    placed = find_layout(str(base / "tree"))
+    assert (placed.worktree_root, placed.shared_roots, placed.common_dir, placed.source, placed.linked) == (
+        str(base / "tree"), [str(base / "other")], str(base / "meta.git"), "main worktree", False)
+    (base / "meta.git" / "worktrees" / "zz" / "gitdir").mkdir(parents=True)  # an entry that cannot be read: strict
+    from worktree_guard.layout import LayoutUnknown
+
+    with pytest.raises(LayoutUnknown) as caught:
+        find_layout(str(base / "tree"))
+    assert str(caught.value) == f"{base / 'meta.git' / 'worktrees' / 'zz' / 'gitdir'} cannot be read (Is a directory)"
+
+
+def test_a_back_link_that_cannot_be_read_outside_the_worktrees_list_is_unknown(repo: Repo, tmp_path: Path) -> None:
+    """A `.git` file linking to an admin dir made by hand outside `<common>/worktrees` (so no listing reads its
+    `gitdir` again): a back-link that cannot be read leaves the checkout unknown, not an unconfirmed link."""
+    from worktree_guard.layout import LayoutUnknown
+
+    admin = Path(os.path.realpath(tmp_path)) / "admin"
+    (admin / "gitdir").mkdir(parents=True)
+    (admin / "commondir").write_text(f"{repo.main / '.git'}\n")
+    (admin / "HEAD").write_text("ref: refs/heads/main\n")
+    sub = repo.worktree / "sub"
+    sub.mkdir()
+    (sub / ".git").write_text(f"gitdir: {admin}\n")
+    with pytest.raises(LayoutUnknown) as caught:
+        find_layout(str(sub))
+    assert str(caught.value) == f"{admin / 'gitdir'} cannot be read (Is a directory)"
+
+
+def test_a_directory_git_cannot_examine_is_named(tmp_path: Path) -> None:
+    """Where git would run in a directory whose name is too long to look up: unknown, in words that say why."""
+    from worktree_guard.layout import LayoutUnknown, git_checkouts_at
+
+    long_name = str(Path(os.path.realpath(tmp_path)) / ("a" * 300))
+    with pytest.raises(LayoutUnknown) as caught:
+        git_checkouts_at(long_name)
+    assert str(caught.value) == f"{long_name}/.git cannot be examined (File name too long), so the checkout cannot be placed"
