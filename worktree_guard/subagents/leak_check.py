@@ -58,12 +58,12 @@ def worktree_guard_started_layout(call: Any) -> Layout | None:
     worktree. Placed as at its start, with W as recorded; a record that cannot be read is a LayoutUnknown (WG000)."""
     from ..layout import Layout, LayoutUnknown
     from ..paths import inside
-    from .places import started_layout
+    from .places import started_layout, start_sessions
 
     if not call.agent_id:
         return None
     try:
-        found = started_layout(call.session_id, call.agent_id)
+        found = next((r for r in (started_layout(s, call.agent_id) for s in start_sessions(call)) if r is not None), None)
     except ValueError as e:
         raise LayoutUnknown(f"this sub-agent started isolated, but {e}, so its call in {call.cwd} cannot be placed") from None
     if found is None:
@@ -103,9 +103,11 @@ def _checkout_between(top: str, cwd: str) -> bool:
 @hookimpl
 def worktree_guard_confined_agent(call: Any) -> bool | None:
     """A sub-agent that started isolated (its start was recorded) is confined, whatever failed in its call."""
-    from .places import started_path
+    from .places import started_path, start_sessions
 
-    return True if call.agent_id and os.path.lexists(started_path(call.session_id, call.agent_id)) else None
+    if not call.agent_id:
+        return None
+    return True if any(os.path.lexists(started_path(s, call.agent_id)) for s in start_sessions(call)) else None
 
 
 def recorded(saved: SubagentSnapshot) -> Layout:

@@ -39,6 +39,14 @@ def started_path(session_id: str | None, agent_id: str, root: str | None = None)
     return os.path.join(root or state_root(), safe_name(session_id), safe_name(agent_id) + ".started")
 
 
+def start_sessions(agent: Any) -> list[str | None]:
+    """The sessions a sub-agent's start may be recorded under: its call's, and the agent's that dispatched it when
+    the runtime names that one apart (Copilot: a sub-agent's calls carry its own id as `sessionId`, its start
+    event the dispatcher's, which its calls name as `parentAgentId`)."""
+    session, parent = agent.session_id, getattr(agent, "parent_id", None)
+    return [session] if not parent or parent == session else [session, parent]
+
+
 def started_layout(session_id: str | None, agent_id: str) -> dict[str, Any] | None:
     """What `started_path` recorded ({"worktree_root", "common_dir", "shared_roots"}), read with `json` alone;
     None when the sub-agent did not start isolated. A record that cannot be read or makes no sense is ValueError."""
