@@ -56,8 +56,7 @@ def worktree_guard_started_layout(call: Any) -> Layout | None:
     """A sub-agent that started isolated stays isolated: after `cd /tmp/t` (an allowed directory), or into a
     worktree of a clone it made there, its calls carry that cwd, where nothing else would place it in its own
     worktree. Placed as at its start, with W as recorded; a record that cannot be read is a LayoutUnknown (WG000)."""
-    from ..layout import Layout, LayoutUnknown
-    from ..paths import inside
+    from ..layout import LayoutUnknown
     from .places import started_layout, start_sessions
 
     if not call.agent_id:
@@ -68,27 +67,34 @@ def worktree_guard_started_layout(call: Any) -> Layout | None:
         raise LayoutUnknown(f"this sub-agent started isolated, but {e}, so its call in {call.cwd} cannot be placed") from None
     if found is None:
         return None
-    mine, cwd = found["worktree_root"], os.path.realpath(call.cwd)  # canonical: `ln -s /tmp l && cd l` is not in W
-    if inside(cwd, mine) and not _checkout_between(mine, cwd):
+    return placed_as_started(found, call.cwd, "recorded at the sub-agent's start (its cwd is outside that worktree, or in a checkout inside it)")
+
+
+def placed_as_started(found: dict[str, Any], cwd: str, source: str, *, others_free: bool = False) -> Layout | None:
+    """The layout of a call by an agent recorded as isolated in `found["worktree_root"]` (`places.read_started`),
+    None when its canonical cwd is in that W (`ln -s /tmp l && cd l` is not) and in no checkout nested in it: it is
+    placed from there as usual. `others_free`: None too when the cwd is in another checkout of the repository (a
+    main agent's ExitWorktree puts it back in the main one), placed from there."""
+    from ..layout import Layout, linked_worktrees_of, main_worktree_of
+    from ..paths import inside
+
+    mine, cwd = found["worktree_root"], os.path.realpath(cwd)
+    if inside(cwd, mine) and not checkout_between(mine, cwd):
         return None
     # Outside W, or in a checkout nested in it (a worktree of a clone it made, whose configuration it wrote). The
     # repository's worktrees are listed again: one added since the start (the next sub-agent's) is shared too.
-    shared = [r for r in found["shared_roots"] if r != mine]
+    now: list[str] = []
     if found["common_dir"]:
-        from ..layout import linked_worktrees_of, main_worktree_of
-
-        now = [main_worktree_of(found["common_dir"], strict=True), *linked_worktrees_of(found["common_dir"], strict=True)]
-        shared += [r for r in now if r and r != mine and r not in shared]
-    return Layout(
-        worktree_root=mine,
-        shared_roots=shared,
-        linked=True,
-        common_dir=found["common_dir"],
-        source="recorded at the sub-agent's start (its cwd is outside that worktree, or in a checkout inside it)",
-    )
+        listed = [main_worktree_of(found["common_dir"], strict=True), *linked_worktrees_of(found["common_dir"], strict=True)]
+        now = [r for r in listed if r and r != mine]
+    if others_free and any(inside(cwd, top) and not checkout_between(top, cwd) for top in now):
+        return None
+    shared = [r for r in found["shared_roots"] if r != mine]
+    shared += [r for r in now if r not in shared]
+    return Layout(worktree_root=mine, shared_roots=shared, linked=True, common_dir=found["common_dir"], source=source)
 
 
-def _checkout_between(top: str, cwd: str) -> bool:
+def checkout_between(top: str, cwd: str) -> bool:
     """Is there a `.git` entry in a directory below `top` that holds `cwd` (cwd included)?"""
     from ..paths import inside
 

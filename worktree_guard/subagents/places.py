@@ -39,6 +39,16 @@ def started_path(session_id: str | None, agent_id: str, root: str | None = None)
     return os.path.join(root or state_root(), safe_name(session_id), safe_name(agent_id) + ".started")
 
 
+#: The main agent's record in its session's directory: no agent's (`safe_name` never starts a name with `@`).
+MAIN_STARTED = "@main.started"
+
+
+def main_started_path(session_id: str, root: str | None = None) -> str:
+    """The file that says a session's main agent works in a linked worktree, and which: the same record as a
+    sub-agent's start (`started_path`), written at its first call there, moved by a call in another checkout."""
+    return os.path.join(root or state_root(), safe_name(session_id), MAIN_STARTED)
+
+
 def start_sessions(agent: Any) -> list[str | None]:
     """The sessions a sub-agent's start may be recorded under: its call's, and the agent's that dispatched it when
     the runtime names that one apart (Copilot: a sub-agent's calls carry its own id as `sessionId`, its start
@@ -50,10 +60,16 @@ def start_sessions(agent: Any) -> list[str | None]:
 def started_layout(session_id: str | None, agent_id: str) -> dict[str, Any] | None:
     """What `started_path` recorded ({"worktree_root", "common_dir", "shared_roots"}), read with `json` alone;
     None when the sub-agent did not start isolated. A record that cannot be read or makes no sense is ValueError."""
+    return read_started(started_path(session_id, agent_id))
+
+
+def read_started(path: str) -> dict[str, Any] | None:
+    """The record at `path` (`started_path`, `main_started_path`); None when there is none; ValueError when it
+    cannot be read or makes no sense."""
     import json
 
     try:
-        with open(started_path(session_id, agent_id), "rb") as f:
+        with open(path, "rb") as f:
             data = json.loads(f.read(1 << 20))
     except FileNotFoundError:
         return None

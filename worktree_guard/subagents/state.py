@@ -2,8 +2,9 @@
 
 A private directory (0700) outside every checkout: `$XDG_STATE_HOME/worktree-guard/subagents`, by default
 `~/.local/state/worktree-guard/subagents`. Under it, one directory per session holds one snapshot file per
-running isolated sub-agent (`<agent_id>.json`, removed at its stop) and `windows.jsonl`, the start and stop
-times of every sub-agent of the session (to name the ones that ran at the same time). Whatever a crashed
+running isolated sub-agent (`<agent_id>.json`, removed at its stop), its `<agent_id>.started` record (kept until
+the sweep), the main agent's `@main.started` (where it works in a linked worktree) and `windows.jsonl`, the start
+and stop times of every sub-agent of the session (to name the ones that ran at the same time). Whatever a crashed
 session leaves behind is swept after STALE_AFTER, and at most MAX_SNAPSHOTS snapshots are kept.
 """
 
@@ -18,7 +19,7 @@ from .. import effects
 from ..records import Field, Record
 
 from ..audit import append_line
-from .places import safe_name, state_root
+from .places import MAIN_STARTED, safe_name, state_root
 from .snapshots import CheckoutState
 
 STALE_AFTER = 7 * 24 * 3600  # seconds; no sub-agent runs this long
@@ -88,6 +89,17 @@ class SubagentStore:
     def record_start(self, agent_id: str, layout: dict[str, Any]) -> None:
         """The small `.started` record (places.started_path) that keeps the sub-agent isolated wherever its cwd goes."""
         self._write(os.path.join(self.session_dir, safe_name(agent_id) + ".started"), json.dumps(layout))
+
+    def record_main(self, layout: dict[str, Any]) -> None:
+        """The main agent's record (places.main_started_path): the same shape, for the session's linked worktree."""
+        self._write(os.path.join(self.session_dir, MAIN_STARTED), json.dumps(layout))
+
+    def forget_main(self) -> None:
+        effects.will_write("the main agent's worktree record")
+        try:
+            os.unlink(os.path.join(self.session_dir, MAIN_STARTED))
+        except FileNotFoundError:
+            pass
 
     def delete(self, agent_id: str) -> None:
         effects.will_write(f"the snapshot of {agent_id}")
