@@ -148,9 +148,14 @@ def refresh_tests(workdir: Path) -> None:
             shutil.copy2(source, target)
 
 
-def mutant_names(workdir: Path, files: list[str], only_unkilled: bool) -> list[str]:
+def mutant_names(
+    workdir: Path, files: list[str], only_unkilled: bool, skip: list[str] = (), equivalents: list["Equivalent"] = ()
+) -> list[str]:
     """The `--only` modules' mutants as names for `mutmut run`: a glob per module, or (resuming) every mutant
-    of theirs not killed last time, by name (mutmut re-tests a mutant named on its command line)."""
+    of theirs not killed last time, by name (mutmut re-tests a mutant named on its command line). Resuming, a
+    mutant the equivalents file excuses is not run again (each costs a full covering run and cannot be killed),
+    nor is one whose name matches a `--skip` glob (a known endless loop: it would hold a slot until its timeout);
+    a skipped mutant keeps its last result, so the report still counts it against the score."""
     names: list[str] = []
     for file in files:
         meta = workdir / "mutants" / f"{file}.meta"
@@ -158,8 +163,25 @@ def mutant_names(workdir: Path, files: list[str], only_unkilled: bool) -> list[s
             names.append(file.removesuffix(".py").replace("/", ".") + ".*")
             continue
         codes = json.loads(meta.read_text())["exit_code_by_key"]
-        names += sorted(name for name, code in codes.items() if code not in KILLED)
+        unkilled = sorted(name for name, code in codes.items() if code not in KILLED)
+        names += [n for n in unkilled if not any(fnmatch.fnmatchcase(n, g) for g in skip) and not excused(workdir, file, n, equivalents)]
     return names
+
+
+def excused(workdir: Path, file: str, name: str, equivalents: list["Equivalent"]) -> bool:
+    """Does an entry of the equivalents file match this mutant (its name and its changed line)?"""
+    candidates = [e for e in equivalents if fnmatch.fnmatchcase(name, e.pattern)]
+    if not candidates:
+        return False
+    from mutmut.mutation.diff_apply import get_diff_for_mutant
+
+    here = os.getcwd()
+    os.chdir(workdir)
+    try:
+        changed = changed_lines(get_diff_for_mutant(name, path=file))
+    finally:
+        os.chdir(here)
+    return any(e.text in changed for e in candidates)
 
 
 def drop_covering_tests(workdir: Path, prefixes: list[str]) -> int:
@@ -333,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="test and report only these modules' mutants (all the listed modules are mutated and covered)")
     parser.add_argument("--drop-covering", action="append", default=[], metavar="TESTS",
                         help="resuming: no mutant runs the tests whose id starts with TESTS (e.g. tests/test_records.py)")
+    parser.add_argument("--skip", action="append", default=[], metavar="GLOB",
+                        help="resuming with --only: do not run the mutants whose name matches (known endless loops); they keep their last result")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every mutant that was not killed, with its change")
     args = parser.parse_args(argv)
     files = module_files(args.modules)
@@ -346,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         copy_checkout(workdir, fresh=not args.resume)
         print(f"{lift_hookimpls(workdir, files)} @hookimpl functions made mutable", flush=True)
         write_config(workdir, files, args.pytest if args.pytest is not None else ["-m", "not corpus"], args.tests, args.warmup)
-        names = mutant_names(workdir, only, only_unkilled=args.resume) if args.only else None
+        names = mutant_names(workdir, only, args.resume, args.skip, equivalents) if args.only else None
         if args.resume:
             refresh_tests(workdir)
             if args.drop_covering:

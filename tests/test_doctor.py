@@ -107,3 +107,33 @@ def test_recognising_the_hook_command() -> None:
     assert guard_executable("python3 -m worktree_guard hook", None)[0] is True
     assert guard_executable("/nonexistent/worktree-guard", ["hook"]) == (True, None)
     assert guard_executable("worktree-guard check", None)[0] is False
+
+
+def test_doctor_does_not_run_a_hook_command_from_a_settings_file_in_the_worktree(repo: Repo, tmp_path: Path) -> None:
+    """An agent in a linked worktree can write its `.claude/settings.json`: doctor, run there by the user, must not
+    run the command it names (it would run as the user), and tests this install's hook instead."""
+    marker = tmp_path / "ran"
+    evil = tmp_path / "worktree-guard"
+    evil.write_text(f"#!/bin/sh\ntouch {marker}\ncat >/dev/null\nexit 0\n")
+    evil.chmod(0o755)
+    wire(repo.worktree / ".claude" / "settings.json", f"{evil} hook")
+    code, report = doctor(repo.worktree)
+    assert not marker.exists()
+    test = report["self_test"]
+    assert test["ok"] and test["decision"] == "deny" and "WG101" in test["reason"]
+    assert str(evil) not in " ".join(test["command"])
+    assert test["not_run"] == [f"{repo.worktree / '.claude' / 'settings.json'}: an agent in {repo.worktree} can write it; run doctor in the main checkout to test it"]
+    text = subprocess.run([str(HOOK_EXE), "doctor"], cwd=repo.worktree, capture_output=True, text=True, timeout=120).stdout
+    assert f"not run  {repo.worktree / '.claude' / 'settings.json'}: an agent in" in text and not marker.exists()
+
+
+def test_doctor_in_the_main_checkout_runs_its_wired_command(repo: Repo, tmp_path: Path) -> None:
+    """The same file in the main checkout is the user's: doctor runs what it names (and reports it not refusing)."""
+    marker = tmp_path / "ran"
+    fake = tmp_path / "worktree-guard"
+    fake.write_text(f"#!/bin/sh\ntouch {marker}\ncat >/dev/null\nexit 0\n")
+    fake.chmod(0o755)
+    wire(repo.main / ".claude" / "settings.json", f"{fake} hook")
+    code, report = doctor(repo.main)
+    assert marker.exists() and code == 1
+    assert report["self_test"]["decision"] == "pass" and "not_run" not in report["self_test"]

@@ -376,3 +376,58 @@ def test_a_linked_worktree_whose_repository_records_cannot_be_read_cannot_be_pla
     with pytest.raises(LayoutUnknown) as caught:
         find_layout(str(repo.outside))
     assert str(caught.value) == f"{config} cannot be read (Is a directory)"
+
+
+@pytest.mark.parametrize("where", ["find_layout", "git_checkouts_at"])
+@pytest.mark.parametrize("make", ["fifo", "garbage", "empty"])
+def test_a_dot_git_that_is_no_gitdir_link_is_named_as_such(repo: Repo, where: str, make: str) -> None:
+    """A `.git` that is neither a directory nor a readable `gitdir:` link (a FIFO is not even opened, a file of
+    something else, an empty file) cannot be told from a linked worktree's or a submodule's: LayoutUnknown, in words
+    that name the entry (a FIFO read as a file would say "not a regular file"; text read past its first word, that
+    it links nowhere)."""
+    from worktree_guard.layout import LayoutUnknown, git_checkouts_at
+
+    sub = repo.worktree / "sub"
+    sub.mkdir()
+    dotgit = sub / ".git"
+    if make == "fifo":
+        os.mkfifo(dotgit)
+    else:
+        dotgit.write_text("not a link\n" if make == "garbage" else "")
+    judge = find_layout if where == "find_layout" else git_checkouts_at
+    with pytest.raises(LayoutUnknown) as caught:
+        judge(str(sub))
+    expected = f"{dotgit} is not a readable `gitdir:` link"
+    assert str(caught.value) == (expected if where == "git_checkouts_at" else f"{expected}, so the checkout at {sub} cannot be placed")
+
+
+@pytest.mark.parametrize("where", ["find_layout", "git_checkouts_at"])
+def test_a_dot_git_link_too_long_to_read_is_named_by_its_length(repo: Repo, where: str) -> None:
+    """A `gitdir:` line over MAX_GIT_LINE is read strictly: the refusal says why, not that the link is unreadable."""
+    from worktree_guard.layout import MAX_GIT_LINE, LayoutUnknown, git_checkouts_at
+
+    sub = repo.worktree / "sub"
+    sub.mkdir()
+    dotgit = sub / ".git"
+    dotgit.write_text("gitdir: " + "x" * MAX_GIT_LINE + "\n")
+    judge = find_layout if where == "find_layout" else git_checkouts_at
+    with pytest.raises(LayoutUnknown) as caught:
+        judge(str(sub))
+    assert str(caught.value) == f"{dotgit} has a first line longer than {MAX_GIT_LINE} characters"
+
+
+@pytest.mark.parametrize("name", ["commondir", "gitdir"])
+def test_a_linked_worktree_whose_admin_links_cannot_be_read_is_unknown(repo: Repo, name: str) -> None:
+    """W's admin dir has a `commondir` (or `gitdir` back-link) that is not a file: W cannot be placed. Read
+    leniently, an admin dir with its HEAD would pass for a checkout of its own, a main worktree, and the agent would
+    not be isolated; a back-link read leniently would make W a forged link."""
+    from worktree_guard.layout import LayoutUnknown
+
+    admin = Path((repo.worktree / ".git").read_text().removeprefix("gitdir:").strip())
+    (admin / name).unlink()
+    (admin / name).mkdir()
+    with pytest.raises(LayoutUnknown) as caught:
+        find_layout(str(repo.worktree))
+    assert str(caught.value) == f"{admin / name} cannot be read (Is a directory)"
+    result = run_hook_inline(payload(repo.worktree, "Write", {"file_path": str(repo.main / "x"), "content": ""}))
+    assert result.decision == "deny" and result.reason.endswith("[worktree-guard WG000]")

@@ -186,9 +186,15 @@ def runtime_problems(wiring: dict[str, list[dict[str, Any]]]) -> list[str]:
     return problems
 
 
-def installed_command(wiring: Wiring) -> list[str]:
-    """The hook command to test: the one Claude Code runs (first wired PreToolUse entry), else this install's."""
+def installed_command(wiring: Wiring, agent_writable: str | None = None) -> list[str]:
+    """The hook command to test: the one Claude Code runs (first wired PreToolUse entry), else this install's.
+    An entry from a settings file inside `agent_writable` (the linked worktree doctor runs in) is never run: an
+    agent there can write that file, and doctor would run its command as the user."""
+    from .paths import inside
+
     for entry in wiring.entries:
+        if agent_writable and inside(os.path.realpath(entry.settings_file), agent_writable):
+            continue
         if entry.event == "PreToolUse" and entry.executable:
             return entry.argv
     beside = os.path.join(os.path.dirname(sys.executable), "worktree-guard")
@@ -243,6 +249,7 @@ def diagnose(cwd: str, agent_type: str | None, flags: dict[str, Any], run_self_t
     """Everything doctor reports, as data."""
     from . import __version__
     from .engine import project_root_of, scope_for
+    from .paths import inside
 
     scope = scope_for(cwd, agent_type, flags=flags)
     settings = scope.settings.model_dump(mode="json")
@@ -268,7 +275,11 @@ def diagnose(cwd: str, agent_type: str | None, flags: dict[str, Any], run_self_t
         report["problems"] = [p for p in report["problems"] if p.startswith(tuple(wiring.files))]  # not a Claude Code user
     report["problems"] += runtime_problems(report["runtimes"])
     if run_self_test:
-        report["self_test"] = self_test(installed_command(wiring), project)
+        writable = scope.layout.worktree_root if scope.layout.linked else None
+        report["self_test"] = self_test(installed_command(wiring, writable), project)
+        unrun = sorted({e.settings_file for e in wiring.entries if writable and inside(os.path.realpath(e.settings_file), writable)})
+        if unrun:
+            report["self_test"]["not_run"] = [f"{f}: an agent in {writable} can write it; run doctor in the main checkout to test it" for f in unrun]
         if not report["self_test"]["ok"]:
             report["problems"].append("the self-test call was not refused")
     return report
@@ -315,6 +326,7 @@ def render(report: dict[str, Any]) -> str:
         else:
             lines.append(f"  result   {test['detail']}")
         lines.append(f"  {'ok: the installed hook refused the call' if test['ok'] else 'FAILED: the call was not refused'}")
+        lines += [f"  not run  {note}" for note in test.get("not_run", [])]
     lines += ["", "Problems" if report["problems"] else "No problems found."]
     lines += [f"  - {p}" for p in report["problems"]]
     return "\n".join(lines)
