@@ -1,12 +1,12 @@
-"""A main agent that worked in a linked worktree stays isolated when its cwd leaves it.
+"""A main agent the runtime started in a linked worktree stays isolated when its cwd leaves it.
 
-`claude --worktree`, `cd W && claude` and the EnterWorktree tool put a main agent (no agent id) in a linked
-worktree W, where its calls are isolated. Claude Code's `cwd` follows `cd` (research/hook-protocols.md §1.4), and
-`cd /tmp/t` is allowed (the temp dir is in the default allow-list): before, its next calls, made from /tmp/t, were
-judged as those of an agent outside any checkout, not isolated, so a write, a `git checkout` or a `cd` into the main
-checkout passed, and so did everything in a clone it made there. Its first call in W now records W for its session
-(subagents/main_agent.py), and a call from outside W is judged with W as recorded, unless it is in another checkout
-of the repository (ExitWorktree puts it back in the main one).
+`claude --worktree` and `cd W && claude` put a main agent (no agent id) in a linked worktree W, where its calls are
+isolated. Claude Code's `cwd` follows `cd` (research/hook-protocols.md §1.4), and `cd /tmp/t` is allowed (the temp
+dir is in the default allow-list): before, its next calls, made from /tmp/t, were judged as those of an agent
+outside any checkout, not isolated, so a write, a `git checkout` or a `cd` into the main checkout passed, and so
+did everything in a clone it made there. The session's first judged call now records what the runtime chose —
+W, or free (subagents/main_agent.py) — and a session recorded in W is judged with W wherever its cwd is outside W,
+until a judged ExitWorktree is followed by a call in the main checkout.
 """
 
 from __future__ import annotations
@@ -62,7 +62,20 @@ def test_a_main_agent_that_left_its_worktree_is_judged_with_it(repo: Repo, left:
 def test_a_main_agent_never_in_a_linked_worktree_is_judged_as_before(repo: Repo, outside: Path) -> None:
     assert call(repo.main, "Write", {"file_path": str(repo.main / "a.txt"), "content": "x"}) == "pass"
     assert call(outside, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == "pass"
-    assert not record_path().exists()
+    assert json.loads(record_path().read_text()) == {"worktree_root": None}  # started free: once, for the session
+
+
+def test_a_session_that_started_free_is_isolated_in_a_sibling_only_while_there(repo: Repo, outside: Path) -> None:
+    """A main agent in the main checkout that `cd`s into a sub-agent's worktree to review it is isolated there (its
+    cwd), and free again from /tmp/t or the main checkout: its session started free (review finding 2)."""
+    assert call(repo.main, "Bash", {"command": f"cd {repo.sibling}"}) == "pass"
+    assert call(repo.sibling, "Write", {"file_path": str(repo.sibling / "a.txt"), "content": "x"}) == "pass"
+    assert call(repo.sibling, "Bash", {"command": f"cd {repo.main}"}) == ["WG201"]  # as before: its cwd isolates it
+    assert call(repo.sibling, "Bash", {"command": f"cd {outside}"}) == "pass"
+    assert call(outside, "Bash", {"command": f"cd {repo.main}"}) == "pass"
+    assert call(outside, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == "pass"
+    assert call(repo.main, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == "pass"
+    assert json.loads(record_path().read_text()) == {"worktree_root": None}
 
 
 def test_another_sessions_record_does_not_confine_it(repo: Repo, left: Path) -> None:
@@ -78,20 +91,66 @@ def test_a_call_without_a_session_id_leaves_no_record(repo: Repo, outside: Path)
     assert not any(Path(os.environ["XDG_STATE_HOME"]).rglob("@main.started"))
 
 
-def test_exit_worktree_puts_it_back_in_the_main_checkout_free(repo: Repo, left: Path) -> None:
-    """ExitWorktree moves the cwd to the main checkout (Bash cannot: `cd` there is refused): judged from there, and
-    the record goes, so that a later `cd /tmp/t` of the free agent does not confine it again."""
-    assert record_path().is_file()
+def test_a_link_extracted_and_entered_in_one_call_is_no_way_back(repo: Repo, left: Path) -> None:
+    """`echo <b64 tar holding m -> <main>> | base64 -d | tar -x -C /tmp/t && cd /tmp/t/m`: when it is judged, the
+    `cd` target does not exist yet and lies in the temp dir, so it passes; the cwd is then the main checkout, and
+    no `cd` the guard refused got it there. The record applies there too, and in a sibling (review finding 1)."""
+    import base64
+    import io
+    import subprocess
+    import tarfile
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as tar:
+        member = tarfile.TarInfo("m")
+        member.type, member.linkname = tarfile.SYMTYPE, str(repo.main)
+        tar.addfile(member)
+    trick = f"echo {base64.b64encode(buffer.getvalue()).decode()} | base64 -d | tar -x -C {left} && cd {left}/m"
+    assert call(left, "Bash", {"command": trick}) == "pass"  # nothing to see yet: the gap this record closes
+    subprocess.run(["bash", "-c", trick], cwd=left, check=True)
+    for where in (left / "m", repo.main):  # Claude Code may report the logical or the physical directory
+        assert call(where, "Bash", {"command": "git checkout -q -b evil"}) == ["WG301"]
+        assert call(where, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]
+    assert call(repo.sibling, "Write", {"file_path": str(repo.sibling / "a.txt"), "content": "x"}) == ["WG101"]
+    assert call(left, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]
+    assert json.loads(record_path().read_text())["worktree_root"] == str(repo.worktree)
+
+
+def test_a_first_call_already_in_the_main_checkout_through_a_link_is_confined(repo: Repo) -> None:
+    """The same trick from W itself: the first call recorded W, the next one comes from the main checkout."""
+    assert call(repo.worktree, "Write", {"file_path": str(repo.worktree / "a.txt"), "content": "x"}) == "pass"
+    link = repo.worktree / "m"
+    link.symlink_to(repo.main)
+    assert call(link, "Bash", {"command": "git checkout -q -b evil"}) == ["WG301"]
+    assert call(repo.main, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]
+
+
+def test_exit_worktree_then_a_call_in_the_main_checkout_frees_the_session(repo: Repo, left: Path) -> None:
+    """ExitWorktree (the runtime's word) puts the cwd back in the main checkout: judged from there, and free for
+    the rest of the session, a later `cd /tmp/t` included."""
+    assert call(left, "ExitWorktree", {"action": "keep"}) == "pass"
+    assert json.loads(record_path().read_text())["released"] is True
     assert call(repo.main, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == "pass"
-    assert not record_path().exists()
+    assert json.loads(record_path().read_text()) == {"worktree_root": None}
     assert call(left, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == "pass"
+    assert call(repo.main, "Bash", {"command": "git checkout -q -b x"}) == "pass"
 
 
-def test_entering_another_worktree_moves_the_record(repo: Repo, left: Path) -> None:
-    assert call(repo.sibling, "Write", {"file_path": str(repo.sibling / "a.txt"), "content": "x"}) == "pass"
-    assert json.loads(record_path().read_text())["worktree_root"] == str(repo.sibling)
-    assert call(left, "Write", {"file_path": str(repo.worktree / "a.txt"), "content": "x"}) == ["WG101"]
-    assert call(left, "Write", {"file_path": str(repo.sibling / "a.txt"), "content": "x"}) == "pass"
+def test_an_exit_the_runtime_refused_leaves_the_record(repo: Repo) -> None:
+    """ExitWorktree, then a call still in W (the runtime refused the exit): the mark is consumed there, and a later
+    call in the main checkout (the link trick) is judged with W."""
+    assert call(repo.worktree, "ExitWorktree", {"action": "remove", "discard_changes": True}) == "pass"
+    assert call(repo.worktree, "Write", {"file_path": str(repo.worktree / "a.txt"), "content": "x"}) == "pass"
+    assert json.loads(record_path().read_text())["released"] is False
+    assert call(repo.main, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]
+    assert call(repo.main, "Bash", {"command": "git checkout -q -b evil"}) == ["WG301"]
+
+
+def test_a_sibling_worktree_is_another_agents(repo: Repo, left: Path) -> None:
+    """A sibling worktree does not move the record (review finding 1): it stays a shared checkout."""
+    assert call(repo.sibling, "Write", {"file_path": str(repo.sibling / "a.txt"), "content": "x"}) == ["WG101"]
+    assert call(left, "Write", {"file_path": str(repo.worktree / "a.txt"), "content": "x"}) == "pass"
+    assert json.loads(record_path().read_text())["worktree_root"] == str(repo.worktree)
 
 
 def test_a_clone_it_made_in_the_temp_dir_is_no_way_out(repo: Repo, left: Path) -> None:
@@ -121,12 +180,51 @@ def test_a_worktree_of_its_clone_made_inside_its_worktree_does_not_free_it(repo:
     assert call(repo.worktree / "x", "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]
 
 
-def test_a_record_that_cannot_be_read_is_unknown(repo: Repo, left: Path) -> None:
+def test_a_record_that_makes_no_sense_is_unknown_for_the_session(repo: Repo, left: Path) -> None:
     assert record_path().is_file()
     for text, cause in (("{not json", "its start record cannot be read"), ('{"worktree_root": "relative"}', "its start record names no worktree")):
         record_path().write_text(text)
-        result = run_hook_inline(payload(left, "Write", {"file_path": str(left / "x"), "content": "x"}))
-        assert result.decision == "deny" and result.codes == ["WG000"] and cause in result.reason, result.stdout
+        for where in (left, repo.worktree, repo.main):
+            result = run_hook_inline(payload(where, "Write", {"file_path": str(where / "x"), "content": "x"}))
+            assert result.decision == "deny" and result.codes == ["WG000"] and cause in result.reason, result.stdout
+
+
+def test_no_state_directory_is_no_record(repo: Repo, outside: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """XDG_STATE_HOME under a regular file: reading the record is ENOTDIR, nothing can have been written there, and
+    writing fails. Every call is judged as without this record (before, WG000 for every call: review finding 3)."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_STATE_HOME", str(blocker / "state"))
+    assert call(repo.worktree, "Write", {"file_path": str(repo.worktree / "a.txt"), "content": "x"}) == "pass"
+    assert call(repo.worktree, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]
+    assert call(repo.main, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == "pass"
+    assert call(outside, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == "pass"
+
+
+def test_an_unwritable_state_directory_leaves_calls_judged_as_usual(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record that cannot be written never turns a judged call into WG000 (before: every call in W was refused)."""
+    import errno
+
+    from worktree_guard.subagents.state import SubagentStore
+
+    def refused(self: SubagentStore) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied", self.session_dir)
+
+    monkeypatch.setattr(SubagentStore, "_ensure", refused)  # as root, no mode makes a directory unwritable
+    assert call(repo.worktree, "Write", {"file_path": str(repo.worktree / "a.txt"), "content": "x"}) == "pass"
+    assert call(repo.worktree, "Bash", {"command": f"git -C {repo.main} checkout -q -b x"}) == ["WG301"]
+    assert not record_path().exists()
+
+
+def test_a_record_that_cannot_be_read_refuses_only_outside_every_checkout(repo: Repo, outside: Path) -> None:
+    """A read error other than "no such file" (here EISDIR): in a checkout the cwd places the agent; in none,
+    where the record matters most, the call is refused (fail closed)."""
+    record_path().mkdir(parents=True)
+    assert call(repo.worktree, "Write", {"file_path": str(repo.worktree / "a.txt"), "content": "x"}) == "pass"
+    assert call(repo.worktree, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]
+    assert call(repo.main, "Write", {"file_path": str(repo.main / "a.txt"), "content": "x"}) == "pass"
+    result = run_hook_inline(payload(outside, "Write", {"file_path": str(outside / "x"), "content": "x"}))
+    assert result.decision == "deny" and result.codes == ["WG000"] and "worktree record cannot be read" in result.reason, result.stdout
 
 
 def test_the_sweep_removes_an_old_record(repo: Repo, left: Path) -> None:

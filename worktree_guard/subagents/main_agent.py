@@ -1,17 +1,24 @@
-"""A main agent that worked in a linked worktree stays isolated when its cwd leaves it (SPEC §4), a plugin.
+"""A main agent the runtime started in a linked worktree stays isolated when its cwd leaves it (SPEC §4), a plugin.
 
-A session's main agent has no agent id and so no SubagentStart: `claude --worktree`, `cd W && claude`, the
-EnterWorktree tool put its cwd in a linked worktree W, where it is isolated; Claude Code's `cwd` follows `cd`, and
-`cd /tmp/t` is allowed (the temp dir is in the default allow-list), so its next calls came from a directory in no
-checkout, judged as those of an agent that is not isolated. Its first call judged in W now leaves the record a
-sub-agent's start leaves (`places.main_started_path`, keyed by the session), and a call whose cwd is outside W, or
-in a checkout nested in it, is judged with W as recorded — unless the cwd is in another checkout of the
-repository: ExitWorktree puts the agent back in the main one (Bash cannot: every `cd` there is refused while the
-record applies), where it is judged as usual; a call there drops the record, one in a sibling worktree moves it.
+A session's main agent has no agent id and so no SubagentStart: `claude --worktree` and `cd W && claude` put its
+cwd in a linked worktree W, where it is isolated; Claude Code's `cwd` follows `cd`, and `cd /tmp/t` is allowed
+(the temp dir is in the default allow-list), so its next calls came from a directory in no checkout, judged as
+those of an agent that is not isolated. So the session's first judged main-agent call records, once, what the
+runtime chose (`places.main_started_path`): W when that call is isolated in a linked worktree of git's, "free"
+anywhere else. A session recorded in W is judged with W wherever its cwd is outside W, or in a checkout nested in
+it — the main checkout and sibling worktrees included: a link an opaque command extracts and a `cd` in the same
+Bash call put the cwd there without a `cd` the guard could refuse. A session recorded free never gets W later: an
+agent that `cd`s into a sibling worktree is isolated there by its cwd alone, and free again outside it.
 
-Without a session id there is no record: sessions could not be told apart, and one session's W would confine
-another's agent. Only the hook writes the record (`worktree_guard_call_judged`): `validate`, `check` and
-`explain` read it at most, and the daemon declines the call that would write it (effects.py).
+Only the runtime's word releases W: a judged ExitWorktree marks the record, and the session's next main-agent
+call consumes the mark — the session is free from then on when that call's cwd is in the repository's main
+worktree (where ExitWorktree puts it), else the runtime refused the exit and W applies as before. EnterWorktree
+after the first call is not recorded (a known gap, docs/dispatch-and-leaks.md): its worktree isolates the agent
+by its cwd alone.
+
+Without a session id there is no record: sessions could not be told apart. Only the hook writes the record
+(`worktree_guard_call_judged`): `validate`, `check` and `explain` read it at most, and the daemon declines the
+call that would write it (effects.py).
 """
 
 from __future__ import annotations
@@ -26,7 +33,9 @@ if TYPE_CHECKING:
     from ..layout import Layout
     from ..model import ToolCall, Verdict
 
-SOURCE = "recorded at the main agent's call in that worktree (its cwd is outside it, or in a checkout inside it)"
+SOURCE = "recorded at the main agent's first call, in that worktree (its cwd is outside it, or in a checkout inside it)"
+#: The Claude Code tool that leaves the session's worktree for the main checkout: the runtime's word of a release.
+EXIT_TOOL = "ExitWorktree"
 
 
 def main_call(call: Any) -> bool:
@@ -34,23 +43,52 @@ def main_call(call: Any) -> bool:
     return not call.agent_id and bool(call.session_id)
 
 
+def exit_call(call: ToolCall) -> bool:
+    return call.tool == EXIT_TOOL and call.runtime == "claude-code"
+
+
 @hookimpl
 def worktree_guard_started_layout(call: ToolCall) -> Layout | None:
-    """The main agent's recorded W, for a call whose cwd left it for no other checkout of the repository; a record
-    that cannot be read is a LayoutUnknown (WG000)."""
+    """The session's recorded W, for a main-agent call whose cwd is outside it (None: placed from its cwd as
+    usual). A record that makes no sense is a LayoutUnknown (WG000) wherever the cwd is; one that cannot be read
+    is one only where the cwd is in no checkout, where a record matters most (in one, the cwd places the agent)."""
     if not main_call(call):
         return None
     from ..layout import LayoutUnknown
     from .leak_check import placed_as_started
-    from .places import main_started_path, read_started
+    from .places import main_started_path, read_main_started
 
     try:
-        found = read_started(main_started_path(call.session_id))
+        found = read_main_started(main_started_path(call.session_id))
     except ValueError as e:
-        raise LayoutUnknown(f"this session's agent worked in a linked worktree, but {e}, so its call in {call.cwd} cannot be placed") from None
-    if found is None:
+        raise LayoutUnknown(f"this session's main agent has a worktree record, but {e}, so its call in {call.cwd} cannot be placed") from None
+    except OSError as e:
+        if in_a_checkout(call.cwd):
+            return None
+        raise LayoutUnknown(f"this session's worktree record cannot be read ({e}), so the main agent's call in {call.cwd}, in no checkout, cannot be placed") from None
+    if found is None or found["worktree_root"] is None:
         return None
-    return placed_as_started(found, call.cwd, SOURCE, others_free=True)
+    if found["released"] and in_main_worktree(found, call.cwd):
+        return None  # ExitWorktree put it there: free from now on (`worktree_guard_call_judged` records it)
+    return placed_as_started(found, call.cwd, SOURCE)
+
+
+def in_a_checkout(cwd: str) -> bool:
+    from ..layout import find_layout
+
+    return find_layout(os.path.realpath(cwd)).worktree_root is not None
+
+
+def in_main_worktree(found: dict[str, Any], cwd: str) -> bool:
+    """Is the canonical `cwd` in the recorded repository's main worktree, and in no checkout nested in it (a
+    `claude --worktree` W lies inside it, under `.claude/worktrees/`)?"""
+    from ..layout import main_worktree_of
+    from ..paths import inside
+    from .leak_check import checkout_between
+
+    main = main_worktree_of(found["common_dir"], strict=True) if found["common_dir"] else None
+    cwd = os.path.realpath(cwd)
+    return bool(main) and inside(cwd, main) and not checkout_between(main, cwd)
 
 
 @hookimpl
@@ -66,37 +104,47 @@ def worktree_guard_confined_agent(call: ToolCall) -> bool | None:
 
 @hookimpl
 def worktree_guard_call_judged(call: ToolCall, ctx: Context, verdict: Verdict) -> None:
-    """Keep the record where the main agent is: its W when the call was judged isolated in a linked worktree of
-    git's (written when missing or naming another W), none when the call was in the recorded repository's main
-    worktree (ExitWorktree: an agent free there stays free after a `cd /tmp/t`)."""
+    """Write what this judged main-agent call changes in the session's record (`next_record`)."""
     if not main_call(call):
         return
-    layout = ctx.layout
-    if layout.source in (SOURCE, "configuration"):
-        return  # placed by the record itself, or by a configured W (which applies wherever the agent is)
-    from .places import main_started_path, read_started
+    from .places import main_started_path, read_main_started
 
-    path = main_started_path(call.session_id)
-    if layout.linked and layout.worktree_root and layout.common_dir and ctx.isolation.isolated:
-        try:
-            found = read_started(path)
-        except ValueError:
-            found = None  # rewritten: the agent is in W now
-        if found is None or found["worktree_root"] != layout.worktree_root:
-            record(call.session_id, layout)
-    elif not layout.linked and layout.common_dir and os.path.lexists(path):
-        try:
-            found = read_started(path)
-        except ValueError:
-            return  # kept: a record that cannot be read refuses what it would place
-        if found is not None and found["common_dir"] == layout.common_dir:
-            from .state import SubagentStore
-
-            SubagentStore(call.session_id).forget_main()
+    try:
+        changed = next_record(call, ctx, read_main_started(main_started_path(call.session_id)))
+        if changed is not None:
+            record(call.session_id, changed, ctx.layout)
+    except Exception:  # noqa: BLE001
+        # The call stands as judged: a record that cannot be read (a call in a checkout is judged without it) or
+        # written (an unwritable state directory) leaves the session judged as if there were none, never WG000.
+        # The daemon's refusal to write (StatefulCall, a BaseException) goes through: the hook process writes.
+        pass
 
 
-def record(session_id: str, layout: Layout) -> None:
-    """Write the session's record of W (none when the state directory lies in one of its checkouts: an agent
+def next_record(call: ToolCall, ctx: Context, found: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The session's record after this call, None when it stays as it is: the first call records W (isolated in a
+    linked worktree of git's) or free; ExitWorktree marks W released; the next call consumes the mark."""
+    from .places import FREE
+
+    first = found is None
+    if found is None:
+        layout = ctx.layout
+        isolated_in_w = layout.linked and layout.worktree_root and layout.common_dir and ctx.isolation.isolated
+        if not isolated_in_w or layout.source == "configuration":  # a configured W applies wherever the agent is
+            return dict(FREE)
+        found = {"worktree_root": layout.worktree_root, "common_dir": layout.common_dir, "shared_roots": list(layout.shared_roots), "released": False}
+    if found["worktree_root"] is None:
+        return None  # started free: free for the rest of the session
+    if exit_call(call):
+        released = True
+    elif found["released"] and in_main_worktree(found, call.cwd):
+        return dict(FREE)
+    else:
+        released = False  # the runtime refused the exit: its cwd is not where ExitWorktree puts it
+    return {**found, "released": released} if first or released != found["released"] else None
+
+
+def record(session_id: str, found: dict[str, Any], layout: Layout) -> None:
+    """Write the session's record (none when the state directory lies in one of the call's checkouts: an agent
     that can write there could remove it, and its files would be dirty paths there)."""
     from ..paths import inside
     from .state import SubagentStore, state_root, sweep
@@ -106,4 +154,4 @@ def record(session_id: str, layout: Layout) -> None:
         return
     store = SubagentStore(session_id)
     sweep(store.root)  # a session without sub-agents sweeps too (otherwise only their starts do)
-    store.record_main({"worktree_root": layout.worktree_root, "common_dir": layout.common_dir, "shared_roots": list(layout.shared_roots)})
+    store.record_main(found)

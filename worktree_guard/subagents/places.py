@@ -41,11 +41,14 @@ def started_path(session_id: str | None, agent_id: str, root: str | None = None)
 
 #: The main agent's record in its session's directory: no agent's (`safe_name` never starts a name with `@`).
 MAIN_STARTED = "@main.started"
+#: The main agent's record of a session the runtime started outside any linked worktree.
+FREE: dict[str, Any] = {"worktree_root": None}
 
 
 def main_started_path(session_id: str, root: str | None = None) -> str:
-    """The file that says a session's main agent works in a linked worktree, and which: the same record as a
-    sub-agent's start (`started_path`), written at its first call there, moved by a call in another checkout."""
+    """The file that says where the runtime started a session's main agent, written once, at its first judged
+    call: in a linked worktree (the same record as a sub-agent's start, `started_path`), or free
+    (`read_main_started`)."""
     return os.path.join(root or state_root(), safe_name(session_id), MAIN_STARTED)
 
 
@@ -75,12 +78,42 @@ def read_started(path: str) -> dict[str, Any] | None:
         return None
     except (OSError, ValueError) as e:
         raise ValueError(f"its start record cannot be read ({e})") from None
+    return started_record(data)
+
+
+def started_record(data: Any) -> dict[str, Any]:
+    """A start record's parsed JSON checked: ValueError when it makes no sense."""
     root, common, shared = (data.get(k) if isinstance(data, dict) else None for k in ("worktree_root", "common_dir", "shared_roots"))
     if not (isinstance(root, str) and os.path.isabs(root)) or not (common is None or isinstance(common, str)):
         raise ValueError("its start record names no worktree")
     if not (isinstance(shared, list) and all(isinstance(s, str) and os.path.isabs(s) for s in shared)):
         raise ValueError("its start record names no shared checkouts")
     return {"worktree_root": root, "common_dir": common, "shared_roots": shared}
+
+
+def read_main_started(path: str) -> dict[str, Any] | None:
+    """The main agent's record (`main_started_path`): None when there is none — also on ENOTDIR, a file where
+    the state directory would be, under which nothing can have been written; {"worktree_root": None} when its
+    session started free; else the `read_started` record with "released" (a judged ExitWorktree marked it).
+    ValueError when it makes no sense; OSError when it cannot be read otherwise (the caller decides)."""
+    import json
+
+    try:
+        with open(path, "rb") as f:
+            text = f.read(1 << 20)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise ValueError(f"its start record cannot be read ({e})") from None
+    if data == FREE:
+        return dict(FREE)
+    released = data.get("released", False) if isinstance(data, dict) else False
+    if not isinstance(released, bool):
+        raise ValueError("its start record says neither yes nor no about its release")
+    return {**started_record(data), "released": released}
+
 
 
 def waves_root(environ: dict[str, str] | None = None) -> str:

@@ -3,7 +3,7 @@
 A private directory (0700) outside every checkout: `$XDG_STATE_HOME/worktree-guard/subagents`, by default
 `~/.local/state/worktree-guard/subagents`. Under it, one directory per session holds one snapshot file per
 running isolated sub-agent (`<agent_id>.json`, removed at its stop), its `<agent_id>.started` record (kept until
-the sweep), the main agent's `@main.started` (where it works in a linked worktree) and `windows.jsonl`, the start
+the sweep), the main agent's `@main.started` (whether the runtime started it in a linked worktree, and which) and `windows.jsonl`, the start
 and stop times of every sub-agent of the session (to name the ones that ran at the same time). Whatever a crashed
 session leaves behind is swept after STALE_AFTER, and at most MAX_SNAPSHOTS snapshots are kept.
 """
@@ -90,16 +90,9 @@ class SubagentStore:
         """The small `.started` record (places.started_path) that keeps the sub-agent isolated wherever its cwd goes."""
         self._write(os.path.join(self.session_dir, safe_name(agent_id) + ".started"), json.dumps(layout))
 
-    def record_main(self, layout: dict[str, Any]) -> None:
-        """The main agent's record (places.main_started_path): the same shape, for the session's linked worktree."""
-        self._write(os.path.join(self.session_dir, MAIN_STARTED), json.dumps(layout))
-
-    def forget_main(self) -> None:
-        effects.will_write("the main agent's worktree record")
-        try:
-            os.unlink(os.path.join(self.session_dir, MAIN_STARTED))
-        except FileNotFoundError:
-            pass
+    def record_main(self, record: dict[str, Any]) -> None:
+        """The main agent's record (places.main_started_path): where the runtime started it (places.read_main_started)."""
+        self._write(os.path.join(self.session_dir, MAIN_STARTED), json.dumps(record))
 
     def delete(self, agent_id: str) -> None:
         effects.will_write(f"the snapshot of {agent_id}")
