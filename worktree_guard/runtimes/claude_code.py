@@ -30,6 +30,7 @@ TOOLS: dict[str, tuple[ToolKind, str | None]] = {
     "Agent": ("dispatch", None),
     "Task": ("dispatch", None),
     "EnterWorktree": ("enter_worktree", "path"),
+    "ExitWorktree": ("other", None),  # writes nothing the guard judges; its call releases a main agent's record
 }
 
 # The agent type Claude Code runs when a dispatch names none.

@@ -115,7 +115,6 @@ def read_main_started(path: str) -> dict[str, Any] | None:
     return {**started_record(data), "released": released}
 
 
-
 def waves_root(environ: dict[str, str] | None = None) -> str:
     return os.path.join(os.path.dirname(state_root(environ)), "waves")
 

@@ -3,9 +3,10 @@
 A private directory (0700) outside every checkout: `$XDG_STATE_HOME/worktree-guard/subagents`, by default
 `~/.local/state/worktree-guard/subagents`. Under it, one directory per session holds one snapshot file per
 running isolated sub-agent (`<agent_id>.json`, removed at its stop), its `<agent_id>.started` record (kept until
-the sweep), the main agent's `@main.started` (whether the runtime started it in a linked worktree, and which) and `windows.jsonl`, the start
-and stop times of every sub-agent of the session (to name the ones that ran at the same time). Whatever a crashed
-session leaves behind is swept after STALE_AFTER, and at most MAX_SNAPSHOTS snapshots are kept.
+the sweep), the main agent's `@main.started` (whether the runtime started it in a linked worktree, and which) and
+`windows.jsonl`, the start and stop times of every sub-agent of the session (to name the ones that ran at the same
+time). Whatever a crashed session leaves behind is swept after STALE_AFTER, and at most MAX_SNAPSHOTS snapshots
+are kept.
 """
 
 from __future__ import annotations
