@@ -62,7 +62,7 @@ def test_a_main_agent_that_left_its_worktree_is_judged_with_it(repo: Repo, left:
 def test_a_main_agent_never_in_a_linked_worktree_is_judged_as_before(repo: Repo, outside: Path) -> None:
     assert call(repo.main, "Write", {"file_path": str(repo.main / "a.txt"), "content": "x"}) == "pass"
     assert call(outside, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == "pass"
-    assert json.loads(record_path().read_text()) == {"worktree_root": None}  # started free: once, for the session
+    assert json.loads(record_path().read_text()) == {"worktree_root": None, "moving": False}  # started free: once, for the session
 
 
 def test_a_session_that_started_free_is_isolated_in_a_sibling_only_while_there(repo: Repo, outside: Path) -> None:
@@ -75,7 +75,7 @@ def test_a_session_that_started_free_is_isolated_in_a_sibling_only_while_there(r
     assert call(outside, "Bash", {"command": f"cd {repo.main}"}) == "pass"
     assert call(outside, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == "pass"
     assert call(repo.main, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == "pass"
-    assert json.loads(record_path().read_text()) == {"worktree_root": None}
+    assert json.loads(record_path().read_text()) == {"worktree_root": None, "moving": False}
 
 
 def test_another_sessions_record_does_not_confine_it(repo: Repo, left: Path) -> None:
@@ -129,9 +129,9 @@ def test_exit_worktree_then_a_call_in_the_main_checkout_frees_the_session(repo: 
     """ExitWorktree (the runtime's word) puts the cwd back in the main checkout: judged from there, and free for
     the rest of the session, a later `cd /tmp/t` included."""
     assert call(left, "ExitWorktree", {"action": "keep"}) == "pass"
-    assert json.loads(record_path().read_text())["released"] is True
+    assert json.loads(record_path().read_text())["moving"] is True
     assert call(repo.main, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == "pass"
-    assert json.loads(record_path().read_text()) == {"worktree_root": None}
+    assert json.loads(record_path().read_text()) == {"worktree_root": None, "moving": False}
     assert call(left, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == "pass"
     assert call(repo.main, "Bash", {"command": "git checkout -q -b x"}) == "pass"
 
@@ -141,7 +141,7 @@ def test_an_exit_the_runtime_refused_leaves_the_record(repo: Repo) -> None:
     call in the main checkout (the link trick) is judged with W."""
     assert call(repo.worktree, "ExitWorktree", {"action": "remove", "discard_changes": True}) == "pass"
     assert call(repo.worktree, "Write", {"file_path": str(repo.worktree / "a.txt"), "content": "x"}) == "pass"
-    assert json.loads(record_path().read_text())["released"] is False
+    assert json.loads(record_path().read_text())["moving"] is False
     assert call(repo.main, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]
     assert call(repo.main, "Bash", {"command": "git checkout -q -b evil"}) == ["WG301"]
 
@@ -260,3 +260,52 @@ def test_the_daemon_declines_the_call_that_writes_the_record_and_serves_the_rest
     write = payload(outside, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"})
     exit_code, out, _ = client.ask_daemon(["hook"], json.dumps(write).encode(), spawn=False)
     assert exit_code == 0 and json.loads(out)["hookSpecificOutput"]["permissionDecisionReason"].endswith("[worktree-guard WG101]"), out
+
+
+def test_an_exit_asked_for_from_the_main_checkout_frees_nothing(repo: Repo, left: Path) -> None:
+    """The link trick put the cwd in the main checkout (still confined); an ExitWorktree from there is no move of
+    the runtime's (it would not have had to move the agent there): no mark, and the next call is still judged with W
+    (the second review's finding 1)."""
+    assert call(repo.main, "ExitWorktree", {"action": "keep"}) == "pass"
+    assert json.loads(record_path().read_text())["moving"] is False
+    assert call(repo.main, "Bash", {"command": "git checkout -q -b evil"}) == ["WG301"]
+    assert call(repo.main, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]
+
+
+def test_a_move_into_another_linked_worktree_makes_it_w(repo: Repo, left: Path) -> None:
+    """ExitWorktree back to the linked worktree the session came from, or EnterWorktree into a new one: the next
+    call's cwd is in another linked worktree of the repository, which becomes W (not a shared root of the old W:
+    the second review's finding 2)."""
+    assert call(left, "ExitWorktree", {"action": "keep"}) == "pass"
+    assert call(repo.outside, "Write", {"file_path": str(repo.outside / "a.txt"), "content": "x"}) == "pass"
+    assert json.loads(record_path().read_text())["worktree_root"] == str(repo.outside)
+    assert call(repo.outside, "Write", {"file_path": str(repo.worktree / "a.txt"), "content": "x"}) == ["WG101"]
+    assert call(left, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]
+    assert call(repo.outside, "EnterWorktree", {"name": "next"}) == "pass"
+    assert call(repo.sibling, "Write", {"file_path": str(repo.sibling / "b.txt"), "content": "x"}) == "pass"
+    assert json.loads(record_path().read_text())["worktree_root"] == str(repo.sibling)
+
+
+def test_enter_worktree_from_a_session_that_started_free_records_it(repo: Repo, outside: Path) -> None:
+    """EnterWorktree from the main checkout (a free session): the next call in a linked worktree records it, and
+    a `cd /tmp/t` after it is no way back (the second review's finding 3)."""
+    assert call(repo.main, "EnterWorktree", {"name": "feature"}) == "pass"
+    assert call(repo.worktree, "Bash", {"command": f"cd {outside}"}) == "pass"
+    assert json.loads(record_path().read_text())["worktree_root"] == str(repo.worktree)
+    assert call(outside, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]
+
+
+def test_a_refused_enter_worktree_marks_nothing(repo: Repo, left: Path) -> None:
+    assert call(left, "EnterWorktree", {"path": str(repo.sibling)}) == ["WG505"]
+    assert json.loads(record_path().read_text())["moving"] is False
+    assert call(repo.sibling, "Write", {"file_path": str(repo.sibling / "b.txt"), "content": "x"}) == ["WG101"]
+
+
+def test_a_free_session_that_only_cds_into_a_worktree_after_enter_was_refused_stays_free(repo: Repo, outside: Path) -> None:
+    """EnterWorktree, then a call that is not in a linked worktree (the runtime refused): the mark is consumed and
+    a later `cd` into a sibling to review it records nothing."""
+    assert call(repo.main, "EnterWorktree", {"name": "feature"}) == "pass"
+    assert call(repo.main, "Bash", {"command": "git status"}) == "pass"
+    assert json.loads(record_path().read_text()) == {"worktree_root": None, "moving": False}
+    assert call(repo.sibling, "Bash", {"command": f"cd {outside}"}) == "pass"
+    assert call(outside, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == "pass"

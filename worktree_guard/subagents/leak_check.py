@@ -70,11 +70,10 @@ def worktree_guard_started_layout(call: Any) -> Layout | None:
     return placed_as_started(found, call.cwd, "recorded at the sub-agent's start (its cwd is outside that worktree, or in a checkout inside it)")
 
 
-def placed_as_started(found: dict[str, Any], cwd: str, source: str, *, others_free: bool = False) -> Layout | None:
+def placed_as_started(found: dict[str, Any], cwd: str, source: str) -> Layout | None:
     """The layout of a call by an agent recorded as isolated in `found["worktree_root"]` (`places.read_started`),
     None when its canonical cwd is in that W (`ln -s /tmp l && cd l` is not) and in no checkout nested in it: it is
-    placed from there as usual. `others_free`: None too when the cwd is in another checkout of the repository (a
-    main agent's ExitWorktree puts it back in the main one), placed from there."""
+    placed from there as usual."""
     from ..layout import Layout, linked_worktrees_of, main_worktree_of
     from ..paths import inside
 
@@ -87,8 +86,6 @@ def placed_as_started(found: dict[str, Any], cwd: str, source: str, *, others_fr
     if found["common_dir"]:
         listed = [main_worktree_of(found["common_dir"], strict=True), *linked_worktrees_of(found["common_dir"], strict=True)]
         now = [r for r in listed if r and r != mine]
-    if others_free and any(inside(cwd, top) and not checkout_between(top, cwd) for top in now):
-        return None
     shared = [r for r in found["shared_roots"] if r != mine]
     shared += [r for r in now if r not in shared]
     return Layout(worktree_root=mine, shared_roots=shared, linked=True, common_dir=found["common_dir"], source=source)

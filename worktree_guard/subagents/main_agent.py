@@ -10,11 +10,13 @@ it — the main checkout and sibling worktrees included: a link an opaque comman
 Bash call put the cwd there without a `cd` the guard could refuse. A session recorded free never gets W later: an
 agent that `cd`s into a sibling worktree is isolated there by its cwd alone, and free again outside it.
 
-Only the runtime's word releases W: a judged ExitWorktree marks the record, and the session's next main-agent
-call consumes the mark — the session is free from then on when that call's cwd is in the repository's main
-worktree (where ExitWorktree puts it), else the runtime refused the exit and W applies as before. EnterWorktree
-after the first call is not recorded (a known gap, docs/dispatch-and-leaks.md): its worktree isolates the agent
-by its cwd alone.
+Only the runtime's word moves or releases W: a judged EnterWorktree or ExitWorktree (Claude Code's tools) that
+was not refused marks the record "moving", and the session's next main-agent call consumes the mark: its cwd in
+the repository's main worktree (where ExitWorktree puts it) frees the session from then on; in a linked worktree
+(EnterWorktree's, or the one ExitWorktree returns to) makes that one W; anywhere else the runtime refused the
+move, and the record stays. A session recorded in W is marked only by a call whose cwd is in W or in no other
+checkout of the repository: an agent already in the main checkout (the link trick) cannot mark its way free.
+A session recorded free that enters a worktree with EnterWorktree is recorded in it the same way.
 
 Without a session id there is no record: sessions could not be told apart. Only the hook writes the record
 (`worktree_guard_call_judged`): `validate`, `check` and `explain` read it at most, and the daemon declines the
@@ -34,8 +36,8 @@ if TYPE_CHECKING:
     from ..model import ToolCall, Verdict
 
 SOURCE = "recorded at the main agent's first call, in that worktree (its cwd is outside it, or in a checkout inside it)"
-#: The Claude Code tool that leaves the session's worktree for the main checkout: the runtime's word of a release.
-EXIT_TOOL = "ExitWorktree"
+#: The Claude Code tools with which the runtime moves the session's cwd into a worktree or back out of it.
+MOVE_TOOLS = ("EnterWorktree", "ExitWorktree")
 
 
 def main_call(call: Any) -> bool:
@@ -43,8 +45,8 @@ def main_call(call: Any) -> bool:
     return not call.agent_id and bool(call.session_id)
 
 
-def exit_call(call: ToolCall) -> bool:
-    return call.tool == EXIT_TOOL and call.runtime == "claude-code"
+def move_call(call: ToolCall) -> bool:
+    return call.tool in MOVE_TOOLS and call.runtime == "claude-code"
 
 
 @hookimpl
@@ -68,8 +70,8 @@ def worktree_guard_started_layout(call: ToolCall) -> Layout | None:
         raise LayoutUnknown(f"this session's worktree record cannot be read ({e}), so the main agent's call in {call.cwd}, in no checkout, cannot be placed") from None
     if found is None or found["worktree_root"] is None:
         return None
-    if found["released"] and in_main_worktree(found, call.cwd):
-        return None  # ExitWorktree put it there: free from now on (`worktree_guard_call_judged` records it)
+    if found["moving"] and moved_to(found, call.cwd) is not None:
+        return None  # the runtime put it there: placed from its cwd (`worktree_guard_call_judged` records it)
     return placed_as_started(found, call.cwd, SOURCE)
 
 
@@ -79,16 +81,39 @@ def in_a_checkout(cwd: str) -> bool:
     return find_layout(os.path.realpath(cwd)).worktree_root is not None
 
 
-def in_main_worktree(found: dict[str, Any], cwd: str) -> bool:
-    """Is the canonical `cwd` in the recorded repository's main worktree, and in no checkout nested in it (a
-    `claude --worktree` W lies inside it, under `.claude/worktrees/`)?"""
-    from ..layout import main_worktree_of
+def moved_to(found: dict[str, Any], cwd: str) -> str | None:
+    """Where a move the runtime made put the canonical `cwd`: "main" in the recorded repository's main worktree
+    (and in no checkout nested in it: a `claude --worktree` W lies inside it, under `.claude/worktrees/`),
+    "linked" in another of its linked worktrees; None anywhere else (W itself included)."""
+    from ..layout import linked_worktrees_of, main_worktree_of
     from ..paths import inside
     from .leak_check import checkout_between
 
-    main = main_worktree_of(found["common_dir"], strict=True) if found["common_dir"] else None
+    common = found["common_dir"]
+    if not common:
+        return None
     cwd = os.path.realpath(cwd)
-    return bool(main) and inside(cwd, main) and not checkout_between(main, cwd)
+    main = main_worktree_of(common, strict=True)
+    if main and inside(cwd, main) and not checkout_between(main, cwd):
+        return "main"
+    for top in linked_worktrees_of(common, strict=True):
+        if top != found["worktree_root"] and inside(cwd, top) and not checkout_between(top, cwd):
+            return "linked"
+    return None
+
+
+def in_another_checkout(found: dict[str, Any], cwd: str) -> bool:
+    """Is the canonical `cwd` in a checkout of the recorded repository other than W (a checkout nested in one
+    included)? An agent there got there without the runtime (every `cd` there is refused while W holds)."""
+    from ..layout import linked_worktrees_of, main_worktree_of
+    from ..paths import inside
+
+    common = found["common_dir"]
+    if not common:
+        return False
+    cwd = os.path.realpath(cwd)
+    tops = [main_worktree_of(common, strict=True), *linked_worktrees_of(common, strict=True)]
+    return any(top and top != found["worktree_root"] and inside(cwd, top) for top in tops) and not inside(cwd, found["worktree_root"])
 
 
 @hookimpl
@@ -110,7 +135,8 @@ def worktree_guard_call_judged(call: ToolCall, ctx: Context, verdict: Verdict) -
     from .places import main_started_path, read_main_started
 
     try:
-        changed = next_record(call, ctx, read_main_started(main_started_path(call.session_id)))
+        refused = verdict.decision == "deny"
+        changed = next_record(call, ctx, read_main_started(main_started_path(call.session_id)), refused)
         if changed is not None:
             record(call.session_id, changed, ctx.layout)
     except Exception:  # noqa: BLE001
@@ -120,27 +146,30 @@ def worktree_guard_call_judged(call: ToolCall, ctx: Context, verdict: Verdict) -
         pass
 
 
-def next_record(call: ToolCall, ctx: Context, found: dict[str, Any] | None) -> dict[str, Any] | None:
+def next_record(call: ToolCall, ctx: Context, found: dict[str, Any] | None, refused: bool = False) -> dict[str, Any] | None:
     """The session's record after this call, None when it stays as it is: the first call records W (isolated in a
-    linked worktree of git's) or free; ExitWorktree marks W released; the next call consumes the mark."""
+    linked worktree of git's) or free; a move the runtime is asked for (not `refused`) marks the record; the next
+    call consumes the mark (see the module's docstring)."""
     from .places import FREE
 
-    first = found is None
-    if found is None:
-        layout = ctx.layout
-        isolated_in_w = layout.linked and layout.worktree_root and layout.common_dir and ctx.isolation.isolated
-        if not isolated_in_w or layout.source == "configuration":  # a configured W applies wherever the agent is
-            return dict(FREE)
-        found = {"worktree_root": layout.worktree_root, "common_dir": layout.common_dir, "shared_roots": list(layout.shared_roots), "released": False}
-    if found["worktree_root"] is None:
-        return None  # started free: free for the rest of the session
-    if exit_call(call):
-        released = True
-    elif found["released"] and in_main_worktree(found, call.cwd):
-        return dict(FREE)
+    layout = ctx.layout
+    in_w = bool(layout.linked and layout.worktree_root and layout.common_dir and ctx.isolation.isolated) and layout.source not in (SOURCE, "configuration")
+    here = {"worktree_root": layout.worktree_root, "common_dir": layout.common_dir, "shared_roots": list(layout.shared_roots), "moving": False}
+    if found is None:  # the first call: what the runtime chose (a configured W applies wherever the agent is)
+        found = here if in_w else {**FREE, "moving": False}
+        first = True
     else:
-        released = False  # the runtime refused the exit: its cwd is not where ExitWorktree puts it
-    return {**found, "released": released} if first or released != found["released"] else None
+        first = False
+    if found["moving"]:  # the first call after a move the runtime was asked for
+        if found["worktree_root"] is None:
+            after = here if in_w else {**FREE, "moving": False}  # EnterWorktree from a free session
+        else:
+            where = moved_to(found, call.cwd)
+            after = {**FREE, "moving": False} if where == "main" else here if where == "linked" and in_w else {**found, "moving": False}
+        found, first = after, True
+    if move_call(call) and not refused and not (found["worktree_root"] and in_another_checkout(found, call.cwd)):
+        return {**found, "moving": True}
+    return found if first else None
 
 
 def record(session_id: str, found: dict[str, Any], layout: Layout) -> None:

@@ -94,7 +94,8 @@ def started_record(data: Any) -> dict[str, Any]:
 def read_main_started(path: str) -> dict[str, Any] | None:
     """The main agent's record (`main_started_path`): None when there is none — also on ENOTDIR, a file where
     the state directory would be, under which nothing can have been written; {"worktree_root": None} when its
-    session started free; else the `read_started` record with "released" (a judged ExitWorktree marked it).
+    session started free; else the `read_started` record; either with "moving" (a judged EnterWorktree or
+    ExitWorktree marked it: the runtime is about to move the cwd).
     ValueError when it makes no sense; OSError when it cannot be read otherwise (the caller decides)."""
     import json
 
@@ -107,12 +108,12 @@ def read_main_started(path: str) -> dict[str, Any] | None:
         data = json.loads(text)
     except (ValueError, RecursionError) as e:
         raise ValueError(f"its start record cannot be read ({e})") from None
-    if data == FREE:
-        return dict(FREE)
-    released = data.get("released", False) if isinstance(data, dict) else False
-    if not isinstance(released, bool):
-        raise ValueError("its start record says neither yes nor no about its release")
-    return {**started_record(data), "released": released}
+    moving = data.get("moving", False) if isinstance(data, dict) else False
+    if not isinstance(moving, bool):
+        raise ValueError("its start record says neither yes nor no about a move")
+    if isinstance(data, dict) and data.get("worktree_root", "") is None and set(data) <= {"worktree_root", "moving"}:
+        return {**FREE, "moving": moving}
+    return {**started_record(data), "moving": moving}
 
 
 def waves_root(environ: dict[str, str] | None = None) -> str:

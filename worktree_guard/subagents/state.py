@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from typing import Any
 
@@ -71,7 +72,7 @@ class SubagentStore:
     def _write(self, path: str, text: str) -> None:
         """Write atomically (a temp file renamed over the old one), readable by the owner only."""
         self._ensure()
-        temp = f"{path}.{os.getpid()}.tmp"
+        temp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"  # the Agent SDK's callbacks share one process
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
