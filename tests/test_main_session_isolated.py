@@ -126,9 +126,11 @@ def test_a_first_call_already_in_the_main_checkout_through_a_link_is_confined(re
 
 
 def test_exit_worktree_then_a_call_in_the_main_checkout_frees_the_session(repo: Repo, left: Path) -> None:
-    """ExitWorktree (the runtime's word) puts the cwd back in the main checkout: judged from there, and free for
-    the rest of the session, a later `cd /tmp/t` included."""
-    assert call(left, "ExitWorktree", {"action": "keep"}) == "pass"
+    """ExitWorktree (the runtime's word), asked for from W, puts the cwd back in the main checkout: judged from
+    there, and free for the rest of the session, a later `cd /tmp/t` included."""
+    assert call(left, "ExitWorktree", {"action": "keep"}) == "pass"  # from /tmp/t: marks nothing
+    assert json.loads(record_path().read_text())["moving"] is False
+    assert call(repo.worktree, "ExitWorktree", {"action": "keep"}) == "pass"
     assert json.loads(record_path().read_text())["moving"] is True
     assert call(repo.main, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == "pass"
     assert json.loads(record_path().read_text()) == {"worktree_root": None, "moving": False}
@@ -272,27 +274,28 @@ def test_an_exit_asked_for_from_the_main_checkout_frees_nothing(repo: Repo, left
     assert call(repo.main, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]
 
 
-def test_a_move_into_another_linked_worktree_makes_it_w(repo: Repo, left: Path) -> None:
-    """ExitWorktree back to the linked worktree the session came from, or EnterWorktree into a new one: the next
-    call's cwd is in another linked worktree of the repository, which becomes W (not a shared root of the old W:
-    the second review's finding 2)."""
-    assert call(left, "ExitWorktree", {"action": "keep"}) == "pass"
-    assert call(repo.outside, "Write", {"file_path": str(repo.outside / "a.txt"), "content": "x"}) == "pass"
-    assert json.loads(record_path().read_text())["worktree_root"] == str(repo.outside)
-    assert call(repo.outside, "Write", {"file_path": str(repo.worktree / "a.txt"), "content": "x"}) == ["WG101"]
-    assert call(left, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]
-    assert call(repo.outside, "EnterWorktree", {"name": "next"}) == "pass"
-    assert call(repo.sibling, "Write", {"file_path": str(repo.sibling / "b.txt"), "content": "x"}) == "pass"
-    assert json.loads(record_path().read_text())["worktree_root"] == str(repo.sibling)
-
-
-def test_enter_worktree_from_a_session_that_started_free_records_it(repo: Repo, outside: Path) -> None:
-    """EnterWorktree from the main checkout (a free session): the next call in a linked worktree records it, and
-    a `cd /tmp/t` after it is no way back (the second review's finding 3)."""
-    assert call(repo.main, "EnterWorktree", {"name": "feature"}) == "pass"
-    assert call(repo.worktree, "Bash", {"command": f"cd {outside}"}) == "pass"
+@pytest.mark.parametrize("where", ["worktree", "main", "outside"])
+def test_enter_worktree_is_refused_to_a_session_recorded_in_w(repo: Repo, left: Path, where: str) -> None:
+    """By `name` the runtime resumes an existing worktree (a sibling agent's) or makes a new one, by `path` it
+    enters one (even inside W, an older runtime first went to the main checkout), and an ExitWorktree from there
+    returns to the main checkout: every move away from W is refused to a session recorded in W (the third
+    review's findings 1, 2 and 4), wherever its cwd is."""
+    cwd = {"worktree": repo.worktree, "main": repo.main, "outside": left}[where]
+    assert call(cwd, "EnterWorktree", {"name": repo.sibling.name}) == ["WG505"]
+    assert call(cwd, "EnterWorktree", {"name": "fresh"}) == ["WG505"]
+    assert call(cwd, "EnterWorktree", {"path": str(repo.worktree / "src")}) == ["WG505"]
     assert json.loads(record_path().read_text())["worktree_root"] == str(repo.worktree)
-    assert call(outside, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]
+
+
+def test_a_free_session_is_not_locked_by_an_exit_it_asks_for_in_a_sibling(repo: Repo, outside: Path) -> None:
+    """A session that started free, reviewing a sibling's work from there, asks for ExitWorktree (the runtime has
+    no worktree session to leave): the next call in the sibling records nothing, and /tmp/t is free (the third
+    review's finding 3)."""
+    assert call(repo.main, "Bash", {"command": "git status"}) == "pass"
+    assert call(repo.sibling, "ExitWorktree", {"action": "keep"}) == "pass"
+    assert call(repo.sibling, "Bash", {"command": f"cd {outside}"}) == "pass"
+    assert json.loads(record_path().read_text()) == {"worktree_root": None, "moving": False}
+    assert call(outside, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == "pass"
 
 
 def test_a_refused_enter_worktree_marks_nothing(repo: Repo, left: Path) -> None:

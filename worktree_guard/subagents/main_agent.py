@@ -10,13 +10,15 @@ it — the main checkout and sibling worktrees included: a link an opaque comman
 Bash call put the cwd there without a `cd` the guard could refuse. A session recorded free never gets W later: an
 agent that `cd`s into a sibling worktree is isolated there by its cwd alone, and free again outside it.
 
-Only the runtime's word moves or releases W: a judged EnterWorktree or ExitWorktree (Claude Code's tools) that
-was not refused marks the record "moving", and the session's next main-agent call consumes the mark: its cwd in
-the repository's main worktree (where ExitWorktree puts it) frees the session from then on; in a linked worktree
-(EnterWorktree's, or the one ExitWorktree returns to) makes that one W; anywhere else the runtime refused the
-move, and the record stays. A session recorded in W is marked only by a call whose cwd is in W or in no other
-checkout of the repository: an agent already in the main checkout (the link trick) cannot mark its way free.
-A session recorded free that enters a worktree with EnterWorktree is recorded in it the same way.
+Only the runtime's word releases W, and only ExitWorktree's: a judged ExitWorktree (Claude Code's tool) asked
+for from inside W marks the record "moving", and the session's next main-agent call consumes the mark — its cwd
+in the repository's main worktree (where ExitWorktree puts it) frees the session from then on; anywhere else the
+runtime refused the exit, and W stays. An ExitWorktree asked for from anywhere else marks nothing (an agent that
+reached the main checkout by the link trick cannot ask its way free). EnterWorktree is refused to a session
+recorded in W (WG505): the runtime would move it to another worktree (by `name`, an existing one is resumed: a
+sibling agent's), and a later ExitWorktree from there would return it to the main checkout. A session recorded
+free is not recorded by EnterWorktree (a known gap, docs/dispatch-and-leaks.md): its worktree isolates it by its
+cwd alone. (Two independent reviews found the holes of a first design that moved W with both tools.)
 
 Without a session id there is no record: sessions could not be told apart. Only the hook writes the record
 (`worktree_guard_call_judged`): `validate`, `check` and `explain` read it at most, and the daemon declines the
@@ -33,11 +35,11 @@ from ..hookspecs import hookimpl
 if TYPE_CHECKING:
     from ..engine import Context
     from ..layout import Layout
-    from ..model import ToolCall, Verdict
+    from ..model import ToolCall, Verdict, Violation
 
 SOURCE = "recorded at the main agent's first call, in that worktree (its cwd is outside it, or in a checkout inside it)"
-#: The Claude Code tools with which the runtime moves the session's cwd into a worktree or back out of it.
-MOVE_TOOLS = ("EnterWorktree", "ExitWorktree")
+#: Claude Code's tools with which the runtime moves the session's cwd into a worktree and back out of it.
+ENTER_TOOL, EXIT_TOOL = "EnterWorktree", "ExitWorktree"
 
 
 def main_call(call: Any) -> bool:
@@ -45,8 +47,8 @@ def main_call(call: Any) -> bool:
     return not call.agent_id and bool(call.session_id)
 
 
-def move_call(call: ToolCall) -> bool:
-    return call.tool in MOVE_TOOLS and call.runtime == "claude-code"
+def runtime_tool(call: ToolCall, name: str) -> bool:
+    return call.tool == name and call.runtime == "claude-code"
 
 
 @hookimpl
@@ -70,8 +72,8 @@ def worktree_guard_started_layout(call: ToolCall) -> Layout | None:
         raise LayoutUnknown(f"this session's worktree record cannot be read ({e}), so the main agent's call in {call.cwd}, in no checkout, cannot be placed") from None
     if found is None or found["worktree_root"] is None:
         return None
-    if found["moving"] and moved_to(found, call.cwd) is not None:
-        return None  # the runtime put it there: placed from its cwd (`worktree_guard_call_judged` records it)
+    if found["moving"] and in_main_worktree(found, call.cwd):
+        return None  # ExitWorktree put it there: placed from its cwd, free (`worktree_guard_call_judged` records it)
     return placed_as_started(found, call.cwd, SOURCE)
 
 
@@ -81,39 +83,46 @@ def in_a_checkout(cwd: str) -> bool:
     return find_layout(os.path.realpath(cwd)).worktree_root is not None
 
 
-def moved_to(found: dict[str, Any], cwd: str) -> str | None:
-    """Where a move the runtime made put the canonical `cwd`: "main" in the recorded repository's main worktree
-    (and in no checkout nested in it: a `claude --worktree` W lies inside it, under `.claude/worktrees/`),
-    "linked" in another of its linked worktrees; None anywhere else (W itself included)."""
-    from ..layout import linked_worktrees_of, main_worktree_of
+def in_main_worktree(found: dict[str, Any], cwd: str) -> bool:
+    """Is the canonical `cwd` in the recorded repository's main worktree, and in no checkout nested in it (a
+    `claude --worktree` W lies inside it, under `.claude/worktrees/`)?"""
+    from ..layout import main_worktree_of
     from ..paths import inside
     from .leak_check import checkout_between
 
-    common = found["common_dir"]
-    if not common:
-        return None
+    main = main_worktree_of(found["common_dir"], strict=True) if found["common_dir"] else None
     cwd = os.path.realpath(cwd)
-    main = main_worktree_of(common, strict=True)
-    if main and inside(cwd, main) and not checkout_between(main, cwd):
-        return "main"
-    for top in linked_worktrees_of(common, strict=True):
-        if top != found["worktree_root"] and inside(cwd, top) and not checkout_between(top, cwd):
-            return "linked"
-    return None
+    return bool(main) and inside(cwd, main) and not checkout_between(main, cwd)
 
 
-def in_another_checkout(found: dict[str, Any], cwd: str) -> bool:
-    """Is the canonical `cwd` in a checkout of the recorded repository other than W (a checkout nested in one
-    included)? An agent there got there without the runtime (every `cd` there is refused while W holds)."""
-    from ..layout import linked_worktrees_of, main_worktree_of
+def in_w(found: dict[str, Any], cwd: str) -> bool:
+    """Is the canonical `cwd` in the recorded W, and in no checkout nested in it?"""
     from ..paths import inside
+    from .leak_check import checkout_between
 
-    common = found["common_dir"]
-    if not common:
-        return False
     cwd = os.path.realpath(cwd)
-    tops = [main_worktree_of(common, strict=True), *linked_worktrees_of(common, strict=True)]
-    return any(top and top != found["worktree_root"] and inside(cwd, top) for top in tops) and not inside(cwd, found["worktree_root"])
+    return inside(cwd, found["worktree_root"]) and not checkout_between(found["worktree_root"], cwd)
+
+
+@hookimpl
+def worktree_guard_check_call(call: ToolCall, ctx: Context) -> list[Violation] | None:
+    """EnterWorktree is refused to a main agent whose session is recorded in W (WG505): it would move it to
+    another worktree, whatever the name (an existing one is resumed). A record that cannot be read refuses too."""
+    if not main_call(call) or not runtime_tool(call, ENTER_TOOL):
+        return None
+    from ..model import Violation
+    from .places import main_started_path, read_main_started
+
+    try:
+        found = read_main_started(main_started_path(call.session_id))
+    except (OSError, ValueError):
+        found = {"worktree_root": ctx.worktree_root or "its worktree"}
+    if found is None or found["worktree_root"] is None:
+        return None
+    w = found["worktree_root"]
+    return [Violation(code="WG505", rule="main-agent", tool=call.tool, worktree_root=w, message=(
+        f"This session's agent is confined to its worktree {w}, where the session started: EnterWorktree would "
+        f"move it to another worktree. Stay in {w}."))]
 
 
 @hookimpl
@@ -148,26 +157,24 @@ def worktree_guard_call_judged(call: ToolCall, ctx: Context, verdict: Verdict) -
 
 def next_record(call: ToolCall, ctx: Context, found: dict[str, Any] | None, refused: bool = False) -> dict[str, Any] | None:
     """The session's record after this call, None when it stays as it is: the first call records W (isolated in a
-    linked worktree of git's) or free; a move the runtime is asked for (not `refused`) marks the record; the next
-    call consumes the mark (see the module's docstring)."""
+    linked worktree of git's) or free; an ExitWorktree from inside W (not `refused`) marks W; the next call
+    consumes the mark (see the module's docstring)."""
     from .places import FREE
 
-    layout = ctx.layout
-    in_w = bool(layout.linked and layout.worktree_root and layout.common_dir and ctx.isolation.isolated) and layout.source not in (SOURCE, "configuration")
-    here = {"worktree_root": layout.worktree_root, "common_dir": layout.common_dir, "shared_roots": list(layout.shared_roots), "moving": False}
+    first = found is None
     if found is None:  # the first call: what the runtime chose (a configured W applies wherever the agent is)
-        found = here if in_w else {**FREE, "moving": False}
-        first = True
-    else:
-        first = False
-    if found["moving"]:  # the first call after a move the runtime was asked for
-        if found["worktree_root"] is None:
-            after = here if in_w else {**FREE, "moving": False}  # EnterWorktree from a free session
-        else:
-            where = moved_to(found, call.cwd)
-            after = {**FREE, "moving": False} if where == "main" else here if where == "linked" and in_w else {**found, "moving": False}
-        found, first = after, True
-    if move_call(call) and not refused and not (found["worktree_root"] and in_another_checkout(found, call.cwd)):
+        layout = ctx.layout
+        isolated_in_w = layout.linked and layout.worktree_root and layout.common_dir and ctx.isolation.isolated
+        if not isolated_in_w or layout.source in (SOURCE, "configuration"):
+            return {**FREE, "moving": False}
+        found = {"worktree_root": layout.worktree_root, "common_dir": layout.common_dir, "shared_roots": list(layout.shared_roots), "moving": False}
+    if found["worktree_root"] is None:
+        return found if first else None  # started free: free for the rest of the session
+    if found["moving"]:  # the call after an ExitWorktree: where the runtime put the cwd, or did not
+        if in_main_worktree(found, call.cwd):
+            return {**FREE, "moving": False}
+        found, first = {**found, "moving": False}, True
+    if runtime_tool(call, EXIT_TOOL) and not refused and in_w(found, call.cwd):
         return {**found, "moving": True}
     return found if first else None
 
