@@ -304,11 +304,44 @@ def test_a_refused_enter_worktree_marks_nothing(repo: Repo, left: Path) -> None:
     assert call(repo.sibling, "Write", {"file_path": str(repo.sibling / "b.txt"), "content": "x"}) == ["WG101"]
 
 
-def test_a_free_session_that_only_cds_into_a_worktree_after_enter_was_refused_stays_free(repo: Repo, outside: Path) -> None:
-    """EnterWorktree, then a call that is not in a linked worktree (the runtime refused): the mark is consumed and
-    a later `cd` into a sibling to review it records nothing."""
+def test_enter_worktree_does_not_record_a_session_that_started_free(repo: Repo, outside: Path) -> None:
+    """A known gap, pinned so that a change to it is seen: EnterWorktree from a free session records nothing; the
+    worktree it enters isolates the agent by its cwd alone."""
     assert call(repo.main, "EnterWorktree", {"name": "feature"}) == "pass"
-    assert call(repo.main, "Bash", {"command": "git status"}) == "pass"
+    assert call(repo.worktree, "Bash", {"command": f"cd {outside}"}) == "pass"
     assert json.loads(record_path().read_text()) == {"worktree_root": None, "moving": False}
-    assert call(repo.sibling, "Bash", {"command": f"cd {outside}"}) == "pass"
-    assert call(outside, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == "pass"
+
+
+def test_an_exit_back_to_the_launch_worktree_frees_the_session(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`claude --worktree` launched from a linked worktree (CLAUDE_PROJECT_DIR, set by the runtime): ExitWorktree
+    returns there, not to the main checkout, and frees the session (the fourth review's finding 1)."""
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(repo.outside))
+    assert call(repo.worktree, "Bash", {"command": "git status"}) == "pass"
+    assert call(repo.worktree, "ExitWorktree", {"action": "keep"}) == "pass"
+    assert call(repo.outside, "Write", {"file_path": str(repo.outside / "a.txt"), "content": "x"}) == "pass"
+    assert json.loads(record_path().read_text()) == {"worktree_root": None, "moving": False}
+
+
+def test_an_exit_somewhere_else_than_the_launch_directory_frees_nothing(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(repo.outside))
+    assert call(repo.worktree, "ExitWorktree", {"action": "keep"}) == "pass"
+    assert call(repo.sibling, "Write", {"file_path": str(repo.sibling / "a.txt"), "content": "x"}) == ["WG101"]
+    assert json.loads(record_path().read_text())["moving"] is False
+
+
+def test_enter_worktree_as_the_first_call_in_w_is_refused(repo: Repo) -> None:
+    """The call that records W is already the session's in W: EnterWorktree is refused there too (review 4, 2)."""
+    assert call(repo.worktree, "EnterWorktree", {"name": repo.sibling.name}) == ["WG505"]
+    assert json.loads(record_path().read_text())["worktree_root"] == str(repo.worktree)
+
+
+def test_a_sweep_that_fails_does_not_cost_the_record(repo: Repo, outside: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An old session directory the sweep cannot remove (left by another user): the record is written anyway."""
+    from worktree_guard.subagents import state
+
+    def refuse(root: str) -> None:
+        raise PermissionError(13, "Permission denied", root)
+
+    monkeypatch.setattr(state, "sweep", refuse)
+    assert call(repo.worktree, "Bash", {"command": f"cd {outside}"}) == "pass"
+    assert call(outside, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]

@@ -12,13 +12,14 @@ agent that `cd`s into a sibling worktree is isolated there by its cwd alone, and
 
 Only the runtime's word releases W, and only ExitWorktree's: a judged ExitWorktree (Claude Code's tool) asked
 for from inside W marks the record "moving", and the session's next main-agent call consumes the mark — its cwd
-in the repository's main worktree (where ExitWorktree puts it) frees the session from then on; anywhere else the
+in the repository's main worktree, or in the directory the session was launched in (CLAUDE_PROJECT_DIR, recorded
+at the first call: where ExitWorktree puts it), frees the session from then on; anywhere else the
 runtime refused the exit, and W stays. An ExitWorktree asked for from anywhere else marks nothing (an agent that
 reached the main checkout by the link trick cannot ask its way free). EnterWorktree is refused to a session
 recorded in W (WG505): the runtime would move it to another worktree (by `name`, an existing one is resumed: a
 sibling agent's), and a later ExitWorktree from there would return it to the main checkout. A session recorded
 free is not recorded by EnterWorktree (a known gap, docs/dispatch-and-leaks.md): its worktree isolates it by its
-cwd alone. (Two independent reviews found the holes of a first design that moved W with both tools.)
+cwd alone. (Independent reviews found the holes of two earlier designs: a cwd in another checkout freed the session, and moving W with both tools handed a sibling's worktree over.)
 
 Without a session id there is no record: sessions could not be told apart. Only the hook writes the record
 (`worktree_guard_call_judged`): `validate`, `check` and `explain` read it at most, and the daemon declines the
@@ -72,7 +73,7 @@ def worktree_guard_started_layout(call: ToolCall) -> Layout | None:
         raise LayoutUnknown(f"this session's worktree record cannot be read ({e}), so the main agent's call in {call.cwd}, in no checkout, cannot be placed") from None
     if found is None or found["worktree_root"] is None:
         return None
-    if found["moving"] and in_main_worktree(found, call.cwd):
+    if found["moving"] and returned(found, call.cwd):
         return None  # ExitWorktree put it there: placed from its cwd, free (`worktree_guard_call_judged` records it)
     return placed_as_started(found, call.cwd, SOURCE)
 
@@ -93,6 +94,26 @@ def in_main_worktree(found: dict[str, Any], cwd: str) -> bool:
     main = main_worktree_of(found["common_dir"], strict=True) if found["common_dir"] else None
     cwd = os.path.realpath(cwd)
     return bool(main) and inside(cwd, main) and not checkout_between(main, cwd)
+
+
+def launch_dir() -> str | None:
+    """Where Claude Code started the session (CLAUDE_PROJECT_DIR, canonical): the hook's environment, which the
+    runtime sets and the agent cannot; ExitWorktree returns there. None when it is not set or not absolute."""
+    found = os.environ.get("CLAUDE_PROJECT_DIR")
+    return os.path.realpath(found) if found and os.path.isabs(found) else None
+
+
+def returned(found: dict[str, Any], cwd: str) -> bool:
+    """After an ExitWorktree from W: is the canonical `cwd` where the runtime returns the session — the repository's
+    main worktree, or the directory the session was launched in (a linked worktree, a bare repository's), and in no
+    checkout nested in it nor in W?"""
+    from ..paths import inside
+    from .leak_check import checkout_between
+
+    if in_main_worktree(found, cwd):
+        return True
+    launch, here = found.get("launch"), os.path.realpath(cwd)
+    return bool(launch) and launch != found["worktree_root"] and inside(here, launch) and not checkout_between(launch, here) and not inside(here, found["worktree_root"])
 
 
 def in_w(found: dict[str, Any], cwd: str) -> bool:
@@ -117,6 +138,8 @@ def worktree_guard_check_call(call: ToolCall, ctx: Context) -> list[Violation] |
         found = read_main_started(main_started_path(call.session_id))
     except (OSError, ValueError):
         found = {"worktree_root": ctx.worktree_root or "its worktree"}
+    if found is None:  # the session's first call: refused when it is the one that records W
+        found = next_record(call, ctx, None)
     if found is None or found["worktree_root"] is None:
         return None
     w = found["worktree_root"]
@@ -167,11 +190,11 @@ def next_record(call: ToolCall, ctx: Context, found: dict[str, Any] | None, refu
         isolated_in_w = layout.linked and layout.worktree_root and layout.common_dir and ctx.isolation.isolated
         if not isolated_in_w or layout.source in (SOURCE, "configuration"):
             return {**FREE, "moving": False}
-        found = {"worktree_root": layout.worktree_root, "common_dir": layout.common_dir, "shared_roots": list(layout.shared_roots), "moving": False}
+        found = {"worktree_root": layout.worktree_root, "common_dir": layout.common_dir, "shared_roots": list(layout.shared_roots), "moving": False, "launch": launch_dir()}
     if found["worktree_root"] is None:
         return found if first else None  # started free: free for the rest of the session
     if found["moving"]:  # the call after an ExitWorktree: where the runtime put the cwd, or did not
-        if in_main_worktree(found, call.cwd):
+        if returned(found, call.cwd):
             return {**FREE, "moving": False}
         found, first = {**found, "moving": False}, True
     if runtime_tool(call, EXIT_TOOL) and not refused and in_w(found, call.cwd):
@@ -189,5 +212,8 @@ def record(session_id: str, found: dict[str, Any], layout: Layout) -> None:
     if any(inside(root, top) for top in (layout.worktree_root, *layout.shared_roots) if top):
         return
     store = SubagentStore(session_id)
-    sweep(store.root)  # a session without sub-agents sweeps too (otherwise only their starts do)
     store.record_main(found)
+    try:
+        sweep(store.root)  # a session without sub-agents sweeps too (otherwise only their starts do)
+    except OSError:
+        pass  # an old session's directory it cannot remove (another user's) costs the record nothing

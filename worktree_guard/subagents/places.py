@@ -94,8 +94,8 @@ def started_record(data: Any) -> dict[str, Any]:
 def read_main_started(path: str) -> dict[str, Any] | None:
     """The main agent's record (`main_started_path`): None when there is none — also on ENOTDIR, a file where
     the state directory would be, under which nothing can have been written; {"worktree_root": None} when its
-    session started free; else the `read_started` record; either with "moving" (a judged EnterWorktree or
-    ExitWorktree marked it: the runtime is about to move the cwd).
+    session started free; else the `read_started` record with "moving" (a judged ExitWorktree from W marked it: the
+    runtime is about to move the cwd back) and "launch" (where the runtime started the session, if it said).
     ValueError when it makes no sense; OSError when it cannot be read otherwise (the caller decides)."""
     import json
 
@@ -113,7 +113,10 @@ def read_main_started(path: str) -> dict[str, Any] | None:
         raise ValueError("its start record says neither yes nor no about a move")
     if isinstance(data, dict) and data.get("worktree_root", "") is None and set(data) <= {"worktree_root", "moving"}:
         return {**FREE, "moving": moving}
-    return {**started_record(data), "moving": moving}
+    launch = data.get("launch") if isinstance(data, dict) else None
+    if not (launch is None or (isinstance(launch, str) and os.path.isabs(launch))):
+        raise ValueError("its start record names no launch directory")
+    return {**started_record(data), "moving": moving, "launch": launch}
 
 
 def waves_root(environ: dict[str, str] | None = None) -> str:
