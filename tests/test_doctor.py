@@ -25,7 +25,7 @@ def wire(settings: Path, command: str, events: tuple[str, ...] = ("PreToolUse", 
     for event in events:
         group: dict[str, Any] = {"hooks": [{"type": "command", "command": command, "timeout": 30}]}
         if event == "PreToolUse":
-            group["matcher"] = "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task|EnterWorktree"
+            group["matcher"] = "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task|EnterWorktree|ExitWorktree"
         hooks[event] = [group]
     settings.parent.mkdir(parents=True, exist_ok=True)
     settings.write_text(json.dumps({"permissions": {"allow": []}, "hooks": hooks}))
@@ -61,7 +61,7 @@ def test_doctor_names_what_is_not_wired(repo: Repo) -> None:
     assert code == 1
     assert not report["isolated"] and report["isolation_reason"] == "cwd is in the main worktree"
     problems = "\n".join(report["problems"])
-    assert "PreToolUse does not run worktree-guard for: MultiEdit, NotebookEdit, Bash, Agent, Task, EnterWorktree" in problems
+    assert "PreToolUse does not run worktree-guard for: MultiEdit, NotebookEdit, Bash, Agent, Task, EnterWorktree, ExitWorktree" in problems
     assert "SubagentStop does not run worktree-guard" in problems
     assert report["self_test"]["ok"]
 

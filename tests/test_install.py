@@ -68,7 +68,7 @@ def test_install_writes_the_three_events_with_the_absolute_console_script(repo: 
     assert sorted(groups) == ["PreToolUse", "SubagentStart", "SubagentStop"]
     (pre,) = groups["PreToolUse"]
     assert pre["matcher"] == PRE_TOOL_USE_MATCHER
-    assert set(PRE_TOOL_USE_MATCHER.split("|")) == {"Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "Agent", "Task", "EnterWorktree"}
+    assert set(PRE_TOOL_USE_MATCHER.split("|")) == {"Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "Agent", "Task", "EnterWorktree", "ExitWorktree"}
     for event in ("SubagentStart", "SubagentStop"):
         (group,) = groups[event]
         assert "matcher" not in group  # every agent type

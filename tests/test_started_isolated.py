@@ -4,7 +4,8 @@ Claude Code's `cwd` follows `cd` (research/hook-protocols.md §1.4). `cd /tmp/t`
 the default allow-list), and before this, the sub-agent's next calls, made from /tmp/t, were judged as those of an
 agent outside any checkout: not isolated, so a write or a `git checkout` in the main checkout passed. The start
 snapshot of the leak check (SubagentStart) now places such a call: W as recorded (engine.build_context,
-subagents/leak_check.worktree_guard_started_layout).
+subagents/leak_check.worktree_guard_started_layout). A Copilot sub-agent's calls carry its own id as `sessionId` and
+its start event the dispatcher's: its record is looked up under the dispatcher its calls name too.
 """
 
 from __future__ import annotations
@@ -123,3 +124,49 @@ def test_a_worktree_added_after_its_start_is_shared_too(repo: Repo, started: Pat
     git("worktree", "add", "-q", "-b", "later", str(later), cwd=repo.main)
     assert call(repo, started, "Write", {"file_path": str(later / "README.md"), "content": "x"}) == ["WG101"]
     assert call(repo, started, "Bash", {"command": f"git -C {later} reset -q --hard"}) == ["WG302"]
+
+
+# --- Copilot: a sub-agent's calls carry its own id as `sessionId`, its start event the dispatcher's --------------------------------------------------
+
+DISPATCHER = "d0dbe720-2c2d-494b-a15d-920acbaeff09"
+SUB = "d53c329b-5c60-4312-8c9f-a3845606c0fa"
+
+
+def copilot_start(repo: Repo) -> dict[str, object]:
+    """`subagentStart` as Copilot 1.0.102 sends it (fixtures/runtime-lifecycle/copilot): the dispatcher's session."""
+    return {
+        "sessionId": DISPATCHER, "timestamp": 1796157143442, "cwd": str(repo.worktree),
+        "transcriptPath": str(repo.base / "events.jsonl"), "agentName": "general-purpose",
+        "agentId": SUB, "agentType": "general-purpose", "parentAgentId": DISPATCHER,
+    }
+
+
+def copilot_call(cwd: Path, command: str) -> list[str] | str:
+    """A sub-agent's `preToolUse`: its own id as `sessionId`, the dispatcher's as `parentAgentId`."""
+    body = {
+        "sessionId": SUB, "timestamp": 1796157144167, "cwd": str(cwd), "toolName": "bash",
+        "toolArgs": {"command": command, "description": "w"},
+        "agentId": SUB, "agentType": "general-purpose", "parentAgentId": DISPATCHER,
+    }
+    result = run_hook_inline(body)
+    return "pass" if result.decision == "pass" else result.codes
+
+
+def test_a_copilot_sub_agent_that_left_its_worktree_is_judged_with_it(repo: Repo, tmp_path: Path) -> None:
+    outside = tmp_path / "t"
+    outside.mkdir()
+    assert run_hook_inline(copilot_start(repo)).returncode == 0
+    assert copilot_call(repo.worktree, f"cd {outside}") == "pass"
+    assert copilot_call(outside, f"echo x > {repo.main}/README.md") == ["WG401"]
+    assert copilot_call(outside, f"git -C {repo.main} checkout -q -b evil") == ["WG301"]
+    assert copilot_call(outside, f"echo x > {outside}/a.txt") == "pass"
+
+
+def test_a_copilot_sub_agent_whose_record_cannot_be_read_is_refused(repo: Repo, tmp_path: Path) -> None:
+    from worktree_guard.subagents.places import started_path
+
+    outside = tmp_path / "t"
+    outside.mkdir()
+    assert run_hook_inline(copilot_start(repo)).returncode == 0
+    Path(started_path(DISPATCHER, SUB)).write_text("{not json")
+    assert copilot_call(outside, f"echo x > {outside}/a.txt") == ["WG000"]

@@ -315,9 +315,10 @@ def build_context(
     environ: dict[str, str] | None = None,
     pm: pluggy.PluginManager | None = None,
 ) -> Context:
-    """Layout, agent definition, configuration, isolation and path policy for one call. A sub-agent that started
-    isolated and whose cwd is now outside its worktree (`cd /tmp/t`) is placed where its start was recorded."""
-    started = pm.hook.worktree_guard_started_layout(call=call) if call.agent_id and pm is not None else None
+    """Layout, agent definition, configuration, isolation and path policy for one call. An agent recorded as
+    isolated (a sub-agent at its start, a main agent at a call in its linked worktree) whose cwd is now outside
+    that worktree (`cd /tmp/t`) is placed where the record says."""
+    started = pm.hook.worktree_guard_started_layout(call=call) if pm is not None else None
     return Context(call=call, scope=scope_for(call.cwd, call.agent_type, flags=flags, environ=environ, layout=started), pm=pm)
 
 

@@ -91,7 +91,8 @@ def worktree_guard_recorded_layout(event: AgentEvent) -> Layout | None:
 
 @hookspec(firstresult=True)
 def worktree_guard_started_layout(call: ToolCall) -> Layout | None:
-    """W and S recorded at the start of the isolated sub-agent making this call, when its cwd is outside that W."""
+    """W and S recorded for the isolated agent making this call (a sub-agent at its start, a main agent at a call in
+    its linked worktree), when its cwd is outside that W."""
 
 
 @hookspec(firstresult=True)

@@ -34,6 +34,7 @@ BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
     ("apply-patch", "worktree_guard.runtimes.patch"),
     ("dispatch", "worktree_guard.rules.dispatch"),
     ("leaks", "worktree_guard.subagents.leak_check"),
+    ("main-agent", "worktree_guard.subagents.main_agent"),
     ("wave", "worktree_guard.subagents.wave"),
     ("claude-code", "worktree_guard.runtimes.claude_code"),
     ("codex", "worktree_guard.runtimes.codex"),

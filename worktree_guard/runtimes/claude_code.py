@@ -30,6 +30,7 @@ TOOLS: dict[str, tuple[ToolKind, str | None]] = {
     "Agent": ("dispatch", None),
     "Task": ("dispatch", None),
     "EnterWorktree": ("enter_worktree", "path"),
+    "ExitWorktree": ("other", None),  # writes nothing the guard judges; its call releases a main agent's record
 }
 
 # The agent type Claude Code runs when a dispatch names none.
@@ -50,8 +51,9 @@ KNOWN_EVENTS = frozenset({
 })
 # Sub-agent lifecycle events the guard answers (SPEC §5.4); every other non-tool event passes.
 LIFECYCLE_EVENTS = ("SubagentStart", "SubagentStop")
-# The tools the PreToolUse entry must cover (install writes them as its matcher; doctor checks them).
-GUARDED_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "Agent", "Task", "EnterWorktree")
+# The tools the PreToolUse entry must cover (install writes them as its matcher; doctor checks them). ExitWorktree
+# passes, but must reach the hook: it releases a main agent recorded in a linked worktree (subagents/main_agent.py).
+GUARDED_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "Agent", "Task", "EnterWorktree", "ExitWorktree")
 PRE_TOOL_USE_MATCHER = "|".join(GUARDED_TOOLS)
 PRE_TOOL_USE_TIMEOUT = 30
 # The leak check (SPEC §5.4) compares the shared checkouts' state: give it more time than a path check.

@@ -56,39 +56,42 @@ def worktree_guard_started_layout(call: Any) -> Layout | None:
     """A sub-agent that started isolated stays isolated: after `cd /tmp/t` (an allowed directory), or into a
     worktree of a clone it made there, its calls carry that cwd, where nothing else would place it in its own
     worktree. Placed as at its start, with W as recorded; a record that cannot be read is a LayoutUnknown (WG000)."""
-    from ..layout import Layout, LayoutUnknown
-    from ..paths import inside
-    from .places import started_layout
+    from ..layout import LayoutUnknown
+    from .places import started_layout, start_sessions
 
     if not call.agent_id:
         return None
     try:
-        found = started_layout(call.session_id, call.agent_id)
+        found = next((r for r in (started_layout(s, call.agent_id) for s in start_sessions(call)) if r is not None), None)
     except ValueError as e:
         raise LayoutUnknown(f"this sub-agent started isolated, but {e}, so its call in {call.cwd} cannot be placed") from None
     if found is None:
         return None
-    mine, cwd = found["worktree_root"], os.path.realpath(call.cwd)  # canonical: `ln -s /tmp l && cd l` is not in W
-    if inside(cwd, mine) and not _checkout_between(mine, cwd):
+    return placed_as_started(found, call.cwd, "recorded at the sub-agent's start (its cwd is outside that worktree, or in a checkout inside it)")
+
+
+def placed_as_started(found: dict[str, Any], cwd: str, source: str) -> Layout | None:
+    """The layout of a call by an agent recorded as isolated in `found["worktree_root"]` (`places.read_started`),
+    None when its canonical cwd is in that W (`ln -s /tmp l && cd l` is not) and in no checkout nested in it: it is
+    placed from there as usual."""
+    from ..layout import Layout, linked_worktrees_of, main_worktree_of
+    from ..paths import inside
+
+    mine, cwd = found["worktree_root"], os.path.realpath(cwd)
+    if inside(cwd, mine) and not checkout_between(mine, cwd):
         return None
     # Outside W, or in a checkout nested in it (a worktree of a clone it made, whose configuration it wrote). The
     # repository's worktrees are listed again: one added since the start (the next sub-agent's) is shared too.
-    shared = [r for r in found["shared_roots"] if r != mine]
+    now: list[str] = []
     if found["common_dir"]:
-        from ..layout import linked_worktrees_of, main_worktree_of
-
-        now = [main_worktree_of(found["common_dir"], strict=True), *linked_worktrees_of(found["common_dir"], strict=True)]
-        shared += [r for r in now if r and r != mine and r not in shared]
-    return Layout(
-        worktree_root=mine,
-        shared_roots=shared,
-        linked=True,
-        common_dir=found["common_dir"],
-        source="recorded at the sub-agent's start (its cwd is outside that worktree, or in a checkout inside it)",
-    )
+        listed = [main_worktree_of(found["common_dir"], strict=True), *linked_worktrees_of(found["common_dir"], strict=True)]
+        now = [r for r in listed if r and r != mine]
+    shared = [r for r in found["shared_roots"] if r != mine]
+    shared += [r for r in now if r not in shared]
+    return Layout(worktree_root=mine, shared_roots=shared, linked=True, common_dir=found["common_dir"], source=source)
 
 
-def _checkout_between(top: str, cwd: str) -> bool:
+def checkout_between(top: str, cwd: str) -> bool:
     """Is there a `.git` entry in a directory below `top` that holds `cwd` (cwd included)?"""
     from ..paths import inside
 
@@ -103,9 +106,11 @@ def _checkout_between(top: str, cwd: str) -> bool:
 @hookimpl
 def worktree_guard_confined_agent(call: Any) -> bool | None:
     """A sub-agent that started isolated (its start was recorded) is confined, whatever failed in its call."""
-    from .places import started_path
+    from .places import started_path, start_sessions
 
-    return True if call.agent_id and os.path.lexists(started_path(call.session_id, call.agent_id)) else None
+    if not call.agent_id:
+        return None
+    return True if any(os.path.lexists(started_path(s, call.agent_id)) for s in start_sessions(call)) else None
 
 
 def recorded(saved: SubagentSnapshot) -> Layout:

@@ -39,24 +39,84 @@ def started_path(session_id: str | None, agent_id: str, root: str | None = None)
     return os.path.join(root or state_root(), safe_name(session_id), safe_name(agent_id) + ".started")
 
 
+#: The main agent's record in its session's directory: no agent's (`safe_name` never starts a name with `@`).
+MAIN_STARTED = "@main.started"
+#: The main agent's record of a session the runtime started outside any linked worktree.
+FREE: dict[str, Any] = {"worktree_root": None}
+
+
+def main_started_path(session_id: str, root: str | None = None) -> str:
+    """The file that says where the runtime started a session's main agent, written once, at its first judged
+    call: in a linked worktree (the same record as a sub-agent's start, `started_path`), or free
+    (`read_main_started`)."""
+    return os.path.join(root or state_root(), safe_name(session_id), MAIN_STARTED)
+
+
+def start_sessions(agent: Any) -> list[str | None]:
+    """The sessions a sub-agent's start may be recorded under: its call's, and the agent's that dispatched it when
+    the runtime names that one apart (Copilot: a sub-agent's calls carry its own id as `sessionId`, its start
+    event the dispatcher's, which its calls name as `parentAgentId`)."""
+    session, parent = agent.session_id, getattr(agent, "parent_id", None)
+    return [session] if not parent or parent == session else [session, parent]
+
+
 def started_layout(session_id: str | None, agent_id: str) -> dict[str, Any] | None:
     """What `started_path` recorded ({"worktree_root", "common_dir", "shared_roots"}), read with `json` alone;
     None when the sub-agent did not start isolated. A record that cannot be read or makes no sense is ValueError."""
+    return read_started(started_path(session_id, agent_id))
+
+
+def read_started(path: str) -> dict[str, Any] | None:
+    """The record at `path` (`started_path`, `main_started_path`); None when there is none; ValueError when it
+    cannot be read or makes no sense."""
     import json
 
     try:
-        with open(started_path(session_id, agent_id), "rb") as f:
+        with open(path, "rb") as f:
             data = json.loads(f.read(1 << 20))
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as e:
         raise ValueError(f"its start record cannot be read ({e})") from None
+    return started_record(data)
+
+
+def started_record(data: Any) -> dict[str, Any]:
+    """A start record's parsed JSON checked: ValueError when it makes no sense."""
     root, common, shared = (data.get(k) if isinstance(data, dict) else None for k in ("worktree_root", "common_dir", "shared_roots"))
     if not (isinstance(root, str) and os.path.isabs(root)) or not (common is None or isinstance(common, str)):
         raise ValueError("its start record names no worktree")
     if not (isinstance(shared, list) and all(isinstance(s, str) and os.path.isabs(s) for s in shared)):
         raise ValueError("its start record names no shared checkouts")
     return {"worktree_root": root, "common_dir": common, "shared_roots": shared}
+
+
+def read_main_started(path: str) -> dict[str, Any] | None:
+    """The main agent's record (`main_started_path`): None when there is none — also on ENOTDIR, a file where
+    the state directory would be, under which nothing can have been written; {"worktree_root": None} when its
+    session started free; else the `read_started` record with "moving" (a judged ExitWorktree from W marked it: the
+    runtime is about to move the cwd back) and "launch" (where the runtime started the session, if it said).
+    ValueError when it makes no sense; OSError when it cannot be read otherwise (the caller decides)."""
+    import json
+
+    try:
+        with open(path, "rb") as f:
+            text = f.read(1 << 20)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise ValueError(f"its start record cannot be read ({e})") from None
+    moving = data.get("moving", False) if isinstance(data, dict) else False
+    if not isinstance(moving, bool):
+        raise ValueError("its start record says neither yes nor no about a move")
+    if isinstance(data, dict) and data.get("worktree_root", "") is None and set(data) <= {"worktree_root", "moving"}:
+        return {**FREE, "moving": moving}
+    launch = data.get("launch") if isinstance(data, dict) else None
+    if not (launch is None or (isinstance(launch, str) and os.path.isabs(launch))):
+        raise ValueError("its start record names no launch directory")
+    return {**started_record(data), "moving": moving, "launch": launch}
 
 
 def waves_root(environ: dict[str, str] | None = None) -> str:

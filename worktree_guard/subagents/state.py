@@ -2,15 +2,18 @@
 
 A private directory (0700) outside every checkout: `$XDG_STATE_HOME/worktree-guard/subagents`, by default
 `~/.local/state/worktree-guard/subagents`. Under it, one directory per session holds one snapshot file per
-running isolated sub-agent (`<agent_id>.json`, removed at its stop) and `windows.jsonl`, the start and stop
-times of every sub-agent of the session (to name the ones that ran at the same time). Whatever a crashed
-session leaves behind is swept after STALE_AFTER, and at most MAX_SNAPSHOTS snapshots are kept.
+running isolated sub-agent (`<agent_id>.json`, removed at its stop), its `<agent_id>.started` record (kept until
+the sweep), the main agent's `@main.started` (whether the runtime started it in a linked worktree, and which) and
+`windows.jsonl`, the start and stop times of every sub-agent of the session (to name the ones that ran at the same
+time). Whatever a crashed session leaves behind is swept after STALE_AFTER, and at most MAX_SNAPSHOTS snapshots
+are kept.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from typing import Any
 
@@ -18,7 +21,7 @@ from .. import effects
 from ..records import Field, Record
 
 from ..audit import append_line
-from .places import safe_name, state_root
+from .places import MAIN_STARTED, safe_name, state_root
 from .snapshots import CheckoutState
 
 STALE_AFTER = 7 * 24 * 3600  # seconds; no sub-agent runs this long
@@ -69,7 +72,7 @@ class SubagentStore:
     def _write(self, path: str, text: str) -> None:
         """Write atomically (a temp file renamed over the old one), readable by the owner only."""
         self._ensure()
-        temp = f"{path}.{os.getpid()}.tmp"
+        temp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"  # the Agent SDK's callbacks share one process
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
@@ -88,6 +91,10 @@ class SubagentStore:
     def record_start(self, agent_id: str, layout: dict[str, Any]) -> None:
         """The small `.started` record (places.started_path) that keeps the sub-agent isolated wherever its cwd goes."""
         self._write(os.path.join(self.session_dir, safe_name(agent_id) + ".started"), json.dumps(layout))
+
+    def record_main(self, record: dict[str, Any]) -> None:
+        """The main agent's record (places.main_started_path): where the runtime started it (places.read_main_started)."""
+        self._write(os.path.join(self.session_dir, MAIN_STARTED), json.dumps(record))
 
     def delete(self, agent_id: str) -> None:
         effects.will_write(f"the snapshot of {agent_id}")
