@@ -45,6 +45,7 @@ def isolate_environment(mp: pytest.MonkeyPatch, home: Path) -> None:
     mp.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))  # the leak check's snapshots
     mp.setenv("XDG_CACHE_HOME", str(home / ".cache"))  # parse tables, entry points, the hook's code: never the developer's
     mp.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    mp.delenv("CLAUDE_PROJECT_DIR", raising=False)  # the main agent's record keeps it as the launch directory
     for key in list(os.environ):
         if key.startswith("WORKTREE_GUARD_"):
             mp.delenv(key)

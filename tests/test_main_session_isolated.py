@@ -345,3 +345,21 @@ def test_a_sweep_that_fails_does_not_cost_the_record(repo: Repo, outside: Path, 
     monkeypatch.setattr(state, "sweep", refuse)
     assert call(repo.worktree, "Bash", {"command": f"cd {outside}"}) == "pass"
     assert call(outside, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]
+
+
+def test_a_launch_directory_above_the_repository_frees_only_outside_its_checkouts(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Launched above the repository: after the exit, a call in a checkout below the launch directory (a sibling
+    worktree, the main checkout's) is no return there (review 6, M1)."""
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(repo.base))
+    assert call(repo.worktree, "ExitWorktree", {"action": "keep"}) == "pass"
+    assert call(repo.outside, "Write", {"file_path": str(repo.outside / "a.txt"), "content": "x"}) == ["WG101"]
+
+
+def test_a_launch_directory_inside_w_frees_nothing(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cd W/src && claude`: an ExitWorktree the runtime treats as a no-op leaves the cwd in W/src, which is no
+    return (review 6, M2 and M3)."""
+    (repo.worktree / "src").mkdir(exist_ok=True)
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(repo.worktree / "src"))
+    assert call(repo.worktree / "src", "ExitWorktree", {"action": "keep"}) == "pass"
+    assert call(repo.worktree / "src", "Bash", {"command": "git status"}) == "pass"
+    assert json.loads(record_path().read_text())["worktree_root"] == str(repo.worktree)

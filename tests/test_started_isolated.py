@@ -170,3 +170,18 @@ def test_a_copilot_sub_agent_whose_record_cannot_be_read_is_refused(repo: Repo, 
     assert run_hook_inline(copilot_start(repo)).returncode == 0
     Path(started_path(DISPATCHER, SUB)).write_text("{not json")
     assert copilot_call(outside, f"echo x > {outside}/a.txt") == ["WG000"]
+
+
+def test_a_state_directory_the_sweep_cannot_list_still_gets_the_start_record(repo: Repo, tmp_path: Path) -> None:
+    """An entry of the state root the sweep cannot examine (a loop of links here; another user's directory in the
+    wild) raised out of the sweep before the start was recorded: the sub-agent then left W unconfined (review 6)."""
+    from worktree_guard.subagents.state import state_root
+
+    root = Path(state_root())
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "loop").symlink_to(root / "loop")
+    assert run_hook_inline(lifecycle_payload(repo, "SubagentStart")).returncode == 0
+    outside = tmp_path / "t"
+    outside.mkdir()
+    assert call(repo, repo.worktree, "Bash", {"command": f"cd {outside}"}) == "pass"
+    assert call(repo, outside, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]

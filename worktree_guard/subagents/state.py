@@ -144,21 +144,23 @@ def sweep(root: str | None = None, now: float | None = None) -> int:
     now = time.time() if now is None else now
     removed = 0
     snapshots: list[tuple[float, str]] = []
+    # Housekeeping only: what cannot be listed or examined (a directory another user's run left) is left alone, and
+    # never costs the caller the record it is about to write.
     try:
         sessions = [os.path.join(root, name) for name in os.listdir(root)]
-    except FileNotFoundError:
+    except OSError:
         return 0
     for session in sessions:
         try:
             session_mtime = os.stat(session).st_mtime  # before removing files updates it
             names = os.listdir(session)
-        except (NotADirectoryError, FileNotFoundError):
+        except OSError:
             continue
         for name in names:
             path = os.path.join(session, name)
             try:
                 mtime = os.stat(path).st_mtime
-            except FileNotFoundError:
+            except OSError:
                 continue
             if now - mtime > STALE_AFTER:
                 removed += _unlink(path)
