@@ -109,13 +109,19 @@ def test_recognising_the_hook_command() -> None:
     assert guard_executable("worktree-guard check", None)[0] is False
 
 
+def passing_hook(tmp_path: Path) -> tuple[Path, Path]:
+    """A stand-in `worktree-guard` that passes every call and leaves a marker file when it runs."""
+    marker = tmp_path / "ran"
+    script = tmp_path / "worktree-guard"
+    script.write_text(f"#!/bin/sh\ntouch {marker}\ncat >/dev/null\nexit 0\n")
+    script.chmod(0o755)
+    return script, marker
+
+
 def test_doctor_does_not_run_a_hook_command_from_a_settings_file_in_the_worktree(repo: Repo, tmp_path: Path) -> None:
     """An agent in a linked worktree can write its `.claude/settings.json`: doctor, run there by the user, must not
     run the command it names (it would run as the user), and tests this install's hook instead."""
-    marker = tmp_path / "ran"
-    evil = tmp_path / "worktree-guard"
-    evil.write_text(f"#!/bin/sh\ntouch {marker}\ncat >/dev/null\nexit 0\n")
-    evil.chmod(0o755)
+    evil, marker = passing_hook(tmp_path)
     wire(repo.worktree / ".claude" / "settings.json", f"{evil} hook")
     code, report = doctor(repo.worktree)
     assert not marker.exists()
@@ -129,10 +135,7 @@ def test_doctor_does_not_run_a_hook_command_from_a_settings_file_in_the_worktree
 
 def test_doctor_in_the_main_checkout_runs_its_wired_command(repo: Repo, tmp_path: Path) -> None:
     """The same file in the main checkout is the user's: doctor runs what it names (and reports it not refusing)."""
-    marker = tmp_path / "ran"
-    fake = tmp_path / "worktree-guard"
-    fake.write_text(f"#!/bin/sh\ntouch {marker}\ncat >/dev/null\nexit 0\n")
-    fake.chmod(0o755)
+    fake, marker = passing_hook(tmp_path)
     wire(repo.main / ".claude" / "settings.json", f"{fake} hook")
     code, report = doctor(repo.main)
     assert marker.exists() and code == 1

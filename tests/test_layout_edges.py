@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -613,6 +614,14 @@ def test_an_entry_without_a_gitdir_file_is_passed_over_and_the_rest_listed(repo:
 
 # --- phase 6: what the readers under layout do with files the agent can make (in-process, so mutation testing sees it)
 
+def unknown(judge: Callable[[str], object], path: Path | str) -> str:
+    """The words of the LayoutUnknown `judge(path)` raises (the test fails when it raises none)."""
+    from worktree_guard.layout import LayoutUnknown
+
+    with pytest.raises(LayoutUnknown) as caught:
+        judge(str(path))
+    return str(caught.value)
+
 
 def _git_dir_with(tmp: Path, name: str) -> tuple[Path, Path]:
     """A `.git` directory git would take (HEAD, objects, refs) in `<tmp>/sub`, without its `name` file yet."""
@@ -651,9 +660,7 @@ def test_a_commondir_in_a_loop_of_links_is_named(tmp_path: Path) -> None:
 
     sub, commondir = _git_dir_with(Path(os.path.realpath(tmp_path)), "commondir")
     commondir.symlink_to(commondir)
-    with pytest.raises(LayoutUnknown) as caught:
-        find_layout(str(sub))
-    assert str(caught.value) == f"{commondir} cannot be read (Too many levels of symbolic links)"
+    assert unknown(find_layout, sub) == f"{commondir} cannot be read (Too many levels of symbolic links)"
 
 
 def test_a_dot_git_in_a_loop_of_links_is_named(repo: Repo) -> None:
@@ -662,9 +669,7 @@ def test_a_dot_git_in_a_loop_of_links_is_named(repo: Repo) -> None:
     sub = repo.worktree / "sub"
     sub.mkdir()
     (sub / ".git").symlink_to(sub / ".git")
-    with pytest.raises(LayoutUnknown) as caught:
-        find_layout(str(sub))
-    assert str(caught.value) == f"{sub / '.git'} cannot be examined (Too many levels of symbolic links), so the checkout cannot be placed"
+    assert unknown(find_layout, sub) == f"{sub / '.git'} cannot be examined (Too many levels of symbolic links), so the checkout cannot be placed"
 
 
 def test_a_dot_git_linked_to_a_file_that_fails_to_read_is_named(repo: Repo) -> None:
@@ -674,9 +679,7 @@ def test_a_dot_git_linked_to_a_file_that_fails_to_read_is_named(repo: Repo) -> N
     sub = repo.worktree / "sub"
     sub.mkdir()
     (sub / ".git").symlink_to("/proc/self/mem")
-    with pytest.raises(LayoutUnknown) as caught:
-        find_layout(str(sub))
-    assert str(caught.value) == f"{sub / '.git'} cannot be read (Input/output error)"
+    assert unknown(find_layout, sub) == f"{sub / '.git'} cannot be read (Input/output error)"
 
 
 def test_a_config_whose_size_stat_hides_is_still_bounded(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -761,9 +764,7 @@ def test_a_checkout_with_a_separate_git_dir_is_a_main_worktree_with_its_own_work
     (base / "meta.git" / "worktrees" / "zz" / "gitdir").mkdir(parents=True)  # an entry that cannot be read: strict
     from worktree_guard.layout import LayoutUnknown
 
-    with pytest.raises(LayoutUnknown) as caught:
-        find_layout(str(base / "tree"))
-    assert str(caught.value) == f"{base / 'meta.git' / 'worktrees' / 'zz' / 'gitdir'} cannot be read (Is a directory)"
+    assert unknown(find_layout, base / "tree") == f"{base / 'meta.git' / 'worktrees' / 'zz' / 'gitdir'} cannot be read (Is a directory)"
 
 
 def test_a_back_link_that_cannot_be_read_outside_the_worktrees_list_is_unknown(repo: Repo, tmp_path: Path) -> None:
@@ -778,9 +779,7 @@ def test_a_back_link_that_cannot_be_read_outside_the_worktrees_list_is_unknown(r
     sub = repo.worktree / "sub"
     sub.mkdir()
     (sub / ".git").write_text(f"gitdir: {admin}\n")
-    with pytest.raises(LayoutUnknown) as caught:
-        find_layout(str(sub))
-    assert str(caught.value) == f"{admin / 'gitdir'} cannot be read (Is a directory)"
+    assert unknown(find_layout, sub) == f"{admin / 'gitdir'} cannot be read (Is a directory)"
 
 
 def test_a_directory_git_cannot_examine_is_named(tmp_path: Path) -> None:
