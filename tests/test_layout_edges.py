@@ -502,7 +502,10 @@ def test_a_forged_git_dir_that_shares_the_main_refs_is_no_way_to_move_its_branch
     (forged / "commondir").write_text(f"{repo.main / '.git'}\n")
     result = run_hook_inline(subagent_payload(repo, "Bash", {"command": f"GIT_DIR={forged} GIT_WORK_TREE={tree} git commit --allow-empty -m x"}))
     assert result.codes == ["WG000"]
-    assert f"{forged} shares another repository's refs (its `commondir`) but is no worktree's git dir (it has no `gitdir` link)" in result.reason
+    assert f"{forged} shares another repository's refs (its `commondir`) but is no worktree's git dir (none that git keeps in that repository's `worktrees`)" in result.reason
+    (forged / "gitdir").write_text(f"{tree / '.git'}\n")  # a `gitdir` link written by hand as well: the same
+    result = run_hook_inline(subagent_payload(repo, "Bash", {"command": f"GIT_DIR={forged} GIT_WORK_TREE={tree} git commit --allow-empty -m x"}))
+    assert result.codes == ["WG000"]
     (tree / ".git").write_text(f"gitdir: {forged}\n")  # the same git dir through a `.git` file: where git acts is unknown
     result = run_hook_inline(subagent_payload(repo, "Bash", {"command": f"git -C {tree} commit --allow-empty -m x"}))
     assert result.codes == ["WG303"]

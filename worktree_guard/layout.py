@@ -445,8 +445,12 @@ def owner_of_git_dir(git_dir: str) -> str | None:
         return main_worktree_of(git_dir) or os.path.dirname(git_dir)
     line = _read_first_line(os.path.join(git_dir, "gitdir"))
     if os.path.isfile(os.path.join(git_dir, "commondir")):
-        if not line:
-            raise LayoutUnknown(f"{git_dir} shares another repository's refs (its `commondir`) but is no worktree's git dir (it has no `gitdir` link)")
+        # git keeps a worktree's git dir in `<common>/worktrees/<name>`, where no agent writes; one elsewhere, or
+        # without its `gitdir` link, was made by hand (a `gitdir` file in it proves nothing).
+        common = _read_first_line(os.path.join(git_dir, "commondir"))
+        listed = bool(common) and os.path.dirname(os.path.realpath(git_dir)) == os.path.join(_resolve_from(git_dir, common), "worktrees")
+        if not line or not listed:
+            raise LayoutUnknown(f"{git_dir} shares another repository's refs (its `commondir`) but is no worktree's git dir (none that git keeps in that repository's `worktrees`)")
         return os.path.dirname(_resolve_from(git_dir, line))
     return main_worktree_of(git_dir)
 
