@@ -71,7 +71,7 @@ def worktree_guard_started_layout(call: Any) -> Layout | None:
 
 
 def placed_as_started(found: dict[str, Any], cwd: str, source: str) -> Layout | None:
-    """The layout of a call by an agent recorded as isolated in `found["worktree_root"]` (`places.read_started`),
+    """The layout of a call by an agent recorded as isolated in `found["worktree_root"]` (`places.started_record`),
     None when its canonical cwd is in that W (`ln -s /tmp l && cd l` is not) and in no checkout nested in it: it is
     placed from there as usual."""
     from ..layout import Layout, linked_worktrees_of, main_worktree_of

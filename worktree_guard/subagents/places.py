@@ -63,16 +63,10 @@ def start_sessions(agent: Any) -> list[str | None]:
 def started_layout(session_id: str | None, agent_id: str) -> dict[str, Any] | None:
     """What `started_path` recorded ({"worktree_root", "common_dir", "shared_roots"}), read with `json` alone;
     None when the sub-agent did not start isolated. A record that cannot be read or makes no sense is ValueError."""
-    return read_started(started_path(session_id, agent_id))
-
-
-def read_started(path: str) -> dict[str, Any] | None:
-    """The record at `path` (`started_path`, `main_started_path`); None when there is none; ValueError when it
-    cannot be read or makes no sense."""
     import json
 
     try:
-        with open(path, "rb") as f:
+        with open(started_path(session_id, agent_id), "rb") as f:
             data = json.loads(f.read(1 << 20))
     except FileNotFoundError:
         return None
@@ -94,7 +88,7 @@ def started_record(data: Any) -> dict[str, Any]:
 def read_main_started(path: str) -> dict[str, Any] | None:
     """The main agent's record (`main_started_path`): None when there is none — also on ENOTDIR, a file where
     the state directory would be, under which nothing can have been written; {"worktree_root": None} when its
-    session started free; else the `read_started` record with "moving" (a judged ExitWorktree from W marked it: the
+    session started free; else the `started_record` fields with "moving" (a judged ExitWorktree from W marked it: the
     runtime is about to move the cwd back) and "launch" (where the runtime started the session, if it said).
     ValueError when it makes no sense; OSError when it cannot be read otherwise (the caller decides)."""
     import json
