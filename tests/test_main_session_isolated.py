@@ -363,3 +363,124 @@ def test_a_launch_directory_inside_w_frees_nothing(repo: Repo, monkeypatch: pyte
     assert call(repo.worktree / "src", "ExitWorktree", {"action": "keep"}) == "pass"
     assert call(repo.worktree / "src", "Bash", {"command": "git status"}) == "pass"
     assert json.loads(record_path().read_text())["worktree_root"] == str(repo.worktree)
+
+
+# --- what mutation testing found untested (issue 13): the record's fields, the guards of its first call ---------
+
+
+def judged(cwd: Path, tool: str, tool_input: dict[str, str], **flags: object):
+    """The engine's verdict for a main-agent call (the record as the hook left it), with its violations' fields."""
+    from tests.test_bash_rules import PM
+    from worktree_guard.engine import build_context, decide
+    from worktree_guard.runtimes.claude_code import to_tool_call
+
+    agent_call = to_tool_call(payload(cwd, tool, tool_input))
+    return decide(agent_call, build_context(agent_call, flags=flags or None, pm=PM))
+
+
+def test_the_enter_worktree_refusal_names_the_recorded_worktree(repo: Repo, left: Path) -> None:
+    (found,) = judged(repo.main, "EnterWorktree", {"name": "fresh"}).violations
+    w = str(repo.worktree)
+    assert (found.code, found.rule, found.tool, found.worktree_root) == ("WG505", "main-agent", "EnterWorktree", w)
+    assert found.message == (
+        f"This session's agent is confined to its worktree {w}, where the session started: EnterWorktree would "
+        f"move it to another worktree. Stay in {w}.")
+
+
+def test_an_unreadable_record_refuses_enter_worktree_in_the_worktree_the_agent_is_in(repo: Repo) -> None:
+    """The cwd places the agent (isolated in the sibling worktree it is in), and whether the session is confined is
+    what the record would say: unknown, EnterWorktree is refused, naming the worktree it is in."""
+    record_path().mkdir(parents=True)  # EISDIR
+    (found,) = judged(repo.sibling, "EnterWorktree", {"name": "fresh"}).violations
+    assert (found.code, found.rule, found.worktree_root) == ("WG505", "main-agent", str(repo.sibling))
+
+
+def test_a_call_placed_by_the_record_says_so(repo: Repo, left: Path) -> None:
+    """`explain`, `check` and doctor show where W came from: the record, not the cwd."""
+    from tests.test_bash_rules import PM
+    from worktree_guard.engine import build_context
+    from worktree_guard.runtimes.claude_code import to_tool_call
+    from worktree_guard.subagents.main_agent import SOURCE
+
+    ctx = build_context(to_tool_call(payload(left, "Bash", {"command": "ls"})), pm=PM)
+    assert (ctx.layout.worktree_root, ctx.layout.source, ctx.isolation.isolated) == (str(repo.worktree), SOURCE, True)
+
+
+@pytest.mark.parametrize("flags", [{"worktree_root": "W"}, {"isolated": False}, {"isolated": True}], ids=["configured-w", "not-isolated", "main-isolated"])
+def test_a_first_call_whose_worktree_or_isolation_is_configured_records_the_session_free(repo: Repo, outside: Path, flags: dict) -> None:
+    """Only the runtime's choice is recorded: a W the configuration names applies wherever it is configured, an
+    agent in W that the configuration leaves unisolated is not confined later, and one the configuration isolates
+    in the main checkout has no worktree to record."""
+    where = repo.main if flags == {"isolated": True} else repo.worktree
+    flags = {k: (str(repo.worktree) if v == "W" else v) for k, v in flags.items()}
+    run_hook_inline(payload(where, "Bash", {"command": "git status"}), flags=flags)
+    assert json.loads(record_path().read_text()) == {"worktree_root": None, "moving": False}
+    assert call(outside, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == "pass"
+
+
+def test_a_free_record_is_written_once_and_never_turns_into_w(repo: Repo, outside: Path) -> None:
+    """Started free in the main checkout: the record is written at once, so a later first-looking call in a
+    sibling worktree (a review of its work) is no start in W."""
+    assert call(repo.main, "Bash", {"command": "git status"}) == "pass"
+    assert json.loads(record_path().read_text()) == {"worktree_root": None, "moving": False}
+    assert call(repo.sibling, "Bash", {"command": "git status"}) == "pass"
+    assert call(outside, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == "pass"
+
+
+def test_the_first_main_agent_call_sweeps_old_sessions(repo: Repo) -> None:
+    """A session without sub-agents (no SubagentStart) still clears what crashed sessions left."""
+    import time
+
+    from worktree_guard.subagents.state import STALE_AFTER
+
+    stale = record_path("5f1c2a4e-0000-4000-8000-0000000000aa")
+    stale.parent.mkdir(parents=True)
+    stale.write_text('{"worktree_root": null}')
+    old = time.time() - STALE_AFTER - 600
+    for path in (stale, stale.parent):
+        os.utime(path, (old, old))
+    assert call(repo.worktree, "Bash", {"command": "git status"}) == "pass"
+    assert record_path().is_file() and not stale.exists()
+
+
+def test_a_record_without_a_repository_returns_only_to_its_launch_directory(repo: Repo) -> None:
+    """A record may name no common git dir (as a sub-agent's may): a marked one is then no return to any main
+    worktree, and the session stays confined there."""
+    record_path().parent.mkdir(parents=True)
+    record_path().write_text(json.dumps({"worktree_root": str(repo.worktree), "common_dir": None, "shared_roots": [str(repo.main)], "moving": True}))
+    assert call(repo.main, "Write", {"file_path": str(repo.main / "README.md"), "content": "x"}) == ["WG101"]
+
+
+def test_an_internal_error_before_the_call_is_placed_fails_closed_for_a_confined_session(repo: Repo, left: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error before the context exists: the record, not the cwd in no checkout, says the agent is confined."""
+    from worktree_guard import engine
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(engine, "build_context", broken)
+    result = run_hook_inline(payload(left, "Write", {"file_path": str(left / "a.txt"), "content": "x"}))
+    assert result.decision == "deny" and result.codes == ["WG000"], result.stdout
+
+
+def test_an_internal_error_for_a_free_session_outside_every_checkout_is_no_refusal(repo: Repo, outside: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from worktree_guard import engine
+
+    assert call(repo.main, "Bash", {"command": "git status"}) == "pass"
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(engine, "build_context", broken)
+    result = run_hook_inline(payload(outside, "Write", {"file_path": str(outside / "a.txt"), "content": "x"}))
+    assert result.decision != "deny", result.stdout
+
+
+def test_an_unreadable_record_refuses_enter_worktree_to_an_agent_with_a_configured_worktree(repo: Repo) -> None:
+    """A W the configuration names is never recorded (its first call records the session free), but whether this
+    session was recorded in a worktree is unknown: EnterWorktree is refused, naming the configured W."""
+    record_path().mkdir(parents=True)  # EISDIR
+    agent_call = payload(repo.worktree, "EnterWorktree", {"name": "fresh"})
+    result = run_hook_inline(agent_call, flags={"worktree_root": str(repo.worktree)})
+    assert result.decision == "deny" and result.codes == ["WG505"], result.stdout
+    assert f"confined to its worktree {repo.worktree}," in result.reason

@@ -36,7 +36,7 @@ from ..hookspecs import hookimpl
 if TYPE_CHECKING:
     from ..engine import Context
     from ..layout import Layout
-    from ..model import ToolCall, Verdict, Violation
+    from ..model import ToolCall, Violation
 
 SOURCE = "recorded at the main agent's first call, in that worktree (its cwd is outside it, or in a checkout inside it)"
 #: Claude Code's tools with which the runtime moves the session's cwd into a worktree and back out of it.
@@ -139,8 +139,8 @@ def worktree_guard_check_call(call: ToolCall, ctx: Context) -> list[Violation] |
     except (OSError, ValueError):
         found = {"worktree_root": ctx.worktree_root or "its worktree"}
     if found is None:  # the session's first call: refused when it is the one that records W
-        found = next_record(call, ctx, None)
-    if found is None or found["worktree_root"] is None:
+        found = next_record(call, ctx, None)  # a first call always gives a record
+    if found["worktree_root"] is None:
         return None
     w = found["worktree_root"]
     return [Violation(code="WG505", rule="main-agent", tool=call.tool, worktree_root=w, message=(
@@ -160,15 +160,14 @@ def worktree_guard_confined_agent(call: ToolCall) -> bool | None:
 
 
 @hookimpl
-def worktree_guard_call_judged(call: ToolCall, ctx: Context, verdict: Verdict) -> None:
+def worktree_guard_call_judged(call: ToolCall, ctx: Context) -> None:
     """Write what this judged main-agent call changes in the session's record (`next_record`)."""
     if not main_call(call):
         return
     from .places import main_started_path, read_main_started
 
     try:
-        refused = verdict.decision == "deny"
-        changed = next_record(call, ctx, read_main_started(main_started_path(call.session_id)), refused)
+        changed = next_record(call, ctx, read_main_started(main_started_path(call.session_id)))
         if changed is not None:
             record(call.session_id, changed, ctx.layout)
     except Exception:  # noqa: BLE001
@@ -178,10 +177,11 @@ def worktree_guard_call_judged(call: ToolCall, ctx: Context, verdict: Verdict) -
         pass
 
 
-def next_record(call: ToolCall, ctx: Context, found: dict[str, Any] | None, refused: bool = False) -> dict[str, Any] | None:
+def next_record(call: ToolCall, ctx: Context, found: dict[str, Any] | None) -> dict[str, Any] | None:
     """The session's record after this call, None when it stays as it is: the first call records W (isolated in a
-    linked worktree of git's) or free; an ExitWorktree from inside W (not `refused`) marks W; the next call
-    consumes the mark (see the module's docstring)."""
+    linked worktree of git's) or free; an ExitWorktree from inside W marks W (no rule judges it: the engine passes
+    a tool of kind "other", so the runtime alone says whether it moved); the next call consumes the mark (see the
+    module's docstring)."""
     from .places import FREE
 
     first = found is None
@@ -192,12 +192,12 @@ def next_record(call: ToolCall, ctx: Context, found: dict[str, Any] | None, refu
             return {**FREE, "moving": False}
         found = {"worktree_root": layout.worktree_root, "common_dir": layout.common_dir, "shared_roots": list(layout.shared_roots), "moving": False, "launch": launch_dir()}
     if found["worktree_root"] is None:
-        return found if first else None  # started free: free for the rest of the session
+        return None  # started free (recorded by its first call, above): free for the rest of the session
     if found["moving"]:  # the call after an ExitWorktree: where the runtime put the cwd, or did not
         if returned(found, call.cwd):
             return {**FREE, "moving": False}
         found, first = {**found, "moving": False}, True
-    if runtime_tool(call, EXIT_TOOL) and not refused and in_w(found, call.cwd):
+    if runtime_tool(call, EXIT_TOOL) and in_w(found, call.cwd):
         return {**found, "moving": True}
     return found if first else None
 
