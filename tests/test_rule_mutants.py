@@ -108,6 +108,17 @@ def test_a_command_is_walked_from_the_directory_its_call_names_in_each_reading(w
     assert [(v.code, v.rule, v.resolved) for v in got] == [("WG402", "writes", "/etc/a"), ("WG201", "cd", "/etc")]
     got = shell_started_in(world, "../../..", "touch a").violations  # W's third parent: the main checkout
     assert [(v.code, v.rule, v.resolved) for v in got] == [("WG401", "writes", f"{main}/a"), ("WG201", "cd", main)]
+    got = shell_started_in(world, "to-ssl/..", "touch /etc/x").violations  # the same write from both readings: once
+    assert [(v.code, v.rule, v.resolved) for v in got] == [("WG402", "writes", "/etc/x"), ("WG201", "cd", "/etc")]
+
+
+def test_a_command_over_the_walks_budget_is_wg901_over_its_whole_text(world: Repo) -> None:
+    """The walk's own budget (here the depth of function calls), not the parser's: the finding covers the command."""
+    command = "f() { f; }; f"
+    (finding,) = bash(world, command).violations
+    assert (finding.code, finding.rule, finding.span, finding.severity) == ("WG901", "bash", (0, len(command)), "error")
+    assert finding.message.startswith("The command is over worktree-guard's budget (functions call each other deeper than")
+    assert finding.message.endswith("); split it into smaller commands.")
 
 
 # --- rules/writes.py ------------------------------------------------------------------------------------------
