@@ -8,6 +8,8 @@ before their runs, which phase 5 did not reach. The rows run through the engine 
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from tests.helpers import Repo
@@ -110,6 +112,23 @@ def test_a_command_is_walked_from_the_directory_its_call_names_in_each_reading(w
     assert [(v.code, v.rule, v.resolved) for v in got] == [("WG401", "writes", f"{main}/a"), ("WG201", "cd", main)]
     got = shell_started_in(world, "to-ssl/..", "touch /etc/x").violations  # the same write from both readings: once
     assert [(v.code, v.rule, v.resolved) for v in got] == [("WG402", "writes", "/etc/x"), ("WG201", "cd", "/etc")]
+
+
+def test_the_second_reading_of_a_start_directory_is_walked_from_its_own_place(world: Repo) -> None:
+    """`up/../../..` with up → W/src/a/b/c: the kernel's reading stays in W (W/src), the textual one is two levels
+    above W, in the main checkout: the walk from the second reading starts there, not again from the first."""
+    deep = world.worktree / "src" / "a" / "b" / "c"
+    deep.mkdir(parents=True)
+    (world.worktree / "up").symlink_to(deep)
+    above = os.path.dirname(os.path.dirname(str(world.worktree)))
+    got = shell_started_in(world, "up/../../..", "touch a").violations
+    assert [(v.code, v.rule, v.resolved) for v in got] == [("WG401", "writes", f"{above}/a"), ("WG201", "cd", above)]
+
+
+def test_an_unparseable_command_is_wg900_over_its_whole_text(world: Repo) -> None:
+    command = "echo 'unterminated"
+    (finding,) = bash(world, command).violations
+    assert (finding.code, finding.rule, finding.span, finding.severity) == ("WG900", "bash", (0, len(command)), "error")
 
 
 def test_a_command_over_the_walks_budget_is_wg901_over_its_whole_text(world: Repo) -> None:
