@@ -13,7 +13,7 @@ import os
 import pytest
 
 from tests.helpers import Repo
-from tests.test_bash_rules import bash, world  # noqa: F401  (the fixture)
+from tests.test_bash_rules import OUTSIDE_HOME, bash, world  # noqa: F401  (the fixture)
 
 
 def test_a_cd_out_of_w_is_wg201_and_one_inside_passes(world: Repo) -> None:
@@ -129,6 +129,20 @@ def test_an_unparseable_command_is_wg900_over_its_whole_text(world: Repo) -> Non
     command = "echo 'unterminated"
     (finding,) = bash(world, command).violations
     assert (finding.code, finding.rule, finding.span, finding.severity) == ("WG900", "bash", (0, len(command)), "error")
+
+
+def test_home_is_known_to_the_shell_as_the_hook_knows_it(world: Repo) -> None:
+    """$HOME is the agent's home from the first word (a write there is outside the allow-list, not unknown)."""
+    (finding,) = bash(world, 'echo x > "$HOME/notes.txt"').violations
+    assert (finding.code, finding.path, finding.resolved) == ("WG402", '"$HOME/notes.txt"', f"{OUTSIDE_HOME}/notes.txt")
+    assert bash(world, 'case "${HOME+set}" in set) ;; *) rm -rf /tmp/x ;; esac').decision == "pass"
+
+
+def test_an_empty_cdpath_in_the_hook_environment_changes_nothing(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """CDPATH set but empty: bash searches no directory, so `cd src` is W/src (a value of CDPATH, not its mere
+    presence, makes a bare name dynamic)."""
+    monkeypatch.setenv("CDPATH", "")
+    assert bash(world, "cd src && touch x").decision == "pass"
 
 
 def test_a_command_over_the_walks_budget_is_wg901_over_its_whole_text(world: Repo) -> None:
