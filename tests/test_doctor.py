@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +108,9 @@ def test_recognising_the_hook_command() -> None:
     assert guard_executable("python3 -m worktree_guard hook", None)[0] is True
     assert guard_executable("/nonexistent/worktree-guard", ["hook"]) == (True, None)
     assert guard_executable("worktree-guard check", None)[0] is False
+    assert guard_executable("/bin/sh -S -P /v/lib/python3/site-packages/worktree_guard/fast_hook.py", None)[0] is False  # not python
+    python = sys.executable  # an executable named python…, as install writes it
+    assert guard_executable(f"{python} -S -P /v/site-packages/worktree_guard/fast_hook.py --mode warn", None) == (True, python)
 
 
 def passing_hook(tmp_path: Path) -> tuple[Path, Path]:

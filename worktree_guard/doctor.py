@@ -85,16 +85,24 @@ def guard_executable(command: str, args: list[str] | None) -> tuple[bool, str | 
         except ValueError:
             return text.split()
 
+    from .install import is_guard_handler
+
     words = split(command) + [str(a) for a in args or []]
     words += [part for word in words if " " in word for part in split(word)]  # sh -c '… worktree-guard hook'
     for i, word in enumerate(words):
         name = os.path.basename(word)
         module = word == "worktree_guard" and i > 0 and words[i - 1] == "-m"
         if (name == "worktree-guard" or module) and "hook" in words[i + 1:]:
-            program = os.path.expandvars(words[0])
-            resolved = shutil.which(program) if not os.path.isabs(program) else (program if os.access(program, os.X_OK) else None)
-            return True, resolved
+            return True, _resolved(words[0])
+    if words and is_guard_handler({"command": command, "args": args}):  # `python -S -P …/fast_hook.py`: what install writes
+        return True, _resolved(words[0])
     return False, None
+
+
+def _resolved(program: str) -> str | None:
+    """The program a handler starts, found as the shell finds it; None when it cannot be run."""
+    program = os.path.expandvars(program)
+    return shutil.which(program) if not os.path.isabs(program) else (program if os.access(program, os.X_OK) else None)
 
 
 def read_wiring(paths: list[str]) -> Wiring:
