@@ -26,7 +26,7 @@ def wire(settings: Path, command: str, events: tuple[str, ...] = ("PreToolUse", 
     for event in events:
         group: dict[str, Any] = {"hooks": [{"type": "command", "command": command, "timeout": 30}]}
         if event == "PreToolUse":
-            group["matcher"] = "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task|EnterWorktree|ExitWorktree"
+            group["matcher"] = "Write|Edit|MultiEdit|NotebookEdit|Bash|Monitor|PowerShell|Agent|Task|EnterWorktree|ExitWorktree"
         hooks[event] = [group]
     settings.parent.mkdir(parents=True, exist_ok=True)
     settings.write_text(json.dumps({"permissions": {"allow": []}, "hooks": hooks}))
@@ -62,9 +62,28 @@ def test_doctor_names_what_is_not_wired(repo: Repo) -> None:
     assert code == 1
     assert not report["isolated"] and report["isolation_reason"] == "cwd is in the main worktree"
     problems = "\n".join(report["problems"])
-    assert "PreToolUse does not run worktree-guard for: MultiEdit, NotebookEdit, Bash, Agent, Task, EnterWorktree, ExitWorktree" in problems
+    assert "PreToolUse does not run worktree-guard for: MultiEdit, NotebookEdit, Bash, Monitor, PowerShell, Agent, Task, EnterWorktree, ExitWorktree" in problems
     assert "SubagentStop does not run worktree-guard" in problems
     assert report["self_test"]["ok"]
+
+
+def test_doctor_names_the_shell_tools_an_install_made_before_them_leaves_out(repo: Repo) -> None:
+    """What `install` writes (`python -S -P …/fast_hook.py`, not `worktree-guard hook`) is the guard's hook, and
+    its matcher is checked: one written before Monitor and PowerShell were in it never sends their commands to the
+    guard (a fail-open), and doctor names exactly those two."""
+    done = subprocess.run([str(HOOK_EXE), "install", "--project"], cwd=repo.main, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    code, report = doctor(repo.main)
+    assert code == 0, report["problems"]
+    (pre,) = [e for e in report["hook_entries"] if e["event"] == "PreToolUse"]
+    assert {"Bash", "Monitor", "PowerShell"} <= set(pre["covers"]) and "fast_hook.py" in pre["command"]
+    path = repo.main / ".claude" / "settings.json"
+    settings = json.loads(path.read_text())
+    settings["hooks"]["PreToolUse"][0]["matcher"] = "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task|EnterWorktree|ExitWorktree"
+    path.write_text(json.dumps(settings))
+    code, report = doctor(repo.main, "--no-self-test")
+    assert code == 1
+    assert report["problems"] == ["PreToolUse does not run worktree-guard for: Monitor, PowerShell"]
 
 
 def test_doctor_self_test_fails_when_the_wired_command_does_not_refuse(repo: Repo, tmp_path: Path) -> None:

@@ -68,7 +68,7 @@ def test_install_writes_the_three_events_with_the_absolute_console_script(repo: 
     assert sorted(groups) == ["PreToolUse", "SubagentStart", "SubagentStop"]
     (pre,) = groups["PreToolUse"]
     assert pre["matcher"] == PRE_TOOL_USE_MATCHER
-    assert set(PRE_TOOL_USE_MATCHER.split("|")) == {"Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "Agent", "Task", "EnterWorktree", "ExitWorktree"}
+    assert set(PRE_TOOL_USE_MATCHER.split("|")) == {"Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "Monitor", "PowerShell", "Agent", "Task", "EnterWorktree", "ExitWorktree"}
     for event in ("SubagentStart", "SubagentStop"):
         (group,) = groups[event]
         assert "matcher" not in group  # every agent type
@@ -255,6 +255,7 @@ def test_plugin_manifest_does_not_name_the_auto_loaded_hooks_file() -> None:
     assert manifest["name"] == "worktree-guard" and "hooks" not in manifest  # "Duplicate hooks file" otherwise
     hooks = json.loads((REPO_ROOT / "hooks" / "hooks.json").read_text())["hooks"]
     assert hooks["PreToolUse"][0]["matcher"] == PRE_TOOL_USE_MATCHER
+    assert {"Bash", "Monitor", "PowerShell"} <= set(hooks["PreToolUse"][0]["matcher"].split("|"))  # every shell tool
     assert sorted(hooks) == ["PreToolUse", "SubagentStart", "SubagentStop"]
     assert os.access(LAUNCHER, os.X_OK)
 

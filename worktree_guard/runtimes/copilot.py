@@ -42,6 +42,7 @@ from .patch import PatchError, patch_writes
 NAME = "copilot"
 CAMEL_TOOLS: Tools = {
     "bash": ("shell", None),
+    "powershell": ("powershell", None),  # Windows; the guard cannot read it: WG900 (rules/bash.py)
     "create": ("file_write", "path"),
     "edit": ("file_write", "path"),
     "apply_patch": ("file_write", None),
