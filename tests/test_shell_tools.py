@@ -83,6 +83,45 @@ def test_a_wave_workers_monitor_is_judged_against_its_ownership_and_a_websocket_
     assert judged(payload(repo.main, "Monitor", monitor("tail -f src/auth/a.log"), tool_use_id="toolu_m3", **common)) == "pass"
 
 
+WS = {"url": "ws://127.0.0.1:8765/events"}
+#: How Claude Code may run a Monitor: at once, in the background, for the whole session; none changes what it runs.
+HOW_RUN = [{}, {"run_in_background": True}, {"persistent": True}, {"run_in_background": True, "persistent": True}]
+
+
+@pytest.mark.parametrize("how", HOW_RUN)
+def test_a_monitor_naming_a_websocket_and_a_command_runs_the_command_and_is_judged(repo: Repo, how: dict[str, Any]) -> None:
+    both = {"ws": WS, "command": f"rm {repo.main}/README.md", "description": "watch", **how}
+    assert judged(subagent_payload(repo, "Monitor", both)) == ["WG401"]
+    assert judged(subagent_payload(repo, "Monitor", {"command": f"rm {repo.main}/README.md", **how})) == ["WG401"]
+
+
+@pytest.mark.parametrize("how", HOW_RUN)
+def test_a_wave_workers_monitor_naming_a_websocket_and_a_command_is_judged_against_its_ownership(repo: Repo, tmp_path: Path, how: dict[str, Any]) -> None:
+    wave = Wave(repo, tmp_path)
+    wave.start(A, "toolu_A", "src/auth/**")
+    both = {"ws": WS, "command": f"rm {repo.main}/README.md", "description": "watch", **how}
+    assert codes(wave.call(A, "Monitor", both, tool_use_id="toolu_m1")) == {"WG701"}
+    assert codes(wave.call(A, "Monitor", {"ws": WS, "command": "tail -f src/auth/a.log", **how}, tool_use_id="toolu_m2")) == set()
+
+
+MONITORS_WITHOUT_A_USABLE_COMMAND = [
+    {"description": "x"},
+    {"ws": WS, "command": None},
+    {"Command": "rm README.md"},
+    {"ws": "ws://127.0.0.1:8765/events"},
+]
+
+
+@pytest.mark.parametrize("tool_input", MONITORS_WITHOUT_A_USABLE_COMMAND)
+def test_a_monitor_naming_no_usable_command_is_wg000_as_bash_is(repo: Repo, tmp_path: Path, tool_input: dict[str, Any]) -> None:
+    """Only a `ws` object with no `command` key runs no command; anything else the guard cannot read is refused
+    (it passed)."""
+    assert judged(subagent_payload(repo, "Monitor", tool_input)) == ["WG000"]
+    wave = Wave(repo, tmp_path)
+    wave.start(A, "toolu_A", "src/auth/**")
+    assert codes(wave.call(A, "Monitor", tool_input, tool_use_id="toolu_m1")) == {"WG000"}
+
+
 # --- PowerShell: a command no parser handles --------------------------------------------------------------------
 
 

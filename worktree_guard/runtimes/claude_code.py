@@ -147,9 +147,11 @@ def _invalid(error: Exception, what: str) -> CallError:
 
 
 def watches_a_socket(tool: str, tool_input: dict[str, Any]) -> bool:
-    """A Monitor given no `command` watches a websocket (`ws`) and runs no command: it is a shell call with none
-    to judge, for the bash rule and a wave worker's check alike."""
-    return tool == "Monitor" and tool_input.get("command") is None
+    """A Monitor that names a websocket (`ws`, an object) and no `command` runs no command: it is a shell call
+    with none to judge, for the bash rule and a wave worker's check alike. Any other Monitor is judged as Bash:
+    one with a `command` besides its `ws` runs it, and one naming neither (or a `command` of null, or a `ws`
+    that is no object) is a call the guard cannot read, WG000 as for Bash, not a pass."""
+    return tool == "Monitor" and "command" not in tool_input and isinstance(tool_input.get("ws"), dict)
 
 
 def to_tool_call(payload: dict[str, Any]) -> ToolCall:
