@@ -182,3 +182,101 @@ def test_copilots_powershell_tool_goes_the_way_of_claude_codes(repo: Repo) -> No
     # A session that started in the main checkout is not judged for bash, and so not for powershell.
     assert copilot(repo.main, "bash", "rm README.md", "started-free").output is None
     assert copilot(repo.main, "powershell", "Remove-Item README.md", "started-free").output is None
+
+
+# --- PowerShell run from Bash: code the guard cannot read, WG404 in every profile -------------------------------
+#
+# PowerShell is a shell the guard cannot read: `pwsh -c '…'` from the Bash tool is what `bash -c "$X"` is (WG404),
+# not what an inline interpreter's `python -c` is (passed in the default profile). Else the WG900 above, which
+# sends the agent to the Bash tool, is a way around the guard.
+
+PROFILES = [{}, {"profile": "strict"}]
+ENCODED = "UgBlAG0AbwB2AGUALQBJAHQAZQBtACAALgAuAC8AUgBFAEEARABNAEUALgBtAGQA"  # UTF-16LE base64 of `Remove-Item ../README.md`
+RUNS_CODE = "runs PowerShell code, which worktree-guard cannot read; write the commands in bash instead."
+READS_INPUT = "reads PowerShell code from its input, which worktree-guard cannot see; write the commands in bash instead."
+
+
+@pytest.mark.parametrize("flags", PROFILES)
+@pytest.mark.parametrize(("command", "words"), [
+    ("pwsh -c 'Remove-Item {MAIN}/README.md'", f"`pwsh -c` {RUNS_CODE}"),
+    ("pwsh -Command 'Remove-Item {MAIN}/README.md'", f"`pwsh -Command` {RUNS_CODE}"),
+    ("pwsh -NoProfile -NonInteractive -Co 'Remove-Item {MAIN}/README.md'", f"`pwsh -Co` {RUNS_CODE}"),  # any prefix
+    ("pwsh -cOMMAND 'Remove-Item {MAIN}/README.md'", f"`pwsh -cOMMAND` {RUNS_CODE}"),  # any case
+    ("pwsh --command 'Remove-Item {MAIN}/README.md'", f"`pwsh --command` {RUNS_CODE}"),
+    ("pwsh /c 'Remove-Item {MAIN}/README.md'", f"`pwsh /c` {RUNS_CODE}"),
+    ("pwsh \u2013c 'Remove-Item {MAIN}/README.md'", f"`pwsh \u2013c` {RUNS_CODE}"),  # an en dash is a dash to PowerShell
+    ("pwsh -cwa 'Remove-Item {MAIN}/$($args[0])' README.md", f"`pwsh -cwa` {RUNS_CODE}"),
+    ("pwsh -CommandWithArgs 'Remove-Item {MAIN}/$($args[0])' README.md", f"`pwsh -CommandWithArgs` {RUNS_CODE}"),
+    (f"powershell -EncodedCommand {ENCODED}", f"`powershell -EncodedCommand` {RUNS_CODE}"),
+    (f"pwsh -e {ENCODED}", f"`pwsh -e` {RUNS_CODE}"),
+    (f"pwsh -ec {ENCODED}", f"`pwsh -ec` {RUNS_CODE}"),
+    ("pwsh.exe -c 'Remove-Item {MAIN}/README.md'", f"`pwsh.exe -c` {RUNS_CODE}"),  # WSL runs Windows' own
+    ("/mnt/c/Windows/System32/WindowsPowerShell/v1.0/PowerShell.exe -c 'Remove-Item x'", f"`PowerShell.exe -c` {RUNS_CODE}"),
+    ("env -i pwsh -c 'Remove-Item {MAIN}/README.md'", f"`pwsh -c` {RUNS_CODE}"),  # through a wrapper
+    ("powershell -Version 2 -c 'Remove-Item {MAIN}/README.md'", f"`powershell -c` {RUNS_CODE}"),  # 5.1: -Version takes a value
+    ("powershell.exe 'Remove-Item {MAIN}/README.md'", f"`powershell.exe` runs its arguments as PowerShell code, which worktree-guard cannot read; write the commands in bash instead."),
+    ("echo 'Remove-Item {MAIN}/README.md' | pwsh -", f"`pwsh -` {READS_INPUT}"),
+    ("echo 'Remove-Item {MAIN}/README.md' | pwsh", f"`pwsh` {READS_INPUT}"),
+    ("echo 'Remove-Item {MAIN}/README.md' | pwsh -NoProfile -Command -", f"`pwsh -Command` {READS_INPUT}"),
+    ("echo 'Remove-Item {MAIN}/README.md' | pwsh -File -", f"`pwsh -` {READS_INPUT}"),
+    ("pwsh <<'EOF'\nRemove-Item {MAIN}/README.md\nEOF", f"`pwsh` {READS_INPUT}"),
+    ("echo 'Remove-Item {MAIN}/README.md' | pwsh -NoExit -File {W}/build.ps1", f"`pwsh -NoExit` {READS_INPUT}"),
+    ("pwsh -s", f"`pwsh -s` {READS_INPUT}"),  # server mode: commands from its input
+    ("pwsh -File /dev/stdin", "`pwsh` runs a script worktree-guard cannot see (/dev/stdin); write the commands in bash instead."),
+    ("pwsh -File \"$SCRIPT\"", "`pwsh` is given \"$SCRIPT\", only known at run time, so worktree-guard cannot tell what PowerShell code it runs; write the commands in bash instead."),
+    ("pwsh -Frobnicate x -c 'Remove-Item {MAIN}/README.md'", "`pwsh -Frobnicate` is a parameter worktree-guard does not know, so it cannot tell what PowerShell code runs; write the commands in bash instead."),
+])
+def test_powershell_code_run_from_bash_is_wg404_in_every_profile(repo: Repo, command: str, words: str, flags: dict[str, Any]) -> None:
+    """It passed in both profiles: from an isolated agent `pwsh -c 'Remove-Item <main>/README.md'` ran."""
+    (repo.worktree / "build.ps1").write_text("Get-ChildItem\n")
+    command = command.format(MAIN=repo.main, W=repo.worktree)
+    result = run_hook_inline(subagent_payload(repo, "Bash", {"command": command}), flags=flags)
+    assert result.returncode == 0, result.stderr
+    assert (result.decision, result.codes) == ("deny", ["WG404"]), command
+    assert result.reason.startswith(words), result.reason
+
+
+@pytest.mark.parametrize("flags", PROFILES)
+@pytest.mark.parametrize("command", [
+    "pwsh --version",
+    "pwsh -v",
+    "pwsh -Version",
+    "pwsh -h",
+    "pwsh -File {W}/build.ps1",
+    "pwsh -f build.ps1",
+    "pwsh {W}/build.ps1 -c arg",  # the words after the script are its own
+    "pwsh -NoProfile -NonInteractive -ExecutionPolicy Bypass -WorkingDirectory {W} -File {W}/build.ps1",
+    "pwsh /tmp/build.ps1",  # outside W and every shared checkout, as `python3 /tmp/x.py` passes
+])
+def test_a_powershell_version_query_or_script_file_passes_as_an_interpreters_does(repo: Repo, command: str, flags: dict[str, Any]) -> None:
+    (repo.worktree / "build.ps1").write_text("Get-ChildItem\n")
+    command = command.format(W=repo.worktree)
+    assert judged(subagent_payload(repo, "Bash", {"command": command}), flags=flags) == "pass", command
+
+
+def test_a_powershell_script_in_the_main_checkout_is_wg406_as_a_python_one_is(repo: Repo) -> None:
+    for command in (f"pwsh -File {repo.main}/build.ps1", f"pwsh {repo.main}/build.ps1", f"python3 {repo.main}/build.py"):
+        assert judged(subagent_payload(repo, "Bash", {"command": command})) == ["WG406"], command
+
+
+def test_a_wave_workers_powershell_code_from_bash_is_wg404(repo: Repo, tmp_path: Path) -> None:
+    wave = Wave(repo, tmp_path)
+    wave.start(A, "toolu_A", "src/auth/**")
+    result = wave.bash(A, "pwsh -c 'Remove-Item README.md'")
+    assert codes(result) == {"WG404"} and RUNS_CODE in result.reason
+    assert codes(wave.call(A, "Bash", {"command": "pwsh --version"}, tool_use_id="toolu_v")) == set()
+
+
+def test_powershell_parameters_are_read_as_powershells_console_host_reads_them() -> None:
+    """Shortest forms are tried in PowerShell's order, and a parameter's value is taken whatever it looks like."""
+    from worktree_guard.shell.powershell import launch
+
+    assert launch("pwsh", ["pwsh", "-ex", "Bypass", "a.ps1"]) == ("file", 3)  # -ex is -ExecutionPolicy, -e -EncodedCommand
+    assert launch("pwsh", ["pwsh", "-e", "AA"]) == ("code", 1)
+    assert launch("pwsh", ["pwsh", "-config", "-c", "a.ps1"]) == ("file", 3)  # -ConfigurationName takes `-c`
+    assert launch("pwsh", ["pwsh", "-wd", "/w", "-nop", "-noni", "a.ps1", "-c", "x"]) == ("file", 5)
+    assert launch("pwsh", ["pwsh", "-v", "-c", "x"]) == ("none", 1)  # pwsh's -Version ends the command line
+    assert launch("powershell.exe", ["powershell.exe", "-v", "2", "-c", "x"]) == ("code", 3)  # 5.1's takes a value
+    assert launch("pwsh", ["pwsh", "-File"]) == ("none", 1)  # refused by PowerShell: runs nothing
+    assert launch("pwsh", ["pwsh", "-nop"]) == ("input", None)  # no program: its input is
+    assert launch("pwsh", ["pwsh", "-no"]) == ("unknown", 1)  # shorter than -noe/-nop/-nol/-noni: not known

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
 from ..model import Violation
+from ..shell.powershell import is_powershell
 
 if TYPE_CHECKING:
     from ..engine import Context
@@ -496,6 +497,10 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         if code and code[0] == "file" and (code[2] is None or _unseen_file(code[2], command.cwd)):
             shown = code[1].raw if code[1] is not None else "?"
             return [Violation(code="WG404", message=f"`{name}` runs a script worktree-guard cannot see ({shown}); run the commands directly.", **base)]
+    if is_powershell(name):
+        message = _powershell(command)
+        if message is not None:
+            return [Violation(code="WG404", message=message, **base)]
     if name in STDIN_SHELL_STARTERS and _starts_a_shell_reading_input(values, *STDIN_SHELL_STARTERS[name]):
         return [Violation(code="WG404", message=f"`{name}` starts a shell that reads its commands from its input, which worktree-guard cannot see (a later write to that input reaches no hook); run the commands directly.", **base)]
     if name == "eval" and any(v is None for v in values[1:]):
@@ -528,6 +533,36 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
             return [Violation(code="WG404", message=f"`{key}` runs shell code only known at run time; pass it a literal string.", **base)]
         if wrapper.joined and not wrapper.argv_with & set(seen) and any(v is None for v in values[start + wrapper.leading:]):
             return [Violation(code="WG404", message=f"`{key}` runs a command line only known at run time through a shell.", **base)]
+    return None
+
+
+def _powershell(command: ShellCommand) -> str | None:
+    """Why this PowerShell command line (`shell.powershell`) runs code worktree-guard cannot see, or None.
+
+    PowerShell is a shell the guard cannot read at all: `pwsh -c '…'` is what `bash -c "$X"` is, code only known
+    to the program, so it is WG404 in every profile (an inline interpreter's `python -c` is WG405 in `strict`
+    only) — else a confined agent told to leave the PowerShell tool (WG900) runs the same code from Bash. A
+    version or help query passes, and so does a script file, as `python3 script.py` does: its words are an
+    unknown program's (WG406 in a shared checkout), unless it is a device or descriptor (`-File /dev/stdin`)."""
+    from ..shell.powershell import launch
+
+    name = command.name or ""
+    values = command.values()
+    what, at = launch(name, values)
+    shown = command.words[at].raw if at is not None else ""
+    advice = "write the commands in bash instead"
+    if what == "code":
+        return f"`{name} {shown}` runs PowerShell code, which worktree-guard cannot read; {advice}."
+    if what == "command":
+        return f"`{name}` runs its arguments as PowerShell code, which worktree-guard cannot read; {advice}."
+    if what == "input":
+        return f"`{name}{' ' + shown if shown else ''}` reads PowerShell code from its input, which worktree-guard cannot see; {advice}."
+    if what == "unknown":
+        if at is not None and values[at] is None:
+            return f"`{name}` is given {shown}, only known at run time, so worktree-guard cannot tell what PowerShell code it runs; {advice}."
+        return f"`{name} {shown}` is a parameter worktree-guard does not know, so it cannot tell what PowerShell code runs; {advice}."
+    if what == "file" and at is not None and (path := values[at]) is not None and _unseen_file(path, command.cwd):
+        return f"`{name}` runs a script worktree-guard cannot see ({shown}); {advice}."
     return None
 
 
