@@ -280,3 +280,20 @@ def test_powershell_parameters_are_read_as_powershells_console_host_reads_them()
     assert launch("pwsh", ["pwsh", "-File"]) == ("none", 1)  # refused by PowerShell: runs nothing
     assert launch("pwsh", ["pwsh", "-nop"]) == ("input", None)  # no program: its input is
     assert launch("pwsh", ["pwsh", "-no"]) == ("unknown", 1)  # shorter than -noe/-nop/-nol/-noni: not known
+
+
+def test_copilots_pascalcase_payload_names_powershell_as_claude_code_does_and_it_is_wg900(repo: Repo) -> None:
+    """Under the PascalCase `PreToolUse` event Copilot sends Claude's tool names (`bash` is `Bash`): its
+    `powershell` is `PowerShell`, which was an unknown tool (WG000)."""
+
+    def copilot(cwd: Path, tool: str, command: str, session: str) -> Any:
+        return run_hook_inline({
+            "hook_event_name": "PreToolUse", "session_id": session, "timestamp": "2026-01-01T00:00:00.000Z", "cwd": str(cwd),
+            "tool_name": tool, "tool_input": {"command": command, "description": "d"},
+        })
+
+    refused = copilot(repo.worktree, "PowerShell", f"Remove-Item {repo.main}/README.md", "pascal-started-in-w")
+    assert (refused.decision, refused.codes) == ("deny", ["WG900"])
+    assert refused.reason.startswith(POWERSHELL_WORDS[0]) and POWERSHELL_WORDS[1] in refused.reason
+    assert copilot(repo.worktree, "Bash", f"rm {repo.main}/README.md", "pascal-started-in-w").codes == ["WG401"]
+    assert copilot(repo.main, "PowerShell", "Remove-Item README.md", "pascal-started-free").decision == "pass"

@@ -50,6 +50,7 @@ CAMEL_TOOLS: Tools = {
 }
 PASCAL_TOOLS: Tools = {
     "Bash": ("shell", None),
+    "PowerShell": ("powershell", None),  # `powershell` under Claude's name, as `bash` is `Bash` (not observed: Windows)
     "Write": ("file_write", "path"),
     "Edit": ("file_write", "path"),
     "Agent": ("dispatch", None),
