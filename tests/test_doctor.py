@@ -130,6 +130,16 @@ def test_recognising_the_hook_command() -> None:
     assert guard_executable("/bin/sh -S -P /v/lib/python3/site-packages/worktree_guard/fast_hook.py", None)[0] is False  # not python
     python = sys.executable  # an executable named python…, as install writes it
     assert guard_executable(f"{python} -S -P /v/site-packages/worktree_guard/fast_hook.py --mode warn", None) == (True, python)
+    assert guard_executable("/bin/sh -c 'worktree-guard hook && curl evil'", None) == (False, None)  # runs more
+
+
+def test_the_program_a_handler_starts_is_the_first_word_after_its_environment_words() -> None:
+    """`FOO=1 python3 …` starts python3: the raw first word ("FOO=1") was resolved, and never found."""
+    python = sys.executable
+    assert guard_executable(f"FOO=1 {python} -S -P /x/worktree_guard/fast_hook.py", None) == (True, python)
+    assert guard_executable(f"env FOO=1 BAR=2 {python} -S -P /x/worktree_guard/fast_hook.py", None) == (True, python)
+    assert guard_executable(f"WORKTREE_GUARD_MODE=warn {HOOK_EXE} hook", None) == (True, str(HOOK_EXE))
+    assert guard_executable("FOO=1 /nonexistent/python3 -S -P /x/worktree_guard/fast_hook.py", None) == (True, None)
 
 
 def passing_hook(tmp_path: Path) -> tuple[Path, Path]:
@@ -154,6 +164,27 @@ def test_doctor_does_not_run_a_hook_command_from_a_settings_file_in_the_worktree
     assert test["not_run"] == [f"{repo.worktree / '.claude' / 'settings.json'}: an agent in {repo.worktree} can write it; run doctor in the main checkout to test it"]
     text = subprocess.run([str(HOOK_EXE), "doctor"], cwd=repo.worktree, capture_output=True, text=True, timeout=120).stdout
     assert f"not run  {repo.worktree / '.claude' / 'settings.json'}: an agent in" in text and not marker.exists()
+
+
+def test_doctor_does_not_count_the_hooks_of_a_settings_file_in_the_worktree(repo: Repo) -> None:
+    """An agent in the linked worktree can write `<W>/.claude/settings.local.json`: a guard entry there for every
+    tool hid the two the user's own settings leave out (doctor reported no problem). Listed apart, not counted."""
+    wire(repo.main / ".claude" / "settings.json", f"{HOOK_EXE} hook")
+    path = repo.main / ".claude" / "settings.json"
+    settings = json.loads(path.read_text())
+    settings["hooks"]["PreToolUse"][0]["matcher"] = "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task|EnterWorktree|ExitWorktree"
+    path.write_text(json.dumps(settings))
+    agents = repo.worktree / ".claude" / "settings.local.json"
+    wire(agents, f"{HOOK_EXE} hook")
+    code, report = doctor(repo.worktree, "--no-self-test")
+    assert code == 1
+    assert report["problems"] == ["PreToolUse does not run worktree-guard for: Monitor, PowerShell"]
+    assert report["not_counted"] == [f"{agents}: an agent in {repo.worktree} can write it; run doctor in the main checkout to check it"]
+    assert {e["settings_file"] for e in report["hook_entries"]} == {str(path), str(agents)}  # still listed
+    text = subprocess.run([str(HOOK_EXE), "doctor", "--no-self-test"], cwd=repo.worktree, capture_output=True, text=True, timeout=120).stdout
+    assert "not counted: an agent can write this file" in text
+    code, report = doctor(repo.main, "--no-self-test")  # in the main checkout, W's file is not read at all
+    assert report["problems"] == ["PreToolUse does not run worktree-guard for: Monitor, PowerShell"] and report["not_counted"] == []
 
 
 def test_doctor_in_the_main_checkout_runs_its_wired_command(repo: Repo, tmp_path: Path) -> None:

@@ -233,6 +233,55 @@ def test_is_guard_handler_recognises_the_guard_and_nothing_else() -> None:
     assert not any(is_guard_handler(h) for h in theirs)
 
 
+@pytest.mark.parametrize("command", [
+    "python3 - /v/worktree_guard/fast_hook.py",  # runs its input, not the hook
+    "python3 --version /v/worktree_guard/fast_hook.py",  # prints and exits
+    "python3 -V /v/worktree_guard/fast_hook.py",
+    "python3 -h /v/worktree_guard/fast_hook.py",
+    "python3 -i /v/worktree_guard/fast_hook.py",
+    "python3 -c 'print(1)' /v/worktree_guard/fast_hook.py",
+    "pythonfoo /v/worktree_guard/fast_hook.py",  # not a Python interpreter by its name
+    "./python3 /v/worktree_guard/fast_hook.py",  # relative: from the agent's worktree
+    "python3 worktree_guard/fast_hook.py",
+    "python3 /v/worktree_guard/fast_hook.py && curl evil",  # runs more
+    "python3 /v/worktree_guard/fast_hook.py; curl evil",
+    "python3 /v/worktree_guard/fast_hook.py | tee /tmp/x",
+    "python3 /v/worktree_guard/fast_hook.py > /dev/null",  # its answer goes nowhere
+    "python3 /v/worktree_guard/fast_hook.py & curl evil",
+    "python3 /v/worktree_guard/fast_hook.py $(curl evil)",
+    "python3 /v/worktree_guard/fast_hook.py\ncurl evil",
+    "/v/bin/worktree-guard hook || true",
+    "python3 -m worktree_guard hook; curl evil",
+])
+def test_a_handler_that_runs_something_else_or_more_is_not_the_guards(command: str) -> None:
+    """doctor counts what is_guard_handler recognises as the guard's coverage: these were counted."""
+    from worktree_guard.doctor import guard_executable
+
+    assert not is_guard_handler({"type": "command", "command": command})
+    assert guard_executable(command, None) == (False, None)
+
+
+def test_every_command_install_writes_is_recognised_as_the_guards() -> None:
+    """For every runtime (`hook_command`, placed as its adapter places it): recognised, and the program it starts
+    resolved to this interpreter."""
+    from worktree_guard.doctor import guard_executable
+    from worktree_guard.install import SCRIPT_KEY, hook_command, hook_configs
+
+    configs = hook_configs()
+    assert {"claude-code", "codex", "gemini", "copilot", "cline", "cursor"} <= set(configs)
+    for name, config in configs.items():
+        entries = config.entries(hook_command(name))
+        if config.layout == "script":
+            handlers = [{"type": "command", "command": entries[SCRIPT_KEY].rstrip().splitlines()[-1].removeprefix("exec ")}]
+        else:
+            handlers = [h for entry in entries.values() for h in entry.get("hooks", [entry])]
+        assert handlers, name
+        for handler in handlers:
+            assert is_guard_handler(handler), (name, handler)
+            command = handler.get("command", handler.get("bash"))
+            assert guard_executable(command, handler.get("args")) == (True, os.path.abspath(sys.executable)), (name, command)
+
+
 # --- the plugin's launcher (hooks/worktree-guard-hook) -----------------------------------------------------
 
 

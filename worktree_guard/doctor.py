@@ -39,9 +39,27 @@ class HookEntry:
 class Wiring:
     files: dict[str, str]  # settings file → "ok" | "absent" | an error
     entries: list[HookEntry]
+    #: The linked worktree doctor runs in (None in the main checkout): an agent there can write its settings files.
+    agent_writable: str | None = None
+
+    def agent_can_write(self, settings_file: str) -> bool:
+        from .paths import inside
+
+        return bool(self.agent_writable) and inside(os.path.realpath(settings_file), self.agent_writable)
+
+    def counted(self) -> list[HookEntry]:
+        """The entries that say what runs the guard: not those of a settings file an agent can write. An agent's
+        `<W>/.claude/settings.local.json` naming the guard for every tool would hide the tools the user's own
+        settings leave out, and its command is never run either (`installed_command`)."""
+        return [e for e in self.entries if not self.agent_can_write(e.settings_file)]
+
+    def not_counted(self) -> list[str]:
+        """The settings files with guard entries that `counted` leaves out, each with why."""
+        files = sorted({e.settings_file for e in self.entries if self.agent_can_write(e.settings_file)})
+        return [f"{f}: an agent in {self.agent_writable} can write it; run doctor in the main checkout to check it" for f in files]
 
     def covered(self) -> set[str]:
-        return {tool for e in self.entries if e.event == "PreToolUse" and e.executable for tool in e.covers}
+        return {tool for e in self.counted() if e.event == "PreToolUse" and e.executable for tool in e.covers}
 
     def problems(self) -> list[str]:
         found = []
@@ -49,7 +67,7 @@ class Wiring:
         if missing:
             found.append(f"PreToolUse does not run worktree-guard for: {', '.join(missing)}")
         for event in LIFECYCLE_EVENTS:
-            if not any(e.event == event and e.executable for e in self.entries):
+            if not any(e.event == event and e.executable for e in self.counted()):
                 found.append(f"{event} does not run worktree-guard: the leak check around sub-agents is off")
         found += [f"{e.settings_file}: {e.event} command {e.command!r}: program not found" for e in self.entries if not e.executable]
         found += [f"{path}: {state}" for path, state in self.files.items() if state not in ("ok", "absent")]
@@ -78,25 +96,41 @@ def matcher_matches(matcher: str | None, name: str) -> bool:
 
 
 def guard_executable(command: str, args: list[str] | None) -> tuple[bool, str | None]:
-    """Does this handler run `worktree-guard hook`, and which program does it start?"""
+    """Does this handler run `worktree-guard hook`, and nothing else, and which program does it start (the first
+    word after `NAME=value` words and `env`)? A command with shell syntax that runs more (`… && curl x`, also
+    inside `sh -c '…'`) is not the guard's: doctor counts these handlers as the guard's coverage."""
     def split(text: str) -> list[str]:
         try:
             return shlex.split(text)
         except ValueError:
             return text.split()
 
-    from .install import is_guard_handler
+    from .install import command_words, is_guard_handler
 
-    words = split(command) + [str(a) for a in args or []]
-    words += [part for word in words if " " in word for part in split(word)]  # sh -c '… worktree-guard hook'
+    outer = command_words(command)
+    if not outer:
+        return False, None
+    words = outer + [str(a) for a in args or []]
+    for i, word in enumerate(list(words)):
+        if " " not in word:
+            continue
+        parts = command_words(word)  # sh -c '… worktree-guard hook'
+        if parts is None and i > 0 and _runs_shell_code(words[i - 1]):
+            return False, None
+        words += parts if parts is not None else split(word)  # a path with spaces
     for i, word in enumerate(words):
         name = os.path.basename(word)
         module = word == "worktree_guard" and i > 0 and words[i - 1] == "-m"
         if (name == "worktree-guard" or module) and "hook" in words[i + 1:]:
             return True, _resolved(words[0])
-    if words and is_guard_handler({"command": command, "args": args}):  # `python -S -P …/fast_hook.py`: what install writes
+    if is_guard_handler({"command": command, "args": args}):  # `python -S -P …/fast_hook.py`: what install writes
         return True, _resolved(words[0])
     return False, None
+
+
+def _runs_shell_code(option: str) -> bool:
+    """A shell's option whose value is the code it runs: `-c`, `-lc`, `-ec`."""
+    return option.startswith("-") and not option.startswith("--") and option.endswith("c")
 
 
 def _resolved(program: str) -> str | None:
@@ -105,7 +139,7 @@ def _resolved(program: str) -> str | None:
     return shutil.which(program) if not os.path.isabs(program) else (program if os.access(program, os.X_OK) else None)
 
 
-def read_wiring(paths: list[str]) -> Wiring:
+def read_wiring(paths: list[str], agent_writable: str | None = None) -> Wiring:
     files: dict[str, str] = {}
     entries: list[HookEntry] = []
     for path in paths:
@@ -135,7 +169,7 @@ def read_wiring(paths: list[str]) -> Wiring:
                         args = handler.get("args")
                         argv = [command, *map(str, args)] if isinstance(args, list) else ["sh", "-c", command]
                         entries.append(HookEntry(settings_file=path, event=event, matcher=matcher or "*", command=command, executable=program, argv=argv, covers=covers))
-    return Wiring(files, entries)
+    return Wiring(files, entries, agent_writable)
 
 
 def runtime_wiring(project_roots: list[str]) -> dict[str, list[dict[str, Any]]]:
@@ -194,15 +228,11 @@ def runtime_problems(wiring: dict[str, list[dict[str, Any]]]) -> list[str]:
     return problems
 
 
-def installed_command(wiring: Wiring, agent_writable: str | None = None) -> list[str]:
+def installed_command(wiring: Wiring) -> list[str]:
     """The hook command to test: the one Claude Code runs (first wired PreToolUse entry), else this install's.
-    An entry from a settings file inside `agent_writable` (the linked worktree doctor runs in) is never run: an
-    agent there can write that file, and doctor would run its command as the user."""
-    from .paths import inside
-
-    for entry in wiring.entries:
-        if agent_writable and inside(os.path.realpath(entry.settings_file), agent_writable):
-            continue
+    An entry from a settings file an agent can write (`Wiring.counted`) is never run: doctor would run its
+    command as the user."""
+    for entry in wiring.counted():
         if entry.event == "PreToolUse" and entry.executable:
             return entry.argv
     beside = os.path.join(os.path.dirname(sys.executable), "worktree-guard")
@@ -257,12 +287,12 @@ def diagnose(cwd: str, agent_type: str | None, flags: dict[str, Any], run_self_t
     """Everything doctor reports, as data."""
     from . import __version__
     from .engine import project_root_of, scope_for
-    from .paths import inside
 
     scope = scope_for(cwd, agent_type, flags=flags)
     settings = scope.settings.model_dump(mode="json")
     project = project_root_of(scope.layout) or scope.cwd
-    wiring = read_wiring(settings_files([project, scope.layout.worktree_root or scope.cwd]))
+    writable = scope.layout.worktree_root if scope.layout.linked else None
+    wiring = read_wiring(settings_files([project, scope.layout.worktree_root or scope.cwd]), writable)
     report: dict[str, Any] = {
         "version": __version__,
         "cwd": scope.cwd,
@@ -276,6 +306,7 @@ def diagnose(cwd: str, agent_type: str | None, flags: dict[str, Any], run_self_t
         "configuration": {key: {"value": value, "source": scope.config.sources.get(key, "default")} for key, value in settings.items()},
         "settings_files": wiring.files,
         "hook_entries": [asdict(e) for e in wiring.entries],
+        "not_counted": wiring.not_counted(),
         "problems": wiring.problems(),
     }
     report["runtimes"] = runtime_wiring([project, scope.layout.worktree_root or scope.cwd])
@@ -283,9 +314,8 @@ def diagnose(cwd: str, agent_type: str | None, flags: dict[str, Any], run_self_t
         report["problems"] = [p for p in report["problems"] if p.startswith(tuple(wiring.files))]  # not a Claude Code user
     report["problems"] += runtime_problems(report["runtimes"])
     if run_self_test:
-        writable = scope.layout.worktree_root if scope.layout.linked else None
-        report["self_test"] = self_test(installed_command(wiring, writable), project)
-        unrun = sorted({e.settings_file for e in wiring.entries if writable and inside(os.path.realpath(e.settings_file), writable)})
+        report["self_test"] = self_test(installed_command(wiring), project)
+        unrun = sorted({e.settings_file for e in wiring.entries if wiring.agent_can_write(e.settings_file)})
         if unrun:
             report["self_test"]["not_run"] = [f"{f}: an agent in {writable} can write it; run doctor in the main checkout to test it" for f in unrun]
         if not report["self_test"]["ok"]:
@@ -312,6 +342,8 @@ def render(report: dict[str, Any]) -> str:
     for path, state in report["settings_files"].items():
         hooks = [e for e in report["hook_entries"] if e["settings_file"] == path]
         lines.append(f"  {path}: {state}" + (f", {len(hooks)} worktree-guard hook(s)" if hooks else ""))
+        if any(note.startswith(f"{path}: ") for note in report.get("not_counted", [])):
+            lines.append("    not counted: an agent can write this file; run doctor in the main checkout to check it")
         for e in hooks:
             covers = f" covers {', '.join(e['covers']) or 'no guarded tool'}" if e["event"] == "PreToolUse" else ""
             lines.append(f"    {e['event']} [{e['matcher']}] {e['command']}{covers}{'' if e['executable'] else ' — PROGRAM NOT FOUND'}")

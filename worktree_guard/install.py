@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -117,35 +118,70 @@ def _installed() -> bool:
     )
 
 
+#: The interpreter flags a guard command may carry before `fast_hook.py` or `-m worktree_guard` (`install` writes
+#: `-S -P`); `-W`/`-X` take a value. Nothing else: `-` and `-c` run another program, `-V`/`--version`/`-h` print and
+#: exit, `-i` stays interactive — none of them is the guard.
+PYTHON_FLAGS = frozenset({"-S", "-P", "-I", "-E", "-s", "-B", "-u", "-O"})
+PYTHON_VALUE_FLAGS = frozenset({"-W", "-X"})
+#: `python`, `python3`, `python3.12` (and a free-threaded `python3.13t`): what `sys.executable` is named.
+PYTHON_NAME = re.compile(r"python(?:3(?:\.[0-9]+t?)?)?")
+#: Characters of shell syntax that run more than the one program, or send its answer elsewhere.
+SHELL_OPERATORS = frozenset("();<>|&")
+
+
+def command_words(command: str) -> list[str] | None:
+    """The words of a command line that runs one program and nothing else, without its leading `NAME=value`
+    words or `env`; None when it cannot be split, or when shell syntax makes it more (`… && curl x`, `;`, `|`,
+    `&`, a redirection, `$(…)`, backquotes, a second line)."""
+    if "\n" in command or "\r" in command:
+        return None
+    lexer = shlex.shlex(command, posix=True, punctuation_chars="".join(sorted(SHELL_OPERATORS)))
+    lexer.whitespace_split = True
+    try:
+        words = list(lexer)
+    except ValueError:
+        return None
+    if any(set(word) <= SHELL_OPERATORS or "`" in word or "$(" in word for word in words):
+        return None
+    while words and (words[0] == "env" or ("=" in words[0] and not words[0].startswith(("-", "/", ".")))):
+        words = words[1:]
+    return words
+
+
+def _runs_python(program: str) -> bool:
+    """A Python interpreter by its name, or by an absolute path to one; a relative path is taken from the
+    directory the hook runs in, an agent's worktree."""
+    return ("/" not in program or program.startswith("/")) and PYTHON_NAME.fullmatch(os.path.basename(program)) is not None
+
+
 def is_guard_handler(handler: Any) -> bool:
-    """Does this settings handler run `worktree-guard hook`?
+    """Does this settings handler run `worktree-guard hook`, and nothing else?
 
     Recognised: the console script by any path (`/x/bin/worktree-guard hook …`, also in exec form with
-    `args`), `python [flags] …/worktree_guard/fast_hook.py …` and `python -m worktree_guard hook …`, after
-    optional `NAME=value` words or `env`.
+    `args`), `python [flags] /…/worktree_guard/fast_hook.py …` and `python [flags] -m worktree_guard hook …`
+    with only the interpreter flags of PYTHON_FLAGS, after optional `NAME=value` words or `env`. doctor counts
+    what this recognises as the guard's coverage, so a command that runs something else first or besides
+    (`python3 -V …`, `python3 - …`, `… && curl x`) is not it.
     """
     if not isinstance(handler, dict) or handler.get("type", "command") != "command":
         return False
     command = handler.get("command", handler.get("bash"))  # Copilot names the command `bash`
     if not isinstance(command, str):
         return False
-    try:
-        words = shlex.split(command)
-    except ValueError:
+    words = command_words(command)
+    if words is None:
         return False
     args = handler.get("args")
     if isinstance(args, list):
         words += [str(a) for a in args]
-    while words and (words[0] == "env" or ("=" in words[0] and not words[0].startswith(("-", "/", ".")))):
-        words = words[1:]
     if len(words) >= 2 and os.path.basename(words[0]) in SCRIPT_NAMES and words[1] == "hook":
         return True
-    if not words or not os.path.basename(words[0]).startswith("python"):
+    if not words or not _runs_python(words[0]):
         return False
     rest = words[1:]
-    while rest and rest[0].startswith("-") and rest[0] not in ("-m", "-c"):
-        rest = rest[2:] if rest[0] in ("-W", "-X") else rest[1:]  # interpreter flags: -S, -P, -I, -W arg, -X opt
-    if rest and rest[0].endswith("/worktree_guard/fast_hook.py"):
+    while rest and (rest[0] in PYTHON_FLAGS or rest[0][:2] in PYTHON_VALUE_FLAGS):
+        rest = rest[2:] if rest[0] in PYTHON_VALUE_FLAGS else rest[1:]  # `-W ignore`; `-Xutf8` holds its value
+    if rest and rest[0].startswith("/") and rest[0].endswith("/worktree_guard/fast_hook.py"):
         return True
     return rest[:3] == ["-m", "worktree_guard", "hook"]
 
