@@ -14,12 +14,13 @@ the tool (`judged`); real repositories with real linked worktrees (tests/conftes
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.helpers import REPO_ROOT, Repo, payload, run_hook_inline, subagent_payload, write_agent
+from tests.helpers import HOOK_EXE, REPO_ROOT, Repo, payload, run_hook_inline, subagent_payload, write_agent
 from tests.test_wave import A, Wave, codes
 from worktree_guard.doctor import matcher_matches
 
@@ -297,3 +298,31 @@ def test_copilots_pascalcase_payload_names_powershell_as_claude_code_does_and_it
     assert refused.reason.startswith(POWERSHELL_WORDS[0]) and POWERSHELL_WORDS[1] in refused.reason
     assert copilot(repo.worktree, "Bash", f"rm {repo.main}/README.md", "pascal-started-in-w").codes == ["WG401"]
     assert copilot(repo.main, "PowerShell", "Remove-Item README.md", "pascal-started-free").decision == "pass"
+
+
+def test_an_isolated_wave_workers_powershell_call_gets_the_wg900_sentence_once(repo: Repo, tmp_path: Path) -> None:
+    """A worker in a linked worktree is isolated: the bash rule reports its PowerShell call, and the worker's own
+    check must not say it a second time."""
+    wave = Wave(repo, tmp_path)
+    wave.start(A, "toolu_A", "src/auth/**")
+    data = payload(repo.worktree, "PowerShell", powershell("Get-ChildItem"), agent_id=A, agent_type="general-purpose", tool_use_id="toolu_p9", **wave.common())
+    result = run_hook_inline(data)
+    assert (result.decision, result.codes) == ("deny", ["WG900"])
+    assert result.reason.count(POWERSHELL_WORDS[0]) == 1, result.reason
+
+
+def test_check_judges_a_powershell_command_as_the_hook_does(repo: Repo) -> None:
+    """`worktree-guard check --tool PowerShell --command …` (cli.py): the command is the call's, and required."""
+
+    def check(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(HOOK_EXE), "check", *args, "--cwd", str(repo.worktree)], capture_output=True, text=True, timeout=60)
+
+    command = f"Remove-Item {repo.main}/README.md"
+    human = check("--tool", "PowerShell", "--command", command)
+    assert human.returncode == 1, human.stderr
+    assert human.stdout.startswith(f"deny: PowerShell {command}\n")
+    assert f"WG900 [bash] {POWERSHELL_WORDS[0]}" in human.stdout
+    out = json.loads(check("--tool", "PowerShell", "--command", command, "--json").stdout)
+    assert out["decision"] == "deny" and [v["code"] for v in out["violations"]] == ["WG900"]
+    missing = check("--tool", "PowerShell")
+    assert missing.returncode == 2 and "--command is required for a shell tool" in missing.stderr
