@@ -283,6 +283,87 @@ def test_powershell_parameters_are_read_as_powershells_console_host_reads_them()
     assert launch("pwsh", ["pwsh", "-no"]) == ("unknown", 1)  # shorter than -noe/-nop/-nol/-noni: not known
 
 
+def bash_call(repo: Repo, command: str) -> Any:
+    (repo.worktree / "build.ps1").write_text("Get-ChildItem\n")
+    result = run_hook_inline(subagent_payload(repo, "Bash", {"command": command.replace("{MAIN}", str(repo.main)).replace("{W}", str(repo.worktree))}))
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+SPLIT = "which Windows splits into other words (WSL leaves its double quote or tab unescaped), so worktree-guard cannot tell what PowerShell code it runs"
+
+
+@pytest.mark.parametrize("command", [
+    "pwsh.exe -ExecutionPolicy 'Bypass\" -c \"Remove-Item {MAIN}/README.md' build.ps1",
+    "powershell.exe -ExecutionPolicy 'Bypass\" -c \"Remove-Item {MAIN}/README.md' build.ps1",
+    "PowerShell.exe -NoProfile 'Bypass\"' build.ps1",
+    "pwsh.exe -ExecutionPolicy 'Bypass\t-c' build.ps1",  # a tab separates words on Windows
+    "pwsh.exe -wd 'C:\\a b\\' build.ps1",  # a last backslash escapes the quote WSL closes the word with
+    "pwsh.exe build.ps1 'x\" -Path:{MAIN}/README.md \"y'",  # a script's words too
+])
+def test_a_windows_powershells_word_holding_a_quote_or_tab_is_several_words_there_and_wg404(repo: Repo, command: str) -> None:
+    """WSL joins a Windows program's words into one command line without escaping a double quote inside them: one
+    bash word became `-ExecutionPolicy Bypass -c "Remove-Item <main>/README.md"` to pwsh.exe, and passed."""
+    result = bash_call(repo, command)
+    assert (result.decision, result.codes) == ("deny", ["WG404"]), command
+    assert SPLIT in result.reason and result.reason.startswith(f"`{command.split()[0]}` is given "), result.reason
+
+
+@pytest.mark.parametrize("command", [
+    "pwsh build.ps1 'a\"b' 'c\td'",  # Linux's pwsh gets the words bash gives it
+    "pwsh.exe -ExecutionPolicy 'Bypass x' build.ps1 'a b'",  # a space alone is quoted by WSL
+    "pwsh.exe -File 'C:\\a\\build.ps1'",
+])
+def test_a_powershell_word_windows_reads_as_bash_does_passes(repo: Repo, command: str) -> None:
+    assert bash_call(repo, command).decision == "pass", command
+
+
+def test_a_powershell_scripts_colon_parameter_in_the_main_checkout_is_wg406_as_pythons_equals_option_is(repo: Repo) -> None:
+    """PowerShell binds a script's `-Path:VALUE` as `-Path VALUE`: the value was read as the relative `ath:…`."""
+    for command in ("python3 x.py --out={MAIN}/README.md", "pwsh build.ps1 -Path:{MAIN}/README.md", "pwsh -File build.ps1 \u2013Out:{MAIN}/README.md"):
+        result = bash_call(repo, command)
+        assert (result.decision, result.codes) == ("deny", ["WG406"]), command
+        assert f"{repo.main}/README.md in the shared checkout" in result.reason
+    for command in ("pwsh build.ps1 -Path:README.md", "pwsh build.ps1 -Path:{W}/README.md", "pwsh build.ps1 -Force:$true"):
+        assert bash_call(repo, command).decision == "pass", command
+
+
+LAUNCHES = "runs a command in a shell or Linux distribution of its own (or reads one from its input), which worktree-guard cannot see"
+
+
+@pytest.mark.parametrize("command", [
+    "wsl.exe -e sh -c 'rm {MAIN}/README.md'",
+    "wsl.exe --exec ls",
+    "wsl.exe -- rm README.md",
+    "wsl.exe sh -c 'rm {MAIN}/README.md'",
+    "wsl -d Ubuntu -u root rm README.md",
+    "WSL.EXE",  # a shell that reads its input
+    "bash.exe -c 'rm {MAIN}/README.md'",
+    "bash.exe",
+    "cmd.exe /c del README.md",
+    "cmd.exe /K dir",
+    "cmd.exe /d /r dir",
+    "/mnt/c/Windows/System32/cmd.exe /c dir",
+])
+def test_a_windows_launcher_reachable_from_wsl_is_wg404_as_a_shell_it_cannot_read(repo: Repo, command: str) -> None:
+    result = bash_call(repo, command)
+    assert (result.decision, result.codes) == ("deny", ["WG404"]), command
+    assert LAUNCHES in result.reason, result.reason
+
+
+@pytest.mark.parametrize("command", ["wsl.exe --version", "wsl.exe -l -v", "wsl --list --quiet", "wsl.exe --status", "wsl.exe --help", "bash.exe --version", "cmd.exe '/?'"])
+def test_a_windows_launchers_version_help_or_list_query_passes(repo: Repo, command: str) -> None:
+    assert bash_call(repo, command).decision == "pass", command
+
+
+@pytest.mark.parametrize("command", ["echo a.ps1 | xargs pwsh", "echo a.ps1 | xargs pwsh -File", "xargs -0 pwsh -NoProfile < list"])
+def test_xargs_powershell_names_the_input_xargs_appends(repo: Repo, command: str) -> None:
+    """The word xargs appends was shown as a copy of the one before it: "`pwsh` is given pwsh" / "given -File"."""
+    result = bash_call(repo, command)
+    assert (result.decision, result.codes) == ("deny", ["WG404"])
+    assert result.reason.startswith("`pwsh` is given xargs' input, only known at run time"), result.reason
+
+
 def test_copilots_pascalcase_payload_names_powershell_as_claude_code_does_and_it_is_wg900(repo: Repo) -> None:
     """Under the PascalCase `PreToolUse` event Copilot sends Claude's tool names (`bash` is `Bash`): its
     `powershell` is `PowerShell`, which was an unknown tool (WG000)."""

@@ -36,6 +36,15 @@ STDIN_SHELL_STARTERS: dict[str, tuple[frozenset[str], frozenset[str], int]] = {
         1,
     ),
 }
+#: Windows programs WSL runs from bash that start commands worktree-guard cannot see, on the same files: `wsl.exe
+#: [-e|--exec|--] CMD` and `bash.exe -c CMD` in a Linux distribution, `cmd.exe /c CMD` (`/k`, `/r`); with no
+#: command they read one from their input. Program (compared in lower case) → the first words that only ask
+#: (version, help, a list or status) and pass.
+WINDOWS_LAUNCHERS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("wsl", "wsl.exe"), frozenset({"--version", "-v", "-l", "--list", "--status", "--help"})),
+    "bash.exe": frozenset({"--version", "--help"}),
+    "cmd.exe": frozenset({"/?"}),
+}
 # Arguments that make a computed command name matter: git's mutating subcommands and location options.
 SENSITIVE_ARGUMENTS = frozenset({
     "checkout", "switch", "reset", "restore", "clean", "stash", "merge", "rebase", "pull", "cherry-pick", "revert",
@@ -501,6 +510,8 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         message = _powershell(command)
         if message is not None:
             return [Violation(code="WG404", message=message, **base)]
+    if name.lower() in WINDOWS_LAUNCHERS and (len(values) < 2 or values[1] not in WINDOWS_LAUNCHERS[name.lower()]):
+        return [Violation(code="WG404", message=f"`{name}` runs a command in a shell or Linux distribution of its own (or reads one from its input), which worktree-guard cannot see; run the commands directly.", **base)]
     if name in STDIN_SHELL_STARTERS and _starts_a_shell_reading_input(values, *STDIN_SHELL_STARTERS[name]):
         return [Violation(code="WG404", message=f"`{name}` starts a shell that reads its commands from its input, which worktree-guard cannot see (a later write to that input reaches no hook); run the commands directly.", **base)]
     if name == "eval" and any(v is None for v in values[1:]):
@@ -557,8 +568,12 @@ def _powershell(command: ShellCommand) -> str | None:
         return f"`{name}` runs its arguments as PowerShell code, which worktree-guard cannot read; {advice}."
     if what == "input":
         return f"`{name}{' ' + shown if shown else ''}` reads PowerShell code from its input, which worktree-guard cannot see; {advice}."
+    if what == "split":
+        return f"`{name}` is given {shown}, which Windows splits into other words (WSL leaves its double quote or tab unescaped), so worktree-guard cannot tell what PowerShell code it runs; {advice}."
     if what == "unknown":
         if at is not None and values[at] is None:
+            if at >= 1 and command.words[at].span == command.words[at - 1].span and command.via[-1:] == ("xargs",):
+                shown = "xargs' input"  # the word xargs appends stands in the place of the last one (`_xargs`)
             return f"`{name}` is given {shown}, only known at run time, so worktree-guard cannot tell what PowerShell code it runs; {advice}."
         return f"`{name} {shown}` is a parameter worktree-guard does not know, so it cannot tell what PowerShell code runs; {advice}."
     if what == "file" and at is not None and (path := values[at]) is not None and _unseen_file(path, command.cwd):

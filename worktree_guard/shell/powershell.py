@@ -17,6 +17,12 @@ rule refuses every form of `pwsh` that runs code it cannot see (WG404) and lets 
 
 A word only known at run time, or a parameter this table does not know (a later PowerShell's), may be any of
 these: it is "unknown", never a script file.
+
+Windows' own `pwsh.exe`/`powershell.exe`, run from WSL, get their words joined into one Windows command line:
+WSL wraps a word holding a space in double quotes but escapes no double quote inside it (microsoft/WSL#2411,
+#1625, #2835), and a tab separates words there. So a word holding `"` or a tab (or a space and a last `\\`,
+which escapes the closing quote) is several words to PowerShell, not the one bash passes: it is "split",
+anywhere on the line (`pwsh.exe -ExecutionPolicy 'Bypass" -c "Remove-Item …' a.ps1` runs inline code).
 """
 
 from __future__ import annotations
@@ -78,6 +84,13 @@ def is_powershell(name: str | None) -> bool:
     return name is not None and name.lower() in POWERSHELLS
 
 
+def split_on_windows(name: str, value: str) -> bool:
+    """Is this word of a Windows executable (`*.exe`, run from WSL) several words once Windows splits the line?"""
+    if not name.lower().endswith(".exe"):
+        return False
+    return '"' in value or "\t" in value or (" " in value and value.endswith("\\"))
+
+
 def _parameter(word: str) -> tuple[str | None, bool]:
     """(what the parameter does or None when no parameter matches, is the word a parameter at all)."""
     if not word or (word[0] not in DASHES and word[0] != "/"):
@@ -98,8 +111,11 @@ def launch(name: str, values: list[str | None]) -> tuple[str, int | None]:
     What: "none" (a version or help query), "code" (code given to the parameter at the index), "command" (Windows
     PowerShell runs the words from the index as code), "input" (code read from its input), "file" (the script
     file at the index), "unknown" (a word only known at run time, or a parameter the table does not know, at the
-    index).
+    index), "split" (a word Windows splits into others, at the index: `split_on_windows`).
     """
+    for k, value in enumerate(values[1:], 1):
+        if value is not None and split_on_windows(name, value):
+            return "split", k
     windows = name.lower() in WINDOWS_POWERSHELLS
     query: int | None = None
     i = 1
