@@ -213,7 +213,9 @@ def test_is_guard_handler_recognises_the_guard_and_nothing_else() -> None:
     ours = [
         {"type": "command", "command": "/v/bin/worktree-guard hook"},
         {"type": "command", "command": "'/path with space/worktree-guard' hook --mode warn"},
-        {"type": "command", "command": "WORKTREE_GUARD_MODE=warn worktree-guard hook"},
+        {"type": "command", "command": "WORKTREE_GUARD_MODE=warn /v/bin/worktree-guard hook --runtime codex"},
+        {"type": "command", "command": "/bin/sh -c '/v/bin/worktree-guard hook'"},
+        {"type": "command", "command": "/v/bin/pypy3 -OO -X utf8 -m worktree_guard hook --isolated"},
         {"type": "command", "command": "/v/bin/python3 -m worktree_guard hook"},
         {"type": "command", "command": "/v/bin/worktree-guard", "args": ["hook"]},
         {"type": "command", "command": "/v/bin/python -S -P /v/lib/python3.11/site-packages/worktree_guard/fast_hook.py"},
@@ -224,6 +226,7 @@ def test_is_guard_handler_recognises_the_guard_and_nothing_else() -> None:
         {"type": "command", "command": "worktree-guard check --tool Write"},
         {"type": "command", "command": "echo worktree-guard hook"},
         {"type": "command", "command": "my-worktree-guard hook"},
+        {"type": "command", "command": "worktree-guard hook"},  # not absolute: not known to be the guard's
         {"type": "command", "command": "/v/bin/python3 /x/other_guard/fast_hook.py"},
         {"type": "http", "url": "http://x/worktree-guard hook"},
         {"type": "command", "command": "unbalanced 'quote"},
@@ -240,7 +243,7 @@ def test_is_guard_handler_recognises_the_guard_and_nothing_else() -> None:
     "python3 -h /v/worktree_guard/fast_hook.py",
     "python3 -i /v/worktree_guard/fast_hook.py",
     "python3 -c 'print(1)' /v/worktree_guard/fast_hook.py",
-    "pythonfoo /v/worktree_guard/fast_hook.py",  # not a Python interpreter by its name
+    "pythonfoo /v/worktree_guard/fast_hook.py",  # not absolute
     "./python3 /v/worktree_guard/fast_hook.py",  # relative: from the agent's worktree
     "python3 worktree_guard/fast_hook.py",
     "python3 /v/worktree_guard/fast_hook.py && curl evil",  # runs more
@@ -261,11 +264,23 @@ def test_a_handler_that_runs_something_else_or_more_is_not_the_guards(command: s
     assert guard_executable(command, None) == (False, None)
 
 
-def test_every_command_install_writes_is_recognised_as_the_guards() -> None:
+@pytest.mark.parametrize("name", [None, "python3.12d", "python3-intel64", "pypy3", "python3.13t"])
+def test_every_command_install_writes_is_recognised_as_the_guards(name: str | None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """For every runtime (`hook_command`, placed as its adapter places it): recognised, and the program it starts
-    resolved to this interpreter."""
+    resolved to this interpreter — under any name it has (a debug or vendor build's was not recognised, and a
+    re-install added a second entry beside the first)."""
     from worktree_guard.doctor import guard_executable
-    from worktree_guard.install import SCRIPT_KEY, hook_command, hook_configs
+    from worktree_guard.install import SCRIPT_KEY, hook_command, hook_configs, with_guard
+
+    if name is not None:
+        link = tmp_path / "bin" / name
+        link.parent.mkdir()
+        link.symlink_to(sys.executable)
+        monkeypatch.setattr(sys, "executable", str(link))
+        settings: dict[str, Any] = {}
+        for _ in range(2):
+            settings, _ = with_guard(settings, tmp_path / "settings.json", hook_command())
+        assert len(settings["hooks"]["PreToolUse"]) == 1  # a re-install replaces, never duplicates
 
     configs = hook_configs()
     assert {"claude-code", "codex", "gemini", "copilot", "cline", "cursor"} <= set(configs)

@@ -96,41 +96,14 @@ def matcher_matches(matcher: str | None, name: str) -> bool:
 
 
 def guard_executable(command: str, args: list[str] | None) -> tuple[bool, str | None]:
-    """Does this handler run `worktree-guard hook`, and nothing else, and which program does it start (the first
-    word after `NAME=value` words and `env`)? A command with shell syntax that runs more (`… && curl x`, also
-    inside `sh -c '…'`) is not the guard's: doctor counts these handlers as the guard's coverage."""
-    def split(text: str) -> list[str]:
-        try:
-            return shlex.split(text)
-        except ValueError:
-            return text.split()
+    """Does this handler run `worktree-guard hook`, and nothing else, and which program does it start, resolved
+    (None when it cannot be run)? One recogniser for doctor and install: `install.guard_program`."""
+    from .install import guard_program
 
-    from .install import command_words, is_guard_handler
-
-    outer = command_words(command)
-    if not outer:
+    program = guard_program(command, args)
+    if program is None:
         return False, None
-    words = outer + [str(a) for a in args or []]
-    for i, word in enumerate(list(words)):
-        if " " not in word:
-            continue
-        parts = command_words(word)  # sh -c '… worktree-guard hook'
-        if parts is None and i > 0 and _runs_shell_code(words[i - 1]):
-            return False, None
-        words += parts if parts is not None else split(word)  # a path with spaces
-    for i, word in enumerate(words):
-        name = os.path.basename(word)
-        module = word == "worktree_guard" and i > 0 and words[i - 1] == "-m"
-        if (name == "worktree-guard" or module) and "hook" in words[i + 1:]:
-            return True, _resolved(words[0])
-    if is_guard_handler({"command": command, "args": args}):  # `python -S -P …/fast_hook.py`: what install writes
-        return True, _resolved(words[0])
-    return False, None
-
-
-def _runs_shell_code(option: str) -> bool:
-    """A shell's option whose value is the code it runs: `-c`, `-lc`, `-ec`."""
-    return option.startswith("-") and not option.startswith("--") and option.endswith("c")
+    return True, _resolved(program)
 
 
 def _resolved(program: str) -> str | None:
@@ -172,9 +145,13 @@ def read_wiring(paths: list[str], agent_writable: str | None = None) -> Wiring:
     return Wiring(files, entries, agent_writable)
 
 
-def runtime_wiring(project_roots: list[str]) -> dict[str, list[dict[str, Any]]]:
-    """Every other runtime's hook files (each scope) and the guard handlers in them: runtime → files."""
+def runtime_wiring(project_roots: list[str], agent_writable: str | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Every other runtime's hook files (each scope) and the guard handlers in them: runtime → files.
+
+    A file inside `agent_writable` (the linked worktree doctor runs in) is listed apart, as Claude Code's are
+    (`Wiring.counted`): an agent there can write it, so its handlers go under `not_counted`, never `commands`."""
     from .install import CLAUDE_CODE, InstallError, hook_configs, is_guard_handler, is_guard_script, read_settings
+    from .paths import inside
 
     found: dict[str, list[dict[str, Any]]] = {}
     for name, config in hook_configs().items():
@@ -204,6 +181,9 @@ def runtime_wiring(project_roots: list[str]) -> dict[str, list[dict[str, Any]]]:
                             entry["commands"] += [h.get("command", h.get("bash")) for h in handlers if is_guard_handler(h)]
                 except InstallError as e:
                     entry["state"] = str(e)
+            if agent_writable and entry["commands"] and inside(os.path.realpath(path), agent_writable):
+                entry["not_counted"], entry["commands"] = entry["commands"], []
+                entry["note"] = f"an agent in {agent_writable} can write it; run doctor in the main checkout to check it"
             entry["runnable"] = [guard_executable(c, None)[1] is not None or _program_exists(c) for c in entry["commands"]]
             files.append(entry)
         found[name] = files
@@ -309,7 +289,7 @@ def diagnose(cwd: str, agent_type: str | None, flags: dict[str, Any], run_self_t
         "not_counted": wiring.not_counted(),
         "problems": wiring.problems(),
     }
-    report["runtimes"] = runtime_wiring([project, scope.layout.worktree_root or scope.cwd])
+    report["runtimes"] = runtime_wiring([project, scope.layout.worktree_root or scope.cwd], writable)
     if not wiring.entries and any(f["commands"] for files in report["runtimes"].values() for f in files):
         report["problems"] = [p for p in report["problems"] if p.startswith(tuple(wiring.files))]  # not a Claude Code user
     report["problems"] += runtime_problems(report["runtimes"])
@@ -354,6 +334,8 @@ def render(report: dict[str, Any]) -> str:
         for f in files:
             if f["state"] not in ("ok", "absent"):
                 lines.append(f"    {f['file']}: {f['state']}")
+            if f.get("not_counted"):
+                lines.append(f"    {f['file']}: not counted: an agent can write this file; run doctor in the main checkout to check it")
     test = report.get("self_test")
     if test is not None:
         lines += ["", "Self-test"]
