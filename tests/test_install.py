@@ -68,7 +68,7 @@ def test_install_writes_the_three_events_with_the_absolute_console_script(repo: 
     assert sorted(groups) == ["PreToolUse", "SubagentStart", "SubagentStop"]
     (pre,) = groups["PreToolUse"]
     assert pre["matcher"] == PRE_TOOL_USE_MATCHER
-    assert set(PRE_TOOL_USE_MATCHER.split("|")) == {"Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "Agent", "Task", "EnterWorktree", "ExitWorktree"}
+    assert set(PRE_TOOL_USE_MATCHER.split("|")) == {"Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "Monitor", "PowerShell", "Agent", "Task", "EnterWorktree", "ExitWorktree"}
     for event in ("SubagentStart", "SubagentStop"):
         (group,) = groups[event]
         assert "matcher" not in group  # every agent type
@@ -213,7 +213,9 @@ def test_is_guard_handler_recognises_the_guard_and_nothing_else() -> None:
     ours = [
         {"type": "command", "command": "/v/bin/worktree-guard hook"},
         {"type": "command", "command": "'/path with space/worktree-guard' hook --mode warn"},
-        {"type": "command", "command": "WORKTREE_GUARD_MODE=warn worktree-guard hook"},
+        {"type": "command", "command": "WORKTREE_GUARD_MODE=warn /v/bin/worktree-guard hook --runtime codex"},
+        {"type": "command", "command": "/bin/sh -c '/v/bin/worktree-guard hook'"},
+        {"type": "command", "command": "/v/bin/pypy3 -OO -X utf8 -m worktree_guard hook --isolated"},
         {"type": "command", "command": "/v/bin/python3 -m worktree_guard hook"},
         {"type": "command", "command": "/v/bin/worktree-guard", "args": ["hook"]},
         {"type": "command", "command": "/v/bin/python -S -P /v/lib/python3.11/site-packages/worktree_guard/fast_hook.py"},
@@ -224,6 +226,7 @@ def test_is_guard_handler_recognises_the_guard_and_nothing_else() -> None:
         {"type": "command", "command": "worktree-guard check --tool Write"},
         {"type": "command", "command": "echo worktree-guard hook"},
         {"type": "command", "command": "my-worktree-guard hook"},
+        {"type": "command", "command": "worktree-guard hook"},  # not absolute: not known to be the guard's
         {"type": "command", "command": "/v/bin/python3 /x/other_guard/fast_hook.py"},
         {"type": "http", "url": "http://x/worktree-guard hook"},
         {"type": "command", "command": "unbalanced 'quote"},
@@ -231,6 +234,67 @@ def test_is_guard_handler_recognises_the_guard_and_nothing_else() -> None:
     ]
     assert all(is_guard_handler(h) for h in ours)
     assert not any(is_guard_handler(h) for h in theirs)
+
+
+@pytest.mark.parametrize("command", [
+    "python3 - /v/worktree_guard/fast_hook.py",  # runs its input, not the hook
+    "python3 --version /v/worktree_guard/fast_hook.py",  # prints and exits
+    "python3 -V /v/worktree_guard/fast_hook.py",
+    "python3 -h /v/worktree_guard/fast_hook.py",
+    "python3 -i /v/worktree_guard/fast_hook.py",
+    "python3 -c 'print(1)' /v/worktree_guard/fast_hook.py",
+    "pythonfoo /v/worktree_guard/fast_hook.py",  # not absolute
+    "./python3 /v/worktree_guard/fast_hook.py",  # relative: from the agent's worktree
+    "python3 worktree_guard/fast_hook.py",
+    "python3 /v/worktree_guard/fast_hook.py && curl evil",  # runs more
+    "python3 /v/worktree_guard/fast_hook.py; curl evil",
+    "python3 /v/worktree_guard/fast_hook.py | tee /tmp/x",
+    "python3 /v/worktree_guard/fast_hook.py > /dev/null",  # its answer goes nowhere
+    "python3 /v/worktree_guard/fast_hook.py & curl evil",
+    "python3 /v/worktree_guard/fast_hook.py $(curl evil)",
+    "python3 /v/worktree_guard/fast_hook.py\ncurl evil",
+    "/v/bin/worktree-guard hook || true",
+    "python3 -m worktree_guard hook; curl evil",
+])
+def test_a_handler_that_runs_something_else_or_more_is_not_the_guards(command: str) -> None:
+    """doctor counts what is_guard_handler recognises as the guard's coverage: these were counted."""
+    from worktree_guard.doctor import guard_executable
+
+    assert not is_guard_handler({"type": "command", "command": command})
+    assert guard_executable(command, None) == (False, None)
+
+
+@pytest.mark.parametrize("name", [None, "python3.12d", "python3-intel64", "pypy3", "python3.13t"])
+def test_every_command_install_writes_is_recognised_as_the_guards(name: str | None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """For every runtime (`hook_command`, placed as its adapter places it): recognised, and the program it starts
+    resolved to this interpreter — under any name it has (a debug or vendor build's was not recognised, and a
+    re-install added a second entry beside the first)."""
+    from worktree_guard.doctor import guard_executable
+    from worktree_guard.install import SCRIPT_KEY, hook_command, hook_configs, with_guard
+
+    if name is not None:
+        link = tmp_path / "bin" / name
+        link.parent.mkdir()
+        link.symlink_to(sys.executable)
+        monkeypatch.setattr(sys, "executable", str(link))
+        settings: dict[str, Any] = {}
+        for _ in range(2):
+            settings, _ = with_guard(settings, tmp_path / "settings.json", hook_command())
+        assert len(settings["hooks"]["PreToolUse"]) == 1  # a re-install replaces, never duplicates
+
+    configs = hook_configs()
+    assert {"claude-code", "codex", "gemini", "copilot", "cline", "cursor"} <= set(configs)
+    for name, config in configs.items():
+        entries = config.entries(hook_command(name))
+        if config.layout == "script":
+            handlers = [{"type": "command", "command": entries[SCRIPT_KEY].rstrip().splitlines()[-1].removeprefix("exec ")}]
+        else:
+            handlers = [h for entry in entries.values() for h in entry.get("hooks", [entry])]
+        assert handlers, name
+        for handler in handlers:
+            assert is_guard_handler(handler), (name, handler)
+            command = handler.get("command", handler.get("bash"))
+            assert guard_executable(command, handler.get("args")) == (True, os.path.abspath(sys.executable)), (name, command)
 
 
 # --- the plugin's launcher (hooks/worktree-guard-hook) -----------------------------------------------------
@@ -255,6 +319,7 @@ def test_plugin_manifest_does_not_name_the_auto_loaded_hooks_file() -> None:
     assert manifest["name"] == "worktree-guard" and "hooks" not in manifest  # "Duplicate hooks file" otherwise
     hooks = json.loads((REPO_ROOT / "hooks" / "hooks.json").read_text())["hooks"]
     assert hooks["PreToolUse"][0]["matcher"] == PRE_TOOL_USE_MATCHER
+    assert {"Bash", "Monitor", "PowerShell"} <= set(hooks["PreToolUse"][0]["matcher"].split("|"))  # every shell tool
     assert sorted(hooks) == ["PreToolUse", "SubagentStart", "SubagentStop"]
     assert os.access(LAUNCHER, os.X_OK)
 

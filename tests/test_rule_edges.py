@@ -405,9 +405,30 @@ def test_a_shell_call_without_a_command_string_is_wg000(world: Repo, command: ob
 
 
 def test_a_monitor_without_a_command_watches_a_socket_and_runs_nothing(world: Repo) -> None:
-    assert file_tool(world, "Monitor", {"url": "ws://127.0.0.1:1"}).decision == "pass"
+    """Claude Code's Monitor takes `command`, or `ws: {url, protocols?}` (hook-protocols.md): only the second,
+    with no `command` key at all, runs nothing."""
+    ws = {"url": "ws://127.0.0.1:1", "protocols": ["v1"]}
+    assert file_tool(world, "Monitor", {"ws": ws, "description": "t"}).decision == "pass"
     assert file_tool(world, "Monitor", {"command": fill("touch {MAIN}/x", world)}).codes == ["WG401"]
-    assert file_tool(world, "Bash", {"description": "t"}).codes == ["WG000"]  # only a Monitor may name no command
+    assert file_tool(world, "Monitor", {"ws": ws, "command": fill("touch {MAIN}/x", world)}).codes == ["WG401"]  # both: it runs the command
+    assert file_tool(world, "Bash", {"description": "t"}).codes == ["WG000"]
+
+
+@pytest.mark.parametrize("tool_input", [
+    {"description": "t"},  # neither
+    {"url": "ws://127.0.0.1:1"},  # not Monitor's field
+    {"ws": {"url": "ws://127.0.0.1:1"}, "command": None},  # a command of null is no socket
+    {"ws": "ws://127.0.0.1:1"},  # a `ws` that is no object
+    {"ws": None},
+    {"Command": "touch x"},  # field names are exact
+])
+def test_a_monitor_naming_no_usable_command_nor_socket_is_wg000_as_bash_is(world: Repo, tool_input: dict) -> None:
+    verdict = file_tool(world, "Monitor", tool_input)
+    assert records(verdict) == [{
+        "code": "WG000", "rule": "bash", "tool": "Monitor", "severity": "error",
+        "message": "The Monitor call has no `command` string, so worktree-guard cannot check it.",
+        "worktree_root": str(world.worktree),
+    }]
 
 
 def test_the_budget_and_parse_findings_say_what_to_do(world: Repo) -> None:

@@ -406,7 +406,7 @@ def test_claude_code_install_groups() -> None:
     assert HOOK_CONFIG in PM.hook.worktree_guard_hook_config()
     lifecycle = {"hooks": [{"type": "command", "command": "wg hook", "timeout": 60}]}
     assert HOOK_CONFIG.entries("wg hook") == {
-        "PreToolUse": {"matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task|EnterWorktree|ExitWorktree", "hooks": [{"type": "command", "command": "wg hook", "timeout": 30}]},
+        "PreToolUse": {"matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash|Monitor|PowerShell|Agent|Task|EnterWorktree|ExitWorktree", "hooks": [{"type": "command", "command": "wg hook", "timeout": 30}]},
         "SubagentStart": lifecycle,
         "SubagentStop": lifecycle,
     }

@@ -34,7 +34,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         return 2
     kind, path_field = TOOLS[tool]
     tool_input: dict[str, Any] = {}
-    if kind == "shell":
+    if kind in ("shell", "powershell"):
         if args.command is None:
             print("worktree-guard check: --command is required for a shell tool", file=sys.stderr)
             return 2
@@ -69,7 +69,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out, indent=2, ensure_ascii=False))
     else:
-        target = args.command if kind == "shell" else tool_input.get(path_field or "", cwd)
+        target = args.command if kind in ("shell", "powershell") else tool_input.get(path_field or "", cwd)
         print(f"{verdict.decision}: {tool} {target}")
         print(f"  worktree root: {ctx.layout.worktree_root or '-'} ({ctx.layout.source})")
         for shared in ctx.layout.shared_roots:

@@ -57,7 +57,7 @@ class Settings(Record):
     allow: list[str] = Field(default_factory=list, description="extra writable locations (pathspec patterns), added to the built-in list")
     protect: list[str] = Field(default_factory=list, description="paths inside W that are still refused (patterns relative to W), added to `.git`")
     reads: Literal["off", "warn", "deny"] = Field(default="off", description="confine Read/Glob/Grep/LS too (WG104)")
-    on_parse_error: Literal["deny", "warn"] = Field(default="deny", description="what a command no parser handles gets (WG900)")
+    on_parse_error: Literal["deny", "warn"] = Field(default="deny", description="what a command no parser handles gets (WG900), every PowerShell command included")
     allow_isolation_downgrade: bool = Field(default=False, description="let an isolated agent dispatch a non-isolated one (WG502)")
     runtime: Literal["auto", "claude-code", "agent-sdk", "codex", "gemini", "copilot", "cline", "cursor"] = Field(
         default="auto", description="which runtime's payload to expect; auto recognises it"

@@ -39,9 +39,27 @@ class HookEntry:
 class Wiring:
     files: dict[str, str]  # settings file → "ok" | "absent" | an error
     entries: list[HookEntry]
+    #: The linked worktree doctor runs in (None in the main checkout): an agent there can write its settings files.
+    agent_writable: str | None = None
+
+    def agent_can_write(self, settings_file: str) -> bool:
+        from .paths import inside
+
+        return bool(self.agent_writable) and inside(os.path.realpath(settings_file), self.agent_writable)
+
+    def counted(self) -> list[HookEntry]:
+        """The entries that say what runs the guard: not those of a settings file an agent can write. An agent's
+        `<W>/.claude/settings.local.json` naming the guard for every tool would hide the tools the user's own
+        settings leave out, and its command is never run either (`installed_command`)."""
+        return [e for e in self.entries if not self.agent_can_write(e.settings_file)]
+
+    def not_counted(self) -> list[str]:
+        """The settings files with guard entries that `counted` leaves out, each with why."""
+        files = sorted({e.settings_file for e in self.entries if self.agent_can_write(e.settings_file)})
+        return [f"{f}: an agent in {self.agent_writable} can write it; run doctor in the main checkout to check it" for f in files]
 
     def covered(self) -> set[str]:
-        return {tool for e in self.entries if e.event == "PreToolUse" and e.executable for tool in e.covers}
+        return {tool for e in self.counted() if e.event == "PreToolUse" and e.executable for tool in e.covers}
 
     def problems(self) -> list[str]:
         found = []
@@ -49,7 +67,7 @@ class Wiring:
         if missing:
             found.append(f"PreToolUse does not run worktree-guard for: {', '.join(missing)}")
         for event in LIFECYCLE_EVENTS:
-            if not any(e.event == event and e.executable for e in self.entries):
+            if not any(e.event == event and e.executable for e in self.counted()):
                 found.append(f"{event} does not run worktree-guard: the leak check around sub-agents is off")
         found += [f"{e.settings_file}: {e.event} command {e.command!r}: program not found" for e in self.entries if not e.executable]
         found += [f"{path}: {state}" for path, state in self.files.items() if state not in ("ok", "absent")]
@@ -78,26 +96,23 @@ def matcher_matches(matcher: str | None, name: str) -> bool:
 
 
 def guard_executable(command: str, args: list[str] | None) -> tuple[bool, str | None]:
-    """Does this handler run `worktree-guard hook`, and which program does it start?"""
-    def split(text: str) -> list[str]:
-        try:
-            return shlex.split(text)
-        except ValueError:
-            return text.split()
+    """Does this handler run `worktree-guard hook`, and nothing else, and which program does it start, resolved
+    (None when it cannot be run)? One recogniser for doctor and install: `install.guard_program`."""
+    from .install import guard_program
 
-    words = split(command) + [str(a) for a in args or []]
-    words += [part for word in words if " " in word for part in split(word)]  # sh -c '… worktree-guard hook'
-    for i, word in enumerate(words):
-        name = os.path.basename(word)
-        module = word == "worktree_guard" and i > 0 and words[i - 1] == "-m"
-        if (name == "worktree-guard" or module) and "hook" in words[i + 1:]:
-            program = os.path.expandvars(words[0])
-            resolved = shutil.which(program) if not os.path.isabs(program) else (program if os.access(program, os.X_OK) else None)
-            return True, resolved
-    return False, None
+    program = guard_program(command, args)
+    if program is None:
+        return False, None
+    return True, _resolved(program)
 
 
-def read_wiring(paths: list[str]) -> Wiring:
+def _resolved(program: str) -> str | None:
+    """The program a handler starts, found as the shell finds it; None when it cannot be run."""
+    program = os.path.expandvars(program)
+    return shutil.which(program) if not os.path.isabs(program) else (program if os.access(program, os.X_OK) else None)
+
+
+def read_wiring(paths: list[str], agent_writable: str | None = None) -> Wiring:
     files: dict[str, str] = {}
     entries: list[HookEntry] = []
     for path in paths:
@@ -127,12 +142,16 @@ def read_wiring(paths: list[str]) -> Wiring:
                         args = handler.get("args")
                         argv = [command, *map(str, args)] if isinstance(args, list) else ["sh", "-c", command]
                         entries.append(HookEntry(settings_file=path, event=event, matcher=matcher or "*", command=command, executable=program, argv=argv, covers=covers))
-    return Wiring(files, entries)
+    return Wiring(files, entries, agent_writable)
 
 
-def runtime_wiring(project_roots: list[str]) -> dict[str, list[dict[str, Any]]]:
-    """Every other runtime's hook files (each scope) and the guard handlers in them: runtime → files."""
+def runtime_wiring(project_roots: list[str], agent_writable: str | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Every other runtime's hook files (each scope) and the guard handlers in them: runtime → files.
+
+    A file inside `agent_writable` (the linked worktree doctor runs in) is listed apart, as Claude Code's are
+    (`Wiring.counted`): an agent there can write it, so its handlers go under `not_counted`, never `commands`."""
     from .install import CLAUDE_CODE, InstallError, hook_configs, is_guard_handler, is_guard_script, read_settings
+    from .paths import inside
 
     found: dict[str, list[dict[str, Any]]] = {}
     for name, config in hook_configs().items():
@@ -162,6 +181,9 @@ def runtime_wiring(project_roots: list[str]) -> dict[str, list[dict[str, Any]]]:
                             entry["commands"] += [h.get("command", h.get("bash")) for h in handlers if is_guard_handler(h)]
                 except InstallError as e:
                     entry["state"] = str(e)
+            if agent_writable and entry["commands"] and inside(os.path.realpath(path), agent_writable):
+                entry["not_counted"], entry["commands"] = entry["commands"], []
+                entry["note"] = f"an agent in {agent_writable} can write it; run doctor in the main checkout to check it"
             entry["runnable"] = [guard_executable(c, None)[1] is not None or _program_exists(c) for c in entry["commands"]]
             files.append(entry)
         found[name] = files
@@ -186,15 +208,11 @@ def runtime_problems(wiring: dict[str, list[dict[str, Any]]]) -> list[str]:
     return problems
 
 
-def installed_command(wiring: Wiring, agent_writable: str | None = None) -> list[str]:
+def installed_command(wiring: Wiring) -> list[str]:
     """The hook command to test: the one Claude Code runs (first wired PreToolUse entry), else this install's.
-    An entry from a settings file inside `agent_writable` (the linked worktree doctor runs in) is never run: an
-    agent there can write that file, and doctor would run its command as the user."""
-    from .paths import inside
-
-    for entry in wiring.entries:
-        if agent_writable and inside(os.path.realpath(entry.settings_file), agent_writable):
-            continue
+    An entry from a settings file an agent can write (`Wiring.counted`) is never run: doctor would run its
+    command as the user."""
+    for entry in wiring.counted():
         if entry.event == "PreToolUse" and entry.executable:
             return entry.argv
     beside = os.path.join(os.path.dirname(sys.executable), "worktree-guard")
@@ -249,12 +267,12 @@ def diagnose(cwd: str, agent_type: str | None, flags: dict[str, Any], run_self_t
     """Everything doctor reports, as data."""
     from . import __version__
     from .engine import project_root_of, scope_for
-    from .paths import inside
 
     scope = scope_for(cwd, agent_type, flags=flags)
     settings = scope.settings.model_dump(mode="json")
     project = project_root_of(scope.layout) or scope.cwd
-    wiring = read_wiring(settings_files([project, scope.layout.worktree_root or scope.cwd]))
+    writable = scope.layout.worktree_root if scope.layout.linked else None
+    wiring = read_wiring(settings_files([project, scope.layout.worktree_root or scope.cwd]), writable)
     report: dict[str, Any] = {
         "version": __version__,
         "cwd": scope.cwd,
@@ -268,16 +286,16 @@ def diagnose(cwd: str, agent_type: str | None, flags: dict[str, Any], run_self_t
         "configuration": {key: {"value": value, "source": scope.config.sources.get(key, "default")} for key, value in settings.items()},
         "settings_files": wiring.files,
         "hook_entries": [asdict(e) for e in wiring.entries],
+        "not_counted": wiring.not_counted(),
         "problems": wiring.problems(),
     }
-    report["runtimes"] = runtime_wiring([project, scope.layout.worktree_root or scope.cwd])
+    report["runtimes"] = runtime_wiring([project, scope.layout.worktree_root or scope.cwd], writable)
     if not wiring.entries and any(f["commands"] for files in report["runtimes"].values() for f in files):
         report["problems"] = [p for p in report["problems"] if p.startswith(tuple(wiring.files))]  # not a Claude Code user
     report["problems"] += runtime_problems(report["runtimes"])
     if run_self_test:
-        writable = scope.layout.worktree_root if scope.layout.linked else None
-        report["self_test"] = self_test(installed_command(wiring, writable), project)
-        unrun = sorted({e.settings_file for e in wiring.entries if writable and inside(os.path.realpath(e.settings_file), writable)})
+        report["self_test"] = self_test(installed_command(wiring), project)
+        unrun = sorted({e.settings_file for e in wiring.entries if wiring.agent_can_write(e.settings_file)})
         if unrun:
             report["self_test"]["not_run"] = [f"{f}: an agent in {writable} can write it; run doctor in the main checkout to test it" for f in unrun]
         if not report["self_test"]["ok"]:
@@ -304,6 +322,8 @@ def render(report: dict[str, Any]) -> str:
     for path, state in report["settings_files"].items():
         hooks = [e for e in report["hook_entries"] if e["settings_file"] == path]
         lines.append(f"  {path}: {state}" + (f", {len(hooks)} worktree-guard hook(s)" if hooks else ""))
+        if any(note.startswith(f"{path}: ") for note in report.get("not_counted", [])):
+            lines.append("    not counted: an agent can write this file; run doctor in the main checkout to check it")
         for e in hooks:
             covers = f" covers {', '.join(e['covers']) or 'no guarded tool'}" if e["event"] == "PreToolUse" else ""
             lines.append(f"    {e['event']} [{e['matcher']}] {e['command']}{covers}{'' if e['executable'] else ' — PROGRAM NOT FOUND'}")
@@ -314,6 +334,8 @@ def render(report: dict[str, Any]) -> str:
         for f in files:
             if f["state"] not in ("ok", "absent"):
                 lines.append(f"    {f['file']}: {f['state']}")
+            if f.get("not_counted"):
+                lines.append(f"    {f['file']}: not counted: an agent can write this file; run doctor in the main checkout to check it")
     test = report.get("self_test")
     if test is not None:
         lines += ["", "Self-test"]

@@ -19,7 +19,7 @@ from .model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
 from .paths import canonical, home_dir, inside
 from .policy import PathPolicy
 
-GUARDED_WHEN_MISPLACED = ("file_write", "shell", "dispatch", "enter_worktree")
+GUARDED_WHEN_MISPLACED = ("file_write", "shell", "powershell", "dispatch", "enter_worktree")
 UNKNOWN = object()  # Context.worker before the plugins were asked
 
 

@@ -5,8 +5,8 @@ settings with matcher groups (Claude Code, Codex, Gemini CLI), JSON with a flat 
 Cursor), or an executable hook file (Cline). For every one of them:
 
 The entries are merged, never overwritten: every other key, event and handler of the file is kept, and a
-handler that runs `worktree-guard hook` (in any spelling this module writes, or the hand-written
-one) counts as the guard's own, so installing twice gives the same file as installing once. The command
+handler that runs `worktree-guard hook` (in any spelling this module writes, or a hand-written
+one by absolute path: `guard_program`) counts as the guard's own, so installing twice gives the same file as installing once. The command
 written is the absolute path of the installed console script: Claude Code runs hooks with the sub-agent's
 worktree as cwd and keeps `CLAUDE_PROJECT_DIR` at the launch directory, so a relative command or one built
 on `$CLAUDE_PROJECT_DIR` would not be what runs there — and a command that is not found fails *open*.
@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -117,37 +118,141 @@ def _installed() -> bool:
     )
 
 
-def is_guard_handler(handler: Any) -> bool:
-    """Does this settings handler run `worktree-guard hook`?
+#: The interpreter flags a guard command may carry before `fast_hook.py` or `-m worktree_guard` (`install` writes
+#: `-S -P`); `-W`/`-X` take a value. Nothing else: `-` and `-c` run another program, `-V`/`--version`/`-h` print and
+#: exit, `-i` stays interactive — none of them is the guard. The interpreter's name is not checked: `sys.executable`
+#: may be `python3.12d`, `python3-intel64` or `pypy3`, and install writes it as it is.
+PYTHON_FLAGS = frozenset({"-S", "-P", "-I", "-E", "-s", "-B", "-u", "-O", "-OO"})
+PYTHON_VALUE_FLAGS = frozenset({"-W", "-X"})
+#: Shells whose `-c STRING` may hold the guard's command line (and nothing else).
+HOOK_SHELLS = frozenset({"sh", "bash"})
+#: Characters of shell syntax that run more than the one program, or send its answer elsewhere.
+SHELL_OPERATORS = frozenset("();<>|&")
+#: Characters that make a word more, or other, than its text: an expansion (`$X`, `${IFS}`, `$(…)`, backquotes)
+#: or a pattern (`/x/*/worktree-guard` may name several files).
+EXPANDING = frozenset("$`*?[")
+#: `env`'s own options a guard command may carry: `-i`, `-u NAME`, `--`; not `-S` (splits its string into more
+#: words), `-C` or any other.
+ENV_SWITCHES = frozenset({"-i", "--ignore-environment", "-"})
+ENV_VALUE_OPTIONS = frozenset({"-u", "--unset"})
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*", re.DOTALL)
 
-    Recognised: the console script by any path (`/x/bin/worktree-guard hook …`, also in exec form with
-    `args`), `python [flags] …/worktree_guard/fast_hook.py …` and `python -m worktree_guard hook …`, after
-    optional `NAME=value` words or `env`.
+
+def command_words(command: str) -> list[str] | None:
+    """The words of a command line that runs one program and nothing else; None when it cannot be split, or when
+    shell syntax makes it more (`… && curl x`, `;`, `|`, `&`, a redirection, `$…`, backquotes, a glob, a second
+    line, a comment: `#` is one only at the start of a word, where shlex.shlex does not see it)."""
+    if "\n" in command or "\r" in command:
+        return None
+    lexer = shlex.shlex(command, posix=True, punctuation_chars="".join(sorted(SHELL_OPERATORS)))
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        words = list(lexer)
+    except ValueError:
+        return None
+    if any(set(word) <= SHELL_OPERATORS or EXPANDING & set(word) or word.startswith("#") for word in words):
+        return None
+    return words
+
+
+def _program_words(words: list[str]) -> list[str] | None:
+    """The words from the program on: leading `NAME=value` words and `env` with its own allowed options skipped;
+    None when an option env has that the guard's command never needs (`-S`, `-C dir`) is there."""
+    i = 0
+    in_env = False
+    while i < len(words):
+        word = words[i]
+        if _ASSIGNMENT.fullmatch(word):
+            i += 1
+        elif word == "env" or (word.startswith("/") and os.path.basename(word) == "env"):
+            in_env, i = True, i + 1
+        elif in_env and word == "--":
+            in_env, i = False, i + 1
+        elif in_env and word in ENV_SWITCHES:
+            i += 1
+        elif in_env and word in ENV_VALUE_OPTIONS:
+            i += 2
+        elif in_env and (word.startswith("--unset=") or (word.startswith("-u") and len(word) > 2)):
+            i += 1
+        elif in_env and word.startswith("-"):
+            return None
+        else:
+            return words[i:]
+    return None
+
+
+def _hook_flags() -> dict[str, bool]:
+    """The hook's own flags (`flags.add_config_flags`, which `hook` and `fast_hook.py` read): flag → takes a value."""
+    import argparse
+
+    from .flags import add_config_flags
+
+    parser = argparse.ArgumentParser(add_help=False)
+    add_config_flags(parser)
+    return {option: action.nargs != 0 for action in parser._actions for option in action.option_strings}
+
+
+def _only_hook_flags(words: list[str]) -> bool:
+    """Nothing but the hook's own flags, each spelled in full (`--runtime codex`, `--mode=warn`, `--isolated`)."""
+    flags = _hook_flags()
+    i = 0
+    while i < len(words):
+        name, eq, _ = words[i].partition("=")
+        if name not in flags or (eq and not flags[name]):
+            return False
+        i += 1 if eq or not flags[name] else 2
+        if i > len(words):
+            return False
+    return True
+
+
+def guard_program(command: str, args: list[Any] | None = None) -> str | None:
+    """The absolute program a hook command starts when it runs `worktree-guard hook` and nothing else; else None.
+
+    After `NAME=value` words and `env` (`-i`, `-u NAME`, `--`), the command is one of: (a) an absolute path named
+    `worktree-guard` and `hook`; (b) an absolute interpreter, only the flags of PYTHON_FLAGS, and
+    `-m worktree_guard hook` or an absolute `…/worktree_guard/fast_hook.py`; (c) `sh -c STRING` or `bash -c STRING`
+    and nothing more, STRING one of these. (a) and (b) may end in the hook's own flags, as install writes
+    `--runtime NAME`. A relative program or script is not the guard's: it is found from the directory the hook
+    runs in, an agent's worktree. doctor counts what this recognises as the guard's coverage, and install
+    replaces it, so a command that runs something else first or besides (`python3 -V …`, `… && curl x`) is not it.
+    (`exec`-form `args` are the command's further words.)
     """
+    words = command_words(command)
+    if words is None:
+        return None
+    words = _program_words(words + [str(a) for a in args or []])
+    if not words:
+        return None
+    program, rest = words[0], words[1:]
+    name = os.path.basename(program)
+    if name in HOOK_SHELLS and ("/" not in program or program.startswith("/")):
+        return guard_program(rest[1]) if len(rest) == 2 and rest[0] == "-c" else None
+    if not program.startswith("/"):
+        return None
+    if name in SCRIPT_NAMES:
+        return program if rest[:1] == ["hook"] and _only_hook_flags(rest[1:]) else None
+    while rest and (rest[0] in PYTHON_FLAGS or rest[0][:2] in PYTHON_VALUE_FLAGS):
+        if rest[0] in PYTHON_VALUE_FLAGS and len(rest) < 2:
+            return None
+        rest = rest[2:] if rest[0] in PYTHON_VALUE_FLAGS else rest[1:]  # `-W ignore`; `-Xutf8` holds its value
+    if rest and rest[0].startswith("/") and rest[0].endswith("/worktree_guard/fast_hook.py") and _only_hook_flags(rest[1:]):
+        return program
+    if rest[:3] == ["-m", "worktree_guard", "hook"] and _only_hook_flags(rest[3:]):
+        return program
+    return None
+
+
+def is_guard_handler(handler: Any) -> bool:
+    """Does this settings handler run `worktree-guard hook`, and nothing else (`guard_program`)?"""
     if not isinstance(handler, dict) or handler.get("type", "command") != "command":
         return False
     command = handler.get("command", handler.get("bash"))  # Copilot names the command `bash`
     if not isinstance(command, str):
         return False
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return False
     args = handler.get("args")
-    if isinstance(args, list):
-        words += [str(a) for a in args]
-    while words and (words[0] == "env" or ("=" in words[0] and not words[0].startswith(("-", "/", ".")))):
-        words = words[1:]
-    if len(words) >= 2 and os.path.basename(words[0]) in SCRIPT_NAMES and words[1] == "hook":
-        return True
-    if not words or not os.path.basename(words[0]).startswith("python"):
-        return False
-    rest = words[1:]
-    while rest and rest[0].startswith("-") and rest[0] not in ("-m", "-c"):
-        rest = rest[2:] if rest[0] in ("-W", "-X") else rest[1:]  # interpreter flags: -S, -P, -I, -W arg, -X opt
-    if rest and rest[0].endswith("/worktree_guard/fast_hook.py"):
-        return True
-    return rest[:3] == ["-m", "worktree_guard", "hook"]
+    return guard_program(command, args if isinstance(args, list) else None) is not None
 
 
 def _hooks_block(settings: dict[str, Any], path: Path) -> dict[str, Any]:

@@ -6,7 +6,8 @@ from typing import Any, Literal
 
 from .records import ConfigDict, Field, Record
 
-ToolKind = Literal["file_write", "file_read", "shell", "dispatch", "enter_worktree", "other", "unknown"]
+# "shell" runs a bash command the guard parses; "powershell" runs a PowerShell command, which it cannot read.
+ToolKind = Literal["file_write", "file_read", "shell", "powershell", "dispatch", "enter_worktree", "other", "unknown"]
 Decision = Literal["pass", "rewrite", "deny", "warn"]
 WriteAction = Literal["write", "delete", "move_from", "move_to"]
 SubagentPlace = Literal["input", "dispatcher_cwd"]
@@ -47,7 +48,8 @@ class ToolCall(Record):
     )
     commands: list[str] | None = Field(
         default=None,
-        description="shell tools that run several commands, each in a new shell in the same directory; None: input `command`",
+        description="shell tools that run several commands, each in a new shell in the same directory ([]: none, a "
+        "Monitor watching a websocket); None: input `command`",
     )
     shell_cwd: str | None = Field(
         default=None,

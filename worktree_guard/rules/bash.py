@@ -2,7 +2,8 @@
 
 This plugin owns WG900 (no parser can handle the command) and WG901 (over the size, depth or time
 budget). The cd, git, writes, indirection and interpreter rules are plugins of their own that the walk
-calls through the `worktree_guard_shell_*` hooks.
+calls through the `worktree_guard_shell_*` hooks. A PowerShell command (kind "powershell") is one no parser
+handles: worktree-guard reads bash only, and a home-made parser is ruled out (SPEC §5.2), so it is WG900 too.
 """
 
 from __future__ import annotations
@@ -27,19 +28,37 @@ RULE = "bash"
 
 @hookimpl
 def worktree_guard_check_call(call: ToolCall, ctx: Context) -> list[Violation] | None:
+    if call.kind == "powershell":
+        return [unreadable_powershell(call, ctx)]
     if call.kind != "shell":
         return None
-    commands = call.shell_commands
-    if commands == [None] and call.tool == "Monitor":
-        return None  # a Monitor on a websocket runs no command
     findings: list[Violation] = []
-    for command in commands:  # each in a shell of its own, started in the same directory
+    for command in call.shell_commands:  # each in a shell of its own, started in the same directory
         if not isinstance(command, str):
             return [_violation(ctx, "WG000", f"The {call.tool} call has no `command` string, so worktree-guard cannot check it.", None)]
         for start in start_directories(ctx):
             walker, _ = analyse(command, ctx, start=start)
             findings.extend(walker.findings)
     return _dedupe(findings)
+
+
+def unreadable_powershell(call: ToolCall, ctx: Context) -> Violation:
+    """A PowerShell command goes the way of a Bash command no parser can handle (WG900, an error unless
+    `on_parse_error = "warn"`): the guard cannot tell what it writes, so an agent it confines must not run it
+    unexamined. The Bash tool runs the same work in a language the guard reads."""
+    command = call.input.get("command")
+    return _violation(
+        ctx,
+        "WG900",
+        "worktree-guard cannot read PowerShell, so it cannot tell what this command writes; run it with the Bash tool instead.",
+        (0, len(command)) if isinstance(command, str) else None,
+        severity=_parse_error_severity(ctx),
+    )
+
+
+def _parse_error_severity(ctx: Context) -> str:
+    """What a command no parser handles gets: `on_parse_error` (SPEC §8)."""
+    return "warning" if ctx.settings.on_parse_error == "warn" else "error"
 
 
 def start_directories(ctx: Context) -> list[str]:
@@ -98,7 +117,7 @@ def analyse(
     def on_parse_failure(error: Exception, start: int, end: int, source: str) -> list[Violation]:
         if isinstance(error, ParseFailure) and error.budget:
             return [_violation(ctx, "WG901", f"The command is over worktree-guard's budget ({error}); split it into smaller commands.", (start, end))]
-        severity = "warning" if ctx.settings.on_parse_error == "warn" else "error"
+        severity = _parse_error_severity(ctx)
         return [
             _violation(
                 ctx,

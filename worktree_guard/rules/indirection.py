@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
 from ..model import Violation
+from ..shell.powershell import is_powershell
 
 if TYPE_CHECKING:
     from ..engine import Context
@@ -34,6 +35,15 @@ STDIN_SHELL_STARTERS: dict[str, tuple[frozenset[str], frozenset[str], int]] = {
                    "-m", "--logging-format", "-o", "--output-limit", "-F"}),
         1,
     ),
+}
+#: Windows programs WSL runs from bash that start commands worktree-guard cannot see, on the same files: `wsl.exe
+#: [-e|--exec|--] CMD` and `bash.exe -c CMD` in a Linux distribution, `cmd.exe /c CMD` (`/k`, `/r`); with no
+#: command they read one from their input. Program (compared in lower case) → the first words that only ask
+#: (version, help, a list or status) and pass.
+WINDOWS_LAUNCHERS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("wsl", "wsl.exe"), frozenset({"--version", "-v", "-l", "--list", "--status", "--help"})),
+    "bash.exe": frozenset({"--version", "--help"}),
+    "cmd.exe": frozenset({"/?"}),
 }
 # Arguments that make a computed command name matter: git's mutating subcommands and location options.
 SENSITIVE_ARGUMENTS = frozenset({
@@ -496,6 +506,12 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         if code and code[0] == "file" and (code[2] is None or _unseen_file(code[2], command.cwd)):
             shown = code[1].raw if code[1] is not None else "?"
             return [Violation(code="WG404", message=f"`{name}` runs a script worktree-guard cannot see ({shown}); run the commands directly.", **base)]
+    if is_powershell(name):
+        message = _powershell(command)
+        if message is not None:
+            return [Violation(code="WG404", message=message, **base)]
+    if name.lower() in WINDOWS_LAUNCHERS and (len(values) < 2 or values[1] not in WINDOWS_LAUNCHERS[name.lower()]):
+        return [Violation(code="WG404", message=f"`{name}` runs a command in a shell or Linux distribution of its own (or reads one from its input), which worktree-guard cannot see; run the commands directly.", **base)]
     if name in STDIN_SHELL_STARTERS and _starts_a_shell_reading_input(values, *STDIN_SHELL_STARTERS[name]):
         return [Violation(code="WG404", message=f"`{name}` starts a shell that reads its commands from its input, which worktree-guard cannot see (a later write to that input reaches no hook); run the commands directly.", **base)]
     if name == "eval" and any(v is None for v in values[1:]):
@@ -528,6 +544,40 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
             return [Violation(code="WG404", message=f"`{key}` runs shell code only known at run time; pass it a literal string.", **base)]
         if wrapper.joined and not wrapper.argv_with & set(seen) and any(v is None for v in values[start + wrapper.leading:]):
             return [Violation(code="WG404", message=f"`{key}` runs a command line only known at run time through a shell.", **base)]
+    return None
+
+
+def _powershell(command: ShellCommand) -> str | None:
+    """Why this PowerShell command line (`shell.powershell`) runs code worktree-guard cannot see, or None.
+
+    PowerShell is a shell the guard cannot read at all: `pwsh -c '…'` is what `bash -c "$X"` is, code only known
+    to the program, so it is WG404 in every profile (an inline interpreter's `python -c` is WG405 in `strict`
+    only) — else a confined agent told to leave the PowerShell tool (WG900) runs the same code from Bash. A
+    version or help query passes, and so does a script file, as `python3 script.py` does: its words are an
+    unknown program's (WG406 in a shared checkout), unless it is a device or descriptor (`-File /dev/stdin`)."""
+    from ..shell.powershell import launch
+
+    name = command.name or ""
+    values = command.values()
+    what, at = launch(name, values)
+    shown = command.words[at].raw if at is not None else ""
+    advice = "write the commands in bash instead"
+    if what == "code":
+        return f"`{name} {shown}` runs PowerShell code, which worktree-guard cannot read; {advice}."
+    if what == "command":
+        return f"`{name}` runs its arguments as PowerShell code, which worktree-guard cannot read; {advice}."
+    if what == "input":
+        return f"`{name}{' ' + shown if shown else ''}` reads PowerShell code from its input, which worktree-guard cannot see; {advice}."
+    if what == "split":
+        return f"`{name}` is given {shown}, which Windows splits into other words (WSL leaves its double quote or tab unescaped), so worktree-guard cannot tell what PowerShell code it runs; {advice}."
+    if what == "unknown":
+        if at is not None and values[at] is None:
+            if at >= 1 and command.words[at].span == command.words[at - 1].span and command.via[-1:] == ("xargs",):
+                shown = "xargs' input"  # the word xargs appends stands in the place of the last one (`_xargs`)
+            return f"`{name}` is given {shown}, only known at run time, so worktree-guard cannot tell what PowerShell code it runs; {advice}."
+        return f"`{name} {shown}` is a parameter worktree-guard does not know, so it cannot tell what PowerShell code runs; {advice}."
+    if what == "file" and at is not None and (path := values[at]) is not None and _unseen_file(path, command.cwd):
+        return f"`{name}` runs a script worktree-guard cannot see ({shown}); {advice}."
     return None
 
 

@@ -26,7 +26,8 @@ TOOLS: dict[str, tuple[ToolKind, str | None]] = {
     "Grep": ("file_read", "path"),
     "LS": ("file_read", "path"),
     "Bash": ("shell", None),
-    "Monitor": ("shell", None),
+    "Monitor": ("shell", None),  # `command`, or `ws` (a websocket: runs no command); same permission rules as Bash
+    "PowerShell": ("powershell", None),  # Bash's fields; the only shell tool on Windows without Git Bash
     "Agent": ("dispatch", None),
     "Task": ("dispatch", None),
     "EnterWorktree": ("enter_worktree", "path"),
@@ -51,9 +52,13 @@ KNOWN_EVENTS = frozenset({
 })
 # Sub-agent lifecycle events the guard answers (SPEC §5.4); every other non-tool event passes.
 LIFECYCLE_EVENTS = ("SubagentStart", "SubagentStop")
-# The tools the PreToolUse entry must cover (install writes them as its matcher; doctor checks them). ExitWorktree
-# passes, but must reach the hook: it releases a main agent recorded in a linked worktree (subagents/main_agent.py).
-GUARDED_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "Agent", "Task", "EnterWorktree", "ExitWorktree")
+# The tools the PreToolUse entry must cover (install writes them as its matcher; doctor checks them): every tool
+# that writes, runs a command (Bash, Monitor, PowerShell: a tool left out is never judged, a fail-open) or
+# dispatches. ExitWorktree passes, but must reach the hook: it releases a main agent recorded in a linked worktree
+# (subagents/main_agent.py).
+GUARDED_TOOLS = (
+    "Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "Monitor", "PowerShell", "Agent", "Task", "EnterWorktree", "ExitWorktree",
+)
 PRE_TOOL_USE_MATCHER = "|".join(GUARDED_TOOLS)
 PRE_TOOL_USE_TIMEOUT = 30
 # The leak check (SPEC §5.4) compares the shared checkouts' state: give it more time than a path check.
@@ -141,6 +146,14 @@ def _invalid(error: Exception, what: str) -> CallError:
     return CallError(f"the Claude Code {what}'s `{where}` is invalid: {first['msg']}")
 
 
+def watches_a_socket(tool: str, tool_input: dict[str, Any]) -> bool:
+    """A Monitor that names a websocket (`ws`, an object) and no `command` runs no command: it is a shell call
+    with none to judge, for the bash rule and a wave worker's check alike. Any other Monitor is judged as Bash:
+    one with a `command` besides its `ws` runs it, and one naming neither (or a `command` of null, or a `ws`
+    that is no object) is a call the guard cannot read, WG000 as for Bash, not a pass."""
+    return tool == "Monitor" and "command" not in tool_input and isinstance(tool_input.get("ws"), dict)
+
+
 def to_tool_call(payload: dict[str, Any]) -> ToolCall:
     """A ToolCall from a PreToolUse payload; CallError names what is wrong with it."""
     if "hook_event_name" not in payload and "event" in payload:
@@ -165,6 +178,7 @@ def to_tool_call(payload: dict[str, Any]) -> ToolCall:
         input=data.tool_input,
         cwd=data.cwd,
         path_field=path_field,
+        commands=[] if watches_a_socket(data.tool_name, data.tool_input) else None,
         session_id=data.session_id,
         agent_id=data.agent_id,
         agent_type=data.agent_type,

@@ -42,6 +42,7 @@ from .patch import PatchError, patch_writes
 NAME = "copilot"
 CAMEL_TOOLS: Tools = {
     "bash": ("shell", None),
+    "powershell": ("powershell", None),  # Windows; the guard cannot read it: WG900 (rules/bash.py)
     "create": ("file_write", "path"),
     "edit": ("file_write", "path"),
     "apply_patch": ("file_write", None),
@@ -49,6 +50,7 @@ CAMEL_TOOLS: Tools = {
 }
 PASCAL_TOOLS: Tools = {
     "Bash": ("shell", None),
+    "PowerShell": ("powershell", None),  # `powershell` under Claude's name, as `bash` is `Bash` (not observed: Windows)
     "Write": ("file_write", "path"),
     "Edit": ("file_write", "path"),
     "Agent": ("dispatch", None),

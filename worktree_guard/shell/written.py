@@ -179,14 +179,31 @@ def _reads_only(entry: ReadOnly | None, own: list[Word], values: list[str | None
 def _operands(command: ShellCommand, own: list[Word], values: list[str | None], name: str) -> list[Written]:
     """An unknown program's words that can name a path: the word, or the value in `--opt=VALUE`, `key=VALUE`,
     or an attached short option's absolute value (`-o/repo/x`)."""
+    from .powershell import is_powershell
+
     found: list[Written] = []
     how = f"`{name}`"
+    powershell = is_powershell(os.path.basename(name))
     for word, value in zip(own[1:], values[1:]):
         if value is None:
             continue
-        for candidate in path_candidates(value):
+        candidates = path_candidates(value)
+        if powershell:
+            candidates += colon_value(value)
+        for candidate in candidates:
             found.append(Written(word=word, value=candidate, cwd=command.cwd, how=how, kind="operand"))
     return found
+
+
+def colon_value(value: str) -> list[str]:
+    """PowerShell binds `-Name:value` as `-Name value` (a script's parameters too: its parser splits the word at
+    the first `:`), so the value can name a path, as `--name=value` does for other programs."""
+    from .powershell import DASHES
+
+    if not value or value[0] not in DASHES or ":" not in value:
+        return []
+    rest = value.partition(":")[2]
+    return [rest] if rest else []
 
 
 def path_candidates(value: str) -> list[str]:

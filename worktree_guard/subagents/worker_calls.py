@@ -8,6 +8,7 @@
   (and EnterWorktree with a `name`, which makes one);
 - WG404: what the worker runs cannot be seen (a computed command name given paths it does not own, `eval` of
   run-time text, a shell reading its input, an alias): the indirection rule's checks, for a worker too.
+- WG900: a command no parser handles, a PowerShell command among them (`rules.bash`), for a worker too.
 
 Paths are relative to the checkout recorded for the worker (`Worker.root`), whatever directory its call names:
 a worker that changed directory out of its checkout, or into a repository nested in it, is still judged there.
@@ -46,6 +47,10 @@ def check_worker_call(call: ToolCall, ctx: Context, worker: Worker) -> list[Viol
         findings += check_file_writes(call, ctx, worker)
     if call.kind == "shell":
         findings += check_shell(call, ctx, worker)
+    if call.kind == "powershell" and not ctx.isolation.isolated:  # isolated: the bash rule reports it already
+        from ..rules.bash import unreadable_powershell
+
+        findings.append(unreadable_powershell(call, ctx))
     return findings
 
 
