@@ -49,6 +49,8 @@ IGNORED_TESTS = ["tests/e2e", "tests/test_daemon.py", "tests/test_install.py"]
 
 # mutmut's exit codes per mutant (mutmut.stats.status_by_exit_code).
 KILLED = {1, 3, 37}
+#: Seconds one `--recheck` run of a mutant may take.
+RECHECK_TIMEOUT = 900
 SURVIVED = {0}
 NO_TESTS = {5, 33}
 TIMEOUT = {36, 24, -24, 152, 255}
@@ -166,6 +168,32 @@ def mutant_names(
         unkilled = sorted(name for name, code in codes.items() if code not in KILLED)
         names += [n for n in unkilled if not any(fnmatch.fnmatchcase(n, g) for g in skip) and not excused(workdir, file, n, equivalents)]
     return names
+
+
+def recheck(workdir: Path, files: list[str], tests: list[str], pytest_args: list[str], skip: list[str], equivalents: list["Equivalent"]) -> int:
+    """Each mutant of `files` not killed last time, run against `tests` (the checkout's current copies) one at a time,
+    stopping at the first failure; a mutant some test fails is recorded as killed. For the tests the recorded
+    coverage does not send a mutant to: a file outside the run's selection, or tests run only in a subprocess.
+    Returns how many were killed."""
+    copy_checkout(workdir, fresh=False)
+    refresh_tests(workdir)
+    killed = 0
+    for file in files:
+        meta = workdir / "mutants" / f"{file}.meta"
+        for name in mutant_names(workdir, [file], True, skip, equivalents):
+            env = {**os.environ, "MUTANT_UNDER_TEST": name}
+            command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *pytest_args, *tests]
+            try:
+                code = subprocess.run(command, cwd=workdir / "mutants", env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=RECHECK_TIMEOUT).returncode
+            except subprocess.TimeoutExpired:
+                code = None  # a hang is no kill here: mutmut's own run counts it as a timeout
+            print(f"recheck {name}: {'killed' if code == 1 else 'not killed'}", flush=True)
+            if code == 1:
+                data = json.loads(meta.read_text())
+                data["exit_code_by_key"][name] = 1
+                meta.write_text(json.dumps(data))
+                killed += 1
+    return killed
 
 
 def excused(workdir: Path, file: str, name: str, equivalents: list["Equivalent"]) -> bool:
@@ -357,6 +385,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="resuming: no mutant runs the tests whose id starts with TESTS (e.g. tests/test_records.py)")
     parser.add_argument("--skip", action="append", default=[], metavar="GLOB",
                         help="resuming with --only: do not run the mutants whose name matches (known endless loops); they keep their last result")
+    parser.add_argument("--recheck", action="append", default=[], metavar="TESTS",
+                        help="with --only: run each mutant not killed last time against these test files, one at a time (pytest -x), "
+                        "and record the ones they kill; for tests the recorded coverage does not reach (repeatable)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every mutant that was not killed, with its change")
     args = parser.parse_args(argv)
     files = module_files(args.modules)
@@ -366,6 +397,13 @@ def main(argv: list[str] | None = None) -> int:
     equivalents = read_equivalents(args.equivalents)
     workdir = args.workdir.resolve()
     elapsed = None
+    if args.recheck:
+        if not args.only:
+            raise SystemExit("mutation.py: --recheck needs --only (the modules whose survivors to run again)")
+        started = time.monotonic()
+        pytest_args = args.pytest if args.pytest is not None else ["-m", "not corpus"]
+        print(f"recheck: {recheck(workdir, only, args.recheck, pytest_args, args.skip, equivalents)} more killed", flush=True)
+        return report(collect(workdir, only, equivalents), equivalents, time.monotonic() - started, args.verbose)
     if not args.report:
         copy_checkout(workdir, fresh=not args.resume)
         print(f"{lift_hookimpls(workdir, files)} @hookimpl functions made mutable", flush=True)
