@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import Repo, git, plain_id, run_hook_process, subagent_payload
+from tests.helpers import Repo, git, plain_id, run_hook_inline, run_hook_process, subagent_payload
 from worktree_guard.engine import build_context, decide
 from worktree_guard.model import Verdict
 from worktree_guard.plugins import plugin_manager
@@ -422,6 +422,96 @@ def test_the_directory_git_init_or_clone_is_sent_to_is_named_in_the_record(world
     assert finding.message == f"`git` ({how}) writes {main}/sub in the shared checkout {main}, not in this agent's worktree {worktree}."
     filled = fill(command, world)
     assert filled[finding.span[0]:finding.span[1]] in (fill(written, world), f"GIT_DIR={main}/sub", f"GIT_WORK_TREE={main}/sub")
+
+
+# A repository whose config the same command set or wrote (a template's, `clone -c`, a write into its git dir, `git
+# config`) is not one git filled by itself: its config may name any work tree (core.worktree) or hold code git runs
+# (core.fsmonitor runs on `git status`). A later git on it in the command is WG303 when it changes something, and
+# WG404 when the guard has not read that config. Each kind of deny row deleted {MAIN}/README.md (or moved `main`) for
+# real with git 2.39 and passed before (in full: the template's config in place, `rm` after `add`); {BASE} is the
+# test's own directory beside the main checkout (allow-listed).
+WORKTREE_CONFIG = "printf '[core]\\n\\tworktree = {MAIN}\\n'"
+FSMONITOR_CONFIG = "printf '[core]\\n\\tfsmonitor = rm -f {MAIN}/README.md\\n'"
+CONFIG_TRUST_ROWS = [
+    # 1. a template holding a config: init and clone copy it into the new git dir
+    (f"mkdir -p {{BASE}}/t && {WORKTREE_CONFIG} > {{BASE}}/t/config && git init -q --template={{BASE}}/t {{BASE}}/r && git -C {{BASE}}/r add README.md && git -C {{BASE}}/r rm -qf README.md", {"WG303", "WG404"}),
+    ("git init -q --template={BASE}/t {BASE}/r && git --git-dir={BASE}/r/.git checkout -f", {"WG303", "WG404"}),
+    ("git init -q --template {BASE}/t {BASE}/r && cd {BASE}/r && git rm -qf README.md", {"WG303", "WG404"}),
+    ("GIT_TEMPLATE_DIR={BASE}/t git init -q {BASE}/r && git -C {BASE}/r add README.md", {"WG303", "WG404"}),
+    ("git -c init.templateDir={BASE}/t init -q {BASE}/r && git -C {BASE}/r add README.md", {"WG303", "WG404"}),
+    ("git init -q --bare --template={BASE}/t {BASE}/b && git --git-dir={BASE}/b --work-tree={BASE}/w log -1", {"WG404"}),
+    ("git clone -q --template={BASE}/t {MAIN} {BASE}/r && git -C {BASE}/r checkout -q -f", {"WG303", "WG404"}),
+    (f"mkdir -p {{BASE}}/t && {FSMONITOR_CONFIG} > {{BASE}}/t/config && git init -q --template={{BASE}}/t {{BASE}}/r && git -C {{BASE}}/r status", {"WG404"}),
+    ("git init -q --template={BASE}/t {BASE}/r", "pass"),  # nothing runs git there in this command
+    ("git init -q {BASE}/r && git -C {BASE}/r add . && git -C {BASE}/r commit -q -m x", "pass"),
+    ("git -c init.defaultBranch=main init -q {BASE}/r && git -C {BASE}/r add . && git -C {BASE}/r commit -q -m x", "pass"),
+    # 2. `git clone -c` / `--config` writes the setting into the new repository's config
+    ("git clone -q -c core.worktree={MAIN} {MAIN} {BASE}/r && git -C {BASE}/r rm -qf README.md", {"WG303"}),
+    ("git clone -q --config=core.worktree={MAIN} {MAIN} {BASE}/r && cd {BASE}/r && git rm -qf README.md", {"WG303"}),
+    ("git clone -q --config core.worktree={MAIN} {MAIN} {BASE}/r && git --git-dir={BASE}/r/.git checkout -f", {"WG303"}),
+    ("git clone -q -c core.fsmonitor='rm -f {MAIN}/README.md' {MAIN} {BASE}/r && git -C {BASE}/r status", {"WG401"}),
+    ("git clone -q -c core.hooksPath={BASE}/h {MAIN} {BASE}/r", {"WG305"}),  # post-checkout ran during the clone
+    ("git clone -q -c include.path={BASE}/inc {MAIN} {BASE}/r", {"WG404"}),
+    ("git clone -q {MAIN} {BASE}/r && cd {BASE}/r && git checkout -q -b b", "pass"),
+    ("git clone -q -c user.name=x {MAIN} {BASE}/r && git -C {BASE}/r commit -q --allow-empty -m x", "pass"),
+    ("git clone -q --config core.sshCommand='ssh -F /dev/null' {MAIN} {BASE}/r && git -C {BASE}/r fetch -q", "pass"),
+    # 3. the new repository's git dir written in the same command: its config, or a commondir that shares the main
+    # repository's refs (`git commit` there moved `main`)
+    (f"git init -q {{BASE}}/r && {WORKTREE_CONFIG} >> {{BASE}}/r/.git/config && git -C {{BASE}}/r add README.md && git -C {{BASE}}/r rm -qf README.md", {"WG303", "WG404"}),
+    (f"git init -q {{BASE}}/r && {FSMONITOR_CONFIG} >> {{BASE}}/r/.git/config && git -C {{BASE}}/r status", {"WG404"}),
+    ("git init -q -b main {BASE}/r && echo {MAIN}/.git > {BASE}/r/.git/commondir && git -C {BASE}/r commit -q --allow-empty -m x", {"WG303", "WG404"}),
+    ("git init -q {BASE}/r && git -C {BASE}/r config --worktree core.worktree {MAIN} && git -C {BASE}/r add README.md", {"WG303", "WG404"}),
+    ("git init -q {BASE}/r && git -C {BASE}/r config core.worktree {MAIN} && git -C {BASE}/r checkout -f", {"WG305", "WG303", "WG404"}),
+    ("git init -q {BASE}/r && cd {BASE}/r && git config --worktree core.fsmonitor 'rm -f {MAIN}/README.md' && git status", {"WG404"}),
+    ("GIT_DIR={BASE}/g git init -q && echo x >> {BASE}/g/config && GIT_DIR={BASE}/g git add README.md", {"WG303", "WG404"}),
+    ("git init -q {BASE}/r && echo x > {BASE}/r/f && git -C {BASE}/r add f && git -C {BASE}/r commit -q -m x", "pass"),
+    ("git init -q {BASE}/r && git -C {BASE}/r config --worktree user.name x", "pass"),
+    ("git init -q {BASE}/r && echo x >> {BASE}/r/.git/info/exclude && git -C {BASE} status", "pass"),  # not git in {BASE}/r
+]
+
+
+def hook(world: Repo, command: str):
+    """The hook in this process, as Claude Code calls it for the sub-agent in W."""
+    text = fill(command, world).replace("{BASE}", str(world.base))
+    return run_hook_inline(subagent_payload(world, "Bash", {"command": text, "description": "test"}))
+
+
+def assert_hook_row(world: Repo, command: str, expected) -> None:
+    result = hook(world, command)
+    if expected == "pass":
+        assert result.decision == "pass", f"{command!r} should pass, got {result.codes}: {result.reason}"
+    else:
+        assert result.decision == "deny" and set(result.codes) == expected, f"{command!r}: expected {sorted(expected)}, got {result.codes}: {result.reason}"
+
+
+@pytest.mark.parametrize("command,expected", CONFIG_TRUST_ROWS, ids=[plain_id(r[0], 60) for r in CONFIG_TRUST_ROWS])
+def test_a_repository_whose_config_the_command_sets_is_not_trusted(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_the_config_a_template_brings_is_named_in_the_refusal(world: Repo) -> None:
+    result = hook(world, "git init -q --template={BASE}/t {BASE}/r && git -C {BASE}/r status")
+    assert result.codes == ["WG404"]
+    assert f"git would read the config or hooks of {world.base}/r" in result.reason and "which this command set or wrote" in result.reason
+
+
+def test_why_a_later_git_is_not_trusted_is_named(world: Repo) -> None:
+    base = world.base
+    result = hook(world, "git init -q {BASE}/r && git -C {BASE}/r config --worktree core.worktree {MAIN} && git -C {BASE}/r add README.md")
+    assert f"git uses the repository {base}/r, whose config this command set or wrote first" in result.reason
+    result = hook(world, "git init -q {BASE}/r && echo {MAIN}/.git > {BASE}/r/.git/commondir && git -C {BASE}/r commit -q -m x")
+    assert f"git uses the git dir {base}/r/.git, which this command writes into first" in result.reason
+
+
+def test_core_worktree_of_a_repository_made_in_an_earlier_call_is_read(world: Repo) -> None:
+    """A later command: the config is on disk when the guard looks, and its core.worktree names the main checkout."""
+    made = world.base / "r"
+    git("init", "-q", str(made), cwd=world.base)
+    with (made / ".git" / "config").open("a") as config:
+        config.write(f"[core]\n\tworktree = {world.main}\n")
+    assert hook(world, "git -C {BASE}/r rm -q --cached README.md").codes == ["WG302"]
+    assert hook(world, "git --git-dir={BASE}/r/.git checkout -f").codes == ["WG302"]
+    assert hook(world, "git -C {BASE}/r status").decision == "pass"
 
 
 @pytest.mark.parametrize("command,expected", WRITE_ROWS, ids=[plain_id(r[0], 40) for r in WRITE_ROWS])

@@ -118,7 +118,19 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     found.extend(_side_doors(call, command, checkouts, ctx, base))
     for reason in dict.fromkeys(git_code(command, call).opaque):
         found.append(Violation(code="WG404", message=f"{reason}; run git without it.", **base))
+    _remember_config(call, command)
     return found or None
+
+
+def _remember_config(call: GitCall, command: ShellCommand) -> None:
+    """After this git is judged: the repositories whose config or hooks it put there unread (a template's, a
+    `git config` write), which a later git of the command reads (shell/git_call.py `unread_repository_config`)."""
+    from ..shell.git_call import config_repository, unread_config
+
+    configured = unread_config(call, command)
+    if call.subcommand == "config" and _writes_config(call.flags(), call.operands()) and not call.flags() & CONFIG_ELSEWHERE:
+        configured.append(config_repository(call, command) or "/")  # not known where: any later git may read it
+    command.state.configured.extend(configured)
 
 
 @hookimpl
@@ -205,7 +217,7 @@ def _branch_name(ref: str) -> str:
 
 def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | None, ctx: Context, base: dict) -> list[Violation]:
     """Refs and config are shared by every worktree: guarded from wherever git runs (WG304, WG305)."""
-    from ..shell.git_call import filled_directories
+    from ..shell.git_call import clone_settings, filled_directories
 
     found: list[Violation] = []
     sub = call.subcommand
@@ -216,7 +228,7 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
     def side_door(message: str, code: str = "WG305") -> None:
         found.append(Violation(code=code, message=message, **base))
 
-    settings = [*call.configs, *call.config_envs]
+    settings = [*call.configs, *call.config_envs, *[(word, setting) for word, setting in clone_settings(call) if setting is not None]]
     if settings:
         import fnmatch  # only for a call that sets config (-c, GIT_CONFIG_*): most never do
     for _, setting in settings:
@@ -330,6 +342,10 @@ def _worktree_config(ctx: Context) -> bool:
     if not common:
         return False
     return read_git_core(os.path.join(common, "config")).get("extensions.worktreeconfig", "").lower() in ("true", "yes", "on", "1")
+
+
+#: `git config` options that write a file other than the repository's config (judged as written elsewhere).
+CONFIG_ELSEWHERE = frozenset({"--global", "--system", "-f", "--file", "--blob"})
 
 
 def _writes_config(flags: set[str], operands: list[str | None]) -> bool:

@@ -287,13 +287,128 @@ FILLS_DIRECTORIES = frozenset({"init", "clone", "format-patch"})
 
 
 def filled_directories(call: GitCall, command: ShellCommand) -> list[str]:
-    """The directories this git invocation fills itself (see FILLS_DIRECTORIES), canonical. Not a repository made
-    with a work tree (GIT_WORK_TREE, --work-tree): its config names that work tree (core.worktree), so a later git
-    through its git dir acts on a checkout the guard cannot read there yet (`git --git-dir=/tmp/g --work-tree=<main>
-    init && git --git-dir=/tmp/g read-tree … && git --git-dir=/tmp/g rm` deleted a file of the main checkout)."""
-    if call.subcommand not in FILLS_DIRECTORIES or (call.names_work_tree and call.subcommand in ("init", "clone")):
+    """The directories this git invocation fills itself (see FILLS_DIRECTORIES), canonical. Not a repository whose
+    config this command sets (`sets_config`): its config may name another work tree (core.worktree), so a later
+    git there acts on a checkout the guard cannot read there yet (`git --git-dir=/tmp/g --work-tree=<main> init &&
+    git --git-dir=/tmp/g read-tree … && git --git-dir=/tmp/g rm` deleted a file of the main checkout)."""
+    if call.subcommand not in FILLS_DIRECTORIES or sets_config(call, command):
         return []
     return _own_outputs(call, command)
+
+
+#: Config keys that, written into a repository's config, send a later git there to another work tree.
+LOCATION_KEYS = frozenset({"core.worktree"})
+#: Variables that give `git init` / `git clone` a template, or may (GIT_CONFIG_* holding init.templateDir).
+TEMPLATE_VARIABLES = ("GIT_TEMPLATE_DIR", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT")
+
+
+def clone_settings(call: GitCall) -> list[tuple[Word | None, str | None]]:
+    """`git clone -c <key>=<value>` / `--config`: written into the new repository's config, and in force while it
+    clones (None: only known at run time)."""
+    if call.subcommand != "clone" or call.subcommand_dynamic:
+        return []
+    options = call.parsed().options
+    return [*options.get("-c", []), *options.get("--config", [])]
+
+
+def copies_template(call: GitCall, command: ShellCommand) -> bool:
+    """Whether this `git init` / `git clone` copies a template directory named in the command into the git dir it
+    makes: the template's `config` and hooks land there unread (`--template`, GIT_TEMPLATE_DIR, `-c
+    init.templateDir`, or config only known at run time)."""
+    if call.subcommand not in ("init", "clone") or call.subcommand_dynamic:
+        return False
+    if "--template" in call.flags() or call.unknown_configs or any(command.env(v)[0] for v in TEMPLATE_VARIABLES):
+        return True
+    return any(setting.partition("=")[0].lower() == "init.templatedir" for _, setting in [*call.configs, *call.config_envs])
+
+
+def sets_config(call: GitCall, command: ShellCommand) -> bool:
+    """Whether the repository this `git init` / `git clone` makes gets config from the command that may send a later
+    git there to another checkout: a work tree (recorded as core.worktree), a template's config, `clone -c
+    core.worktree=…` (`git clone -c core.worktree=<main> … /tmp/r && git -C /tmp/r rm` deleted a file of the main
+    checkout, git 2.39)."""
+    if call.subcommand not in ("init", "clone"):
+        return False
+    if call.names_work_tree or copies_template(call, command):
+        return True
+    return any(setting is None or setting.partition("=")[0].strip().lower() in LOCATION_KEYS for _, setting in clone_settings(call))
+
+
+def unread_config(call: GitCall, command: ShellCommand) -> list[str]:
+    """The repositories whose config or hooks this git invocation puts there without the guard reading them (the
+    shell state's `configured`): what `git init` / `git clone` makes from a template (its directories, canonical)."""
+    return _own_outputs(call, command) if copies_template(call, command) else []
+
+
+def config_repository(call: GitCall, command: ShellCommand) -> str | None:
+    """The repository whose config `git config` writes (not --global, --system or --file): the git dir it is
+    given, else the repository this command made around where it runs, else the checkout there (canonical; None
+    when not known)."""
+    if call.dynamic:
+        return None
+    if call.git_dir is not None:
+        return canonical(call.git_dir, "/", command.home)
+    if call.run_dir is None:
+        return None
+    where = canonical(call.run_dir, "/", command.home)
+    made = [r for r in command.state.repositories if where == r or where.startswith(r.rstrip("/") + "/")]
+    return max(made, key=len) if made else checkout_top(call, command.home)
+
+
+def _earlier_writes(call: GitCall, command: ShellCommand) -> list[str]:
+    """What the command wrote before this git, but the directories git filled itself and this git's own outputs."""
+    made = set(command.state.repositories)
+    written = [path for path in command.state.written if path not in made]
+    for own in _own_outputs(call, command):  # this git's own outputs, recorded first by the writes rule
+        if own in written:
+            del written[len(written) - 1 - written[::-1].index(own)]
+    return [path for path in written if path is not None]
+
+
+def _inside(path: str, directory: str) -> bool:
+    return path == directory or path.startswith(directory.rstrip("/") + "/")
+
+
+def _git_dir_written(call: GitCall, command: ShellCommand, written: list[str]) -> str | None:
+    """The git dir this git uses that the command wrote into first (None: none): the one it is given, or `<d>/.git`
+    for `d` where it runs or above (git looks upwards). Its config may name another work tree, or run code
+    (core.fsmonitor on `git status`); a `commondir` shares another repository's refs (`git commit` then moved the
+    main checkout's branch, git 2.39)."""
+    if call.git_dir is not None:
+        git_dir = canonical(call.git_dir, "/", command.home)
+        return git_dir if any(path.startswith(git_dir.rstrip("/") + "/") for path in written) else None
+    if call.run_dir is None:
+        return None
+    where = canonical(call.run_dir, "/", command.home)
+    for path in written:
+        top, dotgit, _ = path.partition("/.git/")
+        if dotgit and _inside(where, top or "/"):
+            return f"{top}/.git"
+    return None
+
+
+def _configured_repository(call: GitCall, command: ShellCommand) -> str | None:
+    """The repository of the shell state's `configured` this git uses (None: none): it is given a git dir in it,
+    or, without one, runs in or below it."""
+    if call.git_dir is not None:
+        place = canonical(call.git_dir, "/", command.home)
+    elif call.run_dir is not None:
+        place = canonical(call.run_dir, "/", command.home)
+    else:
+        return None
+    return next((repository for repository in command.state.configured if _inside(place, repository)), None)
+
+
+def unread_repository_config(call: GitCall, command: ShellCommand) -> str | None:
+    """Why this git reads config or hooks of its repository that this command set or wrote first, unread by the
+    guard (None: it does not), as a HOME whose git config the command wrote is."""
+    written = command.state.written
+    if not command.state.configured and not any(path is not None and ("/.git/" in path or call.git_dir is not None) for path in written):
+        return None  # nothing set or written that a git dir could hold: most commands (no second look at the outputs)
+    repository = _configured_repository(call, command) or _git_dir_written(call, command, _earlier_writes(call, command))
+    if repository is None:
+        return None
+    return f"git would read the config or hooks of {repository}, which this command set or wrote first (a template's, a write into its git dir, `git config`)"
 
 
 def written_location(call: GitCall, command: ShellCommand) -> str | None:
@@ -301,12 +416,12 @@ def written_location(call: GitCall, command: ShellCommand) -> str | None:
 
     git finds its repository by the nearest `.git` at run time; the guard looks at check time. A directory
     written earlier in the command, at or above where git runs (`mkdir sub && … > sub/.git`, an extraction),
-    or anything written inside the git dir it is given, may hold a `.git` that sends it to another checkout."""
-    made = set(command.state.repositories)
-    written = [path for path in command.state.written if path not in made]
-    for own in _own_outputs(call, command):  # this git's own outputs, recorded first by the writes rule
-        if own in written:
-            del written[len(written) - 1 - written[::-1].index(own)]
+    or anything written inside the git dir it uses (the one it is given, or a `.git` it finds upwards), may send it
+    to another checkout; so may a repository whose config the command set (`git config`, a template's)."""
+    written = _earlier_writes(call, command)
+    configured = _configured_repository(call, command)
+    if configured is not None:
+        return f"git uses the repository {configured}, whose config this command set or wrote first"
     if not written:
         return None
     places = [(call.run_dir, "runs in"), (call.work_tree, "works on")]
@@ -315,13 +430,16 @@ def written_location(call: GitCall, command: ShellCommand) -> str | None:
             continue
         where = canonical(place, "/", command.home)
         for path in written:
-            if path is not None and (where == path or where.startswith(path.rstrip("/") + "/")):
+            if where == path or where.startswith(path.rstrip("/") + "/"):
                 return f"git {verb} {where}, which this command writes first, so a `.git` there may send it to another checkout"
     if call.git_dir is not None:
         git_dir = canonical(call.git_dir, "/", command.home)
         for path in written:
-            if path is not None and (path == git_dir or path.startswith(git_dir.rstrip("/") + "/") or git_dir.startswith(path.rstrip("/") + "/")):
+            if path == git_dir or path.startswith(git_dir.rstrip("/") + "/") or git_dir.startswith(path.rstrip("/") + "/"):
                 return f"git uses the git dir {git_dir}, which this command writes first"
+    git_dir = _git_dir_written(call, command, written)
+    if git_dir is not None:
+        return f"git uses the git dir {git_dir}, which this command writes into first"
     return None
 
 
@@ -451,13 +569,9 @@ def git_writes(command: ShellCommand) -> list:
     if sub in DIFF_FAMILY:
         option_targets("--output")
     if sub == "clone":
-        if len(operands) >= 2:
-            targets.append(Target(operands[1][0], operands[1][1], "clone into", base=base))
-        elif operands and operands[0][1] is not None:
-            name = operands[0][1].rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git") or "."
-            targets.append(Target(operands[0][0], name, "clone into", base=base))
-        elif operands:
-            targets.append(Target(operands[0][0], None, "clone into", base=base))
+        into = _clone_into(operands)
+        if into is not None:
+            targets.append(Target(into[0], into[1], "clone into", base=base))
         option_targets("--separate-git-dir")
         if call.names_work_tree:  # GIT_WORK_TREE=<main>/sub git clone … checked its files out into the main checkout
             word = call.work_tree_word or _assignment_word(command, "GIT_WORK_TREE")
@@ -507,6 +621,24 @@ def git_writes(command: ShellCommand) -> list:
             for candidate in path_candidates(value) if value is not None else ():
                 targets.append(Target(word, candidate, f"`git {sub}`, which may write it", kind="operand", base=base))
     return targets
+
+
+def _clone_into(operands: list[tuple[Word, str | None]]) -> tuple[Word, str | None] | None:
+    """The directory `git clone` makes, as written: its second operand, else the repository's name (`x` for
+    `…/x.git`)."""
+    if len(operands) >= 2:
+        return operands[1]
+    if operands and operands[0][1] is not None:
+        return operands[0][0], operands[0][1].rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git") or "."
+    return (operands[0][0], None) if operands else None
+
+
+def clone_directory(call: GitCall, command: ShellCommand) -> str | None:
+    """The directory `git clone` makes (canonical; None when not known)."""
+    into = _clone_into(call.parsed().operands)
+    if into is None or into[1] is None or call.dynamic or (call.run_dir is None and not into[1].startswith(("/", "~"))):
+        return None
+    return canonical(into[1], call.run_dir or "/", command.home)
 
 
 def _init_git_dir_target(call: GitCall, command: ShellCommand, base: str) -> Target:
@@ -677,7 +809,7 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
     found = GitCode()
     top = checkout_top(call, command.home)
 
-    def config(key: str, value: str | None, offset: int, source: str) -> None:
+    def config(key: str, value: str | None, offset: int, source: str, top: str | None = top) -> None:
         if allows_ext(key, value):
             found.opaque.append(f"{source} sets {key} so that git may run an ext:: command, which worktree-guard cannot look inside")
         kind = code_kind(key)
@@ -709,6 +841,7 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
         key, _, variable = setting.partition("=")
         present, value = command.env(variable)
         config(key, value if present else None, command.span[0], f"`git --config-env` (${variable})")
+    _clone_config(command, call, config, found)
     for variable, kind in CODE_VARIABLES.items():
         present, value = command.env(variable)
         if present:
@@ -727,8 +860,26 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
             found.opaque.append(f"${variable} makes git read config or programs from {value or 'a file only known at run time'}, which worktree-guard cannot look inside")
     _config_parameters(command, config, found)
     _home_config(command, found)
+    unread = unread_repository_config(call, command)
+    if unread is not None:
+        found.opaque.append(unread)
     _subcommand_code(command, call, top, found)
     return found
+
+
+def _clone_config(command: ShellCommand, call: GitCall, config, found: GitCode) -> None:
+    """`git clone -c <key>=<value>`: in force while it clones (a hook under core.hooksPath ran at its checkout) and
+    written into the new repository's config, where every later git there reads it (`-c core.fsmonitor=…` ran on
+    `git status` there, git 2.39): judged as `git -c`, where the clone lands."""
+    into = clone_directory(call, command)
+    for word, setting in clone_settings(call):
+        if setting is None:
+            found.opaque.append(f"`git clone -c` is given config only known at run time ({word.raw if word else '?'}), which may name a command git runs")
+            continue
+        key, eq, value = setting.partition("=")
+        at = word.raw.find(key + "=") if word is not None else -1
+        offset = (word.span[0] if word is not None else command.span[0]) + (at + len(key) + 1 if at >= 0 else 0)
+        config(key, value if eq else "true", offset, "`git clone -c`", into)
 
 
 def _config_parameters(command: ShellCommand, config, found: GitCode) -> None:
