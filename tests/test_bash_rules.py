@@ -514,6 +514,52 @@ def test_core_worktree_of_a_repository_made_in_an_earlier_call_is_read(world: Re
     assert hook(world, "git -C {BASE}/r status").decision == "pass"
 
 
+def _link(world: Repo, target: str, symlink: bool = False) -> Path:
+    """{BASE}/fake whose `.git` is a hand-written link (a `gitdir:` file, or a symlink) to `target`."""
+    fake = world.base / "fake"
+    fake.mkdir()
+    if symlink:
+        (fake / ".git").symlink_to(target)
+    else:
+        (fake / ".git").write_text(f"gitdir: {target}\n")
+    return fake
+
+
+@pytest.mark.parametrize(
+    "command,expected",
+    [
+        ("git init -q --shared=all {BASE}/fake", {"WG401"}),  # rewrote {MAIN}/.git/config (core.sharedRepository)
+        ("git -C {BASE}/fake init -q --shared=all", {"WG401"}),
+        ("cd {BASE}/fake && git init -q --template={BASE}/t", {"WG401"}),  # would copy hooks into {MAIN}/.git/hooks
+        ("git init -q {BASE}/fake", {"WG401"}),  # as `git -C {MAIN} init`: no reason to re-initialise the main repository
+        ("GIT_DIR={BASE}/fake/.git git init -q --shared=all /tmp", {"WG401"}),
+        ("git init -q --separate-git-dir={BASE}/moved {BASE}/fake", {"WG401"}),  # would move {MAIN}/.git
+    ],
+)
+def test_git_init_through_a_git_file_writes_the_git_dir_it_names(world: Repo, command: str, expected) -> None:
+    _link(world, f"{world.main}/.git")
+    assert_hook_row(world, command, expected)
+
+
+def test_git_init_through_links_to_other_git_dirs(world: Repo) -> None:
+    """Through a symlink too, and into a sibling's admin dir; a link to the agent's own repository in {BASE} and W's
+    own `.git` (git's records link back to it) are re-initialised as before."""
+    _link(world, f"{world.main}/.git", symlink=True)
+    assert hook(world, "git init -q --shared=all {BASE}/fake").codes == ["WG401"]
+    result = hook(world, "git init -q --shared=all {BASE}/fake")
+    assert f"the git dir {world.base}/fake/.git links to" in result.reason and f"{world.main}/.git" in result.reason
+    (world.base / "fake" / ".git").unlink()
+    (world.base / "fake" / ".git").write_text(f"gitdir: {world.main}/.git/worktrees/agent-afedcba0987654321\n")
+    assert hook(world, "git init -q --shared=all {BASE}/fake").codes == ["WG401"]
+    (world.base / "fake" / ".git").write_text("gitdir: /etc/x.git\n")
+    assert hook(world, "git init -q --shared=all {BASE}/fake").codes == ["WG402"]
+    git("init", "-q", "--bare", str(world.base / "mine.git"), cwd=world.base)
+    (world.base / "fake" / ".git").write_text(f"gitdir: {world.base}/mine.git\n")
+    assert hook(world, "git init -q --shared=all {BASE}/fake && git -C {BASE}/fake status").decision == "pass"
+    assert hook(world, "git init -q && git status").decision == "pass"
+    assert hook(world, "GIT_DIR=.git git init -q").decision == "pass"
+
+
 @pytest.mark.parametrize("command,expected", WRITE_ROWS, ids=[plain_id(r[0], 40) for r in WRITE_ROWS])
 def test_write_catalogue(world: Repo, command: str, expected) -> None:
     _check(world, command, expected)

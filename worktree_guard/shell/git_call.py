@@ -14,7 +14,7 @@ import os
 from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass, field
-from ..layout import LayoutUnknown, find_layout, git_checkouts_at, owner_of_git_dir
+from ..layout import LayoutUnknown, find_layout, git_checkouts_at, git_dir_link, owner_of_git_dir
 from ..paths import canonical
 from .programs import ParsedArgv, Target, WriteSpec, parse_argv
 
@@ -588,6 +588,9 @@ def git_writes(command: ShellCommand) -> list:
             where = None if common is None else _init_relative(call, common)
             targets.append(Target(_assignment_word(command, "GIT_COMMON_DIR"), where, "init, the common dir named by GIT_COMMON_DIR", base=base))
         option_targets("--separate-git-dir")
+        linked = _init_linked_git_dir(call, command, base)
+        if linked is not None:
+            targets.append(linked)
     elif sub == "archive":
         option_targets("-o", "--output")
     elif sub == "format-patch":
@@ -639,6 +642,33 @@ def clone_directory(call: GitCall, command: ShellCommand) -> str | None:
     if into is None or into[1] is None or call.dynamic or (call.run_dir is None and not into[1].startswith(("/", "~"))):
         return None
     return canonical(into[1], call.run_dir or "/", command.home)
+
+
+def _init_linked_git_dir(call: GitCall, command: ShellCommand, base: str) -> Target | None:
+    """The git dir that a `.git` link where `git init` works names: init re-initialises that one (rewrites its
+    config for --shared, copies a template's hooks in, moves it for --separate-git-dir) as if it were named itself.
+    A hand-written `gitdir: <main>/.git` in /tmp/fake made `git init --shared=all /tmp/fake` rewrite the main
+    repository's config (git 2.39); the write table judges the git dir it names (WG401 in a shared checkout). A
+    linked worktree's own link, which git's records confirm, is judged as its worktree already (init's directory)."""
+    if call.names_git_dir:
+        place, word = init_git_dir(call), call.git_dir_word or _assignment_word(command, "GIT_DIR")
+    else:
+        if "--bare" in call.flags():
+            return None  # the directory itself is the git dir: its own target, symlinks resolved
+        operands = call.parsed().operands
+        word, directory = operands[0] if operands else (None, call.run_dir)
+        if directory is not None and not directory.startswith(("/", "~")):
+            directory = None if call.run_dir is None else os.path.join(call.run_dir, directory)
+        place = None if directory is None else os.path.join(directory, ".git")
+    if place is None or call.dynamic:
+        return None  # only known at run time: init's own target is WG403 already
+    head, name = os.path.split(place.rstrip("/"))
+    dotgit = os.path.join(canonical(head or "/", "/", command.home), name)
+    try:
+        linked = git_dir_link(dotgit)
+    except LayoutUnknown:
+        return Target(word, None, f"init, through {dotgit}, which cannot be read", base=base)
+    return None if linked is None else Target(word, linked, f"init, the git dir {dotgit} links to", base=base)
 
 
 def _init_git_dir_target(call: GitCall, command: ShellCommand, base: str) -> Target:
