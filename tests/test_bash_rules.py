@@ -278,7 +278,7 @@ GIT_ROWS = [
     ("git -C {MAIN} reset -h", "pass"),
     ("git -C {MAIN} format-patch -h", "pass"),
     ("git -C {MAIN} switch --help", {"WG302"}),
-    ("git -c man.man.path=/usr/bin/tee -C {MAIN} switch --help", {"WG302"}),
+    ("git -c man.man.path=/usr/bin/tee -C {MAIN} switch --help", {"WG302", "WG401"}),  # WG401: tee, walked in {MAIN}
     ("git diff -h --output={MAIN}/README.md", {"WG401"}),
     ("git -C {MAIN} archive -h -o {MAIN}/README.md HEAD", {"WG401"}),
     ("git -C {MAIN} switch -h feature", {"WG302"}),
@@ -558,6 +558,48 @@ def test_git_init_through_links_to_other_git_dirs(world: Repo) -> None:
     assert hook(world, "git init -q --shared=all {BASE}/fake && git -C {BASE}/fake status").decision == "pass"
     assert hook(world, "git init -q && git status").decision == "pass"
     assert hook(world, "GIT_DIR=.git git init -q").decision == "pass"
+
+
+# Programs git starts that run code (git 2.39, with a terminal as an agent's shell may have one): man, for `git help`
+# and `--help`, runs MANPAGER (or PAGER) and takes options from MANOPT (`-P <pager>`); git's pager `less` runs
+# LESSOPEN; `man.<tool>.path`, `browser.<tool>.path` and instaweb's httpd are programs git runs with its own arguments;
+# `--exec-path=<dir>` makes git run git-<sub> and every program it starts (its pager, man) from <dir>.
+GIT_STARTS_ROWS = [
+    ("MANPAGER='rm {MAIN}/README.md' git help log", {"WG401"}),
+    ("MANPAGER='rm {MAIN}/README.md' git log --help", {"WG401"}),
+    ("export MANPAGER='rm {MAIN}/README.md'; git help -m log", {"WG401"}),
+    ("MANOPT=-P/tmp/pager git help log", {"WG404"}),
+    ("LESSOPEN='|-rm {MAIN}/README.md %s' git log -1", {"WG401"}),
+    ("LESSCLOSE='rm {MAIN}/README.md %s %s' git -C {MAIN} log -1", {"WG401"}),
+    ("git -c man.man.path=/usr/bin/tee -C {MAIN} help log", {"WG401"}),  # wrote {MAIN}/git-log
+    ("git -c man.viewer=man -c man.man.path=rm help log", {"WG403"}),
+    ("git -c man.viewer=x -c man.x.cmd='rm {MAIN}/README.md' help log", {"WG401", "WG403"}),  # man.<tool>.cmd: walked before
+    ("git -c browser.x.path='rm {MAIN}/README.md' web--browse --browser=x http://x", {"WG401", "WG403"}),  # WG403: rm's words after it
+    ("git instaweb -d 'rm {MAIN}/README.md'", {"WG401", "WG403"}),
+    ("git instaweb --httpd='rm {MAIN}/README.md'", {"WG401", "WG403"}),
+    ("git -c instaweb.httpd=rm -C {MAIN} instaweb", {"WG401"}),
+    ("git --exec-path=/tmp/x log -1", {"WG404"}),
+    ("git --exec-path=/tmp/x help log", {"WG404"}),
+    ("git --exec-path=$X status", {"WG404"}),
+    ("git --exec-path", "pass"),  # prints git's own
+    ("git help log", "pass"),
+    ("git log --help", "pass"),
+    ("MANPAGER=cat git help log", "pass"),
+    ("MANPAGER='less -R' git -C {MAIN} log --help", "pass"),
+    ("LESSOPEN='| /usr/bin/lesspipe %s' git log -1", "pass"),
+    ("git -c man.viewer=man help log", "pass"),
+    ("git instaweb --httpd=lighttpd --port 4321", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", GIT_STARTS_ROWS, ids=[plain_id(r[0], 50) for r in GIT_STARTS_ROWS])
+def test_code_in_the_programs_git_starts_is_judged(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_what_git_would_start_is_named_in_the_refusal(world: Repo) -> None:
+    assert "`git --exec-path=/tmp/x` makes git run git-<sub> and the programs it starts" in hook(world, "git --exec-path=/tmp/x log").reason
+    assert "$MANOPT gives man, which git may start, options worktree-guard does not read" in hook(world, "MANOPT=-Pcat git help log").reason
 
 
 @pytest.mark.parametrize("command,expected", WRITE_ROWS, ids=[plain_id(r[0], 40) for r in WRITE_ROWS])

@@ -67,6 +67,7 @@ SUBCOMMAND_VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "merge-file": frozenset({"-L", "--marker-size"}),
     "remote": frozenset({"-t", "-m", "--mirror"}),
     "send-email": frozenset({"--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd", "--smtp-server", "--to", "--cc", "--bcc", "--from", "--in-reply-to", "--subject"}),
+    "instaweb": frozenset({"-d", "--httpd", "-b", "--browser", "-m", "--module-path", "-p", "--port"}),
 }
 
 
@@ -95,6 +96,9 @@ class GitCall:
     #: and the `--work-tree` word (None for the others): `git clone` checks its files out there.
     names_work_tree: bool = False
     work_tree_word: Word | None = None
+    #: `--exec-path=<dir>` given (None: only known at run time): git runs git-<sub> and every program it starts
+    #: (its pager, man, ssh…) from <dir> first, which it puts at the front of PATH.
+    exec_paths: list[str | None] = field(default_factory=list)
 
     def values(self) -> list[str | None]:
         return [v for _, v in self.args]
@@ -161,6 +165,8 @@ def _read_options(step: ShellCommand, call: GitCall) -> dict[str, str | None]:
                     call.git_dir_word = words[i - 1]
                 elif name == "--work-tree":
                     given["work_tree"], call.work_tree_word = None, words[i - 1]
+                elif name == "--exec-path":
+                    call.exec_paths.append(None)
                 continue
             call.subcommand_dynamic = True  # `git $(echo switch)`, `git "$@"`, xargs' input: could be anything
             return given
@@ -169,6 +175,8 @@ def _read_options(step: ShellCommand, call: GitCall) -> dict[str, str | None]:
             call.args = list(zip(words[i + 1:], values[i + 1:]))
             return given
         name, eq, attached = value.partition("=")
+        if name == "--exec-path" and eq:  # alone, `--exec-path` prints git's own and exits
+            call.exec_paths.append(attached)
         if name in GLOBAL_WITH_VALUE:
             if eq:
                 argument: str | None = attached
@@ -752,20 +760,27 @@ CODE_KEYS: dict[str, str] = {
     "remote.*.receivepack": "args", "remote.*.uploadpack": "args", "uploadpack.packobjectshook": "args",
     "interactive.difffilter": "shell", "trailer.*.command": "shell", "trailer.*.cmd": "args", "imap.tunnel": "shell",
     "browser.*.cmd": "args", "man.*.cmd": "args", "web.browser": "args", "alias.*": "!", "submodule.*.update": "!",
+    "man.*.path": "args", "browser.*.path": "args", "instaweb.httpd": "args",
     "core.hookspath": "opaque", "include.path": "opaque", "includeif.*.path": "opaque",
 }
 #: Kind "args": git runs the string with its own arguments after it (file names in the checkout, a repository path,
 #: a host), as `sh -c 'TEXT "$@"'` does; the string is walked with those words, unknown, after it. Editors get a file
 #: in git's own directory and pagers nothing, so they are "shell". (diff.external=rm deleted a file of the main
-#: checkout: the review of issue 10.)
+#: checkout: the review of issue 10.) `man.<tool>.path` and `browser.<tool>.path` are the programs `git help` and
+#: `git web--browse` run with the page or URL after them; instaweb.httpd the server `git instaweb` starts.
 #: Environment variables whose value git runs as a command (PAGER, EDITOR and VISUAL are git's fallbacks), by kind.
+#: The programs git starts run some too: man (`git help`, `--help`) its MANPAGER, less (git's pager, man's) its
+#: LESSOPEN and LESSCLOSE, kind "less": a shell command after a leading `|`, `||` or `-` (git 2.39 with a terminal).
 CODE_VARIABLES: dict[str, str] = {
     "GIT_EDITOR": "shell", "GIT_SEQUENCE_EDITOR": "shell", "GIT_EXTERNAL_DIFF": "args", "GIT_SSH_COMMAND": "args",
     "GIT_SSH": "args", "GIT_PAGER": "shell", "GIT_ASKPASS": "shell", "SSH_ASKPASS": "shell", "GIT_PROXY_COMMAND": "args",
-    "PAGER": "shell", "EDITOR": "shell", "VISUAL": "shell",
+    "PAGER": "shell", "EDITOR": "shell", "VISUAL": "shell", "MANPAGER": "shell", "LESSOPEN": "less", "LESSCLOSE": "less",
 }
 #: Environment variables that make git read config or programs from a file the guard cannot look inside.
 OPAQUE_VARIABLES = ("GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_EXEC_PATH")
+#: Environment variables of the programs git starts whose options may name a command (`MANOPT=-P<pager>`: man
+#: ran it for `git help log`, git 2.39), which the guard does not read.
+OPAQUE_PROGRAM_VARIABLES = {"MANOPT": "man"}
 #: Subcommand options whose value is a shell command.
 CODE_OPTIONS: dict[str, tuple[str, ...]] = {
     "rebase": ("-x", "--exec"),
@@ -778,6 +793,7 @@ CODE_OPTIONS: dict[str, tuple[str, ...]] = {
     "push": ("--receive-pack", "--exec"),
     "archive": ("--exec",),
     "send-email": ("--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd"),
+    "instaweb": ("-d", "--httpd"),
 }
 #: Of those, the ones git runs with its own arguments after the string (kind "args" above): all but rebase's and
 #: filter-branch's, which run a shell string as it is.
@@ -877,10 +893,18 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
         if present:
             word = _assignment_word(command, variable)
             offset = word.span[0] + (1 if word.raw[:1] in "'\"" else 0) if word is not None else command.span[0]
+            if value is not None and kind == "less":
+                value = value.lstrip().lstrip("|-")
             if value is None:
                 found.opaque.append(f"${variable} is a command only known at run time")
             elif value:
                 found.scripts.append((value + (arguments_after(top) if kind == "args" else ""), offset, top))
+    for variable, program in OPAQUE_PROGRAM_VARIABLES.items():
+        present, value = command.env(variable)
+        if present and value != "":
+            found.opaque.append(f"${variable} gives {program}, which git may start, options worktree-guard does not read (a command among them)")
+    for directory in call.exec_paths:
+        found.opaque.append(f"`git --exec-path={directory or '…'}` makes git run git-<sub> and the programs it starts (its pager, man) from {directory or 'a directory only known at run time'}, which worktree-guard cannot look inside")
     present, allowed = command.env("GIT_ALLOW_PROTOCOL")
     if present and (allowed is None or "ext" in allowed.split(":")):
         found.opaque.append("$GIT_ALLOW_PROTOCOL lets git run an ext:: command, which worktree-guard cannot look inside")
