@@ -602,6 +602,35 @@ def test_what_git_would_start_is_named_in_the_refusal(world: Repo) -> None:
     assert "$MANOPT gives man, which git may start, options worktree-guard does not read" in hook(world, "MANOPT=-Pcat git help log").reason
 
 
+# Prefix assignments of a shell that runs code (`X=1 bash -c '…'`, `eval`, `source`) are exported variables of that
+# code, as `env`, `xargs` and `nohup` carry theirs. The first row deleted {MAIN}/README.md for real and passed before.
+PREFIX_INTO_CODE_ROWS = [
+    ("GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} bash -c 'git rm -qf README.md'", {"WG302"}),
+    ("GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} sh -c 'git rm -qf README.md'", {"WG302"}),
+    ("GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} dash -c 'git rm -qf README.md'", {"WG302"}),
+    ("GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} zsh -c 'git rm -qf README.md'", {"WG302"}),
+    ("GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} eval 'git rm -qf README.md'", {"WG302"}),
+    ("GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} bash <<< 'git rm -qf README.md'", {"WG302"}),
+    ("A=/tmp/x; A={MAIN}/.git GIT_DIR=$A GIT_WORK_TREE={MAIN} bash -c 'git rm -qf README.md'", {"WG302"}),  # left to right
+    ("D=/tmp/x; D={MAIN}/.git GIT_DIR=$D git rm -qf README.md", {"WG302"}),  # git's own prefixes too
+    ("X=1 MANPAGER='rm {MAIN}/README.md' bash -c 'git help log'", {"WG401"}),
+    ("X=1 GIT_EXEC_PATH=/tmp/x bash -c 'git log'", {"WG404"}),
+    ("X=1 GIT_TEMPLATE_DIR={BASE}/t bash -c 'git init -q {BASE}/r && git -C {BASE}/r add README.md'", {"WG303", "WG404"}),
+    ("FOO=1 bash -c 'echo $FOO'", "pass"),
+    ("LC_ALL=C bash -c 'git status'", "pass"),
+    ("LC_ALL=C eval 'git status'; git status", "pass"),
+    ("X=1 eval 'cd src'; git status", "pass"),
+    # code a program finds again in the environment it gives that code (lesspipe's row walks LESSOPEN): walked once
+    ("export LESSOPEN='| /usr/bin/lesspipe %s'; git log -1", "pass"),
+    ("LESSOPEN='| /usr/bin/lesspipe %s' bash -c 'lesspipe x'", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", PREFIX_INTO_CODE_ROWS, ids=[plain_id(r[0], 50) for r in PREFIX_INTO_CODE_ROWS])
+def test_prefix_assignments_reach_the_code_a_shell_runs(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
 @pytest.mark.parametrize("command,expected", WRITE_ROWS, ids=[plain_id(r[0], 40) for r in WRITE_ROWS])
 def test_write_catalogue(world: Repo, command: str, expected) -> None:
     _check(world, command, expected)
