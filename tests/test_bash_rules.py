@@ -560,6 +560,25 @@ def test_git_init_through_links_to_other_git_dirs(world: Repo) -> None:
     assert hook(world, "GIT_DIR=.git git init -q").decision == "pass"
 
 
+@pytest.mark.parametrize(
+    "target",
+    ["{W}/.git", "{SIB}/.git", "{MAIN}/newgit", "{MAIN}/.git/newdir"],
+    ids=["to-W-own-git-file", "to-sibling-git-file", "dangling-into-main", "dangling-into-main-git"],
+)
+def test_git_init_through_a_symlink_is_never_a_confirmed_link(world: Repo, target: str) -> None:
+    """A `.git` symlink to W's own `.git` file passed as W's own link (git's back-record names that file, not the
+    symlink): `git init` there rewrote the main repository's config. A dangling one passed as nothing: git made its
+    git dir in the main checkout (git 2.39, both)."""
+    _link(world, fill(target, world), symlink=True)
+    assert hook(world, "git init -q {BASE}/fake").codes == ["WG401"]
+    assert hook(world, "cd {BASE}/fake && git init -q").codes == ["WG401"]
+
+
+def test_a_dangling_git_symlink_into_the_agents_own_space_passes(world: Repo) -> None:
+    _link(world, f"{world.base}/mine.git", symlink=True)
+    assert hook(world, "git init -q {BASE}/fake").decision == "pass"
+
+
 # Programs git starts that run code (git 2.39, with a terminal as an agent's shell may have one): man, for `git help`
 # and `--help`, runs MANPAGER (or PAGER) and takes options from MANOPT (`-P <pager>`); git's pager `less` runs
 # LESSOPEN; `man.<tool>.path`, `browser.<tool>.path` and instaweb's httpd are programs git runs with its own arguments;
