@@ -514,6 +514,55 @@ def test_core_worktree_of_a_repository_made_in_an_earlier_call_is_read(world: Re
     assert hook(world, "git -C {BASE}/r status").decision == "pass"
 
 
+# Only what moves a repository's work tree or runs code there makes it untrusted: a `git config` of such a key (or of
+# one only known at run time), a template (an empty `--template=` or GIT_TEMPLATE_DIR copies none; GIT_CONFIG_COUNT and
+# GIT_CONFIG_PARAMETERS give one only through init.templateDir), a write into its git dir's config, config.worktree,
+# commondir, gitdir, HEAD, hooks, info/attributes, worktrees/ or modules/ (git_call.GIT_DIR_CONTROL_FILES). The pass
+# rows were WG303/WG404 before.
+CONFIGURED_KEY_ROWS = [
+    ('git init -q {BASE}/r && git -C {BASE}/r config --worktree user.name x && git -C {BASE}/r commit -q --allow-empty -m x', "pass"),
+    ('git init -q {BASE}/r && git -C {BASE}/r config --worktree core.bare false && git -C {BASE}/r add README.md', {"WG303", "WG404"}),
+    ('git init -q {BASE}/r && git -C {BASE}/r config --worktree include.path {BASE}/inc && git -C {BASE}/r status', {"WG404"}),
+    ("git init -q {BASE}/r && git -C {BASE}/r config --worktree alias.st '!rm {MAIN}/README.md' && git -C {BASE}/r status", {"WG404"}),
+    ('git init -q {BASE}/r && git -C {BASE}/r config --worktree "$K" v && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && git -C {BASE}/r config --worktree --edit && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && git -C {BASE}/r config --worktree url.x.insteadOf ext::sh && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && git -C {BASE}/r config --worktree --unset core.worktree && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q --template= {BASE}/r && git -C {BASE}/r add . && git -C {BASE}/r commit -qm x', "pass"),
+    ('GIT_TEMPLATE_DIR= git init -q {BASE}/r && git -C {BASE}/r status', "pass"),
+    ('GIT_TEMPLATE_DIR={BASE}/t git init -q --template= {BASE}/r && git -C {BASE}/r status', "pass"),
+    ('git init -q --template={BASE}/t {BASE}/r && git -C {BASE}/r status', {"WG404"}),
+    ('GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=x git init -q {BASE}/r && git -C {BASE}/r status', "pass"),
+    ('GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=init.templateDir GIT_CONFIG_VALUE_0={BASE}/t git init -q {BASE}/r && git -C {BASE}/r status', {"WG404"}),
+    ('GIT_CONFIG_PARAMETERS="\'user.name\'=\'x\'" git init -q {BASE}/r && git -C {BASE}/r status', "pass"),
+    ('GIT_CONFIG_PARAMETERS="\'init.templatedir\'=\'{BASE}/t\'" git init -q {BASE}/r && git -C {BASE}/r status', {"WG404"}),
+    ('GIT_CONFIG_KEY_0=init.templateDir GIT_CONFIG_VALUE_0={BASE}/t GIT_CONFIG_COUNT=$N git init -q {BASE}/r && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && echo x >> {BASE}/r/.git/info/exclude && git -C {BASE}/r status', "pass"),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/description && git -C {BASE}/r status', "pass"),
+    ("git init -q {BASE}/r && echo '* filter=x' > {BASE}/r/.git/info/attributes && git -C {BASE}/r status", {"WG404"}),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/config.worktree && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/HEAD && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && mkdir -p {BASE}/r/.git/modules/m && echo x > {BASE}/r/.git/modules/m/config && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && rm -rf {BASE}/r/.git/info && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/gitdir && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/hooks/pre-commit && git -C {BASE}/r commit -q --allow-empty -m x', {"WG303", "WG404"}),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/refs/heads/x && git --git-dir={BASE}/r/.git status', "pass"),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/config && git --git-dir={BASE}/r/.git status', {"WG404"}),
+]
+
+
+@pytest.mark.parametrize("command,expected", CONFIGURED_KEY_ROWS, ids=[plain_id(r[0], 70) for r in CONFIGURED_KEY_ROWS])
+def test_only_what_moves_or_runs_makes_a_repository_untrusted(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_a_worktree_config_of_the_agents_own_name_is_not_a_moved_checkout(world: Repo) -> None:
+    """`git config --worktree user.email …` in W (extensions.worktreeConfig) before a commit was WG303 + WG404."""
+    git("config", "extensions.worktreeConfig", "true", cwd=world.main)
+    assert hook(world, "git config --worktree user.email me@example.com && git commit -q --allow-empty -m x").decision == "pass"
+    assert hook(world, "git config --worktree core.fsmonitor x && git status").codes == ["WG404"]
+
+
 def _link(world: Repo, target: str, symlink: bool = False) -> Path:
     """{BASE}/fake whose `.git` is a hand-written link (a `gitdir:` file, or a symlink) to `target`."""
     fake = world.base / "fake"

@@ -128,9 +128,27 @@ def _remember_config(call: GitCall, command: ShellCommand) -> None:
     from ..shell.git_call import config_repository, unread_config
 
     configured = unread_config(call, command)
-    if call.subcommand == "config" and _writes_config(call.flags(), call.operands()) and not call.flags() & CONFIG_ELSEWHERE:
+    flags, operands = call.flags(), call.operands()
+    if call.subcommand == "config" and _writes_config(flags, operands) and not flags & CONFIG_ELSEWHERE and _sets_a_moving_key(flags, operands):
         configured.append(config_repository(call, command) or "/")  # not known where: any later git may read it
     command.state.configured.extend(configured)
+
+
+def _sets_a_moving_key(flags: set[str], operands: list[str | None]) -> bool:
+    """Whether a `git config` write may send a later git in the repository to another work tree or make it run code
+    (shell/git_call.py `moves_or_runs`): `git config --worktree user.email …` before a commit does not. An edit, a
+    renamed or removed section, or a key only known at run time may."""
+    from ..shell.git_call import moves_or_runs
+
+    if flags & {"-e", "--edit", "--rename-section", "--remove-section"}:
+        return True
+    if operands and operands[0] in ("set", "unset", "edit", "rename-section", "remove-section"):
+        if operands[0] not in ("set", "unset"):
+            return True
+        operands = operands[1:]
+    if not operands:
+        return True
+    return moves_or_runs(operands[0], operands[1] if len(operands) > 1 else None)
 
 
 @hookimpl

@@ -306,8 +306,40 @@ def filled_directories(call: GitCall, command: ShellCommand) -> list[str]:
 
 #: Config keys that, written into a repository's config, send a later git there to another work tree.
 LOCATION_KEYS = frozenset({"core.worktree"})
-#: Variables that give `git init` / `git clone` a template, or may (GIT_CONFIG_* holding init.templateDir).
-TEMPLATE_VARIABLES = ("GIT_TEMPLATE_DIR", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT")
+#: Config keys that, set in a repository, make a later git there find another work tree or read config the guard
+#: has not (beside LOCATION_KEYS, CODE_KEYS and include.* / includeIf.*): core.bare=false makes a bare git dir a
+#: checkout's, extensions.worktreeConfig makes git read config.worktree.
+SETUP_KEYS = frozenset({"core.bare", "extensions.worktreeconfig", "core.repositoryformatversion"})
+#: Files of a git dir (relative) that, written, make a later git there find another work tree or run code: its config
+#: and per-worktree config, `commondir` and `gitdir` (another repository's refs and config), HEAD (without it the
+#: directory is no git dir and git looks further up), hooks, info/attributes (which diff and filter drivers run), and
+#: the admin dirs of its worktrees and submodules (git dirs of their own). Anything else there (info/exclude,
+#: description, logs, refs) changes what git records, not where it works or what it runs.
+GIT_DIR_CONTROL_FILES = ("config", "config.worktree", "commondir", "gitdir", "HEAD", "hooks", "info/attributes", "worktrees", "modules")
+
+
+def controls_git(relative: str) -> bool:
+    """Whether a write at `relative` inside a git dir ("" the git dir itself) may reach a GIT_DIR_CONTROL_FILES entry."""
+    return relative == "" or any(
+        relative == name or relative.startswith(name + "/") or name.startswith(relative.rstrip("/") + "/")
+        for name in GIT_DIR_CONTROL_FILES
+    )
+
+
+def moves_or_runs(key: str | None, value: str | None = None) -> bool:
+    """Whether a config key set in a repository may send a later git there to another work tree or make it run code
+    (None: a key only known at run time). `user.email` and the like do not, so a repository set up with them stays
+    trusted."""
+    if key is None:
+        return True
+    key = key.strip().lower()
+    return (
+        key in LOCATION_KEYS
+        or key in SETUP_KEYS
+        or key.startswith(("include.", "includeif."))
+        or code_kind(key) is not None
+        or allows_ext(key, value)
+    )
 
 
 def clone_settings(call: GitCall) -> list[tuple[Word | None, str | None]]:
@@ -321,13 +353,33 @@ def clone_settings(call: GitCall) -> list[tuple[Word | None, str | None]]:
 
 def copies_template(call: GitCall, command: ShellCommand) -> bool:
     """Whether this `git init` / `git clone` copies a template directory named in the command into the git dir it
-    makes: the template's `config` and hooks land there unread (`--template`, GIT_TEMPLATE_DIR, `-c
-    init.templateDir`, or config only known at run time)."""
+    makes: the template's `config` and hooks land there unread (`--template`, GIT_TEMPLATE_DIR, init.templateDir
+    from `-c`, --config-env or GIT_CONFIG_PARAMETERS / GIT_CONFIG_COUNT, or config only known at run time). git
+    takes the first of --template, GIT_TEMPLATE_DIR and init.templateDir that is set, and an empty one copies no
+    template (`--template=`; init-db.c, copy_templates)."""
     if call.subcommand not in ("init", "clone") or call.subcommand_dynamic:
         return False
-    if "--template" in call.flags() or call.unknown_configs or any(command.env(v)[0] for v in TEMPLATE_VARIABLES):
+    if "--template" in call.flags():
+        values = call.parsed().options.get("--template", [])
+        return not values or values[-1][1] != ""
+    present, directory = command.env("GIT_TEMPLATE_DIR")
+    if present:
+        return directory != ""
+    if call.unknown_configs:
         return True
-    return any(setting.partition("=")[0].lower() == "init.templatedir" for _, setting in [*call.configs, *call.config_envs])
+    keys = [setting.partition("=")[0] for _, setting in [*call.configs, *call.config_envs]]
+    environment = _environment_config_keys(command)
+    if environment is None:
+        return True
+    return any(key.strip().lower() == "init.templatedir" for key in [*keys, *environment])
+
+
+def _environment_config_keys(command: ShellCommand) -> list[str] | None:
+    """The config keys GIT_CONFIG_PARAMETERS and GIT_CONFIG_COUNT give git (None: some only known at run time)."""
+    keys: list[str] = []
+    found = GitCode()
+    _config_parameters(command, lambda key, *_: keys.append(key), found)
+    return None if found.opaque else keys
 
 
 def sets_config(call: GitCall, command: ShellCommand) -> bool:
@@ -383,14 +435,15 @@ def _git_dir_written(call: GitCall, command: ShellCommand, written: list[str]) -
     (core.fsmonitor on `git status`); a `commondir` shares another repository's refs (`git commit` then moved the
     main checkout's branch, git 2.39)."""
     if call.git_dir is not None:
-        git_dir = canonical(call.git_dir, "/", command.home)
-        return git_dir if any(path.startswith(git_dir.rstrip("/") + "/") for path in written) else None
+        git_dir = canonical(call.git_dir, "/", command.home).rstrip("/")
+        inside = [path[len(git_dir) + 1:] for path in written if path.startswith(git_dir + "/")]
+        return git_dir if any(controls_git(p) for p in inside) else None
     if call.run_dir is None:
         return None
     where = canonical(call.run_dir, "/", command.home)
     for path in written:
-        top, dotgit, _ = path.partition("/.git/")
-        if dotgit and _inside(where, top or "/"):
+        top, dotgit, relative = path.partition("/.git/")
+        if dotgit and _inside(where, top or "/") and controls_git(relative):
             return f"{top}/.git"
     return None
 
