@@ -670,6 +670,50 @@ def test_what_git_would_start_is_named_in_the_refusal(world: Repo) -> None:
     assert "$MANOPT gives man, which git may start, options worktree-guard does not read" in hook(world, "MANOPT=-Pcat git help log").reason
 
 
+# More programs git runs from config (kinds as CODE_KEYS), and less's lesskey: LESSKEYIN, LESSKEY, the _SYSTEM ones and
+# LESSKEY_CONTENT name or hold key bindings and an `#env` section (a LESSOPEN that runs a command), as `-k`,
+# `--lesskey-file`, `--lesskey-src` and `--lesskey-content` in $LESS or on less's command line do, and `+cmd` in $LESS
+# runs a less command at start (`+!cmd` a shell command). Each deny row passed before.
+MORE_STARTS_ROWS = [
+    ("git -c difftool.meld.path='rm {MAIN}/README.md' difftool -y --tool=meld HEAD", {"WG401", "WG403"}),
+    ("git -c mergetool.meld.path='rm {MAIN}/README.md' mergetool -y --tool=meld", {"WG401", "WG403"}),
+    ("git -c tar.tgz.command='rm {MAIN}/README.md' archive --format=tgz HEAD", {"WG401"}),
+    ("git -c gpg.ssh.defaultKeyCommand='rm {MAIN}/README.md' -c gpg.format=ssh commit -S --allow-empty -m x", {"WG401"}),
+    ('git -c difftool.meld.path=/usr/bin/meld difftool -y --tool=meld HEAD', "pass"),
+    ("git -c tar.tgz.command='gzip -cn' archive --format=tgz -o {W}/a.tgz HEAD", "pass"),
+    ('LESSKEYIN=/tmp/key git log -1', {"WG404"}),
+    ('LESSKEY=/tmp/key git log -1', {"WG404"}),
+    ('LESSKEYIN_SYSTEM=/tmp/key git log -1', {"WG404"}),
+    ('LESSKEY_SYSTEM=/tmp/key git log -1', {"WG404"}),
+    ("LESSKEY_CONTENT='#env' git log -1", {"WG404"}),
+    ('LESSKEYIN=/tmp/key git help log', {"WG404"}),
+    ("LESS='-k /tmp/key' git log -1", {"WG404"}),
+    ("LESS='-FRXk/tmp/key' git log -1", {"WG404"}),
+    ("LESS='FRX --lesskey-src=/tmp/key' git log -1", {"WG404"}),
+    ("LESS='--lesskey-s=/tmp/key' git log -1", {"WG404"}),
+    ("LESS='--lesskey-content=x' git log -1", {"WG404"}),
+    ("LESS='+!rm {MAIN}/README.md' git log -1", {"WG404"}),
+    ('LESS="$L" git log -1', {"WG404"}),
+    ('LESS=FRX git log -1', "pass"),
+    ("LESS='-R --mouse' git log -1", "pass"),
+    ('LESSKEY= git log -1', "pass"),
+    ('LESSKEYIN=/tmp/key less README.md', {"WG404"}),
+    ('less -k /tmp/key README.md', {"WG404"}),
+    ('less --lesskey-src=/tmp/key README.md', {"WG404"}),
+    ("LESS='-k /tmp/key' less README.md", {"WG404"}),
+    ('LESSKEYIN=/tmp/key man git', {"WG404"}),
+    ('less README.md', "pass"),
+    ('LESS=FRX less README.md', "pass"),
+    ("mkdir -p {BASE}/h && printf '#env\\nLESSOPEN=|-rm {MAIN}/README.md %%s\\n' > {BASE}/h/.lesskey && HOME={BASE}/h git log -1", {"WG404"}),
+    ("mkdir -p {BASE}/x && printf '#env\\n' > {BASE}/x/lesskey && XDG_CONFIG_HOME={BASE}/x git log -1", {"WG404"}),
+]
+
+
+@pytest.mark.parametrize("command,expected", MORE_STARTS_ROWS, ids=[plain_id(r[0], 60) for r in MORE_STARTS_ROWS])
+def test_more_programs_git_and_less_start(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
 # Prefix assignments of a shell that runs code (`X=1 bash -c '…'`, `eval`, `source`) are exported variables of that
 # code, as `env`, `xargs` and `nohup` carry theirs. The first row deleted {MAIN}/README.md for real and passed before.
 PREFIX_INTO_CODE_ROWS = [

@@ -17,6 +17,7 @@ from ..fast_dataclass import fast_dataclass, field
 from ..layout import LayoutUnknown, find_layout, git_checkouts_at, git_dir_link, owner_of_git_dir
 from ..paths import canonical
 from .programs import ParsedArgv, Target, WriteSpec, parse_argv
+from .runners import LESSKEY_FILES, LESSKEY_VARIABLES, less_options_opaque
 
 if TYPE_CHECKING:
     from .ast import Word
@@ -814,13 +815,17 @@ CODE_KEYS: dict[str, str] = {
     "interactive.difffilter": "shell", "trailer.*.command": "shell", "trailer.*.cmd": "args", "imap.tunnel": "shell",
     "browser.*.cmd": "args", "man.*.cmd": "args", "web.browser": "args", "alias.*": "!", "submodule.*.update": "!",
     "man.*.path": "args", "browser.*.path": "args", "instaweb.httpd": "args",
+    "difftool.*.path": "args", "mergetool.*.path": "args", "tar.*.command": "shell", "gpg.ssh.defaultkeycommand": "shell",
     "core.hookspath": "opaque", "include.path": "opaque", "includeif.*.path": "opaque",
 }
 #: Kind "args": git runs the string with its own arguments after it (file names in the checkout, a repository path,
 #: a host), as `sh -c 'TEXT "$@"'` does; the string is walked with those words, unknown, after it. Editors get a file
 #: in git's own directory and pagers nothing, so they are "shell". (diff.external=rm deleted a file of the main
 #: checkout: the review of issue 10.) `man.<tool>.path` and `browser.<tool>.path` are the programs `git help` and
-#: `git web--browse` run with the page or URL after them; instaweb.httpd the server `git instaweb` starts.
+#: `git web--browse` run with the page or URL after them; instaweb.httpd the server `git instaweb` starts;
+#: `difftool.<tool>.path` and `mergetool.<tool>.path` the program a known tool runs with the files after it.
+#: `tar.<format>.command` is the filter `git archive` pipes a tar through, and `gpg.ssh.defaultKeyCommand` the
+#: command `git commit -S` runs for a key (both run by the shell).
 #: Environment variables whose value git runs as a command (PAGER, EDITOR and VISUAL are git's fallbacks), by kind.
 #: The programs git starts run some too: man (`git help`, `--help`) its MANPAGER, less (git's pager, man's) its
 #: LESSOPEN and LESSCLOSE, kind "less": a shell command after a leading `|`, `||` or `-` (git 2.39 with a terminal).
@@ -832,8 +837,9 @@ CODE_VARIABLES: dict[str, str] = {
 #: Environment variables that make git read config or programs from a file the guard cannot look inside.
 OPAQUE_VARIABLES = ("GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_EXEC_PATH")
 #: Environment variables of the programs git starts whose options may name a command (`MANOPT=-P<pager>`: man
-#: ran it for `git help log`, git 2.39), which the guard does not read.
-OPAQUE_PROGRAM_VARIABLES = {"MANOPT": "man"}
+#: ran it for `git help log`, git 2.39), which the guard does not read. less reads key bindings and its own
+#: environment (LESSOPEN among it) from a lesskey file or text (shell/runners.py LESSKEY_VARIABLES).
+OPAQUE_PROGRAM_VARIABLES = {"MANOPT": "man", **{variable: "less" for variable in LESSKEY_VARIABLES}}
 #: Subcommand options whose value is a shell command.
 CODE_OPTIONS: dict[str, tuple[str, ...]] = {
     "rebase": ("-x", "--exec"),
@@ -956,6 +962,9 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
         present, value = command.env(variable)
         if present and value != "":
             found.opaque.append(f"${variable} gives {program}, which git may start, options worktree-guard does not read (a command among them)")
+    present, options = command.env("LESS")
+    if present and less_options_opaque(options):
+        found.opaque.append("$LESS gives less, which git may start, a lesskey file or text or startup commands worktree-guard does not read (a command among them)")
     for directory in call.exec_paths:
         found.opaque.append(f"`git --exec-path={directory or '…'}` makes git run git-<sub> and the programs it starts (its pager, man) from {directory or 'a directory only known at run time'}, which worktree-guard cannot look inside")
     present, allowed = command.env("GIT_ALLOW_PROTOCOL")
@@ -1021,9 +1030,10 @@ def _config_parameters(command: ShellCommand, config, found: GitCode) -> None:
 
 
 def _home_config(command: ShellCommand, found: GitCode) -> None:
-    """A HOME (or XDG_CONFIG_HOME) whose git config was written earlier in the same command: git would read code
-    the guard has not seen."""
-    for variable, files in (("HOME", (".gitconfig", ".config/git/config")), ("XDG_CONFIG_HOME", ("git/config",))):
+    """A HOME (or XDG_CONFIG_HOME) whose git config, or the lesskey file of the pager git starts, was written earlier
+    in the same command: git (or less) would read code the guard has not seen."""
+    homes = (("HOME", (".gitconfig", ".config/git/config", *LESSKEY_FILES)), ("XDG_CONFIG_HOME", ("git/config", "lesskey")))
+    for variable, files in homes:
         present, value = command.env(variable)
         if not present or (variable == "HOME" and value == command.home):
             continue  # the agent's own HOME: its config is the environment, not something this command wrote
