@@ -714,6 +714,42 @@ def test_more_programs_git_and_less_start(world: Repo, command: str, expected) -
     assert_hook_row(world, command, expected)
 
 
+# git's parse-options takes a unique prefix of a long option for it: each deny row passed before (`--templ=` copied
+# the template, `--conf=core.worktree=<main>` deleted a main checkout file, git 2.39). A prefix of several options
+# the guard reads is only known at run time; `git switch --force` is a real option, not --force-create.
+ABBREVIATED_ROWS = [
+    ('mkdir -p {BASE}/t && git init -q --templ={BASE}/t {BASE}/r && git -C {BASE}/r add README.md', {"WG303", "WG404"}),
+    ('mkdir -p {BASE}/t && git init -q --temp {BASE}/t {BASE}/r && git -C {BASE}/r add README.md', {"WG303", "WG404"}),
+    ('git clone -q --templ={BASE}/t {MAIN} {BASE}/r && git -C {BASE}/r checkout -f', {"WG303", "WG404"}),
+    ('git clone -q --conf=core.worktree={MAIN} {MAIN} {BASE}/r && git -C {BASE}/r rm -qf README.md', {"WG303"}),
+    ('git clone -q --conf core.worktree={MAIN} {MAIN} {BASE}/r && git -C {BASE}/r rm -qf README.md', {"WG303"}),
+    ("git clone -q --confi=core.fsmonitor='rm -f {MAIN}/README.md' {MAIN} {BASE}/r && git -C {BASE}/r status", {"WG401"}),
+    ("git instaweb --htt='rm {MAIN}/README.md'", {"WG401", "WG403"}),
+    ("git rebase --exe='rm {MAIN}/README.md' HEAD~1", {"WG401"}),
+    ("git difftool --extcm='rm {MAIN}/README.md'", {"WG401", "WG403"}),
+    ('git init -q --separate-git-d={MAIN}/x {BASE}/r', {"WG401"}),
+    ('git diff --outp={MAIN}/README.md', {"WG401"}),
+    ('git format-patch --output-d={MAIN}/p -1', {"WG401"}),
+    ('git rebase --stra=ours HEAD~1', {"WG303"}),  # --strategy or --strategy-option: not known
+    ('git rebase --strategy=ours HEAD~1', "pass"),
+    ('git init -q --ba {MAIN}/x', {"WG305", "WG401"}),
+    ('git switch --force feature', "pass"),
+    ('git switch --force-c newb', "pass"),
+    ('git clone -q --no-checkout {MAIN} {BASE}/r', "pass"),
+    ('git log --format=%H -1', "pass"),
+    ('git rebase --onto HEAD~1 HEAD', "pass"),
+    ('git init -q --bare {BASE}/b.git', "pass"),
+    ('git format-patch --stdout -1', "pass"),
+    ('git commit -q --allow-empty -m x', "pass"),
+    ('git diff --stat HEAD', "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", ABBREVIATED_ROWS, ids=[plain_id(r[0], 60) for r in ABBREVIATED_ROWS])
+def test_abbreviated_long_options_are_read_as_git_reads_them(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
 # Prefix assignments of a shell that runs code (`X=1 bash -c '…'`, `eval`, `source`) are exported variables of that
 # code, as `env`, `xargs` and `nohup` carry theirs. The first row deleted {MAIN}/README.md for real and passed before.
 PREFIX_INTO_CODE_ROWS = [

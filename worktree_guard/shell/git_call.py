@@ -118,6 +118,48 @@ class GitCall:
         return [value for _, value in self.parsed().operands]
 
 
+#: Long options of a subcommand the guard reads by name, beyond its value options and code options.
+GUARDED_FLAGS: dict[str, frozenset[str]] = {
+    "init": frozenset({"--bare", "--shared"}),
+    "clone": frozenset({"--bare", "--mirror"}),
+}
+#: Real options (git 2.39, from `git <sub> -h`) that are a strict prefix of a guarded option of the same subcommand:
+#: written in full they are themselves, not an abbreviation (`git switch --force` is not --force-create).
+REAL_PREFIX_OPTIONS: dict[str, frozenset[str]] = {"switch": frozenset({"--force"})}
+
+
+def _guarded_options(subcommand: str) -> set[str]:
+    named = SUBCOMMAND_VALUE_OPTIONS.get(subcommand, frozenset()) | frozenset(CODE_OPTIONS.get(subcommand, ())) | GUARDED_FLAGS.get(subcommand, frozenset())
+    return {option for option in named if option.startswith("--")}
+
+
+def _unabbreviated(call: GitCall, args: list[tuple[Word, str | None]]) -> list[tuple[Word, str | None]]:
+    """The subcommand's words with an abbreviated long option written in full. git's parse-options (and
+    rev-parse --parseopt, Getopt::Long) take a unique prefix of a long option for it: `git init --templ=T`,
+    `git clone --conf=core.worktree=…`, `git rebase --exe=…` were read as unknown options before. A word `--X` or
+    `--X=v` (2+ letters) that is no option the guard reads by name but begins one of them is read as that option;
+    one that begins several is only known at run time (git refuses an ambiguous one, or may take an option the guard
+    does not read as one of them)."""
+    guarded = _guarded_options(call.subcommand or "")
+    real = REAL_PREFIX_OPTIONS.get(call.subcommand or "", frozenset())
+    result: list[tuple[Word, str | None]] = []
+    ended = False
+    for word, value in args:
+        if ended or value is None or not value.startswith("--") or value == "--":
+            ended = ended or value == "--"
+            result.append((word, value))
+            continue
+        name, eq, attached = value.partition("=")
+        matches = [] if name in guarded or name in real or len(name) < 4 else sorted(o for o in guarded if o.startswith(name))
+        if len(matches) == 1:
+            value = matches[0] + eq + attached
+        elif matches:
+            call.dynamic.append(f"{word.raw!r} abbreviates more than one of git's options ({', '.join(matches)})")
+            value = None
+        result.append((word, value))
+    return result
+
+
 def _join(base: str | None, value: str) -> str | None:
     if value.startswith("/"):
         return value
@@ -173,7 +215,7 @@ def _read_options(step: ShellCommand, call: GitCall) -> dict[str, str | None]:
             return given
         if not value.startswith("-"):
             call.subcommand = value
-            call.args = list(zip(words[i + 1:], values[i + 1:]))
+            call.args = _unabbreviated(call, list(zip(words[i + 1:], values[i + 1:])))
             return given
         name, eq, attached = value.partition("=")
         if name == "--exec-path" and eq:  # alone, `--exec-path` prints git's own and exits
