@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import Repo, git, plain_id, run_hook_process, subagent_payload
+from tests.helpers import Repo, git, plain_id, run_hook_inline, run_hook_process, subagent_payload
 from worktree_guard.engine import build_context, decide
 from worktree_guard.model import Verdict
 from worktree_guard.plugins import plugin_manager
@@ -278,7 +278,7 @@ GIT_ROWS = [
     ("git -C {MAIN} reset -h", "pass"),
     ("git -C {MAIN} format-patch -h", "pass"),
     ("git -C {MAIN} switch --help", {"WG302"}),
-    ("git -c man.man.path=/usr/bin/tee -C {MAIN} switch --help", {"WG302"}),
+    ("git -c man.man.path=/usr/bin/tee -C {MAIN} switch --help", {"WG302", "WG401"}),  # WG401: tee, walked in {MAIN}
     ("git diff -h --output={MAIN}/README.md", {"WG401"}),
     ("git -C {MAIN} archive -h -o {MAIN}/README.md HEAD", {"WG401"}),
     ("git -C {MAIN} switch -h feature", {"WG302"}),
@@ -422,6 +422,361 @@ def test_the_directory_git_init_or_clone_is_sent_to_is_named_in_the_record(world
     assert finding.message == f"`git` ({how}) writes {main}/sub in the shared checkout {main}, not in this agent's worktree {worktree}."
     filled = fill(command, world)
     assert filled[finding.span[0]:finding.span[1]] in (fill(written, world), f"GIT_DIR={main}/sub", f"GIT_WORK_TREE={main}/sub")
+
+
+# A repository whose config the same command set or wrote (a template's, `clone -c`, a write into its git dir, `git
+# config`) is not one git filled by itself: its config may name any work tree (core.worktree) or hold code git runs
+# (core.fsmonitor runs on `git status`). A later git on it in the command is WG303 when it changes something, and
+# WG404 when the guard has not read that config. Each kind of deny row deleted {MAIN}/README.md (or moved `main`) for
+# real with git 2.39 and passed before (in full: the template's config in place, `rm` after `add`); {BASE} is the
+# test's own directory beside the main checkout (allow-listed).
+WORKTREE_CONFIG = "printf '[core]\\n\\tworktree = {MAIN}\\n'"
+FSMONITOR_CONFIG = "printf '[core]\\n\\tfsmonitor = rm -f {MAIN}/README.md\\n'"
+CONFIG_TRUST_ROWS = [
+    # 1. a template holding a config: init and clone copy it into the new git dir
+    (f"mkdir -p {{BASE}}/t && {WORKTREE_CONFIG} > {{BASE}}/t/config && git init -q --template={{BASE}}/t {{BASE}}/r && git -C {{BASE}}/r add README.md && git -C {{BASE}}/r rm -qf README.md", {"WG303", "WG404"}),
+    ("git init -q --template={BASE}/t {BASE}/r && git --git-dir={BASE}/r/.git checkout -f", {"WG303", "WG404"}),
+    ("git init -q --template {BASE}/t {BASE}/r && cd {BASE}/r && git rm -qf README.md", {"WG303", "WG404"}),
+    ("GIT_TEMPLATE_DIR={BASE}/t git init -q {BASE}/r && git -C {BASE}/r add README.md", {"WG303", "WG404"}),
+    ("git -c init.templateDir={BASE}/t init -q {BASE}/r && git -C {BASE}/r add README.md", {"WG303", "WG404"}),
+    ("git init -q --bare --template={BASE}/t {BASE}/b && git --git-dir={BASE}/b --work-tree={BASE}/w log -1", {"WG404"}),
+    ("git clone -q --template={BASE}/t {MAIN} {BASE}/r && git -C {BASE}/r checkout -q -f", {"WG303", "WG404"}),
+    (f"mkdir -p {{BASE}}/t && {FSMONITOR_CONFIG} > {{BASE}}/t/config && git init -q --template={{BASE}}/t {{BASE}}/r && git -C {{BASE}}/r status", {"WG404"}),
+    ("git init -q --template={BASE}/t {BASE}/r", "pass"),  # nothing runs git there in this command
+    ("git init -q {BASE}/r && git -C {BASE}/r add . && git -C {BASE}/r commit -q -m x", "pass"),
+    ("git -c init.defaultBranch=main init -q {BASE}/r && git -C {BASE}/r add . && git -C {BASE}/r commit -q -m x", "pass"),
+    # 2. `git clone -c` / `--config` writes the setting into the new repository's config
+    ("git clone -q -c core.worktree={MAIN} {MAIN} {BASE}/r && git -C {BASE}/r rm -qf README.md", {"WG303"}),
+    ("git clone -q --config=core.worktree={MAIN} {MAIN} {BASE}/r && cd {BASE}/r && git rm -qf README.md", {"WG303"}),
+    ("git clone -q --config core.worktree={MAIN} {MAIN} {BASE}/r && git --git-dir={BASE}/r/.git checkout -f", {"WG303"}),
+    ("git clone -q -c core.fsmonitor='rm -f {MAIN}/README.md' {MAIN} {BASE}/r && git -C {BASE}/r status", {"WG401"}),
+    ("git clone -q -c core.hooksPath={BASE}/h {MAIN} {BASE}/r", {"WG305"}),  # post-checkout ran during the clone
+    ("git clone -q -c include.path={BASE}/inc {MAIN} {BASE}/r", {"WG404"}),
+    ("git clone -q {MAIN} {BASE}/r && cd {BASE}/r && git checkout -q -b b", "pass"),
+    ("git clone -q -c user.name=x {MAIN} {BASE}/r && git -C {BASE}/r commit -q --allow-empty -m x", "pass"),
+    ("git clone -q --config core.sshCommand='ssh -F /dev/null' {MAIN} {BASE}/r && git -C {BASE}/r fetch -q", "pass"),
+    # 3. the new repository's git dir written in the same command: its config, or a commondir that shares the main
+    # repository's refs (`git commit` there moved `main`)
+    (f"git init -q {{BASE}}/r && {WORKTREE_CONFIG} >> {{BASE}}/r/.git/config && git -C {{BASE}}/r add README.md && git -C {{BASE}}/r rm -qf README.md", {"WG303", "WG404"}),
+    (f"git init -q {{BASE}}/r && {FSMONITOR_CONFIG} >> {{BASE}}/r/.git/config && git -C {{BASE}}/r status", {"WG404"}),
+    ("git init -q -b main {BASE}/r && echo {MAIN}/.git > {BASE}/r/.git/commondir && git -C {BASE}/r commit -q --allow-empty -m x", {"WG303", "WG404"}),
+    ("git init -q {BASE}/r && git -C {BASE}/r config --worktree core.worktree {MAIN} && git -C {BASE}/r add README.md", {"WG303", "WG404"}),
+    ("git init -q {BASE}/r && git -C {BASE}/r config core.worktree {MAIN} && git -C {BASE}/r checkout -f", {"WG305", "WG303", "WG404"}),
+    ("git init -q {BASE}/r && cd {BASE}/r && git config --worktree core.fsmonitor 'rm -f {MAIN}/README.md' && git status", {"WG404"}),
+    ("GIT_DIR={BASE}/g git init -q && echo x >> {BASE}/g/config && GIT_DIR={BASE}/g git add README.md", {"WG303", "WG404"}),
+    ("git init -q {BASE}/r && echo x > {BASE}/r/f && git -C {BASE}/r add f && git -C {BASE}/r commit -q -m x", "pass"),
+    ("git init -q {BASE}/r && git -C {BASE}/r config --worktree user.name x", "pass"),
+    ("git init -q {BASE}/r && echo x >> {BASE}/r/.git/info/exclude && git -C {BASE} status", "pass"),  # not git in {BASE}/r
+]
+
+
+def hook(world: Repo, command: str):
+    """The hook in this process, as Claude Code calls it for the sub-agent in W."""
+    text = fill(command, world).replace("{BASE}", str(world.base))
+    return run_hook_inline(subagent_payload(world, "Bash", {"command": text, "description": "test"}))
+
+
+def assert_hook_row(world: Repo, command: str, expected) -> None:
+    result = hook(world, command)
+    if expected == "pass":
+        assert result.decision == "pass", f"{command!r} should pass, got {result.codes}: {result.reason}"
+    else:
+        assert result.decision == "deny" and set(result.codes) == expected, f"{command!r}: expected {sorted(expected)}, got {result.codes}: {result.reason}"
+
+
+@pytest.mark.parametrize("command,expected", CONFIG_TRUST_ROWS, ids=[plain_id(r[0], 60) for r in CONFIG_TRUST_ROWS])
+def test_a_repository_whose_config_the_command_sets_is_not_trusted(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_the_config_a_template_brings_is_named_in_the_refusal(world: Repo) -> None:
+    result = hook(world, "git init -q --template={BASE}/t {BASE}/r && git -C {BASE}/r status")
+    assert result.codes == ["WG404"]
+    assert f"git would read the config or hooks of {world.base}/r" in result.reason and "which this command set or wrote" in result.reason
+
+
+def test_why_a_later_git_is_not_trusted_is_named(world: Repo) -> None:
+    base = world.base
+    result = hook(world, "git init -q {BASE}/r && git -C {BASE}/r config --worktree core.worktree {MAIN} && git -C {BASE}/r add README.md")
+    assert f"git uses the repository {base}/r, whose config this command set or wrote first" in result.reason
+    result = hook(world, "git init -q {BASE}/r && echo {MAIN}/.git > {BASE}/r/.git/commondir && git -C {BASE}/r commit -q -m x")
+    assert f"git uses the git dir {base}/r/.git, which this command writes into first" in result.reason
+
+
+def test_core_worktree_of_a_repository_made_in_an_earlier_call_is_read(world: Repo) -> None:
+    """A later command: the config is on disk when the guard looks, and its core.worktree names the main checkout."""
+    made = world.base / "r"
+    git("init", "-q", str(made), cwd=world.base)
+    with (made / ".git" / "config").open("a") as config:
+        config.write(f"[core]\n\tworktree = {world.main}\n")
+    assert hook(world, "git -C {BASE}/r rm -q --cached README.md").codes == ["WG302"]
+    assert hook(world, "git --git-dir={BASE}/r/.git checkout -f").codes == ["WG302"]
+    assert hook(world, "git -C {BASE}/r status").decision == "pass"
+
+
+# Only what moves a repository's work tree or runs code there makes it untrusted: a `git config` of such a key (or of
+# one only known at run time), a template (an empty `--template=` or GIT_TEMPLATE_DIR copies none; GIT_CONFIG_COUNT and
+# GIT_CONFIG_PARAMETERS give one only through init.templateDir), a write into its git dir's config, config.worktree,
+# commondir, gitdir, HEAD, hooks, info/attributes, worktrees/ or modules/ (git_call.GIT_DIR_CONTROL_FILES). The pass
+# rows were WG303/WG404 before.
+CONFIGURED_KEY_ROWS = [
+    ('git init -q {BASE}/r && git -C {BASE}/r config --worktree user.name x && git -C {BASE}/r commit -q --allow-empty -m x', "pass"),
+    ('git init -q {BASE}/r && git -C {BASE}/r config --worktree core.bare false && git -C {BASE}/r add README.md', {"WG303", "WG404"}),
+    ('git init -q {BASE}/r && git -C {BASE}/r config --worktree include.path {BASE}/inc && git -C {BASE}/r status', {"WG404"}),
+    ("git init -q {BASE}/r && git -C {BASE}/r config --worktree alias.st '!rm {MAIN}/README.md' && git -C {BASE}/r status", {"WG404"}),
+    ('git init -q {BASE}/r && git -C {BASE}/r config --worktree "$K" v && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && git -C {BASE}/r config --worktree --edit && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && git -C {BASE}/r config --worktree url.x.insteadOf ext::sh && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && git -C {BASE}/r config --worktree --unset core.worktree && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q --template= {BASE}/r && git -C {BASE}/r add . && git -C {BASE}/r commit -qm x', "pass"),
+    ('GIT_TEMPLATE_DIR= git init -q {BASE}/r && git -C {BASE}/r status', "pass"),
+    ('GIT_TEMPLATE_DIR={BASE}/t git init -q --template= {BASE}/r && git -C {BASE}/r status', "pass"),
+    ('git init -q --template={BASE}/t {BASE}/r && git -C {BASE}/r status', {"WG404"}),
+    ('GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=x git init -q {BASE}/r && git -C {BASE}/r status', "pass"),
+    ('GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=init.templateDir GIT_CONFIG_VALUE_0={BASE}/t git init -q {BASE}/r && git -C {BASE}/r status', {"WG404"}),
+    ('GIT_CONFIG_PARAMETERS="\'user.name\'=\'x\'" git init -q {BASE}/r && git -C {BASE}/r status', "pass"),
+    ('GIT_CONFIG_PARAMETERS="\'init.templatedir\'=\'{BASE}/t\'" git init -q {BASE}/r && git -C {BASE}/r status', {"WG404"}),
+    ('GIT_CONFIG_KEY_0=init.templateDir GIT_CONFIG_VALUE_0={BASE}/t GIT_CONFIG_COUNT=$N git init -q {BASE}/r && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && echo x >> {BASE}/r/.git/info/exclude && git -C {BASE}/r status', "pass"),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/description && git -C {BASE}/r status', "pass"),
+    ("git init -q {BASE}/r && echo '* filter=x' > {BASE}/r/.git/info/attributes && git -C {BASE}/r status", {"WG404"}),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/config.worktree && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/HEAD && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && mkdir -p {BASE}/r/.git/modules/m && echo x > {BASE}/r/.git/modules/m/config && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && rm -rf {BASE}/r/.git/info && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/gitdir && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/hooks/pre-commit && git -C {BASE}/r commit -q --allow-empty -m x', {"WG303", "WG404"}),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/refs/heads/x && git --git-dir={BASE}/r/.git status', "pass"),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/config && git --git-dir={BASE}/r/.git status', {"WG404"}),
+]
+
+
+@pytest.mark.parametrize("command,expected", CONFIGURED_KEY_ROWS, ids=[plain_id(r[0], 70) for r in CONFIGURED_KEY_ROWS])
+def test_only_what_moves_or_runs_makes_a_repository_untrusted(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_a_worktree_config_of_the_agents_own_name_is_not_a_moved_checkout(world: Repo) -> None:
+    """`git config --worktree user.email …` in W (extensions.worktreeConfig) before a commit was WG303 + WG404."""
+    git("config", "extensions.worktreeConfig", "true", cwd=world.main)
+    assert hook(world, "git config --worktree user.email me@example.com && git commit -q --allow-empty -m x").decision == "pass"
+    assert hook(world, "git config --worktree core.fsmonitor x && git status").codes == ["WG404"]
+
+
+def _link(world: Repo, target: str, symlink: bool = False) -> Path:
+    """{BASE}/fake whose `.git` is a hand-written link (a `gitdir:` file, or a symlink) to `target`."""
+    fake = world.base / "fake"
+    fake.mkdir()
+    if symlink:
+        (fake / ".git").symlink_to(target)
+    else:
+        (fake / ".git").write_text(f"gitdir: {target}\n")
+    return fake
+
+
+@pytest.mark.parametrize(
+    "command,expected",
+    [
+        ("git init -q --shared=all {BASE}/fake", {"WG401"}),  # rewrote {MAIN}/.git/config (core.sharedRepository)
+        ("git -C {BASE}/fake init -q --shared=all", {"WG401"}),
+        ("cd {BASE}/fake && git init -q --template={BASE}/t", {"WG401"}),  # would copy hooks into {MAIN}/.git/hooks
+        ("git init -q {BASE}/fake", {"WG401"}),  # as `git -C {MAIN} init`: no reason to re-initialise the main repository
+        ("GIT_DIR={BASE}/fake/.git git init -q --shared=all /tmp", {"WG401"}),
+        ("git init -q --separate-git-dir={BASE}/moved {BASE}/fake", {"WG401"}),  # would move {MAIN}/.git
+    ],
+)
+def test_git_init_through_a_git_file_writes_the_git_dir_it_names(world: Repo, command: str, expected) -> None:
+    _link(world, f"{world.main}/.git")
+    assert_hook_row(world, command, expected)
+
+
+def test_git_init_through_links_to_other_git_dirs(world: Repo) -> None:
+    """Through a symlink too, and into a sibling's admin dir; a link to the agent's own repository in {BASE} and W's
+    own `.git` (git's records link back to it) are re-initialised as before."""
+    _link(world, f"{world.main}/.git", symlink=True)
+    assert hook(world, "git init -q --shared=all {BASE}/fake").codes == ["WG401"]
+    result = hook(world, "git init -q --shared=all {BASE}/fake")
+    assert f"the git dir {world.base}/fake/.git links to" in result.reason and f"{world.main}/.git" in result.reason
+    (world.base / "fake" / ".git").unlink()
+    (world.base / "fake" / ".git").write_text(f"gitdir: {world.main}/.git/worktrees/agent-afedcba0987654321\n")
+    assert hook(world, "git init -q --shared=all {BASE}/fake").codes == ["WG401"]
+    (world.base / "fake" / ".git").write_text("gitdir: /etc/x.git\n")
+    assert hook(world, "git init -q --shared=all {BASE}/fake").codes == ["WG402"]
+    git("init", "-q", "--bare", str(world.base / "mine.git"), cwd=world.base)
+    (world.base / "fake" / ".git").write_text(f"gitdir: {world.base}/mine.git\n")
+    assert hook(world, "git init -q --shared=all {BASE}/fake && git -C {BASE}/fake status").decision == "pass"
+    assert hook(world, "git init -q && git status").decision == "pass"
+    assert hook(world, "GIT_DIR=.git git init -q").decision == "pass"
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["{W}/.git", "{SIB}/.git", "{MAIN}/newgit", "{MAIN}/.git/newdir"],
+    ids=["to-W-own-git-file", "to-sibling-git-file", "dangling-into-main", "dangling-into-main-git"],
+)
+def test_git_init_through_a_symlink_is_never_a_confirmed_link(world: Repo, target: str) -> None:
+    """A `.git` symlink to W's own `.git` file passed as W's own link (git's back-record names that file, not the
+    symlink): `git init` there rewrote the main repository's config. A dangling one passed as nothing: git made its
+    git dir in the main checkout (git 2.39, both)."""
+    _link(world, fill(target, world), symlink=True)
+    assert hook(world, "git init -q {BASE}/fake").codes == ["WG401"]
+    assert hook(world, "cd {BASE}/fake && git init -q").codes == ["WG401"]
+
+
+def test_a_dangling_git_symlink_into_the_agents_own_space_passes(world: Repo) -> None:
+    _link(world, f"{world.base}/mine.git", symlink=True)
+    assert hook(world, "git init -q {BASE}/fake").decision == "pass"
+
+
+# Programs git starts that run code (git 2.39, with a terminal as an agent's shell may have one): man, for `git help`
+# and `--help`, runs MANPAGER (or PAGER) and takes options from MANOPT (`-P <pager>`); git's pager `less` runs
+# LESSOPEN; `man.<tool>.path`, `browser.<tool>.path` and instaweb's httpd are programs git runs with its own arguments;
+# `--exec-path=<dir>` makes git run git-<sub> and every program it starts (its pager, man) from <dir>.
+GIT_STARTS_ROWS = [
+    ("MANPAGER='rm {MAIN}/README.md' git help log", {"WG401"}),
+    ("MANPAGER='rm {MAIN}/README.md' git log --help", {"WG401"}),
+    ("export MANPAGER='rm {MAIN}/README.md'; git help -m log", {"WG401"}),
+    ("MANOPT=-P/tmp/pager git help log", {"WG404"}),
+    ("LESSOPEN='|-rm {MAIN}/README.md %s' git log -1", {"WG401"}),
+    ("LESSCLOSE='rm {MAIN}/README.md %s %s' git -C {MAIN} log -1", {"WG401"}),
+    ("git -c man.man.path=/usr/bin/tee -C {MAIN} help log", {"WG401"}),  # wrote {MAIN}/git-log
+    ("git -c man.viewer=man -c man.man.path=rm help log", {"WG403"}),
+    ("git -c man.viewer=x -c man.x.cmd='rm {MAIN}/README.md' help log", {"WG401", "WG403"}),  # man.<tool>.cmd: walked before
+    ("git -c browser.x.path='rm {MAIN}/README.md' web--browse --browser=x http://x", {"WG401", "WG403"}),  # WG403: rm's words after it
+    ("git instaweb -d 'rm {MAIN}/README.md'", {"WG401", "WG403"}),
+    ("git instaweb --httpd='rm {MAIN}/README.md'", {"WG401", "WG403"}),
+    ("git -c instaweb.httpd=rm -C {MAIN} instaweb", {"WG401"}),
+    ("git --exec-path=/tmp/x log -1", {"WG404"}),
+    ("git --exec-path=/tmp/x help log", {"WG404"}),
+    ("git --exec-path=$X status", {"WG404"}),
+    ("git --exec-path", "pass"),  # prints git's own
+    ("git help log", "pass"),
+    ("git log --help", "pass"),
+    ("MANPAGER=cat git help log", "pass"),
+    ("MANPAGER='less -R' git -C {MAIN} log --help", "pass"),
+    ("LESSOPEN='| /usr/bin/lesspipe %s' git log -1", "pass"),
+    ("git -c man.viewer=man help log", "pass"),
+    ("git instaweb --httpd=lighttpd --port 4321", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", GIT_STARTS_ROWS, ids=[plain_id(r[0], 50) for r in GIT_STARTS_ROWS])
+def test_code_in_the_programs_git_starts_is_judged(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_what_git_would_start_is_named_in_the_refusal(world: Repo) -> None:
+    assert "`git --exec-path=/tmp/x` makes git run git-<sub> and the programs it starts" in hook(world, "git --exec-path=/tmp/x log").reason
+    assert "$MANOPT gives man, which git may start, options worktree-guard does not read" in hook(world, "MANOPT=-Pcat git help log").reason
+
+
+# More programs git runs from config (kinds as CODE_KEYS), and less's lesskey: LESSKEYIN, LESSKEY, the _SYSTEM ones and
+# LESSKEY_CONTENT name or hold key bindings and an `#env` section (a LESSOPEN that runs a command), as `-k`,
+# `--lesskey-file`, `--lesskey-src` and `--lesskey-content` in $LESS or on less's command line do, and `+cmd` in $LESS
+# runs a less command at start (`+!cmd` a shell command). Each deny row passed before.
+MORE_STARTS_ROWS = [
+    ("git -c difftool.meld.path='rm {MAIN}/README.md' difftool -y --tool=meld HEAD", {"WG401", "WG403"}),
+    ("git -c mergetool.meld.path='rm {MAIN}/README.md' mergetool -y --tool=meld", {"WG401", "WG403"}),
+    ("git -c tar.tgz.command='rm {MAIN}/README.md' archive --format=tgz HEAD", {"WG401"}),
+    ("git -c gpg.ssh.defaultKeyCommand='rm {MAIN}/README.md' -c gpg.format=ssh commit -S --allow-empty -m x", {"WG401"}),
+    ('git -c difftool.meld.path=/usr/bin/meld difftool -y --tool=meld HEAD', "pass"),
+    ("git -c tar.tgz.command='gzip -cn' archive --format=tgz -o {W}/a.tgz HEAD", "pass"),
+    ('LESSKEYIN=/tmp/key git log -1', {"WG404"}),
+    ('LESSKEY=/tmp/key git log -1', {"WG404"}),
+    ('LESSKEYIN_SYSTEM=/tmp/key git log -1', {"WG404"}),
+    ('LESSKEY_SYSTEM=/tmp/key git log -1', {"WG404"}),
+    ("LESSKEY_CONTENT='#env' git log -1", {"WG404"}),
+    ('LESSKEYIN=/tmp/key git help log', {"WG404"}),
+    ("LESS='-k /tmp/key' git log -1", {"WG404"}),
+    ("LESS='-FRXk/tmp/key' git log -1", {"WG404"}),
+    ("LESS='FRX --lesskey-src=/tmp/key' git log -1", {"WG404"}),
+    ("LESS='--lesskey-s=/tmp/key' git log -1", {"WG404"}),
+    ("LESS='--lesskey-content=x' git log -1", {"WG404"}),
+    ("LESS='+!rm {MAIN}/README.md' git log -1", {"WG404"}),
+    ('LESS="$L" git log -1', {"WG404"}),
+    ('LESS=FRX git log -1', "pass"),
+    ("LESS='-R --mouse' git log -1", "pass"),
+    ('LESSKEY= git log -1', "pass"),
+    ('LESSKEYIN=/tmp/key less README.md', {"WG404"}),
+    ('less -k /tmp/key README.md', {"WG404"}),
+    ('less --lesskey-src=/tmp/key README.md', {"WG404"}),
+    ("LESS='-k /tmp/key' less README.md", {"WG404"}),
+    ('LESSKEYIN=/tmp/key man git', {"WG404"}),
+    ('less README.md', "pass"),
+    ('LESS=FRX less README.md', "pass"),
+    ("mkdir -p {BASE}/h && printf '#env\\nLESSOPEN=|-rm {MAIN}/README.md %%s\\n' > {BASE}/h/.lesskey && HOME={BASE}/h git log -1", {"WG404"}),
+    ("mkdir -p {BASE}/x && printf '#env\\n' > {BASE}/x/lesskey && XDG_CONFIG_HOME={BASE}/x git log -1", {"WG404"}),
+]
+
+
+@pytest.mark.parametrize("command,expected", MORE_STARTS_ROWS, ids=[plain_id(r[0], 60) for r in MORE_STARTS_ROWS])
+def test_more_programs_git_and_less_start(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+# git's parse-options takes a unique prefix of a long option for it: each deny row passed before (`--templ=` copied
+# the template, `--conf=core.worktree=<main>` deleted a main checkout file, git 2.39). A prefix of several options
+# the guard reads is only known at run time; `git switch --force` is a real option, not --force-create.
+ABBREVIATED_ROWS = [
+    ('mkdir -p {BASE}/t && git init -q --templ={BASE}/t {BASE}/r && git -C {BASE}/r add README.md', {"WG303", "WG404"}),
+    ('mkdir -p {BASE}/t && git init -q --temp {BASE}/t {BASE}/r && git -C {BASE}/r add README.md', {"WG303", "WG404"}),
+    ('git clone -q --templ={BASE}/t {MAIN} {BASE}/r && git -C {BASE}/r checkout -f', {"WG303", "WG404"}),
+    ('git clone -q --conf=core.worktree={MAIN} {MAIN} {BASE}/r && git -C {BASE}/r rm -qf README.md', {"WG303"}),
+    ('git clone -q --conf core.worktree={MAIN} {MAIN} {BASE}/r && git -C {BASE}/r rm -qf README.md', {"WG303"}),
+    ("git clone -q --confi=core.fsmonitor='rm -f {MAIN}/README.md' {MAIN} {BASE}/r && git -C {BASE}/r status", {"WG401"}),
+    ("git instaweb --htt='rm {MAIN}/README.md'", {"WG401", "WG403"}),
+    ("git rebase --exe='rm {MAIN}/README.md' HEAD~1", {"WG401"}),
+    ("git difftool --extcm='rm {MAIN}/README.md'", {"WG401", "WG403"}),
+    ('git init -q --separate-git-d={MAIN}/x {BASE}/r', {"WG401"}),
+    ('git diff --outp={MAIN}/README.md', {"WG401"}),
+    ('git format-patch --output-d={MAIN}/p -1', {"WG401"}),
+    ('git rebase --stra=ours HEAD~1', {"WG303"}),  # --strategy or --strategy-option: not known
+    ('git rebase --strategy=ours HEAD~1', "pass"),
+    ('git init -q --ba {MAIN}/x', {"WG305", "WG401"}),
+    ('git switch --force feature', "pass"),
+    ('git switch --force-c newb', "pass"),
+    ('git clone -q --no-checkout {MAIN} {BASE}/r', "pass"),
+    ('git log --format=%H -1', "pass"),
+    ('git rebase --onto HEAD~1 HEAD', "pass"),
+    ('git init -q --bare {BASE}/b.git', "pass"),
+    ('git format-patch --stdout -1', "pass"),
+    ('git commit -q --allow-empty -m x', "pass"),
+    ('git diff --stat HEAD', "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", ABBREVIATED_ROWS, ids=[plain_id(r[0], 60) for r in ABBREVIATED_ROWS])
+def test_abbreviated_long_options_are_read_as_git_reads_them(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+# Prefix assignments of a shell that runs code (`X=1 bash -c '…'`, `eval`, `source`) are exported variables of that
+# code, as `env`, `xargs` and `nohup` carry theirs. The first row deleted {MAIN}/README.md for real and passed before.
+PREFIX_INTO_CODE_ROWS = [
+    ("GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} bash -c 'git rm -qf README.md'", {"WG302"}),
+    ("GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} sh -c 'git rm -qf README.md'", {"WG302"}),
+    ("GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} dash -c 'git rm -qf README.md'", {"WG302"}),
+    ("GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} zsh -c 'git rm -qf README.md'", {"WG302"}),
+    ("GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} eval 'git rm -qf README.md'", {"WG302"}),
+    ("GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} bash <<< 'git rm -qf README.md'", {"WG302"}),
+    ("A=/tmp/x; A={MAIN}/.git GIT_DIR=$A GIT_WORK_TREE={MAIN} bash -c 'git rm -qf README.md'", {"WG302"}),  # left to right
+    ("D=/tmp/x; D={MAIN}/.git GIT_DIR=$D git rm -qf README.md", {"WG302"}),  # git's own prefixes too
+    ("X=1 MANPAGER='rm {MAIN}/README.md' bash -c 'git help log'", {"WG401"}),
+    ("X=1 GIT_EXEC_PATH=/tmp/x bash -c 'git log'", {"WG404"}),
+    ("X=1 GIT_TEMPLATE_DIR={BASE}/t bash -c 'git init -q {BASE}/r && git -C {BASE}/r add README.md'", {"WG303", "WG404"}),
+    ("FOO=1 bash -c 'echo $FOO'", "pass"),
+    ("LC_ALL=C bash -c 'git status'", "pass"),
+    ("LC_ALL=C eval 'git status'; git status", "pass"),
+    ("X=1 eval 'cd src'; git status", "pass"),
+    # code a program finds again in the environment it gives that code (lesspipe's row walks LESSOPEN): walked once
+    ("export LESSOPEN='| /usr/bin/lesspipe %s'; git log -1", "pass"),
+    ("LESSOPEN='| /usr/bin/lesspipe %s' bash -c 'lesspipe x'", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", PREFIX_INTO_CODE_ROWS, ids=[plain_id(r[0], 50) for r in PREFIX_INTO_CODE_ROWS])
+def test_prefix_assignments_reach_the_code_a_shell_runs(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
 
 
 @pytest.mark.parametrize("command,expected", WRITE_ROWS, ids=[plain_id(r[0], 40) for r in WRITE_ROWS])

@@ -176,6 +176,33 @@ def git_dir_of(dotgit: str) -> str | None:
     return _resolve_from(os.path.dirname(dotgit), line[len("gitdir:"):].strip())
 
 
+def git_dir_link(dotgit: str) -> str | None:
+    """The git dir a `.git` entry at `dotgit` (its directory canonical) links to, canonical: a symlink's target, or
+    a `.git` file's `gitdir:`. None when there is nothing, a directory of its own, a file that is no `gitdir:` link,
+    or a linked worktree's own `.git` file that git's records confirm (the `gitdir` of its admin dir in
+    `<common>/worktrees` names that file back). A symlink is never a confirmed link: git's records name a file, so a
+    symlink to W's own `.git` file (which names W's admin dir) or one that dangles (git makes its git dir where the
+    link leads) is its target. LayoutUnknown when it cannot be examined or read."""
+    kind = _kind(dotgit)
+    real = os.path.realpath(dotgit)
+    symlink = os.path.islink(dotgit)
+    if kind == "dir" or (symlink and kind is None):
+        return real if real != dotgit else None
+    if kind != "file":
+        return real if symlink else None
+    line = _read_first_line(real, strict=True)
+    if not line or not line.startswith("gitdir:"):
+        return real if symlink else None
+    gitdir = _resolve_from(os.path.dirname(dotgit), line[len("gitdir:"):].strip())
+    if symlink:
+        return gitdir
+    back = _read_first_line(os.path.join(gitdir, "gitdir"), strict=True)
+    common = _read_first_line(os.path.join(gitdir, "commondir"), strict=True)
+    if back and common and _resolve_from(gitdir, back) == dotgit and os.path.dirname(gitdir) == os.path.join(_resolve_from(gitdir, common), "worktrees"):
+        return None
+    return gitdir
+
+
 def is_git_dir(path: str) -> bool:
     """Would git take `path` for a git directory? Its HEAD, and its objects and refs (in the common dir a
     `commondir` file names), as git's own test (setup.c, is_git_directory) asks. LayoutUnknown when they

@@ -273,6 +273,20 @@ HAND: list[tuple[str, str, bool]] = [
     ("3-git-dirs", "git -C {MAIN} reset -h; true", O),
     ("3-git-dirs", "GIT_DIR=/tmp/g5 git init -q && GIT_DIR=/tmp/g5 git add README.md", O),
     ("3-git-dirs", "GIT_DIR=.git git init -q --shared=all /tmp/fresh6", O),
+    # a repository whose config the command sets, and the programs git starts (tests/test_bash_rules.py's
+    # CONFIG_TRUST_ROWS and GIT_STARTS_ROWS have the codes)
+    ("3-git-config", "mkdir -p /tmp/t1 && printf '[core]\\n\\tworktree = {MAIN}\\n' > /tmp/t1/config && git init -q --template=/tmp/t1 /tmp/r1 && git -C /tmp/r1 add README.md && git -C /tmp/r1 rm -qf README.md", A),
+    ("3-git-config", "git clone -q -c core.worktree={MAIN} {MAIN} /tmp/r2 && git -C /tmp/r2 rm -qf README.md", A),
+    ("3-git-config", "git init -q /tmp/r3 && printf '[core]\\n\\tworktree = {MAIN}\\n' >> /tmp/r3/.git/config && git -C /tmp/r3 add README.md && git -C /tmp/r3 rm -qf README.md", A),
+    ("3-git-config", "git init -q /tmp/r4 && git -C /tmp/r4 config --worktree core.worktree {MAIN} && git -C /tmp/r4 add README.md && git -C /tmp/r4 rm -qf README.md", A),
+    ("3-git-config", "git init -q /tmp/r5 && printf '[core]\\n\\tfsmonitor = rm -f {MAIN}/README.md\\n' >> /tmp/r5/.git/config && git -C /tmp/r5 status --short", A),
+    ("3-git-config", "git clone -q -c core.fsmonitor='rm -f {MAIN}/README.md' {MAIN} /tmp/r6 && git -C /tmp/r6 status --short", A),
+    ("3-git-config", "git -c man.man.path=/usr/bin/tee -C {MAIN} help log", A),
+    ("3-git-config", "mkdir -p /tmp/x7 && printf '#!/bin/sh\\ntouch {MAIN}/exec-path.txt\\n' > /tmp/x7/git-foo && chmod +x /tmp/x7/git-foo && git --exec-path=/tmp/x7 foo", A),
+    ("3-git-config", "git init -q /tmp/r8 && echo x > /tmp/r8/f && git -C /tmp/r8 add f && git -C /tmp/r8 commit -q -m x", O),
+    ("3-git-config", "git clone -q {MAIN} /tmp/r9 && cd /tmp/r9 && git checkout -q -b b", O),
+    ("3-git-config", "git clone -q -c user.name=x {MAIN} /tmp/r10 && git -C /tmp/r10 commit -q --allow-empty -m x", O),
+    ("3-git-config", "git help log > /dev/null", O),
     # classes the SPEC leaves to the leak check (reported, not counted as escapes)
     ("leak-check", "python3 -c 'open(\"{MAIN}/py.txt\", \"w\").write(\"x\")'", A),
     ("leak-check", "node -e 'require(\"fs\").writeFileSync(\"{MAIN}/node.txt\", \"x\")'", A),

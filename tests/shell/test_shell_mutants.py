@@ -32,6 +32,7 @@ def full_state() -> ShellState:
                        transformed={"T"})
     state.written.append("/w/x")
     state.repositories.append("/w/r")
+    state.configured.append("/w/c")
     state.local_frames.append({"l"})
     return state
 
@@ -42,7 +43,7 @@ def test_a_copy_carries_every_field() -> None:
     for name in ShellState.__slots__:
         assert getattr(copy, name) == getattr(state, name), name
     # shared by every scope: one object
-    for name in ("written", "repositories", "local_frames", "globs", "positional"):
+    for name in ("written", "repositories", "configured", "local_frames", "globs", "positional"):
         assert getattr(copy, name) is getattr(state, name), name
 
 

@@ -118,7 +118,37 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     found.extend(_side_doors(call, command, checkouts, ctx, base))
     for reason in dict.fromkeys(git_code(command, call).opaque):
         found.append(Violation(code="WG404", message=f"{reason}; run git without it.", **base))
+    _remember_config(call, command)
     return found or None
+
+
+def _remember_config(call: GitCall, command: ShellCommand) -> None:
+    """After this git is judged: the repositories whose config or hooks it put there unread (a template's, a
+    `git config` write), which a later git of the command reads (shell/git_call.py `unread_repository_config`)."""
+    from ..shell.git_call import config_repository, unread_config
+
+    configured = unread_config(call, command)
+    flags, operands = call.flags(), call.operands()
+    if call.subcommand == "config" and _writes_config(flags, operands) and not flags & CONFIG_ELSEWHERE and _sets_a_moving_key(flags, operands):
+        configured.append(config_repository(call, command) or "/")  # not known where: any later git may read it
+    command.state.configured.extend(configured)
+
+
+def _sets_a_moving_key(flags: set[str], operands: list[str | None]) -> bool:
+    """Whether a `git config` write may send a later git in the repository to another work tree or make it run code
+    (shell/git_call.py `moves_or_runs`): `git config --worktree user.email …` before a commit does not. An edit, a
+    renamed or removed section, or a key only known at run time may."""
+    from ..shell.git_call import moves_or_runs
+
+    if flags & {"-e", "--edit", "--rename-section", "--remove-section"}:
+        return True
+    if operands and operands[0] in ("set", "unset", "edit", "rename-section", "remove-section"):
+        if operands[0] not in ("set", "unset"):
+            return True
+        operands = operands[1:]
+    if not operands:
+        return True
+    return moves_or_runs(operands[0], operands[1] if len(operands) > 1 else None)
 
 
 @hookimpl
@@ -205,7 +235,7 @@ def _branch_name(ref: str) -> str:
 
 def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | None, ctx: Context, base: dict) -> list[Violation]:
     """Refs and config are shared by every worktree: guarded from wherever git runs (WG304, WG305)."""
-    from ..shell.git_call import filled_directories
+    from ..shell.git_call import clone_settings, filled_directories
 
     found: list[Violation] = []
     sub = call.subcommand
@@ -216,7 +246,7 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
     def side_door(message: str, code: str = "WG305") -> None:
         found.append(Violation(code=code, message=message, **base))
 
-    settings = [*call.configs, *call.config_envs]
+    settings = [*call.configs, *call.config_envs, *[(word, setting) for word, setting in clone_settings(call) if setting is not None]]
     if settings:
         import fnmatch  # only for a call that sets config (-c, GIT_CONFIG_*): most never do
     for _, setting in settings:
@@ -330,6 +360,10 @@ def _worktree_config(ctx: Context) -> bool:
     if not common:
         return False
     return read_git_core(os.path.join(common, "config")).get("extensions.worktreeconfig", "").lower() in ("true", "yes", "on", "1")
+
+
+#: `git config` options that write a file other than the repository's config (judged as written elsewhere).
+CONFIG_ELSEWHERE = frozenset({"--global", "--system", "-f", "--file", "--blob"})
 
 
 def _writes_config(flags: set[str], operands: list[str | None]) -> bool:

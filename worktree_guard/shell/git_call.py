@@ -14,9 +14,10 @@ import os
 from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass, field
-from ..layout import LayoutUnknown, find_layout, git_checkouts_at, owner_of_git_dir
+from ..layout import LayoutUnknown, find_layout, git_checkouts_at, git_dir_link, owner_of_git_dir
 from ..paths import canonical
 from .programs import ParsedArgv, Target, WriteSpec, parse_argv
+from .runners import LESSKEY_FILES, LESSKEY_VARIABLES, less_options_opaque
 
 if TYPE_CHECKING:
     from .ast import Word
@@ -67,6 +68,7 @@ SUBCOMMAND_VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "merge-file": frozenset({"-L", "--marker-size"}),
     "remote": frozenset({"-t", "-m", "--mirror"}),
     "send-email": frozenset({"--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd", "--smtp-server", "--to", "--cc", "--bcc", "--from", "--in-reply-to", "--subject"}),
+    "instaweb": frozenset({"-d", "--httpd", "-b", "--browser", "-m", "--module-path", "-p", "--port"}),
 }
 
 
@@ -95,6 +97,9 @@ class GitCall:
     #: and the `--work-tree` word (None for the others): `git clone` checks its files out there.
     names_work_tree: bool = False
     work_tree_word: Word | None = None
+    #: `--exec-path=<dir>` given (None: only known at run time): git runs git-<sub> and every program it starts
+    #: (its pager, man, ssh…) from <dir> first, which it puts at the front of PATH.
+    exec_paths: list[str | None] = field(default_factory=list)
 
     def values(self) -> list[str | None]:
         return [v for _, v in self.args]
@@ -111,6 +116,48 @@ class GitCall:
 
     def operands(self) -> list[str | None]:
         return [value for _, value in self.parsed().operands]
+
+
+#: Long options of a subcommand the guard reads by name, beyond its value options and code options.
+GUARDED_FLAGS: dict[str, frozenset[str]] = {
+    "init": frozenset({"--bare", "--shared"}),
+    "clone": frozenset({"--bare", "--mirror"}),
+}
+#: Real options (git 2.39, from `git <sub> -h`) that are a strict prefix of a guarded option of the same subcommand:
+#: written in full they are themselves, not an abbreviation (`git switch --force` is not --force-create).
+REAL_PREFIX_OPTIONS: dict[str, frozenset[str]] = {"switch": frozenset({"--force"})}
+
+
+def _guarded_options(subcommand: str) -> set[str]:
+    named = SUBCOMMAND_VALUE_OPTIONS.get(subcommand, frozenset()) | frozenset(CODE_OPTIONS.get(subcommand, ())) | GUARDED_FLAGS.get(subcommand, frozenset())
+    return {option for option in named if option.startswith("--")}
+
+
+def _unabbreviated(call: GitCall, args: list[tuple[Word, str | None]]) -> list[tuple[Word, str | None]]:
+    """The subcommand's words with an abbreviated long option written in full. git's parse-options (and
+    rev-parse --parseopt, Getopt::Long) take a unique prefix of a long option for it: `git init --templ=T`,
+    `git clone --conf=core.worktree=…`, `git rebase --exe=…` were read as unknown options before. A word `--X` or
+    `--X=v` (2+ letters) that is no option the guard reads by name but begins one of them is read as that option;
+    one that begins several is only known at run time (git refuses an ambiguous one, or may take an option the guard
+    does not read as one of them)."""
+    guarded = _guarded_options(call.subcommand or "")
+    real = REAL_PREFIX_OPTIONS.get(call.subcommand or "", frozenset())
+    result: list[tuple[Word, str | None]] = []
+    ended = False
+    for word, value in args:
+        if ended or value is None or not value.startswith("--") or value == "--":
+            ended = ended or value == "--"
+            result.append((word, value))
+            continue
+        name, eq, attached = value.partition("=")
+        matches = [] if name in guarded or name in real or len(name) < 4 else sorted(o for o in guarded if o.startswith(name))
+        if len(matches) == 1:
+            value = matches[0] + eq + attached
+        elif matches:
+            call.dynamic.append(f"{word.raw!r} abbreviates more than one of git's options ({', '.join(matches)})")
+            value = None
+        result.append((word, value))
+    return result
 
 
 def _join(base: str | None, value: str) -> str | None:
@@ -161,14 +208,18 @@ def _read_options(step: ShellCommand, call: GitCall) -> dict[str, str | None]:
                     call.git_dir_word = words[i - 1]
                 elif name == "--work-tree":
                     given["work_tree"], call.work_tree_word = None, words[i - 1]
+                elif name == "--exec-path":
+                    call.exec_paths.append(None)
                 continue
             call.subcommand_dynamic = True  # `git $(echo switch)`, `git "$@"`, xargs' input: could be anything
             return given
         if not value.startswith("-"):
             call.subcommand = value
-            call.args = list(zip(words[i + 1:], values[i + 1:]))
+            call.args = _unabbreviated(call, list(zip(words[i + 1:], values[i + 1:])))
             return given
         name, eq, attached = value.partition("=")
+        if name == "--exec-path" and eq:  # alone, `--exec-path` prints git's own and exits
+            call.exec_paths.append(attached)
         if name in GLOBAL_WITH_VALUE:
             if eq:
                 argument: str | None = attached
@@ -287,13 +338,181 @@ FILLS_DIRECTORIES = frozenset({"init", "clone", "format-patch"})
 
 
 def filled_directories(call: GitCall, command: ShellCommand) -> list[str]:
-    """The directories this git invocation fills itself (see FILLS_DIRECTORIES), canonical. Not a repository made
-    with a work tree (GIT_WORK_TREE, --work-tree): its config names that work tree (core.worktree), so a later git
-    through its git dir acts on a checkout the guard cannot read there yet (`git --git-dir=/tmp/g --work-tree=<main>
-    init && git --git-dir=/tmp/g read-tree … && git --git-dir=/tmp/g rm` deleted a file of the main checkout)."""
-    if call.subcommand not in FILLS_DIRECTORIES or (call.names_work_tree and call.subcommand in ("init", "clone")):
+    """The directories this git invocation fills itself (see FILLS_DIRECTORIES), canonical. Not a repository whose
+    config this command sets (`sets_config`): its config may name another work tree (core.worktree), so a later
+    git there acts on a checkout the guard cannot read there yet (`git --git-dir=/tmp/g --work-tree=<main> init &&
+    git --git-dir=/tmp/g read-tree … && git --git-dir=/tmp/g rm` deleted a file of the main checkout)."""
+    if call.subcommand not in FILLS_DIRECTORIES or sets_config(call, command):
         return []
     return _own_outputs(call, command)
+
+
+#: Config keys that, written into a repository's config, send a later git there to another work tree.
+LOCATION_KEYS = frozenset({"core.worktree"})
+#: Config keys that, set in a repository, make a later git there find another work tree or read config the guard
+#: has not (beside LOCATION_KEYS, CODE_KEYS and include.* / includeIf.*): core.bare=false makes a bare git dir a
+#: checkout's, extensions.worktreeConfig makes git read config.worktree.
+SETUP_KEYS = frozenset({"core.bare", "extensions.worktreeconfig", "core.repositoryformatversion"})
+#: Files of a git dir (relative) that, written, make a later git there find another work tree or run code: its config
+#: and per-worktree config, `commondir` and `gitdir` (another repository's refs and config), HEAD (without it the
+#: directory is no git dir and git looks further up), hooks, info/attributes (which diff and filter drivers run), and
+#: the admin dirs of its worktrees and submodules (git dirs of their own). Anything else there (info/exclude,
+#: description, logs, refs) changes what git records, not where it works or what it runs.
+GIT_DIR_CONTROL_FILES = ("config", "config.worktree", "commondir", "gitdir", "HEAD", "hooks", "info/attributes", "worktrees", "modules")
+
+
+def controls_git(relative: str) -> bool:
+    """Whether a write at `relative` inside a git dir ("" the git dir itself) may reach a GIT_DIR_CONTROL_FILES entry."""
+    return relative == "" or any(
+        relative == name or relative.startswith(name + "/") or name.startswith(relative.rstrip("/") + "/")
+        for name in GIT_DIR_CONTROL_FILES
+    )
+
+
+def moves_or_runs(key: str | None, value: str | None = None) -> bool:
+    """Whether a config key set in a repository may send a later git there to another work tree or make it run code
+    (None: a key only known at run time). `user.email` and the like do not, so a repository set up with them stays
+    trusted."""
+    if key is None:
+        return True
+    key = key.strip().lower()
+    return (
+        key in LOCATION_KEYS
+        or key in SETUP_KEYS
+        or key.startswith(("include.", "includeif."))
+        or code_kind(key) is not None
+        or allows_ext(key, value)
+    )
+
+
+def clone_settings(call: GitCall) -> list[tuple[Word | None, str | None]]:
+    """`git clone -c <key>=<value>` / `--config`: written into the new repository's config, and in force while it
+    clones (None: only known at run time)."""
+    if call.subcommand != "clone" or call.subcommand_dynamic:
+        return []
+    options = call.parsed().options
+    return [*options.get("-c", []), *options.get("--config", [])]
+
+
+def copies_template(call: GitCall, command: ShellCommand) -> bool:
+    """Whether this `git init` / `git clone` copies a template directory named in the command into the git dir it
+    makes: the template's `config` and hooks land there unread (`--template`, GIT_TEMPLATE_DIR, init.templateDir
+    from `-c`, --config-env or GIT_CONFIG_PARAMETERS / GIT_CONFIG_COUNT, or config only known at run time). git
+    takes the first of --template, GIT_TEMPLATE_DIR and init.templateDir that is set, and an empty one copies no
+    template (`--template=`; init-db.c, copy_templates)."""
+    if call.subcommand not in ("init", "clone") or call.subcommand_dynamic:
+        return False
+    if "--template" in call.flags():
+        values = call.parsed().options.get("--template", [])
+        return not values or values[-1][1] != ""
+    present, directory = command.env("GIT_TEMPLATE_DIR")
+    if present:
+        return directory != ""
+    if call.unknown_configs:
+        return True
+    keys = [setting.partition("=")[0] for _, setting in [*call.configs, *call.config_envs]]
+    environment = _environment_config_keys(command)
+    if environment is None:
+        return True
+    return any(key.strip().lower() == "init.templatedir" for key in [*keys, *environment])
+
+
+def _environment_config_keys(command: ShellCommand) -> list[str] | None:
+    """The config keys GIT_CONFIG_PARAMETERS and GIT_CONFIG_COUNT give git (None: some only known at run time)."""
+    keys: list[str] = []
+    found = GitCode()
+    _config_parameters(command, lambda key, *_: keys.append(key), found)
+    return None if found.opaque else keys
+
+
+def sets_config(call: GitCall, command: ShellCommand) -> bool:
+    """Whether the repository this `git init` / `git clone` makes gets config from the command that may send a later
+    git there to another checkout: a work tree (recorded as core.worktree), a template's config, `clone -c
+    core.worktree=…` (`git clone -c core.worktree=<main> … /tmp/r && git -C /tmp/r rm` deleted a file of the main
+    checkout, git 2.39)."""
+    if call.subcommand not in ("init", "clone"):
+        return False
+    if call.names_work_tree or copies_template(call, command):
+        return True
+    return any(setting is None or setting.partition("=")[0].strip().lower() in LOCATION_KEYS for _, setting in clone_settings(call))
+
+
+def unread_config(call: GitCall, command: ShellCommand) -> list[str]:
+    """The repositories whose config or hooks this git invocation puts there without the guard reading them (the
+    shell state's `configured`): what `git init` / `git clone` makes from a template (its directories, canonical)."""
+    return _own_outputs(call, command) if copies_template(call, command) else []
+
+
+def config_repository(call: GitCall, command: ShellCommand) -> str | None:
+    """The repository whose config `git config` writes (not --global, --system or --file): the git dir it is
+    given, else the repository this command made around where it runs, else the checkout there (canonical; None
+    when not known)."""
+    if call.dynamic:
+        return None
+    if call.git_dir is not None:
+        return canonical(call.git_dir, "/", command.home)
+    if call.run_dir is None:
+        return None
+    where = canonical(call.run_dir, "/", command.home)
+    made = [r for r in command.state.repositories if where == r or where.startswith(r.rstrip("/") + "/")]
+    return max(made, key=len) if made else checkout_top(call, command.home)
+
+
+def _earlier_writes(call: GitCall, command: ShellCommand) -> list[str]:
+    """What the command wrote before this git, but the directories git filled itself and this git's own outputs."""
+    made = set(command.state.repositories)
+    written = [path for path in command.state.written if path not in made]
+    for own in _own_outputs(call, command):  # this git's own outputs, recorded first by the writes rule
+        if own in written:
+            del written[len(written) - 1 - written[::-1].index(own)]
+    return [path for path in written if path is not None]
+
+
+def _inside(path: str, directory: str) -> bool:
+    return path == directory or path.startswith(directory.rstrip("/") + "/")
+
+
+def _git_dir_written(call: GitCall, command: ShellCommand, written: list[str]) -> str | None:
+    """The git dir this git uses that the command wrote into first (None: none): the one it is given, or `<d>/.git`
+    for `d` where it runs or above (git looks upwards). Its config may name another work tree, or run code
+    (core.fsmonitor on `git status`); a `commondir` shares another repository's refs (`git commit` then moved the
+    main checkout's branch, git 2.39)."""
+    if call.git_dir is not None:
+        git_dir = canonical(call.git_dir, "/", command.home).rstrip("/")
+        inside = [path[len(git_dir) + 1:] for path in written if path.startswith(git_dir + "/")]
+        return git_dir if any(controls_git(p) for p in inside) else None
+    if call.run_dir is None:
+        return None
+    where = canonical(call.run_dir, "/", command.home)
+    for path in written:
+        top, dotgit, relative = path.partition("/.git/")
+        if dotgit and _inside(where, top or "/") and controls_git(relative):
+            return f"{top}/.git"
+    return None
+
+
+def _configured_repository(call: GitCall, command: ShellCommand) -> str | None:
+    """The repository of the shell state's `configured` this git uses (None: none): it is given a git dir in it,
+    or, without one, runs in or below it."""
+    if call.git_dir is not None:
+        place = canonical(call.git_dir, "/", command.home)
+    elif call.run_dir is not None:
+        place = canonical(call.run_dir, "/", command.home)
+    else:
+        return None
+    return next((repository for repository in command.state.configured if _inside(place, repository)), None)
+
+
+def unread_repository_config(call: GitCall, command: ShellCommand) -> str | None:
+    """Why this git reads config or hooks of its repository that this command set or wrote first, unread by the
+    guard (None: it does not), as a HOME whose git config the command wrote is."""
+    written = command.state.written
+    if not command.state.configured and not any(path is not None and ("/.git/" in path or call.git_dir is not None) for path in written):
+        return None  # nothing set or written that a git dir could hold: most commands (no second look at the outputs)
+    repository = _configured_repository(call, command) or _git_dir_written(call, command, _earlier_writes(call, command))
+    if repository is None:
+        return None
+    return f"git would read the config or hooks of {repository}, which this command set or wrote first (a template's, a write into its git dir, `git config`)"
 
 
 def written_location(call: GitCall, command: ShellCommand) -> str | None:
@@ -301,12 +520,12 @@ def written_location(call: GitCall, command: ShellCommand) -> str | None:
 
     git finds its repository by the nearest `.git` at run time; the guard looks at check time. A directory
     written earlier in the command, at or above where git runs (`mkdir sub && … > sub/.git`, an extraction),
-    or anything written inside the git dir it is given, may hold a `.git` that sends it to another checkout."""
-    made = set(command.state.repositories)
-    written = [path for path in command.state.written if path not in made]
-    for own in _own_outputs(call, command):  # this git's own outputs, recorded first by the writes rule
-        if own in written:
-            del written[len(written) - 1 - written[::-1].index(own)]
+    or anything written inside the git dir it uses (the one it is given, or a `.git` it finds upwards), may send it
+    to another checkout; so may a repository whose config the command set (`git config`, a template's)."""
+    written = _earlier_writes(call, command)
+    configured = _configured_repository(call, command)
+    if configured is not None:
+        return f"git uses the repository {configured}, whose config this command set or wrote first"
     if not written:
         return None
     places = [(call.run_dir, "runs in"), (call.work_tree, "works on")]
@@ -315,13 +534,16 @@ def written_location(call: GitCall, command: ShellCommand) -> str | None:
             continue
         where = canonical(place, "/", command.home)
         for path in written:
-            if path is not None and (where == path or where.startswith(path.rstrip("/") + "/")):
+            if where == path or where.startswith(path.rstrip("/") + "/"):
                 return f"git {verb} {where}, which this command writes first, so a `.git` there may send it to another checkout"
     if call.git_dir is not None:
         git_dir = canonical(call.git_dir, "/", command.home)
         for path in written:
-            if path is not None and (path == git_dir or path.startswith(git_dir.rstrip("/") + "/") or git_dir.startswith(path.rstrip("/") + "/")):
+            if path == git_dir or path.startswith(git_dir.rstrip("/") + "/") or git_dir.startswith(path.rstrip("/") + "/"):
                 return f"git uses the git dir {git_dir}, which this command writes first"
+    git_dir = _git_dir_written(call, command, written)
+    if git_dir is not None:
+        return f"git uses the git dir {git_dir}, which this command writes into first"
     return None
 
 
@@ -451,13 +673,9 @@ def git_writes(command: ShellCommand) -> list:
     if sub in DIFF_FAMILY:
         option_targets("--output")
     if sub == "clone":
-        if len(operands) >= 2:
-            targets.append(Target(operands[1][0], operands[1][1], "clone into", base=base))
-        elif operands and operands[0][1] is not None:
-            name = operands[0][1].rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git") or "."
-            targets.append(Target(operands[0][0], name, "clone into", base=base))
-        elif operands:
-            targets.append(Target(operands[0][0], None, "clone into", base=base))
+        into = _clone_into(operands)
+        if into is not None:
+            targets.append(Target(into[0], into[1], "clone into", base=base))
         option_targets("--separate-git-dir")
         if call.names_work_tree:  # GIT_WORK_TREE=<main>/sub git clone … checked its files out into the main checkout
             word = call.work_tree_word or _assignment_word(command, "GIT_WORK_TREE")
@@ -474,6 +692,9 @@ def git_writes(command: ShellCommand) -> list:
             where = None if common is None else _init_relative(call, common)
             targets.append(Target(_assignment_word(command, "GIT_COMMON_DIR"), where, "init, the common dir named by GIT_COMMON_DIR", base=base))
         option_targets("--separate-git-dir")
+        linked = _init_linked_git_dir(call, command, base)
+        if linked is not None:
+            targets.append(linked)
     elif sub == "archive":
         option_targets("-o", "--output")
     elif sub == "format-patch":
@@ -507,6 +728,51 @@ def git_writes(command: ShellCommand) -> list:
             for candidate in path_candidates(value) if value is not None else ():
                 targets.append(Target(word, candidate, f"`git {sub}`, which may write it", kind="operand", base=base))
     return targets
+
+
+def _clone_into(operands: list[tuple[Word, str | None]]) -> tuple[Word, str | None] | None:
+    """The directory `git clone` makes, as written: its second operand, else the repository's name (`x` for
+    `…/x.git`)."""
+    if len(operands) >= 2:
+        return operands[1]
+    if operands and operands[0][1] is not None:
+        return operands[0][0], operands[0][1].rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git") or "."
+    return (operands[0][0], None) if operands else None
+
+
+def clone_directory(call: GitCall, command: ShellCommand) -> str | None:
+    """The directory `git clone` makes (canonical; None when not known)."""
+    into = _clone_into(call.parsed().operands)
+    if into is None or into[1] is None or call.dynamic or (call.run_dir is None and not into[1].startswith(("/", "~"))):
+        return None
+    return canonical(into[1], call.run_dir or "/", command.home)
+
+
+def _init_linked_git_dir(call: GitCall, command: ShellCommand, base: str) -> Target | None:
+    """The git dir that a `.git` link where `git init` works names: init re-initialises that one (rewrites its
+    config for --shared, copies a template's hooks in, moves it for --separate-git-dir) as if it were named itself.
+    A hand-written `gitdir: <main>/.git` in /tmp/fake made `git init --shared=all /tmp/fake` rewrite the main
+    repository's config (git 2.39); the write table judges the git dir it names (WG401 in a shared checkout). A
+    linked worktree's own link, which git's records confirm, is judged as its worktree already (init's directory)."""
+    if call.names_git_dir:
+        place, word = init_git_dir(call), call.git_dir_word or _assignment_word(command, "GIT_DIR")
+    else:
+        if "--bare" in call.flags():
+            return None  # the directory itself is the git dir: its own target, symlinks resolved
+        operands = call.parsed().operands
+        word, directory = operands[0] if operands else (None, call.run_dir)
+        if directory is not None and not directory.startswith(("/", "~")):
+            directory = None if call.run_dir is None else os.path.join(call.run_dir, directory)
+        place = None if directory is None else os.path.join(directory, ".git")
+    if place is None or call.dynamic:
+        return None  # only known at run time: init's own target is WG403 already
+    head, name = os.path.split(place.rstrip("/"))
+    dotgit = os.path.join(canonical(head or "/", "/", command.home), name)
+    try:
+        linked = git_dir_link(dotgit)
+    except LayoutUnknown:
+        return Target(word, None, f"init, through {dotgit}, which cannot be read", base=base)
+    return None if linked is None else Target(word, linked, f"init, the git dir {dotgit} links to", base=base)
 
 
 def _init_git_dir_target(call: GitCall, command: ShellCommand, base: str) -> Target:
@@ -590,20 +856,32 @@ CODE_KEYS: dict[str, str] = {
     "remote.*.receivepack": "args", "remote.*.uploadpack": "args", "uploadpack.packobjectshook": "args",
     "interactive.difffilter": "shell", "trailer.*.command": "shell", "trailer.*.cmd": "args", "imap.tunnel": "shell",
     "browser.*.cmd": "args", "man.*.cmd": "args", "web.browser": "args", "alias.*": "!", "submodule.*.update": "!",
+    "man.*.path": "args", "browser.*.path": "args", "instaweb.httpd": "args",
+    "difftool.*.path": "args", "mergetool.*.path": "args", "tar.*.command": "shell", "gpg.ssh.defaultkeycommand": "shell",
     "core.hookspath": "opaque", "include.path": "opaque", "includeif.*.path": "opaque",
 }
 #: Kind "args": git runs the string with its own arguments after it (file names in the checkout, a repository path,
 #: a host), as `sh -c 'TEXT "$@"'` does; the string is walked with those words, unknown, after it. Editors get a file
 #: in git's own directory and pagers nothing, so they are "shell". (diff.external=rm deleted a file of the main
-#: checkout: the review of issue 10.)
+#: checkout: the review of issue 10.) `man.<tool>.path` and `browser.<tool>.path` are the programs `git help` and
+#: `git web--browse` run with the page or URL after them; instaweb.httpd the server `git instaweb` starts;
+#: `difftool.<tool>.path` and `mergetool.<tool>.path` the program a known tool runs with the files after it.
+#: `tar.<format>.command` is the filter `git archive` pipes a tar through, and `gpg.ssh.defaultKeyCommand` the
+#: command `git commit -S` runs for a key (both run by the shell).
 #: Environment variables whose value git runs as a command (PAGER, EDITOR and VISUAL are git's fallbacks), by kind.
+#: The programs git starts run some too: man (`git help`, `--help`) its MANPAGER, less (git's pager, man's) its
+#: LESSOPEN and LESSCLOSE, kind "less": a shell command after a leading `|`, `||` or `-` (git 2.39 with a terminal).
 CODE_VARIABLES: dict[str, str] = {
     "GIT_EDITOR": "shell", "GIT_SEQUENCE_EDITOR": "shell", "GIT_EXTERNAL_DIFF": "args", "GIT_SSH_COMMAND": "args",
     "GIT_SSH": "args", "GIT_PAGER": "shell", "GIT_ASKPASS": "shell", "SSH_ASKPASS": "shell", "GIT_PROXY_COMMAND": "args",
-    "PAGER": "shell", "EDITOR": "shell", "VISUAL": "shell",
+    "PAGER": "shell", "EDITOR": "shell", "VISUAL": "shell", "MANPAGER": "shell", "LESSOPEN": "less", "LESSCLOSE": "less",
 }
 #: Environment variables that make git read config or programs from a file the guard cannot look inside.
 OPAQUE_VARIABLES = ("GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_EXEC_PATH")
+#: Environment variables of the programs git starts whose options may name a command (`MANOPT=-P<pager>`: man
+#: ran it for `git help log`, git 2.39), which the guard does not read. less reads key bindings and its own
+#: environment (LESSOPEN among it) from a lesskey file or text (shell/runners.py LESSKEY_VARIABLES).
+OPAQUE_PROGRAM_VARIABLES = {"MANOPT": "man", **{variable: "less" for variable in LESSKEY_VARIABLES}}
 #: Subcommand options whose value is a shell command.
 CODE_OPTIONS: dict[str, tuple[str, ...]] = {
     "rebase": ("-x", "--exec"),
@@ -616,6 +894,7 @@ CODE_OPTIONS: dict[str, tuple[str, ...]] = {
     "push": ("--receive-pack", "--exec"),
     "archive": ("--exec",),
     "send-email": ("--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd"),
+    "instaweb": ("-d", "--httpd"),
 }
 #: Of those, the ones git runs with its own arguments after the string (kind "args" above): all but rebase's and
 #: filter-branch's, which run a shell string as it is.
@@ -677,7 +956,7 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
     found = GitCode()
     top = checkout_top(call, command.home)
 
-    def config(key: str, value: str | None, offset: int, source: str) -> None:
+    def config(key: str, value: str | None, offset: int, source: str, top: str | None = top) -> None:
         if allows_ext(key, value):
             found.opaque.append(f"{source} sets {key} so that git may run an ext:: command, which worktree-guard cannot look inside")
         kind = code_kind(key)
@@ -709,15 +988,27 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
         key, _, variable = setting.partition("=")
         present, value = command.env(variable)
         config(key, value if present else None, command.span[0], f"`git --config-env` (${variable})")
+    _clone_config(command, call, config, found)
     for variable, kind in CODE_VARIABLES.items():
         present, value = command.env(variable)
         if present:
             word = _assignment_word(command, variable)
             offset = word.span[0] + (1 if word.raw[:1] in "'\"" else 0) if word is not None else command.span[0]
+            if value is not None and kind == "less":
+                value = value.lstrip().lstrip("|-")
             if value is None:
                 found.opaque.append(f"${variable} is a command only known at run time")
             elif value:
                 found.scripts.append((value + (arguments_after(top) if kind == "args" else ""), offset, top))
+    for variable, program in OPAQUE_PROGRAM_VARIABLES.items():
+        present, value = command.env(variable)
+        if present and value != "":
+            found.opaque.append(f"${variable} gives {program}, which git may start, options worktree-guard does not read (a command among them)")
+    present, options = command.env("LESS")
+    if present and less_options_opaque(options):
+        found.opaque.append("$LESS gives less, which git may start, a lesskey file or text or startup commands worktree-guard does not read (a command among them)")
+    for directory in call.exec_paths:
+        found.opaque.append(f"`git --exec-path={directory or '…'}` makes git run git-<sub> and the programs it starts (its pager, man) from {directory or 'a directory only known at run time'}, which worktree-guard cannot look inside")
     present, allowed = command.env("GIT_ALLOW_PROTOCOL")
     if present and (allowed is None or "ext" in allowed.split(":")):
         found.opaque.append("$GIT_ALLOW_PROTOCOL lets git run an ext:: command, which worktree-guard cannot look inside")
@@ -727,8 +1018,26 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
             found.opaque.append(f"${variable} makes git read config or programs from {value or 'a file only known at run time'}, which worktree-guard cannot look inside")
     _config_parameters(command, config, found)
     _home_config(command, found)
+    unread = unread_repository_config(call, command)
+    if unread is not None:
+        found.opaque.append(unread)
     _subcommand_code(command, call, top, found)
     return found
+
+
+def _clone_config(command: ShellCommand, call: GitCall, config, found: GitCode) -> None:
+    """`git clone -c <key>=<value>`: in force while it clones (a hook under core.hooksPath ran at its checkout) and
+    written into the new repository's config, where every later git there reads it (`-c core.fsmonitor=…` ran on
+    `git status` there, git 2.39): judged as `git -c`, where the clone lands."""
+    into = clone_directory(call, command)
+    for word, setting in clone_settings(call):
+        if setting is None:
+            found.opaque.append(f"`git clone -c` is given config only known at run time ({word.raw if word else '?'}), which may name a command git runs")
+            continue
+        key, eq, value = setting.partition("=")
+        at = word.raw.find(key + "=") if word is not None else -1
+        offset = (word.span[0] if word is not None else command.span[0]) + (at + len(key) + 1 if at >= 0 else 0)
+        config(key, value if eq else "true", offset, "`git clone -c`", into)
 
 
 def _config_parameters(command: ShellCommand, config, found: GitCode) -> None:
@@ -763,9 +1072,10 @@ def _config_parameters(command: ShellCommand, config, found: GitCode) -> None:
 
 
 def _home_config(command: ShellCommand, found: GitCode) -> None:
-    """A HOME (or XDG_CONFIG_HOME) whose git config was written earlier in the same command: git would read code
-    the guard has not seen."""
-    for variable, files in (("HOME", (".gitconfig", ".config/git/config")), ("XDG_CONFIG_HOME", ("git/config",))):
+    """A HOME (or XDG_CONFIG_HOME) whose git config, or the lesskey file of the pager git starts, was written earlier
+    in the same command: git (or less) would read code the guard has not seen."""
+    homes = (("HOME", (".gitconfig", ".config/git/config", *LESSKEY_FILES)), ("XDG_CONFIG_HOME", ("git/config", "lesskey")))
+    for variable, files in homes:
         present, value = command.env(variable)
         if not present or (variable == "HOME" and value == command.home):
             continue  # the agent's own HOME: its config is the environment, not something this command wrote

@@ -60,7 +60,31 @@ class CodeRunner:
     walk_env: tuple[str, ...] = ()
 
 
-_LESS = CodeRunner(walk_env=("LESSOPEN", "LESSCLOSE"))
+#: less's lesskey: key bindings and an `#env` section (LESSOPEN among it, run as a command) read from a file or text
+#: these variables name or hold, or from LESSKEY_FILES in HOME. None of it is read by the guard.
+LESSKEY_VARIABLES = ("LESSKEYIN", "LESSKEY", "LESSKEYIN_SYSTEM", "LESSKEY_SYSTEM", "LESSKEY_CONTENT")
+LESSKEY_FILES = (".lesskey", ".less", ".config/lesskey")
+#: less options (on its command line or in $LESS) that name a lesskey file or text; long names may be abbreviated.
+LESSKEY_OPTIONS = ("--lesskey-file", "--lesskey-src", "--lesskey-content")
+
+
+def less_options_opaque(value: str | None) -> bool:
+    """Whether less options (the value of $LESS) may give less a lesskey file or text, or commands it runs at start:
+    `-k`/`-k<file>` in a cluster of letters (with or without a leading `-`), a long option that abbreviates a lesskey
+    one, or `+<command>` (a `+!cmd` runs cmd). Only known at run time counts too."""
+    if value is None:
+        return True
+    for word in value.split():
+        if word.startswith("--"):
+            name = word.partition("=")[0]
+            if len(name) > 2 and any(option.startswith(name) for option in LESSKEY_OPTIONS):
+                return True
+        elif word.startswith("+") or "k" in word.lstrip("-"):
+            return True
+    return False
+
+
+_LESS = CodeRunner(walk_env=("LESSOPEN", "LESSCLOSE"), env=LESSKEY_VARIABLES, options=_f("-k", *LESSKEY_OPTIONS))
 _GDB = CodeRunner(options=_f("-ex", "--ex", "-eval-command", "--eval-command", "-x", "--x", "-command", "--command", "-iex", "--iex", "-init-eval-command", "--init-eval-command", "-ix", "--ix", "-init-command", "--init-command"))
 _FD = CodeRunner(argv_options=_f("-x", "--exec", "-X", "--exec-batch"), placeholders=("{}", "{/}", "{//}", "{.}", "{/.}"))
 _MAKE = CodeRunner(options=_f("--eval", "-E"), stdin_files=_f("-f", "--file", "--makefile"))
@@ -90,7 +114,7 @@ BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
     "less": _LESS,
     "zless": _LESS,
     "lesspipe": _LESS,
-    "man": CodeRunner(walk_options=_f("-P", "--pager"), walk_env=("MANPAGER", "PAGER", "LESSOPEN", "LESSCLOSE"), options=_f("-H", "--html")),
+    "man": CodeRunner(walk_options=_f("-P", "--pager"), walk_env=("MANPAGER", "PAGER", "LESSOPEN", "LESSCLOSE"), options=_f("-H", "--html"), env=LESSKEY_VARIABLES),
     "fd": _FD,
     "fdfind": _FD,
 }
@@ -104,8 +128,16 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
     values = command.values()
     reasons: list[str] = []
     for variable in runner.env:
-        if command.env(variable)[0]:
+        present, value = command.env(variable)
+        if variable in LESSKEY_VARIABLES:
+            if present and value != "":
+                reasons.append(f"`{name}` reads key bindings and commands (an #env LESSOPEN) from ${variable}")
+        elif present:
             reasons.append(f"`{name}` runs the command in ${variable}")
+    if LESSKEY_VARIABLES[0] in runner.env:
+        present, options = command.env("LESS")
+        if present and less_options_opaque(options):
+            reasons.append(f"`{name}` reads $LESS, which gives less a lesskey file or text or startup commands")
     pattern = re.compile(runner.code_operands) if runner.code_operands else None
     operand_seen = False
     for i, value in enumerate(values[1:], start=1):

@@ -59,6 +59,9 @@ class ShellState:
     #: Directories git filled itself earlier in the command (a repository `git init` / `git clone` made, the
     #: patches of `git format-patch`; shared like `written`): their writing sends a later git nowhere else.
     repositories: list[str] = field(default_factory=list)
+    #: Repositories (their directory, or their git dir) whose config or hooks this command put there without the
+    #: guard reading them: a template's copy, `git config` (shared like `written`). A later git there reads them.
+    configured: list[str] = field(default_factory=list)
     #: Variables that cannot be assigned or unset (`readonly X`, `declare -r X`): bash refuses both.
     readonly: set[str] = field(default_factory=set)
     #: Namerefs (`declare -n r=d`) and the variable each stands for (None: not known which).
@@ -89,6 +92,7 @@ class ShellState:
             options=set(self.options),
             written=self.written,
             repositories=self.repositories,
+            configured=self.configured,
             readonly=set(self.readonly),
             transformed=set(self.transformed),
             namerefs=dict(self.namerefs),

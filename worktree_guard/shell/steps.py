@@ -63,14 +63,27 @@ class ShellCommand:
         """(set?, value) of a variable for this command: a prefix assignment first, then one made earlier.
 
         An earlier plain `NAME=v` counts even without `export`: the variable may already be exported in
-        the agent's shell, so assuming the child does not see it would be a guess.
+        the agent's shell, so assuming the child does not see it would be a guess. The command's own prefixes
+        expand left to right (`D=/x; D=<main>/.git GIT_DIR=$D git …` gives git <main>/.git); a wrapper's
+        (`env GIT_DIR=$D`) are words the shell expanded before its prefixes applied.
         """
-        for assignment in reversed(self.assignments):
-            if assignment.name == name:
-                return True, word_value(assignment.value, self.state, self.home)
+        for index in range(len(self.assignments) - 1, -1, -1):
+            if self.assignments[index].name == name:
+                return True, self._prefix_value(index)
         if name in self.state.variables:
             return True, self.state.variables[name]
         return False, None
+
+    def _prefix_value(self, index: int) -> str | None:
+        assignment = self.assignments[index]
+        own = {id(a) for a in getattr(self.node, "assignments", [])}
+        earlier = [a for a in self.assignments[:index] if id(a) in own]
+        if id(assignment) not in own or not earlier:
+            return word_value(assignment.value, self.state, self.home)
+        state = self.state.copy()
+        for before in earlier:
+            state.assign(before.name, word_value(before.value, state, self.home), before.append)
+        return word_value(assignment.value, state, self.home)
 
 
 @fast_dataclass(slots=True)

@@ -55,6 +55,7 @@ class Walker:
     trace: list[tuple[str, str | None, tuple[int, int]]] = field(default_factory=list)
     _called: set[str] = field(default_factory=set)
     _defined: dict[str, tuple[ast.Function, ShellState]] = field(default_factory=dict)
+    _active: set[tuple] = field(default_factory=set)
 
     # -- entry points --------------------------------------------------------------------------
 
@@ -223,7 +224,7 @@ class Walker:
             for inner in unwrapped.inner:
                 self.inner(step, inner, depth)
             for script in unwrapped.scripts:
-                self.string(script.source, script.offset, step.state, script.cwd, depth + 1, script.same_shell)
+                self.string(script.source, script.offset, step.state, script.cwd, depth + 1, script.same_shell, step)
         apply_builtin(step)
 
     def call(self, function: ast.Function, step: ShellCommand, depth: int) -> None:
@@ -289,10 +290,21 @@ class Walker:
             raise BudgetExceeded(f"commands wrap each other deeper than {MAX_DEPTH} levels")
         self.simple(step, depth + 1)
 
-    def string(self, source: str, offset: int, state: ShellState, cwd: str | None, depth: int, same_shell: bool = False) -> None:
+    def string(
+        self,
+        source: str,
+        offset: int,
+        state: ShellState,
+        cwd: str | None,
+        depth: int,
+        same_shell: bool = False,
+        outer: ShellCommand | None = None,
+    ) -> None:
         """Shell code held in a string (`bash -c`, `eval`, a heredoc fed to a shell): parsed and walked.
 
-        `eval`, `source` and `trap` run it in this shell (its cd persists); `bash -c` in a child."""
+        `eval`, `source` and `trap` run it in this shell (its cd persists); `bash -c` in a child. The prefix
+        assignments of the command that runs it (`GIT_DIR=x bash -c '…'`, `X=1 eval '…'`) are exported
+        variables of the code it runs: `outer` carries them in (as `env`, `xargs` and `nohup` carry theirs)."""
         if depth > MAX_DEPTH:
             raise BudgetExceeded(f"shell code nests deeper than {MAX_DEPTH} levels")
         self.parsed_chars += len(source)
@@ -303,12 +315,33 @@ class Walker:
         except Exception as error:  # noqa: BLE001 — the parser's own failure type is the caller's business
             self.findings.extend(self.hooks.on_parse_failure(error, offset, offset + len(source), source) or [])
             return
+        prefixes = outer.assignments if outer is not None else []
         if same_shell:
-            self.walk_script(script, state, depth)
+            # bash drops `X=1 eval …`'s X afterwards (POSIX mode keeps it): a name the prefix changed ends unknown.
+            before = {a.name: state.variables.get(a.name, _MISSING) for a in prefixes}
+            _export_prefixes(state, prefixes, outer, self.home)
+            self._walk_once(source, script, state, depth)
+            for name, value in before.items():
+                if state.variables.get(name, _MISSING) != value:
+                    state.assign(name, None)
             return
         inner = state.copy()
         inner.cwd = cwd
-        self.walk_script(script, inner, depth)
+        _export_prefixes(inner, prefixes, outer, self.home)
+        self._walk_once(source, script, inner, depth)
+
+    def _walk_once(self, source: str, script: ast.Script, state: ShellState, depth: int) -> None:
+        """Walk code held in a string, unless the same code in the same state is being walked already further out:
+        a program that runs code from its environment finds it there again in the code it runs
+        (`LESSOPEN='|lesspipe %s'`, which lesspipe's runner row walks), and that walk would find nothing new."""
+        key = (source, state.cwd, tuple(sorted(state.variables.items())), tuple(sorted(state.functions)), tuple(sorted(state.options)))
+        if key in self._active:
+            return
+        self._active.add(key)
+        try:
+            self.walk_script(script, state, depth)
+        finally:
+            self._active.discard(key)
 
     # -- pieces --------------------------------------------------------------------------------
 
@@ -331,6 +364,20 @@ class Walker:
 
 
 _MISSING = object()
+
+
+def _export_prefixes(state: ShellState, assignments: list[ast.Assignment], outer: ShellCommand | None, home: str) -> None:
+    """A command's prefix assignments made exported variables of `state`. The shell's own prefixes expand left
+    to right (`A=1 B=$A bash -c …` gives B the new A); a wrapper's (`env B=$A bash -c …`) were words the shell
+    expanded before any prefix applied."""
+    if not assignments or outer is None:
+        return
+    own = {id(a) for a in outer.node.assignments} if isinstance(outer.node, ast.Command) else set()
+    before = state.copy()
+    for assignment in assignments:
+        source = state if id(assignment) in own else before
+        state.assign(assignment.name, word_value(assignment.value, source, home), assignment.append)
+        state.exported.add(assignment.name.partition("[")[0])
 
 
 def _is_positional(name: str) -> bool:
