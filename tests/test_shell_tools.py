@@ -281,6 +281,13 @@ def test_powershell_parameters_are_read_as_powershells_console_host_reads_them()
     assert launch("pwsh", ["pwsh", "-File"]) == ("none", 1)  # refused by PowerShell: runs nothing
     assert launch("pwsh", ["pwsh", "-nop"]) == ("input", None)  # no program: its input is
     assert launch("pwsh", ["pwsh", "-no"]) == ("unknown", 1)  # shorter than -noe/-nop/-nol/-noni: not known
+    # the edges of the line (mutation testing, phase 7): a parameter that ends it, the first word Windows splits
+    assert launch("powershell", ["powershell", "-Version"]) == ("none", 1)  # 5.1's -Version without its value
+    assert launch("powershell", ["powershell", "-Version", "2"]) == ("input", None)  # version 2, then its input
+    assert launch("pwsh", ["pwsh", "-Command"]) == ("code", 1)  # no code after it: still the code parameter
+    assert launch("pwsh", ["pwsh", "-c", "-"]) == ("input", 1)
+    assert launch("pwsh.exe", ["pwsh.exe", 'a"b', "x"]) == ("split", 1)
+    assert launch("pwsh.exe", ["pwsh.exe", "-nop", 'a"b']) == ("split", 2)
 
 
 def bash_call(repo: Repo, command: str) -> Any:
