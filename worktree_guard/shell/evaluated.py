@@ -424,6 +424,10 @@ def _operand(builtin: str, word: Word, value: str | None, options: str, state: S
     if not known and not eq and "[" not in name and not exporting:
         found.append(Evaluated(None, word.span, f"`{builtin}` is given a variable name only known at run time ({word.raw}), and bash expands a subscript in a name, command substitutions included"))
         return
+    if not known and not eq and not exporting:
+        # `unset "h[$i]"`, `printf -v "a[$(cmd)]"`: bash expands the subscript a second time, run-time part and all.
+        found.append(Evaluated(None, word.span, f"`{builtin}` is given a variable name whose subscript is only known at run time ({word.raw}), and bash expands a subscript in a name, command substitutions included"))
+        return
     if not exporting and (eq or not declaring):
         _name(name, state, word.span, found)  # `declare 'a[$(cmd)]=1'`, `printf -v 'a[$(cmd)]'`
     if not (declaring and eq):
@@ -439,6 +443,9 @@ def _operand(builtin: str, word: Word, value: str | None, options: str, state: S
     if name in PROMPTS:
         _prompt(rest if known else None, f"`{name}`", word.span, found)  # `export PS4='$(cmd)'`
     if not known:
+        if "n" in options and "[" in rest:
+            # `declare -n r="a[$x]"`: the subscript of the name r stands for is expanded again at each use of r.
+            found.append(Evaluated(None, word.span, f"`{builtin} -n` is given a variable name whose subscript is only known at run time ({word.raw}), and bash expands a subscript in a name, command substitutions included"))
         return
     if "n" in options:
         _name(rest, state, word.span, found)  # `declare -n r='a[$(cmd)]'`: the name r stands for
