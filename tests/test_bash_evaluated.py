@@ -50,6 +50,10 @@ SHAPES = [
     "x='a[$(CODE)]'; echo $[x]",
     "x='a[$(CODE)]'; [[ $x -eq 1 ]]",
     "x='a[$(CODE)]'; [[ -v $x ]]",
+    "[[ 'a[$(CODE)]' -eq 1 ]]",  # an operand of an arithmetic test is arithmetic, quotes and all
+    "[[ $'a[$(CODE)]' -eq 1 ]]",
+    "[[ 1 -lt 'a[`CODE`]' ]]",
+    "[[ -n x && ( 2 -ge 'a[$(CODE)]' ) ]]",
     "y='a[$(CODE)]'; x=y; echo $(( x ))",
     "o='a[$(CODE)]'; b=(1 2); echo \"${b[o]}\"",
     "o='a[$(CODE)]'; b=(1 2); b[o]=3",
@@ -122,6 +126,8 @@ NOT_RUN = [
     "x='a[$(CODE)]'; test \"$x\" -eq 1",  # test's -eq takes integers only
     "x='a[$(CODE)]'; declare \"$x\"",  # a name without `=` is not assigned
     "export 'a[$(CODE)]=1'",  # export and readonly refuse a subscript
+    "s=x; [[ $s == 'a[$(CODE)]' ]]",  # a string comparison: the operand is not evaluated
+    "s=x; [[ $s != *'[$(CODE)'* || -z 'a[$(CODE)]' ]]",
 ]
 
 UNKNOWN = [

@@ -157,12 +157,16 @@ def in_command(node: Command, state: ShellState) -> list[Evaluated]:
 
 def in_compound(node: Compound, state: ShellState) -> list[Evaluated]:
     """What the words of a compound command run: `for`/`case` words, and the operands of `[[ ]]`, `(( ))` and
-    `for (( ))`, every one of which may be arithmetic (the back-ends give the operands, not the operators)."""
+    `for (( ))`. An operand of `(( ))` or of an arithmetic test in `[[ ]]` is arithmetic as written; any other
+    operand of `[[ ]]` may still name a variable evaluated as arithmetic (`[[ -v $x ]]`)."""
     found: list[Evaluated] = []
     arithmetic = node.kind in ("arith", "arith_for")
     for word in node.words:
         if arithmetic:
             _arithmetic_text(word.raw, state, word.span, found)
+            continue
+        if any(word is operand for operand in node.arithmetic):
+            _arithmetic_text(word.raw, state, word.span, found)  # `[[ 'a[$(cmd)]' -eq 1 ]]`, as in `(( ))`
             continue
         _scan(word.raw, state, word.span, found)
         if node.kind == "cond":
