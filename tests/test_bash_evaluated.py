@@ -58,6 +58,13 @@ SHAPES = [
     "o='a[$(CODE)]'; b=(1 2); echo \"${b[o]}\"",
     "o='a[$(CODE)]'; b=(1 2); b[o]=3",
     "o='a[$(CODE)]'; b=([$o]=3)",
+    "a=(['$(CODE)']=1)",  # a compound array's subscript is arithmetic, quotes and all
+    "a=(x [1]=y ['$(CODE)']=1)",
+    "declare -a a=(['$(CODE)']=1)",
+    "x='b[$(CODE)]'; declare -a a=([x]=1)",
+    "x='b[$(CODE)]'; f() { local -a a=([$x]=1); }; f",
+    "x='b[$(CODE)]'; declare a=([x]=1)",
+    "x='b[$(CODE)]'; typeset -ga a=([1]=2 [x]=1)",
     "o='a[$(CODE)]'; s=abc; echo \"${s:o}\"",
     "declare -i n; x='a[$(CODE)]'; n=x",
     "x='a[$(CODE)]'; for ((i = 0; i < x; i++)); do :; done",
@@ -110,6 +117,7 @@ HARMLESS = [
     "read -rp 'name: ' ans < /dev/null",
     "f() { local x=\"$1\"; local -a all=(\"$@\"); local -n ref=$1; }; f a b",
     "declare -a arr=(\"$HOME\"); declare -A m=([a]=1); echo \"${arr[0]} ${m[a]}\"",
+    "i=2; a=([0]=x [i]=y [$i+1]=z '[q]' \"[$(date)]\"); declare -a b=([i*2]=1); local_x=([1]=\"$HOME\")",
     "test -v HOME && [ -v PWD ] && [[ -v HOME ]]",
     "unset x; unset -f f; unset \"${!GIT_@}\"",
     "export $(grep -v '^#' .env | xargs) 2>/dev/null",
@@ -126,6 +134,8 @@ NOT_RUN = [
     "x='a[$(CODE)]'; test \"$x\" -eq 1",  # test's -eq takes integers only
     "x='a[$(CODE)]'; declare \"$x\"",  # a name without `=` is not assigned
     "export 'a[$(CODE)]=1'",  # export and readonly refuse a subscript
+    "declare -A h=(['$(CODE)']=1)",  # an associative array's key is expanded once
+    "k='a[$(CODE)]'; declare -A h=([$k]=1)",
     "s=x; [[ $s == 'a[$(CODE)]' ]]",  # a string comparison: the operand is not evaluated
     "s=x; [[ $s != *'[$(CODE)'* || -z 'a[$(CODE)]' ]]",
 ]

@@ -140,9 +140,8 @@ def in_command(node: Command, state: ShellState) -> list[Evaluated]:
         base, bracket, subscript = assignment.name.partition("[")
         if bracket:
             _names(subscript, state, assignment.span, found)  # `b[x]=1`: the subscript is arithmetic
-        if value.raw.startswith("("):
-            for element in re.findall(r"\[([^\]]*)\]", value.raw):
-                _names(element, state, value.span, found)  # `b=([x]=1)`
+        for subscript in _array_subscripts(value.raw):
+            _arithmetic_text(subscript, state, value.span, found)  # `b=([x]=1)`, `b=(['$(cmd)']=1)`
         if base in state.transformed and value.value is not None:
             _arithmetic_value(value.value, state, value.span, found)  # a `declare -i` variable assigned `x`
         if base in PROMPTS:
@@ -226,6 +225,32 @@ def _expansions(raw: str, heredoc: bool = False) -> Iterator[tuple[str, str]]:
             i = close + 1
             continue
         i += 1
+
+
+def _array_subscripts(raw: str) -> Iterator[str]:
+    """The subscript of each `[index]=value` element of a compound array assignment `(…)` as written: arithmetic
+    for an indexed array (an associative array's key is not evaluated again; where the walk cannot tell which the
+    array is, it is judged as arithmetic). Quoted text between elements is skipped."""
+    if not raw.startswith("("):
+        return
+    i, n = 1, len(raw)
+    while i < n:
+        c = raw[i]
+        if c == "\\":
+            i += 2
+        elif c in "'\"":
+            close = raw.find(c, i + 1)
+            if close < 0:
+                return
+            i = close + 1
+        elif c == "[" and raw[i - 1] in "( \t\n":
+            close = _bracket_close(raw, i)
+            if close < 0:
+                return
+            yield raw[i + 1 : close]
+            i = close + 1
+        else:
+            i += 1
 
 
 def _bracket_close(text: str, i: int) -> int:
@@ -437,6 +462,9 @@ def _operand(builtin: str, word: Word, value: str | None, options: str, state: S
     if not (declaring and eq):
         return
     match = ASSIGNMENT_PREFIX.match(word.raw)
+    if match is not None and "A" not in options:  # an associative array's keys are expanded once, as words
+        for subscript in _array_subscripts(word.raw[match.end():]):
+            _arithmetic_text(subscript, state, word.span, found)  # `declare -a a=([x]=1)`, `local a=(['$(cmd)']=1)`
     if ("a" in options or "A" in options) and not (match is not None and word.raw[match.end():].startswith("(")):
         # `declare -a a="$v"`: a value `(…)` given as a string is read as an array assignment.
         if not known:
