@@ -37,6 +37,8 @@ SHAPES = [
     "y='$(CODE)'; x=y; echo \"${!x@P}\"",
     "PS4='$(CODE)'; set -x; true",  # PS4 is expanded as a prompt string before each traced command
     "export PS4='$(CODE)'; set -o xtrace; :",
+    "p='$(CODE)'; PS4=$p; set -x; :",
+    "p='$(CODE)'; PS4=\"+ ${p}\"; set -x; :",
     "PS0='$(CODE)' bash -i <<< true 2>/dev/null",  # PS0: an interactive bash, before each command it reads
     # `${!x}`: the name x holds is looked up, and a subscript in it is expanded.
     "x='a[$(CODE)]'; echo \"${!x}\"",
@@ -67,6 +69,10 @@ SHAPES = [
     "x='b[$(CODE)]'; typeset -ga a=([1]=2 [x]=1)",
     "o='a[$(CODE)]'; s=abc; echo \"${s:o}\"",
     "declare -i n; x='a[$(CODE)]'; n=x",
+    "x='a[$(CODE)]'; declare -i n; n=$x",  # the value assigned, known variables substituted
+    "x='a[$(CODE)]'; declare -i n; n=\"${x}\"",
+    "x='a[$(CODE)]'; declare -i n; declare n=x",
+    "x='a[$(CODE)]'; declare -i n; export n=x",
     "x='a[$(CODE)]'; for ((i = 0; i < x; i++)); do :; done",
     "x='a[$(CODE)]'; case $((x)) in *) ;; esac",
     # Inside `$((…))`, `((…))`, a subscript or an offset single quotes do not keep `$(…)` literal.
@@ -124,6 +130,8 @@ HARMLESS = [
     "s=hello; echo \"${s:0:3} ${s: -2} ${#s}\"",
     "grep \"^${var}$\" README.md",  # a `$` ending a word after `${…}`
     "PS4='+ $(date) ${LINENO}: '; set -x; true",
+    "p='+ '; PS4=$p; PS0=\"$p\"; set -x; true",  # a known value without code: before, WG404
+    "declare -i n; x=5; n=$x+1; n=\"${x}\"; declare n=x; export n=2",
     "export PS1=\"(venv) $PS1\"",  # PS1 is not expanded without a terminal: not followed
 ]
 

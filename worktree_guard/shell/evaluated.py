@@ -28,10 +28,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass
+from .ast import Word
+from .steps import word_value
 from .words import ASSIGNMENT_PREFIX, UNSET, _closing
 
 if TYPE_CHECKING:
-    from .ast import Command, Compound, Span, Word
+    from .ast import Command, Compound, Span
     from .state import ShellState
     from .steps import ShellCommand
 
@@ -129,7 +131,7 @@ def prompt_decoded(value: str) -> str:
 # -- the scan of a command's words --------------------------------------------------------------------------
 
 
-def in_command(node: Command, state: ShellState) -> list[Evaluated]:
+def in_command(node: Command, state: ShellState, home: str) -> list[Evaluated]:
     """What the words, assignments, redirection targets and unquoted heredoc bodies of a simple command run."""
     found: list[Evaluated] = []
     for word in node.words:
@@ -142,16 +144,29 @@ def in_command(node: Command, state: ShellState) -> list[Evaluated]:
             _names(subscript, state, assignment.span, found)  # `b[x]=1`: the subscript is arithmetic
         for subscript in _array_subscripts(value.raw):
             _arithmetic_text(subscript, state, value.span, found)  # `b=([x]=1)`, `b=(['$(cmd)']=1)`
-        if base in state.transformed and value.value is not None:
-            _arithmetic_value(value.value, state, value.span, found)  # a `declare -i` variable assigned `x`
+        if base not in state.transformed and base not in PROMPTS:
+            continue
+        known = _assigned_value(value, state, home)  # `n=$x`: the value bash assigns
+        if base in state.transformed and known is not None:
+            _arithmetic_value(known, state, value.span, found)  # a `declare -i` variable assigned `x`
         if base in PROMPTS:
-            _prompt(value.value if not assignment.append else None, f"`{base}`", value.span, found)
+            _prompt(known if not assignment.append else None, f"`{base}`", value.span, found)
     for redirect in node.redirects:
         if redirect.target is not None:
             _scan(redirect.target.raw, state, redirect.target.span, found)
         if redirect.heredoc and not redirect.heredoc_quoted:
             _scan(redirect.heredoc, state, redirect.span, found, heredoc=True)
     return found
+
+
+def _assigned_value(value: Word, state: ShellState, home: str) -> str | None:
+    """The value an assignment gives, known variables substituted. Bash neither splits nor globs it, so a value
+    without quotes, backslashes, tildes or command substitutions is read as if double-quoted (`n=$x` with x
+    holding `a[$(cmd)]`, which the word reader leaves unknown because an unquoted word would be split there)."""
+    raw = value.raw
+    if value.value is None and not any(c in raw for c in "'\"\\`~") and "$(" not in raw:
+        value = Word(raw=f'"{raw}"', span=value.span, value=None)
+    return word_value(value, state, home)
 
 
 def in_compound(node: Compound, state: ShellState) -> list[Evaluated]:
@@ -481,8 +496,8 @@ def _operand(builtin: str, word: Word, value: str | None, options: str, state: S
         return
     if "n" in options:
         _name(rest, state, word.span, found)  # `declare -n r='a[$(cmd)]'`: the name r stands for
-    if "i" in options:
-        _arithmetic_value(rest, state, word.span, found)
+    if "i" in options or name.partition("[")[0] in state.transformed:
+        _arithmetic_value(rest, state, word.span, found)  # `declare -i n='a[$(cmd)]'`, `export n=x` after it
 
 
 def _static_head(raw: str) -> str:

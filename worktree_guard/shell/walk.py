@@ -179,7 +179,7 @@ class Walker:
             if redirect.target is not None:
                 self.substitutions(redirect.target.substitutions, state, depth)
             self.substitutions(redirect.heredoc_substitutions, state, depth)
-        self.evaluations(evaluated.in_command(node, state), state, depth)
+        self.evaluations(evaluated.in_command(node, state, self.home), state, depth)
         # `${X:=d}`, `$((X=1))` and `let X=1` assign while the words expand: X is then not followed.
         texts = [w.raw for w in node.words] + [a.value.raw for a in node.assignments] + [a.name for a in node.assignments]
         texts += [r.target.raw for r in node.redirects if r.target is not None]
