@@ -75,6 +75,8 @@ SHAPES = [
     "x='a[$(CODE)]'; declare -i n; export n=x",
     "x='a[$(CODE)]'; for ((i = 0; i < x; i++)); do :; done",
     "x='a[$(CODE)]'; case $((x)) in *) ;; esac",
+    "f() { echo $(( $1 )); }; f 'a[$(CODE)]'",  # a positional parameter the walk knows
+    "f() { (( ${2} + 1 )); }; x='a[$(CODE)]'; f 1 x",
     # Inside `$((…))`, `((…))`, a subscript or an offset single quotes do not keep `$(…)` literal.
     "echo $(( '$(CODE)' ))",
     "(( '$(CODE)' ))",
@@ -118,6 +120,7 @@ HARMLESS = [
     "a=(1 2); x='a[1]'; echo $(( x + 1 ))",
     "n=$(wc -l < README.md); echo $(( n + 1 ))",  # a value only known at run time: not followed (docs/bash.md)
     "for ((i = 0; i < 3; i++)); do echo $i; done",
+    "f() { echo $(( $1 + ${2} * 10 )); }; f 3 4; f \"$(wc -l < README.md)\" 1",
     "printf -v now '%s' x; echo \"$now\"",
     "while IFS= read -r line; do echo \"$line\"; done < README.md",
     "read -rp 'name: ' ans < /dev/null",

@@ -63,6 +63,8 @@ _READ_VALUE_OPTIONS = frozenset("adinNptu")
 _IDENTIFIER = r"[A-Za-z_][A-Za-z0-9_]*"
 #: A parameter's name in `${…}`: a variable, a positional parameter, or a special parameter.
 _PARAMETER_NAME = r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-]"
+#: `$1`, `${12}`: a positional parameter in arithmetic text (its value, known inside a walked function call).
+_POSITIONAL_IN_TEXT = r"\$([0-9])|\$\{([0-9]+)\}"
 _DELIMITER = "WORKTREE_GUARD_EXPANDED"
 #: Special parameters that hold no variable name (`${!#}` is the last positional parameter).
 _NUMBERS_AND_FLAGS = frozenset("#?$!-@*")
@@ -368,11 +370,14 @@ def _arithmetic_value(text: str, state: ShellState, span: Span, found: list[Eval
 
 def _names(text: str, state: ShellState, span: Span, found: list[Evaluated]) -> None:
     """Variables an arithmetic text names are evaluated as arithmetic in turn: a known value holding a subscript with
-    a substitution runs it (`x='a[$(cmd)]'; $((x))`). Values only known at run time are not followed (module doc)."""
+    a substitution runs it (`x='a[$(cmd)]'; $((x))`), and so does a known positional parameter (`$1`, `${1}`).
+    Values only known at run time are not followed (module doc)."""
     seen: set[str] = set()
     pending = [text]
     while pending:
-        for name in re.findall(_IDENTIFIER, pending.pop()):
+        text = pending.pop()
+        positional = [a or b for a, b in re.findall(_POSITIONAL_IN_TEXT, text)]  # `$(( $1 ))` in a function
+        for name in re.findall(_IDENTIFIER, text) + positional:
             if name in seen:
                 continue
             seen.add(name)
