@@ -76,6 +76,7 @@ SHAPES = [
     "x='a[$(CODE)]'; for ((i = 0; i < x; i++)); do :; done",
     "x='a[$(CODE)]'; case $((x)) in *) ;; esac",
     "f() { echo $(( $1 )); }; f 'a[$(CODE)]'",  # a positional parameter the walk knows
+    "f() { for v in \"$@\"; do echo \"${!v}\"; done; }; f HOME 'a[$(CODE)]'",
     "f() { (( ${2} + 1 )); }; x='a[$(CODE)]'; f 1 x",
     # Inside `$((…))`, `((…))`, a subscript or an offset single quotes do not keep `$(…)` literal.
     "echo $(( '$(CODE)' ))",
@@ -116,6 +117,7 @@ HARMLESS = [
     "f() { echo \"${1@P}\"; }; f '\\u@\\h'",
     "x=HOME; echo \"${!x}\"",
     "for v in HOME PWD; do echo \"${!v}\"; done",
+    "check() { for v in \"$@\"; do [ -n \"${!v:-}\" ] || exit 1; done; }; check API_KEY DB_URL",  # before, WG404
     "name='arr[@]'; arr=(a b); echo \"${!name}\"",
     "a=(1 2); x='a[1]'; echo $(( x + 1 ))",
     "n=$(wc -l < README.md); echo $(( n + 1 ))",  # a value only known at run time: not followed (docs/bash.md)
@@ -155,6 +157,7 @@ UNKNOWN = [
     ('echo "${x@P}"', "`${x@P}` expands a value only known at run time as a prompt string"),
     ('f() { echo "${1@P}"; }; f "$(cat notes.txt)"', "`${1@P}` expands a value only known at run time as a prompt string"),
     ('echo "${!x}"', "`${!x}` reads the variable named by the value of x, a name only known at run time"),
+    ('f() { for v in "$@"; do echo "${!v}"; done; }; f HOME "$(cat names)"', "`${!v}` reads the variable named by the value of v"),
     ('printf -v "$x" y', "`printf` is given a variable name only known at run time"),
     ('read "$x" < /dev/null', "`read` is given a variable name only known at run time"),
     ('declare "$x"', "`declare` is given a variable name only known at run time"),

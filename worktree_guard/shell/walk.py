@@ -152,9 +152,10 @@ class Walker:
 
     def for_items(self, node: ast.Compound, state: ShellState) -> list[str] | None:
         """The values a `for` loop takes when every word is static or a glob in its last component, at most
-        MAX_FOR_ITEMS of them; None otherwise (the loop variable is then unknown)."""
+        MAX_FOR_ITEMS of them; None otherwise (the loop variable is then unknown). `"$@"` in a function's body
+        stands for the words of its call (`for v in "$@"; do … "${!v}"; done` reads the names it was given)."""
         items: list[str] = []
-        for word in brace_expanded(node.words, state):
+        for word in brace_expanded(_positional_expanded(node.words, state), state):
             value = word_value(word, state, self.home)
             if value is not None:
                 items.append(value)
