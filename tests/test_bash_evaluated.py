@@ -137,7 +137,7 @@ HARMLESS = [
     "PS4='+ $(date) ${LINENO}: '; set -x; true",
     "p='+ '; PS4=$p; PS0=\"$p\"; set -x; true",  # a known value without code: before, WG404
     "declare -i n; x=5; n=$x+1; n=\"${x}\"; declare n=x; export n=2",
-    "export PS1=\"(venv) $PS1\"",  # PS1 is not expanded without a terminal: not followed
+    "export PS1=\"(venv) $PS1\"",  # PS1 is not judged (it runs only in an interactive shell: a known gap)
 ]
 
 # Shapes bash does not run the code of (measured with the marker): the guard passes them too.

@@ -50,10 +50,11 @@ class Evaluated:
 
 #: Text that starts an expansion which may run a command once the text is expanded again.
 _CODE_STARTS = ("$(", "`", "${", "$[")
-#: Variables bash expands as prompt strings where an agent's command can make it: PS4 before each command `set -x`
-#: traces (in this shell, and in a child bash, which takes PS4 from its environment unless run as root), PS0 in
-#: `bash -i` reading its input (bash 5.2 measured; PS1 and PROMPT_COMMAND did not run there without a terminal). An
-#: assignment is judged as `${PS4@P}` would be, whether or not tracing is ever turned on.
+#: Variables bash expands as prompt strings where an agent's command can make it, judged here: PS4 before each
+#: command `set -x` traces (in this shell, and in a child bash, which takes PS4 from its environment unless run as
+#: root), PS0 in `bash -i` reading its input. An assignment is judged as `${PS4@P}` would be, whether or not tracing
+#: is ever turned on. PS1, PS2 and PROMPT_COMMAND also run in `bash -i`/`sh -i` fed its input, without a terminal
+#: (bash 5.2; an earlier test missed it because Debian's bash.bashrc resets PS1): a known gap (docs/bash.md).
 PROMPTS = frozenset({"PS0", "PS4"})
 #: Declaration builtins: their operands are names, `NAME[sub]=value` assignments included.
 DECLARING = frozenset({"declare", "typeset", "local", "export", "readonly"})
