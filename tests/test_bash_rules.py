@@ -174,6 +174,16 @@ INDIRECTION_ROWS = [
     ("cat <<'EOF'\n$(git -C {MAIN} switch feature)\nEOF", "pass"),  # quoted: data
     ("if true; then cat <<EOF\nEOF\ngit -C {MAIN} switch feature\nEOF\nfi", {"WG301"}),
     ("sh script.sh", "pass"),
+    # Values bash runs as code without eval (tests/test_bash_evaluated.py has every shape, each checked in bash).
+    ("x='$(git -C {MAIN} switch feature)'; echo \"${x@P}\"", {"WG301"}),
+    ("PS1='\\u@\\h:\\w\\$ '; echo \"${PS1@P}\"", "pass"),
+    ('echo "${x@P}"', {"WG404"}),
+    ("x='a[$(touch {MAIN}/x)]'; echo \"${!x}\"", {"WG401"}),
+    ("x='a[$(touch {MAIN}/x)]'; echo $((x + 1))", {"WG401"}),
+    ("echo $(( '$(touch {MAIN}/x)' ))", {"WG401"}),
+    ("printf -v 'a[$(touch {MAIN}/x)]' y", {"WG401"}),
+    ('printf -v "$name" y', {"WG404"}),
+    ("PS4='$(touch {MAIN}/x)'; set -x; true", {"WG401"}),
 ]
 
 GIT_ROWS = [

@@ -213,6 +213,8 @@ def test_a_change_committed_during_the_window_is_blamed_and_rolled_back(wave: Wa
         "cat x | bash",
         "alias x='touch README.md'",
         'bash -c "$X"',
+        'echo "${X@P}"',  # a prompt string's command substitutions run
+        'printf -v "$X" y',  # a subscript in the name runs command substitutions
     ],
 )
 def test_a_worker_command_that_cannot_be_seen_is_refused(wave: Wave, command: str) -> None:

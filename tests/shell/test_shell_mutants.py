@@ -1116,7 +1116,8 @@ def bare_walker(unwrap=None, parse_error: Exception | None = None) -> tuple[shel
 
     hooks = shell_walk.Hooks(on_command=lambda step: seen.append(step) or [f"c:{step.name}"], on_redirect=lambda r: [f"r:{r.redirect.op}"],
                              unwrap=unwrap or (lambda step: None), parse=parse_source,
-                             on_parse_failure=lambda error, start, end, source: [("parse", str(error), start, end, source)])
+                             on_parse_failure=lambda error, start, end, source: [("parse", str(error), start, end, source)],
+                             on_unknown_code=lambda found: [("unknown code", found.reason)])
     return shell_walk.Walker(hooks=hooks, home="/h"), seen
 
 

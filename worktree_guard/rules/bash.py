@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from ..engine import Context
     from ..model import ToolCall
+    from ..shell.evaluated import Evaluated
     from ..shell.state import ShellState
     from ..shell.steps import ShellCommand, ShellRedirect
     from ..shell.walk import Walker
@@ -128,12 +129,16 @@ def analyse(
             )
         ]
 
+    def on_unknown_code(found: Evaluated) -> list[Violation]:
+        return [_violation(ctx, "WG404", f"{found.reason}; worktree-guard cannot see what that code does.", found.span)]
+
     hooks = Hooks(
         on_command=on_command or (lambda step: _flatten(pm.hook.worktree_guard_shell_command(command=step, ctx=ctx))),
         on_redirect=on_redirect or (lambda step: _flatten(pm.hook.worktree_guard_shell_redirect(redirect=step, ctx=ctx))),
         unwrap=lambda step: pm.hook.worktree_guard_shell_unwrap(command=step, ctx=ctx),
         parse=parse_cached,
         on_parse_failure=on_parse_failure,
+        on_unknown_code=on_unknown_code,
     )
     walker = Walker(hooks=hooks, home=ctx.policy.home)
     state = initial_state(ctx, start)

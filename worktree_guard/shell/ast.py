@@ -131,7 +131,8 @@ class Compound:
     (`[[ ]]`), `arith` (`(( ))`); `words` holds the words the construct itself expands (the `for` list, the
     `case` subject and patterns, the operands of `[[ ]]`); `bodies` are the command lists it may run,
     in source order (conditions included). The walker treats every body as possibly run.
-    For `arith_for`, `cond` and `arith`, `words` holds every word of the expressions.
+    For `arith_for`, `cond` and `arith`, `words` holds every word of the expressions; for `cond`, `arithmetic`
+    holds those of them that are operands of an arithmetic test (`-eq`, `-lt`…).
     """
 
     span: Span
@@ -140,6 +141,7 @@ class Compound:
     words: list[Word] = field(default_factory=list)
     variable: str | None = None
     redirects: list[Redirect] = field(default_factory=list)
+    arithmetic: list[Word] = field(default_factory=list)
 
 
 @fast_dataclass(slots=True)

@@ -41,6 +41,8 @@ from worktree_guard.shell.words import ASSIGNMENT_PREFIX, remove_quotes, word_va
 SHFMT_TIMEOUT_S = 15.0
 #: Word parts that can be static; every other part type is an expansion.
 _LITERAL_PARTS = frozenset(("Lit", "SglQuoted", "DblQuoted"))
+#: The operators of `[[ ]]` whose operands bash evaluates as arithmetic.
+_ARITHMETIC_TESTS = frozenset(("-eq", "-ne", "-lt", "-le", "-gt", "-ge"))
 
 
 class FallbackError(Exception):
@@ -205,7 +207,11 @@ class _Translator:
         if kind == "ArithmCmd":
             return Compound(span=span, kind="arith", words=self.words_within(cmd.get("X")), redirects=redirects)
         if kind == "TestClause":
-            return Compound(span=span, kind="cond", words=self.words_within(cmd.get("X")), redirects=redirects)
+            nodes = self.word_nodes(cmd.get("X"))
+            words = [self.word(n) for n in nodes]
+            operands = {id(n) for n in self.arithmetic_operands(cmd.get("X"))}
+            arithmetic = [word for word, node in zip(words, nodes) if id(node) in operands]
+            return Compound(span=span, kind="cond", words=words, redirects=redirects, arithmetic=arithmetic)
         if kind == "DeclClause":
             words = [self.literal_word(cmd["Variant"])]
             words.extend(self.word_from_span(a) for a in cmd.get("Args") or [])
@@ -297,7 +303,26 @@ class _Translator:
 
     def words_within(self, tree: Any) -> list[Word]:
         """Every word in an arithmetic or test expression, in source order."""
-        found: list[Word] = []
+        return [self.word(n) for n in self.word_nodes(tree)]
+
+    def arithmetic_operands(self, tree: Any) -> list[dict[str, Any]]:
+        """The word nodes of a test expression that bash evaluates as arithmetic: the operands of -eq, -ne, -lt,
+        -le, -gt and -ge (`[[ 'a[$(cmd)]' -eq 1 ]]` runs cmd; `[[ $s == 'a[$(cmd)]' ]]` does not)."""
+        found: list[dict[str, Any]] = []
+        stack = [tree]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, list):
+                stack.extend(n)
+            elif isinstance(n, dict):
+                if n.get("Type") == "BinaryTest" and n.get("Op") in _ARITHMETIC_TESTS:
+                    found.extend(side for side in (n.get("X"), n.get("Y")) if isinstance(side, dict) and side.get("Type") == "Word")
+                stack.extend(v for v in n.values() if isinstance(v, (dict, list)))
+        return found
+
+    def word_nodes(self, tree: Any) -> list[dict[str, Any]]:
+        """The Word nodes of an arithmetic or test expression, in source order."""
+        found: list[dict[str, Any]] = []
         stack = [tree]
         while stack:
             n = stack.pop()
@@ -305,7 +330,7 @@ class _Translator:
                 stack.extend(reversed(n))
             elif isinstance(n, dict):
                 if n.get("Type") == "Word":
-                    found.append(self.word(n))
+                    found.append(n)
                 else:
                     stack.extend(reversed([v for v in n.values() if isinstance(v, (dict, list))]))
         return found

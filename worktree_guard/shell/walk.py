@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..fast_dataclass import fast_dataclass, field
-from . import ast
+from . import ast, evaluated
 from .builtins import apply_builtin
 from .state import BudgetExceeded, ShellState
 from .words import assigned_by_expansion
@@ -43,6 +43,8 @@ class Hooks:
     unwrap: Callable[[ShellCommand], Unwrapped | None]
     parse: Callable[[str, int], ast.Script]
     on_parse_failure: Callable[[Exception, int, int, str], list]
+    #: Code bash runs while expanding (`${x@P}`, `${!x}`, a subscript) whose text is only known at run time.
+    on_unknown_code: Callable[[evaluated.Evaluated], list]
 
 
 @fast_dataclass
@@ -106,6 +108,7 @@ class Walker:
     def compound(self, node: ast.Compound, state: ShellState, depth: int, persistent: bool) -> None:
         for word in node.words:
             self.substitutions(word.substitutions, state, depth)
+        self.evaluations(evaluated.in_compound(node, state), state, depth)
         if node.kind in ("arith", "arith_for"):
             # `((X++))`: the back-end gives the expression's operands, not its operators; any variable named in
             # it may be assigned (an over-approximation that only makes it unknown).
@@ -150,9 +153,10 @@ class Walker:
 
     def for_items(self, node: ast.Compound, state: ShellState) -> list[str] | None:
         """The values a `for` loop takes when every word is static or a glob in its last component, at most
-        MAX_FOR_ITEMS of them; None otherwise (the loop variable is then unknown)."""
+        MAX_FOR_ITEMS of them; None otherwise (the loop variable is then unknown). `"$@"` in a function's body
+        stands for the words of its call (`for v in "$@"; do … "${!v}"; done` reads the names it was given)."""
         items: list[str] = []
-        for word in brace_expanded(node.words, state):
+        for word in brace_expanded(_positional_expanded(node.words, state), state):
             value = word_value(word, state, self.home)
             if value is not None:
                 items.append(value)
@@ -177,6 +181,7 @@ class Walker:
             if redirect.target is not None:
                 self.substitutions(redirect.target.substitutions, state, depth)
             self.substitutions(redirect.heredoc_substitutions, state, depth)
+        self.evaluations(evaluated.in_command(node, state, self.home), state, depth)
         # `${X:=d}`, `$((X=1))` and `let X=1` assign while the words expand: X is then not followed.
         texts = [w.raw for w in node.words] + [a.value.raw for a in node.assignments] + [a.name for a in node.assignments]
         texts += [r.target.raw for r in node.redirects if r.target is not None]
@@ -219,6 +224,7 @@ class Walker:
             self._called.add(name)
             self.call(function, step, depth)
             return
+        self.evaluations(evaluated.in_builtin(step), step.state, depth)  # `printf -v 'a[$(cmd)]' x`
         unwrapped = step.unwrapped
         if unwrapped is not None:
             for inner in unwrapped.inner:
@@ -348,6 +354,21 @@ class Walker:
     def substitutions(self, nodes: list[ast.Node], state: ShellState, depth: int) -> None:
         for node in nodes:
             self.visit(node, state.copy(), depth, persistent=False)
+
+    def evaluations(self, found: list[evaluated.Evaluated], state: ShellState, depth: int) -> None:
+        """Values bash runs as code while it expands a word or looks a name up (shell/evaluated.py): each is walked
+        in a subshell of this state, as the command substitutions in it run; one only known at run time is reported
+        to the rules, as `eval "$x"` is. The same code twice in one command (`((x + x))`) is judged once."""
+        seen: set[str] = set()
+        for item in found:
+            key = item.script if item.script is not None else item.reason
+            if key in seen:
+                continue
+            seen.add(key)
+            if item.script is None:
+                self.findings.extend(self.hooks.on_unknown_code(item) or [])
+            else:
+                self.string(item.script, item.span[0], state, state.cwd, depth + 1)
 
     def redirects(self, redirects: list[ast.Redirect], state: ShellState, step: ShellCommand | None) -> None:
         for redirect in redirects:

@@ -164,7 +164,7 @@ def check_enter_worktree(call: ToolCall, ctx: Context, worker: Worker) -> list[V
 
 def check_shell(call: ToolCall, ctx: Context, worker: Worker) -> list[Violation]:
     """Every command the call runs (`call.shell_commands`), walked from the call's start directory."""
-    from ..rules.bash import analyse
+    from ..rules.bash import RULE as BASH_RULE, analyse
 
     findings: list[Violation] = []
     for command in call.shell_commands:
@@ -172,8 +172,8 @@ def check_shell(call: ToolCall, ctx: Context, worker: Worker) -> list[Violation]
             return [Violation(code="WG000", rule=RULE, tool=call.tool, worktree_root=worker.root, message=f"The {call.tool} call has no `command` string, so worktree-guard cannot check what this worker writes.")]
         walker, _ = analyse(command, ctx, on_command=lambda step: worker_command(step, ctx, worker), on_redirect=lambda step: worker_redirect(step, ctx, worker))
         findings += walker.findings
-    if ctx.isolation.isolated:  # the bash rule reports what cannot be parsed already
-        findings = [v for v in findings if v.code not in ("WG900", "WG901")]
+    if ctx.isolation.isolated:  # the bash rule reports what cannot be parsed, and code it cannot see, already
+        findings = [v for v in findings if v.code not in ("WG900", "WG901") and not (v.code == "WG404" and v.rule == BASH_RULE)]
     return findings
 
 
