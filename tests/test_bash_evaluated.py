@@ -269,3 +269,25 @@ def test_a_subscript_counted_by_arithmetic_is_a_known_false_deny(world: Repo) ->
     `unset "a[$i]"` after `((i++))` is WG404 (docs/bash.md, known gaps)."""
     verdict = bash(world, 'a=(1 2 3); i=0; ((i++)); unset "a[$i]"')
     assert verdict.decision == "deny" and {v.code for v in verdict.violations if v.severity == "error"} == {"WG404"}
+
+
+# A child shell (`bash -c CODE ARG0 ARGS…`, `bash -s ARGS`) has positional parameters of its own, and a trap runs
+# with those of wherever the shell is when it fires: neither sees the words of the function around it (review 12's
+# finding 1: with the function's words bound, `"$@"` there named HOME and these passed).
+CALLERS_WORDS_ROWS = [
+    "f() { bash -c 'for v in \"$@\"; do echo \"${!v}\"; done' _ 'a[$(CODE)]'; }; f HOME",
+    "f() { env bash -c 'for v in \"$@\"; do echo \"${!v}\"; done' _ 'a[$(CODE)]'; }; f HOME",
+    "f() { bash -s 'a[$(CODE)]' <<'E'\nfor v in \"$@\"; do echo \"${!v}\"; done\nE\n}; f HOME",
+    "f() { trap 'for v in \"$@\"; do echo \"${!v}\"; done' EXIT; }; set -- 'a[$(CODE)]'; f HOME",
+]
+
+
+@pytest.mark.parametrize("row", CALLERS_WORDS_ROWS, ids=lambda row: plain_id(row, 60))
+def test_a_child_shell_or_a_trap_does_not_see_the_calling_functions_words(world: Repo, row: str) -> None:
+    verdict = bash(world, row.replace("CODE", f"rm -rf {world.main}/src"))
+    assert (verdict.decision, verdict.codes) == ("deny", ["WG404"]), verdict.violations
+
+
+def test_a_function_still_sees_its_own_words_after_a_child_shell_and_a_trap(world: Repo) -> None:
+    row = "check() { bash -c 'true'; trap 'true' EXIT; for v in \"$@\"; do [ -n \"${!v:-}\" ] || exit 1; done; }; check HOME"
+    assert bash(world, row).decision == "pass"

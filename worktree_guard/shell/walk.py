@@ -14,7 +14,7 @@ from . import ast, evaluated
 from .builtins import apply_builtin
 from .state import BudgetExceeded, ShellState
 from .words import assigned_by_expansion
-from .steps import Inner, ShellCommand, ShellRedirect, Unwrapped, brace_expanded, glob_values, word_value
+from .steps import Inner, Script, ShellCommand, ShellRedirect, Unwrapped, brace_expanded, glob_values, word_value
 
 #: How deep strings may nest (`bash -c "eval '…'"`) and functions may call each other.
 MAX_DEPTH = 8
@@ -230,8 +230,27 @@ class Walker:
             for inner in unwrapped.inner:
                 self.inner(step, inner, depth)
             for script in unwrapped.scripts:
+                if script.label == "trap":
+                    self.trap(script, step, depth)
+                    continue
                 self.string(script.source, script.offset, step.state, script.cwd, depth + 1, script.same_shell, step)
         apply_builtin(step)
+
+    def trap(self, script: Script, step: ShellCommand, depth: int) -> None:
+        """A trap's code runs later (at EXIT, on a signal), with the positional parameters of wherever the shell is
+        then, not those of the function that set it: walked in this shell with them unknown."""
+        state = step.state
+        saved = (state.positional, {k: v for k, v in state.variables.items() if _is_positional(k)})
+        state.positional = None
+        for key in saved[1]:
+            state.variables[key] = None
+        try:
+            self.string(script.source, script.offset, state, script.cwd, depth + 1, script.same_shell, step)
+        finally:
+            state.positional = saved[0]
+            for key in [k for k in state.variables if _is_positional(k)]:
+                del state.variables[key]
+            state.variables.update(saved[1])
 
     def call(self, function: ast.Function, step: ShellCommand, depth: int) -> None:
         """A function's body, walked with the state of the call: its positional parameters are the call's words
@@ -333,6 +352,11 @@ class Walker:
             return
         inner = state.copy()
         inner.cwd = cwd
+        # A child shell has positional parameters of its own (`bash -c CODE ARG0 ARGS…`, `bash -s ARGS`), never the
+        # calling function's: unknown there, so `"$@"` and `$1` in its code are not the function's words.
+        inner.positional = None
+        for key in [k for k in inner.variables if _is_positional(k)]:
+            inner.variables[key] = None
         _export_prefixes(inner, prefixes, outer, self.home)
         self._walk_once(source, script, inner, depth)
 
