@@ -774,6 +774,21 @@ PREFIX_INTO_CODE_ROWS = [
 ]
 
 
+# Only code a program runs from its environment is walked once while the same code in the same state is walked
+# further out (lesspipe's row walks LESSOPEN again); code that runs itself again after changing a function or
+# `hash -p` is walked until the budget stops it. The deny rows passed with a guard on every string of code.
+REENTRY_ROWS = [
+    ("f() { :; }; S='f; f() { rm -f {MAIN}/README.md; }; [ -e done ] || { : > done; eval \"$S\"; }'; eval \"$S\"", {"WG401", "WG901"}),
+    ("S='git {MAIN}/README.md; hash -p /bin/rm git; [ -e done ] || { : > done; eval \"$S\"; }'; eval \"$S\"", {"WG401", "WG901"}),
+    ("LESSOPEN='| /usr/bin/lesspipe %s' git log -1", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", REENTRY_ROWS, ids=[plain_id(r[0], 60) for r in REENTRY_ROWS])
+def test_only_code_from_a_programs_environment_is_walked_once(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
 @pytest.mark.parametrize("command,expected", PREFIX_INTO_CODE_ROWS, ids=[plain_id(r[0], 50) for r in PREFIX_INTO_CODE_ROWS])
 def test_prefix_assignments_reach_the_code_a_shell_runs(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)

@@ -166,6 +166,16 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
     return reasons
 
 
+def env_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
+    """The shell code the program runs from its `walk_env` variables (those known), as `walked_code` gives it."""
+    codes: list[str] = []
+    for variable in runner.walk_env:
+        given, value = command.env(variable)
+        if given and value is not None and value.strip():
+            codes.append(value.lstrip().lstrip("|"))
+    return codes
+
+
 def walked_code(command: ShellCommand, runner: CodeRunner) -> tuple[list[tuple[str, int]], list[str]]:
     """(shell code, offset) the program runs from its `walk_options` and `walk_env`, and why some cannot be walked."""
     name = command.name

@@ -124,6 +124,8 @@ class Script:
     cwd: str | None
     label: str = ""
     same_shell: bool = False
+    #: A program's environment variable holds it (`LESSOPEN`): the program it runs may find it there again.
+    from_env: bool = False
 
 
 @fast_dataclass(slots=True)

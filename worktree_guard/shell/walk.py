@@ -224,7 +224,7 @@ class Walker:
             for inner in unwrapped.inner:
                 self.inner(step, inner, depth)
             for script in unwrapped.scripts:
-                self.string(script.source, script.offset, step.state, script.cwd, depth + 1, script.same_shell, step)
+                self.string(script.source, script.offset, step.state, script.cwd, depth + 1, script.same_shell, step, script.from_env)
         apply_builtin(step)
 
     def call(self, function: ast.Function, step: ShellCommand, depth: int) -> None:
@@ -299,6 +299,7 @@ class Walker:
         depth: int,
         same_shell: bool = False,
         outer: ShellCommand | None = None,
+        from_env: bool = False,
     ) -> None:
         """Shell code held in a string (`bash -c`, `eval`, a heredoc fed to a shell): parsed and walked.
 
@@ -320,7 +321,7 @@ class Walker:
             # bash drops `X=1 eval …`'s X afterwards (POSIX mode keeps it): a name the prefix changed ends unknown.
             before = {a.name: state.variables.get(a.name, _MISSING) for a in prefixes}
             _export_prefixes(state, prefixes, outer, self.home)
-            self._walk_once(source, script, state, depth)
+            self.walk_script(script, state, depth)
             for name, value in before.items():
                 if state.variables.get(name, _MISSING) != value:
                     state.assign(name, None)
@@ -328,13 +329,26 @@ class Walker:
         inner = state.copy()
         inner.cwd = cwd
         _export_prefixes(inner, prefixes, outer, self.home)
-        self._walk_once(source, script, inner, depth)
+        if from_env:
+            self._walk_once(source, script, inner, depth)
+        else:
+            self.walk_script(script, inner, depth)
 
     def _walk_once(self, source: str, script: ast.Script, state: ShellState, depth: int) -> None:
-        """Walk code held in a string, unless the same code in the same state is being walked already further out:
-        a program that runs code from its environment finds it there again in the code it runs
-        (`LESSOPEN='|lesspipe %s'`, which lesspipe's runner row walks), and that walk would find nothing new."""
-        key = (source, state.cwd, tuple(sorted(state.variables.items())), tuple(sorted(state.functions)), tuple(sorted(state.options)))
+        """Walk code a program runs from its environment, unless the same code in the same state is being walked
+        from there already further out: the program finds it again in the environment it gives that code
+        (`LESSOPEN='|lesspipe %s'`, which lesspipe's runner row walks), and that walk would find nothing new. Only
+        this re-entry is cut short: any other code that runs itself again (`eval "$S"` after redefining a function
+        or `hash -p`) is walked until the budget stops it."""
+        key = (
+            source,
+            state.cwd,
+            tuple(sorted(state.variables.items())),
+            tuple(sorted(state.exported)),
+            tuple(sorted((name, id(body)) for name, body in state.functions.items())),
+            tuple(sorted(state.hashed.items(), key=str)),
+            tuple(sorted(state.options)),
+        )
         if key in self._active:
             return
         self._active.add(key)
