@@ -8,6 +8,7 @@ as a subprocess (test_hook_subprocess_subset).
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -517,8 +518,9 @@ def test_core_worktree_of_a_repository_made_in_an_earlier_call_is_read(world: Re
 # Only what moves a repository's work tree or runs code there makes it untrusted: a `git config` of such a key (or of
 # one only known at run time), a template (an empty `--template=` or GIT_TEMPLATE_DIR copies none; GIT_CONFIG_COUNT and
 # GIT_CONFIG_PARAMETERS give one only through init.templateDir), a write into its git dir's config, config.worktree,
-# commondir, gitdir, HEAD, hooks, info/attributes, worktrees/ or modules/ (git_call.GIT_DIR_CONTROL_FILES). The pass
-# rows were WG303/WG404 before.
+# commondir, gitdir, HEAD, hooks, info/attributes, worktrees/, modules/, the sequencer's state, refs, objects or remotes
+# (git_call.GIT_DIR_CONTROL_FILES). The pass rows were WG303/WG404 before; the sequencer, refs, objects and remotes rows
+# passed before.
 CONFIGURED_KEY_ROWS = [
     ('git init -q {BASE}/r && git -C {BASE}/r config --worktree user.name x && git -C {BASE}/r commit -q --allow-empty -m x', "pass"),
     ('git init -q {BASE}/r && git -C {BASE}/r config --worktree core.bare false && git -C {BASE}/r add README.md', {"WG303", "WG404"}),
@@ -546,7 +548,18 @@ CONFIGURED_KEY_ROWS = [
     ('git init -q {BASE}/r && rm -rf {BASE}/r/.git/info && git -C {BASE}/r status', {"WG404"}),
     ('git init -q {BASE}/r && echo x > {BASE}/r/.git/gitdir && git -C {BASE}/r status', {"WG404"}),
     ('git init -q {BASE}/r && echo x > {BASE}/r/.git/hooks/pre-commit && git -C {BASE}/r commit -q --allow-empty -m x', {"WG303", "WG404"}),
-    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/refs/heads/x && git --git-dir={BASE}/r/.git status', "pass"),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/refs/heads/x && git --git-dir={BASE}/r/.git status', {"WG404"}),
+    # what git reads that moves where it writes or what it runs: the sequencer's state, refs, objects, remotes
+    ("git init -q {BASE}/r && printf 'exec rm -f {MAIN}/README.md\\n' >> {BASE}/r/.git/rebase-merge/git-rebase-todo && git -C {BASE}/r rebase --continue", {"WG303", "WG404"}),
+    ("git init -q {BASE}/r && echo x > {BASE}/r/.git/rebase-apply/next && git -C {BASE}/r am --continue", {"WG303", "WG404"}),
+    ("git init -q {BASE}/r && echo 'pick x' > {BASE}/r/.git/sequencer/todo && git -C {BASE}/r cherry-pick --continue", {"WG303", "WG404"}),
+    ('git init -q {BASE}/r && echo {MAIN}/.git/objects > {BASE}/r/.git/objects/info/alternates && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/packed-refs && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/info/grafts && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/shallow && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && echo URL: {MAIN} > {BASE}/r/.git/remotes/x && git -C {BASE}/r push x HEAD:main', {"WG404"}),
+    ('git init -q {BASE}/r && echo {MAIN} > {BASE}/r/.git/branches/x && git -C {BASE}/r push x HEAD:main', {"WG404"}),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/index && git -C {BASE}/r status', "pass"),
     ('git init -q {BASE}/r && echo x > {BASE}/r/.git/config && git --git-dir={BASE}/r/.git status', {"WG404"}),
 ]
 
@@ -554,6 +567,22 @@ CONFIGURED_KEY_ROWS = [
 @pytest.mark.parametrize("command,expected", CONFIGURED_KEY_ROWS, ids=[plain_id(r[0], 70) for r in CONFIGURED_KEY_ROWS])
 def test_only_what_moves_or_runs_makes_a_repository_untrusted(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
+
+
+def test_the_todo_of_a_stopped_rebase_is_code_a_later_git_runs(world: Repo) -> None:
+    """A repository made in an earlier call, stopped in `rebase -i`: an `exec` line appended to its todo runs at
+    `rebase --continue` (it deleted {MAIN}/README.md for real and passed)."""
+    made = world.base / "rr"
+    git("init", "-q", str(made), cwd=world.base)
+    for message in ("1", "2"):
+        git("commit", "-q", "--allow-empty", "-m", message, cwd=made)
+    stop = {**os.environ, "GIT_SEQUENCE_EDITOR": "sed -i 1ibreak"}
+    subprocess.run(["git", "rebase", "-q", "-i", "HEAD~1"], cwd=made, env=stop, capture_output=True, check=False)
+    assert (made / ".git" / "rebase-merge" / "git-rebase-todo").is_file()
+    command = "printf 'exec rm -f {MAIN}/README.md\\n' >> {BASE}/rr/.git/rebase-merge/git-rebase-todo; git -C {BASE}/rr rebase --continue"
+    result = hook(world, command)
+    assert set(result.codes) == {"WG303", "WG404"}, result.reason
+    assert "which this command writes into first" in result.reason
 
 
 def test_a_worktree_config_of_the_agents_own_name_is_not_a_moved_checkout(world: Repo) -> None:
@@ -902,8 +931,6 @@ def test_commit_idiom_really_commits_and_guard_agrees(world: Repo) -> None:
     (world.worktree / "new.txt").write_text("x\n")
     command = "git add new.txt && git commit -q -m \"$(cat <<'EOF'\nAdd new.txt\n\nBody line\nEOF\n)\""
     assert bash(world, command).decision == "pass"
-    import subprocess
-
     subprocess.run(["bash", "-c", command], cwd=world.worktree, check=True, env={**os.environ, "HOME": str(world.base)})
     assert git("log", "-1", "--format=%s", cwd=world.worktree).strip() == "Add new.txt"
     assert git("rev-parse", "--abbrev-ref", "HEAD", cwd=world.main).strip() == "main"

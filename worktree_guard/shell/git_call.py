@@ -353,12 +353,36 @@ LOCATION_KEYS = frozenset({"core.worktree"})
 #: has not (beside LOCATION_KEYS, CODE_KEYS and include.* / includeIf.*): core.bare=false makes a bare git dir a
 #: checkout's, extensions.worktreeConfig makes git read config.worktree.
 SETUP_KEYS = frozenset({"core.bare", "extensions.worktreeconfig", "core.repositoryformatversion"})
-#: Files of a git dir (relative) that, written, make a later git there find another work tree or run code: its config
-#: and per-worktree config, `commondir` and `gitdir` (another repository's refs and config), HEAD (without it the
-#: directory is no git dir and git looks further up), hooks, info/attributes (which diff and filter drivers run), and
-#: the admin dirs of its worktrees and submodules (git dirs of their own). Anything else there (info/exclude,
-#: description, logs, refs) changes what git records, not where it works or what it runs.
-GIT_DIR_CONTROL_FILES = ("config", "config.worktree", "commondir", "gitdir", "HEAD", "hooks", "info/attributes", "worktrees", "modules")
+#: Files of a git dir (relative) that, written, make a later git there find another work tree, write somewhere else
+#: or run code: its config and per-worktree config, `commondir` and `gitdir` (another repository's refs and config),
+#: HEAD (without it the directory is no git dir and git looks further up), hooks, info/attributes (which diff and
+#: filter drivers run), the admin dirs of its worktrees and submodules (git dirs of their own), the sequencer's state
+#: (`rebase --continue` runs the `exec` lines of rebase-merge/git-rebase-todo; rebase-apply and sequencer likewise
+#: hold what am, cherry-pick and revert do next), what refs and objects git reads (refs, packed-refs, objects with
+#: its info/alternates, info/grafts, shallow: which commits a checkout or push writes where) and the remotes of
+#: remotes/ and branches/ (where push and fetch write). What is left there (info/exclude, description, logs, index)
+#: changes what git records or ignores, not where it writes or what it runs.
+GIT_DIR_CONTROL_FILES = (
+    "config",
+    "config.worktree",
+    "commondir",
+    "gitdir",
+    "HEAD",
+    "hooks",
+    "info/attributes",
+    "worktrees",
+    "modules",
+    "rebase-merge",
+    "rebase-apply",
+    "sequencer",
+    "objects",
+    "refs",
+    "packed-refs",
+    "info/grafts",
+    "shallow",
+    "remotes",
+    "branches",
+)
 
 
 def controls_git(relative: str) -> bool:
