@@ -520,7 +520,7 @@ def test_core_worktree_of_a_repository_made_in_an_earlier_call_is_read(world: Re
 # GIT_CONFIG_PARAMETERS give one only through init.templateDir), a write into its git dir's config, config.worktree,
 # commondir, gitdir, HEAD, hooks, info/attributes, worktrees/, modules/, the sequencer's state, refs, objects or remotes
 # (git_call.GIT_DIR_CONTROL_FILES). The pass rows were WG303/WG404 before; the sequencer, refs, objects and remotes rows
-# passed before.
+# passed before, as did the remote.*.url, url.*.insteadOf and other rows of git_call.REDIRECT_KEYS.
 CONFIGURED_KEY_ROWS = [
     ('git init -q {BASE}/r && git -C {BASE}/r config --worktree user.name x && git -C {BASE}/r commit -q --allow-empty -m x', "pass"),
     ('git init -q {BASE}/r && git -C {BASE}/r config --worktree core.bare false && git -C {BASE}/r add README.md', {"WG303", "WG404"}),
@@ -560,6 +560,18 @@ CONFIGURED_KEY_ROWS = [
     ('git init -q {BASE}/r && echo URL: {MAIN} > {BASE}/r/.git/remotes/x && git -C {BASE}/r push x HEAD:main', {"WG404"}),
     ('git init -q {BASE}/r && echo {MAIN} > {BASE}/r/.git/branches/x && git -C {BASE}/r push x HEAD:main', {"WG404"}),
     ('git init -q {BASE}/r && echo x > {BASE}/r/.git/index && git -C {BASE}/r status', "pass"),
+    # keys that send push or fetch to another repository (whose refs git then writes) or make git read files named elsewhere
+    ("git config --worktree remote.x.url {MAIN} && git push x +HEAD:refs/heads/main", {"WG404"}),
+    ("git config --worktree remote.x.pushurl {MAIN} && git push x +HEAD:refs/heads/main", {"WG404"}),
+    ("git config --worktree url.{MAIN}.insteadOf https://example.com/r && git push https://example.com/r :main", {"WG404"}),
+    ("git config --worktree url.{MAIN}.pushInsteadOf https://example.com/r && git push https://example.com/r :main", {"WG404"}),
+    ("git config --worktree remote.pushDefault x && git push", {"WG404"}),
+    ("git config --worktree branch.b.remote x && git push", {"WG404"}),
+    ("git config --worktree branch.b.pushRemote x && git push", {"WG404"}),
+    ("git config --worktree sendemail.smtpServer /tmp/x && git send-email -1", {"WG404"}),
+    ("git config --worktree http.cookieFile /tmp/x && git fetch -q", {"WG404"}),
+    ("git config --worktree core.attributesFile /tmp/x && git diff", {"WG404"}),
+    ("git config --worktree remote.x.fetch '+refs/heads/*:refs/remotes/x/*' && git status", "pass"),
     ('git init -q {BASE}/r && echo x > {BASE}/r/.git/config && git --git-dir={BASE}/r/.git status', {"WG404"}),
 ]
 
