@@ -809,6 +809,22 @@ PREFIX_INTO_CODE_ROWS = [
     ("LC_ALL=C bash -c 'git status'", "pass"),
     ("LC_ALL=C eval 'git status'; git status", "pass"),
     ("X=1 eval 'cd src'; git status", "pass"),
+    # what `env -i` / `env -u NAME` takes out of the environment after the shell's prefixes does not reach the code
+    # (these were WG302); env's own assignments and other names still do. A trap's code runs later, without them.
+    ("GIT_DIR={MAIN}/.git env -i bash -c 'git rm -q README.md'", "pass"),
+    ("GIT_DIR={MAIN}/.git env --ignore-environment bash -c 'git rm -q README.md'", "pass"),
+    ("GIT_DIR={MAIN}/.git env -u GIT_DIR bash -c 'git rm -q README.md'", "pass"),
+    ("GIT_DIR={MAIN}/.git env --unset=GIT_DIR bash -c 'git rm -q README.md'", "pass"),
+    ("GIT_DIR={MAIN}/.git env -i git rm -q README.md", "pass"),
+    ("GIT_DIR={MAIN}/.git env -uX -u GIT_DIR git rm -q README.md", "pass"),
+    ("GIT_DIR={MAIN}/.git trap 'git rm -q README.md' EXIT", "pass"),
+    ("GIT_DIR={MAIN}/.git env -u X bash -c 'git rm -q README.md'", {"WG302"}),
+    ('GIT_DIR={MAIN}/.git env -u "$N" bash -c \'git rm -q README.md\'', {"WG302"}),
+    ("GIT_DIR={MAIN}/.git env -i GIT_DIR={MAIN}/.git git rm -q README.md", {"WG302"}),
+    ("GIT_DIR={MAIN}/.git env -i nohup env GIT_PAGER=cat bash -c 'git rm -q README.md'", "pass"),
+    ("GIT_DIR={MAIN}/.git env -i nohup env GIT_WORK_TREE={MAIN} bash -c 'git rm -q README.md'", {"WG302"}),
+    ("GIT_DIR={MAIN}/.git nohup env -iu X bash -c 'git rm -q README.md'", "pass"),
+    ("trap 'git rm -q README.md' EXIT; GIT_DIR={MAIN}/.git true", "pass"),
     # code a program finds again in the environment it gives that code (lesspipe's row walks LESSOPEN): walked once
     ("export LESSOPEN='| /usr/bin/lesspipe %s'; git log -1", "pass"),
     ("LESSOPEN='| /usr/bin/lesspipe %s' bash -c 'lesspipe x'", "pass"),

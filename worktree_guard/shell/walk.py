@@ -224,7 +224,8 @@ class Walker:
             for inner in unwrapped.inner:
                 self.inner(step, inner, depth)
             for script in unwrapped.scripts:
-                self.string(script.source, script.offset, step.state, script.cwd, depth + 1, script.same_shell, step, script.from_env)
+                outer = step if script.takes_prefixes else None
+                self.string(script.source, script.offset, step.state, script.cwd, depth + 1, script.same_shell, outer, script.from_env)
         apply_builtin(step)
 
     def call(self, function: ast.Function, step: ShellCommand, depth: int) -> None:
@@ -278,7 +279,7 @@ class Walker:
         step = ShellCommand(
             node=outer.node,
             words=inner.words,
-            assignments=outer.assignments + inner.assignments,
+            assignments=_reaching(outer.assignments, inner) + inner.assignments,
             cwd=inner.cwd,
             state=state,
             home=self.home,
@@ -392,6 +393,16 @@ def _export_prefixes(state: ShellState, assignments: list[ast.Assignment], outer
         source = state if id(assignment) in own else before
         state.assign(assignment.name, word_value(assignment.value, source, home), assignment.append)
         state.exported.add(assignment.name.partition("[")[0])
+
+
+def _reaching(assignments: list[ast.Assignment], inner: Inner) -> list[ast.Assignment]:
+    """The prefix assignments of a wrapper's command that reach what it runs: `env -i` starts from an empty
+    environment and `env -u NAME` takes NAME out, before env's own `NAME=value` words apply."""
+    if inner.clears:
+        return []
+    if not inner.unsets:
+        return assignments
+    return [a for a in assignments if a.name.partition("[")[0] not in inner.unsets]
 
 
 def _is_positional(name: str) -> bool:
