@@ -834,6 +834,13 @@ PREFIX_INTO_CODE_ROWS = [
     ("GIT_DIR={MAIN}/.git env -i nohup env GIT_WORK_TREE={MAIN} bash -c 'git rm -q README.md'", {"WG302"}),
     ("GIT_DIR={MAIN}/.git nohup env -iu X bash -c 'git rm -q README.md'", "pass"),
     ("trap 'git rm -q README.md' EXIT; GIT_DIR={MAIN}/.git true", "pass"),
+    # a function call's prefixes are exported variables of its body (the first two passed); a name they changed ends
+    # unknown after the call, as after `X=1 eval` (bash restores it, its POSIX mode keeps it)
+    ("f() { git rm -qf README.md; }; GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} f", {"WG302"}),
+    ("f() { bash -c 'git rm -qf README.md'; }; GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} f", {"WG302"}),
+    ("f() { git status; }; GIT_DIR={MAIN}/.git f; git rm -q README.md", {"WG303"}),
+    ("f() { git rm -q README.md; }; LC_ALL=C f", "pass"),
+    ("f() { cd src; }; X=1 f; git status", "pass"),
     # code a program finds again in the environment it gives that code (lesspipe's row walks LESSOPEN): walked once
     ("export LESSOPEN='| /usr/bin/lesspipe %s'; git log -1", "pass"),
     ("LESSOPEN='| /usr/bin/lesspipe %s' bash -c 'lesspipe x'", "pass"),

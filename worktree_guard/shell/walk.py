@@ -232,8 +232,20 @@ class Walker:
         """A function's body, walked with the state of the call: its positional parameters are the call's words
         (those only known at run time stay unknown, and so do all after them), and its `local` variables end
         with it. A local whose value after the call differs from the one before becomes unknown: the walk
-        cannot always tell whether the declaration ran (a branch), so restoring the old value could be stale."""
+        cannot always tell whether the declaration ran (a branch), so restoring the old value could be stale.
+        The call's prefix assignments (`GIT_DIR=x f`) are exported variables of the body; a name they changed
+        ends unknown (bash restores it, its POSIX mode keeps the new value)."""
         state = step.state
+        prefixed = {a.name: state.variables.get(a.name, _MISSING) for a in step.assignments}
+        _export_prefixes(state, step.assignments, step, self.home)
+        try:
+            self._call_body(function, step, state, depth)
+        finally:
+            for name, value in prefixed.items():
+                if state.variables.get(name, _MISSING) != value:
+                    state.assign(name, None)
+
+    def _call_body(self, function: ast.Function, step: ShellCommand, state: ShellState, depth: int) -> None:
         saved_positional = state.positional
         saved_parameters = {k: v for k, v in state.variables.items() if _is_positional(k)}
         before = dict(state.variables)
