@@ -765,7 +765,8 @@ def test_more_programs_git_and_less_start(world: Repo, command: str, expected) -
 
 
 # git's parse-options takes a unique prefix of a long option for it: each deny row passed before (`--templ=` copied
-# the template, `--conf=core.worktree=<main>` deleted a main checkout file, git 2.39). A prefix of several options
+# the template, `--conf=core.worktree=<main>` deleted a main checkout file, git 2.39); the rows marked "git rejects
+# this" are options git 2.39 refuses to abbreviate (`diff --outp=`, `format-patch --output-d=`), denied anyway. A prefix of several options
 # the guard reads is only known at run time; `git switch --force` is a real option, not --force-create.
 ABBREVIATED_ROWS = [
     ('mkdir -p {BASE}/t && git init -q --templ={BASE}/t {BASE}/r && git -C {BASE}/r add README.md', {"WG303", "WG404"}),
@@ -778,8 +779,8 @@ ABBREVIATED_ROWS = [
     ("git rebase --exe='rm {MAIN}/README.md' HEAD~1", {"WG401"}),
     ("git difftool --extcm='rm {MAIN}/README.md'", {"WG401", "WG403"}),
     ('git init -q --separate-git-d={MAIN}/x {BASE}/r', {"WG401"}),
-    ('git diff --outp={MAIN}/README.md', {"WG401"}),
-    ('git format-patch --output-d={MAIN}/p -1', {"WG401"}),
+    ('git diff --outp={MAIN}/README.md', {"WG401"}),  # git rejects this; denied anyway
+    ('git format-patch --output-d={MAIN}/p -1', {"WG401"}),  # git rejects this; denied anyway
     ('git rebase --stra=ours HEAD~1', {"WG303"}),  # --strategy or --strategy-option: not known
     ('git rebase --strategy=ours HEAD~1', "pass"),
     ('git init -q --ba {MAIN}/x', {"WG305", "WG401"}),
