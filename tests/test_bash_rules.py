@@ -8,6 +8,7 @@ as a subprocess (test_hook_subprocess_subset).
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -527,8 +528,9 @@ def test_core_worktree_of_a_repository_made_in_an_earlier_call_is_read(world: Re
 # Only what moves a repository's work tree or runs code there makes it untrusted: a `git config` of such a key (or of
 # one only known at run time), a template (an empty `--template=` or GIT_TEMPLATE_DIR copies none; GIT_CONFIG_COUNT and
 # GIT_CONFIG_PARAMETERS give one only through init.templateDir), a write into its git dir's config, config.worktree,
-# commondir, gitdir, HEAD, hooks, info/attributes, worktrees/ or modules/ (git_call.GIT_DIR_CONTROL_FILES). The pass
-# rows were WG303/WG404 before.
+# commondir, gitdir, HEAD, hooks, info/attributes, worktrees/, modules/, the sequencer's state, refs, objects or remotes
+# (git_call.GIT_DIR_CONTROL_FILES). The pass rows were WG303/WG404 before; the sequencer, refs, objects and remotes rows
+# passed before, as did the remote.*.url, url.*.insteadOf and other rows of git_call.REDIRECT_KEYS.
 CONFIGURED_KEY_ROWS = [
     ('git init -q {BASE}/r && git -C {BASE}/r config --worktree user.name x && git -C {BASE}/r commit -q --allow-empty -m x', "pass"),
     ('git init -q {BASE}/r && git -C {BASE}/r config --worktree core.bare false && git -C {BASE}/r add README.md', {"WG303", "WG404"}),
@@ -556,7 +558,30 @@ CONFIGURED_KEY_ROWS = [
     ('git init -q {BASE}/r && rm -rf {BASE}/r/.git/info && git -C {BASE}/r status', {"WG404"}),
     ('git init -q {BASE}/r && echo x > {BASE}/r/.git/gitdir && git -C {BASE}/r status', {"WG404"}),
     ('git init -q {BASE}/r && echo x > {BASE}/r/.git/hooks/pre-commit && git -C {BASE}/r commit -q --allow-empty -m x', {"WG303", "WG404"}),
-    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/refs/heads/x && git --git-dir={BASE}/r/.git status', "pass"),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/refs/heads/x && git --git-dir={BASE}/r/.git status', {"WG404"}),
+    # what git reads that moves where it writes or what it runs: the sequencer's state, refs, objects, remotes
+    ("git init -q {BASE}/r && printf 'exec rm -f {MAIN}/README.md\\n' >> {BASE}/r/.git/rebase-merge/git-rebase-todo && git -C {BASE}/r rebase --continue", {"WG303", "WG404"}),
+    ("git init -q {BASE}/r && echo x > {BASE}/r/.git/rebase-apply/next && git -C {BASE}/r am --continue", {"WG303", "WG404"}),
+    ("git init -q {BASE}/r && echo 'pick x' > {BASE}/r/.git/sequencer/todo && git -C {BASE}/r cherry-pick --continue", {"WG303", "WG404"}),
+    ('git init -q {BASE}/r && echo {MAIN}/.git/objects > {BASE}/r/.git/objects/info/alternates && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/packed-refs && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/info/grafts && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/shallow && git -C {BASE}/r status', {"WG404"}),
+    ('git init -q {BASE}/r && echo URL: {MAIN} > {BASE}/r/.git/remotes/x && git -C {BASE}/r push x HEAD:main', {"WG404"}),
+    ('git init -q {BASE}/r && echo {MAIN} > {BASE}/r/.git/branches/x && git -C {BASE}/r push x HEAD:main', {"WG404"}),
+    ('git init -q {BASE}/r && echo x > {BASE}/r/.git/index && git -C {BASE}/r status', "pass"),
+    # keys that send push or fetch to another repository (whose refs git then writes) or make git read files named elsewhere
+    ("git config --worktree remote.x.url {MAIN} && git push x +HEAD:refs/heads/main", {"WG404"}),
+    ("git config --worktree remote.x.pushurl {MAIN} && git push x +HEAD:refs/heads/main", {"WG404"}),
+    ("git config --worktree url.{MAIN}.insteadOf https://example.com/r && git push https://example.com/r :main", {"WG404"}),
+    ("git config --worktree url.{MAIN}.pushInsteadOf https://example.com/r && git push https://example.com/r :main", {"WG404"}),
+    ("git config --worktree remote.pushDefault x && git push", {"WG404"}),
+    ("git config --worktree branch.b.remote x && git push", {"WG404"}),
+    ("git config --worktree branch.b.pushRemote x && git push", {"WG404"}),
+    ("git config --worktree sendemail.smtpServer /tmp/x && git send-email -1", {"WG404"}),
+    ("git config --worktree http.cookieFile /tmp/x && git fetch -q", {"WG404"}),
+    ("git config --worktree core.attributesFile /tmp/x && git diff", {"WG404"}),
+    ("git config --worktree remote.x.fetch '+refs/heads/*:refs/remotes/x/*' && git status", "pass"),
     ('git init -q {BASE}/r && echo x > {BASE}/r/.git/config && git --git-dir={BASE}/r/.git status', {"WG404"}),
 ]
 
@@ -564,6 +589,22 @@ CONFIGURED_KEY_ROWS = [
 @pytest.mark.parametrize("command,expected", CONFIGURED_KEY_ROWS, ids=[plain_id(r[0], 70) for r in CONFIGURED_KEY_ROWS])
 def test_only_what_moves_or_runs_makes_a_repository_untrusted(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
+
+
+def test_the_todo_of_a_stopped_rebase_is_code_a_later_git_runs(world: Repo) -> None:
+    """A repository made in an earlier call, stopped in `rebase -i`: an `exec` line appended to its todo runs at
+    `rebase --continue` (it deleted {MAIN}/README.md for real and passed)."""
+    made = world.base / "rr"
+    git("init", "-q", str(made), cwd=world.base)
+    for message in ("1", "2"):
+        git("commit", "-q", "--allow-empty", "-m", message, cwd=made)
+    stop = {**os.environ, "GIT_SEQUENCE_EDITOR": "sed -i 1ibreak"}
+    subprocess.run(["git", "rebase", "-q", "-i", "HEAD~1"], cwd=made, env=stop, capture_output=True, check=False)
+    assert (made / ".git" / "rebase-merge" / "git-rebase-todo").is_file()
+    command = "printf 'exec rm -f {MAIN}/README.md\\n' >> {BASE}/rr/.git/rebase-merge/git-rebase-todo; git -C {BASE}/rr rebase --continue"
+    result = hook(world, command)
+    assert set(result.codes) == {"WG303", "WG404"}, result.reason
+    assert "which this command writes into first" in result.reason
 
 
 def test_a_worktree_config_of_the_agents_own_name_is_not_a_moved_checkout(world: Repo) -> None:
@@ -710,6 +751,15 @@ MORE_STARTS_ROWS = [
     ('LESSKEYIN=/tmp/key less README.md', {"WG404"}),
     ('less -k /tmp/key README.md', {"WG404"}),
     ('less --lesskey-src=/tmp/key README.md', {"WG404"}),
+    # less matches long option names in any case and takes a unique prefix (less 590 ran the file's LESSOPEN for both)
+    ('less --lesskey-s=/tmp/key README.md', {"WG404"}),
+    ('less --LESSKEY-SRC=/tmp/key README.md', {"WG404"}),
+    ('less --Lesskey-Content=x README.md', {"WG404"}),
+    ('less --lesskey-f /tmp/key README.md', {"WG404"}),
+    ("LESS='-R --LESSKEY-SRC=/tmp/key' git log -1", {"WG404"}),
+    ("LESS='--LessKey-S=/tmp/key' less README.md", {"WG404"}),
+    ('less --line-numbers README.md', "pass"),
+    ('less --LINE-NUMBERS README.md', "pass"),
     ("LESS='-k /tmp/key' less README.md", {"WG404"}),
     ('LESSKEYIN=/tmp/key man git', {"WG404"}),
     ('less README.md', "pass"),
@@ -725,7 +775,8 @@ def test_more_programs_git_and_less_start(world: Repo, command: str, expected) -
 
 
 # git's parse-options takes a unique prefix of a long option for it: each deny row passed before (`--templ=` copied
-# the template, `--conf=core.worktree=<main>` deleted a main checkout file, git 2.39). A prefix of several options
+# the template, `--conf=core.worktree=<main>` deleted a main checkout file, git 2.39); the rows marked "git rejects
+# this" are options git 2.39 refuses to abbreviate (`diff --outp=`, `format-patch --output-d=`), denied anyway. A prefix of several options
 # the guard reads is only known at run time; `git switch --force` is a real option, not --force-create.
 ABBREVIATED_ROWS = [
     ('mkdir -p {BASE}/t && git init -q --templ={BASE}/t {BASE}/r && git -C {BASE}/r add README.md', {"WG303", "WG404"}),
@@ -738,8 +789,8 @@ ABBREVIATED_ROWS = [
     ("git rebase --exe='rm {MAIN}/README.md' HEAD~1", {"WG401"}),
     ("git difftool --extcm='rm {MAIN}/README.md'", {"WG401", "WG403"}),
     ('git init -q --separate-git-d={MAIN}/x {BASE}/r', {"WG401"}),
-    ('git diff --outp={MAIN}/README.md', {"WG401"}),
-    ('git format-patch --output-d={MAIN}/p -1', {"WG401"}),
+    ('git diff --outp={MAIN}/README.md', {"WG401"}),  # git rejects this; denied anyway
+    ('git format-patch --output-d={MAIN}/p -1', {"WG401"}),  # git rejects this; denied anyway
     ('git rebase --stra=ours HEAD~1', {"WG303"}),  # --strategy or --strategy-option: not known
     ('git rebase --strategy=ours HEAD~1', "pass"),
     ('git init -q --ba {MAIN}/x', {"WG305", "WG401"}),
@@ -778,10 +829,51 @@ PREFIX_INTO_CODE_ROWS = [
     ("LC_ALL=C bash -c 'git status'", "pass"),
     ("LC_ALL=C eval 'git status'; git status", "pass"),
     ("X=1 eval 'cd src'; git status", "pass"),
+    # what `env -i` / `env -u NAME` takes out of the environment after the shell's prefixes does not reach the code
+    # (these were WG302); env's own assignments and other names still do. A prefix of `trap` itself is dropped by
+    # bash and kept for the trap's code by dash and bash's POSIX mode: unknown there (WG303, fail closed).
+    ("GIT_DIR={MAIN}/.git env -i bash -c 'git rm -q README.md'", "pass"),
+    ("GIT_DIR={MAIN}/.git env --ignore-environment bash -c 'git rm -q README.md'", "pass"),
+    ("GIT_DIR={MAIN}/.git env -u GIT_DIR bash -c 'git rm -q README.md'", "pass"),
+    ("GIT_DIR={MAIN}/.git env --unset=GIT_DIR bash -c 'git rm -q README.md'", "pass"),
+    ("GIT_DIR={MAIN}/.git env -i git rm -q README.md", "pass"),
+    ("GIT_DIR={MAIN}/.git env -uX -u GIT_DIR git rm -q README.md", "pass"),
+    ("GIT_DIR={MAIN}/.git trap 'git rm -q README.md' EXIT", {"WG303"}),
+    ("sh -c 'GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} trap \"git rm -q README.md\" EXIT'", {"WG303"}),
+    ("X=1 trap 'echo $X' EXIT", "pass"),
+    ("GIT_DIR={MAIN}/.git env -u X bash -c 'git rm -q README.md'", {"WG302"}),
+    ('GIT_DIR={MAIN}/.git env -u "$N" bash -c \'git rm -q README.md\'', {"WG302"}),
+    ("GIT_DIR={MAIN}/.git env -i GIT_DIR={MAIN}/.git git rm -q README.md", {"WG302"}),
+    ("GIT_DIR={MAIN}/.git env -i nohup env GIT_PAGER=cat bash -c 'git rm -q README.md'", "pass"),
+    ("GIT_DIR={MAIN}/.git env -i nohup env GIT_WORK_TREE={MAIN} bash -c 'git rm -q README.md'", {"WG302"}),
+    ("GIT_DIR={MAIN}/.git nohup env -iu X bash -c 'git rm -q README.md'", "pass"),
+    ("trap 'git rm -q README.md' EXIT; GIT_DIR={MAIN}/.git true", "pass"),
+    # a function call's prefixes are exported variables of its body (the first two passed); a name they changed ends
+    # unknown after the call, as after `X=1 eval` (bash restores it, its POSIX mode keeps it)
+    ("f() { git rm -qf README.md; }; GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} f", {"WG302"}),
+    ("f() { bash -c 'git rm -qf README.md'; }; GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} f", {"WG302"}),
+    ("f() { git status; }; GIT_DIR={MAIN}/.git f; git rm -q README.md", {"WG303"}),
+    ("f() { git rm -q README.md; }; LC_ALL=C f", "pass"),
+    ("f() { cd src; }; X=1 f; git status", "pass"),
     # code a program finds again in the environment it gives that code (lesspipe's row walks LESSOPEN): walked once
     ("export LESSOPEN='| /usr/bin/lesspipe %s'; git log -1", "pass"),
     ("LESSOPEN='| /usr/bin/lesspipe %s' bash -c 'lesspipe x'", "pass"),
 ]
+
+
+# Only code a program runs from its environment is walked once while the same code in the same state is walked
+# further out (lesspipe's row walks LESSOPEN again); code that runs itself again after changing a function or
+# `hash -p` is walked until the budget stops it. The deny rows passed with a guard on every string of code.
+REENTRY_ROWS = [
+    ("f() { :; }; S='f; f() { rm -f {MAIN}/README.md; }; [ -e done ] || { : > done; eval \"$S\"; }'; eval \"$S\"", {"WG401", "WG901"}),
+    ("S='git {MAIN}/README.md; hash -p /bin/rm git; [ -e done ] || { : > done; eval \"$S\"; }'; eval \"$S\"", {"WG401", "WG901"}),
+    ("LESSOPEN='| /usr/bin/lesspipe %s' git log -1", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", REENTRY_ROWS, ids=[plain_id(r[0], 60) for r in REENTRY_ROWS])
+def test_only_code_from_a_programs_environment_is_walked_once(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
 
 
 @pytest.mark.parametrize("command,expected", PREFIX_INTO_CODE_ROWS, ids=[plain_id(r[0], 50) for r in PREFIX_INTO_CODE_ROWS])
@@ -897,8 +989,6 @@ def test_commit_idiom_really_commits_and_guard_agrees(world: Repo) -> None:
     (world.worktree / "new.txt").write_text("x\n")
     command = "git add new.txt && git commit -q -m \"$(cat <<'EOF'\nAdd new.txt\n\nBody line\nEOF\n)\""
     assert bash(world, command).decision == "pass"
-    import subprocess
-
     subprocess.run(["bash", "-c", command], cwd=world.worktree, check=True, env={**os.environ, "HOME": str(world.base)})
     assert git("log", "-1", "--format=%s", cwd=world.worktree).strip() == "Add new.txt"
     assert git("rev-parse", "--abbrev-ref", "HEAD", cwd=world.main).strip() == "main"

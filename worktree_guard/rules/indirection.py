@@ -183,7 +183,7 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
     if name == "trap":
         first = _trap_action(values)
         if first is not None and values[first] is not None:
-            return Unwrapped(scripts=[Script(values[first], _offset(words[first]), command.cwd, "trap", same_shell=True)])  # type: ignore[arg-type]
+            return Unwrapped(scripts=[Script(values[first], _offset(words[first]), command.cwd, "trap", same_shell=True, takes_prefixes=False)])  # type: ignore[arg-type]
         return None
     if name in CALLBACK_BUILTINS:
         return _callbacks(command, values, CALLBACK_BUILTINS[name])
@@ -329,7 +329,43 @@ def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
         start += 1
     if start >= len(words):
         return None
-    return Unwrapped(inner=[Inner(words[start:], cwd, assignments, label="env -C" if cwd != command.cwd else "env")], own_words=start)
+    clears, unsets = _env_removes(values[1:start])
+    label = "env -C" if cwd != command.cwd else "env"
+    return Unwrapped(inner=[Inner(words[start:], cwd, assignments, label=label, unsets=unsets, clears=clears)], own_words=start)
+
+
+def _env_removes(options: list[str | None]) -> tuple[bool, tuple[str, ...]]:
+    """(`-i` given, the names `-u` takes out) among env's options and assignments: what the environment loses before
+    env's own `NAME=value` words apply. A `-u` whose name is only known at run time takes out nothing known."""
+    clears, unsets = False, []
+    i = 0
+    while i < len(options):
+        value = options[i]
+        i += 1
+        if value is None or not value.startswith("-") or value == "--":
+            continue
+        if value.startswith("--"):
+            name, eq, attached = value.partition("=")
+            if name == "--ignore-environment":
+                clears = True
+            elif name == "--unset":
+                unsets.append(attached if eq else (options[i] if i < len(options) else None))
+                i += 0 if eq else 1
+            elif name in ("--chdir", "--split-string") and not eq:
+                i += 1
+            continue
+        for j in range(1, len(value)):
+            letter, rest = value[j], value[j + 1:]
+            if letter == "i":
+                clears = True
+            elif letter in "uCS":
+                given = rest or (options[i] if i < len(options) else None)
+                if not rest:
+                    i += 1
+                if letter == "u":
+                    unsets.append(given)
+                break
+    return clears, tuple(name for name in unsets if name is not None)
 
 
 def _value_word(word: Word, name: str) -> Word:

@@ -29,7 +29,7 @@ RULE = "program-code"
 @hookimpl
 def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrapped | None:
     from ..shell.programs import code_family
-    from ..shell.runners import run_argv, subcommand_scripts, walked_code
+    from ..shell.runners import env_code, run_argv, subcommand_scripts, walked_code
     from ..shell.steps import Inner, Script, Unwrapped
 
     runner = _runner(command, ctx)
@@ -46,7 +46,10 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
     if runner is not None and (runner.walk_options or runner.walk_env):
         scripts, _ = walked_code(command, runner)
         if scripts:
-            return Unwrapped(scripts=[Script(text, offset, command.cwd, f"{command.name} command") for text, offset in scripts])
+            from_env = set(env_code(command, runner))
+            return Unwrapped(
+                scripts=[Script(text, offset, command.cwd, f"{command.name} command", from_env=text in from_env) for text, offset in scripts]
+            )
     if code_family(command.name) is None:
         return None
     from ..shell.embedded import embedded_code

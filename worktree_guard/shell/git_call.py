@@ -353,12 +353,52 @@ LOCATION_KEYS = frozenset({"core.worktree"})
 #: has not (beside LOCATION_KEYS, CODE_KEYS and include.* / includeIf.*): core.bare=false makes a bare git dir a
 #: checkout's, extensions.worktreeConfig makes git read config.worktree.
 SETUP_KEYS = frozenset({"core.bare", "extensions.worktreeconfig", "core.repositoryformatversion"})
-#: Files of a git dir (relative) that, written, make a later git there find another work tree or run code: its config
-#: and per-worktree config, `commondir` and `gitdir` (another repository's refs and config), HEAD (without it the
-#: directory is no git dir and git looks further up), hooks, info/attributes (which diff and filter drivers run), and
-#: the admin dirs of its worktrees and submodules (git dirs of their own). Anything else there (info/exclude,
-#: description, logs, refs) changes what git records, not where it works or what it runs.
-GIT_DIR_CONTROL_FILES = ("config", "config.worktree", "commondir", "gitdir", "HEAD", "hooks", "info/attributes", "worktrees", "modules")
+#: Config keys (section, variable; lower case) that send a later git's push or fetch to another repository, whose
+#: refs it then writes (`git config remote.x.url <main> && git push x …`), or make it read or send files named
+#: elsewhere: remote URLs and their rewrites, the remote a branch or push goes to, sendemail's SMTP server,
+#: http.cookieFile and core.attributesFile (which diff and filter drivers run).
+REDIRECT_KEYS = frozenset({
+    ("remote", "url"),
+    ("remote", "pushurl"),
+    ("remote", "pushdefault"),
+    ("url", "insteadof"),
+    ("url", "pushinsteadof"),
+    ("branch", "remote"),
+    ("branch", "pushremote"),
+    ("sendemail", "smtpserver"),
+    ("http", "cookiefile"),
+    ("core", "attributesfile"),
+})
+#: Files of a git dir (relative) that, written, make a later git there find another work tree, write somewhere else
+#: or run code: its config and per-worktree config, `commondir` and `gitdir` (another repository's refs and config),
+#: HEAD (without it the directory is no git dir and git looks further up), hooks, info/attributes (which diff and
+#: filter drivers run), the admin dirs of its worktrees and submodules (git dirs of their own), the sequencer's state
+#: (`rebase --continue` runs the `exec` lines of rebase-merge/git-rebase-todo; rebase-apply and sequencer likewise
+#: hold what am, cherry-pick and revert do next), what refs and objects git reads (refs, packed-refs, objects with
+#: its info/alternates, info/grafts, shallow: which commits a checkout or push writes where) and the remotes of
+#: remotes/ and branches/ (where push and fetch write). What is left there (info/exclude, description, logs, index)
+#: changes what git records or ignores, not where it writes or what it runs.
+GIT_DIR_CONTROL_FILES = (
+    "config",
+    "config.worktree",
+    "commondir",
+    "gitdir",
+    "HEAD",
+    "hooks",
+    "info/attributes",
+    "worktrees",
+    "modules",
+    "rebase-merge",
+    "rebase-apply",
+    "sequencer",
+    "objects",
+    "refs",
+    "packed-refs",
+    "info/grafts",
+    "shallow",
+    "remotes",
+    "branches",
+)
 
 
 def controls_git(relative: str) -> bool:
@@ -370,8 +410,8 @@ def controls_git(relative: str) -> bool:
 
 
 def moves_or_runs(key: str | None, value: str | None = None) -> bool:
-    """Whether a config key set in a repository may send a later git there to another work tree or make it run code
-    (None: a key only known at run time). `user.email` and the like do not, so a repository set up with them stays
+    """Whether a config key set in a repository may send a later git there to another work tree or repository or
+    make it run code (None: a key only known at run time). `user.email` and the like do not, so a repository set up with them stays
     trusted."""
     if key is None:
         return True
@@ -380,6 +420,7 @@ def moves_or_runs(key: str | None, value: str | None = None) -> bool:
         key in LOCATION_KEYS
         or key in SETUP_KEYS
         or key.startswith(("include.", "includeif."))
+        or (key.partition(".")[0], key.rpartition(".")[2]) in REDIRECT_KEYS
         or code_kind(key) is not None
         or allows_ext(key, value)
     )

@@ -64,8 +64,19 @@ class CodeRunner:
 #: these variables name or hold, or from LESSKEY_FILES in HOME. None of it is read by the guard.
 LESSKEY_VARIABLES = ("LESSKEYIN", "LESSKEY", "LESSKEYIN_SYSTEM", "LESSKEY_SYSTEM", "LESSKEY_CONTENT")
 LESSKEY_FILES = (".lesskey", ".less", ".config/lesskey")
-#: less options (on its command line or in $LESS) that name a lesskey file or text; long names may be abbreviated.
+#: less options (on its command line or in $LESS) that name a lesskey file or text; long names may be abbreviated
+#: and spelled in any case (`names_lesskey_option`).
 LESSKEY_OPTIONS = ("--lesskey-file", "--lesskey-src", "--lesskey-content")
+
+
+def names_lesskey_option(word: str) -> bool:
+    """Whether less may take a word for a lesskey option: a long option name in any case (less matches names
+    regardless of case where no other option differs only in case, as none of these does) that is a prefix of one
+    (a unique prefix is that option; one of several is refused or, counted here, a lesskey one)."""
+    if not word.startswith("--"):
+        return False
+    name = word.partition("=")[0].lower()
+    return len(name) > 2 and any(option.startswith(name) for option in LESSKEY_OPTIONS)
 
 
 def less_options_opaque(value: str | None) -> bool:
@@ -76,8 +87,7 @@ def less_options_opaque(value: str | None) -> bool:
         return True
     for word in value.split():
         if word.startswith("--"):
-            name = word.partition("=")[0]
-            if len(name) > 2 and any(option.startswith(name) for option in LESSKEY_OPTIONS):
+            if names_lesskey_option(word):
                 return True
         elif word.startswith("+") or "k" in word.lstrip("-"):
             return True
@@ -149,6 +159,8 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
         operand_seen = operand_seen or not value.startswith("-")
         if option in runner.options and not (runner.options_first and operand_seen):
             reasons.append(f"`{name} {option}` runs code")
+        elif LESSKEY_OPTIONS[0] in runner.options and names_lesskey_option(value):
+            reasons.append(f"`{name} {option}` reads key bindings and commands (an #env LESSOPEN) from a lesskey file or text")
         elif value in runner.subcommands:
             reasons.append(f"`{name} {value}` runs a command")
         elif value in runner.command_subcommands and _subcommand_command(command, i, runner) is None:
@@ -164,6 +176,16 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
             if given is None or given in _STDIN or given.startswith(("/dev/fd/", "/proc/")):
                 reasons.append(f"`{name} {option}` reads code from its input or a file only known at run time")
     return reasons
+
+
+def env_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
+    """The shell code the program runs from its `walk_env` variables (those known), as `walked_code` gives it."""
+    codes: list[str] = []
+    for variable in runner.walk_env:
+        given, value = command.env(variable)
+        if given and value is not None and value.strip():
+            codes.append(value.lstrip().lstrip("|"))
+    return codes
 
 
 def walked_code(command: ShellCommand, runner: CodeRunner) -> tuple[list[tuple[str, int]], list[str]]:

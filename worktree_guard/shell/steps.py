@@ -113,6 +113,10 @@ class Inner:
     assignments: list[Assignment] = field(default_factory=list)
     label: str = ""
     same_shell: bool = False
+    #: Variables the wrapper takes out of the environment before its own assignments (`env -u NAME`), and whether
+    #: it starts from an empty one (`env -i`): the shell's prefixes of those names do not reach the command.
+    unsets: tuple[str, ...] = ()
+    clears: bool = False
 
 
 @fast_dataclass(slots=True)
@@ -124,6 +128,11 @@ class Script:
     cwd: str | None
     label: str = ""
     same_shell: bool = False
+    #: A program's environment variable holds it (`LESSOPEN`): the program it runs may find it there again.
+    from_env: bool = False
+    #: Whether the prefix assignments of the command that runs it are its environment (`X=1 bash -c`, `X=1 eval`);
+    #: a trap's code runs later, without them.
+    takes_prefixes: bool = True
 
 
 @fast_dataclass(slots=True)

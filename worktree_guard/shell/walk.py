@@ -233,31 +233,55 @@ class Walker:
                 if script.label == "trap":
                     self.trap(script, step, depth)
                     continue
-                self.string(script.source, script.offset, step.state, script.cwd, depth + 1, script.same_shell, step)
+                outer = step if script.takes_prefixes else None
+                self.string(script.source, script.offset, step.state, script.cwd, depth + 1, script.same_shell, outer, script.from_env)
         apply_builtin(step)
 
     def trap(self, script: Script, step: ShellCommand, depth: int) -> None:
         """A trap's code runs later (at EXIT, on a signal), with the positional parameters of wherever the shell is
-        then, not those of the function that set it: walked in this shell with them unknown."""
+        then, not those of the function that set it: walked in this shell with them unknown. A prefix of `trap`
+        itself (`GIT_DIR=x trap '…' EXIT`) is dropped by bash and kept for the trap's code by dash and bash's POSIX
+        mode: its names are unknown there."""
         state = step.state
-        saved = (state.positional, {k: v for k, v in state.variables.items() if _is_positional(k)})
+        saved_positional = state.positional
+        saved_parameters = {k: v for k, v in state.variables.items() if _is_positional(k)}
+        prefixed = {a.name: state.variables.get(a.name, _MISSING) for a in step.assignments}
         state.positional = None
-        for key in saved[1]:
+        for key in saved_parameters:
             state.variables[key] = None
+        for name in prefixed:
+            state.assign(name, None)
         try:
-            self.string(script.source, script.offset, state, script.cwd, depth + 1, script.same_shell, step)
+            self.string(script.source, script.offset, state, script.cwd, depth + 1, script.same_shell, None, script.from_env)
         finally:
-            state.positional = saved[0]
+            state.positional = saved_positional
             for key in [k for k in state.variables if _is_positional(k)]:
                 del state.variables[key]
-            state.variables.update(saved[1])
+            state.variables.update(saved_parameters)
+            for name, value in prefixed.items():
+                if value is _MISSING:
+                    state.variables.pop(name, None)
+                else:
+                    state.variables[name] = value
 
     def call(self, function: ast.Function, step: ShellCommand, depth: int) -> None:
         """A function's body, walked with the state of the call: its positional parameters are the call's words
         (those only known at run time stay unknown, and so do all after them), and its `local` variables end
         with it. A local whose value after the call differs from the one before becomes unknown: the walk
-        cannot always tell whether the declaration ran (a branch), so restoring the old value could be stale."""
+        cannot always tell whether the declaration ran (a branch), so restoring the old value could be stale.
+        The call's prefix assignments (`GIT_DIR=x f`) are exported variables of the body; a name they changed
+        ends unknown (bash restores it, its POSIX mode keeps the new value)."""
         state = step.state
+        prefixed = {a.name: state.variables.get(a.name, _MISSING) for a in step.assignments}
+        _export_prefixes(state, step.assignments, step, self.home)
+        try:
+            self._call_body(function, step, state, depth)
+        finally:
+            for name, value in prefixed.items():
+                if state.variables.get(name, _MISSING) != value:
+                    state.assign(name, None)
+
+    def _call_body(self, function: ast.Function, step: ShellCommand, state: ShellState, depth: int) -> None:
         saved_positional = state.positional
         saved_parameters = {k: v for k, v in state.variables.items() if _is_positional(k)}
         before = dict(state.variables)
@@ -303,7 +327,7 @@ class Walker:
         step = ShellCommand(
             node=outer.node,
             words=inner.words,
-            assignments=outer.assignments + inner.assignments,
+            assignments=_reaching(outer.assignments, inner) + inner.assignments,
             cwd=inner.cwd,
             state=state,
             home=self.home,
@@ -324,6 +348,7 @@ class Walker:
         depth: int,
         same_shell: bool = False,
         outer: ShellCommand | None = None,
+        from_env: bool = False,
     ) -> None:
         """Shell code held in a string (`bash -c`, `eval`, a heredoc fed to a shell): parsed and walked.
 
@@ -345,7 +370,7 @@ class Walker:
             # bash drops `X=1 eval …`'s X afterwards (POSIX mode keeps it): a name the prefix changed ends unknown.
             before = {a.name: state.variables.get(a.name, _MISSING) for a in prefixes}
             _export_prefixes(state, prefixes, outer, self.home)
-            self._walk_once(source, script, state, depth)
+            self.walk_script(script, state, depth)
             for name, value in before.items():
                 if state.variables.get(name, _MISSING) != value:
                     state.assign(name, None)
@@ -358,13 +383,26 @@ class Walker:
         for key in [k for k in inner.variables if _is_positional(k)]:
             inner.variables[key] = None
         _export_prefixes(inner, prefixes, outer, self.home)
-        self._walk_once(source, script, inner, depth)
+        if from_env:
+            self._walk_once(source, script, inner, depth)
+        else:
+            self.walk_script(script, inner, depth)
 
     def _walk_once(self, source: str, script: ast.Script, state: ShellState, depth: int) -> None:
-        """Walk code held in a string, unless the same code in the same state is being walked already further out:
-        a program that runs code from its environment finds it there again in the code it runs
-        (`LESSOPEN='|lesspipe %s'`, which lesspipe's runner row walks), and that walk would find nothing new."""
-        key = (source, state.cwd, tuple(sorted(state.variables.items())), tuple(sorted(state.functions)), tuple(sorted(state.options)))
+        """Walk code a program runs from its environment, unless the same code in the same state is being walked
+        from there already further out: the program finds it again in the environment it gives that code
+        (`LESSOPEN='|lesspipe %s'`, which lesspipe's runner row walks), and that walk would find nothing new. Only
+        this re-entry is cut short: any other code that runs itself again (`eval "$S"` after redefining a function
+        or `hash -p`) is walked until the budget stops it."""
+        key = (
+            source,
+            state.cwd,
+            tuple(sorted(state.variables.items())),
+            tuple(sorted(state.exported)),
+            tuple(sorted((name, id(body)) for name, body in state.functions.items())),
+            tuple(sorted(state.hashed.items(), key=str)),
+            tuple(sorted(state.options)),
+        )
         if key in self._active:
             return
         self._active.add(key)
@@ -423,6 +461,16 @@ def _export_prefixes(state: ShellState, assignments: list[ast.Assignment], outer
         source = state if id(assignment) in own else before
         state.assign(assignment.name, word_value(assignment.value, source, home), assignment.append)
         state.exported.add(assignment.name.partition("[")[0])
+
+
+def _reaching(assignments: list[ast.Assignment], inner: Inner) -> list[ast.Assignment]:
+    """The prefix assignments of a wrapper's command that reach what it runs: `env -i` starts from an empty
+    environment and `env -u NAME` takes NAME out, before env's own `NAME=value` words apply."""
+    if inner.clears:
+        return []
+    if not inner.unsets:
+        return assignments
+    return [a for a in assignments if a.name.partition("[")[0] not in inner.unsets]
 
 
 def _is_positional(name: str) -> bool:
