@@ -868,6 +868,10 @@ REENTRY_ROWS = [
     ("f() { :; }; S='f; f() { rm -f {MAIN}/README.md; }; [ -e done ] || { : > done; eval \"$S\"; }'; eval \"$S\"", {"WG401", "WG901"}),
     ("S='git {MAIN}/README.md; hash -p /bin/rm git; [ -e done ] || { : > done; eval \"$S\"; }'; eval \"$S\"", {"WG401", "WG901"}),
     ("LESSOPEN='| /usr/bin/lesspipe %s' git log -1", "pass"),
+    # git hands its config on to what it runs: an alias given in GIT_CONFIG_* whose code runs git finds it again (owg's
+    # corpus row; it went over the budget once only lesspipe's re-entry was cut short), and an escaping one is judged
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.nuke GIT_CONFIG_VALUE_0='!git stash clear' command git nuke", "pass"),
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!git -C {MAIN} checkout -b x' git x", {"WG301"}),
 ]
 
 

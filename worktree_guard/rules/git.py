@@ -172,8 +172,12 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
     code = git_code(command)
     if not code.scripts and not code.argv:
         return None
+    # git hands its config on to the commands it runs (`-c` as GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT/KEY/VALUE, its
+    # pager and editor variables): a git in that code finds the same code again, as lesspipe finds LESSOPEN (walk.py
+    # `_walk_once`), so `GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!git stash clear' git x` is walked once, not
+    # until the budget (WG901).
     return Unwrapped(
-        scripts=[Script(text, offset, cwd, "git") for text, offset, cwd in code.scripts],
+        scripts=[Script(text, offset, cwd, "git", from_env=True) for text, offset, cwd in code.scripts],
         inner=[Inner(words, cwd, label="git bisect run") for words, cwd in code.argv if words],
     )
 
