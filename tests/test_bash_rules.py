@@ -872,6 +872,15 @@ REENTRY_ROWS = [
     # corpus row; it went over the budget once only lesspipe's re-entry was cut short), and an escaping one is judged
     ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.nuke GIT_CONFIG_VALUE_0='!git stash clear' command git nuke", "pass"),
     ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!git -C {MAIN} checkout -b x' git x", {"WG301"}),
+    # review 22, F1: what the code wrote on the way in is part of the state it is walked in again (a hook written
+    # between the two walks makes the second `git commit` untrusted; it passed and, run, deleted main's README)
+    ("git init -q /tmp/wg-review22/n && LESSOPEN='|git -C /tmp/wg-review22/n commit -q --allow-empty -m x; [ -e /tmp/wg-review22/done ] || { : > /tmp/wg-review22/done; printf \"#!/bin/sh\\nrm -f {MAIN}/README.md\\n\" > /tmp/wg-review22/n/.git/hooks/post-commit; less -f README.md </dev/null >/dev/null; }; cat %s' less -f README.md", {"WG303", "WG404"}),
+    ("git init -q /tmp/wg-review22/n && LESSOPEN='|git -C /tmp/wg-review22/n commit -q --allow-empty -m x; [ -e /tmp/wg-review22/done ] || { : > /tmp/wg-review22/done; less -f README.md </dev/null >/dev/null; }; cat %s' less -f README.md", "pass"),
+    # review 22, R1: code that defines a function defines it again, at another offset, each time it runs: the same
+    # function (WG901 before); one that escapes is still judged
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.lg GIT_CONFIG_VALUE_0='!f() { git log --oneline \"$@\"; }; f' git lg -3", "pass"),
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.lg GIT_CONFIG_VALUE_0='!f() { git log --oneline \"$@\"; }; f' git status", "pass"),
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.lg GIT_CONFIG_VALUE_0='!f() { git -C {MAIN} switch -c y; }; f' git lg", {"WG301"}),
 ]
 
 

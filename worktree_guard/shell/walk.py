@@ -393,15 +393,33 @@ class Walker:
         from there already further out: the program finds it again in the environment it gives that code
         (`LESSOPEN='|lesspipe %s'`, which lesspipe's runner row walks), and that walk would find nothing new. Only
         this re-entry is cut short: any other code that runs itself again (`eval "$S"` after redefining a function
-        or `hash -p`) is walked until the budget stops it."""
+        or `hash -p`) is walked until the budget stops it.
+
+        The key is everything in the state that can change what a walk finds: what the command wrote, the
+        repositories it made or configured (a hook written on the way in makes a later `git commit` untrusted:
+        review 22's F1), and each function by what it is, not by the object (code that defines a function defines
+        a fresh one each time it runs, at another offset: review 22's R1). Sets, not lists: the same write made again is not new."""
+        import re  # only for code found in a program's environment: most commands never get here
+
         key = (
             source,
             state.cwd,
-            tuple(sorted(state.variables.items())),
+            state.oldpwd,
+            tuple(state.dirstack),
+            tuple(sorted(state.variables.items(), key=str)),
             tuple(sorted(state.exported)),
-            tuple(sorted((name, id(body)) for name, body in state.functions.items())),
+            tuple(sorted((name, re.sub(r"span=\(\d+, \d+\)", "", repr(body))) for name, body in state.functions.items())),
             tuple(sorted(state.hashed.items(), key=str)),
             tuple(sorted(state.options)),
+            state.lastpipe,
+            tuple(sorted(state.unset)),
+            tuple(sorted(set(state.written), key=str)),
+            tuple(sorted(set(state.repositories))),
+            tuple(sorted(set(state.configured))),
+            tuple(sorted(state.readonly)),
+            tuple(sorted(state.namerefs.items(), key=str)),
+            tuple(sorted(state.transformed)),
+            repr(state.positional),
         )
         if key in self._active:
             return
