@@ -884,6 +884,33 @@ REENTRY_ROWS = [
 ]
 
 
+# GNU env (coreutils 9.1) as it reads its own words: an abbreviated long option is the option (`--ch=` is --chdir),
+# and `-S` splits its string into words that stand where it stood, env's own options among them. Each deny row
+# passed before (review 22, F3, and what was found beside it) and, run, changed the main checkout.
+ENV_ROWS = [
+    ("env -S '-C{MAIN} git' rm -q README.md", {"WG302"}),
+    ("env --s='-C{MAIN} git' rm -q README.md", {"WG302"}),
+    ("env --ch={MAIN} git rm -q README.md", {"WG302"}),
+    ("env --ch {MAIN} git rm -q README.md", {"WG302"}),
+    ("env -S 'rm -f' \"$X\"", {"WG403"}),
+    ("env -S 'rm\\_-f\\_{MAIN}/README.md'", {"WG404"}),
+    ("env -S \"$X\" ls", {"WG404"}),
+    ("GIT_DIR={MAIN}/.git env --ignore-env GIT_WORK_TREE={MAIN} git rm -q README.md", {"WG302"}),
+    # must pass: env's ordinary uses, an ambiguous prefix (env refuses it), -i spelled out or abbreviated
+    ("env -S 'python3 -u' x.py", "pass"),
+    ("env -iS 'git status'", "pass"),
+    ("env --i x=1 ls", "pass"),
+    ("GIT_DIR={MAIN}/.git env --ignore-env git rm -q README.md", "pass"),
+    ("env --un=X git status", "pass"),
+    ("env -C /tmp ls", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", ENV_ROWS, ids=[plain_id(r[0], 60) for r in ENV_ROWS])
+def test_env_reads_its_options_and_split_string_as_gnu_env_does(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
 @pytest.mark.parametrize("command,expected", REENTRY_ROWS, ids=[plain_id(r[0], 60) for r in REENTRY_ROWS])
 def test_only_code_from_a_programs_environment_is_walked_once(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)

@@ -304,9 +304,45 @@ def _chdir(cwd: str | None, target: str | None) -> str | None:
     return None if cwd is None else os.path.normpath(os.path.join(cwd, target))
 
 
+#: GNU env's long options (coreutils 9.1): getopt takes any unique prefix of one (`--ch=<dir>`, `--s=…`).
+ENV_LONG_OPTIONS = (
+    "--block-signal", "--chdir", "--debug", "--default-signal", "--help", "--ignore-environment", "--ignore-signal",
+    "--list-signal-handling", "--null", "--split-string", "--unset", "--version",
+)
+ENV_VALUE_OPTIONS = frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"})
+
+
+def _env_spelled_out(values: list[str | None]) -> list[str | None]:
+    """env's words with each abbreviated long option before the command spelled out, as getopt reads it
+    (`env --ch=<main> git rm x` ran git in <main> and passed: review 22). An ambiguous prefix is left as it is
+    (env refuses it and runs nothing)."""
+    out = list(values)
+    i = 1
+    while i < len(out):
+        value = out[i]
+        if value is None or not value.startswith("-") or value in ("-", "--"):
+            break
+        i += 1
+        if value.startswith("--"):
+            name, eq, attached = value.partition("=")
+            matches = [option for option in ENV_LONG_OPTIONS if option.startswith(name)]
+            if name not in ENV_LONG_OPTIONS and len(matches) == 1:
+                name = matches[0]
+                out[i - 1] = name + eq + attached
+            if name in ENV_VALUE_OPTIONS and not eq:
+                i += 1
+        else:
+            for j in range(1, len(value)):
+                if value[j] in "uCS":  # takes the rest of the cluster, or the next word
+                    i += 1 if j == len(value) - 1 else 0
+                    break
+    return out
+
+
 def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
     from ..shell.steps import Inner, Script, Unwrapped
 
+    values = _env_spelled_out(values)
     words = command.words
     start, seen = _skip_options(values, 1, frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}))
     cwd = command.cwd
@@ -315,11 +351,15 @@ def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
             cwd = _chdir(cwd, seen[chdir])
     for split in ("-S", "--split-string"):
         if split in seen:
+            # GNU env splits the string into words that stand where it stood, env's own options among them
+            # (`env -S '-C<main> git' rm x` ran git in <main>: review 22, F3): read as `env WORDS REST`, the rest
+            # as written (a word only known at run time stays unknown). Backslash escapes (`\_` splits a word)
+            # and a string only known at run time are this rule's WG404.
             text = seen[split]
-            rest = " ".join(v for v in values[start:] if v is not None)
-            if text is None:
+            if text is None or "\\" in text:
                 return None
-            return Unwrapped(scripts=[Script(f"{text} {rest}".strip(), command.span[0], cwd, "env -S")])
+            rest = " ".join(word.raw for word in words[start:])
+            return Unwrapped(scripts=[Script(f"env {text} {rest}".strip(), command.span[0], cwd, "env -S")])
     from ..shell.ast import Assignment
 
     assignments = []
@@ -332,6 +372,18 @@ def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
     clears, unsets = _env_removes(values[1:start])
     label = "env -C" if cwd != command.cwd else "env"
     return Unwrapped(inner=[Inner(words[start:], cwd, assignments, label=label, unsets=unsets, clears=clears)], own_words=start)
+
+
+_NO_SPLIT = object()
+
+
+def _env_split_string(values: list[str | None]) -> object:
+    """The string `env -S` / `--split-string` is given (None: only known at run time), or _NO_SPLIT."""
+    _, seen = _skip_options(_env_spelled_out(values), 1, frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}))
+    for split in ("-S", "--split-string"):
+        if split in seen:
+            return seen[split]
+    return _NO_SPLIT
 
 
 def _env_removes(options: list[str | None]) -> tuple[bool, tuple[str, ...]]:
@@ -550,6 +602,9 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         return [Violation(code="WG404", message=f"`{name}` runs a command in a shell or Linux distribution of its own (or reads one from its input), which worktree-guard cannot see; run the commands directly.", **base)]
     if name in STDIN_SHELL_STARTERS and _starts_a_shell_reading_input(values, *STDIN_SHELL_STARTERS[name]):
         return [Violation(code="WG404", message=f"`{name}` starts a shell that reads its commands from its input, which worktree-guard cannot see (a later write to that input reaches no hook); run the commands directly.", **base)]
+    if name == "env" and (split := _env_split_string(values)) is not _NO_SPLIT and (split is None or "\\" in split):
+        shown = "a string only known at run time" if split is None else "backslash escapes (\\_ splits a word)"
+        return [Violation(code="WG404", message=f"`env -S` splits {shown} into the command line it runs, which worktree-guard does not follow; write the words out.", **base)]
     if name == "eval" and any(v is None for v in values[1:]):
         return [Violation(code="WG404", message="`eval` runs code only known at run time; run the command directly.", **base)]
     if name == "trap" and (first := _trap_action(values)) is not None and values[first] is None:
