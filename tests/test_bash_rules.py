@@ -858,6 +858,11 @@ PREFIX_INTO_CODE_ROWS = [
     # code a program finds again in the environment it gives that code (lesspipe's row walks LESSOPEN): walked once
     ("export LESSOPEN='| /usr/bin/lesspipe %s'; git log -1", "pass"),
     ("LESSOPEN='| /usr/bin/lesspipe %s' bash -c 'lesspipe x'", "pass"),
+    # review 22, F4: bash runs `coproc X=1 cmd` as the simple command `X=1 cmd` (shfmt read the prefixes as words)
+    ("coproc GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} git rm -q :/README.md", {"WG302"}),
+    ("f() { git rm -q README.md; }; coproc GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} f", {"WG302"}),
+    ("coproc X=1 git status", "pass"),
+    ("coproc LC_ALL=C sort x", "pass"),
 ]
 
 

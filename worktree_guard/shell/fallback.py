@@ -225,8 +225,27 @@ class _Translator:
             inner = cmd.get("Stmt")
             return self.statement_core(inner) if inner else Command(span=span, redirects=redirects)
         if kind == "CoprocClause":
-            return Subshell(span=span, body=self.statement_core(cmd["Stmt"]), redirects=redirects)
+            return Subshell(span=span, body=self.statement_core(self.coproc_statement(cmd["Stmt"])), redirects=redirects)
         raise FallbackError(f"unsupported shfmt node {kind!r}")
+
+    def coproc_statement(self, stmt: dict[str, Any]) -> dict[str, Any]:
+        """shfmt reads the words after `coproc` as arguments, assignments among them; bash runs `coproc X=1 cmd` as
+        the simple command `X=1 cmd` (`coproc GIT_DIR=<main>/.git GIT_WORK_TREE=<main> git rm x` ran git rm in
+        the main checkout and passed: review 22, F4). Leading words spelled as assignments become assignments."""
+        inner = stmt.get("Cmd") or {}
+        args = inner.get("Args") or []
+        if inner.get("Type") != "CallExpr" or not args:
+            return stmt
+        taken = 0
+        while taken < len(args) - 1:  # the last word is the command (`coproc X=1` alone is a name and a command)
+            start, end = self.bounds(args[taken])
+            if ASSIGNMENT_PREFIX.match(self.source[start:end]) is None:
+                break
+            taken += 1
+        if not taken:
+            return stmt
+        assigns = [{"Pos": a["Pos"], "End": a["End"], "Value": {"Parts": a.get("Parts") or []}} for a in args[:taken]]
+        return {**stmt, "Cmd": {**inner, "Assigns": [*(inner.get("Assigns") or []), *assigns], "Args": args[taken:]}}
 
     def binary(self, cmd: dict[str, Any]) -> Node:
         op = cmd["Op"]
