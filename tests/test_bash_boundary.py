@@ -91,7 +91,7 @@ ROWS: dict[str, list[tuple[str, object]]] = {
     "3 git code strings": [
         ("git -c core.pager='touch {MAIN}/p' log", {"WG401"}),
         ("git -c core.editor='touch {MAIN}/e' commit", {"WG401"}),
-        ("git -c sequence.editor='touch {MAIN}/e' rebase -i HEAD~1", {"WG401"}),
+        ("git -c sequence.editor='touch {MAIN}/e' rebase -i HEAD~1", {"WG401", "WG404"}),  # WG404: the todo list it writes runs (review 22)
         ("git -c diff.external='touch {MAIN}/d' diff", {"WG401", "WG403"}),  # WG403: git adds its own arguments (files in W)
         ("git -c diff.x.textconv='touch {MAIN}/d' diff", {"WG401", "WG403"}),  # WG403: git adds its own arguments (files in W)
         ("git -c filter.x.clean='touch {MAIN}/f' add .", {"WG401"}),
@@ -100,7 +100,7 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("git -c core.fsmonitor='touch {MAIN}/m' status", {"WG401"}),
         ("git -c alias.x='!touch {MAIN}/a' x", {"WG305", "WG401"}),
         ("GIT_EDITOR='touch {MAIN}/e' git commit", {"WG401"}),
-        ("GIT_SEQUENCE_EDITOR='touch {MAIN}/e' git rebase -i HEAD~1", {"WG401"}),
+        ("GIT_SEQUENCE_EDITOR='touch {MAIN}/e' git rebase -i HEAD~1", {"WG401", "WG404"}),  # WG404: the todo list it writes runs (review 22)
         ("GIT_EXTERNAL_DIFF='touch {MAIN}/d' git diff", {"WG401", "WG403"}),  # WG403: git adds its own arguments (files in W)
         ("GIT_SSH_COMMAND='touch {MAIN}/s' git fetch", {"WG401", "WG403"}),  # WG403: git adds its own arguments (files in W)
         ("GIT_PAGER='touch {MAIN}/p' git log", {"WG401"}),

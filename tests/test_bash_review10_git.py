@@ -124,7 +124,7 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("git -C {MAIN} difftool --no-prompt -x 'diff -u' HEAD~1", "pass"),
         ("GIT_PAGER=cat git -C {MAIN} log -1", "pass"),
         ("GIT_EDITOR=true git commit --amend", "pass"),
-        ("GIT_SEQUENCE_EDITOR=\"sed -i -e 's/^pick/squash/'\" git rebase -i HEAD~2", "pass"),  # the todo file is git's own
+        ("GIT_SEQUENCE_EDITOR=: git rebase -i --autosquash HEAD~2", "pass"),  # a todo editor that writes is WG404 (review 22)
         ("git -c diff.md.textconv=cat diff", "pass"),
     ],
     "B7 apply --unsafe-paths": [

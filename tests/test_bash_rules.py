@@ -889,6 +889,31 @@ REENTRY_ROWS = [
 ]
 
 
+# `git rebase -i` runs the todo list its editor wrote, `exec` lines among them: an editor the command gives it that
+# is not a no-op is WG404 (review 22, F2: the first three passed and, run, deleted main's README). A commit-message
+# editor for `--continue`, a no-op todo editor, and `-x` (walked as code) pass.
+TODO_EDITOR_ROWS = [
+    ("git commit -q --allow-empty -m a && GIT_SEQUENCE_EDITOR=\"sed -i 1iexec\\ rm\\ -f\\ {MAIN}/README.md\" git rebase -q -i HEAD~1", {"WG404"}),
+    ("git -c sequence.editor=\"sed -i '1iexec rm -f {MAIN}/README.md'\" rebase -i --root", {"WG404"}),
+    ("git -c sequence.editor=\"cp /tmp/t\" rebase --edit-todo", {"WG404"}),
+    ("GIT_EDITOR=\"sed -i s/a/b/\" git rebase -ri HEAD~2", {"WG404"}),
+    ("EDITOR=\"sed -i s/a/b/\" git rebase --inter HEAD~2", {"WG404"}),
+    ("GIT_SEQUENCE_EDITOR=\"sed -i 1iexec\\ rm\" git pull --rebase=interactive", {"WG404"}),
+    ("GIT_SEQUENCE_EDITOR=\"sed -i 's/^pick/fixup/'\" git rebase -i HEAD~3", {"WG404"}),  # known false deny
+    ("GIT_SEQUENCE_EDITOR=: git rebase -i --autosquash HEAD~3", "pass"),
+    ("GIT_SEQUENCE_EDITOR=true GIT_EDITOR=vim git rebase -i HEAD~3", "pass"),
+    ("GIT_EDITOR=true git rebase --continue", "pass"),
+    ("GIT_EDITOR=\"sed -i s/a/b/\" git rebase --continue", "pass"),
+    ("GIT_EDITOR=true git pull", "pass"),
+    ("git rebase -x 'make test' HEAD~3", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", TODO_EDITOR_ROWS, ids=[plain_id(r[0], 60) for r in TODO_EDITOR_ROWS])
+def test_an_editor_given_to_rebase_writes_the_todo_list_it_runs(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
 # GNU env (coreutils 9.1) as it reads its own words: an abbreviated long option is the option (`--ch=` is --chdir),
 # and `-S` splits its string into words that stand where it stood, env's own options among them. Each deny row
 # passed before (review 22, F3, and what was found beside it) and, run, changed the main checkout.

@@ -122,6 +122,7 @@ class GitCall:
 GUARDED_FLAGS: dict[str, frozenset[str]] = {
     "init": frozenset({"--bare", "--shared"}),
     "clone": frozenset({"--bare", "--mirror"}),
+    "rebase": frozenset({"--interactive", "--edit-todo"}),
 }
 #: Real options (git 2.39, from `git <sub> -h`) that are a strict prefix of a guarded option of the same subcommand:
 #: written in full they are themselves, not an abbreviation (`git switch --force` is not --force-create).
@@ -997,7 +998,11 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
     found = GitCode()
     top = checkout_top(call, command.home)
 
+    editors: dict[str, list[str | None]] = {}
+
     def config(key: str, value: str | None, offset: int, source: str, top: str | None = top) -> None:
+        if key.lower() in ("sequence.editor", "core.editor"):
+            editors.setdefault(key.lower(), []).append(value)
         if allows_ext(key, value):
             found.opaque.append(f"{source} sets {key} so that git may run an ext:: command, which worktree-guard cannot look inside")
         kind = code_kind(key)
@@ -1063,7 +1068,44 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
     if unread is not None:
         found.opaque.append(unread)
     _subcommand_code(command, call, top, found)
+    todo_editor = _todo_list_editor(command, call, editors)
+    if todo_editor is not None:
+        found.opaque.append(f"`git rebase` runs the todo list its editor ({todo_editor}) writes, `exec` lines among them, which worktree-guard cannot look inside; give the editor as `:` and the commands as `git rebase -x CMD`")
     return found
+
+
+#: Where git finds the editor of `rebase -i`'s todo list, in the order it looks (sequence.editor falls back to the
+#: commit editor): environment variables and config keys.
+TODO_LIST_EDITORS = ("GIT_SEQUENCE_EDITOR", "sequence.editor", "GIT_EDITOR", "core.editor", "VISUAL", "EDITOR")
+#: Editors that leave the todo list as git wrote it.
+NO_OP_EDITORS = frozenset({":", "true", "/bin/true", "/usr/bin/true"})
+
+
+def _todo_list_editor(command: ShellCommand, call: GitCall, editors: dict[str, list[str | None]]) -> str | None:
+    """The editor this command gives `git rebase -i` / `--edit-todo` / `git pull` for a todo list (the first git looks at),
+    when it is not a no-op; None otherwise. The editor's file is the list git then runs: `exec` lines it writes
+    run in the checkout (`GIT_SEQUENCE_EDITOR="sed -i 1iexec\\ rm\\ <main>/x" git rebase -i` ran them and passed:
+    review 22, F2). Its own code is walked as any editor's is; an editor from the user's config is theirs."""
+    if call.subcommand_dynamic:
+        return None
+    if call.subcommand == "rebase":
+        if not call.flags() & {"-i", "--interactive", "--edit-todo"}:
+            return None
+    elif call.subcommand != "pull":  # `pull --rebase=interactive`, or the user's pull.rebase / branch.<b>.rebase
+        return None
+    for source in TODO_LIST_EDITORS:
+        if "." in source:
+            values = editors.get(source, [])
+        else:
+            present, value = command.env(source)
+            values = [value] if present else []
+        values = [value for value in values if value != ""]  # git takes an empty one as not set
+        if not values:
+            continue
+        if all(value is not None and value.strip() in NO_OP_EDITORS for value in values):
+            return None
+        return f"${source}" if "." not in source else source
+    return None
 
 
 def _clone_config(command: ShellCommand, call: GitCall, config, found: GitCode) -> None:
