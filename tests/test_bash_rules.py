@@ -914,6 +914,25 @@ def test_an_editor_given_to_rebase_writes_the_todo_list_it_runs(world: Repo, com
     assert_hook_row(world, command, expected)
 
 
+# A trap's code runs again when its shell ends, with the state then (review 22, F5: the deny rows passed and, run
+# with bash 5.2, the first deleted main's README at exit).
+TRAP_AT_EXIT_ROWS = [
+    ("trap 'git rm -q :/README.md' EXIT; export GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN}", {"WG302"}),
+    ("( trap 'git rm -q :/README.md' EXIT; export GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} )", {"WG302"}),
+    ("bash -c 'trap \"git rm -q :/README.md\" EXIT; export GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN}'", {"WG302"}),
+    ("trap 'trap \"git rm -q README.md\" EXIT' INT; export GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN}", {"WG302"}),
+    ("trap 'rm -f x' EXIT; D={MAIN}; cd /tmp; cd \"$D\" 2>/dev/null || true", {"WG201", "WG401"}),
+    ("trap 'git rm -q :/README.md' EXIT; export GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN}; unset GIT_DIR GIT_WORK_TREE", "pass"),
+    ("trap 'rm -f x' EXIT; cd src; ls", "pass"),
+    ("tmp=$(mktemp -d); trap 'rm -rf \"$tmp\"' EXIT; cd \"$tmp\"", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", TRAP_AT_EXIT_ROWS, ids=[plain_id(r[0], 60) for r in TRAP_AT_EXIT_ROWS])
+def test_a_traps_code_runs_again_with_the_state_its_shell_ends_in(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
 # GNU env (coreutils 9.1) as it reads its own words: an abbreviated long option is the option (`--ch=` is --chdir),
 # and `-S` splits its string into words that stand where it stood, env's own options among them. Each deny row
 # passed before (review 22, F3, and what was found beside it) and, run, changed the main checkout.

@@ -58,6 +58,9 @@ class Walker:
     _called: set[str] = field(default_factory=set)
     _defined: dict[str, tuple[ast.Function, ShellState]] = field(default_factory=dict)
     _active: set[tuple] = field(default_factory=set)
+    #: Every trap set, with the state object of the shell that set it (which holds that shell's last state once
+    #: the walk is done) and the names of trap's own prefixes.
+    _traps: list[tuple[Script, ShellState, tuple[str, ...]]] = field(default_factory=list)
 
     # -- entry points --------------------------------------------------------------------------
 
@@ -72,6 +75,12 @@ class Walker:
                     alone = at_definition.copy()
                     alone.local_frames = [set()]  # its `local` declarations are its own
                     self.visit(function.body, alone, depth + 1)
+            # A trap's code runs again with the state its shell ends in (EXIT; a signal at the last command).
+            done = 0
+            while done < len(self._traps):  # a trap's code may set another
+                script, state, prefixed = self._traps[done]
+                done += 1
+                self._walk_trap(script, state.copy(), prefixed, depth)
 
     # -- nodes ---------------------------------------------------------------------------------
 
@@ -241,11 +250,17 @@ class Walker:
         """A trap's code runs later (at EXIT, on a signal), with the positional parameters of wherever the shell is
         then, not those of the function that set it: walked in this shell with them unknown. A prefix of `trap`
         itself (`GIT_DIR=x trap '…' EXIT`) is dropped by bash and kept for the trap's code by dash and bash's POSIX
-        mode: its names are unknown there."""
-        state = step.state
+        mode: its names are unknown there. It is walked twice: now (a signal may come at once) and with the state
+        this shell ends in (`trap 'git rm …' EXIT; export GIT_DIR=<main>/.git …` ran git in the main checkout and
+        passed: review 22, F5); `walk_script` does the second at the end."""
+        prefixed = tuple(a.name for a in step.assignments)
+        self._walk_trap(script, step.state, prefixed, depth)
+        self._traps.append((script, step.state, prefixed))
+
+    def _walk_trap(self, script: Script, state: ShellState, prefixed: tuple[str, ...], depth: int) -> None:
         saved_positional = state.positional
         saved_parameters = {k: v for k, v in state.variables.items() if _is_positional(k)}
-        prefixed = {a.name: state.variables.get(a.name, _MISSING) for a in step.assignments}
+        saved_prefixed = {name: state.variables.get(name, _MISSING) for name in prefixed}
         state.positional = None
         for key in saved_parameters:
             state.variables[key] = None
@@ -258,7 +273,7 @@ class Walker:
             for key in [k for k in state.variables if _is_positional(k)]:
                 del state.variables[key]
             state.variables.update(saved_parameters)
-            for name, value in prefixed.items():
+            for name, value in saved_prefixed.items():
                 if value is _MISSING:
                     state.variables.pop(name, None)
                 else:
