@@ -863,6 +863,10 @@ PREFIX_INTO_CODE_ROWS = [
     ("f() { git rm -q README.md; }; coproc GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} f", {"WG302"}),
     ("coproc X=1 git status", "pass"),
     ("coproc LC_ALL=C sort x", "pass"),
+    # review 22b: shfmt reads a redirection's fd right after coproc as a word (the command was `2`)
+    ("coproc 2>/dev/null GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} git rm -q :/README.md", {"WG302"}),
+    ("coproc 2>/dev/null bash -c \"cd ../../..; rm -f README.md\"", {"WG201", "WG401"}),
+    ("coproc 2>&1 git status", "pass"),
 ]
 
 
@@ -906,6 +910,16 @@ TODO_EDITOR_ROWS = [
     ("GIT_EDITOR=\"sed -i s/a/b/\" git rebase --continue", "pass"),
     ("GIT_EDITOR=true git pull", "pass"),
     ("git rebase -x 'make test' HEAD~3", "pass"),
+    # review 22b: git skips VISUAL when TERM is unset or dumb (a no-op VISUAL does not settle it); pull only with an
+    # interactive rebase the command asks for (every `EDITOR=vim git pull` was WG404)
+    ("TERM=dumb VISUAL=: EDITOR=\"sed -i 1iexec\\ rm\\ -f\\ {MAIN}/README.md\" git rebase -i HEAD~1", {"WG404"}),
+    ("GIT_SEQUENCE_EDITOR=\"sed -i 1iexec\\ rm\" git pull --reb=int", {"WG404"}),
+    ("GIT_SEQUENCE_EDITOR=\"sed -i 1iexec\\ rm\" git pull -ri", {"WG404"}),
+    ("GIT_SEQUENCE_EDITOR=\"sed -i 1iexec\\ rm\" git -c branch.main.rebase=i pull", {"WG404"}),
+    ("VISUAL=: EDITOR=true git rebase -i HEAD~1", "pass"),
+    ("EDITOR=vim git pull --ff-only", "pass"),
+    ("export VISUAL=vim; git fetch && git pull", "pass"),
+    ("GIT_SEQUENCE_EDITOR=\"sed -i 1iexec\\ rm\" git pull --rebase", "pass"),
 ]
 
 
@@ -925,6 +939,13 @@ TRAP_AT_EXIT_ROWS = [
     ("trap 'git rm -q :/README.md' EXIT; export GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN}; unset GIT_DIR GIT_WORK_TREE", "pass"),
     ("trap 'rm -f x' EXIT; cd src; ls", "pass"),
     ("tmp=$(mktemp -d); trap 'rm -rf \"$tmp\"' EXIT; cd \"$tmp\"", "pass"),
+    # review 22b: a trap set in a branch is the shell's (the first two passed); a trap whose code runs the program
+    # that set it again is walked once per state (it went over the budget, WG901, in seconds)
+    ("if true; then trap 'git rm -q :/README.md' EXIT; fi; export GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN}", {"WG302"}),
+    ("( if true; then case x in x) trap 'git rm -q :/README.md' EXIT;; esac; fi; export GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} )", {"WG302"}),
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!trap \"git status\" EXIT; git log -1' git x", "pass"),
+    ("export LESSOPEN='| trap \"less -V\" EXIT; cat %s'; less README.md", "pass"),
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!trap \"git -C {MAIN} switch -c y\" EXIT; true' git x", {"WG301"}),
 ]
 
 
@@ -952,6 +973,12 @@ ENV_ROWS = [
     ("GIT_DIR={MAIN}/.git env --ignore-env git rm -q README.md", "pass"),
     ("env --un=X git status", "pass"),
     ("env -C /tmp ls", "pass"),
+    # review 22b: env reads operators, `#`, `${VAR}` (from its environment), `~`, globs otherwise than the shell
+    ("env -S '-C{MAIN} rm -f |' README.md", {"WG404"}),
+    ("env -S 'git -C {MAIN} #' rm -q README.md", {"WG404"}),
+    ("D=/tmp/x; env -S 'git -C ${D}{MAIN}' rm -q README.md", {"WG404"}),
+    ("env -S \"-C{MAIN} rm$(printf '\\n')README.md\"", {"WG404"}),
+    ("env -S \"'a b' c\" x", "pass"),
 ]
 
 

@@ -353,10 +353,10 @@ def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
         if split in seen:
             # GNU env splits the string into words that stand where it stood, env's own options among them
             # (`env -S '-C<main> git' rm x` ran git in <main>: review 22, F3): read as `env WORDS REST`, the rest
-            # as written (a word only known at run time stays unknown). Backslash escapes (`\_` splits a word)
-            # and a string only known at run time are this rule's WG404.
+            # as written (a word only known at run time stays unknown). A string only known at run time, or holding
+            # anything env reads otherwise than the shell does, is this rule's WG404 (`_env_split_unread`).
             text = seen[split]
-            if text is None or "\\" in text:
+            if text is None or _env_split_unread(text):
                 return None
             rest = " ".join(word.raw for word in words[start:])
             return Unwrapped(scripts=[Script(f"env {text} {rest}".strip(), command.span[0], cwd, "env -S")])
@@ -375,6 +375,17 @@ def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
 
 
 _NO_SPLIT = object()
+#: What an `env -S` string may hold to be read as the shell reads it: GNU env splits at spaces and honours '…' and
+#: "…" as the shell does, but takes `;`, `|`, `&`, `<`, `>`, `(`, `)` as plain characters, `#` as the end of the
+#: string (not of the command line), `\_`, `\t`… and `\c` as escapes, `${VAR}` from its environment (not the
+#: shell's variables), other whitespace as separators, and expands no globs, braces or `~` (review 22b: `env -S
+#: '-C<main> rm -f |' README.md` and `env -S 'git -C <main> #' rm -q README.md` ran rm/git in <main>).
+_ENV_SPLIT_READ = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _./=:,+@%^'\"-")
+
+
+def _env_split_unread(text: str) -> bool:
+    """Whether an `env -S` string holds a character env reads otherwise than the shell does (see _ENV_SPLIT_READ)."""
+    return not set(text) <= _ENV_SPLIT_READ
 
 
 def _env_split_string(values: list[str | None]) -> object:
@@ -602,8 +613,8 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         return [Violation(code="WG404", message=f"`{name}` runs a command in a shell or Linux distribution of its own (or reads one from its input), which worktree-guard cannot see; run the commands directly.", **base)]
     if name in STDIN_SHELL_STARTERS and _starts_a_shell_reading_input(values, *STDIN_SHELL_STARTERS[name]):
         return [Violation(code="WG404", message=f"`{name}` starts a shell that reads its commands from its input, which worktree-guard cannot see (a later write to that input reaches no hook); run the commands directly.", **base)]
-    if name == "env" and (split := _env_split_string(values)) is not _NO_SPLIT and (split is None or "\\" in split):
-        shown = "a string only known at run time" if split is None else "backslash escapes (\\_ splits a word)"
+    if name == "env" and (split := _env_split_string(values)) is not _NO_SPLIT and (split is None or _env_split_unread(split)):  # type: ignore[arg-type]
+        shown = "a string only known at run time" if split is None else "characters env reads otherwise than the shell does (escapes, ${VAR}, # or an operator)"
         return [Violation(code="WG404", message=f"`env -S` splits {shown} into the command line it runs, which worktree-guard does not follow; write the words out.", **base)]
     if name == "eval" and any(v is None for v in values[1:]):
         return [Violation(code="WG404", message="`eval` runs code only known at run time; run the command directly.", **base)]

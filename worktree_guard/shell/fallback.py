@@ -236,6 +236,15 @@ class _Translator:
         args = inner.get("Args") or []
         if inner.get("Type") != "CallExpr" or not args:
             return stmt
+        start, end = self.bounds(args[0])
+        if self.source[start:end].isdigit() and self.source[end:end + 1] in ("<", ">"):
+            # `coproc 2>/dev/null cmd`: shfmt takes the redirection's fd for a word (the command was `2`: review
+            # 22b); the redirection itself is the statement's
+            args = args[1:]
+            inner = {**inner, "Args": args}
+            stmt = {**stmt, "Cmd": inner}
+            if not args:
+                return stmt
         taken = 0
         while taken < len(args) - 1:  # the last word is the command (`coproc X=1` alone is a name and a command)
             start, end = self.bounds(args[taken])

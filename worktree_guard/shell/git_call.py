@@ -1001,8 +1001,10 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
     editors: dict[str, list[str | None]] = {}
 
     def config(key: str, value: str | None, offset: int, source: str, top: str | None = top) -> None:
-        if key.lower() in ("sequence.editor", "core.editor"):
+        if key.lower() in ("sequence.editor", "core.editor", "pull.rebase"):
             editors.setdefault(key.lower(), []).append(value)
+        elif key.lower().startswith("branch.") and key.lower().endswith(".rebase"):
+            editors.setdefault("branch.*.rebase", []).append(value)
         if allows_ext(key, value):
             found.opaque.append(f"{source} sets {key} so that git may run an ext:: command, which worktree-guard cannot look inside")
         kind = code_kind(key)
@@ -1091,7 +1093,7 @@ def _todo_list_editor(command: ShellCommand, call: GitCall, editors: dict[str, l
     if call.subcommand == "rebase":
         if not call.flags() & {"-i", "--interactive", "--edit-todo"}:
             return None
-    elif call.subcommand != "pull":  # `pull --rebase=interactive`, or the user's pull.rebase / branch.<b>.rebase
+    elif call.subcommand != "pull" or not _pulls_interactively(call, editors):
         return None
     for source in TODO_LIST_EDITORS:
         if "." in source:
@@ -1103,9 +1105,26 @@ def _todo_list_editor(command: ShellCommand, call: GitCall, editors: dict[str, l
         if not values:
             continue
         if all(value is not None and value.strip() in NO_OP_EDITORS for value in values):
+            if source == "VISUAL":
+                continue  # git skips VISUAL when TERM is unset or dumb, which the guard cannot see (review 22b)
             return None
         return f"${source}" if "." not in source else source
     return None
+
+
+def _pulls_interactively(call: GitCall, settings: dict[str, list[str | None]]) -> bool:
+    """Whether this `git pull` rebases interactively by what the command says: `--rebase=interactive` (any prefix
+    of the option or value, `-ri`), or pull.rebase / branch.<b>.rebase set to it by its config settings. The
+    user's own config is not read (a false deny of every `EDITOR=vim git pull` otherwise: review 22b)."""
+    for value in call.values():
+        if value is None:
+            return True
+        name, eq, setting = value.partition("=")
+        if (eq and len(name) > 3 and "--rebase".startswith(name)) or (value.startswith("-r") and not value.startswith("--")):
+            setting = setting if eq else value[2:]
+            if setting[:1].lower() == "i":
+                return True
+    return any(value is None or value.strip()[:1].lower() == "i" for value in settings.get("pull.rebase", []) + settings.get("branch.*.rebase", []))
 
 
 def _clone_config(command: ShellCommand, call: GitCall, config, found: GitCode) -> None:

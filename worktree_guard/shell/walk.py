@@ -75,11 +75,18 @@ class Walker:
                     alone = at_definition.copy()
                     alone.local_frames = [set()]  # its `local` declarations are its own
                     self.visit(function.body, alone, depth + 1)
-            # A trap's code runs again with the state its shell ends in (EXIT; a signal at the last command).
+            # A trap's code runs again with the state its shell ends in (EXIT; a signal at the last command). Its
+            # code may set another trap, or run a program that walks code setting this one again (an alias whose
+            # code sets a trap running git, review 22b): the same code in the same state is walked once.
             done = 0
-            while done < len(self._traps):  # a trap's code may set another
+            seen: set[tuple] = set()
+            while done < len(self._traps):
                 script, state, prefixed = self._traps[done]
                 done += 1
+                key = (*_state_key(script.source, state), prefixed)
+                if key in seen:
+                    continue
+                seen.add(key)
                 self._walk_trap(script, state.copy(), prefixed, depth)
 
     # -- nodes ---------------------------------------------------------------------------------
@@ -151,6 +158,7 @@ class Walker:
             return
         # if / case / [[ ]] / (( )): each body may or may not run.
         outcomes = []
+        traps_before = len(self._traps)
         for body in node.bodies:
             branch = entry.copy()
             self.visit(body, branch, depth, persistent)
@@ -159,6 +167,13 @@ class Walker:
         first, rest = outcomes[0], outcomes[1:]
         first.merge(rest + [entry])
         _assign(state, first)
+        # A trap set in a branch is this shell's: it runs with the state the shell ends in, not the branch's copy
+        # (`if true; then trap 'git rm …' EXIT; fi; export GIT_DIR=…` passed: review 22b).
+        branches = {id(branch) for branch in outcomes}
+        for i in range(traps_before, len(self._traps)):
+            script, owner, prefixed = self._traps[i]
+            if id(owner) in branches:
+                self._traps[i] = (script, state, prefixed)
 
     def for_items(self, node: ast.Compound, state: ShellState) -> list[str] | None:
         """The values a `for` loop takes when every word is static or a glob in its last component, at most
@@ -414,28 +429,7 @@ class Walker:
         repositories it made or configured (a hook written on the way in makes a later `git commit` untrusted:
         review 22's F1), and each function by what it is, not by the object (code that defines a function defines
         a fresh one each time it runs, at another offset: review 22's R1). Sets, not lists: the same write made again is not new."""
-        import re  # only for code found in a program's environment: most commands never get here
-
-        key = (
-            source,
-            state.cwd,
-            state.oldpwd,
-            tuple(state.dirstack),
-            tuple(sorted(state.variables.items(), key=str)),
-            tuple(sorted(state.exported)),
-            tuple(sorted((name, re.sub(r"span=\(\d+, \d+\)", "", repr(body))) for name, body in state.functions.items())),
-            tuple(sorted(state.hashed.items(), key=str)),
-            tuple(sorted(state.options)),
-            state.lastpipe,
-            tuple(sorted(state.unset)),
-            tuple(sorted(set(state.written), key=str)),
-            tuple(sorted(set(state.repositories))),
-            tuple(sorted(set(state.configured))),
-            tuple(sorted(state.readonly)),
-            tuple(sorted(state.namerefs.items(), key=str)),
-            tuple(sorted(state.transformed)),
-            repr(state.positional),
-        )
+        key = _state_key(source, state)
         if key in self._active:
             return
         self._active.add(key)
@@ -504,6 +498,33 @@ def _reaching(assignments: list[ast.Assignment], inner: Inner) -> list[ast.Assig
     if not inner.unsets:
         return assignments
     return [a for a in assignments if a.name.partition("[")[0] not in inner.unsets]
+
+
+
+def _state_key(source: str, state: ShellState) -> tuple:
+    """Code and everything in the state that can change what walking it finds (see `Walker._walk_once`)."""
+    import re  # only for code found in a program's environment or a trap's: most commands never get here
+
+    return (
+        source,
+        state.cwd,
+        state.oldpwd,
+        tuple(state.dirstack),
+        tuple(sorted(state.variables.items(), key=str)),
+        tuple(sorted(state.exported)),
+        tuple(sorted((name, re.sub(r"span=\(\d+, \d+\)", "", repr(body))) for name, body in state.functions.items())),
+        tuple(sorted(state.hashed.items(), key=str)),
+        tuple(sorted(state.options)),
+        state.lastpipe,
+        tuple(sorted(state.unset)),
+        tuple(sorted(set(state.written), key=str)),
+        tuple(sorted(set(state.repositories))),
+        tuple(sorted(set(state.configured))),
+        tuple(sorted(state.readonly)),
+        tuple(sorted(state.namerefs.items(), key=str)),
+        tuple(sorted(state.transformed)),
+        re.sub(r"span=\(\d+, \d+\)", "", repr(state.positional)),
+    )
 
 
 def _is_positional(name: str) -> bool:
