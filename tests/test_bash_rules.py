@@ -867,6 +867,7 @@ PREFIX_INTO_CODE_ROWS = [
     ("coproc 2>/dev/null GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} git rm -q :/README.md", {"WG302"}),
     ("coproc 2>/dev/null bash -c \"cd ../../..; rm -f README.md\"", {"WG201", "WG401"}),
     ("coproc 2>&1 git status", "pass"),
+    ("coproc {fd}>/dev/null GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} git rm -q :/README.md", {"WG302"}),
 ]
 
 
@@ -918,13 +919,38 @@ TODO_EDITOR_ROWS = [
     ("GIT_SEQUENCE_EDITOR=\"sed -i 1iexec\\ rm\" git -c branch.main.rebase=i pull", {"WG404"}),
     ("VISUAL=: EDITOR=true git rebase -i HEAD~1", "pass"),
     ("EDITOR=vim git pull --ff-only", "pass"),
-    ("export VISUAL=vim; git fetch && git pull", "pass"),
+    # review 22c: a pull that leaves the choice to the config may rebase interactively (the user's pull.rebase, or one
+    # the command writes first); one that names its way (--ff-only, --no-rebase, --rebase) does not
+    ("export VISUAL=vim; git fetch && git pull", {"WG404"}),
+    ("git config --worktree pull.rebase i; GIT_SEQUENCE_EDITOR='sed -i 1iexec\\ touch\\ x' git pull", {"WG404"}),
+    ("GIT_SEQUENCE_EDITOR='sed -i 1iexec\\ touch\\ x' git pull -qri", {"WG404"}),
+    ("GIT_SEQUENCE_EDITOR='sed -i 1iexec\\ touch\\ x' git pull -vr", "pass"),
+    ("EDITOR=vim git pull --rebase", "pass"),
+    ("EDITOR=vim git pull --no-rebase origin main", "pass"),
+    ("git pull", "pass"),
     ("GIT_SEQUENCE_EDITOR=\"sed -i 1iexec\\ rm\" git pull --rebase", "pass"),
 ]
 
 
 @pytest.mark.parametrize("command,expected", TODO_EDITOR_ROWS, ids=[plain_id(r[0], 60) for r in TODO_EDITOR_ROWS])
 def test_an_editor_given_to_rebase_writes_the_todo_list_it_runs(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+# A function a branch or loop body redefines may be either body at a later call: both are walked (review 22c: the
+# deny rows passed and, run in bash 5.2, changed the main checkout; the entry's body replaced the branch's).
+FUNCTION_BRANCH_ROWS = [
+    ("g(){ :; }; if :; then g(){ git -C {MAIN} rm -q README.md; }; fi; g", {"WG302"}),
+    ("g(){ :; }; while :; do g(){ git -C {MAIN} rm -q README.md; }; break; done; g", {"WG302"}),
+    ("g(){ :; }; case x in x) g(){ git -C {MAIN} rm -q README.md; };; esac; g", {"WG302"}),
+    ("g(){ :; }; trap g EXIT; if :; then g(){ rm -f {MAIN}/README.md; }; fi", {"WG401"}),
+    ("if [ -n \"$CI\" ]; then log(){ echo ci; }; else log(){ echo local; }; fi; log", "pass"),
+    ("g(){ :; }; if :; then g(){ git status; }; fi; g", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", FUNCTION_BRANCH_ROWS, ids=[plain_id(r[0], 60) for r in FUNCTION_BRANCH_ROWS])
+def test_a_function_a_branch_redefines_is_either_body(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
 
 
@@ -946,6 +972,8 @@ TRAP_AT_EXIT_ROWS = [
     ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!trap \"git status\" EXIT; git log -1' git x", "pass"),
     ("export LESSOPEN='| trap \"less -V\" EXIT; cat %s'; less README.md", "pass"),
     ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!trap \"git -C {MAIN} switch -c y\" EXIT; true' git x", {"WG301"}),
+    # review 22c: two functions that differ only by text that looks like a position are two functions
+    ("( trap f EXIT; f(){ git -C 'span=(1, 2)'{MAIN} rm -q README.md; } ); trap f EXIT; f(){ git -C ''{MAIN} rm -q README.md; }", {"WG302"}),
 ]
 
 
@@ -979,6 +1007,9 @@ ENV_ROWS = [
     ("D=/tmp/x; env -S 'git -C ${D}{MAIN}' rm -q README.md", {"WG404"}),
     ("env -S \"-C{MAIN} rm$(printf '\\n')README.md\"", {"WG404"}),
     ("env -S \"'a b' c\" x", "pass"),
+    # review 22c: env splits each -S string where it stands and reads its options again
+    ("env -S '-C to-main' -S 'rm -f README.md'", {"WG404"}),
+    ("env --split-string='-C{MAIN}' -S 'git rm -q README.md'", {"WG404"}),
 ]
 
 

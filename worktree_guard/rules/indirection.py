@@ -355,8 +355,8 @@ def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
             # (`env -S '-C<main> git' rm x` ran git in <main>: review 22, F3): read as `env WORDS REST`, the rest
             # as written (a word only known at run time stays unknown). A string only known at run time, or holding
             # anything env reads otherwise than the shell does, is this rule's WG404 (`_env_split_unread`).
-            text = seen[split]
-            if text is None or _env_split_unread(text):
+            text = _env_split_string(values)
+            if not isinstance(text, str) or _env_split_unread(text):
                 return None
             rest = " ".join(word.raw for word in words[start:])
             return Unwrapped(scripts=[Script(f"env {text} {rest}".strip(), command.span[0], cwd, "env -S")])
@@ -389,12 +389,15 @@ def _env_split_unread(text: str) -> bool:
 
 
 def _env_split_string(values: list[str | None]) -> object:
-    """The string `env -S` / `--split-string` is given (None: only known at run time), or _NO_SPLIT."""
-    _, seen = _skip_options(_env_spelled_out(values), 1, frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}))
-    for split in ("-S", "--split-string"):
-        if split in seen:
-            return seen[split]
-    return _NO_SPLIT
+    """The string `env -S` / `--split-string` is given (None: only known at run time, or given more than once: env
+    splits each in place and reads its options again, review 22c), or _NO_SPLIT."""
+    spelled = _env_spelled_out(values)
+    start, seen = _skip_options(spelled, 1, frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}))
+    found = [split for split in ("-S", "--split-string") if split in seen]
+    if not found:
+        return _NO_SPLIT
+    given = sum(1 for value in spelled[1:start] if value is not None and (value.startswith("--split-string") or (value.startswith("-") and not value.startswith("--") and "S" in value)))
+    return None if given > 1 else seen[found[0]]
 
 
 def _env_removes(options: list[str | None]) -> tuple[bool, tuple[str, ...]]:
@@ -614,7 +617,7 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     if name in STDIN_SHELL_STARTERS and _starts_a_shell_reading_input(values, *STDIN_SHELL_STARTERS[name]):
         return [Violation(code="WG404", message=f"`{name}` starts a shell that reads its commands from its input, which worktree-guard cannot see (a later write to that input reaches no hook); run the commands directly.", **base)]
     if name == "env" and (split := _env_split_string(values)) is not _NO_SPLIT and (split is None or _env_split_unread(split)):  # type: ignore[arg-type]
-        shown = "a string only known at run time" if split is None else "characters env reads otherwise than the shell does (escapes, ${VAR}, # or an operator)"
+        shown = "a string only known at run time (or more than one string, each split where it stands)" if split is None else "characters env reads otherwise than the shell does (escapes, ${VAR}, # or an operator)"
         return [Violation(code="WG404", message=f"`env -S` splits {shown} into the command line it runs, which worktree-guard does not follow; write the words out.", **base)]
     if name == "eval" and any(v is None for v in values[1:]):
         return [Violation(code="WG404", message="`eval` runs code only known at run time; run the command directly.", **base)]

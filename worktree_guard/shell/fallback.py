@@ -13,6 +13,7 @@ the unescaped text and are approximate. Should that ever fail to apply, the word
 from __future__ import annotations
 
 import os
+import re
 import sys
 import sysconfig
 from typing import Any
@@ -237,8 +238,9 @@ class _Translator:
         if inner.get("Type") != "CallExpr" or not args:
             return stmt
         start, end = self.bounds(args[0])
-        if self.source[start:end].isdigit() and self.source[end:end + 1] in ("<", ">"):
-            # `coproc 2>/dev/null cmd`: shfmt takes the redirection's fd for a word (the command was `2`: review
+        first = self.source[start:end]
+        if (first.isdigit() or re.fullmatch(r"\{[A-Za-z_][A-Za-z0-9_]*\}", first)) and self.source[end:end + 1] in ("<", ">"):
+            # `coproc 2>/dev/null cmd`, `coproc {fd}>f cmd`: shfmt takes the redirection's fd for a word (the command was `2`: review
             # 22b); the redirection itself is the statement's
             args = args[1:]
             inner = {**inner, "Args": args}

@@ -1113,18 +1113,30 @@ def _todo_list_editor(command: ShellCommand, call: GitCall, editors: dict[str, l
 
 
 def _pulls_interactively(call: GitCall, settings: dict[str, list[str | None]]) -> bool:
-    """Whether this `git pull` rebases interactively by what the command says: `--rebase=interactive` (any prefix
-    of the option or value, `-ri`), or pull.rebase / branch.<b>.rebase set to it by its config settings. The
-    user's own config is not read (a false deny of every `EDITOR=vim git pull` otherwise: review 22b)."""
+    """Whether this `git pull` may rebase interactively: it asks for it (`--rebase=interactive` with any prefix of the
+    option or value, `-ri`, `-qri`, `-c pull.rebase=i`, `-c branch.<b>.rebase=i`), or it leaves the choice to the
+    config (no `--rebase[=…]`, `-r`, `--no-rebase` or `--ff-only`): the user's pull.rebase, or one the command writes
+    first (`git config --worktree pull.rebase i; … git pull`: review 22c), may say interactive. A word only known at
+    run time may be any of them."""
+    chosen = False
     for value in call.values():
         if value is None:
             return True
         name, eq, setting = value.partition("=")
-        if (eq and len(name) > 3 and "--rebase".startswith(name)) or (value.startswith("-r") and not value.startswith("--")):
-            setting = setting if eq else value[2:]
-            if setting[:1].lower() == "i":
+        if name.startswith("--"):
+            if len(name) > 3 and "--rebase".startswith(name):
+                if setting[:1].lower() == "i":
+                    return True
+                chosen = True
+            elif name in ("--no-rebase", "--ff-only") or (len(name) > 4 and "--no-rebase".startswith(name)) or (len(name) > 4 and "--ff-only".startswith(name)):
+                chosen = True
+        elif value.startswith("-") and "r" in value[1:]:
+            if value[value.index("r", 1) + 1:][:1].lower() == "i":  # `-qri`: -q, then -r with the value i
                 return True
-    return any(value is None or value.strip()[:1].lower() == "i" for value in settings.get("pull.rebase", []) + settings.get("branch.*.rebase", []))
+            chosen = True
+    if any(value is None or value.strip()[:1].lower() == "i" for value in settings.get("pull.rebase", []) + settings.get("branch.*.rebase", [])):
+        return True
+    return not chosen
 
 
 def _clone_config(command: ShellCommand, call: GitCall, config, found: GitCode) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 from ..fast_dataclass import fast_dataclass, field
-from .ast import Function
+from .ast import Compound, Function
 
 #: Paths globs may stand for in one command, counted each time a rule expands one (WG901 past it). Each path
 #: is then judged (resolved, placed) by every rule that asked: the reviewer's `rm d/* d/* …` (220 words over
@@ -184,7 +184,8 @@ class ShellState:
                 if self.variables.get(name) != other.variables.get(name):
                     self.variables[name] = None
             self.exported |= other.exported
-            self.functions.update(other.functions)
+            for name, theirs in other.functions.items():
+                self.functions[name] = _either(self.functions.get(name), theirs)
             self.lastpipe = self.lastpipe or other.lastpipe
             self.unset &= other.unset
             self.options |= other.options
@@ -195,3 +196,13 @@ class ShellState:
                     table[key] = value if table.get(key, value) == value else None
             if other.positional is not self.positional:
                 self.positional = None
+
+
+def _either(mine: Function | None, theirs: Function) -> Function:
+    """A function two outcomes define differently (`g(){ :; }; if c; then g(){ … }; fi`): either body may be the one
+    a later call runs, so a call walks both, as the branches of an `if` (review 22c: the entry's body replaced the
+    branch's, and `g` after the `fi` ran the branch's unwalked)."""
+    if mine is None or mine is theirs:
+        return theirs
+    body = Compound(span=mine.span, kind="if", bodies=[mine.body, theirs.body])
+    return Function(span=mine.span, name=mine.name, body=body, redirects=[*mine.redirects, *theirs.redirects])

@@ -503,8 +503,6 @@ def _reaching(assignments: list[ast.Assignment], inner: Inner) -> list[ast.Assig
 
 def _state_key(source: str, state: ShellState) -> tuple:
     """Code and everything in the state that can change what walking it finds (see `Walker._walk_once`)."""
-    import re  # only for code found in a program's environment or a trap's: most commands never get here
-
     return (
         source,
         state.cwd,
@@ -512,7 +510,7 @@ def _state_key(source: str, state: ShellState) -> tuple:
         tuple(state.dirstack),
         tuple(sorted(state.variables.items(), key=str)),
         tuple(sorted(state.exported)),
-        tuple(sorted((name, re.sub(r"span=\(\d+, \d+\)", "", repr(body))) for name, body in state.functions.items())),
+        tuple(sorted((name, _shape(body)) for name, body in state.functions.items())),
         tuple(sorted(state.hashed.items(), key=str)),
         tuple(sorted(state.options)),
         state.lastpipe,
@@ -523,8 +521,23 @@ def _state_key(source: str, state: ShellState) -> tuple:
         tuple(sorted(state.readonly)),
         tuple(sorted(state.namerefs.items(), key=str)),
         tuple(sorted(state.transformed)),
-        re.sub(r"span=\(\d+, \d+\)", "", repr(state.positional)),
+        _shape(state.positional),
     )
+
+
+def _shape(node: object) -> object:
+    """A syntax tree (or list of words) without its positions: the same code parsed at another offset (an alias's
+    code walked again inside itself) has the same shape. Field by field, so that no text in a word can pass for a
+    position (a regex over `repr` took `'span=(1, 2)'` in a word for one: review 22c)."""
+    from ..fast_dataclass import fields
+
+    if isinstance(node, list):
+        return tuple(_shape(item) for item in node)
+    try:
+        names = [f.name for f in fields(node)]
+    except TypeError:
+        return node
+    return (type(node).__name__, *((name, _shape(getattr(node, name))) for name in names if name != "span"))
 
 
 def _is_positional(name: str) -> bool:
