@@ -128,7 +128,8 @@ class Compound:
     """if / while / until / for / select / case / arithmetic-for / `[[ ]]` / `(( ))`.
 
     `kind` is one of `if`, `while`, `until`, `for`, `select`, `case`, `arith_for`, `cond`
-    (`[[ ]]`), `arith` (`(( ))`); `words` holds the words the construct itself expands (the `for` list, the
+    (`[[ ]]`), `arith` (`(( ))`), or `either` (no syntax: the bodies a function may have after branches that
+    define it differently, shell/state.py `_either`); `words` holds the words the construct itself expands (the `for` list, the
     `case` subject and patterns, the operands of `[[ ]]`); `bodies` are the command lists it may run,
     in source order (conditions included). The walker treats every body as possibly run.
     For `arith_for`, `cond` and `arith`, `words` holds every word of the expressions; for `cond`, `arithmetic`

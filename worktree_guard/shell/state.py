@@ -200,9 +200,15 @@ class ShellState:
 
 def _either(mine: Function | None, theirs: Function) -> Function:
     """A function two outcomes define differently (`g(){ :; }; if c; then g(){ … }; fi`): either body may be the one
-    a later call runs, so a call walks both, as the branches of an `if` (review 22c: the entry's body replaced the
-    branch's, and `g` after the `fi` ran the branch's unwalked)."""
+    a later call runs, so a call walks each (a Compound of kind "either", walked as an `if`'s branches). Review 22c:
+    the entry's body replaced the branch's, and `g` after the `fi` ran the branch's unwalked."""
     if mine is None or mine is theirs:
         return theirs
-    body = Compound(span=mine.span, kind="if", bodies=[mine.body, theirs.body])
-    return Function(span=mine.span, name=mine.name, body=body, redirects=[*mine.redirects, *theirs.redirects])
+    bodies: list = []
+    for function in (mine, theirs):
+        alternatives = function.body.bodies if isinstance(function.body, Compound) and function.body.kind == "either" else [function.body]
+        bodies.extend(body for body in alternatives if not any(body is seen for seen in bodies))
+    if len(bodies) == 1:
+        return mine
+    redirects = [*mine.redirects, *(r for r in theirs.redirects if not any(r is seen for seen in mine.redirects))]
+    return Function(span=mine.span, name=mine.name, body=Compound(span=mine.span, kind="either", bodies=bodies), redirects=redirects)
