@@ -929,6 +929,13 @@ TODO_EDITOR_ROWS = [
     ("EDITOR=vim git pull --no-rebase origin main", "pass"),
     ("git pull", "pass"),
     ("GIT_SEQUENCE_EDITOR=\"sed -i 1iexec\\ rm\" git pull --rebase", "pass"),
+    # review 22d: -s/-X/-S/-j/-o take the rest of their cluster (the r of -Xtheirs is no -r); the last of --ff,
+    # --no-ff and --ff-only counts (git 2.39: --ff-only overrides pull.rebase, --no-ff after it undoes that)
+    ("GIT_SEQUENCE_EDITOR=\"sed -i '1i exec touch x'\" git pull -sort . main", {"WG404"}),
+    ("GIT_SEQUENCE_EDITOR=\"sed -i '1i exec touch x'\" git pull -Xtheirs . main", {"WG404"}),
+    ("GIT_SEQUENCE_EDITOR=\"sed -i '1i exec touch x'\" git pull --ff-only --no-ff . main", {"WG404"}),
+    ("GIT_SEQUENCE_EDITOR=\"sed -i '1i exec touch x'\" git pull --ff-only . main", "pass"),
+    ("GIT_SEQUENCE_EDITOR=\"sed -i '1i exec touch x'\" git pull -r -Xtheirs", "pass"),
 ]
 
 
@@ -946,6 +953,13 @@ FUNCTION_BRANCH_ROWS = [
     ("g(){ :; }; trap g EXIT; if :; then g(){ rm -f {MAIN}/README.md; }; fi", {"WG401"}),
     ("if [ -n \"$CI\" ]; then log(){ echo ci; }; else log(){ echo local; }; fi; log", "pass"),
     ("g(){ :; }; if :; then g(){ git status; }; fi; g", "pass"),
+    # review 22d: a function that may not be defined when it is called (defined after `||` or in a branch, taken away by
+    # `unset -f` in one): the code the program of that name runs is walked too
+    ("bash(){ :; }; if true; then unset -f bash; fi; bash -c \"git -C {MAIN} rm -q README.md\"", {"WG302"}),
+    ("eval(){ :; }; if true; then unset -f eval; fi; eval 'git -C {MAIN} rm -q README.md'", {"WG302"}),
+    ("true || bash(){ :; }; bash -c \"git -C {MAIN} rm -q src/app.py\"", {"WG302"}),
+    ("run(){ \"$@\"; }; run ls", "pass"),
+    ("timeout(){ command timeout \"$@\"; }; timeout 5 ls", "pass"),
 ]
 
 

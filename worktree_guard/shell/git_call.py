@@ -1112,31 +1112,45 @@ def _todo_list_editor(command: ShellCommand, call: GitCall, editors: dict[str, l
     return None
 
 
+#: `git pull`'s short options that take the rest of their cluster (or the next word) as a value (git 2.39): -s and
+#: -X the merge strategy and its option, -S the key, -j the jobs, -o a server option; -r takes an attached value.
+PULL_VALUE_LETTERS = frozenset("sXSjo")
+
+
 def _pulls_interactively(call: GitCall, settings: dict[str, list[str | None]]) -> bool:
     """Whether this `git pull` may rebase interactively: it asks for it (`--rebase=interactive` with any prefix of the
     option or value, `-ri`, `-qri`, `-c pull.rebase=i`, `-c branch.<b>.rebase=i`), or it leaves the choice to the
-    config (no `--rebase[=…]`, `-r`, `--no-rebase` or `--ff-only`): the user's pull.rebase, or one the command writes
-    first (`git config --worktree pull.rebase i; … git pull`: review 22c), may say interactive. A word only known at
-    run time may be any of them."""
-    chosen = False
+    config (the last of `--rebase[=…]`/`-r`/`--no-rebase` does not settle it and the last of `--ff`/`--no-ff`/
+    `--ff-only` is not `--ff-only`): the user's pull.rebase, or one the command writes first (`git config --worktree
+    pull.rebase i; … git pull`), may say interactive (review 22c, 22d: `-Xtheirs`, `-sort` and `--ff-only --no-ff`
+    were taken for a choice). A word only known at run time may be any of them."""
+    rebase: str | None = None  # the last rebase choice: "i…", another value, or None (left to the config)
+    ff_only = False
     for value in call.values():
         if value is None:
             return True
         name, eq, setting = value.partition("=")
         if name.startswith("--"):
             if len(name) > 3 and "--rebase".startswith(name):
-                if setting[:1].lower() == "i":
-                    return True
-                chosen = True
-            elif name in ("--no-rebase", "--ff-only") or (len(name) > 4 and "--no-rebase".startswith(name)) or (len(name) > 4 and "--ff-only".startswith(name)):
-                chosen = True
-        elif value.startswith("-") and "r" in value[1:]:
-            if value[value.index("r", 1) + 1:][:1].lower() == "i":  # `-qri`: -q, then -r with the value i
-                return True
-            chosen = True
+                rebase = setting if eq else "true"
+            elif len(name) > 4 and "--no-rebase".startswith(name):
+                rebase = "false"
+            elif len(name) > 4 and "--ff-only".startswith(name):
+                ff_only = True
+            elif name in ("--ff", "--no-ff"):
+                ff_only = False
+        elif value.startswith("-") and len(value) > 1:
+            for at, letter in enumerate(value[1:], start=1):
+                if letter in PULL_VALUE_LETTERS:
+                    break
+                if letter == "r":
+                    rebase = value[at + 1:] or "true"
+                    break
+        if rebase is not None and rebase[:1].lower() == "i":
+            return True
     if any(value is None or value.strip()[:1].lower() == "i" for value in settings.get("pull.rebase", []) + settings.get("branch.*.rebase", [])):
         return True
-    return not chosen
+    return rebase is None and not ff_only
 
 
 def _clone_config(command: ShellCommand, call: GitCall, config, found: GitCode) -> None:

@@ -247,19 +247,29 @@ class Walker:
                 raise BudgetExceeded(f"functions call each other deeper than {MAX_DEPTH} levels")
             self._called.add(name)
             self.call(function, step, depth)
+            # The function may not be defined when this runs (defined in a branch that did not run, after `||`,
+            # taken away by `unset -f` in one: review 22d), and then the program or builtin of that name runs:
+            # the code it runs is walked too (`bash(){ :; }; if c; then unset -f bash; fi; bash -c '…'`). The
+            # state a builtin would change is not (a known gap).
+            unwrapped = self.hooks.unwrap(step)
+            if unwrapped is not None:
+                self._walk_unwrapped(step, unwrapped, depth)
+            self.evaluations(evaluated.in_builtin(step), step.state, depth)
             return
         self.evaluations(evaluated.in_builtin(step), step.state, depth)  # `printf -v 'a[$(cmd)]' x`
-        unwrapped = step.unwrapped
-        if unwrapped is not None:
-            for inner in unwrapped.inner:
-                self.inner(step, inner, depth)
-            for script in unwrapped.scripts:
-                if script.label == "trap":
-                    self.trap(script, step, depth)
-                    continue
-                outer = step if script.takes_prefixes else None
-                self.string(script.source, script.offset, step.state, script.cwd, depth + 1, script.same_shell, outer, script.from_env)
+        if step.unwrapped is not None:
+            self._walk_unwrapped(step, step.unwrapped, depth)
         apply_builtin(step)
+
+    def _walk_unwrapped(self, step: ShellCommand, unwrapped: Unwrapped, depth: int) -> None:
+        for inner in unwrapped.inner:
+            self.inner(step, inner, depth)
+        for script in unwrapped.scripts:
+            if script.label == "trap":
+                self.trap(script, step, depth)
+                continue
+            outer = step if script.takes_prefixes else None
+            self.string(script.source, script.offset, step.state, script.cwd, depth + 1, script.same_shell, outer, script.from_env)
 
     def trap(self, script: Script, step: ShellCommand, depth: int) -> None:
         """A trap's code runs later (at EXIT, on a signal), with the positional parameters of wherever the shell is
