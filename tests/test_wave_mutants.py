@@ -1,0 +1,185 @@
+"""Mutation tests of the wave's dispatch check (`subagents/wave.py`) and a worker's start and stop
+(`subagents/worker_life.py`), SPEC §11, judged in this process (issue 13, phase 8)."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import Repo, git, payload, run_hook_inline
+from tests.test_wave import A, B, SESSION, Wave, codes
+from worktree_guard.subagents import registry as reg
+
+
+@pytest.fixture
+def wave(repo: Repo, tmp_path: Path) -> Wave:
+    return Wave(repo, tmp_path)
+
+
+def _common(repo: Repo) -> str:
+    return git("rev-parse", "--path-format=absolute", "--git-common-dir", cwd=repo.main).strip()
+
+
+def _registry(repo: Repo) -> reg.Registry:
+    return reg.Registry(_common(repo))
+
+
+def _audit(wave: Wave, tmp_path: Path):
+    """An audit log outside the checkout; returns a reader of its last line."""
+    log = tmp_path / "audit.jsonl"
+    (wave.repo.main / ".worktree-guard.toml").write_text(f'audit_log = "{log}"\n')
+    git("add", ".worktree-guard.toml", cwd=wave.repo.main)
+    git("commit", "-q", "-m", "audit log", cwd=wave.repo.main)
+
+    def last() -> dict:
+        return json.loads(log.read_text().splitlines()[-1])
+
+    return last
+
+
+def _violation(code: str, tool: str, message: str, *, severity: str = "error", path=None, resolved=None, worktree_root=None, shared_root=None) -> dict:
+    """A violation as the audit log records it (rule `wave`)."""
+    return {
+        "code": code, "rule": "wave", "tool": tool, "message": message, "severity": severity, "path": path, "resolved": resolved,
+        "worktree_root": worktree_root, "shared_root": shared_root, "suggestion": None, "span": None,
+    }
+
+
+# --- worker_life.on_stop: which registry knows the worker -----------------------------------------------------------
+
+
+def test_a_stop_event_from_outside_every_repository_finds_the_worker_through_the_wave_index(wave: Wave, tmp_path: Path) -> None:
+    """The registry is found through the wave index, whatever directory the event names (SPEC §11, WG706)."""
+    wave.start(A, "toolu_A", "src/auth/**")
+    (wave.repo.main / "src" / "app.py").write_text("changed by A\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    stopped = wave.event("SubagentStop", A, cwd=str(elsewhere))
+    assert stopped.stop_blocked and codes(stopped) == {"WG706"}
+    # the must-pass neighbour: a worker that changed only what it owns stops silently from there too
+    wave.start(B, "toolu_B", "docs/**")
+    assert wave.event("SubagentStop", B, cwd=str(elsewhere)).stdout == ""
+    assert _registry(wave.repo).load().agents[B].stopped is not None
+
+
+def test_a_stop_in_the_checkout_finds_the_worker_there_when_the_wave_index_lost_it(wave: Wave) -> None:
+    """The event's own repository is asked too: the index is a cache, not the record."""
+    from worktree_guard.subagents.places import waves_root
+
+    wave.start(A, "toolu_A", "src/auth/**")
+    (wave.repo.main / "src" / "app.py").write_text("changed by A\n")
+    os.unlink(os.path.join(waves_root(), "index.json"))
+    stopped = wave.event("SubagentStop", A)
+    assert stopped.stop_blocked and codes(stopped) == {"WG706"}
+    assert _registry(wave.repo).load().agents[A].blocks == 1
+
+
+def test_a_worker_started_without_a_checkout_stops_silently_and_is_recorded(wave: Wave) -> None:
+    """Its start was seen, but no checkout was recorded: nothing to compare, but it ran."""
+    assert wave.dispatch("toolu_A", "src/auth/**").decision == "pass"
+    r = _registry(wave.repo)
+    with r.changing() as w:
+        w.agents["nockout"] = reg.Agent(agent_id="nockout", session_id=SESSION, agent_type="general-purpose", started=time.time(), dispatch_id="toolu_A")
+    (wave.repo.main / "src" / "app.py").write_text("changed\n")
+    assert wave.event("SubagentStop", "nockout").stdout == ""
+    assert r.load().agents["nockout"].stopped is not None
+    # the neighbour: with a checkout the same change is blamed
+    wave.start(B, "toolu_B", "src/auth/**")
+    (wave.repo.main / "src" / "app.py").write_text("changed again\n")
+    assert codes(wave.event("SubagentStop", B)) == {"WG706"}
+
+
+# --- worker_life.overlap_report: WG707 -----------------------------------------------------------------------------
+
+
+def test_an_isolated_worker_s_clashes_are_each_a_wg707_in_the_audit_log(wave: Wave, tmp_path: Path) -> None:
+    repo = wave.repo
+    last = _audit(wave, tmp_path)
+    git("merge", "-q", "--ff-only", "main", cwd=repo.worktree)
+    git("merge", "-q", "--ff-only", "main", cwd=repo.sibling)
+    tool_input = {"description": "iso", "prompt": "Go.\n```worktree-guard\nowns: src/**, README.md\n```\n", "isolation": "worktree"}
+    assert run_hook_inline(payload(repo.main, "Agent", tool_input, tool_use_id="toolu_iso", **wave.common())).decision == "pass"
+    (repo.sibling / "src" / "app.py").write_text("the sibling's version\n")
+    (repo.sibling / "README.md").write_text("the sibling's readme\n")
+    git("commit", "-qam", "sibling", cwd=repo.sibling)
+    iso = dict(cwd=str(repo.worktree), agent_id=repo.agent_id, agent_type=None)
+    wave.event("SubagentStart", **iso)
+    wave.link(repo.agent_id, "toolu_iso")
+    (repo.worktree / "src" / "app.py").write_text("the worker's version\n")
+    (repo.worktree / "README.md").write_text("the worker's readme\n")
+    result = wave.event("SubagentStop", **iso)
+    assert not result.stop_blocked
+    assert result.output["systemMessage"] == (
+        f"worktree-guard: worker agent {repo.agent_id} changed files that other live worktrees changed too: "
+        f"README.md (also changed in {repo.sibling}); src/app.py (also changed in {repo.sibling}). Plan the merge before it conflicts. [worktree-guard WG707]"
+    )
+    record = last()
+    assert (record["tool"], record["decision"], record["codes"]) == ("SubagentStop", "pass", ["WG707", "WG707"])
+    assert record["violations"] == [
+        _violation("WG707", "SubagentStop", f"{p} was changed in {repo.worktree} and in {repo.sibling}.", severity="info", path=p,
+                   worktree_root=str(repo.worktree), shared_root=str(repo.sibling))
+        for p in ("README.md", "src/app.py")
+    ]
+
+
+# --- worker_life.on_stop: the worker of an unlinked sub-agent ------------------------------------------------------
+
+C = "a00000000000000c3"
+UNLINKED = "nothing: this session dispatched workers with ownerships, and this sub-agent could not be linked to its dispatch"
+
+
+def test_an_unlinked_sub_agent_of_a_wave_session_is_blamed_at_its_stop_as_owning_nothing(wave: Wave) -> None:
+    """SPEC §11: a sub-agent of a session that recorded an ownership, which cannot be linked to its dispatch, owns
+    nothing; at its stop every change it could have made outside the wave's ownerships is its (WG706)."""
+    main = wave.repo.main
+    assert wave.dispatch("toolu_A", "src/auth/**").decision == "pass"
+    wave.event("SubagentStart", C)  # no metadata, no transcript: nothing links it
+    entry = _registry(wave.repo).load().agents[C]
+    assert (entry.dispatch_id, entry.checkout, entry.base_head) == (None, str(main), None)
+    assert wave.event("SubagentStop", "a00000000000000d4").stdout == ""  # the neighbour: never started, never seen
+    (main / "src" / "app.py").write_text("changed\n")
+    stopped = wave.event("SubagentStop", C)
+    assert stopped.stop_blocked and codes(stopped) == {"WG706"}
+    assert f"\nYou own none (a read-only worker) ({UNLINKED}).\n" in stopped.output["reason"]
+    assert stopped.output["systemMessage"] == (
+        f"worktree-guard: worker general-purpose {C} changed files outside its ownership: src/app.py; "
+        f"`worktree-guard rollback --agent {C} --apply` restores them. [worktree-guard WG706]"
+    )
+
+
+def test_an_unlinked_sub_agent_whose_configured_ownership_does_not_parse_owns_nothing_at_its_stop(wave: Wave) -> None:
+    """Fail closed: a wave state or configured ownership that cannot be read makes a worker that owns nothing, in
+    the checkout recorded at its start."""
+    main = wave.repo.main
+    (main / ".worktree-guard.toml").write_text('[agents.general-purpose]\nowns = ["src/x\\\\"]\n')
+    git("add", ".worktree-guard.toml", cwd=main)
+    git("commit", "-q", "-m", "cfg", cwd=main)
+    assert wave.dispatch("toolu_A", "src/auth/**").decision == "pass"
+    wave.event("SubagentStart", C)
+    assert _registry(wave.repo).load().agents[C].checkout == str(main)
+    (main / "src" / "app.py").write_text("changed\n")
+    stopped = wave.event("SubagentStop", C)
+    assert stopped.stop_blocked and codes(stopped) == {"WG706"}
+    assert "\nYou own none (a read-only worker) (nothing: the wave state could not be read (OwnershipError: " in stopped.output["reason"]
+
+
+def test_an_unlinked_isolated_sub_agent_of_a_wave_session_gets_wg707_at_its_stop(wave: Wave) -> None:
+    repo = wave.repo
+    assert wave.dispatch("toolu_A", "src/auth/**").decision == "pass"
+    (repo.sibling / "src" / "app.py").write_text("the sibling's version\n")
+    git("commit", "-qam", "sibling", cwd=repo.sibling)
+    iso = dict(cwd=str(repo.worktree), agent_id=repo.agent_id)
+    wave.event("SubagentStart", **iso)  # unlinked, in its own worktree
+    entry = _registry(repo).load().agents[repo.agent_id]
+    assert (entry.dispatch_id, entry.checkout, entry.base_head) == (None, str(repo.worktree), git("rev-parse", "HEAD", cwd=repo.worktree).strip())
+    (repo.worktree / "src" / "app.py").write_text("the worker's version\n")
+    stopped = wave.event("SubagentStop", **iso)
+    assert not stopped.stop_blocked and codes(stopped) == {"WG707"}
+    assert stopped.output["systemMessage"] == (
+        f"worktree-guard: worker general-purpose {repo.agent_id} changed files that other live worktrees changed too: "
+        f"src/app.py (also changed in {repo.sibling}). Plan the merge before it conflicts. [worktree-guard WG707]"
+    )
