@@ -183,3 +183,45 @@ def test_an_unlinked_isolated_sub_agent_of_a_wave_session_gets_wg707_at_its_stop
         f"worktree-guard: worker general-purpose {repo.agent_id} changed files that other live worktrees changed too: "
         f"src/app.py (also changed in {repo.sibling}). Plan the merge before it conflicts. [worktree-guard WG707]"
     )
+
+
+# --- worker_life.on_start: the checkout of a worker that starts outside every repository ---------------------------
+
+
+def test_a_worker_started_outside_every_repository_works_in_its_session_s_latest_dispatch_s_checkout(wave: Wave, tmp_path: Path) -> None:
+    main = wave.repo.main
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert wave.dispatch("toolu_A", "src/auth/**").decision == "pass"
+    wave.event("SubagentStart", A, cwd=str(elsewhere))
+    entry = _registry(wave.repo).load().agents[A]
+    assert (entry.checkout, entry.base_head) == (str(main), None)
+    assert _registry(wave.repo).read("snapshots", A) is not None
+    wave.link(A, "toolu_A")
+    (main / "src" / "auth").mkdir()
+    (main / "src" / "auth" / "a.py").write_text("A's own\n")
+    (main / "src" / "app.py").write_text("changed\n")
+    stopped = wave.event("SubagentStop", A, cwd=str(elsewhere))
+    assert stopped.stop_blocked and codes(stopped) == {"WG706"}
+    assert stopped.output["systemMessage"] == (
+        f"worktree-guard: worker general-purpose {A} changed files outside its ownership: src/app.py; "
+        f"`worktree-guard rollback --agent {A} --apply` restores them. [worktree-guard WG706]"
+    )
+
+
+def test_latest_checkout_is_the_newest_dispatch_with_an_ownership_by_the_session_or_the_dispatcher() -> None:
+    from types import SimpleNamespace as NS
+
+    from worktree_guard.subagents.worker_life import _latest_checkout
+
+    def d(i: str, t: float, checkout: str, owns, session: str = "S", dispatcher: str | None = None) -> reg.Dispatch:
+        return reg.Dispatch(dispatch_id=i, session_id=session, dispatcher=dispatcher, checkout=checkout, owns=owns, time=t)
+
+    workers = reg.Workers(dispatches={x.dispatch_id: x for x in [
+        d("1", 1, "/a", ["a/**"]), d("2", 3, "/b", ["b/**"]), d("3", 5, "/c", None), d("4", 7, "/d", ["d/**"], "X", "P"),
+        d("5", 9, "/e", ["e/**"], "X", "Q"), d("6", 11, "/f", ["f/**"], "X"),
+    ]})
+    assert _latest_checkout(workers, NS(session_id="S", parent_id=None)) == "/b"  # not /c: no ownership; not X's
+    assert _latest_checkout(workers, NS(session_id="Y", parent_id="P")) == "/d"  # its dispatcher's
+    assert _latest_checkout(workers, NS(session_id="Y", parent_id=None)) is None
+    assert _latest_checkout(reg.Workers(), NS(session_id="S", parent_id="P")) is None
