@@ -225,3 +225,36 @@ def test_latest_checkout_is_the_newest_dispatch_with_an_ownership_by_the_session
     assert _latest_checkout(workers, NS(session_id="Y", parent_id="P")) == "/d"  # its dispatcher's
     assert _latest_checkout(workers, NS(session_id="Y", parent_id=None)) is None
     assert _latest_checkout(reg.Workers(), NS(session_id="S", parent_id="P")) is None
+
+
+# --- worker_life.on_stop: sub-agents that are no workers, or have no start snapshot --------------------------------
+
+
+def test_an_isolated_sub_agent_of_a_wave_dispatched_without_an_ownership_is_no_worker_at_its_stop(wave: Wave) -> None:
+    """WG707 is an isolated *worker's* (a sub-agent with an ownership): one linked to a dispatch without one gets
+    nothing at its stop, even where its changes clash with another worktree's; its stop is recorded."""
+    repo = wave.repo
+    assert wave.dispatch("toolu_A", "src/auth/**").decision == "pass"  # the session declared a wave
+    tool_input = {"description": "iso", "prompt": "Go, no ownership.", "isolation": "worktree"}
+    assert run_hook_inline(payload(repo.main, "Agent", tool_input, tool_use_id="toolu_N", **wave.common())).decision == "pass"
+    (repo.sibling / "src" / "app.py").write_text("the sibling's version\n")
+    git("commit", "-qam", "sibling", cwd=repo.sibling)
+    iso = dict(cwd=str(repo.worktree), agent_id=repo.agent_id)
+    wave.link(repo.agent_id, "toolu_N")
+    wave.event("SubagentStart", **iso)
+    entry = _registry(repo).load().agents[repo.agent_id]
+    assert (entry.dispatch_id, entry.checkout) == ("toolu_N", str(repo.worktree)) and entry.base_head is not None
+    (repo.worktree / "src" / "app.py").write_text("the worker's version\n")
+    stopped = wave.event("SubagentStop", **iso)
+    assert (stopped.returncode, stopped.stdout) == (0, "")
+    assert _registry(repo).load().agents[repo.agent_id].stopped is not None
+
+
+def test_a_shared_worker_whose_start_snapshot_is_gone_stops_silently_and_is_recorded(wave: Wave) -> None:
+    wave.start(A, "toolu_A", "src/auth/**")
+    r = _registry(wave.repo)
+    os.unlink(r.file("snapshots", A))
+    (wave.repo.main / "src" / "app.py").write_text("changed\n")
+    stopped = wave.event("SubagentStop", A)
+    assert (stopped.returncode, stopped.stdout) == (0, "")
+    assert r.load().agents[A].stopped is not None and r.read("blame", A) is None
