@@ -258,3 +258,79 @@ def test_a_shared_worker_whose_start_snapshot_is_gone_stops_silently_and_is_reco
     stopped = wave.event("SubagentStop", A)
     assert (stopped.returncode, stopped.stdout) == (0, "")
     assert r.load().agents[A].stopped is not None and r.read("blame", A) is None
+
+
+# --- worker_life.on_stop: WG706's violations, as the audit log keeps them -------------------------------------------
+
+
+def test_a_stop_s_wg706_findings_are_recorded_one_a_path_with_where_and_how_severe(wave: Wave, tmp_path: Path) -> None:
+    main = wave.repo.main
+    root = str(main)
+    last = _audit(wave, tmp_path)
+    git("init", "-q", str(main / "inner"), cwd=main)
+    (main / "README.md").write_text("dirty before\n")
+    wave.start(A, "toolu_A", "src/auth/**")
+    (main / "README.md").write_text("dirty before, and again\n")
+    (main / "src" / "app.py").write_text("changed\n")
+    (main / "inner" / "f.txt").write_text("f")
+    (main / "committed.txt").write_text("c")
+    git("add", "committed.txt", cwd=main)
+    git("commit", "-q", "-m", "c", cwd=main)
+    stopped = wave.event("SubagentStop", A)
+    assert stopped.stop_blocked and codes(stopped) == {"WG706"}
+    record = last()
+    assert (record["tool"], record["decision"], record["codes"]) == ("SubagentStop", "block", ["WG706"] * 4)
+    expected = [
+        _violation("WG706", "SubagentStop", f"{root}/src/app.py changed while you ran, and your ownership does not match it.",
+                   path="src/app.py", resolved=f"{root}/src/app.py", worktree_root=root),
+        _violation("WG706", "SubagentStop", f"{root}/committed.txt was committed while you ran, and your ownership does not match it.",
+                   path="committed.txt", resolved=f"{root}/committed.txt", worktree_root=root),
+        _violation("WG706", "SubagentStop", f"{root}/README.md had uncommitted changes before you started and changed again; it is not rolled back.",
+                   severity="info", path="README.md", worktree_root=root),
+        _violation("WG706", "SubagentStop", f"{root}/inner/ changed inside a checkout nested in {root}; it is not this checkout's, and it is not rolled back.",
+                   severity="info", path="inner/", worktree_root=root),
+    ]
+    assert record["violations"] == expected
+    again = wave.event("SubagentStop", A, stop_hook_active=True)
+    assert not again.stop_blocked and codes(again) == {"WG706"}
+    assert (last()["decision"], last()["violations"]) == ("warn", expected)
+
+
+def test_a_stop_with_only_noted_paths_records_them_as_information(wave: Wave, tmp_path: Path) -> None:
+    main = wave.repo.main
+    root = str(main)
+    last = _audit(wave, tmp_path)
+    (main / "README.md").write_text("dirty before\n")
+    wave.start(A, "toolu_A", "src/auth/**")
+    (main / "README.md").write_text("dirty before, and again\n")
+    noted = wave.event("SubagentStop", A)
+    assert not noted.stop_blocked and codes(noted) == {"WG706"}
+    assert (last()["decision"], last()["violations"]) == ("pass", [
+        _violation("WG706", "SubagentStop", f"{root}/README.md had uncommitted changes before you started and changed again; it is not rolled back.",
+                   severity="info", path="README.md", worktree_root=root),
+    ])
+    assert _registry(wave.repo).load().agents[A].stopped is not None
+
+
+def test_the_stop_s_lists_name_twenty_five_paths(wave: Wave) -> None:
+    main = wave.repo.main
+    names = [f"f{i:02}.txt" for i in range(27)]
+    for name in names:
+        (main / name).write_text("dirty before\n")
+    wave.start(A, "toolu_A", "src/auth/**")
+    for name in names:
+        (main / name).write_text("and again\n")
+    noted = wave.event("SubagentStop", A, agent_type=None)
+    assert noted.output["systemMessage"] == (
+        f"worktree-guard: while worker {A} ran, files dirty before it started or inside nested checkouts changed: {', '.join(names[:25])} "
+        "(not blamed, never rolled back). [worktree-guard WG706]"
+    )
+    wave.start(B, "toolu_B", "src/auth/**")
+    new = [f"n{i:02}.txt" for i in range(27)]
+    for name in new:
+        (main / name).write_text("new\n")
+    blocked = wave.event("SubagentStop", B, agent_type=None)
+    assert blocked.stop_blocked and blocked.output["systemMessage"] == (
+        f"worktree-guard: worker agent {B} changed files outside its ownership: {', '.join(new[:25])}; "
+        f"`worktree-guard rollback --agent {B} --apply` restores them. [worktree-guard WG706]"
+    )
