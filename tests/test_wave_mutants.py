@@ -334,3 +334,186 @@ def test_the_stop_s_lists_name_twenty_five_paths(wave: Wave) -> None:
         f"worktree-guard: worker agent {B} changed files outside its ownership: {', '.join(new[:25])}; "
         f"`worktree-guard rollback --agent {B} --apply` restores them. [worktree-guard WG706]"
     )
+
+
+# === wave.py: dispatch ===============================================================================================
+
+
+def _workers(wave: Wave) -> reg.Workers:
+    return _registry(wave.repo).load()
+
+
+def _dispatch_violation(wave: Wave, code: str, message: str, severity: str = "error") -> dict:
+    return _violation(code, "Agent", message, severity=severity, worktree_root=str(wave.repo.main))
+
+
+def test_dispatch_findings_are_recorded_with_the_tool_and_the_checkout(wave: Wave, tmp_path: Path) -> None:
+    main = wave.repo.main
+    last = _audit(wave, tmp_path)
+    assert wave.dispatch("toolu_M", None, body="```worktree-guard\nowns: !x\n```\n").decision == "deny"
+    [v] = last()["violations"]
+    assert v == _dispatch_violation(wave, "WG710", v["message"]) and v["message"].startswith("The ownership of this dispatch is malformed: ")
+    wave.start(A, "toolu_A", "src/**")
+    assert wave.dispatch("toolu_C", "src/x/**").decision == "deny"
+    [v] = last()["violations"]
+    assert v == _dispatch_violation(wave, "WG704", v["message"]) and v["message"].startswith("This worker's ownership (src/x/**) overlaps that of ")
+    (main / "README.md").write_text("dirty\n")
+    warned = wave.dispatch("toolu_D", "docs/**")
+    assert warned.decision == "warn" and codes(warned) == {"WG705"}
+    assert last()["violations"] == [_dispatch_violation(
+        wave, "WG705", f"{main} has uncommitted changes to tracked files that no running worker owns (README.md): commit them before a "
+        "shared-workspace wave, so that every change can be told apart and rolled back.", severity="warning")]
+
+
+def test_a_dispatch_judged_again_does_not_overlap_itself(wave: Wave) -> None:
+    """The same dispatch call judged twice (a runtime that asks again) is the same worker, not a second one."""
+    assert wave.dispatch("toolu_A", "src/**").decision == "pass"
+    assert wave.dispatch("toolu_A", "src/**").decision == "pass"
+    assert codes(wave.dispatch("toolu_B", "src/**")) == {"WG704"}  # the neighbour: another call with the same files
+
+
+def test_an_isolated_dispatch_is_not_warned_of_uncommitted_changes(wave: Wave) -> None:
+    (wave.repo.main / "README.md").write_text("dirty\n")
+    assert wave.dispatch("toolu_I", "src/**", isolation="worktree").decision == "pass"
+    assert _workers(wave).dispatches["toolu_I"].isolated is True
+    assert codes(wave.dispatch("toolu_S", "src/**")) == {"WG705"}  # the neighbour: a shared-workspace one is
+
+
+def test_a_worker_s_own_sub_agent_dispatch_does_not_overlap_its_worker(wave: Wave) -> None:
+    """A worker's sub-agent works within the worker's ownership: the worker's own dispatch is no other worker."""
+    wave.start(A, "toolu_A", "src/**")
+    assert wave.write(A, "src/a.py").decision == "pass"
+    nested = wave.call(A, "Agent", {"description": "helper", "prompt": "Help.\n```worktree-guard\nowns: src/auth/**\n```\n", "subagent_type": "general-purpose"}, tool_use_id="toolu_n")
+    assert nested.decision == "pass"
+    assert _workers(wave).dispatches["toolu_n"].owns == ["src/auth/**"]
+    assert codes(wave.dispatch("toolu_C", "src/auth/x/**")) == {"WG704"}  # the neighbour: the orchestrator's new worker does overlap
+
+
+def test_the_wave_index_learns_a_dispatch_s_session_and_dispatcher_only_with_an_ownership(wave: Wave) -> None:
+    from worktree_guard.subagents.index import WaveIndex
+
+    assert wave.dispatch("toolu_N", None).decision == "pass"
+    assert WaveIndex().lookup([f"session:{SESSION}"]) == [] and WaveIndex().lookup([f"dispatcher:{SESSION}"]) == []
+    assert wave.dispatch("toolu_A", "src/**").decision == "pass"
+    assert WaveIndex().lookup([f"session:{SESSION}"]) == [_common(wave.repo)]
+    assert WaveIndex().lookup([f"dispatcher:{SESSION}"]) == [_common(wave.repo)]
+
+
+def test_only_a_dispatch_in_a_checkout_is_recorded(wave: Wave, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    out = run_hook_inline(payload(elsewhere, "Agent", {"description": "d", "prompt": "```worktree-guard\nowns: a/**\n```\n"}, tool_use_id="toolu_X", **wave.common()))
+    assert out.decision == "pass"
+    from worktree_guard.subagents.places import waves_root
+
+    assert not os.path.exists(waves_root())  # no registry, no index anywhere
+    assert run_hook_inline(payload(wave.repo.main, "Write", {"file_path": str(wave.repo.main / "x.txt"), "content": "x"}, tool_use_id="toolu_W", **wave.common())).decision == "pass"
+    assert not os.path.exists(waves_root())  # not a dispatch: nothing recorded
+    assert wave.dispatch("toolu_N", None).decision == "pass"
+    assert list(_workers(wave).dispatches) == ["toolu_N"]
+
+
+# === wave.py: finding the worker =====================================================================================
+
+
+def test_the_pre_check_failing_leaves_the_decision_to_the_full_check(wave: Wave, monkeypatch: pytest.MonkeyPatch) -> None:
+    from worktree_guard.subagents import places
+
+    wave.start(A, "toolu_A", "docs/**")
+
+    def broken(*_a, **_k):
+        raise OSError("the index could not be read")
+
+    monkeypatch.setattr(places, "may_have_workers", broken)
+    assert codes(wave.write(A, "src/app.py")) == {"WG701"}
+    assert wave.write(A, "docs/a.md").decision == "pass"
+
+
+def test_a_sub_agent_of_a_repository_without_ownerships_is_not_even_linked(wave: Wave, tmp_path: Path) -> None:
+    from worktree_guard.subagents.index import WaveIndex
+
+    WaveIndex().note(["session:another-session"], str(tmp_path / "another.git"))  # another repository's wave
+    assert wave.dispatch("toolu_N", None).decision == "pass"
+    wave.link(A, "toolu_N")
+    assert wave.write(A, "src/app.py").decision == "pass"
+    assert _workers(wave).agents == {}
+    assert wave.dispatch("toolu_O", "docs/**").decision == "pass"  # the neighbour: once a dispatch declares one, it is
+    assert wave.write(A, "src/app.py").decision == "pass"
+    assert _workers(wave).agents[A].dispatch_id == "toolu_N"
+
+
+def test_a_configured_ownership_makes_a_worker_without_any_wave_state(wave: Wave) -> None:
+    from worktree_guard.subagents.places import waves_root
+
+    (wave.repo.main / ".worktree-guard.toml").write_text('[agents.general-purpose]\nowns = ["docs/**"]\n')
+    assert codes(wave.write(A, "src/app.py")) == {"WG701"}
+    assert wave.write(A, "docs/a.md").decision == "pass"
+    other = payload(wave.repo.main, "Write", {"file_path": str(wave.repo.main / "src/app.py"), "content": "x"}, agent_id=B, agent_type="other", tool_use_id="toolu_o", **wave.common())
+    assert run_hook_inline(other).decision == "pass"  # another type owns nothing configured
+    assert not os.path.exists(os.path.join(waves_root(), "index.json"))
+
+
+def test_a_definition_s_ownership_makes_a_worker_without_any_wave_state(wave: Wave) -> None:
+    from tests.helpers import write_agent
+
+    write_agent(wave.repo.main, "general-purpose", "worktree-guard:\n  owns: [src/**]")
+    assert codes(wave.write(A, "docs/a.md")) == {"WG701"}
+    assert wave.write(A, "src/a.py").decision == "pass"
+
+
+def test_the_pre_check_asks_the_repository_s_registry_when_the_index_lost_the_worker(wave: Wave) -> None:
+    from worktree_guard.subagents.places import waves_root
+
+    wave.start(A, "toolu_A", "docs/**")
+    os.unlink(os.path.join(waves_root(), "index.json"))
+    assert codes(wave.write(A, "src/app.py")) == {"WG701"}
+    assert wave.write(A, "docs/a.md").decision == "pass"
+
+
+def test_the_pre_check_asks_the_wave_index_for_a_call_from_outside_every_repository(wave: Wave, tmp_path: Path) -> None:
+    wave.start(A, "toolu_A", "docs/**")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+
+    def write(relative: str):
+        return run_hook_inline(payload(elsewhere, "Write", {"file_path": str(wave.repo.main / relative), "content": "x\n"}, agent_id=A,
+                                       agent_type="general-purpose", tool_use_id="toolu_w", **wave.common()))
+
+    assert codes(write("src/app.py")) == {"WG701"}
+    assert write("docs/a.md").decision == "pass"
+
+
+def test_a_dispatch_without_an_id_or_a_checkout_is_not_recorded(wave: Wave, tmp_path: Path) -> None:
+    from tests.helpers import bare_clone
+
+    body = payload(wave.repo.main, "Agent", {"description": "d", "prompt": "no ownership"}, **wave.common())
+    body.pop("tool_use_id")
+    assert run_hook_inline(body).decision == "pass"
+    (tmp_path / "clone").mkdir()
+    bare, _ = bare_clone(wave.repo, tmp_path / "clone")
+    assert run_hook_inline(payload(bare, "Agent", {"description": "d", "prompt": "no ownership"}, tool_use_id="toolu_B", **wave.common())).decision == "pass"
+    assert reg.Registry(str(bare)).load().dispatches == {}
+    assert _workers(wave).dispatches == {}
+    assert wave.dispatch("toolu_N", None).decision == "pass"  # the neighbour: with an id, in a checkout
+    assert list(_workers(wave).dispatches) == ["toolu_N"]
+
+
+def test_a_dispatch_without_a_session_notes_no_key_in_the_wave_index(wave: Wave) -> None:
+    from worktree_guard.subagents.index import WaveIndex
+
+    body = payload(wave.repo.main, "Agent", {"description": "d", "prompt": "```worktree-guard\nowns: a/**\n```\n"}, tool_use_id="toolu_S")
+    body.pop("session_id", None)
+    body.pop("transcript_path", None)
+    assert run_hook_inline(body).decision == "pass"
+    assert _workers(wave).dispatches["toolu_S"].owns == ["a/**"]
+    assert WaveIndex().lookup(["session:None", "dispatcher:None", "session:", "dispatcher:"]) == []
+
+
+def test_a_nested_dispatch_the_guard_isolates_is_recorded_isolated(repo: Repo) -> None:
+    from tests.helpers import subagent_payload
+
+    out = run_hook_inline(subagent_payload(repo, "Agent", {"description": "d", "prompt": "p"}, tool_use_id="toolu_nested"))
+    assert out.output["hookSpecificOutput"]["updatedInput"]["isolation"] == "worktree"
+    assert _registry(repo).load().dispatches["toolu_nested"].isolated is True
+    out = run_hook_inline(subagent_payload(repo, "Agent", {"description": "d", "prompt": "p", "isolation": "worktree"}, tool_use_id="toolu_asked"))
+    assert out.stdout == "" and _registry(repo).load().dispatches["toolu_asked"].isolated is True
