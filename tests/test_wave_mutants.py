@@ -517,3 +517,18 @@ def test_a_nested_dispatch_the_guard_isolates_is_recorded_isolated(repo: Repo) -
     assert _registry(repo).load().dispatches["toolu_nested"].isolated is True
     out = run_hook_inline(subagent_payload(repo, "Agent", {"description": "d", "prompt": "p", "isolation": "worktree"}, tool_use_id="toolu_asked"))
     assert out.stdout == "" and _registry(repo).load().dispatches["toolu_asked"].isolated is True
+
+
+def test_an_isolated_worker_whose_start_names_the_dispatcher_s_directory_works_in_its_own_worktree(wave: Wave) -> None:
+    """Claude Code may start an isolated sub-agent with its dispatcher's cwd: its checkout is the worktree made for
+    it (`agent-<id>`), and its base is that worktree's HEAD."""
+    repo = wave.repo
+    git("commit", "-q", "--allow-empty", "-m", "the worktree's own commit", cwd=repo.worktree)
+    tool_input = {"description": "iso", "prompt": "Go.\n```worktree-guard\nowns: src/**\n```\n", "isolation": "worktree"}
+    assert run_hook_inline(payload(repo.main, "Agent", tool_input, tool_use_id="toolu_iso", **wave.common())).decision == "pass"
+    wave.link(repo.agent_id, "toolu_iso")
+    wave.event("SubagentStart", agent_id=repo.agent_id)  # cwd: the main checkout
+    entry = _registry(repo).load().agents[repo.agent_id]
+    assert (entry.checkout, entry.base_head) == (str(repo.worktree), git("rev-parse", "HEAD", cwd=repo.worktree).strip())
+    wave.event("SubagentStart", agent_id="a00000000000000e5")  # the neighbour: a sub-agent with no worktree of its own
+    assert _registry(repo).load().agents["a00000000000000e5"].checkout == str(repo.main)
