@@ -532,3 +532,27 @@ def test_an_isolated_worker_whose_start_names_the_dispatcher_s_directory_works_i
     assert (entry.checkout, entry.base_head) == (str(repo.worktree), git("rev-parse", "HEAD", cwd=repo.worktree).strip())
     wave.event("SubagentStart", agent_id="a00000000000000e5")  # the neighbour: a sub-agent with no worktree of its own
     assert _registry(repo).load().agents["a00000000000000e5"].checkout == str(repo.main)
+
+
+def test_a_worker_whose_lookup_fails_is_refused_and_another_session_s_sub_agent_only_warned(wave: Wave, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The failure reply asks the wave whether the agent is confined: a sub-agent its registry knows, or of a session
+    that declared a wave, is refused (WG000); a sub-agent nothing knows goes on with a warning."""
+    from worktree_guard.subagents import linking
+
+    wave.start(A, "toolu_A", "docs/**")
+
+    def broken(*_a, **_k):
+        raise RuntimeError("the worker lookup broke")
+
+    monkeypatch.setattr(linking, "safe_worker_for", broken)
+    refused = wave.write(A, "docs/a.md")
+    assert refused.decision == "deny" and codes(refused) == {"WG000"} and "the worker lookup broke" in refused.reason
+    unknown_in_session = wave.write(B, "docs/a.md")  # never dispatched, but its session declared a wave
+    assert unknown_in_session.decision == "deny" and codes(unknown_in_session) == {"WG000"}
+    from worktree_guard.subagents.index import WaveIndex
+
+    WaveIndex().note(["session:another-session"], _common(wave.repo))  # a key whose dispatches are gone from the registry
+    stranger = payload(wave.repo.main, "Write", {"file_path": str(wave.repo.main / "docs/a.md"), "content": "x"}, agent_id="a-stranger",
+                       agent_type="general-purpose", tool_use_id="toolu_s", session_id="another-session")
+    warned = run_hook_inline(stranger)
+    assert warned.decision == "warn" and codes(warned) == {"WG000"} and "the worker lookup broke" in warned.output["systemMessage"]
