@@ -556,3 +556,4 @@ def test_a_worker_whose_lookup_fails_is_refused_and_another_session_s_sub_agent_
                        agent_type="general-purpose", tool_use_id="toolu_s", session_id="another-session")
     warned = run_hook_inline(stranger)
     assert warned.decision == "warn" and codes(warned) == {"WG000"} and "the worker lookup broke" in warned.output["systemMessage"]
+
