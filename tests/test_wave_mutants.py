@@ -557,3 +557,21 @@ def test_a_worker_whose_lookup_fails_is_refused_and_another_session_s_sub_agent_
     warned = run_hook_inline(stranger)
     assert warned.decision == "warn" and codes(warned) == {"WG000"} and "the worker lookup broke" in warned.output["systemMessage"]
 
+
+
+def test_a_worker_that_stopped_or_went_stale_no_longer_overlaps(wave: Wave) -> None:
+    wave.start(A, "toolu_A", "src/**")
+    assert codes(wave.dispatch("toolu_C", "src/x/**")) == {"WG704"}  # running
+    wave.event("SubagentStop", A)
+    assert wave.dispatch("toolu_C", "src/x/**").decision == "pass"  # stopped
+    wave.start(B, "toolu_B", "docs/**")
+
+    def age(hours: float) -> None:
+        with _registry(wave.repo).changing() as w:
+            w.dispatches["toolu_B"].time -= hours * 3600
+            w.agents[B].started -= hours * 3600
+
+    age(3.9)  # stale_worker_after: 4 hours by default
+    assert codes(wave.dispatch("toolu_D", "docs/x/**")) == {"WG704"}  # not stale yet
+    age(0.2)
+    assert wave.dispatch("toolu_D", "docs/x/**").decision == "pass"  # stale: a crashed worker must not block the next wave
