@@ -575,3 +575,57 @@ def test_a_worker_that_stopped_or_went_stale_no_longer_overlaps(wave: Wave) -> N
     assert codes(wave.dispatch("toolu_D", "docs/x/**")) == {"WG704"}  # not stale yet
     age(0.2)
     assert wave.dispatch("toolu_D", "docs/x/**").decision == "pass"  # stale: a crashed worker must not block the next wave
+
+
+# --- wave.dispatch_ownership, dispatch_target, dispatch_isolated ----------------------------------------------------
+
+
+def test_a_dispatch_s_ownership_comes_from_the_prompt_then_the_target_s_frontmatter_then_the_configuration(wave: Wave) -> None:
+    from tests.helpers import write_agent
+
+    main = wave.repo.main
+    (main / ".worktree-guard.toml").write_text('owns = ["top/**"]\n[agents.coder]\nowns = ["docs/**"]\n[agents.tester]\nowns = ["tests/**"]\n')
+    definition = write_agent(main, "coder", "worktree-guard:\n  owns: [src/**]")
+    write_agent(main, "general-purpose", "worktree-guard:\n  owns: [lib/**]")
+    write_agent(main, "tester", "model: haiku")  # a definition without an ownership
+    assert wave.dispatch("toolu_P", "a/**", subagent_type="coder").decision == "pass"
+    assert wave.dispatch("toolu_F", None, subagent_type="coder").decision == "pass"
+    assert wave.dispatch("toolu_C", None, subagent_type="tester").decision == "pass"
+    assert wave.dispatch("toolu_N", None, subagent_type="reviewer").decision == "pass"
+    body = payload(main, "Agent", {"description": "no type", "prompt": "Do your part."}, tool_use_id="toolu_D", **wave.common())
+    assert run_hook_inline(body).decision == "pass"
+    d = _workers(wave).dispatches
+    assert (d["toolu_P"].owns, d["toolu_P"].owns_source) == (["a/**"], "the dispatch prompt's ```worktree-guard block")
+    assert (d["toolu_F"].owns, d["toolu_F"].owns_source) == (["src/**"], f"{definition} (worktree-guard: owns)")
+    assert (d["toolu_C"].owns, d["toolu_C"].owns_source) == (["tests/**"], "configuration [agents.tester] owns")  # not the top-level `owns`
+    assert (d["toolu_N"].owns, d["toolu_N"].owns_source) == (None, None)
+    assert d["toolu_D"].owns == ["lib/**"]  # no type: the runtime's general-purpose
+
+
+def test_dispatch_isolated_reads_the_runtime_the_input_and_the_target_s_definition() -> None:
+    from types import SimpleNamespace as NS
+
+    from worktree_guard.subagents.wave import dispatch_isolated
+
+    definitions = {"iso": NS(isolated=True), "plain": NS(isolated=False), "general-purpose": NS(isolated=True)}
+    ctx = NS(find_definition=definitions.get)
+
+    def call(subagent_type="plain", place=None, **tool_input):
+        return NS(subagent_type=subagent_type, subagent_place=place, input=tool_input)
+
+    assert dispatch_isolated(call("iso", "dispatcher_cwd", isolation="worktree"), ctx) is False  # the runtime decides
+    for value in ("worktree", " Work_Tree ", "WORK-TREE", "remote"):
+        assert dispatch_isolated(call(isolation=value), ctx) is True, value
+    assert dispatch_isolated(call(isolation="yes"), ctx) is False
+    assert dispatch_isolated(call(isolation=True), ctx) is False
+    assert dispatch_isolated(call("iso"), ctx) is True
+    assert dispatch_isolated(call("iso", isolation="none"), ctx) is False  # the input overrides the definition
+    assert dispatch_isolated(call("plain"), ctx) is False
+    assert dispatch_isolated(call("missing"), ctx) is False
+    assert dispatch_isolated(call(None), ctx) is True  # no type: the general-purpose definition
+
+
+def test_a_dispatch_without_a_prompt_has_no_ownership_block(wave: Wave) -> None:
+    out = run_hook_inline(payload(wave.repo.main, "Agent", {"description": "no prompt", "subagent_type": "reviewer"}, tool_use_id="toolu_E", **wave.common()))
+    assert (out.returncode, out.stdout) == (0, "")
+    assert _workers(wave).dispatches["toolu_E"].owns is None
