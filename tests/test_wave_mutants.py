@@ -629,3 +629,46 @@ def test_a_dispatch_without_a_prompt_has_no_ownership_block(wave: Wave) -> None:
     out = run_hook_inline(payload(wave.repo.main, "Agent", {"description": "no prompt", "subagent_type": "reviewer"}, tool_use_id="toolu_E", **wave.common()))
     assert (out.returncode, out.stdout) == (0, "")
     assert _workers(wave).dispatches["toolu_E"].owns is None
+
+
+# --- wave.check_dispatch: what a dispatch that goes through is recorded with, and a failure after the check ----------
+
+
+def test_a_malformed_dispatch_let_through_in_warn_mode_is_recorded_as_owning_nothing(wave: Wave) -> None:
+    (wave.repo.main / ".worktree-guard.toml").write_text('mode = "warn"\n')
+    out = wave.dispatch("toolu_M", None, body="```worktree-guard\nowns: !x\n```\n")
+    assert out.decision == "warn" and codes(out) == {"WG710"}
+    d = _workers(wave).dispatches["toolu_M"]
+    assert d.owns == [] and d.owns_source == (
+        "nothing: the dispatch's ownership is malformed (the ```worktree-guard block, line 1: '!x' is a negation; an ownership lists what a worker may write)"
+    )
+
+
+def test_a_worker_s_sub_agent_dispatch_is_recorded_with_the_worker_s_ownership(wave: Wave) -> None:
+    wave.start(A, "toolu_A", "src/**")
+    assert wave.write(A, "src/a.py").decision == "pass"  # linked
+    inherited = f"inherited from worker {A} (the dispatch prompt's ```worktree-guard block)"
+    nested = wave.call(A, "Agent", {"description": "helper", "prompt": "Help, no block."}, tool_use_id="toolu_n")
+    assert nested.decision == "pass"
+    d = _workers(wave).dispatches["toolu_n"]
+    assert (d.owns, d.owns_source) == (["src/**"], inherited)
+    (wave.repo.main / ".worktree-guard.toml").write_text('mode = "warn"\n')
+    escalating = wave.call(A, "Agent", {"description": "helper", "prompt": "```worktree-guard\nowns: docs/**\n```\n"}, tool_use_id="toolu_e")
+    assert escalating.decision == "warn" and codes(escalating) == {"WG701"}
+    d = _workers(wave).dispatches["toolu_e"]
+    assert (d.owns, d.owns_source) == (["src/**"], inherited)  # let through: it still owns only the worker's files
+
+
+def test_a_failure_after_an_orchestrator_s_dispatch_with_an_ownership_refuses_it(wave: Wave, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check marks the call confined: should recording it fail, the dispatch is refused (WG000), never let through."""
+
+    def broken(self):
+        raise TimeoutError("the wave registry stayed locked")
+
+    monkeypatch.setattr(reg.Registry, "changing", broken)
+    malformed = wave.dispatch("toolu_M", None, body="```worktree-guard\nowns: !x\n```\n")
+    assert malformed.decision == "deny" and codes(malformed) == {"WG000"} and "stayed locked" in malformed.reason
+    owned = wave.dispatch("toolu_O", "src/**")
+    assert owned.decision == "deny" and codes(owned) == {"WG000"}
+    plain = wave.dispatch("toolu_P", None)  # the neighbour: a dispatch without an ownership is only told about
+    assert plain.decision == "warn" and codes(plain) == {"WG000"}
