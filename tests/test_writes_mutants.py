@@ -145,6 +145,14 @@ def test_an_unknown_programs_operand_in_a_shared_checkout_is_wg406_with_every_fi
         assert [v.code for v in bash(world, command).violations] == codes, command
 
 
+def test_a_relative_operand_after_an_unknown_cd_is_not_placed_from_the_root(world: Repo) -> None:
+    """`cd $X; frob tmp/…/repo/a` names the main checkout only if $X is `/`: not static, so no WG406 (read from
+    `/`, the relative path would land in the main checkout)."""
+    relative = str(world.main).lstrip("/")
+    assert [v.code for v in bash(world, f"cd $X; frob {relative}/a").violations] == ["WG202"]
+    assert [v.code for v in bash(world, f"cd / && frob {relative}/a").violations] == ["WG201", "WG406"]
+
+
 def test_an_operand_from_home_after_an_unknown_cd_is_still_static(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
     """`~/a` needs no cwd: with HOME the main checkout, it names the shared `a` whatever the cd did."""
     main = str(world.main)
@@ -210,8 +218,14 @@ def test_a_git_entry_is_wg403_only_where_nothing_else_refuses_it(world: Repo) ->
         "`ln` (a link to it) links to '/tmp/wg8/.git': a `.git` entry tells git which repository and checkout a directory belongs to, "
         "and one written here can send a later git to a shared checkout (`gitdir: <main>/.git`). Leave .git entries to git itself."
     )
+    # extracting into a `.git` directory writes entries of it; no word names it
+    (finding,) = bash(world, "cd /tmp/wg8/.git && tar -xf /tmp/t.tar").violations
+    assert (finding.code, finding.path, finding.span) == ("WG403", ".", (0, 0))
+    assert finding.message.startswith("`tar` writing extract into the current directory writes '.': a `.git` entry tells git")
+    assert bash(world, "cd /tmp/wg8 && tar -xf /tmp/t.tar").violations == []
     # names that only contain `.git`
-    for command in ("echo x > /tmp/wg8/.gitignore", "echo x > /tmp/wg8/x.git", "echo x > /tmp/.git-x", "ln -s /tmp/wg8/a /tmp/wg8/.gitx"):
+    for command in ("echo x > /tmp/wg8/.gitignore", "echo x > /tmp/wg8/x.git", "echo x > /tmp/.git-x", "ln -s /tmp/wg8/a /tmp/wg8/.gitx",
+                    "echo x > /tmp/wg8/.gitX"):
         assert bash(world, command).violations == [], command
 
 
@@ -261,14 +275,17 @@ def test_a_patch_program_gets_judge_writes_defaults_a_plain_write_of_one_path(wo
 
 
 def test_a_tilde_word_no_user_has_is_judged_the_same_whatever_the_hook_process_cwd(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`~nosuchuser/a` is not expanded (no such user), so after a cd the guard cannot follow it is placed from `/`,
-    never from the directory the hook process happens to run in (the main checkout here).
+    """`~nosuchuser/a` is not expanded (no such user): after a cd the guard cannot follow, where it lands is not
+    known, and the hook process's own cwd (the main checkout here) must not stand in for it.
 
-    Bash keeps the word as a relative path, so WG403 would be the SPEC's code for the write; the guard says WG402
-    (refused either way; reported, not changed)."""
-    monkeypatch.chdir(world.main)
-    assert [(v.code, v.resolved) for v in bash(world, "cd $X; echo x > ~nosuchuser/a").violations] == [("WG202", None), ("WG402", "/~nosuchuser/a")]
-    assert [v.code for v in bash(world, "cd $X; frob ~nosuchuser/a").violations] == ["WG202"]
-    monkeypatch.chdir("/")
-    assert [(v.code, v.resolved) for v in bash(world, "cd $X; echo x > ~nosuchuser/a").violations] == [("WG202", None), ("WG402", "/~nosuchuser/a")]
-    assert [v.code for v in bash(world, "cd $X; frob ~nosuchuser/a").violations] == ["WG202"]
+    The write is refused either way. Bash keeps the word as a relative path, so WG403 is the SPEC's code; the
+    guard says WG402 today (it places the word from `/`; reported, not changed), so only the decision and the
+    sameness are pinned here. An unknown program's relative operand after such a cd is not static: no WG406."""
+    verdicts = {}
+    for where in (world.main, "/"):
+        monkeypatch.chdir(where)
+        write = bash(world, "cd $X; echo x > ~nosuchuser/a")
+        assert (write.decision, write.codes[0], len(write.codes)) == ("deny", "WG202", 2), where
+        verdicts[str(where)] = [(v.code, v.resolved, v.shared_root) for v in write.violations]
+        assert [v.code for v in bash(world, "cd $X; frob ~nosuchuser/a").violations] == ["WG202"], where
+    assert verdicts[str(world.main)] == verdicts["/"]
