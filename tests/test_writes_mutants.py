@@ -235,6 +235,9 @@ def test_what_a_command_writes_is_remembered_for_the_programs_that_read_files_la
     wrote = "echo 's/a/b/w /etc/x' > /tmp/wg8.sed; sed -f /tmp/wg8.sed f"
     assert [(v.code, v.rule) for v in bash(world, wrote).violations] == [("WG404", "program-code")]
     assert bash(world, "sed -f /tmp/wg8-none.sed f").violations == []
+    # a program's write is remembered as a redirection's is
+    assert [(v.code, v.rule) for v in bash(world, "cp /tmp/wg8-x /tmp/wg8.sed; sed -f /tmp/wg8.sed f").violations] == [("WG404", "program-code")]
+    assert bash(world, "cp /tmp/wg8-x /tmp/wg8-other.sed; sed -f /tmp/wg8.sed f").violations == []
     assert [(v.code, v.rule) for v in bash(world, "echo x > $X; sed -f /tmp/wg8-none.sed f").violations] == [("WG403", "writes"), ("WG404", "program-code")]
     assert [(v.code, v.rule) for v in bash(world, "cd src && echo x > s.sed; sed -f s.sed f").violations] == [("WG404", "program-code")]
     assert bash(world, "cd src && echo x > t.sed; sed -f s.sed f").violations == []
