@@ -944,6 +944,26 @@ def test_an_editor_given_to_rebase_writes_the_todo_list_it_runs(world: Repo, com
     assert_hook_row(world, command, expected)
 
 
+# A `~` bash leaves alone (quoted, escaped, an unknown user, after `=` in an option) names a directory `~` where the
+# program runs, not HOME (mutation phase 8 of rules/writes: the deny rows passed, reading the path as the
+# allow-listed ~/.claude/plans, and wrote below <main>/~/).
+QUOTED_TILDE_ROWS = [
+    ("env -C {MAIN} touch '~/.claude/plans/x'", {"WG401"}),
+    ("env -C {MAIN} mkdir -p '~/.claude/plans/sub'", {"WG401"}),
+    ("env -C {MAIN} touch \\~/.claude/plans/x", {"WG401"}),
+    ("env -C {MAIN} frob '~/a'", {"WG406"}),
+    ("cd \"$X\"; echo x > '~/a'", {"WG202", "WG403"}),
+    ("echo x > '~/a'", "pass"),
+    ("touch '~/.claude/plans/x'", "pass"),
+    ("env -C {MAIN} ls '~'", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", QUOTED_TILDE_ROWS, ids=[plain_id(r[0], 60) for r in QUOTED_TILDE_ROWS])
+def test_a_tilde_bash_leaves_alone_is_a_relative_path(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
 # A function a branch or loop body redefines may be either body at a later call: both are walked (review 22c: the
 # deny rows passed and, run in bash 5.2, changed the main checkout; the entry's body replaced the branch's).
 FUNCTION_BRANCH_ROWS = [

@@ -124,14 +124,24 @@ def _through_links(ctx: Context, record: Written, value: str | None, span, rule:
     )]
 
 
+def _literal(value: str | None) -> str | None:
+    """A path as the program gets it. The shell evaluator (and a runtime's patch reader) expanded every `~` that
+    bash expands, so a `~` still leading a value is one bash left alone — quoted, escaped, an unknown user, after
+    `=` in an option (`touch '~/a'`, `--out=~/a`) — and names a directory `~` where the program runs: `env -C
+    <main> touch '~/.claude/plans/x'` passed, the path read as the allow-listed one under HOME (mutation phase 8)."""
+    return "./" + value if value is not None and value.startswith("~") else value
+
+
 def _resolved(ctx: Context, value: str | None, cwd: str | None) -> str | None:
-    if value is None or (cwd is None and not value.startswith(("/", "~"))):
+    value = _literal(value)
+    if value is None or (cwd is None and not value.startswith("/")):
         return None
     return ctx.policy.canonical(value, cwd or "/")
 
 
 def _operand(ctx: Context, record: Written, value: str | None, span, rule: str) -> list[Violation]:
-    if value is None or (record.cwd is None and not value.startswith(("/", "~"))):
+    value = _literal(value)
+    if value is None or (record.cwd is None and not value.startswith("/")):
         return []  # not static: only a statically resolved path is at the boundary
     judgement = ctx.policy.judge(value, record.cwd or "/")
     if judgement.place != "shared":
@@ -175,6 +185,7 @@ def judge_write(
     """
     common = dict(rule=rule, tool=ctx.call.tool, path=written, worktree_root=ctx.worktree_root, span=span)
     root = ctx.worktree_root
+    value = _literal(value)
     if value is None:
         if prefix is not None and (cwd is not None or prefix.startswith("/")):
             place = ctx.policy.judge(prefix, cwd or "/")
@@ -188,7 +199,7 @@ def judge_write(
                     **common,
                 )]
         return [Violation(code="WG403", message=f"{what} {verb} {written!r}, which is only known at run time; use a literal path inside {root}.", **common)]
-    if cwd is None and not value.startswith(("/", "~")):
+    if cwd is None and not value.startswith("/"):
         return [Violation(code="WG403", message=f"{what} {verb} the relative path {written!r} after a directory change worktree-guard cannot follow; use an absolute path inside {root}.", **common)]
     judgement = ctx.policy.judge(value, cwd or "/")
     if recursive and judgement.ok:
