@@ -936,6 +936,12 @@ TODO_EDITOR_ROWS = [
     ("GIT_SEQUENCE_EDITOR=\"sed -i '1i exec touch x'\" git pull --ff-only --no-ff . main", {"WG404"}),
     ("GIT_SEQUENCE_EDITOR=\"sed -i '1i exec touch x'\" git pull --ff-only . main", "pass"),
     ("GIT_SEQUENCE_EDITOR=\"sed -i '1i exec touch x'\" git pull -r -Xtheirs", "pass"),
+    # review 22e: a value option's next word is its value, not a choice of way (-X --no-rebase left it to the config)
+    ("GIT_SEQUENCE_EDITOR=\"sed -i '1i exec touch x'\" git pull -X --no-rebase", {"WG404"}),
+    ("GIT_SEQUENCE_EDITOR=\"sed -i '1i exec touch x'\" git pull --strategy-option --no-rebase", {"WG404"}),
+    ("GIT_SEQUENCE_EDITOR=\"sed -i '1i exec touch x'\" git pull -o -r", {"WG404"}),
+    ("GIT_SEQUENCE_EDITOR=\"sed -i '1i exec touch x'\" git pull --shallow-since --no-rebase", {"WG404"}),
+    ("GIT_SEQUENCE_EDITOR=\"sed -i '1i exec touch x'\" git pull -X theirs --no-rebase", "pass"),
 ]
 
 
@@ -980,6 +986,13 @@ FUNCTION_BRANCH_ROWS = [
     ("true || bash(){ :; }; bash -c \"git -C {MAIN} rm -q src/app.py\"", {"WG302"}),
     ("run(){ \"$@\"; }; run ls", "pass"),
     ("timeout(){ command timeout \"$@\"; }; timeout 5 ls", "pass"),
+    # review 22e: what the program's code changes in the shell may or may not happen (the function may be the one
+    # that runs): unknown after it, not known (the deny rows passed and, run in bash 5.2, deleted main's README)
+    ("X={MAIN}/README.md; eval(){ :; }; eval 'X=/tmp/safe'; rm -f \"$X\"", {"WG403"}),
+    ("eval(){ :; }; export GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN}; eval 'unset GIT_DIR GIT_WORK_TREE'; git rm -q README.md", {"WG303"}),
+    ("X={MAIN}/README.md; command(){ :; }; command eval 'X=/tmp/safe'; rm -f \"$X\"", {"WG403"}),
+    ("X={MAIN}/README.md; trap(){ :; }; trap 'X=/tmp/safe' INT; rm -f \"$X\"", {"WG403"}),
+    ("X=/tmp/a; eval(){ :; }; eval 'echo hi'; rm -f \"$X\"", "pass"),
 ]
 
 
@@ -1008,6 +1021,9 @@ TRAP_AT_EXIT_ROWS = [
     ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!trap \"git -C {MAIN} switch -c y\" EXIT; true' git x", {"WG301"}),
     # review 22c: two functions that differ only by text that looks like a position are two functions
     ("( trap f EXIT; f(){ git -C 'span=(1, 2)'{MAIN} rm -q README.md; } ); trap f EXIT; f(){ git -C ''{MAIN} rm -q README.md; }", {"WG302"}),
+    # review 22e: a trap's code runs later, if at all: what it changes is unknown from where it is set
+    ("X={MAIN}/README.md; trap 'X=/tmp/safe' INT; rm -f \"$X\"", {"WG403"}),
+    ("X=/tmp/a; trap 'echo bye' INT; rm -f \"$X\"", "pass"),
 ]
 
 

@@ -1115,6 +1115,14 @@ def _todo_list_editor(command: ShellCommand, call: GitCall, editors: dict[str, l
 #: `git pull`'s short options that take the rest of their cluster (or the next word) as a value (git 2.39): -s and
 #: -X the merge strategy and its option, -S the key, -j the jobs, -o a server option; -r takes an attached value.
 PULL_VALUE_LETTERS = frozenset("sXSjo")
+#: Of those, the ones that take the next word when nothing follows them in the cluster (-S only takes an attached
+#: key); and pull's long options that take the next word as their value (git 2.39): a `--no-rebase` there is a
+#: value, not a choice (`git pull -X --no-rebase` left the rebase to pull.rebase=interactive: review 22e).
+PULL_NEXT_WORD_LETTERS = frozenset("sXjo")
+PULL_VALUE_OPTIONS = (
+    "--strategy", "--strategy-option", "--server-option", "--shallow-since", "--shallow-exclude", "--depth",
+    "--deepen", "--upload-pack", "--refmap", "--negotiation-tip", "--cleanup", "--jobs",
+)
 
 
 def _pulls_interactively(call: GitCall, settings: dict[str, list[str | None]]) -> bool:
@@ -1126,10 +1134,22 @@ def _pulls_interactively(call: GitCall, settings: dict[str, list[str | None]]) -
     were taken for a choice). A word only known at run time may be any of them."""
     rebase: str | None = None  # the last rebase choice: "i…", another value, or None (left to the config)
     ff_only = False
+    skip = False
     for value in call.values():
+        if skip:  # the value of the option before it
+            skip = False
+            continue
         if value is None:
             return True
         name, eq, setting = value.partition("=")
+        if name.startswith("--") and not eq and len(name) > 3 and any(option.startswith(name) for option in PULL_VALUE_OPTIONS):
+            skip = True
+            continue
+        if value.startswith("-") and not value.startswith("--") and len(value) > 1:
+            for letter in value[1:]:
+                if letter in PULL_VALUE_LETTERS or letter == "r":
+                    skip = letter in PULL_NEXT_WORD_LETTERS and value.endswith(letter) and value.index(letter) == len(value) - 1
+                    break
         if name.startswith("--"):
             if len(name) > 3 and "--rebase".startswith(name):
                 rebase = setting if eq else "true"

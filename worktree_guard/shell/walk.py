@@ -253,7 +253,11 @@ class Walker:
             # state a builtin would change is not (a known gap).
             unwrapped = self.hooks.unwrap(step)
             if unwrapped is not None:
+                # …and what that code changes in the shell may or may not have happened: unknown after it
+                # (walked in the shell's own state, `eval 'X=/tmp/safe'` made X known: review 22e).
+                before = _snapshot(step.state)
                 self._walk_unwrapped(step, unwrapped, depth)
+                _forget_changes(step.state, before)
             self.evaluations(evaluated.in_builtin(step), step.state, depth)
             return
         self.evaluations(evaluated.in_builtin(step), step.state, depth)  # `printf -v 'a[$(cmd)]' x`
@@ -279,7 +283,11 @@ class Walker:
         this shell ends in (`trap 'git rm …' EXIT; export GIT_DIR=<main>/.git …` ran git in the main checkout and
         passed: review 22, F5); `walk_script` does the second at the end."""
         prefixed = tuple(a.name for a in step.assignments)
+        # The code runs later, if at all: what it changes in the shell is unknown from here on, not known
+        # (`trap 'X=/tmp/safe' INT; rm -f "$X"` judged the rm with the trap's X: review 22e).
+        before = _snapshot(step.state)
         self._walk_trap(script, step.state, prefixed, depth)
+        _forget_changes(step.state, before)
         self._traps.append((script, step.state, prefixed))
 
     def _walk_trap(self, script: Script, state: ShellState, prefixed: tuple[str, ...], depth: int) -> None:
@@ -548,6 +556,24 @@ def _shape(node: object) -> object:
     except TypeError:
         return node
     return (type(node).__name__, *((name, _shape(getattr(node, name))) for name in names if name != "span"))
+
+
+def _snapshot(state: ShellState) -> tuple:
+    return (dict(state.variables), set(state.exported), set(state.unset), state.cwd)
+
+
+def _forget_changes(state: ShellState, before: tuple) -> None:
+    """After code that may or may not have run in this shell: each variable it changed (assigned, exported, unset)
+    is unknown, and so is the cwd if it moved (a name it exported stays exported: git then sees an unknown value)."""
+    variables, exported, unset, cwd = before
+    for name in set(variables) | set(state.variables) | (exported ^ state.exported) | (unset ^ state.unset):
+        if state.variables.get(name, _MISSING) != variables.get(name, _MISSING) or (name in exported) != (name in state.exported) or (name in unset) != (name in state.unset):
+            state.unset.discard(name)
+            state.variables[name] = None
+            if name in exported:
+                state.exported.add(name)
+    if state.cwd != cwd:
+        state.cwd = None
 
 
 def _is_positional(name: str) -> bool:
