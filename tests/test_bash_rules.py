@@ -962,6 +962,10 @@ QUOTED_TILDE_ROWS = [
     ("echo x > '~/a'", "pass"),
     ("touch '~/.claude/plans/x'", "pass"),
     ("env -C {MAIN} ls '~'", "pass"),
+    # review 22f: bash expands ~ to an empty HOME as it is (the guard took the hook's HOME)
+    ("HOME=; git -C ~{MAIN} reset --hard", {"WG302"}),
+    ("export HOME=; rm -rf ~{MAIN}/src", {"WG401"}),
+    ("HOME=$(cat f); touch ~/x", {"WG403"}),
 ]
 
 
@@ -993,6 +997,18 @@ FUNCTION_BRANCH_ROWS = [
     ("X={MAIN}/README.md; command(){ :; }; command eval 'X=/tmp/safe'; rm -f \"$X\"", {"WG403"}),
     ("X={MAIN}/README.md; trap(){ :; }; trap 'X=/tmp/safe' INT; rm -f \"$X\"", {"WG403"}),
     ("X=/tmp/a; eval(){ :; }; eval 'echo hi'; rm -f \"$X\"", "pass"),
+    # review 22f: the function's outcome and the program's (from the state before the call) are merged as an if's
+    # branches are: a readonly, a hashed program, a function or a cd the program's code made is not taken as known
+    ("X=/tmp/safe; eval(){ :; }; eval 'readonly X'; X={MAIN}/src; rm -rf \"$X\"", {"WG403"}),
+    ("eval(){ :; }; eval 'hash -p /bin/true rm'; rm -rf {MAIN}/src", {"WG404"}),
+    ("eval(){ :; }; eval 'export(){ :; }'; export GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN}; git reset --hard", {"WG303"}),
+    ("OLDPWD={MAIN}; eval(){ :; }; eval 'cd /tmp; cd {W}'; cd -; rm -rf src", {"WG202", "WG403"}),
+    ("cd(){ builtin cd \"$@\" && ls; }; cd src; touch a", "pass"),
+    ("export(){ builtin export \"$@\"; }; export A=1; echo $A", "pass"),
+    # and after branches: a readonly or `hash -p` only one outcome has may or may not be in force
+    ("X=/tmp/safe; if [ -n \"$Z\" ]; then readonly X; fi; X={MAIN}/src; rm -rf \"$X\"", {"WG403"}),
+    ("if [ -n \"$Z\" ]; then hash -p /bin/true rm; fi; rm -rf {MAIN}/src", {"WG404"}),
+    ("hash -p /bin/true rm; rm -rf {MAIN}/src", "pass"),
 ]
 
 
@@ -1024,6 +1040,12 @@ TRAP_AT_EXIT_ROWS = [
     # review 22e: a trap's code runs later, if at all: what it changes is unknown from where it is set
     ("X={MAIN}/README.md; trap 'X=/tmp/safe' INT; rm -f \"$X\"", {"WG403"}),
     ("X=/tmp/a; trap 'echo bye' INT; rm -f \"$X\"", "pass"),
+    # review 22f: everything a trap's code changes is unknown from where it is set (OLDPWD, readonly, functions, hash)
+    ("OLDPWD={MAIN}; trap 'cd /tmp; cd {W}' INT; cd -; rm -rf src", {"WG202", "WG403"}),
+    ("X=/tmp/safe; trap 'readonly X' INT; X={MAIN}/src; rm -rf \"$X\"", {"WG403"}),
+    ("trap 'export(){ :; }' INT; export GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN}; git reset --hard", {"WG303"}),
+    ("trap 'hash -p /bin/true rm' INT; rm -rf {MAIN}/src", {"WG404"}),
+    ("cleanup(){ rm -rf /tmp/x; }; trap cleanup EXIT; mkdir -p /tmp/x; ls", "pass"),
 ]
 
 

@@ -125,8 +125,8 @@ def _through_links(ctx: Context, record: Written, value: str | None, span, rule:
 
 
 def _literal(value: str | None) -> str | None:
-    """A path as the program gets it. The shell evaluator (and a runtime's patch reader) expanded every `~` that
-    bash expands, so a `~` still leading a value is one bash left alone — quoted, escaped, an unknown user, after
+    """A path as the program gets it. The shell evaluator expanded every `~` that bash expands (and apply_patch
+    expands none), so a `~` still leading a value is one bash left alone — quoted, escaped, an unknown user, after
     `=` in an option (`touch '~/a'`, `--out=~/a`) — and names a directory `~` where the program runs: `env -C
     <main> touch '~/.claude/plans/x'` passed, the path read as the allow-listed one under HOME (mutation phase 8)."""
     return "./" + value if value is not None and value.startswith("~") else value

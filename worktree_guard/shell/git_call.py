@@ -1118,10 +1118,10 @@ PULL_VALUE_LETTERS = frozenset("sXSjo")
 #: Of those, the ones that take the next word when nothing follows them in the cluster (-S only takes an attached
 #: key); and pull's long options that take the next word as their value (git 2.39): a `--no-rebase` there is a
 #: value, not a choice (`git pull -X --no-rebase` left the rebase to pull.rebase=interactive: review 22e).
-PULL_NEXT_WORD_LETTERS = frozenset("sXjo")
+PULL_NEXT_WORD_LETTERS = frozenset("sXo")  # -j's value is optional and attached only (review 22f)
 PULL_VALUE_OPTIONS = (
     "--strategy", "--strategy-option", "--server-option", "--shallow-since", "--shallow-exclude", "--depth",
-    "--deepen", "--upload-pack", "--refmap", "--negotiation-tip", "--cleanup", "--jobs",
+    "--deepen", "--upload-pack", "--refmap", "--negotiation-tip", "--cleanup",
 )
 
 

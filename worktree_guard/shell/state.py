@@ -189,11 +189,18 @@ class ShellState:
             self.lastpipe = self.lastpipe or other.lastpipe
             self.unset &= other.unset
             self.options |= other.options
+            # a name readonly in one outcome only may or may not take a later assignment: its value is unknown
+            # and stays so (`if c; then readonly X; fi; X=<main>/src; rm -rf "$X"` kept X's old value: review 22f)
+            for name in self.readonly ^ other.readonly:
+                self.variables[name] = None
             self.readonly |= other.readonly
             self.transformed |= other.transformed
             for table, theirs in ((self.namerefs, other.namerefs), (self.hashed, other.hashed)):
-                for key, value in theirs.items():
-                    table[key] = value if table.get(key, value) == value else None
+                # a key only one outcome has may or may not be in force (`if c; then hash -p /bin/true rm; fi; rm …`
+                # ran the real rm when c failed, judged as /bin/true: review 22f): not known which
+                for key in set(table) | set(theirs):
+                    if key not in table or key not in theirs or table[key] != theirs[key]:
+                        table[key] = None
             if other.positional is not self.positional:
                 self.positional = None
 

@@ -149,7 +149,12 @@ def expand_tilde(value: str, state: ShellState, home: str) -> str | None:
     """The text after `~` as the parser gives it (`""`, `/x`, `user/x`, `+/x`, `-`) expanded, or None."""
     head, sep, tail = value.partition("/")
     if head == "":
-        base = state.lookup("HOME") or home
+        # bash expands `~` to $HOME as it is, empty too (`HOME=; git -C ~/repo …` is /repo: review 22f); an unknown
+        # HOME is unknown; only an unset one is the passwd entry's (the hook's `home`)
+        if "HOME" in state.variables:
+            base = state.variables["HOME"]
+        else:
+            base = home
     elif head == "+":
         base = state.lookup("PWD")
     elif head == "-":

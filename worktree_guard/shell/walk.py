@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from ..fast_dataclass import fast_dataclass, field
 from . import ast, evaluated
-from .builtins import apply_builtin
+from .builtins import DECLARING_BUILTINS, DIRECTORY_BUILTINS, READING_BUILTINS, apply_builtin
 from .state import BudgetExceeded, ShellState
 from .words import assigned_by_expansion
 from .steps import Inner, Script, ShellCommand, ShellRedirect, Unwrapped, brace_expanded, glob_values, word_value
@@ -246,19 +246,31 @@ class Walker:
             if depth + 1 > MAX_DEPTH:
                 raise BudgetExceeded(f"functions call each other deeper than {MAX_DEPTH} levels")
             self._called.add(name)
-            self.call(function, step, depth)
             # The function may not be defined when this runs (defined in a branch that did not run, after `||`,
-            # taken away by `unset -f` in one: review 22d), and then the program or builtin of that name runs:
-            # the code it runs is walked too (`bash(){ :; }; if c; then unset -f bash; fi; bash -c '…'`). The
-            # state a builtin would change is not (a known gap).
-            unwrapped = self.hooks.unwrap(step)
-            if unwrapped is not None:
-                # …and what that code changes in the shell may or may not have happened: unknown after it
-                # (walked in the shell's own state, `eval 'X=/tmp/safe'` made X known: review 22e).
-                before = _snapshot(step.state)
-                self._walk_unwrapped(step, unwrapped, depth)
-                _forget_changes(step.state, before)
-            self.evaluations(evaluated.in_builtin(step), step.state, depth)
+            # taken away by `unset -f` in one: review 22d), and then the program or builtin of that name runs.
+            # Both are walked, the second from the state before the call, and only what the two outcomes agree on
+            # is kept, as after an `if` (walked in the shell's own state, `eval(){ :; }; eval 'X=/tmp/safe'`
+            # made X known: review 22e; `export(){ :; }` from code that may not have run hid `export GIT_DIR=…`:
+            # review 22f).
+            # A name that is no builtin changing the shell and runs no code the guard reads would only leave the
+            # state as before the call: not merged (a function's own cd and assignments stay known; a body that
+            # may not run counts as run, a known gap).
+            shell, other = step.state, step.state.copy()
+            self.call(function, step, depth)
+            step.state = other
+            try:
+                unwrapped = self.hooks.unwrap(step)
+                found = evaluated.in_builtin(step)
+                shadows = unwrapped is not None or bool(found) or name in STATE_BUILTINS
+                if shadows:
+                    if unwrapped is not None:
+                        self._walk_unwrapped(step, unwrapped, depth)
+                    self.evaluations(found, other, depth)
+                    apply_builtin(step)
+            finally:
+                step.state = shell
+            if shadows:
+                shell.merge([other])
             return
         self.evaluations(evaluated.in_builtin(step), step.state, depth)  # `printf -v 'a[$(cmd)]' x`
         if step.unwrapped is not None:
@@ -492,6 +504,8 @@ class Walker:
 
 
 _MISSING = object()
+#: Builtins that change the shell's state (`apply_builtin`): a function of that name shadows them.
+STATE_BUILTINS = frozenset((*DIRECTORY_BUILTINS, *DECLARING_BUILTINS, *READING_BUILTINS)) | frozenset({"unset", "printf", "source", ".", "shopt", "set", "shift", "hash", "export", "readonly", "declare", "typeset", "local"})
 
 
 def _export_prefixes(state: ShellState, assignments: list[ast.Assignment], outer: ShellCommand | None, home: str) -> None:
@@ -558,22 +572,48 @@ def _shape(node: object) -> object:
     return (type(node).__name__, *((name, _shape(getattr(node, name))) for name in names if name != "span"))
 
 
-def _snapshot(state: ShellState) -> tuple:
-    return (dict(state.variables), set(state.exported), set(state.unset), state.cwd)
+def _snapshot(state: ShellState) -> ShellState:
+    return state.copy()
 
 
-def _forget_changes(state: ShellState, before: tuple) -> None:
-    """After code that may or may not have run in this shell: each variable it changed (assigned, exported, unset)
-    is unknown, and so is the cwd if it moved (a name it exported stays exported: git then sees an unknown value)."""
-    variables, exported, unset, cwd = before
-    for name in set(variables) | set(state.variables) | (exported ^ state.exported) | (unset ^ state.unset):
-        if state.variables.get(name, _MISSING) != variables.get(name, _MISSING) or (name in exported) != (name in state.exported) or (name in unset) != (name in state.unset):
+def _forget_changes(state: ShellState, before: ShellState) -> None:
+    """After code that may or may not have run in this shell, at any later point (a trap's, where `trap` sets it):
+    whatever it changed is unknown, never known (review 22e, 22f). A variable it assigned,
+    exported or unset is unknown (and stays exported if it was); one it made readonly is unknown and stays readonly
+    (later assignments may or may not take); the cwd, OLDPWD and the directory stack if they moved; a name it
+    hashed runs an unknown program; an option it set may be any; a nameref it changed stands for an unknown
+    variable; positional parameters it set are unknown; a function it defined or changed stays (its body is
+    walked at a call, and so is the program of its name)."""
+    names = set(before.variables) | set(state.variables) | (before.exported ^ state.exported) | (before.unset ^ state.unset) | (state.readonly - before.readonly)
+    for name in names:
+        changed = (
+            state.variables.get(name, _MISSING) != before.variables.get(name, _MISSING)
+            or (name in before.exported) != (name in state.exported)
+            or (name in before.unset) != (name in state.unset)
+            or (name in state.readonly and name not in before.readonly)
+        )
+        if changed:
             state.unset.discard(name)
             state.variables[name] = None
-            if name in exported:
+            if name in before.exported:
                 state.exported.add(name)
-    if state.cwd != cwd:
+    if state.cwd != before.cwd:
         state.cwd = None
+    if state.oldpwd != before.oldpwd:
+        state.oldpwd = None
+    if state.dirstack != before.dirstack:
+        state.dirstack = [None] * max(len(state.dirstack), len(before.dirstack))
+    for name in set(state.hashed) | set(before.hashed):
+        if state.hashed.get(name, _MISSING) != before.hashed.get(name, _MISSING):
+            state.hashed[name] = None
+    if state.options != before.options:
+        state.options.add("*")
+    for name in set(state.namerefs) | set(before.namerefs):
+        if state.namerefs.get(name, _MISSING) != before.namerefs.get(name, _MISSING):
+            state.namerefs[name] = None
+    state.transformed |= before.transformed
+    if state.positional != before.positional:
+        state.positional = None
 
 
 def _is_positional(name: str) -> bool:
