@@ -1046,6 +1046,9 @@ TRAP_AT_EXIT_ROWS = [
     ("trap 'export(){ :; }' INT; export GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN}; git reset --hard", {"WG303"}),
     ("trap 'hash -p /bin/true rm' INT; rm -rf {MAIN}/src", {"WG404"}),
     ("cleanup(){ rm -rf /tmp/x; }; trap cleanup EXIT; mkdir -p /tmp/x; ls", "pass"),
+    # a trap the shadowed builtin would set belongs to the shell (the merge left it with the builtin's copy)
+    ("trap(){ :; }; trap 'git rm -q :/README.md' EXIT; export GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN}", {"WG302"}),
+    ("trap(){ :; }; trap 'echo hi' EXIT; ls", "pass"),
 ]
 
 

@@ -257,6 +257,7 @@ class Walker:
             # may not run counts as run, a known gap).
             shell, other = step.state, step.state.copy()
             self.call(function, step, depth)
+            traps_before = len(self._traps)
             step.state = other
             try:
                 unwrapped = self.hooks.unwrap(step)
@@ -271,6 +272,10 @@ class Walker:
                 step.state = shell
             if shadows:
                 shell.merge([other])
+                for i in range(traps_before, len(self._traps)):  # a trap the builtin would set is this shell's
+                    script, owner, prefixed = self._traps[i]
+                    if owner is other:
+                        self._traps[i] = (script, shell, prefixed)
             return
         self.evaluations(evaluated.in_builtin(step), step.state, depth)  # `printf -v 'a[$(cmd)]' x`
         if step.unwrapped is not None:
