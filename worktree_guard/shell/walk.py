@@ -300,11 +300,12 @@ class Walker:
         this shell ends in (`trap 'git rm …' EXIT; export GIT_DIR=<main>/.git …` ran git in the main checkout and
         passed: review 22, F5); `walk_script` does the second at the end."""
         prefixed = tuple(a.name for a in step.assignments)
-        # The code runs later, if at all: what it changes in the shell is unknown from here on, not known
-        # (`trap 'X=/tmp/safe' INT; rm -f "$X"` judged the rm with the trap's X: review 22e).
-        before = _snapshot(step.state)
+        # The code runs later, if at all: the shell goes on as if it had run or not, as after an `if`'s branch
+        # (`trap 'X=/tmp/safe' INT; rm -f "$X"` judged the rm with the trap's X: review 22e; `readonly`, `hash -p`,
+        # OLDPWD, a function the code defines: review 22f).
+        before = step.state.copy()
         self._walk_trap(script, step.state, prefixed, depth)
-        _forget_changes(step.state, before)
+        step.state.merge([before])
         self._traps.append((script, step.state, prefixed))
 
     def _walk_trap(self, script: Script, state: ShellState, prefixed: tuple[str, ...], depth: int) -> None:
@@ -575,50 +576,6 @@ def _shape(node: object) -> object:
     except TypeError:
         return node
     return (type(node).__name__, *((name, _shape(getattr(node, name))) for name in names if name != "span"))
-
-
-def _snapshot(state: ShellState) -> ShellState:
-    return state.copy()
-
-
-def _forget_changes(state: ShellState, before: ShellState) -> None:
-    """After code that may or may not have run in this shell, at any later point (a trap's, where `trap` sets it):
-    whatever it changed is unknown, never known (review 22e, 22f). A variable it assigned,
-    exported or unset is unknown (and stays exported if it was); one it made readonly is unknown and stays readonly
-    (later assignments may or may not take); the cwd, OLDPWD and the directory stack if they moved; a name it
-    hashed runs an unknown program; an option it set may be any; a nameref it changed stands for an unknown
-    variable; positional parameters it set are unknown; a function it defined or changed stays (its body is
-    walked at a call, and so is the program of its name)."""
-    names = set(before.variables) | set(state.variables) | (before.exported ^ state.exported) | (before.unset ^ state.unset) | (state.readonly - before.readonly)
-    for name in names:
-        changed = (
-            state.variables.get(name, _MISSING) != before.variables.get(name, _MISSING)
-            or (name in before.exported) != (name in state.exported)
-            or (name in before.unset) != (name in state.unset)
-            or (name in state.readonly and name not in before.readonly)
-        )
-        if changed:
-            state.unset.discard(name)
-            state.variables[name] = None
-            if name in before.exported:
-                state.exported.add(name)
-    if state.cwd != before.cwd:
-        state.cwd = None
-    if state.oldpwd != before.oldpwd:
-        state.oldpwd = None
-    if state.dirstack != before.dirstack:
-        state.dirstack = [None] * max(len(state.dirstack), len(before.dirstack))
-    for name in set(state.hashed) | set(before.hashed):
-        if state.hashed.get(name, _MISSING) != before.hashed.get(name, _MISSING):
-            state.hashed[name] = None
-    if state.options != before.options:
-        state.options.add("*")
-    for name in set(state.namerefs) | set(before.namerefs):
-        if state.namerefs.get(name, _MISSING) != before.namerefs.get(name, _MISSING):
-            state.namerefs[name] = None
-    state.transformed |= before.transformed
-    if state.positional != before.positional:
-        state.positional = None
 
 
 def _is_positional(name: str) -> bool:
