@@ -344,7 +344,7 @@ def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
 
     values = _env_spelled_out(values)
     words = command.words
-    start, seen = _skip_options(values, 1, frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}))
+    start, seen = _skip_options(values, 1, ENV_VALUE_OPTIONS)
     cwd = command.cwd
     for chdir in ("-C", "--chdir"):
         if chdir in seen:
@@ -392,7 +392,7 @@ def _env_split_string(values: list[str | None]) -> object:
     """The string `env -S` / `--split-string` is given (None: only known at run time, or given more than once: env
     splits each in place and reads its options again, review 22c), or _NO_SPLIT."""
     spelled = _env_spelled_out(values)
-    start, seen = _skip_options(spelled, 1, frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}))
+    start, seen = _skip_options(spelled, 1, ENV_VALUE_OPTIONS)
     found = [split for split in ("-S", "--split-string") if split in seen]
     if not found:
         return _NO_SPLIT

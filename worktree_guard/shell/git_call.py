@@ -1145,11 +1145,6 @@ def _pulls_interactively(call: GitCall, settings: dict[str, list[str | None]]) -
         if name.startswith("--") and not eq and len(name) > 3 and any(option.startswith(name) for option in PULL_VALUE_OPTIONS):
             skip = True
             continue
-        if value.startswith("-") and not value.startswith("--") and len(value) > 1:
-            for letter in value[1:]:
-                if letter in PULL_VALUE_LETTERS or letter == "r":
-                    skip = letter in PULL_NEXT_WORD_LETTERS and value.endswith(letter) and value.index(letter) == len(value) - 1
-                    break
         if name.startswith("--"):
             if len(name) > 3 and "--rebase".startswith(name):
                 rebase = setting if eq else "true"
@@ -1161,7 +1156,8 @@ def _pulls_interactively(call: GitCall, settings: dict[str, list[str | None]]) -
                 ff_only = False
         elif value.startswith("-") and len(value) > 1:
             for at, letter in enumerate(value[1:], start=1):
-                if letter in PULL_VALUE_LETTERS:
+                if letter in PULL_VALUE_LETTERS:  # takes the rest, or the next word when it ends the cluster
+                    skip = letter in PULL_NEXT_WORD_LETTERS and at == len(value) - 1
                     break
                 if letter == "r":
                     rebase = value[at + 1:] or "true"

@@ -169,10 +169,9 @@ class Walker:
         _assign(state, first)
         # A trap set in a branch is this shell's: it runs with the state the shell ends in, not the branch's copy
         # (`if true; then trap 'git rm …' EXIT; fi; export GIT_DIR=…` passed: review 22b).
-        branches = {id(branch) for branch in outcomes}
-        for i in range(traps_before, len(self._traps)):
+        for i in range(traps_before, len(self._traps)):  # none set: no work (every if and case comes here)
             script, owner, prefixed = self._traps[i]
-            if id(owner) in branches:
+            if any(owner is branch for branch in outcomes):
                 self._traps[i] = (script, state, prefixed)
 
     def for_items(self, node: ast.Compound, state: ShellState) -> list[str] | None:
@@ -255,22 +254,24 @@ class Walker:
             # A name that is no builtin changing the shell and runs no code the guard reads would only leave the
             # state as before the call: not merged (a function's own cd and assignments stay known; a body that
             # may not run counts as run, a known gap).
-            shell, other = step.state, step.state.copy()
+            # What the builtin would run and evaluate is read before the call, from the state it would start in;
+            # only then is that state copied (most function calls shadow nothing and pay for no copy).
+            unwrapped = self.hooks.unwrap(step)
+            found = evaluated.in_builtin(step)
+            shadows = unwrapped is not None or bool(found) or name in STATE_BUILTINS
+            shell = step.state
+            other = shell.copy() if shadows else shell
             self.call(function, step, depth)
             traps_before = len(self._traps)
-            step.state = other
-            try:
-                unwrapped = self.hooks.unwrap(step)
-                found = evaluated.in_builtin(step)
-                shadows = unwrapped is not None or bool(found) or name in STATE_BUILTINS
-                if shadows:
+            if shadows:
+                step.state = other
+                try:
                     if unwrapped is not None:
                         self._walk_unwrapped(step, unwrapped, depth)
                     self.evaluations(found, other, depth)
                     apply_builtin(step)
-            finally:
-                step.state = shell
-            if shadows:
+                finally:
+                    step.state = shell
                 shell.merge([other])
                 for i in range(traps_before, len(self._traps)):  # a trap the builtin would set is this shell's
                     script, owner, prefixed = self._traps[i]
