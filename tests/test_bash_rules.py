@@ -1308,3 +1308,42 @@ def test_for_loops_over_a_short_known_list_are_walked_per_value(world: Repo) -> 
     assert bash(world, "for d in src ..; do cd $d; done").decision == "pass"  # src, then src/.. = W
     assert "WG201" in bash(world, "for d in src ../../..; do cd $d; done").codes  # relative to src: the main checkout
     assert "WG403" in bash(world, "for f; do rm $f; done").codes  # the positional parameters: unknown
+
+
+# Control flow (review 23a): a command after `&&`/`||` may not run, `&` puts the whole and-or list in the background,
+# an `if`'s branch starts from its condition's state, a loop's round may start from any state a round ended in, and
+# `break`, `continue`, `return` and `exit` take the state they are in elsewhere. Each deny row passed on the code
+# before and, run for real (tests/observe/candidates.py, class "control-flow"), removed a file of the main checkout.
+CONTROL_FLOW_ROWS = [
+    ("X={MAIN}/x; false && X=/tmp/safe; rm -f \"$X\"", {"WG403"}),
+    ("X={MAIN}/x; true || X=/tmp/safe; rm -f \"$X\"", {"WG403"}),
+    ("X={MAIN}/x; [ -e nope ] && X=/tmp/safe || true; rm -f \"$X\"", {"WG403"}),
+    ("X={MAIN}/x; X=/tmp/safe && true & rm -f \"$X\"", {"WG401"}),
+    ("X=/tmp/safe; if X={MAIN}/x; then rm -f \"$X\"; fi", {"WG401"}),
+    ("if false; then :; elif X={MAIN}/x; then rm -f \"$X\"; fi", {"WG401"}),
+    ("X=/tmp/safe; while X={MAIN}/x; [ -e nope ]; do X=/tmp/safe; done; rm -f \"$X\"", {"WG401"}),
+    ("X=/tmp/a; Y=/tmp/b; while [ -e nope ]; do rm -rf \"$Y\"; Y=$X; X={MAIN}; done", {"WG403"}),
+    ("X={MAIN}/x; for i in 1; do break; X=/tmp/safe; done; rm -f \"$X\"", {"WG403"}),
+    ("X=/tmp/safe; for i in 1; do X={MAIN}/x; if true; then break; fi; X=/tmp/safe; done; rm -f \"$X\"", {"WG403"}),
+    ("X=/tmp/safe; for i in a b; do X={MAIN}/x; continue; X=/tmp/safe; done; rm -f \"$X\"", {"WG403"}),
+    ("X=/tmp/safe; for i in $(ls); do X={MAIN}/x; continue; X=/tmp/safe; done; rm -f \"$X\"", {"WG403"}),
+    ("X=/tmp/safe; while :; do while :; do X={MAIN}/x; break 2; done; X=/tmp/safe; done; rm -f \"$X\"", {"WG403"}),
+    ("X={MAIN}/x; f(){ return; X=/tmp/safe; }; f; rm -f \"$X\"", {"WG403"}),
+    ("trap 'rm -f \"$X\"' EXIT; X={MAIN}/x; exit; X=/tmp/safe", {"WG401", "WG403"}),
+    ("cd src || cd ..; rm -rf x", {"WG403"}),
+    # must pass: a list that runs every command, what all outcomes agree on, and the usual idioms
+    ("cd src && make && cd .. && rm -f x", "pass"),
+    ("cd src || exit 1; touch x", "pass"),
+    ("mkdir -p build && cd build && cmake .. && make", "pass"),
+    ("X=/tmp/a; [ -n \"$CI\" ] && X=/tmp/b; rm -rf /tmp/a /tmp/b; touch x", "pass"),
+    ("if [ -n \"$CI\" ]; then X=/tmp/a; else X=/tmp/a; fi; rm -rf \"$X\"", "pass"),
+    ("f(){ cd src || return 1; touch x; }; f || exit 1; touch y", "pass"),
+    ("n=0; while [ $n -lt 3 ]; do n=$((n+1)); done; touch out", "pass"),
+    ("for f in *.md; do echo \"$f\"; done > list.txt", "pass"),
+    ("while read -r line; do echo \"$line\"; done < in.txt > out.txt", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", CONTROL_FLOW_ROWS, ids=[plain_id(r[0], 60) for r in CONTROL_FLOW_ROWS])
+def test_control_flow_keeps_only_what_every_way_through_agrees_on(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)

@@ -20,6 +20,11 @@ from .steps import Inner, Script, ShellCommand, ShellRedirect, Unwrapped, brace_
 MAX_DEPTH = 8
 #: Most values a `for` list may have to be walked value by value.
 MAX_FOR_ITEMS = 32
+#: Most rounds a loop body is walked to find the states it may start a round in (every state change a round
+#: makes turns a known value unknown, so the rounds end; past this many the shell is forgotten).
+MAX_LOOP_ROUNDS = 8
+#: The kinds of Compound that repeat their bodies.
+LOOPS = ("while", "until", "for", "select", "arith_for")
 #: Work budget for analysing one command (WG901 past it): the steps of the walk (every node visited and
 #: every simple command judged, loops and function calls counted each time they are walked), and the
 #: characters of shell code parsed (strings run by `bash -c`, `eval`, a shell's heredoc, each time). It counts
@@ -61,6 +66,12 @@ class Walker:
     #: Every trap set, with the state object of the shell that set it (which holds that shell's last state once
     #: the walk is done) and the names of trap's own prefixes.
     _traps: list[tuple[Script, ShellState, tuple[str, ...]]] = field(default_factory=list)
+    #: The loops being walked, innermost last: the states `break` and `continue` leave each one with.
+    _loops: list[_Jumps] = field(default_factory=list)
+    #: The function calls being walked, innermost last: the states `return` leaves each one with.
+    _returns: list[list[ShellState]] = field(default_factory=list)
+    #: The states an `exit` ends a shell in: an EXIT trap runs with them too.
+    _exits: list[ShellState] = field(default_factory=list)
 
     # -- entry points --------------------------------------------------------------------------
 
@@ -80,14 +91,16 @@ class Walker:
             # code sets a trap running git, review 22b): the same code in the same state is walked once.
             done = 0
             seen: set[tuple] = set()
+            # An `exit` ends the shell where it is, in another state than the end's: each trap runs with those too.
             while done < len(self._traps):
                 script, state, prefixed = self._traps[done]
                 done += 1
-                key = (*_state_key(script.source, state), prefixed)
-                if key in seen:
-                    continue
-                seen.add(key)
-                self._walk_trap(script, state.copy(), prefixed, depth)
+                for ending in (state, *self._exits):
+                    key = (*_state_key(script.source, ending), prefixed)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    self._walk_trap(script, ending.copy(), prefixed, depth)
 
     # -- nodes ---------------------------------------------------------------------------------
 
@@ -96,11 +109,7 @@ class Walker:
         if isinstance(node, ast.Command):
             self.command(node, state, depth, persistent)
         elif isinstance(node, ast.Sequence):
-            for part, op in zip(node.parts, node.ops + [";"] * (len(node.parts) - len(node.ops))):
-                if op == "&":
-                    self.visit(part, state.copy(), depth, persistent=False)
-                else:
-                    self.visit(part, state, depth, persistent)
+            self.sequence(node, state, depth, persistent)
         elif isinstance(node, ast.Pipeline):
             last = len(node.stages) - 1
             for i, stage in enumerate(node.stages):
@@ -121,6 +130,38 @@ class Walker:
             state.functions[node.name] = node
             self._defined.setdefault(node.name, (node, state.copy()))
 
+    def sequence(self, node: ast.Sequence, state: ShellState, depth: int, persistent: bool) -> None:
+        """Lists: `a && b || c` is one and-or list, ended by `;`, a newline or `&`. `&` runs the whole and-or list in
+        the background (`X=/tmp/safe && true &` left X set in the shell: review 23a)."""
+        ops = node.ops + [";"] * (len(node.parts) - len(node.ops))
+        start = 0
+        for i, op in enumerate(ops):
+            if op in ("&&", "||"):
+                continue
+            parts, joins, start = node.parts[start : i + 1], ops[start:i], i + 1
+            if op == "&":
+                self.and_or(parts, joins, state.copy(), depth, persistent=False)
+            else:
+                self.and_or(parts, joins, state, depth, persistent)
+
+    def and_or(self, parts: list[ast.Node], joins: list[str], state: ShellState, depth: int, persistent: bool) -> None:
+        """An and-or list: the first command runs; a command after `&&` runs only where the list so far succeeded,
+        after `||` only where it failed. Every state the list may stop in is kept with the status it stops with;
+        a command runs from what the states that reach it agree on, and the shell goes on with what all of them
+        agree on (`X=<main>/x; false && X=/tmp/safe; rm -f "$X"` judged the rm with /tmp/safe: review 23a).
+        `cd src && make && cd .. && rm x` still judges the rm from the directory the last `cd` went to. A `cd`
+        that runs is taken to succeed (docs/bash.md, "Limits")."""
+        self.visit(parts[0], state, depth, persistent)
+        stopped: list[tuple[ShellState, bool]] = []  # (a state the list may be in, whether it succeeded there)
+        for part, join in zip(parts[1:], joins):
+            runs_after_success = join == "&&"
+            reaching = [other for other, succeeded in stopped if succeeded == runs_after_success]
+            stopped = [(other, succeeded) for other, succeeded in stopped if succeeded != runs_after_success]
+            stopped.append((state.copy(), not runs_after_success))  # the command before may end either way
+            state.merge(reaching)
+            self.visit(part, state, depth, persistent)
+        state.merge([other for other, _ in stopped])
+
     def compound(self, node: ast.Compound, state: ShellState, depth: int, persistent: bool) -> None:
         for word in node.words:
             self.substitutions(word.substitutions, state, depth)
@@ -140,21 +181,11 @@ class Walker:
         if not node.bodies:
             return
         entry = state.copy()
-        items = self.for_items(node, state) if node.kind == "for" and node.variable else None
-        if items is not None:
-            # …unless the list is short and known (`for f in *.py a b`): one walk per value, in order.
-            for item in items:
-                state.assign(node.variable, item)  # type: ignore[arg-type]
-                for body in node.bodies:
-                    self.visit(body, state, depth, persistent)
-            state.assign(node.variable, items[-1])  # type: ignore[arg-type]
+        if node.kind in LOOPS:
+            self.loop(node, state, depth, persistent)
             return
-        if node.kind in ("while", "until", "for", "select", "arith_for"):
-            # A loop body may run zero, one or many times: walk it twice, then keep only what all agree on.
-            for _ in range(2):
-                for body in node.bodies:
-                    self.visit(body, state, depth, persistent)
-            state.merge([entry])
+        if node.kind == "if":
+            self.if_branches(node, state, depth, persistent)
             return
         # if / case / [[ ]] / (( )): each body may or may not run.
         outcomes = []
@@ -167,12 +198,111 @@ class Walker:
         first, rest = outcomes[0], outcomes[1:]
         first.merge(rest + [entry])
         _assign(state, first)
-        # A trap set in a branch is this shell's: it runs with the state the shell ends in, not the branch's copy
-        # (`if true; then trap 'git rm …' EXIT; fi; export GIT_DIR=…` passed: review 22b).
-        for i in range(traps_before, len(self._traps)):  # none set: no work (every if and case comes here)
+        self._rebind_traps(traps_before, outcomes, state)
+
+    def if_branches(self, node: ast.Compound, state: ShellState, depth: int, persistent: bool) -> None:
+        """`if C1; then B1; elif C2; then B2; else B3; fi` (bodies [C1, B1, C2, B2, B3]): the conditions run in
+        order until one succeeds, each in the state the ones before left; a branch starts from its condition's
+        state (`X=/tmp/safe; if X=<main>/x; then rm -f "$X"; fi` judged the rm with /tmp/safe: review 23a). The
+        shell goes on with what every branch, and the last condition when no `else` runs, agree on."""
+        outcomes: list[ShellState] = []
+        traps_before = len(self._traps)
+        bodies = node.bodies
+        i = 0
+        while i + 1 < len(bodies):
+            self.visit(bodies[i], state, depth, persistent)
+            branch = state.copy()
+            self.visit(bodies[i + 1], branch, depth, persistent)
+            outcomes.append(branch)
+            i += 2
+        if i < len(bodies):
+            branch = state.copy()
+            self.visit(bodies[i], branch, depth, persistent)
+            outcomes.append(branch)
+        else:
+            outcomes.append(state.copy())
+        first, rest = outcomes[0], outcomes[1:]
+        first.merge(rest)
+        _assign(state, first)
+        self._rebind_traps(traps_before, outcomes, state)
+
+    def loop(self, node: ast.Compound, state: ShellState, depth: int, persistent: bool) -> None:
+        """A loop's rounds. `while C; do B; done` (bodies [C, B]) ends after a C that fails, `for` before a round;
+        `break` ends it anywhere, `continue` starts the next round. A round may start in the state the loop started
+        in or in any state a round ended in: the rounds are walked until that set of states stops growing (two
+        rounds kept `X=/tmp/a; Y=/tmp/b; while c; do rm -rf "$Y"; Y=$X; X=<main>; done` known: review 23a). The shell
+        goes on with what every way out agrees on."""
+        items = self.for_items(node, state) if node.kind == "for" and node.variable else None
+        traps_before = len(self._traps)
+        jumps = _Jumps()
+        self._loops.append(jumps)
+        try:
+            if items is not None:
+                # …unless the list is short and known (`for f in *.py a b`): one walk per value, in order.
+                for item in items:
+                    state.assign(node.variable, item)  # type: ignore[arg-type]
+                    for body in node.bodies:
+                        self.visit(body, state, depth, persistent)
+                    state.merge(jumps.continues)
+                    jumps.continues = []
+                state.assign(node.variable, items[-1])  # type: ignore[arg-type]
+                state.merge(jumps.breaks)
+                return
+            exits: list[ShellState] = []
+            rounds: list[ShellState] = []
+            start = state.copy()
+            for _ in range(MAX_LOOP_ROUNDS):
+                round_state = start.copy()
+                rounds.append(round_state)
+                bodies = node.bodies
+                if node.kind in ("while", "until") and len(bodies) > 1:
+                    self.visit(bodies[0], round_state, depth, persistent)
+                    bodies = bodies[1:]
+                exits.append(round_state.copy())
+                for body in bodies:
+                    self.visit(body, round_state, depth, persistent)
+                round_state.merge(jumps.continues)
+                jumps.continues = []
+                following = start.copy()
+                following.merge([round_state])
+                if _state_key("", following) == _state_key("", start):
+                    break
+                start = following
+            else:
+                start.forget()
+                exits.append(start)
+            first = exits[0]
+            first.merge(exits[1:] + jumps.breaks)
+            _assign(state, first)
+            self._rebind_traps(traps_before, rounds, state)
+        finally:
+            self._loops.pop()
+
+    def _rebind_traps(self, since: int, copies: list[ShellState], state: ShellState) -> None:
+        """A trap set in a copy of this shell's state (a branch, a round) is this shell's: it runs with the state the
+        shell ends in (`if true; then trap 'git rm …' EXIT; fi; export GIT_DIR=…` passed: review 22b)."""
+        for i in range(since, len(self._traps)):  # none set: no work (every if and case comes here)
             script, owner, prefixed = self._traps[i]
-            if any(owner is branch for branch in outcomes):
+            if any(owner is copy for copy in copies):
                 self._traps[i] = (script, state, prefixed)
+
+    def jump(self, step: ShellCommand) -> None:
+        """`break`, `continue`, `return` and `exit` take the shell elsewhere in the state it is in: to after a loop,
+        to a loop's next round, to after a function's call, to its EXIT trap. The walk records that state there and
+        goes on as if the jump had not happened (what follows it is walked too: more findings, never fewer)."""
+        name, state = step.name, step.state
+        if name in ("break", "continue"):
+            count = step.value(step.words[1]) if len(step.words) > 1 else "1"
+            loops = self._loops
+            if count is not None and count.isdigit() and int(count) > 0:
+                loops = loops[max(0, len(loops) - int(count)) :][:1]
+            for jumps in loops:
+                (jumps.breaks if name == "break" else jumps.continues).append(state.copy())
+        elif name == "return":
+            if self._returns:
+                self._returns[-1].append(state.copy())
+        elif name == "exit":
+            self._exits.append(state.copy())
 
     def for_items(self, node: ast.Compound, state: ShellState) -> list[str] | None:
         """The values a `for` loop takes when every word is static or a glob in its last component, at most
@@ -281,6 +411,8 @@ class Walker:
         self.evaluations(evaluated.in_builtin(step), step.state, depth)  # `printf -v 'a[$(cmd)]' x`
         if step.unwrapped is not None:
             self._walk_unwrapped(step, step.unwrapped, depth)
+        if name in JUMPS:
+            self.jump(step)
         apply_builtin(step)
 
     def _walk_unwrapped(self, step: ShellCommand, unwrapped: Unwrapped, depth: int) -> None:
@@ -370,9 +502,12 @@ class Walker:
         state.variables["*"] = " ".join(w.value for w in arguments) if known else None  # type: ignore[misc]
         state.positional = arguments
         state.local_frames.append(set())
+        self._returns.append([])
         try:
             self.visit(function.body, state, depth + 1, step.persistent)
+            state.merge(self._returns[-1])  # a `return` ends the call in the state it was in
         finally:
+            self._returns.pop()
             frame = state.local_frames.pop()
             state.positional = saved_positional
             for key in list(state.variables):
@@ -511,6 +646,16 @@ class Walker:
 
 
 _MISSING = object()
+#: The builtins that take the shell elsewhere (`Walker.jump`).
+JUMPS = frozenset({"break", "continue", "return", "exit"})
+
+
+@fast_dataclass(slots=True)
+class _Jumps:
+    """The states `break` and `continue` leave one loop with."""
+
+    breaks: list[ShellState] = field(default_factory=list)
+    continues: list[ShellState] = field(default_factory=list)
 #: Builtins that change the shell's state (`apply_builtin`): a function of that name shadows them.
 STATE_BUILTINS = frozenset((*DIRECTORY_BUILTINS, *DECLARING_BUILTINS, *READING_BUILTINS)) | frozenset({"unset", "printf", "source", ".", "shopt", "set", "shift", "hash", "export", "readonly", "declare", "typeset", "local"})
 
