@@ -1347,3 +1347,24 @@ CONTROL_FLOW_ROWS = [
 @pytest.mark.parametrize("command,expected", CONTROL_FLOW_ROWS, ids=[plain_id(r[0], 60) for r in CONTROL_FLOW_ROWS])
 def test_control_flow_keeps_only_what_every_way_through_agrees_on(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
+
+
+# A fetch's or push's remote that is a path into this repository, read as git reads it: from the directory git runs
+# in (`-C`), `..` and `src/..` included, file:// URLs, and a remote only known at run time (review 23's mutation run
+# of rules/git: the first deny row passed, the relative path was resolved from the shell's cwd).
+REMOTE_PATH_ROWS = [
+    ("mkdir -p src/a/b/c/d/e; git -C src/a/b/c/d/e push ../../../../../../../../.. HEAD:main", {"WG305"}),
+    ("git -C src push .. HEAD:main", {"WG305"}),
+    ("git push src/.. HEAD:main", {"WG305"}),
+    ("git push file://{MAIN} HEAD:main", {"WG305"}),
+    ("git push \"$R\" HEAD:main", {"WG305"}),
+    ("git push \"$R\" HEAD:feature-of-mine", "pass"),
+    ("git push origin HEAD:main", "pass"),
+    ("git push https://example.com/r HEAD:main", "pass"),
+    ("git fetch . main:mine", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", REMOTE_PATH_ROWS, ids=[plain_id(r[0], 60) for r in REMOTE_PATH_ROWS])
+def test_a_remote_path_is_read_from_where_git_runs(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)

@@ -284,7 +284,7 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
             side_door(f"`git update-ref` would move `{refs[0]}`, the branch checked out in {branches[_branch_name(refs[0])]}.")
     if sub in ("fetch", "push") and len(operands) >= 2:
         remote = operands[0]
-        local = remote == "." or (remote is not None and remote.startswith(("/", "./", "../")) and _is_this_repository(remote, command, ctx))
+        local = remote is None or _is_this_repository(remote, call, command, ctx)
         if local:
             for spec in operands[1:]:
                 if spec is None:
@@ -382,9 +382,19 @@ def _writes_config(flags: set[str], operands: list[str | None]) -> bool:
     return len(operands) >= 2
 
 
-def _is_this_repository(remote: str, command: ShellCommand, ctx: Context) -> bool:
-    base = command.cwd or "/"
-    resolved = canonical(remote, base, command.home)
+def _is_this_repository(remote: str, call: GitCall, command: ShellCommand, ctx: Context) -> bool:
+    """Whether a fetch's or push's remote is a path (or file:// URL) into this repository: its own worktree, a shared
+    checkout or the common git dir. A relative path is git's, from the directory git runs in (`git -C d/e push
+    ../../..` is d/e's `../../..`, not the shell's: review 23's mutation run); where that directory is unknown, any
+    relative path may be this repository. A word without a slash is a remote's name (`origin`), unless it is `.`
+    or `..`; a URL of any other scheme is elsewhere."""
+    if remote.startswith("file://"):
+        remote = remote[len("file://"):] or "/"
+    elif "://" in remote or ("/" not in remote and remote not in (".", "..")):
+        return False
+    if not remote.startswith(("/", "~")) and call.run_dir is None:
+        return True
+    resolved = canonical(remote, call.run_dir or "/", command.home)
     places = [ctx.worktree_root, *ctx.layout.shared_roots, ctx.layout.common_dir]
     return any(p and (resolved == p or resolved.startswith(p + "/")) for p in places)
 
