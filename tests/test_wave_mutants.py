@@ -672,3 +672,39 @@ def test_a_failure_after_an_orchestrator_s_dispatch_with_an_ownership_refuses_it
     assert owned.decision == "deny" and codes(owned) == {"WG000"}
     plain = wave.dispatch("toolu_P", None)  # the neighbour: a dispatch without an ownership is only told about
     assert plain.decision == "warn" and codes(plain) == {"WG000"}
+
+
+# === phase 9: subagents/wave.py ======================================================================================
+
+
+def test_a_dispatch_is_not_warned_of_paths_git_ignores(wave: Wave) -> None:
+    """WG705 names uncommitted changes to tracked files: an ignored build output is none (SPEC §11)."""
+    main = wave.repo.main
+    (main / ".gitignore").write_text("build/\n")
+    git("add", ".gitignore", cwd=main)
+    git("commit", "-q", "-m", "ignore build/", cwd=main)
+    (main / "build").mkdir()
+    (main / "build" / "out.o").write_text("object\n")
+    (main / "notes.txt").write_text("untracked\n")
+    assert wave.dispatch("toolu_A", "src/**").stdout == ""
+    (main / "README.md").write_text("dirty\n")  # the neighbour: a changed tracked file is warned of
+    assert codes(wave.dispatch("toolu_B", "docs/**")) == {"WG705"}
+
+
+def test_a_checkout_whose_status_fails_refuses_the_dispatch_naming_why(wave: Wave) -> None:
+    """git status failing in the checkout (a corrupt index) cannot tell WG705: the dispatch is refused with git's error."""
+    index = wave.repo.main / ".git" / "index"
+    index.write_bytes(b"not an index")
+    refused = wave.dispatch("toolu_A", "src/**")
+    assert refused.decision == "deny" and codes(refused) == {"WG000"}
+    assert "git status failed: " in refused.reason and "index" in refused.reason.split("git status failed: ", 1)[1]
+
+
+def test_a_worker_running_in_another_checkout_of_the_repository_does_not_overlap(wave: Wave) -> None:
+    """WG704 is about the workers sharing this checkout (SPEC §11): one working in another worktree of the same
+    repository writes other files, whatever its ownership."""
+    with _registry(wave.repo).changing() as w:
+        w.dispatches["toolu_O"] = reg.Dispatch(dispatch_id="toolu_O", session_id=SESSION, agent_type="general-purpose", checkout=str(wave.repo.outside),
+                                               owns=["src/**"], owns_source="there", time=time.time())
+    assert wave.dispatch("toolu_M", "src/**").stdout == ""
+    assert codes(wave.dispatch("toolu_N", "src/x/**")) == {"WG704"}  # the neighbour: the one in this checkout does
