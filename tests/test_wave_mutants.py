@@ -708,3 +708,15 @@ def test_a_worker_running_in_another_checkout_of_the_repository_does_not_overlap
                                                owns=["src/**"], owns_source="there", time=time.time())
     assert wave.dispatch("toolu_M", "src/**").stdout == ""
     assert codes(wave.dispatch("toolu_N", "src/x/**")) == {"WG704"}  # the neighbour: the one in this checkout does
+
+
+def test_an_isolated_dispatch_runs_no_git_in_the_shared_checkout(wave: Wave) -> None:
+    """An isolated worker is compared with no one in this checkout (SPEC §11): its dispatch lists no tree and reads
+    no status there, so a checkout git cannot read (a corrupt index) does not refuse it."""
+    with _registry(wave.repo).changing() as w:  # a worker running in the checkout
+        w.dispatches["toolu_R"] = reg.Dispatch(dispatch_id="toolu_R", session_id=SESSION, agent_type="general-purpose", checkout=str(wave.repo.main),
+                                               owns=["docs/**"], owns_source="running", time=time.time())
+    (wave.repo.main / ".git" / "index").write_bytes(b"not an index")
+    assert wave.dispatch("toolu_I", "src/**", isolation="worktree").stdout == ""
+    assert _workers(wave).dispatches["toolu_I"].isolated is True
+    assert codes(wave.dispatch("toolu_S", "src/**")) == {"WG000"}  # the neighbour: a shared-workspace dispatch needs git there
