@@ -720,3 +720,21 @@ def test_an_isolated_dispatch_runs_no_git_in_the_shared_checkout(wave: Wave) -> 
     assert wave.dispatch("toolu_I", "src/**", isolation="worktree").stdout == ""
     assert _workers(wave).dispatches["toolu_I"].isolated is True
     assert codes(wave.dispatch("toolu_S", "src/**")) == {"WG000"}  # the neighbour: a shared-workspace dispatch needs git there
+
+
+def test_a_worker_recorded_while_the_dispatch_waits_for_the_lock_is_compared_with_it(wave: Wave, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The look before the lock is only a guess: a worker another dispatch recorded in between (here: the first
+    look sees none) is compared with under the lock, with the tree listed then."""
+    import sys
+
+    real = reg.Registry.load
+
+    def load(self):
+        if "_check_against_running" in sys._getframe(1).f_code.co_name:
+            return reg.Workers()  # the registry before the other dispatch's record
+        return real(self)
+
+    wave.start(A, "toolu_A", "docs/**")
+    monkeypatch.setattr(reg.Registry, "load", load)
+    assert wave.dispatch("toolu_B", "src/**").stdout == ""  # apart: compared file by file, no overlap
+    assert codes(wave.dispatch("toolu_C", "docs/x/**")) == {"WG704"}  # the neighbour: an overlap is found under the lock
