@@ -738,3 +738,43 @@ def test_a_worker_recorded_while_the_dispatch_waits_for_the_lock_is_compared_wit
     monkeypatch.setattr(reg.Registry, "load", load)
     assert wave.dispatch("toolu_B", "src/**").stdout == ""  # apart: compared file by file, no overlap
     assert codes(wave.dispatch("toolu_C", "docs/x/**")) == {"WG704"}  # the neighbour: an overlap is found under the lock
+
+
+def test_a_running_worker_whose_recorded_ownership_does_not_parse_refuses_the_dispatch_naming_its_source(wave: Wave) -> None:
+    """A registry changed by hand (a pattern no dispatch could have recorded) fails closed, and the reply names
+    the recorded source of the bad pattern (none recorded: no name)."""
+
+    def record(source: str | None) -> None:
+        with _registry(wave.repo).changing() as w:
+            w.dispatches["toolu_R"] = reg.Dispatch(dispatch_id="toolu_R", session_id=SESSION, agent_type="general-purpose", checkout=str(wave.repo.main),
+                                                   owns=["!bad"], owns_source=source, time=time.time())
+
+    record("its recorded dispatch")
+    refused = wave.dispatch("toolu_X", "src/**")
+    assert refused.decision == "deny" and codes(refused) == {"WG000"}
+    assert "internal error OwnershipError: its recorded dispatch: '!bad' is a negation;" in refused.reason
+    record(None)
+    refused = wave.dispatch("toolu_Y", "src/**")
+    assert "internal error OwnershipError: : '!bad' is a negation;" in refused.reason
+    record("its recorded dispatch")  # a dispatch owning nothing compares with no one, but asks who owns the changes
+    refused = wave.dispatch("toolu_Z", "none")
+    assert refused.decision == "deny" and "internal error OwnershipError: : '!bad' is a negation;" in refused.reason
+
+
+def test_the_check_leaves_a_provisional_record_that_the_verdict_confirms(wave: Wave, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a dispatch judged at the same time sees between this dispatch's check and its verdict: a provisional
+    record with its ownership (so that an overlapping dispatch is refused); the verdict then confirms it."""
+    saved: list[reg.Workers] = []
+    real = reg.Registry._save
+
+    def save(self, workers):
+        saved.append(workers.model_copy(deep=True))
+        real(self, workers)
+
+    monkeypatch.setattr(reg.Registry, "_save", save)
+    assert wave.dispatch("toolu_A", "src/**").decision == "pass"
+    checked, judged = saved[0].dispatches["toolu_A"], saved[-1].dispatches["toolu_A"]
+    source = "the dispatch prompt's ```worktree-guard block"
+    assert (checked.owns, checked.owns_source, checked.provisional, checked.isolated, checked.checkout) == (["src/**"], source, True, False, str(wave.repo.main))
+    assert (judged.owns, judged.owns_source, judged.provisional) == (["src/**"], source, False)
+    assert list(saved[0].dispatches) == ["toolu_A"]
