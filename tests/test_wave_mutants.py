@@ -778,3 +778,33 @@ def test_the_check_leaves_a_provisional_record_that_the_verdict_confirms(wave: W
     assert (checked.owns, checked.owns_source, checked.provisional, checked.isolated, checked.checkout) == (["src/**"], source, True, False, str(wave.repo.main))
     assert (judged.owns, judged.owns_source, judged.provisional) == (["src/**"], source, False)
     assert list(saved[0].dispatches) == ["toolu_A"]
+
+
+def test_wg705_lists_ten_changed_files_and_counts_the_rest(wave: Wave) -> None:
+    main = wave.repo.main
+    names = [f"f{i:02}.txt" for i in range(11)]
+    for name in names:
+        (main / name).write_text("committed\n")
+    git("add", *names, cwd=main)
+    git("commit", "-q", "-m", "eleven files", cwd=main)
+
+    def listed(tool_use_id: str, owns: str) -> str:
+        warned = wave.dispatch(tool_use_id, owns)
+        assert warned.decision == "warn" and codes(warned) == {"WG705"}
+        return warned.output["systemMessage"].split("no running worker owns (", 1)[1].split("): commit them", 1)[0]
+
+    for name in names[:10]:
+        (main / name).write_text("changed\n")
+    assert listed("toolu_A", "src/**") == ", ".join(names[:10])
+    (main / names[10]).write_text("changed\n")
+    assert listed("toolu_B", "docs/**") == ", ".join(names[:10]) + " and 1 more"
+
+
+def test_the_strict_profile_refuses_a_dispatch_over_uncommitted_changes(wave: Wave) -> None:
+    main = wave.repo.main
+    (main / ".worktree-guard.toml").write_text('profile = "strict"\n')
+    git("add", ".worktree-guard.toml", cwd=main)
+    git("commit", "-q", "-m", "strict", cwd=main)
+    (main / "README.md").write_text("dirty\n")
+    refused = wave.dispatch("toolu_A", "src/**")
+    assert refused.decision == "deny" and codes(refused) == {"WG705"}
