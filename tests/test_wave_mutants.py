@@ -808,3 +808,34 @@ def test_the_strict_profile_refuses_a_dispatch_over_uncommitted_changes(wave: Wa
     (main / "README.md").write_text("dirty\n")
     refused = wave.dispatch("toolu_A", "src/**")
     assert refused.decision == "deny" and codes(refused) == {"WG705"}
+
+
+def test_an_ownership_a_runtime_could_not_enforce_is_recorded_as_wg708(wave: Wave, tmp_path: Path) -> None:
+    """Cline's new_task hands over to a task whose calls carry no agent id (SPEC §11): the audit log keeps the
+    WG708 with the tool, the checkout and the words that say why."""
+    from worktree_guard.hook import run_hook
+
+    main = wave.repo.main
+    last = _audit(wave, tmp_path)
+
+    def new_task(context: str) -> dict:
+        return {"clineVersion": "3.40.0", "hookName": "PreToolUse", "timestamp": "1796144000000", "taskId": "task-1", "workspaceRoots": [str(main)],
+                "userId": "u", "preToolUse": {"toolName": "new_task", "parameters": {"context": context}}}
+
+    out = run_hook(json.dumps(new_task("Work.\n```worktree-guard\nowns: src/auth/**, docs/**\n```")).encode(), flags={"runtime": "cline"}, cwd=str(main))
+    assert json.loads(out.stdout)["cancel"] is True
+    assert last()["violations"] == [_violation(
+        "WG708", "new_task",
+        "This dispatch gives its sub-agent an ownership (src/auth/**, docs/**), but this runtime gives a sub-agent's calls no identity of their own, "
+        "so worktree-guard could not tell them from yours and could not enforce it. Dispatch without an ownership and do the work one sub-agent at a "
+        "time, or run the workers isolated by other means.", worktree_root=str(main))]
+
+
+def test_a_worker_s_escalating_dispatch_names_every_pattern_outside_its_ownership(wave: Wave) -> None:
+    wave.start(A, "toolu_A", "src/**")
+    assert wave.write(A, "src/a.py").decision == "pass"  # linked
+    refused = wave.call(A, "Agent", {"description": "helper", "prompt": "```worktree-guard\nowns: src/x/**, docs/**, lib/**\n```\n"}, tool_use_id="toolu_e")
+    assert refused.decision == "deny" and codes(refused) == {"WG701"}
+    assert refused.reason.startswith(
+        "This worker may hand its sub-agent only files it owns (src/**); docs/**, lib/** may name others. "
+        "Leave the ownership block out (the sub-agent then owns what you own) or narrow it.")
