@@ -839,3 +839,14 @@ def test_a_worker_s_escalating_dispatch_names_every_pattern_outside_its_ownershi
     assert refused.reason.startswith(
         "This worker may hand its sub-agent only files it owns (src/**); docs/**, lib/** may name others. "
         "Leave the ownership block out (the sub-agent then owns what you own) or narrow it.")
+
+
+def test_a_dispatch_with_an_ownership_from_a_bare_repository_is_neither_checked_nor_recorded(wave: Wave, tmp_path: Path) -> None:
+    """No checkout, no shared workspace: nothing to compare with or to warn of, and nothing to record."""
+    from tests.helpers import bare_clone
+
+    (tmp_path / "clone").mkdir()
+    bare, _ = bare_clone(wave.repo, tmp_path / "clone")
+    tool_input = {"description": "d", "prompt": "```worktree-guard\nowns: src/**\n```\n", "subagent_type": "general-purpose"}
+    assert run_hook_inline(payload(bare, "Agent", tool_input, tool_use_id="toolu_B", **wave.common())).stdout == ""
+    assert reg.Registry(str(bare)).load().dispatches == {}
