@@ -850,3 +850,17 @@ def test_a_dispatch_with_an_ownership_from_a_bare_repository_is_neither_checked_
     tool_input = {"description": "d", "prompt": "```worktree-guard\nowns: src/**\n```\n", "subagent_type": "general-purpose"}
     assert run_hook_inline(payload(bare, "Agent", tool_input, tool_use_id="toolu_B", **wave.common())).stdout == ""
     assert reg.Registry(str(bare)).load().dispatches == {}
+
+
+def test_a_configured_worker_in_its_own_worktree_is_an_isolated_worker(wave: Wave) -> None:
+    """A sub-agent whose ownership comes from the configuration works in the checkout its call is in: in its own
+    worktree it is isolated, and git there is its own business (no WG703), as it is not in the shared checkout."""
+    from tests.helpers import subagent_payload
+
+    repo = wave.repo
+    for checkout in (repo.main, repo.worktree):
+        (checkout / ".worktree-guard.toml").write_text('[agents.general-purpose]\nowns = ["src/**"]\n')
+    commit = {"command": "git commit -qam 'the worker s work'"}
+    assert run_hook_inline(subagent_payload(repo, "Bash", commit, **wave.common())).decision == "pass"
+    shared = run_hook_inline(payload(repo.main, "Bash", commit, agent_id=A, agent_type="general-purpose", tool_use_id="toolu_g", **wave.common()))
+    assert codes(shared) == {"WG703"}  # the neighbour: in the shared checkout, git is the orchestrator's
