@@ -1,5 +1,5 @@
 """Mutation tests of the wave's dispatch check (`subagents/wave.py`) and a worker's start and stop
-(`subagents/worker_life.py`), SPEC §11, judged in this process (issue 13, phase 8)."""
+(`subagents/worker_life.py`), SPEC §11, judged in this process (issue 13, phases 8 and 9)."""
 
 from __future__ import annotations
 
