@@ -1,5 +1,5 @@
 """Mutation tests of the wave's dispatch check (`subagents/wave.py`) and a worker's start and stop
-(`subagents/worker_life.py`), SPEC §11, judged in this process (issue 13, phase 8)."""
+(`subagents/worker_life.py`), SPEC §11, judged in this process (issue 13, phases 8 and 9)."""
 
 from __future__ import annotations
 
@@ -672,3 +672,195 @@ def test_a_failure_after_an_orchestrator_s_dispatch_with_an_ownership_refuses_it
     assert owned.decision == "deny" and codes(owned) == {"WG000"}
     plain = wave.dispatch("toolu_P", None)  # the neighbour: a dispatch without an ownership is only told about
     assert plain.decision == "warn" and codes(plain) == {"WG000"}
+
+
+# === phase 9: subagents/wave.py ======================================================================================
+
+
+def test_a_dispatch_is_not_warned_of_paths_git_ignores(wave: Wave) -> None:
+    """WG705 names uncommitted changes to tracked files: an ignored build output is none (SPEC §11)."""
+    main = wave.repo.main
+    (main / ".gitignore").write_text("build/\n")
+    git("add", ".gitignore", cwd=main)
+    git("commit", "-q", "-m", "ignore build/", cwd=main)
+    (main / "build").mkdir()
+    (main / "build" / "out.o").write_text("object\n")
+    (main / "notes.txt").write_text("untracked\n")
+    assert wave.dispatch("toolu_A", "src/**").stdout == ""
+    (main / "README.md").write_text("dirty\n")  # the neighbour: a changed tracked file is warned of
+    assert codes(wave.dispatch("toolu_B", "docs/**")) == {"WG705"}
+
+
+def test_a_checkout_whose_status_fails_refuses_the_dispatch_naming_why(wave: Wave) -> None:
+    """git status failing in the checkout (a corrupt index) cannot tell WG705: the dispatch is refused with git's error."""
+    index = wave.repo.main / ".git" / "index"
+    index.write_bytes(b"not an index")
+    refused = wave.dispatch("toolu_A", "src/**")
+    assert refused.decision == "deny" and codes(refused) == {"WG000"}
+    assert "git status failed: " in refused.reason and "index" in refused.reason.split("git status failed: ", 1)[1]
+
+
+def test_a_worker_running_in_another_checkout_of_the_repository_does_not_overlap(wave: Wave) -> None:
+    """WG704 is about the workers sharing this checkout (SPEC §11): one working in another worktree of the same
+    repository writes other files, whatever its ownership."""
+    with _registry(wave.repo).changing() as w:
+        w.dispatches["toolu_O"] = reg.Dispatch(dispatch_id="toolu_O", session_id=SESSION, agent_type="general-purpose", checkout=str(wave.repo.outside),
+                                               owns=["src/**"], owns_source="there", time=time.time())
+    assert wave.dispatch("toolu_M", "src/**").stdout == ""
+    assert codes(wave.dispatch("toolu_N", "src/x/**")) == {"WG704"}  # the neighbour: the one in this checkout does
+
+
+def test_an_isolated_dispatch_runs_no_git_in_the_shared_checkout(wave: Wave) -> None:
+    """An isolated worker is compared with no one in this checkout (SPEC §11): its dispatch lists no tree and reads
+    no status there, so a checkout git cannot read (a corrupt index) does not refuse it."""
+    with _registry(wave.repo).changing() as w:  # a worker running in the checkout
+        w.dispatches["toolu_R"] = reg.Dispatch(dispatch_id="toolu_R", session_id=SESSION, agent_type="general-purpose", checkout=str(wave.repo.main),
+                                               owns=["docs/**"], owns_source="running", time=time.time())
+    (wave.repo.main / ".git" / "index").write_bytes(b"not an index")
+    assert wave.dispatch("toolu_I", "src/**", isolation="worktree").stdout == ""
+    assert _workers(wave).dispatches["toolu_I"].isolated is True
+    assert codes(wave.dispatch("toolu_S", "src/**")) == {"WG000"}  # the neighbour: a shared-workspace dispatch needs git there
+
+
+def test_a_worker_recorded_while_the_dispatch_waits_for_the_lock_is_compared_with_it(wave: Wave, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The look before the lock is only a guess: a worker another dispatch recorded in between (here: the first
+    look sees none) is compared with under the lock, with the tree listed then."""
+    import sys
+
+    real = reg.Registry.load
+
+    def load(self):
+        if "_check_against_running" in sys._getframe(1).f_code.co_name:
+            return reg.Workers()  # the registry before the other dispatch's record
+        return real(self)
+
+    wave.start(A, "toolu_A", "docs/**")
+    monkeypatch.setattr(reg.Registry, "load", load)
+    assert wave.dispatch("toolu_B", "src/**").stdout == ""  # apart: compared file by file, no overlap
+    assert codes(wave.dispatch("toolu_C", "docs/x/**")) == {"WG704"}  # the neighbour: an overlap is found under the lock
+
+
+def test_a_running_worker_whose_recorded_ownership_does_not_parse_refuses_the_dispatch_naming_its_source(wave: Wave) -> None:
+    """A registry changed by hand (a pattern no dispatch could have recorded) fails closed, and the reply names
+    the recorded source of the bad pattern (none recorded: no name)."""
+
+    def record(source: str | None) -> None:
+        with _registry(wave.repo).changing() as w:
+            w.dispatches["toolu_R"] = reg.Dispatch(dispatch_id="toolu_R", session_id=SESSION, agent_type="general-purpose", checkout=str(wave.repo.main),
+                                                   owns=["!bad"], owns_source=source, time=time.time())
+
+    record("its recorded dispatch")
+    refused = wave.dispatch("toolu_X", "src/**")
+    assert refused.decision == "deny" and codes(refused) == {"WG000"}
+    assert "internal error OwnershipError: its recorded dispatch: '!bad' is a negation;" in refused.reason
+    record(None)
+    refused = wave.dispatch("toolu_Y", "src/**")
+    assert "internal error OwnershipError: : '!bad' is a negation;" in refused.reason
+    record("its recorded dispatch")  # a dispatch owning nothing compares with no one, but asks who owns the changes
+    refused = wave.dispatch("toolu_Z", "none")
+    assert refused.decision == "deny" and "internal error OwnershipError: : '!bad' is a negation;" in refused.reason
+
+
+def test_the_check_leaves_a_provisional_record_that_the_verdict_confirms(wave: Wave, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a dispatch judged at the same time sees between this dispatch's check and its verdict: a provisional
+    record with its ownership (so that an overlapping dispatch is refused); the verdict then confirms it."""
+    saved: list[reg.Workers] = []
+    real = reg.Registry._save
+
+    def save(self, workers):
+        saved.append(workers.model_copy(deep=True))
+        real(self, workers)
+
+    monkeypatch.setattr(reg.Registry, "_save", save)
+    assert wave.dispatch("toolu_A", "src/**").decision == "pass"
+    checked, judged = saved[0].dispatches["toolu_A"], saved[-1].dispatches["toolu_A"]
+    source = "the dispatch prompt's ```worktree-guard block"
+    assert (checked.owns, checked.owns_source, checked.provisional, checked.isolated, checked.checkout) == (["src/**"], source, True, False, str(wave.repo.main))
+    assert (judged.owns, judged.owns_source, judged.provisional) == (["src/**"], source, False)
+    assert list(saved[0].dispatches) == ["toolu_A"]
+
+
+def test_wg705_lists_ten_changed_files_and_counts_the_rest(wave: Wave) -> None:
+    main = wave.repo.main
+    names = [f"f{i:02}.txt" for i in range(11)]
+    for name in names:
+        (main / name).write_text("committed\n")
+    git("add", *names, cwd=main)
+    git("commit", "-q", "-m", "eleven files", cwd=main)
+
+    def listed(tool_use_id: str, owns: str) -> str:
+        warned = wave.dispatch(tool_use_id, owns)
+        assert warned.decision == "warn" and codes(warned) == {"WG705"}
+        return warned.output["systemMessage"].split("no running worker owns (", 1)[1].split("): commit them", 1)[0]
+
+    for name in names[:10]:
+        (main / name).write_text("changed\n")
+    assert listed("toolu_A", "src/**") == ", ".join(names[:10])
+    (main / names[10]).write_text("changed\n")
+    assert listed("toolu_B", "docs/**") == ", ".join(names[:10]) + " and 1 more"
+
+
+def test_the_strict_profile_refuses_a_dispatch_over_uncommitted_changes(wave: Wave) -> None:
+    main = wave.repo.main
+    (main / ".worktree-guard.toml").write_text('profile = "strict"\n')
+    git("add", ".worktree-guard.toml", cwd=main)
+    git("commit", "-q", "-m", "strict", cwd=main)
+    (main / "README.md").write_text("dirty\n")
+    refused = wave.dispatch("toolu_A", "src/**")
+    assert refused.decision == "deny" and codes(refused) == {"WG705"}
+
+
+def test_an_ownership_a_runtime_could_not_enforce_is_recorded_as_wg708(wave: Wave, tmp_path: Path) -> None:
+    """Cline's new_task hands over to a task whose calls carry no agent id (SPEC §11): the audit log keeps the
+    WG708 with the tool, the checkout and the words that say why."""
+    from worktree_guard.hook import run_hook
+
+    main = wave.repo.main
+    last = _audit(wave, tmp_path)
+
+    def new_task(context: str) -> dict:
+        return {"clineVersion": "3.40.0", "hookName": "PreToolUse", "timestamp": "1796144000000", "taskId": "task-1", "workspaceRoots": [str(main)],
+                "userId": "u", "preToolUse": {"toolName": "new_task", "parameters": {"context": context}}}
+
+    out = run_hook(json.dumps(new_task("Work.\n```worktree-guard\nowns: src/auth/**, docs/**\n```")).encode(), flags={"runtime": "cline"}, cwd=str(main))
+    assert json.loads(out.stdout)["cancel"] is True
+    assert last()["violations"] == [_violation(
+        "WG708", "new_task",
+        "This dispatch gives its sub-agent an ownership (src/auth/**, docs/**), but this runtime gives a sub-agent's calls no identity of their own, "
+        "so worktree-guard could not tell them from yours and could not enforce it. Dispatch without an ownership and do the work one sub-agent at a "
+        "time, or run the workers isolated by other means.", worktree_root=str(main))]
+
+
+def test_a_worker_s_escalating_dispatch_names_every_pattern_outside_its_ownership(wave: Wave) -> None:
+    wave.start(A, "toolu_A", "src/**")
+    assert wave.write(A, "src/a.py").decision == "pass"  # linked
+    refused = wave.call(A, "Agent", {"description": "helper", "prompt": "```worktree-guard\nowns: src/x/**, docs/**, lib/**\n```\n"}, tool_use_id="toolu_e")
+    assert refused.decision == "deny" and codes(refused) == {"WG701"}
+    assert refused.reason.startswith(
+        "This worker may hand its sub-agent only files it owns (src/**); docs/**, lib/** may name others. "
+        "Leave the ownership block out (the sub-agent then owns what you own) or narrow it.")
+
+
+def test_a_dispatch_with_an_ownership_from_a_bare_repository_is_neither_checked_nor_recorded(wave: Wave, tmp_path: Path) -> None:
+    """No checkout, no shared workspace: nothing to compare with or to warn of, and nothing to record."""
+    from tests.helpers import bare_clone
+
+    (tmp_path / "clone").mkdir()
+    bare, _ = bare_clone(wave.repo, tmp_path / "clone")
+    tool_input = {"description": "d", "prompt": "```worktree-guard\nowns: src/**\n```\n", "subagent_type": "general-purpose"}
+    assert run_hook_inline(payload(bare, "Agent", tool_input, tool_use_id="toolu_B", **wave.common())).stdout == ""
+    assert reg.Registry(str(bare)).load().dispatches == {}
+
+
+def test_a_configured_worker_in_its_own_worktree_is_an_isolated_worker(wave: Wave) -> None:
+    """A sub-agent whose ownership comes from the configuration works in the checkout its call is in: in its own
+    worktree it is isolated, and git there is its own business (no WG703), as it is not in the shared checkout."""
+    from tests.helpers import subagent_payload
+
+    repo = wave.repo
+    for checkout in (repo.main, repo.worktree):
+        (checkout / ".worktree-guard.toml").write_text('[agents.general-purpose]\nowns = ["src/**"]\n')
+    commit = {"command": "git commit -qam 'the worker s work'"}
+    assert run_hook_inline(subagent_payload(repo, "Bash", commit, **wave.common())).decision == "pass"
+    shared = run_hook_inline(payload(repo.main, "Bash", commit, agent_id=A, agent_type="general-purpose", tool_use_id="toolu_g", **wave.common()))
+    assert codes(shared) == {"WG703"}  # the neighbour: in the shared checkout, git is the orchestrator's
