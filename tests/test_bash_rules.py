@@ -1368,3 +1368,33 @@ REMOTE_PATH_ROWS = [
 @pytest.mark.parametrize("command,expected", REMOTE_PATH_ROWS, ids=[plain_id(r[0], 60) for r in REMOTE_PATH_ROWS])
 def test_a_remote_path_is_read_from_where_git_runs(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
+
+
+# Startup files a shell reads before its code, from a place the command chose (review 23b). Each deny row passed on
+# the code before and, run for real (tests/observe/candidates.py, class "startup-files"), removed a main-checkout file.
+STARTUP_FILE_ROWS = [
+    ("echo 'rm -rf {MAIN}/src' > .bashrc; HOME=$PWD bash -ic true", {"WG404"}),
+    ("echo 'rm -rf {MAIN}/src' > .bash_profile; HOME=$PWD bash -lc true", {"WG404"}),
+    ("echo 'rm -rf {MAIN}/src' > .profile; HOME=. bash --login -c true", {"WG404"}),
+    ("export HOME=$PWD; bash -lc true", {"WG404"}),
+    ("HOME=$PWD sh -l -c true", {"WG404"}),
+    ("echo 'rm -rf {MAIN}/src' > r; bash --rcfile r -ic true", {"WG404"}),
+    ("echo 'rm -rf {MAIN}/src' > r; bash --init-file r -i -c true", {"WG404"}),
+    ("env HOME=. bash -ic true", {"WG404"}),
+    ("ZDOTDIR=. zsh -c true", {"WG404"}),
+    ("HOME=$PWD zsh -c true", {"WG404"}),
+    # must pass: the user's own HOME, no startup file, /dev/null
+    ("bash -lc 'ls'", "pass"),
+    ("bash -ic 'ls'", "pass"),
+    ("bash --rcfile /dev/null -i -c ls", "pass"),
+    ("HOME=/tmp/h bash -c 'ls'", "pass"),
+    ("HOME=$PWD bash --norc -ic true", "pass"),
+    ("HOME=$PWD bash -l --noprofile -c true", "pass"),
+    ("HOME=$PWD zsh -f -c true", "pass"),
+    ("zsh -c 'ls'", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", STARTUP_FILE_ROWS, ids=[plain_id(r[0], 60) for r in STARTUP_FILE_ROWS])
+def test_a_startup_file_from_a_place_the_command_chose_is_code_the_guard_cannot_see(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)

@@ -306,6 +306,14 @@ HAND: list[tuple[str, str, bool]] = [
     ("control-flow", "f(){ cd src || return 1; touch obs-cf3.txt; }; f || exit 1; touch obs-cf4.txt", O),
     ("control-flow", "n=0; while [ $n -lt 3 ]; do n=$((n+1)); done; touch obs-cf5.txt", O),
     ("control-flow", "if [ -e README.md ]; then X=obs-cf6.txt; else X=obs-cf6.txt; fi; touch \"$X\"", O),
+    # startup files a shell reads from a place the command chose (review 23b)
+    ("startup-files", "echo 'rm -f {MAIN}/notes.txt' > .bashrc; HOME=$PWD bash -ic true", A),
+    ("startup-files", "echo 'rm -f {MAIN}/notes.txt' > .bash_profile; HOME=$PWD bash -lc true", A),
+    ("startup-files", "echo 'rm -f {MAIN}/notes.txt' > /tmp/obs-rc; bash --rcfile /tmp/obs-rc -ic true", A),
+    ("startup-files", "echo 'rm -f {MAIN}/notes.txt' > .profile; HOME=$PWD sh -l -c true", A),
+    ("startup-files", "bash --rcfile /dev/null -ic 'touch obs-sf1.txt'", O),
+    ("startup-files", "HOME=$PWD bash --norc -ic 'touch obs-sf2.txt'", O),
+    ("startup-files", "bash -lc 'touch obs-sf3.txt'", O),
     # classes the SPEC leaves to the leak check (reported, not counted as escapes)
     ("leak-check", "python3 -c 'open(\"{MAIN}/py.txt\", \"w\").write(\"x\")'", A),
     ("leak-check", "node -e 'require(\"fs\").writeFileSync(\"{MAIN}/node.txt\", \"x\")'", A),

@@ -136,6 +136,52 @@ def _shell_code(command: ShellCommand) -> tuple[str, Word | None, str | None] | 
     return ("c" if reads_string else "file", words[i], values[i])
 
 
+def _startup_file(command: ShellCommand, name: str) -> str | None:
+    """A startup file a shell reads before its code, from a place the command chose (review 23b): `--rcfile F` or
+    `--init-file F` (but /dev/null); or, with HOME changed by the command (or unknown), the files bash reads from it
+    interactive (`-i`: ~/.bashrc, but `--norc`) or as a login shell (`-l`, `--login`: ~/.bash_profile, ~/.profile,
+    but `--noprofile`), and zsh's ~/.zshenv and $ZDOTDIR/.zshenv, which every zsh reads (but `-f`). Unchanged, HOME
+    is the user's, outside W: the agent cannot have written those (the leak check covers what was there before)."""
+    values = command.values()
+    interactive = login = norc = noprofile = no_rcs = False
+    i = 1
+    while i < len(values):
+        value = values[i]
+        if value is None:
+            break
+        if value in ("--rcfile", "--init-file"):
+            target = values[i + 1] if i + 1 < len(values) else None
+            if target != "/dev/null":
+                return f"the startup file {target if target is not None else 'only known at run time'}"
+            i += 2
+            continue
+        if value in ("-o", "+o", "-O", "+O"):
+            i += 2
+            continue
+        if value in ("--", "-") or not value.startswith(("-", "+")) or len(value) < 2:
+            break
+        if value.startswith("--"):
+            login |= value == "--login"
+            norc |= value == "--norc"
+            noprofile |= value == "--noprofile"
+            no_rcs |= value == "--no-rcs"
+        elif value[0] == "-":
+            interactive |= "i" in value[1:]
+            login |= "l" in value[1:]
+            no_rcs |= "f" in value[1:] and name == "zsh"
+        i += 1
+    home = command.env("HOME")[1]
+    if home == command.home:
+        return None if name != "zsh" or no_rcs or not command.env("ZDOTDIR")[0] else "$ZDOTDIR/.zshenv"
+    if name == "zsh" and not no_rcs:
+        return "~/.zshenv of the HOME this command sets"
+    if interactive and not norc and name == "bash":
+        return "~/.bashrc of the HOME this command sets"
+    if login and not noprofile:
+        return "the login profile (~/.profile and kin) of the HOME this command sets"
+    return None
+
+
 def _stdin_script(command: ShellCommand) -> tuple[str, int] | None:
     """Shell code fed on stdin by a heredoc or here-string of this command, when literal."""
     for redirect in command.node.redirects:
@@ -600,6 +646,9 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         for variable in ("BASH_ENV", "ENV"):
             if command.env(variable)[0]:
                 return [Violation(code="WG404", message=f"`{name}` would first run the file named by ${variable}, which worktree-guard cannot see; leave {variable} out.", **base)]
+        startup = _startup_file(command, name)
+        if startup is not None:
+            return [Violation(code="WG404", message=f"`{name}` would first run {startup}, which worktree-guard cannot see; start it without that file.", **base)]
         code = _shell_code(command)
         if code and code[0] == "c" and code[2] is None:
             return [Violation(code="WG404", message=f"`{name} -c` runs shell code only known at run time; pass it a literal string.", **base)]
