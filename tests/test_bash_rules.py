@@ -1398,3 +1398,22 @@ STARTUP_FILE_ROWS = [
 @pytest.mark.parametrize("command,expected", STARTUP_FILE_ROWS, ids=[plain_id(r[0], 60) for r in STARTUP_FILE_ROWS])
 def test_a_startup_file_from_a_place_the_command_chose_is_code_the_guard_cannot_see(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
+
+
+# shopt read as bash reads it: `-qs` is `-q -s` (review 23b: only a lone `-s` was read, and the three deny rows
+# passed); lastpipe turned off again, unknown, or in a new shell (off, unless BASHOPTS may turn it on).
+SHOPT_ROWS = [
+    ("shopt -qs lastpipe; X=/tmp/safe; echo {MAIN}/x | read -r X; rm -f \"$X\"", {"WG403"}),
+    ("shopt -sq lastpipe; X=/tmp/safe; echo {MAIN}/x | read -r X; rm -f \"$X\"", {"WG403"}),
+    ("env BASHOPTS=lastpipe bash -c 'X=/tmp/safe; echo {MAIN}/x | read X; rm -f \"$X\"'", {"WG403"}),
+    ("shopt -qs dotglob; rm -rf src/*", {"WG403"}),
+    ("shopt -s lastpipe; shopt -u lastpipe; X={MAIN}/x; echo /tmp/safe | read X; rm -f \"$X\"", {"WG401"}),
+    ("shopt -s lastpipe; bash -c 'X={MAIN}/x; echo /tmp/safe | read X; rm -f \"$X\"'", {"WG401"}),
+    ("X=/tmp/safe; echo {MAIN}/x | read -r X; rm -f \"$X\"", "pass"),
+    ("shopt -qs lastpipe; echo x | read -r Y; ls", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", SHOPT_ROWS, ids=[plain_id(r[0], 60) for r in SHOPT_ROWS])
+def test_shopt_is_read_as_bash_reads_it(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)

@@ -179,8 +179,11 @@ def apply_builtin(step: ShellCommand) -> None:
         forget_positional(state)
     elif name == "shopt":
         values = step.values()
-        if "lastpipe" in values and "-s" in values:
-            state.lastpipe = True
+        letters, names, unknown = shopt_words(values)
+        if unknown:
+            state.lastpipe = None  # `shopt -s $opt`: lastpipe may have been turned on or off
+        elif "lastpipe" in names and "o" not in letters and ("s" in letters or "u" in letters):
+            state.lastpipe = "s" in letters  # `shopt -qs lastpipe` too (review 23b: only a lone `-s` was read)
         state.options |= shopt_options(values)
     elif name == "set":
         values = step.values()
@@ -354,17 +357,31 @@ SET_LETTERS = {"f": "noglob", "k": "keyword"}
 SET_NAMES = frozenset({"noglob", "keyword"})
 
 
+def shopt_words(values: list[str | None]) -> tuple[set[str], list[str], bool]:
+    """A `shopt` line read as bash reads it: the letters of its options (`-qs` is `-q -s`), the option names, and
+    whether a word is only known at run time."""
+    if any(v is None for v in values[1:]):
+        return set(), [], True
+    letters: set[str] = set()
+    names: list[str] = []
+    for value in values[1:]:
+        if value and value.startswith("-") and not names and value != "--":
+            letters.update(value[1:])
+        elif value != "--" or names:
+            names.append(value)  # type: ignore[arg-type]
+    return letters, names, False
+
+
 def shopt_options(values: list[str | None]) -> set[str]:
     """The options that matter a `shopt` line turns on (or, for SHOPT_OFF, off); "*" when it cannot be read."""
-    if any(v is None for v in values[1:]):
+    letters, names, unknown = shopt_words(values)
+    if unknown:
         return {"*"}
-    flags = {v for v in values[1:] if v and v.startswith("-")}
-    names = [v for v in values[1:] if v and not v.startswith("-")]
-    if "-o" in flags:
-        return {"*"} if "-s" in flags or "-u" in flags else set()  # `shopt -os x` is `set -o x`
-    if "-s" in flags:
+    if "o" in letters:
+        return {"*"} if "s" in letters or "u" in letters else set()  # `shopt -os x` is `set -o x`
+    if "s" in letters:
         return {n for n in names if n in SHOPT_ON}
-    if "-u" in flags:
+    if "u" in letters:
         return {n for n in names if n in SHOPT_OFF}
     return set()
 

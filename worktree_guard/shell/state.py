@@ -47,7 +47,8 @@ class ShellState:
     variables: dict[str, str | None] = field(default_factory=dict)
     exported: set[str] = field(default_factory=set)
     functions: dict[str, Function] = field(default_factory=dict)
-    lastpipe: bool = False
+    #: `shopt -s lastpipe`: the last stage of a pipeline runs in this shell (None: it may or may not).
+    lastpipe: bool | None = False
     #: Variables known to be unset (`unset X`, TMPDIR absent from the hook's environment): `${X:-d}` is d.
     unset: set[str] = field(default_factory=set)
     #: Shell options set in the command that change how later words resolve (SPEC §5.2 "shell options"):
@@ -186,7 +187,8 @@ class ShellState:
             self.exported |= other.exported
             for name, theirs in other.functions.items():
                 self.functions[name] = _either(self.functions.get(name), theirs)
-            self.lastpipe = self.lastpipe or other.lastpipe
+            if other.lastpipe != self.lastpipe:
+                self.lastpipe = None
             self.unset &= other.unset
             self.options |= other.options
             # a name readonly in one outcome only may or may not take a later assignment: its value is unknown

@@ -113,7 +113,12 @@ class Walker:
         elif isinstance(node, ast.Pipeline):
             last = len(node.stages) - 1
             for i, stage in enumerate(node.stages):
-                if i == last and state.lastpipe and len(node.stages) > 1:
+                if i == last and state.lastpipe is None and len(node.stages) > 1:
+                    # lastpipe may be on or off: the last stage's changes may or may not stay (review 23b)
+                    before = state.copy()
+                    self.visit(stage, state, depth, persistent)
+                    state.merge([before])
+                elif i == last and state.lastpipe and len(node.stages) > 1:
                     self.visit(stage, state, depth, persistent)
                 else:
                     self.visit(stage, state.copy() if len(node.stages) > 1 else state, depth, persistent and len(node.stages) == 1)
@@ -579,6 +584,10 @@ class Walker:
             return
         inner = state.copy()
         inner.cwd = cwd
+        # A new shell starts with lastpipe off, unless BASHOPTS in its environment turns it on: not read, so maybe
+        # (`shopt -s lastpipe; bash -c 'X=<main>/x; echo /tmp/safe | read X; rm -f "$X"'` kept the parent's).
+        bashopts = outer.env("BASHOPTS")[0] if outer is not None else "BASHOPTS" in state.variables
+        inner.lastpipe = None if bashopts else False
         # A child shell has positional parameters of its own (`bash -c CODE ARG0 ARGS…`, `bash -s ARGS`), never the
         # calling function's: unknown there, so `"$@"` and `$1` in its code are not the function's words.
         inner.positional = None
