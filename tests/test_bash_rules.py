@@ -1331,6 +1331,24 @@ CONTROL_FLOW_ROWS = [
     ("X={MAIN}/x; f(){ return; X=/tmp/safe; }; f; rm -f \"$X\"", {"WG403"}),
     ("trap 'rm -f \"$X\"' EXIT; X={MAIN}/x; exit; X=/tmp/safe", {"WG401", "WG403"}),
     ("cd src || cd ..; rm -rf x", {"WG403"}),
+    # review 24a: a merge keeps the known values that run code when evaluated as arithmetic (they passed once the
+    # merge made Y unknown; main's code denied them, and in bash 5.2 each wrote <main>/cf.txt)
+    ("Y=0; true && Y='a[$(touch {MAIN}/cf.txt)]'; (( Y ))", {"WG401"}),
+    ("Y=0; true && Y='a[$(touch {MAIN}/cf.txt)]'; let Y+1", {"WG401"}),
+    ("Y=0; true && Y='a[$(touch {MAIN}/cf.txt)]'; declare -i n; n=Y", {"WG401"}),
+    ("Y=0; for i in $(seq 2); do (( Y )); Y='a[$(touch {MAIN}/cf.txt)]'; done", {"WG401"}),
+    ("Y=0; until (( Y )); do Y='a[$(touch {MAIN}/cf.txt)]'; done", {"WG401"}),
+    ("Y='a[$(touch {MAIN}/cf.txt)]'; source ./x.sh; (( Y ))", {"WG401"}),  # forgotten, but may still hold it
+    # review 24a: past the rounds' cap a round is walked from a shell with nothing known (the rm of this chain is
+    # reached in the ninth round: passed, and in bash removed main's file)
+    ("V1=/tmp/s; V2=/tmp/s; V3=/tmp/s; V4=/tmp/s; V5=/tmp/s; V6=/tmp/s; V7=/tmp/s; V8=/tmp/s; n=0; while [ $n -lt 12 ]; do "
+     "rm -f \"$V8\"; V8=$V7; V7=$V6; V6=$V5; V5=$V4; V4=$V3; V3=$V2; V2=$V1; V1={MAIN}/x; n=$((n+1)); done", {"WG403"}),
+    # review 24a: `select` reads REPLY each round; lastpipe turned on in one outcome only may be either
+    ("REPLY=/tmp/s; select x in a; do rm -f \"$REPLY\"; break; done <<< \"{MAIN}/x\"", {"WG403"}),
+    ("X={MAIN}/x; false && shopt -s lastpipe; echo | X=/tmp/s; rm -f \"$X\"", {"WG403"}),
+    # an exit in a subshell runs the subshell's EXIT trap, not the parent's
+    ("( trap 'rm -f \"$X\"' EXIT; X={MAIN}/x; exit; X=/tmp/safe )", {"WG401", "WG403"}),
+    ("trap 'rm -f out.tmp' EXIT; v=$(ls || exit 1); touch x", "pass"),
     # must pass: a list that runs every command, what all outcomes agree on, and the usual idioms
     ("cd src && make && cd .. && rm -f x", "pass"),
     ("cd src || exit 1; touch x", "pass"),

@@ -1486,6 +1486,16 @@ def test_a_loop_body_is_walked_until_its_rounds_start_in_no_new_state(loop: str)
     assert state.cwd == "/w"
 
 
+def test_a_loop_that_redefines_a_function_settles() -> None:
+    """A merge makes a new Function (either body) each round: the rounds compare bodies, not Function objects, so
+    the loop settles in its second round instead of running into the cap (review 24a's fix made it WG404)."""
+    walker, seen = bare_walker()
+    state = ShellState(cwd="/w", variables={"X": "/x"})
+    walker.walk_script(parse("g(){ :; }; while c; do g(){ echo; }; done"), state)
+    assert [s.name for s in seen].count("c") == 2
+    assert state.variables["X"] == "/x"
+
+
 def test_a_calls_positional_parameters() -> None:
     def steps_of(source: str) -> list[tuple]:
         walker, _ = bare_walker()

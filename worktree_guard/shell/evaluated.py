@@ -383,11 +383,11 @@ def _names(text: str, state: ShellState, span: Span, found: list[Evaluated]) -> 
                 continue
             seen.add(name)
             value = state.lookup(name)
-            if value is None:
-                continue
-            if has_code(value):
-                found.append(Evaluated(as_expanded(value), span))
-            pending.append(value)
+            # a value the outcomes disagree on may still be one of the known ones that run code (review 24a)
+            for held in sorted(state.alternatives.get(name, ())) if value is None else (value,):
+                if has_code(held):
+                    found.append(Evaluated(as_expanded(held), span))
+                pending.append(held)
 
 
 def _name(text: str, state: ShellState, span: Span, found: list[Evaluated]) -> None:

@@ -78,6 +78,12 @@ class ShellState:
     local_frames: list[set[str]] = field(default_factory=list)
     #: The glob work of the whole command (shared by every scope).
     globs: GlobWork = field(default_factory=GlobWork)
+    #: A variable outcomes disagree on (its value None) that may hold one of these known values, each of which bash
+    #: would run code from when it evaluates the variable as arithmetic (`a[$(cmd)]`): they are walked there
+    #: (review 24a: `Y=0; true && Y='a[$(touch <main>/f)]'; (( Y ))` passed once the merge made Y unknown).
+    alternatives: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: Which shell of the command this state belongs to (0: the agent's own; a child shell gets its own number).
+    shell: int = 0
 
     def copy(self) -> ShellState:
         """The state a subshell starts with; its changes never come back."""
@@ -101,6 +107,8 @@ class ShellState:
             positional=self.positional,
             local_frames=self.local_frames,
             globs=self.globs,
+            alternatives=dict(self.alternatives),
+            shell=self.shell,
         )
 
     def lookup(self, name: str) -> str | None:
@@ -141,6 +149,7 @@ class ShellState:
                 value = (current or "") + value
         self.unset.discard(base)
         self.variables[base] = value
+        self.alternatives.pop(base, None)
         if base == "OLDPWD":
             self.oldpwd = value
         elif base == "PWD":
@@ -153,8 +162,11 @@ class ShellState:
         self.dirstack = [None] * (len(self.dirstack) + 1)
 
     def forget_variables(self) -> None:
-        """Any variable may have changed: none keeps a known value (nor OLDPWD, PWD and the stack)."""
-        for key in list(self.variables):
+        """Any variable may have changed: none keeps a known value (nor OLDPWD, PWD and the stack). A value that runs
+        code when evaluated as arithmetic may still be the one it holds (`alternatives`)."""
+        for key, value in list(self.variables.items()):
+            if value is not None and _may_run_code(value):
+                self.alternatives[key] = self.alternatives.get(key, frozenset()) | {value}
             self.variables[key] = None
         self.unset.clear()
         self.oldpwd = None
@@ -182,8 +194,16 @@ class ShellState:
             if other.dirstack != self.dirstack:
                 self.dirstack = [None] * max(len(self.dirstack), len(other.dirstack))
             for name in set(self.variables) | set(other.variables):
-                if self.variables.get(name) != other.variables.get(name):
+                mine, theirs = self.variables.get(name), other.variables.get(name)
+                if mine != theirs:
                     self.variables[name] = None
+                    held = self.alternatives.get(name, frozenset()) | other.alternatives.get(name, frozenset())
+                    held |= {v for v in (mine, theirs) if v is not None and _may_run_code(v)}
+                    if held:
+                        self.alternatives[name] = held
+            for name, held in other.alternatives.items():
+                if name not in self.alternatives or not held <= self.alternatives[name]:
+                    self.alternatives[name] = self.alternatives.get(name, frozenset()) | held
             self.exported |= other.exported
             for name, theirs in other.functions.items():
                 self.functions[name] = _either(self.functions.get(name), theirs)
@@ -205,6 +225,13 @@ class ShellState:
                         table[key] = None
             if other.positional is not self.positional:
                 self.positional = None
+
+
+def _may_run_code(value: str) -> bool:
+    """Whether evaluating `value` as arithmetic may run a command (see evaluated.has_code)."""
+    from .evaluated import has_code
+
+    return has_code(value)
 
 
 def _either(mine: Function | None, theirs: Function) -> Function:

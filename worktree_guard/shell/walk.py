@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from ..fast_dataclass import fast_dataclass, field
 from . import ast, evaluated
-from .builtins import DECLARING_BUILTINS, DIRECTORY_BUILTINS, READING_BUILTINS, apply_builtin
+from .builtins import DECLARING_BUILTINS, DIRECTORY_BUILTINS, READING_BUILTINS, apply_builtin, forget_positional
 from .state import BudgetExceeded, ShellState
 from .words import assigned_by_expansion
 from .steps import Inner, Script, ShellCommand, ShellRedirect, Unwrapped, brace_expanded, glob_values, word_value
@@ -70,8 +70,10 @@ class Walker:
     _loops: list[_Jumps] = field(default_factory=list)
     #: The function calls being walked, innermost last: the states `return` leaves each one with.
     _returns: list[list[ShellState]] = field(default_factory=list)
-    #: The states an `exit` ends a shell in: an EXIT trap runs with them too.
+    #: The states an `exit` ends a shell in: an EXIT trap of that shell runs with them too.
     _exits: list[ShellState] = field(default_factory=list)
+    #: Child shells made so far (`_child`), to tell them apart.
+    _shells: int = 0
 
     # -- entry points --------------------------------------------------------------------------
 
@@ -91,11 +93,17 @@ class Walker:
             # code sets a trap running git, review 22b): the same code in the same state is walked once.
             done = 0
             seen: set[tuple] = set()
-            # An `exit` ends the shell where it is, in another state than the end's: each trap runs with those too.
+            # An `exit` ends the shell where it is, in another state than the end's: the trap runs with those too.
             while done < len(self._traps):
                 script, state, prefixed = self._traps[done]
                 done += 1
-                for ending in (state, *self._exits):
+                endings = [state]
+                exits = [e for e in self._exits if e.shell == state.shell]
+                if exits:  # walked once, with what they all agree on (review 24a: one walk each went over the budget)
+                    merged = exits[0].copy()
+                    merged.merge(exits[1:])
+                    endings.append(merged)
+                for ending in endings:
                     key = (*_state_key(script.source, ending), prefixed)
                     if key in seen:
                         continue
@@ -121,9 +129,9 @@ class Walker:
                 elif i == last and state.lastpipe and len(node.stages) > 1:
                     self.visit(stage, state, depth, persistent)
                 else:
-                    self.visit(stage, state.copy() if len(node.stages) > 1 else state, depth, persistent and len(node.stages) == 1)
+                    self.visit(stage, self._child(state) if len(node.stages) > 1 else state, depth, persistent and len(node.stages) == 1)
         elif isinstance(node, ast.Subshell):
-            inner = state.copy()
+            inner = self._child(state)
             self.redirects(node.redirects, inner, None)
             self.visit(node.body, inner, depth, persistent=False)
         elif isinstance(node, ast.Group):
@@ -145,7 +153,7 @@ class Walker:
                 continue
             parts, joins, start = node.parts[start : i + 1], ops[start:i], i + 1
             if op == "&":
-                self.and_or(parts, joins, state.copy(), depth, persistent=False)
+                self.and_or(parts, joins, self._child(state), depth, persistent=False)
             else:
                 self.and_or(parts, joins, state, depth, persistent)
 
@@ -256,9 +264,14 @@ class Walker:
             exits: list[ShellState] = []
             rounds: list[ShellState] = []
             start = state.copy()
-            for _ in range(MAX_LOOP_ROUNDS):
+            written = len(set(state.written))
+            while True:
                 round_state = start.copy()
                 rounds.append(round_state)
+                if node.variable:
+                    round_state.assign(node.variable, None)  # each round takes another value of the list…
+                if node.kind == "select":
+                    round_state.assign("REPLY", None)  # …and `select` reads REPLY (review 24a)
                 bodies = node.bodies
                 if node.kind in ("while", "until") and len(bodies) > 1:
                     self.visit(bodies[0], round_state, depth, persistent)
@@ -270,18 +283,32 @@ class Walker:
                 jumps.continues = []
                 following = start.copy()
                 following.merge([round_state])
-                if _state_key("", following) == _state_key("", start):
+                if _same_state(following, start) and len(set(state.written)) == written:
                     break
+                if len(rounds) > MAX_LOOP_ROUNDS:  # the round from a shell with nothing known is walked: done
+                    exits.append(following)
+                    break
+                written = len(set(state.written))
+                if len(rounds) == MAX_LOOP_ROUNDS:
+                    # Still changing: a round starts with no variable, directory or parameter known, nor whatever else
+                    # still changes, and is walked once more from there (review 24a's chain of eight variables
+                    # reached its rm in the ninth round).
+                    _widen(following, start)
                 start = following
-            else:
-                start.forget()
-                exits.append(start)
             first = exits[0]
             first.merge(exits[1:] + jumps.breaks)
             _assign(state, first)
             self._rebind_traps(traps_before, rounds, state)
         finally:
             self._loops.pop()
+
+    def _child(self, state: ShellState) -> ShellState:
+        """The state a child shell starts with (a subshell, a pipeline stage, `$(…)`, a background list, `bash -c`):
+        a copy, marked as another shell, whose `exit` runs only its own traps."""
+        child = state.copy()
+        self._shells += 1
+        child.shell = self._shells
+        return child
 
     def _rebind_traps(self, since: int, copies: list[ShellState], state: ShellState) -> None:
         """A trap set in a copy of this shell's state (a branch, a round) is this shell's: it runs with the state the
@@ -307,7 +334,7 @@ class Walker:
             if self._returns:
                 self._returns[-1].append(state.copy())
         elif name == "exit":
-            self._exits.append(state.copy())
+            self._exits.append(state.copy())  # for the traps of this shell (ShellState.shell) only
 
     def for_items(self, node: ast.Compound, state: ShellState) -> list[str] | None:
         """The values a `for` loop takes when every word is static or a glob in its last component, at most
@@ -529,7 +556,7 @@ class Walker:
         if not inner.words:
             return
         # `command cd`, `builtin cd` run in this shell; every other wrapper starts a child process.
-        state = outer.state if inner.same_shell else outer.state.copy()
+        state = outer.state if inner.same_shell else self._child(outer.state)
         state.cwd = inner.cwd if not inner.same_shell else state.cwd
         step = ShellCommand(
             node=outer.node,
@@ -582,7 +609,7 @@ class Walker:
                 if state.variables.get(name, _MISSING) != value:
                     state.assign(name, None)
             return
-        inner = state.copy()
+        inner = self._child(state)
         inner.cwd = cwd
         # A new shell starts with lastpipe off, unless BASHOPTS in its environment turns it on: not read, so maybe
         # (`shopt -s lastpipe; bash -c 'X=<main>/x; echo /tmp/safe | read X; rm -f "$X"'` kept the parent's).
@@ -623,7 +650,7 @@ class Walker:
 
     def substitutions(self, nodes: list[ast.Node], state: ShellState, depth: int) -> None:
         for node in nodes:
-            self.visit(node, state.copy(), depth, persistent=False)
+            self.visit(node, self._child(state), depth, persistent=False)
 
     def evaluations(self, found: list[evaluated.Evaluated], state: ShellState, depth: int) -> None:
         """Values bash runs as code while it expands a word or looks a name up (shell/evaluated.py): each is walked
@@ -655,6 +682,25 @@ class Walker:
 
 
 _MISSING = object()
+
+
+def _widen(state: ShellState, before: ShellState) -> None:
+    """A loop's round start that keeps changing: nothing about variables, directories and positional parameters is
+    known any more, and neither is a hashed name, nameref, option or lastpipe that still changes. A walk from there
+    can change only functions further, and a loop defines finitely many."""
+    state.forget()
+    forget_positional(state)
+    if state.hashed != before.hashed:
+        state.hashed = {key: None for key in state.hashed} | {"*": None}
+    if state.namerefs != before.namerefs:
+        state.namerefs = {key: None for key in state.namerefs}
+        state.forget_variables()
+    if state.options != before.options:
+        state.options = state.options | {"*"}
+    if state.lastpipe != before.lastpipe:
+        state.lastpipe = None
+
+
 #: The builtins that take the shell elsewhere (`Walker.jump`).
 JUMPS = frozenset({"break", "continue", "return", "exit"})
 
@@ -715,6 +761,40 @@ def _state_key(source: str, state: ShellState) -> tuple:
         tuple(sorted(state.namerefs.items(), key=str)),
         tuple(sorted(state.transformed)),
         _shape(state.positional),
+        tuple(sorted(state.alternatives.items(), key=str)),
+    )
+
+
+def _bodies(function: ast.Function) -> frozenset[int]:
+    """The bodies a function may have, by identity (a merge makes a new Function of kind "either" each time)."""
+    body = function.body
+    if isinstance(body, ast.Compound) and body.kind == "either":
+        return frozenset(id(b) for b in body.bodies)
+    return frozenset((id(body),))
+
+
+def _same_state(a: ShellState, b: ShellState) -> bool:
+    """Whether two states of one walk would lead a walk to the same findings (`loop`'s test for a stable round start):
+    `_state_key`'s fields, functions by the identity of their bodies (a loop round defines the same ones again), and the
+    lists shared by every scope by their length (a round that wrote something new is walked again). Cheap, unlike
+    the key (review 24a: the key's shape of every function, twice a round, took a command 57 s)."""
+    return (
+        a.cwd == b.cwd
+        and a.oldpwd == b.oldpwd
+        and a.dirstack == b.dirstack
+        and a.variables == b.variables
+        and a.exported == b.exported
+        and a.functions.keys() == b.functions.keys()
+        and all(_bodies(a.functions[k]) == _bodies(b.functions[k]) for k in a.functions)
+        and a.hashed == b.hashed
+        and a.options == b.options
+        and a.lastpipe == b.lastpipe
+        and a.unset == b.unset
+        and a.readonly == b.readonly
+        and a.namerefs == b.namerefs
+        and a.transformed == b.transformed
+        and a.positional is b.positional
+        and a.alternatives == b.alternatives
     )
 
 
@@ -761,4 +841,4 @@ def _assign(target: ShellState, source: ShellState) -> None:
     target.variables, target.exported, target.functions = source.variables, source.exported, source.functions
     target.lastpipe, target.unset, target.options = source.lastpipe, source.unset, source.options
     target.readonly, target.transformed, target.namerefs = source.readonly, source.transformed, source.namerefs
-    target.hashed, target.positional = source.hashed, source.positional
+    target.hashed, target.positional, target.alternatives = source.hashed, source.positional, source.alternatives
