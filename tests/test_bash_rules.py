@@ -1435,3 +1435,37 @@ SHOPT_ROWS = [
 @pytest.mark.parametrize("command,expected", SHOPT_ROWS, ids=[plain_id(r[0], 60) for r in SHOPT_ROWS])
 def test_shopt_is_read_as_bash_reads_it(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
+
+
+# Review 24b (of review 24a's fixes and the startup files, shopt and remote rules). The first four passed on the
+# change before this fix (main's code denied them); all but the false-deny rows pass on main, and in bash 5.2 each
+# changed the main checkout (tests/observe/candidates.py, class "control-flow").
+REVIEW_24B_ROWS = [
+    # a value derived from one a merge made unknown may hold its code: arithmetic and namerefs on unknown values refuse
+    ("X=0; true && X='a[$(rm -f {MAIN}/x)]'; X+=''; (( X ))", {"WG404"}),
+    ("X=0; true && X='a[$(rm -f {MAIN}/x'; X+=')]'; (( X ))", {"WG404"}),
+    ("X=0; true && X='a[$(rm -f {MAIN}/x)]'; declare -n r=\"$X\"; echo $r", {"WG404"}),
+    ("X=0; true && X='a[$(rm -f {MAIN}/x)]'; f(){ (( $1 )); }; f \"$X\"", {"WG404"}),
+    ("X='a[$(touch {MAIN}/f)]'; f(){ local X=1; }; f; (( X ))", {"WG404"}),
+    ("X='a[$(touch {MAIN}/f)]'; f(){ :; }; X=1 f; (( X ))", {"WG404"}),
+    # an interactive shell runs PROMPT_COMMAND (and expands PS0, PS1) from its environment
+    ("PROMPT_COMMAND='rm -f {MAIN}/x' bash -i <<< true", {"WG404"}),
+    # `bash -O lastpipe` starts a shell with lastpipe on
+    ("bash -O lastpipe -c 'X=/tmp/safe; echo {MAIN}/x | read X; rm -f \"$X\"'", {"WG403"}),
+    # an unquoted command word is split into a command and its arguments
+    ("X='rm -f {MAIN}/x'; $X", {"WG404"}),
+    ("X='git -C {MAIN} reset --hard'; ${X}", {"WG404"}),
+    ("X='rm -f {MAIN}/x'; command $X", {"WG404"}),
+    # must pass
+    ("git push git@github.com:x/y.git HEAD:main", "pass"),  # scp-like ssh, no path (a false deny of the change)
+    ("X=\"rm -f\"; $X file", "pass"),
+    ("CMD=ls; $CMD -la", "pass"),
+    ("n=$(wc -l < f); (( n > 0 )) && echo yes", "pass"),
+    ("X=0; [ -f a ] && X=1; (( X + 1 ))", "pass"),
+    ("bash -i -c 'ls'", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", REVIEW_24B_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_24B_ROWS])
+def test_review_24b(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)

@@ -392,6 +392,8 @@ def _is_this_repository(remote: str, call: GitCall, command: ShellCommand, ctx: 
         remote = remote[len("file://"):] or "/"
     elif "://" in remote or ("/" not in remote and remote not in (".", "..")):
         return False
+    elif ":" in remote.partition("/")[0]:
+        return False  # `git@host:x/y.git`: git's scp-like ssh form, a colon before the first slash (review 24b)
     if not remote.startswith(("/", "~")) and call.run_dir is None:
         return True
     resolved = canonical(remote, call.run_dir or "/", command.home)

@@ -383,6 +383,8 @@ def _names(text: str, state: ShellState, span: Span, found: list[Evaluated]) -> 
                 continue
             seen.add(name)
             value = state.lookup(name)
+            if value is None and state.lost_code and not state.alternatives.get(name) and not any(f.script is None and f.span == span for f in found):
+                found.append(Evaluated(None, span, f"arithmetic reads {name}, a value only known at run time, after a value that runs code ({state.lost_code[0]}) became unknown: it may hold it"))
             # a value the outcomes disagree on may still be one of the known ones that run code (review 24a)
             for held in sorted(state.alternatives.get(name, ())) if value is None else (value,):
                 if has_code(held):
@@ -496,6 +498,9 @@ def _operand(builtin: str, word: Word, value: str | None, options: str, state: S
     if name in PROMPTS:
         _prompt(rest if known else None, f"`{name}`", word.span, found)  # `export PS4='$(cmd)'`
     if not known:
+        if "n" in options and state.lost_code:
+            found.append(Evaluated(None, word.span, f"`{builtin} -n` is given a name only known at run time ({word.raw}) after a value that runs code ({state.lost_code[0]}) became unknown: it may hold it"))
+            return
         if "n" in options and "[" in rest:
             # `declare -n r="a[$x]"`: the subscript of the name r stands for is expanded again at each use of r.
             found.append(Evaluated(None, word.span, f"`{builtin} -n` is given a variable name whose subscript is only known at run time ({word.raw}), and bash expands a subscript in a name, command substitutions included"))

@@ -82,6 +82,10 @@ class ShellState:
     #: would run code from when it evaluates the variable as arithmetic (`a[$(cmd)]`): they are walked there
     #: (review 24a: `Y=0; true && Y='a[$(touch <main>/f)]'; (( Y ))` passed once the merge made Y unknown).
     alternatives: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: Known values that ran code when evaluated as arithmetic and that a merge or a forget made unknown (shared by
+    #: every scope, like `written`): once one is, an unknown value may be derived from it (`X+=''`, `Y="$X"`, `f "$X"`,
+    #: a nameref), and arithmetic on any unknown value is refused (review 24b).
+    lost_code: list[str] = field(default_factory=list)
     #: Which shell of the command this state belongs to (0: the agent's own; a child shell gets its own number).
     shell: int = 0
 
@@ -108,6 +112,7 @@ class ShellState:
             local_frames=self.local_frames,
             globs=self.globs,
             alternatives=dict(self.alternatives),
+            lost_code=self.lost_code,
             shell=self.shell,
         )
 
@@ -148,6 +153,8 @@ class ShellState:
             else:
                 value = (current or "") + value
         self.unset.discard(base)
+        if value is None and (self.alternatives.get(base) or _may_run_code(self.variables.get(base) or "")):
+            self.lost_code.append(base)  # `X+=''`, a restore after `local`: what it held may live on in the new value
         self.variables[base] = value
         self.alternatives.pop(base, None)
         if base == "OLDPWD":
@@ -167,6 +174,7 @@ class ShellState:
         for key, value in list(self.variables.items()):
             if value is not None and _may_run_code(value):
                 self.alternatives[key] = self.alternatives.get(key, frozenset()) | {value}
+                self.lost_code.append(key)
             self.variables[key] = None
         self.unset.clear()
         self.oldpwd = None
@@ -201,6 +209,7 @@ class ShellState:
                     held |= {v for v in (mine, theirs) if v is not None and _may_run_code(v)}
                     if held:
                         self.alternatives[name] = held
+                        self.lost_code.append(name)
             for name, held in other.alternatives.items():
                 if name not in self.alternatives or not held <= self.alternatives[name]:
                     self.alternatives[name] = self.alternatives.get(name, frozenset()) | held

@@ -13,6 +13,7 @@ from ..fast_dataclass import fast_dataclass, field
 from . import ast, evaluated
 from .builtins import DECLARING_BUILTINS, DIRECTORY_BUILTINS, READING_BUILTINS, apply_builtin, forget_positional
 from .state import BudgetExceeded, ShellState
+from .evaluated import has_code
 from .words import assigned_by_expansion
 from .steps import Inner, Script, ShellCommand, ShellRedirect, Unwrapped, brace_expanded, glob_values, word_value
 
@@ -510,6 +511,8 @@ class Walker:
         finally:
             for name, value in prefixed.items():
                 if state.variables.get(name, _MISSING) != value:
+                    if isinstance(value, str) and has_code(value):
+                        state.lost_code.append(name)  # review 24b: `X='a[$(…)]'; X=1 f; (( X ))`
                     state.assign(name, None)
 
     def _call_body(self, function: ast.Function, step: ShellCommand, state: ShellState, depth: int) -> None:
@@ -549,6 +552,8 @@ class Walker:
             for name in frame:
                 after = (state.variables.get(name, _MISSING), name in state.unset)
                 if after != (before.get(name, _MISSING), name in unset_before):
+                    if any(isinstance(v, str) and has_code(v) for v in (before.get(name), state.variables.get(name))):
+                        state.lost_code.append(name)  # review 24b: `X='a[$(…)]'; f(){ local X=1; }; f; (( X ))`
                     state.variables[name] = None
                     state.unset.discard(name)
 
@@ -614,7 +619,8 @@ class Walker:
         # A new shell starts with lastpipe off, unless BASHOPTS in its environment turns it on: not read, so maybe
         # (`shopt -s lastpipe; bash -c 'X=<main>/x; echo /tmp/safe | read X; rm -f "$X"'` kept the parent's).
         bashopts = outer.env("BASHOPTS")[0] if outer is not None else "BASHOPTS" in state.variables
-        inner.lastpipe = None if bashopts else False
+        invoked = outer is not None and any(v is None or "lastpipe" in v for v in outer.values()[1:])  # `bash -O lastpipe`
+        inner.lastpipe = None if bashopts or invoked else False
         # A child shell has positional parameters of its own (`bash -c CODE ARG0 ARGS…`, `bash -s ARGS`), never the
         # calling function's: unknown there, so `"$@"` and `$1` in its code are not the function's words.
         inner.positional = None
