@@ -1456,7 +1456,11 @@ REVIEW_24B_ROWS = [
     ("X='rm -f {MAIN}/x'; $X", {"WG404"}),
     ("X='git -C {MAIN} reset --hard'; ${X}", {"WG404"}),
     ("X='rm -f {MAIN}/x'; command $X", {"WG404"}),
+    # a remote word without a slash that names a path where git runs is one (git finds no such remote)
+    ("git push .git HEAD:main", {"WG305"}),
+    ("git push to-main HEAD:main", {"WG305"}),
     # must pass
+    ("git push -u origin HEAD", "pass"),
     ("git push git@github.com:x/y.git HEAD:main", "pass"),  # scp-like ssh, no path (a false deny of the change)
     ("X=\"rm -f\"; $X file", "pass"),
     ("CMD=ls; $CMD -la", "pass"),

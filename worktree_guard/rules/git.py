@@ -390,8 +390,13 @@ def _is_this_repository(remote: str, call: GitCall, command: ShellCommand, ctx: 
     or `..`; a URL of any other scheme is elsewhere."""
     if remote.startswith("file://"):
         remote = remote[len("file://"):] or "/"
-    elif "://" in remote or ("/" not in remote and remote not in (".", "..")):
+    elif "://" in remote:
         return False
+    elif "/" not in remote and remote not in (".", ".."):
+        # A remote's name, unless git finds no such remote and takes it as a path: one that exists where git runs
+        # (`.git`, a symlink `to-main`) is judged as a path (review 24b: `git push .git HEAD:main` moved main's branch).
+        if call.run_dir is None or not os.path.lexists(os.path.join(call.run_dir, remote)):
+            return False
     elif ":" in remote.partition("/")[0]:
         return False  # `git@host:x/y.git`: git's scp-like ssh form, a colon before the first slash (review 24b)
     if not remote.startswith(("/", "~")) and call.run_dir is None:
