@@ -1367,12 +1367,11 @@ def test_control_flow_keeps_only_what_every_way_through_agrees_on(world: Repo, c
     assert_hook_row(world, command, expected)
 
 
-# A fetch's or push's remote that is a path into this repository, read as git reads it: from the directory git runs
-# in (`-C`), `..` and `src/..` included, file:// URLs, and a remote only known at run time (review 23's mutation run
-# of rules/git: the first deny row passed, the relative path was resolved from the shell's cwd).
+# A fetch's or push's remote that is a path into this repository, read as git reads it: from the top of the worktree
+# git runs in, `..` and `src/..` included, file:// URLs, and a remote only known at run time (review 23's mutation run
+# of rules/git: the shell's cwd was used).
 REMOTE_PATH_ROWS = [
-    ("mkdir -p src/a/b/c/d/e; git -C src/a/b/c/d/e push ../../../../../../../../.. HEAD:main", {"WG305"}),
-    ("git -C src push .. HEAD:main", {"WG305"}),
+    ("git -C src push .. HEAD:main", {"WG305"}),  # W's parent, inside the main checkout
     ("git push src/.. HEAD:main", {"WG305"}),
     ("git push file://{MAIN} HEAD:main", {"WG305"}),
     ("git push \"$R\" HEAD:main", {"WG305"}),
@@ -1381,6 +1380,15 @@ REMOTE_PATH_ROWS = [
     ("git push https://example.com/r HEAD:main", "pass"),
     ("git fetch . main:mine", "pass"),
 ]
+
+
+def test_a_relative_remote_is_read_from_the_top_of_the_worktree(world: Repo) -> None:
+    """From W's top, as many `..` as W has components reach / and then name the main checkout; from src they stop
+    one component short, outside every checkout (git 2.39.5 reads it from the top: the helper's run of phase 9)."""
+    climb = "../" * len(world.worktree.parts[1:])
+    remote = climb + str(world.main).lstrip("/")
+    assert hook(world, f"cd src && git push {remote} HEAD:main").codes == ["WG305"]
+    assert hook(world, f"git -C src push {remote} HEAD:feature-of-mine").decision == "pass"
 
 
 @pytest.mark.parametrize("command,expected", REMOTE_PATH_ROWS, ids=[plain_id(r[0], 60) for r in REMOTE_PATH_ROWS])

@@ -382,11 +382,25 @@ def _writes_config(flags: set[str], operands: list[str | None]) -> bool:
     return len(operands) >= 2
 
 
+def _top(directory: str) -> str:
+    """The top of the worktree git finds from `directory` (the nearest directory up holding `.git`), where git has
+    moved to by the time it reads a relative remote; `directory` itself outside every worktree."""
+    current = directory
+    while True:
+        if os.path.lexists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return directory
+        current = parent
+
+
 def _is_this_repository(remote: str, call: GitCall, command: ShellCommand, ctx: Context) -> bool:
     """Whether a fetch's or push's remote is a path (or file:// URL) into this repository: its own worktree, a shared
-    checkout or the common git dir. A relative path is git's, from the directory git runs in (`git -C d/e push
-    ../../..` is d/e's `../../..`, not the shell's: review 23's mutation run); where that directory is unknown, any
-    relative path may be this repository. A word without a slash is a remote's name (`origin`), unless it is `.`
+    checkout or the common git dir. A relative path is git's, from the top of the worktree it runs in (git moves
+    there before it reads the remote: `cd src && git push ../../..` is W's `../../..`, not src's; the shell's cwd was
+    used, review 23's mutation run of rules/git); where git runs is unknown, any relative path may be this
+    repository. A word without a slash is a remote's name (`origin`), unless it is `.`
     or `..`; a URL of any other scheme is elsewhere."""
     if remote.startswith("file://"):
         remote = remote[len("file://"):] or "/"
@@ -401,7 +415,7 @@ def _is_this_repository(remote: str, call: GitCall, command: ShellCommand, ctx: 
         return False  # `git@host:x/y.git`: git's scp-like ssh form, a colon before the first slash (review 24b)
     if not remote.startswith(("/", "~")) and call.run_dir is None:
         return True
-    resolved = canonical(remote, call.run_dir or "/", command.home)
+    resolved = canonical(remote, call.work_tree or _top(call.run_dir or "/"), command.home)
     places = [ctx.worktree_root, *ctx.layout.shared_roots, ctx.layout.common_dir]
     return any(p and (resolved == p or resolved.startswith(p + "/")) for p in places)
 
