@@ -303,6 +303,8 @@ EDGE_RECORDS: list[tuple[str, set, list]] = [
     ('git worktree lock {W}/.git', set(), []),
     ('git branch -D Xmain', set(), []),
     ('git -C {MAIN} checkout x --pathspec-from-file=f', {'WG302'}, [('WG302', '`git checkout` would rewrite or discard files of the shared checkout {MAIN}; run it in {W}.', {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('GIT_TEMPLATE_DIR=$T git init', {'WG305'}, [('WG305', '`git init` with $GIT_TEMPLATE_DIR in {W} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('GIT_CONFIG_COUNT=$N git init', {'WG305', 'WG404'}, [('WG305', '`git init` with $GIT_CONFIG_COUNT in {W} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL'), ('WG404', '$GIT_CONFIG_COUNT is only known at run time; run git without it.', {}, 'ALL')]),
 ]
 
 
@@ -358,3 +360,14 @@ def test_a_detached_shared_checkout_has_no_branch_to_move(world: Repo) -> None:
     assert bash(world, "git push . HEAD:main").decision == "pass"  # main is checked out nowhere now
     assert bash(world, "git fetch . HEAD").decision == "pass"
     assert set(bash(world, "git push . HEAD:outside").codes) == {"WG305"}
+
+
+def test_git_init_inside_a_checkout_whose_name_ends_in_x(world: Repo) -> None:
+    """A checkout of this repository at a path ending in `X` holds what lies below it (its root is compared with
+    one `/` after it, not stripped of other characters)."""
+    from tests.helpers import git
+
+    other = world.base / "wtX"
+    git("worktree", "add", "-q", "-b", "x-branch", str(other), cwd=world.main)
+    assert set(bash(world, f"git init -q --bare {other}/sub").codes) == {"WG305", "WG401"}
+    assert bash(world, f"git init -q --bare {world.base}/wt/sub").decision == "pass"
