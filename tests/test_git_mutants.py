@@ -371,3 +371,39 @@ def test_git_init_inside_a_checkout_whose_name_ends_in_x(world: Repo) -> None:
     git("worktree", "add", "-q", "-b", "x-branch", str(other), cwd=world.main)
     assert set(bash(world, f"git init -q --bare {other}/sub").codes) == {"WG305", "WG401"}
     assert bash(world, f"git init -q --bare {world.base}/wt/sub").decision == "pass"
+
+
+# --- _sets_a_moving_key: which `git config` writes leave the repository untrusted for a later git --------------
+
+MOVING_KEY = [
+    ({"-e"}, [], True),  # an edit may set anything, whatever key is named beside it
+    ({"-e"}, ["user.email"], True),
+    ({"--edit"}, ["user.email"], True),
+    ({"--rename-section"}, ["user", "core"], True),
+    ({"--remove-section"}, ["user"], True),
+    ({"--add"}, ["user.email", "x"], False),
+    ({"--add"}, ["core.worktree", "/x"], True),
+    (set(), [], True),  # nothing named: may be anything
+    (set(), ["set"], True),
+    (set(), ["set", "user.email", "x"], False),  # the verb is not the key
+    (set(), ["set", "core.worktree", "/x"], True),
+    (set(), ["unset", "user.email"], False),
+    (set(), ["unset", "core.worktree"], True),
+    (set(), ["edit"], True),
+    (set(), ["rename-section", "user", "core"], True),
+    (set(), ["remove-section", "user"], True),
+    (set(), ["user.email", "x"], False),
+    (set(), ["core.worktree", "/x"], True),
+    (set(), ["core.hooksPath", "/x"], True),
+    (set(), ["protocol.allow", "always"], True),
+    (set(), ["protocol.allow", "never"], False),  # the value decides: allows_ext reads it
+    (set(), [None, "x"], True),  # a key only known at run time
+    (set(), ["user.email"], False),
+]
+
+
+@pytest.mark.parametrize(("flags", "operands", "expected"), MOVING_KEY, ids=[plain_id(" ".join([*sorted(f), *map(str, o)]), 50) for f, o, _ in MOVING_KEY])
+def test_only_a_config_write_that_moves_or_runs_leaves_the_repository_untrusted(flags: set, operands: list, expected: bool) -> None:
+    from worktree_guard.rules.git import _sets_a_moving_key
+
+    assert _sets_a_moving_key(set(flags), list(operands)) is expected
