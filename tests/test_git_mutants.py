@@ -407,3 +407,25 @@ def test_only_a_config_write_that_moves_or_runs_leaves_the_repository_untrusted(
     from worktree_guard.rules.git import _sets_a_moving_key
 
     assert _sets_a_moving_key(set(flags), list(operands)) is expected
+
+
+# --- _writes_config: a reading option or verb makes any `git config` a read, a writing one a write ---------------
+
+WRITES_CONFIG = [
+    *[({flag}, ["x", "y"], False) for flag in ("--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list", "--get-color", "--get-colorbool")],
+    (set(), ["get", "x", "y"], False),
+    (set(), ["list", "x", "y"], False),
+    *[({flag}, ["x"], True) for flag in ("--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit")],
+    *[({flag}, [], True) for flag in ("--add", "--replace-all", "--rename-section", "-e", "--edit")],
+    *[(set(), [verb], True) for verb in ("set", "unset", "rename-section", "remove-section", "edit")],
+    (set(), ["x"], False),
+    (set(), ["x", "y"], True),
+    (set(), [], False),
+]
+
+
+@pytest.mark.parametrize(("flags", "operands", "expected"), WRITES_CONFIG, ids=[plain_id(" ".join([*sorted(f), *o]), 50) for f, o, _ in WRITES_CONFIG])
+def test_git_config_writes_as_its_options_and_verbs_say(flags: set, operands: list, expected: bool) -> None:
+    from worktree_guard.rules.git import _writes_config
+
+    assert _writes_config(set(flags), list(operands)) is expected
