@@ -363,14 +363,17 @@ def test_a_detached_shared_checkout_has_no_branch_to_move(world: Repo) -> None:
 
 
 def test_git_init_inside_a_checkout_whose_name_ends_in_x(world: Repo) -> None:
-    """A checkout of this repository at a path ending in `X` holds what lies below it (its root is compared with
-    one `/` after it, not stripped of other characters)."""
+    """A checkout of this repository at a path ending in `X` or a space holds what lies below it (its root is
+    compared with one `/` after it, not stripped of other characters)."""
     from tests.helpers import git
 
     other = world.base / "wtX"
     git("worktree", "add", "-q", "-b", "x-branch", str(other), cwd=world.main)
     assert set(bash(world, f"git init -q --bare {other}/sub").codes) == {"WG305", "WG401"}
     assert bash(world, f"git init -q --bare {world.base}/wt/sub").decision == "pass"
+    spaced = world.base / "wt "  # nor of a trailing space
+    git("worktree", "add", "-q", "-b", "spaced-branch", str(spaced), cwd=world.main)
+    assert set(bash(world, f"git init -q --bare '{spaced}/sub'").codes) == {"WG305", "WG401"}
 
 
 # --- _sets_a_moving_key: which `git config` writes leave the repository untrusted for a later git --------------
