@@ -305,6 +305,10 @@ EDGE_RECORDS: list[tuple[str, set, list]] = [
     ('git -C {MAIN} checkout x --pathspec-from-file=f', {'WG302'}, [('WG302', '`git checkout` would rewrite or discard files of the shared checkout {MAIN}; run it in {W}.', {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
     ('GIT_TEMPLATE_DIR=$T git init', {'WG305'}, [('WG305', '`git init` with $GIT_TEMPLATE_DIR in {W} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
     ('GIT_CONFIG_COUNT=$N git init', {'WG305', 'WG404'}, [('WG305', '`git init` with $GIT_CONFIG_COUNT in {W} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL'), ('WG404', '$GIT_CONFIG_COUNT is only known at run time; run git without it.', {}, 'ALL')]),
+    ('git config --worktree core.worktree /tmp/x && git status', {'WG404'}, [('WG404', "git would read the config or hooks of {W}, which this command set or wrote first (a template's, a write into its git dir, `git config`); run git without it.", {}, 'git status')]),
+    ('git config --worktree user.name x && git status', set(), []),
+    ('git config --worktree --get core.worktree && git status', set(), []),
+    ('git add core.worktree /tmp/x && git status', set(), []),
 ]
 
 
@@ -432,3 +436,13 @@ def test_git_config_writes_as_its_options_and_verbs_say(flags: set, operands: li
     from worktree_guard.rules.git import _writes_config
 
     assert _writes_config(set(flags), list(operands)) is expected
+
+
+@pytest.mark.parametrize("option", ["--global", "--system", "-f /tmp/c", "--file=/tmp/c"])
+def test_a_config_written_elsewhere_leaves_the_repository_trusted(world: Repo, option: str) -> None:
+    """`git config --global core.worktree …` writes no config of this repository: a later git here reads nothing
+    the command put there. (Only the later git's records are asserted: the write itself gets WG305 today, a false
+    deny reported in docs/testing.md, phase 9.)"""
+    command = f"git config {option} core.worktree /tmp/x && git status"
+    later = [r for r in git_records(world, command)[1] if r[3] == "git status"]
+    assert later == [], command
