@@ -309,6 +309,12 @@ EDGE_RECORDS: list[tuple[str, set, list]] = [
     ('git config --worktree user.name x && git status', set(), []),
     ('git config --worktree --get core.worktree && git status', set(), []),
     ('git add core.worktree /tmp/x && git status', set(), []),
+    ('cd $X; git commit -m x', {'WG303', 'WG202'}, [('WG303', 'worktree-guard cannot tell which checkout this git command acts on (the directory it runs in is not known); run git with literal paths inside {W}.', {}, 'git commit -m x')]),
+    ('git --work-tree={MAIN} reset --hard', {'WG302'}, [('WG302', "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('GIT_WORK_TREE={MAIN} git reset --hard', {'WG302'}, [('WG302', "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git --git-dir={MAIN}/.git --work-tree={W} reset --hard', {'WG302'}, [('WG302', "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git --git-dir={MAIN}/.git/worktrees/agent-a1234567890abcdef --work-tree={MAIN} reset --hard', {'WG302'}, [('WG302', "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} --work-tree={W} reset --hard', {'WG302'}, [('WG302', "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
 ]
 
 
