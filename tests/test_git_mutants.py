@@ -452,3 +452,14 @@ def test_a_config_written_elsewhere_leaves_the_repository_trusted(world: Repo, o
     command = f"git config {option} core.worktree /tmp/x && git status"
     later = [r for r in git_records(world, command)[1] if r[3] == "git status"]
     assert later == [], command
+
+
+def test_a_repository_nested_in_a_shared_checkout_is_named_by_that_checkout(world: Repo) -> None:
+    """A repository of its own inside the main checkout is shared ground too: the record names the shared root
+    it lies in, the place whose owner the agent must ask."""
+    from tests.helpers import git
+
+    git("init", "-q", str(world.main / "vendor"), cwd=world.main)
+    assert git_records(world, "git -C {MAIN}/vendor reset --hard") == ({"WG302"}, [(
+        "WG302", "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.",
+        {"path": "{MAIN}", "resolved": "{MAIN}", "shared_root": "{MAIN}", "suggestion": "{W}"}, "ALL")])
