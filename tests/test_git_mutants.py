@@ -315,6 +315,12 @@ EDGE_RECORDS: list[tuple[str, set, list]] = [
     ('git --git-dir={MAIN}/.git --work-tree={W} reset --hard', {'WG302'}, [('WG302', "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
     ('git --git-dir={MAIN}/.git/worktrees/agent-a1234567890abcdef --work-tree={MAIN} reset --hard', {'WG302'}, [('WG302', "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
     ('git -C {MAIN} --work-tree={W} reset --hard', {'WG302'}, [('WG302', "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C $D config core.worktree /tmp/x && git status', {'WG305', 'WG404'}, [('WG305', '`git config` would write configuration every worktree shares; use `git config --worktree` in {W}, or ask the user.', {}, 'git -C $D config core.worktree /tmp/x'), ('WG404', "git would read the config or hooks of /, which this command set or wrote first (a template's, a write into its git dir, `git config`); run git without it.", {}, 'git status')]),
+    ('git -c alias.x=a=b status', {'WG305'}, [('WG305', '`git -c alias.x=…` runs commands worktree-guard cannot see; leave it out.', {}, 'ALL')]),
+    ('git -c core.hooksPath=/tmp/h=1 commit -m x', {'WG305'}, [('WG305', '`git -c core.hookspath=…` runs hooks worktree-guard cannot see; leave it out.', {}, 'ALL')]),
+    ('git fetch -u origin', {'WG305'}, [('WG305', '`git fetch -u` (--update-head-ok) may move a branch another checkout has checked out; fetch into a branch of your own instead.', {}, 'ALL')]),
+    ('git fetch --update-head-ok origin', {'WG305'}, [('WG305', '`git fetch --update-head-ok` may move a branch another checkout has checked out (through any refspec, remote config or --refmap); fetch into a branch of your own instead.', {}, 'ALL')]),
+    ('git fetch -q -u . HEAD:refs/heads/feature', {'WG305'}, [('WG305', '`git fetch -u` (--update-head-ok) may move a branch another checkout has checked out; fetch into a branch of your own instead.', {}, 'ALL')]),
 ]
 
 
