@@ -321,6 +321,7 @@ EDGE_RECORDS: list[tuple[str, set, list]] = [
     ('git fetch -u origin', {'WG305'}, [('WG305', '`git fetch -u` (--update-head-ok) may move a branch another checkout has checked out; fetch into a branch of your own instead.', {}, 'ALL')]),
     ('git fetch --update-head-ok origin', {'WG305'}, [('WG305', '`git fetch --update-head-ok` may move a branch another checkout has checked out (through any refspec, remote config or --refmap); fetch into a branch of your own instead.', {}, 'ALL')]),
     ('git fetch -q -u . HEAD:refs/heads/feature', {'WG305'}, [('WG305', '`git fetch -u` (--update-head-ok) may move a branch another checkout has checked out; fetch into a branch of your own instead.', {}, 'ALL')]),
+    ('git fetch . $X x:main', {'WG305'}, [('WG305', '`git fetch` into this repository with a refspec only known at run time could move a checked-out branch.', {}, 'ALL'), ('WG305', '`git fetch` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
 ]
 
 
