@@ -1,0 +1,472 @@
+"""The git rule's edges from its mutation run (issue 13 phase 9, `rules/git`), each pinned by exact codes.
+
+The rows run in this process through the engine with the real repository of `tests/test_bash_rules.py` (W a
+linked worktree inside the main checkout {MAIN}), so that mutmut sees them; `writes_repository` (the
+shared-workspace worker's WG703 table) is asked directly for the git step the walker hands the rules.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import Repo, plain_id, subagent_payload
+from tests.test_bash_rules import bash, fill, world  # noqa: F401  (the fixture)
+
+
+def git_step(repo: Repo, command: str):
+    """The last `git` step the walker hands the rules for `command`."""
+    from worktree_guard.engine import build_context
+    from worktree_guard.plugins import plugin_manager
+    from worktree_guard.rules.bash import analyse
+    from worktree_guard.runtimes.claude_code import to_tool_call
+
+    call = to_tool_call(subagent_payload(repo, "Bash", {"command": command}))
+    ctx = build_context(call, pm=plugin_manager())
+    seen = []
+    analyse(command, ctx, on_command=lambda step: seen.append(step) or [], on_redirect=lambda r: [])
+    return [s for s in seen if s.name == "git"][-1]
+
+
+# --- writes_repository: what a shared-workspace worker may not run (WG703) -------------------------------------
+
+WRITES_REPOSITORY = [
+    ("git status", False),
+    ("git commit -m x", True),
+    ('git "$S"', True),  # the subcommand only known at run time
+    ("git", False),  # no subcommand: git prints its usage
+    ("git config user.name", False),
+    ("git config user.name x", True),
+    ("git config --get user.name", False),
+    ("git config get user.name", False),
+    ("git config --unset user.name", True),
+    ("git config unset user.name", True),
+    ("git branch", False),
+    ("git branch -a", False),
+    ("git branch x", True),
+    ("git branch --list x", False),
+    ("git branch -D x", True),
+    ("git branch -u origin/x", True),
+    ("git branch --set-upstream-to origin/x", True),
+    ("git tag", False),
+    ("git tag v1", True),
+    ("git tag -l v1", False),
+    ("git tag -d v1", True),
+    ("git tag -a -m x", True),
+    # a listing option beside the operands leaves the writing options to decide
+    ("git tag -n v1", False),
+    ("git tag -n -d v1", True),
+    ("git tag -n --delete v1", True),
+    ("git tag -n -f v1", True),
+    ("git tag -n --force v1", True),
+    ("git tag -n -a v1", True),
+    ("git tag -n -s v1", True),
+    ("git tag -n -m x v1", True),
+    ("git branch --list x", False),
+    ("git branch --list -D x", True),
+    ("git branch --list -m x", True),
+    ("git branch --list -u o/x", True),
+    ("git branch --list --set-upstream-to o/x", True),
+    ("git symbolic-ref HEAD", False),
+    ("git symbolic-ref HEAD refs/heads/x", True),
+    ("git symbolic-ref -d HEAD", True),
+    ("git symbolic-ref --delete HEAD", True),
+    ("git reflog", False),
+    ("git reflog show", False),
+    ("git reflog expire --all", True),
+    ("git reflog delete HEAD@{1}", True),
+    ("git hash-object f", False),
+    ("git hash-object -w f", True),
+    ("git notes", False),
+    ("git notes list", False),
+    ("git notes show", False),
+    ("git notes add -m x", True),
+    ("git remote", False),
+    ("git remote show origin", False),
+    ("git remote get-url origin", False),
+    ("git remote add o u", True),
+    ("git worktree list", False),
+    ("git worktree add ../x", True),
+    ("git fetch", True),
+    ("git push", True),
+    ("git gc", True),
+    ("git log", False),
+    ("git rev-parse HEAD", False),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), WRITES_REPOSITORY, ids=[plain_id(c, 50) for c, _ in WRITES_REPOSITORY])
+def test_writes_repository_reads_each_subcommand_as_the_table_says(world: Repo, command: str, expected: bool) -> None:
+    from worktree_guard.rules.git import writes_repository
+    from worktree_guard.shell.git_call import read_git_call
+
+    assert writes_repository(read_git_call(git_step(world, command))) is expected, command
+
+
+# --- the rule's records: (command, every code of the verdict, the git rule's records) ---------------------------
+# A record is (code, message, path fields, the text its span covers; "ALL" = the whole command). {MAIN} is the main
+# checkout, {SIB} a sibling agent's worktree, {OUT} a worktree outside the main checkout, {W} this agent's
+# worktree; `feature` is a branch no checkout has checked out (the `world` fixture), `main`, `outside` and the
+# sibling's `worktree-agent-afedcba0987654321` are checked out elsewhere.
+
+EDGE_RECORDS: list[tuple[str, set, list]] = [
+    ('git -C {MAIN} switch -h', set(), []),
+    ('git -C {MAIN} checkout', set(), []),
+    ('git -C {MAIN} checkout --detach', {'WG301'}, [('WG301', "`git checkout` would change the branch of the shared checkout {MAIN}; switch branches only in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} checkout --orphan x', {'WG301'}, [('WG301', "`git checkout` would change the branch of the shared checkout {MAIN}; switch branches only in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} checkout -B x', {'WG301'}, [('WG301', "`git checkout` would change the branch of the shared checkout {MAIN}; switch branches only in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} checkout x -- a', {'WG302'}, [('WG302', '`git checkout` would rewrite or discard files of the shared checkout {MAIN}; run it in {W}.', {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} checkout -h', set(), []),
+    ('git -C {MAIN} symbolic-ref HEAD', set(), []),
+    ('git -C {MAIN} update-ref refs/heads/x abc', set(), []),
+    ('git -C {MAIN} $X', {'WG302'}, [('WG302', "worktree-guard cannot tell whether this git command changes the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} status', set(), []),
+    ('git -C {MAIN} -C {MAIN} reset --hard', {'WG302'}, [('WG302', "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} reset --hard && git -C {MAIN} reset --hard', {'WG302'}, [('WG302', "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'git -C {MAIN} reset --hard'), ('WG302', "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'git -C {MAIN} reset --hard')]),
+    ('git -C {MAIN}/src reset --hard', {'WG302'}, [('WG302', "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git --git-dir={MAIN}/.git reset --soft HEAD~1', {'WG302'}, [('WG302', "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {SIB} commit -m x', {'WG302'}, [('WG302', "`git commit` would change the working tree, index or HEAD of the shared checkout {SIB}; run it in this agent's worktree {W}.", {'path': '{SIB}', 'resolved': '{SIB}', 'shared_root': '{SIB}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {SIB} $X', {'WG302'}, [('WG302', "worktree-guard cannot tell whether this git command changes the shared checkout {SIB}; run it in this agent's worktree {W}.", {'path': '{SIB}', 'resolved': '{SIB}', 'shared_root': '{SIB}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git clone -c alias.x=y /tmp/r /tmp/d', {'WG305'}, [('WG305', '`git -c alias.x=…` runs commands worktree-guard cannot see; leave it out.', {}, 'ALL')]),
+    ('git clone --config=core.hooksPath=/tmp/h /tmp/r /tmp/d', {'WG305'}, [('WG305', '`git -c core.hookspath=…` runs hooks worktree-guard cannot see; leave it out.', {}, 'ALL')]),
+    ('git clone --config $X /tmp/r /tmp/d', {'WG404'}, [('WG404', '`git clone -c` is given config only known at run time ($X), which may name a command git runs; run git without it.', {}, 'ALL')]),
+    ('git -c Core.HooksPath=/tmp/h status', {'WG305'}, [('WG305', '`git -c core.hookspath=…` runs hooks worktree-guard cannot see; leave it out.', {}, 'ALL')]),
+    ('git -c receive.denyNonFastForwards=false -c alias.y=z status', {'WG305'}, [('WG305', '`git -c receive.denynonfastforwards=…` lets a push update a branch another checkout has checked out; leave it out.', {}, 'ALL'), ('WG305', '`git -c alias.y=…` runs commands worktree-guard cannot see; leave it out.', {}, 'ALL')]),
+    ('git -c user.name=x status', set(), []),
+    ('git push -u origin x', set(), []),
+    ('git receive-pack .', {'WG305'}, [('WG305', '`git receive-pack` updates any ref a client sends it; ask the user.', {}, 'ALL')]),
+    ('git switch --ignore-other-worktrees main', {'WG305'}, [('WG305', '`--ignore-other-worktrees` would check out a branch another worktree has checked out; create a new branch in {W} instead.', {}, 'ALL')]),
+    ('git checkout --ignore-other-worktrees -b y', {'WG305'}, [('WG305', '`--ignore-other-worktrees` would check out a branch another worktree has checked out; create a new branch in {W} instead.', {}, 'ALL')]),
+    ('git branch --ignore-other-worktrees main', set(), []),
+    ('git branch -m main x', {'WG305'}, [('WG305', '`git branch` would move, rename, overwrite or delete `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git branch -M x main', {'WG305'}, [('WG305', '`git branch` would move, rename, overwrite or delete `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git branch -c main x', {'WG305'}, [('WG305', '`git branch` would move, rename, overwrite or delete `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git branch -d feature', set(), []),
+    ('git branch -D worktree-agent-afedcba0987654321', {'WG305'}, [('WG305', '`git branch` would move, rename, overwrite or delete `worktree-agent-afedcba0987654321`, the branch checked out in {SIB}.', {}, 'ALL')]),
+    ('git branch -f refs/heads/main', {'WG305'}, [('WG305', '`git branch` would move, rename, overwrite or delete `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git branch -d +main', {'WG305'}, [('WG305', '`git branch` would move, rename, overwrite or delete `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git branch x main', set(), []),
+    ('git branch -D feature $X', {'WG305'}, [('WG305', '`git branch` with a branch name only known at run time could move a branch another checkout uses.', {}, 'ALL')]),
+    ('git update-ref refs/heads/feature abc', set(), []),
+    ('git update-ref main abc', set(), []),
+    ('git update-ref -d refs/heads/main', {'WG305'}, [('WG305', '`git update-ref` would move `refs/heads/main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git update-ref refs/heads/main $X', {'WG305'}, [('WG305', '`git update-ref` with refs only known at run time could move a branch another checkout uses.', {}, 'ALL')]),
+    ('git update-ref $X abc', {'WG305'}, [('WG305', '`git update-ref` with refs only known at run time could move a branch another checkout uses.', {}, 'ALL')]),
+    ('git update-ref --stdin', {'WG305'}, [('WG305', '`git update-ref` with refs only known at run time could move a branch another checkout uses.', {}, 'ALL')]),
+    ('git push . HEAD:refs/heads/main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git push . +HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git push . HEAD:feature', set(), []),
+    ('git push . main', set(), []),
+    ('git push . HEAD:main HEAD:outside', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL'), ('WG305', '`git push` would move `outside`, the branch checked out in {OUT}.', {}, 'ALL')]),
+    ('git push {MAIN} HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git push {MAIN}/.git HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git push {SIB} HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git push {W} HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git push {W}/src/.. HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git push ./ HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git push ../../.. HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git push ../../../ HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git push {MAIN}x HEAD:main', set(), []),
+    ('git push /tmp/x HEAD:main', set(), []),
+    ('git push origin HEAD:main', set(), []),
+    ('git push $R HEAD:main', set(), []),
+    ('git push {MAIN} $X', {'WG305'}, [('WG305', '`git push` into this repository with a refspec only known at run time could move a checked-out branch.', {}, 'ALL')]),
+    ('git push {MAIN}', set(), []),
+    ('cd $X; git push ../.. HEAD:main', {'WG202'}, []),
+    ('git fetch . x:main', {'WG305'}, [('WG305', '`git fetch` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git fetch . x:worktree-agent-afedcba0987654321 $Y', {'WG305'}, [('WG305', '`git fetch` would move `worktree-agent-afedcba0987654321`, the branch checked out in {SIB}.', {}, 'ALL'), ('WG305', '`git fetch` into this repository with a refspec only known at run time could move a checked-out branch.', {}, 'ALL')]),
+    ('git fetch {MAIN} main:main', {'WG305'}, [('WG305', '`git fetch` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git pull . x:main', set(), []),
+    ('git remote', set(), []),
+    ('git remote -v', set(), []),
+    ('git remote add o u', {'WG305'}, [('WG305', '`git remote add` writes the repository config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git remote set-url o u', {'WG305'}, [('WG305', '`git remote set-url` writes the repository config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git remote rename o p', {'WG305'}, [('WG305', '`git remote rename` writes the repository config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git remote remove o', {'WG305'}, [('WG305', '`git remote remove` writes the repository config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git remote rm o', {'WG305'}, [('WG305', '`git remote rm` writes the repository config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git remote set-head o -a', {'WG305'}, [('WG305', '`git remote set-head` writes the repository config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git remote set-branches o x', {'WG305'}, [('WG305', '`git remote set-branches` writes the repository config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git remote prune o', set(), []),
+    ('git branch --unset-upstream', {'WG305'}, [('WG305', '`git branch` would write the upstream or description into the repository config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git branch --edit-description', {'WG305'}, [('WG305', '`git branch` would write the upstream or description into the repository config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git branch --set-upstream-to=origin/x', {'WG305'}, [('WG305', '`git branch` would write the upstream or description into the repository config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git maintenance register', {'WG305'}, [('WG305', '`git maintenance register` writes config for this repository; ask the user.', {}, 'ALL')]),
+    ('git maintenance unregister', {'WG305'}, [('WG305', '`git maintenance unregister` writes config for this repository; ask the user.', {}, 'ALL')]),
+    ('git maintenance stop', {'WG305'}, [('WG305', '`git maintenance stop` writes config for this repository; ask the user.', {}, 'ALL')]),
+    ('git maintenance run', set(), []),
+    ('git maintenance', set(), []),
+    ('git sparse-checkout add a', {'WG305'}, [('WG305', '`git sparse-checkout` would turn on per-worktree config in the config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git sparse-checkout init', {'WG305'}, [('WG305', '`git sparse-checkout` would turn on per-worktree config in the config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git sparse-checkout reapply', {'WG305'}, [('WG305', '`git sparse-checkout` would turn on per-worktree config in the config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git sparse-checkout disable', {'WG305'}, [('WG305', '`git sparse-checkout` would turn on per-worktree config in the config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git sparse-checkout list', set(), []),
+    ('git sparse-checkout', set(), []),
+    ('git notes', set(), []),
+    ('git notes list', set(), []),
+    ('git notes show', set(), []),
+    ('git notes get-ref', set(), []),
+    ('git notes append -m x', {'WG305'}, [('WG305', '`git notes append` writes refs/notes, which every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git replace', set(), []),
+    ('git replace -l', set(), []),
+    ('git replace --list x', set(), []),
+    ('git replace -d x', {'WG305'}, [('WG305', '`git replace` writes refs/replace, which changes history for every worktree; ask the user.', {}, 'ALL')]),
+    ('git symbolic-ref -d HEAD refs/heads/main', set(), []),
+    ('git symbolic-ref HEAD $X', {'WG305'}, [('WG305', '`git symbolic-ref` would point a ref at `?`, the branch another checkout has checked out.', {}, 'ALL')]),
+    ('git symbolic-ref $X refs/heads/x', {'WG305'}, [('WG305', '`git symbolic-ref` would point a ref at `?`, the branch another checkout has checked out.', {}, 'ALL')]),
+    ('git symbolic-ref refs/heads/main refs/heads/x', {'WG305'}, [('WG305', '`git symbolic-ref` would point a ref at `main`, the branch another checkout has checked out.', {}, 'ALL')]),
+    ('git symbolic-ref refs/heads/x refs/heads/feature', set(), []),
+    ('git symbolic-ref HEAD refs/heads/worktree-agent-afedcba0987654321', {'WG305'}, [('WG305', '`git symbolic-ref` would point a ref at `worktree-agent-afedcba0987654321`, the branch another checkout has checked out.', {}, 'ALL')]),
+    ('git symbolic-ref HEAD', set(), []),
+    ('git config --worktree x y', set(), []),
+    ('git -C {MAIN} config --worktree x y', {'WG305'}, [('WG305', '`git config` would write configuration every worktree shares; use `git config --worktree` in {W}, or ask the user.', {}, 'ALL')]),
+    ('git config x', set(), []),
+    ('git config --list', set(), []),
+    ('git config -l', set(), []),
+    ('git config --get-regexp x', set(), []),
+    ('git config --get-all x', set(), []),
+    ('git config --get-urlmatch x u', set(), []),
+    ('git config --get-color x', set(), []),
+    ('git config --get-colorbool x', set(), []),
+    ('git config list', set(), []),
+    ('git config get x', set(), []),
+    ('git config --add x y', {'WG305'}, [('WG305', '`git config` would write configuration every worktree shares; use `git config --worktree` in {W}, or ask the user.', {}, 'ALL')]),
+    ('git config --replace-all x y', {'WG305'}, [('WG305', '`git config` would write configuration every worktree shares; use `git config --worktree` in {W}, or ask the user.', {}, 'ALL')]),
+    ('git config --rename-section a b', {'WG305'}, [('WG305', '`git config` would write configuration every worktree shares; use `git config --worktree` in {W}, or ask the user.', {}, 'ALL')]),
+    ('git config --remove-section a', {'WG305'}, [('WG305', '`git config` would write configuration every worktree shares; use `git config --worktree` in {W}, or ask the user.', {}, 'ALL')]),
+    ('git config -e', {'WG305'}, [('WG305', '`git config` would write configuration every worktree shares; use `git config --worktree` in {W}, or ask the user.', {}, 'ALL')]),
+    ('git config --edit', {'WG305'}, [('WG305', '`git config` would write configuration every worktree shares; use `git config --worktree` in {W}, or ask the user.', {}, 'ALL')]),
+    ('git config --unset x', {'WG305'}, [('WG305', '`git config` would write configuration every worktree shares; use `git config --worktree` in {W}, or ask the user.', {}, 'ALL')]),
+    ('git config --unset-all x', {'WG305'}, [('WG305', '`git config` would write configuration every worktree shares; use `git config --worktree` in {W}, or ask the user.', {}, 'ALL')]),
+    ('git config set x y', {'WG305'}, [('WG305', '`git config` would write configuration every worktree shares; use `git config --worktree` in {W}, or ask the user.', {}, 'ALL')]),
+    ('git config unset x', {'WG305'}, [('WG305', '`git config` would write configuration every worktree shares; use `git config --worktree` in {W}, or ask the user.', {}, 'ALL')]),
+    ('git config rename-section a b', {'WG305'}, [('WG305', '`git config` would write configuration every worktree shares; use `git config --worktree` in {W}, or ask the user.', {}, 'ALL')]),
+    ('git config remove-section a', {'WG305'}, [('WG305', '`git config` would write configuration every worktree shares; use `git config --worktree` in {W}, or ask the user.', {}, 'ALL')]),
+    ('git config edit', {'WG305'}, [('WG305', '`git config` would write configuration every worktree shares; use `git config --worktree` in {W}, or ask the user.', {}, 'ALL')]),
+    ('git worktree add -b x ../y', {'WG304'}, [('WG304', "`git worktree add` would touch {MAIN}/.claude/worktrees/y, outside this agent's worktree {W}.", {'path': '../y', 'resolved': '{MAIN}/.claude/worktrees/y'}, '../y')]),
+    ('git worktree add -B x /tmp/y', {'WG304'}, [('WG304', "`git worktree add` would touch /tmp/y, outside this agent's worktree {W}.", {'path': '/tmp/y', 'resolved': '/tmp/y'}, '/tmp/y')]),
+    ('git worktree add /tmp/y main', {'WG304'}, [('WG304', "`git worktree add` would touch /tmp/y, outside this agent's worktree {W}.", {'path': '/tmp/y', 'resolved': '/tmp/y'}, '/tmp/y')]),
+    ('git worktree add --reason r ../y', {'WG304'}, [('WG304', "`git worktree add` would touch {MAIN}/.claude/worktrees/y, outside this agent's worktree {W}.", {'path': '../y', 'resolved': '{MAIN}/.claude/worktrees/y'}, '../y')]),
+    ('git worktree lock --reason r {SIB}', {'WG304'}, [('WG304', "`git worktree lock` would touch {SIB}, outside this agent's worktree {W}.", {'path': '{SIB}', 'resolved': '{SIB}'}, '{SIB}')]),
+    ('git worktree lock {W}', set(), []),
+    ('git worktree move /tmp/a {W}', {'WG304'}, [('WG304', "`git worktree move` would touch /tmp/a, outside this agent's worktree {W}.", {'path': '/tmp/a', 'resolved': '/tmp/a'}, '/tmp/a')]),
+    ('git worktree move {W} /tmp/a', {'WG304'}, [('WG304', "`git worktree move` would take away this agent's own worktree {W}; leave that to the user.", {'path': '{W}', 'resolved': '{W}'}, '{W}'), ('WG304', "`git worktree move` would touch /tmp/a, outside this agent's worktree {W}.", {'path': '/tmp/a', 'resolved': '/tmp/a'}, '/tmp/a')]),
+    ('git worktree remove {W}', {'WG304'}, [('WG304', "`git worktree remove` would take away this agent's own worktree {W}; leave that to the user.", {'path': '{W}', 'resolved': '{W}'}, '{W}')]),
+    ('git worktree remove {W}/sub', set(), []),
+    ('git worktree remove -f {SIB}', {'WG304'}, [('WG304', "`git worktree remove` would touch {SIB}, outside this agent's worktree {W}.", {'path': '{SIB}', 'resolved': '{SIB}'}, '{SIB}')]),
+    ('git worktree remove', set(), []),
+    ('git worktree list', set(), []),
+    ('git worktree $X', set(), []),
+    ('git worktree unlock $X', {'WG304'}, [('WG304', '`git worktree unlock` names a path only known at run time.', {}, '$X')]),
+    ('git worktree repair {SIB} {OUT}', {'WG304'}, [('WG304', "`git worktree repair` would touch {SIB}, outside this agent's worktree {W}.", {'path': '{SIB}', 'resolved': '{SIB}'}, '{SIB}'), ('WG304', "`git worktree repair` would touch {OUT}, outside this agent's worktree {W}.", {'path': '{OUT}', 'resolved': '{OUT}'}, '{OUT}')]),
+    ('cd $X; git worktree add y', {'WG304', 'WG202'}, [('WG304', '`git worktree add` names a path only known at run time.', {}, 'y')]),
+    ('cd $X; git worktree add /tmp/y', {'WG304', 'WG202'}, [('WG304', "`git worktree add` would touch /tmp/y, outside this agent's worktree {W}.", {'path': '/tmp/y', 'resolved': '/tmp/y'}, '/tmp/y')]),
+    ('git -C src worktree add ../../x', {'WG304'}, [('WG304', "`git worktree add` would touch {MAIN}/.claude/worktrees/x, outside this agent's worktree {W}.", {'path': '../../x', 'resolved': '{MAIN}/.claude/worktrees/x'}, '../../x')]),
+    ('git -C src worktree add ../x', set(), []),
+    ('git init --bare -h', set(), []),
+    ('git init --help', set(), []),
+    ('cd $X; git init --bare sub', {'WG305', 'WG403', 'WG202'}, [('WG305', '`git init` with --bare in a directory only known at run time would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'git init --bare sub')]),
+    ('cd $X; git init --bare /tmp/q', {'WG202'}, []),
+    ('git init --bare $X', {'WG305', 'WG403'}, [('WG305', '`git init` with --bare in a directory only known at run time would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('git init -q --quiet -b x --initial-branch=y', set(), []),
+    ('GIT_CONFIG_PARAMETERS="\'a=b\'" git init', {'WG305'}, [('WG305', '`git init` with $GIT_CONFIG_PARAMETERS in {W} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('GIT_CONFIG_COUNT=0 git init', {'WG305'}, [('WG305', '`git init` with $GIT_CONFIG_COUNT in {W} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('GIT_TEMPLATE_DIR=/tmp/t git init', {'WG305'}, [('WG305', '`git init` with $GIT_TEMPLATE_DIR in {W} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('git -c x=y init', {'WG305'}, [('WG305', '`git init` with -c in {W} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('git --config-env=x=Y init', {'WG305'}, [('WG305', '`git init` with -c in {W} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('git --git-dir={MAIN}/.git init --bare /tmp/x', {'WG305', 'WG401'}, [('WG305', '`git init` with --bare in {MAIN}/.git would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('git --git-dir=/tmp/gd init --bare {MAIN}', {'WG305', 'WG401'}, [('WG305', '`git init` with --bare in {MAIN} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('git init --bare {W}/src', {'WG305'}, [('WG305', '`git init` with --bare in {W}/src would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('git init --bare src', {'WG305'}, [('WG305', '`git init` with --bare in {W}/src would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('git -C /tmp init --bare src', set(), []),
+    ('git init --bare /tmp/zz', set(), []),
+    ('git init --bare {OUT}', {'WG305', 'WG401'}, [('WG305', '`git init` with --bare in {OUT} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('git init --bare {MAIN}/.git', {'WG305', 'WG401'}, [('WG305', '`git init` with --bare in {MAIN}/.git would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('git init --bare {MAIN}', {'WG305', 'WG401'}, [('WG305', '`git init` with --bare in {MAIN} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('git init --bare {MAIN}x', set(), []),
+    ('git init --bare {MAIN}/', {'WG305', 'WG401'}, [('WG305', '`git init` with --bare in {MAIN} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('git init --bare --shared', {'WG305'}, [('WG305', '`git init` with --bare, --shared in {W} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('git worktree list /tmp/x', set(), []),
+    ('git worktree add -f ../y', {'WG304'}, [('WG304', "`git worktree add` would touch {MAIN}/.claude/worktrees/y, outside this agent's worktree {W}.", {'path': '../y', 'resolved': '{MAIN}/.claude/worktrees/y'}, '../y')]),
+    ('git worktree add src/y ../../x', set(), []),
+    ('git $A $B', {'WG303'}, [('WG303', "worktree-guard cannot tell which checkout this git command acts on (its words $A $B are only known at run time and may hold git's options such as -C); run git with literal words inside {W}.", {}, 'ALL')]),
+    ('echo x | xargs git', {'WG303'}, [('WG303', "worktree-guard cannot tell which checkout this git command acts on (its words git are only known at run time and may hold git's options such as -C); run git with literal words inside {W}.", {}, 'xargs git')]),
+    ('xargs git status', set(), []),
+    ('git -C {MAIN} "$@"', {'WG302'}, [('WG302', "worktree-guard cannot tell whether this git command changes the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} -C $D commit', {'WG303'}, [('WG303', 'worktree-guard cannot tell which checkout this git command acts on (-C $D is only known at run time); run git with literal paths inside {W}.', {}, 'ALL')]),
+    ("mkdir sub && echo 'gitdir: {MAIN}/.git' > sub/.git && git -C sub reset -q --hard", {'WG303', 'WG103'}, [('WG303', 'worktree-guard cannot tell which checkout this git command acts on (git runs in {W}/sub, which this command writes first, so a `.git` there may send it to another checkout); run git with literal paths inside {W}.', {}, 'git -C sub reset -q --hard')]),
+    ('git -C $D -C $E commit', {'WG303'}, [('WG303', 'worktree-guard cannot tell which checkout this git command acts on (-C $D is only known at run time; -C $E is only known at run time); run git with literal paths inside {W}.', {}, 'ALL')]),
+    ('git worktree add -f -b x ../y', {'WG304'}, [('WG304', "`git worktree add` would touch {MAIN}/.claude/worktrees/y, outside this agent's worktree {W}.", {'path': '../y', 'resolved': '{MAIN}/.claude/worktrees/y'}, '../y')]),
+    ('git worktree add -f --reason r ../y', {'WG304'}, [('WG304', "`git worktree add` would touch {MAIN}/.claude/worktrees/y, outside this agent's worktree {W}.", {'path': '../y', 'resolved': '{MAIN}/.claude/worktrees/y'}, '../y')]),
+    ('git worktree repair $X {SIB}', {'WG304'}, [('WG304', '`git worktree repair` names a path only known at run time.', {}, '$X'), ('WG304', "`git worktree repair` would touch {SIB}, outside this agent's worktree {W}.", {'path': '{SIB}', 'resolved': '{SIB}'}, '{SIB}')]),
+    ('git push {MAIN}/src HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git push {SIB}/src HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git push {MAIN}/.git/worktrees HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git worktree lock {W}/.git', set(), []),
+    ('git branch -D Xmain', set(), []),
+    ('git -C {MAIN} checkout x --pathspec-from-file=f', {'WG302'}, [('WG302', '`git checkout` would rewrite or discard files of the shared checkout {MAIN}; run it in {W}.', {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('GIT_TEMPLATE_DIR=$T git init', {'WG305'}, [('WG305', '`git init` with $GIT_TEMPLATE_DIR in {W} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
+    ('GIT_CONFIG_COUNT=$N git init', {'WG305', 'WG404'}, [('WG305', '`git init` with $GIT_CONFIG_COUNT in {W} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL'), ('WG404', '$GIT_CONFIG_COUNT is only known at run time; run git without it.', {}, 'ALL')]),
+    ('git config --worktree core.worktree /tmp/x && git status', {'WG404'}, [('WG404', "git would read the config or hooks of {W}, which this command set or wrote first (a template's, a write into its git dir, `git config`); run git without it.", {}, 'git status')]),
+    ('git config --worktree user.name x && git status', set(), []),
+    ('git config --worktree --get core.worktree && git status', set(), []),
+    ('git add core.worktree /tmp/x && git status', set(), []),
+    ('cd $X; git commit -m x', {'WG303', 'WG202'}, [('WG303', 'worktree-guard cannot tell which checkout this git command acts on (the directory it runs in is not known); run git with literal paths inside {W}.', {}, 'git commit -m x')]),
+    ('git --work-tree={MAIN} reset --hard', {'WG302'}, [('WG302', "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('GIT_WORK_TREE={MAIN} git reset --hard', {'WG302'}, [('WG302', "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git --git-dir={MAIN}/.git --work-tree={W} reset --hard', {'WG302'}, [('WG302', "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git --git-dir={MAIN}/.git/worktrees/agent-a1234567890abcdef --work-tree={MAIN} reset --hard', {'WG302'}, [('WG302', "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C {MAIN} --work-tree={W} reset --hard', {'WG302'}, [('WG302', "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
+    ('git -C $D config core.worktree /tmp/x && git status', {'WG305', 'WG404'}, [('WG305', '`git config` would write configuration every worktree shares; use `git config --worktree` in {W}, or ask the user.', {}, 'git -C $D config core.worktree /tmp/x'), ('WG404', "git would read the config or hooks of /, which this command set or wrote first (a template's, a write into its git dir, `git config`); run git without it.", {}, 'git status')]),
+    ('git -c alias.x=a=b status', {'WG305'}, [('WG305', '`git -c alias.x=…` runs commands worktree-guard cannot see; leave it out.', {}, 'ALL')]),
+    ('git -c core.hooksPath=/tmp/h=1 commit -m x', {'WG305'}, [('WG305', '`git -c core.hookspath=…` runs hooks worktree-guard cannot see; leave it out.', {}, 'ALL')]),
+    ('git fetch -u origin', {'WG305'}, [('WG305', '`git fetch -u` (--update-head-ok) may move a branch another checkout has checked out; fetch into a branch of your own instead.', {}, 'ALL')]),
+    ('git fetch --update-head-ok origin', {'WG305'}, [('WG305', '`git fetch --update-head-ok` may move a branch another checkout has checked out (through any refspec, remote config or --refmap); fetch into a branch of your own instead.', {}, 'ALL')]),
+    ('git fetch -q -u . HEAD:refs/heads/feature', {'WG305'}, [('WG305', '`git fetch -u` (--update-head-ok) may move a branch another checkout has checked out; fetch into a branch of your own instead.', {}, 'ALL')]),
+    ('git fetch . $X x:main', {'WG305'}, [('WG305', '`git fetch` into this repository with a refspec only known at run time could move a checked-out branch.', {}, 'ALL'), ('WG305', '`git fetch` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+]
+
+
+def git_records(repo: Repo, command: str) -> tuple[set[str], list[tuple]]:
+    """Every code of the verdict, and the git rule's records as the rows spell them."""
+
+    def unfill(text: str) -> str:
+        for name, path in (("{W}", repo.worktree), ("{SIB}", repo.sibling), ("{OUT}", repo.outside), ("{MAIN}", repo.main)):
+            text = text.replace(str(path), name)
+        return text
+
+    filled = fill(command, repo)
+    verdict = bash(repo, command)
+    records = []
+    for v in verdict.violations:
+        if v.rule != "git":
+            continue
+        assert (v.tool, v.severity, v.worktree_root) == ("Bash", "error", str(repo.worktree)), command
+        fields = {k: unfill(str(x)) for k, x in v.model_dump(exclude_none=True).items() if k in ("path", "resolved", "shared_root", "suggestion")}
+        covered = "ALL" if v.span == (0, len(filled)) else unfill(filled[v.span[0]:v.span[1]])
+        records.append((v.code, unfill(v.message), fields, covered))
+    return {v.code for v in verdict.violations}, records
+
+
+@pytest.mark.parametrize(("command", "codes", "records"), EDGE_RECORDS, ids=[plain_id(c, 60) for c, _, _ in EDGE_RECORDS])
+def test_each_git_command_gets_exactly_its_records(world: Repo, command: str, codes: set, records: list) -> None:
+    assert git_records(world, command) == (codes, records), command
+
+
+# --- the repository's own state: per-worktree config, a detached shared checkout --------------------------------
+
+WORKTREE_CONFIG = [("true", set()), ("True", set()), ("yes", set()), ("on", set()), ("1", set()), ("false", {"WG305"}), ("2", {"WG305"})]
+
+
+@pytest.mark.parametrize(("value", "codes"), WORKTREE_CONFIG, ids=[v for v, _ in WORKTREE_CONFIG])
+def test_sparse_checkout_passes_where_the_repository_keeps_per_worktree_config(world: Repo, value: str, codes: set) -> None:
+    """`git sparse-checkout set` turns extensions.worktreeConfig on in the shared config unless it is on already
+    (git's boolean words, in any case); with it on, the sparse patterns are this worktree's own."""
+    from tests.helpers import git
+
+    git("config", "extensions.worktreeConfig", value, cwd=world.main)
+    for command in ("git sparse-checkout set a", "git sparse-checkout init --cone"):
+        assert set(bash(world, command).codes) == codes, (value, command)
+
+
+def test_a_detached_shared_checkout_has_no_branch_to_move(world: Repo) -> None:
+    """A shared checkout on no branch lends none to the table of checked-out branches: a push or branch command
+    that names no destination branch is not a move of one."""
+    from tests.helpers import git
+
+    git("checkout", "-q", "--detach", cwd=world.main)
+    assert bash(world, "git push . HEAD").decision == "pass"
+    assert bash(world, "git push . HEAD:main").decision == "pass"  # main is checked out nowhere now
+    assert bash(world, "git fetch . HEAD").decision == "pass"
+    assert set(bash(world, "git push . HEAD:outside").codes) == {"WG305"}
+
+
+def test_git_init_inside_a_checkout_whose_name_ends_in_x(world: Repo) -> None:
+    """A checkout of this repository at a path ending in `X` or a space holds what lies below it (its root is
+    compared with one `/` after it, not stripped of other characters)."""
+    from tests.helpers import git
+
+    other = world.base / "wtX"
+    git("worktree", "add", "-q", "-b", "x-branch", str(other), cwd=world.main)
+    assert set(bash(world, f"git init -q --bare {other}/sub").codes) == {"WG305", "WG401"}
+    assert bash(world, f"git init -q --bare {world.base}/wt/sub").decision == "pass"
+    spaced = world.base / "wt "  # nor of a trailing space
+    git("worktree", "add", "-q", "-b", "spaced-branch", str(spaced), cwd=world.main)
+    assert set(bash(world, f"git init -q --bare '{spaced}/sub'").codes) == {"WG305", "WG401"}
+
+
+# --- _sets_a_moving_key: which `git config` writes leave the repository untrusted for a later git --------------
+
+MOVING_KEY = [
+    ({"-e"}, [], True),  # an edit may set anything, whatever key is named beside it
+    ({"-e"}, ["user.email"], True),
+    ({"--edit"}, ["user.email"], True),
+    ({"--rename-section"}, ["user", "core"], True),
+    ({"--remove-section"}, ["user"], True),
+    ({"--add"}, ["user.email", "x"], False),
+    ({"--add"}, ["core.worktree", "/x"], True),
+    (set(), [], True),  # nothing named: may be anything
+    (set(), ["set"], True),
+    (set(), ["set", "user.email", "x"], False),  # the verb is not the key
+    (set(), ["set", "core.worktree", "/x"], True),
+    (set(), ["unset", "user.email"], False),
+    (set(), ["unset", "core.worktree"], True),
+    (set(), ["edit"], True),
+    (set(), ["rename-section", "user", "core"], True),
+    (set(), ["remove-section", "user"], True),
+    (set(), ["user.email", "x"], False),
+    (set(), ["core.worktree", "/x"], True),
+    (set(), ["core.hooksPath", "/x"], True),
+    (set(), ["protocol.allow", "always"], True),
+    (set(), ["protocol.allow", "never"], False),  # the value decides: allows_ext reads it
+    (set(), [None, "x"], True),  # a key only known at run time
+    (set(), ["user.email"], False),
+]
+
+
+@pytest.mark.parametrize(("flags", "operands", "expected"), MOVING_KEY, ids=[plain_id(" ".join([*sorted(f), *map(str, o)]), 50) for f, o, _ in MOVING_KEY])
+def test_only_a_config_write_that_moves_or_runs_leaves_the_repository_untrusted(flags: set, operands: list, expected: bool) -> None:
+    from worktree_guard.rules.git import _sets_a_moving_key
+
+    assert _sets_a_moving_key(set(flags), list(operands)) is expected
+
+
+# --- _writes_config: a reading option or verb makes any `git config` a read, a writing one a write ---------------
+
+WRITES_CONFIG = [
+    *[({flag}, ["x", "y"], False) for flag in ("--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list", "--get-color", "--get-colorbool")],
+    (set(), ["get", "x", "y"], False),
+    (set(), ["list", "x", "y"], False),
+    *[({flag}, ["x"], True) for flag in ("--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit")],
+    *[({flag}, [], True) for flag in ("--add", "--replace-all", "--rename-section", "-e", "--edit")],
+    *[(set(), [verb], True) for verb in ("set", "unset", "rename-section", "remove-section", "edit")],
+    (set(), ["x"], False),
+    (set(), ["x", "y"], True),
+    (set(), [], False),
+]
+
+
+@pytest.mark.parametrize(("flags", "operands", "expected"), WRITES_CONFIG, ids=[plain_id(" ".join([*sorted(f), *o]), 50) for f, o, _ in WRITES_CONFIG])
+def test_git_config_writes_as_its_options_and_verbs_say(flags: set, operands: list, expected: bool) -> None:
+    from worktree_guard.rules.git import _writes_config
+
+    assert _writes_config(set(flags), list(operands)) is expected
+
+
+@pytest.mark.parametrize("option", ["--global", "--system", "-f /tmp/c", "--file=/tmp/c"])
+def test_a_config_written_elsewhere_leaves_the_repository_trusted(world: Repo, option: str) -> None:
+    """`git config --global core.worktree …` writes no config of this repository: a later git here reads nothing
+    the command put there. (Only the later git's records are asserted: the write itself gets WG305 today, a false
+    deny reported in docs/testing.md, phase 9.)"""
+    command = f"git config {option} core.worktree /tmp/x && git status"
+    later = [r for r in git_records(world, command)[1] if r[3] == "git status"]
+    assert later == [], command
+
+
+def test_a_repository_nested_in_a_shared_checkout_is_named_by_that_checkout(world: Repo) -> None:
+    """A repository of its own inside the main checkout is shared ground too: the record names the shared root
+    it lies in, the place whose owner the agent must ask."""
+    from tests.helpers import git
+
+    git("init", "-q", str(world.main / "vendor"), cwd=world.main)
+    assert git_records(world, "git -C {MAIN}/vendor reset --hard") == ({"WG302"}, [(
+        "WG302", "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.",
+        {"path": "{MAIN}", "resolved": "{MAIN}", "shared_root": "{MAIN}", "suggestion": "{W}"}, "ALL")])
