@@ -168,10 +168,12 @@ EDGE_RECORDS: list[tuple[str, set, list]] = [
     ('git push {MAIN}x HEAD:main', set(), []),
     ('git push /tmp/x HEAD:main', set(), []),
     ('git push origin HEAD:main', set(), []),
-    ('git push $R HEAD:main', set(), []),
+    # a remote only known at run time may be this repository (review 24): refused when its refspec moves a checked-out branch
+    ('git push $R HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
     ('git push {MAIN} $X', {'WG305'}, [('WG305', '`git push` into this repository with a refspec only known at run time could move a checked-out branch.', {}, 'ALL')]),
     ('git push {MAIN}', set(), []),
-    ('cd $X; git push ../.. HEAD:main', {'WG202'}, []),
+    # git runs somewhere unknown: a relative remote may be this repository (review 24)
+    ('cd $X; git push ../.. HEAD:main', {'WG202', 'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'git push ../.. HEAD:main')]),
     ('git fetch . x:main', {'WG305'}, [('WG305', '`git fetch` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
     ('git fetch . x:worktree-agent-afedcba0987654321 $Y', {'WG305'}, [('WG305', '`git fetch` would move `worktree-agent-afedcba0987654321`, the branch checked out in {SIB}.', {}, 'ALL'), ('WG305', '`git fetch` into this repository with a refspec only known at run time could move a checked-out branch.', {}, 'ALL')]),
     ('git fetch {MAIN} main:main', {'WG305'}, [('WG305', '`git fetch` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
