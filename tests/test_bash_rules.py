@@ -1481,3 +1481,18 @@ REVIEW_24B_ROWS = [
 @pytest.mark.parametrize("command,expected", REVIEW_24B_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_24B_ROWS])
 def test_review_24b(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
+
+
+# Found by phase 9's mutation run of rules/git (each passed; git 2.39.5 moved main's branch, ran the hook).
+GIT_PHASE_9_ROWS = [
+    ("git pull -q . HEAD:main", {"WG305"}),  # pull fetches with --update-head-ok
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/tmp/hk git commit -qm x", {"WG305"}),
+    ("GIT_CONFIG_PARAMETERS=\"'core.hooksPath'='/tmp/hk'\" git commit -qm x", {"WG305"}),
+    ("git pull origin main", "pass"),
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=me git commit -qm x", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", GIT_PHASE_9_ROWS, ids=[plain_id(r[0], 60) for r in GIT_PHASE_9_ROWS])
+def test_pull_refspecs_and_config_from_the_environment(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)

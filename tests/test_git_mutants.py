@@ -177,7 +177,8 @@ EDGE_RECORDS: list[tuple[str, set, list]] = [
     ('git fetch . x:main', {'WG305'}, [('WG305', '`git fetch` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
     ('git fetch . x:worktree-agent-afedcba0987654321 $Y', {'WG305'}, [('WG305', '`git fetch` would move `worktree-agent-afedcba0987654321`, the branch checked out in {SIB}.', {}, 'ALL'), ('WG305', '`git fetch` into this repository with a refspec only known at run time could move a checked-out branch.', {}, 'ALL')]),
     ('git fetch {MAIN} main:main', {'WG305'}, [('WG305', '`git fetch` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
-    ('git pull . x:main', set(), []),
+    # pull fetches with --update-head-ok: a refspec into a checked-out branch moves it (phase 9's finding, fixed)
+    ('git pull . x:main', {'WG305'}, [('WG305', '`git pull` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
     ('git remote', set(), []),
     ('git remote -v', set(), []),
     ('git remote add o u', {'WG305'}, [('WG305', '`git remote add` writes the repository config every worktree shares; ask the user.', {}, 'ALL')]),

@@ -239,7 +239,7 @@ def _branch_name(ref: str) -> str:
 
 def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | None, ctx: Context, base: dict) -> list[Violation]:
     """Refs and config are shared by every worktree: guarded from wherever git runs (WG304, WG305)."""
-    from ..shell.git_call import clone_settings, filled_directories
+    from ..shell.git_call import _environment_config_keys, clone_settings, filled_directories
 
     found: list[Violation] = []
     sub = call.subcommand
@@ -251,6 +251,10 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
         found.append(Violation(code=code, message=message, **base))
 
     settings = [*call.configs, *call.config_envs, *[(word, setting) for word, setting in clone_settings(call) if setting is not None]]
+    # config git takes from its environment counts as `-c` (phase 9's mutation run: `GIT_CONFIG_COUNT=1
+    # GIT_CONFIG_KEY_0=core.hooksPath … git commit` ran a hook from /tmp and passed)
+    # (one only known at run time is WG404 already; an alias from there is walked as the code it runs)
+    settings += [(None, key) for key in _environment_config_keys(command) or [] if not key.lower().startswith("alias.")]
     if settings:
         import fnmatch  # only for a call that sets config (-c, GIT_CONFIG_*): most never do
     for _, setting in settings:
@@ -282,7 +286,7 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
             side_door("`git update-ref` with refs only known at run time could move a branch another checkout uses.")
         elif refs and _branch_name(refs[0]) in branches and refs[0].startswith("refs/heads/"):
             side_door(f"`git update-ref` would move `{refs[0]}`, the branch checked out in {branches[_branch_name(refs[0])]}.")
-    if sub in ("fetch", "push") and len(operands) >= 2:
+    if sub in ("fetch", "push", "pull") and len(operands) >= 2:  # pull fetches with --update-head-ok (phase 9)
         remote = operands[0]
         local = remote is None or _is_this_repository(remote, call, command, ctx)
         if local:

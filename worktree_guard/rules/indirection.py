@@ -12,6 +12,7 @@ import os
 from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
+from ..shell.evaluated import has_code
 from ..model import Violation
 from ..shell.powershell import is_powershell
 
@@ -193,9 +194,13 @@ def _startup_file(command: ShellCommand, name: str) -> str | None:
             no_rcs |= "f" in value[1:] and name == "zsh"
         i += 1
     if interactive:
-        for variable in ("PROMPT_COMMAND", "PS0", "PS1"):
-            if command.env(variable)[0] and command.env(variable)[1] != "":
-                return f"the code in ${variable} (an interactive shell runs or expands it before and after each command)"
+        # PS0 is walked as the prompt it is (shell/evaluated.py); PROMPT_COMMAND runs as code, PS1 expands as a prompt
+        present, value = command.env("PROMPT_COMMAND")
+        if present and value != "":
+            return "the code in $PROMPT_COMMAND (an interactive shell runs it before each prompt)"
+        present, value = command.env("PS1")
+        if present and (value is None or has_code(value)):
+            return "the substitutions in $PS1 (an interactive shell expands it before each prompt)"
     home = command.env("HOME")[1]
     if home == command.home:
         return None if name != "zsh" or no_rcs or not command.env("ZDOTDIR")[0] else "$ZDOTDIR/.zshenv"

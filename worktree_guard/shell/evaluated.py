@@ -374,22 +374,23 @@ def _names(text: str, state: ShellState, span: Span, found: list[Evaluated]) -> 
     a substitution runs it (`x='a[$(cmd)]'; $((x))`), and so does a known positional parameter (`$1`, `${1}`).
     Values only known at run time are not followed (module doc)."""
     seen: set[str] = set()
-    pending = [text]
+    pending = [(text, False)]
     while pending:
-        text = pending.pop()
+        text, held_code = pending.pop()
         positional = [a or b for a, b in re.findall(_POSITIONAL_IN_TEXT, text)]  # `$(( $1 ))` in a function
         for name in re.findall(_IDENTIFIER, text) + positional:
             if name in seen:
                 continue
             seen.add(name)
             value = state.lookup(name)
-            if value is None and state.lost_code and not state.alternatives.get(name) and not any(f.script is None and f.span == span for f in found):
+            if value is None and state.lost_code and not held_code and not state.alternatives.get(name) and not any(f.script is None and f.span == span for f in found):
                 found.append(Evaluated(None, span, f"arithmetic reads {name}, a value only known at run time, after a value that runs code ({state.lost_code[0]}) became unknown: it may hold it"))
             # a value the outcomes disagree on may still be one of the known ones that run code (review 24a)
             for held in sorted(state.alternatives.get(name, ())) if value is None else (value,):
                 if has_code(held):
                     found.append(Evaluated(as_expanded(held), span))
-                pending.append(held)
+                # the names inside a value that runs code are walked with it; another value may be derived from one
+                pending.append((held, held_code or (value is None and has_code(held))))
 
 
 def _name(text: str, state: ShellState, span: Span, found: list[Evaluated]) -> None:
