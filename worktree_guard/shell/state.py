@@ -154,7 +154,7 @@ class ShellState:
                 value = (current or "") + value
         self.unset.discard(base)
         if value is None and (self.alternatives.get(base) or _may_run_code(self.variables.get(base) or "")):
-            self.lost_code.append(base)  # `X+=''`, a restore after `local`: what it held may live on in the new value
+            record_lost_code(self.lost_code, base)  # `X+=''`, a restore after `local`: what it held may live on in the new value
         self.variables[base] = value
         self.alternatives.pop(base, None)
         if base == "OLDPWD":
@@ -174,7 +174,7 @@ class ShellState:
         for key, value in list(self.variables.items()):
             if value is not None and _may_run_code(value):
                 self.alternatives[key] = self.alternatives.get(key, frozenset()) | {value}
-                self.lost_code.append(key)
+                record_lost_code(self.lost_code, key)
             self.variables[key] = None
         self.unset.clear()
         self.oldpwd = None
@@ -209,7 +209,7 @@ class ShellState:
                     held |= {v for v in (mine, theirs) if v is not None and _may_run_code(v)}
                     if held:
                         self.alternatives[name] = held
-                        self.lost_code.append(name)
+                        record_lost_code(self.lost_code, name)
             for name, held in other.alternatives.items():
                 if name not in self.alternatives or not held <= self.alternatives[name]:
                     self.alternatives[name] = self.alternatives.get(name, frozenset()) | held
@@ -234,6 +234,12 @@ class ShellState:
                         table[key] = None
             if other.positional is not self.positional:
                 self.positional = None
+
+
+def record_lost_code(lost: list[str], name: str) -> None:
+    """Record that `name`'s value, which runs code, became unknown (once: loops merge again and again)."""
+    if name not in lost:
+        lost.append(name)
 
 
 def _may_run_code(value: str) -> bool:

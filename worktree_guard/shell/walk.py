@@ -12,7 +12,7 @@ from collections.abc import Callable
 from ..fast_dataclass import fast_dataclass, field
 from . import ast, evaluated
 from .builtins import DECLARING_BUILTINS, DIRECTORY_BUILTINS, READING_BUILTINS, apply_builtin, forget_positional
-from .state import BudgetExceeded, ShellState
+from .state import BudgetExceeded, ShellState, record_lost_code
 from .evaluated import has_code
 from .words import assigned_by_expansion
 from .steps import Inner, Script, ShellCommand, ShellRedirect, Unwrapped, brace_expanded, glob_values, word_value
@@ -512,7 +512,7 @@ class Walker:
             for name, value in prefixed.items():
                 if state.variables.get(name, _MISSING) != value:
                     if isinstance(value, str) and has_code(value):
-                        state.lost_code.append(name)  # review 24b: `X='a[$(…)]'; X=1 f; (( X ))`
+                        record_lost_code(state.lost_code, name)  # review 24b: `X='a[$(…)]'; X=1 f; (( X ))`
                     state.assign(name, None)
 
     def _call_body(self, function: ast.Function, step: ShellCommand, state: ShellState, depth: int) -> None:
@@ -553,7 +553,7 @@ class Walker:
                 after = (state.variables.get(name, _MISSING), name in state.unset)
                 if after != (before.get(name, _MISSING), name in unset_before):
                     if any(isinstance(v, str) and has_code(v) for v in (before.get(name), state.variables.get(name))):
-                        state.lost_code.append(name)  # review 24b: `X='a[$(…)]'; f(){ local X=1; }; f; (( X ))`
+                        record_lost_code(state.lost_code, name)  # review 24b: `X='a[$(…)]'; f(){ local X=1; }; f; (( X ))`
                     state.variables[name] = None
                     state.unset.discard(name)
 
