@@ -22,7 +22,7 @@ MAX_DEPTH = 8
 #: Most values a `for` list may have to be walked value by value.
 MAX_FOR_ITEMS = 32
 #: Most rounds a loop body is walked to find the states it may start a round in (every state change a round
-#: makes turns a known value unknown, so the rounds end; past this many the shell is forgotten).
+#: makes turns a known value unknown, so the rounds end; past this many, one more round from a widened shell).
 MAX_LOOP_ROUNDS = 8
 #: The kinds of Compound that repeat their bodies.
 LOOPS = ("while", "until", "for", "select", "arith_for")
@@ -164,7 +164,7 @@ class Walker:
         a command runs from what the states that reach it agree on, and the shell goes on with what all of them
         agree on (`X=<main>/x; false && X=/tmp/safe; rm -f "$X"` judged the rm with /tmp/safe: review 23a).
         `cd src && make && cd .. && rm x` still judges the rm from the directory the last `cd` went to. A `cd`
-        that runs is taken to succeed (docs/bash.md, "Limits")."""
+        that runs is taken to succeed (a known gap: docs/bash.md, "What it leaves to the leak check")."""
         self.visit(parts[0], state, depth, persistent)
         stopped: list[tuple[ShellState, bool]] = []  # (a state the list may be in, whether it succeeded there)
         for part, join in zip(parts[1:], joins):
