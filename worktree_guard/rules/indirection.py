@@ -12,7 +12,7 @@ import os
 from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
-from ..shell.evaluated import has_code
+from ..shell.words import has_code
 from ..model import Violation
 from ..shell.powershell import is_powershell
 

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from ..fast_dataclass import fast_dataclass
 from .ast import Word
 from .steps import word_value
-from .words import ASSIGNMENT_PREFIX, UNSET, _closing
+from .words import ASSIGNMENT_PREFIX, UNSET, _closing, has_code
 
 if TYPE_CHECKING:
     from .ast import Command, Compound, Span
@@ -48,8 +48,6 @@ class Evaluated:
     reason: str = ""
 
 
-#: Text that starts an expansion which may run a command once the text is expanded again.
-_CODE_STARTS = ("$(", "`", "${", "$[")
 #: Variables bash expands as prompt strings where an agent's command can make it, judged here: PS4 before each
 #: command `set -x` traces (in this shell, and in a child bash, which takes PS4 from its environment unless run as
 #: root), PS0 in `bash -i` reading its input. An assignment is judged as `${PS4@P}` would be, whether or not tracing
@@ -69,11 +67,6 @@ _POSITIONAL_IN_TEXT = r"\$([0-9])|\$\{([0-9]+)\}"
 _DELIMITER = "WORKTREE_GUARD_EXPANDED"
 #: Special parameters that hold no variable name (`${!#}` is the last positional parameter).
 _NUMBERS_AND_FLAGS = frozenset("#?$!-@*")
-
-
-def has_code(text: str) -> bool:
-    """Whether expanding `text` again may run a command (a substitution, or a parameter or subscript form)."""
-    return any(start in text for start in _CODE_STARTS)
 
 
 def as_expanded(text: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..fast_dataclass import fast_dataclass, field
 from .ast import Compound, Function
+from .words import has_code
 
 #: Paths globs may stand for in one command, counted each time a rule expands one (WG901 past it). Each path
 #: is then judged (resolved, placed) by every rule that asked: the reviewer's `rm d/* d/* …` (220 words over
@@ -243,9 +244,7 @@ def record_lost_code(lost: list[str], name: str) -> None:
 
 
 def _may_run_code(value: str) -> bool:
-    """Whether evaluating `value` as arithmetic may run a command (see evaluated.has_code)."""
-    from .evaluated import has_code
-
+    """Whether evaluating `value` as arithmetic may run a command."""
     return has_code(value)
 
 

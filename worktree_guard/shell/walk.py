@@ -13,8 +13,7 @@ from ..fast_dataclass import fast_dataclass, field
 from . import ast, evaluated
 from .builtins import DECLARING_BUILTINS, DIRECTORY_BUILTINS, READING_BUILTINS, apply_builtin, forget_positional
 from .state import BudgetExceeded, ShellState, record_lost_code
-from .evaluated import has_code
-from .words import assigned_by_expansion
+from .words import assigned_by_expansion, has_code
 from .steps import Inner, Script, ShellCommand, ShellRedirect, Unwrapped, brace_expanded, glob_values, word_value
 
 #: How deep strings may nest (`bash -c "eval '…'"`) and functions may call each other.

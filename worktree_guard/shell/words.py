@@ -457,3 +457,12 @@ def assigned_by_expansion(raw: str, arithmetic: bool = False) -> set[str]:
         for m in re.finditer(_ARITHMETIC_ASSIGNMENT, piece):
             names.add(m.group(1) or m.group(2) or m.group(3))
     return names
+
+
+#: Text that starts an expansion which may run a command once the text is expanded again.
+_CODE_STARTS = ("$(", "`", "${", "$[")
+
+
+def has_code(text: str) -> bool:
+    """Whether expanding `text` again may run a command (a substitution, or a parameter or subscript form)."""
+    return any(start in text for start in _CODE_STARTS)
