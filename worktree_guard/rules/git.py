@@ -404,8 +404,8 @@ def _is_this_repository(remote: str, call: GitCall, command: ShellCommand, ctx: 
     checkout or the common git dir. A relative path is git's, from the top of the worktree it runs in (git moves
     there before it reads the remote: `cd src && git push ../../..` is W's `../../..`, not src's; the shell's cwd was
     used, review 23's mutation run of rules/git); where git runs is unknown, any relative path may be this
-    repository. A word without a slash is a remote's name (`origin`), unless it is `.`
-    or `..`; a URL of any other scheme is elsewhere."""
+    repository. A word without a slash is a remote's name (`origin`), unless it is `.` or `..` or exists as a path
+    where git runs; `host:path` is ssh; a URL of any other scheme is elsewhere."""
     if remote.startswith("file://"):
         remote = remote[len("file://"):] or "/"
     elif "://" in remote:
