@@ -165,7 +165,8 @@ INDIRECTION_ROWS = [
     ("find {MAIN} -name '*.pyc' -delete", {"WG401"}),
     ("$(printf git) -C {MAIN} switch feature", {"WG404"}),
     ("$CMD switch feature", {"WG404"}),
-    ("$PYTHON -m pytest tests/", "pass"),
+    ("$PYTHON -m pytest tests/", {"WG404"}),  # unknown and unquoted: bash may split it into more words
+    ("\"$PYTHON\" -m pytest tests/", "pass"),
     ("python -c 'import os; print(1)'", "pass"),
     ("diff <(git -C {MAIN} switch feature) y", {"WG301"}),
     ("tee >(cat > {MAIN}/x) < /dev/null", {"WG401", "WG403"}),  # tee writes the /dev/fd path of >(…): unknown
@@ -1460,10 +1461,11 @@ REVIEW_24B_ROWS = [
     ("PROMPT_COMMAND='rm -f {MAIN}/x' bash -i <<< true", {"WG404"}),
     # `bash -O lastpipe` starts a shell with lastpipe on
     ("bash -O lastpipe -c 'X=/tmp/safe; echo {MAIN}/x | read X; rm -f \"$X\"'", {"WG403"}),
-    # an unquoted command word is split into a command and its arguments
-    ("X='rm -f {MAIN}/x'; $X", {"WG404"}),
-    ("X='git -C {MAIN} reset --hard'; ${X}", {"WG404"}),
-    ("X='rm -f {MAIN}/x'; command $X", {"WG404"}),
+    # an unquoted command word is split into a command and its arguments (since stop 25 the walker splits a known
+    # value, and its words are judged: the code is the one of the command written out)
+    ("X='rm -f {MAIN}/x'; $X", {"WG401"}),
+    ("X='git -C {MAIN} reset --hard'; ${X}", {"WG302"}),
+    ("X='rm -f {MAIN}/x'; command $X", {"WG401"}),
     # a remote word without a slash that names a path where git runs is one (git finds no such remote)
     ("git push .git HEAD:main", {"WG305"}),
     ("git push to-main HEAD:main", {"WG305"}),
@@ -1480,6 +1482,51 @@ REVIEW_24B_ROWS = [
 
 @pytest.mark.parametrize("command,expected", REVIEW_24B_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_24B_ROWS])
 def test_review_24b(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+# Word splitting (stop 24's last reread: the split-word rule fired only for a word standing alone, so
+# `X='rm -f <main>/x'; $X a` passed). The walker now splits a known unquoted value at blanks, as bash does with IFS
+# unset (`field_split`), and an unquoted word whose value is not known is WG404 as a command word whatever follows.
+# Every deny row passed or got other codes on main; in bash 5.2 the attacks changed the main checkout
+# (tests/observe/candidates.py, class "split-words").
+SPLIT_WORD_ROWS = [
+    ("X='rm -f {MAIN}/x'; $X a", {"WG401"}),
+    ("X='rm -f'; $X {MAIN}/x", {"WG401"}),
+    ("X=; $X rm -f {MAIN}/x", {"WG401"}),  # an empty unquoted word is no word: rm is the command
+    ("X=' '; $X rm -f {MAIN}/x", {"WG401"}),
+    ("F='a {MAIN}/x'; rm -f $F", {"WG401"}),
+    ("X='-f {MAIN}/x'; rm $X", {"WG401"}),
+    ("F='a {MAIN}/x'; for f in $F; do rm -f \"$f\"; done", {"WG401"}),
+    ("X='rm -f {MAIN}/x'; env $X", {"WG401"}),
+    ("X='rm -f {MAIN}/x'; nice $X", {"WG401"}),
+    ("f() { $1 -f {MAIN}/x; }; f rm", {"WG401"}),
+    ("X='-C {MAIN}'; git $X checkout main", {"WG301"}),
+    ("X='git -C {MAIN} switch feature'; $X", {"WG301"}),
+    # a value not known: its words are not seen, whatever follows
+    ("$X rm -f {MAIN}/x", {"WG404"}),
+    ("$(cat f) a", {"WG404"}),
+    ("`cat f` a", {"WG404"}),
+    ("X=$(cat f); $X a", {"WG404"}),
+    ("X='*'; $X a", {"WG404"}),  # pathname expansion of a value is not followed
+    ("IFS=/; X='rm -f'; $X a", {"WG404"}),  # with IFS set the walker does not split
+    # must pass
+    ("X='ls -la'; $X src", "pass"),
+    ("X='ls -la'; ${X} src", "pass"),
+    ("F='a b'; rm -f $F", "pass"),  # was WG403: the words were unknown
+    ("F='a b'; for f in $F; do rm -f \"$f\"; done", "pass"),
+    ("X='-C {MAIN}'; git $X status", "pass"),  # was WG303
+    ("X=; $X", "pass"),
+    ("X=; Y=1 $X; rm -f \"$Y\"", "pass"),  # no command left: the assignment stays in the shell
+    ("\"$X\" a", "pass"),  # quoted: one word, and its arguments do not matter
+    ("$'echo' hello", "pass"),  # `$'…'` is quoting, not an expansion
+    ("$\"echo\" hello", "pass"),
+    ("f() { local $1; }; f 'x=y a=b'", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", SPLIT_WORD_ROWS, ids=[plain_id(r[0], 60) for r in SPLIT_WORD_ROWS])
+def test_split_words(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
 
 

@@ -324,6 +324,16 @@ HAND: list[tuple[str, str, bool]] = [
     ("startup-files", "bash --rcfile /dev/null -ic 'touch obs-sf1.txt'", O),
     ("startup-files", "HOME=$PWD bash --norc -ic 'touch obs-sf2.txt'", O),
     ("startup-files", "bash -lc 'touch obs-sf3.txt'", O),
+    # word splitting of a known unquoted value (review 24's last reread: the split-word rule saw only a lone word)
+    ("split-words", "X='rm -f {MAIN}/notes.txt'; $X obs-sw0.txt", A),
+    ("split-words", "X='rm -f'; $X {MAIN}/notes.txt", A),
+    ("split-words", "X=; $X rm -f {MAIN}/notes.txt", A),
+    ("split-words", "F='obs-sw1.txt {MAIN}/notes.txt'; rm -f $F", A),
+    ("split-words", "F='obs-sw2.txt {MAIN}/notes.txt'; for f in $F; do rm -f \"$f\"; done", A),
+    ("split-words", "X='rm -f {MAIN}/notes.txt'; nice $X", A),
+    ("split-words", "f() { $* ; }; f rm -f {MAIN}/notes.txt", A),
+    ("split-words", "X='touch obs-sw3.txt'; $X obs-sw4.txt", O),
+    ("split-words", "F='obs-sw5.txt obs-sw6.txt'; touch $F", O),
     # classes the SPEC leaves to the leak check (reported, not counted as escapes)
     ("leak-check", "python3 -c 'open(\"{MAIN}/py.txt\", \"w\").write(\"x\")'", A),
     ("leak-check", "node -e 'require(\"fs\").writeFileSync(\"{MAIN}/node.txt\", \"x\")'", A),

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from worktree_guard.shell.words import remove_quotes, word_value
+from worktree_guard.shell.words import has_unquoted_expansion, remove_quotes, split_fields, word_value
 
 
 @pytest.mark.parametrize(
@@ -178,3 +178,71 @@ def test_static_values_agree_with_bash(tmp_path_factory: pytest.TempPathFactory,
             assert expected == home + value, word
         return
     assert expected == value, word
+
+
+# -- word splitting of known values ----------------------------------------------------------------
+
+_SPLIT_FRAGMENTS = st.sampled_from(
+    ["a", "b", "-", "=", "/", "'", '"', "''", '""', "'x y'", '"x y"', "\\ ", "\\", "$", "$x", "${x}", "$y", '"$x"', "'$x'",
+     "${x:-d e}", "${z:-d e}", "${z-}", "$'q r'", "~", "*"]
+)
+_SPLIT_VALUES = st.sampled_from(["", " ", "a b", " a  b ", "a\tb", "a\nb", "ab", "-f /m", "a*", "x=y z"])
+
+
+@pytest.mark.skipif(_BASH is None, reason="bash is not installed")
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_SPLIT_FRAGMENTS, min_size=1, max_size=5).map("".join), _SPLIT_VALUES, _SPLIT_VALUES)
+@example("$x", " a  b ", "")
+@example("a$x$y", "", "")  # a word of empty expansions after a literal: one field
+@example('""$x', "", "")  # a quoted empty string makes a field
+@example("$x$y", "", "")  # no field at all
+def test_split_fields_agree_with_bash(tmp_path_factory: pytest.TempPathFactory, word: str, x: str, y: str) -> None:
+    """Whenever split_fields gives a word's fields, bash (IFS unset) makes exactly those fields of it."""
+    known = {"x": x, "y": y}
+    fields = split_fields(word, known.get)
+    if fields is None:
+        return
+    cwd = str(tmp_path_factory.mktemp("busy"))
+    for name in ("a", "ab", "b"):
+        open(f"{cwd}/{name}", "w").close()
+    # a first word of its own: printf with no argument left would still print one empty field
+    made = _bash_fields("first " + word, "/home/tester", cwd, known)
+    assert made is not None and made[0] == "first", word
+    assert fields == made[1:], word
+
+
+@pytest.mark.parametrize(
+    ("raw", "fields"),
+    [
+        ("$x", ["rm", "-f", "a"]),
+        ("${x}", ["rm", "-f", "a"]),
+        ("a$x", ["arm", "-f", "a"]),
+        ("$e", []),  # an empty unquoted expansion is no field
+        ('""$e', [""]),
+        ("$e$e", []),
+        ("$x", ["rm", "-f", "a"]),
+        ("--o=$x", ["--o=rm", "-f", "a"]),
+        # splitting changes nothing, or the word is not read: None
+        ("$k", None),  # one field: word_value reads it
+        ('"$x"', None),
+        ("$u", None),  # unknown
+        ("$g", None),  # pathname expansion would follow
+        ("a*$x", None),
+        ("~/$x", None),
+        ('${u:-"a b"}', None),  # a quoted default: not told apart
+        ("$(cmd)$x", None),
+    ],
+)
+def test_split_fields(raw: str, fields: list[str] | None) -> None:
+    known = {"x": "rm -f a", "e": "", "k": "ab", "g": "a *"}
+    assert split_fields(raw, known.get) == fields
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("$X", True), ("${X}", True), ("a$X", True), ("$(cmd)", True), ("`cmd`", True), ('"$X"', False),
+     ("'$X'", False), ("\\$X", False), ("$'echo'", False), ('$"echo"', False), ("$'a\\'$X'", False),
+     ("$'a'$X", True), ('"a"$X', True), ('"$X"$Y', True), ("x", False)],
+)
+def test_has_unquoted_expansion(raw: str, expected: bool) -> None:
+    assert has_unquoted_expansion(raw) is expected

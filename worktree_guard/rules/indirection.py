@@ -12,7 +12,7 @@ import os
 from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
-from ..shell.words import has_code
+from ..shell.words import has_code, has_unquoted_expansion
 from ..model import Violation
 from ..shell.powershell import is_powershell
 
@@ -135,28 +135,6 @@ def _shell_code(command: ShellCommand) -> tuple[str, Word | None, str | None] | 
     if reads_stdin and not reads_string:
         return ("stdin", None, None)  # `bash -s a b`: the operands are positional parameters, the code is the input
     return ("c" if reads_string else "file", words[i], values[i])
-
-
-def _splits(raw: str) -> bool:
-    """Whether bash splits the expansion of this command word into several words (an unquoted `$X`, `${X}`,
-    `$(…)`): review 24b's `X='rm -f <main>/x'; $X` ran `rm` unjudged."""
-    quoted = False
-    i = 0
-    while i < len(raw):
-        c = raw[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "'" and not quoted:
-            end = raw.find("'", i + 1)
-            i = len(raw) if end < 0 else end + 1
-            continue
-        if c == '"':
-            quoted = not quoted
-        elif c in "$`" and not quoted:
-            return True
-        i += 1
-    return False
 
 
 def _startup_file(command: ShellCommand, name: str) -> str | None:
@@ -670,14 +648,14 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     if literal == "alias" and any(v is None or "=" in v for v in values[1:]):
         return [Violation(code="WG404", message="An alias defined inside a command is not followed by worktree-guard; run the command it stands for directly.", **base)]
     if name is None:
-        if _splits(command.words[0].raw) and len(command.words) == 1:
-            # an unquoted `$X` is split into a command and its arguments (review 24b: `X='rm -f <main>/x'; $X` ran)
-            return [Violation(code="WG404", message=f"The command word {command.words[0].raw} is computed at run time and bash splits it into a command and its arguments, which could leave {ctx.worktree_root}; write them out.", **base)]
+        if values[0] is None and has_unquoted_expansion(command.words[0].raw):
+            # An unquoted `$X` or `$(…)` whose value is not known is split into a command and arguments nobody has
+            # seen, whatever words follow (review 24b: `X='rm -f <main>/x'; $X` ran; `$X a` too). A known value is
+            # split by the walker (`field_split`), and its words are judged like any others.
+            return [Violation(code="WG404", message=f"The command word {command.words[0].raw} is computed at run time and bash splits it into a command and arguments nobody has seen, which could leave {ctx.worktree_root}; quote it if it is one word, or write the words out.", **base)]
         if _arguments_matter(command, ctx):
             return [Violation(code="WG404", message=f"The command name {command.words[0].raw!r} is computed at run time and its arguments could leave {ctx.worktree_root}; call the program by its literal name.", **base)]
         return None
-    if values[0] is not None and any(c in values[0] for c in " \t\n") and _splits(command.words[0].raw):
-        return [Violation(code="WG404", message=f"The command word {command.words[0].raw!r} is split by bash into a command and its arguments ({values[0]!r}); write them out.", **base)]
     if name in SHELLS:
         for variable in ("BASH_ENV", "ENV"):
             if command.env(variable)[0]:

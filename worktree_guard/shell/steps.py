@@ -307,3 +307,22 @@ def brace_expanded(items: list[Word], state: ShellState) -> list[Word]:
             subs = word.substitutions if ("$(" in raw or "`" in raw or "<(" in raw or ">(" in raw) else []
             out.append(Word(raw=raw, span=word.span, value=value if not subs else None, substitutions=subs, tilde=tilde))
     return out
+
+
+def field_split(items: list[Word], state: ShellState) -> list[Word]:
+    """The words after bash's word splitting (`X='rm -f a'; $X b` runs `rm -f a b`; an empty unquoted `$X` is no
+    word at all): each field a static word of its own, which keeps the source text and span of the word it came
+    from. Words whose expansions are not all known, or that splitting leaves as they are, are kept; so are all of
+    them while IFS is set (the walker does not split at other characters: those words stay unknown)."""
+    if "IFS" in state.variables:
+        return items
+    out: list[Word] = []
+    for word in items:
+        fields = None
+        if word.value is None and not word.substitutions and "$" in word.raw:
+            fields = words.split_fields(word.raw, state.lookup_word)
+        if fields is None:
+            out.append(word)
+            continue
+        out.extend(Word(raw=word.raw, span=word.span, value=field) for field in fields)
+    return out

@@ -14,7 +14,7 @@ from . import ast, evaluated
 from .builtins import DECLARING_BUILTINS, DIRECTORY_BUILTINS, READING_BUILTINS, apply_builtin, forget_positional
 from .state import BudgetExceeded, ShellState, record_lost_code
 from .words import assigned_by_expansion, has_code
-from .steps import Inner, Script, ShellCommand, ShellRedirect, Unwrapped, brace_expanded, glob_values, word_value
+from .steps import Inner, Script, ShellCommand, ShellRedirect, Unwrapped, brace_expanded, field_split, glob_values, word_value
 
 #: How deep strings may nest (`bash -c "eval '…'"`) and functions may call each other.
 MAX_DEPTH = 8
@@ -341,7 +341,7 @@ class Walker:
         MAX_FOR_ITEMS of them; None otherwise (the loop variable is then unknown). `"$@"` in a function's body
         stands for the words of its call (`for v in "$@"; do … "${!v}"; done` reads the names it was given)."""
         items: list[str] = []
-        for word in brace_expanded(_positional_expanded(node.words, state), state):
+        for word in field_split(brace_expanded(_positional_expanded(node.words, state), state), state):
             value = word_value(word, state, self.home)
             if value is not None:
                 items.append(value)
@@ -379,7 +379,7 @@ class Walker:
         self.steps += (state.cwd or "").count("/") // COMPONENTS_PER_STEP
         step = ShellCommand(
             node=node,
-            words=_positional_expanded(brace_expanded(node.words, state), state),
+            words=field_split(_positional_expanded(brace_expanded(node.words, state), state), state),
             assignments=list(node.assignments),
             cwd=state.cwd,
             state=state,
@@ -388,8 +388,8 @@ class Walker:
             persistent=persistent,
         )
         self.redirects(node.redirects, state, step)
-        if not node.words:
-            apply_builtin(step)  # bare assignments change the state
+        if not step.words:
+            apply_builtin(step)  # bare assignments change the state (also when the words expanded to none: `X=; $X`)
             return
         self.simple(step, depth)
 

@@ -257,6 +257,126 @@ def _looks_like_brace_expansion(raw: str, i: int) -> bool:
     return "," in inner or ".." in inner
 
 
+#: The characters bash splits an unquoted expansion at while IFS is unset or has its default value.
+_IFS_DEFAULT = frozenset(" \t\n")
+
+
+def split_fields(raw: str, lookup: Lookup) -> list[str] | None:
+    """The words bash makes of one word whose unquoted parameter expansions all have known values, when word
+    splitting changes it: `$X` with X='rm -f a' is three words, an unquoted `$X` that is empty is none. The caller
+    must know that IFS has its default value.
+
+    None when splitting leaves the word as `word_value` reads it (no unquoted expansion is empty or holds a blank),
+    and when it cannot be read: an expansion or glob character not known, a substitution, a tilde prefix, a
+    `${X:-word}` whose word is quoted (its quoted blanks would not split; left unknown rather than told apart).
+    """
+    if raw.startswith("~"):
+        return None
+    fields: list[str] = []
+    current: list[str] = []
+    started = False  # whether the current field exists (an empty quoted "" is a field; an empty expansion is not)
+    splits = False
+    i = 0
+    n = len(raw)
+    while i < n:
+        c = raw[i]
+        if c == "\\":
+            if i + 1 >= n:
+                return None
+            if raw[i + 1] != "\n":
+                current.append(raw[i + 1])
+                started = True
+            i += 2
+            continue
+        if c == "'":
+            close = raw.find("'", i + 1)
+            if close < 0:
+                return None
+            current.append(raw[i + 1 : close])
+            started = True
+            i = close + 1
+            continue
+        if c == '"':
+            i = _unquote_double(raw, i + 1, current, lookup)
+            if i < 0:
+                return None
+            started = True
+            continue
+        if c == "$" and (i + 1 >= n or raw[i + 1] not in _EXPANSION_STARTS):
+            current.append("$")
+            started = True
+            i += 1
+            continue
+        if c == "$":
+            known = _parameter(raw, i, lookup)
+            if known is None or _GLOB_SYNTAX.intersection(known[0]):
+                return None  # unknown, or pathname expansion would follow
+            value, end = known
+            if not value or _IFS_DEFAULT.intersection(value):
+                if not _SIMPLE_PARAMETER.match(raw, i) and _QUOTING.intersection(raw[i:end]):
+                    return None
+                splits = True
+            for ch in value:
+                if ch in _IFS_DEFAULT:
+                    if started:
+                        fields.append("".join(current))
+                        current, started = [], False
+                else:
+                    current.append(ch)
+                    started = True
+            i = end
+            continue
+        if c in _DYNAMIC_UNQUOTED or c in "[~" or (c == "{" and _looks_like_brace_expansion(raw, i)):
+            return None
+        current.append(c)
+        started = True
+        i += 1
+    if started:
+        fields.append("".join(current))
+    return fields if splits else None
+
+
+def has_unquoted_expansion(raw: str) -> bool:
+    """Whether the word holds an expansion outside quotes (`$X`, `${X}`, `$(…)`, backquotes), whose value bash
+    splits into several words (review 24b: `X='rm -f <main>/x'; $X` ran `rm` unjudged)."""
+    quoted = False
+    i = 0
+    while i < len(raw):
+        c = raw[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "$" and not quoted and raw[i + 1 : i + 2] == "'":
+            i = _past_ansi_c(raw, i + 2)  # `$'…'` is quoting, not an expansion
+            continue
+        if c == "$" and not quoted and raw[i + 1 : i + 2] == '"':
+            i += 1  # `$"…"` is a double-quoted string (translated): the quote is read next
+            continue
+        if c == "'" and not quoted:
+            end = raw.find("'", i + 1)
+            i = len(raw) if end < 0 else end + 1
+            continue
+        if c == '"':
+            quoted = not quoted
+        elif c in "$`" and not quoted:
+            return True
+        i += 1
+    return False
+
+
+def _past_ansi_c(raw: str, i: int) -> int:
+    """The index after the `'` that closes a `$'…'` string whose text starts at raw[i] (a backslash escapes the next
+    character, a quote too); the end of the word when it is not closed."""
+    while i < len(raw):
+        if raw[i] == "\\":
+            i += 2
+            continue
+        if raw[i] == "'":
+            return i + 1
+        i += 1
+    return len(raw)
+
+
 def remove_quotes(raw: str) -> tuple[str, bool] | None:
     """Quote removal without any expansion, for a heredoc delimiter.
 
