@@ -90,7 +90,7 @@ CD_ROWS = [
     ("cd -P to-ssl/..", {"WG201"}),
     ("cd *k", {"WG202"}),
     ("cd /e*c", {"WG202"}),
-    ("cd {..,x}", {"WG201"}),  # brace expansion is static: cd .. x (bash 5.2 refuses two operands; older bash went to the first)
+    ("cd {..,x}", {"WG202"}),  # brace expansion is static: cd .. x (bash 5.2 refuses two operands and stays; zsh substitutes)
     ('"c"d {MAIN}', {"WG201"}),
     ("\\cd {MAIN}", {"WG201"}),
     ("'cd' {MAIN}", {"WG201"}),
@@ -1510,7 +1510,21 @@ SPLIT_WORD_ROWS = [
     ("X=$(cat f); $X a", {"WG404"}),
     ("X='*'; $X a", {"WG404"}),  # pathname expansion of a value is not followed
     ("IFS=/; X='rm -f'; $X a", {"WG404"}),  # with IFS set the walker does not split
+    # a word written as an assignment is not split for a declaration builtin (export X=$Y gives X all of Y): kept
+    # whole, unknown (splitting it put '/tmp/x' in X, and rm passed)
+    ("Y='/tmp/x {MAIN}/x'; export X=$Y; rm -f $X", {"WG403"}),
+    ("Y='/tmp/x {MAIN}/x'; declare X=$Y; rm -f $X", {"WG403"}),
+    ("Y='/tmp/x {MAIN}/x'; f() { local X=$Y; rm -f $X; }; f", {"WG403"}),
+    ("Y='/tmp/x {MAIN}/x'; export X+=$Y; rm -f $X", {"WG403"}),
+    ("Y='/tmp/x {MAIN}/x'; command export X=$Y; rm -f $X", {"WG403"}),  # bash splits here: unknown is cautious
+    # a cd given two directories: bash 5.2 refuses it and stays (the first was taken: the guard was one level deeper)
+    ("mkdir -p s/t/u; cd s/t/u x; rm -f ../../../README.md", {"WG202", "WG403"}),
+    ("X='src b'; cd $X; cd ..; rm -rf x", {"WG202", "WG403"}),
+    ("pushd src b; cd ..; rm -rf x", {"WG202", "WG403"}),
     # must pass
+    ("Y='/tmp/x {MAIN}/x'; export 'X'=$Y; rm -f $X", "pass"),  # a quoted name: no assignment word, split (X=/tmp/x)
+    ("mkdir -p s/t/u; cd s/t/u; touch ../../../x", "pass"),
+    ("pushd -n src b", "pass"),
     ("X='ls -la'; $X src", "pass"),
     ("X='ls -la'; ${X} src", "pass"),
     ("F='a b'; rm -f $F", "pass"),  # was WG403: the words were unknown

@@ -334,6 +334,13 @@ HAND: list[tuple[str, str, bool]] = [
     ("split-words", "f() { $* ; }; f rm -f {MAIN}/notes.txt", A),
     ("split-words", "X='touch obs-sw3.txt'; $X obs-sw4.txt", O),
     ("split-words", "F='obs-sw5.txt obs-sw6.txt'; touch $F", O),
+    ("split-words", "Y='/tmp/obs-sw7 {MAIN}/notes.txt'; export X=$Y; rm -f $X", A),  # export does not split X=$Y
+    ("split-words", "Y='/tmp/obs-sw8 {MAIN}/notes.txt'; declare X=$Y; rm -f $X", A),
+    # a cd or pushd given two directories: bash 5.2 refuses it and stays (the guard took the first)
+    ("cd-operands", "mkdir -p s/t/u; cd s/t/u x; rm -f ../../../notes.txt", A),
+    ("cd-operands", "mkdir -p s/t/u; X='s/t/u x'; cd $X; rm -f ../../../notes.txt", A),
+    ("cd-operands", "mkdir -p s/t/u; pushd s/t/u x; rm -f ../../../notes.txt", A),
+    ("cd-operands", "mkdir -p s/t/u; cd s/t/u; touch ../../../obs-co1.txt", O),
     # classes the SPEC leaves to the leak check (reported, not counted as escapes)
     ("leak-check", "python3 -c 'open(\"{MAIN}/py.txt\", \"w\").write(\"x\")'", A),
     ("leak-check", "node -e 'require(\"fs\").writeFileSync(\"{MAIN}/node.txt\", \"x\")'", A),

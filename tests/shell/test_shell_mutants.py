@@ -1063,7 +1063,7 @@ WALKS: dict[str, tuple] = {
     'for f in ~/x /abs $HOME; do echo $f; done': ([('echo', 'W', ('echo', 'HOME/x'), 0, ()), ('echo', 'W', ('echo', '/abs'), 0, ()), ('echo', 'W', ('echo', 'HOME'), 0, ())], [], 'W', 10),
     'for f in {a,b}; do echo $f; done': ([('echo', 'W', ('echo', 'a'), 0, ()), ('echo', 'W', ('echo', 'b'), 0, ())], [], 'W', 7),
     'f() { echo $1; shift; echo $1; }; f a b': ([('f', 'W', ('f', 'a', 'b'), 0, ()), ('echo', 'W', ('echo', 'a'), 1, ()), ('shift', 'W', ('shift',), 1, ()), ('echo', 'W', ('echo', None), 1, ())], [], 'W', 16),
-    'f() { echo ${10} $*; }; f a b': ([('f', 'W', ('f', 'a', 'b'), 0, ()), ('echo', 'W', ('echo', None, None), 1, ())], [], 'W', 9),
+    'f() { echo ${10} $*; }; f a b': ([('f', 'W', ('f', 'a', 'b'), 0, ()), ('echo', 'W', ('echo', None, 'a', 'b'), 1, ())], [], 'W', 9),  # $* split
     'echo $1; f() { :; }; f x; echo $1': ([('echo', 'W', ('echo', None), 0, ()), ('f', 'W', ('f', 'x'), 0, ()), (':', 'W', (':',), 1, ()), ('echo', 'W', ('echo', None), 0, ())], [], 'W', 15),
     'f() { g; }; g() { cd src; }; f; ls': ([('f', 'W', ('f',), 0, ()), ('g', 'W', ('g',), 1, ()), ('cd', 'W', ('cd', 'src'), 2, ()), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 17),
     'cd src; f() { ls; }; cd ..': ([('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W/src', ('cd', '..'), 0, ()), ('ls', 'W/src', ('ls',), 1, ())], [], 'W', 12),

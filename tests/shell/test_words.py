@@ -196,6 +196,7 @@ _SPLIT_VALUES = st.sampled_from(["", " ", "a b", " a  b ", "a\tb", "a\nb", "ab",
 @example("a$x$y", "", "")  # a word of empty expansions after a literal: one field
 @example('""$x', "", "")  # a quoted empty string makes a field
 @example("$x$y", "", "")  # no field at all
+@example("$x$", " ", "")  # found by this test: a lone `$` keeps bash from splitting the word
 def test_split_fields_agree_with_bash(tmp_path_factory: pytest.TempPathFactory, word: str, x: str, y: str) -> None:
     """Whenever split_fields gives a word's fields, bash (IFS unset) makes exactly those fields of it."""
     known = {"x": x, "y": y}
@@ -231,6 +232,8 @@ def test_split_fields_agree_with_bash(tmp_path_factory: pytest.TempPathFactory, 
         ("~/$x", None),
         ('${u:-"a b"}', None),  # a quoted default: not told apart
         ("$(cmd)$x", None),
+        ("$x$", None),  # bash 5.2 splits no part of a word holding an unquoted `$` that starts nothing
+        ("$x$/", None),
     ],
 )
 def test_split_fields(raw: str, fields: list[str] | None) -> None:

@@ -100,6 +100,10 @@ def directory_change(step: ShellCommand) -> DirectoryChange | None:
         if value.startswith("-") and value != "-" and not _after_double_dash(values, first):
             # bash refuses an option its cd does not take (`cd -x d`: exit 2, no move); another shell may take it.
             return DirectoryChange(word, word.raw, None, None, f"bash's cd takes no option {value!r}, another shell may")
+        if len(operands) > 1:
+            # bash 5.2 refuses it and stays (`cd a b`: too many arguments); zsh replaces a in $PWD by b. Taking the
+            # first as the target put the guard one directory deeper than the shell (`X='src b'; cd $X; cd ..`).
+            return DirectoryChange(word, word.raw, None, None, "bash refuses a cd given more than one directory and stays where it is (zsh would go elsewhere)")
         if value == "":
             return DirectoryChange(word, "", None, None, moves=False)
         if value == "-":
@@ -118,6 +122,8 @@ def directory_change(step: ShellCommand) -> DirectoryChange | None:
                 return DirectoryChange(None, "pushd", None, None, "`pushd` swaps with a stack entry that is not known here")
             return _resolve(step, top, None, "pushd", True)
         word, value = operands[0], values[first]
+        if len(operands) > 1:
+            return DirectoryChange(word, word.raw, None, None, "bash refuses a pushd given more than one directory and stays where it is")
         # `pushd ±N` rotates the stack, `pushd -` goes to OLDPWD, anything else after + or - is refused by bash.
         if value is None or value[:1] in ("+", "-") and not _after_double_dash(values, first):
             return DirectoryChange(word, word.raw, None, None, f"the target {word.raw!r} is only known at run time")

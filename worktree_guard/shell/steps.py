@@ -313,13 +313,16 @@ def field_split(items: list[Word], state: ShellState) -> list[Word]:
     """The words after bash's word splitting (`X='rm -f a'; $X b` runs `rm -f a b`; an empty unquoted `$X` is no
     word at all): each field a static word of its own, which keeps the source text and span of the word it came
     from. Words whose expansions are not all known, or that splitting leaves as they are, are kept; so are all of
-    them while IFS is set (the walker does not split at other characters: those words stay unknown)."""
+    them while IFS is set (the walker does not split at other characters: those words stay unknown), and words
+    written as assignments (`NAME=$Y`)."""
     if "IFS" in state.variables:
         return items
     out: list[Word] = []
     for word in items:
         fields = None
-        if word.value is None and not word.substitutions and "$" in word.raw:
+        # A word written as an assignment is not split when the command is a declaration builtin (`export X=$Y`
+        # gives X all of Y): it is kept whole, unknown when it would split, whatever the command.
+        if word.value is None and not word.substitutions and "$" in word.raw and not words.ASSIGNMENT_PREFIX.match(word.raw):
             fields = words.split_fields(word.raw, state.lookup_word)
         if fields is None:
             out.append(word)

@@ -303,10 +303,7 @@ def split_fields(raw: str, lookup: Lookup) -> list[str] | None:
             started = True
             continue
         if c == "$" and (i + 1 >= n or raw[i + 1] not in _EXPANSION_STARTS):
-            current.append("$")
-            started = True
-            i += 1
-            continue
+            return None  # bash 5.2 splits no part of a word holding an unquoted `$` that starts nothing (`$y$`)
         if c == "$":
             known = _parameter(raw, i, lookup)
             if known is None or _GLOB_SYNTAX.intersection(known[0]):
