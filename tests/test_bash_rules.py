@@ -1544,6 +1544,31 @@ def test_split_words(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
 
 
+# `case` fall-through (left by stop 24): after `;&` bash runs the next body from where the one before ended, after
+# `;;&` it goes on testing the later patterns. Each body was walked only from the entry state. The deny rows passed
+# on main; in bash 5.2 they changed the main checkout (tests/observe/candidates.py, class "case-fallthrough").
+CASE_FALLTHROUGH_ROWS = [
+    ("X=/tmp/safe; case a in a) X={MAIN}/x ;& b) rm -f \"$X\" ;; esac", {"WG401"}),
+    ("X=/tmp/safe; case a in a) X={MAIN}/x ;;& b) rm -f \"$X\" ;; esac", {"WG401"}),
+    ("X=/tmp/safe; case a in a) X={MAIN}/x ;& b) ;& c) rm -f \"$X\" ;; esac", {"WG401"}),
+    ("X=/tmp/safe; case a in a) X={MAIN}/x ;;& b) ;& c) rm -f \"$X\" ;; esac", {"WG401"}),
+    ("X=/tmp/safe; case a in a) X={MAIN}/x ;& b) ;;& c) rm -f \"$X\" ;; esac", {"WG401"}),
+    ("case a in a) cd {MAIN} ;& b) rm -f x ;; esac", {"WG201", "WG401"}),
+    ("X=/tmp/safe; bash -c 'case a in a) X={MAIN}/x ;& b) rm -f \"$X\" ;; esac'", {"WG401"}),
+    # must pass
+    ("X=/tmp/safe; case a in a) X={MAIN}/x ;; b) rm -f \"$X\" ;; esac", "pass"),  # `;;` ends the case
+    ("X=/tmp/safe; case a in a) X={MAIN}/x ;; b) ;;& c) rm -f \"$X\" ;; esac", "pass"),
+    ("X=/tmp/safe; case a in a) X=/tmp/y ;& b) rm -f \"$X\" ;; esac", "pass"),  # walked from each start: both in /tmp
+    ("X=/tmp/safe; case a in a) X={MAIN}/x ;& b) Y=1 ;; c) rm -f \"$X\" ;; esac", "pass"),
+    ("case a in a) cd src ;& b) touch x ;; esac", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", CASE_FALLTHROUGH_ROWS, ids=[plain_id(r[0], 60) for r in CASE_FALLTHROUGH_ROWS])
+def test_case_fallthrough(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
 # Found by phase 9's mutation run of rules/git (each passed; git 2.39.5 moved main's branch, ran the hook).
 GIT_PHASE_9_ROWS = [
     ("git pull -q . HEAD:main", {"WG305"}),  # pull fetches with --update-head-ok

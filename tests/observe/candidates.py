@@ -341,6 +341,11 @@ HAND: list[tuple[str, str, bool]] = [
     ("cd-operands", "mkdir -p s/t/u; X='s/t/u x'; cd $X; rm -f ../../../notes.txt", A),
     ("cd-operands", "mkdir -p s/t/u; pushd s/t/u x; rm -f ../../../notes.txt", A),
     ("cd-operands", "mkdir -p s/t/u; cd s/t/u; touch ../../../obs-co1.txt", O),
+    # case fall-through: `;&` runs the next body, `;;&` tests the later patterns, from where the body ended
+    ("case-fallthrough", "X=/tmp/obs-cf; case a in a) X={MAIN}/notes.txt ;& b) rm -f \"$X\" ;; esac", A),
+    ("case-fallthrough", "X=/tmp/obs-cf; case a in a) X={MAIN}/notes.txt ;;& *) rm -f \"$X\" ;; esac", A),
+    ("case-fallthrough", "case a in a) cd {MAIN} ;& b) rm -f notes.txt ;; esac", A),
+    ("case-fallthrough", "X=obs-cft1.txt; case a in a) X=obs-cft2.txt ;& b) touch \"$X\" ;; esac", O),
     # classes the SPEC leaves to the leak check (reported, not counted as escapes)
     ("leak-check", "python3 -c 'open(\"{MAIN}/py.txt\", \"w\").write(\"x\")'", A),
     ("leak-check", "node -e 'require(\"fs\").writeFileSync(\"{MAIN}/node.txt\", \"x\")'", A),

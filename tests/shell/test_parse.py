@@ -531,3 +531,24 @@ def test_typical_commands_parse_fast() -> None:
 def test_words_are_words() -> None:
     for word in all_words(parse(COMMIT)):
         assert isinstance(word, Word)
+
+
+@pytest.mark.parametrize(
+    ("source", "terminators"),
+    [
+        ("case a in a) X=1 ;& b) rm ;;& c) d ;; esac", [";&", ";;&", ";;"]),
+        ("case a in a) X=1 ;; esac", []),  # all `;;`: nothing to record
+        ("case a in a) X=1;; b) ;;& c) d;; esac", []),  # an empty body testing on starts from the entry
+        ("case a in (a) X=1 ;&\nb) y\n;;\nesac", [";&", ";;"]),
+        ("case a in a) X=1 ;& b) ;;& c) d;; esac", [";;&", ";;"]),  # falls into an empty body that tests on
+        ("case a in a) X=1 ;& b) ;& c) d;; esac", [";&", ";;"]),
+        ("case a in a) X=1 ;& esac", [";&"]),
+    ],
+)
+def test_case_terminators_from_both_parsers(source: str, terminators: list[str]) -> None:
+    """Where bash goes after a case body (`;&` into the next, `;;&` on testing) is read by both back-ends."""
+    from worktree_guard.shell import fallback
+
+    for script in (parse(source), fallback.parse_with_shfmt(source, 0)):
+        (case,) = script.body
+        assert case.kind == "case" and case.terminators == terminators, (script.parser, source)

@@ -133,7 +133,9 @@ class Compound:
     `case` subject and patterns, the operands of `[[ ]]`); `bodies` are the command lists it may run,
     in source order (conditions included). The walker treats every body as possibly run.
     For `arith_for`, `cond` and `arith`, `words` holds every word of the expressions; for `cond`, `arithmetic`
-    holds those of them that are operands of an arithmetic test (`-eq`, `-lt`…).
+    holds those of them that are operands of an arithmetic test (`-eq`, `-lt`…). For `case`, `terminators` holds
+    the operator after each body (`;;`, `;&` falls into the next body, `;;&` goes on testing the patterns after
+    it); empty when every one is `;;`.
     """
 
     span: Span
@@ -143,6 +145,7 @@ class Compound:
     variable: str | None = None
     redirects: list[Redirect] = field(default_factory=list)
     arithmetic: list[Word] = field(default_factory=list)
+    terminators: list[str] = field(default_factory=list)
 
 
 @fast_dataclass(slots=True)

@@ -238,7 +238,10 @@ def _make_case_actions(ast: Any, parser: Any) -> dict[str, Any]:
         p[0] = ast.node(kind="pattern", parts=parts, pos=(start, end))
 
     def p_case_clause_sequence(p: Any) -> None:
-        p[0] = [p[1]] if len(p) == 3 else p[1] + [p[2]]
+        # `pattern_list ;;`, `;&` or `;;&`: the terminator decides where bash goes after the body
+        pattern = p[1] if len(p) == 3 else p[2]
+        pattern.terminator = p[len(p) - 1]
+        p[0] = [pattern] if len(p) == 3 else p[1] + [pattern]
 
     def p_case_clause(p: Any) -> None:
         p[0] = [p[1]] if len(p) == 2 else p[1] + [p[2]]

@@ -202,6 +202,11 @@ class _Translator:
                 compound.words.extend(self.word(p) for p in item.get("Patterns") or [])
                 if item.get("Stmts"):
                     compound.bodies.append(self.statements(item["Stmts"], item))
+                    compound.terminators.append(item.get("Op") or ";;")
+                elif item.get("Op") == ";;&" and compound.terminators[-1:] == [";&"]:
+                    compound.terminators[-1] = ";;&"  # `a) X=1 ;& b) ;;&`: a's state goes on testing
+            if all(op == ";;" for op in compound.terminators):
+                compound.terminators = []
             return compound
         if kind == "FuncDecl":
             return Function(span=span, name=cmd["Name"]["Value"], body=self.statement_core(cmd["Body"]), redirects=redirects)

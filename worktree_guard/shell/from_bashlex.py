@@ -214,11 +214,19 @@ class _Translator:
                 if part.kind == "word":
                     compound.words.append(self.word(part))
                 elif part.kind == "pattern":
+                    terminator = getattr(part, "terminator", ";;")
+                    bodies = len(compound.bodies)
                     for item in part.parts:
                         if item.kind == "word":
                             compound.words.append(self.word(item))
                         else:
                             compound.bodies.append(self.node(item))
+                    if len(compound.bodies) > bodies:
+                        compound.terminators.append(terminator)
+                    elif terminator == ";;&" and compound.terminators[-1:] == [";&"]:
+                        compound.terminators[-1] = ";;&"  # `a) X=1 ;& b) ;;&`: a's state goes on testing
+            if all(op == ";;" for op in compound.terminators):
+                compound.terminators = []
         else:
             raise NeedsFallback(f"bashlex compound {kind!r}")
         return compound

@@ -200,13 +200,32 @@ class Walker:
         if node.kind == "if":
             self.if_branches(node, state, depth, persistent)
             return
-        # if / case / [[ ]] / (( )): each body may or may not run.
+        # case / [[ ]] / (( )): each body may or may not run. In a `case`, a body after `;&` may also start where
+        # the body before it ended, and any body after `;;&` where that one ended (bash goes on testing patterns):
+        # such a body is walked a second time, from what those states agree on (review 24: `;&` let `X=<main>/x`
+        # reach a body walked only with X=/tmp/safe). Two walks a body at most, however the bodies chain.
         outcomes = []
         traps_before = len(self._traps)
-        for body in node.bodies:
+        terminators = node.terminators
+        falls: ShellState | None = None
+        resumes: list[ShellState] = []
+        for i, body in enumerate(node.bodies):
             branch = entry.copy()
             self.visit(body, branch, depth, persistent)
             outcomes.append(branch)
+            end = branch
+            others = ([falls] if falls is not None else []) + resumes
+            if others:
+                carried = others[0].copy()
+                carried.merge(others[1:])
+                self.visit(body, carried, depth, persistent)
+                outcomes.append(carried)
+                end = branch.copy()
+                end.merge([carried])
+            op = terminators[i] if i < len(terminators) else ";;"
+            falls = end if op == ";&" else None
+            if op == ";;&":
+                resumes.append(end)
         # Any body may be skipped (a false condition, no matching case): the entry state is an outcome too.
         first, rest = outcomes[0], outcomes[1:]
         first.merge(rest + [entry])
