@@ -1544,6 +1544,30 @@ def test_split_words(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
 
 
+# A login shell made by exec's argv[0] (left by stop 24): `exec -l` and `exec -a -NAME` start it as a login shell,
+# which reads ~/.bash_profile or ~/.profile of the HOME the command set. The deny rows passed on main; in bash 5.2
+# the first two changed the main checkout (tests/observe/candidates.py, class "startup-files").
+EXEC_LOGIN_ROWS = [
+    ("HOME=$PWD exec -l bash -c true", {"WG404"}),
+    ("HOME=$PWD exec -a -bash bash -c true", {"WG404"}),
+    ("HOME=$PWD exec -a-bash bash -c true", {"WG404"}),
+    ("HOME=$PWD exec -la x bash -c true", {"WG404"}),  # -a x comes last: clustered -l still counts
+    ("HOME=$PWD exec -a \"$N\" bash -c true", {"WG404"}),  # a name only known at run time
+    ("HOME=$PWD command exec -l sh -c true", {"WG404"}),
+    ("export HOME=$PWD; exec -l bash -c true", {"WG404"}),
+    # must pass
+    ("exec -l bash -c true", "pass"),  # the user's own HOME
+    ("HOME=$PWD exec -a mybash bash -c true", "pass"),
+    ("HOME=$PWD exec -l bash --noprofile -c true", "pass"),
+    ("HOME=$PWD exec bash -c true", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", EXEC_LOGIN_ROWS, ids=[plain_id(r[0], 60) for r in EXEC_LOGIN_ROWS])
+def test_login_shell_by_exec(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
 # `case` fall-through (left by stop 24): after `;&` bash runs the next body from where the one before ended, after
 # `;;&` it goes on testing the later patterns. Each body was walked only from the entry state. The deny rows passed
 # on main; in bash 5.2 they changed the main checkout (tests/observe/candidates.py, class "case-fallthrough").

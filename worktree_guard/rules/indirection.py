@@ -144,7 +144,8 @@ def _startup_file(command: ShellCommand, name: str) -> str | None:
     but `--noprofile`), and zsh's ~/.zshenv and $ZDOTDIR/.zshenv, which every zsh reads (but `-f`). Unchanged, HOME
     is the user's, outside W: the agent cannot have written those (the leak check covers what was there before)."""
     values = command.values()
-    interactive = login = norc = noprofile = no_rcs = False
+    interactive = norc = noprofile = no_rcs = False
+    login = _login_by_exec(command)
     i = 1
     while i < len(values):
         value = values[i]
@@ -189,6 +190,37 @@ def _startup_file(command: ShellCommand, name: str) -> str | None:
     if login and not noprofile:
         return "the login profile (~/.profile and kin) of the HOME this command sets"
     return None
+
+
+def _login_by_exec(command: ShellCommand) -> bool:
+    """Whether `exec` runs this shell as a login shell: `exec -l` puts a dash before its argv[0], and `exec -a NAME`
+    gives it NAME, a login shell's when it starts with `-` (or is only known at run time). The exec's own words are
+    those of the command it wraps (`HOME=$PWD exec -l bash -c …` read W's ~/.bash_profile: left by review 24b)."""
+    if "exec" not in command.via:
+        return False
+    words = command.node.words
+    values = [command.value(word) for word in words]
+    if "exec" not in values:
+        return True  # the exec came out of an expansion: its options are not known
+    i = values.index("exec") + 1
+    while i < len(values):
+        value = values[i]
+        if value is None:
+            return True
+        if value == "--" or not value.startswith("-") or value == "-":
+            return False
+        for j, letter in enumerate(value[1:], start=1):
+            if letter == "l":
+                return True
+            if letter == "a":
+                name = value[j + 1 :] or (values[i + 1] if i + 1 < len(values) else "")
+                if name is None or name.startswith("-"):
+                    return True
+                if not value[j + 1 :]:
+                    i += 1
+                break
+        i += 1
+    return False
 
 
 def _stdin_script(command: ShellCommand) -> tuple[str, int] | None:
