@@ -1568,6 +1568,32 @@ def test_login_shell_by_exec(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
 
 
+# A trap may run wherever its shell may end after it was set, not only at `exit` and at the end (left by stop 24):
+# `set -e` and a failing command, `${Y:?}`, a signal the command sends itself. The walker keeps each different
+# state the shell passes through (up to MAX_TRAP_STATES, the rest merged) and walks the traps in each. The deny rows
+# passed on main; in bash 5.2 the first three changed the main checkout (tests/observe/candidates.py, class
+# "trap-anywhere").
+TRAP_ANYWHERE_ROWS = [
+    ("X=/tmp/safe; trap 'rm -f \"$X\"' EXIT; set -e; X={MAIN}/x; false; X=/tmp/safe", {"WG401"}),
+    ("X=/tmp/safe; trap 'rm -f \"$X\"' EXIT; X={MAIN}/x; : ${Y:?}; X=/tmp/safe", {"WG401"}),
+    ("X=/tmp/safe; trap 'rm -f \"$X\"' EXIT; (sleep 1; kill $$) & X={MAIN}/x; sleep 2; X=/tmp/safe", {"WG401"}),
+    ("X=/tmp/safe; trap 'rm -f \"$X\"' INT; X={MAIN}/x; kill -INT $$; X=/tmp/safe", {"WG401"}),
+    ("X=/tmp/safe; trap 'rm -f \"$X\"' EXIT; X={MAIN}/x; Y=$(sleep 2); X=/tmp/safe", {"WG401"}),
+    ("X=/tmp/safe; f() { trap 'rm -f \"$X\"' EXIT; }; f; X={MAIN}/x; false; X=/tmp/safe", {"WG401"}),
+    ("trap 'rm -f x' EXIT; cd {MAIN}; cd -", {"WG201", "WG401"}),
+    # must pass
+    ("trap 'rm -f tmpfile' EXIT; cd src; make", "pass"),  # W and W/src: each walked on its own
+    ("X=/tmp/safe; trap 'rm -f \"$X\"' EXIT; X=/tmp/other; X=/tmp/safe", "pass"),
+    ("T=$(mktemp -d); trap 'rm -rf \"$T\"' EXIT; cd src; make", "pass"),
+    ("X=/tmp/safe; bash -c 'trap \"rm -f \\$X\" EXIT'; X={MAIN}/x; false", "pass"),  # the child's trap ran in it
+]
+
+
+@pytest.mark.parametrize("command,expected", TRAP_ANYWHERE_ROWS, ids=[plain_id(r[0], 60) for r in TRAP_ANYWHERE_ROWS])
+def test_trap_runs_wherever_the_shell_may_end(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
 # `case` fall-through (left by stop 24): after `;&` bash runs the next body from where the one before ended, after
 # `;;&` it goes on testing the later patterns. Each body was walked only from the entry state. The deny rows passed
 # on main; in bash 5.2 they changed the main checkout (tests/observe/candidates.py, class "case-fallthrough").

@@ -349,6 +349,11 @@ HAND: list[tuple[str, str, bool]] = [
     ("case-fallthrough", "X=/tmp/obs-cf; case a in a) X={MAIN}/notes.txt ;;& *) rm -f \"$X\" ;; esac", A),
     ("case-fallthrough", "case a in a) cd {MAIN} ;& b) rm -f notes.txt ;; esac", A),
     ("case-fallthrough", "X=obs-cft1.txt; case a in a) X=obs-cft2.txt ;& b) touch \"$X\" ;; esac", O),
+    # a trap runs wherever its shell ends: set -e, ${Y:?}, a signal it sends itself
+    ("trap-anywhere", "X=/tmp/obs-ta; trap 'rm -f \"$X\"' EXIT; set -e; X={MAIN}/notes.txt; false; X=/tmp/obs-ta", A),
+    ("trap-anywhere", "X=/tmp/obs-ta; trap 'rm -f \"$X\"' EXIT; X={MAIN}/notes.txt; : ${Y:?}; X=/tmp/obs-ta", A),
+    ("trap-anywhere", "X=/tmp/obs-ta; trap 'rm -f \"$X\"' INT; X={MAIN}/notes.txt; kill -INT $$; X=/tmp/obs-ta", A),
+    ("trap-anywhere", "trap 'touch obs-ta1.txt' EXIT; cd .; true", O),
     # classes the SPEC leaves to the leak check (reported, not counted as escapes)
     ("leak-check", "python3 -c 'open(\"{MAIN}/py.txt\", \"w\").write(\"x\")'", A),
     ("leak-check", "node -e 'require(\"fs\").writeFileSync(\"{MAIN}/node.txt\", \"x\")'", A),

@@ -23,6 +23,9 @@ MAX_FOR_ITEMS = 32
 #: Most rounds a loop body is walked to find the states it may start a round in (every state change a round
 #: makes turns a known value unknown, so the rounds end; past this many, one more round from a widened shell).
 MAX_LOOP_ROUNDS = 8
+#: Different states a shell with a trap set passes through that its traps are walked in, each on its own; the
+#: states past these are merged into the last one (what they agree on).
+MAX_TRAP_STATES = 8
 #: The kinds of Compound that repeat their bodies.
 LOOPS = ("while", "until", "for", "select", "arith_for")
 #: Work budget for analysing one command (WG901 past it): the steps of the walk (every node visited and
@@ -72,6 +75,10 @@ class Walker:
     _returns: list[list[ShellState]] = field(default_factory=list)
     #: The states an `exit` ends a shell in: an EXIT trap of that shell runs with them too.
     _exits: list[ShellState] = field(default_factory=list)
+    #: Per shell with a trap set: the states it passed through since, each different one (by `_state_key`) up to
+    #: MAX_TRAP_STATES, the rest merged into the last. A trap may run at any of them (`set -e` and a failing
+    #: command, `${x:?}`, a signal sent by a background `kill $$`).
+    _since_trap: dict[int, tuple[list[ShellState], set[tuple]]] = field(default_factory=dict)
     #: Child shells made so far (`_child`), to tell them apart.
     _shells: int = 0
 
@@ -103,6 +110,8 @@ class Walker:
                     merged = exits[0].copy()
                     merged.merge(exits[1:])
                     endings.append(merged)
+                if state.shell in self._since_trap:  # the shell may end anywhere after the trap was set
+                    endings.extend(self._since_trap[state.shell][0])
                 for ending in endings:
                     key = (*_state_key(script.source, ending), prefixed)
                     if key in seen:
@@ -376,6 +385,8 @@ class Walker:
         return items if 0 < len(items) <= MAX_FOR_ITEMS else None
 
     def command(self, node: ast.Command, state: ShellState, depth: int, persistent: bool) -> None:
+        if state.shell in self._since_trap:
+            self._may_end_here(state)
         # Expansions run first, each in a subshell of its own: their cd never leaks out.
         for assignment in node.assignments:
             self.substitutions(assignment.value.substitutions, state, depth)
@@ -491,6 +502,21 @@ class Walker:
         self._walk_trap(script, step.state, prefixed, depth)
         step.state.merge([before])
         self._traps.append((script, step.state, prefixed))
+        if step.state.shell not in self._since_trap:
+            self._since_trap[step.state.shell] = ([], set())
+            self._may_end_here(step.state)
+
+    def _may_end_here(self, state: ShellState) -> None:
+        """The shell may end in this state (a signal, `set -e`), its traps running in it: kept for `walk_script`."""
+        states, seen = self._since_trap[state.shell]
+        key = _state_key("", state)
+        if key in seen:
+            return
+        seen.add(key)
+        if len(states) < MAX_TRAP_STATES:
+            states.append(state.copy())
+        else:
+            states[-1].merge([state])
 
     def _walk_trap(self, script: Script, state: ShellState, prefixed: tuple[str, ...], depth: int) -> None:
         saved_positional = state.positional
