@@ -1410,7 +1410,15 @@ STARTUP_FILE_ROWS = [
     ("env HOME=. bash -ic true", {"WG404"}),
     ("ZDOTDIR=. zsh -c true", {"WG404"}),
     ("HOME=$PWD zsh -c true", {"WG404"}),
+    # ksh93, mksh and yash interactive read ~/.kshrc, ~/.mkshrc, ~/.yashrc (from their manuals; not installed here)
+    ("HOME=$PWD ksh -ic true", {"WG404"}),
+    ("HOME=$PWD mksh -i -c true", {"WG404"}),
+    ("HOME=$PWD yash -ic true", {"WG404"}),
+    ("echo 'rm -rf {MAIN}/src' > r; yash --rcfile=r -ic true", {"WG404"}),
     # must pass: the user's own HOME, no startup file, /dev/null
+    ("HOME=$PWD yash --norcfile -ic true", "pass"),
+    ("HOME=$PWD ksh -c true", "pass"),
+    ("ksh -ic true", "pass"),
     ("bash -lc 'ls'", "pass"),
     ("bash -ic 'ls'", "pass"),
     ("bash --rcfile /dev/null -i -c ls", "pass"),

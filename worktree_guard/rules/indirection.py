@@ -142,7 +142,8 @@ def _startup_file(command: ShellCommand, name: str) -> str | None:
     `--init-file F` (but /dev/null); or, with HOME changed by the command (or unknown), the files bash reads from it
     interactive (`-i`: ~/.bashrc, but `--norc`) or as a login shell (`-l`, `--login`: ~/.bash_profile, ~/.profile,
     but `--noprofile`), and zsh's ~/.zshenv and $ZDOTDIR/.zshenv, which every zsh reads (but `-f`). Unchanged, HOME
-    is the user's, outside W: the agent cannot have written those (the leak check covers what was there before)."""
+    is the user's, outside W: the agent cannot have written those (the leak check covers what was there before).
+    An interactive ksh, mksh or yash reads ~/.kshrc, ~/.mkshrc, ~/.yashrc (yash: but `--norcfile`; `--rcfile=F`)."""
     values = command.values()
     interactive = norc = noprofile = no_rcs = False
     login = _login_by_exec(command)
@@ -157,6 +158,8 @@ def _startup_file(command: ShellCommand, name: str) -> str | None:
                 return f"the startup file {target if target is not None else 'only known at run time'}"
             i += 2
             continue
+        if value.startswith(("--rcfile=", "--init-file=")) and value.partition("=")[2] != "/dev/null":
+            return f"the startup file {value.partition('=')[2]}"  # yash's spelling
         if value in ("-o", "+o", "-O", "+O"):
             i += 2
             continue
@@ -164,7 +167,7 @@ def _startup_file(command: ShellCommand, name: str) -> str | None:
             break
         if value.startswith("--"):
             login |= value == "--login"
-            norc |= value == "--norc"
+            norc |= value in ("--norc", "--norcfile")
             noprofile |= value == "--noprofile"
             no_rcs |= value == "--no-rcs"
         elif value[0] == "-":
@@ -187,6 +190,9 @@ def _startup_file(command: ShellCommand, name: str) -> str | None:
         return "~/.zshenv of the HOME this command sets"
     if interactive and not norc and name == "bash":
         return "~/.bashrc of the HOME this command sets"
+    if interactive and not norc and name in ("ksh", "mksh", "yash"):
+        # ksh93 and mksh read $ENV, by default ~/.kshrc and ~/.mkshrc; yash ~/.yashrc (but `--norcfile`)
+        return f"the rc file (~/.{'kshrc' if name == 'ksh' else name + 'rc'}) of the HOME this command sets"
     if login and not noprofile:
         return "the login profile (~/.profile and kin) of the HOME this command sets"
     return None
