@@ -1633,6 +1633,11 @@ GIT_PHASE_9_ROWS = [
     ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/tmp/hk git commit -qm x", {"WG305"}),
     ("GIT_CONFIG_PARAMETERS=\"'core.hooksPath'='/tmp/hk'\" git commit -qm x", {"WG305"}),
     ("git pull origin main", "pass"),
+    # a destination git completes (refs/%s): git 2.39.5 reports `HEAD -> main` and `refs/heads/main` for these
+    ("git push . HEAD:heads/main", {"WG305"}),  # as `git push . HEAD:main` is
+    ("git push -q ../.. +HEAD:heads/main", {"WG305"}),
+    ("git fetch . HEAD:heads/main", {"WG305"}),  # as `git fetch . x:main` is
+    ("git push . HEAD:heads/feature-x", "pass"),
     ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=me git commit -qm x", "pass"),
 ]
 

@@ -295,6 +295,8 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
                     side_door(f"`git {sub}` into this repository with a refspec only known at run time could move a checked-out branch.")
                     continue
                 destination = _branch_name(spec.split(":", 1)[1]) if ":" in spec else None
+                if destination is not None and destination.startswith("heads/") and destination[6:] in branches:
+                    destination = destination[6:]  # git finds refs/heads/<x> for `heads/<x>` (refs/%s, its first rule)
                 if destination in branches:
                     side_door(f"`git {sub}` would move `{destination}`, the branch checked out in {branches[destination]}.")
     verb = operands[0] if operands else None
