@@ -1026,7 +1026,9 @@ TRAP_AT_EXIT_ROWS = [
     ("bash -c 'trap \"git rm -q :/README.md\" EXIT; export GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN}'", {"WG302"}),
     ("trap 'trap \"git rm -q README.md\" EXIT' INT; export GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN}", {"WG302"}),
     ("trap 'rm -f x' EXIT; D={MAIN}; cd /tmp; cd \"$D\" 2>/dev/null || true", {"WG201", "WG401"}),
-    ("trap 'git rm -q :/README.md' EXIT; export GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN}; unset GIT_DIR GIT_WORK_TREE", "pass"),
+    # a signal before the unset (a runtime's timeout, a background `kill $$`) runs the trap with GIT_DIR set: since
+    # stop 25 the trap is walked in every state the shell passes through (TRAP_ANYWHERE_ROWS); it was a must-pass
+    ("trap 'git rm -q :/README.md' EXIT; export GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN}; unset GIT_DIR GIT_WORK_TREE", {"WG302"}),
     ("trap 'rm -f x' EXIT; cd src; ls", "pass"),
     ("tmp=$(mktemp -d); trap 'rm -rf \"$tmp\"' EXIT; cd \"$tmp\"", "pass"),
     # review 22b: a trap set in a branch is the shell's (the first two passed); a trap whose code runs the program
@@ -1638,6 +1640,12 @@ GIT_PHASE_9_ROWS = [
     ("git push -q ../.. +HEAD:heads/main", {"WG305"}),
     ("git fetch . HEAD:heads/main", {"WG305"}),  # as `git fetch . x:main` is
     ("git push . HEAD:heads/feature-x", "pass"),
+    # config that sends a push or fetch back into this repository, or says which branch it moves
+    ("git -c remote.origin.url=. push origin HEAD:main", {"WG305"}),
+    ("git -c url.file://{MAIN}.insteadOf=gh: push gh: HEAD:main", {"WG305"}),
+    ("git -c branch.x.remote=. -c branch.x.merge=refs/heads/main -c push.default=upstream push", {"WG305"}),
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=. git fetch origin x:main", {"WG305"}),
+    ("git -c push.followTags=true push origin HEAD", "pass"),
     ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=me git commit -qm x", "pass"),
 ]
 

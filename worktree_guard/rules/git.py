@@ -232,6 +232,10 @@ def _shared_branches(ctx: Context) -> dict[str, str]:
     return branches
 
 
+#: Config keys that say where a push, fetch or pull goes (`-c remote.origin.url=.`), or which branches it moves.
+REMOTE_CONFIG = ("remote.", "url.", "branch.")
+
+
 def _branch_name(ref: str) -> str:
     ref = ref.lstrip("+")
     return ref[len("refs/heads/"):] if ref.startswith("refs/heads/") else ref
@@ -262,6 +266,15 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
         for pattern, why in SHARED_STATE_CONFIG.items():
             if fnmatch.fnmatchcase(key, pattern):
                 side_door(f"`git -c {key}=…` {why}; leave it out.")
+    if sub in ("push", "fetch", "pull"):
+        # `git -c remote.origin.url=. push origin HEAD:main`, `-c url.<x>.insteadOf`, an upstream of `.` with
+        # `push.default=upstream`: config that sends the call back into this repository, or says which branch a
+        # push without refspec moves (left by stop 24)
+        for _, setting in settings:
+            key = setting.partition("=")[0].lower()
+            if key.startswith(REMOTE_CONFIG) or key == "push.default":
+                side_door(f"`git -c {key}=…` changes where `git {sub}` sends or takes refs, which could be a branch another checkout has checked out; leave it out.")
+                break
     if sub in SHARED_STATE_SUBCOMMANDS:
         side_door(f"{SHARED_STATE_SUBCOMMANDS[sub]}; ask the user.")
     for flag, why in SHARED_STATE_FLAGS.get(sub or "", {}).items():
