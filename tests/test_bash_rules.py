@@ -1604,6 +1604,35 @@ def test_trap_runs_wherever_the_shell_may_end(world: Repo, command: str, expecte
     assert_hook_row(world, command, expected)
 
 
+# The directories a shell may be in (stop 24 made `cd src && make && cd ..; touch x` WG403: the cd after `&&` may
+# not run, so the shell is in W or W/src). When outcomes that each know the directory disagree, the walker keeps
+# the few it may be (ShellState.cwds, up to MAX_CWDS) and walks each command in each.
+CWD_CANDIDATE_ROWS = [
+    ("cd src && make && cd ..; rm -rf ../x", {"WG401"}),  # from W, ../x is in the main checkout
+    ("cd src && make && cd ..; cd ..; rm -f x", {"WG201", "WG401"}),
+    ("if [ -f a ]; then cd {MAIN}; fi; rm -f x", {"WG201", "WG401"}),
+    ("if [ -f a ]; then cd src; fi; bash -c 'rm -f ../x'", {"WG401"}),
+    ("if [ -f a ]; then cd src; fi; ( cd .. && rm -rf x )", {"WG201", "WG401"}),
+    ("if [ -f a ]; then cd src; fi; env -C .. rm -f x", {"WG401"}),
+    ("if [ -f a ]; then cd src; fi; touch x; cd -; touch z", {"WG202", "WG403"}),  # OLDPWD is not known
+    # after `||` the cd before failed and stayed where it was: `cd ..` from W (it was taken from W/src)
+    ("cd src || cd ..; rm -rf x", {"WG201", "WG401"}),
+    ("cd nowhere || cd {MAIN}; rm -f x", {"WG201", "WG401"}),
+    ("cd src || exit 1; rm -rf x", "pass"),
+    # must pass (each was WG403 or WG202 since stop 24)
+    ("cd src && make && cd ..; touch x", "pass"),
+    ("cd src || true; touch y", "pass"),
+    ("if [ -f a ]; then cd src; fi; for f in a b; do touch \"$f\"; done", "pass"),
+    ("if [ -f a ]; then cd src; fi; cd sub; touch x", "pass"),
+    ("if [ -f a ]; then cd src; fi; rm -rf ../x; true", {"WG401"}),  # from W: ../x
+]
+
+
+@pytest.mark.parametrize("command,expected", CWD_CANDIDATE_ROWS, ids=[plain_id(r[0], 60) for r in CWD_CANDIDATE_ROWS])
+def test_each_directory_the_shell_may_be_in(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
 # `case` fall-through (left by stop 24): after `;&` bash runs the next body from where the one before ended, after
 # `;;&` it goes on testing the later patterns. Each body was walked only from the entry state. The deny rows passed
 # on main; in bash 5.2 they changed the main checkout (tests/observe/candidates.py, class "case-fallthrough").

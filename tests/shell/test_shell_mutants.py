@@ -1015,16 +1015,17 @@ WALKS: dict[str, tuple] = {
     '(cd src; ls); ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W/src', ('ls',), 0, ()), ('ls', 'W', ('ls',), 0, ())], [], 'W', 12),
     '{ cd src; ls; } > out; ls': ([('>', 'W', 'out'), ('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W/src', ('ls',), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 12),
     '(cd src) > o': ([('>', 'W', 'o'), ('cd', 'W', ('cd', 'src'), 0, ())], [], 'W', 4),
-    'if true; then cd src; fi; ls': ([('true', 'W', ('true',), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('ls', None, ('ls',), 0, ())], [], None, 10),
+    # the shell is in W or W/src: the ls is walked in each (ShellState.cwds, stop 25; before: in an unknown one)
+    'if true; then cd src; fi; ls': ([('true', 'W', ('true',), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W', ('ls',), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], None, 13),
     # an `if` with an `else` runs one branch: both cd into src (review 23a: the entry state was merged in too)
     'if true; then cd src; else cd src; fi; ls': ([('true', 'W', ('true',), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 14),
-    'while false; do cd src; done; ls': ([('false', 'W', ('false',), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('false', None, ('false',), 0, ()), ('cd', None, ('cd', 'src'), 0, ()), ('ls', None, ('ls',), 0, ())], [], None, 14),
+    'while false; do cd src; done; ls': ([('false', 'W', ('false',), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('false', 'W', ('false',), 0, ()), ('false', 'W/src', ('false',), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W/src', ('cd', 'src'), 0, ()), ('false', 'W', ('false',), 0, ()), ('false', 'W/src', ('false',), 0, ()), ('false', 'W/src/src', ('false',), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W/src', ('cd', 'src'), 0, ()), ('cd', 'W/src/src', ('cd', 'src'), 0, ()), ('false', 'W', ('false',), 0, ()), ('false', 'W/src', ('false',), 0, ()), ('false', 'W/src/src', ('false',), 0, ()), ('false', 'W/src/src/src', ('false',), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W/src', ('cd', 'src'), 0, ()), ('cd', 'W/src/src', ('cd', 'src'), 0, ()), ('cd', 'W/src/src/src', ('cd', 'src'), 0, ()), ('false', None, ('false',), 0, ()), ('cd', None, ('cd', 'src'), 0, ()), ('ls', None, ('ls',), 0, ())], [], None, 56),
     'for f in a b; do echo $f; done; echo $f': ([('echo', 'W', ('echo', 'a'), 0, ()), ('echo', 'W', ('echo', 'b'), 0, ()), ('echo', 'W', ('echo', 'b'), 0, ())], [], 'W', 11),
     'for f in src/*.py; do echo $f; done': ([('echo', 'W', ('echo', 'src/a.py'), 0, ()), ('echo', 'W', ('echo', 'src/app.py'), 0, ()), ('echo', 'W', ('echo', 'src/b.py'), 0, ())], [], 'W', 10),
     # the round changes nothing: walked once
     'for f in $(ls); do echo $f; done; echo $f': ([('ls', 'W', ('ls',), 0, ()), ('echo', 'W', ('echo', None), 0, ()), ('echo', 'W', ('echo', None), 0, ())], [], 'W', 11),
     'for f; do echo $f; done': ([('echo', 'W', ('echo', None), 0, ())], [], 'W', 4),
-    'case x in x) cd src;; esac; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', None, ('ls',), 0, ())], [], None, 7),
+    'case x in x) cd src;; esac; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W', ('ls',), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], None, 10),
     'f() { cd src; }; f; ls': ([('f', 'W', ('f',), 0, ()), ('cd', 'W', ('cd', 'src'), 1, ()), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 12),
     'f() { echo $1 $2 $#; }; f a b': ([('f', 'W', ('f', 'a', 'b'), 0, ()), ('echo', 'W', ('echo', 'a', 'b', '2'), 1, ())], [], 'W', 9),
     'f() { echo "$@"; }; f a $X c': ([('f', 'W', ('f', 'a', None, 'c'), 0, ()), ('echo', 'W', ('echo', 'a', None, None), 1, ())], [], 'W', 9),
@@ -1045,18 +1046,18 @@ WALKS: dict[str, tuple] = {
     'cat <<EOF > out\n$(cd src)\nEOF': ([('cd', 'W', ('cd', 'src'), 0, ()), ('<<', 'W', None), ('>', 'W', 'out'), ('cat', 'W', ('cat',), 0, ())], [], 'W', 6),
     'X=src; cd $X && ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 9),
     'echo {a,b}': ([('echo', 'W', ('echo', 'a', 'b'), 0, ())], [], 'W', 3),
-    'select x in a b; do cd src; done; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('cd', None, ('cd', 'src'), 0, ()), ('ls', None, ('ls',), 0, ())], [], None, 8),
+    'select x in a b; do cd src; done; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W/src', ('cd', 'src'), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W/src', ('cd', 'src'), 0, ()), ('cd', 'W/src/src', ('cd', 'src'), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W/src', ('cd', 'src'), 0, ()), ('cd', 'W/src/src', ('cd', 'src'), 0, ()), ('cd', 'W/src/src/src', ('cd', 'src'), 0, ()), ('cd', None, ('cd', 'src'), 0, ()), ('ls', None, ('ls',), 0, ())], [], None, 29),
     'cd /tmp/../usr; ls': ([('cd', 'W', ('cd', '/tmp/../usr'), 0, ()), ('ls', '/usr', ('ls',), 0, ())], [], '/usr', 6),
     'echo $(( X = 3 )); echo $X': ([('echo', 'W', ('echo', None), 0, ()), ('echo', 'W', ('echo', None), 0, ())], [], 'W', 6),
     # the cd after `&&` may not run: W or W/src, not known which (review 23a)
-    '[[ -d src ]] && cd src; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', None, ('ls',), 0, ())], [], None, 7),
+    '[[ -d src ]] && cd src; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W', ('ls',), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], None, 10),
     'X=v env Y=$X printenv': ([('env', 'W', ('env', None, 'printenv'), 0, ()), (None, 'W', (None, 'printenv'), 1, ('env',))], [], 'W', 4),
     'f() { f; }; f': ([('f', 'W', ('f',), 0, ()), ('f', 'W', ('f',), 1, ()), ('f', 'W', ('f',), 2, ()), ('f', 'W', ('f',), 3, ()), ('f', 'W', ('f',), 4, ()), ('f', 'W', ('f',), 5, ()), ('f', 'W', ('f',), 6, ()), ('f', 'W', ('f',), 7, ()), ('f', 'W', ('f',), 8, ())], ['WG901'], 'W', 37),
     'time cd src; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 7),
     '! cd src; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 8),
-    # `cd ..` runs only where `cd src` failed, in W: the walk still takes a cd to succeed, but the list may end in
-    # either (before: W, and `cd src || cd ..; rm -rf x` passed where bash removes W's parent's x)
-    'cd src || cd ..; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W/src', ('cd', '..'), 0, ()), ('ls', None, ('ls',), 0, ())], [], None, 9),
+    # `cd /tmp` runs only where `cd src` failed: a cd that fails stays, so from W (or W/src: the walk takes a cd to
+    # succeed); the list ends in W/src or /tmp, each walked (stop 25; before: `cd ..` from W/src, then unknown)
+    'cd src || cd /tmp; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W', ('cd', '/tmp'), 0, ()), ('cd', 'W/src', ('cd', '/tmp'), 0, ()), ('ls', '/tmp', ('ls',), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], None, 13),
     'for f in a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G; do echo $f; done; echo $f': ([('echo', 'W', ('echo', None), 0, ()), ('echo', 'W', ('echo', None), 0, ())], [], 'W', 8),
     'for f in a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F; do :; done; echo $f': ([(':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), (':', 'W', (':',), 0, ()), ('echo', 'W', ('echo', 'F'), 0, ())], [], 'W', 101),
     "for f in '' ; do echo $f; done": ([('echo', 'W', ('echo',), 0, ())], [], 'W', 4),  # an empty unquoted $f is no word
@@ -1473,12 +1474,14 @@ def test_for_items_at_their_edges(tmp_path: Path) -> None:
 @pytest.mark.parametrize("loop", ["while x", "until x", "select v in a", "for v", "for ((;;))"])
 def test_a_loop_body_is_walked_until_its_rounds_start_in_no_new_state(loop: str) -> None:
     """A round starts in the loop's entry state or any state a round ended in: the second round's cd is judged
-    from what /w and /w/s agree on (nothing), and a third round would start there again."""
+    in /w and /w/s (the directories the shell may be in, stop 25), the next ones in one more each, until they are
+    more than MAX_CWDS (4): then from nowhere known, and a round after would start there again."""
     walker, seen = bare_walker()
     state = ShellState(cwd="/w")
     walker.walk_script(parse(f"{loop}; do cd s; done"), state)
-    assert [s.cwd for s in seen if s.name == "cd"] == ["/w", None]
-    assert state.cwd is None
+    rounds = ["/w"], ["/w", "/w/s"], ["/w", "/w/s", "/w/s/s"], ["/w", "/w/s", "/w/s/s", "/w/s/s/s"], [None]
+    assert [s.cwd for s in seen if s.name == "cd"] == [cwd for round_ in rounds for cwd in round_]
+    assert state.cwd is None and state.cwds == ()
     walker, seen = bare_walker()
     walker.walk_script(parse(f"{loop}; do cd s; cd ..; done"), state := ShellState(cwd="/w"))
     # the first round ends where it began but with OLDPWD=/w/s: one round more, which ends as it began
@@ -1555,3 +1558,28 @@ def test_heredoc_delimiter_and_brace_edges_the_last_pass_left() -> None:
     assert words.remove_quotes('"\\"') is None
     assert words.remove_quotes('"a\\') is None
     assert words.brace_fields("$(a \\) {b,c}){x,y}") == ["$(a \\) {b,c})x", "$(a \\) {b,c})y"]
+
+
+def test_the_directories_a_merged_shell_may_be_in() -> None:
+    """`ShellState.cwds`: set by a merge of outcomes that each know the directory, up to MAX_CWDS of them; emptied
+    by every other change of the directory (a stale list would judge a command where the shell is not)."""
+    from worktree_guard.shell.state import MAX_CWDS
+
+    def merged(*cwds: str | None, start: tuple[str, ...] = ()) -> ShellState:
+        states = [ShellState(cwd=c) for c in cwds]
+        states[0].cwds = start if states[0].cwd is None else ()
+        states[0].merge(states[1:])
+        return states[0]
+
+    assert (merged("/a", "/b").cwd, merged("/a", "/b").cwds) == (None, ("/a", "/b"))
+    assert merged("/a", "/a").cwds == () and merged("/a", "/a").cwd == "/a"
+    assert merged("/a", None).cwds == ()  # one outcome does not know it
+    assert merged(None, "/c", start=("/a", "/b")).cwds == ("/a", "/b", "/c")
+    assert merged(*[f"/{i}" for i in range(MAX_CWDS)]).cwds == tuple(f"/{i}" for i in range(MAX_CWDS))
+    assert merged(*[f"/{i}" for i in range(MAX_CWDS + 1)]).cwds == ()
+    for change in (lambda s: s.chdir("/x"), lambda s: s.chdir(None), lambda s: s.assign("PWD", "/y"), lambda s: s.forget()):
+        state = merged("/a", "/b")
+        change(state)
+        assert state.cwds == (), change
+    copied = merged("/a", "/b").copy()
+    assert copied.cwds == ("/a", "/b")

@@ -89,6 +89,10 @@ class ShellState:
     lost_code: list[str] = field(default_factory=list)
     #: Which shell of the command this state belongs to (0: the agent's own; a child shell gets its own number).
     shell: int = 0
+    #: When `cwd` is None because outcomes that each knew it disagree (`cd src && make && cd ..`: W/src or W), the
+    #: directories the shell may be in, 2 to MAX_CWDS of them; the walker judges each command in each. Empty when
+    #: not known. Set only by `merge`; every other change of the directory empties it.
+    cwds: tuple[str, ...] = ()
 
     def copy(self) -> ShellState:
         """The state a subshell starts with; its changes never come back."""
@@ -115,6 +119,7 @@ class ShellState:
             alternatives=dict(self.alternatives),
             lost_code=self.lost_code,
             shell=self.shell,
+            cwds=self.cwds,
         )
 
     def lookup(self, name: str) -> str | None:
@@ -161,7 +166,7 @@ class ShellState:
         if base == "OLDPWD":
             self.oldpwd = value
         elif base == "PWD":
-            self.cwd = None
+            self.cwd, self.cwds = None, ()
         elif base == "DIRSTACK":
             self.forget_dirstack()
 
@@ -179,7 +184,7 @@ class ShellState:
             self.variables[key] = None
         self.unset.clear()
         self.oldpwd = None
-        self.cwd = None
+        self.cwd, self.cwds = None, ()
         self.forget_dirstack()
 
     def forget(self) -> None:
@@ -189,13 +194,17 @@ class ShellState:
 
     def chdir(self, target: str | None) -> None:
         self.oldpwd = self.cwd
-        self.cwd = target
+        self.cwd, self.cwds = target, ()
         self.variables["OLDPWD"] = self.oldpwd
         self.variables["PWD"] = target
 
     def merge(self, others: list[ShellState]) -> None:
-        """After branches that may or may not run: keep only what every outcome agrees on."""
+        """After branches that may or may not run: keep only what every outcome agrees on (the directory: the
+        ones it may be, when each outcome knows it and they are few)."""
+        places = _places(self)
         for other in others:
+            theirs = _places(other)
+            places = None if places is None or theirs is None else places | theirs
             if other.cwd != self.cwd:
                 self.cwd = None
             if other.oldpwd != self.oldpwd:
@@ -235,6 +244,21 @@ class ShellState:
                         table[key] = None
             if other.positional is not self.positional:
                 self.positional = None
+        if self.cwd is not None:
+            self.cwds = ()
+        else:
+            self.cwds = tuple(sorted(places)) if places is not None and 1 < len(places) <= MAX_CWDS else ()
+
+
+#: The most directories a shell is followed in at once (`ShellState.cwds`): each command is judged in each.
+MAX_CWDS = 4
+
+
+def _places(state: ShellState) -> frozenset[str] | None:
+    """The directories a state may be in; None when not known."""
+    if state.cwd is not None:
+        return frozenset((state.cwd,))
+    return frozenset(state.cwds) if state.cwds else None
 
 
 def record_lost_code(lost: list[str], name: str) -> None:

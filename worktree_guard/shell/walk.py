@@ -173,6 +173,7 @@ class Walker:
         agree on (`X=<main>/x; false && X=/tmp/safe; rm -f "$X"` judged the rm with /tmp/safe: review 23a).
         `cd src && make && cd .. && rm x` still judges the rm from the directory the last `cd` went to. A `cd`
         that runs is taken to succeed (a known gap: docs/bash.md, "What it leaves to the leak check")."""
+        before = _directory(state)
         self.visit(parts[0], state, depth, persistent)
         stopped: list[tuple[ShellState, bool]] = []  # (a state the list may be in, whether it succeeded there)
         for part, join in zip(parts[1:], joins):
@@ -180,7 +181,12 @@ class Walker:
             reaching = [other for other, succeeded in stopped if succeeded == runs_after_success]
             stopped = [(other, succeeded) for other, succeeded in stopped if succeeded != runs_after_success]
             stopped.append((state.copy(), not runs_after_success))  # the command before may end either way
+            if not runs_after_success:
+                # after `||` the command before failed: a cd that fails stays where it was (`cd src || cd ..`
+                # goes to W's parent), so the directory is the one before it or the one after
+                _may_have_stayed(state, before)
             state.merge(reaching)
+            before = _directory(state)
             self.visit(part, state, depth, persistent)
         state.merge([other for other, _ in stopped])
 
@@ -385,6 +391,24 @@ class Walker:
         return items if 0 < len(items) <= MAX_FOR_ITEMS else None
 
     def command(self, node: ast.Command, state: ShellState, depth: int, persistent: bool) -> None:
+        if state.cwd is None and state.cwds:
+            # The shell is in one of a few known directories (`cd src && make && cd ..; touch x`): the command is
+            # walked in each, as branches, and the shell goes on with what they agree on.
+            outcomes = []
+            traps_before = len(self._traps)
+            for place in state.cwds:
+                branch = state.copy()
+                branch.cwd, branch.cwds = place, ()
+                self._command(node, branch, depth, persistent)
+                outcomes.append(branch)
+            first = outcomes[0]
+            first.merge(outcomes[1:])
+            _assign(state, first)
+            self._rebind_traps(traps_before, outcomes, state)
+            return
+        self._command(node, state, depth, persistent)
+
+    def _command(self, node: ast.Command, state: ShellState, depth: int, persistent: bool) -> None:
         if state.shell in self._since_trap:
             self._may_end_here(state)
         # Expansions run first, each in a subshell of its own: their cd never leaks out.
@@ -606,7 +630,8 @@ class Walker:
             return
         # `command cd`, `builtin cd` run in this shell; every other wrapper starts a child process.
         state = outer.state if inner.same_shell else self._child(outer.state)
-        state.cwd = inner.cwd if not inner.same_shell else state.cwd
+        if not inner.same_shell:
+            state.cwd, state.cwds = inner.cwd, ()
         step = ShellCommand(
             node=outer.node,
             words=inner.words,
@@ -795,6 +820,7 @@ def _state_key(source: str, state: ShellState) -> tuple:
     return (
         source,
         state.cwd,
+        state.cwds,
         state.oldpwd,
         tuple(state.dirstack),
         tuple(sorted(state.variables.items(), key=str)),
@@ -830,6 +856,7 @@ def _same_state(a: ShellState, b: ShellState) -> bool:
     the key (review 24a: the key's shape of every function, twice a round, took a command 57 s)."""
     return (
         a.cwd == b.cwd
+        and a.cwds == b.cwds
         and a.oldpwd == b.oldpwd
         and a.dirstack == b.dirstack
         and a.variables == b.variables
@@ -886,9 +913,30 @@ def _positional_expanded(words: list[ast.Word], state: ShellState) -> list[ast.W
     return out
 
 
+def _directory(state: ShellState) -> tuple:
+    """What a failed cd leaves as it was: the directory, OLDPWD, the stack, and $PWD and $OLDPWD."""
+    return (state.cwd, state.cwds, state.oldpwd, list(state.dirstack), state.variables.get("PWD", _MISSING), state.variables.get("OLDPWD", _MISSING))
+
+
+def _may_have_stayed(state: ShellState, before: tuple) -> None:
+    """The state may be the one after a command, or, when that command was a cd that failed, the one before it as far as
+    directories go: what the two agree on (with the directories it may be in)."""
+    if _directory(state) == before:
+        return
+    stayed = state.copy()
+    stayed.cwd, stayed.cwds, stayed.oldpwd, stayed.dirstack = before[0], before[1], before[2], list(before[3])
+    for name, value in (("PWD", before[4]), ("OLDPWD", before[5])):
+        if value is _MISSING:
+            stayed.variables.pop(name, None)
+        else:
+            stayed.variables[name] = value
+    state.merge([stayed])
+
+
 def _assign(target: ShellState, source: ShellState) -> None:
     target.cwd, target.oldpwd, target.dirstack = source.cwd, source.oldpwd, source.dirstack
     target.variables, target.exported, target.functions = source.variables, source.exported, source.functions
     target.lastpipe, target.unset, target.options = source.lastpipe, source.unset, source.options
     target.readonly, target.transformed, target.namerefs = source.readonly, source.transformed, source.namerefs
     target.hashed, target.positional, target.alternatives = source.hashed, source.positional, source.alternatives
+    target.cwds = source.cwds
