@@ -232,8 +232,9 @@ def _shared_branches(ctx: Context) -> dict[str, str]:
     return branches
 
 
-#: Config keys that say where a push, fetch or pull goes (`-c remote.origin.url=.`), or which branches it moves.
-REMOTE_CONFIG = ("remote.", "url.", "branch.")
+#: The keys of a branch's config that say where a push, fetch or pull without refspec goes and which branch it moves
+#: (`branch.<b>.remote=.` with `merge=refs/heads/main`); the other `remote.*`, `url.*` keys and `push.default` too.
+BRANCH_ROUTING = (".remote", ".pushremote", ".merge")
 
 
 def _branch_name(ref: str) -> str:
@@ -272,7 +273,7 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
         # push without refspec moves (left by stop 24)
         for _, setting in settings:
             key = setting.partition("=")[0].lower()
-            if key.startswith(REMOTE_CONFIG) or key == "push.default":
+            if key.startswith(("remote.", "url.")) or key == "push.default" or (key.startswith("branch.") and key.endswith(BRANCH_ROUTING)):
                 side_door(f"`git -c {key}=…` changes where `git {sub}` sends or takes refs, which could be a branch another checkout has checked out; leave it out.")
                 break
     if sub in SHARED_STATE_SUBCOMMANDS:
