@@ -78,7 +78,7 @@ class Walker:
     #: Per shell with a trap set: the states it passed through since, each different one (by `_state_key`) up to
     #: MAX_TRAP_STATES, the rest merged into the last. A trap may run at any of them (`set -e` and a failing
     #: command, `${x:?}`, a signal sent by a background `kill $$`).
-    _since_trap: dict[int, tuple[list[ShellState], set[tuple]]] = field(default_factory=dict)
+    _since_trap: dict[int, list[ShellState]] = field(default_factory=dict)
     #: Child shells made so far (`_child`), to tell them apart.
     _shells: int = 0
 
@@ -111,7 +111,7 @@ class Walker:
                     merged.merge(exits[1:])
                     endings.append(merged)
                 if state.shell in self._since_trap:  # the shell may end anywhere after the trap was set
-                    endings.extend(self._since_trap[state.shell][0])
+                    endings.extend(self._since_trap[state.shell])
                 for ending in endings:
                     key = (*_state_key(script.source, ending), prefixed)
                     if key in seen:
@@ -527,16 +527,14 @@ class Walker:
         step.state.merge([before])
         self._traps.append((script, step.state, prefixed))
         if step.state.shell not in self._since_trap:
-            self._since_trap[step.state.shell] = ([], set())
+            self._since_trap[step.state.shell] = []
             self._may_end_here(step.state)
 
     def _may_end_here(self, state: ShellState) -> None:
         """The shell may end in this state (a signal, `set -e`), its traps running in it: kept for `walk_script`."""
-        states, seen = self._since_trap[state.shell]
-        key = _state_key("", state)
-        if key in seen:
-            return
-        seen.add(key)
+        states = self._since_trap[state.shell]
+        if any(_same_state(kept, state) for kept in states):
+            return  # compared as a loop's rounds are: `_state_key` at every command took 7 s for 400 commands
         if len(states) < MAX_TRAP_STATES:
             states.append(state.copy())
         else:
