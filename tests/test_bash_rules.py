@@ -165,8 +165,9 @@ INDIRECTION_ROWS = [
     ("find {MAIN} -name '*.pyc' -delete", {"WG401"}),
     ("$(printf git) -C {MAIN} switch feature", {"WG404"}),
     ("$CMD switch feature", {"WG404"}),
-    ("$PYTHON -m pytest tests/", {"WG404"}),  # unknown and unquoted: bash may split it into more words
+    ("$PYTHON -m pytest tests/", "pass"),  # inherited: judged as a computed name (its visible words do not matter)
     ("\"$PYTHON\" -m pytest tests/", "pass"),
+    ("PYTHON=$(cat f); $PYTHON -m pytest tests/", {"WG404"}),  # built by the command: bash may split it
     ("python -c 'import os; print(1)'", "pass"),
     ("diff <(git -C {MAIN} switch feature) y", {"WG301"}),
     ("tee >(cat > {MAIN}/x) < /dev/null", {"WG401", "WG403"}),  # tee writes the /dev/fd path of >(…): unknown
@@ -1526,7 +1527,7 @@ SPLIT_WORD_ROWS = [
     ("Y='/tmp/x {MAIN}/x'; declare X=$Y; rm -f $X", {"WG403"}),
     ("Y='/tmp/x {MAIN}/x'; f() { local X=$Y; rm -f $X; }; f", {"WG403"}),
     ("Y='/tmp/x {MAIN}/x'; export X+=$Y; rm -f $X", {"WG403"}),
-    ("Y='/tmp/x {MAIN}/x'; command export X=$Y; rm -f $X", {"WG403"}),  # bash splits here: unknown is cautious
+    ("Y='/tmp/x {MAIN}/x'; command export X=$Y; rm -f $X", "pass"),  # bash 5.2 splits here: X=/tmp/x (review 25a)
     # a cd given two directories: bash 5.2 refuses it and stays (the first was taken: the guard was one level deeper)
     ("mkdir -p s/t/u; cd s/t/u x; rm -f ../../../README.md", {"WG202", "WG403"}),
     ("X='src b'; cd $X; cd ..; rm -rf x", {"WG202", "WG403"}),
@@ -1630,6 +1631,47 @@ CWD_CANDIDATE_ROWS = [
 
 @pytest.mark.parametrize("command,expected", CWD_CANDIDATE_ROWS, ids=[plain_id(r[0], 60) for r in CWD_CANDIDATE_ROWS])
 def test_each_directory_the_shell_may_be_in(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+# Review 25a (of the word splitting above). Each deny row passed on the change and (but the first two) on main; in
+# bash 5.2 each changed the main checkout (tests/observe/candidates.py, class "review-25a").
+REVIEW_25A_ROWS = [
+    # extglob patterns in a value are globbed when extglob is on (the agent's shell may have it on already)
+    ("shopt -s extglob; X='a tomai@(n)/notes.txt'; rm -f $X", {"WG403"}),
+    ("shopt -s extglob; X='tomai@(n)/notes.txt'; rm -f $X", {"WG403"}),
+    # a word written as an assignment is split for any command but a declaration builtin
+    ("Y='/dev/null of={MAIN}/notes.txt'; dd if=$Y status=none", {"WG401"}),
+    ("touch X=a; Y='a {MAIN}/notes.txt'; cp X=$Y", {"WG401"}),
+    # a word only known at run time that bash splits may be any number of words, options among them
+    ("touch a; U=$(printf 'a {MAIN}/notes.txt'); cp $U", {"WG403"}),
+    ("Y='a {MAIN}/notes.txt'; touch a; cp ${Y#x}", {"WG403"}),
+    ("Y='/dev/null of={MAIN}/notes.txt'; dd if=${Y#x}", {"WG403"}),
+    ("X='a {MAIN}/notes.txt'; set -- $X; touch a; cp $*", {"WG403"}),
+    ("U=$(printf -- -delete); find {MAIN}/notes.txt $U", {"WG403"}),
+    ("U=$(printf -- '-o {MAIN}/notes.txt'); sort $U README.md", {"WG403"}),
+    ("cp $F dst/", {"WG403"}),  # F may be `-t <main> x`
+    # a name only known at run time may be IFS
+    ("C=$(printf declare); \"$C\" IFS=:; X='/tmp/a:{MAIN}/notes.txt'; rm -f $X", {"WG403"}),
+    ("N=$(echo IFS); read \"$N\" <<< :; X='/tmp/a:{MAIN}/x'; rm -f $X", {"WG403", "WG404"}),
+    # a command word built by the command is refused; one the agent's environment gave is judged by its words
+    ("$(which python3) -m pytest -q", {"WG404"}),
+    ("X=$(cat f); $X a", {"WG404"}),
+    ("source f; $EDITOR a", {"WG404"}),
+    ("$EDITOR {MAIN}/x", {"WG404"}),
+    # must pass (each was WG404 on the change before this fix: false denies)
+    ("$VIRTUAL_ENV/bin/python -m pytest", "pass"),
+    ("$JAVA_HOME/bin/java -version", "pass"),
+    ("$EDITOR README.md", "pass"),
+    ("${PYTHON:-python3} -m pytest", "pass"),
+    ("export PATH=$HOME/bin:$PATH; X='a b'; rm -f $X", "pass"),  # PATH's name is written out
+    ("printf -v out '%s' \"$Z\"; X='a b'; rm -f $X", "pass"),
+    ("cat $F", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", REVIEW_25A_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_25A_ROWS])
+def test_review_25a(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
 
 

@@ -354,6 +354,14 @@ HAND: list[tuple[str, str, bool]] = [
     ("trap-anywhere", "X=/tmp/obs-ta; trap 'rm -f \"$X\"' EXIT; X={MAIN}/notes.txt; : ${Y:?}; X=/tmp/obs-ta", A),
     ("trap-anywhere", "X=/tmp/obs-ta; trap 'rm -f \"$X\"' INT; X={MAIN}/notes.txt; kill -INT $$; X=/tmp/obs-ta", A),
     ("trap-anywhere", "trap 'touch obs-ta1.txt' EXIT; cd .; true", O),
+    # review 25a: split values and words that bash splits into more than one (each passed the change's first version)
+    ("review-25a", "shopt -s extglob; X='obs-r25a0 ../../../notes.tx@(t)'; rm -f $X", A),
+    ("review-25a", "Y='/dev/null of={MAIN}/notes.txt'; dd if=$Y status=none", A),
+    ("review-25a", "touch X=a; Y='a {MAIN}/notes.txt'; cp X=$Y", A),
+    ("review-25a", "touch a; U=$(printf 'a {MAIN}/notes.txt'); cp $U", A),
+    ("review-25a", "U=$(printf -- -delete); find {MAIN}/notes.txt $U", A),
+    ("review-25a", "C=$(printf declare); \"$C\" IFS=:; X='/tmp/a:{MAIN}/notes.txt'; rm -f $X", A),
+    ("review-25a", "F='obs-r25a1.txt obs-r25a2.txt'; touch $F", O),
     # classes the SPEC leaves to the leak check (reported, not counted as escapes)
     ("leak-check", "python3 -c 'open(\"{MAIN}/py.txt\", \"w\").write(\"x\")'", A),
     ("leak-check", "node -e 'require(\"fs\").writeFileSync(\"{MAIN}/node.txt\", \"x\")'", A),

@@ -9,6 +9,7 @@ command name whose arguments matter, shell code that is not a literal — is WG4
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
@@ -19,6 +20,7 @@ from ..shell.powershell import is_powershell
 if TYPE_CHECKING:
     from ..engine import Context
     from ..shell.ast import Word
+    from ..shell.state import ShellState
     from ..shell.steps import ShellCommand, Unwrapped
     from ..shell.wrappers import Wrapper
 
@@ -135,6 +137,23 @@ def _shell_code(command: ShellCommand) -> tuple[str, Word | None, str | None] | 
     if reads_stdin and not reads_string:
         return ("stdin", None, None)  # `bash -s a b`: the operands are positional parameters, the code is the input
     return ("c" if reads_string else "file", words[i], values[i])
+
+
+#: `$NAME`, `${NAME}`, `${NAME:-word}` and kin: the parameters a command word may take from the agent's environment.
+_PARAMETER = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?[-+=?][^}$`]*)?\}|([A-Za-z_][A-Za-z0-9_]*))")
+
+
+def _inherited(word: Word, state: ShellState) -> bool:
+    """Whether every expansion in a word is a variable the command never assigned, while no step may have assigned a
+    name only known at run time: its value is the one the runtime gave the agent's shell, not one the command built
+    (`$(cat f)`, `X=$(…); $X`, `read X`). Review 25a: refusing those refused `$EDITOR f` and `$JAVA_HOME/bin/java`."""
+    raw = word.raw
+    if word.substitutions or "`" in raw or "$(" in raw or state.names_unknown:
+        return False
+    found = _PARAMETER.findall(raw)
+    if len(found) != raw.count("$") - raw.count("\\$"):
+        return False
+    return all((braced or plain) not in state.variables for braced, plain in found)
 
 
 def _startup_file(command: ShellCommand, name: str) -> str | None:
@@ -686,10 +705,11 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     if literal == "alias" and any(v is None or "=" in v for v in values[1:]):
         return [Violation(code="WG404", message="An alias defined inside a command is not followed by worktree-guard; run the command it stands for directly.", **base)]
     if name is None:
-        if values[0] is None and has_unquoted_expansion(command.words[0].raw):
+        if values[0] is None and has_unquoted_expansion(command.words[0].raw) and not _inherited(command.words[0], command.state):
             # An unquoted `$X` or `$(…)` whose value is not known is split into a command and arguments nobody has
             # seen, whatever words follow (review 24b: `X='rm -f <main>/x'; $X` ran; `$X a` too). A known value is
-            # split by the walker (`field_split`), and its words are judged like any others.
+            # split by the walker (`field_split`), and its words are judged like any others. A value the agent's
+            # environment gave (`$VIRTUAL_ENV/bin/python`, `${PYTHON:-python3}`) is judged as a computed name.
             return [Violation(code="WG404", message=f"The command word {command.words[0].raw} is computed at run time and bash splits it into a command and arguments nobody has seen, which could leave {ctx.worktree_root}; quote it if it is one word, or write the words out.", **base)]
         if _arguments_matter(command, ctx):
             return [Violation(code="WG404", message=f"The command name {command.words[0].raw!r} is computed at run time and its arguments could leave {ctx.worktree_root}; call the program by its literal name.", **base)]

@@ -13,6 +13,7 @@ from ..paths import canonical
 from .ast import Word
 from .state import ShellState
 from .steps import ShellCommand, word_value
+from .words import ASSIGNMENT_PREFIX
 
 DIRECTORY_BUILTINS = ("cd", "pushd", "popd")
 DECLARING_BUILTINS = ("export", "declare", "typeset", "local", "readonly")
@@ -174,8 +175,10 @@ def apply_builtin(step: ShellCommand) -> None:
         _declare(step)
     elif name == "unset":
         _unset(step)
-    elif name in READING_BUILTINS or (name == "printf" and any(v == "-v" for v in step.values())):
+    elif name in READING_BUILTINS or (name == "printf" and any(v == "-v" or (v is None and w.raw.startswith("-v")) for v, w in zip(step.values(), step.words))):
         values = step.values()
+        if _names_unknown(step, values):
+            state.forget_names()  # `read "$N"`, `printf -v "$N"`: a name only known at run time (IFS among them)
         for value in values[1:]:
             if value and not value.startswith("-") and value.partition("[")[0].replace("_", "a").isalnum():
                 state.assign(value, None)
@@ -214,6 +217,20 @@ def forget_positional(state: ShellState) -> None:
             state.variables[key] = None
 
 
+def _literal_name(raw: str) -> bool:
+    """Whether a word starts with a variable's name written out (`X`, `X=$Y`, `a[$i]=1`)."""
+    return bool(ASSIGNMENT_PREFIX.match(raw)) or _is_name(raw)
+
+
+def _names_unknown(step: ShellCommand, values: list[str | None]) -> bool:
+    """Whether `read`, `mapfile`, `getopts` or `printf -v` may assign a name only known at run time: for printf the
+    word after `-v`; for the others any word only known at run time that is not an option's value."""
+    words = step.words
+    if step.name == "printf":
+        return any((values[i - 1] == "-v" and values[i] is None) or (values[i] is None and words[i].raw.startswith("-v")) for i in range(1, len(values)))
+    return any(values[i] is None and not _literal_name(words[i].raw) and not (values[i - 1] or "").startswith("-") for i in range(1, len(values)))
+
+
 def _is_name(text: str) -> bool:
     return bool(text) and not text[0].isdigit() and text.replace("_", "a").isalnum()
 
@@ -230,6 +247,8 @@ def _declare(step: ShellCommand) -> None:
             unknown = True  # an option or a name only known at run time (`declare $opt x=1`)
         elif value[:1] in ("-", "+") and len(value) > 1 and "=" not in value:
             options |= set(value[1:]) if value[0] == "-" else set()
+    if any(value is None and not _literal_name(word.raw) for word, value in zip(step.words[1:], values)):
+        state.forget_names()  # `declare "$N=…"`; not `export X=$Y`, whose name is written out
     if "f" in options or "F" in options or "p" in options:
         return  # functions, or printing
     frames = state.local_frames

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..fast_dataclass import fast_dataclass, field
 from .ast import Word
+from .words import has_unquoted_expansion
 
 # One written target: the word that names it (None when implied), its static value (None when dynamic),
 # or the marker CWD for "the directory the program runs in".
@@ -156,9 +157,13 @@ def parse_argv(words: list[Word], values: list[str | None], spec: WriteSpec) -> 
 
 
 def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None]) -> list[Target]:
-    """The files (or the cwd) a program with this spec writes, given its argv."""
+    """The files (or the cwd) a program with this spec writes, given its argv. A word only known at run time that
+    bash splits (`cp $U`, `find x $U`, `dd if=${Y#x}`) may be any number of words, options among them: what the
+    program writes is then not known (review 25a: `cp $U` counted one operand and no destination)."""
+    splits = any(value is None and has_unquoted_expansion(word.raw) for word, value in zip(words[1:], values[1:]))
+    unknown = [Target(words[0], None, "words only known at run time, which bash splits (options among them)")] if splits else []
     if spec.custom is not None:
-        return spec.custom(words, values)
+        return spec.custom(words, values) + unknown
     argv = parse_argv(words, values, spec)
     present = set(argv.options)
     if spec.only_with and not (present & spec.only_with):
@@ -179,7 +184,7 @@ def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None]
             for key in spec.key_value:
                 if value.startswith(key):
                     targets.append(Target(word, value[len(key):], key))
-        return targets
+        return targets + unknown
     if spec.first_is_not_a_file and not (present & spec.unless_with) and operands:
         operands = operands[1:]
     if spec.all_with & present or spec.operands == "all":
@@ -208,6 +213,7 @@ def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None]
         targets.append(Target(None, CWD, "into the current directory"))
     if argv.dynamic_option and not targets:
         targets.append(Target(words[0], None, "an option only known at run time"))
+    targets += unknown
     if spec.recursive_with & present:
         targets = [Target(t.word, t.value, t.how, recursive=True, kind=t.kind, base=t.base) for t in targets]
     return targets

@@ -93,6 +93,10 @@ class ShellState:
     #: directories the shell may be in, 2 to MAX_CWDS of them; the walker judges each command in each. Empty when
     #: not known. Set only by `merge`; every other change of the directory empties it.
     cwds: tuple[str, ...] = ()
+    #: Whether a step may have assigned a variable whose name is only known at run time (`source`, a computed
+    #: command name, `declare "$N=…"`, `read "$N"`): a variable the command never assigned may then not be the
+    #: inherited one. IFS is made unknown with it (the walker splits words only with IFS as bash starts it).
+    names_unknown: bool = False
 
     def copy(self) -> ShellState:
         """The state a subshell starts with; its changes never come back."""
@@ -120,6 +124,7 @@ class ShellState:
             lost_code=self.lost_code,
             shell=self.shell,
             cwds=self.cwds,
+            names_unknown=self.names_unknown,
         )
 
     def lookup(self, name: str) -> str | None:
@@ -186,6 +191,13 @@ class ShellState:
         self.oldpwd = None
         self.cwd, self.cwds = None, ()
         self.forget_dirstack()
+        self.forget_names()
+
+    def forget_names(self) -> None:
+        """A variable whose name is only known at run time may have been assigned: IFS among them (review 25a:
+        `"$C" IFS=:` with C=declare, then `rm -f $X` split X at `:`)."""
+        self.names_unknown = True
+        self.variables["IFS"] = None
 
     def forget(self) -> None:
         """A command the simulation cannot follow ran in this shell (a computed command name may be `cd`,
@@ -244,6 +256,7 @@ class ShellState:
                         table[key] = None
             if other.positional is not self.positional:
                 self.positional = None
+            self.names_unknown |= other.names_unknown
         if self.cwd is not None:
             self.cwds = ()
         else:

@@ -309,20 +309,26 @@ def brace_expanded(items: list[Word], state: ShellState) -> list[Word]:
     return out
 
 
-def field_split(items: list[Word], state: ShellState) -> list[Word]:
+#: A command with more words than this is not split (each word's fields are capped by words.MAX_SPLIT_FIELDS).
+MAX_WORDS_SPLIT = 1024
+
+
+def field_split(items: list[Word], state: ShellState, declaration: bool = False) -> list[Word]:
     """The words after bash's word splitting (`X='rm -f a'; $X b` runs `rm -f a b`; an empty unquoted `$X` is no
     word at all): each field a static word of its own, which keeps the source text and span of the word it came
     from. Words whose expansions are not all known, or that splitting leaves as they are, are kept; so are all of
-    them while IFS is set (the walker does not split at other characters: those words stay unknown), and words
-    written as assignments (`NAME=$Y`)."""
+    them while IFS is set (the walker does not split at other characters: those words stay unknown), and, for a
+    declaration builtin (`declaration`), words written as assignments (`NAME=$Y`)."""
     if "IFS" in state.variables:
         return items
+    if len(items) > MAX_WORDS_SPLIT:
+        return items  # left unknown, as a value with too many fields is
     out: list[Word] = []
     for word in items:
         fields = None
-        # A word written as an assignment is not split when the command is a declaration builtin (`export X=$Y`
-        # gives X all of Y): it is kept whole, unknown when it would split, whatever the command.
-        if word.value is None and not word.substitutions and "$" in word.raw and not words.ASSIGNMENT_PREFIX.match(word.raw):
+        # A word written as an assignment is not split when the command word is a declaration builtin (`export
+        # X=$Y` gives X all of Y); for any other command it is (`cp X=$Y`, `dd if=$Y`: review 25a).
+        if word.value is None and not word.substitutions and "$" in word.raw and not (declaration and words.ASSIGNMENT_PREFIX.match(word.raw)):
             fields = words.split_fields(word.raw, state.lookup_word)
         if fields is None:
             out.append(word)

@@ -433,7 +433,7 @@ class Walker:
         self.steps += (state.cwd or "").count("/") // COMPONENTS_PER_STEP
         step = ShellCommand(
             node=node,
-            words=field_split(_positional_expanded(brace_expanded(node.words, state), state), state),
+            words=field_split(_positional_expanded(brace_expanded(node.words, state), state), state, bool(node.words) and node.words[0].value in DECLARING_BUILTINS),
             assignments=list(node.assignments),
             cwd=state.cwd,
             state=state,
@@ -819,6 +819,7 @@ def _state_key(source: str, state: ShellState) -> tuple:
         source,
         state.cwd,
         state.cwds,
+        state.names_unknown,
         state.oldpwd,
         tuple(state.dirstack),
         tuple(sorted(state.variables.items(), key=str)),
@@ -855,6 +856,7 @@ def _same_state(a: ShellState, b: ShellState) -> bool:
     return (
         a.cwd == b.cwd
         and a.cwds == b.cwds
+        and a.names_unknown == b.names_unknown
         and a.oldpwd == b.oldpwd
         and a.dirstack == b.dirstack
         and a.variables == b.variables
@@ -937,4 +939,4 @@ def _assign(target: ShellState, source: ShellState) -> None:
     target.lastpipe, target.unset, target.options = source.lastpipe, source.unset, source.options
     target.readonly, target.transformed, target.namerefs = source.readonly, source.transformed, source.namerefs
     target.hashed, target.positional, target.alternatives = source.hashed, source.positional, source.alternatives
-    target.cwds = source.cwds
+    target.cwds, target.names_unknown = source.cwds, source.names_unknown
