@@ -1650,7 +1650,7 @@ REVIEW_25A_ROWS = [
     ("X='a {MAIN}/notes.txt'; set -- $X; touch a; cp $*", {"WG403"}),
     ("U=$(printf -- -delete); find {MAIN}/notes.txt $U", {"WG403"}),
     ("U=$(printf -- '-o {MAIN}/notes.txt'); sort $U README.md", {"WG403"}),
-    ("cp $F dst/", {"WG403"}),  # F may be `-t <main> x`
+    ("F=$(cat list); cp $F dst/", {"WG403"}),  # F may be `-t <main> x`
     # a name only known at run time may be IFS
     ("C=$(printf declare); \"$C\" IFS=:; X='/tmp/a:{MAIN}/notes.txt'; rm -f $X", {"WG403"}),
     ("N=$(echo IFS); read \"$N\" <<< :; X='/tmp/a:{MAIN}/x'; rm -f $X", {"WG403", "WG404"}),
@@ -1667,6 +1667,8 @@ REVIEW_25A_ROWS = [
     ("export PATH=$HOME/bin:$PATH; X='a b'; rm -f $X", "pass"),  # PATH's name is written out
     ("printf -v out '%s' \"$Z\"; X='a b'; rm -f $X", "pass"),
     ("cat $F", "pass"),
+    ("cp $F dst/", "pass"),  # F inherited: the command did not build it
+    ("find $DIR -type f", "pass"),
 ]
 
 

@@ -9,10 +9,10 @@ command name whose arguments matter, shell code that is not a literal — is WG4
 from __future__ import annotations
 
 import os
-import re
 from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
+from ..shell.steps import inherited
 from ..shell.words import has_code, has_unquoted_expansion
 from ..model import Violation
 from ..shell.powershell import is_powershell
@@ -20,7 +20,6 @@ from ..shell.powershell import is_powershell
 if TYPE_CHECKING:
     from ..engine import Context
     from ..shell.ast import Word
-    from ..shell.state import ShellState
     from ..shell.steps import ShellCommand, Unwrapped
     from ..shell.wrappers import Wrapper
 
@@ -137,23 +136,6 @@ def _shell_code(command: ShellCommand) -> tuple[str, Word | None, str | None] | 
     if reads_stdin and not reads_string:
         return ("stdin", None, None)  # `bash -s a b`: the operands are positional parameters, the code is the input
     return ("c" if reads_string else "file", words[i], values[i])
-
-
-#: `$NAME`, `${NAME}`, `${NAME:-word}` and kin: the parameters a command word may take from the agent's environment.
-_PARAMETER = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?[-+=?][^}$`]*)?\}|([A-Za-z_][A-Za-z0-9_]*))")
-
-
-def _inherited(word: Word, state: ShellState) -> bool:
-    """Whether every expansion in a word is a variable the command never assigned, while no step may have assigned a
-    name only known at run time: its value is the one the runtime gave the agent's shell, not one the command built
-    (`$(cat f)`, `X=$(…); $X`, `read X`). Review 25a: refusing those refused `$EDITOR f` and `$JAVA_HOME/bin/java`."""
-    raw = word.raw
-    if word.substitutions or "`" in raw or "$(" in raw or state.names_unknown:
-        return False
-    found = _PARAMETER.findall(raw)
-    if len(found) != raw.count("$") - raw.count("\\$"):
-        return False
-    return all((braced or plain) not in state.variables for braced, plain in found)
 
 
 def _startup_file(command: ShellCommand, name: str) -> str | None:
@@ -705,7 +687,7 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     if literal == "alias" and any(v is None or "=" in v for v in values[1:]):
         return [Violation(code="WG404", message="An alias defined inside a command is not followed by worktree-guard; run the command it stands for directly.", **base)]
     if name is None:
-        if values[0] is None and has_unquoted_expansion(command.words[0].raw) and not _inherited(command.words[0], command.state):
+        if values[0] is None and has_unquoted_expansion(command.words[0].raw) and not inherited(command.words[0], command.state):
             # An unquoted `$X` or `$(…)` whose value is not known is split into a command and arguments nobody has
             # seen, whatever words follow (review 24b: `X='rm -f <main>/x'; $X` ran; `$X a` too). A known value is
             # split by the walker (`field_split`), and its words are judged like any others. A value the agent's

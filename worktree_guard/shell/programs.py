@@ -156,11 +156,12 @@ def parse_argv(words: list[Word], values: list[str | None], spec: WriteSpec) -> 
     return ParsedArgv(options, operands, dynamic_option)
 
 
-def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None]) -> list[Target]:
+def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None], inherited: Callable[[Word], bool] | None = None) -> list[Target]:
     """The files (or the cwd) a program with this spec writes, given its argv. A word only known at run time that
     bash splits (`cp $U`, `find x $U`, `dd if=${Y#x}`) may be any number of words, options among them: what the
-    program writes is then not known (review 25a: `cp $U` counted one operand and no destination)."""
-    splits = any(value is None and has_unquoted_expansion(word.raw) for word, value in zip(words[1:], values[1:]))
+    program writes is then not known (review 25a: `cp $U` counted one operand and no destination). Not for a word
+    `inherited` says the agent's environment gave (`find $DIR -type f`): the command did not build it."""
+    splits = any(value is None and has_unquoted_expansion(word.raw) and not (inherited is not None and inherited(word)) for word, value in zip(words[1:], values[1:]))
     unknown = [Target(words[0], None, "words only known at run time, which bash splits (options among them)")] if splits else []
     if spec.custom is not None:
         return spec.custom(words, values) + unknown

@@ -335,3 +335,20 @@ def field_split(items: list[Word], state: ShellState, declaration: bool = False)
             continue
         out.extend(Word(raw=word.raw, span=word.span, value=field) for field in fields)
     return out
+
+
+#: `$NAME`, `${NAME}`, `${NAME:-word}` and kin: the parameters a command word may take from the agent's environment.
+_PARAMETER = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?[-+=?][^}$`]*)?\}|([A-Za-z_][A-Za-z0-9_]*))")
+
+
+def inherited(word: Word, state: ShellState) -> bool:
+    """Whether every expansion in a word is a variable the command never assigned, while no step may have assigned a
+    name only known at run time: its value is the one the runtime gave the agent's shell, not one the command built
+    (`$(cat f)`, `X=$(…); $X`, `read X`). Review 25a: refusing those refused `$EDITOR f` and `$JAVA_HOME/bin/java`."""
+    raw = word.raw
+    if word.substitutions or "`" in raw or "$(" in raw or state.names_unknown:
+        return False
+    found = _PARAMETER.findall(raw)
+    if len(found) != raw.count("$") - raw.count("\\$"):
+        return False
+    return all((braced or plain) not in state.variables for braced, plain in found)
