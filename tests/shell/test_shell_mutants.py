@@ -1583,3 +1583,20 @@ def test_the_directories_a_merged_shell_may_be_in() -> None:
         assert state.cwds == (), change
     copied = merged("/a", "/b").copy()
     assert copied.cwds == ("/a", "/b")
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("$X", True), ("${X}", True), ("${X:-python3}", True), ("$X/bin/$Y", True), ("/tmp/stamp$$", True), ("$?x", True),
+     ("$(pwd)", False), ("`pwd`", False), ("${X:-$Y}", False), ("$1", False), ("$*", False), ("$A", False), ("$$X", False)],
+)
+def test_a_word_the_agents_environment_gave(raw: str, expected: bool) -> None:
+    """`inherited`: every expansion a variable the command never assigned ($A was assigned), no substitution, and no
+    step that may have assigned a name only known at run time."""
+    from worktree_guard.shell.steps import inherited
+
+    state = ShellState(cwd="/w", variables={"A": None})
+    word = Word(raw=raw, span=(0, len(raw)), value=None)
+    assert inherited(word, state) is expected
+    state.forget_names()
+    assert inherited(word, state) is False

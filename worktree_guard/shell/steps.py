@@ -341,6 +341,9 @@ def field_split(items: list[Word], state: ShellState, declaration: bool = False)
 _PARAMETER = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?[-+=?][^}$`]*)?\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
+_NUMBER_PARAMETER = re.compile(r"\$[$?!#]")
+
+
 def inherited(word: Word, state: ShellState) -> bool:
     """Whether every expansion in a word is a variable the command never assigned, while no step may have assigned a
     name only known at run time: its value is the one the runtime gave the agent's shell, not one the command built
@@ -349,6 +352,7 @@ def inherited(word: Word, state: ShellState) -> bool:
     if word.substitutions or "`" in raw or "$(" in raw or state.names_unknown:
         return False
     found = _PARAMETER.findall(raw)
-    if len(found) != raw.count("$") - raw.count("\\$"):
+    numbers = sum(match.count("$") for match in _NUMBER_PARAMETER.findall(raw))  # `$$`, `$?`, `$!`, `$#`: numbers
+    if len(found) + numbers != raw.count("$") - raw.count("\\$"):
         return False
     return all((braced or plain) not in state.variables for braced, plain in found)
