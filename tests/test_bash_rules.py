@@ -1721,6 +1721,9 @@ GIT_PHASE_9_ROWS = [
     ("git -c push.followTags=true push origin HEAD", "pass"),
     ("git -c branch.main.rebase=true pull", "pass"),  # how to merge, not where from
     ("git -c branch.x.pushRemote=. push", {"WG305"}),
+    ("git -c push.default=upstream push", {"WG305"}),  # the branch's remote may be `.` and its upstream main
+    ("git -c push.default=upstream push .", {"WG305"}),
+    ("git -c push.default=current push -q origin", "pass"),
     ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=me git commit -qm x", "pass"),
 ]
 
