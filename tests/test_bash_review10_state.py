@@ -69,18 +69,20 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("pushd src >/dev/null; popd >/dev/null; touch p", "pass"),
     ],
     "D18 computed cd": [
-        ("$(printf cd) to-main; touch p", {"WG403"}),
-        ("CDPATH=../../.. $(printf cd) src && touch p", {"WG403"}),
+        ("$(printf cd) to-main; touch p", {"WG403", "WG404"}),  # WG404 since stop 25: printf's words are split
+        ("CDPATH=../../.. $(printf cd) src && touch p", {"WG403", "WG404"}),
         ("c=cd; $c src; touch p", "pass"),  # a variable known to hold `cd`: followed…
         ("c=cd; $c to-main; touch p", {"WG201", "WG401"}),  # …as the builtin it is
         ("c=pushd; $c to-main; touch p", {"WG201", "WG401"}),
         ("f=g; g() { cd ../../..; }; $f; touch p", {"WG201", "WG401"}),  # …and a variable holding a function's name
         ("$(printf eval) 'cd ..;cd ..;cd ..;touch p'", {"WG404"}),
-        ("d=src; $(printf declare) d=..; cd $d; cd $d; cd $d; touch p", {"WG202", "WG403"}),
-        ("$(printf cd) to-main; touch /tmp/x", "pass"),
+        ("d=src; $(printf declare) d=..; cd $d; cd $d; cd $d; touch p", {"WG202", "WG403", "WG404"}),
+        ("$(printf cd) to-main; touch /tmp/x", {"WG404"}),  # a command word the command built (stop 25)
+        ("\"$(printf cd)\" to-main; touch /tmp/x", "pass"),
         ("$CC -O2 -DX=1 main.c; cat a.out > /tmp/o", "pass"),
-        ("find src -exec $0 {} +", "pass"),  # find execs a program: never `eval` (NL2Bash)
-        ("find src -name '*.txt' -exec ${2:-file} {} \\;", "pass"),
+        ("find src -exec \"$0\" {} +", "pass"),  # find execs a program: never `eval` (NL2Bash)
+        ("find src -exec $0 {} +", {"WG403", "WG404"}),  # unquoted: $0 may split into find's options (stop 25)
+        ("find src -name '*.txt' -exec \"${2:-file}\" {} \\;", "pass"),
     ],
     "D19 builtins that run code": [
         ("mapfile -c 1 -C 'touch {MAIN}/p' a <<< x", {"WG401", "WG403"}),  # touch also gets the line: unknown

@@ -1594,6 +1594,7 @@ TRAP_ANYWHERE_ROWS = [
     ("trap 'rm -f x' EXIT; cd {MAIN}; cd -", {"WG201", "WG401"}),
     # must pass
     ("trap 'rm -f tmpfile' EXIT; cd src; make", "pass"),  # W and W/src: each walked on its own
+    ("log(){ echo \"$@\" >&2; }; tmp=$(mktemp -d); trap 'rm -rf \"$tmp\"' EXIT; echo x > \"$tmp/a\"", "pass"),  # review 25b
     ("X=/tmp/safe; trap 'rm -f \"$X\"' EXIT; X=/tmp/other; X=/tmp/safe", "pass"),
     ("T=$(mktemp -d); trap 'rm -rf \"$T\"' EXIT; cd src; make", "pass"),
     ("X=/tmp/safe; bash -c 'trap \"rm -f \\$X\" EXIT'; X={MAIN}/x; false", "pass"),  # the child's trap ran in it
@@ -1620,6 +1621,12 @@ CWD_CANDIDATE_ROWS = [
     ("cd src || cd ..; rm -rf x", {"WG201", "WG401"}),
     ("cd nowhere || cd {MAIN}; rm -f x", {"WG201", "WG401"}),
     ("cd src || exit 1; rm -rf x", "pass"),
+    # review 25b: a cd that fails before `&&` stays too, and the list goes on only where it did not reach an `exit`
+    ("mkdir -p src/a/b; cd src/a/b && cd c; rm -f ../../../README.md", {"WG401"}),
+    ("cd src/a/b && cd c || rm -f ../../../README.md", {"WG401"}),
+    ("cd src || exit 1; rm -rf ../build", "pass"),
+    ("cd src || { echo no; exit 1; }; mv x ../y", "pass"),
+    ("cd x || exit; cd ../../../..; rm -f README.md", {"WG201", "WG401"}),
     # must pass (each was WG403 or WG202 since stop 24)
     ("cd src && make && cd ..; touch x", "pass"),
     ("cd src || true; touch y", "pass"),

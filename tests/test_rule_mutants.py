@@ -278,7 +278,7 @@ INDIRECTION_RECORDS = [
     ("alias ll='ls -l'", ['An alias defined inside a command is not followed by worktree-guard; run the command it stands for directly.']),
     ('"$X" checkout main', ["The command name '\"$X\"' is computed at run time and its arguments could leave {W}; call the program by its literal name."]),
     ('$X checkout main', ["The command name '$X' is computed at run time and its arguments could leave {W}; call the program by its literal name."]),
-    ('X=$(cat f); $X checkout main', ["The command word $X is computed at run time and bash splits it into a command and arguments nobody has seen, which could leave {W}; quote it if it is one word, or write the words out."]),
+    ('$(cat f) checkout main', ["The command word $(cat f) is computed at run time and bash splits it into a command and arguments nobody has seen, which could leave {W}; quote it if it is one word, or write the words out."]),
     ("BASH_ENV=/tmp/x bash -c 'ls'", ['`bash` would first run the file named by $BASH_ENV, which worktree-guard cannot see; leave BASH_ENV out.']),
     ('ENV=/tmp/x sh -c ls', ['`sh` would first run the file named by $ENV, which worktree-guard cannot see; leave ENV out.']),
     ('bash -c "$X"', ['`bash -c` runs shell code only known at run time; pass it a literal string.']),

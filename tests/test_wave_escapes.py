@@ -224,7 +224,10 @@ def test_a_worker_command_that_cannot_be_seen_is_refused(wave: Wave, command: st
 
 def test_a_computed_command_given_only_owned_paths_passes(wave: Wave) -> None:
     wave.start(A, "toolu_A", "src/auth/**")
-    assert wave.bash(A, "$(printf cp) src/auth/a.py src/auth/b.py").decision == "pass"
+    # quoted: one word, a computed name whose words are all owned (unquoted, bash may split what printf prints into
+    # more words than the guard sees: WG404 since stop 25)
+    assert wave.bash(A, "\"$(printf cp)\" src/auth/a.py src/auth/b.py").decision == "pass"
+    assert wave.bash(A, "$(printf cp) src/auth/a.py src/auth/b.py").decision == "deny"
 
 
 @pytest.mark.parametrize(

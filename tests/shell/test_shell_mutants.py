@@ -109,11 +109,11 @@ def test_assign_through_a_nameref() -> None:
     assert state.cwd == "/w"
     state = ShellState(cwd="/w", oldpwd="/o", dirstack=["/d"], variables={"A": "a"}, namerefs={"s": None}, unset={"U"})
     state.assign("s", "x")
-    assert state.variables == {"A": None, "s": None} and state.cwd is None and state.oldpwd is None
+    assert state.variables == {"A": None, "s": None, "IFS": None} and state.cwd is None and state.oldpwd is None  # any name, IFS among them
     assert state.dirstack == [None, None] and state.unset == set()
     state = ShellState(cwd="/w", variables={"A": "a"}, namerefs={"t": "t"})
     state.assign("t", "x")
-    assert state.variables == {"A": None, "t": None} and state.cwd is None
+    assert state.variables == {"A": None, "t": None, "IFS": None} and state.cwd is None
 
 
 def test_assigning_oldpwd_pwd_and_dirstack() -> None:
@@ -129,7 +129,7 @@ def test_assigning_oldpwd_pwd_and_dirstack() -> None:
 def test_forget_makes_everything_unknown() -> None:
     state = ShellState(cwd="/w", oldpwd="/o", dirstack=["/a", "/b"], variables={"A": "a", "B": None}, unset={"U"})
     state.forget()
-    assert state.variables == {"A": None, "B": None}
+    assert state.variables == {"A": None, "B": None, "IFS": None} and state.names_unknown
     assert state.unset == set() and state.cwd is None and state.oldpwd is None
     assert state.dirstack == [None, None, None]
 
@@ -757,7 +757,7 @@ BUILTIN_STATES: dict[str, dict] = {
     'declare -p X': {},
     'declare -f': {},
     'declare -F': {},
-    'declare $o x=1': {'variables': {'x': None}, 'namerefs': {'x': None}},
+    'declare $o x=1': {'variables': {'x': None, 'IFS': None}, 'namerefs': {'x': None}, 'names_unknown': True},  # $o may be a name (IFS)
     'declare -- -x=1': {},
     'declare +x E=1': {'variables': {'E': '1'}},
     'declare 1x=2': {},
@@ -769,7 +769,7 @@ BUILTIN_STATES: dict[str, dict] = {
     'A=1; unset A': {'unset': {'A'}},
     'unset -f f': {},
     'unset -v A': {'unset': {'A'}},
-    'unset $X': {'cwd': None, 'dirstack': [None]},
+    'unset $X': {'cwd': None, 'dirstack': [None], 'variables': {'IFS': None}, 'names_unknown': True},  # a name only known at run time may be IFS (stop 25)
     "unset 'A[1]'": {'variables': {'A': None}},
     'unset DIRSTACK': {'dirstack': [None], 'unset': {'DIRSTACK'}},
     'unset -- A': {'unset': {'A'}},
@@ -787,8 +787,8 @@ BUILTIN_STATES: dict[str, dict] = {
     'read a-b': {},
     'printf -v P x': {'variables': {'P': None, 'x': None}},
     'printf P x': {},
-    'source f': {'cwd': None, 'dirstack': [None]},
-    '. f': {'cwd': None, 'dirstack': [None]},
+    'source f': {'cwd': None, 'dirstack': [None], 'variables': {'IFS': None}, 'names_unknown': True},  # a name only known at run time may be IFS (stop 25)
+    '. f': {'cwd': None, 'dirstack': [None], 'variables': {'IFS': None}, 'names_unknown': True},  # a name only known at run time may be IFS (stop 25)
     'shopt -s lastpipe': {'lastpipe': True},
     'shopt -u lastpipe': {},
     # bash's shopt takes its options first: `-s` after a name is a name (bash 5.2: "-s: invalid shell option name")
@@ -846,7 +846,7 @@ BUILTIN_STATES: dict[str, dict] = {
     'hash -tp /x git': {'hashed': {'git': '/x'}},
     'hash -p /x -- git': {'hashed': {'git': '/x'}},
     'hash - git': {},
-    '$c x': {'cwd': None, 'dirstack': [None]},
+    '$c x': {'cwd': None, 'dirstack': [None], 'variables': {'IFS': None}, 'names_unknown': True},  # a name only known at run time may be IFS (stop 25)
     '/bin/cd /tmp': {},
     'cd /tmp/../usr': {'cwd': '/usr', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/usr'}},
     'cd rel': {'cwd': '/w/rel', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/w/rel'}},
@@ -1044,7 +1044,7 @@ WALKS: dict[str, tuple] = {
     'echo `cd src`; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('echo', 'W', ('echo', None), 0, ()), ('ls', 'W', ('ls',), 0, ())], [], 'W', 10),
     'a=1 b=$a; echo $a $b': ([('echo', 'W', ('echo', '1', '1'), 0, ())], [], 'W', 6),
     'cat <<EOF > out\n$(cd src)\nEOF': ([('cd', 'W', ('cd', 'src'), 0, ()), ('<<', 'W', None), ('>', 'W', 'out'), ('cat', 'W', ('cat',), 0, ())], [], 'W', 6),
-    'X=src; cd $X && ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 9),
+    'X=src; cd $X && ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], None, 9),  # the list may stop where cd failed, in W (stop 25)
     'echo {a,b}': ([('echo', 'W', ('echo', 'a', 'b'), 0, ())], [], 'W', 3),
     'select x in a b; do cd src; done; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W/src', ('cd', 'src'), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W/src', ('cd', 'src'), 0, ()), ('cd', 'W/src/src', ('cd', 'src'), 0, ()), ('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W/src', ('cd', 'src'), 0, ()), ('cd', 'W/src/src', ('cd', 'src'), 0, ()), ('cd', 'W/src/src/src', ('cd', 'src'), 0, ()), ('cd', None, ('cd', 'src'), 0, ()), ('ls', None, ('ls',), 0, ())], [], None, 29),
     'cd /tmp/../usr; ls': ([('cd', 'W', ('cd', '/tmp/../usr'), 0, ()), ('ls', '/usr', ('ls',), 0, ())], [], '/usr', 6),

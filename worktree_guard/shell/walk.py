@@ -89,12 +89,16 @@ class Walker:
             self.visit(node, state, depth)
         if depth == 0:
             # A function defined but never called here may still run (an alias, a later call): analyse it once.
+            # Its states are not ones the shell passed through: no trap is walked in them (review 25b: a helper
+            # defined before `tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT` made the trap WG403).
+            since, self._since_trap = self._since_trap, {}
             for name, (function, at_definition) in list(self._defined.items()):
                 if name not in self._called:
                     self._called.add(name)
                     alone = at_definition.copy()
                     alone.local_frames = [set()]  # its `local` declarations are its own
                     self.visit(function.body, alone, depth + 1)
+            self._since_trap = {**self._since_trap, **since}
             # A trap's code runs again with the state its shell ends in (EXIT; a signal at the last command). Its
             # code may set another trap, or run a program that walks code setting this one again (an alias whose
             # code sets a trap running git, review 22b): the same code in the same state is walked once.
@@ -174,21 +178,32 @@ class Walker:
         `cd src && make && cd .. && rm x` still judges the rm from the directory the last `cd` went to. A `cd`
         that runs is taken to succeed (a known gap: docs/bash.md, "What it leaves to the leak check")."""
         before = _directory(state)
+        previous = parts[0]
         self.visit(parts[0], state, depth, persistent)
         stopped: list[tuple[ShellState, bool]] = []  # (a state the list may be in, whether it succeeded there)
         for part, join in zip(parts[1:], joins):
             runs_after_success = join == "&&"
             reaching = [other for other, succeeded in stopped if succeeded == runs_after_success]
             stopped = [(other, succeeded) for other, succeeded in stopped if succeeded != runs_after_success]
-            stopped.append((state.copy(), not runs_after_success))  # the command before may end either way
+            if not _leaves(previous):  # `exit`/`return` stop nowhere: the shell is gone (review 25b: `cd src || exit`)
+                ended = state.copy()  # the command before may end either way
+                if runs_after_success:
+                    _may_have_stayed(ended, before)  # it failed: a cd that fails stays (review 25b: `cd a && cd b; rm ../x`)
+                stopped.append((ended, not runs_after_success))
             if not runs_after_success:
                 # after `||` the command before failed: a cd that fails stays where it was (`cd src || cd ..`
                 # goes to W's parent), so the directory is the one before it or the one after
                 _may_have_stayed(state, before)
             state.merge(reaching)
             before = _directory(state)
+            previous = part
             self.visit(part, state, depth, persistent)
-        state.merge([other for other, _ in stopped])
+        if _leaves(previous) and stopped:
+            first = stopped[0][0]
+            first.merge([other for other, _ in stopped[1:]])
+            _assign(state, first)  # the list goes on only where it did not reach the `exit`
+        else:
+            state.merge([other for other, _ in stopped])
 
     def compound(self, node: ast.Compound, state: ShellState, depth: int, persistent: bool) -> None:
         for word in node.words:
@@ -911,6 +926,17 @@ def _positional_expanded(words: list[ast.Word], state: ShellState) -> list[ast.W
         else:
             out.append(word)
     return out
+
+
+def _leaves(node: ast.Node) -> bool:
+    """Whether a part of an and-or list always leaves the shell: `exit`, `return`, or a `{ …; }` group ending in one."""
+    while isinstance(node, ast.Group):
+        node = node.body
+        if isinstance(node, ast.Sequence):
+            if node.ops[len(node.parts) - 1 : len(node.parts)] == ["&"]:
+                return False
+            node = node.parts[-1]
+    return isinstance(node, ast.Command) and bool(node.words) and node.words[0].value in ("exit", "return")
 
 
 def _directory(state: ShellState) -> tuple:
