@@ -413,6 +413,14 @@ PHASE_10_RECORDS: list[tuple[str, set, list]] = [
     ('GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=Alias.st GIT_CONFIG_VALUE_0=status git st', set(), []),
     ('GIT_CONFIG_COUNT=$N git commit -m x', {'WG404'}, [('WG404', '$GIT_CONFIG_COUNT is only known at run time; run git without it.', {}, 'ALL')]),
     ('GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/tmp/hk git -c alias.x=y status', {'WG305'}, [('WG305', '`git -c alias.x=…` runs commands worktree-guard cannot see; leave it out.', {}, 'ALL'), ('WG305', '`git -c core.hookspath=…` runs hooks worktree-guard cannot see; leave it out.', {}, 'ALL')]),
+    # git expands a leading `~` of a local remote with its HOME (git 2.39.5), wherever it runs; a colon after the first
+    # slash is a path (`./x:/..` is W: a pull there moved main, git 2.39.5); `./x://..` is no path to git ("protocol
+    # './x' is not supported")
+    ("git -C $X push '~/x' HEAD:main", set(), []),
+    ("git push '~' HEAD:main", set(), []),
+    ('git push ./x:/.. HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git pull ./x:/.. HEAD:main', {'WG305'}, [('WG305', '`git pull` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git push ./x://.. HEAD:main', set(), []),
     # outside every worktree, git reads a relative remote from where it runs: `repo` in {BASE} is {MAIN}
     ('git -C {BASE} push repo HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
     ('git -C {BASE} push ./x HEAD:main', set(), []),
@@ -423,6 +431,25 @@ PHASE_10_RECORDS: list[tuple[str, set, list]] = [
 def test_each_remote_and_config_source_gets_exactly_its_records(world: Repo, command: str, codes: set, records: list) -> None:
     assert git_records(world, command) == (codes, records), command
 
+
+def test_a_tilde_remote_is_read_with_the_scopes_home(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rule expands a remote's `~` with the home of the call's scope (what `validate` replays with the recorded
+    one), not with whatever HOME the hook process has when the rule runs."""
+    from tests.test_bash_rules import PM
+    from worktree_guard.engine import build_context, decide
+    from worktree_guard.runtimes.claude_code import to_tool_call
+
+    call = to_tool_call(subagent_payload(world, "Bash", {"command": "git push '~/' HEAD:main", "description": "test"}))
+    ctx = build_context(call, pm=PM)
+    monkeypatch.setenv("HOME", str(world.main))
+    assert decide(call, ctx).decision == "pass"
+
+
+def test_a_remote_where_git_runs_unknown_does_not_depend_on_the_hooks_own_cwd(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`~user` of no user stays a relative word (git cannot expand it); with the directory git runs in unknown it is
+    read from `/`, so that the verdict does not change when the hook process runs inside the main checkout."""
+    monkeypatch.chdir(world.main)
+    assert git_records(world, "git -C $X push '~nosuchuser-wg/x' HEAD:main") == (set(), [])
 
 # --- the repository's own state: per-worktree config, a detached shared checkout --------------------------------
 
