@@ -421,6 +421,10 @@ PHASE_10_RECORDS: list[tuple[str, set, list]] = [
     ('git push ./x:/.. HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
     ('git pull ./x:/.. HEAD:main', {'WG305'}, [('WG305', '`git pull` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
     ('git push ./x://.. HEAD:main', set(), []),
+    # `git branch` writing the upstream into the shared config by its short option and its long one (only the
+    # catalogues held them in phase 9's run)
+    ('git branch -u origin/x', {'WG305'}, [('WG305', '`git branch` would write the upstream or description into the repository config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git branch --set-upstream-to origin/x', {'WG305'}, [('WG305', '`git branch` would write the upstream or description into the repository config every worktree shares; ask the user.', {}, 'ALL')]),
     # outside every worktree, git reads a relative remote from where it runs: `repo` in {BASE} is {MAIN}
     ('git -C {BASE} push repo HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
     ('git -C {BASE} push ./x HEAD:main', set(), []),
