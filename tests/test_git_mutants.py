@@ -425,10 +425,11 @@ PHASE_10_RECORDS: list[tuple[str, set, list]] = [
     # catalogues held them in phase 9's run)
     ('git branch -u origin/x', {'WG305'}, [('WG305', '`git branch` would write the upstream or description into the repository config every worktree shares; ask the user.', {}, 'ALL')]),
     ('git branch --set-upstream-to origin/x', {'WG305'}, [('WG305', '`git branch` would write the upstream or description into the repository config every worktree shares; ask the user.', {}, 'ALL')]),
-    # verbs only the catalogues held in phase 9's run
+    # verbs and options only the catalogues held in phase 9's run
     ('git maintenance start', {'WG305'}, [('WG305', '`git maintenance start` writes config for this repository; ask the user.', {}, 'ALL')]),
     ('git notes add -m x', {'WG305'}, [('WG305', '`git notes add` writes refs/notes, which every worktree shares; ask the user.', {}, 'ALL')]),
     ('git symbolic-ref --delete HEAD refs/heads/main', set(), []),
+    ('git replace -l x', set(), []),
     # outside every worktree, git reads a relative remote from where it runs: `repo` in {BASE} is {MAIN}
     ('git -C {BASE} push repo HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
     ('git -C {BASE} push ./x HEAD:main', set(), []),
