@@ -430,6 +430,10 @@ PHASE_10_RECORDS: list[tuple[str, set, list]] = [
     ('git notes add -m x', {'WG305'}, [('WG305', '`git notes add` writes refs/notes, which every worktree shares; ask the user.', {}, 'ALL')]),
     ('git symbolic-ref --delete HEAD refs/heads/main', set(), []),
     ('git replace -l x', set(), []),
+    # symbolic-ref reads its two operands (`-m` takes a value); git refuses a third (usage)
+    ('git symbolic-ref -m why HEAD refs/heads/main', {'WG305'}, [('WG305', '`git symbolic-ref` would point a ref at `main`, the branch another checkout has checked out.', {}, 'ALL')]),
+    ('git symbolic-ref HEAD refs/heads/x refs/heads/main', set(), []),
+    ('git symbolic-ref HEAD refs/heads/x $X', set(), []),
     # outside every worktree, git reads a relative remote from where it runs: `repo` in {BASE} is {MAIN}
     ('git -C {BASE} push repo HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
     ('git -C {BASE} push ./x HEAD:main', set(), []),
