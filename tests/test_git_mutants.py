@@ -332,10 +332,11 @@ def git_records(repo: Repo, command: str) -> tuple[set[str], list[tuple]]:
     """Every code of the verdict, and the git rule's records as the rows spell them."""
 
     def unfill(text: str) -> str:
-        for name, path in (("{W}", repo.worktree), ("{SIB}", repo.sibling), ("{OUT}", repo.outside), ("{MAIN}", repo.main)):
+        for name, path in (("{W}", repo.worktree), ("{SIB}", repo.sibling), ("{OUT}", repo.outside), ("{MAIN}", repo.main), ("{BASE}", repo.base)):
             text = text.replace(str(path), name)
         return text
 
+    command = command.replace("{BASE}", str(repo.base))  # the directory that holds {MAIN} and {OUT}, in no repository
     filled = fill(command, repo)
     verdict = bash(repo, command)
     records = []
@@ -353,6 +354,115 @@ def git_records(repo: Repo, command: str) -> tuple[set[str], list[tuple]]:
 def test_each_git_command_gets_exactly_its_records(world: Repo, command: str, codes: set, records: list) -> None:
     assert git_records(world, command) == (codes, records), command
 
+
+# --- phase 10 (rules/git again, after review 24's `_is_this_repository`, pull refspecs, config from the environment) ---
+
+PHASE_10_RECORDS: list[tuple[str, set, list]] = [
+    # `_is_this_repository` (phase 10, after review 24's change): a file:// URL is its path; any other scheme, and git's
+    # scp-like `host:path`, are elsewhere
+    ('git push file://{MAIN} HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git push file://{MAIN}x HEAD:main', set(), []),
+    ('git push file:// HEAD:main', set(), []),
+    ('git push https://h{MAIN} HEAD:main', set(), []),
+    ('git push ssh://h{MAIN} HEAD:main', set(), []),
+    ('git push git@host:x/y.git HEAD:main', set(), []),
+    ('git push host:{MAIN} HEAD:main', set(), []),
+    # a word without a slash is a remote's name unless it is `.`, `..` or a path where git runs (W has `.git`, the
+    # symlinks `to-main` and `to-ssl`; W/src has none); `~` is the fixture's HOME, outside every checkout
+    ('git push .git HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git push to-main HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git push to-ssl HEAD:main', set(), []),
+    ('git push .. HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git -C {W}/src push .git HEAD:main', set(), []),
+    ('git push ~/x HEAD:main', set(), []),
+    ('git push ~ HEAD:main', set(), []),
+    ('git push ../../../../x HEAD:main', set(), []),
+    # a relative remote is read from the top of the worktree git runs in (W, not W/src), or from the work tree it is
+    # given; outside every worktree ({BASE}) from where git runs
+    ('git -C {W}/src push ../../../.. HEAD:main', set(), []),
+    ('git -C {W}/src push ../../.. HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('cd src && git push ../../../.. HEAD:main', set(), []),
+    ('cd src && git push ../../.. HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'git push ../../.. HEAD:main')]),
+    ('git --work-tree=/tmp push ./ HEAD:main', set(), []),
+    ('git --work-tree={MAIN} push ./ HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('GIT_WORK_TREE=/tmp git push ./ HEAD:main', set(), []),
+    # where git runs only known at run time: any relative path may be this repository; an absolute one, a `~` one and a
+    # remote's name are read as they are
+    ('git -C $X push ./ HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git -C $X push . HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git -C $X push .. HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git -C $X push {MAIN} HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git -C $X push /tmp/x HEAD:main', set(), []),
+    ('git -C $X push ~/x HEAD:main', set(), []),
+    ('git -C $X push origin HEAD:main', set(), []),
+    ('git -C $X push file://{MAIN} HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git -C $X push file://x HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    # pull fetches with --update-head-ok: its refspecs are judged as a fetch's (phase 9's finding, fixed)
+    ('git pull origin main', set(), []),
+    ('git pull . HEAD:main', {'WG305'}, [('WG305', '`git pull` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git pull {MAIN} main:main', {'WG305'}, [('WG305', '`git pull` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git pull $R main', set(), []),
+    ('git pull . x:feature', set(), []),
+    # config from the environment counts as `-c` (phase 9's finding, fixed); an alias from there is walked as its code,
+    # in any case; a count only known at run time is WG404 alone
+    ('GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/tmp/hk git commit -qm x', {'WG305'}, [('WG305', '`git -c core.hookspath=…` runs hooks worktree-guard cannot see; leave it out.', {}, 'ALL')]),
+    ('GIT_CONFIG_PARAMETERS="\'core.hooksPath\'=\'/tmp/hk\'" git commit -qm x', {'WG305'}, [('WG305', '`git -c core.hookspath=…` runs hooks worktree-guard cannot see; leave it out.', {}, 'ALL')]),
+    ('GIT_CONFIG_PARAMETERS="\'receive.denyNonFastForwards\'=\'false\'" git status', {'WG305'}, [('WG305', '`git -c receive.denynonfastforwards=…` lets a push update a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
+    ('GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=me git commit -qm x', set(), []),
+    ('GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.st GIT_CONFIG_VALUE_0=status git st', set(), []),
+    ('GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=Alias.st GIT_CONFIG_VALUE_0=status git st', set(), []),
+    ('GIT_CONFIG_COUNT=$N git commit -m x', {'WG404'}, [('WG404', '$GIT_CONFIG_COUNT is only known at run time; run git without it.', {}, 'ALL')]),
+    ('GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/tmp/hk git -c alias.x=y status', {'WG305'}, [('WG305', '`git -c alias.x=…` runs commands worktree-guard cannot see; leave it out.', {}, 'ALL'), ('WG305', '`git -c core.hookspath=…` runs hooks worktree-guard cannot see; leave it out.', {}, 'ALL')]),
+    # git expands a leading `~` of a local remote with its HOME (git 2.39.5), wherever it runs; a colon after the first
+    # slash is a path (`./x:/..` is W: a pull there moved main, git 2.39.5); `./x://..` is no path to git ("protocol
+    # './x' is not supported")
+    ("git -C $X push '~/x' HEAD:main", set(), []),
+    ("git push '~' HEAD:main", set(), []),
+    ('git push ./x:/.. HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git pull ./x:/.. HEAD:main', {'WG305'}, [('WG305', '`git pull` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git push ./x://.. HEAD:main', set(), []),
+    # `git branch` writing the upstream into the shared config by its short option and its long one (only the
+    # catalogues held them in phase 9's run)
+    ('git branch -u origin/x', {'WG305'}, [('WG305', '`git branch` would write the upstream or description into the repository config every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git branch --set-upstream-to origin/x', {'WG305'}, [('WG305', '`git branch` would write the upstream or description into the repository config every worktree shares; ask the user.', {}, 'ALL')]),
+    # verbs and options only the catalogues held in phase 9's run
+    ('git maintenance start', {'WG305'}, [('WG305', '`git maintenance start` writes config for this repository; ask the user.', {}, 'ALL')]),
+    ('git notes add -m x', {'WG305'}, [('WG305', '`git notes add` writes refs/notes, which every worktree shares; ask the user.', {}, 'ALL')]),
+    ('git symbolic-ref --delete HEAD refs/heads/main', set(), []),
+    ('git replace -l x', set(), []),
+    # symbolic-ref reads its two operands (`-m` takes a value); git refuses a third (usage)
+    ('git symbolic-ref -m why HEAD refs/heads/main', {'WG305'}, [('WG305', '`git symbolic-ref` would point a ref at `main`, the branch another checkout has checked out.', {}, 'ALL')]),
+    ('git symbolic-ref HEAD refs/heads/x refs/heads/main', set(), []),
+    ('git symbolic-ref HEAD refs/heads/x $X', set(), []),
+    # outside every worktree, git reads a relative remote from where it runs: `repo` in {BASE} is {MAIN}
+    ('git -C {BASE} push repo HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git -C {BASE} push ./x HEAD:main', set(), []),
+]
+
+
+@pytest.mark.parametrize(("command", "codes", "records"), PHASE_10_RECORDS, ids=[plain_id(c, 60) for c, _, _ in PHASE_10_RECORDS])
+def test_each_remote_and_config_source_gets_exactly_its_records(world: Repo, command: str, codes: set, records: list) -> None:
+    assert git_records(world, command) == (codes, records), command
+
+
+def test_a_tilde_remote_is_read_with_the_scopes_home(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rule expands a remote's `~` with the home of the call's scope (what `validate` replays with the recorded
+    one), not with whatever HOME the hook process has when the rule runs."""
+    from tests.test_bash_rules import PM
+    from worktree_guard.engine import build_context, decide
+    from worktree_guard.runtimes.claude_code import to_tool_call
+
+    call = to_tool_call(subagent_payload(world, "Bash", {"command": "git push '~/' HEAD:main", "description": "test"}))
+    ctx = build_context(call, pm=PM)
+    monkeypatch.setenv("HOME", str(world.main))
+    assert decide(call, ctx).decision == "pass"
+
+
+def test_a_remote_where_git_runs_unknown_does_not_depend_on_the_hooks_own_cwd(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`~user` of no user stays a relative word (git cannot expand it); with the directory git runs in unknown it is
+    read from `/`, so that the verdict does not change when the hook process runs inside the main checkout."""
+    monkeypatch.chdir(world.main)
+    assert git_records(world, "git -C $X push '~nosuchuser-wg/x' HEAD:main") == (set(), [])
 
 # --- the repository's own state: per-worktree config, a detached shared checkout --------------------------------
 
