@@ -44,3 +44,86 @@ def world(shared_repo: Repo, monkeypatch: pytest.MonkeyPatch) -> Repo:
 @pytest.mark.parametrize("kind,command,expected", ROWS, ids=[f"{k}-{i}" for i, (k, _, _) in enumerate(ROWS)])
 def test_catalogue_rows(world: Repo, kind: str, command: str, expected) -> None:
     catalogue.assert_hook_row(world, command, expected)
+
+
+# -- rows written for the survivors (each: the codes on the real code; the mutant it kills gives others) ---------
+
+WALK_ROWS = [
+    # `break` with no count leaves the innermost loop only (jump: a count of None, "XX1XX", `> 1` broke them all)
+    ("X=/tmp/safe; while :; do while :; do X={MAIN}/x; break; done; X=/tmp/safe; done; rm -f \"$X\"", "pass"),
+    # `break 0` (bash: "loop count out of range", and the loop ends): every loop may end there (`>= 0` broke none)
+    ("X=/tmp/safe; while :; do X={MAIN}/x; break 0; X=/tmp/safe; done; rm -f \"$X\"", {"WG403"}),
+    # a count that is no number, or only known at run time: every loop (mutants that took int() of it raised)
+    ("for i in 1; do break x; done; touch y", "pass"),
+    ("for i in 1; do break $n; done; touch y", "pass"),
+    # `break 2` leaves the second loop out, not the innermost as well (`[:2]`)
+    ("X=/tmp/safe; while :; do for i in 1; do X={MAIN}/x; break 2; X=/tmp/safe; done; rm -f \"$X\"; done", "pass"),
+    # a `break` is not a `continue`: the next value's round does not start from it; a `continue`'s does
+    ("X=/tmp/safe; for i in a b; do rm -f \"$X\"; X={MAIN}/x; break; X=/tmp/safe; done", "pass"),
+    ("X=/tmp/safe; for i in a b; do rm -f \"$X\"; X={MAIN}/x; continue; X=/tmp/safe; done", {"WG403"}),
+    # a trap set in a function: the function's "$@" and $1 are back after its code was walked (_walk_trap)
+    ("f(){ trap 'echo hi' INT; rm -f \"$@\"; }; f /tmp/x", "pass"),
+    ("f(){ trap 'echo hi' INT; rm -f \"$1\"; }; f /tmp/x", "pass"),
+    # …and unknown inside the trap's code (it runs wherever the shell is then)
+    ("f(){ trap 'rm -f \"$1\"' INT; }; f /tmp/x", {"WG403"}),
+    ("f(){ trap 'rm -f \"$@\"' INT; }; f /tmp/x", {"WG403"}),
+    # trap's own prefix: unknown in the trap's code, and the variable it names is as before afterwards
+    ("X=/tmp/safe; X=/tmp/other trap 'rm -rf \"$X\"' INT", {"WG403"}),
+    ("X=/tmp/safe; X=1 trap 'echo' INT; rm -f \"$X\"", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", WALK_ROWS, ids=[f"walk-{i}" for i in range(len(WALK_ROWS))])
+def test_walk_rows(world: Repo, command: str, expected) -> None:
+    catalogue.assert_hook_row(world, command, expected)
+
+
+# -- exact walker state ----------------------------------------------------------------------------------------
+
+from worktree_guard.shell import walk as shell_walk  # noqa: E402
+from worktree_guard.shell.parse import parse  # noqa: E402
+from worktree_guard.shell.state import BudgetExceeded, ShellState  # noqa: E402
+from worktree_guard.shell.steps import Script  # noqa: E402
+
+from tests.shell.test_shell_mutants import bare_walker  # noqa: E402
+
+
+def test_widen_forgets_only_what_still_changes() -> None:
+    before = ShellState(cwd="/w", hashed={"ls": "/bin/ls"}, namerefs={"r": "d"}, options={"dotglob"}, lastpipe=True)
+    same = before.copy()
+    same.variables["X"] = "/tmp/x"
+    shell_walk._widen(same, before)
+    assert (same.cwd, same.variables) == (None, {"X": None})
+    assert (same.hashed, same.namerefs, same.options, same.lastpipe) == ({"ls": "/bin/ls"}, {"r": "d"}, {"dotglob"}, True)
+    changed = ShellState(cwd="/w", hashed={"rm": "/bin/true"}, namerefs={"r": "e"}, options={"noglob"}, lastpipe=False)
+    shell_walk._widen(changed, before)
+    assert changed.hashed == {"rm": None, "*": None}
+    assert changed.namerefs == {"r": None}
+    assert changed.options == {"noglob", "*"}
+    assert changed.lastpipe is None
+
+
+def trap_script(source: str) -> Script:
+    return Script(source=source, offset=0, cwd="/w", label="trap", same_shell=True, takes_prefixes=False)
+
+
+def test_a_traps_code_nests_one_level_deeper() -> None:
+    walker, _ = bare_walker()
+    walker._walk_trap(trap_script("a"), ShellState(cwd="/w"), (), shell_walk.MAX_DEPTH - 1)
+    assert walker.findings == ["c:a"]
+    walker, _ = bare_walker()
+    with pytest.raises(BudgetExceeded, match=f"^shell code nests deeper than {shell_walk.MAX_DEPTH} levels$"):
+        walker._walk_trap(trap_script("a"), ShellState(cwd="/w"), (), shell_walk.MAX_DEPTH)
+
+
+def test_a_traps_walk_gives_back_the_parameters_and_the_prefixed_names() -> None:
+    seen: list = []
+    walker, _ = bare_walker()
+    walker.hooks.on_command = lambda step: seen.append((step.name, [step.value(w) for w in step.words], step.state.positional)) or []
+    state = ShellState(cwd="/w", variables={"1": "a", "#": "1", "X": "/tmp/x"})
+    words = parse("f a").body[0].words[1:]
+    state.positional = words
+    walker._walk_trap(trap_script('echo "$1" "$X" "$Y" "$@"'), state, ("X", "Y"), 0)
+    assert seen == [("echo", ["echo", None, None, None, None], None)]
+    assert state.positional is words
+    assert state.variables == {"1": "a", "#": "1", "X": "/tmp/x"}
