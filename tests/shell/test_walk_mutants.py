@@ -19,6 +19,8 @@ ROWS = [
     *(("control", c, e) for c, e in catalogue.CONTROL_FLOW_ROWS),
     *(("trap", c, e) for c, e in catalogue.TRAP_AT_EXIT_ROWS),
     *(("function", c, e) for c, e in catalogue.FUNCTION_BRANCH_ROWS),
+    *(("reentry", c, e) for c, e in catalogue.REENTRY_ROWS),
+    *(("prefix", c, e) for c, e in catalogue.PREFIX_INTO_CODE_ROWS),
 ]
 
 
@@ -70,6 +72,18 @@ WALK_ROWS = [
     # trap's own prefix: unknown in the trap's code, and the variable it names is as before afterwards
     ("X=/tmp/safe; X=/tmp/other trap 'rm -rf \"$X\"' INT", {"WG403"}),
     ("X=/tmp/safe; X=1 trap 'echo' INT; rm -f \"$X\"", "pass"),
+    # a trap set in a loop's round is the shell's: it runs with the state the shell ends in (loop's _rebind_traps)
+    ("X=/tmp/safe; while :; do trap 'rm -f \"$X\"' EXIT; break; done; X={MAIN}/x", {"WG401"}),
+    # `until` ends after a condition that succeeds, in the state the condition left
+    ("X=/tmp/safe; until X={MAIN}/x; [ -e nope ]; do X=/tmp/safe; done; rm -f \"$X\"", {"WG401"}),
+    # a trap's code is walked again for the state an `exit` left, unless it is the same state: a function whose body
+    # is a `{ …; }` there and a `( … )` at the end is another function (_shape keeps the node's type)
+    # (a `cd`, which writes nothing: a write of the first walk makes the second's state another one anyway)
+    ("X=/tmp; f(){ :; }; f; trap f EXIT; f(){ { X={MAIN}; }; cd \"$X\"; }; if :; then exit; fi; "
+     "f(){ ( X={MAIN}; ); cd \"$X\"; }", {"WG201"}),
+    # `env -u NAME` takes the prefix NAME out of what env runs (_reaching)
+    ("X={MAIN}/x env -u X bash -c 'rm -f \"$X\"'", {"WG403"}),
+    ("X[0]={MAIN}/x env -u X bash -c 'rm -f \"$X\"'", {"WG403"}),
 ]
 
 
@@ -83,7 +97,7 @@ def test_walk_rows(world: Repo, command: str, expected) -> None:
 from worktree_guard.shell import walk as shell_walk  # noqa: E402
 from worktree_guard.shell.parse import parse  # noqa: E402
 from worktree_guard.shell.state import BudgetExceeded, ShellState  # noqa: E402
-from worktree_guard.shell.steps import Script  # noqa: E402
+from worktree_guard.shell.steps import Script, Unwrapped  # noqa: E402
 
 from tests.shell.test_shell_mutants import bare_walker  # noqa: E402
 
@@ -127,3 +141,42 @@ def test_a_traps_walk_gives_back_the_parameters_and_the_prefixed_names() -> None
     assert seen == [("echo", ["echo", None, None, None, None], None)]
     assert state.positional is words
     assert state.variables == {"1": "a", "#": "1", "X": "/tmp/x"}
+
+
+def test_a_loop_that_never_settles_walks_one_widened_round_and_goes_on_from_every_exit() -> None:
+    """Each round writes something new (the hook adds to `written`), so no round start is ever stable: rounds 1–8,
+    then one from the widened shell, then the loop ends with what its exits agree on."""
+    walker, seen = bare_walker()
+    walker.hooks.on_command = lambda step: seen.append(step.name) or step.state.written.append(f"/tmp/{len(seen)}") or []
+    state = ShellState(cwd="/w", variables={"X": "/a"})
+    walker.walk_script(parse("while c; do X=/b; done"), state)
+    assert seen == ["c"] * (shell_walk.MAX_LOOP_ROUNDS + 1)
+    assert state.variables["X"] is None and state.cwd is None
+
+
+def env_walker(codes: dict[str, str]):
+    """A walker whose program NAME runs the code codes[NAME] from its environment (as `less` runs LESSOPEN)."""
+    def unwrap(step):
+        code = codes.get(step.name)
+        return Unwrapped(scripts=[Script(source=code, offset=0, cwd=step.cwd, from_env=True)]) if code else None
+
+    walker, _ = bare_walker(unwrap=unwrap)
+    echoed: list = []
+    walker.hooks.on_command = lambda step: echoed.append(step.value(step.words[1])) if step.name == "echo" else None
+    return walker, echoed
+
+
+def test_code_from_the_environment_is_cut_short_only_for_the_same_code_in_the_same_state() -> None:
+    walker, echoed = env_walker({"less": 'echo "$T"; T=2 less'})
+    walker.walk_script(parse("T=1 less"), ShellState(cwd="/w"))
+    assert echoed == ["1", "2"]  # T=2 walks it again in another state; the third walk would be the second's
+    walker, echoed = env_walker({"less": "echo a; more", "more": "echo b; less"})
+    walker.walk_script(parse("less"), ShellState(cwd="/w"))
+    assert echoed == ["a", "b"]  # other code in the same state is walked; `less` inside it again is not
+    assert walker._active == set()
+
+
+def test_code_from_the_environment_keeps_its_depth() -> None:
+    walker, _ = bare_walker()
+    with pytest.raises(BudgetExceeded, match=f"^the command nests deeper than {shell_walk.MAX_DEPTH} levels$"):
+        walker._walk_once("a", parse("a"), ShellState(cwd="/w"), shell_walk.MAX_DEPTH + 1)
