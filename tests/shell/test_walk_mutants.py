@@ -84,6 +84,19 @@ WALK_ROWS = [
     # `env -u NAME` takes the prefix NAME out of what env runs (_reaching)
     ("X={MAIN}/x env -u X bash -c 'rm -f \"$X\"'", {"WG403"}),
     ("X[0]={MAIN}/x env -u X bash -c 'rm -f \"$X\"'", {"WG403"}),
+    # an `exit` runs the EXIT trap of its own shell only: two subshells are two shells (_child numbers each one)
+    ("( X=/tmp/s; trap 'rm -f \"$X\"' EXIT ); ( X={MAIN}/x; exit )", "pass"),
+    # a trap set in an `else` (not the outcome the shell's state is taken from) is the shell's; one set in a subshell
+    # inside a branch stays the subshell's (_rebind_traps)
+    ("if false; then :; else trap 'git rm -q :/README.md' EXIT; fi; export GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN}", {"WG302"}),
+    ("if :; then ( X=/tmp/s; trap 'rm -f \"$X\"' EXIT ); fi; X={MAIN}/x", "pass"),
+    # `A && B || C`: C runs where A or B failed (and_or's `&&`); a state that skipped a command stays a way out
+    ("X=/tmp/s; [ -e x ] && X={MAIN}/x || rm -f \"$X\"", {"WG403"}),
+    ("X={MAIN}/x; false && X=/tmp/s && true; rm -f \"$X\"", {"WG403"}),
+    # every case body is an outcome, the second too
+    ("X=/tmp/s; case $v in a) :;; b) X={MAIN}/x;; esac; rm -f \"$X\"", {"WG403"}),
+    # a function never called is walked alone, its `local` declarations its own
+    ("f(){ local X=/tmp/s; rm -f \"$X\"; }", "pass"),
 ]
 
 
