@@ -97,6 +97,9 @@ WALK_ROWS = [
     ("X=/tmp/s; case $v in a) :;; b) X={MAIN}/x;; esac; rm -f \"$X\"", {"WG403"}),
     # a function never called is walked alone, its `local` declarations its own
     ("f(){ local X=/tmp/s; rm -f \"$X\"; }", "pass"),
+    # a `for` over a glob whose quoted start is absolute, in a cwd not known: its values are read as relative to that
+    # cwd (for_items: "$base" is "/"), so unknown (more cautious than keeping them absolute)
+    ("cd \"$D\"; for f in \"{W}/\"*; do rm -f \"$f\"; done", {"WG202", "WG403"}),
 ]
 
 
