@@ -100,6 +100,12 @@ WALK_ROWS = [
     # a `for` over a glob whose quoted start is absolute, in a cwd not known: its values are read as relative to that
     # cwd (for_items: "$base" is "/"), so unknown (more cautious than keeping them absolute)
     ("cd \"$D\"; for f in \"{W}/\"*; do rm -f \"$f\"; done", {"WG202", "WG403"}),
+    # a function call's prefix assignments are exported variables of its body; a name they changed is unknown after
+    # the call (bash restores it, its POSIX mode keeps the new value), one they left as it was keeps its value
+    ("X=/tmp/s; f(){ rm -f \"$X\"; }; X={MAIN}/x f", {"WG401"}),
+    ("X=/tmp/s; f(){ :; }; X=/tmp/t f; rm -f \"$X\"", {"WG403"}),
+    ("X=/tmp/s; f(){ :; }; X=/tmp/s f; rm -f \"$X\"", "pass"),
+    ("f(){ unset X; }; X=1 f; rm -rf \"${X:-/tmp/s}\"", "pass"),
 ]
 
 
