@@ -106,6 +106,7 @@ WALK_ROWS = [
     ("X=/tmp/s; f(){ :; }; X=/tmp/t f; rm -f \"$X\"", {"WG403"}),
     ("X=/tmp/s; f(){ :; }; X=/tmp/s f; rm -f \"$X\"", "pass"),
     ("f(){ unset X; }; X=1 f; rm -rf \"${X:-/tmp/s}\"", "pass"),
+    ("unset HOME; f(){ rm -f \"$X\"; }; X=~/x f", {"WG402"}),  # `~` with HOME unset: the user's home
 ]
 
 
