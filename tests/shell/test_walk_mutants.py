@@ -107,6 +107,14 @@ WALK_ROWS = [
     ("X=/tmp/s; f(){ :; }; X=/tmp/s f; rm -f \"$X\"", "pass"),
     ("f(){ unset X; }; X=1 f; rm -rf \"${X:-/tmp/s}\"", "pass"),
     ("unset HOME; f(){ rm -f \"$X\"; }; X=~/x f", {"WG402"}),  # `~` with HOME unset: the user's home
+    # lastpipe maybe on: a pipeline of one command (`! cmd`) still runs in this shell (visit)
+    ("X={MAIN}/x; false && shopt -s lastpipe; ! X=/tmp/s; rm -f \"$X\"", "pass"),
+    # a trap runs at the end with what every `exit` of its shell agrees on, the second exit too (walk_script)
+    ("X=/tmp/s; trap 'rm -f \"$X\"' EXIT; if [ -e a ]; then exit; fi; X={MAIN}/x; if [ -e b ]; then exit; fi; X=/tmp/s", {"WG403"}),
+    # two traps' code in the same state is two walks at the end
+    ("X=/tmp/s; trap 'echo' INT; trap 'rm -f \"$X\"' EXIT; X={MAIN}/x", {"WG401"}),
+    # a trap whose end state was walked already (the same code set in the parent) still runs with its exits' state
+    ("X=/tmp/s; trap 'rm -f \"$X\"' EXIT; ( trap 'rm -f \"$X\"' EXIT; if [ -e a ]; then X={MAIN}/x; exit; fi; X=/tmp/s )", {"WG401"}),
 ]
 
 
@@ -203,3 +211,10 @@ def test_code_from_the_environment_keeps_its_depth() -> None:
     walker, _ = bare_walker()
     with pytest.raises(BudgetExceeded, match=f"^the command nests deeper than {shell_walk.MAX_DEPTH} levels$"):
         walker._walk_once("a", parse("a"), ShellState(cwd="/w"), shell_walk.MAX_DEPTH + 1)
+
+
+def test_the_last_stage_with_lastpipe_maybe_on_keeps_its_depth() -> None:
+    walker, seen = bare_walker()
+    state = ShellState(cwd="/w", lastpipe=None)
+    walker.visit(parse("a | b").body[0], state, 3)
+    assert [(step.name, step.depth) for step in seen] == [("a", 3), ("b", 3)]
