@@ -111,6 +111,9 @@ WALK_ROWS = [
     ("X={MAIN}/x; false && shopt -s lastpipe; ! X=/tmp/s; rm -f \"$X\"", "pass"),
     # a trap runs at the end with what every `exit` of its shell agrees on, the second exit too (walk_script)
     ("X=/tmp/s; trap 'rm -f \"$X\"' EXIT; if [ -e a ]; then exit; fi; X={MAIN}/x; if [ -e b ]; then exit; fi; X=/tmp/s", {"WG403"}),
+    # a function that gains a third body in the second round (a body of it defines another) is walked a third round
+    # (_same_state compares an "either" function by its bodies)
+    ("g(){ :; }; while [ -e x ]; do g; if [ -e y ]; then g(){ g(){ rm -f {MAIN}/x; }; }; fi; done", {"WG401"}),
     # two traps' code in the same state is two walks at the end
     ("X=/tmp/s; trap 'echo' INT; trap 'rm -f \"$X\"' EXIT; X={MAIN}/x", {"WG401"}),
     # a trap whose end state was walked already (the same code set in the parent) still runs with its exits' state
