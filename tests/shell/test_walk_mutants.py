@@ -107,6 +107,9 @@ WALK_ROWS = [
     ("X=/tmp/s; f(){ :; }; X=/tmp/s f; rm -f \"$X\"", "pass"),
     ("f(){ unset X; }; X=1 f; rm -rf \"${X:-/tmp/s}\"", "pass"),
     ("unset HOME; f(){ rm -f \"$X\"; }; X=~/x f", {"WG402"}),  # `~` with HOME unset: the user's home
+    # a local of a variable known unset (TMPDIR, absent from the hook's environment) that the body unsets again leaves it
+    # known unset after the call (_call_body: absent before and after)
+    ("f(){ local TMPDIR; unset TMPDIR; }; f; rm -rf \"${TMPDIR:-/tmp}/x\"", "pass"),
     # lastpipe maybe on: a pipeline of one command (`! cmd`) still runs in this shell (visit)
     ("X={MAIN}/x; false && shopt -s lastpipe; ! X=/tmp/s; rm -f \"$X\"", "pass"),
     # a trap runs at the end with what every `exit` of its shell agrees on, the second exit too (walk_script)
@@ -221,3 +224,18 @@ def test_the_last_stage_with_lastpipe_maybe_on_keeps_its_depth() -> None:
     state = ShellState(cwd="/w", lastpipe=None)
     walker.visit(parse("a | b").body[0], state, 3)
     assert [(step.name, step.depth) for step in seen] == [("a", 3), ("b", 3)]
+
+
+@pytest.mark.parametrize("source", ["X='a[$(x)]'; f(){ :; }; X=1 f", "X='a[$(x)]'; f(){ local X=1; }; f", "X=1; f(){ local X='a[$(x)]'; }; f"])
+def test_a_value_that_runs_code_made_unknown_by_a_call_is_recorded_by_name(source: str) -> None:
+    walker, _ = bare_walker()
+    state = ShellState(cwd="/w")
+    walker.walk_script(parse(source), state)
+    assert (state.variables["X"], state.lost_code) == (None, ["X"])
+
+
+def test_a_call_that_leaves_its_prefix_and_locals_as_they_were_keeps_them() -> None:
+    walker, _ = bare_walker()
+    state = ShellState(cwd="/w")
+    walker.walk_script(parse("X=1; Y=2; f(){ local Y=3; }; X=1 f"), state)
+    assert (state.variables["X"], state.variables["Y"], state.lost_code) == ("1", None, [])
