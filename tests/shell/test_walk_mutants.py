@@ -110,6 +110,9 @@ WALK_ROWS = [
     # a local of a variable known unset (TMPDIR, absent from the hook's environment) that the body unsets again leaves it
     # known unset after the call (_call_body: absent before and after)
     ("f(){ local TMPDIR; unset TMPDIR; }; f; rm -rf \"${TMPDIR:-/tmp}/x\"", "pass"),
+    # a function that may not be defined shadows a builtin that evaluates a subscript as code: the builtin's evaluation
+    # is walked too (simple: `found` makes it shadow)
+    ("if [ -e x ]; then test(){ :; }; fi; test -v 'a[$(touch {MAIN}/x)]'", {"WG401"}),
     # lastpipe maybe on: a pipeline of one command (`! cmd`) still runs in this shell (visit)
     ("X={MAIN}/x; false && shopt -s lastpipe; ! X=/tmp/s; rm -f \"$X\"", "pass"),
     # a trap runs at the end with what every `exit` of its shell agrees on, the second exit too (walk_script)
