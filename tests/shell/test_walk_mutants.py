@@ -113,6 +113,10 @@ WALK_ROWS = [
     # a function that may not be defined shadows a builtin that evaluates a subscript as code: the builtin's evaluation
     # is walked too (simple: `found` makes it shadow)
     ("if [ -e x ]; then test(){ :; }; fi; test -v 'a[$(touch {MAIN}/x)]'", {"WG401"}),
+    # a function named like a wrapper is judged as the function it is (its words are its operands), not as the wrapper:
+    # the rules get no unwrapped inner command for it (simple)
+    ("nice(){ :; }; nice cat {MAIN}/README.md", {"WG406"}),
+    ("chroot(){ :; }; chroot /x ls", "pass"),
     # lastpipe maybe on: a pipeline of one command (`! cmd`) still runs in this shell (visit)
     ("X={MAIN}/x; false && shopt -s lastpipe; ! X=/tmp/s; rm -f \"$X\"", "pass"),
     # a trap runs at the end with what every `exit` of its shell agrees on, the second exit too (walk_script)
