@@ -72,6 +72,7 @@ WALK_ROWS = [
     # trap's own prefix: unknown in the trap's code, and the variable it names is as before afterwards
     ("X=/tmp/safe; X=/tmp/other trap 'rm -rf \"$X\"' INT", {"WG403"}),
     ("X=/tmp/safe; X=1 trap 'echo' INT; rm -f \"$X\"", "pass"),
+    ("X=1 trap 'unset X' INT; ls", "pass"),  # the prefixed name the trap's code unset is given back as it was: absent
     # a trap set in a loop's round is the shell's: it runs with the state the shell ends in (loop's _rebind_traps)
     ("X=/tmp/safe; while :; do trap 'rm -f \"$X\"' EXIT; break; done; X={MAIN}/x", {"WG401"}),
     # `until` ends after a condition that succeeds, in the state the condition left
