@@ -118,6 +118,9 @@ WALK_ROWS = [
     # the rules get no unwrapped inner command for it (simple)
     ("nice(){ :; }; nice cat {MAIN}/README.md", {"WG406"}),
     ("chroot(){ :; }; chroot /x ls", "pass"),
+    # code a value runs when evaluated, which evaluates that value again, is walked again each time (not cut short as
+    # code from a program's environment is): the budget ends it (string's from_env defaults to False)
+    ("X='a[$(echo $((X)))]'; (( X ))", {"WG901"}),
     # lastpipe maybe on: a pipeline of one command (`! cmd`) still runs in this shell (visit)
     ("X={MAIN}/x; false && shopt -s lastpipe; ! X=/tmp/s; rm -f \"$X\"", "pass"),
     # a trap runs at the end with what every `exit` of its shell agrees on, the second exit too (walk_script)
