@@ -121,6 +121,11 @@ WALK_ROWS = [
     # code a value runs when evaluated, which evaluates that value again, is walked again each time (not cut short as
     # code from a program's environment is): the budget ends it (string's from_env defaults to False)
     ("X='a[$(echo $((X)))]'; (( X ))", {"WG901"}),
+    # `X=v eval …`: a name the prefix changed ends unknown, one it left as it was keeps its value (string, same shell)
+    ("X=/tmp/s; X=/tmp/s eval 'true'; rm -f \"$X\"", "pass"),
+    ("X=/tmp/s; X={MAIN}/x eval 'true'; rm -f \"$X\"", {"WG403"}),
+    # BASHOPTS in a child shell's environment may turn lastpipe on there: `read` in the last stage may set X
+    ("BASHOPTS=lastpipe bash -c 'X=/tmp/s; echo {MAIN}/x | read X; rm -f \"$X\"'", {"WG403"}),
     # lastpipe maybe on: a pipeline of one command (`! cmd`) still runs in this shell (visit)
     ("X={MAIN}/x; false && shopt -s lastpipe; ! X=/tmp/s; rm -f \"$X\"", "pass"),
     # a trap runs at the end with what every `exit` of its shell agrees on, the second exit too (walk_script)
