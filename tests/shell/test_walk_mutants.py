@@ -1,0 +1,257 @@
+"""The Bash walker's control flow (shell/walk.py), pinned for mutation testing (issue 13, phase 10).
+
+The catalogue rows of tests/test_bash_rules.py that exercise the walker's control flow (and-or lists, `if`, loops,
+`break`/`continue`/`return`/`exit`, traps, functions a branch defines) run here against one repository per module,
+in-process through the hook, so that a mutant of shell/walk.py runs them in a fraction of a second each; then the
+rows and walker states written for the survivors of the mutation run, each with its exact codes or exact state.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import tests.test_bash_rules as catalogue
+from tests.helpers import Repo, git, make_repo
+
+ROWS = [
+    *(("control", c, e) for c, e in catalogue.CONTROL_FLOW_ROWS),
+    *(("trap", c, e) for c, e in catalogue.TRAP_AT_EXIT_ROWS),
+    *(("function", c, e) for c, e in catalogue.FUNCTION_BRANCH_ROWS),
+    *(("reentry", c, e) for c, e in catalogue.REENTRY_ROWS),
+    *(("prefix", c, e) for c, e in catalogue.PREFIX_INTO_CODE_ROWS),
+]
+
+
+@pytest.fixture(scope="module")
+def shared_repo(tmp_path_factory: pytest.TempPathFactory) -> Repo:
+    repo = make_repo(tmp_path_factory.mktemp("walk") / "work")
+    (repo.worktree / "src").mkdir(exist_ok=True)
+    (repo.worktree / "to-main").symlink_to(repo.main)
+    (repo.worktree / "to-ssl").symlink_to("/etc/ssl")
+    git("branch", "feature", cwd=repo.main)
+    return repo
+
+
+@pytest.fixture
+def world(shared_repo: Repo, monkeypatch: pytest.MonkeyPatch) -> Repo:
+    """tests/test_bash_rules.py's `world`, on a repository shared by the module (nothing here writes to it)."""
+    monkeypatch.setenv("HOME", catalogue.OUTSIDE_HOME)
+    monkeypatch.delenv("TMPDIR", raising=False)
+    monkeypatch.delenv("CDPATH", raising=False)
+    return shared_repo
+
+
+@pytest.mark.parametrize("kind,command,expected", ROWS, ids=[f"{k}-{i}" for i, (k, _, _) in enumerate(ROWS)])
+def test_catalogue_rows(world: Repo, kind: str, command: str, expected) -> None:
+    catalogue.assert_hook_row(world, command, expected)
+
+
+# -- rows written for the survivors (each: the codes on the real code; the mutant it kills gives others) ---------
+
+WALK_ROWS = [
+    # `break` with no count leaves the innermost loop only (jump: a count of None, "XX1XX", `> 1` broke them all)
+    ("X=/tmp/safe; while :; do while :; do X={MAIN}/x; break; done; X=/tmp/safe; done; rm -f \"$X\"", "pass"),
+    # `break 0` (bash: "loop count out of range", and the loop ends): every loop may end there (`>= 0` broke none)
+    ("X=/tmp/safe; while :; do X={MAIN}/x; break 0; X=/tmp/safe; done; rm -f \"$X\"", {"WG403"}),
+    # a count that is no number, or only known at run time: every loop (mutants that took int() of it raised)
+    ("for i in 1; do break x; done; touch y", "pass"),
+    ("for i in 1; do break $n; done; touch y", "pass"),
+    # `break 2` leaves the second loop out, not the innermost as well (`[:2]`)
+    ("X=/tmp/safe; while :; do for i in 1; do X={MAIN}/x; break 2; X=/tmp/safe; done; rm -f \"$X\"; done", "pass"),
+    # a `break` is not a `continue`: the next value's round does not start from it; a `continue`'s does
+    ("X=/tmp/safe; for i in a b; do rm -f \"$X\"; X={MAIN}/x; break; X=/tmp/safe; done", "pass"),
+    ("X=/tmp/safe; for i in a b; do rm -f \"$X\"; X={MAIN}/x; continue; X=/tmp/safe; done", {"WG403"}),
+    # a trap set in a function: the function's "$@" and $1 are back after its code was walked (_walk_trap)
+    ("f(){ trap 'echo hi' INT; rm -f \"$@\"; }; f /tmp/x", "pass"),
+    ("f(){ trap 'echo hi' INT; rm -f \"$1\"; }; f /tmp/x", "pass"),
+    # …and unknown inside the trap's code (it runs wherever the shell is then)
+    ("f(){ trap 'rm -f \"$1\"' INT; }; f /tmp/x", {"WG403"}),
+    ("f(){ trap 'rm -f \"$@\"' INT; }; f /tmp/x", {"WG403"}),
+    # trap's own prefix: unknown in the trap's code, and the variable it names is as before afterwards
+    ("X=/tmp/safe; X=/tmp/other trap 'rm -rf \"$X\"' INT", {"WG403"}),
+    ("X=/tmp/safe; X=1 trap 'echo' INT; rm -f \"$X\"", "pass"),
+    ("X=1 trap 'unset X' INT; ls", "pass"),  # the prefixed name the trap's code unset is given back as it was: absent
+    # a trap set in a loop's round is the shell's: it runs with the state the shell ends in (loop's _rebind_traps)
+    ("X=/tmp/safe; while :; do trap 'rm -f \"$X\"' EXIT; break; done; X={MAIN}/x", {"WG401"}),
+    # `until` ends after a condition that succeeds, in the state the condition left
+    ("X=/tmp/safe; until X={MAIN}/x; [ -e nope ]; do X=/tmp/safe; done; rm -f \"$X\"", {"WG401"}),
+    # a trap's code is walked again for the state an `exit` left, unless it is the same state: a function whose body
+    # is a `{ …; }` there and a `( … )` at the end is another function (_shape keeps the node's type)
+    # (a `cd`, which writes nothing: a write of the first walk makes the second's state another one anyway)
+    ("X=/tmp; f(){ :; }; f; trap f EXIT; f(){ { X={MAIN}; }; cd \"$X\"; }; if :; then exit; fi; "
+     "f(){ ( X={MAIN}; ); cd \"$X\"; }", {"WG201"}),
+    # `env -u NAME` takes the prefix NAME out of what env runs (_reaching)
+    ("X={MAIN}/x env -u X bash -c 'rm -f \"$X\"'", {"WG403"}),
+    ("X[0]={MAIN}/x env -u X bash -c 'rm -f \"$X\"'", {"WG403"}),
+    # an `exit` runs the EXIT trap of its own shell only: two subshells are two shells (_child numbers each one)
+    ("( X=/tmp/s; trap 'rm -f \"$X\"' EXIT ); ( X={MAIN}/x; exit )", "pass"),
+    # a trap set in an `else` (not the outcome the shell's state is taken from) is the shell's; one set in a subshell
+    # inside a branch stays the subshell's (_rebind_traps)
+    ("if false; then :; else trap 'git rm -q :/README.md' EXIT; fi; export GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN}", {"WG302"}),
+    ("if :; then ( X=/tmp/s; trap 'rm -f \"$X\"' EXIT ); fi; X={MAIN}/x", "pass"),
+    # `A && B || C`: C runs where A or B failed (and_or's `&&`); a state that skipped a command stays a way out
+    ("X=/tmp/s; [ -e x ] && X={MAIN}/x || rm -f \"$X\"", {"WG403"}),
+    ("X={MAIN}/x; false && X=/tmp/s && true; rm -f \"$X\"", {"WG403"}),
+    # every case body is an outcome, the second too
+    ("X=/tmp/s; case $v in a) :;; b) X={MAIN}/x;; esac; rm -f \"$X\"", {"WG403"}),
+    # a function never called is walked alone, its `local` declarations its own
+    ("f(){ local X=/tmp/s; rm -f \"$X\"; }", "pass"),
+    # a `for` over a glob whose quoted start is absolute, in a cwd not known: its values are read as relative to that
+    # cwd (for_items: "$base" is "/"), so unknown (more cautious than keeping them absolute)
+    ("cd \"$D\"; for f in \"{W}/\"*; do rm -f \"$f\"; done", {"WG202", "WG403"}),
+    # a function call's prefix assignments are exported variables of its body; a name they changed is unknown after
+    # the call (bash restores it, its POSIX mode keeps the new value), one they left as it was keeps its value
+    ("X=/tmp/s; f(){ rm -f \"$X\"; }; X={MAIN}/x f", {"WG401"}),
+    ("X=/tmp/s; f(){ :; }; X=/tmp/t f; rm -f \"$X\"", {"WG403"}),
+    ("X=/tmp/s; f(){ :; }; X=/tmp/s f; rm -f \"$X\"", "pass"),
+    ("f(){ unset X; }; X=1 f; rm -rf \"${X:-/tmp/s}\"", "pass"),
+    ("unset HOME; f(){ rm -f \"$X\"; }; X=~/x f", {"WG402"}),  # `~` with HOME unset: the user's home
+    # a local of a variable known unset (TMPDIR, absent from the hook's environment) that the body unsets again leaves it
+    # known unset after the call (_call_body: absent before and after)
+    ("f(){ local TMPDIR; unset TMPDIR; }; f; rm -rf \"${TMPDIR:-/tmp}/x\"", "pass"),
+    # a function that may not be defined shadows a builtin that evaluates a subscript as code: the builtin's evaluation
+    # is walked too (simple: `found` makes it shadow)
+    ("if [ -e x ]; then test(){ :; }; fi; test -v 'a[$(touch {MAIN}/x)]'", {"WG401"}),
+    # a function named like a wrapper is judged as the function it is (its words are its operands), not as the wrapper:
+    # the rules get no unwrapped inner command for it (simple)
+    ("nice(){ :; }; nice cat {MAIN}/README.md", {"WG406"}),
+    ("chroot(){ :; }; chroot /x ls", "pass"),
+    # code a value runs when evaluated, which evaluates that value again, is walked again each time (not cut short as
+    # code from a program's environment is): the budget ends it (string's from_env defaults to False)
+    ("X='a[$(echo $((X)))]'; (( X ))", {"WG901"}),
+    # `X=v eval …`: a name the prefix changed ends unknown, one it left as it was keeps its value (string, same shell)
+    ("X=/tmp/s; X=/tmp/s eval 'true'; rm -f \"$X\"", "pass"),
+    ("X=/tmp/s; X={MAIN}/x eval 'true'; rm -f \"$X\"", {"WG403"}),
+    # BASHOPTS in a child shell's environment may turn lastpipe on there: `read` in the last stage may set X
+    ("BASHOPTS=lastpipe bash -c 'X=/tmp/s; echo {MAIN}/x | read X; rm -f \"$X\"'", {"WG403"}),
+    # lastpipe maybe on: a pipeline of one command (`! cmd`) still runs in this shell (visit)
+    ("X={MAIN}/x; false && shopt -s lastpipe; ! X=/tmp/s; rm -f \"$X\"", "pass"),
+    # a trap runs at the end with what every `exit` of its shell agrees on, the second exit too (walk_script)
+    ("X=/tmp/s; trap 'rm -f \"$X\"' EXIT; if [ -e a ]; then exit; fi; X={MAIN}/x; if [ -e b ]; then exit; fi; X=/tmp/s", {"WG403"}),
+    # a function that gains a third body in the second round (a body of it defines another) is walked a third round
+    # (_same_state compares an "either" function by its bodies)
+    ("g(){ :; }; while [ -e x ]; do g; if [ -e y ]; then g(){ g(){ rm -f {MAIN}/x; }; }; fi; done", {"WG401"}),
+    # two traps' code in the same state is two walks at the end
+    ("X=/tmp/s; trap 'echo' INT; trap 'rm -f \"$X\"' EXIT; X={MAIN}/x", {"WG401"}),
+    # a trap whose end state was walked already (the same code set in the parent) still runs with its exits' state
+    ("X=/tmp/s; trap 'rm -f \"$X\"' EXIT; ( trap 'rm -f \"$X\"' EXIT; if [ -e a ]; then X={MAIN}/x; exit; fi; X=/tmp/s )", {"WG401"}),
+]
+
+
+@pytest.mark.parametrize("command,expected", WALK_ROWS, ids=[f"walk-{i}" for i in range(len(WALK_ROWS))])
+def test_walk_rows(world: Repo, command: str, expected) -> None:
+    catalogue.assert_hook_row(world, command, expected)
+
+
+# -- exact walker state ----------------------------------------------------------------------------------------
+
+from worktree_guard.shell import walk as shell_walk  # noqa: E402
+from worktree_guard.shell.parse import parse  # noqa: E402
+from worktree_guard.shell.state import BudgetExceeded, ShellState  # noqa: E402
+from worktree_guard.shell.steps import Script, Unwrapped  # noqa: E402
+
+from tests.shell.test_shell_mutants import bare_walker  # noqa: E402
+
+
+def test_widen_forgets_only_what_still_changes() -> None:
+    before = ShellState(cwd="/w", hashed={"ls": "/bin/ls"}, namerefs={"r": "d"}, options={"dotglob"}, lastpipe=True)
+    same = before.copy()
+    same.variables["X"] = "/tmp/x"
+    shell_walk._widen(same, before)
+    assert (same.cwd, same.variables) == (None, {"X": None})
+    assert (same.hashed, same.namerefs, same.options, same.lastpipe) == ({"ls": "/bin/ls"}, {"r": "d"}, {"dotglob"}, True)
+    changed = ShellState(cwd="/w", hashed={"rm": "/bin/true"}, namerefs={"r": "e"}, options={"noglob"}, lastpipe=False)
+    shell_walk._widen(changed, before)
+    assert changed.hashed == {"rm": None, "*": None}
+    assert changed.namerefs == {"r": None}
+    assert changed.options == {"noglob", "*"}
+    assert changed.lastpipe is None
+
+
+def trap_script(source: str) -> Script:
+    return Script(source=source, offset=0, cwd="/w", label="trap", same_shell=True, takes_prefixes=False)
+
+
+def test_a_traps_code_nests_one_level_deeper() -> None:
+    walker, _ = bare_walker()
+    walker._walk_trap(trap_script("a"), ShellState(cwd="/w"), (), shell_walk.MAX_DEPTH - 1)
+    assert walker.findings == ["c:a"]
+    walker, _ = bare_walker()
+    with pytest.raises(BudgetExceeded, match=f"^shell code nests deeper than {shell_walk.MAX_DEPTH} levels$"):
+        walker._walk_trap(trap_script("a"), ShellState(cwd="/w"), (), shell_walk.MAX_DEPTH)
+
+
+def test_a_traps_walk_gives_back_the_parameters_and_the_prefixed_names() -> None:
+    seen: list = []
+    walker, _ = bare_walker()
+    walker.hooks.on_command = lambda step: seen.append((step.name, [step.value(w) for w in step.words], step.state.positional)) or []
+    state = ShellState(cwd="/w", variables={"1": "a", "#": "1", "X": "/tmp/x"})
+    words = parse("f a").body[0].words[1:]
+    state.positional = words
+    walker._walk_trap(trap_script('echo "$1" "$X" "$Y" "$@"'), state, ("X", "Y"), 0)
+    assert seen == [("echo", ["echo", None, None, None, None], None)]
+    assert state.positional is words
+    assert state.variables == {"1": "a", "#": "1", "X": "/tmp/x"}
+
+
+def test_a_loop_that_never_settles_walks_one_widened_round_and_goes_on_from_every_exit() -> None:
+    """Each round writes something new (the hook adds to `written`), so no round start is ever stable: rounds 1–8,
+    then one from the widened shell, then the loop ends with what its exits agree on."""
+    walker, seen = bare_walker()
+    walker.hooks.on_command = lambda step: seen.append(step.name) or step.state.written.append(f"/tmp/{len(seen)}") or []
+    state = ShellState(cwd="/w", variables={"X": "/a"})
+    walker.walk_script(parse("while c; do X=/b; done"), state)
+    assert seen == ["c"] * (shell_walk.MAX_LOOP_ROUNDS + 1)
+    assert state.variables["X"] is None and state.cwd is None
+
+
+def env_walker(codes: dict[str, str]):
+    """A walker whose program NAME runs the code codes[NAME] from its environment (as `less` runs LESSOPEN)."""
+    def unwrap(step):
+        code = codes.get(step.name)
+        return Unwrapped(scripts=[Script(source=code, offset=0, cwd=step.cwd, from_env=True)]) if code else None
+
+    walker, _ = bare_walker(unwrap=unwrap)
+    echoed: list = []
+    walker.hooks.on_command = lambda step: echoed.append(step.value(step.words[1])) if step.name == "echo" else None
+    return walker, echoed
+
+
+def test_code_from_the_environment_is_cut_short_only_for_the_same_code_in_the_same_state() -> None:
+    walker, echoed = env_walker({"less": 'echo "$T"; T=2 less'})
+    walker.walk_script(parse("T=1 less"), ShellState(cwd="/w"))
+    assert echoed == ["1", "2"]  # T=2 walks it again in another state; the third walk would be the second's
+    walker, echoed = env_walker({"less": "echo a; more", "more": "echo b; less"})
+    walker.walk_script(parse("less"), ShellState(cwd="/w"))
+    assert echoed == ["a", "b"]  # other code in the same state is walked; `less` inside it again is not
+    assert walker._active == set()
+
+
+def test_code_from_the_environment_keeps_its_depth() -> None:
+    walker, _ = bare_walker()
+    with pytest.raises(BudgetExceeded, match=f"^the command nests deeper than {shell_walk.MAX_DEPTH} levels$"):
+        walker._walk_once("a", parse("a"), ShellState(cwd="/w"), shell_walk.MAX_DEPTH + 1)
+
+
+def test_the_last_stage_with_lastpipe_maybe_on_keeps_its_depth() -> None:
+    walker, seen = bare_walker()
+    state = ShellState(cwd="/w", lastpipe=None)
+    walker.visit(parse("a | b").body[0], state, 3)
+    assert [(step.name, step.depth) for step in seen] == [("a", 3), ("b", 3)]
+
+
+@pytest.mark.parametrize("source", ["X='a[$(x)]'; f(){ :; }; X=1 f", "X='a[$(x)]'; f(){ local X=1; }; f", "X=1; f(){ local X='a[$(x)]'; }; f"])
+def test_a_value_that_runs_code_made_unknown_by_a_call_is_recorded_by_name(source: str) -> None:
+    walker, _ = bare_walker()
+    state = ShellState(cwd="/w")
+    walker.walk_script(parse(source), state)
+    assert (state.variables["X"], state.lost_code) == (None, ["X"])
+
+
+def test_a_call_that_leaves_its_prefix_and_locals_as_they_were_keeps_them() -> None:
+    walker, _ = bare_walker()
+    state = ShellState(cwd="/w")
+    walker.walk_script(parse("X=1; Y=2; f(){ local Y=3; }; X=1 f"), state)
+    assert (state.variables["X"], state.variables["Y"], state.lost_code) == ("1", None, [])
