@@ -129,14 +129,14 @@ WALK_ROWS = [
     # lastpipe maybe on: a pipeline of one command (`! cmd`) still runs in this shell (visit)
     ("X={MAIN}/x; false && shopt -s lastpipe; ! X=/tmp/s; rm -f \"$X\"", "pass"),
     # a trap runs at the end with what every `exit` of its shell agrees on, the second exit too (walk_script)
-    ("X=/tmp/s; trap 'rm -f \"$X\"' EXIT; if [ -e a ]; then exit; fi; X={MAIN}/x; if [ -e b ]; then exit; fi; X=/tmp/s", {"WG403"}),
+    ("X=/tmp/s; trap 'rm -f \"$X\"' EXIT; if [ -e a ]; then exit; fi; X={MAIN}/x; if [ -e b ]; then exit; fi; X=/tmp/s", {"WG401", "WG403"}),  # stop 25: also walked where X={MAIN}/x
     # a function that gains a third body in the second round (a body of it defines another) is walked a third round
     # (_same_state compares an "either" function by its bodies)
     ("g(){ :; }; while [ -e x ]; do g; if [ -e y ]; then g(){ g(){ rm -f {MAIN}/x; }; }; fi; done", {"WG401"}),
     # two traps' code in the same state is two walks at the end
     ("X=/tmp/s; trap 'echo' INT; trap 'rm -f \"$X\"' EXIT; X={MAIN}/x", {"WG401"}),
     # a trap whose end state was walked already (the same code set in the parent) still runs with its exits' state
-    ("X=/tmp/s; trap 'rm -f \"$X\"' EXIT; ( trap 'rm -f \"$X\"' EXIT; if [ -e a ]; then X={MAIN}/x; exit; fi; X=/tmp/s )", {"WG401"}),
+    ("X=/tmp/s; trap 'rm -f \"$X\"' EXIT; ( trap 'rm -f \"$X\"' EXIT; if [ -e a ]; then X={MAIN}/x; exit; fi; X=/tmp/s )", {"WG401", "WG403"}),  # stop 25: the trap also runs in the states after it was set
 ]
 
 
@@ -160,7 +160,7 @@ def test_widen_forgets_only_what_still_changes() -> None:
     same = before.copy()
     same.variables["X"] = "/tmp/x"
     shell_walk._widen(same, before)
-    assert (same.cwd, same.variables) == (None, {"X": None})
+    assert (same.cwd, same.variables) == (None, {"X": None, "IFS": None})  # forget: IFS too (stop 25)
     assert (same.hashed, same.namerefs, same.options, same.lastpipe) == ({"ls": "/bin/ls"}, {"r": "d"}, {"dotglob"}, True)
     changed = ShellState(cwd="/w", hashed={"rm": "/bin/true"}, namerefs={"r": "e"}, options={"noglob"}, lastpipe=False)
     shell_walk._widen(changed, before)
