@@ -1731,6 +1731,12 @@ GIT_PHASE_9_ROWS = [
     ("git -c push.default=upstream push", {"WG305"}),  # the branch's remote may be `.` and its upstream main
     ("git -c push.default=upstream push .", {"WG305"}),
     ("git -c push.default=current push -q origin", "pass"),
+    # review 25b: `remote update --prune` with a fetch refspec into refs/heads deleted main's branch (git 2.39.5)
+    ("git -c remote.origin.url=/tmp/e.git -c 'remote.origin.fetch=+refs/heads/*:refs/heads/*' remote update --prune", {"WG305"}),
+    ("git -c remote.origin.url=/tmp/e.git remote prune origin", {"WG305"}),
+    ("git remote update", "pass"),
+    # phase 10's mutation run: git expands a quoted `~` with the HOME it is given
+    ("HOME={MAIN} git pull -q '~/' worktree-agent-a1234567890abcdef:main", {"WG305"}),
     ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=me git commit -qm x", "pass"),
 ]
 

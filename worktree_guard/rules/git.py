@@ -267,8 +267,8 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
         for pattern, why in SHARED_STATE_CONFIG.items():
             if fnmatch.fnmatchcase(key, pattern):
                 side_door(f"`git -c {key}=…` {why}; leave it out.")
-    if sub in ("push", "fetch", "pull"):
-        # `git -c remote.origin.url=. push origin HEAD:main`, `-c url.<x>.insteadOf`, an upstream of `.` with
+    if sub in ("push", "fetch", "pull") or (sub == "remote" and operands[:1] in (["update"], ["prune"])):
+        # `git -c remote.origin.url=. push origin HEAD:main`; `remote update --prune` deletes branches (review 25b), `-c url.<x>.insteadOf`, an upstream of `.` with
         # `push.default=upstream`: config that sends the call back into this repository, or says which branch a
         # push without refspec moves (left by stop 24)
         # push.default only where the push may go to this repository: no remote named (the branch's, which may be
@@ -438,6 +438,8 @@ def _is_this_repository(remote: str, call: GitCall, command: ShellCommand, ctx: 
         return False  # `git@host:x/y.git`: git's scp-like ssh form, a colon before the first slash (review 24b)
     if not remote.startswith(("/", "~")) and call.run_dir is None:
         return True
+    if remote.startswith("~") and command.env("HOME")[1] != command.home:
+        return True  # git expands a `~` it is given with its own HOME, which the command changed (phase 10's run)
     resolved = canonical(remote, call.work_tree or _top(call.run_dir or "/"), command.home)
     places = [ctx.worktree_root, *ctx.layout.shared_roots, ctx.layout.common_dir]
     return any(p and (resolved == p or resolved.startswith(p + "/")) for p in places)
