@@ -1627,6 +1627,7 @@ CWD_CANDIDATE_ROWS = [
     ("cd src || exit 1; rm -rf ../build", "pass"),
     ("cd src || { echo no; exit 1; }; mv x ../y", "pass"),
     ("cd x || exit; cd ../../../..; rm -f README.md", {"WG201", "WG401"}),
+    ("exit(){ :; }; cd src/a/b || exit; rm -f ../../../x", {"WG401"}),  # a function named exit does not leave
     # must pass (each was WG403 or WG202 since stop 24)
     ("cd src && make && cd ..; touch x", "pass"),
     ("cd src || true; touch y", "pass"),

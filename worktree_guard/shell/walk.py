@@ -75,7 +75,7 @@ class Walker:
     _returns: list[list[ShellState]] = field(default_factory=list)
     #: The states an `exit` ends a shell in: an EXIT trap of that shell runs with them too.
     _exits: list[ShellState] = field(default_factory=list)
-    #: Per shell with a trap set: the states it passed through since, each different one (by `_state_key`) up to
+    #: Per shell with a trap set: the states it passed through since, each different one (by `_same_state`) up to
     #: MAX_TRAP_STATES, the rest merged into the last. A trap may run at any of them (`set -e` and a failing
     #: command, `${x:?}`, a signal sent by a background `kill $$`).
     _since_trap: dict[int, list[ShellState]] = field(default_factory=dict)
@@ -185,7 +185,7 @@ class Walker:
             runs_after_success = join == "&&"
             reaching = [other for other, succeeded in stopped if succeeded == runs_after_success]
             stopped = [(other, succeeded) for other, succeeded in stopped if succeeded != runs_after_success]
-            if not _leaves(previous):  # `exit`/`return` stop nowhere: the shell is gone (review 25b: `cd src || exit`)
+            if not _leaves(previous, state):  # `exit`/`return` stop nowhere: the shell is gone (review 25b: `cd src || exit`)
                 ended = state.copy()  # the command before may end either way
                 if runs_after_success:
                     _may_have_stayed(ended, before)  # it failed: a cd that fails stays (review 25b: `cd a && cd b; rm ../x`)
@@ -198,7 +198,7 @@ class Walker:
             before = _directory(state)
             previous = part
             self.visit(part, state, depth, persistent)
-        if _leaves(previous) and stopped:
+        if _leaves(previous, state) and stopped:
             first = stopped[0][0]
             first.merge([other for other, _ in stopped[1:]])
             _assign(state, first)  # the list goes on only where it did not reach the `exit`
@@ -928,15 +928,16 @@ def _positional_expanded(words: list[ast.Word], state: ShellState) -> list[ast.W
     return out
 
 
-def _leaves(node: ast.Node) -> bool:
-    """Whether a part of an and-or list always leaves the shell: `exit`, `return`, or a `{ …; }` group ending in one."""
+def _leaves(node: ast.Node, state: ShellState) -> bool:
+    """Whether a part of an and-or list always leaves the shell: `exit`, `return`, or a `{ …; }` group ending in one;
+    not when a function of that name may run instead (`exit(){ :; }`)."""
     while isinstance(node, ast.Group):
         node = node.body
         if isinstance(node, ast.Sequence):
             if node.ops[len(node.parts) - 1 : len(node.parts)] == ["&"]:
                 return False
             node = node.parts[-1]
-    return isinstance(node, ast.Command) and bool(node.words) and node.words[0].value in ("exit", "return")
+    return isinstance(node, ast.Command) and bool(node.words) and node.words[0].value in ("exit", "return") and node.words[0].value not in state.functions
 
 
 def _directory(state: ShellState) -> tuple:
