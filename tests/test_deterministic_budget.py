@@ -81,7 +81,8 @@ def test_the_issues_benign_command_passes_under_a_slowed_clock(repo: Repo, monke
     "command",
     [
         "true;" * 13_000,  # 13,000 commands: over MAX_WALK_STEPS
-        "cd src && echo x > f; " * 2_900,  # a cwd ever deeper: each judgement costs more, and counts more
+        "cd src; echo x > f; " * 2_900,  # a cwd ever deeper: each judgement costs more, and counts more (`;`: since
+        # stop 25 a `cd src && …` list may stop where the cd failed, and five such directories make it unknown)
         "for a in " + " ".join(map(str, range(32))) + "; do for b in " + " ".join(map(str, range(32))) + "; do for c in 1 2 3 4 5 6 7 8 9 10; do echo $a$b$c > f; done; done; done",
     ],
     ids=["13000-commands", "deepening-cd", "nested-for"],

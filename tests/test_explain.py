@@ -35,11 +35,13 @@ def test_explain_shows_the_parse_each_steps_cwd_each_finding_and_the_verdict(rep
     assert f"worktree root W: {w} (linked worktree); isolated: yes (cwd is in the linked worktree {w})" in out.splitlines()
     shared = {line.split(":", 1)[1].strip() for line in out.splitlines() if line.startswith("shared root:")}
     assert shared == {str(main), str(repo.sibling), str(repo.outside)}
-    # The cd moved the simulated shell: everything after it runs in W/src.
+    # The cd moved the simulated shell: the echo runs in W/src; the list may also stop where the cd failed, in W,
+    # so the last cd is walked in both (stop 25).
     assert section(out, "steps (where each runs):") == [
         f"  command  cwd={w}  'cd src'",
         f"  redirect cwd={w}/src  '> {main}/f'",
         f"  command  cwd={w}/src  'echo x > {main}/f'",
+        f"  command  cwd={w}  'cd $X'",
         f"  command  cwd={w}/src  'cd $X'",
     ]
     findings = section(out, "findings:")
