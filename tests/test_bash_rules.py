@@ -86,7 +86,8 @@ CD_ROWS = [
     ("read d <<< ..; cd $d", {"WG202"}),
     ("CDPATH=/etc cd ssl", {"WG202"}),
     ("cd to-main", {"WG201"}),
-    ("cd to-ssl/..", {"WG201"}),  # logically W, physically /etc
+    ("cd to-ssl/..", "pass"),  # bash's cd is logical: W (the kernel would read /etc)
+    ("cd -P to-ssl/..", {"WG201"}),  # physically /etc
     ("cd -P to-ssl/..", {"WG201"}),
     ("cd *k", {"WG202"}),
     ("cd /e*c", {"WG202"}),
@@ -1534,7 +1535,7 @@ SPLIT_WORD_ROWS = [
     ("pushd src b; cd ..; rm -rf x", {"WG202", "WG403"}),
     # must pass
     ("Y='/tmp/x {MAIN}/x'; export 'X'=$Y; rm -f $X", "pass"),  # a quoted name: no assignment word, split (X=/tmp/x)
-    ("mkdir -p s/t/u; cd s/t/u; touch ../../../x", "pass"),
+    ("mkdir -p s/t/u && cd s/t/u && touch ../../../x", "pass"),
     ("pushd -n src b", "pass"),
     ("X='ls -la'; $X src", "pass"),
     ("X='ls -la'; ${X} src", "pass"),
@@ -1640,6 +1641,55 @@ CWD_CANDIDATE_ROWS = [
 @pytest.mark.parametrize("command,expected", CWD_CANDIDATE_ROWS, ids=[plain_id(r[0], 60) for r in CWD_CANDIDATE_ROWS])
 def test_each_directory_the_shell_may_be_in(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
+
+
+# Stop 26. bash's cd is logical: `..` climbs from $PWD, so after `cd deep` (deep -> src/a/b/c) `cd ..` is W, not
+# W/src/a/b; the walker took the physical parent. And a cd that bash refuses (its target is not there, or the command
+# removed it) leaves the shell where it was: the walker took every cd that runs to succeed. In W: src/a/b/c/d and
+# deep -> src/a/b/c/d. Each deny row passed on main and changed the main checkout in bash 5.2 (the harness's classes
+# logical-cd and refused-cd).
+LOGICAL_CD_ROWS = [
+    ("cd deep; cd ..; rm -f ../../../README.md", {"WG401"}),
+    ("cd deep && cd .. && rm -f ../../../README.md", {"WG401"}),
+    ("cd deep/..; rm -f ../../../README.md", {"WG401"}),
+    ("cd src/../deep/..; rm -f ../../../README.md", {"WG401"}),
+    ("cd {W}/deep/..; rm -f ../../../README.md", {"WG401"}),
+    ("pushd deep; cd ..; rm -f ../../../README.md", {"WG401"}),
+    ("cd deep; pushd ..; popd; cd ..; rm -f ../../../README.md", {"WG401"}),  # the stack holds $PWD
+    ("cd deep; cd -; cd -; cd ..; rm -f ../../../README.md", {"WG401"}),  # so does OLDPWD
+    ("cd deep; bash -c 'cd ..; rm -f ../../../README.md'", {"WG401"}),  # a child bash takes $PWD from its parent
+    ("cd deep; env -C {W}/src bash -c 'cd ..; rm -f ../../../README.md'", {"WG401"}),  # elsewhere, getcwd()
+    ("if [ -f a ]; then cd deep; else cd src; fi; cd ..; rm -f ../../../README.md", {"WG401"}),
+    ("set -P; cd deep; cd ..; rm -f x", {"WG202", "WG403"}),  # physical or logical: not known which
+    ("set -o posix; cd deep/../d; rm -f ../../../README.md", {"WG401"}),  # W/d is not there: POSIX mode refuses it
+    # a cd that may be refused ends the list in either directory
+    ("cd nonexist/a/b; rm -f ../../../README.md", {"WG401"}),
+    ("rm -rf src/a; cd src/a/b; rm -f ../../../README.md", {"WG401"}),
+    ("f(){ cd \"$1\"; }; f nonexist/a/b; rm -f ../../../README.md", {"WG401"}),
+    ("cd src && make; cd nonexist/a/b; rm -f ../../../README.md", {"WG401"}),
+    ("mkdir -p s/t/u; cd s/t/u; touch ../../../x", {"WG401"}),  # mkdir may fail too: `&&` passes
+    # must pass
+    ("cd deep; cd ..; touch x", "pass"),
+    ("cd deep; cd ../src; touch x", "pass"),
+    ("cd -P deep; cd ..; rm -f ../../../README.md", "pass"),  # -P: physically, W/src/a/b/c
+    ("cd deep; cd -P ..; rm -f ../../../README.md", "pass"),
+    ("cd src/a/b; rm -f ../../../x", "pass"),  # it is there: the cd is taken to succeed
+    ("mkdir -p s/t/u && cd s/t/u && touch ../../../x", "pass"),
+    ("cd nonexist || exit 1; rm -f ../x", "pass"),
+    ("cd nonexist && rm -f ../x", "pass"),
+]
+
+
+@pytest.fixture
+def linked(world: Repo) -> Repo:
+    (world.worktree / "src/a/b/c/d").mkdir(parents=True)
+    (world.worktree / "deep").symlink_to("src/a/b/c/d")
+    return world
+
+
+@pytest.mark.parametrize("command,expected", LOGICAL_CD_ROWS, ids=[plain_id(r[0], 60) for r in LOGICAL_CD_ROWS])
+def test_cd_is_logical_and_may_be_refused(linked: Repo, command: str, expected) -> None:
+    assert_hook_row(linked, command.replace("{W}", str(linked.worktree)), expected)
 
 
 # Review 25a (of the word splitting above). Each deny row passed on the change and (but the first two) on main; in

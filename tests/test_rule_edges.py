@@ -106,9 +106,9 @@ def test_a_cd_without_a_word_goes_home_and_points_at_the_command(world: Repo) ->
 
 
 def test_a_cd_whose_physical_place_is_outside_is_judged_by_it(world: Repo) -> None:
-    """`to-ssl/..` is W logically and /etc physically: the physical reading is refused."""
-    (ssl,) = records(bash(world, "cd to-ssl/.."))
-    assert (ssl["code"], ssl["path"], ssl["resolved"], ssl["span"]) == ("WG201", "to-ssl/..", "/etc", (3, 12))
+    """`to-ssl/..` is W logically and /etc physically: `cd -P` reads it physically, and is refused."""
+    (ssl,) = records(bash(world, "cd -P to-ssl/.."))
+    assert (ssl["code"], ssl["path"], ssl["resolved"], ssl["span"]) == ("WG201", "to-ssl/..", "/etc", (6, 15))
 
 
 def test_a_cd_to_a_word_known_only_at_run_time_says_why(world: Repo) -> None:

@@ -343,7 +343,17 @@ HAND: list[tuple[str, str, bool]] = [
     ("cd-operands", "mkdir -p s/t/u; cd s/t/u x; rm -f ../../../notes.txt", A),
     ("cd-operands", "mkdir -p s/t/u; X='s/t/u x'; cd $X; rm -f ../../../notes.txt", A),
     ("cd-operands", "mkdir -p s/t/u; pushd s/t/u x; rm -f ../../../notes.txt", A),
-    ("cd-operands", "mkdir -p s/t/u; cd s/t/u; touch ../../../obs-co1.txt", O),
+    ("cd-operands", "mkdir -p s/t/u && cd s/t/u && touch ../../../obs-co1.txt", O),
+    # bash's cd is logical (W/deep -> src/a/b/c/d: `cd deep; cd ..` is W), and a cd bash refuses stays where it was
+    ("logical-cd", "cd deep; cd ..; rm -f ../../../notes.txt", A),
+    ("logical-cd", "cd deep/..; rm -f ../../../notes.txt", A),
+    ("logical-cd", "cd deep; pushd ..; popd; cd ..; rm -f ../../../notes.txt", A),
+    ("logical-cd", "cd deep; bash -c 'cd ..; rm -f ../../../notes.txt'", A),
+    ("logical-cd", "cd deep; cd ..; touch obs-lc1.txt", O),
+    ("logical-cd", "cd -P deep; cd ..; touch ../../../obs-lc2.txt", O),
+    ("refused-cd", "cd nonexist/a/b; rm -f ../../../notes.txt", A),
+    ("refused-cd", "rm -rf src/a; cd src/a/b; rm -f ../../../notes.txt", A),
+    ("refused-cd", "cd src/a/b; touch ../../../obs-rc1.txt", O),
     # case fall-through: `;&` runs the next body, `;;&` tests the later patterns, from where the body ended
     ("case-fallthrough", "X=/tmp/obs-cf; case a in a) X={MAIN}/notes.txt ;& b) rm -f \"$X\" ;; esac", A),
     ("case-fallthrough", "X=/tmp/obs-cf; case a in a) X={MAIN}/notes.txt ;;& *) rm -f \"$X\" ;; esac", A),

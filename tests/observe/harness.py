@@ -168,6 +168,8 @@ def build_layout(base: Path) -> Layout:
     for path, branch in ((layout.worktree, "wt-w"), (layout.sibling, "wt-s"), (layout.outside, "outside")):
         _git("worktree", "add", "-q", "-b", branch, str(path), cwd=main)
     (layout.worktree / "tomain").symlink_to(main)  # a symlink inside W that leaves it (as agents make)
+    (layout.worktree / "src" / "a" / "b" / "c" / "d").mkdir(parents=True)
+    (layout.worktree / "deep").symlink_to("src/a/b/c/d")  # one that stays in W, four levels down (logical cd)
     layout.home.mkdir()
     (layout.home / ".gitconfig").write_text("[user]\n\tname = observe\n\temail = observe@example.invalid\n")
     (layout.run / "elsewhere").mkdir()

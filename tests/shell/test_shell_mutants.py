@@ -722,14 +722,14 @@ from worktree_guard.shell.builtins import apply_builtin, directory_change, set_o
 
 BUILTIN_STATES: dict[str, dict] = {
     'cd /tmp': {'cwd': '/tmp', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/tmp'}},
-    'cd': {'cwd': '/h', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/h'}},
+    'cd': {'cwd': '/h', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/h'}, 'cd_may_fail': True},
     'cd -P /tmp': {'cwd': '/tmp', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/tmp'}},
     "cd ''": {},
     'cd -': {'cwd': None, 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': None}},
-    'X=1; cd $X': {'cwd': '/w/1', 'oldpwd': '/w', 'variables': {'X': '1', 'OLDPWD': '/w', 'PWD': '/w/1'}},
+    'X=1; cd $X': {'cwd': '/w/1', 'oldpwd': '/w', 'variables': {'X': '1', 'OLDPWD': '/w', 'PWD': '/w/1'}, 'cd_may_fail': True},
     'cd -L -- /tmp': {'cwd': '/tmp', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/tmp'}},
     'cd -x /tmp': {'cwd': None, 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': None}},
-    'cd -- -x': {'cwd': '/w/-x', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/w/-x'}},
+    'cd -- -x': {'cwd': '/w/-x', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/w/-x'}, 'cd_may_fail': True},
     'pushd /tmp': {'cwd': '/tmp', 'oldpwd': '/w', 'dirstack': ['/w'], 'variables': {'OLDPWD': '/w', 'PWD': '/tmp'}},
     'pushd -n /tmp': {'dirstack': [None]},
     'pushd': {'cwd': None, 'oldpwd': '/w', 'dirstack': ['/w'], 'variables': {'OLDPWD': '/w', 'PWD': None}},
@@ -737,9 +737,9 @@ BUILTIN_STATES: dict[str, dict] = {
     'popd -n': {'dirstack': [None]},
     'popd +1': {'cwd': None, 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': None}},
     'pushd +1': {'cwd': None, 'oldpwd': '/w', 'dirstack': ['/w'], 'variables': {'OLDPWD': '/w', 'PWD': None}},
-    'pushd -- -x': {'cwd': '/w/-x', 'oldpwd': '/w', 'dirstack': ['/w'], 'variables': {'OLDPWD': '/w', 'PWD': '/w/-x'}},
+    'pushd -- -x': {'cwd': '/w/-x', 'oldpwd': '/w', 'dirstack': ['/w'], 'variables': {'OLDPWD': '/w', 'PWD': '/w/-x'}, 'cd_may_fail': True},
     'pushd /tmp; pushd /usr; popd': {'cwd': '/tmp', 'oldpwd': '/usr', 'dirstack': ['/w'], 'variables': {'OLDPWD': '/usr', 'PWD': '/tmp'}},
-    'pushd /tmp; pushd': {'oldpwd': '/tmp', 'dirstack': ['/tmp', '/w'], 'variables': {'OLDPWD': '/tmp', 'PWD': '/w'}},
+    'pushd /tmp; pushd': {'oldpwd': '/tmp', 'dirstack': ['/tmp', '/w'], 'variables': {'OLDPWD': '/tmp', 'PWD': '/w'}, 'cd_may_fail': True},
     'pushd /tmp; popd; popd': {'cwd': None, 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': None}},
     'A=1 B+=2': {'variables': {'A': '1', 'B': None}},
     'A=x; A+=y': {'variables': {'A': 'xy'}},
@@ -849,21 +849,21 @@ BUILTIN_STATES: dict[str, dict] = {
     '$c x': {'cwd': None, 'dirstack': [None], 'variables': {'IFS': None}, 'names_unknown': True},  # a name only known at run time may be IFS (stop 25)
     '/bin/cd /tmp': {},
     'cd /tmp/../usr': {'cwd': '/usr', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/usr'}},
-    'cd rel': {'cwd': '/w/rel', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/w/rel'}},
+    'cd rel': {'cwd': '/w/rel', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/w/rel'}, 'cd_may_fail': True},
     'CDPATH=/x cd rel': {'cwd': None, 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': None}},
-    'CDPATH=/x cd ./rel': {'cwd': '/w/rel', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/w/rel'}},
-    'CDPATH=/x cd ../rel': {'cwd': '/rel', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/rel'}},
-    'CDPATH=/x cd .': {'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/w'}},
-    'CDPATH=/x cd ..': {'cwd': '/', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/'}},
-    'CDPATH= cd rel': {'cwd': '/w/rel', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/w/rel'}},
+    'CDPATH=/x cd ./rel': {'cwd': '/w/rel', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/w/rel'}, 'cd_may_fail': True},
+    'CDPATH=/x cd ../rel': {'cwd': '/rel', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/rel'}, 'cd_may_fail': True},
+    'CDPATH=/x cd .': {'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/w'}, 'cd_may_fail': True},
+    'CDPATH=/x cd ..': {'cwd': '/', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/'}, 'cd_may_fail': True},
+    'CDPATH= cd rel': {'cwd': '/w/rel', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/w/rel'}, 'cd_may_fail': True},
     'CDPATH=/x; cd rel': {'cwd': None, 'oldpwd': '/w', 'variables': {'CDPATH': '/x', 'OLDPWD': '/w', 'PWD': None}},
     'shopt -s cdable_vars; cd rel': {'cwd': None, 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': None}, 'options': {'cdable_vars'}},
     'shopt -s cdable_vars; cd /tmp': {'cwd': '/tmp', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/tmp'}, 'options': {'cdable_vars'}},
     'cd $X': {'cwd': None, 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': None}},
-    'HOME=/hh; cd': {'cwd': '/hh', 'oldpwd': '/w', 'variables': {'HOME': '/hh', 'OLDPWD': '/w', 'PWD': '/hh'}},
-    'cd ~': {'cwd': '/h', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/h'}},
-    'cd -P': {'cwd': '/h', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/h'}},
-    'cd -e': {'cwd': '/h', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/h'}},
+    'HOME=/hh; cd': {'cwd': '/hh', 'oldpwd': '/w', 'variables': {'HOME': '/hh', 'OLDPWD': '/w', 'PWD': '/hh'}, 'cd_may_fail': True},
+    'cd ~': {'cwd': '/h', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/h'}, 'cd_may_fail': True},
+    'cd -P': {'cwd': '/h', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/h'}, 'cd_may_fail': True},
+    'cd -e': {'cwd': '/h', 'oldpwd': '/w', 'variables': {'OLDPWD': '/w', 'PWD': '/h'}, 'cd_may_fail': True},
 }
 
 
@@ -961,7 +961,7 @@ def test_cd_is_logical_and_physical(tmp_path: Path) -> None:
     state = ShellState(cwd=str(tmp_path))
     step = ShellCommand(node=node, words=node.words, assignments=[], cwd=state.cwd, state=state, home="/h")
     change = directory_change(step)
-    assert (change.physical, change.logical) == (str(tmp_path / "real"), str(tmp_path))
+    assert (change.physical, change.logical) == (str(tmp_path), str(tmp_path))  # bash goes where link is
     node = commands_of("cd -P link/..")[0]
     change = directory_change(ShellCommand(node=node, words=node.words, assignments=[], cwd=state.cwd, state=state, home="/h"))
     assert (change.physical, change.logical) == (str(tmp_path / "real"), str(tmp_path / "real"))
@@ -1347,9 +1347,9 @@ def test_an_absolute_git_dash_c_after_an_unknown_one_is_where_git_runs(repo: Rep
 
 def test_the_walks_trace_is_what_explain_shows() -> None:
     walker, _ = bare_walker()
-    walker.walk_script(parse("cd /s; (ls > f); { echo; } 2> g"), ShellState(cwd="/w"))
-    assert walker.trace == [("command", "/w", (0, 5)), ("redirect", "/s", (11, 14)), ("command", "/s", (8, 14)),
-                            ("redirect", "/s", (27, 31)), ("command", "/s", (19, 23))]
+    walker.walk_script(parse("cd /tmp; (ls > f); { echo; } 2> g"), ShellState(cwd="/w"))
+    assert walker.trace == [("command", "/w", (0, 7)), ("redirect", "/tmp", (13, 16)), ("command", "/tmp", (10, 16)),
+                            ("redirect", "/tmp", (29, 33)), ("command", "/tmp", (21, 25))]
 
 
 # Quoted sections and expansions of every kind, carried over verbatim around an expansion (and their edges).
@@ -1422,9 +1422,14 @@ def test_a_functions_words_in_braces_and_loops_over_absolute_globs(tmp_path: Pat
     assert echoed("for f in d/*.py; do echo $f; done", None) == [None]
     walker, seen = bare_walker()
     state = ShellState(cwd="/w")
-    walker.walk_script(parse("cd /a & cd /b; cd /c & x"), state)
-    assert [(s.name, s.cwd) for s in seen] == [("cd", "/w"), ("cd", "/w"), ("cd", "/b"), ("x", "/b")]
-    assert state.cwd == "/b"
+    walker.walk_script(parse("cd /tmp & cd /; cd /tmp & x"), state)
+    assert [(s.name, s.cwd) for s in seen] == [("cd", "/w"), ("cd", "/w"), ("cd", "/"), ("x", "/")]
+    assert state.cwd == "/"
+    # a cd to a directory that is not there may be refused: the list it ends goes on from either directory
+    walker, seen = bare_walker()
+    walker.walk_script(parse("cd /b; x; cd / && cd /c && y; z"), state := ShellState(cwd="/w"))
+    assert [(s.name, s.cwd) for s in seen] == [("cd", "/w"), ("x", "/b"), ("x", "/w"), ("cd", "/b"), ("cd", "/w"),
+                                               ("cd", "/"), ("y", "/c"), ("z", "/"), ("z", "/b"), ("z", "/c"), ("z", "/w")]
 
 
 def test_arithmetic_assigns_the_names_it_holds(tmp_path: Path) -> None:
@@ -1472,21 +1477,23 @@ def test_for_items_at_their_edges(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("loop", ["while x", "until x", "select v in a", "for v", "for ((;;))"])
-def test_a_loop_body_is_walked_until_its_rounds_start_in_no_new_state(loop: str) -> None:
+def test_a_loop_body_is_walked_until_its_rounds_start_in_no_new_state(loop: str, tmp_path: Path) -> None:
     """A round starts in the loop's entry state or any state a round ended in: the second round's cd is judged
     in /w and /w/s (the directories the shell may be in, stop 25), the next ones in one more each, until they are
     more than MAX_CWDS (4): then from nowhere known, and a round after would start there again."""
+    (tmp_path / "s/s/s/s/s/s").mkdir(parents=True)
+    w = str(tmp_path)
     walker, seen = bare_walker()
-    state = ShellState(cwd="/w")
+    state = ShellState(cwd=w)
     walker.walk_script(parse(f"{loop}; do cd s; done"), state)
-    rounds = ["/w"], ["/w", "/w/s"], ["/w", "/w/s", "/w/s/s"], ["/w", "/w/s", "/w/s/s", "/w/s/s/s"], [None]
-    assert [s.cwd for s in seen if s.name == "cd"] == [cwd for round_ in rounds for cwd in round_]
+    rounds = [""], ["", "/s"], ["", "/s", "/s/s"], ["", "/s", "/s/s", "/s/s/s"]
+    assert [s.cwd for s in seen if s.name == "cd"] == [w + cwd for round_ in rounds for cwd in round_] + [None]
     assert state.cwd is None and state.cwds == ()
     walker, seen = bare_walker()
-    walker.walk_script(parse(f"{loop}; do cd s; cd ..; done"), state := ShellState(cwd="/w"))
+    walker.walk_script(parse(f"{loop}; do cd s; cd ..; done"), state := ShellState(cwd=w))
     # the first round ends where it began but with OLDPWD=/w/s: one round more, which ends as it began
-    assert [s.cwd for s in seen if s.name == "cd"] == ["/w", "/w/s", "/w", "/w/s"]
-    assert state.cwd == "/w"
+    assert [s.cwd for s in seen if s.name == "cd"] == [w, w + "/s", w, w + "/s"]
+    assert state.cwd == w
 
 
 def test_a_loop_that_redefines_a_function_settles() -> None:
@@ -1565,24 +1572,31 @@ def test_the_directories_a_merged_shell_may_be_in() -> None:
     by every other change of the directory (a stale list would judge a command where the shell is not)."""
     from worktree_guard.shell.state import MAX_CWDS
 
-    def merged(*cwds: str | None, start: tuple[str, ...] = ()) -> ShellState:
+    def merged(*cwds: str | None, start: tuple = ()) -> ShellState:
         states = [ShellState(cwd=c) for c in cwds]
         states[0].cwds = start if states[0].cwd is None else ()
         states[0].merge(states[1:])
         return states[0]
 
-    assert (merged("/a", "/b").cwd, merged("/a", "/b").cwds) == (None, ("/a", "/b"))
+    def both(*cwds: str) -> tuple:
+        return tuple((c, c) for c in cwds)  # (physical, logical): a state made without $PWD is where it is
+
+    assert (merged("/a", "/b").cwd, merged("/a", "/b").cwds) == (None, both("/a", "/b"))
     assert merged("/a", "/a").cwds == () and merged("/a", "/a").cwd == "/a"
     assert merged("/a", None).cwds == ()  # one outcome does not know it
-    assert merged(None, "/c", start=("/a", "/b")).cwds == ("/a", "/b", "/c")
-    assert merged(*[f"/{i}" for i in range(MAX_CWDS)]).cwds == tuple(f"/{i}" for i in range(MAX_CWDS))
+    assert merged(None, "/c", start=both("/a", "/b")).cwds == both("/a", "/b", "/c")
+    assert merged(*[f"/{i}" for i in range(MAX_CWDS)]).cwds == both(*(f"/{i}" for i in range(MAX_CWDS)))
     assert merged(*[f"/{i}" for i in range(MAX_CWDS + 1)]).cwds == ()
     for change in (lambda s: s.chdir("/x"), lambda s: s.chdir(None), lambda s: s.assign("PWD", "/y"), lambda s: s.forget()):
         state = merged("/a", "/b")
         change(state)
         assert state.cwds == (), change
     copied = merged("/a", "/b").copy()
-    assert copied.cwds == ("/a", "/b")
+    assert copied.cwds == both("/a", "/b")
+    # the same directory reached through a link is two places: `cd ..` climbs from each one's $PWD
+    linked = ShellState(cwd="/r/d", variables={"PWD": "/l"})
+    linked.merge([ShellState(cwd="/r/e", variables={"PWD": "/r/e"})])
+    assert linked.cwds == (("/r/d", "/l"), ("/r/e", "/r/e")) and linked.logical() is None
 
 
 @pytest.mark.parametrize(

@@ -32,6 +32,9 @@ class DirectoryChange:
     logical: str | None
     reason: str = ""
     moves: bool = True
+    #: The target was not a directory the shell could enter when the command was checked, or the command wrote at
+    #: or above it before: bash may refuse the cd and stay where it is.
+    may_fail: bool = False
 
     @property
     def static(self) -> bool:
@@ -65,20 +68,64 @@ CD_OPTIONS = frozenset({"cdable_vars", "autocd", "cdspell", "dirspell", "direxpa
 
 
 def _resolve(step: ShellCommand, target: str, word: Word | None, written: str, physical_only: bool) -> DirectoryChange:
-    cwd = step.state.cwd
+    """Where the cd goes, as bash 5.2's does: `-P` (`physical_only`) resolves the target from the physical directory
+    as the kernel does. Without it, a relative target is joined to $PWD and its `..` removed as text (`cd link; cd ..`
+    goes back to where `link` is); that logical path is used when each directory before a `..` and the end exist,
+    else the joined path as the kernel reads it (bash's fallback). $PWD becomes the logical path."""
+    state = step.state
+    cwd = state.cwd
     if not target.startswith("/"):
-        if step.state.options & CD_OPTIONS:
-            option = sorted(step.state.options & CD_OPTIONS)[0]
+        if state.options & CD_OPTIONS:
+            option = sorted(state.options & CD_OPTIONS)[0]
             return DirectoryChange(word, written, None, None, f"the shell option {option} set earlier may send it elsewhere")
         if cwd is None:
             return DirectoryChange(word, written, None, None, "the directory it is relative to is not known")
         cdpath_set, cdpath = step.env("CDPATH")
         if cdpath_set and cdpath != "" and not target.startswith(("./", "../")) and target not in (".", ".."):
             return DirectoryChange(word, written, None, None, "CDPATH is set, so the target depends on it")
-        target = os.path.join(cwd, target)
-    physical = canonical(target, "/", step.home)
-    logical = physical if physical_only else os.path.normpath(target)
-    return DirectoryChange(word, written, physical, logical)
+        base = cwd if physical_only else state.logical()
+        if base is None:
+            if ".." in target.split("/"):
+                return DirectoryChange(word, written, None, None, "bash climbs `..` from the logical directory ($PWD), which is not known here")
+            base = cwd
+        target = os.path.join(base, target)
+    kernel = canonical(target, "/", step.home)
+    if physical_only:
+        return DirectoryChange(word, written, kernel, kernel, may_fail=_may_fail(state, kernel))
+    logical = os.path.normpath(target)
+    if logical.startswith("//"):
+        logical = "/" + logical.lstrip("/")
+    usable = _canonicalizes(target)
+    physical = canonical(logical, "/", step.home) if usable else kernel
+    if physical != kernel and state.options & {"physical", "*"}:
+        return DirectoryChange(word, written, None, None, "`set -P` (physical) may be in force, and the target differs read logically and physically")
+    # Where the logical path cannot be used, bash in POSIX mode refuses the cd (`sh`, `set -o posix`).
+    return DirectoryChange(word, written, physical, logical, may_fail=not usable or _may_fail(state, physical))
+
+
+def _canonicalizes(path: str) -> bool:
+    """Whether bash's cd can use the logical form of absolute `path`: every directory a `..` climbs out of is one,
+    and so is the end (bash's `sh_canonpath` with PATH_CHECKDOTDOT and PATH_CHECKEXISTS)."""
+    parts: list[str] = []
+    for part in path.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not os.path.isdir("/" + "/".join(parts)):
+                return False
+            if parts:
+                parts.pop()
+            continue
+        parts.append(part)
+    return os.path.isdir("/" + "/".join(parts))
+
+
+def _may_fail(state: ShellState, physical: str) -> bool:
+    """Whether a cd to `physical` may be refused: it is not a directory the shell can enter now, or the command
+    wrote at or above it before (`rm -rf a; cd a/b`), or somewhere only known at run time."""
+    if not os.path.isdir(physical) or not os.access(physical, os.X_OK):
+        return True
+    return any(path is None or path == "/" or physical == path or physical.startswith(path + "/") for path in state.written)
 
 
 def directory_change(step: ShellCommand) -> DirectoryChange | None:
@@ -110,7 +157,7 @@ def directory_change(step: ShellCommand) -> DirectoryChange | None:
         if value == "-":
             if state.oldpwd is None:
                 return DirectoryChange(word, "-", None, None, "`cd -` goes to OLDPWD, which is not known here")
-            return _resolve(step, state.oldpwd, word, "-", True)
+            return _resolve(step, state.oldpwd, word, "-", "P" in options)
         return _resolve(step, value, word, word.raw, "P" in options)
     if name == "pushd":
         options, first = _split_options(values, "n")
@@ -121,7 +168,7 @@ def directory_change(step: ShellCommand) -> DirectoryChange | None:
             top = state.dirstack[0] if state.dirstack else None
             if top is None:
                 return DirectoryChange(None, "pushd", None, None, "`pushd` swaps with a stack entry that is not known here")
-            return _resolve(step, top, None, "pushd", True)
+            return _resolve(step, top, None, "pushd", False)
         word, value = operands[0], values[first]
         if len(operands) > 1:
             return DirectoryChange(word, word.raw, None, None, "bash refuses a pushd given more than one directory and stays where it is")
@@ -138,7 +185,7 @@ def directory_change(step: ShellCommand) -> DirectoryChange | None:
     top = state.dirstack[0] if state.dirstack else None
     if top is None:
         return DirectoryChange(None, "popd", None, None, "`popd` returns to a directory stack entry that is not known here")
-    return _resolve(step, top, None, "popd", True)
+    return _resolve(step, top, None, "popd", False)
 
 
 def apply_builtin(step: ShellCommand) -> None:
@@ -165,8 +212,9 @@ def apply_builtin(step: ShellCommand) -> None:
                 # `pushd -n dir` / `popd -n` edit the stack without moving: what it holds is no longer followed.
                 state.dirstack = [None] * (len(state.dirstack) + 1)
             return
-        previous = state.cwd
-        state.chdir(change.physical)
+        previous = state.logical() or state.cwd
+        state.chdir(change.physical, change.logical)
+        state.cd_may_fail = change.may_fail
         if name == "pushd":
             state.dirstack.insert(0, previous)
         elif name == "popd" and state.dirstack:
@@ -378,8 +426,8 @@ SHOPT_ON = frozenset({
 #: …and those that do when unset (bash 5.2's `.*` matches `..` without globskipdots).
 SHOPT_OFF = frozenset({"globskipdots"})
 #: `set -o` names and letters that matter: no globbing, assignments anywhere in the line, no brace expansion.
-SET_LETTERS = {"f": "noglob", "k": "keyword"}
-SET_NAMES = frozenset({"noglob", "keyword"})
+SET_LETTERS = {"f": "noglob", "k": "keyword", "P": "physical"}
+SET_NAMES = frozenset({"noglob", "keyword", "physical"})
 
 
 def shopt_words(values: list[str | None]) -> tuple[set[str], list[str], bool]:

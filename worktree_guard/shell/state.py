@@ -90,9 +90,14 @@ class ShellState:
     #: Which shell of the command this state belongs to (0: the agent's own; a child shell gets its own number).
     shell: int = 0
     #: When `cwd` is None because outcomes that each knew it disagree (`cd src && make && cd ..`: W/src or W), the
-    #: directories the shell may be in, 2 to MAX_CWDS of them; the walker judges each command in each. Empty when
-    #: not known. Set only by `merge`; every other change of the directory empties it.
-    cwds: tuple[str, ...] = ()
+    #: directories the shell may be in, 2 to MAX_CWDS of them, each as (physical, logical: its $PWD, None when not
+    #: known); the walker judges each command in each. Empty when not known. Set only by `merge`; every other change
+    #: of the directory empties it.
+    cwds: tuple[tuple[str, str | None], ...] = ()
+    #: Whether the last cd/pushd/popd may have failed and left the shell where it was: its target was not a
+    #: directory it could enter when the command was checked, or the command wrote at or above it before. The
+    #: and-or list it ends goes on from either directory (`cd nonexist/a/b; rm -f ../../../x` stays in W).
+    cd_may_fail: bool = False
     #: Whether a step may have assigned a variable whose name is only known at run time (`source`, a computed
     #: command name, `declare "$N=…"`, `read "$N"`): a variable the command never assigned may then not be the
     #: inherited one. IFS is made unknown with it (the walker splits words only with IFS as bash starts it).
@@ -125,6 +130,7 @@ class ShellState:
             shell=self.shell,
             cwds=self.cwds,
             names_unknown=self.names_unknown,
+            cd_may_fail=self.cd_may_fail,
         )
 
     def lookup(self, name: str) -> str | None:
@@ -204,11 +210,22 @@ class ShellState:
         `declare`, `unset`, `read`…): the directory, the stack and every variable become unknown."""
         self.forget_variables()
 
-    def chdir(self, target: str | None) -> None:
-        self.oldpwd = self.cwd
+    def logical(self) -> str | None:
+        """The shell's logical directory, $PWD: what bash's `cd ..` climbs from (`cd link; cd ..` goes back to
+        where `link` is, not to the parent of what it points to). None when not known."""
+        if self.cwd is None:
+            return None
+        if "PWD" not in self.variables and "PWD" not in self.unset:
+            return self.cwd  # a state made without it (the walker's own start: `rules.bash.initial_state` sets it)
+        pwd = self.variables.get("PWD")
+        return pwd if pwd is not None and pwd.startswith("/") else None
+
+    def chdir(self, target: str | None, logical: str | None = None) -> None:
+        """The shell moved to `target` (physical; None: not known), with $PWD `logical` (the target when not given)."""
+        self.oldpwd = self.logical() or self.cwd
         self.cwd, self.cwds = target, ()
         self.variables["OLDPWD"] = self.oldpwd
-        self.variables["PWD"] = target
+        self.variables["PWD"] = logical if target is not None and logical is not None else target
 
     def merge(self, others: list[ShellState]) -> None:
         """After branches that may or may not run: keep only what every outcome agrees on (the directory: the
@@ -257,21 +274,26 @@ class ShellState:
             if other.positional is not self.positional:
                 self.positional = None
             self.names_unknown |= other.names_unknown
+            self.cd_may_fail |= other.cd_may_fail
         if self.cwd is not None:
             self.cwds = ()
         else:
-            self.cwds = tuple(sorted(places)) if places is not None and 1 < len(places) <= MAX_CWDS else ()
+            self.cwds = tuple(sorted(places, key=_place_key)) if places is not None and 1 < len(places) <= MAX_CWDS else ()
 
 
 #: The most directories a shell is followed in at once (`ShellState.cwds`): each command is judged in each.
 MAX_CWDS = 4
 
 
-def _places(state: ShellState) -> frozenset[str] | None:
-    """The directories a state may be in; None when not known."""
+def _places(state: ShellState) -> frozenset[tuple[str, str | None]] | None:
+    """The directories a state may be in, (physical, logical) each; None when not known."""
     if state.cwd is not None:
-        return frozenset((state.cwd,))
+        return frozenset(((state.cwd, state.logical()),))
     return frozenset(state.cwds) if state.cwds else None
+
+
+def _place_key(place: tuple[str, str | None]) -> tuple[str, str]:
+    return place[0], place[1] or ""
 
 
 def record_lost_code(lost: list[str], name: str) -> None:

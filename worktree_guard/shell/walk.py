@@ -176,9 +176,11 @@ class Walker:
         a command runs from what the states that reach it agree on, and the shell goes on with what all of them
         agree on (`X=<main>/x; false && X=/tmp/safe; rm -f "$X"` judged the rm with /tmp/safe: review 23a).
         `cd src && make && cd .. && rm x` still judges the rm from the directory the last `cd` went to. A `cd`
-        that runs is taken to succeed (a known gap: docs/bash.md, "What it leaves to the leak check")."""
+        that may be refused (`ShellState.cd_may_fail`: its target is not a directory yet, or was written to) and ends
+        the list leaves the shell in either directory."""
         before = _directory(state)
         previous = parts[0]
+        state.cd_may_fail = False
         self.visit(parts[0], state, depth, persistent)
         stopped: list[tuple[ShellState, bool]] = []  # (a state the list may be in, whether it succeeded there)
         for part, join in zip(parts[1:], joins):
@@ -197,7 +199,13 @@ class Walker:
             state.merge(reaching)
             before = _directory(state)
             previous = part
+            state.cd_may_fail = False
             self.visit(part, state, depth, persistent)
+        if state.cd_may_fail:
+            # the list ends in a cd that may be refused (`cd nonexist/a/b; rm -f ../../../x`): the shell goes on
+            # from the directory it went to or the one it was in
+            _may_have_stayed(state, before)
+            state.cd_may_fail = False
         if _leaves(previous, state) and stopped:
             first = stopped[0][0]
             first.merge([other for other, _ in stopped[1:]])
@@ -413,7 +421,8 @@ class Walker:
             traps_before = len(self._traps)
             for place in state.cwds:
                 branch = state.copy()
-                branch.cwd, branch.cwds = place, ()
+                branch.cwd, branch.cwds = place[0], ()
+                branch.variables["PWD"] = place[1]
                 self._command(node, branch, depth, persistent)
                 outcomes.append(branch)
             first = outcomes[0]
@@ -645,6 +654,7 @@ class Walker:
         state = outer.state if inner.same_shell else self._child(outer.state)
         if not inner.same_shell:
             state.cwd, state.cwds = inner.cwd, ()
+            state.variables["PWD"] = inner.cwd  # a new process: a shell it starts takes $PWD from getcwd()
         step = ShellCommand(
             node=outer.node,
             words=inner.words,
@@ -697,12 +707,19 @@ class Walker:
                     state.assign(name, None)
             return
         inner = self._child(state)
-        inner.cwd = cwd
+        if cwd != inner.cwd:
+            # A shell started elsewhere (`env -C d bash -c …`) finds $PWD naming another directory and takes getcwd()
+            inner.cwd, inner.cwds = cwd, ()
+            inner.variables["PWD"] = cwd
         # A new shell starts with lastpipe off, unless BASHOPTS in its environment turns it on: not read, so maybe
         # (`shopt -s lastpipe; bash -c 'X=<main>/x; echo /tmp/safe | read X; rm -f "$X"'` kept the parent's).
         bashopts = outer.env("BASHOPTS")[0] if outer is not None else "BASHOPTS" in state.variables
         invoked = outer is not None and any(v is None or "lastpipe" in v for v in outer.values()[1:])  # `bash -O lastpipe`
         inner.lastpipe = None if bashopts or invoked else False
+        # So does its cd: physical with `bash -o physical`/`-P` or SHELLOPTS naming it, else logical.
+        shellopts = outer.env("SHELLOPTS")[0] if outer is not None else "SHELLOPTS" in state.variables
+        if shellopts or (outer is not None and any(v is None or "physical" in v or v[:1] in "-+" and "P" in v for v in outer.values()[1:])):
+            inner.options.add("physical")
         # A child shell has positional parameters of its own (`bash -c CODE ARG0 ARGS…`, `bash -s ARGS`), never the
         # calling function's: unknown there, so `"$@"` and `$1` in its code are not the function's words.
         inner.positional = None
@@ -966,4 +983,4 @@ def _assign(target: ShellState, source: ShellState) -> None:
     target.lastpipe, target.unset, target.options = source.lastpipe, source.unset, source.options
     target.readonly, target.transformed, target.namerefs = source.readonly, source.transformed, source.namerefs
     target.hashed, target.positional, target.alternatives = source.hashed, source.positional, source.alternatives
-    target.cwds, target.names_unknown = source.cwds, source.names_unknown
+    target.cwds, target.names_unknown, target.cd_may_fail = source.cwds, source.names_unknown, source.cd_may_fail
