@@ -1677,6 +1677,16 @@ LOGICAL_CD_ROWS = [
     ("mkdir -p s/t/u && cd s/t/u && touch ../../../x", "pass"),
     ("cd nonexist || exit 1; rm -f ../x", "pass"),
     ("cd nonexist && rm -f ../x", "pass"),
+    # `enable -n NAME` turns a builtin off (a program of that name runs, if any): its change may not happen, and
+    # `exit` no longer ends the list. `dirs -c` empties the stack: a popd after it fails and stays.
+    ("enable -n cd; cd src/a/b; rm -f ../../../README.md", {"WG202", "WG403"}),
+    ("enable -n exit; cd nonexist/a/b || exit; rm -f ../../../README.md", {"WG403"}),
+    ("enable -n readonly; X=/tmp/x; readonly X; X={MAIN}/y; rm -f \"$X\"", {"WG403"}),
+    ("enable $B; cd src; touch x", {"WG202", "WG403"}),
+    ("cd src/a/b; pushd ../../..; dirs -c; popd; rm -f ../../../README.md", {"WG202", "WG403"}),
+    ("enable -n cd; enable cd; cd src; touch x", "pass"),
+    ("enable -n echo; echo hi", "pass"),
+    ("pushd src; dirs -v; popd; touch x", "pass"),
 ]
 
 
@@ -1689,7 +1699,7 @@ def linked(world: Repo) -> Repo:
 
 @pytest.mark.parametrize("command,expected", LOGICAL_CD_ROWS, ids=[plain_id(r[0], 60) for r in LOGICAL_CD_ROWS])
 def test_cd_is_logical_and_may_be_refused(linked: Repo, command: str, expected) -> None:
-    assert_hook_row(linked, command.replace("{W}", str(linked.worktree)), expected)
+    assert_hook_row(linked, command.replace("{W}", str(linked.worktree)).replace("{MAIN}", str(linked.main)), expected)
 
 
 # Review 25a (of the word splitting above). Each deny row passed on the change and (but the first two) on main; in

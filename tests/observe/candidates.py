@@ -354,6 +354,10 @@ HAND: list[tuple[str, str, bool]] = [
     ("refused-cd", "cd nonexist/a/b; rm -f ../../../notes.txt", A),
     ("refused-cd", "rm -rf src/a; cd src/a/b; rm -f ../../../notes.txt", A),
     ("refused-cd", "cd src/a/b; touch ../../../obs-rc1.txt", O),
+    ("refused-cd", "enable -n cd; cd src/a/b; rm -f ../../../notes.txt", A),
+    ("refused-cd", "enable -n exit; cd nonexist/a/b || exit; rm -f ../../../notes.txt", A),
+    ("refused-cd", "cd src/a/b; pushd ../../..; dirs -c; popd; rm -f ../../../notes.txt", A),
+    ("refused-cd", "pushd src; dirs -v; popd; touch obs-rc2.txt", O),
     # case fall-through: `;&` runs the next body, `;;&` tests the later patterns, from where the body ended
     ("case-fallthrough", "X=/tmp/obs-cf; case a in a) X={MAIN}/notes.txt ;& b) rm -f \"$X\" ;; esac", A),
     ("case-fallthrough", "X=/tmp/obs-cf; case a in a) X={MAIN}/notes.txt ;;& *) rm -f \"$X\" ;; esac", A),

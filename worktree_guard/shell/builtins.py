@@ -12,7 +12,7 @@ from ..fast_dataclass import fast_dataclass
 from ..paths import canonical
 from .ast import Word
 from .state import ShellState
-from .steps import ShellCommand, word_value
+from .steps import BASH_BUILTINS, ShellCommand, word_value
 from .words import ASSIGNMENT_PREFIX
 
 DIRECTORY_BUILTINS = ("cd", "pushd", "popd")
@@ -135,6 +135,9 @@ def directory_change(step: ShellCommand) -> DirectoryChange | None:
         return None
     values = step.values()
     state = step.state
+    if state.is_disabled(name):
+        word = step.words[1] if len(step.words) > 1 else None
+        return DirectoryChange(word, word.raw if word else name, None, None, f"`enable -n` may have turned the builtin {name} off: it may not move")
     if name == "cd":
         options, first = _split_options(values, "LPe@")
         operands = step.words[first:]
@@ -203,7 +206,18 @@ def apply_builtin(step: ShellCommand) -> None:
         return
     if step.value(step.words[0]) != name:
         return  # `/bin/cd` or `./cd` is not the builtin
-    if name in DIRECTORY_BUILTINS:
+    if state.is_disabled(name) and name in BASH_BUILTINS:
+        # `enable -n NAME`: a program of that name runs, or none: whether the builtin's change happened is not known
+        state.forget()
+        forget_positional(state)
+        return
+    if name == "enable":
+        _enable(step)
+    elif name == "dirs":
+        values = step.values()
+        if None in values or any(v.startswith("-") and "c" in v[1:] for v in values[1:] if v):  # type: ignore[union-attr]
+            state.dirstack = []  # `dirs -c` empties the stack: a popd after it fails and stays (not followed: WG202)
+    elif name in DIRECTORY_BUILTINS:
         change = directory_change(step)
         if change is None:
             return
@@ -331,6 +345,27 @@ def _declare(step: ShellCommand) -> None:
             state.readonly.add(variable)
         if name == "export" or "x" in options:
             state.exported.add(variable)
+
+
+def _enable(step: ShellCommand) -> None:
+    """`enable -n NAME…` turns builtins off, `enable NAME…` on again; `-f FILE NAME` loads one from a shared object
+    (not read: the name may then do anything). A word only known at run time may turn off any of them."""
+    state = step.state
+    values = step.values()
+    letters: set[str] = set()
+    names: list[str] = []
+    for value in values[1:]:
+        if value is None:
+            state.disabled.add("*")
+            return
+        if value.startswith("-") and len(value) > 1 and not names:
+            letters |= set(value[1:])
+            continue
+        names.append(value)
+    if "n" in letters or "f" in letters or "d" in letters:
+        state.disabled.update(names)
+    elif not letters & {"a", "p", "s"}:
+        state.disabled.difference_update(names)
 
 
 def _unset(step: ShellCommand) -> None:

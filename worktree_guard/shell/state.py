@@ -98,6 +98,9 @@ class ShellState:
     #: directory it could enter when the command was checked, or the command wrote at or above it before. The
     #: and-or list it ends goes on from either directory (`cd nonexist/a/b; rm -f ../../../x` stays in W).
     cd_may_fail: bool = False
+    #: Builtins `enable -n` turned off ("*": not known which): such a name runs a program if one is found, so the
+    #: builtin's change to the shell may not happen (`enable -n unset; unset X`, `enable -n exit; cd x || exit`).
+    disabled: set[str] = field(default_factory=set)
     #: Whether a step may have assigned a variable whose name is only known at run time (`source`, a computed
     #: command name, `declare "$N=…"`, `read "$N"`): a variable the command never assigned may then not be the
     #: inherited one. IFS is made unknown with it (the walker splits words only with IFS as bash starts it).
@@ -131,6 +134,7 @@ class ShellState:
             cwds=self.cwds,
             names_unknown=self.names_unknown,
             cd_may_fail=self.cd_may_fail,
+            disabled=set(self.disabled),
         )
 
     def lookup(self, name: str) -> str | None:
@@ -210,6 +214,10 @@ class ShellState:
         `declare`, `unset`, `read`…): the directory, the stack and every variable become unknown."""
         self.forget_variables()
 
+    def is_disabled(self, name: str | None) -> bool:
+        """Whether the builtin `name` may have been turned off by `enable -n`."""
+        return bool(self.disabled) and (name in self.disabled or "*" in self.disabled)
+
     def logical(self) -> str | None:
         """The shell's logical directory, $PWD: what bash's `cd ..` climbs from (`cd link; cd ..` goes back to
         where `link` is, not to the parent of what it points to). None when not known."""
@@ -275,6 +283,7 @@ class ShellState:
                 self.positional = None
             self.names_unknown |= other.names_unknown
             self.cd_may_fail |= other.cd_may_fail
+            self.disabled |= other.disabled
         if self.cwd is not None:
             self.cwds = ()
         else:

@@ -954,7 +954,13 @@ def _leaves(node: ast.Node, state: ShellState) -> bool:
             if node.ops[len(node.parts) - 1 : len(node.parts)] == ["&"]:
                 return False
             node = node.parts[-1]
-    return isinstance(node, ast.Command) and bool(node.words) and node.words[0].value in ("exit", "return") and node.words[0].value not in state.functions
+    return (
+        isinstance(node, ast.Command)
+        and bool(node.words)
+        and node.words[0].value in ("exit", "return")
+        and node.words[0].value not in state.functions
+        and not state.is_disabled(node.words[0].value)  # `enable -n exit`: `exit` is a program not found
+    )
 
 
 def _directory(state: ShellState) -> tuple:
@@ -984,3 +990,4 @@ def _assign(target: ShellState, source: ShellState) -> None:
     target.readonly, target.transformed, target.namerefs = source.readonly, source.transformed, source.namerefs
     target.hashed, target.positional, target.alternatives = source.hashed, source.positional, source.alternatives
     target.cwds, target.names_unknown, target.cd_may_fail = source.cwds, source.names_unknown, source.cd_may_fail
+    target.disabled = source.disabled
