@@ -1687,6 +1687,14 @@ LOGICAL_CD_ROWS = [
     ("enable -n cd; enable cd; cd src; touch x", "pass"),
     ("enable -n echo; echo hi", "pass"),
     ("pushd src; dirs -v; popd; touch x", "pass"),
+    # `set -E`, `set -T`, `shopt -s extdebug`: a subshell keeps the ERR, DEBUG and RETURN traps, and runs them with
+    # its own state (bash 5.2 checked: the subshell's X)
+    ("X=/tmp/x; set -E; trap 'rm -f \"$X\"' ERR; (X={MAIN}/README.md; false)", {"WG401"}),
+    ("X=/tmp/x; set -o errtrace; trap 'rm -f \"$X\"' ERR; echo $(X={MAIN}/README.md; false)", {"WG401"}),
+    ("X=/tmp/x; set -T; trap 'rm -f \"$X\"' DEBUG; (X={MAIN}/README.md; true)", {"WG401"}),
+    ("X=/tmp/x; shopt -s extdebug; trap 'rm -f \"$X\"' DEBUG; (X={MAIN}/README.md; true)", {"WG401"}),
+    ("X=/tmp/x; trap 'rm -f \"$X\"' ERR; (X={MAIN}/README.md; false)", "pass"),  # without -E: reset there
+    ("set -E; trap 'echo err' ERR; (cd src; touch x; false)", "pass"),
 ]
 
 

@@ -358,6 +358,11 @@ HAND: list[tuple[str, str, bool]] = [
     ("refused-cd", "enable -n exit; cd nonexist/a/b || exit; rm -f ../../../notes.txt", A),
     ("refused-cd", "cd src/a/b; pushd ../../..; dirs -c; popd; rm -f ../../../notes.txt", A),
     ("refused-cd", "pushd src; dirs -v; popd; touch obs-rc2.txt", O),
+    # set -E / -T / extdebug: a subshell keeps the ERR and DEBUG traps and runs them with its own variables
+    ("trap-inherit", "X=/tmp/obs-ti; set -E; trap 'rm -f \"$X\"' ERR; (X={MAIN}/notes.txt; false)", A),
+    ("trap-inherit", "X=/tmp/obs-ti; set -T; trap 'rm -f \"$X\"' DEBUG; (X={MAIN}/notes.txt; true)", A),
+    ("trap-inherit", "X=/tmp/obs-ti; shopt -s extdebug; trap 'rm -f \"$X\"' DEBUG; (X={MAIN}/notes.txt; true)", A),
+    ("trap-inherit", "set -E; trap 'touch obs-ti1.txt' ERR; (cd src; false)", O),
     # case fall-through: `;&` runs the next body, `;;&` tests the later patterns, from where the body ended
     ("case-fallthrough", "X=/tmp/obs-cf; case a in a) X={MAIN}/notes.txt ;& b) rm -f \"$X\" ;; esac", A),
     ("case-fallthrough", "X=/tmp/obs-cf; case a in a) X={MAIN}/notes.txt ;;& *) rm -f \"$X\" ;; esac", A),

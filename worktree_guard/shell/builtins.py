@@ -457,12 +457,13 @@ def _hash(step: ShellCommand) -> None:
 SHOPT_ON = frozenset({
     "cdable_vars", "autocd", "cdspell", "dirspell", "direxpand", "expand_aliases",
     "dotglob", "nullglob", "failglob", "globstar", "nocaseglob", "extglob", "globasciiranges",
+    "extdebug",  # subshells keep the ERR, DEBUG and RETURN traps (walk.INHERITED_TRAP_OPTIONS)
 })
 #: …and those that do when unset (bash 5.2's `.*` matches `..` without globskipdots).
 SHOPT_OFF = frozenset({"globskipdots"})
 #: `set -o` names and letters that matter: no globbing, assignments anywhere in the line, no brace expansion.
-SET_LETTERS = {"f": "noglob", "k": "keyword", "P": "physical"}
-SET_NAMES = frozenset({"noglob", "keyword", "physical"})
+SET_LETTERS = {"f": "noglob", "k": "keyword", "P": "physical", "E": "errtrace", "T": "functrace"}
+SET_NAMES = frozenset({"noglob", "keyword", "physical", "errtrace", "functrace"})
 
 
 def shopt_words(values: list[str | None]) -> tuple[set[str], list[str], bool]:

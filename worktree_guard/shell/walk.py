@@ -365,6 +365,15 @@ class Walker:
         child = state.copy()
         self._shells += 1
         child.shell = self._shells
+        if state.shell in self._since_trap and state.options & INHERITED_TRAP_OPTIONS:
+            # `set -E`, `set -T`, `shopt -s extdebug`: ERR, DEBUG and RETURN traps run in subshells and `$(…)` too,
+            # with their state (`X=/tmp/x; set -E; trap 'rm -f "$X"' ERR; (X=<main>/x; false)`): walked there as
+            # in this shell. Every trap of the shell is taken, whatever its signal.
+            for script, owner, prefixed in list(self._traps):
+                if owner.shell == state.shell:
+                    self._traps.append((script, child, prefixed))
+            self._since_trap[child.shell] = []
+            self._may_end_here(child)
         return child
 
     def _rebind_traps(self, since: int, copies: list[ShellState], state: ShellState) -> None:
@@ -943,6 +952,10 @@ def _positional_expanded(words: list[ast.Word], state: ShellState) -> list[ast.W
         else:
             out.append(word)
     return out
+
+
+#: Shell options under which a subshell keeps its parent's ERR, DEBUG and RETURN traps.
+INHERITED_TRAP_OPTIONS = frozenset({"errtrace", "functrace", "extdebug", "*"})
 
 
 def _leaves(node: ast.Node, state: ShellState) -> bool:
