@@ -1419,6 +1419,8 @@ STARTUP_FILE_ROWS = [
     ("HOME=$PWD mksh -i -c true", {"WG404"}),
     ("HOME=$PWD yash -ic true", {"WG404"}),
     ("echo 'rm -rf {MAIN}/src' > r; yash --rcfile=r -ic true", {"WG404"}),
+    ("echo 'rm -rf {MAIN}/src' > p; yash -l --profile=p -c true", {"WG404"}),  # a login yash reads it
+    ("echo 'rm -rf {MAIN}/src' > p; yash --profile p -lc true", {"WG404"}),
     # must pass: the user's own HOME, no startup file, /dev/null
     ("HOME=$PWD yash --norcfile -ic true", "pass"),
     ("HOME=$PWD ksh -c true", "pass"),

@@ -144,7 +144,8 @@ def _startup_file(command: ShellCommand, name: str) -> str | None:
     interactive (`-i`: ~/.bashrc, but `--norc`) or as a login shell (`-l`, `--login`: ~/.bash_profile, ~/.profile,
     but `--noprofile`), and zsh's ~/.zshenv and $ZDOTDIR/.zshenv, which every zsh reads (but `-f`). Unchanged, HOME
     is the user's, outside W: the agent cannot have written those (the leak check covers what was there before).
-    An interactive ksh, mksh or yash reads ~/.kshrc, ~/.mkshrc, ~/.yashrc (yash: but `--norcfile`; `--rcfile=F`)."""
+    An interactive ksh, mksh or yash reads ~/.kshrc, ~/.mkshrc, ~/.yashrc (yash: but `--norcfile`; `--rcfile=F`); a
+    login yash its `--profile=F`."""
     values = command.values()
     interactive = norc = noprofile = no_rcs = False
     login = _login_by_exec(command)
@@ -153,14 +154,14 @@ def _startup_file(command: ShellCommand, name: str) -> str | None:
         value = values[i]
         if value is None:
             break
-        if value in ("--rcfile", "--init-file"):
+        if value in ("--rcfile", "--init-file", "--profile"):
             target = values[i + 1] if i + 1 < len(values) else None
             if target != "/dev/null":
                 return f"the startup file {target if target is not None else 'only known at run time'}"
             i += 2
             continue
-        if value.startswith(("--rcfile=", "--init-file=")) and value.partition("=")[2] != "/dev/null":
-            return f"the startup file {value.partition('=')[2]}"  # yash's spelling
+        if value.startswith(("--rcfile=", "--init-file=", "--profile=")) and value.partition("=")[2] != "/dev/null":
+            return f"the startup file {value.partition('=')[2]}"  # yash's spelling (`--profile=F`: a login yash's)
         if value in ("-o", "+o", "-O", "+O"):
             i += 2
             continue
