@@ -249,3 +249,33 @@ def test_split_fields(raw: str, fields: list[str] | None) -> None:
 )
 def test_has_unquoted_expansion(raw: str, expected: bool) -> None:
     assert has_unquoted_expansion(raw) is expected
+
+
+def test_a_value_with_more_fields_than_the_cap_stays_unknown() -> None:
+    """MAX_SPLIT_FIELDS: up to 256 fields are split; one more (found at the end, or while splitting) is unknown."""
+    from worktree_guard.shell.words import MAX_SPLIT_FIELDS
+
+    def fields(n: int, trailing: str = "") -> list[str] | None:
+        return split_fields("$x", {"x": " ".join(["a"] * n) + trailing}.get)
+
+    assert fields(MAX_SPLIT_FIELDS) == ["a"] * MAX_SPLIT_FIELDS
+    assert fields(MAX_SPLIT_FIELDS + 1) is None  # the last field is over the cap
+    assert fields(MAX_SPLIT_FIELDS, " ") == ["a"] * MAX_SPLIT_FIELDS  # a trailing blank makes no field
+    assert fields(MAX_SPLIT_FIELDS + 1, " ") is None  # over the cap while splitting
+    assert fields(MAX_SPLIT_FIELDS + 2) is None
+
+
+def test_a_command_with_more_words_than_the_cap_is_not_split() -> None:
+    """MAX_WORDS_SPLIT: a command of up to 1,024 words has its unquoted expansions split; a longer one keeps them
+    as words only known at run time."""
+    from worktree_guard.shell.ast import Word
+    from worktree_guard.shell.state import ShellState
+    from worktree_guard.shell.steps import MAX_WORDS_SPLIT, field_split
+
+    state = ShellState(cwd="/w", variables={"X": "a b"})
+    def split(n: int) -> list:
+        items = [Word(raw="$X", span=(0, 2), value=None)] * n
+        return [w.value for w in field_split(items, state)]
+
+    assert split(MAX_WORDS_SPLIT) == ["a", "b"] * MAX_WORDS_SPLIT
+    assert split(MAX_WORDS_SPLIT + 1) == [None] * (MAX_WORDS_SPLIT + 1)
