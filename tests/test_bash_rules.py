@@ -1335,7 +1335,8 @@ CONTROL_FLOW_ROWS = [
     ("X=/tmp/safe; while :; do while :; do X={MAIN}/x; break 2; done; X=/tmp/safe; done; rm -f \"$X\"", {"WG403"}),
     ("X={MAIN}/x; f(){ return; X=/tmp/safe; }; f; rm -f \"$X\"", {"WG403"}),
     ("trap 'rm -f \"$X\"' EXIT; X={MAIN}/x; exit; X=/tmp/safe", {"WG401", "WG403"}),
-    ("cd src || cd ..; rm -rf x", {"WG201", "WG401"}),  # since stop 25: cd .. from W, where the failed cd stayed
+    ("cd nowhere || cd ..; rm -rf x", {"WG201", "WG401"}),  # since stop 25: cd .. from W, where the failed cd stayed
+    ("cd src || cd ..; rm -rf x", "pass"),  # src is there: `cd ..` never runs (stop 26; it was taken from W)
     # review 24a: a merge keeps the known values that run code when evaluated as arithmetic (they passed once the
     # merge made Y unknown; main's code denied them, and in bash 5.2 each wrote <main>/cf.txt)
     ("Y=0; true && Y='a[$(touch {MAIN}/cf.txt)]'; (( Y ))", {"WG401"}),
@@ -1621,7 +1622,7 @@ CWD_CANDIDATE_ROWS = [
     ("if [ -f a ]; then cd src; fi; env -C .. rm -f x", {"WG401"}),
     ("if [ -f a ]; then cd src; fi; touch x; cd -; touch z", {"WG202", "WG403"}),  # OLDPWD is not known
     # after `||` the cd before failed and stayed where it was: `cd ..` from W (it was taken from W/src)
-    ("cd src || cd ..; rm -rf x", {"WG201", "WG401"}),
+    ("cd nowhere/a || cd ..; rm -rf x", {"WG201", "WG401"}),
     ("cd nowhere || cd {MAIN}; rm -f x", {"WG201", "WG401"}),
     ("cd src || exit 1; rm -rf x", "pass"),
     # review 25b: a cd that fails before `&&` stays too, and the list goes on only where it did not reach an `exit`

@@ -176,8 +176,8 @@ class Walker:
         a command runs from what the states that reach it agree on, and the shell goes on with what all of them
         agree on (`X=<main>/x; false && X=/tmp/safe; rm -f "$X"` judged the rm with /tmp/safe: review 23a).
         `cd src && make && cd .. && rm x` still judges the rm from the directory the last `cd` went to. A `cd`
-        that may be refused (`ShellState.cd_may_fail`: its target is not a directory yet, or was written to) and ends
-        the list leaves the shell in either directory."""
+        that may be refused (`ShellState.cd_may_fail`: its target is not a directory yet, or was written to) leaves
+        the shell in either directory where the list goes on after its failure, and where it ends the list."""
         before = _directory(state)
         previous = parts[0]
         state.cd_may_fail = False
@@ -187,13 +187,17 @@ class Walker:
             runs_after_success = join == "&&"
             reaching = [other for other, succeeded in stopped if succeeded == runs_after_success]
             stopped = [(other, succeeded) for other, succeeded in stopped if succeeded != runs_after_success]
+            # A cd that fails stays where it was. The command before is one that may (`cd_may_fail`), or a list,
+            # function or other compound whose own lists followed each cd that may be refused: a cd into a directory
+            # that is there, and that the command did not write to, is taken to succeed (`cd src && make; cd ..`)
+            refused = state.cd_may_fail
             if not _leaves(previous, state):  # `exit`/`return` stop nowhere: the shell is gone (review 25b: `cd src || exit`)
                 ended = state.copy()  # the command before may end either way
-                if runs_after_success:
+                if runs_after_success and refused:
                     _may_have_stayed(ended, before)  # it failed: a cd that fails stays (review 25b: `cd a && cd b; rm ../x`)
                 stopped.append((ended, not runs_after_success))
-            if not runs_after_success:
-                # after `||` the command before failed: a cd that fails stays where it was (`cd src || cd ..`
+            if not runs_after_success and refused:
+                # after `||` the command before failed: a cd that fails stays where it was (`cd nowhere || cd ..`
                 # goes to W's parent), so the directory is the one before it or the one after
                 _may_have_stayed(state, before)
             state.merge(reaching)
