@@ -86,7 +86,7 @@ CD_ROWS = [
     ("read d <<< ..; cd $d", {"WG202"}),
     ("CDPATH=/etc cd ssl", {"WG202"}),
     ("cd to-main", {"WG201"}),
-    ("cd to-ssl/..", "pass"),  # bash's cd is logical: W (the kernel would read /etc)
+    ("cd to-ssl/..", {"WG201"}),  # logically W; bash falls back to the kernel's reading, /etc, if the link breaks
     ("cd -P to-ssl/..", {"WG201"}),  # physically /etc
     ("cd -P to-ssl/..", {"WG201"}),
     ("cd *k", {"WG202"}),
@@ -1336,7 +1336,7 @@ CONTROL_FLOW_ROWS = [
     ("X={MAIN}/x; f(){ return; X=/tmp/safe; }; f; rm -f \"$X\"", {"WG403"}),
     ("trap 'rm -f \"$X\"' EXIT; X={MAIN}/x; exit; X=/tmp/safe", {"WG401", "WG403"}),
     ("cd nowhere || cd ..; rm -rf x", {"WG201", "WG401"}),  # since stop 25: cd .. from W, where the failed cd stayed
-    ("cd src || cd ..; rm -rf x", "pass"),  # src is there: `cd ..` never runs (stop 26; it was taken from W)
+    ("cd src || cd ..; rm -rf x", {"WG201", "WG401"}),  # src may be gone by then (a program the walk does not follow)
     # review 24a: a merge keeps the known values that run code when evaluated as arithmetic (they passed once the
     # merge made Y unknown; main's code denied them, and in bash 5.2 each wrote <main>/cf.txt)
     ("Y=0; true && Y='a[$(touch {MAIN}/cf.txt)]'; (( Y ))", {"WG401"}),
@@ -1658,7 +1658,7 @@ LOGICAL_CD_ROWS = [
     ("cd src/../deep/..; rm -f ../../../README.md", {"WG401"}),
     ("cd {W}/deep/..; rm -f ../../../README.md", {"WG401"}),
     ("pushd deep; cd ..; rm -f ../../../README.md", {"WG401"}),
-    ("cd deep; pushd ..; popd; cd ..; rm -f ../../../README.md", {"WG401"}),  # the stack holds $PWD
+    ("cd deep; pushd ..; popd; cd ..; rm -f ../../../README.md", {"WG202", "WG403"}),  # pushd may go 3 ways: the stack is not known
     ("cd deep; cd -; cd -; cd ..; rm -f ../../../README.md", {"WG401"}),  # so does OLDPWD
     ("cd deep; bash -c 'cd ..; rm -f ../../../README.md'", {"WG401"}),  # a child bash takes $PWD from its parent
     ("cd deep; env -C {W}/src bash -c 'cd ..; rm -f ../../../README.md'", {"WG401"}),  # elsewhere, getcwd()
@@ -1699,6 +1699,40 @@ LOGICAL_CD_ROWS = [
     ("X=/tmp/x; trap 'rm -f \"$X\"' ERR; (X={MAIN}/README.md; false)", "pass"),  # without -E: reset there
     ("set -E; trap 'echo err' ERR; (cd src; touch x; false)", "pass"),
 ]
+
+
+# Review 26a (of the rows above), with a link back up as agents make (pnpm workspaces): W/src/a/b/c/d/top -> W. Each
+# deny row passed on this stop's first version and changed the main checkout in bash 5.2 (the reviewer's harness run);
+# the `env -` ones and B3/B4 passed on main too.
+REVIEW_26A_ROWS = [
+    # bash falls back to the kernel's reading when the logical path breaks by the time the cd runs: both are followed
+    ("cd src/a/b/c/d/top && rm -rf src/a/b && cd ../../.. && rm -f README.md", {"WG201", "WG401"}),
+    ("cd src/a/b/c/d/top; rm -f src/a/b/c/d/top; cd ../../..; rm -f README.md", {"WG201", "WG401"}),
+    ("cd src/a/b/c/d/top; git clean -fdq src; cd ../../..; rm -f README.md", {"WG201", "WG401"}),
+    ("cd src/a/b/c/d/top/../agent-a1234567890abcdef/../agent-a1234567890abcdef && cd ../../.. && rm -f README.md", {"WG201", "WG401"}),
+    ("cd src/a/b/c/d/top; declare +x PWD; bash -c 'cd ../../..; rm -f README.md'", {"WG202", "WG403"}),  # getcwd() there
+    # a cd into a directory that is there may still fail: a program the walk does not follow may remove it first
+    ("git clean -fdq src; cd src/a/b/c/d || rm -f ../../../README.md", {"WG401"}),
+    # GNU env's lone `-` is -i: the command after it is walked
+    ("env - bash -c 'rm -f {MAIN}/README.md'", {"WG401"}),
+    ("env - sh -c 'rm -f {MAIN}/README.md'", {"WG401"}),
+    # a bash started with errtrace keeps the traps in its subshells
+    ("bash -E -c 'X=/tmp/x; trap \"rm -f \\\"\\$X\\\"\" ERR; (X={MAIN}/README.md; false)'", {"WG401"}),
+    ("env SHELLOPTS=errtrace bash -c 'X=/tmp/x; trap \"rm -f \\\"\\$X\\\"\" ERR; (X={MAIN}/README.md; false)'", {"WG401"}),
+    # $PWD not known: a cd from it leaves it not known
+    ("touch x; if [ -f x ]; then cd deep; else cd src/a/b/c/d; fi; cd .; cd ../../../..; rm -f README.md", {"WG202", "WG403"}),
+    ("cd deep; unset PWD; cd .; cd ../../../..; rm -f README.md", {"WG202", "WG403"}),
+    # must pass
+    ("cd src/a/b/c/d/top && cd src && touch x", "pass"),
+    ("cd src/a/b/c/d/top; touch x", "pass"),
+    ("env - PATH=/usr/bin ls", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", REVIEW_26A_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_26A_ROWS])
+def test_review_26a(linked: Repo, command: str, expected) -> None:
+    (linked.worktree / "src/a/b/c/d/top").symlink_to("../../../../..")
+    assert_hook_row(linked, command.replace("{MAIN}", str(linked.main)), expected)
 
 
 @pytest.fixture

@@ -81,13 +81,14 @@ def test_the_issues_benign_command_passes_under_a_slowed_clock(repo: Repo, monke
     "command",
     [
         "true;" * 13_000,  # 13,000 commands: over MAX_WALK_STEPS
-        "cd src; echo x > f; " * 2_900,  # a cwd ever deeper: each judgement costs more, and counts more (`;`: since
-        # stop 25 a `cd src && …` list may stop where the cd failed, and five such directories make it unknown)
+        "cd s; echo x > f; " * 600,  # a cwd ever deeper: each judgement costs more, and counts more (W/s/s/… is made
+        # 600 deep below: since stop 26 a cd into a directory that is not there may be refused, and does not deepen)
         "for a in " + " ".join(map(str, range(32))) + "; do for b in " + " ".join(map(str, range(32))) + "; do for c in 1 2 3 4 5 6 7 8 9 10; do echo $a$b$c > f; done; done; done",
     ],
     ids=["13000-commands", "deepening-cd", "nested-for"],
 )
 def test_work_over_the_budget_is_wg901_whatever_the_clock(repo: Repo, monkeypatch: pytest.MonkeyPatch, command: str) -> None:
+    (repo.worktree / ("s/" * 600)).mkdir(parents=True)
     normal = json.loads(verdict(repo, command))["hookSpecificOutput"]["permissionDecisionReason"]
     assert normal.endswith("[worktree-guard WG901]") and f"more than {walk.MAX_WALK_STEPS} steps" in normal
     racing(monkeypatch)

@@ -363,6 +363,13 @@ HAND: list[tuple[str, str, bool]] = [
     ("trap-inherit", "X=/tmp/obs-ti; set -T; trap 'rm -f \"$X\"' DEBUG; (X={MAIN}/notes.txt; true)", A),
     ("trap-inherit", "X=/tmp/obs-ti; shopt -s extdebug; trap 'rm -f \"$X\"' DEBUG; (X={MAIN}/notes.txt; true)", A),
     ("trap-inherit", "set -E; trap 'touch obs-ti1.txt' ERR; (cd src; false)", O),
+    # review 26a: GNU env's lone `-` (read as a program name, the command after it was not walked); a bash started
+    # with errtrace; a cd into a directory removed by a program the walk does not follow
+    ("review-26a", "env - bash -c 'rm -f {MAIN}/notes.txt'", A),
+    ("review-26a", "env - sh -c 'rm -f {MAIN}/README.md'", A),
+    ("review-26a", "bash -E -c 'X=/tmp/obs-ra; trap \"rm -f \\\"\\$X\\\"\" ERR; (X={MAIN}/notes.txt; false)'", A),
+    ("review-26a", "git clean -fdq src; cd src/a/b/c/d || rm -f ../../../notes.txt", A),
+    ("review-26a", "env - PATH=/usr/bin:/bin touch obs-ra1.txt", O),
     # case fall-through: `;&` runs the next body, `;;&` tests the later patterns, from where the body ended
     ("case-fallthrough", "X=/tmp/obs-cf; case a in a) X={MAIN}/notes.txt ;& b) rm -f \"$X\" ;; esac", A),
     ("case-fallthrough", "X=/tmp/obs-cf; case a in a) X={MAIN}/notes.txt ;;& *) rm -f \"$X\" ;; esac", A),

@@ -52,8 +52,8 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     common = dict(rule=RULE, tool=ctx.call.tool, path=change.written, worktree_root=ctx.worktree_root, span=span)
     if not change.static:
         return [Violation(code="WG202", message=f"`{name}` goes to a directory worktree-guard cannot work out: {change.reason}; use a literal path inside {ctx.worktree_root}.", **common)]
-    # Bash's cd is logical (`link/..` is the link's parent dir), the kernel's physical: both must stay in.
-    for candidate in dict.fromkeys((change.physical, change.logical)):
+    # Bash's cd is logical (`link/..` is the link's parent dir), with the kernel's reading as its fallback: all stay in.
+    for candidate in dict.fromkeys(c for c in (change.physical, change.logical, change.kernel) if c is not None):
         judgement = ctx.policy.judge(candidate, "/")
         if judgement.place in ("inside", "protected", "allowed"):
             continue

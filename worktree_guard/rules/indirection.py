@@ -440,6 +440,9 @@ def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
     values = _env_spelled_out(values)
     words = command.words
     start, seen = _skip_options(values, 1, ENV_VALUE_OPTIONS)
+    bare_dash = start < len(values) and values[start] == "-"
+    if bare_dash:
+        start += 1  # GNU env: a lone `-` after the options is `-i` (review 26a: `env - bash -c …` was read as a program "-")
     cwd = command.cwd
     for chdir in ("-C", "--chdir"):
         if chdir in seen:
@@ -465,6 +468,7 @@ def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
     if start >= len(words):
         return None
     clears, unsets = _env_removes(values[1:start])
+    clears |= bare_dash
     label = "env -C" if cwd != command.cwd else "env"
     return Unwrapped(inner=[Inner(words[start:], cwd, assignments, label=label, unsets=unsets, clears=clears)], own_words=start)
 

@@ -35,6 +35,12 @@ class DirectoryChange:
     #: The target was not a directory the shell could enter when the command was checked, or the command wrote at
     #: or above it before: bash may refuse the cd and stay where it is.
     may_fail: bool = False
+    #: Where the kernel's reading of the path goes, when it is not where bash's logical one does (`link/..`): bash
+    #: falls back to it when the logical path breaks by the time the cd runs, and $PWD is then getcwd().
+    kernel: str | None = None
+    #: Whether $PWD after the cd is known: not when the cd is relative and $PWD was not (review 26a: after a merge of
+    #: `cd deep` and `cd src/a/b/c/d`, `cd .` took the physical directory for $PWD).
+    pwd_known: bool = True
 
     @property
     def static(self) -> bool:
@@ -87,7 +93,8 @@ def _resolve(step: ShellCommand, target: str, word: Word | None, written: str, p
         if base is None:
             if ".." in target.split("/"):
                 return DirectoryChange(word, written, None, None, "bash climbs `..` from the logical directory ($PWD), which is not known here")
-            base = cwd
+            kernel = canonical(os.path.join(cwd, target), "/", step.home)
+            return DirectoryChange(word, written, kernel, kernel, may_fail=_may_fail(state, kernel), pwd_known=False)
         target = os.path.join(base, target)
     kernel = canonical(target, "/", step.home)
     if physical_only:
@@ -95,12 +102,15 @@ def _resolve(step: ShellCommand, target: str, word: Word | None, written: str, p
     logical = os.path.normpath(target)
     if logical.startswith("//"):
         logical = "/" + logical.lstrip("/")
-    usable = _canonicalizes(target)
-    physical = canonical(logical, "/", step.home) if usable else kernel
-    if physical != kernel and state.options & {"physical", "*"}:
+    physical = canonical(logical, "/", step.home)
+    if physical == kernel:
+        return DirectoryChange(word, written, physical, logical, may_fail=not _canonicalizes(target) or _may_fail(state, physical))
+    if state.options & {"physical", "*"}:
         return DirectoryChange(word, written, None, None, "`set -P` (physical) may be in force, and the target differs read logically and physically")
-    # Where the logical path cannot be used, bash in POSIX mode refuses the cd (`sh`, `set -o posix`).
-    return DirectoryChange(word, written, physical, logical, may_fail=not usable or _may_fail(state, physical))
+    # The two readings differ (a link before a `..`): bash takes the logical one if it still works when the cd runs,
+    # else the kernel's, and in POSIX mode (`sh`, `set -o posix`) refuses the cd. All three are followed: whether the
+    # logical path still works then is not known here (the command may remove the link first: review 26a).
+    return DirectoryChange(word, written, physical, logical, may_fail=True, kernel=kernel)
 
 
 def _canonicalizes(path: str) -> bool:
@@ -227,7 +237,11 @@ def apply_builtin(step: ShellCommand) -> None:
                 state.dirstack = [None] * (len(state.dirstack) + 1)
             return
         previous = state.logical() or state.cwd
-        state.chdir(change.physical, change.logical)
+        fallback = state.copy() if change.kernel is not None else None
+        state.chdir(change.physical, change.logical if change.pwd_known else None)
+        if fallback is not None:
+            fallback.chdir(change.kernel, change.kernel)  # bash's fallback: $PWD is getcwd() there
+            state.merge([fallback])
         state.cd_may_fail = change.may_fail
         if name == "pushd":
             state.dirstack.insert(0, previous)
@@ -303,12 +317,14 @@ def _declare(step: ShellCommand) -> None:
     name = step.name
     values = [word_value(word, state, step.home) for word in step.words[1:]]
     options: set[str] = set()
+    removed: set[str] = set()
     unknown = False
     for value in values:
         if value is None:
             unknown = True  # an option or a name only known at run time (`declare $opt x=1`)
         elif value[:1] in ("-", "+") and len(value) > 1 and "=" not in value:
             options |= set(value[1:]) if value[0] == "-" else set()
+            removed |= set(value[1:]) if value[0] == "+" else set()
     if any(value is None and not _literal_name(word.raw) for word, value in zip(step.words[1:], values)):
         state.forget_names()  # `declare "$N=…"`; not `export X=$Y`, whose name is written out
     if "f" in options or "F" in options or "p" in options:
@@ -345,6 +361,8 @@ def _declare(step: ShellCommand) -> None:
             state.readonly.add(variable)
         if name == "export" or "x" in options:
             state.exported.add(variable)
+        if variable == "PWD" and "x" in removed:
+            state.variables["PWD"] = None  # `declare +x PWD`: a child bash takes getcwd(), not $PWD (review 26a)
 
 
 def _enable(step: ShellCommand) -> None:

@@ -228,12 +228,13 @@ class ShellState:
         pwd = self.variables.get("PWD")
         return pwd if pwd is not None and pwd.startswith("/") else None
 
-    def chdir(self, target: str | None, logical: str | None = None) -> None:
-        """The shell moved to `target` (physical; None: not known), with $PWD `logical` (the target when not given)."""
-        self.oldpwd = self.logical() or self.cwd
+    def chdir(self, target: str | None, logical: str | None | object = ...) -> None:
+        """The shell moved to `target` (physical; None: not known), with $PWD `logical` (the target when not given,
+        None when not known)."""
+        self.oldpwd = self.logical()  # $PWD before: not known when it was not (`cd -` is then WG202)
         self.cwd, self.cwds = target, ()
         self.variables["OLDPWD"] = self.oldpwd
-        self.variables["PWD"] = logical if target is not None and logical is not None else target
+        self.variables["PWD"] = target if logical is ... or target is None else logical  # type: ignore[assignment]
 
     def merge(self, others: list[ShellState]) -> None:
         """After branches that may or may not run: keep only what every outcome agrees on (the directory: the

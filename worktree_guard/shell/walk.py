@@ -176,8 +176,9 @@ class Walker:
         a command runs from what the states that reach it agree on, and the shell goes on with what all of them
         agree on (`X=<main>/x; false && X=/tmp/safe; rm -f "$X"` judged the rm with /tmp/safe: review 23a).
         `cd src && make && cd .. && rm x` still judges the rm from the directory the last `cd` went to. A `cd`
-        that may be refused (`ShellState.cd_may_fail`: its target is not a directory yet, or was written to) leaves
-        the shell in either directory where the list goes on after its failure, and where it ends the list."""
+        that fails stays where it was: where the list goes on after a failure, the directory before the command is
+        kept too; and a cd that may be refused (`ShellState.cd_may_fail`: its target is not a directory yet, or was
+        written to) and ends the list leaves the shell in either directory."""
         before = _directory(state)
         previous = parts[0]
         state.cd_may_fail = False
@@ -187,17 +188,15 @@ class Walker:
             runs_after_success = join == "&&"
             reaching = [other for other, succeeded in stopped if succeeded == runs_after_success]
             stopped = [(other, succeeded) for other, succeeded in stopped if succeeded != runs_after_success]
-            # A cd that fails stays where it was. The command before is one that may (`cd_may_fail`), or a list,
-            # function or other compound whose own lists followed each cd that may be refused: a cd into a directory
-            # that is there, and that the command did not write to, is taken to succeed (`cd src && make; cd ..`)
-            refused = state.cd_may_fail
+            # A cd that fails stays where it was, whatever its target: a program the walk does not follow may have
+            # removed it first (review 26a: `git clean -fdq src; cd src/a || rm ../../../x`).
             if not _leaves(previous, state):  # `exit`/`return` stop nowhere: the shell is gone (review 25b: `cd src || exit`)
                 ended = state.copy()  # the command before may end either way
-                if runs_after_success and refused:
+                if runs_after_success:
                     _may_have_stayed(ended, before)  # it failed: a cd that fails stays (review 25b: `cd a && cd b; rm ../x`)
                 stopped.append((ended, not runs_after_success))
-            if not runs_after_success and refused:
-                # after `||` the command before failed: a cd that fails stays where it was (`cd nowhere || cd ..`
+            if not runs_after_success:
+                # after `||` the command before failed: a cd that fails stays where it was (`cd src || cd ..`
                 # goes to W's parent), so the directory is the one before it or the one after
                 _may_have_stayed(state, before)
             state.merge(reaching)
@@ -733,6 +732,10 @@ class Walker:
         shellopts = outer.env("SHELLOPTS")[0] if outer is not None else "SHELLOPTS" in state.variables
         if shellopts or (outer is not None and any(v is None or "physical" in v or v[:1] in "-+" and "P" in v for v in outer.values()[1:])):
             inner.options.add("physical")
+        # …and its traps reach its subshells with `bash -E`/`-T`, `-o errtrace`/`functrace`, `-O extdebug` or
+        # SHELLOPTS/BASHOPTS naming them (review 26a)
+        if shellopts or bashopts or (outer is not None and any(v is None or any(o in v for o in ("errtrace", "functrace", "extdebug")) or v[:1] in "-+" and ("E" in v or "T" in v) for v in outer.values()[1:])):
+            inner.options.add("errtrace")
         # A child shell has positional parameters of its own (`bash -c CODE ARG0 ARGS…`, `bash -s ARGS`), never the
         # calling function's: unknown there, so `"$@"` and `$1` in its code are not the function's words.
         inner.positional = None
