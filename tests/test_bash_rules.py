@@ -1722,6 +1722,12 @@ REVIEW_26A_ROWS = [
     # $PWD not known: a cd from it leaves it not known
     ("touch x; if [ -f x ]; then cd deep; else cd src/a/b/c/d; fi; cd .; cd ../../../..; rm -f README.md", {"WG202", "WG403"}),
     ("cd deep; unset PWD; cd .; cd ../../../..; rm -f README.md", {"WG202", "WG403"}),
+    # found by phase 11's mutation run of shell/walk: a prefix on a builtin, an eval or a function call that unsets
+    # the name brings back the old (inherited) value afterwards; it was taken to be unset, so the default applied
+    ("X=1 unset X; rm -rf \"${X:-/tmp/s}/x\"", {"WG403"}),
+    ("X=1 eval 'unset X'; rm -rf \"${X:-/tmp/s}/x\"", {"WG403"}),
+    ("f(){ unset X; }; X=1 f; rm -rf \"${X:-/tmp/s}/x\"", {"WG403"}),
+    ("unset X; rm -rf \"${X:-/tmp/s}/x\"", "pass"),
     # must pass
     ("cd src/a/b/c/d/top && cd src && touch x", "pass"),
     ("cd src/a/b/c/d/top; touch x", "pass"),

@@ -535,7 +535,16 @@ class Walker:
             self._walk_unwrapped(step, step.unwrapped, depth)
         if name in JUMPS:
             self.jump(step)
+        if not step.assignments:
+            apply_builtin(step)
+            return
+        # `X=1 unset X`: the prefix is the builtin's own; afterwards bash brings back what X was (the environment's
+        # value: review 26's phase 11 run), so a name the builtin changed ends unknown
+        before = {a.name: _held(step.state, a.name) for a in step.assignments}
         apply_builtin(step)
+        for prefixed, held in before.items():
+            if _held(step.state, prefixed) != held:
+                step.state.assign(prefixed, None)
 
     def _walk_unwrapped(self, step: ShellCommand, unwrapped: Unwrapped, depth: int) -> None:
         for inner in unwrapped.inner:
@@ -606,13 +615,13 @@ class Walker:
         The call's prefix assignments (`GIT_DIR=x f`) are exported variables of the body; a name they changed
         ends unknown (bash restores it, its POSIX mode keeps the new value)."""
         state = step.state
-        prefixed = {a.name: state.variables.get(a.name, _MISSING) for a in step.assignments}
+        prefixed = {a.name: _held(state, a.name) for a in step.assignments}
         _export_prefixes(state, step.assignments, step, self.home)
         try:
             self._call_body(function, step, state, depth)
         finally:
-            for name, value in prefixed.items():
-                if state.variables.get(name, _MISSING) != value:
+            for name, (value, _) in prefixed.items():
+                if _held(state, name) != prefixed[name]:  # `X=1 f` where f unsets X: the old X is back (phase 11)
                     if isinstance(value, str) and has_code(value):
                         record_lost_code(state.lost_code, name)  # review 24b: `X='a[$(…)]'; X=1 f; (( X ))`
                     state.assign(name, None)
@@ -711,11 +720,11 @@ class Walker:
         prefixes = outer.assignments if outer is not None else []
         if same_shell:
             # bash drops `X=1 eval …`'s X afterwards (POSIX mode keeps it): a name the prefix changed ends unknown.
-            before = {a.name: state.variables.get(a.name, _MISSING) for a in prefixes}
+            before = {a.name: _held(state, a.name) for a in prefixes}
             _export_prefixes(state, prefixes, outer, self.home)
             self.walk_script(script, state, depth)
-            for name, value in before.items():
-                if state.variables.get(name, _MISSING) != value:
+            for name, held in before.items():
+                if _held(state, name) != held:
                     state.assign(name, None)
             return
         inner = self._child(state)
@@ -981,6 +990,11 @@ def _leaves(node: ast.Node, state: ShellState) -> bool:
         and node.words[0].value not in state.functions
         and not state.is_disabled(node.words[0].value)  # `enable -n exit`: `exit` is a program not found
     )
+
+
+def _held(state: ShellState, name: str) -> tuple:
+    """What the shell holds for `name`: its known value (or none), and whether it is known to be unset."""
+    return state.variables.get(name, _MISSING), name in state.unset
 
 
 def _directory(state: ShellState) -> tuple:
