@@ -255,3 +255,50 @@ def test_a_call_that_leaves_its_prefix_and_locals_as_they_were_keeps_them() -> N
     state = ShellState(cwd="/w")
     walker.walk_script(parse("X=1; Y=2; f(){ local Y=3; }; X=1 f"), state)
     assert (state.variables["X"], state.variables["Y"], state.lost_code) == ("1", None, [])
+
+
+# -- stop 25 (phase 11): a cd that may have failed, the directories a shell may be in, traps in every state ------
+
+def directories(source: str) -> tuple:
+    """The commands' cwds and what the shell ends with as far as directories go, walked from /w."""
+    walker, seen = bare_walker()
+    state = ShellState(cwd="/w")
+    walker.walk_script(parse(source), state)
+    place = (state.cwd, state.cwds, state.oldpwd, state.dirstack, state.variables.get("PWD", "unset"), state.variables.get("OLDPWD", "unset"))
+    return [(step.name, step.cwd) for step in seen], place
+
+
+@pytest.mark.parametrize("source,cwds,place", [
+    # after `||` the command before failed: a cd that fails stays, and the shell may be where the list was before it
+    # (the directories it may be in too: here /w or /w/a before `cd b`)
+    ("if c; then cd a; fi; cd b || e; f", [("c", "/w"), ("cd", "/w"), ("cd", "/w"), ("cd", "/w/a"), *(("e", d) for d in ("/w", "/w/a", "/w/a/b", "/w/b")),
+                                            *(("f", d) for d in ("/w", "/w/a", "/w/a/b", "/w/b"))],
+     (None, ("/w", "/w/a", "/w/a/b", "/w/b"), None, [], None, None)),
+    ("cd a || e", [("cd", "/w"), ("e", "/w"), ("e", "/w/a")], (None, ("/w", "/w/a"), None, [], None, None)),  # PWD was unset
+    # $PWD and $OLDPWD are the ones before or after, each on its own
+    ("cd a; cd b || e", [("cd", "/w"), ("cd", "/w/a"), ("e", "/w/a"), ("e", "/w/a/b")], (None, ("/w/a", "/w/a/b"), None, [], None, None)),
+    ("cd a; OLDPWD=/x || e", [("cd", "/w"), ("e", "/w/a")], ("/w/a", (), None, [], "/w/a", None)),  # PWD the same either way
+    ("cd a; PWD=/x || e", [("cd", "/w"), ("e", None)], (None, (), "/w", [], None, "/w")),  # OLDPWD the same either way
+    ("OLDPWD=/x || e", [("e", "/w")], ("/w", (), None, [], "unset", None)),  # PWD unset before and after
+    ("pushd a; pushd b || e", [("pushd", "/w"), ("pushd", "/w/a"), ("e", "/w/a"), ("e", "/w/a/b")], (None, ("/w/a", "/w/a/b"), None, [None, None], None, None)),
+])
+def test_after_or_a_cd_may_have_failed_and_stayed(source: str, cwds: list, place: tuple) -> None:
+    assert directories(source) == (cwds, place)
+
+
+def trap_walker():
+    """A walker whose `trap CODE …` sets a trap running CODE (what the indirection rule gives the walker)."""
+    def unwrap(step):
+        return Unwrapped(scripts=[trap_script(step.value(step.words[1]))]) if step.name == "trap" else None
+
+    return bare_walker(unwrap=unwrap)
+
+
+def test_a_trap_runs_in_each_state_after_it_was_set_up_to_MAX_TRAP_STATES_the_rest_merged_into_the_last() -> None:
+    walker, seen = trap_walker()
+    state = ShellState(cwd="/w")
+    walker.walk_script(parse("trap t EXIT; " + "; ".join(f"X={i}" for i in range(1, 11))), state)
+    kept = walker._since_trap[state.shell]
+    assert shell_walk.MAX_TRAP_STATES == 8
+    assert [s.variables.get("X", "unset") for s in kept] == ["unset", "1", "2", "3", "4", "5", "6", None]  # 7, 8 and 9 merged
+    assert [step.name for step in seen] == ["trap"] + ["t"] * 10  # set, 8 states, and the end (X=10)
