@@ -1,7 +1,8 @@
 """The Bash walker's control flow (shell/walk.py), pinned for mutation testing (issue 13, phase 10).
 
 The catalogue rows of tests/test_bash_rules.py that exercise the walker's control flow (and-or lists, `if`, loops,
-`break`/`continue`/`return`/`exit`, traps, functions a branch defines) run here against one repository per module,
+`break`/`continue`/`return`/`exit`, traps, functions a branch defines; phase 11: traps in every state, the directories
+a shell may be in, `case` fall-through, word splitting) run here against one repository per module,
 in-process through the hook, so that a mutant of shell/walk.py runs them in a fraction of a second each; then the
 rows and walker states written for the survivors of the mutation run, each with its exact codes or exact state.
 """
@@ -21,6 +22,12 @@ ROWS = [
     *(("function", c, e) for c, e in catalogue.FUNCTION_BRANCH_ROWS),
     *(("reentry", c, e) for c, e in catalogue.REENTRY_ROWS),
     *(("prefix", c, e) for c, e in catalogue.PREFIX_INTO_CODE_ROWS),
+    # stop 25 (phase 11): traps in every state, the directories a shell may be in, `case` fall-through, word splitting
+    *(("trap-anywhere", c, e) for c, e in catalogue.TRAP_ANYWHERE_ROWS),
+    *(("cwds", c, e) for c, e in catalogue.CWD_CANDIDATE_ROWS),
+    *(("case", c, e) for c, e in catalogue.CASE_FALLTHROUGH_ROWS),
+    *(("split", c, e) for c, e in catalogue.SPLIT_WORD_ROWS),
+    *(("review-25a", c, e) for c, e in catalogue.REVIEW_25A_ROWS),
 ]
 
 
@@ -302,3 +309,26 @@ def test_a_trap_runs_in_each_state_after_it_was_set_up_to_MAX_TRAP_STATES_the_re
     assert shell_walk.MAX_TRAP_STATES == 8
     assert [s.variables.get("X", "unset") for s in kept] == ["unset", "1", "2", "3", "4", "5", "6", None]  # 7, 8 and 9 merged
     assert [step.name for step in seen] == ["trap"] + ["t"] * 10  # set, 8 states, and the end (X=10)
+
+
+PHASE_11_ROWS = [
+    # a body after three `;;&` starts from what all three ends agree on, the middle one too (compound: others[1:])
+    ("X=/tmp/safe; case $v in a) Y=1 ;;& b) X={MAIN}/x ;;& c) X=/tmp/safe ;;& *) rm -f \"$X\" ;; esac", {"WG403"}),
+    # an and-or list whose first command is `exit` stops nowhere before the next (and_or: `previous` starts as parts[0]);
+    # what follows is still walked, from the state the exit left (bash never runs it: more cautious than needed)
+    ("X=/tmp/s; exit 1 || X={MAIN}/x; rm -f \"$X\"", {"WG401"}),
+    # a list ending in `exit` goes on where it stopped before it, from every such state: here after `[ -e a ]` failed
+    # (X=/tmp/s) and after the assignment (taken as a command that may fail, X={MAIN}/x) (and_or: stopped[1:])
+    ("X=/tmp/s; [ -e a ] && X={MAIN}/x && exit; rm -f \"$X\"", {"WG403"}),
+]
+
+
+@pytest.mark.parametrize("command,expected", PHASE_11_ROWS, ids=[f"phase11-{i}" for i in range(len(PHASE_11_ROWS))])
+def test_phase_11_rows(world: Repo, command: str, expected) -> None:
+    catalogue.assert_hook_row(world, command, expected)
+
+
+def test_a_case_body_walked_again_after_a_fall_through_keeps_its_depth() -> None:
+    walker, seen = bare_walker()
+    walker.visit(parse("case $v in a) x ;& b) y ;; esac").body[0], ShellState(cwd="/w"), 3)
+    assert [(step.name, step.depth) for step in seen] == [("x", 3), ("y", 3), ("y", 3)]
