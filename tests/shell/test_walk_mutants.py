@@ -320,6 +320,16 @@ PHASE_11_ROWS = [
     # a list ending in `exit` goes on where it stopped before it, from every such state: here after `[ -e a ]` failed
     # (X=/tmp/s) and after the assignment (taken as a command that may fail, X={MAIN}/x) (and_or: stopped[1:])
     ("X=/tmp/s; [ -e a ] && X={MAIN}/x && exit; rm -f \"$X\"", {"WG403"}),
+    # phase 10's survivors of `string`: `X=~/x eval …` with HOME unset expands `~` to the user's home
+    ("unset HOME; X=~/x eval 'rm -f \"$X\"'", {"WG402"}),
+    # BASHOPTS set for a child shell, even to a value only known at run time, may turn lastpipe on there (`[0]`: set?)
+    ("BASHOPTS=$(cat f) bash -c 'X=/tmp/s; echo {MAIN}/x | read X; rm -f \"$X\"'", {"WG403"}),
+    # so does `bash -O lastpipe`
+    ("bash -O lastpipe -c 'X=/tmp/s; echo {MAIN}/x | read X; rm -f \"$X\"'", {"WG403"}),
+    # code a value runs when evaluated runs in a child shell (same_shell defaults to False), whose lastpipe is on only
+    # if BASHOPTS may turn it on: not when the command never set BASHOPTS, maybe when it did
+    ("Y=/tmp/s; X='a[$(echo {MAIN}/x | read Y; rm -f \"$Y\")]'; (( X ))", "pass"),
+    ("BASHOPTS=lastpipe; Y=/tmp/s; X='a[$(echo {MAIN}/x | read Y; rm -f \"$Y\")]'; (( X ))", {"WG403"}),
 ]
 
 
