@@ -320,6 +320,12 @@ PHASE_11_ROWS = [
     # a list ending in `exit` goes on where it stopped before it, from every such state: here after `[ -e a ]` failed
     # (X=/tmp/s) and after the assignment (taken as a command that may fail, X={MAIN}/x) (and_or: stopped[1:])
     ("X=/tmp/s; [ -e a ] && X={MAIN}/x && exit; rm -f \"$X\"", {"WG403"}),
+    # `_leaves`: a group whose last command runs in the background does not leave the shell (`exit 1 &` is a child's)
+    ("cd src/a/b || { echo no; exit 1 & }; rm -f ../../../x", {"WG401"}),
+    # a group leaves when its last command does, not its second
+    ("cd src/a/b || { echo a; echo b; exit 1; }; rm -f ../../../x", "pass"),
+    # `return` leaves as `exit` does
+    ("f(){ cd src/a/b || return; rm -f ../../../x; }; f", "pass"),
     # phase 10's survivors of `string`: `X=~/x eval …` with HOME unset expands `~` to the user's home
     ("unset HOME; X=~/x eval 'rm -f \"$X\"'", {"WG402"}),
     # BASHOPTS set for a child shell, even to a value only known at run time, may turn lastpipe on there (`[0]`: set?)
