@@ -326,6 +326,9 @@ PHASE_11_ROWS = [
     ("cd src/a/b || { echo a; echo b; exit 1; }; rm -f ../../../x", "pass"),
     # `return` leaves as `exit` does
     ("f(){ cd src/a/b || return; rm -f ../../../x; }; f", "pass"),
+    # a trap set while the shell may be in two directories is the shell's (command: _rebind_traps), and runs with the
+    # state it ends in
+    ("X=/tmp/s; if [ -f a ]; then cd src; fi; trap 'rm -f \"$X\"' EXIT; X={MAIN}/x", {"WG401"}),
     # phase 10's survivors of `string`: `X=~/x eval …` with HOME unset expands `~` to the user's home
     ("unset HOME; X=~/x eval 'rm -f \"$X\"'", {"WG402"}),
     # BASHOPTS set for a child shell, even to a value only known at run time, may turn lastpipe on there (`[0]`: set?)
