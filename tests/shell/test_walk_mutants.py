@@ -339,6 +339,16 @@ PHASE_11_ROWS = [
     # if BASHOPTS may turn it on: not when the command never set BASHOPTS, maybe when it did
     ("Y=/tmp/s; X='a[$(echo {MAIN}/x | read Y; rm -f \"$Y\")]'; (( X ))", "pass"),
     ("BASHOPTS=lastpipe; Y=/tmp/s; X='a[$(echo {MAIN}/x | read Y; rm -f \"$Y\")]'; (( X ))", {"WG403"}),
+    # a plain `bash -c` starts with lastpipe off: `read` in the last stage sets X in a subshell only (`invoked`)
+    ("bash -c 'X=/tmp/s; echo {MAIN}/x | read X; rm -f \"$X\"'", "pass"),
+    # a child shell's positional parameters are its own and unknown (`bash -c CODE ARG0 ARGS…`), not none, and not the
+    # calling function's (`$1` empty would pass; bash removes <main> in both)
+    ("bash -c 'rm -rf \"$@\"' sh {MAIN}", {"WG403"}),
+    ("f(){ bash -c 'rm -rf \"$1\"' sh {MAIN}; }; f /tmp/s", {"WG403"}),
+    # `X=~/x bash -c …` with HOME unset expands `~` to the user's home (string: _export_prefixes' home)
+    ("unset HOME; X=~/x bash -c 'rm -f \"$X\"'", {"WG402"}),
+    # the shell's own prefixes expand left to right: B gets the new A (_export_prefixes: `own`)
+    ("A=/tmp/s; A={MAIN}/x B=$A bash -c 'rm -f \"$B\"'", {"WG401"}),
 ]
 
 
