@@ -349,6 +349,11 @@ PHASE_11_ROWS = [
     ("unset HOME; X=~/x bash -c 'rm -f \"$X\"'", {"WG402"}),
     # the shell's own prefixes expand left to right: B gets the new A (_export_prefixes: `own`)
     ("A=/tmp/s; A={MAIN}/x B=$A bash -c 'rm -f \"$B\"'", {"WG401"}),
+    # a wrapper's (`env A=… B=$A`) were words the shell expanded before any of them applied: B gets the old A
+    ("A=/tmp/s; env A={MAIN}/x B=$A bash -c 'rm -f \"$B\"'", "pass"),
+    ("A={MAIN}/x; env A=/tmp/s B=$A bash -c 'rm -f \"$B\"'", {"WG401"}),
+    # `X+=v` as a prefix appends
+    ("X={MAIN}; X+=/x bash -c 'rm -f \"$X\"'", {"WG401"}),
 ]
 
 
