@@ -354,6 +354,13 @@ PHASE_11_ROWS = [
     ("A={MAIN}/x; env A=/tmp/s B=$A bash -c 'rm -f \"$B\"'", {"WG401"}),
     # `X+=v` as a prefix appends
     ("X={MAIN}; X+=/x bash -c 'rm -f \"$X\"'", {"WG401"}),
+    # `_command` (phase 10 did not reach it): a substitution in a redirection's target is walked, in a child shell
+    ("echo a > \"$(rm -f {MAIN}/x; echo /tmp/s)\"", {"WG401", "WG403"}),
+    # `${X:=v}` assigns while the words expand, with a redirection or a heredoc beside them too
+    ("X=; : ${X:={MAIN}/x} > /dev/null; rm -f \"$X\"", {"WG403"}),
+    ("X=; : ${X:={MAIN}/x} <<EOF\nhi\nEOF\nrm -f \"$X\"", {"WG403"}),
+    # `let X=1` assigns X (its words are arithmetic): X is no longer the one set before
+    ("X=/tmp/s; let X=1; rm -f \"$X\"", {"WG403"}),
 ]
 
 
