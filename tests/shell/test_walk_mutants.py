@@ -361,6 +361,10 @@ PHASE_11_ROWS = [
     ("X=; : ${X:={MAIN}/x} <<EOF\nhi\nEOF\nrm -f \"$X\"", {"WG403"}),
     # `let X=1` assigns X (its words are arithmetic): X is no longer the one set before
     ("X=/tmp/s; let X=1; rm -f \"$X\"", {"WG403"}),
+    # `evaluations`: two values run as code in one command are two walks (only the same code twice is one), and a
+    # repeated one does not end the list
+    ("Y='a[$(true)]'; X='a[$(touch {MAIN}/x)]'; (( Y + X ))", {"WG401"}),
+    ("Y='a[$(true)]'; X='a[$(touch {MAIN}/x)]'; (( Y + Y + X ))", {"WG401"}),
 ]
 
 
@@ -375,3 +379,12 @@ def test_a_case_body_walked_again_after_a_fall_through_keeps_its_depth() -> None
     walker, seen = bare_walker()
     walker.visit(parse("case $v in a) x ;& b) y ;; esac").body[0], ShellState(cwd="/w"), 3)
     assert [(step.name, step.depth) for step in seen] == [("x", 3), ("y", 3), ("y", 3)]
+
+
+def test_the_same_evaluated_code_twice_is_walked_once_and_two_unknown_ones_are_both_reported() -> None:
+    walker, seen = bare_walker()
+    walker.walk_script(parse("X='a[$(c)]'; (( X + X ))"), ShellState(cwd="/w"))
+    assert [step.name for step in seen] == ["c", ":"]  # `c` once (the `:` is the arithmetic's own step)
+    walker, _ = bare_walker()
+    walker.walk_script(parse('echo "${!X}" "${Y@P}"'), ShellState(cwd="/w", variables={"X": None, "Y": None}))
+    assert [f[0] if isinstance(f, tuple) else f for f in walker.findings] == ["unknown code", "unknown code", "c:echo"]
