@@ -365,6 +365,10 @@ PHASE_11_ROWS = [
     # repeated one does not end the list
     ("Y='a[$(true)]'; X='a[$(touch {MAIN}/x)]'; (( Y + X ))", {"WG401"}),
     ("Y='a[$(true)]'; X='a[$(touch {MAIN}/x)]'; (( Y + Y + X ))", {"WG401"}),
+    # code a value runs when evaluated runs in the shell's cwd (evaluations passes it on)
+    ("X='a[$(rm -f x)]'; (( X ))", "pass"),
+    # a command that is only "$@" in a function runs the call's words (_positional_expanded)
+    ("f(){ \"$@\"; }; f rm -f {MAIN}/x", {"WG401", "WG406"}),
 ]
 
 
@@ -388,3 +392,9 @@ def test_the_same_evaluated_code_twice_is_walked_once_and_two_unknown_ones_are_b
     walker, _ = bare_walker()
     walker.walk_script(parse('echo "${!X}" "${Y@P}"'), ShellState(cwd="/w", variables={"X": None, "Y": None}))
     assert [f[0] if isinstance(f, tuple) else f for f in walker.findings] == ["unknown code", "unknown code", "c:echo"]
+
+
+def test_code_a_value_runs_when_evaluated_nests_one_level_deeper() -> None:
+    walker, seen = bare_walker()
+    walker.walk_script(parse("X='a[$(c)]'; (( X ))"), ShellState(cwd="/w"), 3)
+    assert [(step.name, step.depth) for step in seen] == [("c", 4), (":", 4)]  # the evaluated code and its own step
