@@ -1,7 +1,8 @@
 """The Bash walker's control flow (shell/walk.py), pinned for mutation testing (issue 13, phase 10).
 
 The catalogue rows of tests/test_bash_rules.py that exercise the walker's control flow (and-or lists, `if`, loops,
-`break`/`continue`/`return`/`exit`, traps, functions a branch defines) run here against one repository per module,
+`break`/`continue`/`return`/`exit`, traps, functions a branch defines; phase 11: traps in every state, the directories
+a shell may be in, `case` fall-through, word splitting) run here against one repository per module,
 in-process through the hook, so that a mutant of shell/walk.py runs them in a fraction of a second each; then the
 rows and walker states written for the survivors of the mutation run, each with its exact codes or exact state.
 """
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import tests.test_bash_rules as catalogue
-from tests.helpers import Repo, git, make_repo
+from tests.helpers import Repo, git, make_repo, plain_id
 
 ROWS = [
     *(("control", c, e) for c, e in catalogue.CONTROL_FLOW_ROWS),
@@ -21,6 +22,12 @@ ROWS = [
     *(("function", c, e) for c, e in catalogue.FUNCTION_BRANCH_ROWS),
     *(("reentry", c, e) for c, e in catalogue.REENTRY_ROWS),
     *(("prefix", c, e) for c, e in catalogue.PREFIX_INTO_CODE_ROWS),
+    # stop 25 (phase 11): traps in every state, the directories a shell may be in, `case` fall-through, word splitting
+    *(("trap-anywhere", c, e) for c, e in catalogue.TRAP_ANYWHERE_ROWS),
+    *(("cwds", c, e) for c, e in catalogue.CWD_CANDIDATE_ROWS),
+    *(("case", c, e) for c, e in catalogue.CASE_FALLTHROUGH_ROWS),
+    *(("split", c, e) for c, e in catalogue.SPLIT_WORD_ROWS),
+    *(("review-25a", c, e) for c, e in catalogue.REVIEW_25A_ROWS),
 ]
 
 
@@ -255,3 +262,139 @@ def test_a_call_that_leaves_its_prefix_and_locals_as_they_were_keeps_them() -> N
     state = ShellState(cwd="/w")
     walker.walk_script(parse("X=1; Y=2; f(){ local Y=3; }; X=1 f"), state)
     assert (state.variables["X"], state.variables["Y"], state.lost_code) == ("1", None, [])
+
+
+# -- stop 25 (phase 11): a cd that may have failed, the directories a shell may be in, traps in every state ------
+
+def directories(source: str) -> tuple:
+    """The commands' cwds and what the shell ends with as far as directories go, walked from /w."""
+    walker, seen = bare_walker()
+    state = ShellState(cwd="/w")
+    walker.walk_script(parse(source), state)
+    place = (state.cwd, state.cwds, state.oldpwd, state.dirstack, state.variables.get("PWD", "unset"), state.variables.get("OLDPWD", "unset"))
+    return [(step.name, step.cwd) for step in seen], place
+
+
+@pytest.mark.parametrize("source,cwds,place", [
+    # after `||` the command before failed: a cd that fails stays, and the shell may be where the list was before it
+    # (the directories it may be in too: here /w or /w/a before `cd b`)
+    ("if c; then cd a; fi; cd b || e; f", [("c", "/w"), ("cd", "/w"), ("cd", "/w"), ("cd", "/w/a"), *(("e", d) for d in ("/w", "/w/a", "/w/a/b", "/w/b")),
+                                            *(("f", d) for d in ("/w", "/w/a", "/w/a/b", "/w/b"))],
+     (None, ("/w", "/w/a", "/w/a/b", "/w/b"), None, [], None, None)),
+    ("cd a || e", [("cd", "/w"), ("e", "/w"), ("e", "/w/a")], (None, ("/w", "/w/a"), None, [], None, None)),  # PWD was unset
+    # $PWD and $OLDPWD are the ones before or after, each on its own
+    ("cd a; cd b || e", [("cd", "/w"), ("cd", "/w/a"), ("e", "/w/a"), ("e", "/w/a/b")], (None, ("/w/a", "/w/a/b"), None, [], None, None)),
+    ("cd a; OLDPWD=/x || e", [("cd", "/w"), ("e", "/w/a")], ("/w/a", (), None, [], "/w/a", None)),  # PWD the same either way
+    ("cd a; PWD=/x || e", [("cd", "/w"), ("e", None)], (None, (), "/w", [], None, "/w")),  # OLDPWD the same either way
+    ("OLDPWD=/x || e", [("e", "/w")], ("/w", (), None, [], "unset", None)),  # PWD unset before and after
+    ("pushd a; pushd b || e", [("pushd", "/w"), ("pushd", "/w/a"), ("e", "/w/a"), ("e", "/w/a/b")], (None, ("/w/a", "/w/a/b"), None, [None, None], None, None)),
+])
+def test_after_or_a_cd_may_have_failed_and_stayed(source: str, cwds: list, place: tuple) -> None:
+    assert directories(source) == (cwds, place)
+
+
+def trap_walker():
+    """A walker whose `trap CODE …` sets a trap running CODE (what the indirection rule gives the walker)."""
+    def unwrap(step):
+        return Unwrapped(scripts=[trap_script(step.value(step.words[1]))]) if step.name == "trap" else None
+
+    return bare_walker(unwrap=unwrap)
+
+
+def test_a_trap_runs_in_each_state_after_it_was_set_up_to_MAX_TRAP_STATES_the_rest_merged_into_the_last() -> None:
+    walker, seen = trap_walker()
+    state = ShellState(cwd="/w")
+    walker.walk_script(parse("trap t EXIT; " + "; ".join(f"X={i}" for i in range(1, 11))), state)
+    kept = walker._since_trap[state.shell]
+    assert shell_walk.MAX_TRAP_STATES == 8
+    assert [s.variables.get("X", "unset") for s in kept] == ["unset", "1", "2", "3", "4", "5", "6", None]  # 7, 8 and 9 merged
+    assert [step.name for step in seen] == ["trap"] + ["t"] * 10  # set, 8 states, and the end (X=10)
+
+
+PHASE_11_ROWS = [
+    # a body after three `;;&` starts from what all three ends agree on, the middle one too (compound: others[1:])
+    ("X=/tmp/safe; case $v in a) Y=1 ;;& b) X={MAIN}/x ;;& c) X=/tmp/safe ;;& *) rm -f \"$X\" ;; esac", {"WG403"}),
+    # an and-or list whose first command is `exit` stops nowhere before the next (and_or: `previous` starts as parts[0]);
+    # what follows is still walked, from the state the exit left (bash never runs it: more cautious than needed)
+    ("X=/tmp/s; exit 1 || X={MAIN}/x; rm -f \"$X\"", {"WG401"}),
+    # a list ending in `exit` goes on where it stopped before it, from every such state: here after `[ -e a ]` failed
+    # (X=/tmp/s) and after the assignment (taken as a command that may fail, X={MAIN}/x) (and_or: stopped[1:])
+    ("X=/tmp/s; [ -e a ] && X={MAIN}/x && exit; rm -f \"$X\"", {"WG403"}),
+    # `_leaves`: a group whose last command runs in the background does not leave the shell (`exit 1 &` is a child's)
+    ("cd src/a/b || { echo no; exit 1 & }; rm -f ../../../x", {"WG401"}),
+    # a group leaves when its last command does, not its second
+    ("cd src/a/b || { echo a; echo b; exit 1; }; rm -f ../../../x", "pass"),
+    # `return` leaves as `exit` does
+    ("f(){ cd src/a/b || return; rm -f ../../../x; }; f", "pass"),
+    # a trap set while the shell may be in two directories is the shell's (command: _rebind_traps), and runs with the
+    # state it ends in
+    ("X=/tmp/s; if [ -f a ]; then cd src; fi; trap 'rm -f \"$X\"' EXIT; X={MAIN}/x", {"WG401"}),
+    # phase 10's survivors of `string`: `X=~/x eval …` with HOME unset expands `~` to the user's home
+    ("unset HOME; X=~/x eval 'rm -f \"$X\"'", {"WG402"}),
+    # BASHOPTS set for a child shell, even to a value only known at run time, may turn lastpipe on there (`[0]`: set?)
+    ("BASHOPTS=$(cat f) bash -c 'X=/tmp/s; echo {MAIN}/x | read X; rm -f \"$X\"'", {"WG403"}),
+    # so does `bash -O lastpipe`
+    ("bash -O lastpipe -c 'X=/tmp/s; echo {MAIN}/x | read X; rm -f \"$X\"'", {"WG403"}),
+    # code a value runs when evaluated runs in a child shell (same_shell defaults to False), whose lastpipe is on only
+    # if BASHOPTS may turn it on: not when the command never set BASHOPTS, maybe when it did
+    ("Y=/tmp/s; X='a[$(echo {MAIN}/x | read Y; rm -f \"$Y\")]'; (( X ))", "pass"),
+    ("BASHOPTS=lastpipe; Y=/tmp/s; X='a[$(echo {MAIN}/x | read Y; rm -f \"$Y\")]'; (( X ))", {"WG403"}),
+    # a plain `bash -c` starts with lastpipe off: `read` in the last stage sets X in a subshell only (`invoked`)
+    ("bash -c 'X=/tmp/s; echo {MAIN}/x | read X; rm -f \"$X\"'", "pass"),
+    # a child shell's positional parameters are its own and unknown (`bash -c CODE ARG0 ARGS…`), not none, and not the
+    # calling function's (`$1` empty would pass; bash removes <main> in both)
+    ("bash -c 'rm -rf \"$@\"' sh {MAIN}", {"WG403"}),
+    ("f(){ bash -c 'rm -rf \"$1\"' sh {MAIN}; }; f /tmp/s", {"WG403"}),
+    # `X=~/x bash -c …` with HOME unset expands `~` to the user's home (string: _export_prefixes' home)
+    ("unset HOME; X=~/x bash -c 'rm -f \"$X\"'", {"WG402"}),
+    # the shell's own prefixes expand left to right: B gets the new A (_export_prefixes: `own`)
+    ("A=/tmp/s; A={MAIN}/x B=$A bash -c 'rm -f \"$B\"'", {"WG401"}),
+    # a wrapper's (`env A=… B=$A`) were words the shell expanded before any of them applied: B gets the old A
+    ("A=/tmp/s; env A={MAIN}/x B=$A bash -c 'rm -f \"$B\"'", "pass"),
+    ("A={MAIN}/x; env A=/tmp/s B=$A bash -c 'rm -f \"$B\"'", {"WG401"}),
+    # `X+=v` as a prefix appends
+    ("X={MAIN}; X+=/x bash -c 'rm -f \"$X\"'", {"WG401"}),
+    # `_command` (phase 10 did not reach it): a substitution in a redirection's target is walked, in a child shell
+    ("echo a > \"$(rm -f {MAIN}/x; echo /tmp/s)\"", {"WG401", "WG403"}),
+    # `${X:=v}` assigns while the words expand, with a redirection or a heredoc beside them too
+    ("X=; : ${X:={MAIN}/x} > /dev/null; rm -f \"$X\"", {"WG403"}),
+    ("X=; : ${X:={MAIN}/x} <<EOF\nhi\nEOF\nrm -f \"$X\"", {"WG403"}),
+    # `let X=1` assigns X (its words are arithmetic): X is no longer the one set before
+    ("X=/tmp/s; let X=1; rm -f \"$X\"", {"WG403"}),
+    # `evaluations`: two values run as code in one command are two walks (only the same code twice is one), and a
+    # repeated one does not end the list
+    ("Y='a[$(true)]'; X='a[$(touch {MAIN}/x)]'; (( Y + X ))", {"WG401"}),
+    ("Y='a[$(true)]'; X='a[$(touch {MAIN}/x)]'; (( Y + Y + X ))", {"WG401"}),
+    # code a value runs when evaluated runs in the shell's cwd (evaluations passes it on)
+    ("X='a[$(rm -f x)]'; (( X ))", "pass"),
+    # a command that is only "$@" in a function runs the call's words (_positional_expanded)
+    ("f(){ \"$@\"; }; f rm -f {MAIN}/x", {"WG401", "WG406"}),
+]
+
+
+# ids by the command's text, not by position: mutmut's resumed run collects coverage only for test ids it has not seen,
+# so a row inserted before others must not take over an older row's id (and its recorded coverage)
+@pytest.mark.parametrize("command,expected", PHASE_11_ROWS, ids=[plain_id(c, 200) for c, _ in PHASE_11_ROWS])
+def test_phase_11_rows(world: Repo, command: str, expected) -> None:
+    catalogue.assert_hook_row(world, command, expected)
+
+
+def test_a_case_body_walked_again_after_a_fall_through_keeps_its_depth() -> None:
+    walker, seen = bare_walker()
+    walker.visit(parse("case $v in a) x ;& b) y ;; esac").body[0], ShellState(cwd="/w"), 3)
+    assert [(step.name, step.depth) for step in seen] == [("x", 3), ("y", 3), ("y", 3)]
+
+
+def test_the_same_evaluated_code_twice_is_walked_once_and_two_unknown_ones_are_both_reported() -> None:
+    walker, seen = bare_walker()
+    walker.walk_script(parse("X='a[$(c)]'; (( X + X ))"), ShellState(cwd="/w"))
+    assert [step.name for step in seen] == ["c", ":"]  # `c` once (the `:` is the arithmetic's own step)
+    walker, _ = bare_walker()
+    walker.walk_script(parse('echo "${!X}" "${Y@P}"'), ShellState(cwd="/w", variables={"X": None, "Y": None}))
+    assert [f[0] if isinstance(f, tuple) else f for f in walker.findings] == ["unknown code", "unknown code", "c:echo"]
+
+
+def test_code_a_value_runs_when_evaluated_nests_one_level_deeper() -> None:
+    walker, seen = bare_walker()
+    walker.walk_script(parse("X='a[$(c)]'; (( X ))"), ShellState(cwd="/w"), 3)
+    assert [(step.name, step.depth) for step in seen] == [("c", 4), (":", 4)]  # the evaluated code and its own step
