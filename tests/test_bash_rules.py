@@ -1728,6 +1728,15 @@ REVIEW_26A_ROWS = [
     ("X=1 eval 'unset X'; rm -rf \"${X:-/tmp/s}/x\"", {"WG403"}),
     ("f(){ unset X; }; X=1 f; rm -rf \"${X:-/tmp/s}/x\"", {"WG403"}),
     ("unset X; rm -rf \"${X:-/tmp/s}/x\"", "pass"),
+    # `! PIPELINE` succeeds where the pipeline failed, and an if's else runs where its condition failed: a cd there
+    # may have stayed where it was (both passed on main too)
+    ("! cd nonexist/a/b && rm -f ../../../README.md", {"WG401"}),
+    ("{ ! cd nonexist/a/b; } && rm -f ../../../README.md", {"WG401"}),
+    ("if ! cd nonexist/a/b; then rm -f ../../../README.md; fi", {"WG401"}),
+    ("f(){ cd nonexist/a/b; }; ! f && rm -f ../../../README.md", {"WG401"}),
+    ("if cd nonexist/a/b; then :; else rm -f ../../../README.md; fi", {"WG401"}),
+    ("if cd src/a/b; then touch x; else touch y; fi", "pass"),
+    ("! true && touch x", "pass"),
     # must pass
     ("cd src/a/b/c/d/top && cd src && touch x", "pass"),
     ("cd src/a/b/c/d/top; touch x", "pass"),

@@ -370,6 +370,9 @@ HAND: list[tuple[str, str, bool]] = [
     ("review-26a", "bash -E -c 'X=/tmp/obs-ra; trap \"rm -f \\\"\\$X\\\"\" ERR; (X={MAIN}/notes.txt; false)'", A),
     ("review-26a", "git clean -fdq src; cd src/a/b/c/d || rm -f ../../../notes.txt", A),
     ("review-26a", "env - PATH=/usr/bin:/bin touch obs-ra1.txt", O),
+    ("review-26a", "! cd nonexist/a/b && rm -f ../../../notes.txt", A),
+    ("review-26a", "if cd nonexist/a/b; then :; else rm -f ../../../notes.txt; fi", A),
+    ("review-26a", "if cd src/a/b; then touch obs-ra2.txt; else touch obs-ra3.txt; fi", O),
     # case fall-through: `;&` runs the next body, `;;&` tests the later patterns, from where the body ended
     ("case-fallthrough", "X=/tmp/obs-cf; case a in a) X={MAIN}/notes.txt ;& b) rm -f \"$X\" ;; esac", A),
     ("case-fallthrough", "X=/tmp/obs-cf; case a in a) X={MAIN}/notes.txt ;;& *) rm -f \"$X\" ;; esac", A),

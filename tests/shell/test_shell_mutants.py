@@ -1055,7 +1055,7 @@ WALKS: dict[str, tuple] = {
     'X=v env Y=$X printenv': ([('env', 'W', ('env', None, 'printenv'), 0, ()), (None, 'W', (None, 'printenv'), 1, ('env',))], [], 'W', 4),
     'f() { f; }; f': ([('f', 'W', ('f',), 0, ()), ('f', 'W', ('f',), 1, ()), ('f', 'W', ('f',), 2, ()), ('f', 'W', ('f',), 3, ()), ('f', 'W', ('f',), 4, ()), ('f', 'W', ('f',), 5, ()), ('f', 'W', ('f',), 6, ()), ('f', 'W', ('f',), 7, ()), ('f', 'W', ('f',), 8, ())], ['WG901'], 'W', 37),
     'time cd src; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 7),
-    '! cd src; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], 'W/src', 8),
+    '! cd src; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('ls', 'W', ('ls',), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], None, 11),  # `!`: the cd may have failed (stop 26)
     # `cd /tmp` runs only where `cd src` failed: a cd that fails stays, so from W (or W/src: the walk takes a cd to
     # succeed); the list ends in W/src or /tmp, each walked (stop 25; before: `cd ..` from W/src, then unknown)
     'cd src || cd /tmp; ls': ([('cd', 'W', ('cd', 'src'), 0, ()), ('cd', 'W', ('cd', '/tmp'), 0, ()), ('cd', 'W/src', ('cd', '/tmp'), 0, ()), ('ls', '/tmp', ('ls',), 0, ()), ('ls', 'W/src', ('ls',), 0, ())], [], None, 13),

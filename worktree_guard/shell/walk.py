@@ -132,6 +132,13 @@ class Walker:
         elif isinstance(node, ast.Sequence):
             self.sequence(node, state, depth, persistent)
         elif isinstance(node, ast.Pipeline):
+            if node.negated:
+                # `! PIPELINE` succeeds where the pipeline failed: a cd in it may have stayed where it was (review 26a:
+                # `! cd nonexist/a/b && rm -f ../../../x` was judged from nonexist/a/b)
+                before = _directory(state)
+                self.visit(ast.Pipeline(span=node.span, stages=node.stages), state, depth, persistent)
+                _may_have_stayed(state, before)
+                return
             last = len(node.stages) - 1
             for i, stage in enumerate(node.stages):
                 if i == last and state.lastpipe is None and len(node.stages) > 1:
@@ -283,10 +290,14 @@ class Walker:
         bodies = node.bodies
         i = 0
         while i + 1 < len(bodies):
+            before = _directory(state)
             self.visit(bodies[i], state, depth, persistent)
             branch = state.copy()
             self.visit(bodies[i + 1], branch, depth, persistent)
             outcomes.append(branch)
+            # the next condition, or the else, runs where this one failed: a cd in it may have stayed where it was
+            # (review 26a: `if cd nonexist/a/b; then :; else rm -f ../../../x; fi` was judged from nonexist/a/b)
+            _may_have_stayed(state, before)
             i += 2
         if i < len(bodies):
             branch = state.copy()
