@@ -525,6 +525,31 @@ def test_each_routing_config_and_destination_gets_exactly_its_records(world: Rep
     assert git_records(world, command) == (codes, records), command
 
 
+# The code git runs (`worktree_guard_shell_unwrap`: phase 9 and 10 never reached its mutants; only the catalogues held
+# rows): a pager or an alias's `!` code is walked in the top of the checkout git acts on (W from W/src: git moves there),
+# and so is `git bisect run`'s command; code from git's environment config is walked once, not until the budget (WG901).
+# The verdict and each violation's code and rule (the spans of `-c` code are off by one: phase 9's finding, not pinned).
+GIT_CODE_ROWS: list[tuple[str, str, list[tuple[str, str]]]] = [
+    ("git -c core.pager='touch {MAIN}/p' log", "deny", [("WG401", "writes")]),
+    ("git -c core.pager='touch p' log", "pass", []),
+    ("git -C {MAIN} -c core.pager='touch p' log", "deny", [("WG401", "writes")]),
+    ("cd src && git -c core.pager='touch ../../p' log", "deny", [("WG401", "writes")]),
+    ("git bisect run rm {MAIN}/x", "deny", [("WG401", "writes")]),
+    ("git bisect run rm x", "pass", []),
+    ("cd src && git bisect run rm ../x", "deny", [("WG401", "writes")]),
+    # what `git bisect run` runs is a program, never shell code of this shell: a computed name with `;` in an argument is
+    # no `eval` there
+    ("git bisect run $X 'a;b'", "pass", []),
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!git x' git x", "pass", []),
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!git status' git x", "pass", []),
+]
+
+
+@pytest.mark.parametrize(("command", "decision", "codes"), GIT_CODE_ROWS, ids=[plain_id(c, 60) for c, _, _ in GIT_CODE_ROWS])
+def test_the_code_git_runs_is_walked_where_git_runs_it(world: Repo, command: str, decision: str, codes: list) -> None:
+    verdict = bash(world, command)
+    assert (verdict.decision, sorted((v.code, v.rule) for v in verdict.violations)) == (decision, codes), command
+
 # --- the repository's own state: per-worktree config, a detached shared checkout --------------------------------
 
 WORKTREE_CONFIG = [("true", set()), ("True", set()), ("yes", set()), ("on", set()), ("1", set()), ("false", {"WG305"}), ("2", {"WG305"})]
