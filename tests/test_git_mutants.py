@@ -464,6 +464,92 @@ def test_a_remote_where_git_runs_unknown_does_not_depend_on_the_hooks_own_cwd(wo
     monkeypatch.chdir(world.main)
     assert git_records(world, "git -C $X push '~nosuchuser-wg/x' HEAD:main") == (set(), [])
 
+
+# --- phase 11 (rules/git after stop 25: config that routes a push/fetch/pull, `heads/<b>`, a quoted `~` with HOME) ---
+
+PHASE_11_RECORDS: list[tuple[str, set, list]] = [
+    # `-c remote.*`, `url.*`, a branch's `.remote`/`.pushremote`/`.merge` (stop 25): config that sends a push, fetch or pull
+    # back into this repository; from the environment too; the key in any case; one record however many keys
+    ('git -c remote.origin.url=. push origin HEAD:main', {'WG305'}, [('WG305', '`git -c remote.origin.url=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
+    ('git -c url.file://{MAIN}.insteadOf=gh: push gh: HEAD:main', {'WG305'}, [('WG305', '`git -c url.file://{MAIN}.insteadof=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
+    ('GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=. git fetch origin x:main', {'WG305'}, [('WG305', '`git -c remote.origin.url=…` changes where `git fetch` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
+    ('git -c remote.origin.url=. pull origin main', {'WG305'}, [('WG305', '`git -c remote.origin.url=…` changes where `git pull` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
+    ('git -c REMOTE.origin.URL=. push origin HEAD:main', {'WG305'}, [('WG305', '`git -c remote.origin.url=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
+    ('git -c remote.origin.url=. -c url.x.insteadOf=y push origin HEAD:main', {'WG305'}, [('WG305', '`git -c remote.origin.url=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
+    ('git -c branch.x.remote=. push', {'WG305'}, [('WG305', '`git -c branch.x.remote=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
+    ('git -c branch.x.merge=refs/heads/main pull', {'WG305'}, [('WG305', '`git -c branch.x.merge=…` changes where `git pull` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
+    ('git -c branch.x.pushRemote=. push', {'WG305'}, [('WG305', '`git -c branch.x.pushremote=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
+    ('git -c branch.x.description=y push', set(), []),
+    ('git -c x.remote=. push', set(), []),
+    ('git -c user.name=x push', set(), []),
+    ('git -c remote.origin.url=. status', set(), []),
+    # `push.default` only where the push may go to this repository: no remote named, one only known at run time, or one
+    # that is this repository (`origin` is not: review 10's must-pass)
+    ('git -c push.default=upstream push', {'WG305'}, [('WG305', '`git -c push.default=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
+    ('git -c Push.Default=upstream push', {'WG305'}, [('WG305', '`git -c push.default=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
+    ('git -c push.default=upstream push .', {'WG305'}, [('WG305', '`git -c push.default=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
+    ('git -c push.default=upstream push $R', {'WG305'}, [('WG305', '`git -c push.default=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
+    ('git -c push.default=current push -q origin', set(), []),
+    ('git -c push.default=upstream push origin', set(), []),
+    # `git remote update`/`prune` with such config (review 25b: `--prune` deleted main's branch); other verbs read only
+    ('git -c remote.origin.url=/tmp/e.git remote prune origin', {'WG305'}, [('WG305', '`git -c remote.origin.url=…` changes where `git remote` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
+    ('git -c remote.origin.url=/tmp/e.git remote update --prune', {'WG305'}, [('WG305', '`git -c remote.origin.url=…` changes where `git remote` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
+    ('git -c remote.origin.url=/tmp/e.git remote show origin', set(), []),
+    ('git -c remote.origin.url=/tmp/e.git remote', set(), []),
+    # `heads/<b>` as a destination is refs/heads/<b> to git (its first rule, refs/%s); only a checked-out branch counts, and
+    # only after `heads/`; a refspec without a colon moves no branch here
+    ('git push . HEAD:heads/main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git fetch . HEAD:heads/main', {'WG305'}, [('WG305', '`git fetch` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git pull . HEAD:heads/main', {'WG305'}, [('WG305', '`git pull` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git push . HEAD:heads/x', set(), []),
+    ('git push . HEAD:heads/feature', set(), []),
+    ('git push . HEAD:xheads/main', set(), []),
+    ('git push . HEAD:xxxxxxmain', set(), []),
+    ('git push . HEAD:heads', set(), []),
+    ('git push . HEAD:heads/', set(), []),
+    ('git push . main', set(), []),
+    ('git fetch . main', set(), []),
+    # a quoted `~` is expanded by git with the HOME the command gives it (phase 10's fail-open, fixed in stop 25): any
+    # HOME the command sets other than the walker's may be a checkout; an unchanged HOME, or no `~`, reads as before
+    ("HOME={MAIN} git pull -q '~/' worktree-agent-a1234567890abcdef:main", {'WG305'}, [('WG305', '`git pull` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ("export HOME={MAIN}; git pull -q '~/' worktree-agent-a1234567890abcdef:main", {'WG305'}, [('WG305', '`git pull` would move `main`, the branch checked out in {MAIN}.', {}, "git pull -q '~/' worktree-agent-a1234567890abcdef:main")]),
+    ("HOME=/tmp git push '~/x' HEAD:main", {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('HOME=/tmp git push /tmp/x HEAD:main', set(), []),
+    ("HOME=/opt/wg-test-home git push '~/x' HEAD:main", set(), []),
+    ("git push '~/x' HEAD:main", set(), []),
+]
+
+
+@pytest.mark.parametrize(("command", "codes", "records"), PHASE_11_RECORDS, ids=[plain_id(c, 60) for c, _, _ in PHASE_11_RECORDS])
+def test_each_routing_config_and_destination_gets_exactly_its_records(world: Repo, command: str, codes: set, records: list) -> None:
+    assert git_records(world, command) == (codes, records), command
+
+
+# The code git runs (`worktree_guard_shell_unwrap`: phase 9 and 10 never reached its mutants; only the catalogues held
+# rows): a pager or an alias's `!` code is walked in the top of the checkout git acts on (W from W/src: git moves there),
+# and so is `git bisect run`'s command; code from git's environment config is walked once, not until the budget (WG901).
+# The verdict and each violation's code and rule (the spans of `-c` code are off by one: phase 9's finding, not pinned).
+GIT_CODE_ROWS: list[tuple[str, str, list[tuple[str, str]]]] = [
+    ("git -c core.pager='touch {MAIN}/p' log", "deny", [("WG401", "writes")]),
+    ("git -c core.pager='touch p' log", "pass", []),
+    ("git -C {MAIN} -c core.pager='touch p' log", "deny", [("WG401", "writes")]),
+    ("cd src && git -c core.pager='touch ../../p' log", "deny", [("WG401", "writes")]),
+    ("git bisect run rm {MAIN}/x", "deny", [("WG401", "writes")]),
+    ("git bisect run rm x", "pass", []),
+    ("cd src && git bisect run rm ../x", "deny", [("WG401", "writes")]),
+    # what `git bisect run` runs is a program, never shell code of this shell: a computed name with `;` in an argument is
+    # no `eval` there
+    ("git bisect run $X 'a;b'", "pass", []),
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!git x' git x", "pass", []),
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!git status' git x", "pass", []),
+]
+
+
+@pytest.mark.parametrize(("command", "decision", "codes"), GIT_CODE_ROWS, ids=[plain_id(c, 60) for c, _, _ in GIT_CODE_ROWS])
+def test_the_code_git_runs_is_walked_where_git_runs_it(world: Repo, command: str, decision: str, codes: list) -> None:
+    verdict = bash(world, command)
+    assert (verdict.decision, sorted((v.code, v.rule) for v in verdict.violations)) == (decision, codes), command
+
 # --- the repository's own state: per-worktree config, a detached shared checkout --------------------------------
 
 WORKTREE_CONFIG = [("true", set()), ("True", set()), ("yes", set()), ("on", set()), ("1", set()), ("false", {"WG305"}), ("2", {"WG305"})]
