@@ -1616,3 +1616,12 @@ def test_a_word_the_agents_environment_gave(raw: str, expected: bool) -> None:
     assert inherited(word, state) is expected
     state.forget_names()
     assert inherited(word, state) is False
+
+
+def test_the_stack_holds_pwd_and_not_a_guess_of_it() -> None:
+    """pushd puts $PWD on the stack; where $PWD is not known (a merge of `cd link` and `cd target`), the entry is not
+    known either, and a popd to it goes nowhere known (before: the physical directory, taken for $PWD)."""
+    state = after_builtins("pushd /tmp; popd", ShellState(cwd="/w", variables={"PWD": None}))
+    assert (state.cwd, state.dirstack) == (None, [])
+    state = after_builtins("pushd /tmp; popd", ShellState(cwd="/w", variables={"PWD": "/l"}))
+    assert (state.cwd, state.variables["PWD"]) == ("/l", "/l")

@@ -236,7 +236,7 @@ def apply_builtin(step: ShellCommand) -> None:
                 # `pushd -n dir` / `popd -n` edit the stack without moving: what it holds is no longer followed.
                 state.dirstack = [None] * (len(state.dirstack) + 1)
             return
-        previous = state.logical() or state.cwd
+        previous = state.logical()  # the stack holds $PWD: not known when it was not (a popd to it is then WG202)
         fallback = state.copy() if change.kernel is not None else None
         state.chdir(change.physical, change.logical if change.pwd_known else None)
         if fallback is not None:
