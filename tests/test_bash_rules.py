@@ -1422,6 +1422,7 @@ STARTUP_FILE_ROWS = [
     ("echo 'rm -rf {MAIN}/src' > r; yash --rcfile=r -ic true", {"WG404"}),
     ("echo 'rm -rf {MAIN}/src' > p; yash -l --profile=p -c true", {"WG404"}),  # a login yash reads it
     ("echo 'rm -rf {MAIN}/src' > p; yash --profile p -lc true", {"WG404"}),
+    ("yash -l --profile=/dev/null -c true", "pass"),
     # must pass: the user's own HOME, no startup file, /dev/null
     ("HOME=$PWD yash --norcfile -ic true", "pass"),
     ("HOME=$PWD ksh -c true", "pass"),
@@ -1690,6 +1691,7 @@ LOGICAL_CD_ROWS = [
     ("enable -n cd; enable cd; cd src; touch x", "pass"),
     ("enable -n echo; echo hi", "pass"),
     ("pushd src; dirs -v; popd; touch x", "pass"),
+    ("cd src; dirs -c; touch x", "pass"),  # the stack is emptied, not the directory
     # `set -E`, `set -T`, `shopt -s extdebug`: a subshell keeps the ERR, DEBUG and RETURN traps, and runs them with
     # its own state (bash 5.2 checked: the subshell's X)
     ("X=/tmp/x; set -E; trap 'rm -f \"$X\"' ERR; (X={MAIN}/README.md; false)", {"WG401"}),

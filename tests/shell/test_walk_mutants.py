@@ -275,7 +275,11 @@ def directories(source: str) -> tuple:
     its $PWD is the same."""
     import tempfile
 
-    base = os.path.realpath(tempfile.mkdtemp(prefix="wg-dirs-"))
+    with tempfile.TemporaryDirectory(prefix="wg-dirs-") as made:
+        return _directories(source, os.path.realpath(made))
+
+
+def _directories(source: str, base: str) -> tuple:
     for sub in ("a/b", "b"):
         os.makedirs(os.path.join(base, sub))
 
