@@ -573,17 +573,18 @@ CONFIGURED_KEY_ROWS = [
     ('git init -q {BASE}/r && echo URL: {MAIN} > {BASE}/r/.git/remotes/x && git -C {BASE}/r push x HEAD:main', {"WG404"}),
     ('git init -q {BASE}/r && echo {MAIN} > {BASE}/r/.git/branches/x && git -C {BASE}/r push x HEAD:main', {"WG404"}),
     ('git init -q {BASE}/r && echo x > {BASE}/r/.git/index && git -C {BASE}/r status', "pass"),
-    # keys that send push or fetch to another repository (whose refs git then writes) or make git read files named elsewhere
-    ("git config --worktree remote.x.url {MAIN} && git push x +HEAD:refs/heads/main", {"WG404"}),
-    ("git config --worktree remote.x.pushurl {MAIN} && git push x +HEAD:refs/heads/main", {"WG404"}),
-    ("git config --worktree url.{MAIN}.insteadOf https://example.com/r && git push https://example.com/r :main", {"WG404"}),
-    ("git config --worktree url.{MAIN}.pushInsteadOf https://example.com/r && git push https://example.com/r :main", {"WG404"}),
+    # keys that send push or fetch to another repository (whose refs git then writes) or make git read files named elsewhere;
+    # in W (WG305 too) their value stays in its config.worktree for later calls, which do not read it (rules/git.py `_lasting_door`)
+    ("git config --worktree remote.x.url {MAIN} && git push x +HEAD:refs/heads/main", {"WG305", "WG404"}),
+    ("git config --worktree remote.x.pushurl {MAIN} && git push x +HEAD:refs/heads/main", {"WG305", "WG404"}),
+    ("git config --worktree url.{MAIN}.insteadOf https://example.com/r && git push https://example.com/r :main", {"WG305", "WG404"}),
+    ("git config --worktree url.{MAIN}.pushInsteadOf https://example.com/r && git push https://example.com/r :main", {"WG305", "WG404"}),
     ("git config --worktree remote.pushDefault x && git push", {"WG404"}),
     ("git config --worktree branch.b.remote x && git push", {"WG404"}),
     ("git config --worktree branch.b.pushRemote x && git push", {"WG404"}),
-    ("git config --worktree sendemail.smtpServer /tmp/x && git send-email -1", {"WG404"}),
-    ("git config --worktree http.cookieFile /tmp/x && git fetch -q", {"WG404"}),
-    ("git config --worktree core.attributesFile /tmp/x && git diff", {"WG404"}),
+    ("git config --worktree sendemail.smtpServer /tmp/x && git send-email -1", {"WG305", "WG404"}),
+    ("git config --worktree http.cookieFile /tmp/x && git fetch -q", {"WG305", "WG404"}),
+    ("git config --worktree core.attributesFile /tmp/x && git diff", {"WG305", "WG404"}),
     ("git config --worktree remote.x.fetch '+refs/heads/*:refs/remotes/x/*' && git status", "pass"),
     ('git init -q {BASE}/r && echo x > {BASE}/r/.git/config && git --git-dir={BASE}/r/.git status', {"WG404"}),
 ]
@@ -614,7 +615,43 @@ def test_a_worktree_config_of_the_agents_own_name_is_not_a_moved_checkout(world:
     """`git config --worktree user.email …` in W (extensions.worktreeConfig) before a commit was WG303 + WG404."""
     git("config", "extensions.worktreeConfig", "true", cwd=world.main)
     assert hook(world, "git config --worktree user.email me@example.com && git commit -q --allow-empty -m x").decision == "pass"
-    assert hook(world, "git config --worktree core.fsmonitor x && git status").codes == ["WG404"]
+    assert hook(world, "git config --worktree core.fsmonitor x && git status").codes == ["WG305", "WG404"]
+
+
+# An agent's calls one by one, with extensions.worktreeConfig on (sparse-checkout users have it): the first call writes
+# W's own config.worktree, a later call's git follows it, and the guard reads what a command configures only for the
+# rest of that command. Each row was an escape in real git 2.39 (the later calls pass the guard); now the call that
+# opens the door is WG305 (rules/git.py `_lasting_door`).
+LASTING_DOOR_CALLS = [
+    # code: git status runs the fsmonitor hook
+    (["git config --worktree core.fsmonitor 'rm -f {MAIN}/README.md; :'", "git status --short"], "README"),
+    # a filter driver W's .gitattributes names: `git add` runs its clean command
+    (["git config --worktree filter.x.clean 'rm -f {MAIN}/README.md; cat'", "echo '*.txt filter=x' > .gitattributes && echo y > y.txt && git add y.txt"], "README"),
+    # routing: W as its own remote, a fetch refspec into the main checkout's branch, then a pull (phase 11's run)
+    (["git config --worktree remote.origin.url {W}", "git config --worktree remote.origin.fetch +refs/heads/{BRANCH}:refs/heads/main", "git pull -q origin"], "main"),
+]
+
+
+@pytest.mark.parametrize(("calls", "harm"), LASTING_DOOR_CALLS, ids=[plain_id(c[0], 60) for c, _ in LASTING_DOOR_CALLS])
+def test_a_worktree_config_door_is_refused_in_the_call_that_opens_it(world: Repo, calls: list[str], harm: str) -> None:
+    git("config", "extensions.worktreeConfig", "true", cwd=world.main)
+    git("commit", "-q", "--allow-empty", "-m", "ahead of main", cwd=world.worktree)
+    branch = git("rev-parse", "--abbrev-ref", "HEAD", cwd=world.worktree).strip()
+    main_before = git("rev-parse", "main", cwd=world.main).strip()
+    calls = [c.replace("{BRANCH}", branch) for c in calls]
+    refused = [hook(world, c) for c in calls[:-1]]
+    assert any(r.decision == "deny" and r.codes == ["WG305"] for r in refused), [r.reason for r in refused]
+    assert all(r.decision == "deny" and r.codes == ["WG305"] and "stays in the config of" in r.reason for r in refused if r.decision == "deny"), [r.reason for r in refused]
+    # What the deny prevents: the same calls run for real (as if let through), the last one passing the guard on its own
+    for command in calls[:-1]:
+        subprocess.run(["bash", "-c", fill(command, world)], cwd=world.worktree, check=True, capture_output=True)
+    last = hook(world, calls[-1])
+    assert last.decision == "pass", last.reason
+    subprocess.run(["bash", "-c", fill(calls[-1], world)], cwd=world.worktree, check=False, capture_output=True, stdin=subprocess.DEVNULL, timeout=60)
+    if harm == "README":
+        assert not (world.main / "README.md").exists()
+    else:
+        assert git("rev-parse", "main", cwd=world.main).strip() != main_before
 
 
 def _link(world: Repo, target: str, symlink: bool = False) -> Path:

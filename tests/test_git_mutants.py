@@ -308,7 +308,7 @@ EDGE_RECORDS: list[tuple[str, set, list]] = [
     ('git -C {MAIN} checkout x --pathspec-from-file=f', {'WG302'}, [('WG302', '`git checkout` would rewrite or discard files of the shared checkout {MAIN}; run it in {W}.', {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
     ('GIT_TEMPLATE_DIR=$T git init', {'WG305'}, [('WG305', '`git init` with $GIT_TEMPLATE_DIR in {W} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL')]),
     ('GIT_CONFIG_COUNT=$N git init', {'WG305', 'WG404'}, [('WG305', '`git init` with $GIT_CONFIG_COUNT in {W} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.', {}, 'ALL'), ('WG404', '$GIT_CONFIG_COUNT is only known at run time; run git without it.', {}, 'ALL')]),
-    ('git config --worktree core.worktree /tmp/x && git status', {'WG404'}, [('WG404', "git would read the config or hooks of {W}, which this command set or wrote first (a template's, a write into its git dir, `git config`); run git without it.", {}, 'git status')]),
+    ('git config --worktree core.worktree /tmp/x && git status', {'WG305', 'WG404'}, [('WG305', '`git config --worktree core.worktree` stays in the config of {W} after this command, and a later git in it would find another work tree or read config worktree-guard has not read; set it with `git -c` on the one git command that needs it, where worktree-guard can check it, or ask the user.', {}, 'git config --worktree core.worktree /tmp/x'), ('WG404', "git would read the config or hooks of {W}, which this command set or wrote first (a template's, a write into its git dir, `git config`); run git without it.", {}, 'git status')]),
     ('git config --worktree user.name x && git status', set(), []),
     ('git config --worktree --get core.worktree && git status', set(), []),
     ('git add core.worktree /tmp/x && git status', set(), []),
@@ -669,3 +669,129 @@ def test_a_repository_nested_in_a_shared_checkout_is_named_by_that_checkout(worl
     assert git_records(world, "git -C {MAIN}/vendor reset --hard") == ({"WG302"}, [(
         "WG302", "`git reset` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.",
         {"path": "{MAIN}", "resolved": "{MAIN}", "shared_root": "{MAIN}", "suggestion": "{W}"}, "ALL")])
+
+
+# --- `git config --worktree` in W: the doors that stay open for later calls (rules/git.py `_lasting_door`) -----------
+# With extensions.worktreeConfig git keeps the key in W's own config.worktree; a later call's git reads it, and the
+# guard does not (it reads what a command configures only for the rest of that command). Phase 11's run of rules/git:
+# `remote.origin.url <W>`, a fetch refspec into refs/heads/main and `git pull -q origin`, one call each, moved main.
+# The fragment names which reason the WG305 gives (None: the row passes).
+LASTING_WHY = {
+    "L": "would find another work tree",
+    "C": "would run that code",
+    "U": "would go to this repository itself",
+    "R": "rewritten into this repository itself",
+    "F": "send or read files named elsewhere",
+    "B": "could move a branch another checkout has checked out",
+    "M": "would mirror every ref",
+    "P": "push to the branch's upstream",
+    "E": "cannot tell which keys it holds",
+    "K": "a key only known at run time",
+}
+LASTING_DOOR_ROWS: list[tuple[str, str | None]] = [
+    # code git runs, and where it finds its work tree or config
+    ("git config --worktree core.fsmonitor 'rm -f {MAIN}/README.md'", "C"),
+    ("git config --worktree core.pager less", "C"),
+    ("git config --worktree alias.st 'log --oneline'", "C"),
+    ("git config --worktree Alias.St '!rm x'", "C"),
+    ("git config --worktree core.hooksPath /tmp/h", "C"),
+    ("git config --worktree filter.x.clean cat", "C"),
+    ("git config --worktree remote.origin.uploadpack 'rm x'", "C"),
+    ("git config --worktree protocol.ext.allow always", "C"),
+    ("git config --worktree receive.denyCurrentBranch ignore", "C"),
+    ("git config --worktree --type bool core.fsmonitor true", "C"),
+    ("git config --worktree set core.fsmonitor x", "C"),
+    ("git config --worktree set --append core.fsmonitor x", "C"),
+    ("git config --worktree --add core.fsmonitor x", "C"),
+    ("git config --worktree --replace-all core.fsmonitor x", "C"),
+    ("git config --worktree core.worktree {MAIN}", "L"),
+    ("git config --worktree extensions.worktreeConfig false", "L"),
+    ("git config --worktree core.bare true", "L"),
+    ("git config --worktree include.path /tmp/i", "L"),
+    ("git config --worktree includeIf.gitdir:/x.path /tmp/i", "L"),
+    # where a later push or fetch goes: this repository itself (or not known) is a door, another repository is not
+    ("git config --worktree remote.origin.url {W}", "U"),
+    ("git config --worktree remote.origin.url file://{MAIN}", "U"),
+    ("git config --worktree remote.origin.url .", "U"),
+    ("git config --worktree remote.origin.url ../..", "U"),
+    ("cd src && git config --worktree remote.origin.url ../..", "U"),
+    ('git config --worktree remote.origin.url "$U"', "U"),
+    ("git config --worktree Remote.Origin.URL {MAIN}", "U"),
+    ("git config --worktree remote.origin.pushurl {MAIN}", "U"),
+    ("git config --worktree branch.b.remote .", "U"),
+    ("git config --worktree branch.b.pushRemote {MAIN}", "U"),
+    ("git config --worktree remote.pushDefault {MAIN}", "U"),
+    ("git config --worktree remote.origin.url https://example.com/x", None),
+    ("git config --worktree remote.origin.url git@github.com:x/y.git", None),
+    ("git config --worktree remote.origin.pushurl https://example.com/x", None),
+    ("git config --worktree branch.b.remote origin", None),
+    ("git config --worktree remote.pushDefault origin", None),
+    ("git config --worktree url.{MAIN}.insteadOf https://example.com/r", "R"),
+    ("git config --worktree url.{MAIN}.pushInsteadOf https://example.com/r", "R"),
+    ("git config --worktree url.https://example.com/.insteadOf gh:", None),
+    ("git config --worktree sendemail.smtpServer /tmp/x", "F"),
+    ("git config --worktree http.cookieFile /tmp/x", "F"),
+    ("git config --worktree core.attributesFile /tmp/x", "F"),
+    # refspecs: a destination that may be a branch a shared checkout has checked out (main, in {MAIN})
+    ("git config --worktree remote.origin.fetch +refs/heads/x:refs/heads/main", "B"),
+    ("git config --worktree remote.origin.fetch +refs/heads/x:main", "B"),
+    ("git config --worktree remote.origin.fetch +refs/heads/x:heads/main", "B"),
+    ("git config --worktree remote.origin.fetch '+refs/heads/*:refs/heads/*'", "B"),
+    ("git config --worktree remote.origin.fetch 'refs/heads/*:refs/heads/m*'", "B"),
+    ('git config --worktree remote.origin.fetch "$R"', "B"),
+    ("git config --worktree --add remote.origin.fetch +refs/heads/x:refs/heads/main", "B"),
+    ("git config --worktree remote.origin.push HEAD:main", "B"),
+    ("git config --worktree remote.origin.push main", "B"),
+    ("git config --worktree remote.origin.fetch '+refs/heads/*:refs/remotes/origin/*'", None),
+    ("git config --worktree remote.origin.fetch 'refs/heads/*:refs/heads/x/*'", None),
+    ("git config --worktree remote.origin.fetch +refs/heads/x:refs/heads/mine", None),
+    ("git config --worktree remote.origin.fetch +refs/heads/x:refs/heads/mainx", None),
+    ("git config --worktree remote.origin.fetch refs/heads/main", None),
+    ("git config --worktree remote.origin.fetch +refs/heads/x:", None),
+    ("git config --worktree remote.origin.fetch ^refs/heads/main", None),
+    ("git config --worktree remote.origin.push HEAD:mine", None),
+    ("git config --worktree remote.origin.push ^refs/heads/main", None),
+    ("git config --worktree remote.origin.mirror true", "M"),
+    ("git config --worktree branch.b.merge refs/heads/main", "B"),
+    ("git config --worktree branch.b.merge main", "B"),
+    ('git config --worktree branch.b.merge "$M"', "B"),
+    ("git config --worktree branch.b.merge refs/heads/b", None),
+    ("git config --worktree push.default upstream", "P"),
+    ("git config --worktree push.default Tracking", "P"),
+    ('git config --worktree push.default "$D"', "P"),
+    ("git config --worktree push.default current", None),
+    ("git config --worktree push.default simple", None),
+    # what worktree-guard cannot read, and what is harmless
+    ("git config --worktree --edit", "E"),
+    ("git config --worktree -e", "E"),
+    ("git config --worktree --rename-section xalias alias", "E"),
+    ("git config --worktree --remove-section alias", "E"),
+    ("git config --worktree rename-section xalias alias", "E"),
+    ("git config --worktree remove-section alias", "E"),
+    ("git config --worktree edit", "E"),
+    ('git config --worktree "$K" v', "K"),
+    ("git config --worktree set", "K"),
+    ("git config --worktree user.name x", None),
+    ("git config --worktree core.sparseCheckout true", None),
+    ("git config --worktree pull.rebase true", None),
+    ("git config --worktree --unset core.fsmonitor", None),
+    ("git config --worktree --unset-all remote.origin.fetch", None),
+    ("git config --worktree unset core.worktree", None),
+    ("git config --worktree core.fsmonitor", None),
+    ("git config --worktree --get core.fsmonitor", None),
+    ("git config --worktree -f /tmp/x core.fsmonitor x", None),
+    ("git config --worktree --file=/tmp/x core.fsmonitor x", None),
+    ("git -C {BASE} config --worktree core.fsmonitor x", None),
+]
+
+
+@pytest.mark.parametrize(("command", "why"), LASTING_DOOR_ROWS, ids=[plain_id(c, 60) for c, _ in LASTING_DOOR_ROWS])
+def test_a_worktree_config_that_stays_a_door_is_refused(world: Repo, command: str, why: str | None) -> None:
+    codes, records = git_records(world, command)
+    lasting = [r for r in records if r[0] == "WG305" and "stays in the config of {W} after this command" in r[1]]
+    if why is None:
+        assert lasting == [], (command, records)
+        return
+    assert len(lasting) == 1 and LASTING_WHY[why] in lasting[0][1], (command, records)
+    assert all(LASTING_WHY[other] not in lasting[0][1] for other in LASTING_WHY if other != why), (command, lasting)
+    assert lasting[0][1].endswith("set it with `git -c` on the one git command that needs it, where worktree-guard can check it, or ask the user."), lasting

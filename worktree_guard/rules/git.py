@@ -338,9 +338,95 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
         shared_target = checkouts is not None and any(ctx.policy.judge_resolved(c).place == "shared" for c in checkouts)
         if "--worktree" not in flags or shared_target:
             side_door(f"`git config` would write configuration every worktree shares; use `git config --worktree` in {ctx.worktree_root}, or ask the user.")
+        elif not flags & CONFIG_ELSEWHERE and (checkouts is None or any(ctx.policy.judge_resolved(c).place == "inside" for c in checkouts)):
+            door = _lasting_door(call, command, ctx, flags, operands, branches)
+            if door is not None:
+                key, why = door
+                side_door(f"`git config --worktree {key}` stays in the config of {ctx.worktree_root} after this command, and {why}; set it with `git -c` on the one git command that needs it, where worktree-guard can check it, or ask the user.")
     if sub == "worktree" and operands:
         found.extend(_worktree_command(call, command, ctx, base))
     return found
+
+
+def _lasting_door(call: GitCall, command: ShellCommand, ctx: Context, flags: set[str], operands: list[str | None], branches: dict[str, str]) -> tuple[str, str] | None:
+    """Why a `git config --worktree` write in W is a door that stays open for W's later calls (with
+    extensions.worktreeConfig, git keeps it in W's own config.worktree), as (the key, why); None when it is not.
+    worktree-guard reads the config a command writes only for the rest of that command, so a key that runs code or
+    moves where git writes, checked in one call, took effect unseen in the next: phase 11's mutation run of rules/git
+    (`remote.origin.url <W>`, then a fetch refspec into refs/heads/main, then `git pull -q origin` moved main, one call
+    each), and `core.fsmonitor 'rm -f <main>/README.md'` before a `git status` in the next call removed the file
+    (git 2.39). Removing a key passes: git then reads the shared config, which the agent cannot write (WG305)."""
+    from ..shell.git_call import LOCATION_KEYS, REDIRECT_KEYS, SETUP_KEYS, allows_ext, code_kind
+
+    if flags & {"-e", "--edit", "--rename-section", "--remove-section"}:
+        return "(an edited, renamed or removed section)", "worktree-guard cannot tell which keys it holds then"
+    if operands and operands[0] in ("set", "unset", "edit", "rename-section", "remove-section"):
+        if operands[0] not in ("set", "unset"):
+            return f"{operands[0]}", "worktree-guard cannot tell which keys it holds then"
+        if operands[0] == "unset":
+            return None
+        operands = operands[1:]
+    elif flags & {"--unset", "--unset-all"}:
+        return None
+    if not operands or operands[0] is None:
+        return "(a key only known at run time)", "it may be one that runs code or sends a later push or fetch into a checked-out branch"
+    raw = operands[0].strip()
+    value = operands[1] if len(operands) > 1 else None
+    key = raw.lower()
+    section, _, variable = key.rpartition(".")
+    section = section.partition(".")[0]
+    if key in LOCATION_KEYS or key in SETUP_KEYS or key.startswith(("include.", "includeif.")):
+        return raw, "a later git in it would find another work tree or read config worktree-guard has not read"
+    if code_kind(key) is not None or allows_ext(key, value) or key.startswith("receive.deny"):
+        return raw, "a later git in it would run that code, or let a push update a checked-out branch, without worktree-guard seeing it"
+    if (section, variable) in (("remote", "url"), ("remote", "pushurl"), ("branch", "remote"), ("branch", "pushremote")) or key == "remote.pushdefault":
+        if value is None or _is_this_repository(value, call, command, ctx):
+            return raw, "a later push or fetch in it would go to this repository itself, whose branches the other checkouts have checked out"
+        return None
+    if (section, variable) in (("url", "insteadof"), ("url", "pushinsteadof")):
+        base = raw[len("url."):].rpartition(".")[0]  # the URL the rewrite leads to, in its own letter case
+        if _is_this_repository(base, call, command, ctx):
+            return raw, "a later push or fetch in it would be rewritten into this repository itself, whose branches the other checkouts have checked out"
+        return None
+    if (section, variable) in REDIRECT_KEYS:
+        return raw, "a later git in it would send or read files named elsewhere"
+    if section == "remote" and variable in ("fetch", "push"):
+        if value is None or _may_name_shared_branch(value, branches, push=variable == "push"):
+            return raw, f"a later `git {variable}` or `pull` in it could move a branch another checkout has checked out"
+        return None
+    if section == "remote" and variable == "mirror":
+        return raw, "a later `git push` in it would mirror every ref"
+    if section == "branch" and variable == "merge":
+        if value is None or _may_name_shared_branch(value, branches, push=True):
+            return raw, "a later `git push` in it could move a branch another checkout has checked out"
+        return None
+    if key == "push.default" and (value is None or value.strip().lower() in ("upstream", "tracking")):
+        return raw, "a later `git push` in it would push to the branch's upstream, which may be a branch another checkout has checked out"
+    return None
+
+
+def _may_name_shared_branch(refspec: str, branches: dict[str, str], push: bool) -> bool:
+    """Whether the destination of a configured refspec (`+refs/heads/*:refs/remotes/x/*`) may be a branch a shared
+    checkout has checked out: in full (`refs/heads/main`), as git finds a short one (`main`, `heads/main`), or
+    through a `*`. A fetch refspec without a colon stores nothing; a push one pushes to the same name."""
+    import re
+
+    spec = refspec.strip().lstrip("+")
+    if spec.startswith("^"):
+        return False  # a negative refspec leaves refs out
+    source, colon, destination = spec.partition(":")
+    if not colon:
+        if not push:
+            return False
+        destination = source
+    if not destination:
+        return False
+    names = [destination] if destination.startswith("refs/") else [f"refs/heads/{destination}", f"refs/{destination}"]
+    for name in names:
+        pattern = re.compile(".*".join(re.escape(part) for part in name.split("*")))
+        if any(pattern.fullmatch(f"refs/heads/{branch}") for branch in branches):
+            return True
+    return False
 
 
 #: `git init` in an existing repository with only these options writes nothing that is not there already; any
