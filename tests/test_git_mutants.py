@@ -491,6 +491,11 @@ PHASE_11_RECORDS: list[tuple[str, set, list]] = [
     ('git -c push.default=upstream push $R', {'WG305'}, [('WG305', '`git -c push.default=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
     ('git -c push.default=current push -q origin', set(), []),
     ('git -c push.default=upstream push origin', set(), []),
+    # only push reads push.default (a false WG305 on fetch and pull, phase 11's run)
+    ('git -c push.default=upstream fetch', set(), []),
+    ('git -c push.default=upstream pull', set(), []),
+    ('git -c push.default=upstream pull .', set(), []),
+    ('git -c push.default=upstream remote update', set(), []),
     # `git remote update`/`prune` with such config (review 25b: `--prune` deleted main's branch); other verbs read only
     ('git -c remote.origin.url=/tmp/e.git remote prune origin', {'WG305'}, [('WG305', '`git -c remote.origin.url=…` changes where `git remote` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
     ('git -c remote.origin.url=/tmp/e.git remote update --prune', {'WG305'}, [('WG305', '`git -c remote.origin.url=…` changes where `git remote` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),

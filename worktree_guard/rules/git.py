@@ -272,11 +272,12 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
         # `push.default=upstream`: config that sends the call back into this repository, or says which branch a
         # push without refspec moves (left by stop 24)
         # push.default only where the push may go to this repository: no remote named (the branch's, which may be
-        # `.`), or one that is (`git -c push.default=current push origin` is an ordinary push: review 10's must-pass)
+        # `.`), or one that is (`git -c push.default=current push origin` is an ordinary push: review 10's must-pass);
+        # only push reads it (`git -c push.default=upstream fetch` was a false WG305, phase 11's run)
         here = not operands or operands[0] is None or _is_this_repository(operands[0], call, command, ctx)
         for _, setting in settings:
             key = setting.partition("=")[0].lower()
-            if key.startswith(("remote.", "url.")) or (key == "push.default" and here) or (key.startswith("branch.") and key.endswith(BRANCH_ROUTING)):
+            if key.startswith(("remote.", "url.")) or (key == "push.default" and here and sub == "push") or (key.startswith("branch.") and key.endswith(BRANCH_ROUTING)):
                 side_door(f"`git -c {key}=…` changes where `git {sub}` sends or takes refs, which could be a branch another checkout has checked out; leave it out.")
                 break
     if sub in SHARED_STATE_SUBCOMMANDS:
