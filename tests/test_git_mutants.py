@@ -367,13 +367,15 @@ PHASE_10_RECORDS: list[tuple[str, set, list]] = [
     ('git push ssh://h{MAIN} HEAD:main', set(), []),
     ('git push git@host:x/y.git HEAD:main', set(), []),
     ('git push host:{MAIN} HEAD:main', set(), []),
-    # a word without a slash is a remote's name unless it is `.`, `..` or a path where git runs (W has `.git`, the
-    # symlinks `to-main` and `to-ssl`; W/src has none); `~` is the fixture's HOME, outside every checkout
+    # a word without a slash is a remote's name unless it is `.`, `..` or a path where git runs or at the top of its
+    # worktree (W has `.git`, the symlinks `to-main` and `to-ssl`); `~` is the fixture's HOME, outside every checkout
     ('git push .git HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
     ('git push to-main HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
     ('git push to-ssl HEAD:main', set(), []),
     ('git push .. HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
-    ('git -C {W}/src push .git HEAD:main', set(), []),
+    # from W/src too: git looks for it at the top of W, where it moved (review 27a: `cd src && git pull -q .git …` moved main)
+    ('git -C {W}/src push .git HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git -C {W}/src push nosuch HEAD:main', set(), []),
     ('git push ~/x HEAD:main', set(), []),
     ('git push ~ HEAD:main', set(), []),
     ('git push ../../../../x HEAD:main', set(), []),
@@ -684,8 +686,8 @@ def test_a_repository_nested_in_a_shared_checkout_is_named_by_that_checkout(worl
 LASTING_WHY = {
     "L": "would find another work tree",
     "C": "would run that code",
-    "U": "would go to this repository itself",
-    "R": "rewritten into this repository itself",
+    "U": "would go to a path on this machine",
+    "R": "rewritten to a path on this machine",
     "F": "send or read files named elsewhere",
     "B": "could move a branch another checkout has checked out",
     "M": "would mirror every ref",
@@ -705,6 +707,11 @@ LASTING_DOOR_ROWS: list[tuple[str, str | None]] = [
     ("git config --worktree protocol.ext.allow always", "C"),
     ("git config --worktree receive.denyCurrentBranch ignore", "C"),
     ("git config --worktree --type bool core.fsmonitor true", "C"),
+    ("git config --worktree -t path core.fsmonitor x", "C"),  # -t is --type (review 27a: it read `path` as the key)
+    ("git config --worktree -zt path core.fsmonitor x", "C"),
+    ("git config --worktree -tpath core.fsmonitor x", "C"),
+    ("git config --wor core.fsmonitor x", "C"),  # an abbreviation, resolved as git does
+    ("git config set --worktree core.fsmonitor x", "C"),  # git 2.46's verb, its options after it
     ("git config --worktree set core.fsmonitor x", "C"),
     ("git config --worktree set --append core.fsmonitor x", "C"),
     ("git config --worktree --add core.fsmonitor x", "C"),
@@ -727,6 +734,16 @@ LASTING_DOOR_ROWS: list[tuple[str, str | None]] = [
     ("git config --worktree branch.b.pushRemote {MAIN}", "U"),
     ("git config --worktree remote.pushDefault {MAIN}", "U"),
     ("git config --worktree remote.origin.url https://example.com/x", None),
+    # review 27a: any path is a door (a bare word too: `selfrepo`, then `ln -s . selfrepo`), a file: URL decoded or not
+    ("git config --worktree remote.origin.url selfrepo", "U"),
+    ("git config --worktree remote.origin.url /tmp/backup.git", "U"),
+    ("git config --worktree remote.origin.url ~/r", "U"),
+    ("git config --worktree remote.origin.url file:///%74mp/x", "U"),
+    ("git config --worktree remote.origin.url FILE:///tmp/x", "U"),
+    ("git config --worktree branch.b.remote ~/x", "U"),
+    ("git config --worktree branch.b.remote ..", "U"),
+    ("git config --worktree branch.b.remote https://example.com/x", None),
+    ("git config --worktree branch.b.remote git@github.com:x/y.git", None),
     ("git config --worktree remote.origin.url git@github.com:x/y.git", None),
     ("git config --worktree remote.origin.pushurl https://example.com/x", None),
     ("git config --worktree branch.b.remote origin", None),
@@ -734,6 +751,13 @@ LASTING_DOOR_ROWS: list[tuple[str, str | None]] = [
     ("git config --worktree url.{MAIN}.insteadOf https://example.com/r", "R"),
     ("git config --worktree url.{MAIN}.pushInsteadOf https://example.com/r", "R"),
     ("git config --worktree url.https://example.com/.insteadOf gh:", None),
+    ("git config --worktree url.git@github.com:.insteadOf gh:", None),
+    # git replaces the prefix as text: any local base may lead into this repository (review 27a)
+    ("git config --worktree url./.insteadOf gh:", "R"),
+    ("git config --worktree URL./.INSTEADOF gh:", "R"),
+    ("git config --worktree url.file:///.insteadOf gh:", "R"),
+    ("git config --worktree url.{BASE}/.insteadOf https://github.com/org/", "R"),
+    ("git config --worktree url.../.pushInsteadOf gh:", "R"),
     ("git config --worktree sendemail.smtpServer /tmp/x", "F"),
     ("git config --worktree http.cookieFile /tmp/x", "F"),
     ("git config --worktree core.attributesFile /tmp/x", "F"),
@@ -757,9 +781,9 @@ LASTING_DOOR_ROWS: list[tuple[str, str | None]] = [
     ("git config --worktree remote.origin.push HEAD:mine", None),
     ("git config --worktree remote.origin.push ^refs/heads/main", None),
     ("git config --worktree remote.origin.mirror true", "M"),
-    ("git config --worktree branch.b.merge refs/heads/main", "B"),
-    ("git config --worktree branch.b.merge main", "B"),
-    ('git config --worktree branch.b.merge "$M"', "B"),
+    ("git config --worktree branch.b.merge refs/heads/main", None),  # push.default upstream/tracking is the door (review 27a)
+    ("git config --worktree branch.b.merge main", None),
+    ('git config --worktree branch.b.merge "$M"', None),
     ("git config --worktree branch.b.merge refs/heads/b", None),
     ("git config --worktree push.default upstream", "P"),
     ("git config --worktree push.default Tracking", "P"),
@@ -769,6 +793,10 @@ LASTING_DOOR_ROWS: list[tuple[str, str | None]] = [
     # what worktree-guard cannot read, and what is harmless
     ("git config --worktree --edit", "E"),
     ("git config --worktree -e", "E"),
+    ("git config --worktree --edi", "E"),
+    ("git config --worktree --rename xcore core", "E"),
+    ("git config --worktree --rename-s xcore core", "E"),
+    ("git config --worktree --remove alias", "E"),
     ("git config --worktree --rename-section xalias alias", "E"),
     ("git config --worktree --remove-section alias", "E"),
     ("git config --worktree rename-section xalias alias", "E"),
@@ -800,3 +828,33 @@ def test_a_worktree_config_that_stays_a_door_is_refused(world: Repo, command: st
     assert len(lasting) == 1 and LASTING_WHY[why] in lasting[0][1], (command, records)
     assert all(LASTING_WHY[other] not in lasting[0][1] for other in LASTING_WHY if other != why), (command, lasting)
     assert lasting[0][1].endswith("set it with `git -c` on the one git command that needs it, where worktree-guard can check it, or ask the user."), lasting
+
+
+# Review 27a: `git config` ends its options at the first operand (a `--worktree` after the key is a value pattern, and
+# the write goes to the config every worktree shares), and takes a unique prefix of any of its long options.
+SHARED = '`git config` would write configuration every worktree shares; use `git config --worktree` in {W}, or ask the user.'
+CONFIG_PARSING_RECORDS: list[tuple[str, set, list]] = [
+    ("git config -t path core.fsmonitor x --worktree", {"WG305"}, [("WG305", SHARED, {}, "ALL")]),
+    ("git config user.email x --worktree", {"WG305"}, [("WG305", SHARED, {}, "ALL")]),
+    ("git config user.email --worktree", {"WG305"}, [("WG305", SHARED, {}, "ALL")]),  # sets user.email to `--worktree`
+    ("git config --edi", {"WG305"}, [("WG305", SHARED, {}, "ALL")]),
+    ("git config --unse user.email", {"WG305"}, [("WG305", SHARED, {}, "ALL")]),
+    ("git config --ge user.email", {"WG305"}, [("WG305", SHARED, {}, "ALL")]),  # ambiguous (--get, --get-all…): not known
+    ("git config --get-a user.email", set(), []),
+    ("git config --work user.email x", set(), []),
+    ("git config --worktree -- user.email x", set(), []),
+    ("git config -- user.email x --worktree", {"WG305"}, [("WG305", SHARED, {}, "ALL")]),
+    # the same call (review 27a, passed on main too): a bare name git finds at the top of W, a %-encoded file: URL
+    ("cd src && git pull -q .git +HEAD:refs/heads/main", {"WG305"}, [("WG305", "`git pull` would move `main`, the branch checked out in {MAIN}.", {}, "git pull -q .git +HEAD:refs/heads/main")]),
+    ("git -C src pull -q to-main HEAD:main", {"WG305"}, [("WG305", "`git pull` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
+    ("git pull -q file://{MAINENC} HEAD:main", {"WG305"}, [("WG305", "`git pull` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
+    ("git push -q file://{MAIN}%2F HEAD:main", {"WG305"}, [("WG305", "`git push` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
+    ("git -C src pull -q nosuch HEAD:main", set(), []),
+]
+
+
+@pytest.mark.parametrize(("command", "codes", "records"), CONFIG_PARSING_RECORDS, ids=[plain_id(c, 60) for c, _, _ in CONFIG_PARSING_RECORDS])
+def test_git_config_options_end_at_the_first_operand_and_abbreviate(world: Repo, command: str, codes: set, records: list) -> None:
+    main = str(world.main)
+    command = command.replace("{MAINENC}", "/%" + format(ord(main[1]), "02x") + main[2:])  # its first letter %-encoded
+    assert git_records(world, command) == (codes, records), command

@@ -380,14 +380,22 @@ def _lasting_door(call: GitCall, command: ShellCommand, ctx: Context, flags: set
         return raw, "a later git in it would find another work tree or read config worktree-guard has not read"
     if code_kind(key) is not None or allows_ext(key, value) or key.startswith("receive.deny"):
         return raw, "a later git in it would run that code, or let a push update a checked-out branch, without worktree-guard seeing it"
-    if (section, variable) in (("remote", "url"), ("remote", "pushurl"), ("branch", "remote"), ("branch", "pushremote")) or key == "remote.pushdefault":
-        if value is None or _is_this_repository(value, call, command, ctx):
-            return raw, "a later push or fetch in it would go to this repository itself, whose branches the other checkouts have checked out"
+    if (section, variable) in (("remote", "url"), ("remote", "pushurl")):
+        # a URL's value is a path whatever it looks like (`selfrepo`, then `ln -s . selfrepo`: review 27a)
+        if value is None or _local_url(value):
+            return raw, "a later push or fetch in it would go to a path on this machine, which is or may come to be this repository itself, whose branches the other checkouts have checked out"
+        return None
+    if (section, variable) in (("branch", "remote"), ("branch", "pushremote")) or key == "remote.pushdefault":
+        # a remote's name (a bare word), or a URL or path
+        if value is None or (_names_a_path(value) and _local_url(value)):
+            return raw, "a later push or fetch in it would go to a path on this machine, which is or may come to be this repository itself, whose branches the other checkouts have checked out"
         return None
     if (section, variable) in (("url", "insteadof"), ("url", "pushinsteadof")):
-        base = raw[len("url."):].rpartition(".")[0]  # the URL the rewrite leads to, in its own letter case
-        if _is_this_repository(base, call, command, ctx):
-            return raw, "a later push or fetch in it would be rewritten into this repository itself, whose branches the other checkouts have checked out"
+        # git replaces the matched prefix by this base as text, so any local base may lead into this repository
+        # (`url./.insteadOf gh:` then `git pull gh:<W's path without its slash>`: review 27a)
+        base = raw[len("url."):].rpartition(".")[0]
+        if _local_url(base):
+            return raw, "a later push or fetch in it would be rewritten to a path on this machine, which may be this repository itself, whose branches the other checkouts have checked out"
         return None
     if (section, variable) in REDIRECT_KEYS:
         return raw, "a later git in it would send or read files named elsewhere"
@@ -397,13 +405,25 @@ def _lasting_door(call: GitCall, command: ShellCommand, ctx: Context, flags: set
         return None
     if section == "remote" and variable == "mirror":
         return raw, "a later `git push` in it would mirror every ref"
-    if section == "branch" and variable == "merge":
-        if value is None or _may_name_shared_branch(value, branches, push=True):
-            return raw, "a later `git push` in it could move a branch another checkout has checked out"
-        return None
     if key == "push.default" and (value is None or value.strip().lower() in ("upstream", "tracking")):
         return raw, "a later `git push` in it would push to the branch's upstream, which may be a branch another checkout has checked out"
     return None
+
+
+def _local_url(url: str) -> bool:
+    """Whether a remote URL names a place on this machine: a path (absolute, relative, `~`, a bare word) or a
+    `file:` URL; not a URL of another scheme, nor ssh's scp-like `host:path` (a colon before the first slash)."""
+    url = url.strip()
+    if url.lower().startswith("file:"):
+        return True
+    if "://" in url:
+        return False
+    return ":" not in url.partition("/")[0]
+
+
+def _names_a_path(remote: str) -> bool:
+    """Whether a remote given by config (`branch.<b>.remote`) is a URL or path rather than a remote's name."""
+    return remote in (".", "..") or remote.startswith("~") or "/" in remote or ":" in remote
 
 
 def _may_name_shared_branch(refspec: str, branches: dict[str, str], push: bool) -> bool:
@@ -513,13 +533,16 @@ def _is_this_repository(remote: str, call: GitCall, command: ShellCommand, ctx: 
     repository. A word without a slash is a remote's name (`origin`), unless it is `.` or `..` or exists as a path
     where git runs; `host:path` is ssh; a URL of any other scheme is elsewhere."""
     if remote.startswith("file://"):
-        remote = remote[len("file://"):] or "/"
+        from urllib.parse import unquote
+
+        remote = unquote(remote[len("file://"):]) or "/"  # git decodes %XX in a file:// URL (review 27a: `/%74mp/…`)
     elif "://" in remote:
         return False
     elif "/" not in remote and remote not in (".", ".."):
         # A remote's name, unless git finds no such remote and takes it as a path: one that exists where git runs
-        # (`.git`, a symlink `to-main`) is judged as a path (review 24b: `git push .git HEAD:main` moved main's branch).
-        if call.run_dir is None or not os.path.lexists(os.path.join(call.run_dir, remote)):
+        # (`.git`, a symlink `to-main`) is judged as a path (review 24b: `git push .git HEAD:main` moved main's branch),
+        # there or at the top of its worktree, where git looks for it (review 27a: `cd src && git pull .git …`).
+        if call.run_dir is None or not any(os.path.lexists(os.path.join(d, remote)) for d in (call.run_dir, _top(call.run_dir))):
             return False
     elif ":" in remote.partition("/")[0]:
         return False  # `git@host:x/y.git`: git's scp-like ssh form, a colon before the first slash (review 24b)
@@ -529,7 +552,9 @@ def _is_this_repository(remote: str, call: GitCall, command: ShellCommand, ctx: 
         return True  # git expands a `~` it is given with its own HOME, which the command changed (phase 10's run)
     resolved = canonical(remote, call.work_tree or _top(call.run_dir or "/"), command.home)
     places = [ctx.worktree_root, *ctx.layout.shared_roots, ctx.layout.common_dir]
-    return any(p and (resolved == p or resolved.startswith(p + "/")) for p in places)
+    # git also tries `<path>.git`, `<path>/.git` and `<path>.git/.git` (review 27a: `<base>/b` for the bare `<base>/b.git`)
+    tried = [resolved, *(canonical(resolved + suffix, "/", command.home) for suffix in (".git", "/.git", ".git/.git"))]
+    return any(p and (t == p or t.startswith(p + "/")) for t in tried for p in places)
 
 
 def _worktree_command(call: GitCall, command: ShellCommand, ctx: Context, base: dict) -> list[Violation]:

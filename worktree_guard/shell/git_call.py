@@ -52,7 +52,7 @@ SUBCOMMAND_VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "symbolic-ref": frozenset({"-m"}),
     "checkout": frozenset({"-b", "-B", "--orphan", "--conflict"}),
     "switch": frozenset({"-c", "-C", "--create", "--force-create", "--orphan", "--conflict"}),
-    "config": frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"}),
+    "config": frozenset({"-f", "--file", "--blob", "-t", "--type", "--default", "--comment", "--value", "--url"}),
     "worktree": frozenset({"-b", "-B", "--reason"}),
     "clone": frozenset({"-o", "--origin", "-b", "--branch", "-u", "--upload-pack", "--reference", "--reference-if-able", "--separate-git-dir", "--depth", "--shallow-since", "--shallow-exclude", "-c", "--config", "--filter", "-j", "--jobs", "--template", "--server-option", "--bundle-uri"}),
     "init": frozenset({"--template", "--separate-git-dir", "-b", "--initial-branch", "--object-format", "--ref-format"}),  # --shared[=perms]: its value only attached
@@ -105,11 +105,19 @@ class GitCall:
         return [v for _, v in self.args]
 
     def parsed(self) -> ParsedArgv:
-        """The subcommand's own options and operands, clusters split (`-qm` is `-q -m`)."""
+        """The subcommand's own options and operands, clusters split (`-qm` is `-q -m`). A subcommand of
+        STOPS_AT_OPERAND reads no option after its first operand (`git config k v --worktree`: a value pattern)."""
         words = [word for word, _ in self.args]
-        spec = WriteSpec(value_options=SUBCOMMAND_VALUE_OPTIONS.get(self.subcommand or "", frozenset()))
+        values = self.values()
+        takes_value = SUBCOMMAND_VALUE_OPTIONS.get(self.subcommand or "", frozenset())
+        spec = WriteSpec(value_options=takes_value)
+        if self.subcommand in STOPS_AT_OPERAND:
+            first = first_operand(values, takes_value, CONFIG_VERBS)
+            if first < len(words) and values[first] != "--":
+                words = [*words[:first], words[first], *words[first:]]
+                values = [*values[:first], "--", *values[first:]]
         head = words[0] if words else None
-        return parse_argv([head, *words] if head is not None else [], [self.subcommand, *self.values()] if head is not None else [], spec)  # type: ignore[list-item]
+        return parse_argv([head, *words] if head is not None else [], [self.subcommand, *values] if head is not None else [], spec)  # type: ignore[list-item]
 
     def flags(self) -> set[str]:
         return set(self.parsed().options)
@@ -118,11 +126,57 @@ class GitCall:
         return [value for _, value in self.parsed().operands]
 
 
-#: Long options of a subcommand the guard reads by name, beyond its value options and code options.
+#: Subcommands whose options end at the first operand (git parses them with PARSE_OPT_STOP_AT_NON_OPTION): review
+#: 27a wrote the shared config with `git config -t path core.fsmonitor … --worktree`, read as a `--worktree` write.
+STOPS_AT_OPERAND = frozenset({"config"})
+
+
+def option_width(value: str, takes_value: frozenset[str]) -> int:
+    """How many words an option word of a subcommand takes: 2 when its value is the next word (`--type path`,
+    `-t path`, `-zt path`), else 1."""
+    if value.startswith("--"):
+        return 2 if "=" not in value and value in takes_value else 1
+    for j in range(1, len(value)):
+        if "-" + value[j] in takes_value:
+            return 1 if value[j + 1:] else 2
+    return 1
+
+
+#: `git config`'s verbs (git 2.46): options may follow one, up to its first operand (`git config set --worktree k v`).
+CONFIG_VERBS = frozenset({"set", "unset", "get", "list", "edit", "rename-section", "remove-section"})
+
+
+def first_operand(values: list[str | None], takes_value: frozenset[str], verbs: frozenset[str] = frozenset()) -> int:
+    """The index of the first word that is no option nor an option's value (len(values): none); a `--` is one, and
+    so is a word only known at run time (it may be the key). A verb among `verbs` first is skipped, with its options."""
+    i = 0
+    verb_seen = False
+    while i < len(values):
+        value = values[i]
+        if value is not None and value in verbs and not verb_seen:
+            verb_seen = True
+            i += 1
+            continue
+        if value is None or value == "--" or value == "-" or not value.startswith("-"):
+            return i
+        i += option_width(value, takes_value)
+    return len(values)
+
+
+#: Long options of a subcommand the guard reads by name, beyond its value options and code options. All of `git
+#: config`'s (git 2.39 and later), so that an abbreviation resolves as git resolves it (review 27a: `--edi` was no
+#: `--edit`, `--rename` no `--rename-section`).
 GUARDED_FLAGS: dict[str, frozenset[str]] = {
     "init": frozenset({"--bare", "--shared"}),
     "clone": frozenset({"--bare", "--mirror"}),
     "rebase": frozenset({"--interactive", "--edit-todo"}),
+    "config": frozenset({
+        "--global", "--system", "--local", "--worktree", "--get", "--get-all", "--get-regexp", "--get-urlmatch",
+        "--replace-all", "--add", "--unset", "--unset-all", "--rename-section", "--remove-section", "--list",
+        "--fixed-value", "--edit", "--get-color", "--get-colorbool", "--bool", "--int", "--bool-or-int", "--path",
+        "--expiry-date", "--no-type", "--null", "--name-only", "--includes", "--no-includes", "--show-origin",
+        "--show-scope", "--all", "--regexp", "--append", "--no-value",
+    }),
 }
 #: Real options (git 2.39, from `git <sub> -h`) that are a strict prefix of a guarded option of the same subcommand:
 #: written in full they are themselves, not an abbreviation (`git switch --force` is not --force-create).
@@ -143,11 +197,25 @@ def _unabbreviated(call: GitCall, args: list[tuple[Word, str | None]]) -> list[t
     does not read as one of them)."""
     guarded = _guarded_options(call.subcommand or "")
     real = REAL_PREFIX_OPTIONS.get(call.subcommand or "", frozenset())
+    stops = call.subcommand in STOPS_AT_OPERAND
+    takes_value = SUBCOMMAND_VALUE_OPTIONS.get(call.subcommand or "", frozenset())
     result: list[tuple[Word, str | None]] = []
     ended = False
+    value_next = False
+    verb_seen = False
     for word, value in args:
+        if value_next:
+            value_next = False
+            result.append((word, value))
+            continue
+        if stops and not ended and first_operand([value], takes_value) == 0:
+            if value in CONFIG_VERBS and not verb_seen:
+                verb_seen = True  # `git config set --wor k v`: the verb's options follow it
+            else:
+                ended = True  # `git config k --wor`: the value of k, never an option
         if ended or value is None or not value.startswith("--") or value == "--":
             ended = ended or value == "--"
+            value_next = stops and not ended and value is not None and value.startswith("-") and option_width(value, takes_value) == 2
             result.append((word, value))
             continue
         name, eq, attached = value.partition("=")
@@ -157,6 +225,7 @@ def _unabbreviated(call: GitCall, args: list[tuple[Word, str | None]]) -> list[t
         elif matches:
             call.dynamic.append(f"{word.raw!r} abbreviates more than one of git's options ({', '.join(matches)})")
             value = None
+        value_next = stops and value is not None and option_width(value, takes_value) == 2
         result.append((word, value))
     return result
 
