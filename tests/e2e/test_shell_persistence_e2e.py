@@ -1,0 +1,354 @@
+"""Does a shell tool's state outlive one call? Observed in each runtime's real client (docs/shell-persistence.md).
+
+The guard judges a Bash call from the hook payload's `cwd` (SPEC §3): if a client's shell kept a `cd` from one
+call to the next while the payload did not follow it, a relative path in the second call would be judged
+against the wrong directory. So each client runs, in a linked worktree, two consecutive shell calls:
+
+  1. `export WG_PERSIST=exported; WG_PLAIN=plain; f_wg() { echo fn; }; alias a_wg='echo al';
+      shopt -s expand_aliases; set -o noclobber; cd src`
+  2. `printf … "$WG_PERSIST" "$WG_PLAIN" "$(type -t f_wg)" "$(type -t a_wg)" "$(pwd)" "$-" > <W>/persist-probe.txt`
+
+and the test reads which of them the second call still saw, and the `cwd` of both calls' hook payloads, which
+a logging hook installed in place of worktree-guard's appends to a file (`{"hook_cwd": …, "payload": …}` a line;
+in place of, because the guard refuses call 1: an alias defined in a command, then `cd`, is WG404).
+Each test asserts what was OBSERVED at the pinned client version, so it fails when a client changes.
+
+`WG_E2E_PERSIST_DUMP=DIR` copies each run's payloads, probe file and tool outputs to DIR/<runtime>/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .fake_anthropic import FakeAnthropic, text, tool_use
+from .fake_models import FakeChat, FakeGemini, FakeResponses, call, say
+from .runtime_world import World
+from .test_runtimes_e2e import _client, _cline_auth, _copilot, _gemini_run, _gemini_settings, _sdk
+from .claude_cli import VERSION, WAVE_VERSION, CliUnavailable, ensure_cli
+from .clients import AGENT_SDK, CLINE, CODEX, COPILOT, GEMINI
+
+CALL1 = "export WG_PERSIST=exported; WG_PLAIN=plain; f_wg() { echo fn; }; alias a_wg='echo al'; shopt -s expand_aliases; set -o noclobber; cd src"
+FIELDS = ("exported", "plain", "function", "alias", "cwd", "options")
+
+
+def call2(world: World, *, substitution: bool = True) -> str:
+    """The probe. Gemini CLI refuses `$(…)` in a command ("Command injection detected"): `substitution=False`
+    reads the same six values without it (`$PWD` for `$(pwd)`, `type -t … && f=function` for `$(type -t …)`)."""
+    target = world.wt / "persist-probe.txt"
+    if substitution:
+        return f"""printf '%s|%s|%s|%s|%s|%s\\n' "$WG_PERSIST" "$WG_PLAIN" "$(type -t f_wg)" "$(type -t a_wg)" "$(pwd)" "$-" > {target}"""
+    return (
+        "f=; a=; type -t f_wg >/dev/null && f=function; type -t a_wg >/dev/null && a=alias; "
+        f"""printf '%s|%s|%s|%s|%s|%s\\n' "$WG_PERSIST" "$WG_PLAIN" "$f" "$a" "$PWD" "$-" > {target}"""
+    )
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What the second call saw, read from the probe file."""
+
+    exported: str
+    plain: str
+    function: str
+    alias: str
+    cwd: str
+    options: str
+
+    @classmethod
+    def read(cls, path: Path) -> Probe:
+        assert path.exists(), f"the second call wrote no {path.name}"
+        return cls(*path.read_text().rstrip("\n").split("|"))
+
+    def kept(self, wt: Path) -> dict[str, bool]:
+        """Which part of the first call's state the second call still had."""
+        return {
+            "exported": self.exported == "exported",
+            "plain": self.plain == "plain",
+            "function": self.function == "function",
+            "alias": self.alias == "alias",
+            "cwd": self.cwd == str(wt / "src"),
+            "options": "C" in self.options,  # noclobber
+        }
+
+
+NOTHING = dict.fromkeys(FIELDS, False)
+EVERYTHING = dict.fromkeys(FIELDS, True)
+
+
+def test_the_probe_sees_each_kind_of_state(tmp_path: Path) -> None:
+    """Control: both calls in one bash, so every kind of state is there to be seen, with and without `$(…)`."""
+    import subprocess
+
+    world = World(tmp_path, "codex")
+    for substitution in (True, False):
+        (world.wt / "persist-probe.txt").unlink(missing_ok=True)
+        subprocess.run(["bash", "-c", f"{CALL1}\n{call2(world, substitution=substitution)}"], cwd=world.wt, check=True, env=world.env())
+        assert Probe.read(world.wt / "persist-probe.txt").kept(world.wt) == EVERYTHING
+
+
+# --- a logging hook in place of worktree-guard's ---------------------------------------------------------
+
+
+def _logger(world: World) -> tuple[Path, Path]:
+    """A hook program that appends its stdin (and its own cwd) to payloads.jsonl and answers nothing."""
+    log = world.base / "payloads.jsonl"
+    program = world.base / "log_hook.py"
+    program.write_text(
+        f"#!{sys.executable}\n"
+        "import json, os, sys\n"
+        "raw = sys.stdin.read()\n"
+        "try:\n    payload = json.loads(raw)\nexcept ValueError:\n    payload = raw\n"
+        f"with open({str(log)!r}, 'a') as f:\n"
+        "    f.write(json.dumps({'hook_cwd': os.getcwd(), 'payload': payload}) + '\\n')\n"
+    )
+    program.chmod(program.stat().st_mode | stat.S_IXUSR)
+    return program, log
+
+
+def _json_hooks(path: Path, add: Any) -> None:
+    data = json.loads(path.read_text())
+    add(data["hooks"])
+    path.write_text(json.dumps(data, indent=2))
+
+
+def attach_logger(world: World) -> Path:
+    """Put the logging hook in place of the guard's PreToolUse hook, in the working trees of both checkouts.
+
+    Instead, not beside: the guard refuses the first call (an alias defined in a command, then `cd`: WG404), and
+    the question is what the client's shell keeps when both calls run.
+    """
+    program, log = _logger(world)
+    for root in (world.main, world.wt):
+        if world.runtime == "codex":
+            _json_hooks(root / ".codex/hooks.json", lambda h: h.update(PreToolUse=[{"matcher": ".*", "hooks": [{"type": "command", "command": str(program), "timeout": 30}]}]))
+        elif world.runtime == "gemini":
+            _json_hooks(root / ".gemini/settings.json", lambda h: h.update(BeforeTool=[{"matcher": ".*", "hooks": [{"type": "command", "command": str(program), "name": "wg-log", "timeout": 30000}]}]))
+        elif world.runtime == "copilot":
+            _json_hooks(root / ".github/hooks/worktree-guard.json", lambda h: h.update(preToolUse=[{"type": "command", "bash": str(program), "timeoutSec": 30}]))
+        elif world.runtime == "claude-code":
+            _json_hooks(root / ".claude/settings.local.json", lambda h: h.update(PreToolUse=[{"matcher": ".*", "hooks": [{"type": "command", "command": str(program), "timeout": 30}]}]))
+        elif world.runtime == "cline":
+            (root / ".clinerules/hooks/PreToolUse").write_text(f"#!/bin/sh\nexec {program}\n")
+    return log
+
+
+def payloads(log: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+SHELL_TOOLS = ("Bash", "bash", "run_shell_command", "run_commands")
+
+
+def shell_payloads(log: Path) -> list[dict[str, Any]]:
+    """The logged payloads of shell calls, in order: `{"hook_cwd": the hook process's cwd, "payload": stdin}`."""
+
+    def tool(entry: dict[str, Any]) -> Any:
+        p = entry["payload"]
+        return p.get("tool_name") or p.get("toolName") or (p.get("tool_call") or {}).get("name")
+
+    return [e for e in payloads(log) if tool(e) in SHELL_TOOLS]
+
+
+def cwds(log: Path) -> tuple[list[Any], list[str]]:
+    """The payloads' `cwd` and the hook processes' cwds, of the shell calls in order."""
+    entries = shell_payloads(log)
+    return [e["payload"].get("cwd") for e in entries], [e["hook_cwd"] for e in entries]
+
+
+def dump(runtime: str, world: World, **extra: Any) -> None:
+    target = os.environ.get("WG_E2E_PERSIST_DUMP")
+    if not target:
+        return
+    out = Path(target) / runtime
+    out.mkdir(parents=True, exist_ok=True)
+    for name in ("payloads.jsonl",):
+        if (world.base / name).exists():
+            shutil.copy(world.base / name, out / name)
+    for probe in world.wt.glob("persist-probe*.txt"):
+        shutil.copy(probe, out / probe.name)
+    (out / "extra.json").write_text(json.dumps(extra, indent=2, default=str))
+
+
+@pytest.fixture(scope="module")
+def codex() -> Path:
+    return _client(CODEX)
+
+
+@pytest.fixture(scope="module")
+def gemini() -> Path:
+    return _client(GEMINI)
+
+
+@pytest.fixture(scope="module")
+def copilot() -> Path:
+    return _client(COPILOT)
+
+
+@pytest.fixture(scope="module")
+def cline() -> Path:
+    return _client(CLINE)
+
+
+@pytest.fixture(scope="module")
+def agent_sdk() -> Path:
+    return _client(AGENT_SDK)
+
+
+# --- Codex ---------------------------------------------------------------------------------------------
+
+
+def test_codex(codex: Path, tmp_path: Path) -> None:
+    world = World(tmp_path, "codex")
+    log = attach_logger(world)
+    with FakeResponses() as fake:
+        codex_home = world.codex_home(fake.url, model="gpt-5.5", trusted=world.wt)
+        fake.script("E2E-PERSIST-CODEX", call("exec_command", {"cmd": CALL1}, id="call_1"), call("exec_command", {"cmd": call2(world)}, id="call_2"), say("done"))
+        world.run(
+            [str(codex), "exec", "--dangerously-bypass-hook-trust", "--json", "--skip-git-repo-check", "E2E-PERSIST-CODEX go"],
+            env={"CODEX_HOME": str(codex_home), "FAKE_API_KEY": "sk-e2e"},
+        )
+        outputs = {c: fake.output_for(c) for c in ("call_1", "call_2")}
+        tools = [t.get("name") for t in fake.requests[0].body.get("tools", [])]
+    dump("codex", world, outputs=outputs, tools=tools)
+    assert all("Process exited with code 0" in (outputs[c] or "") for c in outputs), outputs  # `cd src` ran
+    # exec_command: a new `bash -c` per call (no shell session unless the model keeps one for write_stdin).
+    assert Probe.read(world.wt / "persist-probe.txt").kept(world.wt) == NOTHING
+    assert cwds(log) == ([str(world.wt)] * 2, [str(world.wt)] * 2)
+
+
+# --- GitHub Copilot CLI --------------------------------------------------------------------------------
+
+
+def test_copilot_bash(copilot: Path, tmp_path: Path) -> None:
+    world = World(tmp_path, "copilot")
+    log = attach_logger(world)
+    with FakeResponses() as fake:
+        fake.script(
+            "E2E-PERSIST-COPILOT",
+            call("bash", {"command": CALL1, "description": "state"}, id="call_1"),
+            call("bash", {"command": call2(world), "description": "probe"}, id="call_2"),
+            say("done"),
+        )
+        _copilot(world, copilot, fake, "gpt-5.5", "E2E-PERSIST-COPILOT")
+        outputs = {c: fake.output_for(c) for c in ("call_1", "call_2")}
+        tools = [t for t in fake.requests[0].body.get("tools", []) if t.get("name") in ("bash", "read_bash", "write_bash", "stop_bash", "list_bash")]
+    dump("copilot-bash", world, outputs=outputs, tools=tools)
+    assert all("completed with exit code 0" in (outputs[c] or "") for c in outputs), outputs
+    # Each sync call is a fresh process (shellId 0, then 1); 1.0.102 offers no write_bash to any model id.
+    assert Probe.read(world.wt / "persist-probe.txt").kept(world.wt) == NOTHING
+    assert cwds(log) == ([str(world.wt)] * 2, [str(world.wt)] * 2)
+    assert {t["name"] for t in tools} == {"bash", "read_bash", "stop_bash", "list_bash"}
+
+
+# --- Gemini CLI ----------------------------------------------------------------------------------------
+
+
+def test_gemini(gemini: Path, tmp_path: Path) -> None:
+    world = World(tmp_path, "gemini")
+    log = attach_logger(world)
+    _gemini_settings(world)
+    with FakeGemini() as fake:
+        fake.script(
+            "E2E-PERSIST-GEMINI",
+            call("run_shell_command", {"command": CALL1}, id="call_1"),
+            call("run_shell_command", {"command": call2(world, substitution=False)}, id="call_2"),
+            say("done"),
+        )
+        _gemini_run(world, gemini, fake, "E2E-PERSIST-GEMINI")
+        outputs = {c: fake.output_for(c) for c in ("call_1", "call_2")}
+    dump("gemini", world, outputs=outputs)
+    assert all("Output: (empty)" in (outputs[c] or "") for c in outputs), outputs
+    assert Probe.read(world.wt / "persist-probe.txt").kept(world.wt) == NOTHING
+    assert cwds(log) == ([str(world.wt)] * 2, [str(world.wt)] * 2)
+
+
+# --- Cline ---------------------------------------------------------------------------------------------
+
+
+def test_cline(cline: Path, tmp_path: Path) -> None:
+    world = World(tmp_path, "cline")
+    log = attach_logger(world)
+    with FakeChat() as fake:
+        args = _cline_auth(world, cline, fake)
+        fake.script(
+            "E2E-PERSIST-CLINE",
+            call("run_commands", {"commands": [CALL1]}, id="call_1"),
+            call("run_commands", {"commands": [call2(world)]}, id="call_2"),
+            say("done"),
+        )
+        world.run([str(cline), *args, "E2E-PERSIST-CLINE go"])
+        outputs = {c: fake.output_for(c) for c in ("call_1", "call_2")}
+    dump("cline", world, outputs=outputs)
+    assert all('"success":true' in (outputs[c] or "") for c in outputs), outputs
+    assert Probe.read(world.wt / "persist-probe.txt").kept(world.wt) == NOTHING
+    # Cline's payload has no cwd: the workspace root, unchanged, and the hook runs there.
+    assert cwds(log) == ([None, None], [str(world.wt)] * 2)
+    assert [e["payload"]["workspaceRoots"] for e in shell_payloads(log)] == [[str(world.wt)]] * 2
+
+
+# --- Claude Code CLI ----------------------------------------------------------------------------------------
+
+
+def _claude_env(world: World, fake: FakeAnthropic) -> dict[str, str]:
+    return {
+        "ANTHROPIC_BASE_URL": fake.base_url, "ANTHROPIC_API_KEY": "sk-ant-e2e", "IS_SANDBOX": "1",
+        "CLAUDE_CODE_TMPDIR": str(world.base / "claude-tmp"), "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
+    }
+
+
+@pytest.mark.parametrize("version", [VERSION, WAVE_VERSION])
+def test_claude_code(version: str, tmp_path: Path) -> None:
+    try:
+        cli = ensure_cli(version)
+    except CliUnavailable as e:
+        pytest.skip(str(e))
+    world = World(tmp_path, "claude-code")
+    log = attach_logger(world)
+    (world.base / "claude-tmp").mkdir()
+    with FakeAnthropic() as fake:
+        fake.scripts["E2E-PERSIST-CLAUDE"] = [
+            [tool_use("Bash", {"command": CALL1, "description": "state"}, id="call_1")],
+            [tool_use("Bash", {"command": call2(world), "description": "probe"}, id="call_2")],
+            [text("done")],
+        ]
+        world.run([str(cli), "-p", "E2E-PERSIST-CLAUDE go", "--output-format", "stream-json", "--verbose", "--permission-mode", "bypassPermissions"], env=_claude_env(world, fake))
+        assert not fake.errors, fake.errors
+        outputs = {c: fake.tool_result_text(c) for c in ("call_1", "call_2")}
+    dump(f"claude-code-{version}", world, outputs=outputs)
+    # The Bash tool keeps the directory (and only it: a new shell per call, from the CLI's snapshot), and the
+    # next call's payload — and the hook process — follow it.
+    assert Probe.read(world.wt / "persist-probe.txt").kept(world.wt) == {**NOTHING, "cwd": True}
+    assert cwds(log) == ([str(world.wt), str(world.wt / "src")], [str(world.wt), str(world.wt / "src")])
+
+
+# --- Claude Agent SDK ----------------------------------------------------------------------------------------
+
+
+def test_agent_sdk(agent_sdk: Path, tmp_path: Path) -> None:
+    world = World(tmp_path, "claude-code")
+    log = world.base / "payloads.jsonl"
+    driver = Path(__file__).with_name("agent_sdk_driver.py")
+    with FakeAnthropic() as fake:
+        fake.scripts["E2E-PERSIST-SDK"] = [
+            [tool_use("Bash", {"command": CALL1, "description": "state"}, id="call_1")],
+            [tool_use("Bash", {"command": call2(world), "description": "probe"}, id="call_2")],
+            [text("done")],
+        ]
+        env = {**_claude_env(world, fake), "WG_E2E_PAYLOAD_LOG": str(log), "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+        world.run([sys.executable, str(driver), str(agent_sdk), str(world.wt), "log", "E2E-PERSIST-SDK go"], env=env)
+        assert not fake.errors, fake.errors
+        outputs = {c: fake.tool_result_text(c) for c in ("call_1", "call_2")}
+    dump("agent-sdk", world, outputs=outputs)
+    # As the CLI it bundles: the directory is kept and the hook callback's input_data["cwd"] follows it.
+    assert Probe.read(world.wt / "persist-probe.txt").kept(world.wt) == {**NOTHING, "cwd": True}
+    assert cwds(log)[0] == [str(world.wt), str(world.wt / "src")]
