@@ -30,6 +30,7 @@ from typing import Any
 import pytest
 
 from .fake_anthropic import FakeAnthropic, text, tool_use
+from .harness import dispatch
 from .fake_models import FakeChat, FakeGemini, FakeResponses, call, say
 from .runtime_world import World
 from .test_runtimes_e2e import _client, _cline_auth, _copilot, _gemini_run, _gemini_settings, _sdk
@@ -40,10 +41,10 @@ CALL1 = "export WG_PERSIST=exported; WG_PLAIN=plain; f_wg() { echo fn; }; alias 
 FIELDS = ("exported", "plain", "function", "alias", "cwd", "options")
 
 
-def call2(world: World, *, substitution: bool = True) -> str:
+def call2(world: World, *, substitution: bool = True, name: str = "persist-probe.txt") -> str:
     """The probe. Gemini CLI refuses `$(…)` in a command ("Command injection detected"): `substitution=False`
     reads the same six values without it (`$PWD` for `$(pwd)`, `type -t … && f=function` for `$(type -t …)`)."""
-    target = world.wt / "persist-probe.txt"
+    target = world.wt / name
     if substitution:
         return f"""printf '%s|%s|%s|%s|%s|%s\\n' "$WG_PERSIST" "$WG_PLAIN" "$(type -t f_wg)" "$(type -t a_wg)" "$(pwd)" "$-" > {target}"""
     return (
@@ -329,6 +330,74 @@ def test_claude_code(version: str, tmp_path: Path) -> None:
     # next call's payload — and the hook process — follow it.
     assert Probe.read(world.wt / "persist-probe.txt").kept(world.wt) == {**NOTHING, "cwd": True}
     assert cwds(log) == ([str(world.wt), str(world.wt / "src")], [str(world.wt), str(world.wt / "src")])
+
+
+@pytest.mark.parametrize("version", [VERSION, WAVE_VERSION])
+def test_claude_code_subagent(version: str, tmp_path: Path) -> None:
+    """A sub-agent (no isolation, in W) makes the two calls; then the main agent reads its own directory."""
+    try:
+        cli = ensure_cli(version)
+    except CliUnavailable as e:
+        pytest.skip(str(e))
+    world = World(tmp_path, "claude-code")
+    log = attach_logger(world)
+    (world.base / "claude-tmp").mkdir()
+    with FakeAnthropic() as fake:
+        fake.scripts["E2E-PERSIST-SUB"] = [
+            [tool_use("Bash", {"command": CALL1, "description": "state"}, id="call_1")],
+            [tool_use("Bash", {"command": call2(world), "description": "probe"}, id="call_2")],
+            [text("done")],
+        ]
+        fake.scripts["E2E-PERSIST-PARENT"] = [
+            [dispatch("E2E-PERSIST-SUB run the two calls", isolation=None, id="call_agent")],
+            [tool_use("Bash", {"command": f"pwd > {world.wt / 'parent-pwd.txt'}", "description": "parent"}, id="call_parent")],
+            [text("done")],
+        ]
+        world.run([str(cli), "-p", "E2E-PERSIST-PARENT go", "--output-format", "stream-json", "--verbose", "--permission-mode", "bypassPermissions"], env=_claude_env(world, fake))
+        assert not fake.errors, fake.errors
+        outputs = {c: fake.tool_result_text(c) for c in ("call_1", "call_2", "call_agent", "call_parent")}
+    dump(f"claude-code-subagent-{version}", world, outputs=outputs)
+    assert outputs["call_1"] == outputs["call_2"] == "(Bash completed with no output)", outputs
+    # Unlike the main agent, the sub-agent does not keep even its directory: its second call starts in W again,
+    # and says so in its payload. Its `cd` does not reach the main agent either.
+    assert Probe.read(world.wt / "persist-probe.txt").kept(world.wt) == NOTHING
+    entries = shell_payloads(log)
+    assert [e["payload"].get("agent_id") is not None for e in entries] == [True, True, False]
+    assert [e["payload"]["cwd"] for e in entries] == [str(world.wt)] * 3
+    assert [e["hook_cwd"] for e in entries] == [str(world.wt)] * 3
+    assert (world.wt / "parent-pwd.txt").read_text() == f"{world.wt}\n"
+
+
+@pytest.mark.parametrize("version", [VERSION, WAVE_VERSION])
+def test_claude_code_subagent_after_the_main_agent_cd(version: str, tmp_path: Path) -> None:
+    """The main agent moves to src, then starts a sub-agent: where do the sub-agent's calls run, and is the main
+    agent still in src afterwards?"""
+    try:
+        cli = ensure_cli(version)
+    except CliUnavailable as e:
+        pytest.skip(str(e))
+    world = World(tmp_path, "claude-code")
+    log = attach_logger(world)
+    (world.base / "claude-tmp").mkdir()
+    with FakeAnthropic() as fake:
+        fake.scripts["E2E-PERSIST-SUB2"] = [[tool_use("Bash", {"command": f"pwd > {world.wt / 'sub-pwd.txt'}", "description": "sub"}, id="call_sub")], [text("done")]]
+        fake.scripts["E2E-PERSIST-PARENT2"] = [
+            [tool_use("Bash", {"command": "cd src", "description": "cd"}, id="call_cd")],
+            [dispatch("E2E-PERSIST-SUB2 where are you", isolation=None, id="call_agent")],
+            [tool_use("Bash", {"command": f"pwd > {world.wt / 'parent-pwd.txt'}", "description": "parent"}, id="call_parent")],
+            [text("done")],
+        ]
+        world.run([str(cli), "-p", "E2E-PERSIST-PARENT2 go", "--output-format", "stream-json", "--verbose", "--permission-mode", "bypassPermissions"], env=_claude_env(world, fake))
+        assert not fake.errors, fake.errors
+    src = str(world.wt / "src")
+    found = {name: (world.wt / f"{name}-pwd.txt").read_text().strip() for name in ("sub", "parent")}
+    entries = [(e["payload"].get("agent_id") is not None, e["payload"]["cwd"], e["hook_cwd"]) for e in payloads(log)]
+    dump(f"claude-code-subagent-after-cd-{version}", world, found=found, entries=entries)
+    # The sub-agent starts where the main agent's shell is (src), and its payload says so; the main agent is
+    # still there afterwards. Entries: cd (main agent), Agent (main, after the cd), the sub-agent's pwd, the main
+    # agent's pwd, each as (from a sub-agent, payload cwd, hook process cwd).
+    assert found == {"sub": src, "parent": src}
+    assert entries == [(False, str(world.wt), str(world.wt)), (False, src, src), (True, src, src), (False, src, src)]
 
 
 # --- Claude Agent SDK ----------------------------------------------------------------------------------------
