@@ -81,6 +81,13 @@ class Probe:
         }
 
 
+def background(world: World) -> tuple[str, str]:
+    """Calls 3 and 4: start a job in the background and return; then, later, read what it wrote (a job that
+    outlives its call could act after the hook has judged it, from wherever that call's shell was)."""
+    out = world.wt / "bg.txt"
+    return f"(sleep 1; echo survived > {out}) > /dev/null 2>&1 &", f"sleep 3; cat {out}"
+
+
 NOTHING = dict.fromkeys(FIELDS, False)
 EVERYTHING = dict.fromkeys(FIELDS, True)
 
@@ -160,8 +167,8 @@ def shell_payloads(log: Path) -> list[dict[str, Any]]:
 
 
 def cwds(log: Path) -> tuple[list[Any], list[str]]:
-    """The payloads' `cwd` and the hook processes' cwds, of the shell calls in order."""
-    entries = shell_payloads(log)
+    """The payloads' `cwd` and the hook processes' cwds, of the first two shell calls (the probe's)."""
+    entries = shell_payloads(log)[:2]
     return [e["payload"].get("cwd") for e in entries], [e["hook_cwd"] for e in entries]
 
 
@@ -212,15 +219,26 @@ def test_codex(codex: Path, tmp_path: Path) -> None:
     log = attach_logger(world)
     with FakeResponses() as fake:
         codex_home = world.codex_home(fake.url, model="gpt-5.5", trusted=world.wt)
-        fake.script("E2E-PERSIST-CODEX", call("exec_command", {"cmd": CALL1}, id="call_1"), call("exec_command", {"cmd": call2(world)}, id="call_2"), say("done"))
+        bg, check = background(world)
+        fake.script(
+            "E2E-PERSIST-CODEX",
+            call("exec_command", {"cmd": CALL1}, id="call_1"),
+            call("exec_command", {"cmd": call2(world)}, id="call_2"),
+            call("exec_command", {"cmd": bg}, id="call_bg"),
+            call("exec_command", {"cmd": check}, id="call_check"),
+            say("done"),
+        )
         world.run(
             [str(codex), "exec", "--dangerously-bypass-hook-trust", "--json", "--skip-git-repo-check", "E2E-PERSIST-CODEX go"],
             env={"CODEX_HOME": str(codex_home), "FAKE_API_KEY": "sk-e2e"},
         )
-        outputs = {c: fake.output_for(c) for c in ("call_1", "call_2")}
+        outputs = {c: fake.output_for(c) for c in ("call_1", "call_2", "call_bg", "call_check")}
         tools = [t.get("name") for t in fake.requests[0].body.get("tools", [])]
     dump("codex", world, outputs=outputs, tools=tools)
-    assert all("Process exited with code 0" in (outputs[c] or "") for c in outputs), outputs  # `cd src` ran
+    assert all("Process exited with code 0" in (outputs[c] or "") for c in ("call_1", "call_2")), outputs  # `cd src` ran
+    # The background job does not outlive its call: Codex ends the call's process group when the command exits.
+    assert "bg.txt: No such file or directory" in (outputs["call_check"] or ""), outputs
+    assert not (world.wt / "bg.txt").exists()
     # exec_command: a new `bash -c` per call (no shell session unless the model keeps one for write_stdin).
     assert Probe.read(world.wt / "persist-probe.txt").kept(world.wt) == NOTHING
     assert cwds(log) == ([str(world.wt)] * 2, [str(world.wt)] * 2)
@@ -237,13 +255,15 @@ def test_copilot_bash(copilot: Path, tmp_path: Path) -> None:
             "E2E-PERSIST-COPILOT",
             call("bash", {"command": CALL1, "description": "state"}, id="call_1"),
             call("bash", {"command": call2(world), "description": "probe"}, id="call_2"),
+            *[call("bash", {"command": c, "description": "bg"}, id=i) for i, c in zip(("call_bg", "call_check"), background(world))],
             say("done"),
         )
         _copilot(world, copilot, fake, "gpt-5.5", "E2E-PERSIST-COPILOT")
-        outputs = {c: fake.output_for(c) for c in ("call_1", "call_2")}
+        outputs = {c: fake.output_for(c) for c in ("call_1", "call_2", "call_bg", "call_check")}
         tools = [t for t in fake.requests[0].body.get("tools", []) if t.get("name") in ("bash", "read_bash", "write_bash", "stop_bash", "list_bash")]
     dump("copilot-bash", world, outputs=outputs, tools=tools)
-    assert all("completed with exit code 0" in (outputs[c] or "") for c in outputs), outputs
+    assert all("completed with exit code 0" in (outputs[c] or "") for c in ("call_1", "call_2")), outputs
+    assert "survived" in (outputs["call_check"] or ""), outputs
     # Each sync call is a fresh process (shellId 0, then 1); 1.0.102 offers no write_bash to any model id.
     assert Probe.read(world.wt / "persist-probe.txt").kept(world.wt) == NOTHING
     assert cwds(log) == ([str(world.wt)] * 2, [str(world.wt)] * 2)
@@ -262,12 +282,14 @@ def test_gemini(gemini: Path, tmp_path: Path) -> None:
             "E2E-PERSIST-GEMINI",
             call("run_shell_command", {"command": CALL1}, id="call_1"),
             call("run_shell_command", {"command": call2(world, substitution=False)}, id="call_2"),
+            *[call("run_shell_command", {"command": c}, id=i) for i, c in zip(("call_bg", "call_check"), background(world))],
             say("done"),
         )
         _gemini_run(world, gemini, fake, "E2E-PERSIST-GEMINI")
-        outputs = {c: fake.output_for(c) for c in ("call_1", "call_2")}
+        outputs = {c: fake.output_for(c) for c in ("call_1", "call_2", "call_bg", "call_check")}
     dump("gemini", world, outputs=outputs)
-    assert all("Output: (empty)" in (outputs[c] or "") for c in outputs), outputs
+    assert all("Output: (empty)" in (outputs[c] or "") for c in ("call_1", "call_2")), outputs
+    assert "survived" in (outputs["call_check"] or ""), outputs
     assert Probe.read(world.wt / "persist-probe.txt").kept(world.wt) == NOTHING
     assert cwds(log) == ([str(world.wt)] * 2, [str(world.wt)] * 2)
 
@@ -284,16 +306,18 @@ def test_cline(cline: Path, tmp_path: Path) -> None:
             "E2E-PERSIST-CLINE",
             call("run_commands", {"commands": [CALL1]}, id="call_1"),
             call("run_commands", {"commands": [call2(world)]}, id="call_2"),
+            *[call("run_commands", {"commands": [c]}, id=i) for i, c in zip(("call_bg", "call_check"), background(world))],
             say("done"),
         )
         world.run([str(cline), *args, "E2E-PERSIST-CLINE go"])
-        outputs = {c: fake.output_for(c) for c in ("call_1", "call_2")}
+        outputs = {c: fake.output_for(c) for c in ("call_1", "call_2", "call_bg", "call_check")}
     dump("cline", world, outputs=outputs)
-    assert all('"success":true' in (outputs[c] or "") for c in outputs), outputs
+    assert all('"success":true' in (outputs[c] or "") for c in ("call_1", "call_2")), outputs
+    assert "survived" in (outputs["call_check"] or ""), outputs
     assert Probe.read(world.wt / "persist-probe.txt").kept(world.wt) == NOTHING
     # Cline's payload has no cwd: the workspace root, unchanged, and the hook runs there.
     assert cwds(log) == ([None, None], [str(world.wt)] * 2)
-    assert [e["payload"]["workspaceRoots"] for e in shell_payloads(log)] == [[str(world.wt)]] * 2
+    assert [e["payload"]["workspaceRoots"] for e in shell_payloads(log)[:2]] == [[str(world.wt)]] * 2
 
 
 # --- Claude Code CLI ----------------------------------------------------------------------------------------
@@ -320,15 +344,17 @@ def test_claude_code(version: str, tmp_path: Path) -> None:
         fake.scripts["E2E-PERSIST-CLAUDE"] = [
             [tool_use("Bash", {"command": CALL1, "description": "state"}, id="call_1")],
             [tool_use("Bash", {"command": call2(world), "description": "probe"}, id="call_2")],
+            *[[tool_use("Bash", {"command": c, "description": "bg"}, id=i)] for i, c in zip(("call_bg", "call_check"), background(world))],
             [text("done")],
         ]
         world.run([str(cli), "-p", "E2E-PERSIST-CLAUDE go", "--output-format", "stream-json", "--verbose", "--permission-mode", "bypassPermissions"], env=_claude_env(world, fake))
         assert not fake.errors, fake.errors
-        outputs = {c: fake.tool_result_text(c) for c in ("call_1", "call_2")}
+        outputs = {c: fake.tool_result_text(c) for c in ("call_1", "call_2", "call_bg", "call_check")}
     dump(f"claude-code-{version}", world, outputs=outputs)
     # The Bash tool keeps the directory (and only it: a new shell per call, from the CLI's snapshot), and the
     # next call's payload — and the hook process — follow it.
     assert Probe.read(world.wt / "persist-probe.txt").kept(world.wt) == {**NOTHING, "cwd": True}
+    assert "survived" in outputs["call_check"], outputs
     assert cwds(log) == ([str(world.wt), str(world.wt / "src")], [str(world.wt), str(world.wt / "src")])
 
 
@@ -411,13 +437,40 @@ def test_agent_sdk(agent_sdk: Path, tmp_path: Path) -> None:
         fake.scripts["E2E-PERSIST-SDK"] = [
             [tool_use("Bash", {"command": CALL1, "description": "state"}, id="call_1")],
             [tool_use("Bash", {"command": call2(world), "description": "probe"}, id="call_2")],
+            *[[tool_use("Bash", {"command": c, "description": "bg"}, id=i)] for i, c in zip(("call_bg", "call_check"), background(world))],
             [text("done")],
         ]
         env = {**_claude_env(world, fake), "WG_E2E_PAYLOAD_LOG": str(log), "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
         world.run([sys.executable, str(driver), str(agent_sdk), str(world.wt), "log", "E2E-PERSIST-SDK go"], env=env)
         assert not fake.errors, fake.errors
-        outputs = {c: fake.tool_result_text(c) for c in ("call_1", "call_2")}
+        outputs = {c: fake.tool_result_text(c) for c in ("call_1", "call_2", "call_bg", "call_check")}
     dump("agent-sdk", world, outputs=outputs)
     # As the CLI it bundles: the directory is kept and the hook callback's input_data["cwd"] follows it.
     assert Probe.read(world.wt / "persist-probe.txt").kept(world.wt) == {**NOTHING, "cwd": True}
     assert cwds(log)[0] == [str(world.wt), str(world.wt / "src")]
+    assert "survived" in outputs["call_check"], outputs
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_copilot_bash_same_shell_id(mode: str, copilot: Path, tmp_path: Path) -> None:
+    """Both calls name one shellId (the first in `mode`, then read_bash on it): still a fresh process each."""
+    world = World(tmp_path, "copilot")
+    log = attach_logger(world)
+    with FakeResponses() as fake:
+        fake.script(
+            "E2E-PERSIST-COPILOT-ID",
+            call("bash", {"command": CALL1, "description": "state", "shellId": "wg", "mode": mode}, id="call_1"),
+            call("read_bash", {"shellId": "wg", "delay": 1}, id="call_read"),
+            call("bash", {"command": call2(world), "description": "probe", "shellId": "wg"}, id="call_2"),
+            say("done"),
+        )
+        _copilot(world, copilot, fake, "gpt-5.5", "E2E-PERSIST-COPILOT-ID")
+        outputs = {c: fake.output_for(c) for c in ("call_1", "call_read", "call_2")}
+    dump(f"copilot-shellid-{mode}", world, outputs=outputs)
+    names = [e["payload"]["toolName"] for e in payloads(log)]
+    if mode == "sync":
+        assert names == ["bash", "read_bash", "bash"]  # read_bash reaches the hook too
+    else:  # the background job's completion notice races the scripted read_bash, which Copilot may drop
+        assert [n for n in names if n != "read_bash"] == ["bash", "bash"], names
+    assert Probe.read(world.wt / "persist-probe.txt").kept(world.wt) == NOTHING
+    assert cwds(log) == ([str(world.wt)] * 2, [str(world.wt)] * 2)
