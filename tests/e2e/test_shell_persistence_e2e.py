@@ -474,3 +474,98 @@ def test_copilot_bash_same_shell_id(mode: str, copilot: Path, tmp_path: Path) ->
         assert [n for n in names if n != "read_bash"] == ["bash", "bash"], names
     assert Probe.read(world.wt / "persist-probe.txt").kept(world.wt) == NOTHING
     assert cwds(log) == ([str(world.wt)] * 2, [str(world.wt)] * 2)
+
+
+# --- the other clients' sub-agents ---------------------------------------------------------------------------
+
+
+def _sub_probe(world: World, log: Path) -> list[dict[str, Any]]:
+    """What the sub-agent's two calls kept (nothing, in every client here), and their payloads."""
+    assert Probe.read(world.wt / "persist-probe.txt").kept(world.wt) == NOTHING
+    return shell_payloads(log)
+
+
+def test_codex_subagent(codex: Path, tmp_path: Path) -> None:
+    world = World(tmp_path, "codex")
+    log = attach_logger(world)
+    with FakeResponses() as fake:
+        # An unknown model id: Codex then offers spawn_agent (tests/e2e/test_wave_runtimes_e2e.py).
+        codex_home = world.codex_home(fake.url, model="fake-fallback-model", trusted=world.wt)
+        fake.script(
+            "E2E-PMAIN-CODEX",
+            call("spawn_agent", {"message": "[[E2E-PSUB-CODEX]] run the two calls"}, id="call_spawn", namespace="multi_agent_v1"),
+            lambda c: call("wait_agent", {"targets": [json.loads(c.outputs["call_spawn"])["agent_id"]], "timeout_ms": 60000}, id="call_wait", namespace="multi_agent_v1"),
+            say("done"),
+        )
+        fake.script("[[E2E-PSUB-CODEX]]", call("exec_command", {"cmd": CALL1}, id="call_1"), call("exec_command", {"cmd": call2(world)}, id="call_2"), say("done"))
+        world.run(
+            [str(codex), "exec", "--dangerously-bypass-hook-trust", "--json", "--skip-git-repo-check", "E2E-PMAIN-CODEX go"],
+            env={"CODEX_HOME": str(codex_home), "FAKE_API_KEY": "sk-e2e"},
+        )
+        outputs = {c: fake.output_for(c) for c in ("call_spawn", "call_wait", "call_1", "call_2")}
+    dump("codex-subagent", world, outputs=outputs)
+    entries = _sub_probe(world, log)
+    assert [(e["payload"].get("agent_id") is not None, e["payload"]["cwd"], e["hook_cwd"]) for e in entries] == [(True, str(world.wt), str(world.wt))] * 2
+
+
+def test_copilot_subagent(copilot: Path, tmp_path: Path) -> None:
+    world = World(tmp_path, "copilot")
+    log = attach_logger(world)
+    with FakeResponses() as fake:
+        fake.script(
+            "E2E-PMAIN-COPILOT",
+            call("task", {"description": "probe", "prompt": "[[E2E-PSUB-COPILOT]] run the two calls", "agent_type": "general-purpose", "name": "probe"}, id="call_task"),
+            say("done"),
+        )
+        fake.script(
+            "[[E2E-PSUB-COPILOT]]",
+            call("bash", {"command": CALL1, "description": "state"}, id="call_1"),
+            call("bash", {"command": call2(world), "description": "probe"}, id="call_2"),
+            say("done"),
+        )
+        _copilot(world, copilot, fake, "gpt-5.5", "E2E-PMAIN-COPILOT")
+        outputs = {c: fake.output_for(c) for c in ("call_task", "call_1", "call_2")}
+    dump("copilot-subagent", world, outputs=outputs)
+    entries = _sub_probe(world, log)
+    assert [(e["payload"].get("agentId") is not None, e["payload"]["cwd"], e["hook_cwd"]) for e in entries] == [(True, str(world.wt), str(world.wt))] * 2
+
+
+def test_gemini_subagent(gemini: Path, tmp_path: Path) -> None:
+    world = World(tmp_path, "gemini")
+    log = attach_logger(world)
+    _gemini_settings(world)
+    with FakeGemini() as fake:
+        fake.script("E2E-PMAIN-GEMINI", call("invoke_agent", {"agent_name": "generalist", "prompt": "[[E2E-PSUB-GEMINI]] run the two calls"}, id="call_agent"), say("done"))
+        fake.script(
+            "[[E2E-PSUB-GEMINI]]",
+            call("run_shell_command", {"command": CALL1}, id="call_1"),
+            call("run_shell_command", {"command": call2(world, substitution=False)}, id="call_2"),
+            call("complete_task", {"result": {"response": "done"}}, id="call_done"),
+            say("done"),
+        )
+        _gemini_run(world, gemini, fake, "E2E-PMAIN-GEMINI")
+        outputs = {c: fake.output_for(c) for c in ("call_agent", "call_1", "call_2", "call_done")}
+    dump("gemini-subagent", world, outputs=outputs)
+    assert "Termination Reason: GOAL" in (outputs["call_agent"] or ""), outputs
+    entries = _sub_probe(world, log)
+    # Gemini's sub-agent payloads carry no agent identity: the same session, the same cwd.
+    assert [(e["payload"]["cwd"], e["hook_cwd"]) for e in entries] == [(str(world.wt), str(world.wt))] * 2
+
+
+def test_cline_subagent(cline: Path, tmp_path: Path) -> None:
+    world = World(tmp_path, "cline")
+    log = attach_logger(world)
+    with FakeChat() as fake:
+        args = _cline_auth(world, cline, fake)
+        fake.script("E2E-PMAIN-CLINE", call("spawn_agent", {"systemPrompt": "You probe.", "task": "[[E2E-PSUB-CLINE]] run the two calls"}, id="call_spawn"), say("done"))
+        fake.script(
+            "[[E2E-PSUB-CLINE]]",
+            call("run_commands", {"commands": [CALL1]}, id="call_1"),
+            call("run_commands", {"commands": [call2(world)]}, id="call_2"),
+            say("done"),
+        )
+        world.run([str(cline), *args, "E2E-PMAIN-CLINE go"])
+        outputs = {c: fake.output_for(c) for c in ("call_spawn", "call_1", "call_2")}
+    dump("cline-subagent", world, outputs=outputs)
+    entries = _sub_probe(world, log)
+    assert [(e["payload"].get("parent_agent_id") is not None, e["payload"]["workspaceRoots"], e["hook_cwd"]) for e in entries] == [(True, [str(world.wt)], str(world.wt))] * 2
