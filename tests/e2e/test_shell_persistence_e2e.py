@@ -32,7 +32,7 @@ import pytest
 from .fake_anthropic import FakeAnthropic, text, tool_use
 from .harness import dispatch
 from .fake_models import FakeChat, FakeGemini, FakeResponses, call, say
-from .runtime_world import World
+from .runtime_world import World, codes_in
 from .test_runtimes_e2e import _client, _cline_auth, _copilot, _gemini_run, _gemini_settings, _sdk
 from .claude_cli import VERSION, WAVE_VERSION, CliUnavailable, ensure_cli
 from .clients import AGENT_SDK, CLINE, CODEX, COPILOT, GEMINI
@@ -424,6 +424,67 @@ def test_claude_code_subagent_after_the_main_agent_cd(version: str, tmp_path: Pa
     # agent's pwd, each as (from a sub-agent, payload cwd, hook process cwd).
     assert found == {"sub": src, "parent": src}
     assert entries == [(False, str(world.wt), str(world.wt)), (False, src, src), (True, src, src), (False, src, src)]
+
+
+def _snapshot_turn(world: World, command: str, id: str):  # noqa: ANN202
+    """A Bash call appending `command` to the CLI's shell snapshot, named when the call is made (the CLI writes
+    it at its first Bash call, in `$HOME/.claude/shell-snapshots/`)."""
+
+    def turn(request: Any) -> list[dict[str, Any]]:
+        (snapshot,) = (world.home / ".claude" / "shell-snapshots").glob("snapshot-bash-*.sh")
+        return [tool_use("Bash", {"command": f"echo {command!r} >> {snapshot}", "description": "snapshot"}, id=id)]
+
+    return turn
+
+
+@pytest.mark.parametrize("version", [VERSION, WAVE_VERSION])
+def test_claude_code_sources_its_shell_snapshot_before_each_call(version: str, tmp_path: Path) -> None:
+    """Each Bash call is `bash -c 'source <snapshot> && … && eval <command> && pwd -P >| <cwd file>'`: whatever a
+    call appends to the snapshot, a `cd` included, is in every later call, and the payload does not show it
+    (the CLI resets its directory only after the command ran, when it ended outside the project)."""
+    try:
+        cli = ensure_cli(version)
+    except CliUnavailable as e:
+        pytest.skip(str(e))
+    world = World(tmp_path, "claude-code")
+    log = attach_logger(world)
+    (world.base / "claude-tmp").mkdir()
+    with FakeAnthropic() as fake:
+        fake.scripts["E2E-PERSIST-SNAPSHOT"] = [
+            [tool_use("Bash", {"command": "true", "description": "first"}, id="call_0")],
+            _snapshot_turn(world, f"export WG_SNAP=kept; cd {world.main}", "call_1"),
+            [tool_use("Bash", {"command": 'echo "$WG_SNAP $PWD"; touch MOVED.txt', "description": "probe"}, id="call_2")],
+            [text("done")],
+        ]
+        world.run([str(cli), "-p", "E2E-PERSIST-SNAPSHOT go", "--output-format", "stream-json", "--verbose", "--permission-mode", "bypassPermissions"], env=_claude_env(world, fake))
+        assert not fake.errors, fake.errors
+        outputs = {c: fake.tool_result_text(c) for c in ("call_0", "call_1", "call_2")}
+    dump(f"claude-code-snapshot-{version}", world, outputs=outputs)
+    assert outputs["call_2"] == f"kept {world.main}\nShell cwd was reset to {world.wt}", outputs
+    assert (world.main / "MOVED.txt").exists() and not (world.wt / "MOVED.txt").exists()
+    assert [e["payload"]["cwd"] for e in shell_payloads(log)] == [str(world.wt)] * 3
+
+
+def test_claude_code_guard_refuses_writing_the_shell_snapshot(claude_cli: Path, tmp_path: Path) -> None:
+    """With the guard (and HOME outside the temp dirs, as on a developer's machine), the write into the snapshot
+    is refused (WG402) and the next call stays in W. With HOME inside an allow-listed directory (the temp dir),
+    it would pass: see docs/shell-persistence.md."""
+    world = World(tmp_path, "claude-code")
+    (world.base / "claude-tmp").mkdir()
+    (world.base / "tmp").mkdir()  # TMPDIR: the temp dir the guard allows, which does not hold HOME
+    with FakeAnthropic() as fake:
+        fake.scripts["E2E-GUARD-SNAPSHOT"] = [
+            [tool_use("Bash", {"command": "true", "description": "first"}, id="call_0")],
+            _snapshot_turn(world, f"cd {world.main}", "call_1"),
+            [tool_use("Bash", {"command": "touch MOVED.txt", "description": "probe"}, id="call_2")],
+            [text("done")],
+        ]
+        env = {**_claude_env(world, fake), "TMPDIR": str(world.base / "tmp")}
+        world.run([str(claude_cli), "-p", "E2E-GUARD-SNAPSHOT go", "--output-format", "stream-json", "--verbose", "--permission-mode", "bypassPermissions"], env=env)
+        refused = fake.tool_result_text("call_1")
+    assert codes_in(refused) == {"WG402"}, refused
+    world.main_untouched("MOVED.txt")
+    assert (world.wt / "MOVED.txt").exists()
 
 
 # --- Claude Agent SDK ----------------------------------------------------------------------------------------
