@@ -33,7 +33,7 @@ from .fake_anthropic import FakeAnthropic, text, tool_use
 from .harness import dispatch
 from .fake_models import FakeChat, FakeGemini, FakeResponses, call, say
 from .runtime_world import World, codes_in
-from .test_runtimes_e2e import _client, _cline_auth, _copilot, _gemini_run, _gemini_settings, _sdk
+from .test_runtimes_e2e import _client, _cline_auth, _copilot, _gemini_run, _gemini_settings
 from .claude_cli import VERSION, WAVE_VERSION, CliUnavailable, ensure_cli
 from .clients import AGENT_SDK, CLINE, CODEX, COPILOT, GEMINI
 
