@@ -4,7 +4,9 @@
 
 SDK_SITE is where `claude-agent-sdk` was installed (`pip install --target`); it is appended to sys.path, after
 this interpreter's site-packages, so the guard's own dependencies are the ones it was tested with. MODE is
-`hooks` (agent_sdk.hooks(), bypassPermissions) or `can_use_tool` (agent_sdk.can_use_tool(), default mode).
+`hooks` (agent_sdk.hooks(), bypassPermissions), `can_use_tool` (agent_sdk.can_use_tool(), default mode) or `log`
+(no guard: a PreToolUse callback appends `{"hook_cwd", "payload"}` a line to the file named by WG_E2E_PAYLOAD_LOG,
+bypassPermissions).
 The CLI the SDK bundles talks to the fake API named by ANTHROPIC_BASE_URL in the environment.
 
 The `can_use_tool` fallback stands for the user's own approval: it allows a call whose input holds
@@ -48,6 +50,15 @@ async def main(cwd: str, mode: str, prompt: str, settings: dict) -> None:
         yield {"type": "user", "message": {"role": "user", "content": prompt}}
 
     options = ClaudeAgentOptions(cwd=cwd, env=dict(os.environ), setting_sources=[], permission_mode="bypassPermissions", hooks=agent_sdk.hooks(**settings))
+    if mode == "log":
+        from claude_agent_sdk import HookMatcher
+
+        async def log(input_data: dict, tool_use_id: object, context: object) -> dict:
+            with open(os.environ["WG_E2E_PAYLOAD_LOG"], "a") as f:
+                f.write(json.dumps({"hook_cwd": os.getcwd(), "payload": input_data}) + "\n")
+            return {}
+
+        options = ClaudeAgentOptions(cwd=cwd, env=dict(os.environ), setting_sources=[], permission_mode="bypassPermissions", hooks={"PreToolUse": [HookMatcher(matcher=None, hooks=[log])]})
     if mode == "can_use_tool":
         can_use_tool = agent_sdk.can_use_tool(cwd, fallback, **settings)
         options = ClaudeAgentOptions(cwd=cwd, env=dict(os.environ), setting_sources=[], permission_mode="default", can_use_tool=can_use_tool)
