@@ -119,3 +119,27 @@ def test_the_allow_lists_devices_stay_writable_whatever_the_cache_directory_is(r
     monkeypatch.setenv("XDG_CACHE_HOME", "/dev/null/cache")
     for command in ("ls 2>/dev/null", "echo x >/dev/stderr", "git status >/dev/null 2>&1"):
         assert run_hook_inline(subagent_payload(repo, "Bash", {"command": command})).decision == "pass", command
+
+
+@pytest.mark.parametrize(("variable", "name"), [("CLAUDE_CONFIG_DIR", ".claude"), ("CODEX_HOME", ".codex"), ("COPILOT_HOME", ".copilot"), (None, ".gemini"), (None, ".cline")])
+def test_the_runtimes_own_directories_are_refused_in_the_temp_dir(repo: Repo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, variable: str | None, name: str) -> None:
+    """Claude Code sources `~/.claude/shell-snapshots/snapshot-bash-*.sh` before every Bash call: a `cd <main>`
+    appended there ran every later call in the main checkout while the payload's cwd said W (observed, stop 27:
+    docs/shell-persistence.md). Each runtime's directory also holds the user-level hooks that start the guard."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    for other in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "COPILOT_HOME"):
+        monkeypatch.delenv(other, raising=False)
+    default = home / name / "shell-snapshots" / "snapshot-bash-1-x.sh"
+    targets = [default]
+    if variable is not None:
+        moved = tmp_path / "elsewhere" / name.lstrip(".")
+        monkeypatch.setenv(variable, str(moved))
+        targets = [moved / "settings.json"]
+    for target in targets:
+        bash = run_hook_inline(subagent_payload(repo, "Bash", {"command": f"echo 'cd {repo.main}' >> {target}"}))
+        assert bash.decision == "deny" and bash.codes == ["WG402"], bash.stdout
+        write = run_hook_inline(subagent_payload(repo, "Write", {"file_path": str(target), "content": "x"}))
+        assert write.decision == "deny" and write.codes == ["WG102"], write.stdout
+    beside = home / "notes.txt"  # the rest of a HOME in the temp dir stays allowed
+    assert run_hook_inline(subagent_payload(repo, "Bash", {"command": f"echo x > {beside}"})).decision == "pass"

@@ -131,9 +131,32 @@ class PathPolicy:
         return os.path.join(self.root, relative)
 
 
+#: The runtimes' own directories (variable naming it, else the directory under HOME): each holds the user-level hook
+#: configuration that starts the guard, and Claude Code's holds the shell snapshot it sources before every Bash call
+#: (`shell-snapshots/`: a `cd <main>` appended there ran every later call in the main checkout while the payload's
+#: cwd said W; shell-persistence observation, stop 27).
+RUNTIME_HOMES: tuple[tuple[str | None, str], ...] = (
+    ("CLAUDE_CONFIG_DIR", ".claude"),
+    ("CODEX_HOME", ".codex"),
+    ("COPILOT_HOME", ".copilot"),
+    (None, ".gemini"),
+    (None, ".cline"),
+)
+
+
+def runtime_homes(environ: dict[str, str]) -> list[str]:
+    """The runtimes' directories (RUNTIME_HOMES) in this environment, absolute ones only."""
+    found = []
+    for variable, name in RUNTIME_HOMES:
+        given = environ.get(variable) if variable else None
+        found.append(given if given else os.path.join(environ["HOME"], name))
+    return [path for path in found if os.path.isabs(path)]
+
+
 def own_paths(home: str) -> list[str]:
     """worktree-guard's own directories and files, canonical: its cache (parse tables, entry points), the daemons'
-    sockets, the sub-agent and wave state, the user's configuration. What they hold decides what the guard does,
+    sockets, the sub-agent and wave state, the user's configuration, and the runtimes' own directories (RUNTIME_HOMES:
+    the hooks that start it, Claude Code's shell snapshot). What they hold decides what the guard does,
     so no write there (nor to a directory holding them) is allowed, whatever the allow-list says: a HOME or XDG
     directory under the temp dir would otherwise put them inside it. A configuration file named by
     WORKTREE_GUARD_USER_CONFIG is protected itself, not its directory; a path that is the temp dir, HOME or `/`
@@ -151,6 +174,7 @@ def own_paths(home: str) -> list[str]:
     found = [cache_root(environ), os.path.dirname(state_root(environ))]
     found.append(config if os.environ.get(ENV_PREFIX + "USER_CONFIG") else os.path.dirname(config))
     found.append(socket_dir(environ))
+    found.extend(runtime_homes(environ))
     never = {"/", canonical(home, "/", home), *temp_dirs()}
     own = {canonical(path, "/", home) for path in found if os.path.isabs(path)}
     return sorted(own - never)
