@@ -398,7 +398,7 @@ PHASE_10_RECORDS: list[tuple[str, set, list]] = [
     ('git -C $X push ~/x HEAD:main', set(), []),
     ('git -C $X push origin HEAD:main', set(), []),
     ('git -C $X push file://{MAIN} HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
-    ('git -C $X push file://x HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git -C $X push file://x HEAD:main', set(), []),  # `x` is the host, which git drops: the path is `/` (review 27b)
     # pull fetches with --update-head-ok: its refspecs are judged as a fetch's (phase 9's finding, fixed)
     ('git pull origin main', set(), []),
     ('git pull . HEAD:main', {'WG305'}, [('WG305', '`git pull` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
@@ -708,6 +708,7 @@ LASTING_DOOR_ROWS: list[tuple[str, str | None]] = [
     ("git config --worktree receive.denyCurrentBranch ignore", "C"),
     ("git config --worktree --type bool core.fsmonitor true", "C"),
     ("git config --worktree -t path core.fsmonitor x", "C"),  # -t is --type (review 27a: it read `path` as the key)
+    ("git config --worktree --t path core.fsmonitor x", "C"),  # a one-letter prefix of --type (review 27b)
     ("git config --worktree -zt path core.fsmonitor x", "C"),
     ("git config --worktree -tpath core.fsmonitor x", "C"),
     ("git config --wor core.fsmonitor x", "C"),  # an abbreviation, resolved as git does
@@ -740,6 +741,10 @@ LASTING_DOOR_ROWS: list[tuple[str, str | None]] = [
     ("git config --worktree remote.origin.url ~/r", "U"),
     ("git config --worktree remote.origin.url file:///%74mp/x", "U"),
     ("git config --worktree remote.origin.url FILE:///tmp/x", "U"),
+    ("git config --worktree remote.origin.url /tmp/a:b", "U"),  # a colon after the first slash: still a path
+    ("git config --worktree remote.origin.url 'a/b://x'", None),  # git takes `a/b` for a protocol it does not know
+    ("git config --worktree branch.b.remote file:x", "U"),  # read as a path (git: ssh to a host `file`): refused
+    ("git config --worktree branch.b.remote ~x", "U"),
     ("git config --worktree branch.b.remote ~/x", "U"),
     ("git config --worktree branch.b.remote ..", "U"),
     ("git config --worktree branch.b.remote https://example.com/x", None),
@@ -771,6 +776,7 @@ LASTING_DOOR_ROWS: list[tuple[str, str | None]] = [
     ("git config --worktree --add remote.origin.fetch +refs/heads/x:refs/heads/main", "B"),
     ("git config --worktree remote.origin.push HEAD:main", "B"),
     ("git config --worktree remote.origin.push main", "B"),
+    ("git config --worktree remote.origin.push +main", "B"),
     ("git config --worktree remote.origin.fetch '+refs/heads/*:refs/remotes/origin/*'", None),
     ("git config --worktree remote.origin.fetch 'refs/heads/*:refs/heads/x/*'", None),
     ("git config --worktree remote.origin.fetch +refs/heads/x:refs/heads/mine", None),
@@ -844,6 +850,19 @@ CONFIG_PARSING_RECORDS: list[tuple[str, set, list]] = [
     ("git config --work user.email x", set(), []),
     ("git config --worktree -- user.email x", set(), []),
     ("git config -- user.email x --worktree", {"WG305"}, [("WG305", SHARED, {}, "ALL")]),
+    # review 27b: `--no-worktree` undoes `--worktree` (the shared config was written); `--t` is `--type`
+    ("git config --worktree --no-worktree core.autocrlf true", {"WG305"}, [("WG305", SHARED, {}, "ALL")]),
+    ("git config --worktree --no-w user.name x", {"WG305"}, [("WG305", SHARED, {}, "ALL")]),
+    ("git config --t bool --get core.bare", set(), []),
+    # git drops a file:// URL's host, whatever it is, then decodes %XX (review 27b: `~%2F` as a host was decoded into a path)
+    ("git pull -q file://~{MAIN} HEAD:main", {"WG305"}, [("WG305", "`git pull` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
+    ("git pull -q 'file://~%2F{MAIN}' HEAD:main", {"WG305"}, [("WG305", "`git pull` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
+    ("git pull -q file://localhost{MAIN} HEAD:main", {"WG305"}, [("WG305", "`git pull` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
+    ("git pull -q file://x/opt/wg-nowhere HEAD:main", set(), []),
+    # a file holding `gitdir:` is followed (review 27b), and one the command wrote first may name any git dir
+    ("cp .git {BASE}/g && git pull -q {BASE}/g HEAD:main", {"WG305"}, [("WG305", "`git pull` would move `main`, the branch checked out in {MAIN}.", {}, "git pull -q {BASE}/g HEAD:main")]),
+    ("cp -r src {BASE}/s && git pull -q {BASE}/s HEAD:main", {"WG305"}, [("WG305", "`git pull` would move `main`, the branch checked out in {MAIN}.", {}, "git pull -q {BASE}/s HEAD:main")]),
+    ("cp -r src {BASE}/s && git pull -q {BASE}/other HEAD:main", set(), []),
     # the same call (review 27a, passed on main too): a bare name git finds at the top of W, a %-encoded file: URL
     ("cd src && git pull -q .git +HEAD:refs/heads/main", {"WG305"}, [("WG305", "`git pull` would move `main`, the branch checked out in {MAIN}.", {}, "git pull -q .git +HEAD:refs/heads/main")]),
     ("git -C src pull -q to-main HEAD:main", {"WG305"}, [("WG305", "`git pull` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
@@ -858,3 +877,12 @@ def test_git_config_options_end_at_the_first_operand_and_abbreviate(world: Repo,
     main = str(world.main)
     command = command.replace("{MAINENC}", "/%" + format(ord(main[1]), "02x") + main[2:])  # its first letter %-encoded
     assert git_records(world, command) == (codes, records), command
+
+
+def test_a_gitfile_made_in_an_earlier_call_is_followed(world: Repo) -> None:
+    """Review 27b: git follows a file holding `gitdir: X` given as a remote; one made in an earlier call (a copy of
+    W's `.git` file) led a pull into the main repository's `main`."""
+    (world.base / "g").write_text(f"gitdir: {world.main}/.git\n")
+    (world.base / "h").write_text("not a gitfile\n")
+    assert git_records(world, "git pull -q {BASE}/g HEAD:main")[0] == {"WG305"}
+    assert git_records(world, "git pull -q {BASE}/h HEAD:main") == (set(), [])

@@ -121,7 +121,7 @@ def test_the_allow_lists_devices_stay_writable_whatever_the_cache_directory_is(r
         assert run_hook_inline(subagent_payload(repo, "Bash", {"command": command})).decision == "pass", command
 
 
-@pytest.mark.parametrize(("variable", "name"), [("CLAUDE_CONFIG_DIR", ".claude"), ("CODEX_HOME", ".codex"), ("COPILOT_HOME", ".copilot"), (None, ".gemini"), (None, ".cline")])
+@pytest.mark.parametrize(("variable", "name"), [("CLAUDE_CONFIG_DIR", ".claude"), ("CODEX_HOME", ".codex"), ("COPILOT_HOME", ".copilot"), (None, ".gemini"), (None, ".cline"), (None, ".cursor")])
 def test_the_runtimes_own_directories_are_refused_in_the_temp_dir(repo: Repo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, variable: str | None, name: str) -> None:
     """Claude Code sources `~/.claude/shell-snapshots/snapshot-bash-*.sh` before every Bash call: a `cd <main>`
     appended there ran every later call in the main checkout while the payload's cwd said W (observed, stop 27:
@@ -143,3 +143,14 @@ def test_the_runtimes_own_directories_are_refused_in_the_temp_dir(repo: Repo, mo
         assert write.decision == "deny" and write.codes == ["WG102"], write.stdout
     beside = home / "notes.txt"  # the rest of a HOME in the temp dir stays allowed
     assert run_hook_inline(subagent_payload(repo, "Bash", {"command": f"echo x > {beside}"})).decision == "pass"
+
+
+def test_claude_json_and_a_runtime_home_given_with_a_tilde_are_refused(repo: Repo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Review 27b: `~/.claude.json` (Claude Code's MCP servers start commands) passed, and `CODEX_HOME=~/x` was
+    dropped as not absolute."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("CODEX_HOME", "~/codex-home")
+    for target in (home / ".claude.json", home / "codex-home" / "config.toml"):
+        bash = run_hook_inline(subagent_payload(repo, "Bash", {"command": f"echo x >> {target}"}))
+        assert bash.decision == "deny" and bash.codes == ["WG402"], (target, bash.stdout)

@@ -141,6 +141,8 @@ RUNTIME_HOMES: tuple[tuple[str | None, str], ...] = (
     ("COPILOT_HOME", ".copilot"),
     (None, ".gemini"),
     (None, ".cline"),
+    (None, ".cursor"),
+    (None, ".claude.json"),
 )
 
 
@@ -149,6 +151,8 @@ def runtime_homes(environ: dict[str, str]) -> list[str]:
     found = []
     for variable, name in RUNTIME_HOMES:
         given = environ.get(variable) if variable else None
+        if given and (given == "~" or given.startswith("~/")):
+            given = environ["HOME"] + given[1:]  # `CODEX_HOME=~/x` (review 27b)
         found.append(given if given else os.path.join(environ["HOME"], name))
     return [path for path in found if os.path.isabs(path)]
 

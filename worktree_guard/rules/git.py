@@ -15,7 +15,7 @@ import os
 from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
-from ..layout import checked_out_branch, read_git_core
+from ..layout import checked_out_branch, git_dir_of, read_git_core
 from ..model import Violation
 from ..paths import canonical
 
@@ -337,7 +337,7 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
             side_door(f"`git symbolic-ref` would point a ref at `{shared[0] if shared else '?'}`, the branch another checkout has checked out.")
     if sub == "config" and _writes_config(flags, operands):
         shared_target = checkouts is not None and any(ctx.policy.judge_resolved(c).place == "shared" for c in checkouts)
-        if "--worktree" not in flags or shared_target:
+        if "--worktree" not in flags or "--no-worktree" in flags or shared_target:  # `--no-worktree` undoes it (review 27b)
             side_door(f"`git config` would write configuration every worktree shares; use `git config --worktree` in {ctx.worktree_root}, or ask the user.")
         elif not flags & CONFIG_ELSEWHERE and (checkouts is None or any(ctx.policy.judge_resolved(c).place == "inside" for c in checkouts)):
             door = _lasting_door(call, command, ctx, flags, operands, branches)
@@ -432,9 +432,7 @@ def _may_name_shared_branch(refspec: str, branches: dict[str, str], push: bool) 
     through a `*`. A fetch refspec without a colon stores nothing; a push one pushes to the same name."""
     import re
 
-    spec = refspec.strip().lstrip("+")
-    if spec.startswith("^"):
-        return False  # a negative refspec leaves refs out
+    spec = refspec.strip().lstrip("+")  # a negative refspec (`^refs/heads/main`) keeps its `^`, which no ref name holds
     source, colon, destination = spec.partition(":")
     if not colon:
         if not push:
@@ -535,7 +533,9 @@ def _is_this_repository(remote: str, call: GitCall, command: ShellCommand, ctx: 
     if remote.startswith("file://"):
         from urllib.parse import unquote
 
-        remote = unquote(remote[len("file://"):]) or "/"  # git decodes %XX in a file:// URL (review 27a: `/%74mp/…`)
+        # git drops the host, whatever it is (`file://~/…`, `file://localhost/…`: review 27b), then decodes %XX
+        # (review 27a: `/%74mp/…`); decoding first turned a host `~%2F` into a path under HOME (review 27b)
+        remote = unquote("/" + remote[len("file://"):].partition("/")[2])
     elif "://" in remote:
         return False
     elif "/" not in remote and remote not in (".", ".."):
@@ -552,8 +552,18 @@ def _is_this_repository(remote: str, call: GitCall, command: ShellCommand, ctx: 
         return True  # git expands a `~` it is given with its own HOME, which the command changed (phase 10's run)
     resolved = canonical(remote, call.work_tree or _top(call.run_dir or "/"), command.home)
     places = [ctx.worktree_root, *ctx.layout.shared_roots, ctx.layout.common_dir]
-    # git also tries `<path>.git`, `<path>/.git` and `<path>.git/.git` (review 27a: `<base>/b` for the bare `<base>/b.git`)
+    # git also tries `<path>.git`, `<path>/.git` and `<path>.git/.git` (review 27a: `<base>/b` for the bare `<base>/b.git`),
+    # and follows a file holding `gitdir: X` there (review 27b: `cp .git /tmp/g && git pull /tmp/g …` moved main);
+    # such a file the command wrote first may name any git dir
     tried = [resolved, *(canonical(resolved + suffix, "/", command.home) for suffix in (".git", "/.git", ".git/.git"))]
+    written = command.state.written
+    for candidate in list(tried):
+        if any(w is None or candidate == w or candidate.startswith(w.rstrip("/") + "/") for w in written):
+            return True
+        if os.path.isfile(candidate):
+            linked = git_dir_of(candidate)
+            if linked is not None:
+                tried.append(linked)
     return any(p and (t == p or t.startswith(p + "/")) for t in tried for p in places)
 
 

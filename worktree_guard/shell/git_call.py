@@ -175,7 +175,8 @@ GUARDED_FLAGS: dict[str, frozenset[str]] = {
         "--replace-all", "--add", "--unset", "--unset-all", "--rename-section", "--remove-section", "--list",
         "--fixed-value", "--edit", "--get-color", "--get-colorbool", "--bool", "--int", "--bool-or-int", "--path",
         "--expiry-date", "--no-type", "--null", "--name-only", "--includes", "--no-includes", "--show-origin",
-        "--show-scope", "--all", "--regexp", "--append", "--no-value",
+        "--show-scope", "--all", "--regexp", "--append", "--no-value", "--no-worktree", "--no-local", "--no-global",
+        "--no-system", "--no-file", "--no-blob",
     }),
 }
 #: Real options (git 2.39, from `git <sub> -h`) that are a strict prefix of a guarded option of the same subcommand:
@@ -194,7 +195,8 @@ def _unabbreviated(call: GitCall, args: list[tuple[Word, str | None]]) -> list[t
     `git clone --conf=core.worktree=…`, `git rebase --exe=…` were read as unknown options before. A word `--X` or
     `--X=v` (2+ letters) that is no option the guard reads by name but begins one of them is read as that option;
     one that begins several is only known at run time (git refuses an ambiguous one, or may take an option the guard
-    does not read as one of them)."""
+    does not read as one of them). A prefix of one letter counts too (review 27b: `git config --t path …` was no
+    `--type`)."""
     guarded = _guarded_options(call.subcommand or "")
     real = REAL_PREFIX_OPTIONS.get(call.subcommand or "", frozenset())
     stops = call.subcommand in STOPS_AT_OPERAND
@@ -219,7 +221,7 @@ def _unabbreviated(call: GitCall, args: list[tuple[Word, str | None]]) -> list[t
             result.append((word, value))
             continue
         name, eq, attached = value.partition("=")
-        matches = [] if name in guarded or name in real or len(name) < 4 else sorted(o for o in guarded if o.startswith(name))
+        matches = [] if name in guarded or name in real or len(name) < 3 else sorted(o for o in guarded if o.startswith(name))
         if len(matches) == 1:
             value = matches[0] + eq + attached
         elif matches:
