@@ -17,7 +17,7 @@ from .isolation import Isolation, decide_isolation
 from .layout import Layout, LayoutUnknown, find_layout, layout_of_cwd, main_worktree_of, with_explicit_root
 from .model import AgentEvent, EventVerdict, ToolCall, Verdict, Violation
 from .paths import canonical, home_dir, inside
-from .policy import PathPolicy
+from .policy import PathPolicy, runtime_homes
 
 GUARDED_WHEN_MISPLACED = ("file_write", "shell", "powershell", "dispatch", "enter_worktree")
 UNKNOWN = object()  # Context.worker before the plugins were asked
@@ -248,9 +248,16 @@ def _agent_can_write(layout: Layout, base: Settings, home: str) -> Any:
         # the agent can write is judged from the outermost one, whose shared checkouts it did not make.
         layout = find_layout(layout.enclosing[-1])
     policy = PathPolicy(layout, base.allow, base.protect, home)
+    # The runtimes' directories are refused to the writes the guard reads, not to a program it does not read (an
+    # inline interpreter): a definition there that the allow-list would let it write still counts as written by it.
+    runtimes = [canonical(d, "/", home) for d in runtime_homes({**os.environ, "HOME": home})]
 
     def can_write(path: str) -> bool:
-        return any(policy.judge_resolved(form).ok for form in {os.path.abspath(path), canonical(path, "/", home)})
+        for form in {os.path.abspath(path), canonical(path, "/", home)}:
+            judgement = policy.judge_resolved(form)
+            if judgement.ok or (judgement.place == "outside" and policy.allow.matches(form) and any(inside(form, d) for d in runtimes)):
+                return True
+        return False
 
     return can_write
 
