@@ -1904,3 +1904,24 @@ GIT_PHASE_9_ROWS = [
 @pytest.mark.parametrize("command,expected", GIT_PHASE_9_ROWS, ids=[plain_id(r[0], 60) for r in GIT_PHASE_9_ROWS])
 def test_pull_refspecs_and_config_from_the_environment(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
+
+
+# Phase 12's mutation run of shell/steps and shell/words (both passed, and bash removed the main checkout's file):
+# bash removes `\<newline>` before it reads a parameter's name (`$X\<newline>a` is `$Xa`), and a quoted, escaped or
+# nested `}` ends no braces (`{/tmp/x"}",<main>/x}` is two words). The must-pass neighbours keep their verdicts.
+PHASE_12_WORD_ROWS = [
+    ("Xa={MAIN}/README.md; X=/tmp/s; rm -f $X\\\na", {"WG403"}),
+    ('rm -rf {/tmp/x"}",{MAIN}/README.md}', {"WG401"}),
+    ("rm -rf {/tmp/x'}',{MAIN}/README.md}", {"WG401"}),
+    ("rm -rf {/tmp/x\\},{MAIN}/README.md}", {"WG401"}),
+    ("rm -rf {{x},{MAIN}/README.md}", {"WG401"}),
+    ("X=/tmp/s; rm -f $X/a", "pass"),
+    ("rm -rf {/tmp/a,/tmp/b}", "pass"),
+    ("git log -1 HEAD@{1}", "pass"),
+    ('echo {a,b}"}"', "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", PHASE_12_WORD_ROWS, ids=[plain_id(r[0], 60) for r in PHASE_12_WORD_ROWS])
+def test_phase_12_word_rows(world: Repo, command: str, expected) -> None:
+    assert_row(world, command, expected)

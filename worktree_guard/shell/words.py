@@ -83,6 +83,8 @@ def _parameter(raw: str, i: int, lookup: Lookup | None) -> tuple[str, int] | Non
         return None
     match = _SIMPLE_PARAMETER.match(raw, i)
     if match is not None:
+        if raw.startswith("\\\n", match.end()):
+            return None  # bash removes `\<newline>` before it reads the name: `$X\<newline>a` is `$Xa` (phase 12's run)
         value = lookup(match.group(1) or match.group(2))
         return None if value is None or value == UNSET else (value, match.end())
     match = _DEFAULT_PARAMETER.match(raw, i)
@@ -248,13 +250,13 @@ def glob_pattern(raw: str, lookup: Lookup | None = None) -> str | None:
 
 
 def _looks_like_brace_expansion(raw: str, i: int) -> bool:
-    """Over-approximate: an unquoted `{` with a later `}` and a `,` or `..` between them.
+    """Over-approximate: an unquoted `{` with a later `}` (the last) and a `,` or `..` between them.
 
     `{}` (find -exec) and `HEAD@{1}` stay static; `{a,b}` and `{1..3}` do not. Quoting inside the
     braces is ignored, which can only make a static word dynamic, never the reverse.
     """
-    close = raw.find("}", i + 1)
-    if close < 0:
+    close = raw.rfind("}")  # the last one: a quoted, escaped or nested `}` ends no braces (phase 12's run: `{/tmp/x"}",<main>/x}`)
+    if close <= i:
         return False
     inner = raw[i + 1 : close]
     return "," in inner or ".." in inner
