@@ -43,6 +43,7 @@ TERMINATION_WORDS = [
     "*.py", "a?", "[ab]", "x[*]y*", "{a,b}", "{a,b}.txt", "'x'{a,b}", '"q"{a,b}', "$(echo {a,b}){c,d}", "${x}{c,d}",
     "$'{a,b}'{c,d}", '$"{a,b}"{c,d}', "`a`{b,c}", "$(a (b) {c,d})x{e,f}", "$(echo ')'){a,b}", '$(echo ")"){a,b}',
     "\\{a,b}{c,d}", '${a:-"}"}{x,y}', "/repo/src/$f", "'/a b'/c/$x", "/a/b\\$c/$d", "a=~/x", "$((X=1))", "a[i]=3",
+    'a$"x"$X', "''$X", "'a'$X'b'", '"a""b"{c,d}', '""{a,b}', '"a"x"b"{c,d}',
 ]
 
 
@@ -156,3 +157,35 @@ def test_split_words_keep_their_source_and_static_or_substituted_words_are_not_s
     assert quoted.substitutions and quoted.value is None
     assert steps.field_split([quoted], state) == [quoted]
     assert bash_fields("Y='a b'; printf '%s\\0' '$(x)'$Y") == ["$(x)a", "b"]
+
+
+# -- shell/words.py: survivors of the word evaluator -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("$'\\x'$X", True), ("$'\\''$X", True), ("$'a\\\\'$X", True), ("$'abc", False), ("$'ab\\", False),
+     ("\\a$X", True), ("a\\$X", False), ("$''$X", True), ('$"x"$X', True), ('a$"x"$X', True), ("'a'$X'b'", True),
+     ("'a'$X", True), ("a'$X'", False), ("''$X", True), ("'a", False), ('"a\'$X\'"', False), ('"$X"', False)],
+)
+def test_an_ansi_c_string_ends_at_its_unescaped_quote(raw: str, expected: bool) -> None:
+    """`_past_ansi_c`: a backslash escapes exactly the next character (`$'\\x'` ends at the quote after `x`, so the
+    `$X` after it is an unquoted expansion); an unclosed `$'…` runs to the end of the word. Outside it, a backslash
+    escapes one character too (`\\a$X`)."""
+    assert words.has_unquoted_expansion(raw) is expected
+
+
+@pytest.mark.parametrize(
+    ("pattern", "glob"), [("[X]", True), ("ab[*]", False), ("X", False), ("XX", False), ("[X]a", True), ("a[?]b[[]", False)]
+)
+def test_glob_syntax_tells_escapes_from_classes(pattern: str, glob: bool) -> None:
+    """`has_glob_syntax`: only `[*]`, `[?]` and `[[]` are escapes (`glob_pattern` writes them); `[X]` is a class,
+    and a plain letter is no glob."""
+    assert words.has_glob_syntax(pattern) is glob
+
+
+def test_a_glob_pattern_escapes_only_glob_characters() -> None:
+    """`_glob_escape`: a literal `*`, `?` or `[` becomes a one-character class; every other character stays itself
+    (an `X` written `[X]` would read as glob syntax in a directory component: the glob would become unknown)."""
+    assert words.glob_pattern("X/'*'Y*") == "X/[*]Y*"
+    assert words.glob_pattern("'a?[X'*") == "a[?][[]X*"
