@@ -44,6 +44,7 @@ TERMINATION_WORDS = [
     "$'{a,b}'{c,d}", '$"{a,b}"{c,d}', "`a`{b,c}", "$(a (b) {c,d})x{e,f}", "$(echo ')'){a,b}", '$(echo ")"){a,b}',
     "\\{a,b}{c,d}", '${a:-"}"}{x,y}', "/repo/src/$f", "'/a b'/c/$x", "/a/b\\$c/$d", "a=~/x", "$((X=1))", "a[i]=3",
     'a$"x"$X', "''$X", "'a'$X'b'", '"a""b"{c,d}', '""{a,b}', '"a"x"b"{c,d}',
+    "a`x{a,b}", "ab$(x{a,b}", 'ab"x{a,b}', "ab$'x{a,b}", 'ab$"x{a,b}', "ab${x{a,b}", "ab$(x 'y{a,b}", 'ab$(x "y{a,b}', "abcd[*]x[?]", "a[?]b[[]",
 ]
 
 
