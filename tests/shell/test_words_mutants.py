@@ -35,7 +35,8 @@ def step_of(source: str, state: ShellState, extra: list[Assignment] = (), home: 
 # -- shell/words.py: every scanner ends ---------------------------------------------------------------------
 # A scanning loop that stops advancing (`i = 1` for `i += 1`, a search that restarts at 0) never returns: the hook's
 # watchdog would end it with WG000 on every command. Each function here must return on every input below in well
-# under a second (they take about 30 ms in all, the alarm is at 2 s); the alarm turns a hang into a failure instead of a timeout.
+# under a second (they take about 30 ms in all; the alarm is at 2 s): the alarm turns a hang into a failure instead of
+# a timeout.
 
 TERMINATION_WORDS = [
     "a", "abc", "a/b/c", "~/x", "~u/x", "\\\n~", "'a'b", "'a", '"a"b', '"a', "a\\b", "a\\", '"a\\"b"', '"\\$x"',
@@ -44,7 +45,10 @@ TERMINATION_WORDS = [
     "$'{a,b}'{c,d}", '$"{a,b}"{c,d}', "`a`{b,c}", "$(a (b) {c,d})x{e,f}", "$(echo ')'){a,b}", '$(echo ")"){a,b}',
     "\\{a,b}{c,d}", '${a:-"}"}{x,y}', "/repo/src/$f", "'/a b'/c/$x", "/a/b\\$c/$d", "a=~/x", "$((X=1))", "a[i]=3",
     'a$"x"$X', "''$X", "'a'$X'b'", '"a""b"{c,d}', '""{a,b}', '"a"x"b"{c,d}',
-    "a`x{a,b}", "ab$(x{a,b}", 'ab"x{a,b}', "ab$'x{a,b}", 'ab$"x{a,b}', "ab${x{a,b}", "ab$(x 'y{a,b}", 'ab$(x "y{a,b}', "abcd[*]x[?]", "a[?]b[[]",
+    "a`x{a,b}", "ab$(x{a,b}", 'ab"x{a,b}', "ab$'x{a,b}", 'ab$"x{a,b}', "ab${x{a,b}", "ab$(x 'y{a,b}", 'ab$(x "y{a,b}',
+    "abcd[*]x[?]", "a[?]b[[]",
+    "ab$(a\\b){c,d}", "ab$(a\\)b){c,d}", 'ab"a\\"b"{x,y}', "ab$'a\\'b'{x,y}", 'ab$"a\\"b"{x,y}', "ab${a:-\\}}{x,y}",
+    "ab$(a 'b' \"c\" (d)){x,y}", "ab$(echo ')'){a,b}", 'ab$(echo ")"){a,b}', "ab`a\\`b`{x,y}",
 ]
 
 
@@ -190,3 +194,10 @@ def test_a_glob_pattern_escapes_only_glob_characters() -> None:
     (an `X` written `[X]` would read as glob syntax in a directory component: the glob would become unknown)."""
     assert words.glob_pattern("X/'*'Y*") == "X/[*]Y*"
     assert words.glob_pattern("'a?[X'*") == "a[?][[]X*"
+
+
+def test_a_words_text_is_not_arithmetic_by_default() -> None:
+    """`assigned_by_expansion`: only `let` and `(( ))` pass `arithmetic`; a plain word `X=1` (a `cp X=1 y` operand)
+    assigns nothing, while `$((X=1))` in it does."""
+    assert words.assigned_by_expansion("X=1") == set()
+    assert words.assigned_by_expansion("X=1$((Y=2))") == {"Y"}
