@@ -201,3 +201,16 @@ def test_a_words_text_is_not_arithmetic_by_default() -> None:
     assigns nothing, while `$((X=1))` in it does."""
     assert words.assigned_by_expansion("X=1") == set()
     assert words.assigned_by_expansion("X=1$((Y=2))") == {"Y"}
+
+
+@pytest.mark.parametrize(
+    ("raw", "fields"),
+    [("\\a$X", ["ab", "c"]), ("$X\\a", ["b", "ca"]), ("${X}\\\na", ["b", "ca"]), ("'a'$X'b'", ["ab", "cb"]), ("$X\\", None)],
+)
+def test_split_fields_read_escapes_continuations_and_quotes(raw: str, fields: list[str] | None) -> None:
+    """`split_fields` with X='b c': a backslash escapes the next character (also as the word's second-last one), a
+    backslash-newline vanishes (after `${X}`: after `$X` it would join the name, `$X\\<newline>a` is `$Xa` to bash,
+    a gap reported with phase 12), a single-quoted section ends at its own quote; a trailing backslash is unknown."""
+    assert words.split_fields(raw, {"X": "b c"}.get) == fields
+    if fields is not None:
+        assert bash_fields(f"X='b c'; printf '%s\\0' {raw}") == fields
