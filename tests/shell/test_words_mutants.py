@@ -48,12 +48,15 @@ TERMINATION_WORDS = [
     "a`x{a,b}", "ab$(x{a,b}", 'ab"x{a,b}', "ab$'x{a,b}", 'ab$"x{a,b}', "ab${x{a,b}", "ab$(x 'y{a,b}", 'ab$(x "y{a,b}',
     "abcd[*]x[?]", "a[?]b[[]",
     "ab$(a\\b){c,d}", "ab$(a\\)b){c,d}", 'ab"a\\"b"{x,y}', "ab$'a\\'b'{x,y}", 'ab$"a\\"b"{x,y}', "ab${a:-\\}}{x,y}",
-    "ab$(a 'b' \"c\" (d)){x,y}", "ab$(echo ')'){a,b}", 'ab$(echo ")"){a,b}', "ab`a\\`b`{x,y}",
+    "ab$(a 'b' \"c\" (d)){x,y}", "ab$(echo ')'){a,b}", 'ab$(echo ")"){a,b}', "ab`a\\`b`{x,y}", "ab$(x '' y){a,b}",
+    '"ab\\c"', 'ab"c\\\nd"', '"ab\\c"$X', '"ab$/"', '"abc"x',
 ]
 
 
 def test_every_word_scanner_returns(monkeypatch: pytest.MonkeyPatch) -> None:
     import signal
+
+    from tests.shell.test_shell_mutants import WORD_VALUES
 
     def hang(*_: object) -> None:
         raise TimeoutError("a word scanner did not return")
@@ -62,7 +65,7 @@ def test_every_word_scanner_returns(monkeypatch: pytest.MonkeyPatch) -> None:
     previous = signal.signal(signal.SIGALRM, hang)
     signal.setitimer(signal.ITIMER_REAL, 2.0)
     try:
-        for raw in TERMINATION_WORDS:
+        for raw in TERMINATION_WORDS + list(WORD_VALUES):
             words.word_value(raw, lookup)
             words.split_fields(raw, lookup)
             words.has_unquoted_expansion(raw)
