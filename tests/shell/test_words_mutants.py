@@ -1,0 +1,219 @@
+"""Behaviours of `shell/steps` and `shell/words` pinned for mutation testing (issue 13, phase 12).
+
+Each test was written for a mutant of `worktree_guard/shell/steps.py` or `worktree_guard/shell/words.py` that the
+suite let live (docs/testing.md, "Phase 12"). Values that bash can be asked for were checked against it
+(`printf '%s\\0' WORD`, a prefix assignment's value in the command's environment).
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from worktree_guard.shell import steps, words
+from worktree_guard.shell.ast import Assignment, Command, Word
+from worktree_guard.shell.parse import parse
+from worktree_guard.shell.state import ShellState
+from worktree_guard.shell.steps import ShellCommand, glob_values, inherited
+
+
+def bash_fields(script: str, cwd: Path | None = None) -> list[str]:
+    """The NUL-separated fields a bash script prints (`printf '%s\\0' …`)."""
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=cwd, check=True)
+    return done.stdout.split("\0")[:-1]
+
+
+def step_of(source: str, state: ShellState, extra: list[Assignment] = (), home: str = "/home/u") -> ShellCommand:
+    node = parse(source).body[0]
+    assert isinstance(node, Command)
+    return ShellCommand(node=node, words=node.words, assignments=list(node.assignments) + list(extra), cwd="/w",
+                        state=state, home=home)
+
+
+# -- shell/words.py: every scanner ends ---------------------------------------------------------------------
+# A scanning loop that stops advancing (`i = 1` for `i += 1`, a search that restarts at 0) never returns: the hook's
+# watchdog would end it with WG000 on every command. Each function here must return on every input below in well
+# under a second (they take about 30 ms in all; the alarm is at 2 s): the alarm turns a hang into a failure instead of
+# a timeout.
+
+TERMINATION_WORDS = [
+    "a", "abc", "a/b/c", "~/x", "~u/x", "\\\n~", "'a'b", "'a", '"a"b', '"a', "a\\b", "a\\", '"a\\"b"', '"\\$x"',
+    "$A", "${A}", "${A:-d}", "x$A$A", '"$A"', '"$A"x', "$'x'", '$"x"', "a$'x'y", "$'a\\'b'x", "$", "a$", "$/",
+    "*.py", "a?", "[ab]", "x[*]y*", "{a,b}", "{a,b}.txt", "'x'{a,b}", '"q"{a,b}', "$(echo {a,b}){c,d}", "${x}{c,d}",
+    "$'{a,b}'{c,d}", '$"{a,b}"{c,d}', "`a`{b,c}", "$(a (b) {c,d})x{e,f}", "$(echo ')'){a,b}", '$(echo ")"){a,b}',
+    "\\{a,b}{c,d}", '${a:-"}"}{x,y}', "/repo/src/$f", "'/a b'/c/$x", "/a/b\\$c/$d", "a=~/x", "$((X=1))", "a[i]=3",
+    'a$"x"$X', "''$X", "'a'$X'b'", '"a""b"{c,d}', '""{a,b}', '"a"x"b"{c,d}',
+    "a`x{a,b}", "ab$(x{a,b}", 'ab"x{a,b}', "ab$'x{a,b}", 'ab$"x{a,b}', "ab${x{a,b}", "ab$(x 'y{a,b}", 'ab$(x "y{a,b}',
+    "abcd[*]x[?]", "a[?]b[[]",
+    "ab$(a\\b){c,d}", "ab$(a\\)b){c,d}", 'ab"a\\"b"{x,y}', "ab$'a\\'b'{x,y}", 'ab$"a\\"b"{x,y}', "ab${a:-\\}}{x,y}",
+    "ab$(a 'b' \"c\" (d)){x,y}", "ab$(echo ')'){a,b}", 'ab$(echo ")"){a,b}', "ab`a\\`b`{x,y}", "ab$(x '' y){a,b}",
+    '"ab\\c"', 'ab"c\\\nd"', '"ab\\c"$X', '"ab$/"', '"abc"x',
+]
+
+
+def test_every_word_scanner_returns(monkeypatch: pytest.MonkeyPatch) -> None:
+    import signal
+
+    from tests.shell.test_shell_mutants import WORD_VALUES
+
+    def hang(*_: object) -> None:
+        raise TimeoutError("a word scanner did not return")
+
+    lookup = {"A": "a", "E": "", "S": "x y", "D": "/d", "f": "f", "x": "x"}.get
+    previous = signal.signal(signal.SIGALRM, hang)
+    signal.setitimer(signal.ITIMER_REAL, 2.0)
+    try:
+        for raw in TERMINATION_WORDS + list(WORD_VALUES):
+            words.word_value(raw, lookup)
+            words.split_fields(raw, lookup)
+            words.has_unquoted_expansion(raw)
+            words.remove_quotes(raw)
+            words.static_prefix(raw, lookup)
+            words.glob_pattern(raw + "*", lookup)
+            words.has_glob_syntax(raw)
+            words.brace_fields(raw)
+            words.assigned_by_expansion(raw)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# -- shell/steps.py: a prefix assignment's value ----------------------------------------------------------
+
+
+def test_a_commands_prefixes_expand_left_to_right_with_append_home_and_earlier_values() -> None:
+    """`_prefix_value`: the command's own earlier prefixes apply first (`A=1 A+=2 B=$A` gives B=12), an earlier
+    prefix's `~` is the walker's home, and so is the last one's."""
+    state = ShellState(cwd="/w")
+    assert step_of("A=1 A+=2 B=$A git", state).env("B") == (True, "12")
+    assert bash_fields("unset A; A=1 A+=2 B=$A sh -c 'printf \"%s\\0\" \"$B\"'") == ["12"]
+    assert step_of("X=/x A=$X B=$A git", state).env("B") == (True, "/x")
+    assert step_of("A=~/x B=$A git", state).env("B") == (True, "/home/u/x")
+    assert step_of("A=1 B=~/y git", state).env("B") == (True, "/home/u/y")
+
+
+def test_a_wrappers_assignment_is_expanded_before_the_shells_prefixes_apply() -> None:
+    """`D=/own env X=$D cmd`: bash expands env's word `X=$D` before D=/own applies, so X is the earlier D."""
+    state = ShellState(cwd="/w", variables={"D": "/before"})
+    wrapper = Assignment(name="X", value=Word(raw="$D", span=(0, 2), value=None), span=(0, 4))
+    step = step_of("D=/own env git", state, [wrapper])
+    assert step.env("X") == (True, "/before")
+    assert step.env("D") == (True, "/own")
+    assert bash_fields("D=/before; D=/own env X=$D sh -c 'printf \"%s\\0\" \"$X\"'") == ["/before"]
+
+
+# -- shell/steps.py: globs, inherited words ----------------------------------------------------------------
+
+
+def test_an_absolute_glob_needs_no_known_cwd(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("")
+    word = parse(f"echo {tmp_path}/*.py").body[0].words[1]
+    assert glob_values(word, ShellState(cwd=None)) == [f"{tmp_path}/a.py"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("$EDITOR\\$", True), ("a\\$", True), ("\\$X$EDITOR", False), ("\\$(x)$EDITOR", False)],
+)
+def test_an_escaped_dollar_is_no_expansion_of_an_inherited_word(raw: str, expected: bool) -> None:
+    """`inherited` counts the `$` that start expansions: an escaped `\\$` starts none (`$EDITOR\\$` is EDITOR's value
+    and a `$`). `\\$X` is no expansion either, but `_PARAMETER` finds `$X` in it: the count no longer matches and the
+    word is not taken as inherited (more cautious than needed), nor is a word holding `$(` (pinned as it is)."""
+    word = Word(raw=raw, span=(0, len(raw)), value=None)
+    assert inherited(word, ShellState(cwd="/w")) is expected
+
+
+def test_field_splitting_by_default_and_with_ifs_set() -> None:
+    """`field_split`: without `declaration` (a `for` list, any command) a word written as an assignment is split too
+    (`for f in X=$Y` loops over `X=a` and `b`); while IFS is set nothing is split (`X='a:b c'` with IFS=: is `a`,
+    `b c` in bash: the walker leaves such words unknown rather than split them at the default blanks)."""
+    state = ShellState(cwd="/w", variables={"Y": "a b"})
+    word = Word(raw="X=$Y", span=(0, 4), value=None)
+    assert [w.value for w in steps.field_split([word], state)] == ["X=a", "b"]
+    assert bash_fields("Y='a b'; printf '%s\\0' X=$Y") == ["X=a", "b"]
+    assert [w.value for w in steps.field_split([word], state, declaration=True)] == [None]
+    ifs = ShellState(cwd="/w", variables={"Y": "a b", "IFS": ":"})
+    plain = Word(raw="$Y", span=(0, 2), value=None)
+    assert steps.field_split([plain], ifs) == [plain]
+
+
+def test_a_brace_field_keeps_the_words_substitutions_and_stays_unknown() -> None:
+    """`brace_expanded`: a field whose text holds `$(`, a backquote or a process substitution keeps the whole word's
+    substitutions (the walker runs them for it) and has no static value, even when its own `$(` is quoted
+    (`{'$(x)',$(ls)}`: bash gives `$(x)` for the first field; unknown here, more cautious than needed)."""
+    word = parse("echo {'$(x)',$(ls)}").body[0].words[1]
+    first, second = steps.brace_expanded([word], ShellState(cwd="/w"))
+    assert (first.raw, first.value, first.substitutions) == ("'$(x)'", None, word.substitutions)
+    assert (second.raw, second.value, second.substitutions) == ("$(ls)", None, word.substitutions)
+    assert bash_fields("printf '%s\\0' {'$(x)',$(echo l)}") == ["$(x)", "l"]
+
+
+def test_split_words_keep_their_source_and_static_or_substituted_words_are_not_split_again() -> None:
+    """`field_split`: each field keeps the raw text and span of the word it came from; a word that already has a
+    static value is not split again, even when its raw text is an expansion (the words `"$@"` gives a function's body
+    are its call's words: `f $X` with X='a b' passes `a` and `b`, each with raw `$X`); and a word with a
+    substitution is left as it is (the parser also reports one for a single-quoted `'$(x)'`: bash would split
+    `'$(x)'$Y` into `$(x)a` and `b`, the walker keeps it unknown, more cautious than needed)."""
+    state = ShellState(cwd="/w", variables={"X": "a b", "Y": "a b"})
+    word = Word(raw="$X", span=(3, 5), value=None)
+    assert [(w.raw, w.span, w.value) for w in steps.field_split([word], state)] == [("$X", (3, 5), "a"), ("$X", (3, 5), "b")]
+    passed = [Word(raw="$X", span=(3, 5), value="a"), Word(raw="$X", span=(3, 5), value="b")]
+    assert steps.field_split(passed, state) == passed
+    quoted = parse("echo '$(x)'$Y").body[0].words[1]
+    assert quoted.substitutions and quoted.value is None
+    assert steps.field_split([quoted], state) == [quoted]
+    assert bash_fields("Y='a b'; printf '%s\\0' '$(x)'$Y") == ["$(x)a", "b"]
+
+
+# -- shell/words.py: survivors of the word evaluator -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("$'\\x'$X", True), ("$'\\''$X", True), ("$'a\\\\'$X", True), ("$'abc", False), ("$'ab\\", False),
+     ("\\a$X", True), ("a\\$X", False), ("$''$X", True), ('$"x"$X', True), ('a$"x"$X', True), ("'a'$X'b'", True),
+     ("'a'$X", True), ("a'$X'", False), ("''$X", True), ("'a", False), ('"a\'$X\'"', False), ('"$X"', False)],
+)
+def test_an_ansi_c_string_ends_at_its_unescaped_quote(raw: str, expected: bool) -> None:
+    """`_past_ansi_c`: a backslash escapes exactly the next character (`$'\\x'` ends at the quote after `x`, so the
+    `$X` after it is an unquoted expansion); an unclosed `$'…` runs to the end of the word. Outside it, a backslash
+    escapes one character too (`\\a$X`)."""
+    assert words.has_unquoted_expansion(raw) is expected
+
+
+@pytest.mark.parametrize(
+    ("pattern", "glob"), [("[X]", True), ("ab[*]", False), ("X", False), ("XX", False), ("[X]a", True), ("a[?]b[[]", False)]
+)
+def test_glob_syntax_tells_escapes_from_classes(pattern: str, glob: bool) -> None:
+    """`has_glob_syntax`: only `[*]`, `[?]` and `[[]` are escapes (`glob_pattern` writes them); `[X]` is a class,
+    and a plain letter is no glob."""
+    assert words.has_glob_syntax(pattern) is glob
+
+
+def test_a_glob_pattern_escapes_only_glob_characters() -> None:
+    """`_glob_escape`: a literal `*`, `?` or `[` becomes a one-character class; every other character stays itself
+    (an `X` written `[X]` would read as glob syntax in a directory component: the glob would become unknown)."""
+    assert words.glob_pattern("X/'*'Y*") == "X/[*]Y*"
+    assert words.glob_pattern("'a?[X'*") == "a[?][[]X*"
+
+
+def test_a_words_text_is_not_arithmetic_by_default() -> None:
+    """`assigned_by_expansion`: only `let` and `(( ))` pass `arithmetic`; a plain word `X=1` (a `cp X=1 y` operand)
+    assigns nothing, while `$((X=1))` in it does."""
+    assert words.assigned_by_expansion("X=1") == set()
+    assert words.assigned_by_expansion("X=1$((Y=2))") == {"Y"}
+
+
+@pytest.mark.parametrize(
+    ("raw", "fields"),
+    [("\\a$X", ["ab", "c"]), ("$X\\a", ["b", "ca"]), ("${X}\\\na", ["b", "ca"]), ("'a'$X'b'", ["ab", "cb"]), ("$X\\", None)],
+)
+def test_split_fields_read_escapes_continuations_and_quotes(raw: str, fields: list[str] | None) -> None:
+    """`split_fields` with X='b c': a backslash escapes the next character (also as the word's second-last one), a
+    backslash-newline vanishes (after `${X}`: after `$X` it would join the name, `$X\\<newline>a` is `$Xa` to bash,
+    a gap reported with phase 12), a single-quoted section ends at its own quote; a trailing backslash is unknown."""
+    assert words.split_fields(raw, {"X": "b c"}.get) == fields
+    if fields is not None:
+        assert bash_fields(f"X='b c'; printf '%s\\0' {raw}") == fields
