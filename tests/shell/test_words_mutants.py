@@ -213,7 +213,7 @@ def test_a_words_text_is_not_arithmetic_by_default() -> None:
 def test_split_fields_read_escapes_continuations_and_quotes(raw: str, fields: list[str] | None) -> None:
     """`split_fields` with X='b c': a backslash escapes the next character (also as the word's second-last one), a
     backslash-newline vanishes (after `${X}`: after `$X` it would join the name, `$X\\<newline>a` is `$Xa` to bash,
-    a gap reported with phase 12), a single-quoted section ends at its own quote; a trailing backslash is unknown."""
+    which the walker leaves unknown since stop 27), a single-quoted section ends at its own quote; a trailing backslash is unknown."""
     assert words.split_fields(raw, {"X": "b c"}.get) == fields
     if fields is not None:
         assert bash_fields(f"X='b c'; printf '%s\\0' {raw}") == fields

@@ -83,7 +83,8 @@ def _parameter(raw: str, i: int, lookup: Lookup | None) -> tuple[str, int] | Non
         return None
     match = _SIMPLE_PARAMETER.match(raw, i)
     if match is not None:
-        if raw.startswith("\\\n", match.end()):
+        name = match.group(1)
+        if name and (name[0].isalpha() or name[0] == "_") and raw.startswith("\\\n", match.end()):
             return None  # bash removes `\<newline>` before it reads the name: `$X\<newline>a` is `$Xa` (phase 12's run)
         value = lookup(match.group(1) or match.group(2))
         return None if value is None or value == UNSET else (value, match.end())
