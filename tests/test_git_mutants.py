@@ -886,3 +886,20 @@ def test_a_gitfile_made_in_an_earlier_call_is_followed(world: Repo) -> None:
     (world.base / "h").write_text("not a gitfile\n")
     assert git_records(world, "git pull -q {BASE}/g HEAD:main")[0] == {"WG305"}
     assert git_records(world, "git pull -q {BASE}/h HEAD:main") == (set(), [])
+
+
+def test_git_tries_its_dot_git_suffixes_on_a_local_remote(world: Repo) -> None:
+    """Review 27a: git's `enter_repo` also tries `<path>.git`, `<path>/.git` and `<path>.git/.git`. Links made in an
+    earlier call to the main repository's git dir under each of those names lead a pull given `<path>` into it
+    (phase 12's run of rules/git: every suffix of `_is_this_repository` survived before these)."""
+    git_dir = world.main / ".git"
+    (world.base / "b.git").symlink_to(git_dir)
+    (world.base / "d").mkdir()
+    (world.base / "d" / ".git").symlink_to(git_dir)
+    (world.base / "c.git").mkdir()
+    (world.base / "c.git" / ".git").symlink_to(git_dir)
+    (world.base / "e").mkdir()
+    (world.base / "f.git").write_text(f"gitdir: {git_dir}\n")  # `<path>.git` a file holding `gitdir:`
+    for name in ("b", "d", "c", "f"):
+        assert git_records(world, f"git pull -q {{BASE}}/{name} HEAD:main")[0] == {"WG305"}, name
+    assert git_records(world, "git pull -q {BASE}/e HEAD:main") == (set(), [])
