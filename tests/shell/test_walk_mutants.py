@@ -57,6 +57,52 @@ def test_catalogue_rows(world: Repo, kind: str, command: str, expected) -> None:
     catalogue.assert_hook_row(world, command, expected)
 
 
+# stop 26 (phase 12): bash's logical cd and a cd bash may refuse, `enable -n`, `dirs -c`, traps kept by subshells
+# (LOGICAL_CD_ROWS), and review 26a's rows (REVIEW_26A_ROWS, with a link back up to W), each on a repository of the
+# module shaped as test_bash_rules.py's `linked` fixture (W/src/a/b/c/d, W/deep -> src/a/b/c/d)
+
+
+def linked_repo(base: Path, top: bool) -> Repo:
+    repo = make_repo(base / "work")
+    (repo.worktree / "src/a/b/c/d").mkdir(parents=True)
+    (repo.worktree / "to-main").symlink_to(repo.main)
+    (repo.worktree / "to-ssl").symlink_to("/etc/ssl")
+    (repo.worktree / "deep").symlink_to("src/a/b/c/d")
+    if top:
+        (repo.worktree / "src/a/b/c/d/top").symlink_to("../../../../..")
+    git("branch", "feature", cwd=repo.main)
+    return repo
+
+
+@pytest.fixture(scope="module")
+def logical_repo(tmp_path_factory: pytest.TempPathFactory) -> Repo:
+    return linked_repo(tmp_path_factory.mktemp("logical"), top=False)
+
+
+@pytest.fixture(scope="module")
+def review_26a_repo(tmp_path_factory: pytest.TempPathFactory) -> Repo:
+    return linked_repo(tmp_path_factory.mktemp("review26a"), top=True)
+
+
+def _linked(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> Repo:
+    monkeypatch.setenv("HOME", catalogue.OUTSIDE_HOME)
+    monkeypatch.delenv("TMPDIR", raising=False)
+    monkeypatch.delenv("CDPATH", raising=False)
+    return repo
+
+
+@pytest.mark.parametrize("command,expected", catalogue.LOGICAL_CD_ROWS, ids=[plain_id(c, 200) for c, _ in catalogue.LOGICAL_CD_ROWS])
+def test_logical_cd_rows(logical_repo: Repo, monkeypatch: pytest.MonkeyPatch, command: str, expected) -> None:
+    repo = _linked(logical_repo, monkeypatch)
+    catalogue.assert_hook_row(repo, command.replace("{W}", str(repo.worktree)).replace("{MAIN}", str(repo.main)), expected)
+
+
+@pytest.mark.parametrize("command,expected", catalogue.REVIEW_26A_ROWS, ids=[plain_id(c, 200) for c, _ in catalogue.REVIEW_26A_ROWS])
+def test_review_26a_rows(review_26a_repo: Repo, monkeypatch: pytest.MonkeyPatch, command: str, expected) -> None:
+    repo = _linked(review_26a_repo, monkeypatch)
+    catalogue.assert_hook_row(repo, command.replace("{MAIN}", str(repo.main)), expected)
+
+
 # -- rows written for the survivors (each: the codes on the real code; the mutant it kills gives others) ---------
 
 WALK_ROWS = [
