@@ -468,3 +468,18 @@ def test_code_a_value_runs_when_evaluated_nests_one_level_deeper() -> None:
     walker, seen = bare_walker()
     walker.walk_script(parse("X='a[$(c)]'; (( X ))"), ShellState(cwd="/w"), 3)
     assert [(step.name, step.depth) for step in seen] == [("c", 4), (":", 4)]  # the evaluated code and its own step
+
+
+# -- stop 26 (phase 12): rows for the survivors, on the linked repository (W/src/a/b/c/d, W/deep -> src/a/b/c/d) --
+
+PHASE_12_ROWS = [
+    # a wrapper that starts its program elsewhere (`env -C`): a shell there takes $PWD from getcwd(), not the
+    # caller's $PWD (W/deep names another directory), so its `cd ..` climbs from W/src/a/b (inner: PWD is inner.cwd)
+    ("cd deep; env -C {W}/src/a/b bash -c 'cd ..; touch ../x'", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", PHASE_12_ROWS, ids=[plain_id(c, 200) for c, _ in PHASE_12_ROWS])
+def test_phase_12_rows(logical_repo: Repo, monkeypatch: pytest.MonkeyPatch, command: str, expected) -> None:
+    repo = _linked(logical_repo, monkeypatch)
+    catalogue.assert_hook_row(repo, command.replace("{W}", str(repo.worktree)).replace("{MAIN}", str(repo.main)), expected)
