@@ -476,6 +476,14 @@ PHASE_12_ROWS = [
     # a wrapper that starts its program elsewhere (`env -C`): a shell there takes $PWD from getcwd(), not the
     # caller's $PWD (W/deep names another directory), so its `cd ..` climbs from W/src/a/b (inner: PWD is inner.cwd)
     ("cd deep; env -C {W}/src/a/b bash -c 'cd ..; touch ../x'", "pass"),
+    # and_or: a list is taken to end in a cd that may be refused only when its last part set that; an assignment to
+    # OLDPWD is no such cd (`cd_may_fail` starts False for the first part and for each later one)
+    ("OLDPWD={W}/src; cd -; touch x", "pass"),
+    ("exit 1 || OLDPWD={W}/src; cd -; touch x", "pass"),
+    # …and is cleared once the list has taken it: a group or function whose last cd may be refused stays in the
+    # directory before that cd (W/src), not also in the one before the group
+    ("{ cd src; cd nonexist/a/b; }; touch ../x", "pass"),
+    ("f(){ cd src; cd nonexist/a/b; }; f; touch ../x", "pass"),
 ]
 
 
