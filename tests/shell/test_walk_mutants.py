@@ -484,6 +484,26 @@ PHASE_12_ROWS = [
     # directory before that cd (W/src), not also in the one before the group
     ("{ cd src; cd nonexist/a/b; }; touch ../x", "pass"),
     ("f(){ cd src; cd nonexist/a/b; }; f; touch ../x", "pass"),
+    # string: a child bash's cd is physical with `-P`, `+P`, `-o physical` or SHELLOPTS in its environment (the guard
+    # then does not know which reading `cd ..` takes from W/deep), else logical (W); an argument only known at run time
+    # may be such an option (more cautious than bash for one after the code: that is $0)
+    ("cd deep; bash -P -c 'cd ..; touch x'", {"WG202", "WG403"}),
+    ("cd deep; bash +P -c 'cd ..; touch x'", {"WG202", "WG403"}),
+    ("cd deep; bash -o physical -c 'cd ..; touch x'", {"WG202", "WG403"}),
+    ("cd deep; SHELLOPTS=physical bash -c 'cd ..; touch x'", {"WG202", "WG403"}),
+    ("cd deep; bash -c 'cd ..; touch x' \"$A\"", {"WG202", "WG403"}),
+    ("cd deep; bash -x -c 'cd ..; touch x'", "pass"),
+    ("cd deep; bash -c 'cd ..; touch x' Psh", "pass"),
+    # …and its subshells keep its traps with `-T`, `-o functrace`, `-O extdebug` or BASHOPTS naming it (bash 5.2
+    # checked for the first two with DEBUG; extdebug needs bashdb at startup, taken as maybe), or an unknown argument
+    ("bash -T -c 'X=/tmp/x; trap \"rm -f \\$X\" DEBUG; (X={MAIN}/README.md; true)'", {"WG401"}),
+    ("bash -o functrace -c 'X=/tmp/x; trap \"rm -f \\$X\" DEBUG; (X={MAIN}/README.md; true)'", {"WG401"}),
+    ("bash -O extdebug -c 'X=/tmp/x; trap \"rm -f \\$X\" DEBUG; (X={MAIN}/README.md; true)'", {"WG401"}),
+    ("BASHOPTS=extdebug bash -c 'X=/tmp/x; trap \"rm -f \\$X\" DEBUG; (X={MAIN}/README.md; true)'", {"WG401"}),
+    ("bash -c 'X=/tmp/x; trap \"rm -f \\$X\" ERR; (X={MAIN}/README.md; false)' \"$A\"", {"WG401"}),
+    ("bash -c 'X=/tmp/x; trap \"rm -f \\$X\" DEBUG; (X={MAIN}/README.md; true)'", "pass"),
+    ("bash -x -c 'X=/tmp/x; trap \"rm -f \\$X\" ERR; (X={MAIN}/README.md; false)'", "pass"),
+    ("bash -c 'X=/tmp/x; trap \"rm -f \\$X\" ERR; (X={MAIN}/README.md; false)' sh E", "pass"),
 ]
 
 
