@@ -511,3 +511,20 @@ PHASE_12_ROWS = [
 def test_phase_12_rows(logical_repo: Repo, monkeypatch: pytest.MonkeyPatch, command: str, expected) -> None:
     repo = _linked(logical_repo, monkeypatch)
     catalogue.assert_hook_row(repo, command.replace("{W}", str(repo.worktree)).replace("{MAIN}", str(repo.main)), expected)
+
+
+def test_code_run_in_another_directory_takes_pwd_from_there() -> None:
+    """string: a shell the command starts elsewhere (a program's `-C DIR` code) finds $PWD naming another directory and
+    takes getcwd(): its `cd ..` climbs from where it runs (/w/a/b -> /w/a), not from the caller's $PWD."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="wg-elsewhere-") as made:
+        base = os.path.realpath(made)
+        os.makedirs(os.path.join(base, "a/b"))
+
+        def unwrap(step):
+            return Unwrapped(scripts=[Script(source="cd ..; x", offset=0, cwd=base + "/a/b")]) if step.name == "run" else None
+
+        walker, seen = bare_walker(unwrap=unwrap)
+        walker.walk_script(parse("run"), ShellState(cwd=base, variables={"PWD": base}))
+        assert [(step.name, step.cwd) for step in seen] == [("run", base), ("cd", base + "/a/b"), ("x", base + "/a")]
