@@ -492,6 +492,10 @@ PHASE_12_ROWS = [
     ("cd deep; bash -o physical -c 'cd ..; touch x'", {"WG202", "WG403"}),
     ("cd deep; SHELLOPTS=physical bash -c 'cd ..; touch x'", {"WG202", "WG403"}),
     ("cd deep; bash -c 'cd ..; touch x' \"$A\"", {"WG202", "WG403"}),
+    ("cd deep; SHELLOPTS=$(cat f) bash -c 'cd ..; touch x'", {"WG202", "WG403"}),  # set to a value not known: maybe
+    # code a value runs when evaluated (no command to read the environment from): SHELLOPTS among the shell's names
+    ("cd deep; SHELLOPTS=physical; X='a[$(cd ..; touch x)]'; (( X ))", {"WG202", "WG403"}),
+    ("cd deep; X='a[$(cd ..; touch x)]'; (( X ))", "pass"),
     ("cd deep; bash -x -c 'cd ..; touch x'", "pass"),
     ("cd deep; bash -c 'cd ..; touch x' Psh", "pass"),
     # …and its subshells keep its traps with `-T`, `-o functrace`, `-O extdebug` or BASHOPTS naming it (bash 5.2
