@@ -498,6 +498,8 @@ PHASE_12_ROWS = [
     ("cd deep; X='a[$(cd ..; touch x)]'; (( X ))", "pass"),
     ("cd deep; bash -x -c 'cd ..; touch x'", "pass"),
     ("cd deep; bash -c 'cd ..; touch x' Psh", "pass"),
+    ("cd deep; bash -c 'cd ..; touch x' XP", "pass"),  # no option: an option starts with - or +
+    ("cd deep; bash -c 'cd ..; touch x' sh -p", "pass"),  # -p is not -P
     # …and its subshells keep its traps with `-T`, `-o functrace`, `-O extdebug` or BASHOPTS naming it (bash 5.2
     # checked for the first two with DEBUG; extdebug needs bashdb at startup, taken as maybe), or an unknown argument
     ("bash -T -c 'X=/tmp/x; trap \"rm -f \\$X\" DEBUG; (X={MAIN}/README.md; true)'", {"WG401"}),
@@ -505,7 +507,10 @@ PHASE_12_ROWS = [
     ("bash -O extdebug -c 'X=/tmp/x; trap \"rm -f \\$X\" DEBUG; (X={MAIN}/README.md; true)'", {"WG401"}),
     ("BASHOPTS=extdebug bash -c 'X=/tmp/x; trap \"rm -f \\$X\" DEBUG; (X={MAIN}/README.md; true)'", {"WG401"}),
     ("bash -c 'X=/tmp/x; trap \"rm -f \\$X\" ERR; (X={MAIN}/README.md; false)' \"$A\"", {"WG401"}),
+    ("bash -o errtrace -c 'X=/tmp/x; trap \"rm -f \\$X\" ERR; (X={MAIN}/README.md; false)'", {"WG401"}),
     ("bash -c 'X=/tmp/x; trap \"rm -f \\$X\" DEBUG; (X={MAIN}/README.md; true)'", "pass"),
+    ("bash -e -c 'X=/tmp/x; trap \"rm -f \\$X\" ERR; (X={MAIN}/README.md; false)'", "pass"),  # -e is not -E
+    ("bash -c 'X=/tmp/x; trap \"rm -f \\$X\" ERR; (X={MAIN}/README.md; false)' sh -t", "pass"),  # nor -t -T
     ("bash -x -c 'X=/tmp/x; trap \"rm -f \\$X\" ERR; (X={MAIN}/README.md; false)'", "pass"),
     ("bash -c 'X=/tmp/x; trap \"rm -f \\$X\" ERR; (X={MAIN}/README.md; false)' sh E", "pass"),
 ]
