@@ -476,6 +476,9 @@ PHASE_12_ROWS = [
     # a wrapper that starts its program elsewhere (`env -C`): a shell there takes $PWD from getcwd(), not the
     # caller's $PWD (W/deep names another directory), so its `cd ..` climbs from W/src/a/b (inner: PWD is inner.cwd)
     ("cd deep; env -C {W}/src/a/b bash -c 'cd ..; touch ../x'", "pass"),
+    # visit: a negated pipeline's commands are walked (the rows of review 26a have a cd there, judged the same unwalked)
+    ("! rm -f {MAIN}/README.md", {"WG401"}),
+    ("! true | rm -f {MAIN}/README.md && touch x", {"WG401"}),
     # and_or: a list is taken to end in a cd that may be refused only when its last part set that; an assignment to
     # OLDPWD is no such cd (`cd_may_fail` starts False for the first part and for each later one)
     ("OLDPWD={W}/src; cd -; touch x", "pass"),
