@@ -476,6 +476,9 @@ PHASE_12_ROWS = [
     # a wrapper that starts its program elsewhere (`env -C`): a shell there takes $PWD from getcwd(), not the
     # caller's $PWD (W/deep names another directory), so its `cd ..` climbs from W/src/a/b (inner: PWD is inner.cwd)
     ("cd deep; env -C {W}/src/a/b bash -c 'cd ..; touch ../x'", "pass"),
+    # _positional_expanded: a function that is only "$@" runs `bash -c CODE` from its call's words; the code is placed
+    # in the command by the words' spans (phase 11's survivor: a span of None fails there)
+    ("f(){ \"$@\"; }; f bash -c 'rm -f {MAIN}/README.md'", {"WG401"}),
     # visit: a negated pipeline's commands are walked (the rows of review 26a have a cd there, judged the same unwalked)
     ("! rm -f {MAIN}/README.md", {"WG401"}),
     ("! true | rm -f {MAIN}/README.md && touch x", {"WG401"}),
@@ -540,3 +543,11 @@ def test_code_run_in_another_directory_takes_pwd_from_there() -> None:
         walker, seen = bare_walker(unwrap=unwrap)
         walker.walk_script(parse("run"), ShellState(cwd=base, variables={"PWD": base}))
         assert [(step.name, step.cwd) for step in seen] == [("run", base), ("cd", base + "/a/b"), ("x", base + "/a")]
+
+
+def test_code_a_value_runs_is_placed_at_the_name_that_runs_it() -> None:
+    """evaluations: code that `(( X ))` runs from X's value is placed at X in the command (offset 17), so a parse failure
+    there points at X (phase 11's survivor: the end of X's span, 18)."""
+    walker, _ = bare_walker()
+    walker.walk_script(parse("X='a[$(if)]'; (( X ))"), ShellState(cwd="/w"))
+    assert [(f[0], f[2]) for f in walker.findings if isinstance(f, tuple)] == [("parse", 17)]
