@@ -479,6 +479,9 @@ PHASE_12_ROWS = [
     # _positional_expanded: a function that is only "$@" runs `bash -c CODE` from its call's words; the code is placed
     # in the command by the words' spans (phase 11's survivor: a span of None fails there)
     ("f(){ \"$@\"; }; f bash -c 'rm -f {MAIN}/README.md'", {"WG401"}),
+    # redirects: a redirection's `~` with HOME unset is the user's home (phase 11's survivor: the walker's home left out)
+    ("unset HOME; echo a > ~/x", {"WG402"}),
+    ("unset HOME; PS4=~/x", "pass"),  # _command: a prompt's `~` is known (the user's home), so is the code it runs: none
     # visit: a negated pipeline's commands are walked (the rows of review 26a have a cd there, judged the same unwalked)
     ("! rm -f {MAIN}/README.md", {"WG401"}),
     ("! true | rm -f {MAIN}/README.md && touch x", {"WG401"}),
