@@ -554,3 +554,19 @@ def test_code_a_value_runs_is_placed_at_the_name_that_runs_it() -> None:
     walker, _ = bare_walker()
     walker.walk_script(parse("X='a[$(if)]'; (( X ))"), ShellState(cwd="/w"))
     assert [(f[0], f[2]) for f in walker.findings if isinstance(f, tuple)] == [("parse", 17)]
+
+
+def test_each_directory_the_shell_may_be_in_is_walked_physically_with_its_own_pwd() -> None:
+    """command: a command the shell may run in two directories is walked in each, its cwd the physical directory and
+    its $PWD the logical one (after `cd deep`, deep -> a/b: cwd /w/a/b, $PWD /w/deep)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="wg-places-") as made:
+        base = os.path.realpath(made)
+        os.makedirs(os.path.join(base, "a/b"))
+        os.symlink("a/b", os.path.join(base, "deep"))
+        walker, _ = bare_walker()
+        seen: list = []
+        walker.hooks.on_command = lambda step: seen.append((step.name, step.cwd, step.state.variables.get("PWD"))) or []
+        walker.walk_script(parse("if c; then cd deep; fi; x"), ShellState(cwd=base, variables={"PWD": base}))
+        assert sorted(s for s in seen if s[0] == "x") == sorted([("x", base, base), ("x", base + "/a/b", base + "/deep")])
