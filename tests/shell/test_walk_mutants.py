@@ -57,6 +57,52 @@ def test_catalogue_rows(world: Repo, kind: str, command: str, expected) -> None:
     catalogue.assert_hook_row(world, command, expected)
 
 
+# stop 26 (phase 12): bash's logical cd and a cd bash may refuse, `enable -n`, `dirs -c`, traps kept by subshells
+# (LOGICAL_CD_ROWS), and review 26a's rows (REVIEW_26A_ROWS, with a link back up to W), each on a repository of the
+# module shaped as test_bash_rules.py's `linked` fixture (W/src/a/b/c/d, W/deep -> src/a/b/c/d)
+
+
+def linked_repo(base: Path, top: bool) -> Repo:
+    repo = make_repo(base / "work")
+    (repo.worktree / "src/a/b/c/d").mkdir(parents=True)
+    (repo.worktree / "to-main").symlink_to(repo.main)
+    (repo.worktree / "to-ssl").symlink_to("/etc/ssl")
+    (repo.worktree / "deep").symlink_to("src/a/b/c/d")
+    if top:
+        (repo.worktree / "src/a/b/c/d/top").symlink_to("../../../../..")
+    git("branch", "feature", cwd=repo.main)
+    return repo
+
+
+@pytest.fixture(scope="module")
+def logical_repo(tmp_path_factory: pytest.TempPathFactory) -> Repo:
+    return linked_repo(tmp_path_factory.mktemp("logical"), top=False)
+
+
+@pytest.fixture(scope="module")
+def review_26a_repo(tmp_path_factory: pytest.TempPathFactory) -> Repo:
+    return linked_repo(tmp_path_factory.mktemp("review26a"), top=True)
+
+
+def _linked(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> Repo:
+    monkeypatch.setenv("HOME", catalogue.OUTSIDE_HOME)
+    monkeypatch.delenv("TMPDIR", raising=False)
+    monkeypatch.delenv("CDPATH", raising=False)
+    return repo
+
+
+@pytest.mark.parametrize("command,expected", catalogue.LOGICAL_CD_ROWS, ids=[plain_id(c, 200) for c, _ in catalogue.LOGICAL_CD_ROWS])
+def test_logical_cd_rows(logical_repo: Repo, monkeypatch: pytest.MonkeyPatch, command: str, expected) -> None:
+    repo = _linked(logical_repo, monkeypatch)
+    catalogue.assert_hook_row(repo, command.replace("{W}", str(repo.worktree)).replace("{MAIN}", str(repo.main)), expected)
+
+
+@pytest.mark.parametrize("command,expected", catalogue.REVIEW_26A_ROWS, ids=[plain_id(c, 200) for c, _ in catalogue.REVIEW_26A_ROWS])
+def test_review_26a_rows(review_26a_repo: Repo, monkeypatch: pytest.MonkeyPatch, command: str, expected) -> None:
+    repo = _linked(review_26a_repo, monkeypatch)
+    catalogue.assert_hook_row(repo, command.replace("{MAIN}", str(repo.main)), expected)
+
+
 # -- rows written for the survivors (each: the codes on the real code; the mutant it kills gives others) ---------
 
 WALK_ROWS = [
@@ -422,3 +468,105 @@ def test_code_a_value_runs_when_evaluated_nests_one_level_deeper() -> None:
     walker, seen = bare_walker()
     walker.walk_script(parse("X='a[$(c)]'; (( X ))"), ShellState(cwd="/w"), 3)
     assert [(step.name, step.depth) for step in seen] == [("c", 4), (":", 4)]  # the evaluated code and its own step
+
+
+# -- stop 26 (phase 12): rows for the survivors, on the linked repository (W/src/a/b/c/d, W/deep -> src/a/b/c/d) --
+
+PHASE_12_ROWS = [
+    # a wrapper that starts its program elsewhere (`env -C`): a shell there takes $PWD from getcwd(), not the
+    # caller's $PWD (W/deep names another directory), so its `cd ..` climbs from W/src/a/b (inner: PWD is inner.cwd)
+    ("cd deep; env -C {W}/src/a/b bash -c 'cd ..; touch ../x'", "pass"),
+    # _positional_expanded: a function that is only "$@" runs `bash -c CODE` from its call's words; the code is placed
+    # in the command by the words' spans (phase 11's survivor: a span of None fails there)
+    ("f(){ \"$@\"; }; f bash -c 'rm -f {MAIN}/README.md'", {"WG401"}),
+    # redirects: a redirection's `~` with HOME unset is the user's home (phase 11's survivor: the walker's home left out)
+    ("unset HOME; echo a > ~/x", {"WG402"}),
+    ("unset HOME; PS4=~/x", "pass"),  # _command: a prompt's `~` is known (the user's home), so is the code it runs: none
+    # visit: a negated pipeline's commands are walked (the rows of review 26a have a cd there, judged the same unwalked)
+    ("! rm -f {MAIN}/README.md", {"WG401"}),
+    ("! true | rm -f {MAIN}/README.md && touch x", {"WG401"}),
+    # and_or: a list is taken to end in a cd that may be refused only when its last part set that; an assignment to
+    # OLDPWD is no such cd (`cd_may_fail` starts False for the first part and for each later one)
+    ("OLDPWD={W}/src; cd -; touch x", "pass"),
+    ("exit 1 || OLDPWD={W}/src; cd -; touch x", "pass"),
+    # …and is cleared once the list has taken it: a group or function whose last cd may be refused stays in the
+    # directory before that cd (W/src), not also in the one before the group
+    ("{ cd src; cd nonexist/a/b; }; touch ../x", "pass"),
+    ("f(){ cd src; cd nonexist/a/b; }; f; touch ../x", "pass"),
+    # string: a child bash's cd is physical with `-P`, `+P`, `-o physical` or SHELLOPTS in its environment (the guard
+    # then does not know which reading `cd ..` takes from W/deep), else logical (W); an argument only known at run time
+    # may be such an option (more cautious than bash for one after the code: that is $0)
+    ("cd deep; bash -P -c 'cd ..; touch x'", {"WG202", "WG403"}),
+    ("cd deep; bash +P -c 'cd ..; touch x'", {"WG202", "WG403"}),
+    ("cd deep; bash -o physical -c 'cd ..; touch x'", {"WG202", "WG403"}),
+    ("cd deep; SHELLOPTS=physical bash -c 'cd ..; touch x'", {"WG202", "WG403"}),
+    ("cd deep; bash -c 'cd ..; touch x' \"$A\"", {"WG202", "WG403"}),
+    ("cd deep; SHELLOPTS=$(cat f) bash -c 'cd ..; touch x'", {"WG202", "WG403"}),  # set to a value not known: maybe
+    # code a value runs when evaluated (no command to read the environment from): SHELLOPTS among the shell's names
+    ("cd deep; SHELLOPTS=physical; X='a[$(cd ..; touch x)]'; (( X ))", {"WG202", "WG403"}),
+    ("cd deep; X='a[$(cd ..; touch x)]'; (( X ))", "pass"),
+    ("cd deep; bash -x -c 'cd ..; touch x'", "pass"),
+    ("cd deep; bash -c 'cd ..; touch x' Psh", "pass"),
+    ("cd deep; bash -c 'cd ..; touch x' XP", "pass"),  # no option: an option starts with - or +
+    ("cd deep; bash -c 'cd ..; touch x' sh -p", "pass"),  # -p is not -P
+    # …and its subshells keep its traps with `-T`, `-o functrace`, `-O extdebug` or BASHOPTS naming it (bash 5.2
+    # checked for the first two with DEBUG; extdebug needs bashdb at startup, taken as maybe), or an unknown argument
+    ("bash -T -c 'X=/tmp/x; trap \"rm -f \\$X\" DEBUG; (X={MAIN}/README.md; true)'", {"WG401"}),
+    ("bash -o functrace -c 'X=/tmp/x; trap \"rm -f \\$X\" DEBUG; (X={MAIN}/README.md; true)'", {"WG401"}),
+    ("bash -O extdebug -c 'X=/tmp/x; trap \"rm -f \\$X\" DEBUG; (X={MAIN}/README.md; true)'", {"WG401"}),
+    ("BASHOPTS=extdebug bash -c 'X=/tmp/x; trap \"rm -f \\$X\" DEBUG; (X={MAIN}/README.md; true)'", {"WG401"}),
+    ("bash -c 'X=/tmp/x; trap \"rm -f \\$X\" ERR; (X={MAIN}/README.md; false)' \"$A\"", {"WG401"}),
+    ("bash -o errtrace -c 'X=/tmp/x; trap \"rm -f \\$X\" ERR; (X={MAIN}/README.md; false)'", {"WG401"}),
+    ("bash -c 'X=/tmp/x; trap \"rm -f \\$X\" DEBUG; (X={MAIN}/README.md; true)'", "pass"),
+    ("bash -e -c 'X=/tmp/x; trap \"rm -f \\$X\" ERR; (X={MAIN}/README.md; false)'", "pass"),  # -e is not -E
+    ("bash -c 'X=/tmp/x; trap \"rm -f \\$X\" ERR; (X={MAIN}/README.md; false)' sh -t", "pass"),  # nor -t -T
+    ("bash -x -c 'X=/tmp/x; trap \"rm -f \\$X\" ERR; (X={MAIN}/README.md; false)'", "pass"),
+    ("bash -c 'X=/tmp/x; trap \"rm -f \\$X\" ERR; (X={MAIN}/README.md; false)' sh E", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", PHASE_12_ROWS, ids=[plain_id(c, 200) for c, _ in PHASE_12_ROWS])
+def test_phase_12_rows(logical_repo: Repo, monkeypatch: pytest.MonkeyPatch, command: str, expected) -> None:
+    repo = _linked(logical_repo, monkeypatch)
+    catalogue.assert_hook_row(repo, command.replace("{W}", str(repo.worktree)).replace("{MAIN}", str(repo.main)), expected)
+
+
+def test_code_run_in_another_directory_takes_pwd_from_there() -> None:
+    """string: a shell the command starts elsewhere (a program's `-C DIR` code) finds $PWD naming another directory and
+    takes getcwd(): its `cd ..` climbs from where it runs (/w/a/b -> /w/a), not from the caller's $PWD."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="wg-elsewhere-") as made:
+        base = os.path.realpath(made)
+        os.makedirs(os.path.join(base, "a/b"))
+
+        def unwrap(step):
+            return Unwrapped(scripts=[Script(source="cd ..; x", offset=0, cwd=base + "/a/b")]) if step.name == "run" else None
+
+        walker, seen = bare_walker(unwrap=unwrap)
+        walker.walk_script(parse("run"), ShellState(cwd=base, variables={"PWD": base}))
+        assert [(step.name, step.cwd) for step in seen] == [("run", base), ("cd", base + "/a/b"), ("x", base + "/a")]
+
+
+def test_code_a_value_runs_is_placed_at_the_name_that_runs_it() -> None:
+    """evaluations: code that `(( X ))` runs from X's value is placed at X in the command (offset 17), so a parse failure
+    there points at X (phase 11's survivor: the end of X's span, 18)."""
+    walker, _ = bare_walker()
+    walker.walk_script(parse("X='a[$(if)]'; (( X ))"), ShellState(cwd="/w"))
+    assert [(f[0], f[2]) for f in walker.findings if isinstance(f, tuple)] == [("parse", 17)]
+
+
+def test_each_directory_the_shell_may_be_in_is_walked_physically_with_its_own_pwd() -> None:
+    """command: a command the shell may run in two directories is walked in each, its cwd the physical directory and
+    its $PWD the logical one (after `cd deep`, deep -> a/b: cwd /w/a/b, $PWD /w/deep)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="wg-places-") as made:
+        base = os.path.realpath(made)
+        os.makedirs(os.path.join(base, "a/b"))
+        os.symlink("a/b", os.path.join(base, "deep"))
+        walker, _ = bare_walker()
+        seen: list = []
+        walker.hooks.on_command = lambda step: seen.append((step.name, step.cwd, step.state.variables.get("PWD"))) or []
+        walker.walk_script(parse("if c; then cd deep; fi; x"), ShellState(cwd=base, variables={"PWD": base}))
+        assert sorted(s for s in seen if s[0] == "x") == sorted([("x", base, base), ("x", base + "/a/b", base + "/deep")])
