@@ -1925,3 +1925,23 @@ PHASE_12_WORD_ROWS = [
 @pytest.mark.parametrize("command,expected", PHASE_12_WORD_ROWS, ids=[plain_id(r[0], 60) for r in PHASE_12_WORD_ROWS])
 def test_phase_12_word_rows(world: Repo, command: str, expected) -> None:
     assert_row(world, command, expected)
+
+
+# Phase 12's run of shell/walk: a wrapper that starts bash where the shell is (`env`, `nice`, `timeout`) passes it the
+# inherited, logical $PWD, which bash keeps; the walker gave it the physical directory (all passed; bash 5.2 removed
+# the README three levels above W with env, nice, timeout 5 and env -u FOO). `env -i` and `env -u PWD` take PWD away.
+PHASE_12_WALK_ROWS = [
+    ("cd deep; env bash -c 'cd ..; rm -f ../../../README.md'", {"WG401"}),
+    ("cd deep; nice bash -c 'cd ..; rm -f ../../../README.md'", {"WG401"}),
+    ("cd deep; timeout 5 bash -c 'cd ..; rm -f ../../../README.md'", {"WG401"}),
+    ("cd deep; env -u FOO bash -c 'cd ..; rm -f ../../../README.md'", {"WG401"}),
+    ("cd deep; env -i bash -c 'cd ..; rm -f ../../../README.md'", "pass"),
+    ("cd deep; env -u PWD bash -c 'cd ..; rm -f ../README.md'", "pass"),
+    ("cd deep; env bash -c 'cd ..; rm -f README.md'", "pass"),
+    ("env -C src/a/b bash -c 'cd ..; touch ../x'", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", PHASE_12_WALK_ROWS, ids=[plain_id(r[0], 60) for r in PHASE_12_WALK_ROWS])
+def test_phase_12_walk_rows(linked: Repo, command: str, expected) -> None:
+    assert_hook_row(linked, command, expected)

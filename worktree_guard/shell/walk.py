@@ -684,9 +684,12 @@ class Walker:
             return
         # `command cd`, `builtin cd` run in this shell; every other wrapper starts a child process.
         state = outer.state if inner.same_shell else self._child(outer.state)
-        if not inner.same_shell:
+        if not inner.same_shell and (inner.cwd != outer.state.cwd or inner.clears or "PWD" in inner.unsets):
+            # a new process elsewhere (`env -C d`), or one whose environment lost PWD: a shell it starts takes $PWD
+            # from getcwd(). One started where the shell is keeps the inherited $PWD, logical (phase 12's run:
+            # `cd deep; env bash -c 'cd ..; rm -f ../../../README.md'` was judged from the physical parent)
             state.cwd, state.cwds = inner.cwd, ()
-            state.variables["PWD"] = inner.cwd  # a new process: a shell it starts takes $PWD from getcwd()
+            state.variables["PWD"] = inner.cwd
         step = ShellCommand(
             node=outer.node,
             words=inner.words,
