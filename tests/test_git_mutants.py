@@ -705,6 +705,9 @@ LASTING_DOOR_ROWS: list[tuple[str, str | None]] = [
     ("git config --worktree filter.x.clean cat", "C"),
     ("git config --worktree remote.origin.uploadpack 'rm x'", "C"),
     ("git config --worktree protocol.ext.allow always", "C"),
+    ("git config --worktree protocol.ext.allow never", None),  # the value decides (phase 12's run)
+    ("git config --worktree remote.origin.url 'ext::sh -c x'", "C"),
+    ("git config --worktree set core.fsmonitor", "C"),  # a value only known to git: none given
     ("git config --worktree receive.denyCurrentBranch ignore", "C"),
     ("git config --worktree --type bool core.fsmonitor true", "C"),
     ("git config --worktree -t path core.fsmonitor x", "C"),  # -t is --type (review 27a: it read `path` as the key)
@@ -903,3 +906,15 @@ def test_git_tries_its_dot_git_suffixes_on_a_local_remote(world: Repo) -> None:
     for name in ("b", "d", "c", "f"):
         assert git_records(world, f"git pull -q {{BASE}}/{name} HEAD:main")[0] == {"WG305"}, name
     assert git_records(world, "git pull -q {BASE}/e HEAD:main") == (set(), [])
+
+
+@pytest.mark.parametrize(("command", "key", "why"), [
+    ("git config --worktree --edit", "(an edited, renamed or removed section)", "worktree-guard cannot tell which keys it holds then"),
+    ("git config --worktree edit", "edit", "worktree-guard cannot tell which keys it holds then"),
+    ('git config --worktree "$K" v', "(a key only known at run time)", "it may be one that runs code or sends a later push or fetch into a checked-out branch"),
+])
+def test_a_lasting_door_that_cannot_be_read_says_so_exactly(world: Repo, command: str, key: str, why: str) -> None:
+    """The WG305 of a `git config --worktree` whose keys cannot be read names what it is and why, word for word
+    (phase 12's run of rules/git: the reason fragments alone let their text change)."""
+    _, records = git_records(world, command)
+    assert [r[1] for r in records] == [f"`git config --worktree {key}` stays in the config of {{W}} after this command, and {why}; set it with `git -c` on the one git command that needs it, where worktree-guard can check it, or ask the user."]
