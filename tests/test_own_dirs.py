@@ -131,7 +131,9 @@ def test_the_runtimes_own_directories_are_refused_in_the_temp_dir(repo: Repo, mo
     for other in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "COPILOT_HOME"):
         monkeypatch.delenv(other, raising=False)
     default = home / name / "shell-snapshots" / "snapshot-bash-1-x.sh"
-    targets = [default]
+    targets = [default] if name == ".claude" else [home / name / "hooks.json"]
+    if name == ".claude":
+        targets += [home / name / "settings.json", home / name / "plugins" / "p" / "hooks" / "hooks.json"]
     if variable is not None:
         moved = tmp_path / "elsewhere" / name.lstrip(".")
         monkeypatch.setenv(variable, str(moved))
@@ -143,6 +145,9 @@ def test_the_runtimes_own_directories_are_refused_in_the_temp_dir(repo: Repo, mo
         assert write.decision == "deny" and write.codes == ["WG102"], write.stdout
     beside = home / "notes.txt"  # the rest of a HOME in the temp dir stays allowed
     assert run_hook_inline(subagent_payload(repo, "Bash", {"command": f"echo x > {beside}"})).decision == "pass"
+    if name == ".claude":  # so do Claude Code's plans and transcripts, which the default allow-list holds
+        for kept in (home / ".claude" / "plans" / "p.md", home / ".claude" / "projects" / "-x" / "s.jsonl"):
+            assert run_hook_inline(subagent_payload(repo, "Write", {"file_path": str(kept), "content": "x"})).decision == "pass", kept
 
 
 def test_claude_json_and_a_runtime_home_given_with_a_tilde_are_refused(repo: Repo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

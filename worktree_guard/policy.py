@@ -131,29 +131,31 @@ class PathPolicy:
         return os.path.join(self.root, relative)
 
 
-#: The runtimes' own directories (variable naming it, else the directory under HOME): each holds the user-level hook
-#: configuration that starts the guard, and Claude Code's holds the shell snapshot it sources before every Bash call
-#: (`shell-snapshots/`: a `cd <main>` appended there ran every later call in the main checkout while the payload's
-#: cwd said W; shell-persistence observation, stop 27).
-RUNTIME_HOMES: tuple[tuple[str | None, str], ...] = (
-    ("CLAUDE_CONFIG_DIR", ".claude"),
-    ("CODEX_HOME", ".codex"),
-    ("COPILOT_HOME", ".copilot"),
-    (None, ".gemini"),
-    (None, ".cline"),
-    (None, ".cursor"),
-    (None, ".claude.json"),
+#: The runtimes' own directories (variable naming it, else the directory under HOME), and the entries of one that are
+#: protected (None: all of it): each holds the user-level hook configuration that starts the guard, and Claude Code's
+#: holds the shell snapshot it sources before every Bash call (`shell-snapshots/`: a `cd <main>` appended there ran
+#: every later call in the main checkout while the payload's cwd said W; shell-persistence observation, stop 27).
+#: Claude Code's plans and transcripts (`plans/`, `projects/`) stay as the default allow-list has them.
+RUNTIME_HOMES: tuple[tuple[str | None, str, tuple[str, ...] | None], ...] = (
+    ("CLAUDE_CONFIG_DIR", ".claude", ("shell-snapshots", "settings.json", "settings.local.json", "plugins", "hooks")),
+    ("CODEX_HOME", ".codex", None),
+    ("COPILOT_HOME", ".copilot", None),
+    (None, ".gemini", None),
+    (None, ".cline", None),
+    (None, ".cursor", None),
+    (None, ".claude.json", None),
 )
 
 
 def runtime_homes(environ: dict[str, str]) -> list[str]:
-    """The runtimes' directories (RUNTIME_HOMES) in this environment, absolute ones only."""
+    """The protected paths of the runtimes' directories (RUNTIME_HOMES) in this environment, absolute ones only."""
     found = []
-    for variable, name in RUNTIME_HOMES:
+    for variable, name, entries in RUNTIME_HOMES:
         given = environ.get(variable) if variable else None
         if given and (given == "~" or given.startswith("~/")):
             given = environ["HOME"] + given[1:]  # `CODEX_HOME=~/x` (review 27b)
-        found.append(given if given else os.path.join(environ["HOME"], name))
+        directory = given if given else os.path.join(environ["HOME"], name)
+        found.extend([directory] if entries is None else [os.path.join(directory, entry) for entry in entries])
     return [path for path in found if os.path.isabs(path)]
 
 
