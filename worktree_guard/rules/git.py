@@ -356,7 +356,8 @@ def _lasting_door(call: GitCall, command: ShellCommand, ctx: Context, flags: set
     moves where git writes, checked in one call, took effect unseen in the next: phase 11's mutation run of rules/git
     (`remote.origin.url <W>`, then a fetch refspec into refs/heads/main, then `git pull -q origin` moved main, one call
     each), and `core.fsmonitor 'rm -f <main>/README.md'` before a `git status` in the next call removed the file
-    (git 2.39). Removing a key passes: git then reads the shared config, which the agent cannot write (WG305)."""
+    (git 2.39). Removing a key passes: git then reads the shared config, which `git config` cannot write unrefused
+    (WG305; `git branch -t` and `push -u` write an upstream there, harmless without push.default upstream)."""
     from ..shell.git_call import LOCATION_KEYS, REDIRECT_KEYS, SETUP_KEYS, allows_ext, code_kind
 
     if flags & {"-e", "--edit", "--rename-section", "--remove-section"}:
