@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from .claude_cli import VERSION, WAVE_VERSION, CliUnavailable, ensure_cli
+from .clients import AGENT_SDK, CLINE, CODEX, COPILOT, GEMINI, Client, ClientUnavailable
 from .fake_anthropic import FakeAnthropic
 from .harness import Sandbox
 
@@ -47,3 +48,36 @@ def wave_cli() -> Path:
 @pytest.fixture
 def wave_sandbox(tmp_path: Path, wave_cli: Path) -> Iterator[Sandbox]:
     yield from _world(tmp_path, wave_cli)
+
+
+def _client(client: Client) -> Path:
+    """The installed client, or the test skipped with why it could not be installed."""
+    try:
+        return client.ensure()
+    except ClientUnavailable as e:
+        pytest.skip(str(e))
+
+
+@pytest.fixture(scope="session")
+def codex() -> Path:
+    return _client(CODEX)
+
+
+@pytest.fixture(scope="session")
+def gemini() -> Path:
+    return _client(GEMINI)
+
+
+@pytest.fixture(scope="session")
+def copilot() -> Path:
+    return _client(COPILOT)
+
+
+@pytest.fixture(scope="session")
+def cline() -> Path:
+    return _client(CLINE)
+
+
+@pytest.fixture(scope="session")
+def agent_sdk() -> Path:
+    return _client(AGENT_SDK)

@@ -17,9 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from .clients import AGENT_SDK, CLINE, CODEX, COPILOT, GEMINI, Client, ClientUnavailable
+from .clients import COPILOT
 from .fake_anthropic import FakeAnthropic, text, tool_use
 from .fake_models import FakeChat, FakeGemini, FakeResponses, call, say
 from .harness import GUARD_EXE
@@ -29,36 +27,6 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 LEAKS = ("LEAK_FILE.txt", "LEAK_SHELL.txt")
 
 
-def _client(client: Client) -> Path:
-    try:
-        return client.ensure()
-    except ClientUnavailable as e:
-        pytest.skip(str(e))
-
-
-@pytest.fixture(scope="module")
-def codex() -> Path:
-    return _client(CODEX)
-
-
-@pytest.fixture(scope="module")
-def gemini() -> Path:
-    return _client(GEMINI)
-
-
-@pytest.fixture(scope="module")
-def copilot() -> Path:
-    return _client(COPILOT)
-
-
-@pytest.fixture(scope="module")
-def cline() -> Path:
-    return _client(CLINE)
-
-
-@pytest.fixture(scope="module")
-def agent_sdk() -> Path:
-    return _client(AGENT_SDK)
 
 
 def shell_turns(world: World, tool: str, args: dict, key: str) -> list:

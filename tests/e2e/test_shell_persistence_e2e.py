@@ -33,9 +33,8 @@ from .fake_anthropic import FakeAnthropic, text, tool_use
 from .harness import dispatch
 from .fake_models import FakeChat, FakeGemini, FakeResponses, call, say
 from .runtime_world import World, codes_in
-from .test_runtimes_e2e import _client, _cline_auth, _copilot, _gemini_run, _gemini_settings
+from .test_runtimes_e2e import _cline_auth, _copilot, _gemini_run, _gemini_settings
 from .claude_cli import VERSION, WAVE_VERSION, CliUnavailable, ensure_cli
-from .clients import AGENT_SDK, CLINE, CODEX, COPILOT, GEMINI
 
 CALL1 = "export WG_PERSIST=exported; WG_PLAIN=plain; f_wg() { echo fn; }; alias a_wg='echo al'; shopt -s expand_aliases; set -o noclobber; cd src"
 FIELDS = ("exported", "plain", "function", "alias", "cwd", "options")
@@ -185,30 +184,6 @@ def dump(runtime: str, world: World, **extra: Any) -> None:
         shutil.copy(probe, out / probe.name)
     (out / "extra.json").write_text(json.dumps(extra, indent=2, default=str))
 
-
-@pytest.fixture(scope="module")
-def codex() -> Path:
-    return _client(CODEX)
-
-
-@pytest.fixture(scope="module")
-def gemini() -> Path:
-    return _client(GEMINI)
-
-
-@pytest.fixture(scope="module")
-def copilot() -> Path:
-    return _client(COPILOT)
-
-
-@pytest.fixture(scope="module")
-def cline() -> Path:
-    return _client(CLINE)
-
-
-@pytest.fixture(scope="module")
-def agent_sdk() -> Path:
-    return _client(AGENT_SDK)
 
 
 # --- Codex ---------------------------------------------------------------------------------------------

@@ -17,9 +17,7 @@ import shlex
 import subprocess
 from pathlib import Path
 
-import pytest
-
-from .clients import CODEX, COPILOT, Client, ClientUnavailable
+from .clients import COPILOT
 from .fake_models import Conversation, FakeResponses, call, say
 from .harness import GUARD_EXE
 from .runtime_world import World, codes_in
@@ -32,12 +30,6 @@ PATCH = "*** Begin Patch\n*** Add File: {}\n+{}\n*** End Patch\n"
 def _patch_command(path: str, line: str) -> str:
     return f"apply_patch <<'EOF'\n{PATCH.format(path, line)}EOF\n"
 
-
-def _client(client: Client) -> Path:
-    try:
-        return client.ensure()
-    except ClientUnavailable as e:
-        pytest.skip(str(e))
 
 
 def _after_stop(marker: str):
@@ -58,8 +50,7 @@ def _stops(world: World, agent_id: str) -> list[dict]:
     return [r for r in world.audit() if r.get("agent_id") == agent_id and r.get("tool") == "SubagentStop"]
 
 
-def test_codex_wave(tmp_path: Path) -> None:
-    codex = _client(CODEX)
+def test_codex_wave(tmp_path: Path, codex: Path) -> None:
     world = World(tmp_path, "codex")
     with FakeResponses() as fake:
         # An unknown model id: Codex then offers the multi_agent_v1 tools (spawn_agent, wait_agent).
@@ -102,8 +93,7 @@ def test_codex_wave(tmp_path: Path) -> None:
     assert (world.main / "src/app.py").read_text() == "print('app')\n"
 
 
-def test_copilot_wave(tmp_path: Path) -> None:
-    copilot = _client(COPILOT)
+def test_copilot_wave(tmp_path: Path, copilot: Path) -> None:
     world = World(tmp_path, "copilot")
     with FakeResponses() as fake:
         fake.script(
