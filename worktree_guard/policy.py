@@ -152,9 +152,8 @@ def runtime_homes(environ: dict[str, str]) -> list[str]:
     found = []
     for variable, name, entries in RUNTIME_HOMES:
         given = environ.get(variable) if variable else None
-        if given and (given == "~" or given.startswith("~/")):
-            given = environ["HOME"] + given[1:]  # `CODEX_HOME=~/x` (review 27b)
-        directory = given if given else os.path.join(environ["HOME"], name)
+        # `CODEX_HOME=~/x` (review 27b), as the installer reads it (hook_config.user_dir, without its pathlib)
+        directory = expand_user(given, environ["HOME"]) if given else os.path.join(environ["HOME"], name)
         found.extend([directory] if entries is None else [os.path.join(directory, entry) for entry in entries])
     return [path for path in found if os.path.isabs(path)]
 

@@ -373,6 +373,15 @@ HAND: list[tuple[str, str, bool]] = [
     ("review-26a", "! cd nonexist/a/b && rm -f ../../../notes.txt", A),
     ("review-26a", "if cd nonexist/a/b; then :; else rm -f ../../../notes.txt; fi", A),
     ("review-26a", "if cd src/a/b; then touch obs-ra2.txt; else touch obs-ra3.txt; fi", O),
+    # stop 27, from phase 12's mutation runs: a wrapper starting bash where the shell is passes the logical $PWD; bash
+    # joins `\<newline>` into a parameter's name; a quoted `}` ends no braces
+    ("phase-12", "cd deep; env bash -c 'cd ..; rm -f ../../../notes.txt'", A),
+    ("phase-12", "cd deep; nice bash -c 'cd ..; rm -f ../../../notes.txt'", A),
+    ("phase-12", "cd deep; timeout 5 bash -c 'cd ..; rm -f ../../../notes.txt'", A),
+    ("phase-12", "cd deep; env bash -c 'cd ..; touch obs-p12a.txt'", O),
+    ("phase-12", "Xa={MAIN}/notes.txt; X=/tmp/obs-p12; rm -f $X\\\na", A),
+    ("phase-12", "rm -f {/tmp/obs-p12\"}\",{MAIN}/notes.txt}", A),
+    ("phase-12", "rm -f {/tmp/obs-p12b,/tmp/obs-p12c}; touch obs-p12d.txt", O),
     # case fall-through: `;&` runs the next body, `;;&` tests the later patterns, from where the body ended
     ("case-fallthrough", "X=/tmp/obs-cf; case a in a) X={MAIN}/notes.txt ;& b) rm -f \"$X\" ;; esac", A),
     ("case-fallthrough", "X=/tmp/obs-cf; case a in a) X={MAIN}/notes.txt ;;& *) rm -f \"$X\" ;; esac", A),
