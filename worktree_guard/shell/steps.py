@@ -24,7 +24,6 @@ class ShellCommand:
     home: str
     depth: int = 0
     via: tuple[str, ...] = ()
-    persistent: bool = True
     #: What this command runs, when it is a wrapper or runs code (`env -C d cmd`, `bash -c '…'`); set by the walker.
     unwrapped: Unwrapped | None = None
 
@@ -94,7 +93,6 @@ class ShellRedirect:
     cwd: str | None
     state: ShellState
     home: str
-    command: ShellCommand | None = None
 
     @property
     def span(self) -> tuple[int, int]:

@@ -125,18 +125,18 @@ class Walker:
 
     # -- nodes ---------------------------------------------------------------------------------
 
-    def visit(self, node: ast.Node, state: ShellState, depth: int, persistent: bool = True) -> None:
+    def visit(self, node: ast.Node, state: ShellState, depth: int) -> None:
         self._check_budget(depth)
         if isinstance(node, ast.Command):
-            self.command(node, state, depth, persistent)
+            self.command(node, state, depth)
         elif isinstance(node, ast.Sequence):
-            self.sequence(node, state, depth, persistent)
+            self.sequence(node, state, depth)
         elif isinstance(node, ast.Pipeline):
             if node.negated:
                 # `! PIPELINE` succeeds where the pipeline failed: a cd in it may have stayed where it was (review 26a:
                 # `! cd nonexist/a/b && rm -f ../../../x` was judged from nonexist/a/b)
                 before = _directory(state)
-                self.visit(ast.Pipeline(span=node.span, stages=node.stages), state, depth, persistent)
+                self.visit(ast.Pipeline(span=node.span, stages=node.stages), state, depth)
                 _may_have_stayed(state, before)
                 return
             last = len(node.stages) - 1
@@ -144,26 +144,26 @@ class Walker:
                 if i == last and state.lastpipe is None and len(node.stages) > 1:
                     # lastpipe may be on or off: the last stage's changes may or may not stay (review 23b)
                     before = state.copy()
-                    self.visit(stage, state, depth, persistent)
+                    self.visit(stage, state, depth)
                     state.merge([before])
                 elif i == last and state.lastpipe and len(node.stages) > 1:
-                    self.visit(stage, state, depth, persistent)
+                    self.visit(stage, state, depth)
                 else:
-                    self.visit(stage, self._child(state) if len(node.stages) > 1 else state, depth, persistent and len(node.stages) == 1)
+                    self.visit(stage, self._child(state) if len(node.stages) > 1 else state, depth)
         elif isinstance(node, ast.Subshell):
             inner = self._child(state)
-            self.redirects(node.redirects, inner, None)
-            self.visit(node.body, inner, depth, persistent=False)
+            self.redirects(node.redirects, inner)
+            self.visit(node.body, inner, depth)
         elif isinstance(node, ast.Group):
-            self.redirects(node.redirects, state, None)
-            self.visit(node.body, state, depth, persistent)
+            self.redirects(node.redirects, state)
+            self.visit(node.body, state, depth)
         elif isinstance(node, ast.Compound):
-            self.compound(node, state, depth, persistent)
+            self.compound(node, state, depth)
         elif isinstance(node, ast.Function):
             state.functions[node.name] = node
             self._defined.setdefault(node.name, (node, state.copy()))
 
-    def sequence(self, node: ast.Sequence, state: ShellState, depth: int, persistent: bool) -> None:
+    def sequence(self, node: ast.Sequence, state: ShellState, depth: int) -> None:
         """Lists: `a && b || c` is one and-or list, ended by `;`, a newline or `&`. `&` runs the whole and-or list in
         the background (`X=/tmp/safe && true &` left X set in the shell: review 23a)."""
         ops = node.ops + [";"] * (len(node.parts) - len(node.ops))
@@ -173,11 +173,11 @@ class Walker:
                 continue
             parts, joins, start = node.parts[start : i + 1], ops[start:i], i + 1
             if op == "&":
-                self.and_or(parts, joins, self._child(state), depth, persistent=False)
+                self.and_or(parts, joins, self._child(state), depth)
             else:
-                self.and_or(parts, joins, state, depth, persistent)
+                self.and_or(parts, joins, state, depth)
 
-    def and_or(self, parts: list[ast.Node], joins: list[str], state: ShellState, depth: int, persistent: bool) -> None:
+    def and_or(self, parts: list[ast.Node], joins: list[str], state: ShellState, depth: int) -> None:
         """An and-or list: the first command runs; a command after `&&` runs only where the list so far succeeded,
         after `||` only where it failed. Every state the list may stop in is kept with the status it stops with;
         a command runs from what the states that reach it agree on, and the shell goes on with what all of them
@@ -189,7 +189,7 @@ class Walker:
         before = _directory(state)
         previous = parts[0]
         state.cd_may_fail = False
-        self.visit(parts[0], state, depth, persistent)
+        self.visit(parts[0], state, depth)
         stopped: list[tuple[ShellState, bool]] = []  # (a state the list may be in, whether it succeeded there)
         for part, join in zip(parts[1:], joins):
             runs_after_success = join == "&&"
@@ -210,7 +210,7 @@ class Walker:
             before = _directory(state)
             previous = part
             state.cd_may_fail = False
-            self.visit(part, state, depth, persistent)
+            self.visit(part, state, depth)
         if state.cd_may_fail:
             # the list ends in a cd that may be refused (`cd nonexist/a/b; rm -f ../../../x`): the shell goes on
             # from the directory it went to or the one it was in
@@ -223,7 +223,7 @@ class Walker:
         else:
             state.merge([other for other, _ in stopped])
 
-    def compound(self, node: ast.Compound, state: ShellState, depth: int, persistent: bool) -> None:
+    def compound(self, node: ast.Compound, state: ShellState, depth: int) -> None:
         for word in node.words:
             self.substitutions(word.substitutions, state, depth)
         self.evaluations(evaluated.in_compound(node, state), state, depth)
@@ -236,17 +236,17 @@ class Walker:
                         state.assign(name, None)
         else:
             _expansion_assignments([w.raw for w in node.words], state)
-        self.redirects(node.redirects, state, None)
+        self.redirects(node.redirects, state)
         if node.variable:
             state.assign(node.variable, None)  # the loop variable takes values we do not follow…
         if not node.bodies:
             return
         entry = state.copy()
         if node.kind in LOOPS:
-            self.loop(node, state, depth, persistent)
+            self.loop(node, state, depth)
             return
         if node.kind == "if":
-            self.if_branches(node, state, depth, persistent)
+            self.if_branches(node, state, depth)
             return
         # case / [[ ]] / (( )): each body may or may not run. In a `case`, a body after `;&` may also start where
         # the body before it ended, and any body after `;;&` where that one ended (bash goes on testing patterns):
@@ -259,14 +259,14 @@ class Walker:
         resumes: list[ShellState] = []
         for i, body in enumerate(node.bodies):
             branch = entry.copy()
-            self.visit(body, branch, depth, persistent)
+            self.visit(body, branch, depth)
             outcomes.append(branch)
             end = branch
             others = ([falls] if falls is not None else []) + resumes
             if others:
                 carried = others[0].copy()
                 carried.merge(others[1:])
-                self.visit(body, carried, depth, persistent)
+                self.visit(body, carried, depth)
                 outcomes.append(carried)
                 end = branch.copy()
                 end.merge([carried])
@@ -280,7 +280,7 @@ class Walker:
         _assign(state, first)
         self._rebind_traps(traps_before, outcomes, state)
 
-    def if_branches(self, node: ast.Compound, state: ShellState, depth: int, persistent: bool) -> None:
+    def if_branches(self, node: ast.Compound, state: ShellState, depth: int) -> None:
         """`if C1; then B1; elif C2; then B2; else B3; fi` (bodies [C1, B1, C2, B2, B3]): the conditions run in
         order until one succeeds, each in the state the ones before left; a branch starts from its condition's
         state (`X=/tmp/safe; if X=<main>/x; then rm -f "$X"; fi` judged the rm with /tmp/safe: review 23a). The
@@ -291,9 +291,9 @@ class Walker:
         i = 0
         while i + 1 < len(bodies):
             before = _directory(state)
-            self.visit(bodies[i], state, depth, persistent)
+            self.visit(bodies[i], state, depth)
             branch = state.copy()
-            self.visit(bodies[i + 1], branch, depth, persistent)
+            self.visit(bodies[i + 1], branch, depth)
             outcomes.append(branch)
             # the next condition, or the else, runs where this one failed: a cd in it may have stayed where it was
             # (review 26a: `if cd nonexist/a/b; then :; else rm -f ../../../x; fi` was judged from nonexist/a/b)
@@ -301,7 +301,7 @@ class Walker:
             i += 2
         if i < len(bodies):
             branch = state.copy()
-            self.visit(bodies[i], branch, depth, persistent)
+            self.visit(bodies[i], branch, depth)
             outcomes.append(branch)
         else:
             outcomes.append(state.copy())
@@ -310,7 +310,7 @@ class Walker:
         _assign(state, first)
         self._rebind_traps(traps_before, outcomes, state)
 
-    def loop(self, node: ast.Compound, state: ShellState, depth: int, persistent: bool) -> None:
+    def loop(self, node: ast.Compound, state: ShellState, depth: int) -> None:
         """A loop's rounds. `while C; do B; done` (bodies [C, B]) ends after a C that fails, `for` before a round;
         `break` ends it anywhere, `continue` starts the next round. A round may start in the state the loop started
         in or in any state a round ended in: the rounds are walked until that set of states stops growing (two
@@ -326,7 +326,7 @@ class Walker:
                 for item in items:
                     state.assign(node.variable, item)  # type: ignore[arg-type]
                     for body in node.bodies:
-                        self.visit(body, state, depth, persistent)
+                        self.visit(body, state, depth)
                     state.merge(jumps.continues)
                     jumps.continues = []
                 state.assign(node.variable, items[-1])  # type: ignore[arg-type]
@@ -345,11 +345,11 @@ class Walker:
                     round_state.assign("REPLY", None)  # …and `select` reads REPLY (review 24a)
                 bodies = node.bodies
                 if node.kind in ("while", "until") and len(bodies) > 1:
-                    self.visit(bodies[0], round_state, depth, persistent)
+                    self.visit(bodies[0], round_state, depth)
                     bodies = bodies[1:]
                 exits.append(round_state.copy())
                 for body in bodies:
-                    self.visit(body, round_state, depth, persistent)
+                    self.visit(body, round_state, depth)
                 round_state.merge(jumps.continues)
                 jumps.continues = []
                 following = start.copy()
@@ -436,7 +436,7 @@ class Walker:
                 return None
         return items if 0 < len(items) <= MAX_FOR_ITEMS else None
 
-    def command(self, node: ast.Command, state: ShellState, depth: int, persistent: bool) -> None:
+    def command(self, node: ast.Command, state: ShellState, depth: int) -> None:
         if state.cwd is None and state.cwds:
             # The shell is in one of a few known directories (`cd src && make && cd ..; touch x`): the command is
             # walked in each, as branches, and the shell goes on with what they agree on.
@@ -446,16 +446,16 @@ class Walker:
                 branch = state.copy()
                 branch.cwd, branch.cwds = place[0], ()
                 branch.variables["PWD"] = place[1]
-                self._command(node, branch, depth, persistent)
+                self._command(node, branch, depth)
                 outcomes.append(branch)
             first = outcomes[0]
             first.merge(outcomes[1:])
             _assign(state, first)
             self._rebind_traps(traps_before, outcomes, state)
             return
-        self._command(node, state, depth, persistent)
+        self._command(node, state, depth)
 
-    def _command(self, node: ast.Command, state: ShellState, depth: int, persistent: bool) -> None:
+    def _command(self, node: ast.Command, state: ShellState, depth: int) -> None:
         if state.shell in self._since_trap:
             self._may_end_here(state)
         # Expansions run first, each in a subshell of its own: their cd never leaks out.
@@ -486,9 +486,8 @@ class Walker:
             state=state,
             home=self.home,
             depth=depth,
-            persistent=persistent,
         )
-        self.redirects(node.redirects, state, step)
+        self.redirects(node.redirects, state)
         if not step.words:
             apply_builtin(step)  # bare assignments change the state (also when the words expanded to none: `X=; $X`)
             return
@@ -661,7 +660,7 @@ class Walker:
         state.local_frames.append(set())
         self._returns.append([])
         try:
-            self.visit(function.body, state, depth + 1, step.persistent)
+            self.visit(function.body, state, depth + 1)
             state.merge(self._returns[-1])  # a `return` ends the call in the state it was in
         finally:
             self._returns.pop()
@@ -699,7 +698,6 @@ class Walker:
             home=self.home,
             depth=depth + 1,
             via=outer.via + ((inner.label,) if inner.label else ()),
-            persistent=outer.persistent and inner.same_shell,
         )
         if depth + 1 > MAX_DEPTH:
             raise BudgetExceeded(f"commands wrap each other deeper than {MAX_DEPTH} levels")
@@ -794,7 +792,7 @@ class Walker:
 
     def substitutions(self, nodes: list[ast.Node], state: ShellState, depth: int) -> None:
         for node in nodes:
-            self.visit(node, self._child(state), depth, persistent=False)
+            self.visit(node, self._child(state), depth)
 
     def evaluations(self, found: list[evaluated.Evaluated], state: ShellState, depth: int) -> None:
         """Values bash runs as code while it expands a word or looks a name up (shell/evaluated.py): each is walked
@@ -811,9 +809,9 @@ class Walker:
             else:
                 self.string(item.script, item.span[0], state, state.cwd, depth + 1)
 
-    def redirects(self, redirects: list[ast.Redirect], state: ShellState, step: ShellCommand | None) -> None:
+    def redirects(self, redirects: list[ast.Redirect], state: ShellState) -> None:
         for redirect in redirects:
-            event = ShellRedirect(redirect=redirect, cwd=state.cwd, state=state, home=self.home, command=step)
+            event = ShellRedirect(redirect=redirect, cwd=state.cwd, state=state, home=self.home)
             self.trace.append(("redirect", state.cwd, redirect.span))
             self.findings.extend(self.hooks.on_redirect(event) or [])
 
