@@ -110,3 +110,18 @@ def test_in_the_temp_dir_the_file_beside_a_bare_repository_is_the_agents_to_writ
     assert write_call(proj / "feat", proj / ".worktree-guard.toml") == "pass"  # the agent can write it
     (proj / ".worktree-guard.toml").write_text('mode = "off"\nisolated = false\n')
     assert write_call(proj / "feat", proj / "main" / "x") == ["WG101"]
+
+
+def test_a_fetch_given_the_bare_git_dir_may_move_a_worktrees_branch(bare: dict[str, Path]) -> None:
+    """A fetch or pull moves the branches of the repository git runs in: here the bare one, named by `--git-dir`
+    from a directory in no checkout, whose `main` the checkout `proj/main` has checked out (stop 28)."""
+
+    def codes(command: str) -> list[str] | str:
+        result = run_hook_inline(payload(bare["feat"], "Bash", {"command": command}, agent_id="b1234567890abcdef"))
+        return "pass" if result.decision == "pass" else result.codes
+
+    git_dir, elsewhere = bare["proj"] / ".bare", bare["proj"]
+    assert codes(f"git --git-dir={git_dir} -C {elsewhere} fetch origin x:main") == ["WG305"]
+    assert codes(f"git --git-dir={git_dir}/worktrees/feat -C {elsewhere} pull origin x:main") == ["WG305"]
+    assert codes(f"git --git-dir={git_dir} -C {elsewhere} fetch origin x:mine") == "pass"
+    assert codes(f"git --git-dir={git_dir}x -C {elsewhere} fetch origin x:main") == "pass"  # a name beside it

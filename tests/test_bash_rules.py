@@ -1945,3 +1945,25 @@ PHASE_12_WALK_ROWS = [
 @pytest.mark.parametrize("command,expected", PHASE_12_WALK_ROWS, ids=[plain_id(r[0], 60) for r in PHASE_12_WALK_ROWS])
 def test_phase_12_walk_rows(linked: Repo, command: str, expected) -> None:
     assert_hook_row(linked, command, expected)
+
+
+def test_a_pull_into_the_main_checkouts_branch_is_refused_and_would_have_moved_it(world: Repo) -> None:
+    """Stop 28: `git pull <remote> x:main` in W fetches with --update-head-ok, so git does not refuse to move a branch
+    another worktree has checked out. The remote is any repository (here a clone beside the checkouts), not this
+    one; the guard judged only a remote that is this repository, and passed this."""
+    upstream = world.base / "upstream"
+    git("clone", "-q", str(world.main), str(upstream), cwd=world.base)
+    git("commit", "-q", "--allow-empty", "-m", "ahead of main", cwd=upstream)
+    git("branch", "x", cwd=upstream)
+    command = f"git pull -q --no-rebase --no-edit {upstream} x:main"
+    verdict = hook(world, command)
+    assert (verdict.decision, verdict.codes) == ("deny", ["WG305"]), verdict.reason
+    assert f"the branch checked out in {world.main}" in verdict.reason
+    # What the deny prevents: the same call run for real moves the main checkout's `main`; a pull into a branch of
+    # W's own passes the guard and leaves it
+    main_before = git("rev-parse", "main", cwd=world.main).strip()
+    assert hook(world, f"git pull -q --no-rebase --no-edit {upstream} x:mine").decision == "pass"
+    subprocess.run(["bash", "-c", f"git pull -q --no-rebase --no-edit {upstream} x:mine"], cwd=world.worktree, check=True, capture_output=True)
+    assert git("rev-parse", "main", cwd=world.main).strip() == main_before
+    subprocess.run(["bash", "-c", command], cwd=world.worktree, check=False, capture_output=True, stdin=subprocess.DEVNULL, timeout=60)
+    assert git("rev-parse", "main", cwd=world.main).strip() == git("rev-parse", "x", cwd=upstream).strip() != main_before

@@ -421,7 +421,7 @@ PHASE_10_RECORDS: list[tuple[str, set, list]] = [
     ("git -C $X push '~/x' HEAD:main", set(), []),
     ("git push '~' HEAD:main", set(), []),
     ('git push ./x:/.. HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
-    ('git pull ./x:/.. HEAD:main', {'WG305'}, [('WG305', '`git pull` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git push ./x:/.. HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
     ('git push ./x://.. HEAD:main', set(), []),
     # `git branch` writing the upstream into the shared config by its short option and its long one (only the
     # catalogues held them in phase 9's run)
@@ -474,7 +474,7 @@ PHASE_11_RECORDS: list[tuple[str, set, list]] = [
     # back into this repository; from the environment too; the key in any case; one record however many keys
     ('git -c remote.origin.url=. push origin HEAD:main', {'WG305'}, [('WG305', '`git -c remote.origin.url=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
     ('git -c url.file://{MAIN}.insteadOf=gh: push gh: HEAD:main', {'WG305'}, [('WG305', '`git -c url.file://{MAIN}.insteadof=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
-    ('GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=. git fetch origin x:main', {'WG305'}, [('WG305', '`git -c remote.origin.url=…` changes where `git fetch` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
+    ('GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=. git push origin x:main', {'WG305'}, [('WG305', '`git -c remote.origin.url=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
     ('git -c remote.origin.url=. pull origin main', {'WG305'}, [('WG305', '`git -c remote.origin.url=…` changes where `git pull` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
     ('git -c REMOTE.origin.URL=. push origin HEAD:main', {'WG305'}, [('WG305', '`git -c remote.origin.url=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
     ('git -c remote.origin.url=. -c url.x.insteadOf=y push origin HEAD:main', {'WG305'}, [('WG305', '`git -c remote.origin.url=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
@@ -518,8 +518,8 @@ PHASE_11_RECORDS: list[tuple[str, set, list]] = [
     ('git fetch . main', set(), []),
     # a quoted `~` is expanded by git with the HOME the command gives it (phase 10's fail-open, fixed in stop 25): any
     # HOME the command sets other than the walker's may be a checkout; an unchanged HOME, or no `~`, reads as before
-    ("HOME={MAIN} git pull -q '~/' worktree-agent-a1234567890abcdef:main", {'WG305'}, [('WG305', '`git pull` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
-    ("export HOME={MAIN}; git pull -q '~/' worktree-agent-a1234567890abcdef:main", {'WG305'}, [('WG305', '`git pull` would move `main`, the branch checked out in {MAIN}.', {}, "git pull -q '~/' worktree-agent-a1234567890abcdef:main")]),
+    ("HOME={MAIN} git push -q '~/' worktree-agent-a1234567890abcdef:main", {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ("export HOME={MAIN}; git push -q '~/' worktree-agent-a1234567890abcdef:main", {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, "git push -q '~/' worktree-agent-a1234567890abcdef:main")]),
     ("HOME=/tmp git push '~/x' HEAD:main", {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
     ('HOME=/tmp git push /tmp/x HEAD:main', set(), []),
     ("HOME=/opt/wg-test-home git push '~/x' HEAD:main", set(), []),
@@ -858,20 +858,20 @@ CONFIG_PARSING_RECORDS: list[tuple[str, set, list]] = [
     ("git config --worktree --no-w user.name x", {"WG305"}, [("WG305", SHARED, {}, "ALL")]),
     ("git config --t bool --get core.bare", set(), []),
     # git drops a file:// URL's host, whatever it is, then decodes %XX (review 27b: `~%2F` as a host was decoded into a path)
-    ("git pull -q file://~{MAIN} HEAD:main", {"WG305"}, [("WG305", "`git pull` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
-    ("git pull -q 'file://~%2F{MAIN}' HEAD:main", {"WG305"}, [("WG305", "`git pull` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
-    ("git pull -q file://localhost{MAIN} HEAD:main", {"WG305"}, [("WG305", "`git pull` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
-    ("git pull -q file://x/opt/wg-nowhere HEAD:main", set(), []),
+    ("git push -q file://~{MAIN} HEAD:main", {"WG305"}, [("WG305", "`git push` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
+    ("git push -q 'file://~%2F{MAIN}' HEAD:main", {"WG305"}, [("WG305", "`git push` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
+    ("git push -q file://localhost{MAIN} HEAD:main", {"WG305"}, [("WG305", "`git push` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
+    ("git push -q file://x/opt/wg-nowhere HEAD:main", set(), []),  # push: a pull into main is WG305 whatever the remote (stop 28)
     # a file holding `gitdir:` is followed (review 27b), and one the command wrote first may name any git dir
-    ("cp .git {BASE}/g && git pull -q {BASE}/g HEAD:main", {"WG305"}, [("WG305", "`git pull` would move `main`, the branch checked out in {MAIN}.", {}, "git pull -q {BASE}/g HEAD:main")]),
-    ("cp -r src {BASE}/s && git pull -q {BASE}/s HEAD:main", {"WG305"}, [("WG305", "`git pull` would move `main`, the branch checked out in {MAIN}.", {}, "git pull -q {BASE}/s HEAD:main")]),
-    ("cp -r src {BASE}/s && git pull -q {BASE}/other HEAD:main", set(), []),
+    ("cp .git {BASE}/g && git push -q {BASE}/g HEAD:main", {"WG305"}, [("WG305", "`git push` would move `main`, the branch checked out in {MAIN}.", {}, "git push -q {BASE}/g HEAD:main")]),
+    ("cp -r src {BASE}/s && git push -q {BASE}/s HEAD:main", {"WG305"}, [("WG305", "`git push` would move `main`, the branch checked out in {MAIN}.", {}, "git push -q {BASE}/s HEAD:main")]),
+    ("cp -r src {BASE}/s && git push -q {BASE}/other HEAD:main", set(), []),
     # the same call (review 27a, passed on main too): a bare name git finds at the top of W, a %-encoded file: URL
-    ("cd src && git pull -q .git +HEAD:refs/heads/main", {"WG305"}, [("WG305", "`git pull` would move `main`, the branch checked out in {MAIN}.", {}, "git pull -q .git +HEAD:refs/heads/main")]),
-    ("git -C src pull -q to-main HEAD:main", {"WG305"}, [("WG305", "`git pull` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
-    ("git pull -q file://{MAINENC} HEAD:main", {"WG305"}, [("WG305", "`git pull` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
+    ("cd src && git push -q .git +HEAD:refs/heads/main", {"WG305"}, [("WG305", "`git push` would move `main`, the branch checked out in {MAIN}.", {}, "git push -q .git +HEAD:refs/heads/main")]),
+    ("git -C src push -q to-main HEAD:main", {"WG305"}, [("WG305", "`git push` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
+    ("git push -q file://{MAINENC} HEAD:main", {"WG305"}, [("WG305", "`git push` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
     ("git push -q file://{MAIN}%2F HEAD:main", {"WG305"}, [("WG305", "`git push` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
-    ("git -C src pull -q nosuch HEAD:main", set(), []),
+    ("git -C src push -q nosuch HEAD:main", set(), []),
 ]
 
 
@@ -887,8 +887,8 @@ def test_a_gitfile_made_in_an_earlier_call_is_followed(world: Repo) -> None:
     W's `.git` file) led a pull into the main repository's `main`."""
     (world.base / "g").write_text(f"gitdir: {world.main}/.git\n")
     (world.base / "h").write_text("not a gitfile\n")
-    assert git_records(world, "git pull -q {BASE}/g HEAD:main")[0] == {"WG305"}
-    assert git_records(world, "git pull -q {BASE}/h HEAD:main") == (set(), [])
+    assert git_records(world, "git push -q {BASE}/g HEAD:main")[0] == {"WG305"}
+    assert git_records(world, "git push -q {BASE}/h HEAD:main") == (set(), [])
 
 
 def test_git_tries_its_dot_git_suffixes_on_a_local_remote(world: Repo) -> None:
@@ -904,8 +904,8 @@ def test_git_tries_its_dot_git_suffixes_on_a_local_remote(world: Repo) -> None:
     (world.base / "e").mkdir()
     (world.base / "f.git").write_text(f"gitdir: {git_dir}\n")  # `<path>.git` a file holding `gitdir:`
     for name in ("b", "d", "c", "f"):
-        assert git_records(world, f"git pull -q {{BASE}}/{name} HEAD:main")[0] == {"WG305"}, name
-    assert git_records(world, "git pull -q {BASE}/e HEAD:main") == (set(), [])
+        assert git_records(world, f"git push -q {{BASE}}/{name} HEAD:main")[0] == {"WG305"}, name
+    assert git_records(world, "git push -q {BASE}/e HEAD:main") == (set(), [])
 
 
 @pytest.mark.parametrize(("command", "key", "why"), [
@@ -918,3 +918,55 @@ def test_a_lasting_door_that_cannot_be_read_says_so_exactly(world: Repo, command
     (phase 12's run of rules/git: the reason fragments alone let their text change)."""
     _, records = git_records(world, command)
     assert [r[1] for r in records] == [f"`git config --worktree {key}` stays in the config of {{W}} after this command, and {why}; set it with `git -c` on the one git command that needs it, where worktree-guard can check it, or ask the user."]
+
+
+# --- stop 28: a fetch or pull moves the refs of the repository git runs in, whatever the remote ---
+# `git pull origin main:main` in W moved the main checkout's `main` (git 2.39: pull fetches with --update-head-ok);
+# only a remote that is this repository was judged before. A push still moves the remote's refs only.
+MOVED_BY_PULL = "`git pull` would move `main`, the branch checked out in {MAIN}."
+MOVED_BY_FETCH = "`git fetch` would move `main`, the branch checked out in {MAIN}."
+UNKNOWN_REFSPEC = "`git {sub}` into this repository with a refspec only known at run time could move a checked-out branch."
+PULL_INTO_SHARED_RECORDS: list[tuple[str, set, list]] = [
+    ("git pull origin main:main", {"WG305"}, [("WG305", MOVED_BY_PULL, {}, "ALL")]),
+    ("git pull -q --no-rebase origin +x:refs/heads/main", {"WG305"}, [("WG305", MOVED_BY_PULL, {}, "ALL")]),
+    ("git pull origin x:heads/main", {"WG305"}, [("WG305", MOVED_BY_PULL, {}, "ALL")]),
+    ("git -C src pull origin x:main", {"WG305"}, [("WG305", MOVED_BY_PULL, {}, "ALL")]),
+    ("git fetch origin main:main", {"WG305"}, [("WG305", MOVED_BY_FETCH, {}, "ALL")]),
+    ("git pull origin 'ma*:ma*'", {"WG305"}, [("WG305", MOVED_BY_PULL, {}, "ALL")]),
+    ("git pull origin $X", {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="pull"), {}, "ALL")]),
+    ("git pull origin main", set(), []),
+    ("git pull origin main:mine", set(), []),
+    ("git pull origin x:refs/remotes/origin/main", set(), []),
+    ("git fetch origin '+refs/heads/*:refs/remotes/origin/*'", set(), []),
+    # unquoted, that refspec is a glob bash keeps as it is when nothing matches it (no `+refs/` in W)…
+    ("git fetch origin +refs/heads/*:refs/remotes/origin/*", set(), []),
+    ("git fetch origin +refs/heads/*:refs/heads/*", {"WG305"}, [
+        ("WG305", MOVED_BY_FETCH, {}, "ALL"),
+        ("WG305", "`git fetch` would move `worktree-agent-afedcba0987654321`, the branch checked out in {SIB}.", {}, "ALL"),
+        ("WG305", "`git fetch` would move `outside`, the branch checked out in {OUT}.", {}, "ALL"),
+    ]),
+    # …but not when the command makes such a directory first: then it may match anything
+    ("mkdir -p +refs/heads && git fetch origin +refs/heads/*:refs/remotes/origin/*", {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="fetch"), {}, "git fetch origin +refs/heads/*:refs/remotes/origin/*")]),
+    # a push sends to the remote: only one that is this repository counts
+    ("git push origin HEAD:main", set(), []),
+    ("git push . HEAD:main", {"WG305"}, [("WG305", "`git push` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
+    # this repository given by its git dir, from a directory in no repository
+    ("git --git-dir={MAIN}/.git -C {BASE} fetch origin x:main", {"WG305"}, [("WG305", MOVED_BY_FETCH, {}, "ALL")]),
+]
+
+
+@pytest.mark.parametrize(("command", "codes", "records"), PULL_INTO_SHARED_RECORDS, ids=[plain_id(c, 60) for c, _, _ in PULL_INTO_SHARED_RECORDS])
+def test_a_pull_into_a_shared_branch_is_refused_whatever_the_remote(world: Repo, command: str, codes: set, records: list) -> None:
+    assert git_records(world, command) == (codes, records), command
+
+
+def test_a_fetch_in_another_repository_moves_only_that_repositorys_branches(world: Repo, tmp_path) -> None:
+    """Where git runs in a repository of its own (not W, not a shared checkout, not given this repository's git
+    dir), its `main` is not the main checkout's."""
+    from tests.helpers import git
+
+    other = tmp_path / "other"
+    git("init", "-q", "-b", "main", str(other), cwd=tmp_path)
+    assert git_records(world, f"git -C {other} pull origin x:main") == (set(), [])
+    assert git_records(world, f"git -C {other} fetch origin x:main") == (set(), [])
+    assert git_records(world, f"git --git-dir={other}/.git -C {other} fetch origin x:main") == (set(), [])

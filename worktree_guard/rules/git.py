@@ -304,19 +304,23 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
             side_door("`git update-ref` with refs only known at run time could move a branch another checkout uses.")
         elif refs and _branch_name(refs[0]) in branches and refs[0].startswith("refs/heads/"):
             side_door(f"`git update-ref` would move `{refs[0]}`, the branch checked out in {branches[_branch_name(refs[0])]}.")
-    if sub in ("fetch", "push", "pull") and len(operands) >= 2:  # pull fetches with --update-head-ok (phase 9)
+    if sub in ("fetch", "push", "pull") and len(operands) >= 2:
+        # A push moves the remote's refs; a fetch or pull those of the repository git runs in, whatever the remote:
+        # pull fetches with --update-head-ok, so `git pull origin main:main` in W moved the main checkout's `main`
+        # (git 2.39, stop 28; only a remote that is this repository was judged before)
         remote = operands[0]
-        local = remote is None or _is_this_repository(remote, call, command, ctx)
+        local = remote is None or _is_this_repository(remote, call, command, ctx) or (sub != "push" and _runs_in_this_repository(call, command, checkouts, ctx))
         if local:
-            for spec in operands[1:]:
-                if spec is None:
-                    side_door(f"`git {sub}` into this repository with a refspec only known at run time could move a checked-out branch.")
-                    continue
-                destination = _branch_name(spec.split(":", 1)[1]) if ":" in spec else None
-                if destination is not None and destination.startswith("heads/") and destination[6:] in branches:
-                    destination = destination[6:]  # git finds refs/heads/<x> for `heads/<x>` (refs/%s, its first rule)
-                if destination in branches:
-                    side_door(f"`git {sub}` would move `{destination}`, the branch checked out in {branches[destination]}.")
+            from ..shell.steps import glob_values
+
+            for word, value in call.parsed().operands[1:]:
+                # an unquoted `+refs/heads/*:refs/remotes/o/*` is bash's glob: the refspec itself when nothing matches
+                for spec in [value] if value is not None else glob_values(word, command.state) or [None]:
+                    if spec is None:
+                        side_door(f"`git {sub}` into this repository with a refspec only known at run time could move a checked-out branch.")
+                        continue
+                    for destination in _shared_branches_in(spec, branches, push=False):  # `push . main`: main onto itself
+                        side_door(f"`git {sub}` would move `{destination}`, the branch checked out in {branches[destination]}.")
     verb = operands[0] if operands else None
     if sub == "remote" and verb in ("add", "set-url", "rename", "remove", "rm", "set-head", "set-branches"):
         side_door(f"`git remote {verb}` writes the repository config every worktree shares; ask the user.")
@@ -401,7 +405,7 @@ def _lasting_door(call: GitCall, command: ShellCommand, ctx: Context, flags: set
     if (section, variable) in REDIRECT_KEYS:
         return raw, "a later git in it would send or read files named elsewhere"
     if section == "remote" and variable in ("fetch", "push"):
-        if value is None or _may_name_shared_branch(value, branches, push=variable == "push"):
+        if value is None or _shared_branches_in(value, branches, push=variable == "push"):
             return raw, f"a later `git {variable}` or `pull` in it could move a branch another checkout has checked out"
         return None
     if section == "remote" and variable == "mirror":
@@ -427,26 +431,38 @@ def _names_a_path(remote: str) -> bool:
     return remote in (".", "..") or remote.startswith("~") or "/" in remote or ":" in remote
 
 
-def _may_name_shared_branch(refspec: str, branches: dict[str, str], push: bool) -> bool:
-    """Whether the destination of a configured refspec (`+refs/heads/*:refs/remotes/x/*`) may be a branch a shared
-    checkout has checked out: in full (`refs/heads/main`), as git finds a short one (`main`, `heads/main`), or
-    through a `*`. A fetch refspec without a colon stores nothing; a push one pushes to the same name."""
+def _shared_branches_in(refspec: str, branches: dict[str, str], push: bool) -> list[str]:
+    """The branches checked out in shared checkouts that a refspec's destination (`+refs/heads/*:refs/remotes/x/*`,
+    `main:main`) may be: in full (`refs/heads/main`), as git finds a short one (`main`, `heads/main`), or through a
+    `*`. A fetch refspec without a colon stores nothing; a push one pushes to the same name."""
     import re
 
     spec = refspec.strip().lstrip("+")  # a negative refspec (`^refs/heads/main`) keeps its `^`, which no ref name holds
     source, colon, destination = spec.partition(":")
     if not colon:
         if not push:
-            return False
+            return []
         destination = source
     if not destination:
-        return False
+        return []
     names = [destination] if destination.startswith("refs/") else [f"refs/heads/{destination}", f"refs/{destination}"]
-    for name in names:
-        pattern = re.compile(".*".join(re.escape(part) for part in name.split("*")))
-        if any(pattern.fullmatch(f"refs/heads/{branch}") for branch in branches):
-            return True
-    return False
+    patterns = [re.compile(".*".join(re.escape(part) for part in name.split("*"))) for name in names]
+    return [branch for branch in branches if any(p.fullmatch(f"refs/heads/{branch}") for p in patterns)]
+
+
+def _runs_in_this_repository(call: GitCall, command: ShellCommand, checkouts: list[str] | None, ctx: Context) -> bool:
+    """Whether git acts on this repository's refs: it runs in W or a shared checkout, is given its git dir (a bare
+    one too), or where it runs is not known."""
+    if checkouts is None:
+        return True
+    mine = {ctx.worktree_root, *ctx.layout.shared_roots}
+    if any(checkout in mine for checkout in checkouts):
+        return True
+    common = ctx.layout.common_dir
+    if call.git_dir is None or not common:
+        return False
+    git_dir = canonical(call.git_dir, "/", command.home)
+    return git_dir == common or git_dir.startswith(common.rstrip("/") + "/")
 
 
 #: `git init` in an existing repository with only these options writes nothing that is not there already; any
