@@ -125,3 +125,11 @@ def test_a_fetch_given_the_bare_git_dir_may_move_a_worktrees_branch(bare: dict[s
     assert codes(f"git --git-dir={git_dir}/worktrees/feat -C {elsewhere} pull origin x:main") == ["WG305"]
     assert codes(f"git --git-dir={git_dir} -C {elsewhere} fetch origin x:mine") == "pass"
     assert codes(f"git --git-dir={git_dir}x -C {elsewhere} fetch origin x:main") == "pass"  # a name beside it
+    # run inside the git dir, git finds it there (review 28a: `git -C <bare> --work-tree=… pull origin main:main`)
+    assert codes(f"git -C {git_dir} --work-tree={elsewhere} pull origin x:main") == ["WG305"]
+    assert codes(f"git -C {git_dir}/refs --work-tree={elsewhere} fetch origin x:main") == ["WG305"]
+    # a file holding `gitdir:` given as the git dir is followed, as git does (review 28a)
+    (elsewhere / "gf").write_text(f"gitdir: {git_dir}\n")
+    (elsewhere / "gx").write_text(f"gitdir: {git_dir}x\n")
+    assert codes(f"git --git-dir={elsewhere}/gf -C {elsewhere} fetch origin x:main") == ["WG305"]
+    assert codes(f"git --git-dir={elsewhere}/gx -C {elsewhere} fetch origin x:main") == "pass"

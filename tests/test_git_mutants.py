@@ -938,15 +938,45 @@ PULL_INTO_SHARED_RECORDS: list[tuple[str, set, list]] = [
     ("git pull origin main:mine", set(), []),
     ("git pull origin x:refs/remotes/origin/main", set(), []),
     ("git fetch origin '+refs/heads/*:refs/remotes/origin/*'", set(), []),
-    # unquoted, that refspec is a glob bash keeps as it is when nothing matches it (no `+refs/` in W)…
+    # unquoted, that refspec is a glob: whatever bash makes of it, its destination matches the pattern with `*` and `?`
+    # as any text (review 28a: `touch x:main && git pull . x:ma?n` moved main), and may be a full name
     ("git fetch origin +refs/heads/*:refs/remotes/origin/*", set(), []),
+    ("touch x:main && git pull -q . x:ma?n", {"WG305"}, [("WG305", MOVED_BY_PULL, {}, "git pull -q . x:ma?n")]),
+    ("git pull -q . 'x:ma?n'", set(), []),  # quoted: `?` is no branch name's character, git refuses it
+    ("git pull -q . x:mai[n]", {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="pull"), {}, "ALL")]),
+    ("git pull -q . x:mai\\?", set(), []),  # escaped: a literal `?`, as quoted
+    ("git pull -q . x:r*/heads/main", {"WG305"}, [("WG305", MOVED_BY_PULL, {}, "ALL")]),
+    ("git pull -q . x:m*n", {"WG305"}, [("WG305", MOVED_BY_PULL, {}, "ALL")]),
+    ("git pull -q . x:m*x", set(), []),
+    ("shopt -s nocaseglob; git pull -q . x:MAI?", {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="pull"), {}, "git pull -q . x:MAI?")]),
+    # --refmap, which pull passes on to fetch (review 28a), in any spelling; an option only known at run time may be it
+    ("git pull -q --no-rebase --refmap=+refs/heads/*:refs/heads/* origin main", {"WG305"}, [
+        ("WG305", MOVED_BY_PULL, {}, "ALL"),
+        ("WG305", "`git pull` would move `worktree-agent-afedcba0987654321`, the branch checked out in {SIB}.", {}, "ALL"),
+        ("WG305", "`git pull` would move `outside`, the branch checked out in {OUT}.", {}, "ALL"),
+    ]),
+    ("git pull --refmap +refs/heads/x:refs/heads/main . x", {"WG305"}, [("WG305", MOVED_BY_PULL, {}, "ALL")]),
+    ("git pull --refm=+refs/heads/x:refs/heads/main . x", {"WG305"}, [("WG305", MOVED_BY_PULL, {}, "ALL")]),
+    ("git fetch --refmap=+refs/heads/x:refs/heads/main origin x", {"WG305"}, [("WG305", MOVED_BY_FETCH, {}, "ALL")]),
+    ("git fetch --ref=+refs/heads/*:refs/heads/ma* origin x", {"WG305"}, [("WG305", MOVED_BY_FETCH, {}, "ALL")]),
+    ("git pull -q --refmap=+refs/heads/*:refs/remotes/o/* origin main", set(), []),
+    ("git fetch origin --refmap=HEAD:refs/guardian/x HEAD", set(), []),
+    ("git fetch -$X origin", {"WG305"}, [("WG305", "`git fetch` with an option only known at run time (`-$X`) could be --update-head-ok or --refmap and move a checked-out branch.", {}, "ALL")]),
+    ("git pull --re=$R origin x", {"WG305"}, [("WG305", "`git pull` with an option only known at run time (`--re=$R`) could be --update-head-ok or --refmap and move a checked-out branch.", {}, "ALL")]),
+    ("git fetch --depth=$N origin", set(), []),
+    ("git pull -- $X", set(), []),  # a remote only known at run time, no refspec: pull merges into W's own branch
+    # git fetch's --update-head-ok in any unique abbreviation (review 28a: `--update-h` moved main)
+    ("git fetch -q --update-h origin main", {"WG305"}, [("WG305", "`git fetch --update-head-ok` may move a branch another checkout has checked out (through any refspec, remote config or --refmap); fetch into a branch of your own instead.", {}, "ALL")]),
+    # pull's options that take a value are read as such: `-X theirs` is no remote
+    ("git pull -X theirs . x:main", {"WG305"}, [("WG305", MOVED_BY_PULL, {}, "ALL")]),
+    ("git pull -s ours origin main", set(), []),
     ("git fetch origin +refs/heads/*:refs/heads/*", {"WG305"}, [
         ("WG305", MOVED_BY_FETCH, {}, "ALL"),
         ("WG305", "`git fetch` would move `worktree-agent-afedcba0987654321`, the branch checked out in {SIB}.", {}, "ALL"),
         ("WG305", "`git fetch` would move `outside`, the branch checked out in {OUT}.", {}, "ALL"),
     ]),
-    # …but not when the command makes such a directory first: then it may match anything
-    ("mkdir -p +refs/heads && git fetch origin +refs/heads/*:refs/remotes/origin/*", {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="fetch"), {}, "git fetch origin +refs/heads/*:refs/remotes/origin/*")]),
+    # …whatever matches it: a `*` that matched a colon would leave git a source with a colon, which it refuses
+    ("mkdir -p +refs/heads && git fetch origin +refs/heads/*:refs/remotes/origin/*", set(), []),
     # a push sends to the remote: only one that is this repository counts
     ("git push origin HEAD:main", set(), []),
     ("git push . HEAD:main", {"WG305"}, [("WG305", "`git push` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
@@ -970,3 +1000,11 @@ def test_a_fetch_in_another_repository_moves_only_that_repositorys_branches(worl
     assert git_records(world, f"git -C {other} pull origin x:main") == (set(), [])
     assert git_records(world, f"git -C {other} fetch origin x:main") == (set(), [])
     assert git_records(world, f"git --git-dir={other}/.git -C {other} fetch origin x:main") == (set(), [])
+
+
+def test_a_glob_refspec_is_read_as_bash_passes_it_not_as_a_path(world: Repo) -> None:
+    """Review 28a: a glob refspec joined to the directory git runs in split at that directory's colon (`a:b`), and the
+    destination `refs/heads/*` was never read; `main` moved."""
+    (world.worktree / "a:b").mkdir()
+    assert git_records(world, "cd a:b && git pull -q . +refs/heads/x/*:refs/heads/main")[0] == {"WG305"}
+    assert git_records(world, "cd a:b && git pull -q . +refs/heads/x/*:refs/remotes/x/*") == (set(), [])

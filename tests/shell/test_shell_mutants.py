@@ -373,42 +373,15 @@ def test_glob_values(tmp_path: Path) -> None:
     assert glob_values(one_word("d/*.none"), state) == [f"{d}/*.none"]
     assert glob_values(one_word("d/x\\ y*.none"), state) == [f"{d}/x y*.none"]
     assert glob_values(one_word("*/a.py"), state) is None
+    # a glob in a directory component is unknown even under a path not there now: a pipeline stage, a background job
+    # or a program the guard does not read may make it before bash expands the word (review 28a)
+    assert glob_values(one_word("nope/*/a.py"), state) is None
     assert glob_values(one_word("d/*.py"), ShellState(cwd=None)) is None
     assert glob_values(one_word("$(ls)*"), state) is None
     for option in ("dotglob", "nullglob", "failglob", "globstar", "nocaseglob", "extglob", "noglob", "globasciiranges", "globskipdots", "*"):
         assert glob_values(one_word("d/*.py"), ShellState(cwd=str(tmp_path), options={option})) is None, option
     assert glob_values(one_word("d/*.py"), ShellState(cwd=str(tmp_path), options={"cdable_vars"})) == [f"{d}/a.py", f"{d}/b.py"]
     assert glob_values(one_word("$V/*.py"), ShellState(cwd="/", variables={"V": str(d)})) == [f"{d}/a.py", f"{d}/b.py"]
-
-
-def test_a_glob_in_a_directory_component_is_the_pattern_itself_under_a_path_that_is_not_there(tmp_path: Path) -> None:
-    """Stop 28: bash keeps a pattern that matches nothing; one whose path before its first glob does not exist
-    matches nothing (`git fetch o +refs/heads/*:refs/remotes/o/*`). Unknown when that path exists, or when the
-    command wrote at, above or under it first. bash agrees on the patterns read as themselves (asked at the end)."""
-    make_dir(tmp_path / "d", ["a.py"])
-    (tmp_path / "real").mkdir()
-    (tmp_path / "ln").symlink_to(tmp_path / "real")
-    (tmp_path / "dangling").symlink_to(tmp_path / "gone")
-    t = str(tmp_path)
-    state = ShellState(cwd=t)
-    assert glob_values(one_word("nope/*/a.py"), state) == [f"{t}/nope/*/a.py"]
-    assert glob_values(one_word("nope/x/*/a.py"), state) == [f"{t}/nope/x/*/a.py"]
-    assert glob_values(one_word("+refs/heads/*:refs/remotes/o/*"), state) == [f"{t}/+refs/heads/*:refs/remotes/o/*"]
-    assert glob_values(one_word("no\\*pe/*/x"), state) == [f"{t}/no*pe/*/x"]
-    assert glob_values(one_word("dangling/*/x"), state) == [f"{t}/dangling/*/x"]
-    assert glob_values(one_word("d/*/a.py"), state) is None
-    assert glob_values(one_word("d/a.py/*/x"), state) is None  # a file there: unknown all the same
-    assert glob_values(one_word("*/a.py"), state) is None
-    assert glob_values(one_word("/*/x"), state) is None
-    for written in ([f"{t}/nope"], [f"{t}/nope/x/y"], [t], [None], [f"{t}/real/nope"]):
-        where = ShellState(cwd=f"{t}/ln" if written == [f"{t}/real/nope"] else t, written=written)
-        assert glob_values(one_word("nope/*/a.py"), where) is None, written
-    assert glob_values(one_word("nope/*/a.py"), ShellState(cwd=t, written=[f"{t}/nopex", f"{t}/d/x"])) == [f"{t}/nope/*/a.py"]
-    import subprocess
-
-    for pattern in ("nope/*/a.py", "nope/x/*/a.py", "+refs/heads/*:refs/remotes/o/*", "dangling/*/x"):
-        said = subprocess.run(["bash", "-c", "printf '%s|' " + pattern], cwd=t, capture_output=True, text=True, check=True).stdout
-        assert said == pattern + "|", pattern
 
 
 def test_glob_values_charge_one_meter_and_read_a_directory_once(tmp_path: Path) -> None:

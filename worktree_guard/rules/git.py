@@ -304,23 +304,34 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
             side_door("`git update-ref` with refs only known at run time could move a branch another checkout uses.")
         elif refs and _branch_name(refs[0]) in branches and refs[0].startswith("refs/heads/"):
             side_door(f"`git update-ref` would move `{refs[0]}`, the branch checked out in {branches[_branch_name(refs[0])]}.")
-    if sub in ("fetch", "push", "pull") and len(operands) >= 2:
+    refspecs = call.parsed().operands[1:] if sub in ("fetch", "push", "pull") else []
+    refmaps = call.parsed().options.get("--refmap", []) if sub in ("fetch", "pull") else []  # pull passes it on (review 28a)
+    # an option word only known at run time may be `-u` or `--refmap=…` (an unquoted glob in `--refmap=` is one); a
+    # value only known at run time of another named option (`--depth=$N`) is not
+    unread = _unread_options(call) if sub in ("fetch", "pull") else []
+    if refspecs or refmaps or unread:
         # A push moves the remote's refs; a fetch or pull those of the repository git runs in, whatever the remote:
         # pull fetches with --update-head-ok, so `git pull origin main:main` in W moved the main checkout's `main`
         # (git 2.39, stop 28; only a remote that is this repository was judged before)
-        remote = operands[0]
-        local = remote is None or _is_this_repository(remote, call, command, ctx) or (sub != "push" and _runs_in_this_repository(call, command, checkouts, ctx))
+        remote = operands[0] if operands else ""
+        local = remote is None or (remote != "" and _is_this_repository(remote, call, command, ctx)) or (sub != "push" and _runs_in_this_repository(call, command, checkouts, ctx))
         if local:
-            from ..shell.steps import glob_values
-
-            for word, value in call.parsed().operands[1:]:
-                # an unquoted `+refs/heads/*:refs/remotes/o/*` is bash's glob: the refspec itself when nothing matches
-                for spec in [value] if value is not None else glob_values(word, command.state) or [None]:
-                    if spec is None:
-                        side_door(f"`git {sub}` into this repository with a refspec only known at run time could move a checked-out branch.")
-                        continue
-                    for destination in _shared_branches_in(spec, branches, push=False):  # `push . main`: main onto itself
-                        side_door(f"`git {sub}` would move `{destination}`, the branch checked out in {branches[destination]}.")
+            for word in unread:
+                pattern = _refspec_pattern(word, command)
+                name, equals, value = (pattern or "").partition("=")
+                if equals and len(name) >= 3 and "--refmap".startswith(name):
+                    refmaps.append((None, value))  # its glob: judged below as a pattern
+                else:
+                    side_door(f"`git {sub}` with an option only known at run time (`{word.raw}`) could be --update-head-ok or --refmap and move a checked-out branch.")
+            for word, value in [*refspecs, *refmaps]:
+                spec, glob = value, word is None
+                if value is None and word is not None:
+                    spec, glob = _refspec_pattern(word, command), True
+                if spec is None:
+                    side_door(f"`git {sub}` into this repository with a refspec only known at run time could move a checked-out branch.")
+                    continue
+                for destination in _shared_branches_in(spec, branches, push=False, glob=glob):  # `push . main`: main onto itself
+                    side_door(f"`git {sub}` would move `{destination}`, the branch checked out in {branches[destination]}.")
     verb = operands[0] if operands else None
     if sub == "remote" and verb in ("add", "set-url", "rename", "remove", "rm", "set-head", "set-branches"):
         side_door(f"`git remote {verb}` writes the repository config every worktree shares; ask the user.")
@@ -431,23 +442,55 @@ def _names_a_path(remote: str) -> bool:
     return remote in (".", "..") or remote.startswith("~") or "/" in remote or ":" in remote
 
 
-def _shared_branches_in(refspec: str, branches: dict[str, str], push: bool) -> list[str]:
+def _shared_branches_in(refspec: str, branches: dict[str, str], push: bool, glob: bool = False) -> list[str]:
     """The branches checked out in shared checkouts that a refspec's destination (`+refs/heads/*:refs/remotes/x/*`,
     `main:main`) may be: in full (`refs/heads/main`), as git finds a short one (`main`, `heads/main`), or through a
-    `*`. A fetch refspec without a colon stores nothing; a push one pushes to the same name."""
+    `*`. git splits a refspec at its last colon. A fetch refspec without a colon stores nothing; a push one pushes to
+    the same name. `glob`: the refspec is a bash pattern whose matches are not known, so a `?` is any character
+    too, and the destination may be a full name (`x:r*/heads/main` matches a file `x:refs/heads/main`)."""
     import re
 
     spec = refspec.strip().lstrip("+")  # a negative refspec (`^refs/heads/main`) keeps its `^`, which no ref name holds
-    source, colon, destination = spec.partition(":")
+    source, colon, destination = spec.rpartition(":")
     if not colon:
         if not push:
             return []
-        destination = source
+        destination = spec
     if not destination:
         return []
-    names = [destination] if destination.startswith("refs/") else [f"refs/heads/{destination}", f"refs/{destination}"]
-    patterns = [re.compile(".*".join(re.escape(part) for part in name.split("*"))) for name in names]
+    names = [destination] if destination.startswith("refs/") else [f"refs/heads/{destination}", f"refs/{destination}", *([destination] if glob else [])]
+    wildcards = {"*": ".*", "?": "."} if glob else {"*": ".*"}
+    patterns = [re.compile("".join(wildcards.get(c) or re.escape(c) for c in name)) for name in names]
     return [branch for branch in branches if any(p.fullmatch(f"refs/heads/{branch}") for p in patterns)]
+
+
+def _unread_options(call: GitCall) -> list[Word]:
+    """The subcommand's option words only known at run time, but those that name an option other than `--refmap`
+    and leave only its value unknown (`--depth=$N`)."""
+    import re
+
+    unread = []
+    for word, value in call.args:
+        if value == "--":
+            break
+        if value is None and word.raw.startswith("-"):
+            name, equals, _ = word.raw.partition("=")
+            if not (equals and re.fullmatch(r"--[a-z][a-z-]*", name) and not "--refmap".startswith(name)):
+                unread.append(word)
+    return unread
+
+
+def _refspec_pattern(word: Word, command: ShellCommand) -> str | None:
+    """A refspec word that is unknown only because bash may expand its `*` or `?` as a glob: its pattern, whose
+    every match `_shared_branches_in(glob=True)` covers. None when anything else in it is unknown (a substitution,
+    a `[…]` or escaped glob character, a shell option that changes globbing)."""
+    from ..shell.steps import GLOB_OPTIONS
+    from ..shell.words import glob_pattern
+
+    if word.substitutions or command.state.options & GLOB_OPTIONS:
+        return None
+    pattern = glob_pattern(word.raw, command.state.lookup)
+    return None if pattern is None or "[" in pattern or "\\" in pattern else pattern
 
 
 def _runs_in_this_repository(call: GitCall, command: ShellCommand, checkouts: list[str] | None, ctx: Context) -> bool:
@@ -459,10 +502,15 @@ def _runs_in_this_repository(call: GitCall, command: ShellCommand, checkouts: li
     if any(checkout in mine for checkout in checkouts):
         return True
     common = ctx.layout.common_dir
-    if call.git_dir is None or not common:
+    if not common:
         return False
-    git_dir = canonical(call.git_dir, "/", command.home)
-    return git_dir == common or git_dir.startswith(common.rstrip("/") + "/")
+    # git finds its git dir where it runs, inside the common dir too (review 28a: `git -C <bare> --work-tree=…`), or
+    # is given it; a file holding `gitdir:` given as one is followed, as git does (review 28a)
+    places = [canonical(call.run_dir, "/", command.home)] if call.run_dir is not None else []
+    if call.git_dir is not None:
+        given = canonical(call.git_dir, "/", command.home)
+        places += [given, *([git_dir_of(given) or given] if os.path.isfile(given) else [])]
+    return any(place == common or place.startswith(common.rstrip("/") + "/") for place in places)
 
 
 #: `git init` in an existing repository with only these options writes nothing that is not there already; any

@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 
 GLOBAL_WITH_VALUE = {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--list-cmds", "--attr-source"}
 LOCATION_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE")
+#: `git pull`'s long options that take the next word as their value (git 2.39; its short ones: PULL_NEXT_WORD_LETTERS).
+PULL_VALUE_OPTIONS = (
+    "--strategy", "--strategy-option", "--server-option", "--shallow-since", "--shallow-exclude", "--depth",
+    "--deepen", "--upload-pack", "--refmap", "--negotiation-tip", "--cleanup",
+)
 
 READ_ONLY = frozenset({
     "status", "log", "diff", "show", "rev-parse", "blame", "annotate", "grep", "ls-files", "ls-tree", "ls-remote",
@@ -59,6 +64,7 @@ SUBCOMMAND_VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "archive": frozenset({"--format", "--prefix", "-o", "--output", "--remote", "--exec", "--add-file", "--add-virtual-file"}),
     "format-patch": frozenset({"-o", "--output-directory", "--subject-prefix", "--suffix", "--in-reply-to", "--to", "--cc", "--from", "--base", "--start-number", "-v", "--reroll-count", "--signature", "--signature-file", "--range-diff", "--interdiff", "--creation-factor"}),
     "fetch": frozenset({"--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "--upload-pack", "-o", "--server-option", "--negotiation-tip", "--refmap"}),
+    "pull": frozenset({"-s", "-X", "-o"}) | frozenset(PULL_VALUE_OPTIONS),  # -S and -j take an attached value only
     "push": frozenset({"--repo", "--receive-pack", "--exec", "-o", "--push-option", "--signed"}),
     "notes": frozenset({"--ref", "-m", "-F", "-C", "-c"}),
     "replace": frozenset({"--format"}),
@@ -170,6 +176,7 @@ GUARDED_FLAGS: dict[str, frozenset[str]] = {
     "init": frozenset({"--bare", "--shared"}),
     "clone": frozenset({"--bare", "--mirror"}),
     "rebase": frozenset({"--interactive", "--edit-todo"}),
+    "fetch": frozenset({"--update-head-ok"}),  # review 28a: `--update-h` moved main
     "config": frozenset({
         "--global", "--system", "--local", "--worktree", "--get", "--get-all", "--get-regexp", "--get-urlmatch",
         "--replace-all", "--add", "--unset", "--unset-all", "--rename-section", "--remove-section", "--list",
@@ -1190,10 +1197,6 @@ PULL_VALUE_LETTERS = frozenset("sXSjo")
 #: key); and pull's long options that take the next word as their value (git 2.39): a `--no-rebase` there is a
 #: value, not a choice (`git pull -X --no-rebase` left the rebase to pull.rebase=interactive: review 22e).
 PULL_NEXT_WORD_LETTERS = frozenset("sXo")  # -j's value is optional and attached only (review 22f)
-PULL_VALUE_OPTIONS = (
-    "--strategy", "--strategy-option", "--server-option", "--shallow-since", "--shallow-exclude", "--depth",
-    "--deepen", "--upload-pack", "--refmap", "--negotiation-tip", "--cleanup",
-)
 
 
 def _pulls_interactively(call: GitCall, settings: dict[str, list[str | None]]) -> bool:

@@ -255,7 +255,7 @@ def glob_values(word: Word, state: ShellState) -> list[str] | None:
         pattern = os.path.join(state.cwd, pattern)
     directory, _, last = pattern.rpartition("/")
     if words.has_glob_syntax(directory):
-        return _unmatched(pattern, state)
+        return None
     import fnmatch
 
     directory = words.unescape_glob(directory) or "/"
@@ -272,21 +272,6 @@ def glob_values(word: Word, state: ShellState) -> list[str] | None:
     # Every path is judged by the rule that asked: that is the work, counted each time (state.MAX_GLOB_PATHS).
     work.charge(len(matches))
     return matches or [os.path.join(directory, words.unescape_glob(last))]
-
-
-def _unmatched(pattern: str, state: ShellState) -> list[str] | None:
-    """A pattern with a glob in a directory component (absolute) matches nothing when the path before its first
-    glob does not exist, and bash keeps the pattern: `git fetch o +refs/heads/*:refs/remotes/o/*` in a checkout
-    without `+refs/`. None (unknown) when that path exists, or when the command wrote at, above or under it first."""
-    parts = pattern.split("/")
-    first = next(i for i, part in enumerate(parts) if words.has_glob_syntax(part))
-    fixed = os.path.realpath(words.unescape_glob("/".join(parts[:first])) or "/")
-    for path in state.written:
-        if path is None or path == fixed or path.startswith(fixed.rstrip("/") + "/") or fixed.startswith(path.rstrip("/") + "/"):
-            return None
-    if os.path.lexists(fixed):
-        return None
-    return [words.unescape_glob(pattern)]
 
 
 def _listing(directory: str) -> list[str] | None:
