@@ -170,12 +170,12 @@ EDGE_RECORDS: list[tuple[str, set, list]] = [
     ('git push origin HEAD:main', set(), []),
     # a remote only known at run time may be this repository (review 24): refused when its refspec moves a checked-out branch
     ('git push $R HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
-    ('git push {MAIN} $X', {'WG305'}, [('WG305', '`git push` into this repository with a refspec only known at run time could move a checked-out branch.', {}, 'ALL')]),
+    ('git push {MAIN} $X', {'WG305'}, [('WG305', '`git push` into this repository with a refspec or option only known at run time could move a checked-out branch.', {}, 'ALL')]),
     ('git push {MAIN}', set(), []),
     # git runs somewhere unknown: a relative remote may be this repository (review 24)
     ('cd $X; git push ../.. HEAD:main', {'WG202', 'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'git push ../.. HEAD:main')]),
     ('git fetch . x:main', {'WG305'}, [('WG305', '`git fetch` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
-    ('git fetch . x:worktree-agent-afedcba0987654321 $Y', {'WG305'}, [('WG305', '`git fetch` would move `worktree-agent-afedcba0987654321`, the branch checked out in {SIB}.', {}, 'ALL'), ('WG305', '`git fetch` into this repository with a refspec only known at run time could move a checked-out branch.', {}, 'ALL')]),
+    ('git fetch . x:worktree-agent-afedcba0987654321 $Y', {'WG305'}, [('WG305', '`git fetch` would move `worktree-agent-afedcba0987654321`, the branch checked out in {SIB}.', {}, 'ALL'), ('WG305', '`git fetch` into this repository with a refspec or option only known at run time could move a checked-out branch.', {}, 'ALL')]),
     ('git fetch {MAIN} main:main', {'WG305'}, [('WG305', '`git fetch` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
     # pull fetches with --update-head-ok: a refspec into a checked-out branch moves it (phase 9's finding, fixed)
     ('git pull . x:main', {'WG305'}, [('WG305', '`git pull` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
@@ -324,7 +324,7 @@ EDGE_RECORDS: list[tuple[str, set, list]] = [
     ('git fetch -u origin', {'WG305'}, [('WG305', '`git fetch -u` (--update-head-ok) may move a branch another checkout has checked out; fetch into a branch of your own instead.', {}, 'ALL')]),
     ('git fetch --update-head-ok origin', {'WG305'}, [('WG305', '`git fetch --update-head-ok` may move a branch another checkout has checked out (through any refspec, remote config or --refmap); fetch into a branch of your own instead.', {}, 'ALL')]),
     ('git fetch -q -u . HEAD:refs/heads/feature', {'WG305'}, [('WG305', '`git fetch -u` (--update-head-ok) may move a branch another checkout has checked out; fetch into a branch of your own instead.', {}, 'ALL')]),
-    ('git fetch . $X x:main', {'WG305'}, [('WG305', '`git fetch` into this repository with a refspec only known at run time could move a checked-out branch.', {}, 'ALL'), ('WG305', '`git fetch` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
+    ('git fetch . $X x:main', {'WG305'}, [('WG305', '`git fetch` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL'), ('WG305', '`git fetch` into this repository with a refspec or option only known at run time could move a checked-out branch.', {}, 'ALL')]),
 ]
 
 
@@ -403,7 +403,7 @@ PHASE_10_RECORDS: list[tuple[str, set, list]] = [
     ('git pull origin main', set(), []),
     ('git pull . HEAD:main', {'WG305'}, [('WG305', '`git pull` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
     ('git pull {MAIN} main:main', {'WG305'}, [('WG305', '`git pull` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
-    ('git pull $R main', set(), []),
+    ('git pull $R main', {'WG305'}, [('WG305', '`git pull` into this repository with a refspec or option only known at run time could move a checked-out branch.', {}, 'ALL')]),  # $R may split or be --refmap (review 28b)
     ('git pull . x:feature', set(), []),
     # config from the environment counts as `-c` (phase 9's finding, fixed); an alias from there is walked as its code,
     # in any case; a count only known at run time is WG404 alone
@@ -925,7 +925,7 @@ def test_a_lasting_door_that_cannot_be_read_says_so_exactly(world: Repo, command
 # only a remote that is this repository was judged before. A push still moves the remote's refs only.
 MOVED_BY_PULL = "`git pull` would move `main`, the branch checked out in {MAIN}."
 MOVED_BY_FETCH = "`git fetch` would move `main`, the branch checked out in {MAIN}."
-UNKNOWN_REFSPEC = "`git {sub}` into this repository with a refspec only known at run time could move a checked-out branch."
+UNKNOWN_REFSPEC = "`git {sub}` into this repository with a refspec or option only known at run time could move a checked-out branch."
 PULL_INTO_SHARED_RECORDS: list[tuple[str, set, list]] = [
     ("git pull origin main:main", {"WG305"}, [("WG305", MOVED_BY_PULL, {}, "ALL")]),
     ("git pull -q --no-rebase origin +x:refs/heads/main", {"WG305"}, [("WG305", MOVED_BY_PULL, {}, "ALL")]),
@@ -961,10 +961,26 @@ PULL_INTO_SHARED_RECORDS: list[tuple[str, set, list]] = [
     ("git fetch --ref=+refs/heads/*:refs/heads/ma* origin x", {"WG305"}, [("WG305", MOVED_BY_FETCH, {}, "ALL")]),
     ("git pull -q --refmap=+refs/heads/*:refs/remotes/o/* origin main", set(), []),
     ("git fetch origin --refmap=HEAD:refs/guardian/x HEAD", set(), []),
-    ("git fetch -$X origin", {"WG305"}, [("WG305", "`git fetch` with an option only known at run time (`-$X`) could be --update-head-ok or --refmap and move a checked-out branch.", {}, "ALL")]),
-    ("git pull --re=$R origin x", {"WG305"}, [("WG305", "`git pull` with an option only known at run time (`--re=$R`) could be --update-head-ok or --refmap and move a checked-out branch.", {}, "ALL")]),
+    ("git fetch -$X origin", {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="fetch"), {}, "ALL")]),
+    ("git pull --re=$R origin x", {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="pull"), {}, "ALL")]),
     ("git fetch --depth=$N origin", set(), []),
-    ("git pull -- $X", set(), []),  # a remote only known at run time, no refspec: pull merges into W's own branch
+    # review 28b: a word only known at run time may be an option or split into refspecs; a quoted remote alone is one
+    # word, and pull ignores --refmap without a refspec
+    ("git pull -- $X", {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="pull"), {}, "ALL")]),
+    ("git pull -q $(echo --refmap=+refs/heads/main:refs/heads/main) origin main", {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="pull"), {}, "ALL")]),
+    ('git pull -q "$R"', set(), []),
+    ('git pull -q "$R" main', {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="pull"), {}, "ALL")]),
+    ('git fetch origin "$BRANCH"', {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="fetch"), {}, "ALL")]),
+    # a glob without a colon may match `x:main`, one that starts with a wildcard an option (review 28b)
+    ("touch x:main && git pull -q . x*", {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="pull"), {}, "git pull -q . x*")]),
+    ("git pull -q origin main?main", {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="pull"), {}, "ALL")]),
+    ("git pull -q . x ?-refmap=+refs/heads/x?refs/heads/main", {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="pull"), {}, "ALL")]),
+    ("git pull -q -o -- --refmap=+refs/heads/x*:refs/heads/mai* . x", {"WG305"}, [("WG305", MOVED_BY_PULL, {}, "ALL")]),
+    ("git pull -q . x --refmap=+refs/heads/x*:refs/remotes/o/*", set(), []),
+    # in a shell that options on its command line may have changed (review 28b: `bash -O nocaseglob -c`)
+    ('bash -O nocaseglob -c "git pull -q . x:MA?N"', {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="pull"), {}, "git pull -q . x:MA?N")]),
+    ("git pull -q . x:MA?N", set(), []),
+    ("git fetch --all --prune", set(), []),
     # git fetch's --update-head-ok in any unique abbreviation (review 28a: `--update-h` moved main)
     ("git fetch -q --update-h origin main", {"WG305"}, [("WG305", "`git fetch --update-head-ok` may move a branch another checkout has checked out (through any refspec, remote config or --refmap); fetch into a branch of your own instead.", {}, "ALL")]),
     # pull's options that take a value are read as such: `-X theirs` is no remote

@@ -233,7 +233,7 @@ GIT_RECORDS = [
     ('git update-ref refs/heads/main abc', [('WG305', '`git update-ref` would move `refs/heads/main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
     ('git update-ref --stdin', [('WG305', '`git update-ref` with refs only known at run time could move a branch another checkout uses.', {}, 'ALL')]),
     ('git push . HEAD:main', [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
-    ('git fetch . $X', [('WG305', '`git fetch` into this repository with a refspec only known at run time could move a checked-out branch.', {}, 'ALL')]),
+    ('git fetch . $X', [('WG305', '`git fetch` into this repository with a refspec or option only known at run time could move a checked-out branch.', {}, 'ALL')]),
     ('git remote add o u', [('WG305', '`git remote add` writes the repository config every worktree shares; ask the user.', {}, 'ALL')]),
     ('git branch -u origin/x', [('WG305', '`git branch` would write the upstream or description into the repository config every worktree shares; ask the user.', {}, 'ALL')]),
     ('git maintenance start', [('WG305', '`git maintenance start` writes config for this repository; ask the user.', {}, 'ALL')]),

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ..engine import Context
     from ..shell.ast import Word
     from ..shell.git_call import GitCall
-    from ..shell.programs import WriteSpec
+    from ..shell.programs import ParsedArgv, WriteSpec
     from ..shell.steps import ShellCommand, Unwrapped
 
 RULE = "git"
@@ -304,31 +304,22 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
             side_door("`git update-ref` with refs only known at run time could move a branch another checkout uses.")
         elif refs and _branch_name(refs[0]) in branches and refs[0].startswith("refs/heads/"):
             side_door(f"`git update-ref` would move `{refs[0]}`, the branch checked out in {branches[_branch_name(refs[0])]}.")
-    refspecs = call.parsed().operands[1:] if sub in ("fetch", "push", "pull") else []
-    refmaps = call.parsed().options.get("--refmap", []) if sub in ("fetch", "pull") else []  # pull passes it on (review 28a)
-    # an option word only known at run time may be `-u` or `--refmap=…` (an unquoted glob in `--refmap=` is one); a
-    # value only known at run time of another named option (`--depth=$N`) is not
-    unread = _unread_options(call) if sub in ("fetch", "pull") else []
-    if refspecs or refmaps or unread:
+    parsed = call.parsed() if sub in ("fetch", "push", "pull") else None
+    if parsed is not None and (parsed.operands[1:] or parsed.options.get("--refmap") or (sub != "push" and None in call.values())):
         # A push moves the remote's refs; a fetch or pull those of the repository git runs in, whatever the remote:
         # pull fetches with --update-head-ok, so `git pull origin main:main` in W moved the main checkout's `main`
         # (git 2.39, stop 28; only a remote that is this repository was judged before)
         remote = operands[0] if operands else ""
         local = remote is None or (remote != "" and _is_this_repository(remote, call, command, ctx)) or (sub != "push" and _runs_in_this_repository(call, command, checkouts, ctx))
         if local:
-            for word in unread:
-                pattern = _refspec_pattern(word, command)
-                name, equals, value = (pattern or "").partition("=")
-                if equals and len(name) >= 3 and "--refmap".startswith(name):
-                    refmaps.append((None, value))  # its glob: judged below as a pattern
-                else:
-                    side_door(f"`git {sub}` with an option only known at run time (`{word.raw}`) could be --update-head-ok or --refmap and move a checked-out branch.")
-            for word, value in [*refspecs, *refmaps]:
-                spec, glob = value, word is None
-                if value is None and word is not None:
-                    spec, glob = _refspec_pattern(word, command), True
+            refspecs = [(value, False) for _, value in [*parsed.operands[1:], *parsed.options.get("--refmap", [])] if value is not None]  # pull passes --refmap on (review 28a)
+            if sub == "push":
+                refspecs += [(None, False) for _, value in parsed.operands[1:] if value is None]
+            else:
+                refspecs += _unknown_words(call, parsed, command)
+            for spec, glob in refspecs:
                 if spec is None:
-                    side_door(f"`git {sub}` into this repository with a refspec only known at run time could move a checked-out branch.")
+                    side_door(f"`git {sub}` into this repository with a refspec or option only known at run time could move a checked-out branch.")
                     continue
                 for destination in _shared_branches_in(spec, branches, push=False, glob=glob):  # `push . main`: main onto itself
                     side_door(f"`git {sub}` would move `{destination}`, the branch checked out in {branches[destination]}.")
@@ -464,30 +455,45 @@ def _shared_branches_in(refspec: str, branches: dict[str, str], push: bool, glob
     return [branch for branch in branches if any(p.fullmatch(f"refs/heads/{branch}") for p in patterns)]
 
 
-def _unread_options(call: GitCall) -> list[Word]:
-    """The subcommand's option words only known at run time, but those that name an option other than `--refmap`
-    and leave only its value unknown (`--depth=$N`)."""
+def _unknown_words(call: GitCall, parsed: ParsedArgv, command: ShellCommand) -> list[tuple[str | None, bool]]:
+    """A fetch's or pull's words only known at run time, as refspecs to judge: (its pattern, True) for a glob that
+    can only be a refspec or `--refmap=` (its matches are then covered, `*` and `?` as any text); (None, False) for
+    one that may be anything, a refspec, `-u` or `--refmap=…` (review 28b: `$(echo --refmap=…)`, a glob that may
+    start with `-`, an unquoted `$R` that splits into `origin main:main`, a glob without a colon that matches
+    `x:main`). Left out: a named long option other than --refmap whose value alone is unknown (`--depth=$N`), and
+    a quoted remote (`"$R"`, one word) when no refspec follows it: pull ignores --refmap without one."""
     import re
 
-    unread = []
+    remote = parsed.operands[0][0] if parsed.operands else None
+    found: list[tuple[str | None, bool]] = []
     for word, value in call.args:
-        if value == "--":
-            break
-        if value is None and word.raw.startswith("-"):
-            name, equals, _ = word.raw.partition("=")
-            if not (equals and re.fullmatch(r"--[a-z][a-z-]*", name) and not "--refmap".startswith(name)):
-                unread.append(word)
-    return unread
+        if value is not None:
+            continue
+        name, equals, _ = word.raw.partition("=")
+        if equals and re.fullmatch(r"--[a-z][a-z-]*", name) and not "--refmap".startswith(name):
+            continue
+        if word is remote and len(parsed.operands) == 1 and re.fullmatch(r'"[^"\\`]*"', word.raw):
+            continue
+        pattern = _refspec_pattern(word, command)
+        if pattern is None or pattern[0] in "*?":  # unknown, or a glob that may start with `-`
+            found.append((None, False))
+        elif pattern.startswith("-"):
+            name, equals, refmap = pattern.partition("=")
+            known = equals and len(name) >= 3 and "--refmap".startswith(name) and ":" in refmap
+            found.append((refmap, True) if known else (None, False))
+        else:
+            found.append((pattern, True) if ":" in pattern else (None, False))
+    return found
 
 
 def _refspec_pattern(word: Word, command: ShellCommand) -> str | None:
-    """A refspec word that is unknown only because bash may expand its `*` or `?` as a glob: its pattern, whose
-    every match `_shared_branches_in(glob=True)` covers. None when anything else in it is unknown (a substitution,
-    a `[…]` or escaped glob character, a shell option that changes globbing)."""
+    """A word that is unknown only because bash may expand its `*` or `?` as a glob: its pattern. None when anything
+    else in it is unknown: a substitution, a `[…]` or escaped glob character, a shell option that changes globbing,
+    or a shell that options given on its command line may have changed (`bash -O nocaseglob -c …`, review 28b)."""
     from ..shell.steps import GLOB_OPTIONS
     from ..shell.words import glob_pattern
 
-    if word.substitutions or command.state.options & GLOB_OPTIONS:
+    if command.depth or command.state.options & GLOB_OPTIONS:
         return None
     pattern = glob_pattern(word.raw, command.state.lookup)
     return None if pattern is None or "[" in pattern or "\\" in pattern else pattern
