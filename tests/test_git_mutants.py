@@ -829,6 +829,11 @@ LASTING_DOOR_ROWS: list[tuple[str, str | None]] = [
 
 @pytest.mark.parametrize(("command", "why"), LASTING_DOOR_ROWS, ids=[plain_id(c, 60) for c, _ in LASTING_DOOR_ROWS])
 def test_a_worktree_config_that_stays_a_door_is_refused(world: Repo, command: str, why: str | None) -> None:
+    assert_lasting_door(world, command, why)
+
+
+def assert_lasting_door(world: Repo, command: str, why: str | None) -> None:
+    """One WG305 of a lasting door with the reason `why` names (LASTING_WHY), or none when `why` is None."""
     codes, records = git_records(world, command)
     lasting = [r for r in records if r[0] == "WG305" and "stays in the config of {W} after this command" in r[1]]
     if why is None:
@@ -918,3 +923,16 @@ def test_a_lasting_door_that_cannot_be_read_says_so_exactly(world: Repo, command
     (phase 12's run of rules/git: the reason fragments alone let their text change)."""
     _, records = git_records(world, command)
     assert [r[1] for r in records] == [f"`git config --worktree {key}` stays in the config of {{W}} after this command, and {why}; set it with `git -c` on the one git command that needs it, where worktree-guard can check it, or ask the user."]
+
+
+# --- phase 13 (rules/git after review 27b: `_side_doors`, `_lasting_door`, `_is_this_repository`) ------------------
+# Rows written for the survivors of phase 13's mutation run, each shown to fail on its mutant.
+
+PHASE_13_LASTING_ROWS: list[tuple[str, str | None]] = [
+    ("git config --worktree remote.origin.push Xmain", None),  # only `+` is stripped: `Xmain` is no `main`
+]
+
+
+@pytest.mark.parametrize(("command", "why"), PHASE_13_LASTING_ROWS, ids=[plain_id(c, 60) for c, _ in PHASE_13_LASTING_ROWS])
+def test_phase_13_lasting_doors(world: Repo, command: str, why: str | None) -> None:
+    assert_lasting_door(world, command, why)
