@@ -936,3 +936,24 @@ PHASE_13_LASTING_ROWS: list[tuple[str, str | None]] = [
 @pytest.mark.parametrize(("command", "why"), PHASE_13_LASTING_ROWS, ids=[plain_id(c, 60) for c, _ in PHASE_13_LASTING_ROWS])
 def test_phase_13_lasting_doors(world: Repo, command: str, why: str | None) -> None:
     assert_lasting_door(world, command, why)
+
+
+PULL_MOVES_MAIN = ("WG305", "`git pull` would move `main`, the branch checked out in {MAIN}.", {})
+WRITTEN_REMOTE_ROWS: list[tuple[str, set, list]] = [
+    # {BASE}/d/.git leads elsewhere now; the command writes {BASE}/d itself first, so git may find anything there
+    ("rm -rf {BASE}/d && cp .git {BASE}/d && git pull -q {BASE}/d HEAD:main", {"WG305"}, [(*PULL_MOVES_MAIN, "git pull -q {BASE}/d HEAD:main")]),
+    ("touch {BASE}/d && git pull -q {BASE}/d HEAD:main", {"WG305"}, [(*PULL_MOVES_MAIN, "git pull -q {BASE}/d HEAD:main")]),
+    ("git pull -q {BASE}/d HEAD:main", set(), []),
+    # a write whose target is only known at run time may have made any remote
+    ('cp .git "$D" && git pull -q {BASE}/e HEAD:main', {"WG305", "WG403"}, [(*PULL_MOVES_MAIN, "git pull -q {BASE}/e HEAD:main")]),
+]
+
+
+@pytest.mark.parametrize(("command", "codes", "records"), WRITTEN_REMOTE_ROWS, ids=[plain_id(c, 60) for c, _, _ in WRITTEN_REMOTE_ROWS])
+def test_phase_13_a_remote_the_command_writes_first(world: Repo, command: str, codes: set, records: list) -> None:
+    """A local remote this command writes (or a write only known at run time) may become any git dir: WG305 for a
+    refspec into main, also where the remote's `.git` now leads elsewhere (its own path is compared, not only what
+    lies below it: phase 13's run, `_is_this_repository`)."""
+    (world.base / "d").mkdir()
+    (world.base / "d" / ".git").symlink_to(world.base / "nowhere")
+    assert git_records(world, command) == (codes, records), command
