@@ -944,6 +944,11 @@ WRITTEN_REMOTE_ROWS: list[tuple[str, set, list]] = [
     ("rm -rf {BASE}/d && cp .git {BASE}/d && git pull -q {BASE}/d HEAD:main", {"WG305"}, [(*PULL_MOVES_MAIN, "git pull -q {BASE}/d HEAD:main")]),
     ("touch {BASE}/d && git pull -q {BASE}/d HEAD:main", {"WG305"}, [(*PULL_MOVES_MAIN, "git pull -q {BASE}/d HEAD:main")]),
     ("git pull -q {BASE}/d HEAD:main", set(), []),
+    # below a directory the command writes (its name ending in X: only a `/` is taken off its end)
+    ("mkdir -p {BASE}/p && git pull -q {BASE}/p/q HEAD:main", {"WG305"}, [(*PULL_MOVES_MAIN, "git pull -q {BASE}/p/q HEAD:main")]),
+    ("mkdir -p {BASE}/pX && git pull -q {BASE}/pX/q HEAD:main", {"WG305"}, [(*PULL_MOVES_MAIN, "git pull -q {BASE}/pX/q HEAD:main")]),
+    ("mkdir -p {BASE}/p && git pull -q {BASE}/pq HEAD:main", set(), []),
+    ("mkdir -p '{BASE}/p ' && git pull -q {BASE}/p/q HEAD:main", set(), []),  # `p ` is no `p`
     # a write whose target is only known at run time may have made any remote
     ('cp .git "$D" && git pull -q {BASE}/e HEAD:main', {"WG305", "WG403"}, [(*PULL_MOVES_MAIN, "git pull -q {BASE}/e HEAD:main")]),
 ]
