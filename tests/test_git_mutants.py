@@ -962,3 +962,25 @@ def test_phase_13_a_remote_the_command_writes_first(world: Repo, command: str, c
     (world.base / "d").mkdir()
     (world.base / "d" / ".git").symlink_to(world.base / "nowhere")
     assert git_records(world, command) == (codes, records), command
+
+
+TO_A_PATH = "a later push or fetch in it would go to a path on this machine, which is or may come to be this repository itself, whose branches the other checkouts have checked out"
+EXACT_LASTING_REASONS: list[tuple[str, str, str]] = [
+    ("git config --worktree core.worktree {MAIN}", "core.worktree", "a later git in it would find another work tree or read config worktree-guard has not read"),
+    ("git config --worktree core.fsmonitor x", "core.fsmonitor", "a later git in it would run that code, or let a push update a checked-out branch, without worktree-guard seeing it"),
+    ("git config --worktree Remote.Origin.URL {W}", "Remote.Origin.URL", TO_A_PATH),
+    ("git config --worktree branch.b.remote .", "branch.b.remote", TO_A_PATH),
+    ("git config --worktree url./.insteadOf gh:", "url./.insteadOf", "a later push or fetch in it would be rewritten to a path on this machine, which may be this repository itself, whose branches the other checkouts have checked out"),
+    ("git config --worktree http.cookieFile /tmp/x", "http.cookieFile", "a later git in it would send or read files named elsewhere"),
+    ("git config --worktree remote.origin.fetch +refs/heads/x:main", "remote.origin.fetch", "a later `git fetch` or `pull` in it could move a branch another checkout has checked out"),
+    ("git config --worktree remote.origin.push main", "remote.origin.push", "a later `git push` or `pull` in it could move a branch another checkout has checked out"),
+    ("git config --worktree remote.origin.mirror true", "remote.origin.mirror", "a later `git push` in it would mirror every ref"),
+    ("git config --worktree push.default upstream", "push.default", "a later `git push` in it would push to the branch's upstream, which may be a branch another checkout has checked out"),
+]
+
+
+@pytest.mark.parametrize(("command", "key", "why"), EXACT_LASTING_REASONS, ids=[plain_id(c, 60) for c, _, _ in EXACT_LASTING_REASONS])
+def test_phase_13_each_lasting_door_says_why_exactly(world: Repo, command: str, key: str, why: str) -> None:
+    """Each reason of `_lasting_door`, word for word (phase 13's run: the reason fragments of LASTING_DOOR_ROWS let
+    the rest of each text change)."""
+    test_a_lasting_door_that_cannot_be_read_says_so_exactly(world, command, key, why)
