@@ -930,6 +930,8 @@ def test_a_lasting_door_that_cannot_be_read_says_so_exactly(world: Repo, command
 
 PHASE_13_LASTING_ROWS: list[tuple[str, str | None]] = [
     ("git config --worktree remote.origin.push Xmain", None),  # only `+` is stripped: `Xmain` is no `main`
+    ("git config --worktree remote.origin.prune true", None),  # of a remote's keys only `mirror` mirrors
+    ("git config --worktree x.y.mirror true", None),  # and only a remote's
 ]
 
 
