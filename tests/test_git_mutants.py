@@ -829,6 +829,11 @@ LASTING_DOOR_ROWS: list[tuple[str, str | None]] = [
 
 @pytest.mark.parametrize(("command", "why"), LASTING_DOOR_ROWS, ids=[plain_id(c, 60) for c, _ in LASTING_DOOR_ROWS])
 def test_a_worktree_config_that_stays_a_door_is_refused(world: Repo, command: str, why: str | None) -> None:
+    assert_lasting_door(world, command, why)
+
+
+def assert_lasting_door(world: Repo, command: str, why: str | None) -> None:
+    """One WG305 of a lasting door with the reason `why` names (LASTING_WHY), or none when `why` is None."""
     codes, records = git_records(world, command)
     lasting = [r for r in records if r[0] == "WG305" and "stays in the config of {W} after this command" in r[1]]
     if why is None:
@@ -1024,3 +1029,66 @@ def test_a_glob_refspec_is_read_as_bash_passes_it_not_as_a_path(world: Repo) -> 
     (world.worktree / "a:b").mkdir()
     assert git_records(world, "cd a:b && git pull -q . +refs/heads/x/*:refs/heads/main")[0] == {"WG305"}
     assert git_records(world, "cd a:b && git pull -q . +refs/heads/x/*:refs/remotes/x/*") == (set(), [])
+
+
+# --- phase 13 (rules/git after review 27b: `_side_doors`, `_lasting_door`, `_is_this_repository`) ------------------
+# Rows written for the survivors of phase 13's mutation run, each shown to fail on its mutant.
+
+PHASE_13_LASTING_ROWS: list[tuple[str, str | None]] = [
+    ("git config --worktree remote.origin.push Xmain", None),  # only `+` is stripped: `Xmain` is no `main`
+    ("git config --worktree remote.origin.prune true", None),  # of a remote's keys only `mirror` mirrors
+    ("git config --worktree x.y.mirror true", None),  # and only a remote's
+]
+
+
+@pytest.mark.parametrize(("command", "why"), PHASE_13_LASTING_ROWS, ids=[plain_id(c, 60) for c, _ in PHASE_13_LASTING_ROWS])
+def test_phase_13_lasting_doors(world: Repo, command: str, why: str | None) -> None:
+    assert_lasting_door(world, command, why)
+
+
+PUSH_MOVES_MAIN = ("WG305", "`git push` would move `main`, the branch checked out in {MAIN}.", {})  # a push: only its remote is judged (stop 28)
+WRITTEN_REMOTE_ROWS: list[tuple[str, set, list]] = [
+    # {BASE}/d/.git leads elsewhere now; the command writes {BASE}/d itself first, so git may find anything there
+    ("rm -rf {BASE}/d && cp .git {BASE}/d && git push -q {BASE}/d HEAD:main", {"WG305"}, [(*PUSH_MOVES_MAIN, "git push -q {BASE}/d HEAD:main")]),
+    ("touch {BASE}/d && git push -q {BASE}/d HEAD:main", {"WG305"}, [(*PUSH_MOVES_MAIN, "git push -q {BASE}/d HEAD:main")]),
+    ("git push -q {BASE}/d HEAD:main", set(), []),
+    # below a directory the command writes (its name ending in X: only a `/` is taken off its end)
+    ("mkdir -p {BASE}/p && git push -q {BASE}/p/q HEAD:main", {"WG305"}, [(*PUSH_MOVES_MAIN, "git push -q {BASE}/p/q HEAD:main")]),
+    ("mkdir -p {BASE}/pX && git push -q {BASE}/pX/q HEAD:main", {"WG305"}, [(*PUSH_MOVES_MAIN, "git push -q {BASE}/pX/q HEAD:main")]),
+    ("mkdir -p {BASE}/p && git push -q {BASE}/pq HEAD:main", set(), []),
+    ("mkdir -p '{BASE}/p ' && git push -q {BASE}/p/q HEAD:main", set(), []),  # `p ` is no `p`
+    # a write whose target is only known at run time may have made any remote
+    ('cp .git "$D" && git push -q {BASE}/e HEAD:main', {"WG305", "WG403"}, [(*PUSH_MOVES_MAIN, "git push -q {BASE}/e HEAD:main")]),
+]
+
+
+@pytest.mark.parametrize(("command", "codes", "records"), WRITTEN_REMOTE_ROWS, ids=[plain_id(c, 60) for c, _, _ in WRITTEN_REMOTE_ROWS])
+def test_phase_13_a_remote_the_command_writes_first(world: Repo, command: str, codes: set, records: list) -> None:
+    """A local remote this command writes (or a write only known at run time) may become any git dir: WG305 for a
+    refspec into main, also where the remote's `.git` now leads elsewhere (its own path is compared, not only what
+    lies below it: phase 13's run, `_is_this_repository`)."""
+    (world.base / "d").mkdir()
+    (world.base / "d" / ".git").symlink_to(world.base / "nowhere")
+    assert git_records(world, command) == (codes, records), command
+
+
+TO_A_PATH = "a later push or fetch in it would go to a path on this machine, which is or may come to be this repository itself, whose branches the other checkouts have checked out"
+EXACT_LASTING_REASONS: list[tuple[str, str, str]] = [
+    ("git config --worktree core.worktree {MAIN}", "core.worktree", "a later git in it would find another work tree or read config worktree-guard has not read"),
+    ("git config --worktree core.fsmonitor x", "core.fsmonitor", "a later git in it would run that code, or let a push update a checked-out branch, without worktree-guard seeing it"),
+    ("git config --worktree Remote.Origin.URL {W}", "Remote.Origin.URL", TO_A_PATH),
+    ("git config --worktree branch.b.remote .", "branch.b.remote", TO_A_PATH),
+    ("git config --worktree url./.insteadOf gh:", "url./.insteadOf", "a later push or fetch in it would be rewritten to a path on this machine, which may be this repository itself, whose branches the other checkouts have checked out"),
+    ("git config --worktree http.cookieFile /tmp/x", "http.cookieFile", "a later git in it would send or read files named elsewhere"),
+    ("git config --worktree remote.origin.fetch +refs/heads/x:main", "remote.origin.fetch", "a later `git fetch` or `pull` in it could move a branch another checkout has checked out"),
+    ("git config --worktree remote.origin.push main", "remote.origin.push", "a later `git push` or `pull` in it could move a branch another checkout has checked out"),
+    ("git config --worktree remote.origin.mirror true", "remote.origin.mirror", "a later `git push` in it would mirror every ref"),
+    ("git config --worktree push.default upstream", "push.default", "a later `git push` in it would push to the branch's upstream, which may be a branch another checkout has checked out"),
+]
+
+
+@pytest.mark.parametrize(("command", "key", "why"), EXACT_LASTING_REASONS, ids=[plain_id(c, 60) for c, _, _ in EXACT_LASTING_REASONS])
+def test_phase_13_each_lasting_door_says_why_exactly(world: Repo, command: str, key: str, why: str) -> None:
+    """Each reason of `_lasting_door`, word for word (phase 13's run: the reason fragments of LASTING_DOOR_ROWS let
+    the rest of each text change)."""
+    test_a_lasting_door_that_cannot_be_read_says_so_exactly(world, command, key, why)
