@@ -1,0 +1,109 @@
+"""What bash's builtins do to the walker's state (shell/builtins.py), pinned for mutation testing (issue 13, phase 13).
+
+Each row or test here was written for a mutant of `worktree_guard/shell/builtins.py` that the suite let live
+(docs/testing.md, "Phase 13"). Where bash can be asked, the row says what bash 5.2 does; a row that is more cautious
+than bash says so.
+"""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+
+from tests.shell.test_shell_mutants import BUILTIN_STATES, after_builtins, changed_fields
+from worktree_guard.shell import builtins
+from worktree_guard.shell.state import ShellState
+
+# -- every option loop ends ----------------------------------------------------------------------------------
+# A loop over a builtin's options that stops advancing (`i = 1`, `i -= 1`, `i += 0`) never returns: the hook's
+# watchdog would end every such command with WG000. The alarm turns a hang into a failure instead of a timeout.
+
+TERMINATION_LINES = [
+    "cd -LP -e /tmp", "cd -- /tmp", "cd -L", "cd -P -L ..", "pushd -n -- /x", "popd -n +1", "pushd -- +1",
+    "unset -v -- A B", "unset -n -f -- x", "unset -v A", "unset -- A", "unset -fv A",
+    "hash -p /x -d a b", "hash -dp /x a", "hash -p -- a", "hash -r -p /x a", "hash -t a b", "hash -p /x git ls",
+    "hash -tp /x git", "hash -p /x -- git", "hash -r", "hash -d git", "hash -p/bin/rm git",
+    "set -o noglob -o", "set -f -- a", "set +o", "set -x -o keyword +B", "set -e x -f", "set +f -k", "set -fk",
+    "enable -n cd pushd", "enable cd", "shopt -s -q -- x lastpipe", "declare -a -i -x -- X=1", "read -p x -r A",
+    "printf -v X -- y",
+]
+
+
+def test_every_option_loop_returns() -> None:
+    def hang(*_) -> None:
+        raise TimeoutError
+
+    previous = signal.signal(signal.SIGALRM, hang)
+    signal.setitimer(signal.ITIMER_REAL, 2.0)
+    try:
+        for line in TERMINATION_LINES:
+            after_builtins(line, ShellState(cwd="/w", variables={"A": "1"}, local_frames=[set(), {"A"}]))
+        for values in (["set", "-o"], ["set", "+o", "x", "-f"], ["set", "-e", "-f"], ["shopt", "-s", "--", "x"]):
+            builtins.set_options(values)
+            builtins.shopt_options(values)
+            builtins._split_options(values, "LPe")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# -- the state after a line of builtins, field by field (as test_shell_mutants.BUILTIN_STATES) ----------------
+
+PHASE_13_STATES: dict[str, dict] = {
+    # bash 5.2: `cd -L -x` is refused (invalid option) and stays; only after `--` is `-x` a directory
+    "cd -L -x": {"cwd": None, "oldpwd": "/w", "variables": {"OLDPWD": "/w", "PWD": None}},
+    # printf -v NAME with NAME only known at run time, as a separate word or glued to -v; a prompt of `read -p`
+    # only known at run time is no name
+    "printf -v $N x": {"variables": {"IFS": None, "x": None}, "names_unknown": True},
+    "printf -v$N x": {"variables": {"IFS": None, "x": None}, "names_unknown": True},
+    'read -p "$P" A': {"variables": {"A": None}},
+    # enable: -n (also before another option) turns names off; bash 5.2 turns them on again for `-a` and `-s` with
+    # names (`enable -a cd` re-enables cd): the guard keeps them off, more cautious; `-p` lists them and keeps them
+    # off (as bash). `-f` (load) and `-d` (delete) may make the name anything: off. A lone `-` is a name (bash:
+    # "-: not a shell builtin"), and so is every word after it.
+    "enable -n -a cd": {"disabled": {"cd"}},
+    "enable -f x.so cd": {"disabled": {"x.so", "cd"}},
+    "enable -d cd": {"disabled": {"cd"}},
+    "enable -n cd; enable -a cd": {"disabled": {"cd"}},
+    "enable -n cd; enable -p cd": {"disabled": {"cd"}},
+    "enable -n cd; enable -s cd": {"disabled": {"cd"}},
+    "enable -n cd; enable - -n cd": {},
+    # unset: an option loop that ends at the last word; after `--` a word with a leading `-` is a name (bash 5.2:
+    # `unset -- -f A` unsets the variable A); `-n -v` unsets the nameref itself; every name after one that is
+    # readonly, a nameref, an element or a function is still unset
+    "unset -v": {},
+    "A=1; unset -- -f A": {"unset": {"-f", "A"}},
+    "declare -n r=X; X=1; unset -n -v r": {"variables": {"X": "1"}, "unset": {"r"}},
+    "declare -r R; A=1; unset R A": {"readonly": {"R"}, "unset": {"A"}},
+    "declare -n r=X; A=1; unset r A": {"variables": {"r": None, "X": None}, "namerefs": {"r": "X"}, "unset": {"A"}},
+    "A=1; unset 'a[1]' A": {"variables": {"a": None}, "unset": {"A"}},
+    # set: a word that is no option starts the positional parameters (bash 5.2: `set X -f` leaves globbing on)
+    "set X -f": {},
+    # hash: `--` and a lone `-` end the options (bash 5.2 hashes `-p/bin/ls` and `-p` as names), the path glued to
+    # -p is all of the rest of the word, a name only known at run time after known ones, `-d` removes only the names
+    # after it
+    "hash -- -p/bin/ls git": {},
+    "hash - -p /bin/ls git": {},
+    "hash -p/usr/bin/python git": {"hashed": {"git": "/usr/bin/python"}},
+    "hash -p /x git $n": {"hashed": {"git": "/x", "*": None}},
+    "hash -p /x hash; hash -d git": {"hashed": {"hash": "/x"}},
+}
+
+
+@pytest.mark.parametrize("source", list(PHASE_13_STATES))
+def test_builtin_lines_change_exactly_these_fields(source: str) -> None:
+    assert source not in BUILTIN_STATES
+    assert changed_fields(after_builtins(source)) == PHASE_13_STATES[source]
+
+
+def test_unset_of_functions_and_of_a_middle_frames_local() -> None:
+    f = object()
+    # bash 5.2 removes a function named `-` with `unset -` (a lone `-` is a name, not the end of the options)
+    state = ShellState(cwd="/w", functions={"-": f, "f": f, "g": f})
+    after_builtins("unset -; unset -f f g", state)
+    assert state.functions == {}
+    # a name local to a caller that is not the outermost: unsetting it reveals an older value, not known
+    state = ShellState(cwd="/w", variables={"A": "a"}, local_frames=[set(), {"A"}, set()])
+    after_builtins("unset A", state)
+    assert (state.variables, state.unset) == ({"A": None}, set())
