@@ -88,6 +88,23 @@ PHASE_13_STATES: dict[str, dict] = {
     "hash -p/usr/bin/python git": {"hashed": {"git": "/usr/bin/python"}},
     "hash -p /x git $n": {"hashed": {"git": "/x", "*": None}},
     "hash -p /x hash; hash -d git": {"hashed": {"hash": "/x"}},
+    # declare: an option word is one with a leading `-`/`+` and no `=` (bash 5.2: `-x=1` is no valid identifier, A is
+    # not exported), every option word counts, also after one with the other sign; `-p`, `-f`, `-F` assign nothing
+    # (bash 5.2: "X=1: not found", "cannot use `-f' to make functions"); `+x PWD` makes $PWD unknown to a child, `-x
+    # PWD` does not; a nameref declared after `unset` is set again; every name of a `-n` line is a nameref; a word
+    # with a tilde is expanded with the hook's home (bash: "`/root/x': not a valid identifier")
+    "declare -- -x=1 A=1": {"variables": {"A": "1"}},
+    "declare -x -r A=1": {"variables": {"A": "1"}, "readonly": {"A"}, "exported": {"A"}},
+    "declare -x +r A=1": {"variables": {"A": "1"}, "exported": {"A"}},
+    "declare +x -r PWD": {"variables": {"PWD": None}, "readonly": {"PWD"}},
+    "cd /tmp; declare -x PWD": {"cwd": "/tmp", "oldpwd": "/w", "variables": {"OLDPWD": "/w", "PWD": "/tmp"}, "exported": {"PWD"}},
+    "cd /tmp; declare +x PWD": {"cwd": "/tmp", "oldpwd": "/w", "variables": {"OLDPWD": "/w", "PWD": None}},
+    "declare -p X=1": {},
+    "declare -f X=1": {},
+    "declare -F X=1": {},
+    "unset r; declare -n r=X": {"variables": {"r": None}, "namerefs": {"r": "X"}},
+    "declare -n r=X s=Y": {"variables": {"r": None, "s": None}, "namerefs": {"r": "X", "s": "Y"}},
+    "declare ~/x": {},
 }
 
 
@@ -107,3 +124,14 @@ def test_unset_of_functions_and_of_a_middle_frames_local() -> None:
     state = ShellState(cwd="/w", variables={"A": "a"}, local_frames=[set(), {"A"}, set()])
     after_builtins("unset A", state)
     assert (state.variables, state.unset) == ({"A": None}, set())
+
+
+def test_a_cd_may_be_refused_by_an_executable_file_or_after_a_write_at_the_root(tmp_path) -> None:
+    tool = tmp_path / "tool"
+    tool.write_text("#!/bin/sh\n")
+    tool.chmod(0o755)
+    state = ShellState(cwd=str(tmp_path))
+    assert builtins._may_fail(state, str(tool))  # bash 5.2: "cd: tool: Not a directory"
+    assert not builtins._may_fail(state, str(tmp_path))
+    assert builtins._may_fail(ShellState(cwd="/w", written=["/"]), str(tmp_path))  # `rm -rf /` came first
+    assert not builtins._may_fail(ShellState(cwd="/w", written=["/n"]), str(tmp_path))
