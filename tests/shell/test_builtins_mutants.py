@@ -11,9 +11,11 @@ import signal
 
 import pytest
 
-from tests.shell.test_shell_mutants import BUILTIN_STATES, after_builtins, changed_fields
+from tests.shell.test_shell_mutants import BUILTIN_STATES, after_builtins, changed_fields, commands_of
 from worktree_guard.shell import builtins
+from worktree_guard.shell.builtins import directory_change
 from worktree_guard.shell.state import ShellState
+from worktree_guard.shell.steps import ShellCommand
 
 # -- every option loop ends ----------------------------------------------------------------------------------
 # A loop over a builtin's options that stops advancing (`i = 1`, `i -= 1`, `i += 0`) never returns: the hook's
@@ -135,3 +137,84 @@ def test_a_cd_may_be_refused_by_an_executable_file_or_after_a_write_at_the_root(
     assert not builtins._may_fail(state, str(tmp_path))
     assert builtins._may_fail(ShellState(cwd="/w", written=["/"]), str(tmp_path))  # `rm -rf /` came first
     assert not builtins._may_fail(ShellState(cwd="/w", written=["/n"]), str(tmp_path))
+
+
+# -- where a cd/pushd/popd goes, every field (the span and path of WG202/WG201 come from `word` and `written`) -------
+# On a tree {T}: q/r, q/m, q/x, s, "a b" (directories), l -> q/r, x -> q/x. (word's text, written, physical, logical,
+# reason, moves, may_fail, kernel, pwd_known.) bash 5.2 on this tree: `cd l/../m/../x` leaves $PWD at {T}/q/x (the
+# logical reading breaks at m: bash falls back to the kernel's, and `set -o posix` refuses it), `cd s//../x` and
+# `cd 's/./../x'` go to {T}/x, `cd s/../nope/../x` fails ("No such file or directory").
+
+DIRECTORY_CHANGES = [
+    ('cd rel', {'options': {'cdspell'}}, ('rel', 'rel', None, None, 'the shell option cdspell set earlier may send it elsewhere', True, False, None, True)),
+    ('cd rel', {'cwd': None}, ('rel', 'rel', None, None, 'the directory it is relative to is not known', True, False, None, True)),
+    ('CDPATH=/x cd rel', {}, ('rel', 'rel', None, None, 'CDPATH is set, so the target depends on it', True, False, None, True)),
+    ('cd ../x', {'variables': {'PWD': None}}, ('../x', '../x', None, None, 'bash climbs `..` from the logical directory ($PWD), which is not known here', True, False, None, True)),
+    ('cd x', {'variables': {'PWD': None}}, ('x', 'x', '{T}/q/x', '{T}/q/x', '', True, False, None, False)),
+    ('cd -P l/..', {}, ('l/..', 'l/..', '{T}/q', '{T}/q', '', True, False, None, True)),
+    ('cd s', {}, ('s', 's', '{T}/s', '{T}/s', '', True, False, None, True)),
+    ('cd l/..', {'options': {'physical'}}, ('l/..', 'l/..', None, None, '`set -P` (physical) may be in force, and the target differs read logically and physically', True, False, None, True)),
+    ('cd l/..', {}, ('l/..', 'l/..', '{T}', '{T}', '', True, True, '{T}/q', True)),
+    ('cd {T}/l/..', {}, ('{T}/l/..', '{T}/l/..', '{T}', '{T}', '', True, True, '{T}/q', True)),
+    ('cd a', {'disabled': {'cd'}}, ('a', 'a', None, None, '`enable -n` may have turned the builtin cd off: it may not move', True, False, None, True)),
+    ('cd', {'disabled': {'cd'}}, (None, 'cd', None, None, '`enable -n` may have turned the builtin cd off: it may not move', True, False, None, True)),
+    ('pushd s', {'disabled': {'pushd'}}, ('s', 's', None, None, '`enable -n` may have turned the builtin pushd off: it may not move', True, False, None, True)),
+    ('cd', {}, (None, '~', '/h', '/h', '', True, True, None, True)),
+    ('cd -P', {}, (None, '~', '/h', '/h', '', True, True, None, True)),
+    ('cd $X', {}, ('$X', '$X', None, None, "the target '$X' is only known at run time", True, False, None, True)),
+    ('cd -x s', {}, ('-x', '-x', None, None, "bash's cd takes no option '-x', another shell may", True, False, None, True)),
+    ('cd s x', {}, ('s', 's', None, None, 'bash refuses a cd given more than one directory and stays where it is (zsh would go elsewhere)', True, False, None, True)),
+    ("cd ''", {}, ("''", '', None, None, '', False, False, None, True)),
+    ('cd -', {}, ('-', '-', None, None, '`cd -` goes to OLDPWD, which is not known here', True, False, None, True)),
+    ('cd -', {'oldpwd': '{T}/s'}, ('-', '-', '{T}/s', '{T}/s', '', True, False, None, True)),
+    ('cd -P -', {'oldpwd': '{T}/l/..'}, ('-', '-', '{T}/q', '{T}/q', '', True, False, None, True)),
+    ('pushd -n s', {}, ('s', None, None, None, '', False, False, None, True)),
+    ('pushd -n', {}, (None, None, None, None, '', False, False, None, True)),
+    ('pushd', {}, (None, 'pushd', None, None, '`pushd` swaps with a stack entry that is not known here', True, False, None, True)),
+    ('pushd', {'dirstack': ['{T}/s']}, (None, 'pushd', '{T}/s', '{T}/s', '', True, False, None, True)),
+    ('pushd s x', {}, ('s', 's', None, None, 'bash refuses a pushd given more than one directory and stays where it is', True, False, None, True)),
+    ('pushd $X', {}, ('$X', '$X', None, None, "the target '$X' is only known at run time", True, False, None, True)),
+    ('pushd +1', {}, ('+1', '+1', None, None, "the target '+1' is only known at run time", True, False, None, True)),
+    ('pushd -- -x', {}, ('-x', '-x', '{T}/-x', '{T}/-x', '', True, True, None, True)),
+    ('pushd s', {}, ('s', 's', '{T}/s', '{T}/s', '', True, False, None, True)),
+    ('popd -n', {}, (None, None, None, None, '', False, False, None, True)),
+    ('popd +1', {}, ('+1', '+1', None, None, '`popd ±N` picks a stack entry not known here', True, False, None, True)),
+    ('popd', {}, (None, 'popd', None, None, '`popd` returns to a directory stack entry that is not known here', True, False, None, True)),
+    ('popd', {'dirstack': ['{T}/s']}, (None, 'popd', '{T}/s', '{T}/s', '', True, False, None, True)),
+    ('cd l/../m/../x', {}, ('l/../m/../x', 'l/../m/../x', '{T}/q/x', '{T}/x', '', True, True, None, True)),
+    ('cd s//../x', {}, ('s//../x', 's//../x', '{T}/q/x', '{T}/x', '', True, False, None, True)),
+    ('cd s/./../x', {}, ('s/./../x', 's/./../x', '{T}/q/x', '{T}/x', '', True, False, None, True)),
+    ('cd s/../nope/../x', {}, ('s/../nope/../x', 's/../nope/../x', '{T}/q/x', '{T}/x', '', True, True, None, True)),
+    ("cd 'a b/../x'", {}, ("'a b/../x'", "'a b/../x'", '{T}/q/x', '{T}/x', '', True, False, None, True)),
+    ('cd -L -- -x', {}, ('-x', '-x', '{T}/-x', '{T}/-x', '', True, True, None, True)),
+    ('cd -e s', {}, ('s', 's', '{T}/s', '{T}/s', '', True, False, None, True)),
+    ('cd -@ s', {}, ('s', 's', '{T}/s', '{T}/s', '', True, False, None, True)),
+
+]
+
+
+@pytest.fixture
+def tree(tmp_path):
+    for name in ("q/r", "q/m", "q/x", "s", "a b"):
+        (tmp_path / name).mkdir(parents=True)
+    (tmp_path / "l").symlink_to("q/r")
+    (tmp_path / "x").symlink_to("q/x")
+    return tmp_path
+
+
+@pytest.mark.parametrize("source,state,expected", DIRECTORY_CHANGES, ids=[f"{i}-{r[0]}" for i, r in enumerate(DIRECTORY_CHANGES)])
+def test_where_a_directory_builtin_goes_field_by_field(tree, source: str, state: dict, expected: tuple) -> None:
+    def filled(value):
+        if isinstance(value, str):
+            return value.replace("{T}", str(tree))
+        if isinstance(value, list):
+            return [filled(v) for v in value]
+        return value
+
+    fields = {"cwd": str(tree), **{k: filled(v) for k, v in state.items()}}
+    shell = ShellState(**fields)
+    node = commands_of(filled(source))[0]
+    change = directory_change(ShellCommand(node=node, words=node.words, assignments=list(node.assignments), cwd=shell.cwd, state=shell, home="/h"))
+    got = (change.word.raw if change.word else None, change.written, change.physical, change.logical, change.reason,
+           change.moves, change.may_fail, change.kernel, change.pwd_known)
+    assert got == tuple(filled(v) for v in expected)
