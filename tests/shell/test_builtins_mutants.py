@@ -189,6 +189,9 @@ DIRECTORY_CHANGES = [
     ('cd -L -- -x', {}, ('-x', '-x', '{T}/-x', '{T}/-x', '', True, True, None, True)),
     ('cd -e s', {}, ('s', 's', '{T}/s', '{T}/s', '', True, False, None, True)),
     ('cd -@ s', {}, ('s', 's', '{T}/s', '{T}/s', '', True, False, None, True)),
+    # -P climbs from the physical directory also when $PWD is not known; without it, from $PWD (after `cd l`)
+    ('cd -P ..', {'cwd': '{T}/q/r', 'variables': {'PWD': None}}, ('..', '..', '{T}/q', '{T}/q', '', True, False, None, True)),
+    ('cd ..', {'cwd': '{T}/q/r', 'variables': {'PWD': '{T}/l'}}, ('..', '..', '{T}', '{T}', '', True, True, '{T}/q', True)),
 
 ]
 
@@ -209,6 +212,8 @@ def test_where_a_directory_builtin_goes_field_by_field(tree, source: str, state:
             return value.replace("{T}", str(tree))
         if isinstance(value, list):
             return [filled(v) for v in value]
+        if isinstance(value, dict):
+            return {k: filled(v) for k, v in value.items()}
         return value
 
     fields = {"cwd": str(tree), **{k: filled(v) for k, v in state.items()}}
