@@ -192,6 +192,12 @@ DIRECTORY_CHANGES = [
     # -P climbs from the physical directory also when $PWD is not known; without it, from $PWD (after `cd l`)
     ('cd -P ..', {'cwd': '{T}/q/r', 'variables': {'PWD': None}}, ('..', '..', '{T}/q', '{T}/q', '', True, False, None, True)),
     ('cd ..', {'cwd': '{T}/q/r', 'variables': {'PWD': '{T}/l'}}, ('..', '..', '{T}', '{T}', '', True, True, '{T}/q', True)),
+    ('cd nope', {'variables': {'PWD': None}}, ('nope', 'nope', '{T}/nope', '{T}/nope', '', True, True, None, False)),
+    # a leading `//` is read as `/` ($PWD too; bash 5.2 keeps `//tmp` as $PWD: the same directory)
+    ('cd /{T}/s', {}, ('/{T}/s', '/{T}/s', '{T}/s', '{T}/s', '', True, False, None, True)),
+    ('cd //Xnope', {}, ('//Xnope', '//Xnope', '/Xnope', '/Xnope', '', True, True, None, True)),
+    # a word with a letter before its cd option letters is no option (`cd aP` goes to aP)
+    ('cd aP', {}, ('aP', 'aP', '{T}/aP', '{T}/aP', '', True, True, None, True)),
 
 ]
 
