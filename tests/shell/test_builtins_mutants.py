@@ -196,6 +196,13 @@ DIRECTORY_CHANGES = [
     # a leading `//` is read as `/` ($PWD too; bash 5.2 keeps `//tmp` as $PWD: the same directory)
     ('cd /{T}/s', {}, ('/{T}/s', '/{T}/s', '{T}/s', '{T}/s', '', True, False, None, True)),
     ('cd //Xnope', {}, ('//Xnope', '//Xnope', '/Xnope', '/Xnope', '', True, True, None, True)),
+    # a letter that is no option of cd or pushd (bash 5.2: "-X: invalid option", "-X: invalid number"); -P read for
+    # `cd` alone (HOME) and for `cd -` (OLDPWD), each through the link l
+    ('cd -X s', {}, ('-X', '-X', None, None, "bash's cd takes no option '-X', another shell may", True, False, None, True)),
+    ('pushd -X s', {}, ('-X', '-X', None, None, 'bash refuses a pushd given more than one directory and stays where it is', True, False, None, True)),
+    ('cd -P', {'variables': {'HOME': '{T}/l/..'}}, (None, '~', '{T}/q', '{T}/q', '', True, False, None, True)),
+    ('cd', {'variables': {'HOME': '{T}/l/..'}}, (None, '~', '{T}', '{T}', '', True, True, '{T}/q', True)),
+    ('cd -', {'oldpwd': '{T}/l/..'}, ('-', '-', '{T}', '{T}', '', True, True, '{T}/q', True)),
     # a word with a letter before its cd option letters is no option (`cd aP` goes to aP)
     ('cd aP', {}, ('aP', 'aP', '{T}/aP', '{T}/aP', '', True, True, None, True)),
 
