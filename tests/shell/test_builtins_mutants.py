@@ -203,6 +203,11 @@ DIRECTORY_CHANGES = [
     ('cd -P', {'variables': {'HOME': '{T}/l/..'}}, (None, '~', '{T}/q', '{T}/q', '', True, False, None, True)),
     ('cd', {'variables': {'HOME': '{T}/l/..'}}, (None, '~', '{T}', '{T}', '', True, True, '{T}/q', True)),
     ('cd -', {'oldpwd': '{T}/l/..'}, ('-', '-', '{T}', '{T}', '', True, True, '{T}/q', True)),
+    # pushd and popd are logical (bash 5.2 has no -P for them), to an operand or the top of the stack
+    ('pushd l/..', {}, ('l/..', 'l/..', '{T}', '{T}', '', True, True, '{T}/q', True)),
+    ('pushd', {'dirstack': ['{T}/l/..']}, (None, 'pushd', '{T}', '{T}', '', True, True, '{T}/q', True)),
+    ('popd', {'dirstack': ['{T}/l/..']}, (None, 'popd', '{T}', '{T}', '', True, True, '{T}/q', True)),
+    ('popd -X', {'dirstack': ['{T}/s']}, ('-X', '-X', None, None, '`popd ±N` picks a stack entry not known here', True, False, None, True)),
     # a word with a letter before its cd option letters is no option (`cd aP` goes to aP)
     ('cd aP', {}, ('aP', 'aP', '{T}/aP', '{T}/aP', '', True, True, None, True)),
 
