@@ -107,6 +107,16 @@ PHASE_13_STATES: dict[str, dict] = {
     "unset r; declare -n r=X": {"variables": {"r": None}, "namerefs": {"r": "X"}},
     "declare -n r=X s=Y": {"variables": {"r": None, "s": None}, "namerefs": {"r": "X", "s": "Y"}},
     "declare ~/x": {},
+    # dirs: `-c` (alone, among other letters, or a word only known at run time) empties the stack; `-v` does not
+    "pushd /tmp; dirs -c": {"cwd": "/tmp", "oldpwd": "/w", "variables": {"OLDPWD": "/w", "PWD": "/tmp"}},
+    "pushd /tmp; dirs -lc": {"cwd": "/tmp", "oldpwd": "/w", "variables": {"OLDPWD": "/w", "PWD": "/tmp"}},
+    "pushd /tmp; dirs $x": {"cwd": "/tmp", "oldpwd": "/w", "variables": {"OLDPWD": "/w", "PWD": "/tmp"}},
+    "pushd /tmp; dirs -v": {"cwd": "/tmp", "oldpwd": "/w", "dirstack": ["/w"], "variables": {"OLDPWD": "/w", "PWD": "/tmp"}},
+    # a builtin `enable -n` turned off: what it does is not known (a program of that name may run); a name that is no
+    # builtin runs as before; an assignment's `~` is the hook's home
+    "enable -n cd; cd /tmp": {"cwd": None, "dirstack": [None], "variables": {"IFS": None}, "disabled": {"cd"}, "names_unknown": True},
+    "enable -n foo; foo x": {"disabled": {"foo"}},
+    "X=~/a": {"variables": {"X": "/h/a"}},
 }
 
 
@@ -241,3 +251,20 @@ def test_where_a_directory_builtin_goes_field_by_field(tree, source: str, state:
     got = (change.word.raw if change.word else None, change.written, change.physical, change.logical, change.reason,
            change.moves, change.may_fail, change.kernel, change.pwd_known)
     assert got == tuple(filled(v) for v in expected)
+
+
+def test_a_cd_through_a_link_follows_both_readings_and_an_unknown_pwd_stays_unknown(tree) -> None:
+    t = str(tree)
+    state = ShellState(cwd=t, variables={"PWD": t})
+    after_builtins("cd l/..", state)  # bash goes to {T} (logical) or, when that breaks, to {T}/q with $PWD getcwd()
+    assert (state.cwd, state.cwds, state.variables, state.cd_may_fail) == (
+        None, ((t, t), (f"{t}/q", f"{t}/q")), {"PWD": None, "OLDPWD": t}, True)
+    state = ShellState(cwd=t, variables={"PWD": None})
+    after_builtins("cd s", state)
+    assert (state.cwd, state.variables, state.cd_may_fail) == (f"{t}/s", {"PWD": None, "OLDPWD": None}, False)
+
+
+def test_a_disabled_builtin_forgets_the_positional_parameters() -> None:
+    state = ShellState(cwd="/w", variables={"1": "a", "#": "1"}, positional=[], disabled={"cd"})
+    after_builtins("cd /tmp", state)
+    assert (state.cwd, state.positional, state.variables) == (None, None, {"1": None, "#": None, "IFS": None})
