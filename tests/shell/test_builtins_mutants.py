@@ -119,6 +119,12 @@ PHASE_13_STATES: dict[str, dict] = {
     "X=~/a": {"variables": {"X": "/h/a"}},
     # printf assigns only with -v: a format only known at run time assigns nothing
     "printf $f X": {},
+    # read assigns a name with `_`; `shopt -os lastpipe` is `set -o lastpipe` (bash 5.2: invalid option name, lastpipe
+    # stays off); shopt and set add to the options set before
+    "my_var=1; read my_var": {"variables": {"my_var": None}},
+    "shopt -os lastpipe": {"options": {"*"}},
+    "set -f; shopt -s dotglob": {"options": {"noglob", "dotglob"}},
+    "shopt -s dotglob; set -f": {"options": {"noglob", "dotglob"}},
 }
 
 
@@ -270,3 +276,11 @@ def test_a_disabled_builtin_forgets_the_positional_parameters() -> None:
     state = ShellState(cwd="/w", variables={"1": "a", "#": "1"}, positional=[], disabled={"cd"})
     after_builtins("cd /tmp", state)
     assert (state.cwd, state.positional, state.variables) == (None, None, {"1": None, "#": None, "IFS": None})
+
+
+def test_set_with_a_lone_dash_or_double_dash_forgets_the_positional_parameters() -> None:
+    # bash 5.2: `set --` empties them, `set -` keeps them (the guard forgets both: more cautious for `set -`)
+    for source in ("set --", "set -"):
+        state = ShellState(cwd="/w", variables={"1": "a", "#": "1"}, positional=[])
+        after_builtins(source, state)
+        assert (state.positional, state.variables) == (None, {"1": None, "#": None}), source
