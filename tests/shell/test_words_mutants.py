@@ -217,3 +217,12 @@ def test_split_fields_read_escapes_continuations_and_quotes(raw: str, fields: li
     assert words.split_fields(raw, {"X": "b c"}.get) == fields
     if fields is not None:
         assert bash_fields(f"X='b c'; printf '%s\\0' {raw}") == fields
+
+
+# phase 13 (issue 13): braces end at the last `}` (stop 27's fix of phase 12's fail-open 1: a quoted, escaped or nested
+# `}` ended them early), and a `{` with no `}` after it is no brace expansion.
+@pytest.mark.parametrize("raw,expected", [
+    ('{/tmp/x"}",/y}', True), ("{/tmp/x\\},/y}", True), ("{{x},/y}", True), ("{a}", False), ("{abc", False), ("x}{a,b", False),
+])
+def test_braces_end_at_the_last_closing_brace(raw: str, expected: bool) -> None:
+    assert words._looks_like_brace_expansion(raw, raw.index("{")) is expected
