@@ -208,7 +208,9 @@ def test_a_words_text_is_not_arithmetic_by_default() -> None:
 
 @pytest.mark.parametrize(
     ("raw", "fields"),
-    [("\\a$X", ["ab", "c"]), ("$X\\a", ["b", "ca"]), ("${X}\\\na", ["b", "ca"]), ("'a'$X'b'", ["ab", "cb"]), ("$X\\", None)],
+    [("\\a$X", ["ab", "c"]), ("$X\\a", ["b", "ca"]), ("${X}\\\na", ["b", "ca"]), ("'a'$X'b'", ["ab", "cb"]), ("$X\\", None),
+     # phase 13: a double-quoted parameter beside an unquoted one
+     ('"$X"$X', ["b cb", "c"])],
 )
 def test_split_fields_read_escapes_continuations_and_quotes(raw: str, fields: list[str] | None) -> None:
     """`split_fields` with X='b c': a backslash escapes the next character (also as the word's second-last one), a
