@@ -228,3 +228,15 @@ def test_split_fields_read_escapes_continuations_and_quotes(raw: str, fields: li
 ])
 def test_braces_end_at_the_last_closing_brace(raw: str, expected: bool) -> None:
     assert words._looks_like_brace_expansion(raw, raw.index("{")) is expected
+
+
+def test_a_line_continuation_after_a_parameters_name_leaves_the_word_unknown() -> None:
+    """Stop 27's fix of phase 12's fail-open 2, pinned in the mutation selection (phase 13: `_parameter`'s check could
+    be removed without a test here failing): bash removes `\\<newline>` before it reads a name, so `$X\\<newline>a` is
+    `$Xa`; `${X}` and a positional parameter end where they are."""
+    lookup = {"X": "/tmp/s", "_": "/tmp/u", "1": "/tmp/p"}.get
+    assert words.word_value("$X\\\na", lookup)[0] is None
+    assert words.word_value("$_\\\na", lookup)[0] is None
+    assert words.word_value("${X}\\\na", lookup)[0] == "/tmp/sa"
+    assert words.word_value("$1\\\na", lookup)[0] == "/tmp/pa"
+    assert bash_fields("set -- /tmp/p; printf '%s\\0' $1\\\na") == ["/tmp/pa"]
