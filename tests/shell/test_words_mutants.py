@@ -208,7 +208,9 @@ def test_a_words_text_is_not_arithmetic_by_default() -> None:
 
 @pytest.mark.parametrize(
     ("raw", "fields"),
-    [("\\a$X", ["ab", "c"]), ("$X\\a", ["b", "ca"]), ("${X}\\\na", ["b", "ca"]), ("'a'$X'b'", ["ab", "cb"]), ("$X\\", None)],
+    [("\\a$X", ["ab", "c"]), ("$X\\a", ["b", "ca"]), ("${X}\\\na", ["b", "ca"]), ("'a'$X'b'", ["ab", "cb"]), ("$X\\", None),
+     # phase 13: a double-quoted parameter beside an unquoted one
+     ('"$X"$X', ["b cb", "c"])],
 )
 def test_split_fields_read_escapes_continuations_and_quotes(raw: str, fields: list[str] | None) -> None:
     """`split_fields` with X='b c': a backslash escapes the next character (also as the word's second-last one), a
@@ -217,3 +219,24 @@ def test_split_fields_read_escapes_continuations_and_quotes(raw: str, fields: li
     assert words.split_fields(raw, {"X": "b c"}.get) == fields
     if fields is not None:
         assert bash_fields(f"X='b c'; printf '%s\\0' {raw}") == fields
+
+
+# phase 13 (issue 13): braces end at the last `}` (stop 27's fix of phase 12's fail-open 1: a quoted, escaped or nested
+# `}` ended them early), and a `{` with no `}` after it is no brace expansion.
+@pytest.mark.parametrize("raw,expected", [
+    ('{/tmp/x"}",/y}', True), ("{/tmp/x\\},/y}", True), ("{{x},/y}", True), ("{a}", False), ("{abc", False), ("x}{a,b", False),
+])
+def test_braces_end_at_the_last_closing_brace(raw: str, expected: bool) -> None:
+    assert words._looks_like_brace_expansion(raw, raw.index("{")) is expected
+
+
+def test_a_line_continuation_after_a_parameters_name_leaves_the_word_unknown() -> None:
+    """Stop 27's fix of phase 12's fail-open 2, pinned in the mutation selection (phase 13: `_parameter`'s check could
+    be removed without a test here failing): bash removes `\\<newline>` before it reads a name, so `$X\\<newline>a` is
+    `$Xa`; `${X}` and a positional parameter end where they are."""
+    lookup = {"X": "/tmp/s", "_": "/tmp/u", "1": "/tmp/p"}.get
+    assert words.word_value("$X\\\na", lookup)[0] is None
+    assert words.word_value("$_\\\na", lookup)[0] is None
+    assert words.word_value("${X}\\\na", lookup)[0] == "/tmp/sa"
+    assert words.word_value("$1\\\na", lookup)[0] == "/tmp/pa"
+    assert bash_fields("set -- /tmp/p; printf '%s\\0' $1\\\na") == ["/tmp/pa"]
