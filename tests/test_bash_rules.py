@@ -1491,6 +1491,11 @@ SHOPT_ROWS = [
     ("shopt -s lastpipe; bash -c 'X={MAIN}/x; echo /tmp/safe | read X; rm -f \"$X\"'", {"WG401"}),
     ("X=/tmp/safe; echo {MAIN}/x | read -r X; rm -f \"$X\"", "pass"),
     ("shopt -qs lastpipe; echo x | read -r Y; ls", "pass"),
+    # after `--` every word is a name: bash refuses `-s`, lastpipe stays as it was (phase 13's run of builtins: bash
+    # removed the file for both)
+    ("shopt -- -s lastpipe; X={MAIN}/x; echo /tmp/safe | read X; rm -f \"$X\"", {"WG401"}),
+    ("shopt -qs lastpipe; shopt -- -u lastpipe; X=/tmp/safe; echo {MAIN}/x | read -r X; rm -f \"$X\"", {"WG403"}),
+    ("shopt -s -- lastpipe; X=/tmp/safe; echo {MAIN}/x | read -r X; rm -f \"$X\"", {"WG403"}),
 ]
 
 

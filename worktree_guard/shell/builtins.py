@@ -491,10 +491,13 @@ def shopt_words(values: list[str | None]) -> tuple[set[str], list[str], bool]:
         return set(), [], True
     letters: set[str] = set()
     names: list[str] = []
+    ended = False  # after `--` every word is a name: `shopt -- -s lastpipe` sets nothing (phase 13's run of builtins)
     for value in values[1:]:
-        if value and value.startswith("-") and not names and value != "--":
+        if value == "--" and not ended and not names:
+            ended = True
+        elif value and value.startswith("-") and not names and not ended:
             letters.update(value[1:])
-        elif value != "--" or names:
+        else:
             names.append(value)  # type: ignore[arg-type]
     return letters, names, False
 
