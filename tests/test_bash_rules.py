@@ -1916,6 +1916,9 @@ def test_pull_refspecs_and_config_from_the_environment(world: Repo, command: str
 # nested `}` ends no braces (`{/tmp/x"}",<main>/x}` is two words). The must-pass neighbours keep their verdicts.
 PHASE_12_WORD_ROWS = [
     ("Xa={MAIN}/README.md; X=/tmp/s; rm -f $X\\\na", {"WG403"}),
+    # `$\<newline>a` is `$a` to bash, not a file named `$a` (stop 28: found by test_static_values_agree_with_bash)
+    ("a={MAIN}/README.md; rm -f $\\\na", {"WG403"}),
+    ('a={MAIN}/README.md; rm -f "$\\\na"', {"WG403"}),
     ('rm -rf {/tmp/x"}",{MAIN}/README.md}', {"WG401"}),
     ("rm -rf {/tmp/x'}',{MAIN}/README.md}", {"WG401"}),
     ("rm -rf {/tmp/x\\},{MAIN}/README.md}", {"WG401"}),

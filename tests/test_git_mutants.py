@@ -968,12 +968,18 @@ PULL_INTO_SHARED_RECORDS: list[tuple[str, set, list]] = [
     ("git fetch origin --refmap=HEAD:refs/guardian/x HEAD", set(), []),
     ("git fetch -$X origin", {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="fetch"), {}, "ALL")]),
     ("git pull --re=$R origin x", {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="pull"), {}, "ALL")]),
-    ("git fetch --depth=$N origin", set(), []),
+    ("git fetch --depth=$N origin", {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="fetch"), {}, "ALL")]),  # may split (review 28c)
+    ('git fetch --depth="$N" origin', set(), []),
+    ('git fetch -j "$J" --all', set(), []),
+    ('git pull -s "$S" origin main', set(), []),
+    ("git pull origin --jobs=$X", {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="pull"), {}, "ALL")]),
+    ('git pull "$@"', {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="pull"), {}, "ALL")]),
+    ('echo main:main | git fetch --stdin "$R"', {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="fetch"), {}, "git fetch --stdin \"$R\"")]),
     # review 28b: a word only known at run time may be an option or split into refspecs; a quoted remote alone is one
     # word, and pull ignores --refmap without a refspec
     ("git pull -- $X", {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="pull"), {}, "ALL")]),
     ("git pull -q $(echo --refmap=+refs/heads/main:refs/heads/main) origin main", {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="pull"), {}, "ALL")]),
-    ('git pull -q "$R"', set(), []),
+    ('git pull -q "$R"', {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="pull"), {}, "ALL")]),  # "$R" may be -u or --upload-pack=… (review 28c)
     ('git pull -q "$R" main', {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="pull"), {}, "ALL")]),
     ('git fetch origin "$BRANCH"', {"WG305"}, [("WG305", UNKNOWN_REFSPEC.format(sub="fetch"), {}, "ALL")]),
     # a glob without a colon may match `x:main`, one that starts with a wildcard an option (review 28b)
@@ -1092,3 +1098,19 @@ def test_phase_13_each_lasting_door_says_why_exactly(world: Repo, command: str, 
     """Each reason of `_lasting_door`, word for word (phase 13's run: the reason fragments of LASTING_DOOR_ROWS let
     the rest of each text change)."""
     test_a_lasting_door_that_cannot_be_read_says_so_exactly(world, command, key, why)
+
+
+@pytest.mark.parametrize("command", [
+    'git fetch --upload-pack="$X" .', "git fetch --upl=$X origin", 'git ls-remote --upload-pack="$X" .',
+    'git rebase --exec="$X" --root', 'git rebase -x"$X" --root', 'git push --receive-pack=$X origin HEAD',
+    'git clone -u"$X" x y', 'git clone --upload-pack="$X" x y',
+])
+def test_a_code_option_whose_value_is_only_known_at_run_time_is_wg404_in_any_spelling(world: Repo, command: str) -> None:
+    """Review 28c: `--upload-pack="$X"` (one word) passed while `--upload-pack "$X"` was WG404; git ran the code and
+    it wrote into the main checkout."""
+    assert "WG404" in bash(world, command).codes, command
+
+
+@pytest.mark.parametrize("command", ["git rebase -i HEAD~1", "git clone -q x y", 'git fetch --depth="$N" origin'])
+def test_an_option_beside_a_code_option_is_no_code(world: Repo, command: str) -> None:
+    assert "WG404" not in bash(world, command).codes, command

@@ -160,6 +160,7 @@ def _assert_dynamic_is_justified(word: str, tmp_path_factory: pytest.TempPathFac
 @example("~\\\n")  # a line continuation inside the tilde-prefix: found by this test, once
 @example("\\\n#")  # a line continuation before a comment: found by this test, once
 @example("\\\n~")  # … and before a tilde
+@example("$\\\na")  # a line continuation after a `$`: found by this test, once (stop 28)
 def test_static_values_agree_with_bash(tmp_path_factory: pytest.TempPathFactory, word: str) -> None:
     """Whenever word_value calls a word static, bash must turn it into exactly that one field."""
     value, tilde = word_value(word)

@@ -305,7 +305,7 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
         elif refs and _branch_name(refs[0]) in branches and refs[0].startswith("refs/heads/"):
             side_door(f"`git update-ref` would move `{refs[0]}`, the branch checked out in {branches[_branch_name(refs[0])]}.")
     parsed = call.parsed() if sub in ("fetch", "push", "pull") else None
-    if parsed is not None and (parsed.operands[1:] or parsed.options.get("--refmap") or (sub != "push" and None in call.values())):
+    if parsed is not None and (parsed.operands[1:] or parsed.options.get("--refmap") or (sub != "push" and (None in call.values() or "--stdin" in parsed.options))):
         # A push moves the remote's refs; a fetch or pull those of the repository git runs in, whatever the remote:
         # pull fetches with --update-head-ok, so `git pull origin main:main` in W moved the main checkout's `main`
         # (git 2.39, stop 28; only a remote that is this repository was judged before)
@@ -455,24 +455,35 @@ def _shared_branches_in(refspec: str, branches: dict[str, str], push: bool, glob
     return [branch for branch in branches if any(p.fullmatch(f"refs/heads/{branch}") for p in patterns)]
 
 
+#: A word that is one parameter's value, double-quoted: one word, never split or globbed (`"$N"`, `"${N}"`).
+QUOTED_SCALAR = r'"\$(\{[A-Za-z_][A-Za-z_0-9]*\}|[A-Za-z_][A-Za-z_0-9]*)"'
+
+
 def _unknown_words(call: GitCall, parsed: ParsedArgv, command: ShellCommand) -> list[tuple[str | None, bool]]:
     """A fetch's or pull's words only known at run time, as refspecs to judge: (its pattern, True) for a glob that
     can only be a refspec or `--refmap=` (its matches are then covered, `*` and `?` as any text); (None, False) for
-    one that may be anything, a refspec, `-u` or `--refmap=…` (review 28b: `$(echo --refmap=…)`, a glob that may
-    start with `-`, an unquoted `$R` that splits into `origin main:main`, a glob without a colon that matches
-    `x:main`). Left out: a named long option other than --refmap whose value alone is unknown (`--depth=$N`), and
-    a quoted remote (`"$R"`, one word) when no refspec follows it: pull ignores --refmap without one."""
+    one that may be anything, a refspec, `-u`, `--refmap=…` or `--upload-pack=…` (review 28b: `$(echo --refmap=…)`,
+    a glob that may start with `-`, an unquoted `$R` that splits into `origin main:main`, a glob without a colon that
+    matches `x:main`; review 28c: `--jobs=$X` split into `--jobs=1 main:main`, `"$@"`, a quoted `"$R"` holding `-u`
+    or `--upload-pack=…`), and for `fetch --stdin`, whose refspecs come from its input. Left out: the value of a
+    named option other than --refmap and the code options, quoted as one parameter (`--depth="$N"`, `-j "$J"`)."""
     import re
 
-    remote = parsed.operands[0][0] if parsed.operands else None
-    found: list[tuple[str | None, bool]] = []
+    from ..shell.git_call import CODE_OPTIONS
+
+    def plain(name: str) -> bool:  # an option other than --refmap and the code options, in any abbreviation
+        code = CODE_OPTIONS.get(call.subcommand or "", ())
+        if len(name) == 2:
+            return name not in code
+        return len(name) >= 3 and not "--refmap".startswith(name) and not any(o.startswith(name) for o in code)
+
+    values_of_options = {id(word) for name, entries in parsed.options.items() if plain(name) for word, value in entries if value is None and word is not None}
+    found: list[tuple[str | None, bool]] = [(None, False)] if "--stdin" in parsed.options else []
     for word, value in call.args:
         if value is not None:
             continue
-        name, equals, _ = word.raw.partition("=")
-        if equals and re.fullmatch(r"--[a-z][a-z-]*", name) and not "--refmap".startswith(name):
-            continue
-        if word is remote and len(parsed.operands) == 1 and re.fullmatch(r'"[^"\\`]*"', word.raw):
+        name, equals, rest = word.raw.partition("=")
+        if (equals and re.fullmatch(r"--[a-z][a-z-]*", name) and plain(name) and re.fullmatch(QUOTED_SCALAR, rest)) or (id(word) in values_of_options and re.fullmatch(QUOTED_SCALAR, word.raw)):
             continue
         pattern = _refspec_pattern(word, command)
         if pattern is None or pattern[0] in "*?":  # unknown, or a glob that may start with `-`

@@ -1322,6 +1322,12 @@ def _subcommand_code(command: ShellCommand, call: GitCall, top: str | None, foun
                 cwd = os.path.join(top, ".git-rewrite", "t") if option == "--tree-filter" and top else top
                 after = arguments_after(top) if option in ARGUMENT_OPTIONS.get(sub, ()) else ""
                 found.scripts.append((value + after, word.span[0] + (1 if word.raw[:1] in "'\"" else 0), cwd))
+    for word, value in call.args:  # `--upload-pack="$X"`, `--upl=$X`, `-u"$X"`: the option is known, its code is not (review 28c)
+        raw = word.raw.lstrip("'\"")
+        name, equals, _ = raw.partition("=")
+        long_form = equals and name.startswith("--") and len(name) > 3 and any(o.startswith(name) for o in CODE_OPTIONS.get(sub, ()) if o.startswith("--"))
+        if value is None and (long_form or (raw[:2] in CODE_OPTIONS.get(sub, ()) and len(raw) > 2 and raw[1] != "-")):
+            found.opaque.append(f"`git {sub} {name if long_form else raw[:2]}…` runs a command only known at run time")
     if sub == "grep":
         for value, word in zip(values, words):
             if value is not None and (value.startswith("--open-files-in-pager=") or (value.startswith("-O") and len(value) > 2)):

@@ -136,6 +136,8 @@ def _unquote(raw: str, start: int, lookup: Lookup | None = None, glob: bool = Fa
                 return None
             prev_unquoted = ""
             continue
+        if c == "$" and raw.startswith("\\\n", i + 1):
+            return None  # bash removes `\<newline>` first: `$\<newline>a` is `$a` (found by test_static_values_agree_with_bash)
         if c == "$" and (i + 1 >= n or raw[i + 1] not in _EXPANSION_STARTS):
             out.append(esc("$"))  # `$/`, `$%`, a final `$`: bash keeps a `$` that starts no expansion
             prev_unquoted = "$"
@@ -197,6 +199,8 @@ def _unquote_double(
             out.append(esc("\\"))
             i += 1
             continue
+        if c == "$" and raw.startswith("\\\n", i + 1):
+            return -1  # `"$\<newline>a"` is `"$a"` too
         if c == "$" and (i + 1 >= n or raw[i + 1] not in _EXPANSION_STARTS_IN_QUOTES):
             out.append(esc("$"))  # `"s/^$//"`: a `$` that starts no expansion is literal
             i += 1
