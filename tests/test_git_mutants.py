@@ -1007,6 +1007,15 @@ PULL_INTO_SHARED_RECORDS: list[tuple[str, set, list]] = [
     # a push sends to the remote: only one that is this repository counts
     ("git push origin HEAD:main", set(), []),
     ("git push . HEAD:main", {"WG305"}, [("WG305", "`git push` would move `main`, the branch checked out in {MAIN}.", {}, "ALL")]),
+    # where git runs is not known, or is a shared checkout: its refs are this repository's all the same
+    ('git -C "$D" pull -q origin x:main', {"WG303", "WG305"}, [
+        ("WG303", 'worktree-guard cannot tell which checkout this git command acts on (-C "$D" is only known at run time); run git with literal paths inside {W}.', {}, "ALL"),
+        ("WG305", MOVED_BY_PULL, {}, "ALL"),
+    ]),
+    ("git -C {MAIN} pull -q origin x:main", {"WG302", "WG305"}, [
+        ("WG302", "`git pull` would change the working tree, index or HEAD of the shared checkout {MAIN}; run it in this agent's worktree {W}.", {"path": "{MAIN}", "resolved": "{MAIN}", "shared_root": "{MAIN}", "suggestion": "{W}"}, "ALL"),
+        ("WG305", MOVED_BY_PULL, {}, "ALL"),
+    ]),
     # this repository given by its git dir, from a directory in no repository
     ("git --git-dir={MAIN}/.git -C {BASE} fetch origin x:main", {"WG305"}, [("WG305", MOVED_BY_FETCH, {}, "ALL")]),
 ]
