@@ -1504,6 +1504,39 @@ def test_shopt_is_read_as_bash_reads_it(world: Repo, command: str, expected) -> 
     assert_hook_row(world, command, expected)
 
 
+# A shell's command line read as the shell reads it (shell/invocation.py, stop 29): `o` and `O` take the next word
+# wherever they stand in a cluster, so `bash -euo pipefail -c CODE` runs CODE (main read `pipefail` as a script file
+# and never walked CODE: the first five passed, and bash 5.2 and dash removed the file), and the options the command
+# line or BASHOPTS/SHELLOPTS give the code's shell are its options (`-O nocaseglob`: review 28b).
+SHELL_COMMAND_LINE_ROWS = [
+    ("bash -euo pipefail -c 'rm -f {MAIN}/README.md'", {"WG401"}),
+    ("bash -co pipefail 'rm -f {MAIN}/README.md'", {"WG401"}),
+    ("bash -cO nocaseglob 'rm -f {MAIN}/README.md'", {"WG401"}),
+    ("bash -oc pipefail 'rm -f {MAIN}/README.md' zero", {"WG401"}),
+    ("sh -eo nounset -c 'rm -f {MAIN}/README.md'", {"WG401"}),
+    ("bash -Oo nocaseglob pipefail -c 'rm -f {MAIN}/README.md'", {"WG401"}),
+    ("echo 'rm -rf {MAIN}/src' > .bashrc; HOME=$PWD bash -eo pipefail -i -c true", {"WG404"}),
+    ("bash -O nocaseglob -c 'chmod +x TO-MAI?'", {"WG403"}),
+    ("env BASHOPTS=nocaseglob bash -c 'chmod +x TO-MAI?'", {"WG403"}),
+    ("env SHELLOPTS=physical bash -c 'cd to-main/..; rm -f x'", {"WG202", "WG403"}),
+    ("BASHOPTS=$(cat f) bash -c 'rm -f x'", {"WG404"}),
+    # an option's value only known at run time may split into more words: where the code is, is not known
+    ("bash -o $O -c 'rm -f src/x'", {"WG404"}),
+    # must pass
+    ("bash -euo pipefail -c 'rm -f src/x'", "pass"),
+    ("bash -eo pipefail -c 'echo ok > out.txt' zero", "pass"),
+    ("sh -eo nounset -c 'ls'", "pass"),
+    ("bash -c 'chmod +x TO-MAI?'", "pass"),
+    ("env SHELLOPTS=braceexpand bash -c 'cd to-main/..; rm -f x'", "pass"),
+    ("env BASHOPTS=extglob bash -c 'X=/tmp/safe; echo {MAIN}/x | read X; rm -f \"$X\"'", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", SHELL_COMMAND_LINE_ROWS, ids=[plain_id(r[0], 60) for r in SHELL_COMMAND_LINE_ROWS])
+def test_a_shells_command_line_is_read_as_the_shell_reads_it(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
 # Review 24b (of review 24a's fixes and the startup files, shopt and remote rules). The first four passed on the
 # change before this fix (main's code denied them); all but the false-deny rows pass on main, and in bash 5.2 each
 # changed the main checkout (tests/observe/candidates.py, class "control-flow").

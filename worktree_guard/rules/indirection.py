@@ -12,6 +12,7 @@ import os
 from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
+from ..shell.invocation import read_invocation
 from ..shell.steps import inherited
 from ..shell.words import has_code, has_unquoted_expansion
 from ..model import Violation
@@ -100,42 +101,13 @@ def _skip_options(
     return i, seen
 
 
-def _shell_code(command: ShellCommand) -> tuple[str, Word | None, str | None] | None:
-    """For a shell: ("c", word, value) for `-c STRING`, ("file", …) for a script, ("stdin", …) otherwise.
-
-    As bash reads its arguments: options (`-e`, `+x`, `-o opt`, `+o opt`, `--norc`) come first, in any order
-    with `-c`; with `-c` the command string is the first argument that is not an option.
-    """
-    values = command.values()
-    words = command.words
-    reads_string = reads_stdin = False
-    i = 1
-    while i < len(values):
-        value = values[i]
-        if value is None:  # an option or argument only known at run time
-            return ("c" if reads_string else "file", words[i], None)
-        if value in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
-            i += 2
-            continue
-        if value == "--" or value == "-":
-            i += 1
-            break
-        if value.startswith("--"):
-            i += 1
-            continue
-        if value[:1] in ("-", "+") and len(value) > 1:
-            if value[0] == "-" and "c" in value[1:]:
-                reads_string = True
-            if value[0] == "-" and "s" in value[1:]:
-                reads_stdin = True
-            i += 1
-            continue
-        break
-    if i >= len(values):
-        return ("c", None, None) if reads_string else ("stdin", None, None)
-    if reads_stdin and not reads_string:
-        return ("stdin", None, None)  # `bash -s a b`: the operands are positional parameters, the code is the input
-    return ("c" if reads_string else "file", words[i], values[i])
+def _shell_code(command: ShellCommand) -> tuple[str, Word | None, str | None]:
+    """For a shell: ("c", word, value) for `-c STRING`, ("file", …) for a script, ("stdin", None, None) otherwise;
+    the value is None when it, or where it stands, is only known at run time (shell/invocation.py reads the line)."""
+    invocation = read_invocation(command.name or "", command.values())
+    if invocation.at is None:
+        return (invocation.reads, None, None)
+    return (invocation.reads, command.words[invocation.at], command.values()[invocation.at] if invocation.known else None)
 
 
 def _startup_file(command: ShellCommand, name: str) -> str | None:
@@ -146,37 +118,19 @@ def _startup_file(command: ShellCommand, name: str) -> str | None:
     is the user's, outside W: the agent cannot have written those (the leak check covers what was there before).
     An interactive ksh, mksh or yash reads ~/.kshrc, ~/.mkshrc, ~/.yashrc (yash: but `--norcfile`; `--rcfile=F`); a
     login yash its `--profile=F`."""
-    values = command.values()
-    interactive = norc = noprofile = no_rcs = False
-    login = _login_by_exec(command)
-    i = 1
-    while i < len(values):
-        value = values[i]
-        if value is None:
-            break
-        if value in ("--rcfile", "--init-file", "--profile"):
-            target = values[i + 1] if i + 1 < len(values) else None
-            if target != "/dev/null":
-                return f"the startup file {target if target is not None else 'only known at run time'}"
-            i += 2
-            continue
+    invocation = read_invocation(name, command.values())
+    for target in invocation.startup:
+        if target != "/dev/null":
+            return f"the startup file {target if target is not None else 'only known at run time'}"
+    for value in invocation.long:
         if value.startswith(("--rcfile=", "--init-file=", "--profile=")) and value.partition("=")[2] != "/dev/null":
             return f"the startup file {value.partition('=')[2]}"  # yash's spelling (`--profile=F`: a login yash's)
-        if value in ("-o", "+o", "-O", "+O"):
-            i += 2
-            continue
-        if value in ("--", "-") or not value.startswith(("-", "+")) or len(value) < 2:
-            break
-        if value.startswith("--"):
-            login |= value == "--login"
-            norc |= value in ("--norc", "--norcfile")
-            noprofile |= value == "--noprofile"
-            no_rcs |= value == "--no-rcs"
-        elif value[0] == "-":
-            interactive |= "i" in value[1:]
-            login |= "l" in value[1:]
-            no_rcs |= "f" in value[1:] and name == "zsh"
-        i += 1
+    long = set(invocation.long)
+    interactive = "i" in invocation.letters
+    login = _login_by_exec(command) or "--login" in long or "l" in invocation.letters
+    norc = bool(long & {"--norc", "--norcfile"})
+    noprofile = "--noprofile" in long
+    no_rcs = "--no-rcs" in long or (name == "zsh" and "f" in invocation.letters)
     if interactive:
         # PS0 is walked as the prompt it is (shell/evaluated.py); PROMPT_COMMAND runs as code, PS1 expands as a prompt
         present, value = command.env("PROMPT_COMMAND")
@@ -264,11 +218,13 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
     words = command.words
     if name in SHELLS:
         code = _shell_code(command)
-        if code and code[0] == "c" and code[2] is not None and code[1] is not None:
-            return Unwrapped(scripts=[Script(code[2], _offset(code[1]), command.cwd, f"{name} -c")], own_words=len(words))
+        # the options its command line gives the code's shell (`bash -O nocaseglob -c …`: review 28b)
+        options = read_invocation(name, values).options
+        if code[0] == "c" and code[2] is not None and code[1] is not None:
+            return Unwrapped(scripts=[Script(code[2], _offset(code[1]), command.cwd, f"{name} -c", options=options)], own_words=len(words))
         fed = _stdin_script(command)
-        if code and code[0] == "stdin" and fed is not None:
-            return Unwrapped(scripts=[Script(fed[0], fed[1], command.cwd, f"{name} <<")])
+        if code[0] == "stdin" and fed is not None:
+            return Unwrapped(scripts=[Script(fed[0], fed[1], command.cwd, f"{name} <<", options=options)])
         return None
     if name == "eval":
         rest = values[1:]
@@ -709,11 +665,11 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         if startup is not None:
             return [Violation(code="WG404", message=f"`{name}` would first run {startup}, which worktree-guard cannot see; start it without that file.", **base)]
         code = _shell_code(command)
-        if code and code[0] == "c" and code[2] is None:
+        if code[0] == "c" and code[2] is None:
             return [Violation(code="WG404", message=f"`{name} -c` runs shell code only known at run time; pass it a literal string.", **base)]
-        if code and code[0] == "stdin" and _stdin_script(command) is None:
+        if code[0] == "stdin" and _stdin_script(command) is None:
             return [Violation(code="WG404", message=f"`{name}` runs shell code from its input, which worktree-guard cannot see; run the commands directly.", **base)]
-        if code and code[0] == "file" and (code[2] is None or _unseen_file(code[2], command.cwd)):
+        if code[0] == "file" and (code[2] is None or _unseen_file(code[2], command.cwd)):
             shown = code[1].raw if code[1] is not None else "?"
             return [Violation(code="WG404", message=f"`{name}` runs a script worktree-guard cannot see ({shown}); run the commands directly.", **base)]
     if is_powershell(name):

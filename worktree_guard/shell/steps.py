@@ -131,6 +131,9 @@ class Script:
     #: Whether the prefix assignments of the command that runs it are its environment (`X=1 bash -c`, `X=1 eval`);
     #: a trap's code runs later, without them.
     takes_prefixes: bool = True
+    #: Options a new shell running it starts with, from its command line (`bash -O nocaseglob -c …`), as
+    #: `ShellState.options` holds them (shell/invocation.py).
+    options: frozenset[str] = frozenset()
 
 
 @fast_dataclass(slots=True)

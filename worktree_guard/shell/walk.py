@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from ..fast_dataclass import fast_dataclass, field
 from . import ast, evaluated
-from .builtins import DECLARING_BUILTINS, DIRECTORY_BUILTINS, READING_BUILTINS, apply_builtin, forget_positional
+from .builtins import DECLARING_BUILTINS, DIRECTORY_BUILTINS, READING_BUILTINS, SET_NAMES, SHOPT_ON, apply_builtin, forget_positional
 from .state import BudgetExceeded, ShellState, record_lost_code
 from .words import assigned_by_expansion, has_code
 from .steps import Inner, Script, ShellCommand, ShellRedirect, Unwrapped, brace_expanded, field_split, glob_values, word_value
@@ -564,7 +564,7 @@ class Walker:
                 self.trap(script, step, depth)
                 continue
             outer = step if script.takes_prefixes else None
-            self.string(script.source, script.offset, step.state, script.cwd, depth + 1, script.same_shell, outer, script.from_env)
+            self.string(script.source, script.offset, step.state, script.cwd, depth + 1, script.same_shell, outer, script.from_env, script.options)
 
     def trap(self, script: Script, step: ShellCommand, depth: int) -> None:
         """A trap's code runs later (at EXIT, on a signal), with the positional parameters of wherever the shell is
@@ -713,10 +713,12 @@ class Walker:
         same_shell: bool = False,
         outer: ShellCommand | None = None,
         from_env: bool = False,
+        options: frozenset[str] = frozenset(),
     ) -> None:
         """Shell code held in a string (`bash -c`, `eval`, a heredoc fed to a shell): parsed and walked.
 
-        `eval`, `source` and `trap` run it in this shell (its cd persists); `bash -c` in a child. The prefix
+        `eval`, `source` and `trap` run it in this shell (its cd persists); `bash -c` in a child, which starts with
+        the `options` its command line gives it (`bash -O nocaseglob -c …`: a glob matches more). The prefix
         assignments of the command that runs it (`GIT_DIR=x bash -c '…'`, `X=1 eval '…'`) are exported
         variables of the code it runs: `outer` carries them in (as `env`, `xargs` and `nohup` carry theirs)."""
         if depth > MAX_DEPTH:
@@ -740,23 +742,31 @@ class Walker:
                     state.assign(name, None)
             return
         inner = self._child(state)
+        inner.options |= options
         if cwd != inner.cwd:
             # A shell started elsewhere (`env -C d bash -c …`) finds $PWD naming another directory and takes getcwd()
             inner.cwd, inner.cwds = cwd, ()
             inner.variables["PWD"] = cwd
-        # A new shell starts with lastpipe off, unless BASHOPTS in its environment turns it on: not read, so maybe
-        # (`shopt -s lastpipe; bash -c 'X=<main>/x; echo /tmp/safe | read X; rm -f "$X"'` kept the parent's).
-        bashopts = outer.env("BASHOPTS")[0] if outer is not None else "BASHOPTS" in state.variables
+        # BASHOPTS and SHELLOPTS in its environment name options it starts with (`env BASHOPTS=lastpipe bash -c …`);
+        # set to a value only known at run time, any ("*").
+        named: dict[str, set[str]] = {}
+        for variable in ("BASHOPTS", "SHELLOPTS"):
+            present, value = outer.env(variable) if outer is not None else (variable in state.variables, state.variables.get(variable))
+            named[variable] = ({"*"} if value is None else set(value.split(":"))) if present else set()
+        bashopts, shellopts = named["BASHOPTS"], named["SHELLOPTS"]
+        # A new shell starts with lastpipe off, unless BASHOPTS or its command line turns it on (`shopt -s lastpipe;
+        # bash -c 'X=<main>/x; echo /tmp/safe | read X; rm -f "$X"'` kept the parent's).
         invoked = outer is not None and any(v is None or "lastpipe" in v for v in outer.values()[1:])  # `bash -O lastpipe`
-        inner.lastpipe = None if bashopts or invoked else False
+        inner.lastpipe = None if bashopts & {"lastpipe", "*"} or invoked else False
         # So does its cd: physical with `bash -o physical`/`-P` or SHELLOPTS naming it, else logical.
-        shellopts = outer.env("SHELLOPTS")[0] if outer is not None else "SHELLOPTS" in state.variables
-        if shellopts or (outer is not None and any(v is None or "physical" in v or v[:1] in "-+" and "P" in v for v in outer.values()[1:])):
+        if shellopts & {"physical", "*"} or (outer is not None and any(v is None or "physical" in v or v[:1] in "-+" and "P" in v for v in outer.values()[1:])):
             inner.options.add("physical")
         # …and its traps reach its subshells with `bash -E`/`-T`, `-o errtrace`/`functrace`, `-O extdebug` or
         # SHELLOPTS/BASHOPTS naming them (review 26a)
-        if shellopts or bashopts or (outer is not None and any(v is None or any(o in v for o in ("errtrace", "functrace", "extdebug")) or v[:1] in "-+" and ("E" in v or "T" in v) for v in outer.values()[1:])):
+        if (shellopts | bashopts) & {"errtrace", "functrace", "extdebug", "*"} or (outer is not None and any(v is None or any(o in v for o in ("errtrace", "functrace", "extdebug")) or v[:1] in "-+" and ("E" in v or "T" in v) for v in outer.values()[1:])):
             inner.options.add("errtrace")
+        # …and with the glob, cd and name options they name (`env BASHOPTS=nocaseglob bash -c 'chmod +x TO-MAI?'`)
+        inner.options |= bashopts & (SHOPT_ON | {"*"}) | shellopts & (SET_NAMES | {"*"})
         # A child shell has positional parameters of its own (`bash -c CODE ARG0 ARGS…`, `bash -s ARGS`), never the
         # calling function's: unknown there, so `"$@"` and `$1` in its code are not the function's words.
         inner.positional = None
