@@ -126,10 +126,76 @@ def test_a_fetch_given_the_bare_git_dir_may_move_a_worktrees_branch(bare: dict[s
     assert codes(f"git --git-dir={git_dir} -C {elsewhere} fetch origin x:mine") == "pass"
     assert codes(f"git --git-dir={git_dir}x -C {elsewhere} fetch origin x:main") == "pass"  # a name beside it
     # run inside the git dir, git finds it there (review 28a: `git -C <bare> --work-tree=… pull origin main:main`)
-    assert codes(f"git -C {git_dir} --work-tree={elsewhere} pull origin x:main") == ["WG305"]
+    # (and the pull's merge moves `main`, HEAD's branch there, which proj/main has checked out: stop 29)
+    assert codes(f"git -C {git_dir} --work-tree={elsewhere} pull origin x:main") == ["WG302", "WG305"]
     assert codes(f"git -C {git_dir}/refs --work-tree={elsewhere} fetch origin x:main") == ["WG305"]
     # a file holding `gitdir:` given as the git dir is followed, as git does (review 28a)
     (elsewhere / "gf").write_text(f"gitdir: {git_dir}\n")
     (elsewhere / "gx").write_text(f"gitdir: {git_dir}x\n")
     assert codes(f"git --git-dir={elsewhere}/gf -C {elsewhere} fetch origin x:main") == ["WG305"]
     assert codes(f"git --git-dir={elsewhere}/gx -C {elsewhere} fetch origin x:main") == "pass"
+
+
+def _rev(cwd: Path, ref: str) -> str:
+    import subprocess
+
+    return subprocess.run(["git", "rev-parse", ref], cwd=cwd, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_a_reset_in_the_bare_git_dir_moves_a_worktrees_branch_and_is_refused(bare: dict[str, Path]) -> None:
+    """Run in the bare repository itself (`-C <proj>/.bare`, `--git-dir`), git finds that git dir, not the project's
+    `.git` file above it: `reset --soft` moves the branch its HEAD names, `main`, which the checkout `proj/main` has
+    checked out (review 28a's L3: passed until stop 29). Run for real after the verdict, it moves `main`."""
+
+    def codes(command: str) -> list[str] | str:
+        result = run_hook_inline(payload(bare["feat"], "Bash", {"command": command}, agent_id="b1234567890abcdef"))
+        return "pass" if result.decision == "pass" else result.codes
+
+    git_dir, proj = bare["proj"] / ".bare", bare["proj"]
+    git("commit", "-q", "--allow-empty", "-m", "second", cwd=bare["main"])
+    (proj / ".git").write_text("gitdir: ./.bare\n")  # the usual bare layout: git run in proj finds .bare
+    for command in (
+        f"git -C {git_dir} reset --soft HEAD~1",
+        f"git -C {git_dir}/refs reset --soft HEAD~1",
+        f"git --git-dir={git_dir} -C {proj} reset --soft HEAD~1",
+        f"git -C {git_dir} --work-tree={proj}/tmp-tree commit --allow-empty -qm x",
+    ):
+        assert codes(command) == ["WG302"], command
+    assert codes(f"git -C {git_dir} log --oneline") == "pass"
+    assert codes(f"git -C {git_dir} rev-parse HEAD") == "pass"
+    # HEAD detached in the bare repository, or naming a branch no worktree has: no checkout's branch moves
+    git("symbolic-ref", "HEAD", "refs/heads/nobody", cwd=git_dir)
+    assert codes(f"git -C {git_dir} update-ref refs/heads/nobody {_rev(bare['main'], 'HEAD')}") == "pass"
+    git("symbolic-ref", "HEAD", "refs/heads/main", cwd=git_dir)
+    # what the refused reset does in git 2.39
+    before = _rev(bare["main"], "HEAD")
+    git("reset", "-q", "--soft", "HEAD~1", cwd=git_dir)
+    assert _rev(bare["main"], "HEAD") != before
+
+
+def test_a_gitdir_file_given_as_the_git_dir_is_followed_for_every_subcommand(repo: Repo) -> None:
+    """`GIT_DIR=/tmp/g git reset --soft HEAD~1`, /tmp/g holding `gitdir: <main>/.git` (written in an earlier call),
+    moves the main checkout's branch: git follows the file (review 28a's L4, closed for fetch and pull in stop 28,
+    for every subcommand in stop 29). Run for real after the verdict, it moves `main`."""
+    git("commit", "-q", "--allow-empty", "-m", "second", cwd=repo.main)
+    elsewhere = repo.base / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "g").write_text(f"gitdir: {repo.main}/.git\n")
+    (elsewhere / "own").write_text(f"gitdir: {repo.main}/.git/worktrees/{repo.worktree.name}\n")
+    (elsewhere / "junk").write_text("not a link\n")
+
+    def codes(command: str) -> list[str] | str:
+        result = run_hook_inline(payload(repo.worktree, "Bash", {"command": command}))
+        return "pass" if result.decision == "pass" else result.codes
+
+    assert codes(f"GIT_DIR={elsewhere}/g git reset --soft HEAD~1") == ["WG302"]
+    assert codes(f"git --git-dir={elsewhere}/g --work-tree={elsewhere} commit --allow-empty -qm x") == ["WG302"]
+    assert codes(f"GIT_DIR={elsewhere}/g git log") == "pass"
+    assert codes(f"GIT_DIR={elsewhere}/own git reset --soft HEAD") == "pass"  # W's own git dir
+    assert codes(f"GIT_DIR={elsewhere}/junk git reset --soft HEAD") == "pass"  # git refuses it
+    before = _rev(repo.main, "HEAD")
+    import os
+    import subprocess
+
+    subprocess.run(["git", "reset", "-q", "--soft", "HEAD~1"], cwd=elsewhere, env={**os.environ, "GIT_DIR": str(elsewhere / "g")}, check=True)
+    assert _rev(repo.main, "HEAD") != before

@@ -467,7 +467,17 @@ def owner_of_git_dir(git_dir: str) -> str | None:
     A git dir with a `commondir` but no `gitdir` back-link is no worktree's: git still works through it, on the refs
     of the repository `commondir` names (`/tmp/g` holding `HEAD: ref: refs/heads/main` and a `commondir` of the main
     checkout's `.git` made `GIT_DIR=/tmp/g git commit` move the main checkout's branch). Whose branch its HEAD
-    moves cannot be told from here: LayoutUnknown."""
+    moves cannot be told from here: LayoutUnknown.
+
+    A `gitdir:` file given as the git dir is followed, as git follows it (`GIT_DIR=/tmp/g` holding `gitdir:
+    <main>/.git`: review 28a's L4). A bare repository has no checkout of its own, but a linked worktree may have its
+    HEAD's branch checked out, and moving that branch moves the worktree's (`git -C <project>/.bare reset --soft
+    HEAD~1` in a bare layout: review 28a's L3): that worktree."""
+    if os.path.isfile(git_dir):
+        line = _read_first_line(git_dir, strict=True)
+        if not line or not line.startswith("gitdir:"):
+            return None  # git refuses it: "not a git repository"
+        git_dir = _resolve_from(os.path.dirname(git_dir), line[len("gitdir:"):].strip())
     if os.path.basename(git_dir) == ".git":
         return main_worktree_of(git_dir) or os.path.dirname(git_dir)
     line = _read_first_line(os.path.join(git_dir, "gitdir"))
@@ -479,7 +489,20 @@ def owner_of_git_dir(git_dir: str) -> str | None:
         if not line or not listed:
             raise LayoutUnknown(f"{git_dir} shares another repository's refs (its `commondir`) but is no worktree's git dir (none that git keeps in that repository's `worktrees`)")
         return os.path.dirname(_resolve_from(git_dir, line))
-    return main_worktree_of(git_dir)
+    return main_worktree_of(git_dir) or _checkout_of_head_branch(git_dir)
+
+
+def _checkout_of_head_branch(common_dir: str) -> str | None:
+    """The linked worktree that has the branch HEAD names in a bare repository checked out; None when HEAD is
+    detached, or no worktree has the branch."""
+    head = _read_first_line(os.path.join(common_dir, "HEAD"), strict=True)
+    if not head or not head.startswith("ref: refs/heads/"):
+        return None
+    branch = head[len("ref: refs/heads/"):].strip()
+    for top in linked_worktrees_of(common_dir, strict=True):
+        if checked_out_branch(top) == branch:
+            return top
+    return None
 
 
 def git_checkouts_at(path: str) -> list[str]:
@@ -505,6 +528,14 @@ def git_checkouts_at(path: str) -> list[str]:
                 core = read_git_core(os.path.join(gitdir, "config"), strict=True)
                 tops = [_resolve_from(gitdir, core["core.worktree"]) if "core.worktree" in core and not os.path.isfile(os.path.join(gitdir, "commondir")) else current]
                 break
+        if is_git_dir(current):
+            # A directory that is itself a git dir (a bare repository, a `.git` directory, `<common>/worktrees/<n>`):
+            # git runs there on its refs, with no work tree unless core.worktree names one (setup.c's
+            # GIT_DIR_BARE). Walking on up found the project's `.git` file above a bare layout's `.bare` instead.
+            gitdir = os.path.realpath(current)
+            tops = [main_worktree_of(gitdir, strict=True)] if not _read_first_line(os.path.join(gitdir, "commondir"), strict=True) else []
+            tops = [top for top in tops if top]
+            break
         parent = os.path.dirname(current)
         if parent == current:
             return []
