@@ -1469,7 +1469,7 @@ STARTUP_FILE_ROWS = [
     ("bash --rcfile /dev/null -i -c ls", "pass"),
     ("HOME=/tmp/h bash -c 'ls'", "pass"),
     ("HOME=$PWD bash --norc -ic true", "pass"),
-    ("HOME=$PWD bash -l --noprofile -c true", "pass"),
+    ("HOME=$PWD bash --noprofile -l -c true", "pass"),  # bash reads long options first (`-l --noprofile` it refuses)
     ("HOME=$PWD zsh -f -c true", "pass"),
     ("zsh -c 'ls'", "pass"),
 ]

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 RULE = "indirection"
 
-SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash"})
+SHELLS = frozenset({"bash", "rbash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash"})
 # Programs that start a shell reading its commands from their input — which a runtime may write to later, in a
 # call no hook sees (Codex's write_stdin) — unless given a command: program → (options that give a command or
 # start no shell, options that take the next word, how many operands come before a command). `script`: util-
@@ -219,10 +219,14 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
     if name in SHELLS:
         code = _shell_code(command)
         # the options its command line gives the code's shell (`bash -O nocaseglob -c …`: review 28b)
-        options = read_invocation(name, values).options
-        if code[0] == "c" and code[2] is not None and code[1] is not None:
-            return Unwrapped(scripts=[Script(code[2], _offset(code[1]), command.cwd, f"{name} -c", options=options)], own_words=len(words))
+        invocation = read_invocation(name, values)
+        options = invocation.options
         fed = _stdin_script(command)
+        if code[0] == "c" and code[2] is not None and code[1] is not None:
+            # dash's `-sc CODE` reads more code from stdin after CODE, in the same shell (review 29a): walked as one
+            # script (the spans of the fed part point past the string)
+            source = code[2] + ("\n" + fed[0] if invocation.then_stdin and fed is not None else "")
+            return Unwrapped(scripts=[Script(source, _offset(code[1]), command.cwd, f"{name} -c", options=options)], own_words=len(words))
         if code[0] == "stdin" and fed is not None:
             return Unwrapped(scripts=[Script(fed[0], fed[1], command.cwd, f"{name} <<", options=options)])
         return None
@@ -667,7 +671,7 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         code = _shell_code(command)
         if code[0] == "c" and code[2] is None:
             return [Violation(code="WG404", message=f"`{name} -c` runs shell code only known at run time; pass it a literal string.", **base)]
-        if code[0] == "stdin" and _stdin_script(command) is None:
+        if (code[0] == "stdin" or read_invocation(name, values).then_stdin) and _stdin_script(command) is None:
             return [Violation(code="WG404", message=f"`{name}` runs shell code from its input, which worktree-guard cannot see; run the commands directly.", **base)]
         if code[0] == "file" and (code[2] is None or _unseen_file(code[2], command.cwd)):
             shown = code[1].raw if code[1] is not None else "?"

@@ -636,7 +636,7 @@ BUILTIN_READERS: dict[str, ReadOnly] = {
         # programs that check or lint what they are given
         "shellcheck", "checkbashisms", "yamllint", "jsonlint", "hadolint",
         # shells and the builtins that run or read a script where they are (the walker looks inside what they run)
-        "source", ".", "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "eval", "exec", "command", "builtin",
+        "source", ".", "bash", "rbash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "eval", "exec", "command", "builtin",
         "export", "declare", "typeset", "local", "readonly", "unset", "set", "shopt", "alias", "unalias", "trap",
         "read", "mapfile", "readarray", "getopts", "shift", "return", "exit", "break", "continue", "wait", "jobs",
         "fg", "bg", "kill", "disown", "umask", "ulimit", "times", "let", "caller", "complete", "compgen", "dirs",
