@@ -16,15 +16,31 @@ from worktree_guard.engine import scope_for
 from worktree_guard.layout import find_layout, owner_of_git_dir, with_explicit_root
 
 
+def git_rev(cwd: Path, ref: str) -> str:
+    import subprocess
+
+    return subprocess.run(["git", "rev-parse", ref], cwd=cwd, capture_output=True, text=True, check=True).stdout.strip()
+
+
 def test_the_owner_of_each_kind_of_git_dir(repo: Repo, tmp_path: Path) -> None:
     common = repo.main / ".git"
     assert owner_of_git_dir(str(common)) == str(repo.main)
     for checkout in (repo.worktree, repo.sibling, repo.outside):
         entry = common / "worktrees" / checkout.name
         assert owner_of_git_dir(str(entry)) == str(checkout), checkout
-    bare, _ = bare_clone(repo, tmp_path)
-    assert owner_of_git_dir(str(bare)) is None  # a bare repository has no checkout of its own
+    bare, wt = bare_clone(repo, tmp_path)
+    # a bare repository has no checkout of its own; moving its HEAD's branch moves the worktree that has it (stop 29)
+    assert owner_of_git_dir(str(bare)) == str(wt)
+    git("symbolic-ref", "HEAD", "refs/heads/nobody", cwd=bare)
+    assert owner_of_git_dir(str(bare)) is None  # a branch no worktree has
+    git("update-ref", "--no-deref", "HEAD", git_rev(bare, "refs/heads/main"), cwd=bare)
+    assert owner_of_git_dir(str(bare)) is None  # detached
     assert owner_of_git_dir(str(tmp_path)) is None  # not a git dir at all
+    # a file holding `gitdir:` is followed (review 28a's L4); one that is no such link is no git dir
+    (tmp_path / "link").write_text(f"gitdir: {common}\n")
+    (tmp_path / "junk").write_text("x\n")
+    assert owner_of_git_dir(str(tmp_path / "link")) == str(repo.main)
+    assert owner_of_git_dir(str(tmp_path / "junk")) is None
 
 
 def test_the_owner_of_a_git_dir_whose_core_worktree_is_elsewhere(tmp_path: Path) -> None:
@@ -793,3 +809,24 @@ def test_a_directory_git_cannot_examine_is_named(tmp_path: Path) -> None:
     with pytest.raises(LayoutUnknown) as caught:
         git_checkouts_at(long_name)
     assert str(caught.value) == f"{long_name}/.git cannot be examined (File name too long), so the checkout cannot be placed"
+
+
+def test_git_run_inside_a_git_dir_acts_on_that_git_dir(repo: Repo, tmp_path: Path) -> None:
+    """git finds a directory that is itself a git dir where it runs, before any `.git` above it (setup.c's
+    GIT_DIR_BARE): a bare layout's `.bare` under a project whose `.git` file names it, a `.git` directory, a worktree's
+    admin dir (review 28a's L3: the walk went on up and found the project's `.git` file instead)."""
+    from worktree_guard.layout import git_checkouts_at
+
+    bare, wt = bare_clone(repo, tmp_path)
+    (Path(os.path.realpath(tmp_path)) / ".git").write_text("gitdir: ./b.git\n")
+    assert git_checkouts_at(str(bare)) == [str(wt)]  # HEAD's branch, main, is wt's
+    assert git_checkouts_at(str(bare / "refs" / "heads")) == [str(wt)]
+    assert git_checkouts_at(str(repo.main / ".git")) == [str(repo.main)]
+    assert git_checkouts_at(str(repo.main / ".git" / "objects")) == [str(repo.main)]
+    entry = repo.main / ".git" / "worktrees" / repo.sibling.name
+    assert git_checkouts_at(str(entry)) == [str(repo.sibling)]
+    # a bare repository given a work tree by core.worktree works there
+    tree = Path(os.path.realpath(tmp_path)) / "tree"
+    tree.mkdir()
+    git("config", "core.worktree", str(tree), cwd=bare)
+    assert git_checkouts_at(str(bare)) == [str(tree), str(wt)]

@@ -533,8 +533,9 @@ def git_checkouts_at(path: str) -> list[str]:
             # git runs there on its refs, with no work tree unless core.worktree names one (setup.c's
             # GIT_DIR_BARE). Walking on up found the project's `.git` file above a bare layout's `.bare` instead.
             gitdir = os.path.realpath(current)
-            tops = [main_worktree_of(gitdir, strict=True)] if not _read_first_line(os.path.join(gitdir, "commondir"), strict=True) else []
-            tops = [top for top in tops if top]
+            own = not _read_first_line(os.path.join(gitdir, "commondir"), strict=True)
+            # …and moves its HEAD's branch, which a linked worktree may have checked out too (a bare one's core.worktree)
+            tops = [top for top in (main_worktree_of(gitdir, strict=True), _checkout_of_head_branch(gitdir)) if top] if own else []
             break
         parent = os.path.dirname(current)
         if parent == current:
