@@ -1537,6 +1537,69 @@ def test_a_shells_command_line_is_read_as_the_shell_reads_it(world: Repo, comman
     assert_hook_row(world, command, expected)
 
 
+# A git subcommand that has code options, given a word only known at run time that may be one of them (stop 29):
+# `git ls-remote "$R" x` with R='--upload-pack=…', `git archive "$A" --remote=x HEAD` with A='--exec=…', `git difftool
+# -y "$X"` with X='--extcmd=…' ran the code (test_a_run_time_word_may_be_a_code_option_and_git_runs_it), and
+# `git rebase -ix"$X"` is `-i -x "$X"`. The deny rows passed on main. fetch and pull: WG305 (stop 28).
+GIT_RUN_TIME_OPTION_ROWS = [
+    ('git ls-remote "$R" {BASE}/x', {"WG404"}),
+    ('git archive "$A" --remote={BASE}/x HEAD', {"WG404"}),
+    ('git difftool -y "$X"', {"WG404"}),
+    ('git rebase "$Y" main', {"WG404"}),
+    ('git rebase -ix"$X" main', {"WG404"}),
+    ('git rebase -i"$Y" main', {"WG404"}),
+    ('git push "$R" {BASE}/x main', {"WG404"}),
+    ('git push origin "$BRANCH"', {"WG404"}),
+    ('git clone $U {BASE}/c', {"WG404"}),
+    ('git grep "$P"', {"WG404"}),
+    ('git grep -O "$X" foo', {"WG404"}),  # -O takes an attached value only: "$X" is the pattern, which may be -O…
+    ('git send-email "$X" a.patch', {"WG404"}),
+    ('git filter-branch "$X" HEAD', {"WG404"}),
+    ("git rebase -i $(cat f) main", {"WG404"}),
+    # must pass: a known start that is no option, the value of another option quoted as one parameter, after `--`
+    ('git rebase --onto "$B" main', "pass"),
+    ('git rebase --onto="$B" main', "pass"),
+    ('git rebase origin/"$B"', "pass"),
+    ('git push origin HEAD:$TARGET', "pass"),
+    ('git push -o "$O" origin HEAD', "pass"),
+    ('git clone --depth="$N" https://example.invalid/r {BASE}/c', "pass"),
+    ('git grep -e "$P"', "pass"),
+    ('git grep -n -e"$P" -- "$F"', "pass"),
+    ('git commit -m "$M"', "pass"),
+    ('git rebase -x"$X" main', {"WG404"}),  # the one-word form (review 28c), once
+    # a transport's code options run at the other end: here only for a repository on this machine
+    ('git push "$R" HEAD:feature', "pass"),  # were R `--receive-pack=…`, `HEAD:feature` would be ssh's host:path
+    ('git ls-remote "$R" https://example.invalid/r', "pass"),
+    ('git archive "$A" HEAD', "pass"),  # --exec only counts with --remote
+    ('git archive "$A" --remote=https://example.invalid/r HEAD', "pass"),
+    ('git archive "$A" "$B" HEAD', {"WG404"}),  # one may be --remote=<here>, the other --exec=…
+    ('git push $R HEAD:feature', {"WG404"}),  # unquoted, R may split into `--receive-pack=… <here>`
+    ('git clone "$U" {BASE}/c', {"WG404"}),  # {BASE}/c would be the repository, here
+]
+
+
+@pytest.mark.parametrize("command,expected", GIT_RUN_TIME_OPTION_ROWS, ids=[plain_id(r[0], 60) for r in GIT_RUN_TIME_OPTION_ROWS])
+def test_a_run_time_word_of_git_may_be_a_code_option(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_a_run_time_word_may_be_a_code_option_and_git_runs_it(world: Repo) -> None:
+    """What the first three rows above do in git 2.39, run for real in W with the words in the environment: each runs
+    the code the word holds (here `touch`), and each is refused."""
+    marker = world.base / "ran"
+    remote = str(world.main)
+    (world.worktree / "README.md").write_text("changed\n")
+    words = {
+        'git ls-remote "$R" ' + remote: ("R", f"--upload-pack=touch {marker}-1; git-upload-pack", "-1"),
+        'git archive "$R" --remote=' + remote + " HEAD": ("R", f"--exec=touch {marker}-2; git-upload-archive", "-2"),
+        'git difftool -y "$R"': ("R", f"--extcmd=touch {marker}-3", "-3"),
+    }
+    for command, (name, value, suffix) in words.items():
+        assert hook(world, command).codes == ["WG404"], command
+        subprocess.run(["bash", "-c", command + " >/dev/null 2>&1"], cwd=world.worktree, env={**os.environ, name: value}, check=False)
+        assert Path(f"{marker}{suffix}").exists(), command
+
+
 # Review 24b (of review 24a's fixes and the startup files, shopt and remote rules). The first four passed on the
 # change before this fix (main's code denied them); all but the false-deny rows pass on main, and in bash 5.2 each
 # changed the main checkout (tests/observe/candidates.py, class "control-flow").

@@ -128,7 +128,7 @@ EDGE_RECORDS: list[tuple[str, set, list]] = [
     ('git -C {SIB} $X', {'WG302'}, [('WG302', "worktree-guard cannot tell whether this git command changes the shared checkout {SIB}; run it in this agent's worktree {W}.", {'path': '{SIB}', 'resolved': '{SIB}', 'shared_root': '{SIB}', 'suggestion': '{W}'}, 'ALL')]),
     ('git clone -c alias.x=y /tmp/r /tmp/d', {'WG305'}, [('WG305', '`git -c alias.x=…` runs commands worktree-guard cannot see; leave it out.', {}, 'ALL')]),
     ('git clone --config=core.hooksPath=/tmp/h /tmp/r /tmp/d', {'WG305'}, [('WG305', '`git -c core.hookspath=…` runs hooks worktree-guard cannot see; leave it out.', {}, 'ALL')]),
-    ('git clone --config $X /tmp/r /tmp/d', {'WG404'}, [('WG404', '`git clone -c` is given config only known at run time ($X), which may name a command git runs; run git without it.', {}, 'ALL')]),
+    ('git clone --config $X /tmp/r /tmp/d', {'WG404'}, [('WG404', '`git clone -c` is given config only known at run time ($X), which may name a command git runs; run git without it.', {}, 'ALL'), ('WG404', '`git clone` is given $X, only known at run time, which may be -u or --upload-pack and run a command; run git without it.', {}, 'ALL')]),
     ('git -c Core.HooksPath=/tmp/h status', {'WG305'}, [('WG305', '`git -c core.hookspath=…` runs hooks worktree-guard cannot see; leave it out.', {}, 'ALL')]),
     ('git -c receive.denyNonFastForwards=false -c alias.y=z status', {'WG305'}, [('WG305', '`git -c receive.denynonfastforwards=…` lets a push update a branch another checkout has checked out; leave it out.', {}, 'ALL'), ('WG305', '`git -c alias.y=…` runs commands worktree-guard cannot see; leave it out.', {}, 'ALL')]),
     ('git -c user.name=x status', set(), []),
@@ -169,8 +169,8 @@ EDGE_RECORDS: list[tuple[str, set, list]] = [
     ('git push /tmp/x HEAD:main', set(), []),
     ('git push origin HEAD:main', set(), []),
     # a remote only known at run time may be this repository (review 24): refused when its refspec moves a checked-out branch
-    ('git push $R HEAD:main', {'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL')]),
-    ('git push {MAIN} $X', {'WG305'}, [('WG305', '`git push` into this repository with a refspec or option only known at run time could move a checked-out branch.', {}, 'ALL')]),
+    ('git push $R HEAD:main', {'WG305', 'WG404'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'ALL'), ('WG404', '`git push` is given $R, only known at run time, which may be --receive-pack or --exec and run a command; run git without it.', {}, 'ALL')]),
+    ('git push {MAIN} $X', {'WG305', 'WG404'}, [('WG305', '`git push` into this repository with a refspec or option only known at run time could move a checked-out branch.', {}, 'ALL'), ('WG404', '`git push` is given $X, only known at run time, which may be --receive-pack or --exec and run a command; run git without it.', {}, 'ALL')]),
     ('git push {MAIN}', set(), []),
     # git runs somewhere unknown: a relative remote may be this repository (review 24)
     ('cd $X; git push ../.. HEAD:main', {'WG202', 'WG305'}, [('WG305', '`git push` would move `main`, the branch checked out in {MAIN}.', {}, 'git push ../.. HEAD:main')]),
@@ -490,7 +490,7 @@ PHASE_11_RECORDS: list[tuple[str, set, list]] = [
     ('git -c push.default=upstream push', {'WG305'}, [('WG305', '`git -c push.default=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
     ('git -c Push.Default=upstream push', {'WG305'}, [('WG305', '`git -c push.default=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
     ('git -c push.default=upstream push .', {'WG305'}, [('WG305', '`git -c push.default=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
-    ('git -c push.default=upstream push $R', {'WG305'}, [('WG305', '`git -c push.default=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL')]),
+    ('git -c push.default=upstream push $R', {'WG305', 'WG404'}, [('WG305', '`git -c push.default=…` changes where `git push` sends or takes refs, which could be a branch another checkout has checked out; leave it out.', {}, 'ALL'), ('WG404', '`git push` is given $R, only known at run time, which may be --receive-pack or --exec and run a command; run git without it.', {}, 'ALL')]),
     ('git -c push.default=current push -q origin', set(), []),
     ('git -c push.default=upstream push origin', set(), []),
     # only push reads push.default (a false WG305 on fetch and pull, phase 11's run)

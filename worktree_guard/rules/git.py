@@ -364,7 +364,7 @@ def _lasting_door(call: GitCall, command: ShellCommand, ctx: Context, flags: set
     each), and `core.fsmonitor 'rm -f <main>/README.md'` before a `git status` in the next call removed the file
     (git 2.39). Removing a key passes: git then reads the shared config, which `git config` cannot write unrefused
     (WG305; `git branch -t` and `push -u` write an upstream there, harmless without push.default upstream)."""
-    from ..shell.git_call import LOCATION_KEYS, REDIRECT_KEYS, SETUP_KEYS, allows_ext, code_kind
+    from ..shell.git_call import LOCATION_KEYS, REDIRECT_KEYS, SETUP_KEYS, allows_ext, code_kind, local_url
 
     if flags & {"-e", "--edit", "--rename-section", "--remove-section"}:
         return "(an edited, renamed or removed section)", "worktree-guard cannot tell which keys it holds then"
@@ -389,19 +389,19 @@ def _lasting_door(call: GitCall, command: ShellCommand, ctx: Context, flags: set
         return raw, "a later git in it would run that code, or let a push update a checked-out branch, without worktree-guard seeing it"
     if (section, variable) in (("remote", "url"), ("remote", "pushurl")):
         # a URL's value is a path whatever it looks like (`selfrepo`, then `ln -s . selfrepo`: review 27a)
-        if value is None or _local_url(value):
+        if value is None or local_url(value):
             return raw, "a later push or fetch in it would go to a path on this machine, which is or may come to be this repository itself, whose branches the other checkouts have checked out"
         return None
     if (section, variable) in (("branch", "remote"), ("branch", "pushremote")) or key == "remote.pushdefault":
         # a remote's name (a bare word), or a URL or path
-        if value is None or (_names_a_path(value) and _local_url(value)):
+        if value is None or (_names_a_path(value) and local_url(value)):
             return raw, "a later push or fetch in it would go to a path on this machine, which is or may come to be this repository itself, whose branches the other checkouts have checked out"
         return None
     if (section, variable) in (("url", "insteadof"), ("url", "pushinsteadof")):
         # git replaces the matched prefix by this base as text, so any local base may lead into this repository
         # (`url./.insteadOf gh:` then `git pull gh:<W's path without its slash>`: review 27a)
         base = raw[len("url."):].rpartition(".")[0]
-        if _local_url(base):
+        if local_url(base):
             return raw, "a later push or fetch in it would be rewritten to a path on this machine, which may be this repository itself, whose branches the other checkouts have checked out"
         return None
     if (section, variable) in REDIRECT_KEYS:
@@ -415,17 +415,6 @@ def _lasting_door(call: GitCall, command: ShellCommand, ctx: Context, flags: set
     if key == "push.default" and (value is None or value.strip().lower() in ("upstream", "tracking")):
         return raw, "a later `git push` in it would push to the branch's upstream, which may be a branch another checkout has checked out"
     return None
-
-
-def _local_url(url: str) -> bool:
-    """Whether a remote URL names a place on this machine: a path (absolute, relative, `~`, a bare word) or a
-    `file:` URL; not a URL of another scheme, nor ssh's scp-like `host:path` (a colon before the first slash)."""
-    url = url.strip()
-    if url.lower().startswith("file:"):
-        return True
-    if "://" in url:
-        return False
-    return ":" not in url.partition("/")[0]
 
 
 def _names_a_path(remote: str) -> bool:
@@ -455,10 +444,6 @@ def _shared_branches_in(refspec: str, branches: dict[str, str], push: bool, glob
     return [branch for branch in branches if any(p.fullmatch(f"refs/heads/{branch}") for p in patterns)]
 
 
-#: A word that is one parameter's value, double-quoted: one word, never split or globbed (`"$N"`, `"${N}"`).
-QUOTED_SCALAR = r'"\$(\{[A-Za-z_][A-Za-z_0-9]*\}|[A-Za-z_][A-Za-z_0-9]*)"'
-
-
 def _unknown_words(call: GitCall, parsed: ParsedArgv, command: ShellCommand) -> list[tuple[str | None, bool]]:
     """A fetch's or pull's words only known at run time, as refspecs to judge: (its pattern, True) for a glob that
     can only be a refspec or `--refmap=` (its matches are then covered, `*` and `?` as any text); (None, False) for
@@ -469,7 +454,7 @@ def _unknown_words(call: GitCall, parsed: ParsedArgv, command: ShellCommand) -> 
     named option other than --refmap and the code options, quoted as one parameter (`--depth="$N"`, `-j "$J"`)."""
     import re
 
-    from ..shell.git_call import CODE_OPTIONS
+    from ..shell.git_call import CODE_OPTIONS, QUOTED_SCALAR
 
     def plain(name: str) -> bool:  # an option other than --refmap and the code options, in any abbreviation
         code = CODE_OPTIONS.get(call.subcommand or "", ())

@@ -75,6 +75,8 @@ SUBCOMMAND_VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "remote": frozenset({"-t", "-m", "--mirror"}),
     "send-email": frozenset({"--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd", "--smtp-server", "--to", "--cc", "--bcc", "--from", "--in-reply-to", "--subject"}),
     "instaweb": frozenset({"-d", "--httpd", "-b", "--browser", "-m", "--module-path", "-p", "--port"}),
+    # -O and --open-files-in-pager take an attached value only (`-O[<pager>]`)
+    "grep": frozenset({"-e", "-f", "--max-depth", "-m", "--max-count", "-A", "--after-context", "-B", "--before-context", "-C", "--context", "--threads"}),
 }
 
 
@@ -1030,6 +1032,80 @@ EXT_ALLOWING_KEYS: dict[str, tuple[str, ...] | None] = {
 }
 
 
+def local_url(url: str) -> bool:
+    """Whether a remote URL names a place on this machine: a path (absolute, relative, `~`, a bare word) or a
+    `file:` URL; not a URL of another scheme, nor ssh's scp-like `host:path` (a colon before the first slash)."""
+    url = url.strip()
+    if url.lower().startswith("file:"):
+        return True
+    if "://" in url:
+        return False
+    return ":" not in url.partition("/")[0]
+
+
+#: Subcommands whose code options the other end of the transport runs (`--upload-pack`, `--receive-pack`, archive's
+#: `--exec`): on this machine only for a repository here.
+REMOTE_SIDE = frozenset({"push", "ls-remote", "clone", "archive"})
+
+
+def _runs_remotely(call: GitCall, parsed: ParsedArgv, words: list[Word]) -> bool:
+    """Whether a transport's code option that one quoted run-time word may hold could only run on another machine:
+    the one word cannot split, and every repository the command names is a URL elsewhere (`git push "$R" HEAD:main`:
+    were R `--receive-pack=…`, `HEAD:main` would be the repository, ssh's `host:path`). archive runs `--exec` only for
+    a `--remote`."""
+    import re
+
+    if len(words) != 1 or not re.fullmatch(QUOTED_SCALAR, words[0].raw):
+        return False
+    if call.subcommand == "archive":
+        remotes = [value for _, value in parsed.options.get("--remote", [])]
+        return all(value is not None and not local_url(value) for value in remotes)
+    named = [value for _, value in parsed.operands if value is not None] + [value for _, value in parsed.options.get("--repo", [])]
+    return bool(named) and all(value is not None and not local_url(value) for value in named)
+
+
+#: A word that is one parameter's value, double-quoted: one word, never split or globbed (`"$N"`, `"${N}"`).
+QUOTED_SCALAR = r'"\$(\{[A-Za-z_][A-Za-z_0-9]*\}|[A-Za-z_][A-Za-z_0-9]*)"'
+#: What a word may start with, known, that makes it no option whatever follows (`origin/$B`, `"$HOME"/x` is not).
+NO_OPTION_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._~@:+%,=^")
+
+
+def words_that_may_be_options(call: GitCall, parsed: ParsedArgv, code: tuple[str, ...]) -> list[Word]:
+    """A subcommand's words only known at run time that may hold one of its `code` options: `git ls-remote "$R" x`,
+    `git archive "$A" --remote=x HEAD` and `git difftool -y "$X"` ran the code R, A and X held (`--upload-pack=…`,
+    `--exec=…`, `--extcmd=…`; stop 29), and `git rebase -ix"$X"` is `-i -x "$X"`. Left out: a word whose known start
+    is no option (`origin/$B`), one after `--`, and the value of another option quoted as one parameter (`--onto
+    "$B"`, `--onto="$B"`, `-m"$M"`)."""
+    import re
+
+    def plain(name: str) -> bool:  # an option that is no code option, in any abbreviation git accepts
+        if len(name) == 2:
+            return name not in code
+        return len(name) >= 3 and not any(o.startswith(name) for o in code if o.startswith("--"))
+
+    consumed = {id(word) for entries in parsed.options.values() for word, _ in entries if word is not None}
+    values_of_options = {id(word) for name, entries in parsed.options.items() if plain(name) for word, value in entries if value is None and word is not None}
+    takes_value = SUBCOMMAND_VALUE_OPTIONS.get(call.subcommand or "", frozenset())
+    found: list[Word] = []
+    for word, value in call.args:
+        if value == "--" and id(word) not in consumed:
+            break
+        if value is not None:
+            continue
+        raw = word.raw
+        if raw.lstrip("'\"")[:1] in NO_OPTION_START or re.fullmatch(r"[^$`*?\[{\\'\"~]*", raw):
+            continue  # a known start that is no option; or a literal git cannot read (`--stra=ours`: WG303 already)
+        if id(word) in values_of_options and re.fullmatch(QUOTED_SCALAR, raw):
+            continue
+        name, equals, rest = raw.partition("=")
+        if equals and re.fullmatch(r"--[a-z][a-z-]*", name) and plain(name) and re.fullmatch(QUOTED_SCALAR, rest):
+            continue
+        if re.fullmatch(r"-[A-Za-z]", raw[:2]) and raw[:2] in takes_value and plain(raw[:2]) and re.fullmatch(QUOTED_SCALAR, raw[2:]):
+            continue
+        found.append(word)
+    return found
+
+
 @fast_dataclass(slots=True)
 class GitCode:
     """Code one git invocation runs: shell strings (code, offset, cwd), argv lists (`bisect run`), and why some
@@ -1322,12 +1398,22 @@ def _subcommand_code(command: ShellCommand, call: GitCall, top: str | None, foun
                 cwd = os.path.join(top, ".git-rewrite", "t") if option == "--tree-filter" and top else top
                 after = arguments_after(top) if option in ARGUMENT_OPTIONS.get(sub, ()) else ""
                 found.scripts.append((value + after, word.span[0] + (1 if word.raw[:1] in "'\"" else 0), cwd))
+    flagged: set[int] = set()
     for word, value in call.args:  # `--upload-pack="$X"`, `--upl=$X`, `-u"$X"`: the option is known, its code is not (review 28c)
         raw = word.raw.lstrip("'\"")
         name, equals, _ = raw.partition("=")
         long_form = equals and name.startswith("--") and len(name) > 3 and any(o.startswith(name) for o in CODE_OPTIONS.get(sub, ()) if o.startswith("--"))
         if value is None and (long_form or (raw[:2] in CODE_OPTIONS.get(sub, ()) and len(raw) > 2 and raw[1] != "-")):
             found.opaque.append(f"`git {sub} {name if long_form else raw[:2]}…` runs a command only known at run time")
+            flagged.add(id(word))
+    code = (*CODE_OPTIONS.get(sub, ()), *(("-O", "--open-files-in-pager") if sub == "grep" else ()))
+    if code and sub not in ("fetch", "pull"):  # theirs are WG305 already (rules/git.py's _unknown_words)
+        candidates = words_that_may_be_options(call, parsed, code)
+        if sub in REMOTE_SIDE and _runs_remotely(call, parsed, candidates):
+            candidates = []
+        for word in candidates:
+            if id(word) not in flagged:
+                found.opaque.append(f"`git {sub}` is given {word.raw}, only known at run time, which may be {' or '.join(code)} and run a command")
     if sub == "grep":
         for value, word in zip(values, words):
             if value is not None and (value.startswith("--open-files-in-pager=") or (value.startswith("-O") and len(value) > 2)):
