@@ -1600,6 +1600,40 @@ def test_a_run_time_word_may_be_a_code_option_and_git_runs_it(world: Repo) -> No
         assert Path(f"{marker}{suffix}").exists(), command
 
 
+# bash's tables of command names (review 29a): BASH_CMDS' elements are the paths hashed names run, as `hash -p` sets
+# them (`BASH_CMDS[ls]=/bin/rm; ls -f <main>/README.md` removed it: test_bash_cmds_runs_another_program), and
+# BASH_ALIASES' are aliases (with expand_aliases on, or in posix mode, `ls` on a later line ran `rm -f …`). Both
+# passed on main; the `alias` builtin was WG404 already.
+NAME_TABLE_ROWS = [
+    ("BASH_CMDS[ls]=/bin/rm; ls -f {MAIN}/README.md", {"WG404"}),
+    ("declare -n r=BASH_CMDS; r[ls]=/bin/rm; ls -f {MAIN}/README.md", {"WG404"}),
+    ("shopt -s expand_aliases\nBASH_ALIASES[ls]='rm -f to-main/README.md'\nls", {"WG404"}),
+    ("bash --posix -c \"BASH_ALIASES[ls]='rm -f to-main/README.md'\nls\"", {"WG404"}),
+    ("declare -A BASH_ALIASES=([ls]=x)", {"WG404"}),
+    ("read -r 'BASH_CMDS[ls]' < f", {"WG404"}),
+    ("printf -v 'BASH_CMDS[ls]' /bin/rm", {"WG404"}),
+    ("BASH_CMDS[ls]=/bin/rm ls", {"WG404"}),
+    # must pass
+    ("echo \"$BASH_CMDS\"; ls", "pass"),
+    ("printf '%s' BASH_ALIASES", "pass"),
+    ("BASH_CMDS=([ls]=/bin/rm); ls -f x", "pass"),  # ls is then a name only known at run time, given a path in W
+]
+
+
+@pytest.mark.parametrize("command,expected", NAME_TABLE_ROWS, ids=[plain_id(r[0], 60) for r in NAME_TABLE_ROWS])
+def test_bash_name_tables_are_aliases_and_hashed_names(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_bash_cmds_runs_another_program(world: Repo) -> None:
+    """What the first row does in bash 5.2, in a copy of the main checkout's file: ls runs rm."""
+    victim = world.base / "victim"
+    victim.write_text("x\n")
+    subprocess.run(["bash", "-c", f"BASH_CMDS[ls]=/bin/rm; ls -f {victim}"], check=False, capture_output=True)
+    assert not victim.exists()
+    assert hook(world, "BASH_CMDS[ls]=/bin/rm; ls -f {MAIN}/README.md").codes == ["WG404"]
+
+
 # Review 24b (of review 24a's fixes and the startup files, shopt and remote rules). The first four passed on the
 # change before this fix (main's code denied them); all but the false-deny rows pass on main, and in bash 5.2 each
 # changed the main checkout (tests/observe/candidates.py, class "control-flow").

@@ -185,6 +185,28 @@ def _login_by_exec(command: ShellCommand) -> bool:
     return False
 
 
+#: bash's tables of command names: BASH_ALIASES' elements are aliases, BASH_CMDS' the paths hashed names run
+#: (`BASH_CMDS[ls]=/bin/rm; ls -f <main>/README.md` removed it; `shopt -s expand_aliases; BASH_ALIASES[ls]='rm …'` then
+#: `ls` on a line of its own: review 29a). Builtins that may set them by name.
+NAME_TABLES = ("BASH_ALIASES", "BASH_CMDS")
+NAMING_BUILTINS = frozenset({"export", "declare", "typeset", "local", "readonly", "read", "mapfile", "readarray", "printf", "getopts"})
+
+
+def _name_table_set(command: ShellCommand) -> str | None:
+    """BASH_ALIASES or BASH_CMDS when the command assigns one (`BASH_CMDS[ls]=…`, `declare -A BASH_ALIASES=(…)`,
+    `read 'BASH_CMDS[x]'`, `printf -v …`); None otherwise."""
+    for assignment in command.assignments:
+        if assignment.name.partition("[")[0] in NAME_TABLES:
+            return assignment.name.partition("[")[0]
+    name = command.words[0].value if command.words else None
+    if name in NAMING_BUILTINS and (name != "printf" or any(w.raw.startswith("-v") for w in command.words[1:])):
+        for word in command.words[1:]:  # as written: `declare -A BASH_ALIASES=([ls]=…)` has no static value
+            for table in NAME_TABLES:
+                if table in word.raw:
+                    return table
+    return None
+
+
 def _stdin_script(command: ShellCommand) -> tuple[str, int] | None:
     """Shell code fed on stdin by a heredoc or here-string of this command, when literal."""
     for redirect in command.node.redirects:
@@ -643,9 +665,13 @@ def escaping_links(root: str, ctx: Context) -> list[str] | None:
 
 @hookimpl
 def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
+    base = dict(rule=RULE, tool=ctx.call.tool, worktree_root=ctx.worktree_root, span=command.span)
+    table = "BASH_ALIASES" if "alias" in command.state.options and command.words else _name_table_set(command)
+    if table is not None:
+        what = "an alias" if table == "BASH_ALIASES" else "the program a command name runs, as `hash -p` does"
+        return [Violation(code="WG404", message=f"Setting {table} inside a command defines {what}, which worktree-guard does not follow; run the command it stands for directly.", **base)]
     if not command.words:
         return None
-    base = dict(rule=RULE, tool=ctx.call.tool, worktree_root=ctx.worktree_root, span=command.span)
     name = command.name
     values = command.values()
     literal = command.words[0].value

@@ -53,7 +53,8 @@ class ShellState:
     #: Variables known to be unset (`unset X`, TMPDIR absent from the hook's environment): `${X:-d}` is d.
     unset: set[str] = field(default_factory=set)
     #: Shell options set in the command that change how later words resolve (SPEC §5.2 "shell options"):
-    #: `cdable_vars`, `dotglob`, `noglob`, `expand_aliases`, `+braceexpand`… ("*" when not known which).
+    #: `cdable_vars`, `dotglob`, `noglob`, `expand_aliases`, `+braceexpand`… ("*" when not known which); "alias"
+    #: once BASH_ALIASES was set (an alias defined without the `alias` builtin).
     options: set[str] = field(default_factory=set)
     #: Canonical paths written so far by the whole command (None: a target only known at run time). One list
     #: shared by every scope: a file a subshell wrote stays written.
@@ -184,6 +185,10 @@ class ShellState:
             self.cwd, self.cwds = None, ()
         elif base == "DIRSTACK":
             self.forget_dirstack()
+        elif base == "BASH_CMDS":
+            self.hashed["*"] = None  # its elements are hashed names' paths, as `hash -p` sets them (review 29a)
+        elif base == "BASH_ALIASES":
+            self.options.add("alias")  # its elements are aliases: a later name may stand for any code (review 29a)
 
     def forget_dirstack(self) -> None:
         """The directory stack was changed in a way not followed: every entry is unknown (and one more)."""
