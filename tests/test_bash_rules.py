@@ -1617,6 +1617,16 @@ NAME_TABLE_ROWS = [
     ("echo \"$BASH_CMDS\"; ls", "pass"),
     ("printf '%s' BASH_ALIASES", "pass"),
     ("BASH_CMDS=([ls]=/bin/rm); ls -f x", "pass"),  # ls is then a name only known at run time, given a path in W
+    # bash reading its code otherwise than the parse (review 29a, each ran the rm in bash 5.2): history expansion of
+    # the lines of a script on stdin, `#` as a word in an interactive shell without interactive_comments
+    ("bash -H -o history <<'EOF'\necho to-main/README.md\nrm -f !$\nEOF", {"WG404"}),
+    ("bash <<'EOF'\nset -H -o history\necho to-main/README.md\nrm -f !$\nEOF", {"WG404"}),
+    ("env SHELLOPTS=history:histexpand bash <<'EOF'\necho to-main/README.md\nrm -f !$\nEOF", {"WG404"}),
+    ("bash -i <<'EOF'\necho to-main/README.md\nrm -f !$\nEOF", {"WG404"}),
+    ("bash -i +O interactive_comments -c 'echo # ; rm -f to-main/README.md'", {"WG404"}),
+    ("bash <<'EOF'\necho done!\nEOF", "pass"),  # non-interactive, history off
+    ("bash -i -c 'echo # a comment'", "pass"),
+    ("dash -i <<'EOF'\necho !$\nEOF", "pass"),  # dash has no history expansion
 ]
 
 

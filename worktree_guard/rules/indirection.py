@@ -207,6 +207,27 @@ def _name_table_set(command: ShellCommand) -> str | None:
     return None
 
 
+def _read_otherwise(command: ShellCommand, name: str, code: tuple[str, Word | None, str | None]) -> str | None:
+    """Why bash may read the code otherwise than its parse (review 29a): history expansion rewrites the lines of a
+    script it reads from stdin (`!$`, `!!`) once history and histexpand are on (an interactive shell, `-o history
+    -H`, SHELLOPTS, or `set -H -o history` in the script itself: `echo <main>/x` then `rm -f !$` removed it); an
+    interactive shell without interactive_comments reads `#` as a word (`bash -i +O interactive_comments -c 'echo # ;
+    rm …'` ran the rm). Only bash: dash has neither. None when neither may happen."""
+    if name not in ("bash", "rbash", "sh"):
+        return None
+    invocation = read_invocation(name, command.values())
+    line = " ".join(word.raw for word in command.words)
+    interactive = "i" in invocation.letters
+    fed = _stdin_script(command)
+    if code[0] == "stdin" and fed is not None and "!" in fed[0]:
+        if interactive or "history" in line or "history" in fed[0] or command.env("SHELLOPTS")[0]:
+            return "history expansion of `!` in the lines it reads"
+    text = (code[2] or "") + (fed[0] if fed is not None else "")
+    if interactive and "#" in text and "interactive_comments" in line + text:
+        return "`#` without interactive_comments"
+    return None
+
+
 def _stdin_script(command: ShellCommand) -> tuple[str, int] | None:
     """Shell code fed on stdin by a heredoc or here-string of this command, when literal."""
     for redirect in command.node.redirects:
@@ -702,6 +723,9 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         if code[0] == "file" and (code[2] is None or _unseen_file(code[2], command.cwd)):
             shown = code[1].raw if code[1] is not None else "?"
             return [Violation(code="WG404", message=f"`{name}` runs a script worktree-guard cannot see ({shown}); run the commands directly.", **base)]
+        reread = _read_otherwise(command, name, code)
+        if reread is not None:
+            return [Violation(code="WG404", message=f"`{name}` would read its code otherwise than worktree-guard parses it ({reread}); run the commands directly.", **base)]
     if is_powershell(name):
         message = _powershell(command)
         if message is not None:
