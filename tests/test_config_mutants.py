@@ -135,6 +135,44 @@ def test_read_toml_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert str(raised.value) == f"{over}: cannot read: larger than 2 MiB"
 
 
+def test_read_toml_reads_no_more_than_the_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(config, "MAX_CONFIG_FILE", 1 << 20)
+    reads: list[int] = []
+
+    class Recording:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            self.file = open(*args, **kwargs)  # noqa: SIM115
+
+        def __enter__(self) -> "Recording":
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.file.close()
+
+        def read(self, size: int | None = -1) -> bytes:
+            data = self.file.read(size)
+            reads.append(len(data))
+            return data
+
+    monkeypatch.setattr(config, "open", Recording, raising=False)
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"#" * (3 << 20))
+    with pytest.raises(ConfigError):
+        _read_toml(str(big))
+    assert reads == [(1 << 20) + 1]
+
+
+def test_read_toml_names_the_error_of_open_and_of_read(tmp_path: Path) -> None:
+    loop = tmp_path / "loop.toml"
+    loop.symlink_to(loop)
+    with pytest.raises(ConfigError) as raised:
+        _read_toml(str(loop))
+    assert str(raised.value) == f"{loop}: cannot read: Too many levels of symbolic links"
+    with pytest.raises(ConfigError) as raised:
+        _read_toml("/proc/self/mem")  # a regular file whose first page cannot be read
+    assert str(raised.value) == "/proc/self/mem: cannot read: Input/output error"
+
+
 @pytest.mark.parametrize("data", [b"mode = \n", b"\xff = 1\n"])
 def test_read_toml_invalid(tmp_path: Path, data: bytes) -> None:
     path = tmp_path / "bad.toml"

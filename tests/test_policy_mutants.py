@@ -105,10 +105,26 @@ def test_own_paths_leave_out_the_root_home_and_the_temp_dir(own_env: Path, monke
 
 
 def test_own_paths_home_is_compared_as_the_home_given(own_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # A home that is `~` (HOME unexpanded) is the path `/~`, not the process's HOME.
-    monkeypatch.setenv("HOME", "~")
+    # A home given as `~` is the path `/~` (expanded with itself), not the process's HOME.
     monkeypatch.setenv("CODEX_HOME", "/~")
     assert "/~" not in own_paths("~")
+    assert f"{own_env}/home/.gemini" in own_paths("~")
+
+
+def test_own_paths_state_dir_under_the_home_given_when_HOME_is_relative(own_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    base = own_env
+    monkeypatch.setenv("HOME", "relative")
+    monkeypatch.delenv("XDG_STATE_HOME")
+    assert f"{base}/given/.local/state/worktree-guard" in own_paths(f"{base}/given")
+
+
+def test_a_policy_finds_the_guards_own_paths_itself(own_env: Path) -> None:
+    base = own_env
+    policy = policy_for(base, home=f"{base}/home", allow=[str(base)])
+    assert policy.own == own_paths(f"{base}/home")
+    assert policy.touches_own(f"{base}/cache/worktree-guard/x")
+    assert policy.judge_resolved(f"{base}/cache/worktree-guard/x") == Judgement("outside", f"{base}/cache/worktree-guard/x")
+    assert policy.judge_resolved(f"{base}/free/x") == Judgement("allowed", f"{base}/free/x")
 
 
 # --- PathPolicy: construction --------------------------------------------------------------------------------------
