@@ -45,7 +45,20 @@ EQUIVALENTS = REPO / "bench" / "mutation-equivalents.txt"
 PHASE_1 = ["paths", "layout", "isolation", "policy", "config", "agents"]
 #: Left out of the test selection: they judge in child processes, which load the checkout's editable install and
 #: never the mutants (and test_install compares the paths it writes with the checkout's own).
-IGNORED_TESTS = ["tests/e2e", "tests/test_daemon.py", "tests/test_install.py"]
+IGNORED_TESTS = ["tests/e2e", "tests/test_daemon.py", "tests/test_install.py", "tests/test_hook_faults.py"]
+#: Tests that wait for a daemon. In the copy, the daemon a hook process starts runs `python -P -m worktree_guard.daemon`,
+#: which imports the checkout's editable install, not mutants/: its package dir is not the one it was started for
+#: (`--package-dir`), so it exits (daemon.py), no daemon ever listens, and the test fails after 60 s. In the coverage
+#: pass that failure stopped mutmut with "failed to collect stats. runner returned 1" and no output (phase 14).
+#: tests/test_hook_faults.py (above) is all such tests; these are the others.
+DAEMON_TESTS = [
+    "tests/test_daemon_identity.py::test_a_stopped_daemon_is_killed_through_its_pidfd",
+    "tests/test_judged_once.py::test_a_stop_whose_save_stalls_in_the_daemon_is_still_blocked_once",
+    "tests/test_judged_once.py::test_an_audit_line_is_written_once_when_the_daemon_abandons_the_judgement",
+    "tests/test_judged_once.py::test_a_served_calls_audit_line_is_written_by_the_hook_process",
+    "tests/test_judged_once.py::test_calls_that_write_state_are_declined_by_the_daemon_before_anything_is_written",
+    "tests/test_main_session_isolated.py::test_the_daemon_declines_the_call_that_writes_the_record_and_serves_the_rest",
+]
 
 # mutmut's exit codes per mutant (mutmut.stats.status_by_exit_code).
 KILLED = {1, 3, 37}
@@ -115,7 +128,7 @@ def lift_hookimpls(workdir: Path, files: list[str]) -> int:
 def write_config(workdir: Path, files: list[str], pytest_args: list[str], tests: list[str] | None = None, warmup: str = "none") -> None:
     # mutmut reads [tool.mutmut] from pyproject.toml, else [mutmut] from setup.cfg: the project has neither,
     # so the run's own setup.cfg in the copy is the configuration.
-    selection = [*(tests or ["tests"]), *(f"--ignore={t}" for t in IGNORED_TESTS), *pytest_args]
+    selection = [*(tests or ["tests"]), *(f"--ignore={t}" for t in IGNORED_TESTS), *(f"--deselect={t}" for t in DAEMON_TESTS), *pytest_args]
     # mutmut copies the sources and tests/ into mutants/; the tests also read fixtures/, hooks/, .claude-plugin/…
     also_copy = sorted(p.name for p in workdir.iterdir() if p.name not in (PACKAGE, "tests", "mutants", "setup.cfg"))
     lines = [

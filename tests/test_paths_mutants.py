@@ -1,0 +1,267 @@
+"""paths.py exactly, function by function: the rows that phase 14 of issue 13 (mutation testing, docs/testing.md)
+found missing. Each pins what a function returns for an input where a one-token change of its code gives another
+answer (HOME against the `home` argument, a leading `//`, a device path, a pattern's literal prefix through a
+symlink, the fast literal matcher against pathspec)."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from worktree_guard import paths, records
+from worktree_guard.paths import (
+    PathPatterns,
+    _anchored_literals,
+    _canonical_pattern,
+    _literal_matches,
+    _plain,
+    absolute_home,
+    canonical,
+    cleaned,
+    deepest_root,
+    expand_user,
+    home_dir,
+    inside,
+    temp_dirs,
+)
+
+
+@pytest.fixture
+def base(tmp_path: Path) -> Path:
+    """tmp_path canonical, with `real/` and `link` -> real, `dirX/` (a name ending in X) and `sp ` (ending in a space)."""
+    root = Path(os.path.realpath(tmp_path))
+    (root / "real").mkdir()
+    (root / "link").symlink_to(root / "real")
+    (root / "dirX").mkdir()
+    return root
+
+
+# --- HOME, the passwd entry, `~` ---------------------------------------------------------------------------------
+
+
+def test_home_dir_is_HOME_when_set_else_the_passwd_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", "/some/home")
+    assert home_dir() == "/some/home"
+    monkeypatch.delenv("HOME")
+    assert home_dir() == pwd.getpwuid(os.getuid()).pw_dir
+
+
+def test_without_a_passwd_entry_home_is_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing(uid: int) -> None:
+        raise KeyError(uid)
+
+    monkeypatch.setattr(pwd, "getpwuid", missing)
+    monkeypatch.delenv("HOME", raising=False)
+    assert paths._passwd_home() == "/"
+    assert home_dir() == "/"
+    assert absolute_home({}) == "/"
+
+
+def test_absolute_home_reads_the_environment_it_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", "/from/os/environ")
+    passwd = pwd.getpwuid(os.getuid()).pw_dir
+    assert absolute_home({"HOME": "/given"}) == "/given"
+    assert absolute_home({"HOME": "relative/home"}) == passwd
+    assert absolute_home({}) == passwd
+    assert absolute_home() == "/from/os/environ"
+    monkeypatch.setenv("HOME", "relative")
+    assert absolute_home() == passwd
+
+
+def test_expand_user_uses_the_home_it_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", "/env/home")
+    assert expand_user("~", "/h") == "/h"
+    assert expand_user("~/a/b", "/h") == "/h/a/b"
+    assert expand_user("~/a/b") == "/env/home/a/b"
+    assert expand_user("~root") == pwd.getpwnam("root").pw_dir
+    assert expand_user("~root/a/b") == pwd.getpwnam("root").pw_dir + "/a/b"
+    assert expand_user("/a/~/b", "/h") == "/a/~/b"
+
+
+# --- canonical, cleaned --------------------------------------------------------------------------------------------
+
+
+def test_canonical_uses_the_home_argument_not_HOME(monkeypatch: pytest.MonkeyPatch, base: Path) -> None:
+    monkeypatch.setenv("HOME", "/env/home")
+    assert canonical("~/link/f", "/", str(base)) == f"{base}/real/f"
+    assert canonical("~/x", "/") == "/env/home/x"
+
+
+def test_canonical_a_leading_double_slash_is_one_slash_before_the_device_test() -> None:
+    # POSIX leaves `//` alone (normpath keeps it); `//dev/stdout` is still the device, kept as written, not resolved
+    # to /proc/self/fd/1 or a pipe.
+    assert canonical("//dev/stdout", "/") == "/dev/stdout"
+    assert canonical("//dev/fd/0", "/") == "/dev/fd/0"
+    assert canonical("/dev/../dev/stderr", "/") == "/dev/stderr"
+    assert canonical("//X/dev/null", "/") == "/X/dev/null"  # one slash taken off, nothing else
+
+
+def test_canonical_joins_a_relative_path_to_cwd(base: Path) -> None:
+    assert canonical("f", str(base / "link")) == f"{base}/real/f"
+    assert canonical("link", str(base)) == f"{base}/real"
+
+
+def test_cleaned_drops_dotdot_as_text_before_symlinks(monkeypatch: pytest.MonkeyPatch, base: Path) -> None:
+    (base / "real" / "deep").mkdir()
+    (base / "dlink").symlink_to(base / "real" / "deep")
+    assert cleaned("dlink/../x", str(base)) == f"{base}/x"
+    assert canonical("dlink/../x", str(base)) == f"{base}/real/x"
+    monkeypatch.setenv("HOME", "/env/home")
+    assert cleaned("~/dlink/../link/f", "/", str(base)) == f"{base}/real/f"
+    assert cleaned("/abs/../y", str(base)) == "/y"
+
+
+# --- containment -------------------------------------------------------------------------------------------------
+
+
+def test_deepest_root_is_none_when_no_root_holds_the_path() -> None:
+    assert deepest_root("/x/y", ["/y", "/x/z"]) is None
+    assert deepest_root("/x/y", []) is None
+    assert deepest_root("/x/y", ["/x/y", "/x", "/"]) == "/x/y"
+    assert deepest_root("/x/y", ["/", "/x"]) == "/x"
+
+
+def test_inside_the_root_directory() -> None:
+    assert inside("/", "/")
+    assert inside("/a", "/")
+    assert not inside("a", "/")
+    assert not inside("/ab", "/a")
+    assert inside("/a/b", "/a")
+
+
+# --- the temp dirs -------------------------------------------------------------------------------------------------
+
+
+def test_temp_dirs_add_an_absolute_TMPDIR_only(monkeypatch: pytest.MonkeyPatch, base: Path) -> None:
+    system = os.path.realpath(tempfile.gettempdir())
+    monkeypatch.setenv("TMPDIR", str(base / "link"))
+    assert temp_dirs() == sorted({system, f"{base}/real"})
+    monkeypatch.setenv("TMPDIR", "relative")
+    assert temp_dirs() == [system]
+    monkeypatch.delenv("TMPDIR")
+    assert temp_dirs() == [system]
+
+
+# --- patterns ------------------------------------------------------------------------------------------------------
+
+
+def test_canonical_pattern_resolves_the_literal_prefix_only(monkeypatch: pytest.MonkeyPatch, base: Path) -> None:
+    monkeypatch.setenv("HOME", "/env/home")
+    assert _canonical_pattern(f"{base}/link/*.txt", None) == f"{base}/real/*.txt"
+    assert _canonical_pattern(f"{base}/link/a/*/b", None) == f"{base}/real/a/*/b"
+    assert _canonical_pattern(f"{base}/link", None) == f"{base}/real"
+    assert _canonical_pattern(f"{base}/link/", None) == f"{base}/real"
+    assert _canonical_pattern(f"{base}/dirX/*", None) == f"{base}/dirX/*"
+    assert _canonical_pattern(f"{base}/*/x", None) == f"{base}/*/x"
+    assert _canonical_pattern("~/link/x*", str(base)) == f"{base}/real/x*"
+    assert _canonical_pattern("/*", None) == "/*"
+    assert _canonical_pattern("/", None) == "/"
+    assert _canonical_pattern("*.txt", None) == "*.txt"
+    assert _canonical_pattern("/dev/fd/*", None) == "/dev/fd/*"
+    monkeypatch.setenv("WG_TEST_BASE", str(base))
+    assert _canonical_pattern("$WG_TEST_BASE/link/y?", None) == f"{base}/real/y?"
+
+
+def test_path_patterns_absolute_adds_the_tree_of_each_plain_directory(monkeypatch: pytest.MonkeyPatch, base: Path) -> None:
+    monkeypatch.setenv("HOME", "/env/home")
+    assert PathPatterns([f"{base}/link"]).patterns == [f"{base}/real", f"{base}/real/**"]
+    assert PathPatterns([f"{base}/dirX"]).patterns == [f"{base}/dirX", f"{base}/dirX/**"]
+    assert PathPatterns([f"{base}/sp "]).patterns == [f"{base}/sp ", f"{base}/sp /**"]
+    assert PathPatterns([f"{base}/link/*.txt"]).patterns == [f"{base}/real/*.txt"]
+    assert PathPatterns(["/dev/null", "/dev/fd/*"]).patterns == ["/dev/null", "/dev/fd/*"]
+    assert PathPatterns(["~/link"], str(base)).patterns == [f"{base}/real", f"{base}/real/**"]
+    # relative (a protect-list): as written, no tree added, no `~` expanded
+    assert PathPatterns(["build", "~/x", "*.log"], str(base), absolute=False).patterns == ["build", "~/x", "*.log"]
+
+
+def test_path_patterns_match(base: Path) -> None:
+    allow = PathPatterns([f"{base}/link", "/tmp/x*"])
+    assert allow.matches(f"{base}/real")
+    assert allow.matches(f"{base}/real/a/b")
+    assert not allow.matches(f"{base}/realx")
+    assert not PathPatterns([]).matches("/anything")
+    assert not PathPatterns([], absolute=False).matches("a")
+    protect = PathPatterns(["*.log"], absolute=False)
+    assert protect._literal is None
+    assert protect.matches("a/b.log")
+    assert not protect.matches("a/b.txt")
+
+
+DEFAULT = ["/.git", "/.git/**", "**/.git", "**/.git/**"]
+
+
+def test_the_literal_patterns_are_read_exactly() -> None:
+    assert _anchored_literals(DEFAULT) == [(False, ".git", False), (False, ".git", True), (True, ".git", False), (True, ".git", True)]
+    assert _anchored_literals(["/a/b", "/a b/**"]) == [(False, "a/b", False), (False, "a b", True)]
+    assert _anchored_literals([]) == []
+
+
+@pytest.mark.parametrize("pattern", ["/", "xy", "**/a/b", "/a/", "//a", "/a*", "/a?", "/[a]", "/a/../b", "/a/./b", "/a\\b", "**/", "/**", "!a", "**/a*"])
+def test_patterns_that_are_not_plain_literals_go_to_pathspec(pattern: str) -> None:
+    assert _anchored_literals([pattern]) is None
+    assert _anchored_literals(["/.git", pattern]) is None
+
+
+# (patterns, path, expected): the fast matcher and pathspec agree on each (checked both ways below).
+LITERAL_ROWS = [
+    (["/a"], "a", True),
+    (["/a"], "a/x", True),
+    (["/a"], "/a/x", True),
+    (["/a"], "b", False),
+    (["/a"], "ab", False),
+    (["/a"], "Xa", False),
+    (["/a"], "x/a", False),
+    (["/a/**"], "a", False),
+    (["/a/**"], "/a", False),
+    (["/a/**"], "a/x", True),
+    (["/a/b"], "a/b/c", True),
+    (["/a/b"], "a/c", False),
+    (["**/a"], "a", True),
+    (["**/a"], "x/a", True),
+    (["**/a"], "x/a/y", True),
+    (["**/a"], "x/ab", False),
+    (["**/a/**"], "x/a", False),
+    (["**/a/**"], "a", False),
+    (["**/a/**"], "a/b", True),
+    (["**/a/**"], "x/a/b", True),
+    (DEFAULT, ".git", True),
+    (DEFAULT, "/.git", True),
+    (DEFAULT, "src/.git/config", True),
+    (DEFAULT, ".gitx", False),
+    # not plain: pathspec decides (the fast matcher would answer otherwise)
+    (["/.git"], "./.git", True),
+    (["/.git"], "//.git", False),
+    (["/b"], "a/../b", False),
+    (["**/.git"], "a/./.git", True),
+]
+
+
+@pytest.mark.parametrize("patterns,path,expected", LITERAL_ROWS)
+def test_literal_patterns_match_as_pathspec_does(patterns: list[str], path: str, expected: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = PathPatterns(patterns, absolute=False)
+    assert fast._literal is not None
+    assert fast.matches(path) is expected
+    with monkeypatch.context() as patch:
+        patch.setattr(records, "FAST_PATH", False)
+        assert PathPatterns(patterns, absolute=False).matches(path) is expected
+
+
+@pytest.mark.parametrize("patterns,path,expected", [row for row in LITERAL_ROWS if _plain(row[1])])
+def test_a_plain_path_is_matched_without_pathspec(patterns: list[str], path: str, expected: bool) -> None:
+    fast = PathPatterns(patterns, absolute=False)
+    assert fast.matches(path) is expected
+    assert fast._spec is None  # pathspec neither imported nor compiled
+    bare = path.lstrip("/")
+    assert any(_literal_matches(p, bare, bare.split("/")) for p in fast._literal) is expected
+
+
+def test_plain_paths() -> None:
+    assert _plain("a/b/.git")
+    assert _plain("/a/b")
+    assert _plain("a/")
+    for path in ("a//b", "//a", "./a", "a/.", "a/../b", "..", "a\\b"):
+        assert not _plain(path), path
