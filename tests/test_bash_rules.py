@@ -1529,6 +1529,20 @@ SHELL_COMMAND_LINE_ROWS = [
     ("bash -c 'chmod +x TO-MAI?'", "pass"),
     ("env SHELLOPTS=braceexpand bash -c 'cd to-main/..; rm -f x'", "pass"),
     ("env BASHOPTS=extglob bash -c 'X=/tmp/safe; echo {MAIN}/x | read X; rm -f \"$X\"'", "pass"),
+    # review 29a: one-dash long options, +c, a lone +, dash's -sc (string, then stdin), rbash; each ran the rm
+    ("bash -login -c 'rm -f {MAIN}/README.md'", {"WG401"}),
+    ("bash -noediting -c 'rm -f {MAIN}/README.md'", {"WG401"}),
+    ("bash -posix -c 'rm -f {MAIN}/README.md' <<< true", {"WG401"}),
+    ("bash -rcfile /dev/null -c 'rm -f {MAIN}/README.md'", {"WG401"}),
+    ("bash +c 'rm -f {MAIN}/README.md'", {"WG401"}),
+    ("bash + -c 'rm -f {MAIN}/README.md'", {"WG401"}),
+    ("dash -sc true <<< 'rm -f {MAIN}/README.md'", {"WG401"}),
+    ("rbash -c 'rm -f {MAIN}/README.md'", {"WG401"}),
+    ("sh -sc true <<< 'rm -f {MAIN}/README.md'", {"WG404"}),  # bash reads no stdin there, dash does: not known
+    # review 29b: joined, a trailing backslash would take stdin's first line into the string
+    ("dash -sc 'echo \\' <<'EOF'\nrm -f {MAIN}/README.md\nEOF", {"WG404"}),
+    ("dash -sc 'echo a' <<< 'echo b'", "pass"),
+    ("bash -login -c 'ls'", "pass"),
 ]
 
 
@@ -1560,7 +1574,7 @@ GIT_RUN_TIME_OPTION_ROWS = [
     ('git rebase --onto "$B" main', "pass"),
     ('git rebase --onto="$B" main', "pass"),
     ('git rebase origin/"$B"', "pass"),
-    ('git push origin HEAD:$TARGET', "pass"),
+    ('git push origin HEAD:"$TARGET"', "pass"),  # unquoted, `HEAD:$TARGET` may split (review 29b): WG404 below
     ('git push -o "$O" origin HEAD', "pass"),
     ('git clone --depth="$N" https://example.invalid/r {BASE}/c', "pass"),
     ('git grep -e "$P"', "pass"),
@@ -1570,12 +1584,41 @@ GIT_RUN_TIME_OPTION_ROWS = [
     # a transport's code options run at the other end: here only for a repository on this machine
     ('git push "$R" HEAD:feature', "pass"),  # were R `--receive-pack=…`, `HEAD:feature` would be ssh's host:path
     ('git ls-remote "$R" https://example.invalid/r', "pass"),
-    ('git archive "$A" HEAD', "pass"),  # --exec only counts with --remote
-    ('git archive "$A" --remote=https://example.invalid/r HEAD', "pass"),
+    # review 29b: a run-time word may be any option, not only a code option: archive's `--output=<main>/x` writes
+    # there, clone's `--config=core.sshCommand=…` runs here (both did in git 2.39)
+    ('git archive "$A" HEAD', {"WG404"}),
+    ('git archive "$A" --remote=https://example.invalid/r HEAD', {"WG404"}),
+    ('git clone "$R" git@example.invalid:x/y.git', {"WG404"}),
+    # an unquoted expansion after a known start may split into more words (`HEAD~1 --exec=…`); `~-` is $OLDPWD,
+    # `@(` an extglob; push --signed takes no next word (review 29b: each ran the code)
+    ('git rebase HEAD~$N', {"WG404"}),
+    ('git push origin HEAD:$B', {"WG404"}),
+    ('git rebase ~- main', {"WG404"}),
+    ('shopt -s extglob\ngit rebase @(--exec*) main', {"WG404"}),
+    ('git push --signed "$X" origin w', {"WG404"}),
+    ('git rebase "HEAD~$N"', "pass"),
     ('git archive "$A" "$B" HEAD', {"WG404"}),  # one may be --remote=<here>, the other --exec=…
     ('git push $R HEAD:feature', {"WG404"}),  # unquoted, R may split into `--receive-pack=… <here>`
     ('git clone "$U" {BASE}/c', {"WG404"}),  # {BASE}/c would be the repository, here
 ]
+
+
+# Code in a literal option git reads (review 29b): grep's -O in a cluster or abbreviated, and filter-branch's
+# --prune-empty, which takes no value (the filter after it was read as its value and never walked). Each passed on
+# main and ran the code in git 2.39.
+GIT_LITERAL_CODE_ROWS = [
+    ("git grep -nO'rm -f {MAIN}/README.md' hi", {"WG401", "WG403"}),
+    ("git grep --open='rm -f {MAIN}/README.md' hi", {"WG401", "WG403"}),
+    ("git grep --open-files='rm -f {MAIN}/README.md' hi", {"WG401", "WG403"}),
+    ("FILTER_BRANCH_SQUELCH_WARNING=1 git filter-branch --prune-empty --tree-filter 'rm -f {MAIN}/README.md' HEAD", {"WG401"}),
+    ("git grep -eO'x' hi", "pass"),  # -e takes the rest: the pattern O'x'
+    ("git grep -n -- -O hi", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", GIT_LITERAL_CODE_ROWS, ids=[plain_id(r[0], 60) for r in GIT_LITERAL_CODE_ROWS])
+def test_code_in_a_literal_git_option(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
 
 
 @pytest.mark.parametrize("command,expected", GIT_RUN_TIME_OPTION_ROWS, ids=[plain_id(r[0], 60) for r in GIT_RUN_TIME_OPTION_ROWS])

@@ -718,8 +718,13 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         code = _shell_code(command)
         if code[0] == "c" and code[2] is None:
             return [Violation(code="WG404", message=f"`{name} -c` runs shell code only known at run time; pass it a literal string.", **base)]
-        if (code[0] == "stdin" or read_invocation(name, values).then_stdin) and _stdin_script(command) is None:
+        then_stdin = read_invocation(name, values).then_stdin
+        if (code[0] == "stdin" or then_stdin) and _stdin_script(command) is None:
             return [Violation(code="WG404", message=f"`{name}` runs shell code from its input, which worktree-guard cannot see; run the commands directly.", **base)]
+        if then_stdin and code[2] is not None and (code[2].rstrip().endswith("\\") or "<<" in code[2]):
+            # dash parses the string alone, then its input: joined, a trailing `\` or a here-document would take the
+            # input's first lines into the string (review 29b: `dash -sc 'echo \' <<< 'rm -f …'` ran the rm)
+            return [Violation(code="WG404", message=f"`{name} -sc` runs the string and then its input, which worktree-guard walks joined; end the string plainly or run the commands directly.", **base)]
         if code[0] == "file" and (code[2] is None or _unseen_file(code[2], command.cwd)):
             shown = code[1].raw if code[1] is not None else "?"
             return [Violation(code="WG404", message=f"`{name}` runs a script worktree-guard cannot see ({shown}); run the commands directly.", **base)]

@@ -18,6 +18,7 @@ from ..layout import LayoutUnknown, find_layout, git_checkouts_at, git_dir_link,
 from ..paths import canonical
 from .programs import ParsedArgv, Target, WriteSpec, parse_argv
 from .runners import LESSKEY_FILES, LESSKEY_VARIABLES, less_options_opaque
+from .words import has_unquoted_expansion
 
 if TYPE_CHECKING:
     from .ast import Word
@@ -65,12 +66,12 @@ SUBCOMMAND_VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "format-patch": frozenset({"-o", "--output-directory", "--subject-prefix", "--suffix", "--in-reply-to", "--to", "--cc", "--from", "--base", "--start-number", "-v", "--reroll-count", "--signature", "--signature-file", "--range-diff", "--interdiff", "--creation-factor"}),
     "fetch": frozenset({"--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "--upload-pack", "-o", "--server-option", "--negotiation-tip", "--refmap"}),
     "pull": frozenset({"-s", "-X", "-o"}) | frozenset(PULL_VALUE_OPTIONS),  # -S and -j take an attached value only
-    "push": frozenset({"--repo", "--receive-pack", "--exec", "-o", "--push-option", "--signed"}),
+    "push": frozenset({"--repo", "--receive-pack", "--exec", "-o", "--push-option"}),  # --signed: an attached value only
     "notes": frozenset({"--ref", "-m", "-F", "-C", "-c"}),
     "replace": frozenset({"--format"}),
     "rebase": frozenset({"-x", "--exec", "--onto", "-s", "--strategy", "-X", "--strategy-option", "-C", "--whitespace"}),
     "difftool": frozenset({"-x", "--extcmd", "-t", "--tool"}),
-    "filter-branch": frozenset({"--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter", "--subdirectory-filter", "--prune-empty", "--original", "-d", "--setup", "--state-branch"}),
+    "filter-branch": frozenset({"--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter", "--subdirectory-filter", "--original", "-d", "--setup", "--state-branch"}),
     "merge-file": frozenset({"-L", "--marker-size"}),
     "remote": frozenset({"-t", "-m", "--mirror"}),
     "send-email": frozenset({"--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd", "--smtp-server", "--to", "--cc", "--bcc", "--from", "--in-reply-to", "--subject"}),
@@ -179,6 +180,7 @@ GUARDED_FLAGS: dict[str, frozenset[str]] = {
     "clone": frozenset({"--bare", "--mirror"}),
     "rebase": frozenset({"--interactive", "--edit-todo"}),
     "fetch": frozenset({"--update-head-ok"}),  # review 28a: `--update-h` moved main
+    "grep": frozenset({"--open-files-in-pager"}),  # review 29b: `--open='CODE'` ran CODE
     "config": frozenset({
         "--global", "--system", "--local", "--worktree", "--get", "--get-all", "--get-regexp", "--get-urlmatch",
         "--replace-all", "--add", "--unset", "--unset-all", "--rename-section", "--remove-section", "--list",
@@ -1043,31 +1045,29 @@ def local_url(url: str) -> bool:
     return ":" not in url.partition("/")[0]
 
 
-#: Subcommands whose code options the other end of the transport runs (`--upload-pack`, `--receive-pack`, archive's
-#: `--exec`): on this machine only for a repository here.
-REMOTE_SIDE = frozenset({"push", "ls-remote", "clone", "archive"})
+#: Subcommands whose code options the other end of the transport runs (`--upload-pack`, `--receive-pack`): on this
+#: machine only for a repository here, and whose other options run or write nothing here. Not clone (`--config=
+#: core.sshCommand=…` runs here) nor archive (`--output=<main>/x` writes there): review 29b.
+REMOTE_SIDE = frozenset({"push", "ls-remote"})
 
 
 def _runs_remotely(call: GitCall, parsed: ParsedArgv, words: list[Word]) -> bool:
     """Whether a transport's code option that one quoted run-time word may hold could only run on another machine:
     the one word cannot split, and every repository the command names is a URL elsewhere (`git push "$R" HEAD:main`:
-    were R `--receive-pack=…`, `HEAD:main` would be the repository, ssh's `host:path`). archive runs `--exec` only for
-    a `--remote`."""
+    were R `--receive-pack=…`, `HEAD:main` would be the repository, ssh's `host:path`)."""
     import re
 
     if len(words) != 1 or not re.fullmatch(QUOTED_SCALAR, words[0].raw):
         return False
-    if call.subcommand == "archive":
-        remotes = [value for _, value in parsed.options.get("--remote", [])]
-        return all(value is not None and not local_url(value) for value in remotes)
     named = [value for _, value in parsed.operands if value is not None] + [value for _, value in parsed.options.get("--repo", [])]
     return bool(named) and all(value is not None and not local_url(value) for value in named)
 
 
 #: A word that is one parameter's value, double-quoted: one word, never split or globbed (`"$N"`, `"${N}"`).
 QUOTED_SCALAR = r'"\$(\{[A-Za-z_][A-Za-z_0-9]*\}|[A-Za-z_][A-Za-z_0-9]*)"'
-#: What a word may start with, known, that makes it no option whatever follows (`origin/$B`, `"$HOME"/x` is not).
-NO_OPTION_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._~@:+%,=^")
+#: What a word may start with, known, that makes it no option whatever follows, unless bash splits it (`origin/"$B"`;
+#: not `~-` or `~+`, which are $OLDPWD and $PWD, nor extglob's `@(` and `+(`: review 29b).
+NO_OPTION_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._:%,=^")
 
 
 def words_that_may_be_options(call: GitCall, parsed: ParsedArgv, code: tuple[str, ...]) -> list[Word]:
@@ -1093,8 +1093,10 @@ def words_that_may_be_options(call: GitCall, parsed: ParsedArgv, code: tuple[str
         if value is not None:
             continue
         raw = word.raw
-        if raw.lstrip("'\"")[:1] in NO_OPTION_START or re.fullmatch(r"[^$`*?\[{\\'\"~]*", raw):
-            continue  # a known start that is no option; or a literal git cannot read (`--stra=ours`: WG303 already)
+        if re.fullmatch(r"[^$`*?\[{\\'\"~@+!]*", raw):
+            continue  # a literal git cannot read (`--stra=ours`: WG303 already)
+        if raw.lstrip("'\"")[:1] in NO_OPTION_START and not has_unquoted_expansion(raw):
+            continue  # a known start that is no option, in one field (`HEAD~$N` may split into `HEAD~1 --exec=…`)
         if id(word) in values_of_options and re.fullmatch(QUOTED_SCALAR, raw):
             continue
         name, equals, rest = raw.partition("=")
@@ -1415,9 +1417,25 @@ def _subcommand_code(command: ShellCommand, call: GitCall, top: str | None, foun
             if id(word) not in flagged:
                 found.opaque.append(f"`git {sub}` is given {word.raw}, only known at run time, which may be {' or '.join(code)} and run a command")
     if sub == "grep":
+        takes = SUBCOMMAND_VALUE_OPTIONS["grep"]
         for value, word in zip(values, words):
-            if value is not None and (value.startswith("--open-files-in-pager=") or (value.startswith("-O") and len(value) > 2)):
-                pager = value.partition("=")[2] if value.startswith("--") else value[2:]
+            if value is None or value == "--":
+                if value == "--":
+                    break
+                continue
+            pager = None
+            if value.startswith("--open-files-in-pager="):  # an abbreviation is written in full (_unabbreviated)
+                pager = value.partition("=")[2]
+            elif value[:1] == "-" and value[:2] != "--":
+                # a cluster, read letter by letter: `-nO'CODE'` is `-n -O'CODE'` (review 29b); a letter that takes a
+                # value takes the rest
+                for k, letter in enumerate(value[1:], start=1):
+                    if letter == "O":
+                        pager = value[k + 1:] or None
+                        break
+                    if "-" + letter in takes:
+                        break
+            if pager:
                 found.scripts.append((pager + arguments_after(top), word.span[0], top))  # the matching files follow
     if sub == "bisect" and values[:1] == ["run"]:
         found.argv.append((words[1:], top))
