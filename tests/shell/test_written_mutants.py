@@ -1,0 +1,82 @@
+"""What a command or a redirection writes (shell/written.py), pinned for mutation testing (issue 13, phase 14).
+
+Each row or test here was written for a mutant of `worktree_guard/shell/written.py` that the suite let live
+(docs/testing.md, "Phase 14"). Rows read as `test_shell_mutants.COMMAND_WRITES`' do: (value or "CWD", cwd, kind,
+recursive, prefix, follows_links, how, as written), in a cwd {W} that holds `dir/` and `d/a.py`, `d/b.py`. Where
+a row says what a program does, it was checked with GNU coreutils 9 (ln) on this machine.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.shell.test_shell_mutants import written_dir, written_rows
+from worktree_guard.shell.parse import parse
+from worktree_guard.shell.programs import BUILTIN_READERS, BUILTIN_WRITERS
+from worktree_guard.shell.state import ShellState
+from worktree_guard.shell.steps import ShellCommand
+from worktree_guard.shell.written import ProgramTables, colon_value, command_writes
+
+
+def writes(source: str, cwd: str | None, state: ShellState | None = None) -> list[tuple]:
+    tables = ProgramTables(writers=dict(BUILTIN_WRITERS), readers=dict(BUILTIN_READERS))
+    node = parse(source).body[0]
+    step = ShellCommand(node=node, words=node.words, assignments=list(node.assignments), cwd=cwd,
+                        state=state or ShellState(cwd=cwd), home="/h")
+    return written_rows(command_writes(step, tables), cwd or "\0")
+
+
+# -- where `ln -s` makes its links (_link_directory) ------------------------------------------------------------
+# A symlink's relative target is resolved from the directory the link is in; `ln -s --relative` computes it from
+# the target as given, taken from the cwd.
+
+LINK_ROWS: dict[str, list[tuple]] = {
+    # ln makes x/l -> ../a: the target `a` is read from the cwd, as for -r
+    "ln -s --relative a x/l": [("x/l", "{W}", "write", False, None, False, "`ln` (operand)", "x/l"),
+                               ("a", "{W}", "link", False, None, False, "`ln` (a link to it)", "a")],
+    # ln makes ../t/a -> a: resolved in ../t
+    "ln -s --target-directory=../t a": [("../t", "{W}", "write", False, None, False, "`ln` (--target-directory)", "--target-directory=../t"),
+                                        ("a", "{W}/../t", "link", False, None, False, "`ln` (a link to it)", "a")],
+    "ln -s --target-directory /t a": [("/t", "{W}", "write", False, None, False, "`ln` (--target-directory)", "/t"),
+                                      ("a", "/t", "link", False, None, False, "`ln` (a link to it)", "a")],
+    # one operand: the link is made in the cwd (ln makes ./y -> ../y/), whatever the operand ends with
+    "ln -s ../y/": [("CWD", "{W}", "write", False, None, False, "`ln` writing into the current directory", "../y/"),
+                    ("../y/", "{W}/.", "link", False, None, False, "`ln` (a link to it)", "../y/")],
+    "ln -s dir": [("CWD", "{W}", "write", False, None, False, "`ln` writing into the current directory", "dir"),
+                  ("dir", "{W}/.", "link", False, None, False, "`ln` (a link to it)", "dir")],
+    # --symbolic as -s: the link's target is read from the link's directory, not the cwd (as for a hard link)
+    "ln --symbolic a x/l": [("x/l", "{W}", "write", False, None, False, "`ln` (operand)", "x/l"),
+                            ("a", "{W}/x", "link", False, None, False, "`ln` (a link to it)", "a")],
+    # the last operand is the link (or the directory it goes into), not the second
+    "ln -s a b dir": [("dir", "{W}", "write", False, None, False, "`ln` (operand)", "dir"),
+                      ("a", "{W}/dir", "link", False, None, False, "`ln` (a link to it)", "a"),
+                      ("b", "{W}/dir", "link", False, None, False, "`ln` (a link to it)", "b")],
+}
+
+
+def test_where_ln_makes_its_links(tmp_path: Path) -> None:
+    cwd = written_dir(tmp_path)
+    for source, rows in LINK_ROWS.items():
+        assert writes(source, cwd) == rows, source
+
+
+# -- the static directory a path only known at run time starts in (_prefix_directory) --------------------------
+
+
+def test_a_dynamic_paths_prefix_reads_the_known_variables_before_its_first_unknown_part() -> None:
+    # `\\$X` is a backslash and then $X's value: bash writes below /r/\a/ (X=a; echo /r/\\$X/"$Y" prints /r/\a/)
+    state = ShellState(cwd="/w", variables={"X": "a"})
+    assert writes('touch /r/\\\\$X/"$Y"', "/w", state)[0] == (
+        None, "{W}", "write", False, "/r/\\a", False, "`touch` (operand)", '/r/\\\\$X/"$Y"')
+    assert writes('touch /r/\\\\$X/"$Y"', "/w")[0] == (
+        None, "{W}", "write", False, "/r", False, "`touch` (operand)", '/r/\\\\$X/"$Y"')
+
+
+# -- PowerShell binds `-Name:value` as `-Name value` (colon_value) ----------------------------------------------
+
+
+def test_a_powershell_parameters_colon_value() -> None:
+    table = {"": [], "-Path:/x": ["/x"], "\u2013Out:a:b": ["a:b"], "-Force:": [], "-Path": [], "Path:/x": [],
+             "x-Path:/x": [], ":": [], "-:y": ["y"], "/Path:/x": []}
+    for value, expected in table.items():
+        assert colon_value(value) == expected, value
