@@ -60,6 +60,14 @@ def test_where_ln_makes_its_links(tmp_path: Path) -> None:
         assert writes(source, cwd) == rows, source
 
 
+def test_where_ln_makes_its_links_after_a_cd_the_walker_cannot_follow() -> None:
+    # an absolute link directory is known all the same; a relative one is not
+    assert writes("ln -s a /t/l", None) == [("/t/l", None, "write", False, None, False, "`ln` (operand)", "/t/l"),
+                                            ("a", "/t", "link", False, None, False, "`ln` (a link to it)", "a")]
+    assert writes("ln -s a x/l", None) == [("x/l", None, "write", False, None, False, "`ln` (operand)", "x/l"),
+                                           ("a", None, "link", False, None, False, "`ln` (a link to it)", "a")]
+
+
 # -- the static directory a path only known at run time starts in (_prefix_directory) --------------------------
 
 
@@ -70,6 +78,26 @@ def test_a_dynamic_paths_prefix_reads_the_known_variables_before_its_first_unkno
         None, "{W}", "write", False, "/r/\\a", False, "`touch` (operand)", '/r/\\\\$X/"$Y"')
     assert writes('touch /r/\\\\$X/"$Y"', "/w")[0] == (
         None, "{W}", "write", False, "/r", False, "`touch` (operand)", '/r/\\\\$X/"$Y"')
+
+
+def test_a_dynamic_paths_prefix_is_the_directory_its_static_text_ends_in() -> None:
+    assert writes("touch /r/s/a$X", "/w") == [(None, "{W}", "write", False, "/r/s", False, "`touch` (operand)", "/r/s/a$X")]
+    assert writes('touch /a"$X"', "/w") == [(None, "{W}", "write", False, "/", False, "`touch` (operand)", '/a"$X"')]
+
+
+# -- an unknown program's words (_operands) -------------------------------------------------------------------
+
+
+def test_an_unknown_programs_words_after_one_only_known_at_run_time() -> None:
+    assert writes("mytool $X /abs", "/w") == [("/abs", "{W}", "operand", False, None, False, "`mytool`", "/abs")]
+
+
+def test_a_powershell_script_is_given_its_words_and_each_parameters_colon_value() -> None:
+    assert writes("pwsh build.ps1 -Path:/x", "/w") == [
+        ("build.ps1", "{W}", "operand", False, None, False, "`pwsh`", "build.ps1"),
+        ("ath:/x", "{W}", "operand", False, None, False, "`pwsh`", "-Path:/x"),  # as `-o/x` for other programs
+        ("/x", "{W}", "operand", False, None, False, "`pwsh`", "-Path:/x"),
+    ]
 
 
 # -- PowerShell binds `-Name:value` as `-Name value` (colon_value) ----------------------------------------------
