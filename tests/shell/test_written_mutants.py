@@ -15,7 +15,7 @@ from worktree_guard.shell.parse import parse
 from worktree_guard.shell.programs import BUILTIN_READERS, BUILTIN_WRITERS
 from worktree_guard.shell.state import ShellState
 from worktree_guard.shell.steps import ShellCommand
-from worktree_guard.shell.written import ProgramTables, colon_value, command_writes
+from worktree_guard.shell.written import ProgramTables, colon_value, command_writes, path_candidates
 
 
 def writes(source: str, cwd: str | None, state: ShellState | None = None) -> list[tuple]:
@@ -98,6 +98,13 @@ def test_a_powershell_script_is_given_its_words_and_each_parameters_colon_value(
         ("ath:/x", "{W}", "operand", False, None, False, "`pwsh`", "-Path:/x"),  # as `-o/x` for other programs
         ("/x", "{W}", "operand", False, None, False, "`pwsh`", "-Path:/x"),
     ]
+
+
+def test_the_paths_a_word_can_name() -> None:
+    # the value of `--opt=V` is all after the first `=`; an attached value is a path only when it looks like one
+    table = {"--out=a=b": ["a=b"], "-oXy": [], "-oX/y": ["X/y"], "-o~": ["~"], "-I.": ["."]}
+    for value, expected in table.items():
+        assert path_candidates(value) == expected, value
 
 
 # -- PowerShell binds `-Name:value` as `-Name value` (colon_value) ----------------------------------------------
