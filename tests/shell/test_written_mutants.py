@@ -12,17 +12,19 @@ from pathlib import Path
 
 from tests.shell.test_shell_mutants import written_dir, written_rows
 from worktree_guard.shell.parse import parse
-from worktree_guard.shell.programs import BUILTIN_READERS, BUILTIN_WRITERS
+from worktree_guard.shell.programs import BUILTIN_READERS, BUILTIN_WRITERS, CWD, UNKNOWN_DIR, Target, WriteSpec
 from worktree_guard.shell.state import ShellState
-from worktree_guard.shell.steps import ShellCommand
+from worktree_guard.shell.steps import ShellCommand, Unwrapped
 from worktree_guard.shell.written import ProgramTables, colon_value, command_writes, path_candidates
 
 
-def writes(source: str, cwd: str | None, state: ShellState | None = None) -> list[tuple]:
-    tables = ProgramTables(writers=dict(BUILTIN_WRITERS), readers=dict(BUILTIN_READERS))
+def writes(source: str, cwd: str | None, state: ShellState | None = None, *, own_words: int | None = None,
+           writers: dict[str, WriteSpec] | None = None) -> list[tuple]:
+    tables = ProgramTables(writers={**BUILTIN_WRITERS, **(writers or {})}, readers=dict(BUILTIN_READERS))
     node = parse(source).body[0]
     step = ShellCommand(node=node, words=node.words, assignments=list(node.assignments), cwd=cwd,
-                        state=state or ShellState(cwd=cwd), home="/h")
+                        state=state or ShellState(cwd=cwd), home="/h",
+                        unwrapped=None if own_words is None else Unwrapped(own_words=own_words))
     return written_rows(command_writes(step, tables), cwd or "\0")
 
 
@@ -102,9 +104,87 @@ def test_a_powershell_script_is_given_its_words_and_each_parameters_colon_value(
 
 def test_the_paths_a_word_can_name() -> None:
     # the value of `--opt=V` is all after the first `=`; an attached value is a path only when it looks like one
-    table = {"--out=a=b": ["a=b"], "-oXy": [], "-oX/y": ["X/y"], "-o~": ["~"], "-I.": ["."]}
+    table = {"--out=a=b": ["a=b"], "k=v=w": ["k=v=w", "v=w"], "-oXy": [], "-oX/y": ["X/y"], "-o~": ["~"], "-I.": ["."]}
     for value, expected in table.items():
         assert path_candidates(value) == expected, value
+
+
+# -- readers, wrappers, and what a table row names (command_writes, _reads_only, _expanded) -------------------
+
+TABLE_ROWS: dict[str, list[tuple]] = {
+    # a reader reads; one of its `writes_with` options makes every word a path it may write (WG406 in S)
+    "rg pat f": [],
+    "rg pat $X": [],
+    "rg --pre x pat f": [("x", "{W}", "operand", False, None, False, "`rg`", "x"),
+                         ("pat", "{W}", "operand", False, None, False, "`rg`", "pat"),
+                         ("f", "{W}", "operand", False, None, False, "`rg`", "f")],
+    "file -bC f": [("f", "{W}", "operand", False, None, False, "`file`", "f")],  # -C in a cluster
+    # after `--` too (more cautious than rg, for which it is a pattern): the option's name is all before the first `=`
+    "rg -- --pre=a=b f": [("a=b", "{W}", "operand", False, None, False, "`rg`", "--pre=a=b"),
+                          ("f", "{W}", "operand", False, None, False, "`rg`", "f")],
+    # the value of an option a writer's row does not name: given to it, each path it can name
+    "cp --frob=k=v a b": [("b", "{W}", "write", False, None, False, "`cp` (operand)", "b"),
+                          ("k=v", "{W}", "operand", False, None, False, "`cp` (the value of --frob, an option it has no row for)", "--frob=k=v"),
+                          ("v", "{W}", "operand", False, None, False, "`cp` (the value of --frob, an option it has no row for)", "--frob=k=v")],
+    "cp --frob=$X a b": [("b", "{W}", "write", False, None, False, "`cp` (operand)", "b")],
+    # a writer's operands and what its own script writes, both
+    "sed -i 's/x/y/w out' f": [("f", "{W}", "write", False, None, False, "`sed` (operand)", "f"),
+                               ("out", "{W}", "write", False, None, False, "`sed` (its script's `w out`)", "out")],
+}
+
+
+def test_readers_and_rows() -> None:
+    for source, rows in TABLE_ROWS.items():
+        assert writes(source, "/w") == rows, source
+
+
+def test_a_wrappers_own_words_are_read_and_what_it_runs_is_not() -> None:
+    # the walker judges `touch f` on its own; here only `nice -n 5` (no writer, no reader: its options are no paths)
+    assert writes("nice -n 5 touch f", "/w", own_words=3) == []
+    assert writes("frob -n 5 touch f", "/w", own_words=3) == []
+    # a writer that wraps: only its own words (sort -o o), not `f`
+    assert writes("sort -o o f", "/w", own_words=3) == [("o", "{W}", "write", False, None, False, "`sort` (-o)", "o")]
+    assert writes("touch a b", "/w", own_words=2) == [("a", "{W}", "write", False, None, False, "`touch` (operand)", "a")]
+
+
+def test_a_plugins_row_with_its_own_targets(tmp_path: Path) -> None:
+    cwd = written_dir(tmp_path)
+
+    def targets(command) -> list[Target]:
+        word = command.words[1]
+        return [
+            Target(word, "rel", "based", base="/b"),
+            Target(word, "rel2", "unknown base", base=UNKNOWN_DIR),
+            Target(None, CWD, "here", kind="link", recursive=True, follows_links=True),
+            Target(word, None, "globbed", recursive=True, kind="link"),
+            Target(None, None, "nothing known"),
+            Target(word, "/x/y", "followed", follows_links=True),
+            Target(word, "k=v", "given", kind="operand"),
+            Target(word, None, "given, unknown", kind="operand"),
+        ]
+
+    rows = writes("prog d/*.py", cwd, writers={"prog": WriteSpec(command_writes=targets)})
+    assert rows == [
+        ("rel", "/b", "write", False, None, False, "`prog` (based)", "d/*.py"),
+        ("rel2", None, "write", False, None, False, "`prog` (unknown base)", "d/*.py"),
+        ("CWD", "{W}", "link", True, None, True, "`prog` writing here", "."),
+        ("{W}/d/a.py", "{W}", "link", True, None, False, "`prog` (globbed)", "d/*.py"),
+        ("{W}/d/b.py", "{W}", "link", True, None, False, "`prog` (globbed)", "d/*.py"),
+        (None, "{W}", "write", False, None, False, "`prog` (nothing known)", "None"),
+        ("/x/y", "{W}", "write", False, None, True, "`prog` (followed)", "d/*.py"),
+        ("k=v", "{W}", "operand", False, None, False, "`prog` (given)", "d/*.py"),
+        ("v", "{W}", "operand", False, None, False, "`prog` (given)", "d/*.py"),
+    ]
+
+
+def test_an_options_text_is_no_path_prefix() -> None:
+    def targets(command) -> list[Target]:
+        return [Target(command.words[1], None, "out")]
+
+    assert writes("prog --out=/r/$X", "/w", writers={"prog": WriteSpec(command_writes=targets)}) == [
+        (None, "{W}", "write", False, None, False, "`prog` (out)", "--out=/r/$X")]
+    assert writes("prog /r/s$X", "/w", writers={"prog": WriteSpec(command_writes=targets)}) == [
+        (None, "{W}", "write", False, "/r", False, "`prog` (out)", "/r/s$X")]
 
 
 # -- PowerShell binds `-Name:value` as `-Name value` (colon_value) ----------------------------------------------
