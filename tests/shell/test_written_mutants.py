@@ -1,0 +1,197 @@
+"""What a command or a redirection writes (shell/written.py), pinned for mutation testing (issue 13, phase 14).
+
+Each row or test here was written for a mutant of `worktree_guard/shell/written.py` that the suite let live
+(docs/testing.md, "Phase 14"). Rows read as `test_shell_mutants.COMMAND_WRITES`' do: (value or "CWD", cwd, kind,
+recursive, prefix, follows_links, how, as written), in a cwd {W} that holds `dir/` and `d/a.py`, `d/b.py`. Where
+a row says what a program does, it was checked with GNU coreutils 9 (ln) on this machine.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.shell.test_shell_mutants import written_dir, written_rows
+from worktree_guard.shell.parse import parse
+from worktree_guard.shell.programs import BUILTIN_READERS, BUILTIN_WRITERS, CWD, UNKNOWN_DIR, Target, WriteSpec
+from worktree_guard.shell.state import ShellState
+from worktree_guard.shell.steps import ShellCommand, Unwrapped
+from worktree_guard.shell.written import ProgramTables, colon_value, command_writes, path_candidates
+
+
+def writes(source: str, cwd: str | None, state: ShellState | None = None, *, own_words: int | None = None,
+           writers: dict[str, WriteSpec] | None = None) -> list[tuple]:
+    tables = ProgramTables(writers={**BUILTIN_WRITERS, **(writers or {})}, readers=dict(BUILTIN_READERS))
+    node = parse(source).body[0]
+    step = ShellCommand(node=node, words=node.words, assignments=list(node.assignments), cwd=cwd,
+                        state=state or ShellState(cwd=cwd), home="/h",
+                        unwrapped=None if own_words is None else Unwrapped(own_words=own_words))
+    return written_rows(command_writes(step, tables), cwd or "\0")
+
+
+# -- where `ln -s` makes its links (_link_directory) ------------------------------------------------------------
+# A symlink's relative target is resolved from the directory the link is in; `ln -s --relative` computes it from
+# the target as given, taken from the cwd.
+
+LINK_ROWS: dict[str, list[tuple]] = {
+    # ln makes x/l -> ../a: the target `a` is read from the cwd, as for -r
+    "ln -s --relative a x/l": [("x/l", "{W}", "write", False, None, False, "`ln` (operand)", "x/l"),
+                               ("a", "{W}", "link", False, None, False, "`ln` (a link to it)", "a")],
+    # ln makes ../t/a -> a: resolved in ../t
+    "ln -s --target-directory=../t a": [("../t", "{W}", "write", False, None, False, "`ln` (--target-directory)", "--target-directory=../t"),
+                                        ("a", "{W}/../t", "link", False, None, False, "`ln` (a link to it)", "a")],
+    "ln -s --target-directory /t a": [("/t", "{W}", "write", False, None, False, "`ln` (--target-directory)", "/t"),
+                                      ("a", "/t", "link", False, None, False, "`ln` (a link to it)", "a")],
+    # one operand: the link is made in the cwd (ln makes ./y -> ../y/), whatever the operand ends with
+    "ln -s ../y/": [("CWD", "{W}", "write", False, None, False, "`ln` writing into the current directory", "../y/"),
+                    ("../y/", "{W}/.", "link", False, None, False, "`ln` (a link to it)", "../y/")],
+    "ln -s dir": [("CWD", "{W}", "write", False, None, False, "`ln` writing into the current directory", "dir"),
+                  ("dir", "{W}/.", "link", False, None, False, "`ln` (a link to it)", "dir")],
+    # --symbolic as -s: the link's target is read from the link's directory, not the cwd (as for a hard link)
+    "ln --symbolic a x/l": [("x/l", "{W}", "write", False, None, False, "`ln` (operand)", "x/l"),
+                            ("a", "{W}/x", "link", False, None, False, "`ln` (a link to it)", "a")],
+    # the last operand is the link (or the directory it goes into), not the second
+    "ln -s a b dir": [("dir", "{W}", "write", False, None, False, "`ln` (operand)", "dir"),
+                      ("a", "{W}/dir", "link", False, None, False, "`ln` (a link to it)", "a"),
+                      ("b", "{W}/dir", "link", False, None, False, "`ln` (a link to it)", "b")],
+}
+
+
+def test_where_ln_makes_its_links(tmp_path: Path) -> None:
+    cwd = written_dir(tmp_path)
+    for source, rows in LINK_ROWS.items():
+        assert writes(source, cwd) == rows, source
+
+
+def test_where_ln_makes_its_links_after_a_cd_the_walker_cannot_follow() -> None:
+    # an absolute link directory is known all the same; a relative one is not
+    assert writes("ln -s a /t/l", None) == [("/t/l", None, "write", False, None, False, "`ln` (operand)", "/t/l"),
+                                            ("a", "/t", "link", False, None, False, "`ln` (a link to it)", "a")]
+    assert writes("ln -s a x/l", None) == [("x/l", None, "write", False, None, False, "`ln` (operand)", "x/l"),
+                                           ("a", None, "link", False, None, False, "`ln` (a link to it)", "a")]
+
+
+# -- the static directory a path only known at run time starts in (_prefix_directory) --------------------------
+
+
+def test_a_dynamic_paths_prefix_reads_the_known_variables_before_its_first_unknown_part() -> None:
+    # `\\$X` is a backslash and then $X's value: bash writes below /r/\a/ (X=a; echo /r/\\$X/"$Y" prints /r/\a/)
+    state = ShellState(cwd="/w", variables={"X": "a"})
+    assert writes('touch /r/\\\\$X/"$Y"', "/w", state)[0] == (
+        None, "{W}", "write", False, "/r/\\a", False, "`touch` (operand)", '/r/\\\\$X/"$Y"')
+    assert writes('touch /r/\\\\$X/"$Y"', "/w")[0] == (
+        None, "{W}", "write", False, "/r", False, "`touch` (operand)", '/r/\\\\$X/"$Y"')
+
+
+def test_a_dynamic_paths_prefix_is_the_directory_its_static_text_ends_in() -> None:
+    assert writes("touch /r/s/a$X", "/w") == [(None, "{W}", "write", False, "/r/s", False, "`touch` (operand)", "/r/s/a$X")]
+    assert writes('touch /a"$X"', "/w") == [(None, "{W}", "write", False, "/", False, "`touch` (operand)", '/a"$X"')]
+
+
+# -- an unknown program's words (_operands) -------------------------------------------------------------------
+
+
+def test_an_unknown_programs_words_after_one_only_known_at_run_time() -> None:
+    assert writes("mytool $X /abs", "/w") == [("/abs", "{W}", "operand", False, None, False, "`mytool`", "/abs")]
+
+
+def test_a_powershell_script_is_given_its_words_and_each_parameters_colon_value() -> None:
+    assert writes("pwsh build.ps1 -Path:/x", "/w") == [
+        ("build.ps1", "{W}", "operand", False, None, False, "`pwsh`", "build.ps1"),
+        ("ath:/x", "{W}", "operand", False, None, False, "`pwsh`", "-Path:/x"),  # as `-o/x` for other programs
+        ("/x", "{W}", "operand", False, None, False, "`pwsh`", "-Path:/x"),
+    ]
+
+
+def test_the_paths_a_word_can_name() -> None:
+    # the value of `--opt=V` is all after the first `=`; an attached value is a path only when it looks like one
+    table = {"--out=a=b": ["a=b"], "k=v=w": ["k=v=w", "v=w"], "-oXy": [], "-oX/y": ["X/y"], "-o~": ["~"], "-I.": ["."]}
+    for value, expected in table.items():
+        assert path_candidates(value) == expected, value
+
+
+# -- readers, wrappers, and what a table row names (command_writes, _reads_only, _expanded) -------------------
+
+TABLE_ROWS: dict[str, list[tuple]] = {
+    # a reader reads; one of its `writes_with` options makes every word a path it may write (WG406 in S)
+    "rg pat f": [],
+    "rg pat $X": [],
+    "rg --pre x pat f": [("x", "{W}", "operand", False, None, False, "`rg`", "x"),
+                         ("pat", "{W}", "operand", False, None, False, "`rg`", "pat"),
+                         ("f", "{W}", "operand", False, None, False, "`rg`", "f")],
+    "file -bC f": [("f", "{W}", "operand", False, None, False, "`file`", "f")],  # -C in a cluster
+    # after `--` too (more cautious than rg, for which it is a pattern): the option's name is all before the first `=`
+    "rg -- --pre=a=b f": [("a=b", "{W}", "operand", False, None, False, "`rg`", "--pre=a=b"),
+                          ("f", "{W}", "operand", False, None, False, "`rg`", "f")],
+    # the value of an option a writer's row does not name: given to it, each path it can name
+    "cp --frob=k=v a b": [("b", "{W}", "write", False, None, False, "`cp` (operand)", "b"),
+                          ("k=v", "{W}", "operand", False, None, False, "`cp` (the value of --frob, an option it has no row for)", "--frob=k=v"),
+                          ("v", "{W}", "operand", False, None, False, "`cp` (the value of --frob, an option it has no row for)", "--frob=k=v")],
+    "cp --frob=$X a b": [("b", "{W}", "write", False, None, False, "`cp` (operand)", "b")],
+    # a writer's operands and what its own script writes, both
+    "sed -i 's/x/y/w out' f": [("f", "{W}", "write", False, None, False, "`sed` (operand)", "f"),
+                               ("out", "{W}", "write", False, None, False, "`sed` (its script's `w out`)", "out")],
+}
+
+
+def test_readers_and_rows() -> None:
+    for source, rows in TABLE_ROWS.items():
+        assert writes(source, "/w") == rows, source
+
+
+def test_a_wrappers_own_words_are_read_and_what_it_runs_is_not() -> None:
+    # the walker judges `touch f` on its own; here only `nice -n 5` (no writer, no reader: its options are no paths)
+    assert writes("nice -n 5 touch f", "/w", own_words=3) == []
+    assert writes("frob -n 5 touch f", "/w", own_words=3) == []
+    # a writer that wraps: only its own words (sort -o o), not `f`
+    assert writes("sort -o o f", "/w", own_words=3) == [("o", "{W}", "write", False, None, False, "`sort` (-o)", "o")]
+    assert writes("touch a b", "/w", own_words=2) == [("a", "{W}", "write", False, None, False, "`touch` (operand)", "a")]
+
+
+def test_a_plugins_row_with_its_own_targets(tmp_path: Path) -> None:
+    cwd = written_dir(tmp_path)
+
+    def targets(command) -> list[Target]:
+        word = command.words[1]
+        return [
+            Target(word, "rel", "based", base="/b"),
+            Target(word, "rel2", "unknown base", base=UNKNOWN_DIR),
+            Target(None, CWD, "here", kind="link", recursive=True, follows_links=True),
+            Target(word, None, "globbed", recursive=True, kind="link"),
+            Target(None, None, "nothing known"),
+            Target(word, "/x/y", "followed", follows_links=True),
+            Target(word, "k=v", "given", kind="operand"),
+            Target(word, None, "given, unknown", kind="operand"),
+        ]
+
+    rows = writes("prog d/*.py", cwd, writers={"prog": WriteSpec(command_writes=targets)})
+    assert rows == [
+        ("rel", "/b", "write", False, None, False, "`prog` (based)", "d/*.py"),
+        ("rel2", None, "write", False, None, False, "`prog` (unknown base)", "d/*.py"),
+        ("CWD", "{W}", "link", True, None, True, "`prog` writing here", "."),
+        ("{W}/d/a.py", "{W}", "link", True, None, False, "`prog` (globbed)", "d/*.py"),
+        ("{W}/d/b.py", "{W}", "link", True, None, False, "`prog` (globbed)", "d/*.py"),
+        (None, "{W}", "write", False, None, False, "`prog` (nothing known)", "None"),
+        ("/x/y", "{W}", "write", False, None, True, "`prog` (followed)", "d/*.py"),
+        ("k=v", "{W}", "operand", False, None, False, "`prog` (given)", "d/*.py"),
+        ("v", "{W}", "operand", False, None, False, "`prog` (given)", "d/*.py"),
+    ]
+
+
+def test_an_options_text_is_no_path_prefix() -> None:
+    def targets(command) -> list[Target]:
+        return [Target(command.words[1], None, "out")]
+
+    assert writes("prog --out=/r/$X", "/w", writers={"prog": WriteSpec(command_writes=targets)}) == [
+        (None, "{W}", "write", False, None, False, "`prog` (out)", "--out=/r/$X")]
+    assert writes("prog /r/s$X", "/w", writers={"prog": WriteSpec(command_writes=targets)}) == [
+        (None, "{W}", "write", False, "/r", False, "`prog` (out)", "/r/s$X")]
+
+
+# -- PowerShell binds `-Name:value` as `-Name value` (colon_value) ----------------------------------------------
+
+
+def test_a_powershell_parameters_colon_value() -> None:
+    table = {"": [], "-Path:/x": ["/x"], "\u2013Out:a:b": ["a:b"], "-Force:": [], "-Path": [], "Path:/x": [],
+             "x-Path:/x": [], ":": [], "-:y": ["y"], "/Path:/x": []}
+    for value, expected in table.items():
+        assert colon_value(value) == expected, value
