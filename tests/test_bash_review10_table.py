@@ -141,6 +141,9 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("MANPAGER='touch {MAIN}/p' man ls", {"WG401"}),
         ("man -P cat ls", "pass"),
         ("MANPAGER=cat man ls", "pass"),
+        # man-db reads options from MANOPT first (phase 14 of shell/runners: `MANOPT=-Psh man -l p.txt` ran sh)
+        ("MANOPT=-Psh man -l p.txt", {"WG404"}),
+        ("export MANOPT='-P sh'; man ls", {"WG404"}),
         ("tar -xsf /tmp/t.tar -C src", "pass"),  # GNU tar's -s is --same-order
         ("zip -T /tmp/x.zip {MAIN}/README.md", "pass"),
         ("ptx -G README.md ../../../p", {"WG401"}),

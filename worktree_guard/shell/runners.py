@@ -124,7 +124,9 @@ BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
     "less": _LESS,
     "zless": _LESS,
     "lesspipe": _LESS,
-    "man": CodeRunner(walk_options=_f("-P", "--pager"), walk_env=("MANPAGER", "PAGER", "LESSOPEN", "LESSCLOSE"), options=_f("-H", "--html"), env=LESSKEY_VARIABLES),
+    # man-db reads options from MANOPT before its command line (`MANOPT=-Psh man -l p.txt` ran sh on the page in a
+    # terminal: phase 14's run of shell/runners): not read, so refused when the command sets it
+    "man": CodeRunner(walk_options=_f("-P", "--pager"), walk_env=("MANPAGER", "PAGER", "LESSOPEN", "LESSCLOSE"), options=_f("-H", "--html"), env=(*LESSKEY_VARIABLES, "MANOPT")),
     "fd": _FD,
     "fdfind": _FD,
 }
