@@ -1536,12 +1536,12 @@ SHELL_COMMAND_LINE_ROWS = [
     ("bash -rcfile /dev/null -c 'rm -f {MAIN}/README.md'", {"WG401"}),
     ("bash +c 'rm -f {MAIN}/README.md'", {"WG401"}),
     ("bash + -c 'rm -f {MAIN}/README.md'", {"WG401"}),
-    ("dash -sc true <<< 'rm -f {MAIN}/README.md'", {"WG401"}),
+    ("dash -sc true <<< 'rm -f {MAIN}/README.md'", {"WG401", "WG404"}),  # and -sc with input is WG404 (review 29c)
     ("rbash -c 'rm -f {MAIN}/README.md'", {"WG401"}),
     ("sh -sc true <<< 'rm -f {MAIN}/README.md'", {"WG404"}),  # bash reads no stdin there, dash does: not known
     # review 29b: joined, a trailing backslash would take stdin's first line into the string
     ("dash -sc 'echo \\' <<'EOF'\nrm -f {MAIN}/README.md\nEOF", {"WG404"}),
-    ("dash -sc 'echo a' <<< 'echo b'", "pass"),
+    ("dash -sc 'echo a' <<< 'echo b'", {"WG404"}),  # review 29c: dash and bash lex the string's end differently ($'\\')
     ("bash -login -c 'ls'", "pass"),
 ]
 
@@ -1611,6 +1611,8 @@ GIT_LITERAL_CODE_ROWS = [
     ("git grep --open='rm -f {MAIN}/README.md' hi", {"WG401", "WG403"}),
     ("git grep --open-files='rm -f {MAIN}/README.md' hi", {"WG401", "WG403"}),
     ("FILTER_BRANCH_SQUELCH_WARNING=1 git filter-branch --prune-empty --tree-filter 'rm -f {MAIN}/README.md' HEAD", {"WG401"}),
+    ("git grep -e -- --or -e hi -O'rm -f {MAIN}/README.md; :'", {"WG401"}),  # review 29c: `--` was -e's value
+    ("git format-patch --from -o {MAIN} -1", {"WG401"}),  # review 29c: --from takes an attached value only
     ("git grep -eO'x' hi", "pass"),  # -e takes the rest: the pattern O'x'
     ("git grep -n -- -O hi", "pass"),
 ]
@@ -1659,7 +1661,7 @@ NAME_TABLE_ROWS = [
     # must pass
     ("echo \"$BASH_CMDS\"; ls", "pass"),
     ("printf '%s' BASH_ALIASES", "pass"),
-    ("BASH_CMDS=([ls]=/bin/rm); ls -f x", "pass"),  # ls is then a name only known at run time, given a path in W
+    ("BASH_CMDS=([ls]=/bin/rm); ls -f x", {"WG404"}),  # any assignment to the table (review 29c's text check)
     # bash reading its code otherwise than the parse (review 29a, each ran the rm in bash 5.2): history expansion of
     # the lines of a script on stdin, `#` as a word in an interactive shell without interactive_comments
     ("bash -H -o history <<'EOF'\necho to-main/README.md\nrm -f !$\nEOF", {"WG404"}),
@@ -1670,6 +1672,17 @@ NAME_TABLE_ROWS = [
     ("bash <<'EOF'\necho done!\nEOF", "pass"),  # non-interactive, history off
     ("bash -i -c 'echo # a comment'", "pass"),
     ("dash -i <<'EOF'\necho !$\nEOF", "pass"),  # dash has no history expansion
+    # review 29c: the table's name escaped or quoted, or assigned in arithmetic; history turned on in other spellings
+    # (`hist''ory`, `histchars`), `set +o interactive-comments` (each ran the rm in bash 5.2)
+    ("declare BASH_\\CMDS[ls]=/bin/rm; ls -f {MAIN}/README.md", {"WG404"}),
+    ("typeset \"BASH_\"CMDS[ls]=/bin/rm; ls -f {MAIN}/README.md", {"WG404"}),
+    ("cp /bin/rm 1; (( BASH_CMDS[ls]=1 )); ls -f {MAIN}/README.md", {"WG404"}),
+    ("a=(); : ${a[BASH_CMDS[ls]=1]}; ls -f {MAIN}/README.md", {"WG404"}),
+    ("bash -s <<'EOF'\nset -H -o hist''ory\necho to-main/README.md\nrm -f !$\nEOF", {"WG404"}),
+    ("bash -s <<'EOF'\nset -H -o history\nhistchars=@\necho to-main/README.md\nrm -f @$\nEOF", {"WG404"}),
+    ("bash -i <<'EOF'\nset +o interactive-comments\necho # ; rm -f to-main/README.md\nEOF", {"WG404"}),
+    ("bash -ic 'set +o interactive-comments\necho # ; rm -f to-main/README.md'", {"WG404"}),
+    ('echo "${BASH_ALIASES[ls]}"', "pass"),
 ]
 
 

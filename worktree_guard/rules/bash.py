@@ -9,6 +9,7 @@ handles: worktree-guard reads bash only, and a home-made parser is ruled out (SP
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
@@ -142,12 +143,21 @@ def analyse(
     )
     walker = Walker(hooks=hooks, home=ctx.policy.home)
     state = initial_state(ctx, start)
+    table = NAME_TABLE_ELEMENT.search(command.replace("\\", "").replace("'", "").replace('"', ""))
+    if table is not None:
+        # an element of bash's name tables assigned anywhere, arithmetic included (`(( BASH_CMDS[ls]=1 ))`, `[[ … ]]`,
+        # `${a[BASH_CMDS[ls]=1]}`: review 29c), as the command text reads without quotes and escapes
+        walker.findings.append(_violation(ctx, "WG404", f"The command assigns {table.group(1)}, which defines what a command name runs; worktree-guard does not follow it; run the command directly.", table.span()))
     try:
         walker.string(command, 0, state, state.cwd, 0, same_shell=True)
     except (BudgetExceeded, RecursionError) as error:
         walker.findings.append(_violation(ctx, "WG901", f"The command is over worktree-guard's budget ({error}); split it into smaller commands.", (0, len(command))))
     walker.findings[:] = _dedupe(walker.findings)
     return walker, state
+
+
+#: An assignment to bash's name tables (BASH_CMDS: hashed names' paths; BASH_ALIASES: aliases), in any context.
+NAME_TABLE_ELEMENT = re.compile(r"(BASH_CMDS|BASH_ALIASES)\s*(\[[^\]]*\])?\s*\+?=")
 
 
 def _flatten(results: list) -> list[Violation]:

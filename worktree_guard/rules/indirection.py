@@ -200,31 +200,36 @@ def _name_table_set(command: ShellCommand) -> str | None:
             return assignment.name.partition("[")[0]
     name = command.words[0].value if command.words else None
     if name in NAMING_BUILTINS and (name != "printf" or any(w.raw.startswith("-v") for w in command.words[1:])):
-        for word in command.words[1:]:  # as written: `declare -A BASH_ALIASES=([ls]=…)` has no static value
-            for table in NAME_TABLES:
-                if table in word.raw:
+        for word, value in zip(command.words[1:], command.values()[1:]):  # as written too: `declare -A BASH_ALIASES=(…)`
+            for table in NAME_TABLES:  # has no static value; `BASH_\CMDS[ls]=…` is one as bash reads it (review 29c)
+                if table in word.raw or (value is not None and table in value):
                     return table
     return None
 
 
 def _read_otherwise(command: ShellCommand, name: str, code: tuple[str, Word | None, str | None]) -> str | None:
-    """Why bash may read the code otherwise than its parse (review 29a): history expansion rewrites the lines of a
-    script it reads from stdin (`!$`, `!!`) once history and histexpand are on (an interactive shell, `-o history
-    -H`, SHELLOPTS, or `set -H -o history` in the script itself: `echo <main>/x` then `rm -f !$` removed it); an
-    interactive shell without interactive_comments reads `#` as a word (`bash -i +O interactive_comments -c 'echo # ;
-    rm …'` ran the rm). Only bash: dash has neither. None when neither may happen."""
+    """Why bash may read the code otherwise than its parse (reviews 29a, 29c): history expansion rewrites the lines of
+    a script it reads from stdin (`!$`, `^a^b^`, `histchars`) once history and histexpand may be on: an interactive
+    shell, `-H` or `-o` on its line, SHELLOPTS, or a `set` with `-H`/`-o`, `shopt -o` or `histchars` in the script
+    (`echo <main>/x` then `rm -f !$` removed it); an interactive shell told about its comments (`set +o
+    interactive-comments`, `shopt -u interactive_comments`) reads `#` as a word. Only bash: dash has neither. A script
+    file bash runs is not read (the class of scripts written and run)."""
+    import re
+
     if name not in ("bash", "rbash", "sh"):
         return None
     invocation = read_invocation(name, command.values())
     line = " ".join(word.raw for word in command.words)
     interactive = "i" in invocation.letters
     fed = _stdin_script(command)
-    if code[0] == "stdin" and fed is not None and "!" in fed[0]:
-        if interactive or "history" in line or "history" in fed[0] or command.env("SHELLOPTS")[0]:
-            return "history expansion of `!` in the lines it reads"
+    if code[0] == "stdin" and fed is not None:
+        on_line = "H" in invocation.letters or any(w.raw.lstrip("'\"")[:2] in ("-o", "+o") or (w.raw[:1] == "-" and "o" in w.raw[1:] and w.raw[:2] != "--") for w in command.words[1:])
+        in_script = re.search(r"\bset\b[^\n;|&]*(-[A-Za-z]*H|[-+]o)|histchars|\bshopt\b[^\n;|&]*-[a-z]*o", fed[0])
+        if interactive or on_line or in_script or command.env("SHELLOPTS")[0]:
+            return "history expansion in the lines it reads, once history may be on"
     text = (code[2] or "") + (fed[0] if fed is not None else "")
-    if interactive and "#" in text and "interactive_comments" in line + text:
-        return "`#` without interactive_comments"
+    if interactive and "#" in text and re.search(r"interactive|[-+]o|shopt|set", line + text):
+        return "`#` read as a word once interactive comments may be off"
     return None
 
 
@@ -721,10 +726,10 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         then_stdin = read_invocation(name, values).then_stdin
         if (code[0] == "stdin" or then_stdin) and _stdin_script(command) is None:
             return [Violation(code="WG404", message=f"`{name}` runs shell code from its input, which worktree-guard cannot see; run the commands directly.", **base)]
-        if then_stdin and code[2] is not None and (code[2].rstrip().endswith("\\") or "<<" in code[2]):
-            # dash parses the string alone, then its input: joined, a trailing `\` or a here-document would take the
-            # input's first lines into the string (review 29b: `dash -sc 'echo \' <<< 'rm -f …'` ran the rm)
-            return [Violation(code="WG404", message=f"`{name} -sc` runs the string and then its input, which worktree-guard walks joined; end the string plainly or run the commands directly.", **base)]
+        if then_stdin:
+            # dash parses the string alone, then its input, in one shell: walked joined, the string's end could take
+            # the input's first lines (review 29b: a trailing `\`; review 29c: `$'\'`, which bash reads as a quote)
+            return [Violation(code="WG404", message=f"`{name} -sc` runs the string and then its input in one shell, which worktree-guard cannot walk as dash reads them; run the commands directly.", **base)]
         if code[0] == "file" and (code[2] is None or _unseen_file(code[2], command.cwd)):
             shown = code[1].raw if code[1] is not None else "?"
             return [Violation(code="WG404", message=f"`{name}` runs a script worktree-guard cannot see ({shown}); run the commands directly.", **base)]

@@ -63,7 +63,8 @@ SUBCOMMAND_VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "clone": frozenset({"-o", "--origin", "-b", "--branch", "-u", "--upload-pack", "--reference", "--reference-if-able", "--separate-git-dir", "--depth", "--shallow-since", "--shallow-exclude", "-c", "--config", "--filter", "-j", "--jobs", "--template", "--server-option", "--bundle-uri"}),
     "init": frozenset({"--template", "--separate-git-dir", "-b", "--initial-branch", "--object-format", "--ref-format"}),  # --shared[=perms]: its value only attached
     "archive": frozenset({"--format", "--prefix", "-o", "--output", "--remote", "--exec", "--add-file", "--add-virtual-file"}),
-    "format-patch": frozenset({"-o", "--output-directory", "--subject-prefix", "--suffix", "--in-reply-to", "--to", "--cc", "--from", "--base", "--start-number", "-v", "--reroll-count", "--signature", "--signature-file", "--range-diff", "--interdiff", "--creation-factor"}),
+    # --from takes an attached value only (`--from[=<ident>]`: review 29c, `--from -o <main>` wrote there)
+    "format-patch": frozenset({"-o", "--output-directory", "--subject-prefix", "--suffix", "--in-reply-to", "--to", "--cc", "--base", "--start-number", "-v", "--reroll-count", "--signature", "--signature-file", "--range-diff", "--interdiff", "--creation-factor"}),
     "fetch": frozenset({"--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "--upload-pack", "-o", "--server-option", "--negotiation-tip", "--refmap"}),
     "pull": frozenset({"-s", "-X", "-o"}) | frozenset(PULL_VALUE_OPTIONS),  # -S and -j take an attached value only
     "push": frozenset({"--repo", "--receive-pack", "--exec", "-o", "--push-option"}),  # --signed: an attached value only
@@ -1419,10 +1420,8 @@ def _subcommand_code(command: ShellCommand, call: GitCall, top: str | None, foun
     if sub == "grep":
         takes = SUBCOMMAND_VALUE_OPTIONS["grep"]
         for value, word in zip(values, words):
-            if value is None or value == "--":
-                if value == "--":
-                    break
-                continue
+            if value is None:
+                continue  # read on past a `--` too: it may be -e's value (review 29c: `-e -- --or -e hi -O'CODE'`)
             pager = None
             if value.startswith("--open-files-in-pager="):  # an abbreviation is written in full (_unabbreviated)
                 pager = value.partition("=")[2]
