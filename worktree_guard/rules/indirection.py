@@ -222,7 +222,8 @@ def _read_otherwise(command: ShellCommand, name: str, code: tuple[str, Word | No
     line = " ".join(word.raw for word in command.words)
     interactive = "i" in invocation.letters
     fed = _stdin_script(command)
-    if code[0] == "stdin" and fed is not None:
+    history_chars = "!" in (fed[0] if fed else "") or re.search(r"(^|\n)\s*\^", fed[0] if fed else "") or "histchars" in (fed[0] if fed else "") or command.env("histchars")[0]
+    if code[0] == "stdin" and fed is not None and history_chars:
         on_line = "H" in invocation.letters or any(w.raw.lstrip("'\"")[:2] in ("-o", "+o") or (w.raw[:1] == "-" and "o" in w.raw[1:] and w.raw[:2] != "--") for w in command.words[1:])
         in_script = re.search(r"\bset\b[^\n;|&]*(-[A-Za-z]*H|[-+]o)|histchars|\bshopt\b[^\n;|&]*-[a-z]*o", fed[0])
         if interactive or on_line or in_script or command.env("SHELLOPTS")[0]:
