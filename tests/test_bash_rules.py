@@ -1557,14 +1557,14 @@ def test_a_shells_command_line_is_read_as_the_shell_reads_it(world: Repo, comman
 # `git rebase -ix"$X"` is `-i -x "$X"`. The deny rows passed on main. fetch and pull: WG305 (stop 28).
 GIT_RUN_TIME_OPTION_ROWS = [
     ('git ls-remote "$R" {BASE}/x', {"WG404"}),
-    ('git archive "$A" --remote={BASE}/x HEAD', {"WG404"}),
+    ('git archive "$A" --remote={BASE}/x HEAD', {"WG403", "WG404"}),  # and may be -o/--output or --separate-git-dir (stop 30)
     ('git difftool -y "$X"', {"WG404"}),
     ('git rebase "$Y" main', {"WG404"}),
     ('git rebase -ix"$X" main', {"WG404"}),
     ('git rebase -i"$Y" main', {"WG404"}),
     ('git push "$R" {BASE}/x main', {"WG404"}),
     ('git push origin "$BRANCH"', {"WG404"}),
-    ('git clone $U {BASE}/c', {"WG404"}),
+    ('git clone $U {BASE}/c', {"WG403", "WG404"}),  # and may be -o/--output or --separate-git-dir (stop 30)
     ('git grep "$P"', {"WG404"}),
     ('git grep -O "$X" foo', {"WG404"}),  # -O takes an attached value only: "$X" is the pattern, which may be -O…
     ('git send-email "$X" a.patch', {"WG404"}),
@@ -1586,9 +1586,9 @@ GIT_RUN_TIME_OPTION_ROWS = [
     ('git ls-remote "$R" https://example.invalid/r', "pass"),
     # review 29b: a run-time word may be any option, not only a code option: archive's `--output=<main>/x` writes
     # there, clone's `--config=core.sshCommand=…` runs here (both did in git 2.39)
-    ('git archive "$A" HEAD', {"WG404"}),
-    ('git archive "$A" --remote=https://example.invalid/r HEAD', {"WG404"}),
-    ('git clone "$R" git@example.invalid:x/y.git', {"WG404"}),
+    ('git archive "$A" HEAD', {"WG403", "WG404"}),  # and may be -o/--output or --separate-git-dir (stop 30)
+    ('git archive "$A" --remote=https://example.invalid/r HEAD', {"WG403", "WG404"}),  # and may be -o/--output or --separate-git-dir (stop 30)
+    ('git clone "$R" git@example.invalid:x/y.git', {"WG403", "WG404"}),  # and may be -o/--output or --separate-git-dir (stop 30)
     # an unquoted expansion after a known start may split into more words (`HEAD~1 --exec=…`); `~-` is $OLDPWD,
     # `@(` an extglob; push --signed takes no next word (review 29b: each ran the code)
     ('git rebase HEAD~$N', {"WG404"}),
@@ -1597,9 +1597,9 @@ GIT_RUN_TIME_OPTION_ROWS = [
     ('shopt -s extglob\ngit rebase @(--exec*) main', {"WG404"}),
     ('git push --signed "$X" origin w', {"WG404"}),
     ('git rebase "HEAD~$N"', "pass"),
-    ('git archive "$A" "$B" HEAD', {"WG404"}),  # one may be --remote=<here>, the other --exec=…
+    ('git archive "$A" "$B" HEAD', {"WG403", "WG404"}),  # and may be -o/--output or --separate-git-dir (stop 30)  # one may be --remote=<here>, the other --exec=…
     ('git push $R HEAD:feature', {"WG404"}),  # unquoted, R may split into `--receive-pack=… <here>`
-    ('git clone "$U" {BASE}/c', {"WG404"}),  # {BASE}/c would be the repository, here
+    ('git clone "$U" {BASE}/c', {"WG403", "WG404"}),  # and may be -o/--output or --separate-git-dir (stop 30)  # {BASE}/c would be the repository, here
 ]
 
 
@@ -1640,9 +1640,99 @@ def test_a_run_time_word_may_be_a_code_option_and_git_runs_it(world: Repo) -> No
         'git difftool -y "$R"': ("R", f"--extcmd=touch {marker}-3", "-3"),
     }
     for command, (name, value, suffix) in words.items():
-        assert hook(world, command).codes == ["WG404"], command
+        assert set(hook(world, command).codes) == ({"WG403", "WG404"} if "archive" in command else {"WG404"}), command  # archive: -o too
         subprocess.run(["bash", "-c", command + " >/dev/null 2>&1"], cwd=world.worktree, env={**os.environ, name: value}, check=False)
         assert Path(f"{marker}{suffix}").exists(), command
+
+
+# A word only known at run time that the command built (`$(cat f)`, `read`), where a program reads options, may be any
+# of its options (stop 30; each ran in bash 5.2, coreutils 9.1, findutils 4.9, tar 1.34, git 2.39:
+# test_a_built_word_may_be_an_option_and_the_program_reads_it). All passed on main before. A value the agent's
+# environment gave is the runtime's, not the command's (review 25a), and passes.
+OPTION_LIKE_ROWS = [
+    ('U=$(cat f); cp "$U" src/x', {"WG403"}),  # U=--target-directory=<main>
+    ('read -r U < f; cp "$U" README.md src/y', {"WG403"}),
+    ('U=$(cat f); install "$U" README.md src/x', {"WG403"}),  # U=-t<main>
+    ('U=$(cat f); dd "$U" if=README.md', {"WG403"}),  # U=of=<main>/x
+    ('U=$(cat f); sort "$U" README.md', {"WG403"}),  # U=-o<main>/x
+    ('U=$(cat f); ln "$U" README.md src/l', {"WG403"}),
+    ('U=$(cat f); sed -e p "$U" to-main/README.md', {"WG403", "WG404"}),  # U=-i, or --expression=e CMD
+    ('U=$(cat f); zstd -c "$U" README.md', {"WG403"}),  # U=-o<main>/x: not_with (-c) no longer ends the reading
+    ('U=$(cat f); find . "$U" to-main/x', {"WG401"}),  # U=-fprint
+    ('U=$(cat f); find . "$U" -exec rm {} +', {"WG403"}),  # U=-exec … the words after it run
+    ('U=$(cat f); find to-main "$U"', {"WG401"}),  # U=-delete
+    ('U=$(cat f); tar -xf a.tar "$U"', {"WG403", "WG404"}),  # U=--to-command=CMD, or -C<main>
+    ('U=$(cat f); rsync "$U" h:a b', {"WG403", "WG404"}),  # U=-esh -c CMD
+    ('U=$(cat f); man "$U" ls', {"WG404"}),  # U=-Psh -c CMD
+    ('U=$(cat f); git diff "$U"', {"WG403"}),  # U=--output=<main>/x
+    ('U=$(cat f); git log "$U"', {"WG403"}),
+    ('U=$(cat f); git format-patch -1 "$U"', {"WG403"}),  # U=-o<main>
+    ('git diff "$U"', {"WG403"}),  # git's words are judged whoever set them, as its code options are (stop 29)
+    # must pass
+    ('cp "$U" src/x', "pass"),  # U is the agent's environment's
+    ('U=$(cat f); cp -- "$U" src/x', "pass"),
+    ('U=$(cat f); cp "./$U" src/x', "pass"),
+    ('U=$(cat f); cp -S "$U" README.md src/x', "pass"),  # -S's value, quoted as one word
+    ("for f in *.md; do cp \"$f\" src/; done", "pass"),  # the glob's names are read now: none starts with -
+    ('U=$(cat f); find . -name "$U"', "pass"),
+    ('U=$(cat f); find "$U" -name y', "pass"),  # -delete, -fprint -name: only in the cwd (W)
+    ('U=$(cat f); tar -C src -xf "$U"', "pass"),  # -f's value (src: no symlink out of W, unlike W's top here)
+    ('U=$(cat f); cat "$U"', "pass"),
+    ('U=$(cat f); git diff -- "$U"', "pass"),
+    ('U=$(cat f); git show --end-of-options "$U"', "pass"),
+    ('U=$(cat f); git diff "origin/$U"', "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", OPTION_LIKE_ROWS, ids=[plain_id(r[0], 60) for r in OPTION_LIKE_ROWS])
+def test_a_built_word_may_be_any_option(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_a_built_word_may_be_an_option_and_the_program_reads_it(world: Repo) -> None:
+    """The first rows above, run for real in W with f holding the option: each wrote into the main checkout (or ran
+    the command the option held), and each is refused."""
+    main = world.main
+    subprocess.run(["tar", "-cf", "a.tar", "README.md"], cwd=world.worktree, check=True)
+    (world.worktree / "README.md").write_text("changed\n")
+    cases = [
+        ('U=$(cat f); cp "$U" src/x', f"--target-directory={main}", main / "x"),
+        ('U=$(cat f); install "$U" README.md src/x', f"-t{main}", None),  # README.md lands in main: checked below
+        ('U=$(cat f); dd "$U" if=README.md', f"of={main}/dd", main / "dd"),
+        ('U=$(cat f); sort "$U" README.md', f"-o{main}/sorted", main / "sorted"),
+        (f'U=$(cat f); find . "$U" {main}/found', "-fprint", main / "found"),
+        ('U=$(cat f); tar -xf a.tar "$U"', f"--to-command=touch {main}/tar-ran", main / "tar-ran"),
+        ('U=$(cat f); git diff "$U"', f"--output={main}/diff", main / "diff"),
+        ('U=$(cat f); git format-patch -1 "$U"', f"-o{main}/patches", main / "patches"),
+    ]
+    (world.worktree / "src" / "x").write_text("x\n")
+    for command, option, made in cases:
+        assert hook(world, command).decision == "deny", command
+        (world.worktree / "f").write_text(option)
+        before = (main / "README.md").read_text()
+        subprocess.run(["bash", "-c", command + " >/dev/null 2>&1"], cwd=world.worktree, check=False)
+        if made is None:
+            assert (main / "README.md").read_text() == "changed\n" != before, command
+        else:
+            assert made.exists(), command
+
+
+def test_a_glob_that_matches_an_option_name_is_read_as_that_option(world: Repo) -> None:
+    """With a file named `-t..` in W (here inside the main checkout's .claude/worktrees), `cp * src/` copies
+    everything into W's parent, as cp reads the name as `-t ..`; refused (stop 30), while `./*` and a glob with a
+    known start pass. A loop over the glob reads today's names (`-t..` among them) and is refused by its target."""
+    (world.worktree / "-t..").write_text("")
+    (world.worktree / "a.md").write_text("a\n")
+    for command, expected in [
+        ("cp * src/", {"WG403"}),
+        ('for f in *; do cp "$f" src/; done', {"WG401"}),
+        ("cp ./* src/", "pass"),
+        ("cp a* src/", "pass"),
+        ("cp *.md src/", "pass"),
+    ]:
+        assert_hook_row(world, command, expected)
+    subprocess.run(["bash", "-c", "cp * src/ 2>/dev/null"], cwd=world.worktree, check=False)
+    assert (world.worktree.parent / "a.md").exists()
 
 
 # bash's tables of command names (review 29a): BASH_CMDS' elements are the paths hashed names run, as `hash -p` sets
@@ -2016,7 +2106,7 @@ REVIEW_25A_ROWS = [
     ("Y='a {MAIN}/notes.txt'; touch a; cp ${Y#x}", {"WG403"}),
     ("Y='/dev/null of={MAIN}/notes.txt'; dd if=${Y#x}", {"WG403"}),
     ("X='a {MAIN}/notes.txt'; set -- $X; touch a; cp $*", {"WG403"}),
-    ("U=$(printf -- -delete); find {MAIN}/notes.txt $U", {"WG403"}),
+    ("U=$(printf -- -delete); find {MAIN}/notes.txt $U", {"WG401", "WG403"}),  # $U may be -delete (stop 30)
     ("U=$(printf -- '-o {MAIN}/notes.txt'); sort $U README.md", {"WG403"}),
     ("F=$(cat list); cp $F dst/", {"WG403"}),  # F may be `-t <main> x`
     # a name only known at run time may be IFS

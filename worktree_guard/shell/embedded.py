@@ -21,7 +21,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass, field
-from .programs import WRITING_CODE_FAMILIES, Target, code_family
+from .programs import _TAR_VALUES, _ZIP_VALUES, BUILTIN_WRITERS, WRITING_CODE_FAMILIES, Target, WriteSpec, built_words, code_family, parse_argv, tar_values
 
 if TYPE_CHECKING:
     from .ast import Word
@@ -83,7 +83,32 @@ def analyse(command: ShellCommand) -> Embedded:
         _option_code(words, values, found, ("--rsh",), ("-e",))
     elif family == "ssh":
         _ssh(command, words, values, found)
+    if family in _CODE_OPTION_VALUES:
+        _option_like(command, words, tar_values(values) if family == "tar" else values, found, _CODE_OPTION_VALUES[family])
     return found
+
+
+#: The options that take a value, of the families with options that run code: a word given as one's value is that
+#: value, while any other word only known at run time may be such an option itself.
+_CODE_OPTION_VALUES: dict[str, frozenset[str]] = {
+    "tar": _TAR_VALUES,
+    "zip": _ZIP_VALUES,
+    "rsync": BUILTIN_WRITERS["rsync"].value_options,
+    "sed": BUILTIN_WRITERS["sed"].value_options,
+    "ssh": frozenset({"-B", "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-P", "-p", "-Q", "-R", "-S", "-W", "-w"}),
+    "vim": frozenset({"-c", "--cmd", "-S", "-s", "-w", "-W", "-T", "-u", "-U", "-i", "-t", "-q", "-r", "--servername", "--remote", "--remote-send", "--remote-expr", "--startuptime"}),
+}
+
+
+def _option_like(command: ShellCommand, words: list[Word], values: list[str | None], found: Embedded, value_options: frozenset[str]) -> None:
+    """A word only known at run time where an option may stand, which the command built, may be an option that runs
+    code (stop 30: `rsync "$O" h:a b` with O=`-esh -c …`, `sed -e p "$F" f` with F=`--expression=e cmd`)."""
+    from .steps import chosen_elsewhere
+
+    argv = parse_argv(words, values, WriteSpec(value_options=value_options))
+    built = built_words(argv, lambda word: chosen_elsewhere(word, command.state))
+    if built:
+        found.opaque.append(f"`{command.name}` is given {built[0].raw}, only known at run time, which may be one of its options that run code")
 
 
 # -- sed ------------------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from ..layout import LayoutUnknown, find_layout, git_checkouts_at, git_dir_link,
 from ..paths import canonical
 from .programs import ParsedArgv, Target, WriteSpec, parse_argv
 from .runners import LESSKEY_FILES, LESSKEY_VARIABLES, less_options_opaque
-from .words import has_unquoted_expansion
+from .words import has_unquoted_expansion, may_be_option
 
 if TYPE_CHECKING:
     from .ast import Word
@@ -716,6 +716,20 @@ for _sub in DIFF_FAMILY:
     SUBCOMMAND_VALUE_OPTIONS[_sub] = SUBCOMMAND_VALUE_OPTIONS.get(_sub, frozenset()) | {"--output"}
 
 
+#: The options that name a file or directory a subcommand writes (above): a word only known at run time that may
+#: be an option may be one of them (`git diff "$X"`, X=`--output=<main>/x`; `git format-patch "$X"`, X=`-o<main>`).
+WRITE_OPTIONS: dict[str, tuple[str, ...]] = {
+    **{_sub: ("--output",) for _sub in DIFF_FAMILY},
+    "format-patch": ("-o", "--output-directory", "--output"),
+    "archive": ("-o", "--output"),
+    "clone": ("--separate-git-dir",),
+    "init": ("--separate-git-dir",),
+    "checkout-index": ("--prefix",),
+    "apply": ("--directory", "--unsafe-paths"),
+    "update-index": ("--index-info",),
+}
+
+
 #: Subcommands that only read the paths they are given (SPEC §5.2 "the shared boundary is default-deny": git's
 #: row of the read-only table)… unless one of these options is given. Every other subcommand's static path-like
 #: operands and option values (`-o DIR`, `--x=V`, `-oV`) count as written where they land in a shared checkout
@@ -843,6 +857,10 @@ def git_writes(command: ShellCommand) -> list:
     for option, how in UNKNOWN_OUTPUTS.get(sub, {}).items():
         for word, _ in options.get(option, []):
             targets.append(Target(word, None, how))
+    writing = WRITE_OPTIONS.get(sub, ())
+    for word in words_that_may_be_options(call, parsed, writing) if writing else ():
+        # stop 30: `git diff "$X"` with X=`--output=<main>/x` wrote there
+        targets.append(Target(command.words[0], None, f"{word.raw}, only known at run time, may be {' or '.join(writing)}", base=base))
     if sub == "update-index":
         targets += _symlink_entries(call)
     reads = OPERANDS_READ.get(sub)
@@ -1066,9 +1084,6 @@ def _runs_remotely(call: GitCall, parsed: ParsedArgv, words: list[Word]) -> bool
 
 #: A word that is one parameter's value, double-quoted: one word, never split or globbed (`"$N"`, `"${N}"`).
 QUOTED_SCALAR = r'"\$(\{[A-Za-z_][A-Za-z_0-9]*\}|[A-Za-z_][A-Za-z_0-9]*)"'
-#: What a word may start with, known, that makes it no option whatever follows, unless bash splits it (`origin/"$B"`;
-#: not `~-` or `~+`, which are $OLDPWD and $PWD, nor extglob's `@(` and `+(`: review 29b).
-NO_OPTION_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._:%,=^")
 
 
 def words_that_may_be_options(call: GitCall, parsed: ParsedArgv, code: tuple[str, ...]) -> list[Word]:
@@ -1084,19 +1099,20 @@ def words_that_may_be_options(call: GitCall, parsed: ParsedArgv, code: tuple[str
             return name not in code
         return len(name) >= 3 and not any(o.startswith(name) for o in code if o.startswith("--"))
 
-    consumed = {id(word) for entries in parsed.options.values() for word, _ in entries if word is not None}
+    own = {id(word): value for word, value in call.args}
+    consumed = {id(word) for entries in parsed.options.values() for word, value in entries if word is not None and value is not None and own.get(id(word)) == value}
     values_of_options = {id(word) for name, entries in parsed.options.items() if plain(name) for word, value in entries if value is None and word is not None}
     takes_value = SUBCOMMAND_VALUE_OPTIONS.get(call.subcommand or "", frozenset())
     found: list[Word] = []
     for word, value in call.args:
-        if value == "--" and id(word) not in consumed:
+        if value in ("--", "--end-of-options") and id(word) not in consumed:
             break
         if value is not None:
             continue
         raw = word.raw
         if re.fullmatch(r"[^$`*?\[{\\'\"~@+!]*", raw):
             continue  # a literal git cannot read (`--stra=ours`: WG303 already)
-        if raw.lstrip("'\"")[:1] in NO_OPTION_START and not has_unquoted_expansion(raw):
+        if not may_be_option(raw):
             continue  # a known start that is no option, in one field (`HEAD~$N` may split into `HEAD~1 --exec=…`)
         if id(word) in values_of_options and re.fullmatch(QUOTED_SCALAR, raw):
             continue

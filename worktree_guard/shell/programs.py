@@ -15,7 +15,7 @@ from typing import Any
 
 from ..fast_dataclass import fast_dataclass, field
 from .ast import Word
-from .words import has_unquoted_expansion
+from .words import has_unquoted_expansion, may_be_option
 
 # One written target: the word that names it (None when implied), its static value (None when dynamic),
 # or the marker CWD for "the directory the program runs in".
@@ -67,6 +67,9 @@ class WriteSpec:
     unread_operands: the operands the row does not write are not files it reads either (curl's and wget's URLs):
         any of them that names a path counts as given to an unknown program (WG406 at the shared boundary).
     custom: a function for programs no table row can describe (tar); it gets the argv values.
+    gnu_options: the program reads options anywhere before `--`, so a word only known at run time there may be any
+        of them (`cp "$U" src/x` with U=`--target-directory=<main>`): what it writes is then not known. False for a
+        row whose custom function reads the words itself (find's expression, Python's argv).
 
     Every option a row names is declared; the value attached to an option it does not name (`--stderr=F`,
     `--libcurl=F`) is not known to be read, so it counts as given to an unknown program (WG406 at the shared
@@ -91,17 +94,21 @@ class WriteSpec:
     backup_options: frozenset[str] = frozenset()
     unread_operands: bool = False
     custom: Callable[[list[Word], list[str | None]], list[Target]] | None = field(default=None, compare=False)
+    gnu_options: bool = True
     #: For programs whose writes depend on more than the argv (git: `-C`, `GIT_INDEX_FILE`): gets the ShellCommand.
     command_writes: Callable[[Any], list[Target]] | None = field(default=None, compare=False)
 
 
 @fast_dataclass(slots=True)
 class ParsedArgv:
-    """An argv split into options (name → list of (word, value)) and operands (word, value)."""
+    """An argv split into options (name → list of (word, value)) and operands (word, value). `option_like`: the
+    words only known at run time, read where an option may stand and not as another option's value, that may start
+    with `-` (`"$U"`): the program may read any of its options there."""
 
     options: dict[str, list[tuple[Word | None, str | None]]]
     operands: list[tuple[Word, str | None]]
     dynamic_option: bool = False
+    option_like: list[Word] = field(default_factory=list)
 
 
 def parse_argv(words: list[Word], values: list[str | None], spec: WriteSpec) -> ParsedArgv:
@@ -111,12 +118,15 @@ def parse_argv(words: list[Word], values: list[str | None], spec: WriteSpec) -> 
     takes_value = spec.value_options | spec.target_options
     i = 1
     dynamic_option = False
+    option_like: list[Word] = []
     while i < len(words):
         word, value = words[i], values[i]
         i += 1
         if value is None:
             if word.raw.startswith("-"):
                 dynamic_option = True  # `-$x`: an option we cannot read
+            if may_be_option(word.raw):
+                option_like.append(word)
             operands.append((word, value))
             continue
         if value == "--":
@@ -153,7 +163,7 @@ def parse_argv(words: list[Word], values: list[str | None], spec: WriteSpec) -> 
                 j += 1
             continue
         operands.append((word, value))
-    return ParsedArgv(options, operands, dynamic_option)
+    return ParsedArgv(options, operands, dynamic_option, option_like)
 
 
 def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None], inherited: Callable[[Word], bool] | None = None) -> list[Target]:
@@ -163,14 +173,20 @@ def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None]
     `inherited` says the agent's environment gave (`find $DIR -type f`): the command did not build it."""
     splits = any(value is None and has_unquoted_expansion(word.raw) and not (inherited is not None and inherited(word)) for word, value in zip(words[1:], values[1:]))
     unknown = [Target(words[0], None, "words only known at run time, which bash splits (options among them)")] if splits else []
+    argv = parse_argv(words, tar_values(values) if spec.custom is _tar else values, spec)
+    if spec.gnu_options and not splits:
+        built = built_words(argv, inherited)
+        if built:
+            unknown = [Target(words[0], None, f"{built[0].raw}, only known at run time, may be any of its options (`-t DIR`, `--output=F`)")]
+    if spec.custom is _find and built_words(argv, inherited):
+        unknown = unknown + _find_option_like(words, values, built_words(argv, inherited))
     if spec.custom is not None:
         return spec.custom(words, values) + unknown
-    argv = parse_argv(words, values, spec)
     present = set(argv.options)
     if spec.only_with and not (present & spec.only_with):
-        return []
+        return unknown  # a word only known at run time may be one of them (`sed -e p "$U" f`, U=-i)
     if present & spec.not_with:
-        return []
+        return unknown
     targets: list[Target] = []
     for option in spec.target_options & present:
         for word, value in argv.options[option]:
@@ -218,6 +234,12 @@ def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None]
     if spec.recursive_with & present:
         targets = [Target(t.word, t.value, t.how, recursive=True, kind=t.kind, base=t.base) for t in targets]
     return targets
+
+
+def built_words(argv: ParsedArgv, inherited: Callable[[Word], bool] | None) -> list[Word]:
+    """The argv's words that may be options (`ParsedArgv.option_like`) and that the command built: not a value the
+    agent's environment gave (`"$HOME"`, `"$1"` of the agent's shell), which the command cannot choose."""
+    return [word for word in argv.option_like if not (inherited is not None and inherited(word))]
 
 
 def _declared(spec: WriteSpec) -> frozenset[str]:
@@ -276,6 +298,14 @@ _TAR_VALUES = frozenset({
 _TAR_ELSEWHERE = ("-P", "--absolute-names", "--transform", "--xform")
 
 
+def tar_values(values: list[str | None]) -> list[str | None]:
+    """Old-style `tar czf out.tgz dir`: the first word is a cluster whose value-taking letters consume the next words;
+    read as `-czf`."""
+    if len(values) > 1 and values[1] and not values[1].startswith("-") and values[1].isalpha():
+        return [values[0], "-" + values[1], *values[2:]]
+    return values
+
+
 def _tar(words: list[Word], values: list[str | None]) -> list[Target]:
     """tar writes its archive when creating (-c/-r/-u/-A) and files when extracting (-x), under -C or the cwd.
 
@@ -284,10 +314,7 @@ def _tar(words: list[Word], values: list[str | None]) -> list[Target]:
     or names rewritten by --transform, members go anywhere (WG403).
     """
     spec = WriteSpec(value_options=_TAR_VALUES)
-    if len(values) > 1 and values[1] and not values[1].startswith("-") and values[1].isalpha():
-        # Old-style `tar czf out.tgz dir`: the first word is a cluster whose value-taking letters consume the next words.
-        values = [values[0], "-" + values[1], *values[2:]]
-        words = [words[0], words[1], *words[2:]]
+    values = tar_values(values)
     argv = parse_argv(words, values, spec)
     present = set(argv.options)
     creating = bool(present & {"-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate"})
@@ -320,9 +347,12 @@ def _tar(words: list[Word], values: list[str | None]) -> list[Target]:
     return targets
 
 
+_UNZIP_VALUES = frozenset({"-x", "-P", "-d"})
+
+
 def _unzip(words: list[Word], values: list[str | None]) -> list[Target]:
     """unzip extracts into -d or the cwd, following the symlinks already there; `-:` lets `../` members out (WG403)."""
-    spec = WriteSpec(value_options=_frozen("-x", "-P", "-d"))
+    spec = WriteSpec(value_options=_UNZIP_VALUES)
     argv = parse_argv(words, values, spec)
     present = set(argv.options)
     if present & {"-l", "-t", "-p", "-v", "-z", "-Z", "-c"}:
@@ -381,10 +411,40 @@ def _find(words: list[Word], values: list[str | None]) -> list[Target]:
     return targets
 
 
+_PATCH_VALUES = frozenset({"-p", "-i", "--input", "-d", "--directory", "-r", "--reject-file", "-z", "--suffix", "-B", "--prefix", "-Y", "--basename-prefix", "-F", "--fuzz", "-o", "--output", "-D", "--ifdef", "-V", "--version-control", "--backup-if-mismatch", "--quoting-style", "--merge"})
+
+
+#: find's primaries (and options) that take the next word as their argument (GNU findutils 4.9).
+_FIND_ARGUMENTS = frozenset({
+    "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname", "-type",
+    "-xtype", "-size", "-perm", "-user", "-group", "-uid", "-gid", "-links", "-inum", "-samefile", "-newer", "-anewer",
+    "-cnewer", "-atime", "-ctime", "-mtime", "-amin", "-cmin", "-mmin", "-used", "-fstype", "-context", "-maxdepth",
+    "-mindepth", "-regextype", "-printf", "-files0-from", "-D", "-O",
+})
+
+
+def _find_option_like(words: list[Word], values: list[str | None], built: list[Word]) -> list[Target]:
+    """A word only known at run time in find's starting points or expression, not a primary's argument, may be any
+    primary (stop 30): `-delete` removes below the starting points before it (or the cwd), `-fprint` writes the next
+    word, `-exec`/`-ok` run the words up to a `;` or `+`."""
+    ids = {id(word) for word in built}
+    for k in range(1, len(values)):
+        if id(words[k]) not in ids or values[k - 1] in _FIND_ARGUMENTS:
+            continue
+        later = list(zip(words[k + 1:], values[k + 1:]))
+        if any(value in (";", "+") or value is None for _, value in later):
+            return [Target(words[k], None, f"{words[k].raw}, only known at run time, may be -exec (the words after it are then run)")]
+        start = find_start(values)
+        before = [(w, v) for w, v in zip(words[start:k], values[start:k]) if v is not None and not v.startswith(("-", "(", "!"))]
+        targets = [Target(w, v, f"{words[k].raw}, only known at run time, may be -delete", recursive=True) for w, v in before or [(None, CWD)]]
+        return targets + [Target(w, v, f"{words[k].raw}, only known at run time, may be -fprint") for w, v in later]
+    return []
+
+
 def _patch(words: list[Word], values: list[str | None]) -> list[Target]:
     """patch writes the file it is given (`patch f x.diff`), -o's file, or the files of the diff under -d or the cwd;
     and -r's reject file, and backups named by -B/--prefix (a path prefix), -Y and -z."""
-    spec = WriteSpec(value_options=frozenset({"-p", "-i", "--input", "-d", "--directory", "-r", "--reject-file", "-z", "--suffix", "-B", "--prefix", "-Y", "--basename-prefix", "-F", "--fuzz", "-o", "--output", "-D", "--ifdef", "-V", "--version-control", "--backup-if-mismatch", "--quoting-style", "--merge"}))
+    spec = WriteSpec(value_options=_PATCH_VALUES)
     argv = parse_argv(words, values, spec)
     extra: list[Target] = []
     for option in ("-r", "--reject-file"):
@@ -406,10 +466,13 @@ def _patch(words: list[Word], values: list[str | None]) -> list[Target]:
     return extra + [Target(None, CWD, "the files of the diff, under the current directory", recursive=True)]
 
 
+_ZIP_VALUES = frozenset(("-b", "--temp-path", "-n", "--suffixes", "-P", "--password", "-t", "--from-date", "-tt", "--before-date", "-x", "--exclude", "-i", "--include", "-Z", "--compression-method", "-TT", "--unzip-command", "-O", "--output-file", "-s", "--split-size", "-sp", "-sb", "-sv", "-ll", "-lf", "--logfile-path", "-la", "-U"))
+
+
 def _zip(words: list[Word], values: list[str | None]) -> list[Target]:
     """zip writes its archive (the first operand, or -O's file; -b's directory holds the temporary one); the files it
     is given are read, unless -m/--move deletes them once archived."""
-    spec = WriteSpec(value_options=_frozen("-b", "--temp-path", "-n", "--suffixes", "-P", "--password", "-t", "--from-date", "-tt", "--before-date", "-x", "--exclude", "-i", "--include", "-Z", "--compression-method", "-TT", "--unzip-command", "-O", "--output-file", "-s", "--split-size", "-sp", "-sb", "-sv", "-ll", "-lf", "--logfile-path", "-la", "-U"))
+    spec = WriteSpec(value_options=_ZIP_VALUES)
     argv = parse_argv(words, values, spec)
     present = set(argv.options)
     if present & {"-sf", "--show-files"} and not present & {"-m", "--move"}:
@@ -549,17 +612,17 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "sed": WriteSpec(operands="all", value_options=_frozen("-e", "--expression", "-f", "--file", "-l", "--line-length"), optional_value_options=_frozen("-i"), only_with=_frozen("-i", "--in-place"), first_is_not_a_file=True, unless_with=_frozen("-e", "--expression", "-f", "--file"), backup_options=_frozen("-i", "--in-place")),
     "perl": WriteSpec(operands="all", value_options=_frozen("-e", "-E", "-I", "-M", "-m", "-x"), optional_value_options=_frozen("-i"), only_with=_frozen("-i"), first_is_not_a_file=True, unless_with=_frozen("-e", "-E"), backup_options=_frozen("-i")),
     "rsync": WriteSpec(operands="last", all_with=_frozen("--remove-source-files"), recursive_with=_frozen("--delete", "--delete-before", "--delete-during", "--delete-after", "--delete-excluded", "--del"), value_options=_frozen("-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--exclude-from", "--include-from", "--files-from", "--chmod", "--rsync-path", "-T", "--temp-dir", "--partial-dir", "--log-file", "--backup-dir", "--suffix", "--compare-dest", "--copy-dest", "--link-dest")),
-    "tar": WriteSpec(custom=_tar),
-    "unzip": WriteSpec(custom=_unzip),
+    "tar": WriteSpec(custom=_tar, value_options=_TAR_VALUES),
+    "unzip": WriteSpec(custom=_unzip, value_options=_UNZIP_VALUES),
     "curl": WriteSpec(operands="none", unread_operands=True, value_options=_frozen("-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "-X", "--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie", "-F", "--form", "-m", "--max-time", "-x", "--proxy", "-w", "--write-out", "--connect-timeout", "-r", "--range", "--retry", "-K", "--config", "--cacert", "--cert", "--key", "-E", "--json", "--url", "-T", "--upload-file"), target_options=_frozen("-o", "--output", "--output-dir", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc")),
     "wget": WriteSpec(operands="none", unread_operands=True, value_options=_frozen("-t", "--tries", "-T", "--timeout", "-U", "--user-agent", "--header", "-e", "--execute", "-i", "--input-file", "--load-cookies", "--post-file", "--body-file", "--ca-certificate", "--certificate", "--private-key", "-Q", "--quota", "-w", "--wait", "-l", "--level", "-A", "--accept", "-R", "--reject", "--config"), target_options=_frozen("-O", "--output-document", "-P", "--directory-prefix", "-o", "--output-file", "-a", "--append-output", "--save-cookies", "--warc-file", "--rejected-log", "--hsts-file"), writes_cwd=True),
     "chmod": WriteSpec(operands="all", first_is_not_a_file=True, unless_with=_frozen("--reference"), recursive_with=_frozen("-R", "--recursive")),
     "chown": WriteSpec(operands="all", first_is_not_a_file=True, unless_with=_frozen("--reference"), recursive_with=_frozen("-R", "--recursive")),
     "chgrp": WriteSpec(operands="all", first_is_not_a_file=True, unless_with=_frozen("--reference"), recursive_with=_frozen("-R", "--recursive")),
     "sort": WriteSpec(operands="none", value_options=_frozen("-k", "--key", "-t", "--field-separator", "-S", "--buffer-size", "-T", "--temporary-directory", "--parallel", "--batch-size", "--files0-from", "--random-source", "--compress-program"), target_options=_frozen("-o", "--output")),
-    "patch": WriteSpec(custom=_patch),
+    "patch": WriteSpec(custom=_patch, value_options=_PATCH_VALUES),
     "split": WriteSpec(operands="last", value_options=_frozen("-l", "--lines", "-b", "--bytes", "-C", "--line-bytes", "-n", "--number", "-a", "--suffix-length", "--additional-suffix", "--filter", "-t", "--separator"), writes_cwd=True),
-    "find": WriteSpec(custom=_find),
+    "find": WriteSpec(custom=_find, gnu_options=False),
     # Found missing by the execute-and-observe harness (issue 10): each writes a file its operands name.
     "xxd": WriteSpec(operands="last", value_options=_frozen("-c", "-cols", "-g", "-groupsize", "-l", "-len", "-o", "-offset", "-s", "-seek", "-n", "-name")),
     "uniq": WriteSpec(operands="last", value_options=_frozen("-f", "--skip-fields", "-s", "--skip-chars", "-w", "--check-chars", "--group", "--all-repeated")),
@@ -573,7 +636,7 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "mknod": WriteSpec(operands="all", value_options=_frozen("-m", "--mode", "--context")),
     "setfacl": WriteSpec(operands="all", value_options=_frozen("-m", "--modify", "-x", "--remove", "-M", "--modify-file", "-X", "--remove-file", "--set", "--set-file", "--restore"), recursive_with=_frozen("-R", "--recursive")),
     "chattr": WriteSpec(operands="all", first_is_not_a_file=True, value_options=_frozen("-v", "-p"), recursive_with=_frozen("-R")),
-    "zip": WriteSpec(custom=_zip),
+    "zip": WriteSpec(custom=_zip, value_options=_ZIP_VALUES),
     # Wrappers that write files of their own beside running a command (their own words only: what they run is
     # another command).
     "flock": WriteSpec(operands="all", value_options=_frozen("-w", "--timeout", "-E", "--conflict-exit-code", "-c", "--command")),  # creates the lock file
@@ -586,7 +649,7 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "script": WriteSpec(operands="all", value_options=_frozen("-c", "--command", "-E", "--echo", "-m", "--logging-format", "-o", "--output-limit"), target_options=_frozen("-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing")),
     "xvfb-run": WriteSpec(operands="none", value_options=_frozen("-n", "--server-num", "-s", "--server-args", "-p", "--xauth-protocol", "-w", "--wait"), target_options=_frozen("-e", "--error-file", "-f", "--auth-file")),
     "openssl": WriteSpec(custom=_openssl),
-    **{name: WriteSpec(custom=_python) for name in ("python", "python3", "python2", *(f"python3.{n}" for n in range(6, 15)), "pypy3")},
+    **{name: WriteSpec(custom=_python, gnu_options=False) for name in ("python", "python3", "python2", *(f"python3.{n}" for n in range(6, 15)), "pypy3")},
     # Found by the review of issue 10: outputs of programs once taken for readers.
     "ptx": WriteSpec(custom=lambda words, values: _second_operand(words, values, _frozen("-F", "--flag-truncation", "-M", "--macro-name", "-S", "--sentence-regexp", "-W", "--word-regexp", "-b", "--break-file", "-g", "--gap-size", "-i", "--ignore-file", "-o", "--only-file", "-w", "--width"), only_with=_frozen("-G", "--traditional"))),
     "xmllint": WriteSpec(operands="none", value_options=_frozen("--path", "--dtdvalid", "--dtdvalidfpi", "--schema", "--relaxng", "--schematron", "--xpath", "--encode", "--maxmem", "--pattern", "--pretty", "--max-ampl"), target_options=_frozen("--output", "-o")),

@@ -151,6 +151,7 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
         if present and less_options_opaque(options):
             reasons.append(f"`{name}` reads $LESS, which gives less a lesskey file or text or startup commands")
     pattern = re.compile(runner.code_operands) if runner.code_operands else None
+    reasons += _option_like(command, runner)
     operand_seen = False
     for i, value in enumerate(values[1:], start=1):
         if value is None:
@@ -178,6 +179,20 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
             if given is None or given in _STDIN or given.startswith(("/dev/fd/", "/proc/")):
                 reasons.append(f"`{name} {option}` reads code from its input or a file only known at run time")
     return reasons
+
+
+def _option_like(command: ShellCommand, runner: CodeRunner) -> list[str]:
+    """A word only known at run time where an option may stand, which the command built, may be one of the options
+    that run code (stop 30: `man "$O" ls` with O=`-Psh -c …`). The value of one of `value_options` is no option."""
+    if not (runner.options or runner.walk_options or runner.stdin_files or runner.coded_options or runner.argv_options):
+        return []
+    from .programs import WriteSpec, built_words, parse_argv
+    from .steps import chosen_elsewhere
+
+    takes_value = runner.value_options | runner.walk_options | runner.stdin_files | runner.coded_options
+    argv = parse_argv(command.words, command.values(), WriteSpec(value_options=takes_value))
+    built = built_words(argv, lambda word: chosen_elsewhere(word, command.state))
+    return [f"`{command.name}` is given {built[0].raw}, only known at run time, which may be one of its options that run code"] if built else []
 
 
 def env_code(command: ShellCommand, runner: CodeRunner) -> list[str]:

@@ -345,6 +345,19 @@ _PARAMETER = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?[-+=?][^}$`]*)?\}|
 _NUMBER_PARAMETER = re.compile(r"\$[$?!#]")
 
 
+def chosen_elsewhere(word: Word, state: ShellState) -> bool:
+    """Whether a word that may be an option (`words.may_be_option`) is one the command cannot make an option: a value
+    the agent's environment gave (`inherited`), or a glob none of whose names starts with `-` now (stop 30: with a
+    file named `-t..` in W, `cp * dst/` copied into W's parent; a glob's matches are read at check time)."""
+    if not inherited(word, state):
+        return False
+    pattern = words.glob_pattern(word.raw, state.lookup)
+    if pattern is None or not words.has_glob_syntax(pattern):
+        return True
+    matches = glob_values(word, state)
+    return matches is not None and not any(os.path.basename(match).startswith("-") for match in matches)
+
+
 def inherited(word: Word, state: ShellState) -> bool:
     """Whether every expansion in a word is a variable the command never assigned, while no step may have assigned a
     name only known at run time: its value is the one the runtime gave the agent's shell, not one the command built

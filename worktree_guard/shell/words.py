@@ -349,6 +349,18 @@ def split_fields(raw: str, lookup: Lookup) -> list[str] | None:
     return fields if splits else None
 
 
+#: What a word may start with, known, that makes it no option whatever follows, unless bash splits it (`origin/"$B"`,
+#: `./"$f"`; not `~-` or `~+`, which are $OLDPWD and $PWD, nor extglob's `@(` and `+(`: review 29b).
+NO_OPTION_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._:%,=^")
+
+
+def may_be_option(raw: str) -> bool:
+    """Whether a word whose value is only known at run time may start with `-`, so that a program reads it as an
+    option: its known start does not settle that (`"$U"`, `"$D/x"`, `*.txt`), or bash splits it into several words
+    (`HEAD~$N`). Stop 30: `cp "$U" src/x` with U=`--target-directory=<main>` copied into the main checkout."""
+    return raw.lstrip("'\"")[:1] not in NO_OPTION_START or has_unquoted_expansion(raw)
+
+
 def has_unquoted_expansion(raw: str) -> bool:
     """Whether the word holds an expansion outside quotes (`$X`, `${X}`, `$(…)`, backquotes), whose value bash
     splits into several words (review 24b: `X='rm -f <main>/x'; $X` ran `rm` unjudged)."""
