@@ -1667,6 +1667,7 @@ OPTION_LIKE_ROWS = [
     ('U=$(cat f); git diff "$U"', {"WG403"}),  # U=--output=<main>/x
     ('U=$(cat f); git log "$U"', {"WG403"}),
     ('U=$(cat f); git format-patch -1 "$U"', {"WG403"}),  # U=-o<main>
+    ('U=$(cat f); yq "$U" .a=1 to-main/x.yaml', {"WG406"}),  # U=-i: a reader's writing option (shared boundary)
     ('git diff "$U"', {"WG403"}),  # git's words are judged whoever set them, as its code options are (stop 29)
     # must pass
     ('cp "$U" src/x', "pass"),  # U is the agent's environment's
@@ -1681,6 +1682,16 @@ OPTION_LIKE_ROWS = [
     ('U=$(cat f); git diff -- "$U"', "pass"),
     ('U=$(cat f); git show --end-of-options "$U"', "pass"),
     ('U=$(cat f); git diff "origin/$U"', "pass"),
+    # the corpora's (stop 30): a process substitution is a /dev/fd path; the words -exec runs are not find's
+    ("sort <(ls src) <(ls .)", "pass"),
+    ('find . -name "$1" -type f -exec grep -i "$2" {} \\;', "pass"),
+    ('cp "${HOME}/x" src/x', "pass"),
+    ('cp "${U:--tto-main}" src/x', {"WG403"}),  # the default is the command's
+    ('U=$(cat f); find . -name "$U" -exec grep x {} +', "pass"),
+    ('U=$(cat f); find "$U" -name x', "pass"),
+    ('U=$(cat f); find "$U" -name "$(cat g)"', {"WG403"}),  # $U may be -exec, and $(cat g) its `;`
+    ("git diff *.md", "pass"),
+    ('U=$(cat f); yq "$U" .a src/x.yaml', "pass"),
 ]
 
 

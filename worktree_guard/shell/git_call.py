@@ -858,7 +858,7 @@ def git_writes(command: ShellCommand) -> list:
         for word, _ in options.get(option, []):
             targets.append(Target(word, None, how))
     writing = WRITE_OPTIONS.get(sub, ())
-    for word in words_that_may_be_options(call, parsed, writing) if writing else ():
+    for word in words_that_may_be_options(call, parsed, writing, command.state) if writing else ():
         # stop 30: `git diff "$X"` with X=`--output=<main>/x` wrote there
         targets.append(Target(command.words[0], None, f"{word.raw}, only known at run time, may be {' or '.join(writing)}", base=base))
     if sub == "update-index":
@@ -1086,13 +1086,16 @@ def _runs_remotely(call: GitCall, parsed: ParsedArgv, words: list[Word]) -> bool
 QUOTED_SCALAR = r'"\$(\{[A-Za-z_][A-Za-z_0-9]*\}|[A-Za-z_][A-Za-z_0-9]*)"'
 
 
-def words_that_may_be_options(call: GitCall, parsed: ParsedArgv, code: tuple[str, ...]) -> list[Word]:
+def words_that_may_be_options(call: GitCall, parsed: ParsedArgv, code: tuple[str, ...], state=None) -> list[Word]:
     """A subcommand's words only known at run time that may hold one of its `code` options: `git ls-remote "$R" x`,
     `git archive "$A" --remote=x HEAD` and `git difftool -y "$X"` ran the code R, A and X held (`--upload-pack=…`,
     `--exec=…`, `--extcmd=…`; stop 29), and `git rebase -ix"$X"` is `-i -x "$X"`. Left out: a word whose known start
     is no option (`origin/$B`), one after `--`, and the value of another option quoted as one parameter (`--onto
-    "$B"`, `--onto="$B"`, `-m"$M"`)."""
+    "$B"`, `--onto="$B"`, `-m"$M"`), one after `--end-of-options`, and a glob whose names in `state`'s directories
+    start with no `-` now (`*.py`: stop 30)."""
     import re
+
+    from .steps import glob_names_no_option
 
     def plain(name: str) -> bool:  # an option that is no code option, in any abbreviation git accepts
         if len(name) == 2:
@@ -1112,7 +1115,7 @@ def words_that_may_be_options(call: GitCall, parsed: ParsedArgv, code: tuple[str
         raw = word.raw
         if re.fullmatch(r"[^$`*?\[{\\'\"~@+!]*", raw):
             continue  # a literal git cannot read (`--stra=ours`: WG303 already)
-        if not may_be_option(raw):
+        if not may_be_option(raw) or (state is not None and glob_names_no_option(word, state)):
             continue  # a known start that is no option, in one field (`HEAD~$N` may split into `HEAD~1 --exec=…`)
         if id(word) in values_of_options and re.fullmatch(QUOTED_SCALAR, raw):
             continue
@@ -1427,7 +1430,7 @@ def _subcommand_code(command: ShellCommand, call: GitCall, top: str | None, foun
             flagged.add(id(word))
     code = (*CODE_OPTIONS.get(sub, ()), *(("-O", "--open-files-in-pager") if sub == "grep" else ()))
     if code and sub not in ("fetch", "pull"):  # theirs are WG305 already (rules/git.py's _unknown_words)
-        candidates = words_that_may_be_options(call, parsed, code)
+        candidates = words_that_may_be_options(call, parsed, code, command.state)
         if sub in REMOTE_SIDE and _runs_remotely(call, parsed, candidates):
             candidates = []
         for word in candidates:

@@ -424,20 +424,30 @@ _FIND_ARGUMENTS = frozenset({
 
 
 def _find_option_like(words: list[Word], values: list[str | None], built: list[Word]) -> list[Target]:
-    """A word only known at run time in find's starting points or expression, not a primary's argument, may be any
-    primary (stop 30): `-delete` removes below the starting points before it (or the cwd), `-fprint` writes the next
-    word, `-exec`/`-ok` run the words up to a `;` or `+`."""
+    """A word only known at run time in find's starting points or expression, not a primary's argument nor a word of
+    the command `-exec` runs, may be any primary (stop 30): `-delete` removes below the starting points before it
+    (or the cwd), `-fprint` writes the next word, `-exec`/`-ok` run the words after it up to a `;` or `+` (a literal
+    one, or a word only known at run time that ends in an expansion)."""
+    import re
+
     ids = {id(word) for word in built}
-    for k in range(1, len(values)):
+    start = find_start(values)
+    k = start
+    while k < len(values):
+        if values[k] in ("-exec", "-execdir", "-ok", "-okdir"):
+            while k < len(values) and values[k] not in (";", "+"):
+                k += 1
+            k += 1
+            continue
         if id(words[k]) not in ids or values[k - 1] in _FIND_ARGUMENTS:
+            k += 1
             continue
         later = list(zip(words[k + 1:], values[k + 1:]))
-        if any(value in (";", "+") or value is None for _, value in later):
+        if any(value in (";", "+") or (value is None and re.search(r"(\$[A-Za-z_0-9@*#?!$-]+|\}|\)|`)[\"]*$", word.raw)) for word, value in later):
             return [Target(words[k], None, f"{words[k].raw}, only known at run time, may be -exec (the words after it are then run)")]
-        start = find_start(values)
         before = [(w, v) for w, v in zip(words[start:k], values[start:k]) if v is not None and not v.startswith(("-", "(", "!"))]
         targets = [Target(w, v, f"{words[k].raw}, only known at run time, may be -delete", recursive=True) for w, v in before or [(None, CWD)]]
-        return targets + [Target(w, v, f"{words[k].raw}, only known at run time, may be -fprint") for w, v in later]
+        return targets + [Target(w, v, f"{words[k].raw}, only known at run time, may be -fprint") for w, v in later[:1]]
     return []
 
 

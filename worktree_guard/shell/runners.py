@@ -31,7 +31,7 @@ class CodeRunner:
     command_subcommands: verbs that run a command when given one after their options (`tmux new-session -d 'cmd'`;
         `tmux new-session -d -s x` starts the user's shell): it is walked, in the directory of `chdir_options`, else
         the cwd for the verbs in `here_subcommands` and an unknown one for the rest; value_options: their options
-        with a value;
+        with a value (and the program's: a word only known at run time given as one's value is no option);
     code_operands: a pattern an operand matching is code (sqlite3's `.shell`, `.output`);
     stdin_files: options whose value is a file of code: `-`, `/dev/stdin` and other descriptors, or a value only known
         at run time, are code the guard does not see (`make -f /dev/stdin <<< …`);
@@ -97,7 +97,9 @@ def less_options_opaque(value: str | None) -> bool:
 _LESS = CodeRunner(walk_env=("LESSOPEN", "LESSCLOSE"), env=LESSKEY_VARIABLES, options=_f("-k", *LESSKEY_OPTIONS))
 _GDB = CodeRunner(options=_f("-ex", "--ex", "-eval-command", "--eval-command", "-x", "--x", "-command", "--command", "-iex", "--iex", "-init-eval-command", "--init-eval-command", "-ix", "--ix", "-init-command", "--init-command"))
 _FD = CodeRunner(argv_options=_f("-x", "--exec", "-X", "--exec-batch"), placeholders=("{}", "{/}", "{//}", "{.}", "{/.}"))
-_MAKE = CodeRunner(options=_f("--eval", "-E"), stdin_files=_f("-f", "--file", "--makefile"))
+# value_options: a word only known at run time given as one of these is its value, no option (stop 30); not -j or -l,
+# whose value is optional: `make -j "$N"` with N=--eval=… reads an option
+_MAKE = CodeRunner(options=_f("--eval", "-E"), stdin_files=_f("-f", "--file", "--makefile"), value_options=_f("-C", "--directory", "-I", "--include-dir", "-o", "--old-file", "--assume-old", "-W", "--what-if", "--new-file", "--assume-new"))
 
 BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
     "tmux": CodeRunner(

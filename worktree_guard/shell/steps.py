@@ -346,13 +346,32 @@ _NUMBER_PARAMETER = re.compile(r"\$[$?!#]")
 
 
 def chosen_elsewhere(word: Word, state: ShellState) -> bool:
-    """Whether a word that may be an option (`words.may_be_option`) is one the command cannot make an option: a value
-    the agent's environment gave (`inherited`), or a glob none of whose names starts with `-` now (stop 30: with a
-    file named `-t..` in W, `cp * dst/` copied into W's parent; a glob's matches are read at check time)."""
-    if not inherited(word, state):
+    """Whether a word that may be an option (`words.may_be_option`) is one the command cannot make an option (stop 30):
+    a value the agent's environment gave (`inherited`: `"$HOME"`, `"${X}"`), or a glob none of whose names starts
+    with `-` now (`*.md`, `"$HOME"/*.md`; with a file named `-t..` in W, `cp * dst/` copied into W's parent: the
+    matches are read at check time, with globs' time-of-check gap). Never `~-`/`~+` ($OLDPWD, $PWD: the command may
+    set them), an extglob, or a `${U:-…}` whose default the command wrote (`${U:--t<main>}`)."""
+    raw = word.raw
+    if raw.startswith(("~-", "~+")) or re.search(r"[?*+@!]\(|\$\{[A-Za-z_][A-Za-z_0-9]*:?[-=+?]", raw):
         return False
-    pattern = words.glob_pattern(word.raw, state.lookup)
+    if inherited(word, state):
+        pattern = words.glob_pattern(raw, state.lookup)
+        if "$" in raw or pattern is None or not words.has_glob_syntax(pattern):
+            return True  # the runtime's value (and what starts with it), as before
+    return glob_names_no_option(word, state)
+
+
+def glob_names_no_option(word: Word, state: ShellState) -> bool:
+    """Whether a word is a glob (`*`, `?`, `[…]`; its parameters known, no other expansion) whose expansion starts
+    with no `-` now: its known start is no `-` (`a*`, `/x/*`), or every name it matches now starts otherwise
+    (`*.md`; not `*` beside a file named `-t..`, nor a glob whose matches are not known)."""
+    raw = word.raw
+    if any(c in raw for c in "`{~(") or word.substitutions:
+        return False
+    pattern = words.glob_pattern(raw, state.lookup)
     if pattern is None or not words.has_glob_syntax(pattern):
+        return False
+    if pattern[:1] not in "*?[-":
         return True
     matches = glob_values(word, state)
     return matches is not None and not any(os.path.basename(match).startswith("-") for match in matches)

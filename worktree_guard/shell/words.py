@@ -350,8 +350,9 @@ def split_fields(raw: str, lookup: Lookup) -> list[str] | None:
 
 
 #: What a word may start with, known, that makes it no option whatever follows, unless bash splits it (`origin/"$B"`,
-#: `./"$f"`; not `~-` or `~+`, which are $OLDPWD and $PWD, nor extglob's `@(` and `+(`: review 29b).
-NO_OPTION_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._:%,=^")
+#: `./"$f"`, a process substitution `<(…)`, which is a /dev/fd path; not `~-` or `~+`, which are $OLDPWD and $PWD,
+#: nor extglob's `@(` and `+(`: review 29b).
+NO_OPTION_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._:%,=^<>")
 
 
 def may_be_option(raw: str) -> bool:

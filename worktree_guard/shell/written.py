@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass, field, replace
 from . import words as shell_words
-from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, WRITING_CODE_FAMILIES, ReadOnly, Target, WriteSpec, code_family, parse_argv, written_targets
+from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, WRITING_CODE_FAMILIES, ReadOnly, Target, WriteSpec, built_words, code_family, parse_argv, written_targets
 from .steps import chosen_elsewhere, glob_values
 
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ def command_writes(command: ShellCommand, tables: ProgramTables) -> list[Written
             if symlinks and target.kind == "link":
                 cwd = _link_directory(command, own, values, spec)
             found += _expanded(command, target, cwd, name)
-    elif _reads_only(tables.readers.get(name), own, values) or (unwrapped is not None and unwrapped.own_words is not None):
+    elif _reads_only(tables.readers.get(name), own, values, lambda word: chosen_elsewhere(word, command.state)) or (unwrapped is not None and unwrapped.own_words is not None):
         pass  # a reader, or a wrapper whose own words are options: what it runs is judged on its own
     else:
         found += _operands(command, own, values, name)
@@ -167,12 +167,17 @@ def _expanded(command: ShellCommand, target: Target, cwd: str | None, name: str)
     return [record]
 
 
-def _reads_only(entry: ReadOnly | None, own: list[Word], values: list[str | None]) -> bool:
+def _reads_only(entry: ReadOnly | None, own: list[Word], values: list[str | None], given) -> bool:
+    """Whether a reader only reads: none of its `writes_with` options is given, nor a word the command built that may
+    be one (stop 30: `U=$(cat f); yq "$U" .a=1 <main>/f` with U=-i)."""
     if entry is None:
         return False
     if not entry.writes_with:
         return True
-    present = set(parse_argv(own, values, WriteSpec()).options)
+    argv = parse_argv(own, values, WriteSpec())
+    if built_words(argv, given):
+        return False
+    present = set(argv.options)
     return not (present & entry.writes_with) and not any(v is not None and v.partition("=")[0] in entry.writes_with for v in values)
 
 
