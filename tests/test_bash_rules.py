@@ -1274,9 +1274,15 @@ def test_globs_in_write_operands_are_expanded_on_the_filesystem(world: Repo) -> 
 
 
 def test_xargs_replace_string_inside_a_shell_script(world: Repo) -> None:
-    assert bash(world, "ls | xargs -I {} sh -c 'echo {}'").decision == "pass"
-    assert "WG403" in bash(world, "ls | xargs -I {} sh -c 'rm {}'").codes
-    assert "WG401" in bash(world, "ls | xargs -I {} sh -c 'cp {} {MAIN}/'").codes
+    """xargs puts its input into the code as text, so a shell's code holding the replace string is only known at run
+    time (review 30a: an input line `x; rm -f <main>/README.md` made `xargs -I{} sh -c 'echo {}'` remove it; it
+    passed). The input given as an argument (`"$1"`) is data."""
+    assert bash(world, "ls | xargs -I {} sh -c 'echo {}'").codes == ["WG404"]
+    assert bash(world, "ls | xargs -I {} sh -c 'cp {} {MAIN}/'").codes == ["WG404"]
+    assert bash(world, "ls | xargs -I {} sh -c 'echo \"$1\"' _ {}").decision == "pass"
+    (world.worktree / "in").write_text(f"x; rm -f {world.main}/README.md\n")
+    subprocess.run(["bash", "-c", "xargs -I{} sh -c 'echo {}' < in >/dev/null"], cwd=world.worktree, check=False)
+    assert not (world.main / "README.md").exists()
 
 
 # Escapes an independent review found; each passed before its fix.
@@ -1669,7 +1675,26 @@ OPTION_LIKE_ROWS = [
     ('U=$(cat f); git format-patch -1 "$U"', {"WG403"}),  # U=-o<main>
     ('U=$(cat f); yq "$U" .a=1 to-main/x.yaml', {"WG406"}),  # U=-i: a reader's writing option (shared boundary)
     ('git diff "$U"', {"WG403"}),  # git's words are judged whoever set them, as its code options are (stop 29)
+    # review 30a (each ran in bash 5.2 and changed the main checkout; all passed at 7885853)
+    ('U=$(cat f); find to-main -printf -type "$U"', {"WG401"}),  # -type is -printf's argument: U=-delete
+    ('U=$(cat f); find -files0-from list "$U"', {"WG403"}),
+    ('U=$(cat f); find "${NOPE:-to-main}" "$U"', {"WG403"}),
+    ('read < f; cp "$REPLY" README.md', {"WG403"}),  # variables bash sets are the command's
+    ('mapfile -t < f; cp "$MAPFILE" README.md', {"WG403"}),
+    (': "$(cat f)"; cp "$_" README.md', {"WG403"}),
+    ('[[ $(cat f) =~ (.*) ]]; cp "$BASH_REMATCH" README.md', {"WG403"}),
+    ('cp "${NOPE:---target-directory=to-main}" README.md', {"WG403"}),
+    ('U=$(cat f); env "$U" sed -i s/a/b/ README.md', {"WG404"}),  # U=--chdir=<main>
+    ('U=$(cat f); strace "$U" true', {"WG404"}),  # U=-o<main>/x
+    ('U=$(cat f); unshare "$U" touch x', {"WG404"}),  # U=--wd=<main>
+    ('U=$(cat f); /usr/bin/time "$U" true', {"WG404"}),
+    ("xargs env < f", {"WG404"}),
+    ("xargs -I{} sh -c {} < f", {"WG404"}),
+    ("xargs sort README.md < f", {"WG403"}),
+    ("xargs git diff < f", {"WG403"}),
     # must pass
+    ('U=$(cat f); env X=1 "$U" README.md', "pass"),  # after an assignment env reads no option: $U is the program
+    ('U=$(cat f); find . -fprintf out "%p" "$U"', "pass"),  # -delete, -fprint: in W
     ('cp "$U" src/x', "pass"),  # U is the agent's environment's
     ('U=$(cat f); cp -- "$U" src/x', "pass"),
     ('U=$(cat f); cp "./$U" src/x', "pass"),
@@ -1692,6 +1717,11 @@ OPTION_LIKE_ROWS = [
     ('U=$(cat f); find "$U" -name "$(cat g)"', {"WG403"}),  # $U may be -exec, and $(cat g) its `;`
     ("git diff *.md", "pass"),
     ('U=$(cat f); yq "$U" .a src/x.yaml', "pass"),
+    # xargs' input is the command's (a file name from ls, grep -l, find): test_xargs_input_may_be_an_option
+    ("ls | xargs tar -cf a.tar", {"WG403", "WG404"}),
+    ("ls | xargs -I{} cp {} src/", {"WG403"}),
+    ("ls | xargs -I{} cp ./{} src/", "pass"),
+    ("ls | xargs grep -l foo", "pass"),
 ]
 
 
@@ -1728,6 +1758,17 @@ def test_a_built_word_may_be_an_option_and_the_program_reads_it(world: Repo) -> 
             assert made.exists(), command
 
 
+def test_xargs_input_may_be_an_option(world: Repo) -> None:
+    """Two file names in W, `--checkpoint=1` and `--checkpoint-action=exec=sh<x.sh`, make `ls | xargs tar -cf a.tar`
+    run x.sh (GNU tar 1.34), which here writes into the main checkout: refused (stop 30; it passed)."""
+    (world.worktree / "x.sh").write_text(f"touch {world.main}/tar-ran\n")
+    for name in ("--checkpoint=1", "--checkpoint-action=exec=sh<x.sh"):
+        (world.worktree / name).write_text("")
+    assert set(hook(world, "ls | xargs tar -cf src/a.tar").codes) == {"WG403", "WG404"}
+    subprocess.run(["bash", "-c", "ls | xargs tar -cf src/a.tar 2>/dev/null"], cwd=world.worktree, check=False)
+    assert (world.main / "tar-ran").exists()
+
+
 def test_a_glob_that_matches_an_option_name_is_read_as_that_option(world: Repo) -> None:
     """With a file named `-t..` in W (here inside the main checkout's .claude/worktrees), `cp * src/` copies
     everything into W's parent, as cp reads the name as `-t ..`; refused (stop 30), while `./*` and a glob with a
@@ -1740,6 +1781,9 @@ def test_a_glob_that_matches_an_option_name_is_read_as_that_option(world: Repo) 
         ("cp ./* src/", "pass"),
         ("cp a* src/", "pass"),
         ("cp *.md src/", "pass"),
+        ('cp "$NOPE"* src/', {"WG403"}),  # review 30a: NOPE unset, `*` leads
+        ("cp [^a]* src/", {"WG403"}),  # bash's [^…] negates; Python's fnmatch reads ^ as a character
+        ('cp "$HOME"/*.md src/', "pass"),
     ]:
         assert_hook_row(world, command, expected)
     subprocess.run(["bash", "-c", "cp * src/ 2>/dev/null"], cwd=world.worktree, check=False)

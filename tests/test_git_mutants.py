@@ -291,7 +291,7 @@ EDGE_RECORDS: list[tuple[str, set, list]] = [
     ('git worktree add -f ../y', {'WG304'}, [('WG304', "`git worktree add` would touch {MAIN}/.claude/worktrees/y, outside this agent's worktree {W}.", {'path': '../y', 'resolved': '{MAIN}/.claude/worktrees/y'}, '../y')]),
     ('git worktree add src/y ../../x', set(), []),
     ('git $A $B', {'WG303'}, [('WG303', "worktree-guard cannot tell which checkout this git command acts on (its words $A $B are only known at run time and may hold git's options such as -C); run git with literal words inside {W}.", {}, 'ALL')]),
-    ('echo x | xargs git', {'WG303'}, [('WG303', "worktree-guard cannot tell which checkout this git command acts on (its words git are only known at run time and may hold git's options such as -C); run git with literal words inside {W}.", {}, 'xargs git')]),
+    ('echo x | xargs git', {'WG303'}, [('WG303', "worktree-guard cannot tell which checkout this git command acts on (its words \"$(xargs input)\" are only known at run time and may hold git's options such as -C); run git with literal words inside {W}.", {}, 'xargs git')]),
     ('xargs git status', set(), []),
     ('git -C {MAIN} "$@"', {'WG302'}, [('WG302', "worktree-guard cannot tell whether this git command changes the shared checkout {MAIN}; run it in this agent's worktree {W}.", {'path': '{MAIN}', 'resolved': '{MAIN}', 'shared_root': '{MAIN}', 'suggestion': '{W}'}, 'ALL')]),
     ('git -C {MAIN} -C $D commit', {'WG303'}, [('WG303', 'worktree-guard cannot tell which checkout this git command acts on (-C $D is only known at run time); run git with literal paths inside {W}.', {}, 'ALL')]),

@@ -570,19 +570,25 @@ def _xargs(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
     inner = list(words[start:])
     if replace:
         shell = inner[0].value in SHELLS if inner[0].value else False
-        inner = [_with_input(w, replace) if shell else _dynamic(w) if w.value is None or replace in w.value else w for w in inner]
+        # xargs puts the input into the words as text: in a shell's code it is code (review 30a: `xargs -I{} sh -c {}
+        # < f` and `sh -c 'echo {}'` ran what f held), so that code is only known at run time (WG404)
+        inner = [_input(w, None if shell else replace) if w.value is not None and replace in w.value else _dynamic(w) if w.value is None else w for w in inner]
     else:
-        inner.append(_dynamic(words[-1]))
+        inner.append(_input(words[-1], None))
     return Unwrapped(inner=[Inner(inner, command.cwd, label="xargs")], own_words=start)
 
 
-def _with_input(word: Word, replace: str) -> Word:
-    """In `xargs -I{} sh -c 'cmd {}'` the script is known but `{}` is not: it becomes an unset variable."""
+#: How a word of xargs' input reads: built by the command (its input), so it may be any option of the program
+#: (stop 30: `ls | xargs tar -cf a.tar` with a file named `--checkpoint-action=exec=sh<x.sh` ran x.sh).
+XARGS_INPUT = '"$(xargs input)"'
+
+
+def _input(word: Word, replace: str | None) -> Word:
+    """A word xargs fills from its input: appended (`replace` None), or with -I's string replaced."""
     from ..shell.ast import Word as WordNode
 
-    if word.value is None or replace not in word.value:
-        return word
-    return WordNode(raw=word.raw, span=word.span, value=word.value.replace(replace, '"$WORKTREE_GUARD_XARGS_INPUT"'), substitutions=word.substitutions)
+    raw = XARGS_INPUT if replace is None else word.raw.replace(replace, XARGS_INPUT)
+    return WordNode(raw=raw, span=word.span, value=None, substitutions=word.substitutions)
 
 
 def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) -> Unwrapped | None:
@@ -778,7 +784,26 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
             return [Violation(code="WG404", message=f"`{key}` runs shell code only known at run time; pass it a literal string.", **base)]
         if wrapper.joined and not wrapper.argv_with & set(seen) and any(v is None for v in values[start + wrapper.leading:]):
             return [Violation(code="WG404", message=f"`{key}` runs a command line only known at run time through a shell.", **base)]
+        if (shown := _option_like_at(command, start)) is not None:
+            return [Violation(code="WG404", message=f"`{key}` is given {shown}, only known at run time, which may be one of its own options (a directory to run in, a file to write, code); write its options out.", **base)]
+    if name == "env" and (shown := _option_like_at(command, _skip_options(values, 1, ENV_VALUE_OPTIONS)[0])) is not None:
+        return [Violation(code="WG404", message=f"`env` is given {shown}, only known at run time, which may be one of its options (`--chdir=…`, `-S …`); write its options out.", **base)]
     return None
+
+
+def _option_like_at(command: ShellCommand, at: int) -> str | None:
+    """The word a wrapper reads where its options end, when the command built it and it may be an option, so that the
+    wrapper may read it as one (stop 30: `U=$(cat f); env "$U" sed -i … README.md` with U=`--chdir=<main>` edited the
+    main checkout's file; `strace "$U" true` with U=`-o<main>/x` wrote it)."""
+    from ..shell.steps import chosen_elsewhere
+    from ..shell.words import may_be_option
+
+    if at >= len(command.words):
+        return None
+    word = command.words[at]
+    if command.value(word) is not None or not may_be_option(word.raw) or chosen_elsewhere(word, command.state):
+        return None
+    return word.raw
 
 
 def _powershell(command: ShellCommand) -> str | None:

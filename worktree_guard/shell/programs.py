@@ -414,39 +414,48 @@ def _find(words: list[Word], values: list[str | None]) -> list[Target]:
 _PATCH_VALUES = frozenset({"-p", "-i", "--input", "-d", "--directory", "-r", "--reject-file", "-z", "--suffix", "-B", "--prefix", "-Y", "--basename-prefix", "-F", "--fuzz", "-o", "--output", "-D", "--ifdef", "-V", "--version-control", "--backup-if-mismatch", "--quoting-style", "--merge"})
 
 
-#: find's primaries (and options) that take the next word as their argument (GNU findutils 4.9).
-_FIND_ARGUMENTS = frozenset({
-    "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname", "-type",
-    "-xtype", "-size", "-perm", "-user", "-group", "-uid", "-gid", "-links", "-inum", "-samefile", "-newer", "-anewer",
-    "-cnewer", "-atime", "-ctime", "-mtime", "-amin", "-cmin", "-mmin", "-used", "-fstype", "-context", "-maxdepth",
-    "-mindepth", "-regextype", "-printf", "-files0-from", "-D", "-O",
-})
+#: find's primaries (and options) that take words after them as their arguments, and how many (GNU findutils 4.9).
+_FIND_ARGUMENTS = {
+    **dict.fromkeys((
+        "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname",
+        "-type", "-xtype", "-size", "-perm", "-user", "-group", "-uid", "-gid", "-links", "-inum", "-samefile", "-newer",
+        "-anewer", "-cnewer", "-atime", "-ctime", "-mtime", "-amin", "-cmin", "-mmin", "-used", "-fstype", "-context",
+        "-maxdepth", "-mindepth", "-regextype", "-printf", "-fprint", "-fprint0", "-fls", "-files0-from", "-D",
+    ), 1),
+    "-fprintf": 2,
+}
 
 
 def _find_option_like(words: list[Word], values: list[str | None], built: list[Word]) -> list[Target]:
-    """A word only known at run time in find's starting points or expression, not a primary's argument nor a word of
-    the command `-exec` runs, may be any primary (stop 30): `-delete` removes below the starting points before it
-    (or the cwd), `-fprint` writes the next word, `-exec`/`-ok` run the words after it up to a `;` or `+` (a literal
-    one, or a word only known at run time that ends in an expansion)."""
+    """A word only known at run time in find's starting points or expression, read in order (a primary's arguments
+    skipped, `-exec`'s words up to its `;` or `+` too), may be any primary (stop 30): `-delete` removes below every
+    starting point (those before it, those `-files0-from` reads, or the cwd), `-fprint` writes the next word,
+    `-exec`/`-ok` run the words after it up to a `;` or `+` (a literal one, or a word only known at run time that ends
+    in an expansion)."""
     import re
 
     ids = {id(word) for word in built}
-    start = find_start(values)
-    k = start
+    k = find_start(values)
     while k < len(values):
-        if values[k] in ("-exec", "-execdir", "-ok", "-okdir"):
+        value = values[k]
+        if value in ("-exec", "-execdir", "-ok", "-okdir"):
             while k < len(values) and values[k] not in (";", "+"):
                 k += 1
             k += 1
             continue
-        if id(words[k]) not in ids or values[k - 1] in _FIND_ARGUMENTS:
+        if value in _FIND_ARGUMENTS:
+            k += 1 + _FIND_ARGUMENTS[value]
+            continue
+        if id(words[k]) not in ids:
             k += 1
             continue
         later = list(zip(words[k + 1:], values[k + 1:]))
-        if any(value in (";", "+") or (value is None and re.search(r"(\$[A-Za-z_0-9@*#?!$-]+|\}|\)|`)[\"]*$", word.raw)) for word, value in later):
+        if any(v in (";", "+") or (v is None and re.search(r"(\$[A-Za-z_0-9@*#?!$-]+|\}|\)|`)[\"]*$", w.raw)) for w, v in later):
             return [Target(words[k], None, f"{words[k].raw}, only known at run time, may be -exec (the words after it are then run)")]
-        before = [(w, v) for w, v in zip(words[start:k], values[start:k]) if v is not None and not v.startswith(("-", "(", "!"))]
-        targets = [Target(w, v, f"{words[k].raw}, only known at run time, may be -delete", recursive=True) for w, v in before or [(None, CWD)]]
+        roots, _ = find_roots(words, values)
+        roots = [(w, v) for w, v in roots if w is not words[k]]
+        how = f"{words[k].raw}, only known at run time, may be -delete"
+        targets = [Target(w, v, how, recursive=True) for w, v in roots or [(None, CWD)]]
         return targets + [Target(w, v, f"{words[k].raw}, only known at run time, may be -fprint") for w, v in later[:1]]
     return []
 

@@ -354,17 +354,16 @@ def chosen_elsewhere(word: Word, state: ShellState) -> bool:
     raw = word.raw
     if raw.startswith(("~-", "~+")) or re.search(r"[?*+@!]\(|\$\{[A-Za-z_][A-Za-z_0-9]*:?[-=+?]", raw):
         return False
-    if inherited(word, state):
-        pattern = words.glob_pattern(raw, state.lookup)
-        if "$" in raw or pattern is None or not words.has_glob_syntax(pattern):
-            return True  # the runtime's value (and what starts with it), as before
+    if inherited(word, state) and not any(c in raw for c in "*?["):
+        return True  # the runtime's value, as before
     return glob_names_no_option(word, state)
 
 
 def glob_names_no_option(word: Word, state: ShellState) -> bool:
     """Whether a word is a glob (`*`, `?`, `[…]`; its parameters known, no other expansion) whose expansion starts
-    with no `-` now: its known start is no `-` (`a*`, `/x/*`), or every name it matches now starts otherwise
-    (`*.md`; not `*` beside a file named `-t..`, nor a glob whose matches are not known)."""
+    with no `-` now: its known start is no `-` (`a*`, `/x/*`, `"$HOME"/*.md`), or every name it matches now starts
+    otherwise (`*.md`; not `*` beside a file named `-t..`, nor a glob whose matches are not known, nor one that starts
+    with a bracket, nor `"$NOPE"*`, whose parameter is not known)."""
     raw = word.raw
     if any(c in raw for c in "`{~(") or word.substitutions:
         return False
@@ -373,6 +372,8 @@ def glob_names_no_option(word: Word, state: ShellState) -> bool:
         return False
     if pattern[:1] not in "*?[-":
         return True
+    if pattern[:1] == "[":
+        return False  # bash's `[^…]` and `[[:class:]]` are not Python's (review 30a: `cp [^a]* d` read `-t..`)
     matches = glob_values(word, state)
     return matches is not None and not any(os.path.basename(match).startswith("-") for match in matches)
 
@@ -388,4 +389,10 @@ def inherited(word: Word, state: ShellState) -> bool:
     numbers = sum(match.count("$") for match in _NUMBER_PARAMETER.findall(raw))  # `$$`, `$?`, `$!`, `$#`: numbers
     if len(found) + numbers != raw.count("$") - raw.count("\\$"):
         return False
-    return all((braced or plain) not in state.variables for braced, plain in found)
+    return all((braced or plain) not in state.variables and (braced or plain) not in SET_BY_BASH for braced, plain in found)
+
+
+#: Variables bash itself sets from what the command reads or runs, without the command naming them (`read` without a
+#: name sets REPLY, `mapfile` MAPFILE, `getopts` OPTARG, `[[ =~ ]]` BASH_REMATCH, every command `_`): the command's
+#: values, never the runtime's (review 30a: `read < f; cp "$REPLY" README.md` copied into the main checkout).
+SET_BY_BASH = frozenset({"REPLY", "MAPFILE", "OPTARG", "BASH_REMATCH", "_", "COPROC", "READLINE_LINE", "READLINE_ARGUMENT", "BASH_ARGV", "BASH_COMMAND", "BASH_EXECUTION_STRING", "FUNCNAME", "BASH_SOURCE"})
