@@ -1692,7 +1692,28 @@ OPTION_LIKE_ROWS = [
     ("xargs -I{} sh -c {} < f", {"WG404"}),
     ("xargs sort README.md < f", {"WG403"}),
     ("xargs git diff < f", {"WG403"}),
+    ('X=$(cat f); git log -S --end-of-options "$X"', {"WG403"}),  # -S takes the --end-of-options as its value
+    ('X=$(cat f); git format-patch -1 --add-header -- "$X"', {"WG403"}),
+    ('X=$(cat f); git shortlog "$X" HEAD', {"WG403"}),
+    ("git shortlog --output=to-main/x HEAD", {"WG401"}),
+    ("git apply --build-fake-ancestor=to-main/x p.diff", {"WG401"}),
+    ('X=$(cat f); git fast-export "$X" HEAD', {"WG403"}),
+    ("tar xfC a.tar to-main", {"WG401"}),  # old-style: f takes a.tar, C takes to-main
+    ("tar xfI a.tar 'rm -f to-main/README.md'", {"WG401", "WG403"}),  # WG403: W's top holds a symlink out (to-ssl)
+    ("tar -xf a.tar -I'rm -f to-main/README.md'", {"WG401", "WG403"}),  # WG403: W's top holds a symlink out (to-ssl)
+    ("tar -xf a.tar -T list", {"WG403"}),  # the list may hold `-C <dir>` lines
+    ('U=$(cat f); dd if=README.md "of=$U"', {"WG403"}),
+    ('dd -- if=README.md "$U"', {"WG403"}),
+    ("echo x | tee --output-error to-main/README.md", {"WG401"}),  # --output-error[=MODE]: no separate value
+    ("uniq --group README.md to-main/README.md", {"WG401"}),
+    ("shuf -e -o to-main/README.md a", {"WG401"}),
+    ("zstd -q -C to-main/README.md", {"WG401"}),
+    ("mkdir --context to-main/d", {"WG401"}),
     # must pass
+    ('make -j"$(nproc)"', "pass"),
+    ("git log -S foo --author me -n 5 -- src", "pass"),
+    ("tar xzf a.tgz -C src", "pass"),
+    ('dd if="$IN" of=src/out bs=1M', "pass"),
     ('U=$(cat f); env X=1 "$U" README.md', "pass"),  # after an assignment env reads no option: $U is the program
     ('U=$(cat f); find . -fprintf out "%p" "$U"', "pass"),  # -delete, -fprint: in W
     ('cp "$U" src/x', "pass"),  # U is the agent's environment's

@@ -69,7 +69,8 @@ def analyse(command: ShellCommand) -> Embedded:
     elif family == "vim":
         _vim(command, words, values, found)
     elif family == "tar":
-        _option_code(words, values, found, ("--to-command", "--use-compress-program", "--rsh-command", "--rmt-command", "--info-script", "--new-volume-script"), ("-I", "-F"))
+        values = tar_values(values) or values
+        _option_code(words, values, found, ("--to-command", "--use-compress-program", "--rsh-command", "--rmt-command", "--info-script", "--new-volume-script"), ("-I", "-F"), _TAR_VALUES)
         for i, value in enumerate(values):
             if value is not None and value.startswith("--checkpoint-action="):
                 action = value.partition("=")[2]
@@ -78,13 +79,13 @@ def analyse(command: ShellCommand) -> Embedded:
             elif value is None and words[i].raw.startswith(("--to-command", "--checkpoint-action", "--use-compress-program")):
                 found.opaque.append(f"`{command.name}` runs a command only known at run time ({words[i].raw})")
     elif family == "zip":
-        _option_code(words, values, found, ("--unzip-command",), ("-TT",))
+        _option_code(words, values, found, ("--unzip-command",), ("-TT",), _ZIP_VALUES)
     elif family == "rsync":
-        _option_code(words, values, found, ("--rsh",), ("-e",))
+        _option_code(words, values, found, ("--rsh",), ("-e",), BUILTIN_WRITERS["rsync"].value_options)
     elif family == "ssh":
         _ssh(command, words, values, found)
     if family in _CODE_OPTION_VALUES:
-        _option_like(command, words, tar_values(values) if family == "tar" else values, found, _CODE_OPTION_VALUES[family])
+        _option_like(command, words, values, found, _CODE_OPTION_VALUES[family])
     return found
 
 
@@ -600,7 +601,7 @@ def _vim_options(command: ShellCommand, words: list[Word], values: list[str | No
 # -- options that take a command ------------------------------------------------------------------------
 
 
-def _option_code(words: list[Word], values: list[str | None], found: Embedded, long: tuple[str, ...], short: tuple[str, ...]) -> None:
+def _option_code(words: list[Word], values: list[str | None], found: Embedded, long: tuple[str, ...], short: tuple[str, ...], takes_value: frozenset[str] = frozenset()) -> None:
     i = 1
     while i < len(values):
         value = values[i]
@@ -608,6 +609,26 @@ def _option_code(words: list[Word], values: list[str | None], found: Embedded, l
             i += 1
             continue
         name, eq, attached = value.partition("=")
+        if value[:1] == "-" and value[1:2] != "-" and len(value) > 2 and value not in short:
+            # a cluster (`-xIsh`, `-I'rm …'`: review 30a): a letter that takes a value takes the rest of the word
+            for j in range(1, len(value)):
+                letter = "-" + value[j]
+                if letter in short:
+                    if value[j + 1:]:
+                        found.commands.append((value[j + 1:], _offset(words[i]) + j + 1))
+                    elif i + 1 < len(values):
+                        if values[i + 1] is None:
+                            found.opaque.append(f"{letter} runs a command only known at run time ({words[i + 1].raw})")
+                        else:
+                            found.commands.append((values[i + 1], _offset(words[i + 1])))  # type: ignore[arg-type]
+                        i += 1
+                    break
+                if letter in takes_value:
+                    if not value[j + 1:]:
+                        i += 1  # the next word is its value
+                    break
+            i += 1
+            continue
         if name in long and eq:
             found.commands.append((attached, _offset(words[i]) + len(name) + 1))
         elif value in long or value in short:

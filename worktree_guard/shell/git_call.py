@@ -710,10 +710,26 @@ def is_read_only(call: GitCall) -> bool:
 
 # -- what git writes beside its checkout (SPEC §5.2 "git's other outputs are write operands") --------------
 
-#: Subcommands that take the diff options, `--output=<file>` among them.
-DIFF_FAMILY = frozenset({"diff", "log", "show", "format-patch", "diff-tree", "diff-files", "diff-index", "range-diff", "whatchanged", "stash", "reflog", "cherry-pick", "am"})
+#: Subcommands that take the diff or revision options, `--output=<file>` among them (review 30a: shortlog, rev-list,
+#: blame, annotate and bundle's rev-list arguments write it too).
+DIFF_FAMILY = frozenset({
+    "diff", "log", "show", "format-patch", "diff-tree", "diff-files", "diff-index", "range-diff", "whatchanged", "stash",
+    "reflog", "cherry-pick", "am", "shortlog", "rev-list", "blame", "annotate", "bundle",
+})
+#: The diff and revision options that take the next word as their value (git 2.39 revision.c, diff.c): a `--` or
+#: `--end-of-options` after one is its value, no end of the options (review 30a: `git log -S --end-of-options "$X"`
+#: with X=--output=<main>/x wrote there).
+REV_DIFF_VALUE_OPTIONS = frozenset({
+    "-S", "-G", "-O", "-I", "-L", "-n", "--max-count", "--skip", "--author", "--committer", "--grep", "--grep-reflog",
+    "--since", "--after", "--until", "--before", "--max-age", "--min-age", "--since-as-filter", "--exclude",
+    "--src-prefix", "--dst-prefix", "--line-prefix", "--word-diff-regex", "--anchored", "--diff-algorithm",
+    "--rotate-to", "--skip-to", "--ignore-matching-lines", "--output-indicator-new", "--output-indicator-old",
+    "--output-indicator-context", "--output",
+})
 for _sub in DIFF_FAMILY:
-    SUBCOMMAND_VALUE_OPTIONS[_sub] = SUBCOMMAND_VALUE_OPTIONS.get(_sub, frozenset()) | {"--output"}
+    SUBCOMMAND_VALUE_OPTIONS[_sub] = SUBCOMMAND_VALUE_OPTIONS.get(_sub, frozenset()) | REV_DIFF_VALUE_OPTIONS
+SUBCOMMAND_VALUE_OPTIONS["format-patch"] |= {"--add-header"}
+SUBCOMMAND_VALUE_OPTIONS["apply"] = SUBCOMMAND_VALUE_OPTIONS.get("apply", frozenset()) | {"--exclude", "--include", "--build-fake-ancestor", "--directory"}
 
 
 #: The options that name a file or directory a subcommand writes (above): a word only known at run time that may
@@ -725,8 +741,12 @@ WRITE_OPTIONS: dict[str, tuple[str, ...]] = {
     "clone": ("--separate-git-dir",),
     "init": ("--separate-git-dir",),
     "checkout-index": ("--prefix",),
-    "apply": ("--directory", "--unsafe-paths"),
+    "apply": ("--directory", "--unsafe-paths", "--build-fake-ancestor"),
     "update-index": ("--index-info",),
+    "fast-export": ("--export-marks",),
+    "read-tree": ("--index-output",),
+    "bugreport": ("-o", "--output-directory"),
+    "diagnose": ("-o", "--output-directory"),
 }
 
 
@@ -852,6 +872,9 @@ def git_writes(command: ShellCommand) -> list:
         top = checkout_top(call, command.home)
         for word, value in options.get("--directory", []):
             targets.append(Target(word, value, "--directory", recursive=True, base=top if top is not None else UNKNOWN_DIR))
+        option_targets("--build-fake-ancestor")  # review 30a: it writes that index file
+    elif sub in ("fast-export", "read-tree", "bugreport", "diagnose"):
+        option_targets(*WRITE_OPTIONS[sub])  # review 30a
     elif sub == "merge-file" and not ({"-p", "--stdout"} & set(options)) and operands:
         targets.append(Target(operands[0][0], operands[0][1], "the merged file", base=base))
     for option, how in UNKNOWN_OUTPUTS.get(sub, {}).items():

@@ -173,7 +173,7 @@ def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None]
     `inherited` says the agent's environment gave (`find $DIR -type f`): the command did not build it."""
     splits = any(value is None and has_unquoted_expansion(word.raw) and not (inherited is not None and inherited(word)) for word, value in zip(words[1:], values[1:]))
     unknown = [Target(words[0], None, "words only known at run time, which bash splits (options among them)")] if splits else []
-    argv = parse_argv(words, tar_values(values) if spec.custom is _tar else values, spec)
+    argv = parse_argv(words, (tar_values(values) or values) if spec.custom is _tar else values, spec)
     if spec.gnu_options and not splits:
         built = built_words(argv, inherited)
         if built:
@@ -193,10 +193,15 @@ def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None]
             targets.append(Target(word, value, option))
     operands = list(argv.operands)
     if spec.key_value:
+        import re
+
         for word, value in operands:
             if value is None:
-                if any(word.raw.startswith(k) for k in spec.key_value):
-                    targets.append(Target(word, None, word.raw.split("=", 1)[0] + "="))
+                # review 30a: `dd "of=$U"` (the key quoted), and `dd -- … "$U"` (`--` ends no key): a word that may
+                # start with a key is that key's
+                key = re.match(r"[A-Za-z_]+=", word.raw.lstrip("'\""))
+                if key is None or key.group() in spec.key_value:
+                    targets.append(Target(word, None, key.group() if key else "a word only known at run time, which may be of="))
                 continue
             for key in spec.key_value:
                 if value.startswith(key):
@@ -298,12 +303,25 @@ _TAR_VALUES = frozenset({
 _TAR_ELSEWHERE = ("-P", "--absolute-names", "--transform", "--xform")
 
 
-def tar_values(values: list[str | None]) -> list[str | None]:
-    """Old-style `tar czf out.tgz dir`: the first word is a cluster whose value-taking letters consume the next words;
-    read as `-czf`."""
-    if len(values) > 1 and values[1] and not values[1].startswith("-") and values[1].isalpha():
-        return [values[0], "-" + values[1], *values[2:]]
-    return values
+def tar_values(values: list[str | None]) -> list[str | None] | None:
+    """Old-style `tar czf out.tgz dir`: the first word is a cluster whose value-taking letters consume the next words
+    in order, each one (`tar xfC a.tar <main>` is `-x -f a.tar -C <main>`: review 30a); read as `-cz`, `-fout.tgz`.
+    None when a word one of them consumes is only known at run time."""
+    if not (len(values) > 1 and values[1] and not values[1].startswith("-") and values[1].isalpha()):
+        return values
+    out = list(values)
+    flags = []
+    k = 2
+    for letter in values[1]:
+        if "-" + letter not in _TAR_VALUES:
+            flags.append(letter)
+        elif k < len(values):
+            if values[k] is None:
+                return None
+            out[k] = "-" + letter + values[k]  # type: ignore[operator]
+            k += 1
+    out[1] = "-" + "".join(flags) if flags else "--old-style"
+    return out
 
 
 def _tar(words: list[Word], values: list[str | None]) -> list[Target]:
@@ -314,7 +332,10 @@ def _tar(words: list[Word], values: list[str | None]) -> list[Target]:
     or names rewritten by --transform, members go anywhere (WG403).
     """
     spec = WriteSpec(value_options=_TAR_VALUES)
-    values = tar_values(values)
+    read = tar_values(values)
+    if read is None:
+        return [Target(words[1], None, "old-style options whose values are only known at run time")]
+    values = read
     argv = parse_argv(words, values, spec)
     present = set(argv.options)
     creating = bool(present & {"-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate"})
@@ -337,6 +358,8 @@ def _tar(words: list[Word], values: list[str | None]) -> list[Target]:
             for word, value in argv.options.get("-T", []) + argv.options.get("--files-from", []):
                 targets.append(Target(word, None, "--remove-files deletes the files it lists"))
     if extracting and not present & {"-O", "--to-stdout", "--to-command"}:  # these hand members to stdout or a command
+        for word, _ in argv.options.get("-T", []) + argv.options.get("--files-from", []):
+            targets.append(Target(word, None, "the list it reads may hold `-C <dir>` lines, where it then extracts"))
         for option in _TAR_ELSEWHERE:
             for word, _ in argv.options.get(option, []):
                 targets.append(Target(word, None, f"{option} puts members where their names do not say"))
@@ -620,9 +643,11 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "unlink": WriteSpec(operands="all"),
     "shred": WriteSpec(operands="all", value_options=_frozen("-n", "--iterations", "-s", "--size", "--random-source")),
     "touch": WriteSpec(operands="all", value_options=_frozen("-d", "--date", "-r", "--reference", "-t")),
-    "mkdir": WriteSpec(operands="all", value_options=_frozen("-m", "--mode", "--context")),
-    "mkfifo": WriteSpec(operands="all", value_options=_frozen("-m", "--mode", "--context")),
-    "tee": WriteSpec(operands="all", value_options=_frozen("--output-error")),
+    "mkdir": WriteSpec(operands="all", value_options=_frozen("-m", "--mode")),
+    "mkfifo": WriteSpec(operands="all", value_options=_frozen("-m", "--mode")),
+    # review 30a: an option whose value is optional takes only an attached one (`--output-error[=MODE]`,
+    # `--group[=METHOD]`, `--context[=CTX]`); read as taking the next word, it hid that word, a written file
+    "tee": WriteSpec(operands="all"),
     "ln": WriteSpec(operands="last", value_options=_frozen("-S", "--suffix"), target_options=_frozen("-t", "--target-directory"), sources_with=_frozen("-t", "--target-directory"), writes_cwd=True, links_sources=True),
     "link": WriteSpec(operands="last", links_sources=True),
     "install": WriteSpec(operands="last", value_options=_frozen("-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix", "--strip-program"), target_options=_frozen("-t", "--target-directory"), sources_with=_frozen("-t", "--target-directory"), all_with=_frozen("-d", "--directory")),
@@ -644,15 +669,15 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "find": WriteSpec(custom=_find, gnu_options=False),
     # Found missing by the execute-and-observe harness (issue 10): each writes a file its operands name.
     "xxd": WriteSpec(operands="last", value_options=_frozen("-c", "-cols", "-g", "-groupsize", "-l", "-len", "-o", "-offset", "-s", "-seek", "-n", "-name")),
-    "uniq": WriteSpec(operands="last", value_options=_frozen("-f", "--skip-fields", "-s", "--skip-chars", "-w", "--check-chars", "--group", "--all-repeated")),
+    "uniq": WriteSpec(operands="last", value_options=_frozen("-f", "--skip-fields", "-s", "--skip-chars", "-w", "--check-chars")),
     "iconv": WriteSpec(operands="none", value_options=_frozen("-f", "--from-code", "-t", "--to-code"), target_options=_frozen("-o", "--output")),
-    "shuf": WriteSpec(operands="none", value_options=_frozen("-n", "--head-count", "-i", "--input-range", "--random-source", "-e"), target_options=_frozen("-o", "--output")),
+    "shuf": WriteSpec(operands="none", value_options=_frozen("-n", "--head-count", "-i", "--input-range", "--random-source"), target_options=_frozen("-o", "--output")),  # -e: a flag
     "sdiff": WriteSpec(operands="none", value_options=_frozen("-w", "--width", "-I", "--ignore-matching-lines", "--diff-program", "--tabsize"), target_options=_frozen("-o", "--output")),
     "tree": WriteSpec(operands="none", value_options=_frozen("-L", "-P", "-I", "--charset", "--filelimit", "--timefmt", "-H", "-T", "--sort", "--fromfile"), target_options=_frozen("-o")),
     "less": WriteSpec(operands="none", value_options=_frozen("-b", "-h", "-j", "-k", "-p", "-P", "-t", "-T", "-x", "-y", "-z", "-#"), target_options=_frozen("-o", "-O", "--log-file", "--LOG-FILE")),
     "csplit": WriteSpec(operands="none", value_options=_frozen("-b", "--suffix-format", "-n", "--digits"), target_options=_frozen("-f", "--prefix"), writes_cwd=True),
     "mktemp": WriteSpec(operands="all", value_options=_frozen("--suffix"), target_options=_frozen("-p", "--tmpdir"), not_with=_frozen("-u", "--dry-run")),
-    "mknod": WriteSpec(operands="all", value_options=_frozen("-m", "--mode", "--context")),
+    "mknod": WriteSpec(operands="all", value_options=_frozen("-m", "--mode")),
     "setfacl": WriteSpec(operands="all", value_options=_frozen("-m", "--modify", "-x", "--remove", "-M", "--modify-file", "-X", "--remove-file", "--set", "--set-file", "--restore"), recursive_with=_frozen("-R", "--recursive")),
     "chattr": WriteSpec(operands="all", first_is_not_a_file=True, value_options=_frozen("-v", "-p"), recursive_with=_frozen("-R")),
     "zip": WriteSpec(custom=_zip, value_options=_ZIP_VALUES),
@@ -667,7 +692,7 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "logsave": WriteSpec(operands="all"),
     "script": WriteSpec(operands="all", value_options=_frozen("-c", "--command", "-E", "--echo", "-m", "--logging-format", "-o", "--output-limit"), target_options=_frozen("-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing")),
     "xvfb-run": WriteSpec(operands="none", value_options=_frozen("-n", "--server-num", "-s", "--server-args", "-p", "--xauth-protocol", "-w", "--wait"), target_options=_frozen("-e", "--error-file", "-f", "--auth-file")),
-    "openssl": WriteSpec(custom=_openssl),
+    "openssl": WriteSpec(custom=_openssl, gnu_options=False),  # single-dash options with separate values, read by _openssl
     **{name: WriteSpec(custom=_python, gnu_options=False) for name in ("python", "python3", "python2", *(f"python3.{n}" for n in range(6, 15)), "pypy3")},
     # Found by the review of issue 10: outputs of programs once taken for readers.
     "ptx": WriteSpec(custom=lambda words, values: _second_operand(words, values, _frozen("-F", "--flag-truncation", "-M", "--macro-name", "-S", "--sentence-regexp", "-W", "--word-regexp", "-b", "--break-file", "-g", "--gap-size", "-i", "--ignore-file", "-o", "--only-file", "-w", "--width"), only_with=_frozen("-G", "--traditional"))),
@@ -677,7 +702,7 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "ssh-agent": WriteSpec(operands="none", value_options=_frozen("-E", "-t", "-O", "-P"), target_options=_frozen("-a")),
     # Compressors replace their operands by compressed (or decompressed) files beside them, or with -k add them:
     # both write next to the operand. -c/--stdout, -l/--list and -t/--test only read.
-    **{name: WriteSpec(operands="all", value_options=_frozen("-S", "--suffix", "-b", "-T", "--threads", "-M", "--memlimit", "-F", "--format", "-C", "--check", "-o", "--output"), target_options=_frozen("-o", "--output"), not_with=_frozen("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test")) for name in (
+    **{name: WriteSpec(operands="all", value_options=_frozen("-S", "--suffix", "-T", "--threads", "-M", "--memlimit", "-F", "--format", "-o", "--output"), target_options=_frozen("-o", "--output"), not_with=_frozen("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test")) for name in (
         "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lz4", "unlz4", "lzip", "brotli", "pigz", "pbzip2", "compress", "uncompress")},
 }
 

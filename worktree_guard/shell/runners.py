@@ -191,9 +191,17 @@ def _option_like(command: ShellCommand, runner: CodeRunner) -> list[str]:
     from .programs import WriteSpec, built_words, parse_argv
     from .steps import chosen_elsewhere
 
+    import re
+
     takes_value = runner.value_options | runner.walk_options | runner.stdin_files | runner.coded_options
     argv = parse_argv(command.words, command.values(), WriteSpec(value_options=takes_value))
-    built = built_words(argv, lambda word: chosen_elsewhere(word, command.state))
+    code = runner.options | runner.walk_options | runner.stdin_files | runner.coded_options | runner.argv_options
+    built = [
+        word for word in built_words(argv, lambda word: chosen_elsewhere(word, command.state))
+        # an option written out with its value only known at run time (`make -j"$(nproc)"`, `--jobs="$N"`) is that
+        # option, unless it is one that runs code (`--eval="$X"`)
+        if not (re.match(r"-[A-Za-z0-9]|--[A-Za-z][\w-]*=", word.raw) and (word.raw[:2] if word.raw[1] != "-" else word.raw.partition("=")[0]) not in code)
+    ]
     return [f"`{command.name}` is given {built[0].raw}, only known at run time, which may be one of its options that run code"] if built else []
 
 
