@@ -1709,6 +1709,8 @@ OPTION_LIKE_ROWS = [
     ("shuf -e -o to-main/README.md a", {"WG401"}),
     ("zstd -q -C to-main/README.md", {"WG401"}),
     ("mkdir --context to-main/d", {"WG401"}),
+    ("GIT_INDEX_FILE=d/k git -C {MAIN} status", {"WG401"}),  # h-git30: relative to -C's directory
+    ("GIT_OBJECT_DIRECTORY=o git -C {MAIN} hash-object -w README.md", {"WG401"}),
     # must pass
     ('make -j"$(nproc)"', "pass"),
     ("git log -S foo --author me -n 5 -- src", "pass"),

@@ -813,7 +813,9 @@ def git_writes(command: ShellCommand) -> list:
         present, value = command.env(variable)
         if present:
             word = _assignment_word(command, variable)
-            targets.append(Target(word, value, how))
+            # git takes a relative one from where it runs, after -C (h-git30: `GIT_INDEX_FILE=d/k git -C <main>
+            # status` rewrote <main>/d/k, and passed)
+            targets.append(Target(word, value, how, base=base))
     for variable, value in _trace_variables(command):
         if value is not None and value.startswith("/"):
             targets.append(Target(_assignment_word(command, variable), value, f"the trace file named by {variable}"))
