@@ -173,6 +173,11 @@ STATE_ROWS: list[tuple[str, list, list, list, dict]] = [
     ("git --git-dir=/gX status", ["/gX/config"], [], [], {}),
     ("git --git-dir=/ status", ["/config"], [], [], {}),
     ("git -C /a/.git/b status", ["/a/.git/b/.git/config"], [], [], {}),
+    # this git's own outputs: not its operands (an unknown subcommand's), each target read (not the first only)
+    ("git interpret-trailers --in-place /w/.git/config", ["/w/.git/config"], [], [], {}),
+    ("GIT_INDEX_FILE=$I git diff --output=/w/.git/config", ["/w/.git/config"], [], [], {}),
+    ("GIT_INDEX_FILE=.git/config git status", ["/w/.git/config"], [], [], {}),
+    ("GIT_INDEX_FILE='~/.git/config' git -C /h status", ["/h/.git/config"], [], [], {}),
 ]
 
 
@@ -347,8 +352,8 @@ def test_how_many_words_an_option_takes_and_where_the_operands_start() -> None:
 
 
 def test_a_path_inside_a_directory_and_a_joined_directory() -> None:
-    assert [g._inside(p, d) for p, d in [("/a", "/a"), ("/a/b", "/a"), ("/ab", "/a"), ("/a/b", "/a/"), ("/a", "/"), ("/", "/")]] \
-        == [True, True, False, True, True, True]
+    assert [g._inside(p, d) for p, d in [("/a", "/a"), ("/a/b", "/a"), ("/ab", "/a"), ("/a/b", "/a/"), ("/a", "/"), ("/", "/"), ("/a/b", "/aX")]] \
+        == [True, True, False, True, True, True, False]
     assert [g._join(b, v) for b, v in [(None, "/x"), (None, "x"), ("/b", "x"), ("/b", "/x"), ("/b/", "x")]] \
         == ["/x", None, "/b/x", "/x", "/b/x"]
     assert g.arguments_after(None) == ' "$@"' and g.arguments_after("/w/") == ' /w/"$@"' and g.arguments_after("/a b") == " '/a b/'\"$@\""
