@@ -269,6 +269,39 @@ def test_git_init_through_a_git_link_that_exists(tmp_path: Path) -> None:
         assert normal(got) == normal(json.loads(json.dumps(expected).replace("{T}", t))), command
 
 
+# -- where git acts, in a real repository (layout reads the filesystem) ------------------------------------------
+
+#: command → (affected_checkouts, checkout_top), {T} a temporary directory with a repository T/r (made by `git init`),
+#: T/r/sub, and T/o whose `.git` file links to T/r's git dir.
+WHERE_GIT_ACTS = {
+    "git -C {T}/r status": (["{T}/r"], "{T}/r"),
+    "git -C {T}/r/sub status": (["{T}/r"], "{T}/r"),
+    "git -C {T}/o status": (["{T}/o", "{T}/r"], "{T}/o"),
+    "git --work-tree={T}/o -C {T}/r status": (["{T}/o", "{T}/r"], "{T}/o"),
+    "git --work-tree={T}/r -C {T}/r status": (["{T}/r"], "{T}/r"),
+    "git --git-dir={T}/r/.git status": (["{T}/r", "/w"], "/w"),
+    "git --git-dir={T}/r/.git -C {T}/o status": (["{T}/r", "{T}/o"], "{T}/o"),
+    "git -C {T}/x status": ([], "{T}/x"),
+    "git --work-tree={T}/r status": (["{T}/r"], "{T}/r"),
+    "git --git-dir={T}/r/.git -C {T}/r/sub status": (["{T}/r", "{T}/r/sub"], "{T}/r/sub"),
+}
+
+
+def test_where_git_acts_in_a_real_repository(tmp_path: Path) -> None:
+    import subprocess
+
+    t = str(tmp_path.resolve())
+    subprocess.run(["git", "init", "-q", f"{t}/r"], check=True)
+    (tmp_path / "r" / "sub").mkdir()
+    (tmp_path / "o").mkdir()
+    (tmp_path / "o" / ".git").write_text(f"gitdir: {t}/r/.git\n")
+    for command, (checkouts, top) in WHERE_GIT_ACTS.items():
+        (step,) = git_steps(command.replace("{T}", t))
+        call = g.read_git_call(step)
+        assert g.affected_checkouts(call, "/h") == [c.replace("{T}", t) for c in checkouts], command
+        assert g.checkout_top(call, "/h") == top.replace("{T}", t), command
+
+
 # -- the small helpers, called by the git rule directly -----------------------------------------------------
 
 MOVES_OR_RUNS = {
