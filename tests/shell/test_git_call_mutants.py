@@ -392,6 +392,12 @@ def test_a_path_inside_a_directory_and_a_joined_directory() -> None:
     assert g.arguments_after(None) == ' "$@"' and g.arguments_after("/w/") == ' /w/"$@"' and g.arguments_after("/a b") == " '/a b/'\"$@\""
 
 
+def test_git_config_count_is_read_up_to_a_thousand_keys() -> None:
+    (step,) = git_steps("GIT_CONFIG_COUNT=5000 git log")
+    missing = [reason for reason in g.git_code(step).opaque if reason.startswith("$GIT_CONFIG_KEY_")]
+    assert len(missing) == 1000 and missing[-1] == "$GIT_CONFIG_KEY_999 is only known at run time"
+
+
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
     now = readings_now()
     parts = [
