@@ -178,6 +178,11 @@ STATE_ROWS: list[tuple[str, list, list, list, dict]] = [
     ("GIT_INDEX_FILE=$I git diff --output=/w/.git/config", ["/w/.git/config"], [], [], {}),
     ("GIT_INDEX_FILE=.git/config git status", ["/w/.git/config"], [], [], {}),
     ("GIT_INDEX_FILE='~/.git/config' git -C /h status", ["/h/.git/config"], [], [], {}),
+    ("git -C $D --work-tree=/t status", ["/t"], [], [], {}),
+    ("git -C /w/a status", ["/wX"], [], [], {}),
+    ("git --git-dir=/g/x status", ["/gX"], [], [], {}),
+    ("git -C /w/r/sub config a.b c", [], ["/w/rX"], [], {}),
+    ("git -C /w/r/sub config a.b c", [], ["/w/r/"], [], {}),
 ]
 
 
@@ -313,7 +318,8 @@ MOVES_OR_RUNS = {
     ("sendemail.smtpServer", "/s"): True, ("http.cookieFile", "/c"): True, ("core.attributesFile", "/a"): True,
     ("remote.o.fetch", "x"): False, ("branch.main.merge", "x"): False, ("core.pager", "less"): True,
     ("protocol.ext.allow", "always"): True, ("protocol.ext.allow", "never"): False, ("user.name", "ext::x"): True,
-    ("url", "x"): False, ("remote.url", "x"): True, ("core", None): False,
+    ("url", "x"): False, ("remote.url", "x"): True, ("core", None): False, ("include.other", "v"): True,
+    ("includeIf.x.other", "v"): True,
 }
 
 
