@@ -45,7 +45,7 @@ def test_a_malformed_line_names_itself(status, tmp_path):
 def test_the_table_counts_the_lines_changed_since_the_measured_commit(status, capsys):
     assert status.main([]) == 0
     rows = {line.split("|")[1].strip(" `"): line for line in capsys.readouterr().out.splitlines()[2:]}
-    assert "never measured" in rows["shell/git_call"]
+    assert "never measured" in rows["shell/programs"]
     assert "shell/ast" not in rows  # n/a: not core
     assert status.changed_since("HEAD", "paths") == (0, 0)
     assert status.changed_since("0" * 40, "paths") is None  # a commit a shallow clone lacks

@@ -1,0 +1,413 @@
+"""Every reading shell/git_call.py makes of a git command, pinned whole (issue 13, phase 15).
+
+`shell/git_call` had only been reached through the git rule's tests, which look at the verdict: most of what the
+module reads (the call's fields, its parsed options, the targets of `git_writes` with their words and bases, the
+scripts and reasons of `git_code`, where it places the work tree, what it takes as written first) can change
+without a verdict changing in those rows. Its first mutation run left a third of its 2,891 mutants alive.
+
+`git_call_readings.json` holds, for each command (the git commands of the rule tests, `{MAIN}` as /m, W as /w,
+`{BASE}` as /b, and the rows added for this phase), every git step the walker hands the rules (from /w, HOME /h)
+and what each function of git_call makes of it (`reading`, defaults left out). The rows with a shell state (what
+the command wrote first, the repositories it made or configured) are `STATE_ROWS`. The readings pin what the code
+does now; a change of a reading is a change of what the guard sees, to be read in the diff of the JSON file, which
+`python -m tests.shell.test_git_call_mutants --write` rewrites.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+
+from worktree_guard.shell import git_call as g
+from worktree_guard.shell.parse import parse
+from worktree_guard.shell.state import ShellState
+
+READINGS = Path(__file__).with_name("git_call_readings.json")
+
+
+def raw(word):
+    return None if word is None else word.raw
+
+
+def target(t):
+    row = [raw(t.word), t.value, t.how]
+    defaults = {"recursive": False, "kind": "write", "base": None, "follows_links": False}
+    extra = {k: getattr(t, k) for k in defaults if getattr(t, k) != defaults[k]}
+    return (*row, extra) if extra else tuple(row)
+
+
+def reading(step) -> dict:
+    """What each function of git_call makes of one git step (values equal to their default left out)."""
+    call = g.read_git_call(step)
+    fields = {
+        "subcommand": call.subcommand, "args": [v for _, v in call.args], "run_dir": call.run_dir, "git_dir": call.git_dir,
+        "work_tree": call.work_tree, "dynamic": call.dynamic, "configs": [(raw(w), s) for w, s in call.configs],
+        "config_envs": [(raw(w), s) for w, s in call.config_envs], "unknown_configs": [raw(w) for w in call.unknown_configs],
+        "subcommand_dynamic": call.subcommand_dynamic, "names_git_dir": call.names_git_dir, "git_dir_given": call.git_dir_given,
+        "git_dir_word": raw(call.git_dir_word), "names_work_tree": call.names_work_tree, "work_tree_word": raw(call.work_tree_word),
+        "exec_paths": call.exec_paths,
+    }
+    out = {k: v for k, v in fields.items() if v not in (None, False, [])}
+    if call.subcommand is not None:
+        parsed = call.parsed()
+        out["options"] = {k: [(raw(w), v) for w, v in entries] for k, entries in parsed.options.items()}
+        out["operands"] = [v for _, v in parsed.operands]
+        if parsed.dynamic_option:
+            out["dynamic_option"] = True
+    for name in ("is_read_only", "asks_for_help", "clone_settings", "init_git_dir"):
+        value = getattr(g, name)(call)
+        if name == "clone_settings":
+            value = [(raw(w), s) for w, s in value]
+        if value not in (None, False, []):
+            out[name] = value
+    for name in ("affected_checkouts", "checkout_top"):
+        out[name] = getattr(g, name)(call, step.home)
+    for name in ("filled_directories", "copies_template", "sets_config", "unread_config", "config_repository",
+                 "unread_repository_config", "written_location", "clone_directory"):
+        value = getattr(g, name)(call, step)
+        if value not in (None, False, []):
+            out[name] = value
+    writes = [target(t) for t in g.git_writes(step)]
+    if writes:
+        out["writes"] = writes
+    code = g.git_code(step, call)
+    if code.scripts:
+        out["scripts"] = code.scripts
+    if code.argv:
+        out["argv"] = [([raw(w) for w in words], top) for words, top in code.argv]
+    if code.opaque:
+        out["opaque"] = code.opaque
+    return out
+
+
+def git_steps(command: str, state: ShellState | None = None) -> list:
+    """The git steps the walker hands the rules for `command`, from /w with HOME /h."""
+    from tests.shell.test_shell_mutants import bare_walker
+
+    walker, seen = bare_walker()
+    walker.walk_script(parse(command), state or ShellState(cwd="/w"))
+    return [step for step in seen if step.name == "git"]
+
+
+#: (command, what the command wrote first, the repositories git filled, the repositories configured, variables):
+#: the readings that depend on the shell state the rules keep (`written_location`, `unread_repository_config`,
+#: `config_repository`, `_git_dir_written`, `_home_config`).
+STATE_ROWS: list[tuple[str, list, list, list, dict]] = [
+    # a git dir written first: its control files, not what is left there (description, logs)
+    ("git status", ["/w/.git/config"], [], [], {}),
+    ("git status", ["/w/.git/description"], [], [], {}),
+    ("git status", ["/w/.git/hooks/pre-commit"], [], [], {}),
+    ("git status", ["/w/.git/hooks"], [], [], {}),
+    ("git status", ["/w/.git/info"], [], [], {}),
+    ("git status", ["/w/.git"], [], [], {}),
+    ("git status", ["/w/.git/"], [], [], {}),
+    ("git status", ["/.git/config"], [], [], {}),
+    ("git status", ["/wx/.git/config"], [], [], {}),
+    ("git -C /w/sub status", ["/w/.git/config"], [], [], {}),
+    ("git -C /w/sub status", ["/w/sub/.git/HEAD"], [], [], {}),
+    ("git -C /x status", ["/w/.git/config"], [], [], {}),
+    ("git -C $D status", ["/w/.git/config"], [], [], {}),
+    ("git --git-dir=/g status", ["/g/config"], [], [], {}),
+    ("git --git-dir=/g/ status", ["/g/hooks/x"], [], [], {}),
+    ("git --git-dir=/g status", ["/g/description"], [], [], {}),
+    ("git --git-dir=/g status", ["/gx/config"], [], [], {}),
+    ("git --git-dir=/g status", ["/"], [], [], {}),
+    ("git --git-dir=/g status", ["/g"], [], [], {}),
+    ("git --git-dir=/g/x status", ["/g"], [], [], {}),
+    ("git status", [], [], [], {"GIT_DIR": "/g"}),
+    ("git status", ["/g/refs/heads/main"], [], [], {"GIT_DIR": "/g"}),
+    # where git runs or works, written first
+    ("git status", ["/w"], [], [], {}),
+    ("git status", ["/w/"], [], [], {}),
+    ("git status", ["/"], [], [], {}),
+    ("git status", ["/w/a"], [], [], {}),
+    ("git status", ["/wx"], [], [], {}),
+    ("git -C /w/a/b status", ["/w/a"], [], [], {}),
+    ("git --work-tree=/t status", ["/t"], [], [], {}),
+    ("git --work-tree=/t status", ["/t/a"], [], [], {}),
+    ("git --work-tree=/t status", ["/"], [], [], {}),
+    ("git status", [None], [], [], {}),
+    ("git status", [None, "/w/.git/config"], [], [], {}),
+    # what git filled itself, and this git's own outputs, are no earlier write
+    ("git -C /w/r status", ["/w/r"], ["/w/r"], [], {}),
+    ("git -C /w/r status", ["/w/r", "/w/r/.git/config"], ["/w/r"], [], {}),
+    ("git diff --output=/w/o", ["/w/o"], [], [], {}),
+    ("git diff --output=/w/.git/config", ["/w/.git/config"], [], [], {}),
+    ("git diff --output=/w/.git/config", ["/w/.git/config", "/w/.git/config"], [], [], {}),
+    ("git diff --output=/w/.git/config", ["/w/.git/config", "/w/a", "/w/.git/config", "/w/b"], [], [], {}),
+    # the repository `git config` writes: the git dir, the one the command made around it, the checkout
+    ("git -C /w/r/sub config a.b c", [], ["/w/r", "/w"], [], {}),
+    ("git -C /w/r config a.b c", [], ["/w/r/"], [], {}),
+    ("git -C /w/rx config a.b c", [], ["/w/r"], [], {}),
+    ("git --git-dir=/g config a.b c", [], ["/w"], [], {}),
+    ("git -C $D config a.b c", [], ["/w"], [], {}),
+    # a repository whose config the command set
+    ("git -C /c/sub status", [], [], ["/c"], {}),
+    ("git -C /c status", [], [], ["/c"], {}),
+    ("git -C /cx status", [], [], ["/c"], {}),
+    ("git --git-dir=/c/.git status", [], [], ["/c"], {}),
+    ("git --git-dir=/c/.git status", [], [], ["/d", "/c"], {}),
+    ("git -C $D status", [], [], ["/c"], {}),
+    ("git status", [], [], ["/w/x"], {}),
+    ("git status", ["/w/x/.git/config"], [], ["/w/x"], {}),
+    # a HOME or XDG_CONFIG_HOME whose git config the command wrote first
+    ("HOME=/h2 git log", ["/h2/.gitconfig"], [], [], {}),
+    ("HOME=/h2 git log", ["/h2/.config/git/config"], [], [], {}),
+    ("HOME=/h2 git log", ["/h2/.lesskey"], [], [], {}),
+    ("HOME=/h2 git log", ["/h2/other"], [], [], {}),
+    ("HOME=/h2 git log", [None], [], [], {}),
+    ("HOME=/h git log", ["/h/.gitconfig"], [], [], {}),
+    ("HOME=h2 git log", ["/w/h2/.gitconfig"], [], [], {}),
+    ("HOME=$U git log", [], [], [], {}),
+    ("git log", ["/h2/.gitconfig"], [], [], {"HOME": "/h2"}),
+    ("XDG_CONFIG_HOME=/x git log", ["/x/git/config"], [], [], {}),
+    ("XDG_CONFIG_HOME=/x git log", ["/x/lesskey"], [], [], {}),
+    ("XDG_CONFIG_HOME=/h git log", ["/h/git/config"], [], [], {}),
+    ("XDG_CONFIG_HOME=x git log", ["/w/x/git/config"], [], [], {}),
+    ("XDG_CONFIG_HOME=$X git log", [], [], [], {}),
+    ("HOME=$U XDG_CONFIG_HOME=/x git log", ["/x/git/config"], [], [], {}),
+    ("git diff --output=/w/.git/config", ["/w/.git/config", "/w", "/w/.git/config", "/w/b"], [], [], {}),
+    ("git diff --output=/w/.git/config", ["/w/.git/config", "/w/b", "/w/.git/config", "/w"], [], [], {}),
+    ("git --git-dir=/gX status", ["/gX/config"], [], [], {}),
+    ("git --git-dir=/ status", ["/config"], [], [], {}),
+    ("git -C /a/.git/b status", ["/a/.git/b/.git/config"], [], [], {}),
+    # this git's own outputs: not its operands (an unknown subcommand's), each target read (not the first only)
+    ("git interpret-trailers --in-place /w/.git/config", ["/w/.git/config"], [], [], {}),
+    ("GIT_INDEX_FILE=$I git diff --output=/w/.git/config", ["/w/.git/config"], [], [], {}),
+    ("GIT_INDEX_FILE=.git/config git status", ["/w/.git/config"], [], [], {}),
+    ("GIT_INDEX_FILE='~/.git/config' git -C /h status", ["/h/.git/config"], [], [], {}),
+    ("git -C $D --work-tree=/t status", ["/t"], [], [], {}),
+    ("git -C /w/a status", ["/wX"], [], [], {}),
+    ("git --git-dir=/g/x status", ["/gX"], [], [], {}),
+    ("git -C /w/r/sub config a.b c", [], ["/w/rX"], [], {}),
+    ("git -C /w/r/sub config a.b c", [], ["/w/r/"], [], {}),
+]
+
+
+def state_of(written: list, repositories: list, configured: list, variables: dict) -> ShellState:
+    return ShellState(cwd="/w", written=list(written), repositories=list(repositories), configured=list(configured),
+                      variables=dict(variables))
+
+
+def state_key(row: tuple) -> str:
+    return json.dumps(row)
+
+
+def readings_now() -> dict:
+    commands = json.loads(READINGS.read_text())["commands"] if READINGS.exists() else {}
+    return {
+        "commands": {command: [reading(s) for s in git_steps(command)] for command in commands},
+        "state": {state_key(row): [reading(s) for s in git_steps(row[0], state_of(*row[1:]))] for row in STATE_ROWS},
+    }
+
+
+def normal(value):
+    return json.loads(json.dumps(value))
+
+
+SAVED = json.loads(READINGS.read_text()) if READINGS.exists() else {"commands": {}, "state": {}}
+
+
+def test_every_reading_of_a_git_command() -> None:
+    """One test for all the rows (1 ms to 10 ms each): a mutant is then one test run, not hundreds."""
+    for command, expected in SAVED["commands"].items():
+        assert normal([reading(s) for s in git_steps(command)]) == expected, command
+
+
+def test_every_reading_after_what_the_command_did_first() -> None:
+    assert {state_key(row) for row in STATE_ROWS} == set(SAVED["state"])
+    for row in STATE_ROWS:
+        assert normal([reading(s) for s in git_steps(row[0], state_of(*row[1:]))]) == SAVED["state"][state_key(row)], row
+
+
+# -- `git init` through a `.git` link that exists (layout.git_dir_link reads the filesystem) -------------------------
+
+#: command → the targets git_writes gives for init (`how` starting "init"), {T} the temporary directory: T/d/.git and
+#: T/.git are files `gitdir: T/g`, T/e/.git a directory, T/l/.git a symlink to T/g.
+INIT_THROUGH_A_LINK = {
+    "git init {T}/d": [("{T}/d", "{T}/d", "init", {"base": "/w"}), ("{T}/d", "{T}/g", "init, the git dir {T}/d/.git links to", {"base": "/w"})],
+    "git init {T}/d/": [("{T}/d/", "{T}/d/", "init", {"base": "/w"}), ("{T}/d/", "{T}/g", "init, the git dir {T}/d/.git links to", {"base": "/w"})],
+    "git init --bare {T}/d": [("{T}/d", "{T}/d", "init", {"base": "/w"})],
+    "git -C {T} init d": [("d", "d", "init", {"base": "{T}"}), ("d", "{T}/g", "init, the git dir {T}/d/.git links to", {"base": "{T}"})],
+    "git -C {T} init": [(None, "\x00cwd", "init", {"base": "{T}"}), (None, "{T}/g", "init, the git dir {T}/.git links to", {"base": "{T}"})],
+    "git -C {T}/d init": [(None, "\x00cwd", "init", {"base": "{T}/d"}), (None, "{T}/g", "init, the git dir {T}/d/.git links to", {"base": "{T}/d"})],
+    "git -C $D init d": [("d", "d", "init", {"base": "\x00unknown"})],
+    "git init {T}/e": [("{T}/e", "{T}/e", "init", {"base": "/w"})],
+    "git init {T}/l": [("{T}/l", "{T}/l", "init", {"base": "/w"}), ("{T}/l", "{T}/g", "init, the git dir {T}/l/.git links to", {"base": "/w"})],
+    "git init {T}/x": [("{T}/x", "{T}/x", "init", {"base": "/w"})],
+    "GIT_DIR={T}/d/.git git init": [("{T}/d/.git", "{T}/d", "init, the git dir named by GIT_DIR or --git-dir", {"base": "/w"}),
+                                    ("{T}/d/.git", "{T}/g", "init, the git dir {T}/d/.git links to", {"base": "/w"})],
+    "git --git-dir={T}/d/.git init": [("--git-dir={T}/d/.git", "{T}/d", "init, the git dir named by GIT_DIR or --git-dir", {"base": "/w"}),
+                                      ("--git-dir={T}/d/.git", "{T}/g", "init, the git dir {T}/d/.git links to", {"base": "/w"})],
+    "GIT_DIR={T}/d/.git/ git init": [("{T}/d/.git/", "{T}/d", "init, the git dir named by GIT_DIR or --git-dir", {"base": "/w"}),
+                                     ("{T}/d/.git/", "{T}/g", "init, the git dir {T}/d/.git links to", {"base": "/w"})],
+    "GIT_DIR=d/.git git -C {T} init": [("d/.git", "{T}/d", "init, the git dir named by GIT_DIR or --git-dir", {"base": "{T}"}),
+                                       ("d/.git", "{T}/g", "init, the git dir {T}/d/.git links to", {"base": "{T}"})],
+    "GIT_DIR=.git git -C {T} init d": [("d", "d", "init", {"base": "{T}"}), (".git", "{T}/d", "init, the git dir named by GIT_DIR or --git-dir", {"base": "{T}"}),
+                                       (".git", "{T}/g", "init, the git dir {T}/d/.git links to", {"base": "{T}"})],
+    "GIT_DIR=$G git init": [("$G", None, "init, the git dir named by GIT_DIR or --git-dir", {"base": "/w"})],
+    "git --git-dir=$G init": [("--git-dir=$G", None, "init, the git dir named by GIT_DIR or --git-dir", {"base": "/w"})],
+    "git init $D": [("$D", None, "init", {"base": "/w"})],
+    "git -C {T} init ./d": [("./d", "./d", "init", {"base": "{T}"}), ("./d", "{T}/g", "init, the git dir {T}/d/.git links to", {"base": "{T}"})],
+    "git -C {T}/d init .": [(".", ".", "init", {"base": "{T}/d"}), (".", "{T}/g", "init, the git dir {T}/d/.git links to", {"base": "{T}/d"})],
+    "git init -- {T}/d": [("{T}/d", "{T}/d", "init", {"base": "/w"}), ("{T}/d", "{T}/g", "init, the git dir {T}/d/.git links to", {"base": "/w"})],
+    "GIT_DIR={T}/.git git init": [("{T}/.git", "{T}", "init, the git dir named by GIT_DIR or --git-dir", {"base": "/w"}),
+                                  ("{T}/.git", "{T}/g", "init, the git dir {T}/.git links to", {"base": "/w"})],
+    "git -C {T} init --bare d": [("d", "d", "init", {"base": "{T}"})],
+}
+
+
+def test_git_init_through_a_git_link_that_exists(tmp_path: Path) -> None:
+    t = str(tmp_path.resolve())
+    (tmp_path / "d").mkdir()
+    (tmp_path / "g").mkdir()
+    (tmp_path / "e" / ".git").mkdir(parents=True)
+    (tmp_path / "l").mkdir()
+    (tmp_path / "l" / ".git").symlink_to(tmp_path / "g")
+    for link in (tmp_path / "d" / ".git", tmp_path / ".git"):
+        link.write_text(f"gitdir: {t}/g\n")
+    for command, expected in INIT_THROUGH_A_LINK.items():
+        (step,) = git_steps(command.replace("{T}", t))
+        got = [target(x) for x in g.git_writes(step) if x.how.startswith("init")]
+        assert normal(got) == normal(json.loads(json.dumps(expected).replace("{T}", t))), command
+
+
+# -- where git acts, in a real repository (layout reads the filesystem) ------------------------------------------
+
+#: command → (affected_checkouts, checkout_top), {T} a temporary directory with a repository T/r (made by `git init`),
+#: T/r/sub, and T/o whose `.git` file links to T/r's git dir.
+WHERE_GIT_ACTS = {
+    "git -C {T}/r status": (["{T}/r"], "{T}/r"),
+    "git -C {T}/r/sub status": (["{T}/r"], "{T}/r"),
+    "git -C {T}/o status": (["{T}/o", "{T}/r"], "{T}/o"),
+    "git --work-tree={T}/o -C {T}/r status": (["{T}/o", "{T}/r"], "{T}/o"),
+    "git --work-tree={T}/r -C {T}/r status": (["{T}/r"], "{T}/r"),
+    "git --git-dir={T}/r/.git status": (["{T}/r", "/w"], "/w"),
+    "git --git-dir={T}/r/.git -C {T}/o status": (["{T}/r", "{T}/o"], "{T}/o"),
+    "git -C {T}/x status": ([], "{T}/x"),
+    "git --work-tree={T}/r status": (["{T}/r"], "{T}/r"),
+    "git --git-dir={T}/r/.git -C {T}/r/sub status": (["{T}/r", "{T}/r/sub"], "{T}/r/sub"),
+}
+
+
+def test_where_git_acts_in_a_real_repository(tmp_path: Path) -> None:
+    import subprocess
+
+    t = str(tmp_path.resolve())
+    subprocess.run(["git", "init", "-q", f"{t}/r"], check=True)
+    (tmp_path / "r" / "sub").mkdir()
+    (tmp_path / "o").mkdir()
+    (tmp_path / "o" / ".git").write_text(f"gitdir: {t}/r/.git\n")
+    for command, (checkouts, top) in WHERE_GIT_ACTS.items():
+        (step,) = git_steps(command.replace("{T}", t))
+        call = g.read_git_call(step)
+        assert g.affected_checkouts(call, "/h") == [c.replace("{T}", t) for c in checkouts], command
+        assert g.checkout_top(call, "/h") == top.replace("{T}", t), command
+
+
+# -- the small helpers, called by the git rule directly -----------------------------------------------------
+
+MOVES_OR_RUNS = {
+    (None, None): True, ("user.email", "a@b"): False, (" Core.Worktree ", "/t"): True, ("core.bare", "false"): True,
+    ("extensions.worktreeConfig", "true"): True, ("core.repositoryformatversion", "1"): True, ("include.path", "/i"): True,
+    ("includeIf.gitdir:/x.path", "/i"): True, ("includex.path", "/i"): False, ("remote.o.url", "/r"): True,
+    ("remote.o.pushurl", "/r"): True, ("remote.pushDefault", "o"): True, ("url.x.insteadOf", "y"): True,
+    ("url.x.pushInsteadOf", "y"): True, ("branch.main.remote", "o"): True, ("branch.main.pushRemote", "o"): True,
+    ("sendemail.smtpServer", "/s"): True, ("http.cookieFile", "/c"): True, ("core.attributesFile", "/a"): True,
+    ("remote.o.fetch", "x"): False, ("branch.main.merge", "x"): False, ("core.pager", "less"): True,
+    ("protocol.ext.allow", "always"): True, ("protocol.ext.allow", "never"): False, ("user.name", "ext::x"): True,
+    ("url", "x"): False, ("remote.url", "x"): True, ("core", None): False, ("include.other", "v"): True,
+    ("includeIf.x.other", "v"): True,
+}
+
+
+def test_which_config_keys_move_a_later_git_or_run_code() -> None:
+    assert {k: g.moves_or_runs(*k) for k in MOVES_OR_RUNS} == MOVES_OR_RUNS
+    assert g.moves_or_runs("core.worktree") is True and g.moves_or_runs("user.name") is False
+
+
+CONTROLS_GIT = {
+    "": True, "config": True, "config.worktree": True, "configx": False, "hooks": True, "hooks/pre-commit": True,
+    "hooksx": False, "info": True, "info/": True, "info/attributes": True, "info/exclude": False, "description": False,
+    "logs/HEAD": False, "index": False, "refs/heads/main": True, "objects/info/alternates": True, "worktrees/w/gitdir": True,
+    "rebase-merge/git-rebase-todo": True, "packed-refs": True, "shallow": True, "remotes/o": True, "branches": True,
+    "info/grafts": True, "modules": True, "sequencer/todo": True, "HEAD": True, "head": False, "commondir": True,
+    "gitdir": True, "rebase-apply": True,
+}
+
+
+def test_which_files_of_a_git_dir_control_it() -> None:
+    assert {k: g.controls_git(k) for k in CONTROLS_GIT} == CONTROLS_GIT
+
+
+LOCAL_URLS = {
+    "/r": True, "r": True, "~/r": True, "./r": True, " file:///r": True, "FILE:/r": True, "https://h/r": False,
+    "ssh://h/r": False, "h:r": False, "h:/r": False, "./h:r": True, "a/b:c": True, "": True, "x://": False,
+}
+
+
+def test_which_remote_urls_are_on_this_machine() -> None:
+    assert {k: g.local_url(k) for k in LOCAL_URLS} == LOCAL_URLS
+
+
+ALLOWS_EXT = {
+    ("protocol.ext.allow", "always"): True, ("protocol.ext.allow", " User "): True, ("protocol.ext.allow", "never"): False,
+    ("protocol.ext.allow", None): True, ("Protocol.Allow", "always"): True, ("protocol.allow", "never"): False,
+    ("url.EXT::x.insteadOf", "y"): True, ("remote.o.url", "Ext::sh"): True, ("remote.o.url", "/r"): False,
+    ("protocol.file.allow", "always"): False, ("a.b", None): False,
+}
+
+
+def test_which_config_lets_git_run_ext() -> None:
+    assert {k: g.allows_ext(*k) for k in ALLOWS_EXT} == ALLOWS_EXT
+
+
+CODE_KINDS = {
+    "core.pager": "shell", "Core.Pager": "shell", "pager.log": "shell", "core.sshCommand": "args", "alias.x": "!",
+    "credential.https://h.helper": "helper", "core.hooksPath": "opaque", "user.name": None, "diff.x.textconv": "args",
+    "includeIf.gitdir:/x.path": "opaque", "sendemail.tocmd": "args",
+}
+
+
+def test_which_config_keys_git_runs_and_how() -> None:
+    assert {k: g.code_kind(k) for k in CODE_KINDS} == CODE_KINDS
+
+
+def test_how_many_words_an_option_takes_and_where_the_operands_start() -> None:
+    takes = frozenset({"-t", "--type", "-f"})
+    widths = {"--type": 2, "--type=x": 1, "--typ": 1, "-t": 2, "-tx": 1, "-zt": 2, "-ztx": 1, "-z": 1, "-": 1, "-zf": 2,
+              "--x": 1, "-zz": 1}
+    assert {k: g.option_width(k, takes) for k in widths} == widths
+    verbs = frozenset({"set", "get"})
+    rows = {
+        (): 0, ("a",): 0, ("-z", "a"): 1, ("-t", "x", "a"): 2, ("--type", "x", "a"): 2, ("--type=x", "a"): 1,
+        ("-z", "--", "a"): 1, ("-z", "-", "a"): 1, ("-z", None, "a"): 1, ("-z",): 1, ("-t",): 1, ("set", "-z", "a"): 2,
+        ("set", "set"): 1, ("-z", "set", "a"): 2, ("get",): 1, ("set", "--", "a"): 1,
+    }
+    assert {k: g.first_operand(list(k), takes, verbs) for k in rows} == rows
+    assert g.first_operand(["set", "a"], takes) == 0
+
+
+def test_a_path_inside_a_directory_and_a_joined_directory() -> None:
+    assert [g._inside(p, d) for p, d in [("/a", "/a"), ("/a/b", "/a"), ("/ab", "/a"), ("/a/b", "/a/"), ("/a", "/"), ("/", "/"), ("/a/b", "/aX")]] \
+        == [True, True, False, True, True, True, False]
+    assert [g._join(b, v) for b, v in [(None, "/x"), (None, "x"), ("/b", "x"), ("/b", "/x"), ("/b/", "x")]] \
+        == ["/x", None, "/b/x", "/x", "/b/x"]
+    assert g.arguments_after(None) == ' "$@"' and g.arguments_after("/w/") == ' /w/"$@"' and g.arguments_after("/a b") == " '/a b/'\"$@\""
+
+
+def test_git_config_count_is_read_up_to_a_thousand_keys() -> None:
+    (step,) = git_steps("GIT_CONFIG_COUNT=5000 git log")
+    missing = [reason for reason in g.git_code(step).opaque if reason.startswith("$GIT_CONFIG_KEY_")]
+    assert len(missing) == 1000 and missing[-1] == "$GIT_CONFIG_KEY_999 is only known at run time"
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
+    now = readings_now()
+    parts = [
+        f'"{section}": {{\n' + ",\n".join(f"{json.dumps(k)}: {json.dumps(v, sort_keys=True)}" for k, v in sorted(now[section].items())) + "\n}"
+        for section in ("commands", "state")
+    ]
+    READINGS.write_text("{\n" + ",\n".join(parts) + "\n}\n")
