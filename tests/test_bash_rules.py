@@ -1807,6 +1807,8 @@ def test_a_glob_that_matches_an_option_name_is_read_as_that_option(world: Repo) 
         ('cp "$NOPE"* src/', {"WG403"}),  # review 30a: NOPE unset, `*` leads
         ("cp [^a]* src/", {"WG403"}),  # bash's [^…] negates; Python's fnmatch reads ^ as a character
         ('cp "$HOME"/*.md src/', "pass"),
+        ("touch ./-t.x; cp * src/", {"WG403"}),  # review 30a: a name the same command makes first
+        ("touch ./-t.x; cp *.md src/", "pass"),
     ]:
         assert_hook_row(world, command, expected)
     subprocess.run(["bash", "-c", "cp * src/ 2>/dev/null"], cwd=world.worktree, check=False)

@@ -375,7 +375,17 @@ def glob_names_no_option(word: Word, state: ShellState) -> bool:
     if pattern[:1] == "[":
         return False  # bash's `[^…]` and `[[:class:]]` are not Python's (review 30a: `cp [^a]* d` read `-t..`)
     matches = glob_values(word, state)
-    return matches is not None and not any(os.path.basename(match).startswith("-") for match in matches)
+    if matches is None or any(os.path.basename(match).startswith("-") for match in matches):
+        return False
+    # a name the same command wrote before, which the listing of now does not hold (`touch ./-t..; cp * d/`)
+    import fnmatch
+
+    directory, _, last = (pattern if pattern.startswith("/") else os.path.join(state.cwd or "/", pattern)).rpartition("/")
+    directory = os.path.realpath(words.unescape_glob(directory) or "/")  # `written` holds canonical paths
+    return not any(
+        path is None or (os.path.dirname(path) == directory and os.path.basename(path).startswith("-") and fnmatch.fnmatchcase(os.path.basename(path), last))
+        for path in state.written
+    )
 
 
 def inherited(word: Word, state: ShellState) -> bool:
