@@ -1809,6 +1809,8 @@ def test_a_glob_that_matches_an_option_name_is_read_as_that_option(world: Repo) 
         ('cp "$HOME"/*.md src/', "pass"),
         ("touch ./-t.x; cp * src/", {"WG403"}),  # review 30a: a name the same command makes first
         ("touch ./-t.x; cp *.md src/", "pass"),
+        ('touch ./-t..; for f in *; do cp "$f" src/; done', {"WG401"}),  # the loop takes the new name too
+        ('echo x > b.md; for f in *.md; do cp "$f" src/; done', "pass"),
     ]:
         assert_hook_row(world, command, expected)
     subprocess.run(["bash", "-c", "cp * src/ 2>/dev/null"], cwd=world.worktree, check=False)

@@ -377,15 +377,27 @@ def glob_names_no_option(word: Word, state: ShellState) -> bool:
     matches = glob_values(word, state)
     if matches is None or any(os.path.basename(match).startswith("-") for match in matches):
         return False
-    # a name the same command wrote before, which the listing of now does not hold (`touch ./-t..; cp * d/`)
+    made = written_matches(word, state)
+    return made is not None and not any(os.path.basename(path).startswith("-") for path in made)
+
+
+def written_matches(word: Word, state: ShellState) -> list[str] | None:
+    """The paths the command wrote before that a glob in its last component matches (the listing read at check time
+    does not hold them: `touch ./-t..; cp * d/`, review 30a); None when it wrote a path only known at run time."""
     import fnmatch
 
+    pattern = words.glob_pattern(word.raw, state.lookup)
+    if pattern is None or state.cwd is None and not pattern.startswith("/"):
+        return None
     directory, _, last = (pattern if pattern.startswith("/") else os.path.join(state.cwd or "/", pattern)).rpartition("/")
     directory = os.path.realpath(words.unescape_glob(directory) or "/")  # `written` holds canonical paths
-    return not any(
-        path is None or (os.path.dirname(path) == directory and os.path.basename(path).startswith("-") and fnmatch.fnmatchcase(os.path.basename(path), last))
-        for path in state.written
-    )
+    found: list[str] = []
+    for path in state.written:
+        if path is None:
+            return None
+        if os.path.dirname(path) == directory and fnmatch.fnmatchcase(os.path.basename(path), last):
+            found.append(path)
+    return found
 
 
 def inherited(word: Word, state: ShellState) -> bool:

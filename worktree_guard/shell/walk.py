@@ -14,7 +14,7 @@ from . import ast, evaluated
 from .builtins import DECLARING_BUILTINS, DIRECTORY_BUILTINS, READING_BUILTINS, SET_NAMES, SHOPT_ON, apply_builtin, forget_positional
 from .state import BudgetExceeded, ShellState, record_lost_code
 from .words import assigned_by_expansion, has_code
-from .steps import Inner, Script, ShellCommand, ShellRedirect, Unwrapped, brace_expanded, field_split, glob_values, word_value
+from .steps import Inner, Script, ShellCommand, ShellRedirect, Unwrapped, brace_expanded, field_split, glob_values, word_value, written_matches
 
 #: How deep strings may nest (`bash -c "eval '…'"`) and functions may call each other.
 MAX_DEPTH = 8
@@ -427,8 +427,11 @@ class Walker:
                 items.append(value)
                 continue
             matches = glob_values(word, state)
-            if matches is None:
+            made = written_matches(word, state) if matches is not None else None
+            if matches is None or made is None:
                 return None
+            # and the names the command wrote before, which the listing read now does not hold (review 30a)
+            matches = sorted(set(matches) | set(made)) if made else matches
             base = (state.cwd or "") + "/"
             relative = not word.raw.startswith(("/", "~", "$"))
             items.extend(m[len(base):] if relative and m.startswith(base) else m for m in matches)
