@@ -608,9 +608,12 @@ def _tidy(words: list[Word], values: list[str | None]) -> list[Target]:
     return targets
 
 
+_PDFTOTEXT_VALUES = frozenset({"-f", "-l", "-r", "-x", "-y", "-W", "-H", "-enc", "-eol", "-opw", "-upw", "-fixed", "-cropbox"})
+
+
 def _pdftotext(words: list[Word], values: list[str | None]) -> list[Target]:
     """`pdftotext IN [OUT]` writes OUT, or IN with `.txt` for `.pdf` beside IN."""
-    spec = WriteSpec(value_options=_frozen("-f", "-l", "-r", "-x", "-y", "-W", "-H", "-enc", "-eol", "-opw", "-upw", "-fixed", "-cropbox"))
+    spec = WriteSpec(value_options=_PDFTOTEXT_VALUES)
     argv = parse_argv(words, values, spec)
     if len(argv.operands) > 1:
         return [Target(word, value, "the output") for word, value in argv.operands[1:2]]
@@ -634,6 +637,8 @@ TRUSTED_PROGRAM_DIRS = frozenset({
 def _frozen(*names: str) -> frozenset[str]:
     return frozenset(names)
 
+
+_PTX_VALUES = _frozen("-F", "--flag-truncation", "-M", "--macro-name", "-S", "--sentence-regexp", "-W", "--word-regexp", "-b", "--break-file", "-g", "--gap-size", "-i", "--ignore-file", "-o", "--only-file", "-w", "--width")
 
 BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "cp": WriteSpec(operands="last", value_options=_frozen("-S", "--suffix"), target_options=_frozen("-t", "--target-directory"), sources_with=_frozen("-t", "--target-directory"), link_with=_frozen("-l", "--link", "-s", "--symbolic-link")),
@@ -695,10 +700,10 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "openssl": WriteSpec(custom=_openssl, gnu_options=False),  # single-dash options with separate values, read by _openssl
     **{name: WriteSpec(custom=_python, gnu_options=False) for name in ("python", "python3", "python2", *(f"python3.{n}" for n in range(6, 15)), "pypy3")},
     # Found by the review of issue 10: outputs of programs once taken for readers.
-    "ptx": WriteSpec(custom=lambda words, values: _second_operand(words, values, _frozen("-F", "--flag-truncation", "-M", "--macro-name", "-S", "--sentence-regexp", "-W", "--word-regexp", "-b", "--break-file", "-g", "--gap-size", "-i", "--ignore-file", "-o", "--only-file", "-w", "--width"), only_with=_frozen("-G", "--traditional"))),
+    "ptx": WriteSpec(custom=lambda words, values: _second_operand(words, values, _PTX_VALUES, only_with=_frozen("-G", "--traditional")), value_options=_PTX_VALUES),
     "xmllint": WriteSpec(operands="none", value_options=_frozen("--path", "--dtdvalid", "--dtdvalidfpi", "--schema", "--relaxng", "--schematron", "--xpath", "--encode", "--maxmem", "--pattern", "--pretty", "--max-ampl"), target_options=_frozen("--output", "-o")),
     "tidy": WriteSpec(custom=lambda words, values: _tidy(words, values)),
-    "pdftotext": WriteSpec(custom=lambda words, values: _pdftotext(words, values)),
+    "pdftotext": WriteSpec(custom=lambda words, values: _pdftotext(words, values), value_options=_PDFTOTEXT_VALUES),
     "ssh-agent": WriteSpec(operands="none", value_options=_frozen("-E", "-t", "-O", "-P"), target_options=_frozen("-a")),
     # Compressors replace their operands by compressed (or decompressed) files beside them, or with -k add them:
     # both write next to the operand. -c/--stdout, -l/--list and -t/--test only read.
