@@ -310,6 +310,7 @@ ROWS = {
     "X=0; true && X='a[$(c)]'; X+=''; if t; then y='a[$(c)]'; else y=B; fi; echo $(( y ))": [('code', 'a[$(c)]', (76, 84))],
     'export -a "$x"; readonly PS4"$x"': [],
     'declare \'P\'\'S4\'="$x"': [('unknown', '`PS4` expands a value only known at run time as a prompt string, which runs the command substitutions in it', (8, 20))],
+    "X=0; true && X='a[$(c)]'; X+=''; y='a[$(d)]'; echo $(( y ))": [('code', 'a[$(d)]', (51, 59)), ('unknown', 'arithmetic reads a, a value only known at run time, after a value that runs code (X) became unknown: it may hold it', (51, 59))],
 }
 
 
