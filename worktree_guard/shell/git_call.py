@@ -234,8 +234,11 @@ def _unabbreviated(call: GitCall, args: list[tuple[Word, str | None]]) -> list[t
             continue
         name, eq, attached = value.partition("=")
         matches = [] if name in guarded or name in real or len(name) < 3 else sorted(o for o in guarded if o.startswith(name))
-        if len(matches) == 1:
-            value = matches[0] + eq + attached
+        writing = [o for o in matches if o in WRITE_OPTIONS.get(call.subcommand or "", ())]
+        if len(matches) == 1 or len(writing) == 1:
+            # one of them, or the one that writes, read as given (`git diff --outp=F`: --output beside the
+            # --output-indicator-* options stop 30 named; git 2.39 refuses it, a git that took it would write F)
+            value = (writing or matches)[0] + eq + attached
         elif matches:
             call.dynamic.append(f"{word.raw!r} abbreviates more than one of git's options ({', '.join(matches)})")
             value = None
@@ -729,6 +732,8 @@ REV_DIFF_VALUE_OPTIONS = frozenset({
 for _sub in DIFF_FAMILY:
     SUBCOMMAND_VALUE_OPTIONS[_sub] = SUBCOMMAND_VALUE_OPTIONS.get(_sub, frozenset()) | REV_DIFF_VALUE_OPTIONS
 SUBCOMMAND_VALUE_OPTIONS["format-patch"] |= {"--add-header"}
+for _sub, _options in (("bugreport", {"-o", "--output-directory", "-s", "--suffix"}), ("diagnose", {"-o", "--output-directory", "-s", "--suffix", "--mode"}), ("fast-export", {"--export-marks", "--import-marks", "--import-marks-if-exists"}), ("read-tree", {"--index-output", "--prefix"})):
+    SUBCOMMAND_VALUE_OPTIONS[_sub] = SUBCOMMAND_VALUE_OPTIONS.get(_sub, frozenset()) | _options
 SUBCOMMAND_VALUE_OPTIONS["apply"] = SUBCOMMAND_VALUE_OPTIONS.get("apply", frozenset()) | {"--exclude", "--include", "--build-fake-ancestor", "--directory"}
 
 
