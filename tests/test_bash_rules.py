@@ -1744,6 +1744,9 @@ OPTION_LIKE_ROWS = [
     ("ls | xargs tar -cf a.tar", {"WG403", "WG404"}),
     ("ls | xargs -I{} cp {} src/", {"WG403"}),
     ("ls | xargs -I{} cp ./{} src/", "pass"),
+    ("xargs -I '{}' rm '{}'", {"WG403"}),  # the replace string quoted: the first version read '"$(xargs input)"' as text
+    ("find . -print0 | xargs -0 -I '{}' mv '{}' src/", {"WG403"}),
+    ("ls | xargs -I{} cp \"./{}\" src/", "pass"),
     ("ls | xargs grep -l foo", "pass"),
 ]
 

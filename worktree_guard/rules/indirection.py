@@ -587,7 +587,12 @@ def _input(word: Word, replace: str | None) -> Word:
     """A word xargs fills from its input: appended (`replace` None), or with -I's string replaced."""
     from ..shell.ast import Word as WordNode
 
-    raw = XARGS_INPUT if replace is None else word.raw.replace(replace, XARGS_INPUT)
+    import shlex
+
+    if replace is None or word.value is None:
+        raw = XARGS_INPUT
+    else:  # written anew from the value: the replace string may stand inside quotes (`'{}'`), where XARGS_INPUT is text
+        raw = XARGS_INPUT.join(shlex.quote(piece) if piece else "" for piece in word.value.split(replace))
     return WordNode(raw=raw, span=word.span, value=None, substitutions=word.substitutions)
 
 
