@@ -1711,7 +1711,32 @@ OPTION_LIKE_ROWS = [
     ("mkdir --context to-main/d", {"WG401"}),
     ("GIT_INDEX_FILE=d/k git -C {MAIN} status", {"WG401"}),  # h-git30: relative to -C's directory
     ("GIT_OBJECT_DIRECTORY=o git -C {MAIN} hash-object -w README.md", {"WG401"}),
+    # review 30b (each ran in bash 5.2 / git 2.39 and changed the main checkout)
+    ('X=$(cat f); git branch "$X" main foo', {"WG305"}),  # X=-m: renamed main
+    ('X=$(cat f); git switch "$X" main', {"WG305"}),  # X=--ignore-other-worktrees
+    ('X=$(cat f); git branch "$X" main', {"WG305"}),  # X=--set-upstream-to=w
+    ("xargs -I{} env sh -c 'echo {}' < f", {"WG404"}),
+    ("xargs -d '\\n' -I{} awk 'BEGIN{print \"{}\"}' < f", {"WG404"}),
+    ("xargs -I{} sed -n '{}' README.md < f", {"WG403", "WG404"}),
+    ('X=$(cat f); git format-patch -n "$X" -1', {"WG403"}),  # -n is a flag of format-patch
+    ('X=$(cat f); git blame -n "$X" README.md', {"WG403"}),
+    ('X=$(cat f); git log --decorate-refs -- "$X"', {"WG403"}),  # the -- is --decorate-refs' value
+    ('X=$(cat f); make -k"$X"', {"WG404"}),  # X=E$(shell …): -kE…
+    ('X=$(cat f); make --ev="$X"', {"WG404"}),  # --eval abbreviated
+    ('make --fil=/dev/stdin <<< "all:; touch x"', {"WG404"}),
+    ('X=$(cat f); make -C "$X"', {"WG404"}),  # the Makefile of a directory only known at run time
+    ('HOME=$(cat f); cp ~ src/x', {"WG403"}),
+    ('pushd -n -- "$(cat f)" >/dev/null; cp ~1 src/x', {"WG403"}),
+    ('U=$(cat f) export U; cp "$U" src/x', {"WG403"}),  # the prefix stays after export
+    ("sh -c 'U=$(cat f) : ; cp \"$U\" src/x'", {"WG403"}),  # and after a special builtin in POSIX mode
+    ("cd src && GIT_INDEX_FILE=to-main/idx git status", {"WG401"}),  # relative to the checkout's top
+    ("xargs --rep sh -c '{}' < f", {"WG404"}),  # --replace abbreviated
+    ("echo x | xargs --max-a 1 bash -c 'rm -f to-main/README.md'", {"WG401"}),
+    ("tar -cf /dev/null README.md --checkpoint=1 --checkpoint-act=exec='rm -f to-main/README.md'", {"WG401"}),
     # must pass
+    ('F=$(cat f); git log --oneline -- "$F"', "pass"),
+    ('make --jobs="$(nproc)"', "pass"),
+    ('X=$(cat f); git checkout "$X" -- src', "pass"),
     ('make -j"$(nproc)"', "pass"),
     ("git log -S foo --author me -n 5 -- src", "pass"),
     ("tar xzf a.tgz -C src", "pass"),

@@ -237,6 +237,27 @@ def _shared_branches(ctx: Context) -> dict[str, str]:
 BRANCH_ROUTING = (".remote", ".pushremote", ".merge")
 
 
+#: Subcommands that an option only known at run time can turn on a branch another checkout has checked out
+#: (`branch -m`, `-D`, `--set-upstream-to`; `switch`/`checkout --ignore-other-worktrees`; `worktree add -f`).
+OPTION_MOVED_BRANCHES = frozenset({"branch", "switch", "checkout", "worktree", "update-ref", "symbolic-ref", "tag", "reset"})
+
+
+def _option_like_beside_a_branch(call: GitCall, command: ShellCommand, branches: dict[str, str], base: dict) -> list[Violation]:
+    """A word the command built that may be an option, beside a literal word naming a branch another checkout has
+    checked out (review 30b: `X=$(cat f); git branch "$X" main foo` with X=-m renamed main; `git switch "$X" main`
+    with X=--ignore-other-worktrees checked main out in W, whose commits then moved it)."""
+    from ..shell.git_call import words_that_may_be_options
+
+    loose = words_that_may_be_options(call, call.parsed(), (), command.state)
+    if not loose:
+        return []
+    for value in call.values():
+        if value is not None and _branch_name(value.rpartition("=")[2]) in branches:
+            name = _branch_name(value.rpartition("=")[2])
+            return [Violation(code="WG305", message=f"`git {call.subcommand}` is given {loose[0].raw}, only known at run time, which may be an option that moves, renames or checks out `{name}`, the branch checked out in {branches[name]}; write the options out.", **base)]
+    return []
+
+
 def _branch_name(ref: str) -> str:
     ref = ref.lstrip("+")
     return ref[len("refs/heads/"):] if ref.startswith("refs/heads/") else ref
@@ -288,6 +309,8 @@ def _side_doors(call: GitCall, command: ShellCommand, checkouts: list[str] | Non
     if sub == "init":
         found.extend(_init(call, command, ctx, base))
     command.state.repositories.extend(filled_directories(call, command))
+    if sub in OPTION_MOVED_BRANCHES and branches:
+        found.extend(_option_like_beside_a_branch(call, command, branches, base))
     if sub in ("checkout", "switch") and "--ignore-other-worktrees" in flags:
         side_door(f"`--ignore-other-worktrees` would check out a branch another worktree has checked out; create a new branch in {ctx.worktree_root} instead.")
     if sub == "branch" and flags & BRANCH_MOVING:

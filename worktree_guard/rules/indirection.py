@@ -556,10 +556,40 @@ def _dynamic(word: Word) -> Word:
     return WordNode(raw=word.raw, span=word.span, value=None, substitutions=word.substitutions)
 
 
+#: GNU xargs' long options (findutils 4.9): getopt_long takes a unique prefix of one (review 30b: `xargs --rep sh -c
+#: '{}'`, `xargs --max-a 1 bash -c …` were read as other words).
+XARGS_LONG = (
+    "--null", "--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-chars",
+    "--interactive", "--verbose", "--exit", "--show-limits", "--no-run-if-empty", "--open-tty", "--max-procs",
+    "--process-slot-var", "--help", "--version",
+)
+
+
+def _xargs_values(values: list[str | None]) -> list[str | None]:
+    """xargs' words with an abbreviated long option (before its command) written in full."""
+    out = list(values)
+    i = 1
+    while i < len(values):
+        value = values[i]
+        if value is None or not value.startswith("-") or value == "--":
+            break
+        if value.startswith("--"):
+            name, eq, rest = value.partition("=")
+            matches = [o for o in XARGS_LONG if o.startswith(name)]
+            if name not in XARGS_LONG and len(matches) == 1:
+                out[i] = name = matches[0]
+                out[i] += eq + rest
+            i += 2 if not eq and name in XARGS_WITH_VALUE else 1
+            continue
+        i += 2 if value[-1:] in "adEILnPs" and value[-2:-1] == "-" else 1  # `-n 1`: its value is the next word
+    return out
+
+
 def _xargs(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
     """`xargs cmd args`: the inner argv gets the input appended (or put in place of -I's string): unknown words."""
     from ..shell.steps import Inner, Unwrapped
 
+    values = _xargs_values(values)
     words = command.words
     start, seen = _skip_options(values, 1, XARGS_WITH_VALUE, frozenset({"-i"}))
     replace = seen.get("-I") or seen.get("-i") or seen.get("--replace")

@@ -69,7 +69,7 @@ def analyse(command: ShellCommand) -> Embedded:
     elif family == "vim":
         _vim(command, words, values, found)
     elif family == "tar":
-        values = tar_values(values) or values
+        values = [_tar_code_option(v) for v in tar_values(values) or values]
         _option_code(words, values, found, ("--to-command", "--use-compress-program", "--rsh-command", "--rmt-command", "--info-script", "--new-volume-script"), ("-I", "-F"), _TAR_VALUES)
         for i, value in enumerate(values):
             if value is not None and value.startswith("--checkpoint-action="):
@@ -110,6 +110,22 @@ def _option_like(command: ShellCommand, words: list[Word], values: list[str | No
     built = built_words(argv, lambda word: chosen_elsewhere(word, command.state))
     if built:
         found.opaque.append(f"`{command.name}` is given {built[0].raw}, only known at run time, which may be one of its options that run code")
+
+
+#: tar's options that run a command; getopt_long takes a unique prefix of one (review 30b: `--checkpoint-act=exec=…`).
+_TAR_CODE_OPTIONS = ("--to-command", "--checkpoint-action", "--use-compress-program", "--rsh-command", "--rmt-command", "--info-script", "--new-volume-script")
+
+
+def _tar_code_option(value: str | None) -> str | None:
+    """A long option that begins one of tar's code options written in full (a prefix of several, which tar refuses,
+    counts too); `--checkpoint` is an option of its own."""
+    if value is None or not value.startswith("--"):
+        return value
+    name, eq, rest = value.partition("=")
+    if name in _TAR_CODE_OPTIONS or name == "--checkpoint" or len(name) < 4:
+        return value
+    matches = [o for o in _TAR_CODE_OPTIONS if o.startswith(name)]
+    return matches[0] + eq + rest if matches else value
 
 
 # -- sed ------------------------------------------------------------------------------------------------

@@ -723,7 +723,10 @@ DIFF_FAMILY = frozenset({
 #: `--end-of-options` after one is its value, no end of the options (review 30a: `git log -S --end-of-options "$X"`
 #: with X=--output=<main>/x wrote there).
 REV_DIFF_VALUE_OPTIONS = frozenset({
-    "-S", "-G", "-O", "-I", "-L", "-n", "--max-count", "--skip", "--author", "--committer", "--grep", "--grep-reflog",
+    # not -n or -S: a flag in blame, shortlog, format-patch, stash (review 30b: `git format-patch -n "$X" -1` wrote
+    # where X's -o said); words after them are checked as options
+    "-G", "-O", "-I", "-L", "--max-count", "--skip", "--author", "--committer", "--grep", "--grep-reflog",
+    "--decorate-refs", "--decorate-refs-exclude", "--contents",
     "--since", "--after", "--until", "--before", "--max-age", "--min-age", "--since-as-filter", "--exclude",
     "--src-prefix", "--dst-prefix", "--line-prefix", "--word-diff-regex", "--anchored", "--diff-algorithm",
     "--rotate-to", "--skip-to", "--ignore-matching-lines", "--output-indicator-new", "--output-indicator-old",
@@ -818,9 +821,11 @@ def git_writes(command: ShellCommand) -> list:
         present, value = command.env(variable)
         if present:
             word = _assignment_word(command, variable)
-            # git takes a relative one from where it runs, after -C (h-git30: `GIT_INDEX_FILE=d/k git -C <main>
-            # status` rewrote <main>/d/k, and passed)
-            targets.append(Target(word, value, how, base=base))
+            # git takes a relative one from the top of the checkout it acts on, having moved there (h-git30:
+            # `GIT_INDEX_FILE=d/k git -C <main> status` rewrote <main>/d/k; review 30b: from a/b/c in W,
+            # `GIT_INDEX_FILE=../../../d/idx` is <W>/../../../d/idx)
+            top = checkout_top(call, command.home)
+            targets.append(Target(word, value, how, base=top if top is not None else UNKNOWN_DIR))
     for variable, value in _trace_variables(command):
         if value is not None and value.startswith("/"):
             targets.append(Target(_assignment_word(command, variable), value, f"the trace file named by {variable}"))
@@ -1116,6 +1121,15 @@ def _runs_remotely(call: GitCall, parsed: ParsedArgv, words: list[Word]) -> bool
 QUOTED_SCALAR = r'"\$(\{[A-Za-z_][A-Za-z_0-9]*\}|[A-Za-z_][A-Za-z_0-9]*)"'
 
 
+#: Options of git's subcommands that take no value, common before a `--` (`git log --oneline -- "$F"`).
+KNOWN_FLAGS = frozenset({
+    "--oneline", "--stat", "--shortstat", "--numstat", "--name-only", "--name-status", "--cached", "--staged", "-p",
+    "--patch", "-q", "--quiet", "-v", "--verbose", "--all", "--graph", "--no-color", "--follow", "--no-merges",
+    "--merges", "--first-parent", "--reverse", "--no-patch", "-s", "--raw", "--summary", "--check", "-w", "-b",
+    "--ignore-all-space", "--no-renames", "-M", "-C", "--full-history", "--decorate", "--no-decorate", "-r", "-t",
+})
+
+
 def words_that_may_be_options(call: GitCall, parsed: ParsedArgv, code: tuple[str, ...], state=None) -> list[Word]:
     """A subcommand's words only known at run time that may hold one of its `code` options: `git ls-remote "$R" x`,
     `git archive "$A" --remote=x HEAD` and `git difftool -y "$X"` ran the code R, A and X held (`--upload-pack=…`,
@@ -1137,9 +1151,13 @@ def words_that_may_be_options(call: GitCall, parsed: ParsedArgv, code: tuple[str
     values_of_options = {id(word) for name, entries in parsed.options.items() if plain(name) for word, value in entries if value is None and word is not None}
     takes_value = SUBCOMMAND_VALUE_OPTIONS.get(call.subcommand or "", frozenset())
     found: list[Word] = []
+    previous: str | None = call.subcommand
     for word, value in call.args:
-        if value in ("--", "--end-of-options") and id(word) not in consumed:
+        # `--` ends the options only where it is no option's value: after a word that is no option, or one known
+        # to take none (review 30b: `git log --decorate-refs -- "$X"`, `-S --end-of-options "$X"`)
+        if value in ("--", "--end-of-options") and id(word) not in consumed and (previous is None or not previous.startswith("-") or "=" in previous or previous in KNOWN_FLAGS or previous in ("--", "--end-of-options")):
             break
+        previous = value
         if value is not None:
             continue
         raw = word.raw

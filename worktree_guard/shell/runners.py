@@ -58,6 +58,9 @@ class CodeRunner:
     placeholders: tuple[str, ...] = ()
     walk_options: frozenset[str] = frozenset()
     walk_env: tuple[str, ...] = ()
+    #: options whose value may only be attached (`make -j4`): written out with a value only known at run time, the
+    #: word is that option
+    attached_options: frozenset[str] = frozenset()
 
 
 #: less's lesskey: key bindings and an `#env` section (LESSOPEN among it, run as a command) read from a file or text
@@ -99,7 +102,9 @@ _GDB = CodeRunner(options=_f("-ex", "--ex", "-eval-command", "--eval-command", "
 _FD = CodeRunner(argv_options=_f("-x", "--exec", "-X", "--exec-batch"), placeholders=("{}", "{/}", "{//}", "{.}", "{/.}"))
 # value_options: a word only known at run time given as one of these is its value, no option (stop 30); not -j or -l,
 # whose value is optional: `make -j "$N"` with N=--eval=… reads an option
-_MAKE = CodeRunner(options=_f("--eval", "-E"), stdin_files=_f("-f", "--file", "--makefile"), value_options=_f("-C", "--directory", "-I", "--include-dir", "-o", "--old-file", "--assume-old", "-W", "--what-if", "--new-file", "--assume-new"))
+# -C is not among them: the Makefile of a directory only known at run time is code the guard does not see (review
+# 30b: `make -C "$X"` ran the main checkout's)
+_MAKE = CodeRunner(options=_f("--eval", "-E"), stdin_files=_f("-f", "--file", "--makefile"), value_options=_f("-I", "--include-dir", "-o", "--old-file", "--assume-old", "-W", "--what-if", "--new-file", "--assume-new"), attached_options=_f("-j", "-l", "--jobs", "--load-average"))
 
 BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
     "tmux": CodeRunner(
@@ -159,6 +164,7 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
         if value is None:
             continue
         option, eq, attached = value.partition("=")
+        option = _unabbreviated(option, runner)
         if not eq and len(value) > 2 and value[0] == "-" and value[1] != "-" and value[:2] in runner.options | runner.stdin_files:
             option, attached = value[:2], value[2:]  # `-f/dev/stdin`, `-Pcat`
         operand_seen = operand_seen or not value.startswith("-")
@@ -183,6 +189,18 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
     return reasons
 
 
+def _unabbreviated(option: str, runner: CodeRunner) -> str:
+    """A long option as getopt_long reads it: a unique prefix of one (`make --fil=/dev/stdin`, `gdb --eval=…`: review
+    30b); a prefix of several that holds one of the runner's is read as that one."""
+    if not option.startswith("--") or len(option) < 4:
+        return option
+    known = runner.options | runner.stdin_files | runner.walk_options | runner.coded_options | runner.argv_options | runner.value_options
+    if option in known:
+        return option
+    matches = sorted(o for o in known if o.startswith(option))
+    return matches[0] if matches else option
+
+
 def _option_like(command: ShellCommand, runner: CodeRunner) -> list[str]:
     """A word only known at run time where an option may stand, which the command built, may be one of the options
     that run code (stop 30: `man "$O" ls` with O=`-Psh -c …`). The value of one of `value_options` is no option."""
@@ -195,12 +213,13 @@ def _option_like(command: ShellCommand, runner: CodeRunner) -> list[str]:
 
     takes_value = runner.value_options | runner.walk_options | runner.stdin_files | runner.coded_options
     argv = parse_argv(command.words, command.values(), WriteSpec(value_options=takes_value))
-    code = runner.options | runner.walk_options | runner.stdin_files | runner.coded_options | runner.argv_options
+    attached = takes_value | runner.attached_options
     built = [
         word for word in built_words(argv, lambda word: chosen_elsewhere(word, command.state))
-        # an option written out with its value only known at run time (`make -j"$(nproc)"`, `--jobs="$N"`) is that
-        # option, unless it is one that runs code (`--eval="$X"`)
-        if not (re.match(r"-[A-Za-z0-9]|--[A-Za-z][\w-]*=", word.raw) and (word.raw[:2] if word.raw[1] != "-" else word.raw.partition("=")[0]) not in code)
+        # an option that takes a value, written out with its value only known at run time (`make -j"$(nproc)"`,
+        # `--jobs="$N"`), is that option; not a flag's cluster (`make -k"$X"`, X=`E…`) nor an abbreviation
+        # (`make --ev="$X"`: review 30b)
+        if not (re.match(r"-[A-Za-z0-9]", word.raw) and word.raw[:2] in attached or word.raw.partition("=")[0] in attached and "=" in word.raw)
     ]
     return [f"`{command.name}` is given {built[0].raw}, only known at run time, which may be one of its options that run code"] if built else []
 

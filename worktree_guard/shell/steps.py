@@ -354,6 +354,10 @@ def chosen_elsewhere(word: Word, state: ShellState) -> bool:
     raw = word.raw
     if raw.startswith(("~-", "~+")) or re.search(r"[?*+@!]\(|\$\{[A-Za-z_][A-Za-z_0-9]*:?[-=+?]", raw):
         return False
+    if raw.startswith("~"):
+        head = raw[1:].partition("/")[0]
+        if head[:1].isdigit() or (head == "" and "HOME" in state.variables):
+            return False  # `~1` is the directory stack (`pushd`), `~` a HOME the command set (review 30b)
     if inherited(word, state) and not any(c in raw for c in "*?["):
         return True  # the runtime's value, as before
     return glob_names_no_option(word, state)

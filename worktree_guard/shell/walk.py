@@ -42,6 +42,13 @@ COMPONENTS_PER_STEP = 8
 __all__ = ["BudgetExceeded", "Hooks", "Walker"]
 
 
+#: Builtins after which a prefix assignment may stay (`U=x export U`; in POSIX mode every special builtin: `U=x :`).
+PREFIX_MAY_STAY = frozenset({
+    "export", "readonly", "declare", "typeset", "local", ":", ".", "source", "break", "continue", "eval", "exec",
+    "exit", "return", "set", "shift", "times", "trap", "unset",
+})
+
+
 @fast_dataclass(slots=True)
 class Hooks:
     """What the walker asks at each step: the shell rules, the indirection rules, and the parser for strings."""
@@ -556,7 +563,10 @@ class Walker:
         before = {a.name: _held(step.state, a.name) for a in step.assignments}
         apply_builtin(step)
         for prefixed, held in before.items():
-            if _held(step.state, prefixed) != held:
+            if _held(step.state, prefixed) != held or name in PREFIX_MAY_STAY:
+                # review 30b: `U=$(cat f) export U`, `readonly`, `declare -x`, and any special builtin in POSIX
+                # mode (dash, `set -o posix`) may keep the prefix's value afterwards (bash otherwise drops it):
+                # unknown from here
                 step.state.assign(prefixed, None)
 
     def _walk_unwrapped(self, step: ShellCommand, unwrapped: Unwrapped, depth: int) -> None:
