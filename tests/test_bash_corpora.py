@@ -105,9 +105,24 @@ def test_real_transcript_commands_all_pass(judge: Judge) -> None:
     assert denied == []
 
 
+#: Dippy's "read-only" commands that are not, each refused on purpose (stop 30) and each run for real: words xargs
+#: takes from its input may be options (`--output=<main>/x` wrote there: `test_xargs_input_may_be_an_option`), and its
+#: `-I` string inside a shell's code is code (an input line `x; rm …` ran: `test_xargs_replace_string_inside_a_shell_script`).
+DIPPY_NOT_READ_ONLY = {
+    "xargs git log --oneline": ["WG403"],  # input `--output=<main>/x`
+    "xargs git diff": ["WG403"],
+    "xargs git show": ["WG403"],
+    "git ls-files | xargs git blame": ["WG403"],  # a file named `--output=…` (write `xargs git blame --`)
+    "xargs -I {} sh -c 'echo {}'": ["WG404"],  # input `x; rm …` is code
+    "xargs -I {} bash -c 'cat {}'": ["WG404"],
+    "xargs -I {} zsh -c 'head {}'": ["WG404"],
+    "git diff foo-$(date -u).txt": ["WG403"],  # an unquoted substitution, split: any words, an --output= among them
+}
+
+
 def test_dippy_read_only_commands_all_pass(judge: Judge, deep: Path) -> None:
-    """Dippy auto-approves these as read-only: inside W none of them may be refused."""
+    """Dippy auto-approves these as read-only: inside W none of them may be refused, but for DIPPY_NOT_READ_ONLY."""
     allowed = [r["cmd"] for r in load("dippy") if r.get("expect") == "allow"]
     assert len(allowed) > 5000
-    denied = [(c, found) for c in allowed if (found := judge.codes(c, deep))]
-    assert denied == []
+    denied = {c: found for c in allowed if (found := judge.codes(c, deep))}
+    assert denied == DIPPY_NOT_READ_ONLY

@@ -83,14 +83,14 @@ ROWS: dict[str, list[tuple[str, object]]] = {
     "B5 git's path operands": [
         ("git interpret-trailers --in-place --trailer 'x: y' ../../../notes.txt", {"WG406"}),
         ("git interpret-trailers --in-place --trailer 'x: y' {MAIN}/notes.txt", {"WG406"}),
-        ("git bugreport -o {MAIN}", {"WG406"}),
-        ("git diagnose -o {MAIN}", {"WG406"}),
+        ("git bugreport -o {MAIN}", {"WG401", "WG406"}),
+        ("git diagnose -o {MAIN}", {"WG401", "WG406"}),
         ("git mailinfo {MAIN}/m {MAIN}/p < /tmp/change.diff", {"WG406"}),
         ("git mailsplit -o{MAIN} m", {"WG406"}),
         ("git rev-parse HEAD | git pack-objects -q {MAIN}/pk", {"WG406"}),
-        ("git read-tree --index-output={MAIN}/x HEAD", {"WG406"}),
+        ("git read-tree --index-output={MAIN}/x HEAD", {"WG401", "WG406"}),
         ("git credential-store --file {MAIN}/x store < /dev/null", {"WG406"}),
-        ("git fast-export --export-marks={MAIN}/x HEAD > /dev/null", {"WG406"}),
+        ("git fast-export --export-marks={MAIN}/x HEAD > /dev/null", {"WG401", "WG406"}),
         ("git config --file {MAIN}/x a.b c", {"WG305", "WG406"}),  # WG305: the config rule reads any write as shared
         ("git -C {MAIN} interpret-trailers --in-place notes.txt", {"WG406"}),
         ("git interpret-trailers --in-place --trailer 'x: y' notes.txt", "pass"),

@@ -239,7 +239,7 @@ BRANCH_ROUTING = (".remote", ".pushremote", ".merge")
 
 #: Subcommands that an option only known at run time can turn on a branch another checkout has checked out
 #: (`branch -m`, `-D`, `--set-upstream-to`; `switch`/`checkout --ignore-other-worktrees`; `worktree add -f`).
-OPTION_MOVED_BRANCHES = frozenset({"branch", "switch", "checkout", "worktree", "update-ref", "symbolic-ref", "tag", "reset"})
+OPTION_MOVED_BRANCHES = frozenset({"branch", "switch", "checkout", "worktree", "tag", "reset"})  # update-ref, symbolic-ref: WG305 by name already
 
 
 def _option_like_beside_a_branch(call: GitCall, command: ShellCommand, branches: dict[str, str], base: dict) -> list[Violation]:

@@ -1127,6 +1127,7 @@ KNOWN_FLAGS = frozenset({
     "--patch", "-q", "--quiet", "-v", "--verbose", "--all", "--graph", "--no-color", "--follow", "--no-merges",
     "--merges", "--first-parent", "--reverse", "--no-patch", "-s", "--raw", "--summary", "--check", "-w", "-b",
     "--ignore-all-space", "--no-renames", "-M", "-C", "--full-history", "--decorate", "--no-decorate", "-r", "-t",
+    "-y", "--no-prompt", "-d", "--dir-diff", "-g", "--gui",
 })
 
 

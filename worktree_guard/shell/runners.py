@@ -192,8 +192,8 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
 def _unabbreviated(option: str, runner: CodeRunner) -> str:
     """A long option as getopt_long reads it: a unique prefix of one (`make --fil=/dev/stdin`, `gdb --eval=…`: review
     30b); a prefix of several that holds one of the runner's is read as that one."""
-    if not option.startswith("--") or len(option) < 4:
-        return option
+    if not option.startswith("--") or len(option) < 4 or LESSKEY_OPTIONS[0] in runner.options:
+        return option  # less's own reading (`names_lesskey_option`) takes its abbreviations
     known = runner.options | runner.stdin_files | runner.walk_options | runner.coded_options | runner.argv_options | runner.value_options
     if option in known:
         return option

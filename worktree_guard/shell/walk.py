@@ -42,6 +42,8 @@ COMPONENTS_PER_STEP = 8
 __all__ = ["BudgetExceeded", "Hooks", "Walker"]
 
 
+#: Declaration builtins, after which a prefix assignment stays in bash too (`U=1 export U`).
+KEEPS_PREFIX = frozenset({"export", "readonly", "declare", "typeset", "local"})
 #: Builtins after which a prefix assignment may stay (`U=x export U`; in POSIX mode every special builtin: `U=x :`).
 PREFIX_MAY_STAY = frozenset({
     "export", "readonly", "declare", "typeset", "local", ":", ".", "source", "break", "continue", "eval", "exec",
@@ -561,13 +563,16 @@ class Walker:
         # `X=1 unset X`: the prefix is the builtin's own; afterwards bash brings back what X was (the environment's
         # value: review 26's phase 11 run), so a name the builtin changed ends unknown
         before = {a.name: _held(step.state, a.name) for a in step.assignments}
+        given = {a.name: step.value(a.value) for a in step.assignments}
         apply_builtin(step)
         for prefixed, held in before.items():
-            if _held(step.state, prefixed) != held or name in PREFIX_MAY_STAY:
+            if _held(step.state, prefixed) != held or (name in PREFIX_MAY_STAY and given.get(prefixed) is None):
                 # review 30b: `U=$(cat f) export U`, `readonly`, `declare -x`, and any special builtin in POSIX
                 # mode (dash, `set -o posix`) may keep the prefix's value afterwards (bash otherwise drops it):
-                # unknown from here
+                # a value only known at run time makes the name unknown from here
                 step.state.assign(prefixed, None)
+            elif name in KEEPS_PREFIX:
+                step.state.assign(prefixed, given[prefixed])  # `U=1 export U`: U is 1 from here
 
     def _walk_unwrapped(self, step: ShellCommand, unwrapped: Unwrapped, depth: int) -> None:
         for inner in unwrapped.inner:
