@@ -166,20 +166,22 @@ def parse_argv(words: list[Word], values: list[str | None], spec: WriteSpec) -> 
     return ParsedArgv(options, operands, dynamic_option, option_like)
 
 
-def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None], inherited: Callable[[Word], bool] | None = None) -> list[Target]:
+def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None], inherited: Callable[[Word], bool] | None = None, given: Callable[[Word], bool] | None = None) -> list[Target]:
     """The files (or the cwd) a program with this spec writes, given its argv. A word only known at run time that
     bash splits (`cp $U`, `find x $U`, `dd if=${Y#x}`) may be any number of words, options among them: what the
     program writes is then not known (review 25a: `cp $U` counted one operand and no destination). Not for a word
-    `inherited` says the agent's environment gave (`find $DIR -type f`): the command did not build it."""
+    `inherited` says the agent's environment gave (`find $DIR -type f`): the command did not build it. `given` says
+    which words the command cannot make an option (`steps.chosen_elsewhere`; `inherited` when not given)."""
+    given = given or inherited
     splits = any(value is None and has_unquoted_expansion(word.raw) and not (inherited is not None and inherited(word)) for word, value in zip(words[1:], values[1:]))
     unknown = [Target(words[0], None, "words only known at run time, which bash splits (options among them)")] if splits else []
     argv = parse_argv(words, (tar_values(values) or values) if spec.custom is _tar else values, spec)
     if spec.gnu_options and not splits:
-        built = built_words(argv, inherited)
+        built = built_words(argv, given)
         if built:
             unknown = [Target(words[0], None, f"{built[0].raw}, only known at run time, may be any of its options (`-t DIR`, `--output=F`)")]
-    if spec.custom is _find and built_words(argv, inherited):
-        unknown = unknown + _find_option_like(words, values, built_words(argv, inherited))
+    if spec.custom is _find and built_words(argv, given):
+        unknown = unknown + _find_option_like(words, values, built_words(argv, given))
     if spec.custom is not None:
         return spec.custom(words, values) + unknown
     present = set(argv.options)

@@ -352,14 +352,16 @@ def chosen_elsewhere(word: Word, state: ShellState) -> bool:
     matches are read at check time, with globs' time-of-check gap). Never `~-`/`~+` ($OLDPWD, $PWD: the command may
     set them), an extglob, or a `${U:-…}` whose default the command wrote (`${U:--t<main>}`)."""
     raw = word.raw
-    if raw.startswith(("~-", "~+")) or re.search(r"[?*+@!]\(|\$\{[A-Za-z_][A-Za-z_0-9]*:?[-=+?]", raw):
+    if raw.startswith(("~-", "~+")) or re.search(r"[?*+@!]\(|\$\{[A-Za-z_][A-Za-z_0-9]*:?[-=+]", raw):
         return False
     if raw.startswith("~"):
         head = raw[1:].partition("/")[0]
         if head[:1].isdigit() or (head == "" and "HOME" in state.variables):
             return False  # `~1` is the directory stack (`pushd`), `~` a HOME the command set (review 30b)
-    if inherited(word, state) and not any(c in raw for c in "*?["):
-        return True  # the runtime's value, as before
+    if inherited(word, state):
+        glob = re.search(r"[*?\[]", raw)
+        if glob is None or ("$" in raw[: glob.start()] and "/" in raw[raw.index("$"): glob.start()]):
+            return True  # the runtime's value, as before; or a glob after it and a `/` (`$DIR/*.trc`)
     return glob_names_no_option(word, state)
 
 
@@ -369,7 +371,7 @@ def glob_names_no_option(word: Word, state: ShellState) -> bool:
     otherwise (`*.md`; not `*` beside a file named `-t..`, nor a glob whose matches are not known, nor one that starts
     with a bracket, nor `"$NOPE"*`, whose parameter is not known)."""
     raw = word.raw
-    if any(c in raw for c in "`{~(") or word.substitutions:
+    if any(c in raw for c in "`{(") or raw.startswith("~") or word.substitutions:
         return False
     pattern = words.glob_pattern(raw, state.lookup)
     if pattern is None or not words.has_glob_syntax(pattern):

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from ..fast_dataclass import fast_dataclass, field, replace
 from . import words as shell_words
 from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, WRITING_CODE_FAMILIES, ReadOnly, Target, WriteSpec, built_words, code_family, parse_argv, written_targets
-from .steps import chosen_elsewhere, glob_values
+from .steps import chosen_elsewhere, glob_values, inherited
 
 if TYPE_CHECKING:
     from .ast import Word
@@ -107,7 +107,7 @@ def command_writes(command: ShellCommand, tables: ProgramTables) -> list[Written
         every = [command.value(w) for w in command.words]
         return _operands(command, command.words, every, path)
     if spec is not None:
-        targets = spec.command_writes(command) if spec.command_writes is not None else written_targets(spec, own, values, lambda word: chosen_elsewhere(word, command.state))
+        targets = spec.command_writes(command) if spec.command_writes is not None else written_targets(spec, own, values, lambda word: inherited(word, command.state), lambda word: chosen_elsewhere(word, command.state))
         symlinks = name == "ln" and _symbolic(own, values, spec)
         for target in targets:
             cwd = command.cwd
