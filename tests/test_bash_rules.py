@@ -1733,6 +1733,21 @@ OPTION_LIKE_ROWS = [
     ("xargs --rep sh -c '{}' < f", {"WG404"}),  # --replace abbreviated
     ("echo x | xargs --max-a 1 bash -c 'rm -f to-main/README.md'", {"WG401"}),
     ("tar -cf /dev/null README.md --checkpoint=1 --checkpoint-act=exec='rm -f to-main/README.md'", {"WG401"}),
+    # review 30c (each ran in bash 5.2 and changed the main checkout)
+    ('U=to-main/README.md; U=ok.txt export X; echo pwned > "$U"', {"WG403"}),  # bash drops U's prefix
+    ('X=$(cat fs); make -f"$X" < mk.txt', {"WG404"}),  # X=/dev/stdin
+    ('X=$(cat f); man -P"$X" ls', {"WG404"}),
+    ('X=$(cat f); Y=$(cat g); git branch "$X" "$Y" foo', {"WG305"}),  # X=-m, Y=main
+    ('A=$(cat fa); B=$(cat fb); find README.md "$A" -name "$B"t to-main/README.md', {"WG401"}),  # -path -name -fprint
+    ("mkdir -p sub && touch sub/-tup && mv sub/-tup . && cp * src/", {"WG403"}),  # a write into the glob's directory
+    ("tar -cf /dev/null --checkpoint=1 --checkpoint-action 'exec=rm -f to-main/README.md' README.md", {"WG401"}),
+    ("tar -cf /dev/null --checkpoint=1 --checkpoint-ac 'exec=rm -f to-main/README.md' README.md", {"WG401"}),
+    ("make -kE'$(shell rm -f x)' -f /dev/null", {"WG404"}),
+    ("MAKEFLAGS='--eval=$(shell rm -f x)' make -f /dev/null", {"WG404"}),
+    ('F=$(git ls-files | head -1); git log -3 -- "$F"', "pass"),
+    ('F=$(cat f); git diff -U3 -- "$F"', "pass"),
+    ('B=$(git branch --show-current); git checkout -b "$B-2" feature', "pass"),
+    ("make -kj4", "pass"),
     # must pass: the corpora's (a split word the runtime gave is judged as before; a glob after its value and a `/`)
     ("rm -f *.bak *~", "pass"),
     ("find $parentdir -name $tofind*", "pass"),

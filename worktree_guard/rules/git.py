@@ -251,6 +251,9 @@ def _option_like_beside_a_branch(call: GitCall, command: ShellCommand, branches:
     loose = words_that_may_be_options(call, call.parsed(), (), command.state)
     if not loose:
         return []
+    unknown = [word for word, value in call.args if value is None and word is not loose[0]]
+    if unknown:  # review 30c: `git branch "$X" "$Y" foo` with Y=main
+        return [Violation(code="WG305", message=f"`git {call.subcommand}` is given {loose[0].raw}, only known at run time, which may be an option that moves, renames or checks out the branch {unknown[0].raw} names, which another checkout may have checked out; write the words out.", **base)]
     for value in call.values():
         if value is not None and _branch_name(value.rpartition("=")[2]) in branches:
             name = _branch_name(value.rpartition("=")[2])

@@ -72,6 +72,11 @@ def analyse(command: ShellCommand) -> Embedded:
         values = [_tar_code_option(v) for v in tar_values(values) or values]
         _option_code(words, values, found, ("--to-command", "--use-compress-program", "--rsh-command", "--rmt-command", "--info-script", "--new-volume-script"), ("-I", "-F"), _TAR_VALUES)
         for i, value in enumerate(values):
+            if value == "--checkpoint-action" and i + 1 < len(values):  # its value as the next word (review 30c)
+                if values[i + 1] is None:
+                    found.opaque.append(f"`{command.name}` runs a command only known at run time ({words[i + 1].raw})")
+                elif values[i + 1].startswith("exec="):  # type: ignore[union-attr]
+                    found.commands.append((values[i + 1][5:], _offset(words[i + 1])))  # type: ignore[index]
             if value is not None and value.startswith("--checkpoint-action="):
                 action = value.partition("=")[2]
                 if action.startswith("exec="):

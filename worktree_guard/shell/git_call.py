@@ -824,8 +824,11 @@ def git_writes(command: ShellCommand) -> list:
             # git takes a relative one from the top of the checkout it acts on, having moved there (h-git30:
             # `GIT_INDEX_FILE=d/k git -C <main> status` rewrote <main>/d/k; review 30b: from a/b/c in W,
             # `GIT_INDEX_FILE=../../../d/idx` is <W>/../../../d/idx)
+            # (review 30c: from the cwd when that is outside the work tree, `--work-tree=a/b`)
             top = checkout_top(call, command.home)
-            targets.append(Target(word, value, how, base=top if top is not None else UNKNOWN_DIR))
+            run = call.run_dir
+            where = top if top is not None and run is not None and (run == top or run.startswith(top.rstrip("/") + "/")) else run
+            targets.append(Target(word, value, how, base=where if where is not None else UNKNOWN_DIR))
     for variable, value in _trace_variables(command):
         if value is not None and value.startswith("/"):
             targets.append(Target(_assignment_word(command, variable), value, f"the trace file named by {variable}"))
@@ -1127,7 +1130,8 @@ KNOWN_FLAGS = frozenset({
     "--patch", "-q", "--quiet", "-v", "--verbose", "--all", "--graph", "--no-color", "--follow", "--no-merges",
     "--merges", "--first-parent", "--reverse", "--no-patch", "-s", "--raw", "--summary", "--check", "-w", "-b",
     "--ignore-all-space", "--no-renames", "-M", "-C", "--full-history", "--decorate", "--no-decorate", "-r", "-t",
-    "-y", "--no-prompt", "-d", "--dir-diff", "-g", "--gui",
+    "-y", "--no-prompt", "-d", "--dir-diff", "-g", "--gui", "--abbrev-commit", "--ignore-space-change",
+    "--word-diff", "--color-words", "--minimal", "--histogram", "--patience", "--topo-order", "--date-order",
 })
 
 
@@ -1156,7 +1160,7 @@ def words_that_may_be_options(call: GitCall, parsed: ParsedArgv, code: tuple[str
     for word, value in call.args:
         # `--` ends the options only where it is no option's value: after a word that is no option, or one known
         # to take none (review 30b: `git log --decorate-refs -- "$X"`, `-S --end-of-options "$X"`)
-        if value in ("--", "--end-of-options") and id(word) not in consumed and (previous is None or not previous.startswith("-") or "=" in previous or previous in KNOWN_FLAGS or previous in ("--", "--end-of-options")):
+        if value in ("--", "--end-of-options") and id(word) not in consumed and (previous is None or not previous.startswith("-") or "=" in previous or previous in KNOWN_FLAGS or previous in ("--", "--end-of-options") or re.fullmatch(r"-[A-Za-z]?\d+", previous)):
             break
         previous = value
         if value is not None:
@@ -1166,8 +1170,8 @@ def words_that_may_be_options(call: GitCall, parsed: ParsedArgv, code: tuple[str
             continue  # a literal git cannot read (`--stra=ours`: WG303 already)
         if not may_be_option(raw) or (state is not None and glob_names_no_option(word, state)):
             continue  # a known start that is no option, in one field (`HEAD~$N` may split into `HEAD~1 --exec=…`)
-        if id(word) in values_of_options and re.fullmatch(QUOTED_SCALAR, raw):
-            continue
+        if id(word) in values_of_options and (re.fullmatch(QUOTED_SCALAR, raw) or not has_unquoted_expansion(raw)):
+            continue  # another option's value, one word (`-b "$B-2"`: review 30c)
         name, equals, rest = raw.partition("=")
         if equals and re.fullmatch(r"--[a-z][a-z-]*", name) and plain(name) and re.fullmatch(QUOTED_SCALAR, rest):
             continue

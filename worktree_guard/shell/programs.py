@@ -481,7 +481,9 @@ def _find_option_like(words: list[Word], values: list[str | None], built: list[W
         roots = [(w, v) for w, v in roots if w is not words[k]]
         how = f"{words[k].raw}, only known at run time, may be -delete"
         targets = [Target(w, v, how, recursive=True) for w, v in roots or [(None, CWD)]]
-        return targets + [Target(w, v, f"{words[k].raw}, only known at run time, may be -fprint") for w, v in later[:1]]
+        # after it the expression is not known: any later word only known at run time may be -fprint too (review 30c)
+        fprinted = later[:1] + [later[j + 1] for j in range(len(later) - 1) if later[j][1] is None]
+        return targets + [Target(w, v, f"{words[k].raw}, only known at run time, may be -fprint") for w, v in fprinted]
     return []
 
 

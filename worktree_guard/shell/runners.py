@@ -104,7 +104,7 @@ _FD = CodeRunner(argv_options=_f("-x", "--exec", "-X", "--exec-batch"), placehol
 # whose value is optional: `make -j "$N"` with N=--eval=… reads an option
 # -C is not among them: the Makefile of a directory only known at run time is code the guard does not see (review
 # 30b: `make -C "$X"` ran the main checkout's)
-_MAKE = CodeRunner(options=_f("--eval", "-E"), stdin_files=_f("-f", "--file", "--makefile"), value_options=_f("-I", "--include-dir", "-o", "--old-file", "--assume-old", "-W", "--what-if", "--new-file", "--assume-new"), attached_options=_f("-j", "-l", "--jobs", "--load-average"))
+_MAKE = CodeRunner(options=_f("--eval", "-E"), stdin_files=_f("-f", "--file", "--makefile"), env=("MAKEFLAGS", "GNUMAKEFLAGS"), value_options=_f("-I", "--include-dir", "-o", "--old-file", "--assume-old", "-W", "--what-if", "--new-file", "--assume-new"), attached_options=_f("-j", "-l", "--jobs", "--load-average"))
 
 BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
     "tmux": CodeRunner(
@@ -167,6 +167,14 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
         option = _unabbreviated(option, runner)
         if not eq and len(value) > 2 and value[0] == "-" and value[1] != "-" and value[:2] in runner.options | runner.stdin_files:
             option, attached = value[:2], value[2:]  # `-f/dev/stdin`, `-Pcat`
+        elif not eq and len(value) > 2 and value[0] == "-" and value[1] != "-" and runner.attached_options:
+            for k in range(1, len(value)):  # a cluster of flags before it (`make -kE'…'`: review 30c)
+                letter = "-" + value[k]
+                if letter in runner.options | runner.stdin_files:
+                    option, attached = letter, value[k + 1:]
+                    break
+                if letter in runner.value_options | runner.attached_options:
+                    break
         operand_seen = operand_seen or not value.startswith("-")
         if option in runner.options and not (runner.options_first and operand_seen):
             reasons.append(f"`{name} {option}` runs code")
@@ -213,7 +221,7 @@ def _option_like(command: ShellCommand, runner: CodeRunner) -> list[str]:
 
     takes_value = runner.value_options | runner.walk_options | runner.stdin_files | runner.coded_options
     argv = parse_argv(command.words, command.values(), WriteSpec(value_options=takes_value))
-    attached = takes_value | runner.attached_options
+    attached = runner.value_options | runner.attached_options  # not a code option's: `make -f"$X"` (review 30c)
     built = [
         word for word in built_words(argv, lambda word: chosen_elsewhere(word, command.state))
         # an option that takes a value, written out with its value only known at run time (`make -j"$(nproc)"`,

@@ -399,8 +399,8 @@ def written_matches(word: Word, state: ShellState) -> list[str] | None:
     directory = os.path.realpath(words.unescape_glob(directory) or "/")  # `written` holds canonical paths
     found: list[str] = []
     for path in state.written:
-        if path is None:
-            return None
+        if path is None or path == directory or directory.startswith(path.rstrip("/") + "/"):
+            return None  # a write into the directory itself (`mv sub/-tup .`, `cp -r sub/. .`: review 30c)
         if os.path.dirname(path) == directory and fnmatch.fnmatchcase(os.path.basename(path), last):
             found.append(path)
     return found

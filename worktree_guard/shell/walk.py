@@ -566,13 +566,11 @@ class Walker:
         given = {a.name: step.value(a.value) for a in step.assignments}
         apply_builtin(step)
         for prefixed, held in before.items():
-            if _held(step.state, prefixed) != held or (name in PREFIX_MAY_STAY and given.get(prefixed) is None):
-                # review 30b: `U=$(cat f) export U`, `readonly`, `declare -x`, and any special builtin in POSIX
-                # mode (dash, `set -o posix`) may keep the prefix's value afterwards (bash otherwise drops it):
-                # a value only known at run time makes the name unknown from here
+            if _held(step.state, prefixed) != held or name in KEEPS_PREFIX or (name in PREFIX_MAY_STAY and given.get(prefixed) is None):
+                # review 30b: `U=$(cat f) export U`, `readonly`, `declare -x` keep the prefix when they declare its
+                # name, and any special builtin in POSIX mode (dash, `set -o posix`) keeps it (bash otherwise drops
+                # it): either value, so unknown from here (review 30c: `U=ok export X` keeps the old U)
                 step.state.assign(prefixed, None)
-            elif name in KEEPS_PREFIX:
-                step.state.assign(prefixed, given[prefixed])  # `U=1 export U`: U is 1 from here
 
     def _walk_unwrapped(self, step: ShellCommand, unwrapped: Unwrapped, depth: int) -> None:
         for inner in unwrapped.inner:
