@@ -622,6 +622,14 @@ def _vim_options(command: ShellCommand, words: list[Word], values: list[str | No
 # -- options that take a command ------------------------------------------------------------------------
 
 
+def _next_word_code(words: list[Word], values: list[str | None], i: int, option: str, found: Embedded) -> None:
+    """The word after option `values[i]` is the command it runs: walked, or opaque when only known at run time."""
+    if values[i + 1] is None:
+        found.opaque.append(f"{option} runs a command only known at run time ({words[i + 1].raw})")
+    else:
+        found.commands.append((values[i + 1], _offset(words[i + 1])))  # type: ignore[arg-type]
+
+
 def _option_code(words: list[Word], values: list[str | None], found: Embedded, long: tuple[str, ...], short: tuple[str, ...], takes_value: frozenset[str] = frozenset()) -> None:
     i = 1
     while i < len(values):
@@ -638,10 +646,7 @@ def _option_code(words: list[Word], values: list[str | None], found: Embedded, l
                     if value[j + 1:]:
                         found.commands.append((value[j + 1:], _offset(words[i]) + j + 1))
                     elif i + 1 < len(values):
-                        if values[i + 1] is None:
-                            found.opaque.append(f"{letter} runs a command only known at run time ({words[i + 1].raw})")
-                        else:
-                            found.commands.append((values[i + 1], _offset(words[i + 1])))  # type: ignore[arg-type]
+                        _next_word_code(words, values, i, letter, found)
                         i += 1
                     break
                 if letter in takes_value:
@@ -654,10 +659,7 @@ def _option_code(words: list[Word], values: list[str | None], found: Embedded, l
             found.commands.append((attached, _offset(words[i]) + len(name) + 1))
         elif value in long or value in short:
             if i + 1 < len(values):
-                if values[i + 1] is None:
-                    found.opaque.append(f"{value} runs a command only known at run time ({words[i + 1].raw})")
-                else:
-                    found.commands.append((values[i + 1], _offset(words[i + 1])))  # type: ignore[arg-type]
+                _next_word_code(words, values, i, value, found)
             i += 2
             continue
         elif value == "--":
