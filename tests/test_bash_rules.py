@@ -1828,6 +1828,86 @@ def test_a_built_word_may_be_an_option_and_the_program_reads_it(world: Repo) -> 
             assert made.exists(), command
 
 
+# A long option's unique prefix is that option (getopt_long), with one dash too for gdb (getopt_long_only); sed's and
+# zip's short options in a cluster; a script file `-` (stop 31). Every deny row passed before.
+OPTION_READING_ROWS = [
+    ("cp --t={MAIN} README.md", {"WG401"}),  # was WG406 (an option with no row), now read as --target-directory
+    ("sort --out={MAIN}/x README.md", {"WG401"}),
+    ("sed --in-pl -e p {MAIN}/README.md", {"WG401"}),
+    ("tar --direc={MAIN} -xf a.tar", {"WG401"}),
+    ("tar --fil={MAIN}/a.tar -c README.md", {"WG401"}),  # tar refuses this prefix of two: read as either, safe
+    ("tar -f {MAIN}/a.tar --cr README.md", {"WG401"}),
+    ("tar -f a.tar --ext --direc {MAIN}", {"WG401"}),
+    ("tar --checkpoint -cf {MAIN}/a.tar README.md", {"WG401"}),  # --checkpoint is itself, no --checkpoint-action
+    ("tar -xf a.tar --to-comm='touch {MAIN}/x'", {"WG401"}),
+    ("install --strip README.md {MAIN}/x", {"WG401"}),  # --strip is itself, no --strip-program taking README.md
+    ("rsync --partial README.md {MAIN}/x", {"WG401"}),  # rsync takes no prefix: --partial is no --partial-dir
+    ("wget --user bob -O {MAIN}/x http://127.0.0.1:9/", {"WG401"}),
+    ("ln --sym {MAIN}/README.md {MAIN}/l", {"WG401"}),
+    ("echo a | sed --exp='e touch {MAIN}/x'", {"WG401"}),
+    ("echo a | sed -nEe 'e touch {MAIN}/x'", {"WG401"}),
+    ("echo 'e touch x' | sed -nf /dev/stdin README.md", {"WG404"}),  # -nf is -n -f: the script is read from stdin
+    ("echo a | sed -nl 5 'e touch {MAIN}/x'", {"WG401"}),
+    ("echo 'e touch x' | sed -f - README.md", {"WG404"}),  # a script file `-` is stdin (sed and gawk)
+    ("echo 'BEGIN{system(\"touch x\")}' | awk -f - README.md", {"WG404"}),
+    ("sed -f ./- README.md", "pass"),  # a file named `-` in W
+    ("zip -T -TT='touch {MAIN}/x' a.zip", {"WG401"}),  # zip drops the =
+    ("zip -T -TT'touch {MAIN}/x' a.zip", {"WG401"}),
+    ("zip -TqTT 'touch {MAIN}/x' a.zip", {"WG401"}),
+    ("zip -T --unzip-comm='touch {MAIN}/x' a.zip", {"WG401"}),
+    ("zip -T --unz 'touch {MAIN}/x' a.zip", {"WG401"}),
+    ("gdb -batch -eval-c 'shell touch x' ./a.out", {"WG404"}),
+    ("gdb -batch -eiex 'shell touch x'", {"WG404"}),
+    ("gdb -batch -ie 'shell touch x'", {"WG404"}),
+    ("gdb -batch --early-init-eval-command='shell touch x'", {"WG404"}),
+    ("gdb -batch -early-init-c x.gdb", {"WG404"}),
+    # must pass
+    ("cp --t=src README.md", "pass"),
+    ("sed --in-pl -e p src/x", "pass"),
+    ("tar --checkpoint -C src -xf a.tar", "pass"),  # (W's top holds a symlink out: extraction there is WG403)
+    ("tar --direc=src -xf a.tar", "pass"),
+    ("echo a | sed -ns -e p", "pass"),
+    ("echo a | sed -nl 5 p", "pass"),
+    ("sed -ie p src/x", "pass"),  # -i with the suffix e
+    ("zip -T a.zip", "pass"),
+    ("zip -qr a.zip src", "pass"),
+    ("gdb -batch -e ./a.out -c core", "pass"),
+    ("gdb -p 1", "pass"),
+    ("gdb -cd=src ./a.out", "pass"),
+    ("gdb -interpreter=mi ./a.out", "pass"),
+    ("gdb -nx -q ./a.out", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", OPTION_READING_ROWS, ids=[plain_id(r[0], 60) for r in OPTION_READING_ROWS])
+def test_an_option_is_read_as_the_program_reads_it(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_an_abbreviated_option_runs_for_real(world: Repo) -> None:
+    """Some rows above, run for real in W (GNU tar 1.34, sed 4.9, zip 3.0, gdb 13): each wrote into the main checkout
+    or ran the command it was given, and each is refused (they passed before stop 31)."""
+    main, w = world.main, world.worktree
+    subprocess.run(["tar", "-cf", "a.tar", "README.md"], cwd=w, check=True)
+    subprocess.run(["zip", "-q", "a.zip", "README.md"], cwd=w, check=True)
+    (w / "scr").write_text(f"e touch {main}/sed-ran\n")
+    cases = [
+        (f"tar --direc={main}/untarred -xf a.tar", main / "untarred" / "README.md"),
+        (f"tar --file={main}/made.tar --cr README.md", main / "made.tar"),  # `--fil` tar refuses: --file, --files-from
+        (f"echo a | sed --exp='e touch {main}/sed-exp'", main / "sed-exp"),
+        ("echo a | sed -nf scr", main / "sed-ran"),
+        (f"zip -T --unzip-comm='touch {main}/zip-ran #' a.zip", main / "zip-ran"),
+        (f"zip -T -TT='touch {main}/zip-eq #' a.zip", main / "zip-eq"),
+        (f"gdb -batch -nx -eval-c 'shell touch {main}/gdb-ran'", main / "gdb-ran"),
+        (f"gdb -batch -nx -eiex 'shell touch {main}/gdb-early'", main / "gdb-early"),
+    ]
+    (main / "untarred").mkdir()
+    for command, made in cases:
+        assert hook(world, command).decision == "deny", command
+        subprocess.run(["bash", "-c", command + " >/dev/null 2>&1"], cwd=w, check=False, stdin=subprocess.DEVNULL, timeout=60)
+        assert made.exists(), command
+
+
 def test_xargs_input_may_be_an_option(world: Repo) -> None:
     """Two file names in W, `--checkpoint=1` and `--checkpoint-action=exec=sh<x.sh`, make `ls | xargs tar -cf a.tar`
     run x.sh (GNU tar 1.34), which here writes into the main checkout: refused (stop 30; it passed)."""
@@ -1862,6 +1942,37 @@ def test_a_glob_that_matches_an_option_name_is_read_as_that_option(world: Repo) 
         assert_hook_row(world, command, expected)
     subprocess.run(["bash", "-c", "cp * src/ 2>/dev/null"], cwd=world.worktree, check=False)
     assert (world.worktree.parent / "a.md").exists()
+
+
+def test_names_git_or_curl_put_in_a_directory_are_not_known(world: Repo) -> None:
+    """A commit on another branch holds a file named `-t..`: `git checkout other -- .` puts it in W, and the `cp * src/`
+    after it copies W's files into W's parent, inside the main checkout (run below). The glob's names were read at
+    check time, before git made that one: refused (stop 31; it passed), as after `curl -O URL/-t..`. A glob with a
+    known start, a read-only git, or one that changes no work tree, still passes."""
+    w = world.worktree
+    git("checkout", "-q", "-b", "other", cwd=w)
+    (w / "-t..").write_text("")
+    git("add", "--", "-t..", cwd=w)
+    git("-c", "user.name=t", "-c", "user.email=t@x.invalid", "commit", "-q", "-m", "other", cwd=w)
+    git("checkout", "-q", "-", cwd=w)
+    assert not (w / "-t..").exists()
+    for command, expected in [
+        ("git checkout other -- .; cp * src/", {"WG403"}),
+        ("git stash pop; cp * src/", {"WG403"}),
+        ("git merge other; cp * src/", {"WG403"}),
+        ("git -C src restore .; cp src/../* src/", "pass"),  # a known start
+        ("git checkout other -- .; cp ./* src/", "pass"),
+        ("curl -sO http://127.0.0.1:9/-t..; cp * src/", {"WG403"}),
+        ("curl -o x http://127.0.0.1:9/; cp * src/", "pass"),
+        ("git status; cp * src/", "pass"),
+        ("git stash list; cp * src/", "pass"),
+        ("git commit -q -m x; cp * src/", "pass"),
+        ("cp * src/", "pass"),
+    ]:
+        assert_hook_row(world, command, expected)
+    (w / "mine.txt").write_text("from W\n")
+    subprocess.run(["bash", "-c", "git checkout other -- . && cp * src/ 2>/dev/null"], cwd=w, check=False)
+    assert (w.parent / "mine.txt").read_text() == "from W\n"
 
 
 # bash's tables of command names (review 29a): BASH_CMDS' elements are the paths hashed names run, as `hash -p` sets

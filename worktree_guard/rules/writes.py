@@ -59,11 +59,14 @@ def worktree_guard_shell_redirect(redirect: ShellRedirect, ctx: Context) -> list
 
 @hookimpl
 def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
-    from ..shell.written import command_writes
+    from ..shell.state import UNLISTED
+    from ..shell.written import command_writes, unlisted_directories
 
     found: list[Violation] = []
-    for record in command_writes(command, tables_for(ctx)):
+    tables = tables_for(ctx)
+    for record in command_writes(command, tables):
         found += judge(ctx, record, command.state)
+    command.state.written.extend(UNLISTED + (directory or "") for directory in unlisted_directories(command, tables))
     return found or None
 
 

@@ -21,7 +21,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass, field
-from .programs import _TAR_VALUES, _ZIP_VALUES, BUILTIN_WRITERS, WRITING_CODE_FAMILIES, Target, WriteSpec, built_words, code_family, parse_argv, tar_values
+from .programs import _TAR_VALUES, _ZIP_VALUES, BUILTIN_WRITERS, WRITING_CODE_FAMILIES, Target, WriteSpec, built_words, code_family, long_option, parse_argv, tar_values
 
 if TYPE_CHECKING:
     from .ast import Word
@@ -84,7 +84,7 @@ def analyse(command: ShellCommand) -> Embedded:
             elif value is None and words[i].raw.startswith(("--to-command", "--checkpoint-action", "--use-compress-program")):
                 found.opaque.append(f"`{command.name}` runs a command only known at run time ({words[i].raw})")
     elif family == "zip":
-        _option_code(words, values, found, ("--unzip-command",), ("-TT",), _ZIP_VALUES)
+        _option_code(words, values, found, ("--unzip-command",), ("-TT",), _ZIP_VALUES, equals=True)
     elif family == "rsync":
         _option_code(words, values, found, ("--rsh",), ("-e",), BUILTIN_WRITERS["rsync"].value_options)
     elif family == "ssh":
@@ -122,20 +122,21 @@ _TAR_CODE_OPTIONS = ("--to-command", "--checkpoint-action", "--use-compress-prog
 
 
 def _tar_code_option(value: str | None) -> str | None:
-    """A long option that begins one of tar's code options written in full (a prefix of several, which tar refuses,
-    counts too); `--checkpoint` is an option of its own."""
+    """A long option that begins one of tar's code options written in full (`long_option`); `--checkpoint` is an
+    option of its own."""
     if value is None or not value.startswith("--"):
         return value
     name, eq, rest = value.partition("=")
-    if name in _TAR_CODE_OPTIONS or name == "--checkpoint" or len(name) < 4:
+    if name == "--checkpoint":
         return value
-    matches = [o for o in _TAR_CODE_OPTIONS if o.startswith(name)]
-    return matches[0] + eq + rest if matches else value
+    return long_option(name, _TAR_CODE_OPTIONS) + eq + rest
 
 
 # -- sed ------------------------------------------------------------------------------------------------
 
 _SED_VALUE_OPTIONS = frozenset({"-e", "--expression", "-f", "--file", "-l", "--line-length"})
+#: Read by their unique prefixes too (`--sandbox` only written out: read as another option, its prefix is safe).
+_SED_LONG_OPTIONS = ("--expression", "--file", "--line-length")
 
 
 def _sed(command: ShellCommand, words: list[Word], values: list[str | None], found: Embedded) -> None:
@@ -159,12 +160,15 @@ def _sed(command: ShellCommand, words: list[Word], values: list[str | None], fou
             operands_start = i + 1
             break
         name, eq, attached = value.partition("=")
-        if name in ("-e", "--expression", "-f", "--file") or (value[:2] in ("-e", "-f") and len(value) > 2 and not value.startswith("--")):
-            if eq and name.startswith("--"):
+        if value.startswith("--"):
+            name = long_option(name, _SED_LONG_OPTIONS)  # `--exp='e cmd'` (stop 31)
+        elif value.startswith("-") and len(value) > 2:
+            # a cluster: `-nf scr` is `-n -f scr` (stop 31: it ran scr's `e cmd`), `-ne p`, `-es/a/b/`
+            name, attached = _sed_cluster(value)
+            eq = "=" if attached else ""
+        if name in ("-e", "--expression", "-f", "--file"):
+            if eq:
                 text, at = attached, words[i]
-                i += 1
-            elif value[:2] in ("-e", "-f") and len(value) > 2 and not value.startswith("--"):
-                name, text, at = value[:2], value[2:], words[i]
                 i += 1
             else:
                 if i + 1 >= len(values):
@@ -184,7 +188,7 @@ def _sed(command: ShellCommand, words: list[Word], values: list[str | None], fou
                 scripts.append((text, _offset(at)))
             continue
         if value.startswith("-") and len(value) > 1:
-            if name in _SED_VALUE_OPTIONS and not eq:
+            if name in _SED_VALUE_OPTIONS and not eq:  # `-l 5`, `--line-length 5`, a cluster ending in `l`
                 i += 2
                 continue
             i += 1
@@ -197,10 +201,25 @@ def _sed(command: ShellCommand, words: list[Word], values: list[str | None], fou
         _sed_script(text, offset, found, command.name or "sed")
 
 
+def _sed_cluster(value: str) -> tuple[str, str]:
+    """The option of a cluster of sed's short options that takes a value (`-e`, `-f`, `-l`) with the rest of the
+    word as its value ("" when the next word is), or the cluster itself when none does. `-i` takes the rest as its
+    suffix (`-ie` is `-i` with the suffix `e`)."""
+    for j, letter in enumerate(value[1:], start=1):
+        if letter == "i":
+            break
+        if letter in "efl":
+            return "-" + letter, value[j + 1:]
+    return value, ""
+
+
 def _read_script(path: str, command: ShellCommand) -> str | None:
     """A script file's text, read at check time; "" when it does not exist and this command did not write it
-    (the program will fail to open it); None when it cannot be read, or was written earlier in the command."""
+    (the program will fail to open it); None when it cannot be read, is stdin (`-`), or was written earlier in the
+    command."""
     cwd = command.cwd
+    if path == "-":
+        return None  # the script is read from stdin (`… | sed -f - f`, `awk -f -`: stop 31, they passed)
     if not path.startswith("/"):
         if cwd is None:
             return None
@@ -630,7 +649,12 @@ def _next_word_code(words: list[Word], values: list[str | None], i: int, option:
         found.commands.append((values[i + 1], _offset(words[i + 1])))  # type: ignore[arg-type]
 
 
-def _option_code(words: list[Word], values: list[str | None], found: Embedded, long: tuple[str, ...], short: tuple[str, ...], takes_value: frozenset[str] = frozenset()) -> None:
+def _option_code(words: list[Word], values: list[str | None], found: Embedded, long: tuple[str, ...], short: tuple[str, ...], takes_value: frozenset[str] = frozenset(), equals: bool = False) -> None:
+    """The commands given to the options `long` and `short` that run one: `--opt=CMD`, `--opt CMD` (a unique prefix
+    of a long one too: stop 31, `zip --unzip-comm=…`), `-xCMD` and `-x CMD`, also after a cluster of other letters
+    (`-xIsh`), where a short option may be two letters (zip's `-TT`). `equals`: the program drops the `=` of an
+    attached short value (zip's `-TT=CMD`)."""
+    names = long + tuple(option for option in takes_value if option.startswith("--"))
     i = 1
     while i < len(values):
         value = values[i]
@@ -638,28 +662,35 @@ def _option_code(words: list[Word], values: list[str | None], found: Embedded, l
             i += 1
             continue
         name, eq, attached = value.partition("=")
+        name = long_option(name, names)
         if value[:1] == "-" and value[1:2] != "-" and len(value) > 2 and value not in short:
             # a cluster (`-xIsh`, `-I'rm …'`: review 30a): a letter that takes a value takes the rest of the word
-            for j in range(1, len(value)):
-                letter = "-" + value[j]
+            j = 1
+            while j < len(value):
+                pair = "-" + value[j:j + 2]
+                letter = pair if len(pair) == 3 and (pair in short or pair in takes_value) else "-" + value[j]
+                j += len(letter) - 1
                 if letter in short:
-                    if value[j + 1:]:
-                        found.commands.append((value[j + 1:], _offset(words[i]) + j + 1))
+                    rest = value[j:]
+                    if equals and rest.startswith("="):
+                        rest, j = rest[1:], j + 1
+                    if rest:
+                        found.commands.append((rest, _offset(words[i]) + j))
                     elif i + 1 < len(values):
                         _next_word_code(words, values, i, letter, found)
                         i += 1
                     break
                 if letter in takes_value:
-                    if not value[j + 1:]:
+                    if not value[j:]:
                         i += 1  # the next word is its value
                     break
             i += 1
             continue
         if name in long and eq:
-            found.commands.append((attached, _offset(words[i]) + len(name) + 1))
-        elif value in long or value in short:
+            found.commands.append((attached, _offset(words[i]) + len(value) - len(attached)))
+        elif not eq and (name in long or value in short):
             if i + 1 < len(values):
-                _next_word_code(words, values, i, value, found)
+                _next_word_code(words, values, i, name, found)
             i += 2
             continue
         elif value == "--":

@@ -68,8 +68,9 @@ class WriteSpec:
         any of them that names a path counts as given to an unknown program (WG406 at the shared boundary).
     custom: a function for programs no table row can describe (tar); it gets the argv values.
     gnu_options: the program reads options anywhere before `--`, so a word only known at run time there may be any
-        of them (`cp "$U" src/x` with U=`--target-directory=<main>`): what it writes is then not known. False for a
-        row whose custom function reads the words itself (find's expression, Python's argv).
+        of them (`cp "$U" src/x` with U=`--target-directory=<main>`): what it writes is then not known; and it takes
+        a long option's unique prefix for it (`long_option`). False for a row whose custom function reads the words
+        itself (find's expression, Python's argv).
 
     Every option a row names is declared; the value attached to an option it does not name (`--stderr=F`,
     `--libcurl=F`) is not known to be read, so it counts as given to an unknown program (WG406 at the shared
@@ -95,6 +96,11 @@ class WriteSpec:
     unread_operands: bool = False
     custom: Callable[[list[Word], list[str | None]], list[Target]] | None = field(default=None, compare=False)
     gnu_options: bool = True
+    #: The program takes a unique prefix of a long option for it (getopt_long); False for rsync (popt: exact names).
+    abbreviations: bool = True
+    #: Options without a value that the row's custom function reads (`tar --create`): declared so that their
+    #: abbreviations are read as them (`long_option`).
+    flags: frozenset[str] = frozenset()
     #: For programs whose writes depend on more than the argv (git: `-C`, `GIT_INDEX_FILE`): gets the ShellCommand.
     command_writes: Callable[[Any], list[Target]] | None = field(default=None, compare=False)
 
@@ -111,11 +117,25 @@ class ParsedArgv:
     option_like: list[Word] = field(default_factory=list)
 
 
-def parse_argv(words: list[Word], values: list[str | None], spec: WriteSpec) -> ParsedArgv:
-    """GNU-style option parsing of words[1:]: clusters (`-abc`), `--name=value`, `--` ends options."""
+def long_option(name: str, names: frozenset[str] | tuple[str, ...]) -> str:
+    """A long option as getopt_long reads it: `--x…` that is none of `names` but begins one or more of them is the
+    first of those (stop 31: `tar --direc=<main> -x`, `sed --in-pl`, `cp --t=<main>` wrote there). getopt_long takes
+    a unique prefix for the option and refuses a prefix of several, so any reading of the latter is safe; an option
+    the row does not declare, which the word names exactly, is the one case read wrongly (none is known)."""
+    if not name.startswith("--") or len(name) < 3 or name in names:
+        return name
+    matches = sorted(option for option in names if option.startswith(name))
+    return matches[0] if matches else name
+
+
+def parse_argv(words: list[Word], values: list[str | None], spec: WriteSpec, abbreviations: bool = False) -> ParsedArgv:
+    """GNU-style option parsing of words[1:]: clusters (`-abc`), `--name=value`, `--` ends options. `abbreviations`:
+    a unique prefix of an option the spec declares is that option (`long_option`; only for a spec that declares
+    every option of the program that begins another it declares: git's `switch --force` is no `--force-create`)."""
     options: dict[str, list[tuple[Word | None, str | None]]] = {}
     operands: list[tuple[Word, str | None]] = []
     takes_value = spec.value_options | spec.target_options
+    declared: frozenset[str] | None = None
     i = 1
     dynamic_option = False
     option_like: list[Word] = []
@@ -134,6 +154,9 @@ def parse_argv(words: list[Word], values: list[str | None], spec: WriteSpec) -> 
             break
         if value.startswith("--") and len(value) > 2:
             name, eq, attached = value.partition("=")
+            if abbreviations and name not in takes_value:
+                declared = _declared(spec) if declared is None else declared
+                name = long_option(name, declared)
             if eq:
                 options.setdefault(name, []).append((word, attached))
             elif name in takes_value and i < len(words):
@@ -175,7 +198,7 @@ def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None]
     given = given or inherited
     splits = any(value is None and has_unquoted_expansion(word.raw) and not (inherited is not None and inherited(word)) for word, value in zip(words[1:], values[1:]))
     unknown = [Target(words[0], None, "words only known at run time, which bash splits (options among them)")] if splits else []
-    argv = parse_argv(words, (tar_values(values) or values) if spec.custom is _tar else values, spec)
+    argv = parse_argv(words, (tar_values(values) or values) if spec.custom is _tar else values, spec, abbreviations=spec.gnu_options and spec.abbreviations)
     if spec.gnu_options and not splits:
         built = built_words(argv, given)
         if built:
@@ -251,7 +274,7 @@ def built_words(argv: ParsedArgv, inherited: Callable[[Word], bool] | None) -> l
 
 def _declared(spec: WriteSpec) -> frozenset[str]:
     return (spec.value_options | spec.target_options | spec.optional_value_options | spec.sources_with | spec.all_with | spec.only_with
-            | spec.not_with | spec.unless_with | spec.recursive_with | spec.link_with | spec.backup_options)
+            | spec.not_with | spec.unless_with | spec.recursive_with | spec.link_with | spec.backup_options | spec.flags)
 
 
 def _undeclared_values(spec: WriteSpec, argv: ParsedArgv) -> list[Target]:
@@ -303,6 +326,10 @@ _TAR_VALUES = frozenset({
 })
 #: tar options that put extracted members somewhere their names do not say.
 _TAR_ELSEWHERE = ("-P", "--absolute-names", "--transform", "--xform")
+_TAR_CREATING = frozenset({"-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate"})
+_TAR_EXTRACTING = frozenset({"-x", "--extract", "--get"})
+#: `--checkpoint` (its value only attached) begins `--checkpoint-action`: declared, it is not read as that
+_TAR_SPEC = WriteSpec(value_options=_TAR_VALUES, flags=_TAR_CREATING | _TAR_EXTRACTING | frozenset({"--remove-files", "--to-stdout", "--absolute-names", "--checkpoint", "--list"}))
 
 
 def tar_values(values: list[str | None]) -> list[str | None] | None:
@@ -333,15 +360,15 @@ def _tar(words: list[Word], values: list[str | None]) -> list[Target]:
     Extracting writes below the directory, following the symlinks already there (`follows_links`); with -P,
     or names rewritten by --transform, members go anywhere (WG403).
     """
-    spec = WriteSpec(value_options=_TAR_VALUES)
+    spec = _TAR_SPEC
     read = tar_values(values)
     if read is None:
         return [Target(words[1], None, "old-style options whose values are only known at run time")]
     values = read
-    argv = parse_argv(words, values, spec)
+    argv = parse_argv(words, values, spec, abbreviations=True)
     present = set(argv.options)
-    creating = bool(present & {"-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate"})
-    extracting = bool(present & {"-x", "--extract", "--get"})
+    creating = bool(present & _TAR_CREATING)
+    extracting = bool(present & _TAR_EXTRACTING)
     directories = argv.options.get("-C", []) + argv.options.get("--directory", [])
     targets: list[Target] = []
     for option in ("--index-file", "-g", "--listed-incremental", "--volno-file"):
@@ -487,11 +514,14 @@ def _find_option_like(words: list[Word], values: list[str | None], built: list[W
     return []
 
 
+#: `--backup` and `--version` begin options it declares (`--backup-if-mismatch`, `--version-control`)
+_PATCH_SPEC = WriteSpec(value_options=_PATCH_VALUES, flags=frozenset({"--backup", "--version"}))
+
+
 def _patch(words: list[Word], values: list[str | None]) -> list[Target]:
     """patch writes the file it is given (`patch f x.diff`), -o's file, or the files of the diff under -d or the cwd;
     and -r's reject file, and backups named by -B/--prefix (a path prefix), -Y and -z."""
-    spec = WriteSpec(value_options=_PATCH_VALUES)
-    argv = parse_argv(words, values, spec)
+    argv = parse_argv(words, values, _PATCH_SPEC, abbreviations=True)
     extra: list[Target] = []
     for option in ("-r", "--reject-file"):
         extra.extend(Target(word, value, option) for word, value in argv.options.get(option, []) if value != "-")
@@ -515,11 +545,14 @@ def _patch(words: list[Word], values: list[str | None]) -> list[Target]:
 _ZIP_VALUES = frozenset(("-b", "--temp-path", "-n", "--suffixes", "-P", "--password", "-t", "--from-date", "-tt", "--before-date", "-x", "--exclude", "-i", "--include", "-Z", "--compression-method", "-TT", "--unzip-command", "-O", "--output-file", "-s", "--split-size", "-sp", "-sb", "-sv", "-ll", "-lf", "--logfile-path", "-la", "-U"))
 
 
+_ZIP_SPEC = WriteSpec(value_options=_ZIP_VALUES, flags=frozenset({"--show-files", "--move"}))
+
+
 def _zip(words: list[Word], values: list[str | None]) -> list[Target]:
     """zip writes its archive (the first operand, or -O's file; -b's directory holds the temporary one); the files it
     is given are read, unless -m/--move deletes them once archived."""
-    spec = WriteSpec(value_options=_ZIP_VALUES)
-    argv = parse_argv(words, values, spec)
+    spec = _ZIP_SPEC
+    argv = parse_argv(words, values, spec, abbreviations=True)
     present = set(argv.options)
     if present & {"-sf", "--show-files"} and not present & {"-m", "--move"}:
         return []
@@ -657,18 +690,18 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     # review 30a: an option whose value is optional takes only an attached one (`--output-error[=MODE]`,
     # `--group[=METHOD]`, `--context[=CTX]`); read as taking the next word, it hid that word, a written file
     "tee": WriteSpec(operands="all"),
-    "ln": WriteSpec(operands="last", value_options=_frozen("-S", "--suffix"), target_options=_frozen("-t", "--target-directory"), sources_with=_frozen("-t", "--target-directory"), writes_cwd=True, links_sources=True),
+    "ln": WriteSpec(operands="last", value_options=_frozen("-S", "--suffix"), target_options=_frozen("-t", "--target-directory"), sources_with=_frozen("-t", "--target-directory"), writes_cwd=True, links_sources=True, flags=_frozen("--symbolic", "--relative")),
     "link": WriteSpec(operands="last", links_sources=True),
-    "install": WriteSpec(operands="last", value_options=_frozen("-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix", "--strip-program"), target_options=_frozen("-t", "--target-directory"), sources_with=_frozen("-t", "--target-directory"), all_with=_frozen("-d", "--directory")),
+    "install": WriteSpec(operands="last", value_options=_frozen("-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix", "--strip-program"), target_options=_frozen("-t", "--target-directory"), sources_with=_frozen("-t", "--target-directory"), all_with=_frozen("-d", "--directory"), flags=_frozen("--strip")),
     "truncate": WriteSpec(operands="all", value_options=_frozen("-s", "--size", "-r", "--reference")),
     "dd": WriteSpec(key_value=("of=",)),
     "sed": WriteSpec(operands="all", value_options=_frozen("-e", "--expression", "-f", "--file", "-l", "--line-length"), optional_value_options=_frozen("-i"), only_with=_frozen("-i", "--in-place"), first_is_not_a_file=True, unless_with=_frozen("-e", "--expression", "-f", "--file"), backup_options=_frozen("-i", "--in-place")),
     "perl": WriteSpec(operands="all", value_options=_frozen("-e", "-E", "-I", "-M", "-m", "-x"), optional_value_options=_frozen("-i"), only_with=_frozen("-i"), first_is_not_a_file=True, unless_with=_frozen("-e", "-E"), backup_options=_frozen("-i")),
-    "rsync": WriteSpec(operands="last", all_with=_frozen("--remove-source-files"), recursive_with=_frozen("--delete", "--delete-before", "--delete-during", "--delete-after", "--delete-excluded", "--del"), value_options=_frozen("-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--exclude-from", "--include-from", "--files-from", "--chmod", "--rsync-path", "-T", "--temp-dir", "--partial-dir", "--log-file", "--backup-dir", "--suffix", "--compare-dest", "--copy-dest", "--link-dest")),
+    "rsync": WriteSpec(operands="last", all_with=_frozen("--remove-source-files"), recursive_with=_frozen("--delete", "--delete-before", "--delete-during", "--delete-after", "--delete-excluded", "--del"), value_options=_frozen("-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--exclude-from", "--include-from", "--files-from", "--chmod", "--rsync-path", "-T", "--temp-dir", "--partial-dir", "--log-file", "--backup-dir", "--suffix", "--compare-dest", "--copy-dest", "--link-dest"), abbreviations=False),
     "tar": WriteSpec(custom=_tar, value_options=_TAR_VALUES),
     "unzip": WriteSpec(custom=_unzip, value_options=_UNZIP_VALUES),
     "curl": WriteSpec(operands="none", unread_operands=True, value_options=_frozen("-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "-X", "--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie", "-F", "--form", "-m", "--max-time", "-x", "--proxy", "-w", "--write-out", "--connect-timeout", "-r", "--range", "--retry", "-K", "--config", "--cacert", "--cert", "--key", "-E", "--json", "--url", "-T", "--upload-file"), target_options=_frozen("-o", "--output", "--output-dir", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc")),
-    "wget": WriteSpec(operands="none", unread_operands=True, value_options=_frozen("-t", "--tries", "-T", "--timeout", "-U", "--user-agent", "--header", "-e", "--execute", "-i", "--input-file", "--load-cookies", "--post-file", "--body-file", "--ca-certificate", "--certificate", "--private-key", "-Q", "--quota", "-w", "--wait", "-l", "--level", "-A", "--accept", "-R", "--reject", "--config"), target_options=_frozen("-O", "--output-document", "-P", "--directory-prefix", "-o", "--output-file", "-a", "--append-output", "--save-cookies", "--warc-file", "--rejected-log", "--hsts-file"), writes_cwd=True),
+    "wget": WriteSpec(operands="none", unread_operands=True, value_options=_frozen("--user", "--password", "-t", "--tries", "-T", "--timeout", "-U", "--user-agent", "--header", "-e", "--execute", "-i", "--input-file", "--load-cookies", "--post-file", "--body-file", "--ca-certificate", "--certificate", "--private-key", "-Q", "--quota", "-w", "--wait", "-l", "--level", "-A", "--accept", "-R", "--reject", "--config"), target_options=_frozen("-O", "--output-document", "-P", "--directory-prefix", "-o", "--output-file", "-a", "--append-output", "--save-cookies", "--warc-file", "--rejected-log", "--hsts-file"), writes_cwd=True),
     "chmod": WriteSpec(operands="all", first_is_not_a_file=True, unless_with=_frozen("--reference"), recursive_with=_frozen("-R", "--recursive")),
     "chown": WriteSpec(operands="all", first_is_not_a_file=True, unless_with=_frozen("--reference"), recursive_with=_frozen("-R", "--recursive")),
     "chgrp": WriteSpec(operands="all", first_is_not_a_file=True, unless_with=_frozen("--reference"), recursive_with=_frozen("-R", "--recursive")),
@@ -696,7 +729,7 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "time": WriteSpec(operands="none", value_options=_frozen("-f", "--format"), target_options=_frozen("-o", "--output")),
     "strace": WriteSpec(operands="none", value_options=_frozen("-e", "-p", "--attach", "-s", "-u", "-E", "-P", "-I", "-a", "-b", "-S", "-O", "-X", "-U"), target_options=_frozen("-o", "--output")),
     "ltrace": WriteSpec(operands="none", value_options=_frozen("-e", "-p", "-s", "-u", "-n", "-a", "-l", "-x", "-F", "-A", "-D"), target_options=_frozen("-o", "--output")),
-    "valgrind": WriteSpec(operands="none", target_options=_frozen("--log-file", "--xml-file")),
+    "valgrind": WriteSpec(operands="none", target_options=_frozen("--log-file", "--xml-file"), flags=_frozen("--xml")),
     "fakeroot": WriteSpec(operands="none", value_options=_frozen("-l", "--lib", "--faked", "-i", "-b"), target_options=_frozen("-s")),
     "logsave": WriteSpec(operands="all"),
     "script": WriteSpec(operands="all", value_options=_frozen("-c", "--command", "-E", "--echo", "-m", "--logging-format", "-o", "--output-limit"), target_options=_frozen("-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing")),

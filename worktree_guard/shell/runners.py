@@ -61,6 +61,9 @@ class CodeRunner:
     #: options whose value may only be attached (`make -j4`): written out with a value only known at run time, the
     #: word is that option
     attached_options: frozenset[str] = frozenset()
+    #: the program reads its options with getopt_long_only: one dash starts a long option as two do, and a unique
+    #: prefix is read as the option (`gdb -eval-c CMD`: stop 31)
+    long_only: bool = False
 
 
 #: less's lesskey: key bindings and an `#env` section (LESSOPEN among it, run as a command) read from a file or text
@@ -98,7 +101,14 @@ def less_options_opaque(value: str | None) -> bool:
 
 
 _LESS = CodeRunner(walk_env=("LESSOPEN", "LESSCLOSE"), env=LESSKEY_VARIABLES, options=_f("-k", *LESSKEY_OPTIONS))
-_GDB = CodeRunner(options=_f("-ex", "--ex", "-eval-command", "--eval-command", "-x", "--x", "-command", "--command", "-iex", "--iex", "-init-eval-command", "--init-eval-command", "-ix", "--ix", "-init-command", "--init-command"))
+# gdb 13's options that run gdb commands (its `shell` among them) or read a file of them, each with one dash or two
+_GDB = CodeRunner(
+    options=_f(*(dash + name for dash in ("-", "--") for name in (
+        "ex", "eval-command", "x", "command", "iex", "init-eval-command", "ix", "init-command",
+        "eiex", "early-init-eval-command", "eix", "early-init-command",
+    ))),
+    long_only=True,
+)
 _FD = CodeRunner(argv_options=_f("-x", "--exec", "-X", "--exec-batch"), placeholders=("{}", "{/}", "{//}", "{.}", "{/.}"))
 # value_options: a word only known at run time given as one of these is its value, no option (stop 30); not -j or -l,
 # whose value is optional: `make -j "$N"` with N=--eval=… reads an option
@@ -199,8 +209,10 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
 
 def _unabbreviated(option: str, runner: CodeRunner) -> str:
     """A long option as getopt_long reads it: a unique prefix of one (`make --fil=/dev/stdin`, `gdb --eval=…`: review
-    30b); a prefix of several that holds one of the runner's is read as that one."""
-    if not option.startswith("--") or len(option) < 4 or LESSKEY_OPTIONS[0] in runner.options:
+    30b), with one dash too for getopt_long_only (`gdb -eval-c`); a prefix of several that holds one of the runner's
+    is read as that one."""
+    one_dash = runner.long_only and option.startswith("-") and not option.startswith("--")
+    if not (option.startswith("--") and len(option) >= 4 or one_dash and len(option) >= 3) or LESSKEY_OPTIONS[0] in runner.options:
         return option  # less's own reading (`names_lesskey_option`) takes its abbreviations
     known = runner.options | runner.stdin_files | runner.walk_options | runner.coded_options | runner.argv_options | runner.value_options
     if option in known:

@@ -14,6 +14,10 @@ from .words import has_code
 MAX_GLOB_PATHS = 10_000
 #: Directory entries read to expand globs count as one path per this many (a listing is read once per command).
 ENTRIES_PER_PATH = 10
+#: The start of a `ShellState.written` entry for a directory where a step made files under names the guard does not
+#: know (git putting another commit's files in a work tree, `curl -O` naming one after its URL): a later glob's names
+#: there are not known (`steps.written_matches`). No path starts with it, so no other reader takes it for a write.
+UNLISTED = "\0unlisted:"
 
 
 class BudgetExceeded(Exception):
@@ -57,7 +61,8 @@ class ShellState:
     #: once BASH_ALIASES was set (an alias defined without the `alias` builtin).
     options: set[str] = field(default_factory=set)
     #: Canonical paths written so far by the whole command (None: a target only known at run time). One list
-    #: shared by every scope: a file a subshell wrote stays written.
+    #: shared by every scope: a file a subshell wrote stays written. An entry starting with `UNLISTED` names a
+    #: directory where files appeared under names the guard does not know.
     written: list[str | None] = field(default_factory=list)
     #: Directories git filled itself earlier in the command (a repository `git init` / `git clone` made, the
     #: patches of `git format-patch`; shared like `written`): their writing sends a later git nowhere else.

@@ -8,7 +8,7 @@ import re
 from ..fast_dataclass import fast_dataclass, field
 from . import words
 from .ast import Assignment, Command, Redirect, Word
-from .state import ENTRIES_PER_PATH, ShellState
+from .state import ENTRIES_PER_PATH, UNLISTED, ShellState
 
 
 @fast_dataclass(slots=True)
@@ -399,6 +399,8 @@ def written_matches(word: Word, state: ShellState) -> list[str] | None:
     directory = os.path.realpath(words.unescape_glob(directory) or "/")  # `written` holds canonical paths
     found: list[str] = []
     for path in state.written:
+        if path is not None and path.startswith(UNLISTED):
+            path = path[len(UNLISTED):] or None  # names made there are not known (`git checkout x -- .`: stop 31)
         if path is None or path == directory or directory.startswith(path.rstrip("/") + "/"):
             return None  # a write into the directory itself (`mv sub/-tup .`, `cp -r sub/. .`: review 30c)
         if os.path.dirname(path) == directory and fnmatch.fnmatchcase(os.path.basename(path), last):

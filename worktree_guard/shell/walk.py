@@ -566,10 +566,11 @@ class Walker:
         given = {a.name: step.value(a.value) for a in step.assignments}
         apply_builtin(step)
         for prefixed, held in before.items():
-            if _held(step.state, prefixed) != held or name in KEEPS_PREFIX or (name in PREFIX_MAY_STAY and given.get(prefixed) is None):
+            if _held(step.state, prefixed) != held or name in KEEPS_PREFIX or (name in PREFIX_MAY_STAY and (given.get(prefixed) is None or held != (given[prefixed], False))):
                 # review 30b: `U=$(cat f) export U`, `readonly`, `declare -x` keep the prefix when they declare its
-                # name, and any special builtin in POSIX mode (dash, `set -o posix`) keeps it (bash otherwise drops
-                # it): either value, so unknown from here (review 30c: `U=ok export X` keeps the old U)
+                # name, and any special builtin in POSIX mode (dash, `sh -c`, `set -o posix`) keeps it (bash otherwise
+                # drops it): either value, so unknown from here unless the two are the same (review 30c: `U=ok export
+                # X` keeps the old U; stop 31: `sh -c 'U=-t<main> :; cp "$U" f'` copied into the main checkout)
                 step.state.assign(prefixed, None)
 
     def _walk_unwrapped(self, step: ShellCommand, unwrapped: Unwrapped, depth: int) -> None:

@@ -128,6 +128,36 @@ def command_writes(command: ShellCommand, tables: ProgramTables) -> list[Written
     return found
 
 
+#: git subcommands that put files of another commit, stash or patch into a work tree.
+WORK_TREE_SUBCOMMANDS = frozenset({
+    "checkout", "switch", "restore", "reset", "stash", "pull", "merge", "rebase", "cherry-pick", "revert", "am",
+    "apply", "read-tree", "checkout-index", "submodule", "sparse-checkout", "worktree", "bisect", "mergetool",
+})
+#: curl's options that name the file it writes after the URL, in the cwd or `--output-dir`.
+_CURL_REMOTE_NAME = frozenset({"-O", "--remote-name", "--remote-name-all"})
+
+
+def unlisted_directories(command: ShellCommand, tables: ProgramTables) -> list[str | None]:
+    """Directories where the command makes files under names the guard does not know (None: one only known at run
+    time), so that a later glob's names there are not known (`steps.written_matches`; stop 31: with a commit on
+    another branch holding a file `-t..`, `git checkout other -- .; cp * src/` copied into W's parent); `curl -O`
+    names its file after the URL. Another program's writes are recorded by the writes rule as they are judged."""
+    name = command.name
+    if name == "git":
+        from .git_call import checkout_top, is_read_only, read_git_call
+
+        call = read_git_call(command)
+        if (call.subcommand in WORK_TREE_SUBCOMMANDS or call.subcommand_dynamic) and not is_read_only(call):
+            return [checkout_top(call, command.home)]
+        return []
+    spec = tables.writers.get(name) if name is not None else None
+    if name == "curl" and spec is not None:
+        argv = parse_argv(command.words, command.values(), spec, abbreviations=True)
+        if set(argv.options) & _CURL_REMOTE_NAME and "--output-dir" not in argv.options:  # that one is a target
+            return [None if command.cwd is None else os.path.realpath(command.cwd)]
+    return []
+
+
 # -- pieces -----------------------------------------------------------------------------------------------
 
 def _record(word: Word | None, value: str | None, cwd: str | None, how: str, state, *, recursive: bool = False, kind: str = "write") -> Written:
@@ -229,13 +259,13 @@ def path_candidates(value: str) -> list[str]:
 
 
 def _symbolic(own: list[Word], values: list[str | None], spec: WriteSpec) -> bool:
-    options = parse_argv(own, values, spec).options
+    options = parse_argv(own, values, spec, abbreviations=spec.gnu_options and spec.abbreviations).options
     return bool({"-s", "--symbolic"} & set(options))
 
 
 def _link_directory(command: ShellCommand, own: list[Word], values: list[str | None], spec: WriteSpec) -> str | None:
     """Where `ln -s` makes its links: a symlink's relative target is resolved from there, as the kernel does."""
-    argv = parse_argv(own, values, spec)
+    argv = parse_argv(own, values, spec, abbreviations=spec.gnu_options and spec.abbreviations)
     if {"-r", "--relative"} & set(argv.options):
         # `ln -sr T L`: ln computes T relative to the link from T as given, which is taken from the cwd.
         return command.cwd
