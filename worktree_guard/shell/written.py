@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass, field, replace
 from . import words as shell_words
-from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, WRITING_CODE_FAMILIES, ReadOnly, Target, WriteSpec, built_words, code_family, parse_argv, written_targets
+from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, WRITING_CODE_FAMILIES, ReadOnly, Target, WriteSpec, built_words, code_family, long_option, parse_argv, written_targets
 from .steps import chosen_elsewhere, glob_values, inherited
 
 if TYPE_CHECKING:
@@ -198,8 +198,9 @@ def _expanded(command: ShellCommand, target: Target, cwd: str | None, name: str)
 
 
 def _reads_only(entry: ReadOnly | None, own: list[Word], values: list[str | None], given) -> bool:
-    """Whether a reader only reads: none of its `writes_with` options is given, nor a word the command built that may
-    be one (stop 30: `U=$(cat f); yq "$U" .a=1 <main>/f` with U=-i)."""
+    """Whether a reader only reads: none of its `writes_with` options is given, also as a long option's prefix (stop
+    31: `gawk --incl=inplace`), nor a word the command built that may be one (stop 30: `U=$(cat f); yq "$U" .a=1
+    <main>/f` with U=-i)."""
     if entry is None:
         return False
     if not entry.writes_with:
@@ -208,7 +209,7 @@ def _reads_only(entry: ReadOnly | None, own: list[Word], values: list[str | None
     if built_words(argv, given):
         return False
     present = set(argv.options)
-    return not (present & entry.writes_with) and not any(v is not None and v.partition("=")[0] in entry.writes_with for v in values)
+    return not (present & entry.writes_with) and not any(v is not None and long_option(v.partition("=")[0], entry.writes_with) in entry.writes_with for v in values)
 
 
 def _operands(command: ShellCommand, own: list[Word], values: list[str | None], name: str) -> list[Written]:
