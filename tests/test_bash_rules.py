@@ -1910,6 +1910,79 @@ def test_an_abbreviated_option_runs_for_real(world: Repo) -> None:
         assert made.exists(), command
 
 
+# Options a program reads from the environment or a file, and operands it reads from a list (stop 31): each passed.
+OPTION_SOURCE_ROWS = [
+    ("TAR_OPTIONS=--directory={MAIN} tar -C src -xf a.tar", {"WG404"}),
+    ("export TAR_OPTIONS=-v; tar -C src -xf a.tar", {"WG404"}),
+    ("ZIPOPT='-TT=touch\\ x' zip -T a.zip", {"WG404"}),
+    ("XZ_OPT=--files=l xz", {"WG404"}),
+    ("RSYNC_RSH='touch {MAIN}/x' rsync README.md h:x", {"WG404"}),
+    ("curl -sK cfg file:///etc/hostname", {"WG404"}),
+    ("curl -s --config cfg file:///etc/hostname", {"WG404"}),
+    ("CURL_HOME=/tmp/x curl -s file:///etc/hostname", {"WG404"}),
+    ("HOME={BASE} curl -s file:///etc/hostname", {"WG404"}),
+    ("wget -e dir_prefix={MAIN} http://127.0.0.1:9/x", {"WG404"}),
+    ("wget -qe Output-Document={MAIN}/x http://127.0.0.1:9/x", {"WG404"}),
+    ("wget --execute=logfile={MAIN}/log http://127.0.0.1:9/x", {"WG404"}),
+    ("WGETRC=rc wget http://127.0.0.1:9/x", {"WG404"}),
+    ("xz --files=l", {"WG403"}),
+    ("xz --files0", {"WG403"}),
+    ("zstd --filelist l", {"WG403"}),
+    ("zip -m a.zip -@ < l", {"WG403"}),
+    ("zip -qm@ a.zip < l", {"WG403"}),
+    # must pass
+    ("tar -C src -xf a.tar", "pass"),
+    ("curl -sL http://127.0.0.1:9/ -o src/x", "pass"),
+    ("curl -o src/x -e ref http://127.0.0.1:9/", "pass"),
+    ("wget -e robots=off -r -P src http://127.0.0.1:9/", "pass"),
+    ("wget -q -O src/x http://127.0.0.1:9/", "pass"),
+    ("xz -c --files=l > src/x.xz", "pass"),
+    ("zip src/a.zip -@ < l", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", OPTION_SOURCE_ROWS, ids=[plain_id(r[0], 60) for r in OPTION_SOURCE_ROWS])
+def test_options_from_the_environment_or_a_file(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_options_from_the_environment_or_a_file_run_for_real(world: Repo) -> None:
+    """Some rows above, run for real in W (GNU tar 1.34, curl, wget, zip 3.0, xz 5.4): each wrote into the main
+    checkout or removed a file there, and each is refused."""
+    import http.server
+    import threading
+
+    main, w = world.main, world.worktree
+    subprocess.run(["tar", "-cf", "a.tar", "README.md"], cwd=w, check=True)
+    (main / "untarred").mkdir()
+    (w / "cfg").write_text(f'output = "{main}/curled"\n')
+    (main / "moved").write_text("x\n")
+    (main / "packed").write_text("x\n")
+    (w / "l").write_text(f"{main}/moved\n")
+    (w / "l2").write_text(f"{main}/packed\n")
+    served = w / "served"
+    served.mkdir()
+    (served / "x").write_text("x\n")
+    handler = lambda *a, **k: http.server.SimpleHTTPRequestHandler(*a, directory=str(served), **k)  # noqa: E731
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/x"
+    try:
+        cases = [
+            (f"TAR_OPTIONS=--directory={main}/untarred tar -xf a.tar", lambda: (main / "untarred" / "README.md").exists()),
+            ("curl -sK cfg file:///etc/hostname", lambda: (main / "curled").exists()),
+            (f"wget -q -e dir_prefix={main}/got {url}", lambda: (main / "got" / "x").exists()),
+            ("zip -q -m a.zip -@ < l", lambda: not (main / "moved").exists()),
+            ("XZ_OPT=--files=l2 xz", lambda: (main / "packed.xz").exists()),
+        ]
+        for command, happened in cases:
+            assert hook(world, command).decision == "deny", command
+            subprocess.run(["bash", "-c", command + " >/dev/null 2>&1"], cwd=w, check=False, stdin=subprocess.DEVNULL, timeout=60)
+            assert happened(), command
+    finally:
+        server.shutdown()
+
+
 def test_xargs_input_may_be_an_option(world: Repo) -> None:
     """Two file names in W, `--checkpoint=1` and `--checkpoint-action=exec=sh<x.sh`, make `ls | xargs tar -cf a.tar`
     run x.sh (GNU tar 1.34), which here writes into the main checkout: refused (stop 30; it passed)."""

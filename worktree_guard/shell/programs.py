@@ -101,6 +101,9 @@ class WriteSpec:
     #: Options without a value that the row's custom function reads (`tar --create`): declared so that their
     #: abbreviations are read as them (`long_option`).
     flags: frozenset[str] = frozenset()
+    #: Options naming a file (or stdin) that lists more operands (`xz --files=F`, `zstd --filelist F`): what the
+    #: program writes is then only known at run time.
+    list_options: frozenset[str] = frozenset()
     #: For programs whose writes depend on more than the argv (git: `-C`, `GIT_INDEX_FILE`): gets the ShellCommand.
     command_writes: Callable[[Any], list[Target]] | None = field(default=None, compare=False)
 
@@ -216,6 +219,8 @@ def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None]
     for option in spec.target_options & present:
         for word, value in argv.options[option]:
             targets.append(Target(word, value, option))
+    for option in spec.list_options & present:
+        targets.extend(Target(word, None, f"the files {option} lists") for word, _ in argv.options[option])
     operands = list(argv.operands)
     if spec.key_value:
         import re
@@ -274,7 +279,7 @@ def built_words(argv: ParsedArgv, inherited: Callable[[Word], bool] | None) -> l
 
 def _declared(spec: WriteSpec) -> frozenset[str]:
     return (spec.value_options | spec.target_options | spec.optional_value_options | spec.sources_with | spec.all_with | spec.only_with
-            | spec.not_with | spec.unless_with | spec.recursive_with | spec.link_with | spec.backup_options | spec.flags)
+            | spec.not_with | spec.unless_with | spec.recursive_with | spec.link_with | spec.backup_options | spec.flags | spec.list_options)
 
 
 def _undeclared_values(spec: WriteSpec, argv: ParsedArgv) -> list[Target]:
@@ -564,6 +569,8 @@ def _zip(words: list[Word], values: list[str | None]) -> list[Target]:
         targets.append(Target(word, value, "the archive"))
         if present & {"-m", "--move"}:
             targets.extend(Target(w, v, "-m deletes it once archived", recursive=True) for w, v in argv.operands[1:])
+            # `-@` reads the names of more files from stdin (stop 31: `zip -m a.zip -@ < list` deleted them)
+            targets.extend(Target(w, None, "-m deletes the files -@ reads from its input", recursive=True) for w, _ in argv.options.get("-@", []))
     return targets
 
 
@@ -744,7 +751,8 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "ssh-agent": WriteSpec(operands="none", value_options=_frozen("-E", "-t", "-O", "-P"), target_options=_frozen("-a")),
     # Compressors replace their operands by compressed (or decompressed) files beside them, or with -k add them:
     # both write next to the operand. -c/--stdout, -l/--list and -t/--test only read.
-    **{name: WriteSpec(operands="all", value_options=_frozen("-S", "--suffix", "-T", "--threads", "-M", "--memlimit", "-F", "--format", "-o", "--output"), target_options=_frozen("-o", "--output"), not_with=_frozen("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test")) for name in (
+    # xz's --files/--files0 and zstd's --filelist read more operands from a file or stdin (stop 31).
+    **{name: WriteSpec(operands="all", value_options=_frozen("-S", "--suffix", "-T", "--threads", "-M", "--memlimit", "-F", "--format", "-o", "--output", "--filelist"), target_options=_frozen("-o", "--output"), not_with=_frozen("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"), list_options=_frozen("--files", "--files0", "--filelist")) for name in (
         "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lz4", "unlz4", "lzip", "brotli", "pigz", "pbzip2", "compress", "uncompress")},
 }
 

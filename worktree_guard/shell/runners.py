@@ -64,6 +64,15 @@ class CodeRunner:
     #: the program reads its options with getopt_long_only: one dash starts a long option as two do, and a unique
     #: prefix is read as the option (`gdb -eval-c CMD`: stop 31)
     long_only: bool = False
+    #: variables the program reads more options from, or a config file of them (`TAR_OPTIONS`, `ZIPOPT`, `WGETRC`,
+    #: curl's `.curlrc` under CURL_HOME or HOME): set by the command, what they make it write or run is not read
+    option_env: tuple[str, ...] = ()
+    #: options naming a file of more options (`curl -K F`, `wget --config F`), which the guard does not read
+    option_files: frozenset[str] = frozenset()
+    #: its short options cluster as getopt's do (`wget -qe CMD`): a code option may end a cluster of flags
+    short_clusters: bool = False
+    #: what a `coded_options` value that matches `code_operands` is, in the refusal
+    coded_reason: str = "is given code"
 
 
 #: less's lesskey: key bindings and an `#env` section (LESSOPEN among it, run as a command) read from a file or text
@@ -109,6 +118,10 @@ _GDB = CodeRunner(
     ))),
     long_only=True,
 )
+# wgetrc commands (`wget -e CMD`, any case, `-` and `_` ignored) whose value is a file wget writes (stop 31: `wget -e
+# dir_prefix=<main> URL` wrote there)
+_WGETRC_OUTPUTS = ("outputdocument", "dirprefix", "logfile", "savecookies", "warcfile", "warctempdir", "rejectedlog", "hstsfile")
+_WGETRC_OUTPUT = r"(?i)^\s*(" + "|".join("[-_]*".join(name) for name in _WGETRC_OUTPUTS) + r")[-_]*\s*="
 _FD = CodeRunner(argv_options=_f("-x", "--exec", "-X", "--exec-batch"), placeholders=("{}", "{/}", "{//}", "{.}", "{/.}"))
 # value_options: a word only known at run time given as one of these is its value, no option (stop 30); not -j or -l,
 # whose value is optional: `make -j "$N"` with N=--eval=… reads an option
@@ -146,6 +159,28 @@ BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
     "man": CodeRunner(walk_options=_f("-P", "--pager"), walk_env=("MANPAGER", "PAGER", "LESSOPEN", "LESSCLOSE"), options=_f("-H", "--html"), env=(*LESSKEY_VARIABLES, "MANOPT")),
     "fd": _FD,
     "fdfind": _FD,
+    # programs that read more options from the environment or a file (stop 31: `TAR_OPTIONS=--directory=<main> tar
+    # -xf a.tar`, `curl -K cfg URL` with `output = <main>/x` in cfg, `RSYNC_RSH=cmd rsync …` each passed)
+    "tar": CodeRunner(option_env=("TAR_OPTIONS",)),
+    "gtar": CodeRunner(option_env=("TAR_OPTIONS",)),
+    "zip": CodeRunner(option_env=("ZIPOPT",)),
+    **{name: CodeRunner(option_env=("XZ_OPT", "XZ_DEFAULTS")) for name in ("xz", "unxz", "xzcat", "lzma", "unlzma", "lzcat")},
+    "rsync": CodeRunner(env=("RSYNC_RSH",)),
+    "curl": CodeRunner(
+        option_files=_f("-K", "--config"),
+        option_env=("CURL_HOME", "XDG_CONFIG_HOME", "HOME"),
+        short_clusters=True,
+        value_options=_f("-o", "-d", "-H", "-X", "-u", "-A", "-e", "-b", "-c", "-D", "-F", "-m", "-x", "-r", "-T", "-w", "-E", "-C", "-y", "-Y", "-z", "-t", "-U", "-P", "-Q"),
+    ),
+    "wget": CodeRunner(
+        option_files=_f("--config"),
+        option_env=("WGETRC", "SYSTEM_WGETRC", "HOME"),
+        coded_options=_f("-e", "--execute"),
+        code_operands=_WGETRC_OUTPUT,
+        coded_reason="is given a setting that names a file it writes or reads settings from",
+        short_clusters=True,
+        value_options=_f("-O", "-o", "-a", "-P", "-t", "-T", "-U", "-i", "-B", "-l", "-A", "-R", "-D", "-I", "-X", "-Q", "-w"),
+    ),
 }
 
 _STDIN = ("-", "/dev/stdin")
@@ -163,6 +198,10 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
                 reasons.append(f"`{name}` reads key bindings and commands (an #env LESSOPEN) from ${variable}")
         elif present:
             reasons.append(f"`{name}` runs the command in ${variable}")
+    for variable in runner.option_env:
+        present, value = command.env(variable)
+        if present and not (variable == "HOME" and value == command.home):  # the agent's own HOME is its environment
+            reasons.append(f"`{name}` reads more options from ${variable} (or a config file there), which this command sets: what they make it write or run is not read")
     if LESSKEY_VARIABLES[0] in runner.env:
         present, options = command.env("LESS")
         if present and less_options_opaque(options):
@@ -177,10 +216,10 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
         option = _unabbreviated(option, runner)
         if not eq and len(value) > 2 and value[0] == "-" and value[1] != "-" and value[:2] in runner.options | runner.stdin_files:
             option, attached = value[:2], value[2:]  # `-f/dev/stdin`, `-Pcat`
-        elif not eq and len(value) > 2 and value[0] == "-" and value[1] != "-" and runner.attached_options:
-            for k in range(1, len(value)):  # a cluster of flags before it (`make -kE'…'`: review 30c)
+        elif not eq and len(value) > 2 and value[0] == "-" and value[1] != "-" and (runner.attached_options or runner.short_clusters):
+            for k in range(1, len(value)):  # a cluster of flags before it (`make -kE'…'`: review 30c; `wget -qe …`)
                 letter = "-" + value[k]
-                if letter in runner.options | runner.stdin_files:
+                if letter in runner.options | runner.stdin_files | runner.coded_options | runner.option_files:
                     option, attached = letter, value[k + 1:]
                     break
                 if letter in runner.value_options | runner.attached_options:
@@ -199,7 +238,9 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
         if option in runner.coded_options and pattern is not None:
             given = attached if attached else (values[i + 1] if i + 1 < len(values) else None)
             if given is None or pattern.search(given):
-                reasons.append(f"`{name} {option}` is given code")
+                reasons.append(f"`{name} {option}` {runner.coded_reason}")
+        if option in runner.option_files:
+            reasons.append(f"`{name} {option}` reads more options from a file the guard does not read: they may say where it writes or what it runs")
         if option in runner.stdin_files:
             given = attached if attached else (values[i + 1] if i + 1 < len(values) else None)
             if given is None or given in _STDIN or given.startswith(("/dev/fd/", "/proc/")):
@@ -214,7 +255,7 @@ def _unabbreviated(option: str, runner: CodeRunner) -> str:
     one_dash = runner.long_only and option.startswith("-") and not option.startswith("--")
     if not (option.startswith("--") and len(option) >= 4 or one_dash and len(option) >= 3) or LESSKEY_OPTIONS[0] in runner.options:
         return option  # less's own reading (`names_lesskey_option`) takes its abbreviations
-    known = runner.options | runner.stdin_files | runner.walk_options | runner.coded_options | runner.argv_options | runner.value_options
+    known = runner.options | runner.stdin_files | runner.walk_options | runner.coded_options | runner.argv_options | runner.value_options | runner.option_files
     if option in known:
         return option
     matches = sorted(o for o in known if o.startswith(option))
