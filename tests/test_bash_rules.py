@@ -1930,7 +1930,13 @@ OPTION_SOURCE_ROWS = [
     ("zstd --filelist l", {"WG403"}),
     ("zip -m a.zip -@ < l", {"WG403"}),
     ("zip -qm@ a.zip < l", {"WG403"}),
+    ("ssh -F sshcfg x true", {"WG404"}),  # its ProxyCommand, LocalCommand, Match exec run here
+    ("scp -qF sshcfg x:a b", {"WG404"}),
+    ("ssh -qo 'ProxyCommand=touch {MAIN}/x' h", {"WG401"}),  # -o after a flag in one word
+    ("scp -S \"$(cat f)\" a h:b", {"WG404"}),
     # must pass
+    ("ssh -F /dev/null -o BatchMode=yes h true", "pass"),
+    ("ssh -p 22 -l me h ls -la", "pass"),
     ("tar -C src -xf a.tar", "pass"),
     ("curl -sL http://127.0.0.1:9/ -o src/x", "pass"),
     ("curl -o src/x -e ref http://127.0.0.1:9/", "pass"),
@@ -1947,8 +1953,8 @@ def test_options_from_the_environment_or_a_file(world: Repo, command: str, expec
 
 
 def test_options_from_the_environment_or_a_file_run_for_real(world: Repo) -> None:
-    """Some rows above, run for real in W (GNU tar 1.34, curl, wget, zip 3.0, xz 5.4): each wrote into the main
-    checkout or removed a file there, and each is refused."""
+    """Some rows above, run for real in W (GNU tar 1.34, curl, wget, zip 3.0, xz 5.4, OpenSSH 9.2 failing to connect
+    through its ProxyCommand): each wrote into the main checkout or removed a file there, and each is refused."""
     import http.server
     import threading
 
@@ -1960,6 +1966,7 @@ def test_options_from_the_environment_or_a_file_run_for_real(world: Repo) -> Non
     (main / "packed").write_text("x\n")
     (w / "l").write_text(f"{main}/moved\n")
     (w / "l2").write_text(f"{main}/packed\n")
+    (w / "sshcfg").write_text(f"Host x\n  ProxyCommand touch {main}/ssh-ran\n")
     served = w / "served"
     served.mkdir()
     (served / "x").write_text("x\n")
@@ -1974,6 +1981,8 @@ def test_options_from_the_environment_or_a_file_run_for_real(world: Repo) -> Non
             (f"wget -q -e dir_prefix={main}/got {url}", lambda: (main / "got" / "x").exists()),
             ("zip -q -m a.zip -@ < l", lambda: not (main / "moved").exists()),
             ("XZ_OPT=--files=l2 xz", lambda: (main / "packed.xz").exists()),
+            ("ssh -F sshcfg x true", lambda: (main / "ssh-ran").exists()),
+            (f"ssh -qo 'ProxyCommand=touch {main}/ssh-qo' h true", lambda: (main / "ssh-qo").exists()),
         ]
         for command, happened in cases:
             assert hook(world, command).decision == "deny", command

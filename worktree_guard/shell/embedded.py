@@ -701,31 +701,52 @@ def _option_code(words: list[Word], values: list[str | None], found: Embedded, l
 _SSH_CODE_OPTIONS = ("proxycommand", "localcommand", "knownhostscommand", "remotecommand")
 
 
+#: ssh's (and scp's, sftp's) short options that take a value: in a cluster of flags, the rest of the word or the next
+#: word is its value (`ssh -qo ProxyCommand=… h`: stop 31, it passed).
+_SSH_VALUE_LETTERS = "BbcDEeFIiJLlmOoPpQRSWw"
+
+
 def _ssh(command: ShellCommand, words: list[Word], values: list[str | None], found: Embedded) -> None:
-    """`ssh -o ProxyCommand=…` (and LocalCommand, KnownHostsCommand) runs on this machine; `scp -S prog` too."""
-    for i, value in enumerate(values):
-        if i == 0:
+    """`ssh -o ProxyCommand=…` (and LocalCommand, KnownHostsCommand) runs on this machine; `scp -S prog` too; a config
+    file (`-F cfg`) may hold any of them, or `Match exec`, and is not read (`/dev/null` and `none` name no file)."""
+    name = command.name
+    i = 1
+    while i < len(values):
+        value = values[i]
+        i += 1
+        if value is None or not value.startswith("-") or value.startswith("--"):
             continue
-        option = None
-        if value == "-o" and i + 1 < len(values):
-            option, at = values[i + 1], words[i + 1]
-            if option is None:
-                found.opaque.append(f"`{command.name} -o` with an option only known at run time")
+        for j in range(1, len(value)):
+            letter = value[j]
+            if letter not in _SSH_VALUE_LETTERS:
                 continue
-        elif value is not None and value.startswith("-o") and len(value) > 2:
-            option, at = value[2:], words[i]
-        elif value == "-S" and command.name == "scp" and i + 1 < len(values):
-            if values[i + 1] is not None:
-                found.commands.append((values[i + 1], _offset(words[i + 1])))  # type: ignore[arg-type]
-            continue
-        if option is None:
-            continue
-        match = re.match(r"\s*([A-Za-z]+)\s*(?:=\s*|\s+)(.*)$", option, re.S)
-        key, setting = (match.group(1), match.group(2)) if match else (option, "")
-        if key.lower() in _SSH_CODE_OPTIONS and setting:
-            found.commands.append((setting, _offset(at)))
-        elif key.lower() == "match" and "exec" in option.lower():
-            found.opaque.append(f"`{command.name} -o Match exec` runs a command worktree-guard cannot read")
+            if value[j + 1:]:
+                given, at = value[j + 1:], words[i - 1]
+            elif i < len(values):
+                given, at = values[i], words[i]
+                i += 1
+            else:
+                break
+            if given is None and letter in "oFS":
+                found.opaque.append(f"`{name} -{letter}` with a value only known at run time ({at.raw})")
+            elif letter == "o":
+                _ssh_option(name, given, at, found)  # type: ignore[arg-type]
+            elif letter == "F" and given not in ("/dev/null", "none"):
+                found.opaque.append(f"`{name} -F {given}` reads a config file worktree-guard does not read (its ProxyCommand, LocalCommand or Match exec run commands)")
+            elif letter == "S" and name == "scp":
+                found.commands.append((given, _offset(at)))  # type: ignore[arg-type]
+            break
+
+
+def _ssh_option(name: str | None, option: str, at: Word, found: Embedded) -> None:
+    match = re.match(r"\s*([A-Za-z]+)\s*(?:=\s*|\s+)(.*)$", option, re.S)
+    key, setting = (match.group(1), match.group(2)) if match else (option, "")
+    if key.lower() in _SSH_CODE_OPTIONS and setting:
+        found.commands.append((setting, _offset(at)))
+    elif key.lower() == "match" and "exec" in option.lower():
+        found.opaque.append(f"`{name} -o Match exec` runs a command worktree-guard cannot read")
+    elif key.lower() == "include":
+        found.opaque.append(f"`{name} -o Include` reads a config file worktree-guard does not read")
 
 
 def _offset(word: Word) -> int:
