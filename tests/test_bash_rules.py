@@ -1937,6 +1937,7 @@ OPTION_SOURCE_ROWS = [
     # must pass
     ("ssh -F /dev/null -o BatchMode=yes h true", "pass"),
     ("ssh -p 22 -l me h ls -la", "pass"),
+    ('ssh -S "$SOCKET" -O exit h', "pass"),  # ssh's -S is a control socket (scp's a program)
     ("tar -C src -xf a.tar", "pass"),
     ("curl -sL http://127.0.0.1:9/ -o src/x", "pass"),
     ("curl -o src/x -e ref http://127.0.0.1:9/", "pass"),

@@ -727,7 +727,7 @@ def _ssh(command: ShellCommand, words: list[Word], values: list[str | None], fou
                 i += 1
             else:
                 break
-            if given is None and letter in "oFS":
+            if given is None and (letter in "oF" or letter == "S" and name == "scp"):  # ssh's -S is a socket's path
                 found.opaque.append(f"`{name} -{letter}` with a value only known at run time ({at.raw})")
             elif letter == "o":
                 _ssh_option(name, given, at, found)  # type: ignore[arg-type]
