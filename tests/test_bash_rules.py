@@ -1839,7 +1839,7 @@ OPTION_READING_ROWS = [
     ("tar -f {MAIN}/a.tar --cr README.md", {"WG401"}),
     ("tar -f a.tar --ext --direc {MAIN}", {"WG401"}),
     ("tar --checkpoint -cf {MAIN}/a.tar README.md", {"WG401"}),  # --checkpoint is itself, no --checkpoint-action
-    ("tar -xf a.tar --to-comm='touch {MAIN}/x'", {"WG401"}),
+    ("tar -C src -xf a.tar --to-comm='touch {MAIN}/x'", {"WG401"}),
     ("install --strip README.md {MAIN}/x", {"WG401"}),  # --strip is itself, no --strip-program taking README.md
     ("rsync --partial README.md {MAIN}/x", {"WG401"}),  # rsync takes no prefix: --partial is no --partial-dir
     ("wget --user bob -O {MAIN}/x http://127.0.0.1:9/", {"WG401"}),
@@ -1951,6 +1951,84 @@ OPTION_SOURCE_ROWS = [
 @pytest.mark.parametrize("command,expected", OPTION_SOURCE_ROWS, ids=[plain_id(r[0], 60) for r in OPTION_SOURCE_ROWS])
 def test_options_from_the_environment_or_a_file(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
+
+
+# Review 31a of the above (each proven by a real run): the first three passed after 846217f and were denied before
+# (an abbreviation read as an option with a value took the next word); the rest passed on both.
+REVIEW_31A_ROWS = [
+    ("curl -s --head -o{MAIN}/x http://127.0.0.1:9/", {"WG401"}),  # --head is no --header
+    ("wget -q --hsts -O{MAIN}/x http://127.0.0.1:9/", {"WG401"}),  # --hsts is no --hsts-file
+    ("gzip --fo {MAIN}/README.md", {"WG401"}),  # gzip's --force, not the shared row's --format
+    ("gunzip --f {MAIN}/x.gz", {"WG401"}),  # gunzip's --force, not zstd's --filelist
+    ("git merge-recursive HEAD -- HEAD other; cp * src/", {"WG403"}),
+    ("git filter-branch -f --tree-filter true HEAD; cp * src/", {"WG403"}),
+    ("git co other -- . && cp * src/", {"WG403"}),  # an alias may be checkout
+    ("git worktree add -q d other && cd d && cp * x/", {"WG403"}),
+    ("git mv README.md ./-t..; cp * src/", {"WG403"}),
+    ("curl -s --remote-name-a http://127.0.0.1:9/-t.. && cp * src/", {"WG403"}),
+    ("curl -s --output-dir src -o a http://127.0.0.1:9/ --next -sO http://127.0.0.1:9/-t.. && cp * src/", {"WG403"}),
+    ("curl -sO http://127.0.0.1:9/.git && git commit -q --allow-empty -m x", {"WG303"}),  # it may write W's .git
+    ("git checkout other -- scr && sed -f scr README.md", {"WG404"}),
+    ("tar -C src -xf a.tar && awk -f src/p.awk README.md", {"WG404"}),
+    ("zip -T -qU -TT 'touch {MAIN}/x #' a.zip --out b.zip", {"WG401"}),  # -U is a flag
+    ("zip -q a.zip -U -O {MAIN}/out.zip", {"WG401"}),
+    ("zip -q a.zip README.md -lf {MAIN}/zip.log", {"WG401"}),
+    ("zip -ds 10m {MAIN}/a.zip README.md", {"WG401"}),
+    ("rsync -e='sh -c \"touch {MAIN}/x\"' README.md h:dst", {"WG401"}),  # popt drops the =
+    ("awk -W exec /dev/stdin < x", {"WG404"}),  # -W exec reads the program from a file (run for real below)
+    ("awk -We /dev/stdin < x", {"WG404"}),
+    ("gdb -batch -nx -data-directory=d", {"WG404"}),
+    ("HOME=$PWD gdb -batch", {"WG404"}),
+    ("split --filter='touch {MAIN}/x' README.md", {"WG401"}),
+    ("split --fil='touch {MAIN}/x' README.md", {"WG401"}),
+    ("UNZIP='-d {MAIN}' unzip -q a.zip -d src", {"WG404"}),
+    # review 31a's false denies of 846217f, and the forms around them
+    ("git checkout -b feat && mv *.md src/", "pass"),
+    ("git switch -c feat && cp *.md src/", "pass"),
+    ("git reset HEAD~1 && rm -f *.pyc", "pass"),
+    ("git restore --staged . && cp *.md src/", "pass"),
+    ("git stash && rm -f *.orig && git stash pop", "pass"),
+    ("git merge --abort; rm -f *.orig", "pass"),
+    ("git reset --hard HEAD~1; cp * src/", {"WG403"}),
+    ("git restore -s other .; cp * src/", {"WG403"}),
+    ("git stash pop; cp * src/", {"WG403"}),
+    ("git worktree list; cp * src/", "pass"),
+    ("curl -sO http://127.0.0.1:9/x", "pass"),
+    ("split -l 10 README.md src/part", "pass"),
+    ("split -l 2 --filter='gzip > $FILE.gz' README.md", "pass"),  # FILE is an output's name, beside the prefix
+    ("split --filter='gzip > \"$FILE.gz\"' README.md {MAIN}/p", {"WG401"}),
+    ("awk -W version", "pass"),
+    ("zip -q src/a.zip README.md", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", REVIEW_31A_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_31A_ROWS])
+def test_review_31a(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_review_31a_for_real(world: Repo) -> None:
+    """Rows of review 31a run for real in W (curl, gzip 1.12, mawk, coreutils' split, git 2.39 and GNU sed): each
+    wrote into the main checkout, and each is refused."""
+    main, w = world.main, world.worktree
+    (w / "p.awk").write_text(f'BEGIN{{system("touch {main}/awk-ran")}}\n')
+    (main / "zipped").write_text("x\n")
+    git("checkout", "-q", "-b", "other", cwd=w)
+    (w / "scr").write_text(f"e touch {main}/sed-ran\n")
+    git("add", "scr", cwd=w)
+    git("-c", "user.name=t", "-c", "user.email=t@x.invalid", "commit", "-q", "-m", "scr", cwd=w)
+    git("checkout", "-q", "-", cwd=w)
+    cases = [
+        (f"curl -s --head -o{main}/headers file:///etc/hostname", lambda: (main / "headers").exists()),
+        (f"gzip --fo {main}/zipped", lambda: (main / "zipped.gz").exists()),
+        ("awk -W exec p.awk", lambda: (main / "awk-ran").exists()),
+        (f"split --filter='touch {main}/split-ran' README.md", lambda: (main / "split-ran").exists()),
+        ("git checkout other -- scr && sed -f scr README.md", lambda: (main / "sed-ran").exists()),
+    ]
+    for command, happened in cases:
+        assert hook(world, command).decision == "deny", command
+        subprocess.run(["bash", "-c", command + " >/dev/null 2>&1"], cwd=w, check=False, stdin=subprocess.DEVNULL, timeout=60)
+        assert happened(), command
 
 
 def test_options_from_the_environment_or_a_file_run_for_real(world: Repo) -> None:

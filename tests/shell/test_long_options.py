@@ -1,19 +1,22 @@
-"""A long option's unique prefix is read as the option it begins (`programs.long_option`, stop 31). That reading is
-wrong in one case only: the program has an option the row does not declare whose name is exactly the word and also
-begins an option the row declares (`tar --checkpoint` begins `--checkpoint-action`, `install --strip` begins
-`--strip-program`): the row would read a flag as an option taking the next word, and miss that word as a file.
+"""A word that begins an option a row declares as making the program write is read as that option
+(`programs.long_option`, stop 31). That reading is wrong when the program has an option the row does not declare
+that the word names exactly or begins as well: `tar --checkpoint` begins `--checkpoint-action`, `wget --hsts`
+`--hsts-file`; the row would take a flag for an option with a value and miss the next word as a file. And when the
+row declares a writing option this program lacks (a row shared by several programs), a word the program reads as
+one of its own may be read as that one.
 
-This test reads each installed program's own `--help` and fails on such an option, so that a row gaining a long
-option is checked against the real program."""
+This test reads each installed program's own help (`--help`, curl's `--help all`, an option `--no-X` naming `--X`
+too) and fails on either, so that a row gaining an option is checked against the real program."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
 
 from worktree_guard.shell import programs
-from worktree_guard.shell.programs import BUILTIN_WRITERS, WriteSpec, _declared
+from worktree_guard.shell.programs import BUILTIN_WRITERS, WriteSpec, _declared, _writing
 
 
 def _rows() -> dict[str, WriteSpec]:
@@ -24,8 +27,11 @@ def _rows() -> dict[str, WriteSpec]:
 
 
 def _help_options(program: str) -> set[str]:
-    done = subprocess.run([program, "--help"], capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL, check=False)
-    return set(re.findall(r"(?<![\w-])(--[A-Za-z0-9][\w-]*)", done.stdout + done.stderr))
+    # curl's and xz's --help list a few options; `--help all` and `--long-help` list them all
+    argv = [program, "--help", "all"] if program.endswith("/curl") else [program, "--long-help"] if os.path.basename(program) in ("xz", "unxz", "lzma", "unlzma") else [program, "--help"]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL, check=False)
+    found = set(re.findall(r"(?<![\w-])(--[A-Za-z0-9][\w-]*)", done.stdout + done.stderr))
+    return found | {"--" + option[5:] for option in found if option.startswith("--no-") and len(option) > 5}
 
 
 def _left_out(rows: dict[str, WriteSpec]) -> tuple[list[str], list[str]]:
@@ -41,10 +47,19 @@ def _left_out(rows: dict[str, WriteSpec]) -> tuple[list[str], list[str]]:
         if not real & declared:
             continue  # no GNU-style help text (the row's options are not listed there)
         checked.append(name)
+        writing = {option for option in _writing(spec) if option.startswith("--")}
         for option in sorted(real - declared):
-            longer = sorted(d for d in declared if d.startswith(option))
+            longer = sorted(d for d in writing if d.startswith(option))
             if longer:
                 found.append(f"{name}: {option} begins {longer}")
+            # a word the program takes for this option alone (the longest prefix it shares with a writing option the
+            # program lacks begins no other of the program's options) is read by the row as that writing option
+            lacked = sorted(
+                d for d in writing - real
+                if len(shared := os.path.commonprefix([d, option])) >= 3 and [r for r in real if r.startswith(shared)] == [option]
+            )
+            if lacked:
+                found.append(f"{name}: {option} shares a prefix with {lacked}, which it lacks")
     return checked, found
 
 
@@ -56,13 +71,22 @@ def test_no_option_a_row_leaves_out_begins_one_it_declares() -> None:
 
 
 def test_the_check_finds_a_flag_left_out() -> None:
-    """The check above can fail: tar's spec without `--checkpoint` and install's without `--strip` are caught."""
+    """The check above can fail: tar's spec without `--list` (it begins `--listed-incremental`) and wget's without
+    `--hsts` (`--hsts-file`) are caught, and a row declaring a writing option gzip lacks (`--formats`, which gzip's
+    own `--force` shares `--fo` with)."""
     tar = programs._TAR_SPEC
-    install = BUILTIN_WRITERS["install"]
-    rows = {"tar": WriteSpec(value_options=tar.value_options, flags=tar.flags - {"--checkpoint"}), "install": WriteSpec(value_options=install.value_options)}
+    wget = BUILTIN_WRITERS["wget"]
+    gzip = BUILTIN_WRITERS["gzip"]
+    rows = {
+        "tar": WriteSpec(value_options=tar.value_options, flags=tar.flags - {"--list"}, write_flags=tar.write_flags),
+        "wget": WriteSpec(value_options=wget.value_options, target_options=wget.target_options),
+        "gzip": WriteSpec(value_options=gzip.value_options, target_options=gzip.target_options | {"--formats"}, not_with=gzip.not_with),
+    }
     checked, found = _left_out(rows)
-    assert checked == ["install", "tar"]
-    assert found == ["install: --strip begins ['--strip-program']", "tar: --checkpoint begins ['--checkpoint-action']"]
+    assert checked == ["gzip", "tar", "wget"]
+    assert "tar: --list begins ['--listed-incremental']" in found
+    assert "wget: --hsts begins ['--hsts-file']" in found
+    assert "gzip: --force shares a prefix with ['--formats'], which it lacks" in found
 
 
 def test_long_option() -> None:

@@ -21,6 +21,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass, field
+from .state import UNLISTED
 from .programs import _TAR_VALUES, _ZIP_VALUES, BUILTIN_WRITERS, WRITING_CODE_FAMILIES, Target, WriteSpec, built_words, code_family, long_option, parse_argv, tar_values
 
 if TYPE_CHECKING:
@@ -86,7 +87,8 @@ def analyse(command: ShellCommand) -> Embedded:
     elif family == "zip":
         _option_code(words, values, found, ("--unzip-command",), ("-TT",), _ZIP_VALUES, equals=True)
     elif family == "rsync":
-        _option_code(words, values, found, ("--rsh",), ("-e",), BUILTIN_WRITERS["rsync"].value_options)
+        # popt drops the `=` of an attached short value too (review 31a: `rsync -e='sh -c …'` ran sh)
+        _option_code(words, values, found, ("--rsh",), ("-e",), BUILTIN_WRITERS["rsync"].value_options, equals=True)
     elif family == "ssh":
         _ssh(command, words, values, found)
     if family in _CODE_OPTION_VALUES:
@@ -216,7 +218,7 @@ def _sed_cluster(value: str) -> tuple[str, str]:
 def _read_script(path: str, command: ShellCommand) -> str | None:
     """A script file's text, read at check time; "" when it does not exist and this command did not write it
     (the program will fail to open it); None when it cannot be read, is stdin (`-`), or was written earlier in the
-    command."""
+    command, itself or a directory above it (git and extractions fill directories)."""
     cwd = command.cwd
     if path == "-":
         return None  # the script is read from stdin (`… | sed -f - f`, `awk -f -`: stop 31, they passed)
@@ -224,9 +226,12 @@ def _read_script(path: str, command: ShellCommand) -> str | None:
         if cwd is None:
             return None
         path = os.path.join(cwd, path)
-    written = command.state.written
-    if None in written or os.path.realpath(path) in written:
-        return None
+    real = os.path.realpath(path)
+    for done in command.state.written:
+        if done is not None and done.startswith(UNLISTED):
+            done = done[len(UNLISTED):] or None
+        if done is None or real == done or real.startswith(done.rstrip("/") + "/"):
+            return None  # written earlier, or below a directory written earlier (review 31a: `tar -xf a.tar && sed -f scr`)
     # Only a regular file is read: `/dev/stdin`, `/dev/fd/3`, a FIFO hold what the command feeds the program at
     # run time, and opening them here would read (or block on) the hook's own input instead.
     normal = "/" + os.path.normpath(path).lstrip("/")
@@ -463,6 +468,20 @@ def _awk(command: ShellCommand, words: list[Word], values: list[str | None], fou
                     found.opaque.append(f"`{command.name}` runs a program only known at run time")
                 else:
                     programs.append((text, _offset(at)))
+            elif name == "-W":
+                # `-W exec FILE` (mawk, gawk; a prefix too: `-We FILE`) reads the program from FILE (review 31a)
+                option = (text or "").partition("=")[0].lower()
+                if text is None or option and "exec".startswith(option):
+                    from_file = True
+                    if text is None or i >= len(values) or values[i] is None:
+                        found.opaque.append(f"`{command.name} -W` runs a program only known at run time")
+                    else:
+                        content = _read_script(values[i], command)  # type: ignore[arg-type]
+                        if content is None:
+                            found.opaque.append(f"`{command.name} -W exec`: worktree-guard cannot read that program")
+                        else:
+                            programs.append((content, words[i].span[0]))
+                    i += 1
             continue
         if value.startswith("-") and len(value) > 1:
             i += 1

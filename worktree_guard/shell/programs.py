@@ -104,6 +104,11 @@ class WriteSpec:
     #: Options naming a file (or stdin) that lists more operands (`xz --files=F`, `zstd --filelist F`): what the
     #: program writes is then only known at run time.
     list_options: frozenset[str] = frozenset()
+    #: Options that make it write a file into its working directory named by what it fetches (`curl -O`).
+    cwd_with: frozenset[str] = frozenset()
+    #: Options a custom reader takes as making it write, or write elsewhere (`tar --create`, `--directory`): an
+    #: abbreviation may be read as one of them (`_writing`).
+    write_flags: frozenset[str] = frozenset()
     #: For programs whose writes depend on more than the argv (git: `-C`, `GIT_INDEX_FILE`): gets the ShellCommand.
     command_writes: Callable[[Any], list[Target]] | None = field(default=None, compare=False)
 
@@ -133,8 +138,11 @@ def long_option(name: str, names: frozenset[str] | tuple[str, ...]) -> str:
 
 def parse_argv(words: list[Word], values: list[str | None], spec: WriteSpec, abbreviations: bool = False) -> ParsedArgv:
     """GNU-style option parsing of words[1:]: clusters (`-abc`), `--name=value`, `--` ends options. `abbreviations`:
-    a unique prefix of an option the spec declares is that option (`long_option`; only for a spec that declares
-    every option of the program that begins another it declares: git's `switch --force` is no `--force-create`)."""
+    a word that is no option the spec declares but begins one that makes the program write (`_writing`) is that
+    option (`long_option`): never one that makes it write less or takes the next word as a mere value (review 31a:
+    curl's `--head` read as `--header` took `-o<main>/x` as its value), and a row declares each option of its
+    program that begins a writing one (git's `switch --force` is no `--force-create`, wget's `--hsts` no
+    `--hsts-file`)."""
     options: dict[str, list[tuple[Word | None, str | None]]] = {}
     operands: list[tuple[Word, str | None]] = []
     takes_value = spec.value_options | spec.target_options
@@ -159,7 +167,8 @@ def parse_argv(words: list[Word], values: list[str | None], spec: WriteSpec, abb
             name, eq, attached = value.partition("=")
             if abbreviations and name not in takes_value:
                 declared = _declared(spec) if declared is None else declared
-                name = long_option(name, declared)
+                if name not in declared:
+                    name = long_option(name, _writing(spec))
             if eq:
                 options.setdefault(name, []).append((word, attached))
             elif name in takes_value and i < len(words):
@@ -221,6 +230,9 @@ def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None]
             targets.append(Target(word, value, option))
     for option in spec.list_options & present:
         targets.extend(Target(word, None, f"the files {option} lists") for word, _ in argv.options[option])
+    for option in spec.cwd_with & present:
+        # named after what it fetches, which may be any name (`.git`, `-t..`): review 31a
+        targets.extend(Target(word, CWD, f"{option} names its file after the URL, in the current directory", recursive=True) for word, _ in argv.options[option])
     operands = list(argv.operands)
     if spec.key_value:
         import re
@@ -277,9 +289,16 @@ def built_words(argv: ParsedArgv, inherited: Callable[[Word], bool] | None) -> l
     return [word for word in argv.option_like if not (inherited is not None and inherited(word))]
 
 
+def _writing(spec: WriteSpec) -> frozenset[str]:
+    """The options that make the program write, or write more: the ones an abbreviation may be read as."""
+    return (spec.target_options | spec.list_options | spec.all_with | spec.only_with | spec.recursive_with | spec.link_with
+            | spec.backup_options | spec.unless_with | spec.sources_with | spec.cwd_with | spec.write_flags)
+
+
 def _declared(spec: WriteSpec) -> frozenset[str]:
     return (spec.value_options | spec.target_options | spec.optional_value_options | spec.sources_with | spec.all_with | spec.only_with
-            | spec.not_with | spec.unless_with | spec.recursive_with | spec.link_with | spec.backup_options | spec.flags | spec.list_options)
+            | spec.not_with | spec.unless_with | spec.recursive_with | spec.link_with | spec.backup_options | spec.flags | spec.list_options
+            | spec.cwd_with | spec.write_flags)
 
 
 def _undeclared_values(spec: WriteSpec, argv: ParsedArgv) -> list[Target]:
@@ -322,6 +341,8 @@ def _backups(spec: WriteSpec, argv: ParsedArgv, files: list[tuple[Word, str | No
     return targets
 
 
+_XZ_NAMES = frozenset({"xz", "unxz", "lzma", "unlzma"})
+_ZSTD_NAMES = frozenset({"zstd", "unzstd"})
 _TAR_VALUES = frozenset({
     "-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from", "-b", "--blocking-factor", "-H", "--format",
     "--exclude", "--transform", "--xform", "--owner", "--group", "--mode", "--mtime", "-N", "--newer", "--newer-mtime", "--label",
@@ -334,7 +355,14 @@ _TAR_ELSEWHERE = ("-P", "--absolute-names", "--transform", "--xform")
 _TAR_CREATING = frozenset({"-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate"})
 _TAR_EXTRACTING = frozenset({"-x", "--extract", "--get"})
 #: `--checkpoint` (its value only attached) begins `--checkpoint-action`: declared, it is not read as that
-_TAR_SPEC = WriteSpec(value_options=_TAR_VALUES, flags=_TAR_CREATING | _TAR_EXTRACTING | frozenset({"--remove-files", "--to-stdout", "--absolute-names", "--checkpoint", "--list"}))
+_TAR_SPEC = WriteSpec(
+    value_options=_TAR_VALUES,
+    flags=frozenset({"--to-stdout", "--checkpoint", "--list"}),
+    write_flags=_TAR_CREATING | _TAR_EXTRACTING | frozenset({
+        "--remove-files", "--absolute-names", "--directory", "--file", "--files-from", "--index-file", "--listed-incremental",
+        "--volno-file", "--transform", "--xform",
+    }),
+)
 
 
 def tar_values(values: list[str | None]) -> list[str | None] | None:
@@ -520,7 +548,7 @@ def _find_option_like(words: list[Word], values: list[str | None], built: list[W
 
 
 #: `--backup` and `--version` begin options it declares (`--backup-if-mismatch`, `--version-control`)
-_PATCH_SPEC = WriteSpec(value_options=_PATCH_VALUES, flags=frozenset({"--backup", "--version"}))
+_PATCH_SPEC = WriteSpec(value_options=_PATCH_VALUES, flags=frozenset({"--backup", "--version"}), write_flags=frozenset({"--output", "--directory", "--reject-file", "--prefix", "--basename-prefix", "--suffix"}))
 
 
 def _patch(words: list[Word], values: list[str | None]) -> list[Target]:
@@ -547,16 +575,19 @@ def _patch(words: list[Word], values: list[str | None]) -> list[Target]:
     return extra + [Target(None, CWD, "the files of the diff, under the current directory", recursive=True)]
 
 
-_ZIP_VALUES = frozenset(("-b", "--temp-path", "-n", "--suffixes", "-P", "--password", "-t", "--from-date", "-tt", "--before-date", "-x", "--exclude", "-i", "--include", "-Z", "--compression-method", "-TT", "--unzip-command", "-O", "--output-file", "-s", "--split-size", "-sp", "-sb", "-sv", "-ll", "-lf", "--logfile-path", "-la", "-U"))
+_ZIP_VALUES = frozenset(("-b", "--temp-path", "-n", "--suffixes", "-P", "--password", "-t", "--from-date", "-tt", "--before-date", "-x", "--exclude", "-i", "--include", "-Z", "--compression-method", "-TT", "--unzip-command", "-O", "--output-file", "-s", "--split-size", "-lf", "--logfile-path", "--dot-size"))
 
 
-_ZIP_SPEC = WriteSpec(value_options=_ZIP_VALUES, flags=frozenset({"--show-files", "--move"}))
+_ZIP_PAIRS = {"-lf": "--logfile-path", "-la": "--log-append", "-li": "--log-info", "-tt": "--before-date", "-TT": "--unzip-command", "-sp": "--split-pause", "-sb": "--split-bell", "-sv": "--split-verbose", "-sf": "--show-files", "-su": "--show-unicode", "-ws": "--wild-stop-dirs", "-ll": "--from-crlf", "-FS": "--filesync", "-MM": "--must-match", "-UN": "--unicode", "-df": "--datafork", "-db": "--display-bytes", "-dc": "--display-counts", "-dd": "--display-dots", "-dg": "--display-globaldots", "-ds": "--dot-size", "-du": "--display-usize", "-dv": "--display-volume", "-nw": "--no-wild", "-sc": "--show-command", "-so": "--show-options", "-ic": "--case-insensitive"}
+_ZIP_SPEC = WriteSpec(value_options=_ZIP_VALUES, flags=frozenset({"--show-files"}), write_flags=frozenset({"--move", "--output-file", "--temp-path", "--logfile-path"}))
 
 
 def _zip(words: list[Word], values: list[str | None]) -> list[Target]:
     """zip writes its archive (the first operand, or -O's file; -b's directory holds the temporary one); the files it
     is given are read, unless -m/--move deletes them once archived."""
     spec = _ZIP_SPEC
+    # zip's two-letter short options, which a cluster reading takes letter by letter (review 31a: `-lf <main>/log`)
+    values = [_ZIP_PAIRS.get(value, value) if value is not None else None for value in values]
     argv = parse_argv(words, values, spec, abbreviations=True)
     present = set(argv.options)
     if present & {"-sf", "--show-files"} and not present & {"-m", "--move"}:
@@ -697,7 +728,7 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     # review 30a: an option whose value is optional takes only an attached one (`--output-error[=MODE]`,
     # `--group[=METHOD]`, `--context[=CTX]`); read as taking the next word, it hid that word, a written file
     "tee": WriteSpec(operands="all"),
-    "ln": WriteSpec(operands="last", value_options=_frozen("-S", "--suffix"), target_options=_frozen("-t", "--target-directory"), sources_with=_frozen("-t", "--target-directory"), writes_cwd=True, links_sources=True, flags=_frozen("--symbolic", "--relative")),
+    "ln": WriteSpec(operands="last", value_options=_frozen("-S", "--suffix"), target_options=_frozen("-t", "--target-directory"), sources_with=_frozen("-t", "--target-directory"), writes_cwd=True, links_sources=True, write_flags=_frozen("--symbolic", "--relative")),
     "link": WriteSpec(operands="last", links_sources=True),
     "install": WriteSpec(operands="last", value_options=_frozen("-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix", "--strip-program"), target_options=_frozen("-t", "--target-directory"), sources_with=_frozen("-t", "--target-directory"), all_with=_frozen("-d", "--directory"), flags=_frozen("--strip")),
     "truncate": WriteSpec(operands="all", value_options=_frozen("-s", "--size", "-r", "--reference")),
@@ -707,8 +738,8 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "rsync": WriteSpec(operands="last", all_with=_frozen("--remove-source-files"), recursive_with=_frozen("--delete", "--delete-before", "--delete-during", "--delete-after", "--delete-excluded", "--del"), value_options=_frozen("-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--exclude-from", "--include-from", "--files-from", "--chmod", "--rsync-path", "-T", "--temp-dir", "--partial-dir", "--log-file", "--backup-dir", "--suffix", "--compare-dest", "--copy-dest", "--link-dest"), abbreviations=False),
     "tar": WriteSpec(custom=_tar, value_options=_TAR_VALUES),
     "unzip": WriteSpec(custom=_unzip, value_options=_UNZIP_VALUES),
-    "curl": WriteSpec(operands="none", unread_operands=True, value_options=_frozen("-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "-X", "--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie", "-F", "--form", "-m", "--max-time", "-x", "--proxy", "-w", "--write-out", "--connect-timeout", "-r", "--range", "--retry", "-K", "--config", "--cacert", "--cert", "--key", "-E", "--json", "--url", "-T", "--upload-file"), target_options=_frozen("-o", "--output", "--output-dir", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc")),
-    "wget": WriteSpec(operands="none", unread_operands=True, value_options=_frozen("--user", "--password", "-t", "--tries", "-T", "--timeout", "-U", "--user-agent", "--header", "-e", "--execute", "-i", "--input-file", "--load-cookies", "--post-file", "--body-file", "--ca-certificate", "--certificate", "--private-key", "-Q", "--quota", "-w", "--wait", "-l", "--level", "-A", "--accept", "-R", "--reject", "--config"), target_options=_frozen("-O", "--output-document", "-P", "--directory-prefix", "-o", "--output-file", "-a", "--append-output", "--save-cookies", "--warc-file", "--rejected-log", "--hsts-file"), writes_cwd=True),
+    "curl": WriteSpec(operands="none", unread_operands=True, value_options=_frozen("-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "-X", "--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie", "-F", "--form", "-m", "--max-time", "-x", "--proxy", "-w", "--write-out", "--connect-timeout", "-r", "--range", "--retry", "-K", "--config", "--cacert", "--cert", "--key", "-E", "--json", "--url", "-T", "--upload-file"), target_options=_frozen("-o", "--output", "--output-dir", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc"), cwd_with=_frozen("-O", "--remote-name", "--remote-name-all")),
+    "wget": WriteSpec(operands="none", unread_operands=True, value_options=_frozen("--user", "--password", "-t", "--tries", "-T", "--timeout", "-U", "--user-agent", "--header", "-e", "--execute", "-i", "--input-file", "--load-cookies", "--post-file", "--body-file", "--ca-certificate", "--certificate", "--private-key", "-Q", "--quota", "-w", "--wait", "-l", "--level", "-A", "--accept", "-R", "--reject", "--config"), target_options=_frozen("-O", "--output-document", "-P", "--directory-prefix", "-o", "--output-file", "-a", "--append-output", "--save-cookies", "--warc-file", "--rejected-log", "--hsts-file"), writes_cwd=True, flags=_frozen("--hsts")),
     "chmod": WriteSpec(operands="all", first_is_not_a_file=True, unless_with=_frozen("--reference"), recursive_with=_frozen("-R", "--recursive")),
     "chown": WriteSpec(operands="all", first_is_not_a_file=True, unless_with=_frozen("--reference"), recursive_with=_frozen("-R", "--recursive")),
     "chgrp": WriteSpec(operands="all", first_is_not_a_file=True, unless_with=_frozen("--reference"), recursive_with=_frozen("-R", "--recursive")),
@@ -751,8 +782,9 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "ssh-agent": WriteSpec(operands="none", value_options=_frozen("-E", "-t", "-O", "-P"), target_options=_frozen("-a")),
     # Compressors replace their operands by compressed (or decompressed) files beside them, or with -k add them:
     # both write next to the operand. -c/--stdout, -l/--list and -t/--test only read.
-    # xz's --files/--files0 and zstd's --filelist read more operands from a file or stdin (stop 31).
-    **{name: WriteSpec(operands="all", value_options=_frozen("-S", "--suffix", "-T", "--threads", "-M", "--memlimit", "-F", "--format", "-o", "--output", "--filelist"), target_options=_frozen("-o", "--output"), not_with=_frozen("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"), list_options=_frozen("--files", "--files0", "--filelist")) for name in (
+    # xz's --files/--files0 and zstd's --filelist read more operands from a file or stdin (stop 31); each only its own
+    # (gunzip takes `--f` for --force, which a shared --filelist would make a list's value: review 31a)
+    **{name: WriteSpec(operands="all", value_options=_frozen("-S", "--suffix", "-T", "--threads", "-M", "--memlimit", "-F", "--format", "-o", "--output", *(("--filelist",) if name in _ZSTD_NAMES else ())), target_options=_frozen("-o", "--output"), not_with=_frozen("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"), list_options=_frozen("--files", "--files0") if name in _XZ_NAMES else _frozen("--filelist") if name in _ZSTD_NAMES else frozenset()) for name in (
         "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lz4", "unlz4", "lzip", "brotli", "pigz", "pbzip2", "compress", "uncompress")},
 }
 

@@ -115,8 +115,12 @@ _GDB = CodeRunner(
     options=_f(*(dash + name for dash in ("-", "--") for name in (
         "ex", "eval-command", "x", "command", "iex", "init-eval-command", "ix", "init-command",
         "eiex", "early-init-eval-command", "eix", "early-init-command",
+        # the data directory's python/gdb/__init__.py runs at start (review 31a)
+        "data-directory", "D",
     ))),
     long_only=True,
+    # gdb reads $HOME/.gdbinit and $XDG_CONFIG_HOME/gdb/gdbinit (review 31a: `HOME=$PWD gdb -batch` ran ./.gdbinit)
+    option_env=("HOME", "XDG_CONFIG_HOME"),
 )
 # wgetrc commands (`wget -e CMD`, any case, `-` and `_` ignored) whose value is a file wget writes (stop 31: `wget -e
 # dir_prefix=<main> URL` wrote there)
@@ -164,6 +168,9 @@ BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
     "tar": CodeRunner(option_env=("TAR_OPTIONS",)),
     "gtar": CodeRunner(option_env=("TAR_OPTIONS",)),
     "zip": CodeRunner(option_env=("ZIPOPT",)),
+    "unzip": CodeRunner(option_env=("UNZIP", "UNZIPOPT")),  # review 31a: `UNZIP='-d <main>' unzip a.zip`
+    "zipinfo": CodeRunner(option_env=("ZIPINFO", "ZIPINFOOPT")),
+    "split": CodeRunner(walk_options=_f("--filter")),  # review 31a: `split --filter=CMD f` runs CMD (as `sh -c`)
     **{name: CodeRunner(option_env=("XZ_OPT", "XZ_DEFAULTS")) for name in ("xz", "unxz", "xzcat", "lzma", "unlzma", "lzcat")},
     "rsync": CodeRunner(env=("RSYNC_RSH",)),
     "curl": CodeRunner(
@@ -314,6 +321,7 @@ def walked_code(command: ShellCommand, runner: CodeRunner) -> tuple[list[tuple[s
         if value is None:
             continue
         option, eq, attached = value.partition("=")
+        option = _unabbreviated(option, runner)  # `split --fil=CMD`, `man --pag=CMD`
         if not eq and len(value) > 2 and value[0] == "-" and value[1] != "-" and value[:2] in runner.walk_options:
             option, eq, attached = value[:2], "=", value[2:]
         if option not in runner.walk_options:
@@ -323,8 +331,23 @@ def walked_code(command: ShellCommand, runner: CodeRunner) -> tuple[list[tuple[s
         if code is None:
             reasons.append(f"`{name} {option}` runs a command only known at run time")
         else:
-            scripts.append((code, word.span[0]))
+            prelude = _split_file(command) if name == "split" else ""
+            at = word.raw.find(code)  # where the code's text starts in the word (after `--filter=` and a quote)
+            scripts.append((prelude + code, word.span[0] + max(at, 0) - len(prelude)))
     return scripts, reasons
+
+
+def _split_file(command: ShellCommand) -> str:
+    """split runs `--filter`'s command with $FILE set to each output's name, its prefix (the second operand, `x` by
+    default) and a suffix: walked after `FILE=<prefix>aa; ` (the corpora's `split --filter='gzip > $FILE.gz'`);
+    nothing when the prefix is only known at run time."""
+    import shlex
+
+    from .programs import BUILTIN_WRITERS, parse_argv
+
+    operands = parse_argv(command.words, command.values(), BUILTIN_WRITERS["split"]).operands
+    prefix = operands[1][1] if len(operands) > 1 else "x"
+    return "" if prefix is None else f"FILE={shlex.quote(prefix + 'aa')}; "
 
 
 def run_argv(command: ShellCommand, runner: CodeRunner) -> tuple[list[list[Word]], int] | None:
