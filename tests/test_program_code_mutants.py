@@ -70,7 +70,7 @@ UNWRAP_ROWS = {
     "tmux ls": None,
     # a variable's command (less has only walk_env) is marked as the environment's; an option's (man -P) is not
     "LESSOPEN='|cat %s' less f": ([], [("cat %s", 0, "/w", "less command", False, True, True, frozenset())], None),
-    "man -P 'cat -v' ls": ([], [("cat -v", 7, "/w", "man command", False, False, True, frozenset())], None),
+    "man -P 'cat -v' ls": ([], [("cat -v", 8, "/w", "man command", False, False, True, frozenset())], None),
     "less f": None,
     # code in a program's own language, walked in the cwd
     "sed -n 'e touch x' f": ([], [("touch x", 10, "/w", "sed code", False, False, True, frozenset())], None),

@@ -58,7 +58,7 @@ RUNNER_ROWS: dict[str, tuple] = {
     "MANPAGER='|Xcat' man ls": ([], ([("Xcat", 0)], []), None, []),
     "man $X -P cat ls": ([], ([("cat", 10)], []), None, []),
     "man -a -P cat ls": ([], ([("cat", 10)], []), None, []),
-    "man -Pw ls": ([], ([("w", 4)], []), None, []),
+    "man -Pw ls": ([], ([("w", 6)], []), None, []),
     "man -P- ls": ([], ([("-", 4)], []), None, []),
     "man -P cat": ([], ([("cat", 7)], []), None, []),
     # fd: -x after an operand
