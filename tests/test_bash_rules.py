@@ -2002,6 +2002,46 @@ REVIEW_31A_ROWS = [
 ]
 
 
+# Review 31b of e5f17f3..7c49d34 (each proven by a real run; all passed).
+REVIEW_31B_ROWS = [
+    ("wget -q -edir_prefix={MAIN} http://127.0.0.1:9/x", {"WG404"}),  # the value attached holds `=`
+    ("wget -qedir_prefix={MAIN} http://127.0.0.1:9/x", {"WG404"}),
+    ("curl -sKc=1 file:///etc/hostname", {"WG404"}),
+    ("XZ_OPT=--files=l tar -C src -cJf a.tar.xz README.md", {"WG404"}),  # tar runs xz
+    ("TAPE={MAIN}/x.tar tar -c README.md", {"WG404"}),
+    ("BZIP={MAIN}/bz tar -C src -cjf a.tar.bz2 README.md", {"WG404"}),
+    ("RSYNC_CONNECT_PROG='touch {MAIN}/x' rsync rsync://h/m/ x", {"WG404"}),
+    ("HOME=$PWD rsync -a README.md h:x", {"WG404"}),  # popt's aliases in $HOME/.popt
+    ("zip -q -m a2.zip --names-stdin < l", {"WG403"}),
+    ("zstd -q --filelists l", {"WG403"}),
+    ("scp -po 'ProxyCommand=touch {MAIN}/x' h:a b", {"WG401"}),
+    ("sftp -po 'ProxyCommand=touch {MAIN}/x' h", {"WG401"}),
+    ("scp -pF sshcfg x:a b", {"WG404"}),
+    ('sftp -S "$(cat f)" h', {"WG404"}),
+    ("sftp -D 'touch {MAIN}/x' h", {"WG401"}),
+    ("ssh -o '\"ProxyCommand\" touch {MAIN}/x' h true", {"WG401"}),
+    ("ssh-copy-id -f -i k -o 'ProxyCommand=touch {MAIN}/x' h", {"WG401"}),
+    ("ssh-copy-id -f -i k -F sshcfg x", {"WG404"}),
+    ("ssh -qE{MAIN}/log h true", {"WG406"}),
+    # its false denies
+    ("ssh h grep -F needle /var/log/x", "pass"),
+    ("ssh h tail -F /var/log/syslog", "pass"),
+    ("TAR_OPTIONS=--no-same-owner tar -C src -xf a.tar", "pass"),
+    ("XZ_OPT='-T0 -9' tar -cJf src/a.tar.xz README.md", "pass"),
+    ("XZ_OPT=-9 xz -k README.md", "pass"),
+    ("ZIPOPT=-q zip -r src/a.zip src", "pass"),
+    ("curl -sK /dev/null -o src/x file:///etc/hostname", "pass"),
+    ("wget -erobots=off -P src http://127.0.0.1:9/x", "pass"),
+    ("scp -pr README.md h:b", "pass"),
+    ("ssh -p 22 h true", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", REVIEW_31B_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_31B_ROWS])
+def test_review_31b(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
 @pytest.mark.parametrize("command,expected", REVIEW_31A_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_31A_ROWS])
 def test_review_31a(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)

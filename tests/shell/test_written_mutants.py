@@ -104,7 +104,7 @@ def test_a_powershell_script_is_given_its_words_and_each_parameters_colon_value(
 
 def test_the_paths_a_word_can_name() -> None:
     # the value of `--opt=V` is all after the first `=`; an attached value is a path only when it looks like one
-    table = {"--out=a=b": ["a=b"], "k=v=w": ["k=v=w", "v=w"], "-oXy": [], "-oX/y": ["X/y"], "-o~": ["~"], "-I.": ["."]}
+    table = {"--out=a=b": ["a=b"], "k=v=w": ["k=v=w", "v=w"], "-oXy": [], "-oX/y": ["X/y", "/y"], "-o~": ["~"], "-I.": ["."]}
     for value, expected in table.items():
         assert path_candidates(value) == expected, value
 

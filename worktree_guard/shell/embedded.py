@@ -720,24 +720,32 @@ def _option_code(words: list[Word], values: list[str | None], found: Embedded, l
 _SSH_CODE_OPTIONS = ("proxycommand", "localcommand", "knownhostscommand", "remotecommand")
 
 
-#: ssh's (and scp's, sftp's) short options that take a value: in a cluster of flags, the rest of the word or the next
-#: word is its value (`ssh -qo ProxyCommand=… h`: stop 31, it passed).
-_SSH_VALUE_LETTERS = "BbcDEeFIiJLlmOoPpQRSWw"
+#: The short options of ssh, scp, sftp and ssh-copy-id that take a value: in a cluster of flags, the rest of the word
+#: or the next word is its value (`ssh -qo ProxyCommand=… h`: stop 31; scp's -p, -B, -O are flags: review 31b).
+_SSH_VALUE_LETTERS = {"ssh": "BbcDEeFIiJLlmOoPpQRSWw", "scp": "cDFiJlPSoX", "sftp": "BbcDFiJlPRSsoX", "ssh-copy-id": "iopFt"}
+#: …and those whose value is a program it runs here (scp's and sftp's -S, sftp's -D: review 31b).
+_SSH_PROGRAM_LETTERS = {"scp": "S", "sftp": "SD"}
 
 
 def _ssh(command: ShellCommand, words: list[Word], values: list[str | None], found: Embedded) -> None:
     """`ssh -o ProxyCommand=…` (and LocalCommand, KnownHostsCommand) runs on this machine; `scp -S prog` too; a config
     file (`-F cfg`) may hold any of them, or `Match exec`, and is not read (`/dev/null` and `none` name no file)."""
     name = command.name
+    letters = _SSH_VALUE_LETTERS.get(name or "", _SSH_VALUE_LETTERS["ssh"])
+    programs = _SSH_PROGRAM_LETTERS.get(name or "", "")
+    operands = 0
     i = 1
     while i < len(values):
         value = values[i]
         i += 1
         if value is None or not value.startswith("-") or value.startswith("--"):
+            operands += 1
+            if name == "ssh" and operands > 1:
+                break  # the command ssh runs on the host begins (review 31b: `ssh h grep -F x f`)
             continue
         for j in range(1, len(value)):
             letter = value[j]
-            if letter not in _SSH_VALUE_LETTERS:
+            if letter not in letters:
                 continue
             if value[j + 1:]:
                 given, at = value[j + 1:], words[i - 1]
@@ -746,19 +754,19 @@ def _ssh(command: ShellCommand, words: list[Word], values: list[str | None], fou
                 i += 1
             else:
                 break
-            if given is None and (letter in "oF" or letter == "S" and name == "scp"):  # ssh's -S is a socket's path
+            if given is None and (letter in "oF" or letter in programs):  # ssh's -S is a socket's path
                 found.opaque.append(f"`{name} -{letter}` with a value only known at run time ({at.raw})")
             elif letter == "o":
                 _ssh_option(name, given, at, found)  # type: ignore[arg-type]
             elif letter == "F" and given not in ("/dev/null", "none"):
                 found.opaque.append(f"`{name} -F {given}` reads a config file worktree-guard does not read (its ProxyCommand, LocalCommand or Match exec run commands)")
-            elif letter == "S" and name == "scp":
+            elif letter in programs:
                 found.commands.append((given, _offset(at)))  # type: ignore[arg-type]
             break
 
 
 def _ssh_option(name: str | None, option: str, at: Word, found: Embedded) -> None:
-    match = re.match(r"\s*([A-Za-z]+)\s*(?:=\s*|\s+)(.*)$", option, re.S)
+    match = re.match(r"\s*\"?([A-Za-z]+)\"?\s*(?:=\s*|\s+)(.*)$", option, re.S)  # OpenSSH drops quotes (review 31b)
     key, setting = (match.group(1), match.group(2)) if match else (option, "")
     if key.lower() in _SSH_CODE_OPTIONS and setting:
         found.commands.append((setting, _offset(at)))

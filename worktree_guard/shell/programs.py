@@ -228,8 +228,9 @@ def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None]
     for option in spec.target_options & present:
         for word, value in argv.options[option]:
             targets.append(Target(word, value, option))
-    for option in spec.list_options & present:
-        targets.extend(Target(word, None, f"the files {option} lists") for word, _ in argv.options[option])
+    for option in present:
+        if any(option.startswith(listing) for listing in spec.list_options):  # zstd takes `--filelists` (review 31b)
+            targets.extend(Target(word, None, f"the files {option} lists") for word, _ in argv.options[option])
     for option in spec.cwd_with & present:
         # named after what it fetches, which may be any name (`.git`, `-t..`): review 31a
         targets.extend(Target(word, CWD, f"{option} names its file after the URL, in the current directory", recursive=True) for word, _ in argv.options[option])
@@ -579,7 +580,7 @@ _ZIP_VALUES = frozenset(("-b", "--temp-path", "-n", "--suffixes", "-P", "--passw
 
 
 _ZIP_PAIRS = {"-lf": "--logfile-path", "-la": "--log-append", "-li": "--log-info", "-tt": "--before-date", "-TT": "--unzip-command", "-sp": "--split-pause", "-sb": "--split-bell", "-sv": "--split-verbose", "-sf": "--show-files", "-su": "--show-unicode", "-ws": "--wild-stop-dirs", "-ll": "--from-crlf", "-FS": "--filesync", "-MM": "--must-match", "-UN": "--unicode", "-df": "--datafork", "-db": "--display-bytes", "-dc": "--display-counts", "-dd": "--display-dots", "-dg": "--display-globaldots", "-ds": "--dot-size", "-du": "--display-usize", "-dv": "--display-volume", "-nw": "--no-wild", "-sc": "--show-command", "-so": "--show-options", "-ic": "--case-insensitive"}
-_ZIP_SPEC = WriteSpec(value_options=_ZIP_VALUES, flags=frozenset({"--show-files"}), write_flags=frozenset({"--move", "--output-file", "--temp-path", "--logfile-path"}))
+_ZIP_SPEC = WriteSpec(value_options=_ZIP_VALUES, flags=frozenset({"--show-files"}), write_flags=frozenset({"--move", "--output-file", "--temp-path", "--logfile-path", "--names-stdin"}))
 
 
 def _zip(words: list[Word], values: list[str | None]) -> list[Target]:
@@ -601,7 +602,7 @@ def _zip(words: list[Word], values: list[str | None]) -> list[Target]:
         if present & {"-m", "--move"}:
             targets.extend(Target(w, v, "-m deletes it once archived", recursive=True) for w, v in argv.operands[1:])
             # `-@` reads the names of more files from stdin (stop 31: `zip -m a.zip -@ < list` deleted them)
-            targets.extend(Target(w, None, "-m deletes the files -@ reads from its input", recursive=True) for w, _ in argv.options.get("-@", []))
+            targets.extend(Target(w, None, "-m deletes the files -@ reads from its input", recursive=True) for w, _ in argv.options.get("-@", []) + argv.options.get("--names-stdin", []))
     return targets
 
 
@@ -853,7 +854,7 @@ CODE_FAMILIES = {
     "tar": "tar", "gtar": "tar", "bsdtar": "tar",
     "zip": "zip",
     "rsync": "rsync",
-    "ssh": "ssh", "scp": "ssh", "sftp": "ssh",
+    "ssh": "ssh", "scp": "ssh", "sftp": "ssh", "ssh-copy-id": "ssh",
 }
 #: The families whose code can write files (`sed 'w f'`, awk's `print > "f"`, an ed script's `w f`).
 WRITING_CODE_FAMILIES = frozenset({"sed", "awk", "ed", "ex"})

@@ -67,6 +67,9 @@ class CodeRunner:
     #: variables the program reads more options from, or a config file of them (`TAR_OPTIONS`, `ZIPOPT`, `WGETRC`,
     #: curl's `.curlrc` under CURL_HOME or HOME): set by the command, what they make it write or run is not read
     option_env: tuple[str, ...] = ()
+    #: a known value of an `option_env` variable whose every word matches this is harmless (`XZ_OPT=-9`,
+    #: `TAR_OPTIONS=--no-same-owner`: review 31b's false denies)
+    safe_env_words: str | None = None
     #: options naming a file of more options (`curl -K F`, `wget --config F`), which the guard does not read
     option_files: frozenset[str] = frozenset()
     #: its short options cluster as getopt's do (`wget -qe CMD`): a code option may end a cluster of flags
@@ -126,6 +129,12 @@ _GDB = CodeRunner(
 # dir_prefix=<main> URL` wrote there)
 _WGETRC_OUTPUTS = ("outputdocument", "dirprefix", "logfile", "savecookies", "warcfile", "warctempdir", "rejectedlog", "hstsfile")
 _WGETRC_OUTPUT = r"(?i)^\s*(" + "|".join("[-_]*".join(name) for name in _WGETRC_OUTPUTS) + r")[-_]*\s*="
+#: Words of a compressor's options that name no file and run nothing (`-9`, `-T0`, `--threads=4`).
+_SAFE_COMPRESSOR_WORDS = r"-[0-9]+e?|-e|-T\d+|-M[\w.%]+|-[vqkf]+|--(threads=\d+|memlimit[-\w]*=[\w.%]+|check=\w+|fast|best|extreme|verbose|quiet|keep|force|sparse|rsyncable|long(=\d+)?)"
+_TAR = CodeRunner(
+    option_env=("TAR_OPTIONS", "TAPE", "XZ_OPT", "XZ_DEFAULTS", "BZIP", "BZIP2"),
+    safe_env_words=_SAFE_COMPRESSOR_WORDS + r"|-[vkpsmhoSOz]+|--(no-same-owner|no-same-permissions|same-owner|numeric-owner|verbose|totals|warning=[\w-]+|owner=[\w.-]+|group=[\w.-]+|mode=[\w+=,-]+|sort=\w+|format=\w+|no-overwrite-dir|keep-old-files|skip-old-files|overwrite|one-file-system|exclude-vcs|exclude-vcs-ignores|wildcards|no-wildcards|anchored|ignore-case)",
+)
 _FD = CodeRunner(argv_options=_f("-x", "--exec", "-X", "--exec-batch"), placeholders=("{}", "{/}", "{//}", "{.}", "{/.}"))
 # value_options: a word only known at run time given as one of these is its value, no option (stop 30); not -j or -l,
 # whose value is optional: `make -j "$N"` with N=--eval=… reads an option
@@ -165,14 +174,18 @@ BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
     "fdfind": _FD,
     # programs that read more options from the environment or a file (stop 31: `TAR_OPTIONS=--directory=<main> tar
     # -xf a.tar`, `curl -K cfg URL` with `output = <main>/x` in cfg, `RSYNC_RSH=cmd rsync …` each passed)
-    "tar": CodeRunner(option_env=("TAR_OPTIONS",)),
-    "gtar": CodeRunner(option_env=("TAR_OPTIONS",)),
-    "zip": CodeRunner(option_env=("ZIPOPT",)),
+    # tar reads TAPE (its archive when no -f) and hands XZ_OPT, XZ_DEFAULTS, BZIP, BZIP2 to the compressor it runs
+    # (review 31b: `XZ_OPT=--files=l tar -cJf …` compressed l's files beside them)
+    "tar": _TAR,
+    "gtar": _TAR,
+    "zip": CodeRunner(option_env=("ZIPOPT",), safe_env_words=r"-[0-9qrvyDXjJ]+"),
     "unzip": CodeRunner(option_env=("UNZIP", "UNZIPOPT")),  # review 31a: `UNZIP='-d <main>' unzip a.zip`
     "zipinfo": CodeRunner(option_env=("ZIPINFO", "ZIPINFOOPT")),
     "split": CodeRunner(walk_options=_f("--filter")),  # review 31a: `split --filter=CMD f` runs CMD (as `sh -c`)
-    **{name: CodeRunner(option_env=("XZ_OPT", "XZ_DEFAULTS")) for name in ("xz", "unxz", "xzcat", "lzma", "unlzma", "lzcat")},
-    "rsync": CodeRunner(env=("RSYNC_RSH",)),
+    **{name: CodeRunner(option_env=("XZ_OPT", "XZ_DEFAULTS"), safe_env_words=_SAFE_COMPRESSOR_WORDS) for name in ("xz", "unxz", "xzcat", "lzma", "unlzma", "lzcat")},
+    **{name: CodeRunner(option_env=("BZIP", "BZIP2"), safe_env_words=_SAFE_COMPRESSOR_WORDS) for name in ("bzip2", "bunzip2", "bzcat")},
+    # rsync runs RSYNC_RSH and RSYNC_CONNECT_PROG, and popt reads aliases from $HOME/.popt (review 31b)
+    "rsync": CodeRunner(env=("RSYNC_RSH", "RSYNC_CONNECT_PROG"), option_env=("HOME",)),
     "curl": CodeRunner(
         option_files=_f("-K", "--config"),
         option_env=("CURL_HOME", "XDG_CONFIG_HOME", "HOME"),
@@ -207,6 +220,8 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
             reasons.append(f"`{name}` runs the command in ${variable}")
     for variable in runner.option_env:
         present, value = command.env(variable)
+        if value is not None and runner.safe_env_words is not None and all(re.fullmatch(runner.safe_env_words, word) for word in value.split()):
+            continue
         if present and not (variable == "HOME" and value == command.home):  # the agent's own HOME is its environment
             reasons.append(f"`{name}` reads more options from ${variable} (or a config file there), which this command sets: what they make it write or run is not read")
     if LESSKEY_VARIABLES[0] in runner.env:
@@ -221,13 +236,15 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
             continue
         option, eq, attached = value.partition("=")
         option = _unabbreviated(option, runner)
-        if not eq and len(value) > 2 and value[0] == "-" and value[1] != "-" and value[:2] in runner.options | runner.stdin_files:
-            option, attached = value[:2], value[2:]  # `-f/dev/stdin`, `-Pcat`
-        elif not eq and len(value) > 2 and value[0] == "-" and value[1] != "-" and (runner.attached_options or runner.short_clusters):
+        # a short option's attached value may hold `=` (review 31b: `wget -edir_prefix=…`, `curl -Kc=1`)
+        short = len(value) > 2 and value[0] == "-" and value[1] != "-" and (not eq or not runner.long_only)
+        if short and value[:2] in runner.options | runner.stdin_files | runner.coded_options | runner.option_files:
+            option, eq, attached = value[:2], "", value[2:]  # `-f/dev/stdin`, `-Pcat`
+        elif short and (runner.attached_options or runner.short_clusters):
             for k in range(1, len(value)):  # a cluster of flags before it (`make -kE'…'`: review 30c; `wget -qe …`)
                 letter = "-" + value[k]
                 if letter in runner.options | runner.stdin_files | runner.coded_options | runner.option_files:
-                    option, attached = letter, value[k + 1:]
+                    option, eq, attached = letter, "", value[k + 1:]
                     break
                 if letter in runner.value_options | runner.attached_options:
                     break
@@ -246,7 +263,7 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
             given = attached if attached else (values[i + 1] if i + 1 < len(values) else None)
             if given is None or pattern.search(given):
                 reasons.append(f"`{name} {option}` {runner.coded_reason}")
-        if option in runner.option_files:
+        if option in runner.option_files and (attached if attached else (values[i + 1] if i + 1 < len(values) else None)) != "/dev/null":
             reasons.append(f"`{name} {option}` reads more options from a file the guard does not read: they may say where it writes or what it runs")
         if option in runner.stdin_files:
             given = attached if attached else (values[i + 1] if i + 1 < len(values) else None)

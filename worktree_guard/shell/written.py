@@ -274,7 +274,12 @@ def path_candidates(value: str) -> list[str]:
         if eq:
             return [rest] if rest else []
         if len(value) > 2 and value[1] != "-" and (value[2] in "/~." or "/" in value[2:]):
-            return [value[2:]]  # `-o/x`, `-o../x`, `-Isub/dir`: an attached value that names a path
+            found = [value[2:]]  # `-o/x`, `-o../x`, `-Isub/dir`: an attached value that names a path
+            # …or after a cluster of flags (review 31b: `ssh -qE/<main>/log`): from the first `/`, `~` or `.`
+            start = next((k for k in range(3, len(value)) if value[k] in "/~." and value[k - 1].isalpha()), None)
+            if start is not None:
+                found.append(value[start:])
+            return found
         return []
     key, eq, rest = value.partition("=")
     if eq and key and (key.replace("_", "a").replace("-", "a").replace(".", "a").isalnum()) and rest:
