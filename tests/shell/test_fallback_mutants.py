@@ -46,7 +46,7 @@ SHFMT_ROWS = [
     "case x in a) ;& b) ;;& esac", "case x in a) ;; b) c;;& esac", "case x in a|b) ;; esac", "case x in esac",
     # backquotes with backslashes, nested
     "echo `ls \\`pwd\\``", "echo `a \\$b`", "echo `echo \\\\`", "echo `a`; echo `b \\\\ c`", "echo \"`a \\$b`\"",
-    "echo `a; b \\$c`", "echo `\\`a\\`; b`", "echo `a \\x`", "x=`a \\$b`", "echo $(echo `a \\$b`)", "echo `a\\",
+    "echo `a; b \\$c`", "echo `\\`a\\`; b`", "echo `a \\x`", "echo `a \\X \\$b`", "x=`a \\$b`", "echo $(echo `a \\$b`)", "echo `a\\",
     # process substitution inside ${…}, parameters
     "echo ${x:-<(ls)}", "echo ${x:->(ls)}", "echo ${x:-$(ls)}", "echo ${x:-a<b}", "echo ${x:-\"<(a)\"}", "echo ${#x}",
     "echo ${x/a/$(b)}", "echo ${x[$(a)]}", "echo \"${x:-`a`}\"",
@@ -89,6 +89,68 @@ def _readings() -> dict[str, Any]:
 @pytest.mark.parametrize("command", ROWS)
 def test_reading(command: str) -> None:
     assert reading(command) == _readings()[command]
+
+
+def test_the_default_offset() -> None:
+    assert fallback.parse_with_shfmt("ls x").body[0].words[1].span == (3, 4)
+
+
+class _Done:
+    def __init__(self, returncode: int, stdout: bytes, stderr: bytes = b"") -> None:
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+def test_how_shfmt_is_run_and_its_failures(monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+
+    calls: list[tuple[Any, dict[str, Any]]] = []
+    answer: list[Any] = [_Done(0, b'{"Type": "File"}')]
+
+    def fake(args: Any, **kwargs: Any) -> Any:
+        calls.append((args, kwargs))
+        if isinstance(answer[0], BaseException):
+            raise answer[0]
+        return answer[0]
+
+    monkeypatch.setattr(subprocess, "run", fake)
+    assert fallback.run_shfmt("é") == {"Type": "File"}
+    assert calls == [([fallback.shfmt_path(), "-ln", "bash", "--to-json"], {"input": "é".encode(), "capture_output": True, "timeout": 15.0, "cwd": "/"})]
+
+    def failure(*given: Any) -> str:
+        answer[0] = given[0]
+        with pytest.raises(fallback.FallbackError) as info:
+            fallback.run_shfmt("x")
+        return f"{type(info.value).__name__}: {info.value}"
+
+    assert failure(subprocess.TimeoutExpired("shfmt", 15)) == "FallbackTimeout: shfmt took over 15.0 s"
+    assert failure(_Done(1, b"", b" 1:2: bad \xff thing \n")) == "FallbackError: 1:2: bad \ufffd thing"
+    assert failure(_Done(2, b"", b"  ")) == "FallbackError: exit 2"
+    assert failure(_Done(0, b"[]")) == "FallbackError: unexpected shfmt output"
+    assert failure(_Done(0, b'{"Type": "Stmt"}')) == "FallbackError: unexpected shfmt output"
+    assert failure(_Done(0, b"{}")) == "FallbackError: unexpected shfmt output"
+    monkeypatch.setattr(fallback, "shfmt_path", lambda: None)
+    assert failure(_Done(0, b"{}")) == "FallbackError: shfmt (PyPI shfmt-py) is not installed beside this interpreter"
+
+
+def test_shfmt_is_an_executable_file_beside_the_interpreter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sysconfig
+
+    scripts, beside = tmp_path / "scripts", tmp_path / "bin"
+    (scripts / "shfmt").mkdir(parents=True)  # a directory of that name is no program
+    beside.mkdir()
+    monkeypatch.setattr(sysconfig, "get_path", lambda name: str(scripts))
+    monkeypatch.setattr(sys, "executable", str(beside / "python"))
+    assert fallback.shfmt_path() is None
+    (beside / "shfmt").write_text("#!/bin/sh\n")
+    assert fallback.shfmt_path() is None  # not executable
+    (beside / "shfmt").chmod(0o755)
+    assert fallback.shfmt_path() == str(beside / "shfmt")
+    (scripts / "shfmt").rmdir()
+    (scripts / "shfmt").write_text("#!/bin/sh\n")
+    (scripts / "shfmt").chmod(0o755)
+    assert fallback.shfmt_path() == str(scripts / "shfmt")
+    monkeypatch.setattr(sysconfig, "get_path", lambda name: "")
+    assert fallback.shfmt_path() == str(beside / "shfmt")
 
 
 def test_rows_are_all_read() -> None:
