@@ -68,6 +68,16 @@ SHFMT_ROWS = [
     "echo é; ls ü", "echo 😀 $(ls)", "echo 'é' > \"ü\"", "é=1 ls", "cat <<E\né\nE", "echo \u00e9\u00e9 `a \\$b`",
     # statements without a command
     "> f", "2>&1", "x=1", "x=1 > f", "{ > f; }",
+    # chains: a negated one is not flattened into the next; `|&` and `||` on the left
+    "! a && b || c", "! a | b | c && d", "a |& b |& c", "a || b && c", "a || b || c", "a |& b | c",
+    # redirections of every kind of command
+    "((x)) > f", "[[ -f x ]] 2>/dev/null", "declare x=1 > f", "let x=1 > f", "coproc ls > f", "f() { a; } > f",
+    "time ls > f", "for x in a; do b; done > f", "case x in a) b;; esac 2> f",
+    # empty bodies
+    "while a; do\ndone", "if a; then\nfi", "( )", "{ }", "f() { }", "case x in a) # c\n;; esac", "for x; do\ndone",
+    # coproc: an fd word, upper-case, `<`, before assignments
+    "coproc {FD}>f ls", "coproc 2<f ls", "coproc 2>/dev/null X=1 ls", "coproc A=1 B=2 C=3 ls", "coproc >f",
+    "coproc {fd}<f X=1 ls",
 ]
 
 ROWS = list(dict.fromkeys([*BASHLEX_ROWS, *SHFMT_ROWS]))
