@@ -78,6 +78,9 @@ SHFMT_ROWS = [
     # coproc: an fd word, upper-case, `<`, before assignments
     "coproc {FD}>f ls", "coproc 2<f ls", "coproc 2>/dev/null X=1 ls", "coproc A=1 B=2 C=3 ls", "coproc >f",
     "coproc {fd}<f X=1 ls",
+    # process substitution text in double quotes, outside `${…}`; more redirections
+    'echo "<(a)" ">(b)"', "echo '<(a)'", "for ((;;)); do c; done > f", "function f { a; } 2>&1", "time { a; } > f",
+    "coproc { ls; } > f", "coproc n { ls; } 2>&1", "f() ( a ) > f",
 ]
 
 ROWS = list(dict.fromkeys([*BASHLEX_ROWS, *SHFMT_ROWS]))
