@@ -233,6 +233,32 @@ ROWS: list[str] = [
     "scp -S prog a h:b", "scp -S \"$(c)\" a h:b", "scp -S", "ssh -S sock host", "sftp -S prog h", "scp -o ProxyCommand=c a h:b",
     "sftp -o ProxyCommand=c h", "scp -S prog -o ProxyCommand=c a h:b", "ssh host \"$(c)\"", "ssh \"$(c)\" host", "ssh -p \"$(c)\" host",
     "ssh -- \"$(c)\" host", "ssh host -o ProxyCommand=c", "ssh", "ssh -S", "scp -So a h:b", "ssh -vo ProxyCommand=c host",
+    # -- phase 16: rows added for the mutants the first screening left
+    "sed -ee f", "sed --expression=p -e 'w out' f", "sed -ep -e 'w out' f", "sed -e 'w a' -e", "sed p -e 'w out' f",
+    "gsed 's/a/b/e' f", "sed '/w/' f", "sed 'w x\ns' f", "sed 's/w/\\/' f", "sed '/a\\//w out' f", "sed '\\\na\nw out' f",
+    "sed 'sXwXbX' f", "sed 's//b/w out' f", "sed 'w x\n\\' f", "sed '//w out' f", "sed '1,Xw out' f", "sed '1, /x/w out' f",
+    "sed 'X;w out' f", "sed '1Xw out' f", "sed 'a one\\\n\nw out' f", "sed 'bX;w out' f", "sed 's/a/b/Xw out' f",
+    "sed 's/a/b/wout' f", "sed 'w x\ny' f", "sed 'lX;w out' f",
+    "awk -e 'BEGIN{system(\"c\")}' \"$(c)\"", "awk -- '-1{system(\"c\")}' f", "awk -e 'BEGIN{system(\"c\")}'", "gawk '{system($0)}'",
+    "awk '{x = a / 2; system(\"c\"); y = 1 / 3}'", "awk '{x = 1 / 2; system(\"c\"); y = 1 / 3}'",
+    "awk '{x = \"s\" / 2; system(\"c\"); y = 1 / 3}'", "awk '{x = (a) / 2; system(\"c\"); y = 1 / 3}'",
+    "awk '{x = a[1] / 2; system(\"c\"); y = 1 / 3}'", "awk '{x = $/ 2; system(\"c\"); y = 1 / 3}'",
+    "awk '{x = /a/ / 2; system(\"c\"); y = 1 / 3}'", "awk '{x = i++ / 2; system(\"c\"); y = 1 / 3}'",
+    "awk '{x = i-- / 2; system(\"c\"); y = 1 / 3}'", "awk '{x = a\n/ 2; system(\"c\"); y = 1 / 3}'",
+    "awk '{x = a #c\n/ 2; system(\"c\"); y = 1 / 3}'",
+    "awk '//{system(\"c\")}'", "awk '{system(\"c\")} /x'", "awk '/\\/{system(\"c\")}/'", "awk '/\\//{system(\"c\")}'",
+    "awk '/[/]{system(\"c\")}/'", "awk 'x[1] ~ /[/]/ {system(\"c\")}'", "awk '/[/]/ {a[1]; system(\"c\")}'", "awk 'x[1] ~ /[a/]{system(\"c\")}/'", "awk '/[]/{system(\"c\")}'",
+    "awk '/a/system(\"c\")'", "awk '{print 1 {y > \"f\"}}'", "awk '{print 1} y > \"f\"'", "awk 'system(\"c\")'", "awk 'system(\"c\"'",
+    "awk '| getline \"c\"'", "awk '\"c\" | getline x + 1'", "awk '1 \"c\" | getline'", "awk '{}\"c\" | getline'",
+    "red f <<< 'call x'", "ed f <<< 'Xw x'", "ed f <<< 'wq /m/x'", "ex -s f <<< 'write /m/x'",
+    "ed f <<'E'\na\nt\nw x\n.\nw y\nE", "ed f <<'E'\na\n.\nw y\nE", "ed f <<'E'\n\nw x\nE", "ed f <<'E'\nX\nw y\nE",
+    "ed f <<'E'\nA\nw y\nE", "ed f <<'E'\nab\nw y\nE", "ed f <<'E'\na1\nw x\n.\nw y\nE", "ed f <<'E'\n!c\nw y\nE",
+    "ed f <<'E'\nw x\nw y\nE", "ed f <<'E'\n1a\nw x\n.\nw y\nE", "ed f <<'E'\ni\nw x\n.\nw y\nE", "ed f <<'E'\nc\nw x\n.\nw y\nE",
+    "vim -es f <<< '!c'", "vim -es f <<< 'w !c'", ": ; vim -es f <<< '!c'", "vim -e --startuptime t f <<< 'w x'",
+    "vi -es f <<< 'call x'", "vim \"$(c)\" -c x f",
+    "tar -cf a -b 20 --checkpoint-action exec=x", "zip -qb -TT x a.zip f", "rsync -aT -e ssh a h:b", "tar -xf a --to-command=a=b",
+    "tar -c -f -I x .", "tar -cvI x", "tar -cvf a.tar -I x .", "tar -cvI x -I y", "tar -I x -I y .",
+    "ssh -o \"$(c)\" -o ProxyCommand=c h", "scp a -S prog",
 ]
 
 #: (source, the state it runs in): a cwd not known, variables set before it, what the command wrote earlier.
@@ -255,7 +281,10 @@ FILE_ROWS: list[str] = [
     "awk -f p.awk f", "awk -fp.awk f", "awk --file=p.awk f", "awk --file p.awk f", "awk -f p.awk '{system(\"b\")}' f",
     "awk -f none.awk f", "awk -f dir f", "awk -f big.sed f", "awk -f bad.awk f", "awk -E p.awk f", "awk --exec=p.awk f",
     "awk -f p.awk -f p.awk f", "awk -e 'BEGIN{system(\"a\")}' -f p.awk f", "awk -f {D}/p.awk f",
+    "awk -fq f", "sed -f /X{D}/s.sed f", "sed -f /proc/self/root{D}/s.sed f", "sed -f ver f", "awk -f ver f", "sed -f shm f",
 ]
+#: FILE_ROWS run where the cwd is not known: an absolute path is still read.
+NO_CWD_ROWS: list[str] = ["sed -f {D}/s.sed f", "sed -f s.sed f"]
 #: FILE_ROWS whose script the command itself wrote before (state.written): not read, since not known at check time.
 WRITTEN_ROWS: list[str] = ["sed -f s.sed f", "awk -f p.awk f", "sed -f sub/../s.sed f"]
 
@@ -267,7 +296,7 @@ def script_files(directory: Path) -> None:
     (directory / "sub").mkdir()
     os.mkfifo(directory / "fifo")
     (directory / "big.sed").write_text("w big\n" + "#" * MAX_SCRIPT_FILE)
-    (directory / "limit.sed").write_text(("w limit\n" + "#" * MAX_SCRIPT_FILE)[:MAX_SCRIPT_FILE])
+    (directory / "limit.sed").write_text("#" * (MAX_SCRIPT_FILE - len("\nw limit")) + "\nw limit")
     (directory / "over.sed").write_text(("w over\n" + "#" * MAX_SCRIPT_FILE)[: MAX_SCRIPT_FILE + 1])
     (directory / "bad.sed").write_bytes(b"w bad\xff\n")
     (directory / "bad.awk").write_bytes(b'BEGIN{system("a\xffb")}\n')
@@ -276,6 +305,11 @@ def script_files(directory: Path) -> None:
     (directory / "link").symlink_to("s.sed")
     (directory / "dangling").symlink_to("nowhere.sed")
     (directory / "stdin").symlink_to("/dev/stdin")
+    (directory / "q").write_text('BEGIN { system("q") }')
+    (directory / "ver").symlink_to("/proc/version")  # a regular file under /proc, through a link
+    # a regular file under /dev, through a link: /dev/shm is the one place there that can hold one
+    shm_file(directory).write_text("w shm\n")
+    (directory / "shm").symlink_to(shm_file(directory))
 
 
 def commands(directory: Path) -> list[tuple[str, ShellCommand]]:
@@ -285,6 +319,7 @@ def commands(directory: Path) -> list[tuple[str, ShellCommand]]:
     d = str(directory)
     out += [(f"file: {source}", step(source.replace("{D}", d), cwd=d)) for source in FILE_ROWS]
     written = [os.path.realpath(os.path.join(d, "s.sed")), os.path.realpath(os.path.join(d, "p.awk"))]
+    out += [(f"no cwd: {source}", step(source.replace("{D}", d), cwd=None)) for source in NO_CWD_ROWS]
     out += [(f"written: {source}", step(source, cwd=d, written=written)) for source in WRITTEN_ROWS]
     out += [(f"written unknown: {source}", step(source, cwd=d, written=["/elsewhere", None])) for source in WRITTEN_ROWS]
     return out
@@ -295,14 +330,21 @@ def normal(reading: list, directory: Path) -> list:
     return json.loads(json.dumps(reading).replace(json.dumps(str(directory))[1:-1], "{D}"))
 
 
+def shm_file(directory: Path) -> Path:
+    return Path("/dev/shm") / f"wg-embedded-{directory.name}.sed"
+
+
 def test_what_embedded_finds(tmp_path: Path) -> None:
     script_files(tmp_path)
-    expected = json.loads(READINGS.read_text())
-    rows = commands(tmp_path)
-    keys = [key for key, _ in rows]
-    assert len(set(keys)) == len(keys) and set(keys) == set(expected), "rows and readings differ: run with --write"
-    for key, command in rows:
-        assert normal(reading_of(command), tmp_path) == expected[key], key
+    try:
+        expected = json.loads(READINGS.read_text())
+        rows = commands(tmp_path)
+        keys = [key for key, _ in rows]
+        assert len(set(keys)) == len(keys) and set(keys) == set(expected), "rows and readings differ: run with --write"
+        for key, command in rows:
+            assert normal(reading_of(command), tmp_path) == expected[key], key
+    finally:
+        shm_file(tmp_path).unlink()
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
@@ -310,7 +352,10 @@ if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
 
     with tempfile.TemporaryDirectory() as scratch:
         script_files(Path(scratch))
-        got = {key: normal(reading_of(command), Path(scratch)) for key, command in commands(Path(scratch))}
+        try:
+            got = {key: normal(reading_of(command), Path(scratch)) for key, command in commands(Path(scratch))}
+        finally:
+            shm_file(Path(scratch)).unlink()
     lines = [f" {json.dumps(key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}" for key, value in got.items()]
     READINGS.write_text("{\n" + ",\n".join(lines) + "\n}\n")
     print(f"{len(got)} readings written to {READINGS}")
