@@ -12,6 +12,12 @@ The rows are the commands of the other tests that run one of these programs, and
 unpinned: each option form (`-eX`, `-e X`, `--expression=X`, a cluster, a prefix of a long option), each sed
 command and address, each awk token that ends a print or starts a command, each ed verb, and the script files
 `sed -f` and `awk -f` read at check time (`FILE_ROWS`, in a directory of their own).
+
+The readings pin what the code does, right or wrong. Some rows pin fail-opens found in phase 16 and reported, not
+fixed (docs/testing.md, "Phase 16 (issue 13): shell/embedded"): a fix changes their readings, which is then the
+diff to read. `sed -- 'w out' f` and `sed -n -- 'w out' f` find nothing (the script after `--` is not read);
+`sed -nf s f` reads `s` as the script instead of the file's (a cluster ending in `f`); `ed f <<< 'wq /m/x'` and
+`ex -s f <<< 'write /m/x'` write to `q /m/x` and `rite /m/x` (the `w` of the verb list matches first).
 """
 
 from __future__ import annotations
