@@ -13,11 +13,9 @@ unpinned: each option form (`-eX`, `-e X`, `--expression=X`, a cluster, a prefix
 command and address, each awk token that ends a print or starts a command, each ed verb, and the script files
 `sed -f` and `awk -f` read at check time (`FILE_ROWS`, in a directory of their own).
 
-The readings pin what the code does, right or wrong. Some rows pin fail-opens found in phase 16 and reported, not
-fixed (docs/testing.md, "Phase 16 (issue 13): shell/embedded"): a fix changes their readings, which is then the
-diff to read. `sed -- 'w out' f` and `sed -n -- 'w out' f` find nothing (the script after `--` is not read);
-`sed -nf s f` reads `s` as the script instead of the file's (a cluster ending in `f`); `ed f <<< 'wq /m/x'` and
-`ex -s f <<< 'write /m/x'` write to `q /m/x` and `rite /m/x` (the `w` of the verb list matches first).
+The readings pin what the code does, right or wrong. The rows under `# -- fail-opens` pin the fail-opens found in
+phase 16 and reported, not fixed (docs/testing.md, "Phase 16 (issue 13): shell/embedded"): a fix changes their
+readings, which is then the diff to read.
 """
 
 from __future__ import annotations
@@ -265,6 +263,15 @@ ROWS: list[str] = [
     "tar -cf a -b 20 --checkpoint-action exec=x", "zip -qb -TT x a.zip f", "rsync -aT -e ssh a h:b", "tar -xf a --to-command=a=b",
     "tar -c -f -I x .", "tar -cvI x", "tar -cvf a.tar -I x .", "tar -cvI x -I y", "tar -I x -I y .",
     "ssh -o \"$(c)\" -o ProxyCommand=c h", "scp a -S prog",
+    # -- fail-opens (phase 16, reported): each of these finds less than the program writes or runs
+    "sed -- 'w /m/x' f", "sed -- '1e touch /m/y' f", "sed -e p -ne 'w /m/x' f",  # the script after `--`; `-ne` after a script
+    "ed -s f <<< 'wq /m/x'", "ex -s f <<< 'saveas /m/x'", "vim -es f <<< 'wq /m/x'",  # read as `w q /m/x`, `sav eas /m/x`
+    "zip -q -T -TT'touch /m/x' z.zip f", "zip -q -T -qTT 'touch /m/x' z.zip f",  # -TT attached or in a cluster
+    "ssh -vo ProxyCommand='touch /m/x' host",  # -o in a cluster
+    "vim -e f <<< 'w! /m/x'", "vim -u evil.vim -es f <<< q",  # Ex mode without -s reads stdin; -u sources a file
+    "ex \"$(printf %s -c)\" 'w! /m/x' f <<< q",  # no check of built words for ex
+    "gawk -i ./evil.awk 'BEGIN{}'",  # -i includes source code, like -f
+    "vim -es f <<< 'w /m/x'",  # found, but embedded_writes gives the write table nothing for vim
 ]
 
 #: (source, the state it runs in): a cwd not known, variables set before it, what the command wrote earlier.
@@ -287,6 +294,7 @@ FILE_ROWS: list[str] = [
     "awk -f p.awk f", "awk -fp.awk f", "awk --file=p.awk f", "awk --file p.awk f", "awk -f p.awk '{system(\"b\")}' f",
     "awk -f none.awk f", "awk -f dir f", "awk -f big.sed f", "awk -f bad.awk f", "awk -E p.awk f", "awk --exec=p.awk f",
     "awk -f p.awk -f p.awk f", "awk -e 'BEGIN{system(\"a\")}' -f p.awk f", "awk -f {D}/p.awk f",
+    "sed -nf s.sed f", "sed -sf link f",  # fail-opens: a cluster ending in `f` reads its value as the script
     "awk -fq f", "sed -f /X{D}/s.sed f", "sed -f /proc/self/root{D}/s.sed f", "sed -f ver f", "awk -f ver f", "sed -f shm f",
 ]
 #: FILE_ROWS run where the cwd is not known: an absolute path is still read.
