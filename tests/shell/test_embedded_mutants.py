@@ -345,7 +345,8 @@ def normal(reading: list, directory: Path) -> list:
 
 
 def shm_file(directory: Path) -> Path:
-    return Path("/dev/shm") / f"wg-embedded-{directory.name}.sed"
+    """The script under /dev/shm, one per process and directory (runs side by side must not share it)."""
+    return Path("/dev/shm") / f"wg-embedded-{os.getpid()}-{directory.name}.sed"
 
 
 def test_what_embedded_finds(tmp_path: Path) -> None:
