@@ -295,7 +295,7 @@ FILE_ROWS: list[str] = [
     "awk -f none.awk f", "awk -f dir f", "awk -f big.sed f", "awk -f bad.awk f", "awk -E p.awk f", "awk --exec=p.awk f",
     "awk -f p.awk -f p.awk f", "awk -e 'BEGIN{system(\"a\")}' -f p.awk f", "awk -f {D}/p.awk f",
     "sed -nf s.sed f", "sed -sf link f",  # fail-opens: a cluster ending in `f` reads its value as the script
-    "awk -fq f", "sed -f /X{D}/s.sed f", "sed -f /proc/self/root{D}/s.sed f", "sed -f ver f", "awk -f ver f", "sed -f shm f",
+    "awk -fq f", "sed -f /X{D}/s.sed f", "sed -f {SHM} f", "sed -f /proc/self/root{D}/s.sed f", "sed -f ver f", "awk -f ver f", "sed -f shm f",
 ]
 #: FILE_ROWS run where the cwd is not known: an absolute path is still read.
 NO_CWD_ROWS: list[str] = ["sed -f {D}/s.sed f", "sed -f s.sed f"]
@@ -324,6 +324,7 @@ def script_files(directory: Path) -> None:
     # a regular file under /dev, through a link: /dev/shm is the one place there that can hold one
     shm_file(directory).write_text("w shm\n")
     (directory / "shm").symlink_to(shm_file(directory))
+    shm_link(directory).symlink_to(directory / "s.sed")  # under /dev, to a file that is not
 
 
 def commands(directory: Path) -> list[tuple[str, ShellCommand]]:
@@ -331,7 +332,7 @@ def commands(directory: Path) -> list[tuple[str, ShellCommand]]:
     out = [(source, step(source)) for source in ROWS]
     out += [(f"{source} @ {json.dumps(state, sort_keys=True, default=sorted)}", step(source, **state)) for source, state in STATE_ROWS]
     d = str(directory)
-    out += [(f"file: {source}", step(source.replace("{D}", d), cwd=d)) for source in FILE_ROWS]
+    out += [(f"file: {source}", step(source.replace("{D}", d).replace("{SHM}", str(shm_link(directory))), cwd=d)) for source in FILE_ROWS]
     written = [os.path.realpath(os.path.join(d, "s.sed")), os.path.realpath(os.path.join(d, "p.awk"))]
     out += [(f"no cwd: {source}", step(source.replace("{D}", d), cwd=None)) for source in NO_CWD_ROWS]
     out += [(f"written: {source}", step(source, cwd=d, written=written)) for source in WRITTEN_ROWS]
@@ -341,12 +342,22 @@ def commands(directory: Path) -> list[tuple[str, ShellCommand]]:
 
 def normal(reading: list, directory: Path) -> list:
     """A reading with the scripts' directory written as {D} (FILE_ROWS give it in reasons)."""
-    return json.loads(json.dumps(reading).replace(json.dumps(str(directory))[1:-1], "{D}"))
+    text = json.dumps(reading).replace(json.dumps(str(shm_link(directory)))[1:-1], "{SHM}")
+    return json.loads(text.replace(json.dumps(str(directory))[1:-1], "{D}"))
 
 
 def shm_file(directory: Path) -> Path:
     """The script under /dev/shm, one per process and directory (runs side by side must not share it)."""
     return Path("/dev/shm") / f"wg-embedded-{os.getpid()}-{directory.name}.sed"
+
+
+def shm_link(directory: Path) -> Path:
+    return shm_file(directory).with_suffix(".link")
+
+
+def remove_shm(directory: Path) -> None:
+    for path in (shm_file(directory), shm_link(directory)):
+        path.unlink(missing_ok=True)
 
 
 def test_what_embedded_finds(tmp_path: Path) -> None:
@@ -359,7 +370,7 @@ def test_what_embedded_finds(tmp_path: Path) -> None:
         for key, command in rows:
             assert normal(reading_of(command), tmp_path) == expected[key], key
     finally:
-        shm_file(tmp_path).unlink()
+        remove_shm(tmp_path)
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
@@ -370,7 +381,7 @@ if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
         try:
             got = {key: normal(reading_of(command), Path(scratch)) for key, command in commands(Path(scratch))}
         finally:
-            shm_file(Path(scratch)).unlink()
+            remove_shm(Path(scratch))
     lines = [f" {json.dumps(key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}" for key, value in got.items()]
     READINGS.write_text("{\n" + ",\n".join(lines) + "\n}\n")
     print(f"{len(got)} readings written to {READINGS}")
