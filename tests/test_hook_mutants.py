@@ -417,7 +417,8 @@ def test_payload_errors_for_an_isolated_and_a_main_agent(repo: Repo) -> None:
             assert reason == DENY.format("stdin is not valid JSON (maximum recursion depth exceeded while decoding a JSON array from a unicode string)")
             continue
         assert out == deny(message), stdin[:20]
-        assert reply_of(stdin, cwd=str(repo.main), environ={}) == note(message)
+        # a payload too large to read cannot place the agent: refused from the main checkout too (h-hk31's fail-open)
+        assert reply_of(stdin, cwd=str(repo.main), environ={}) == (deny(message) if stdin is big else note(message))
 
 
 def test_a_payload_of_exactly_the_largest_size_is_read(repo: Repo) -> None:
@@ -427,6 +428,7 @@ def test_a_payload_of_exactly_the_largest_size_is_read(repo: Repo) -> None:
     assert reply_of(exact, cwd=str(repo.worktree), environ={}) is None
     over = exact + b" "
     assert reply_of(over, cwd=str(repo.worktree), environ={}) == deny(f"stdin holds {len(over)} bytes, more than a hook payload can be (16777216)")
+    assert reply_of(over, cwd=str(repo.main), environ={}) == deny(f"stdin holds {len(over)} bytes, more than a hook payload can be (16777216)")
 
 
 def test_usage_error_refuses_a_readable_payload(repo: Repo) -> None:

@@ -142,6 +142,9 @@ def _judge(stdin: bytes, flags: dict[str, Any], environ: dict[str, str], state: 
         pm = plugin_manager()
     state["pm"] = pm  # before the payload's errors: even an unreadable payload is refused in the runtime's own words
     if len(stdin) > _MAX_STDIN:
+        # unread, its cwd cannot place the agent: refused whoever sent it (h-hk31: from a hook run outside W, an
+        # isolated agent's 16 MiB Write was let through with a WG000 note)
+        state["unplaced"] = True
         raise CallError(f"stdin holds {len(stdin)} bytes, more than a hook payload can be ({_MAX_STDIN})")
     if not stdin.strip():
         raise CallError("stdin is empty: expected one hook payload, a JSON object")
@@ -235,6 +238,8 @@ def _guess_isolated(state: dict[str, Any], environ: dict[str, str], process_cwd:
     known = state.get("scope")
     if known is not None:
         return bool(known.isolation.isolated) or _confined_agent(state)  # a shared-checkout worker's stop
+    if state.get("unplaced"):
+        return True  # a payload too large to read: where the agent runs is unknown
     try:
         if _confined_agent(state):
             return True  # e.g. a worker of a wave, whose configuration could not be read
