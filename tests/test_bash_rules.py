@@ -2037,6 +2037,24 @@ REVIEW_31B_ROWS = [
 ]
 
 
+# Fail-opens the phase 16 mutation runs found (h-emb31, h-hk31), fixed by the lead; each passed.
+PHASE_16_ROWS = [
+    ("sed -- 'w {MAIN}/x' README.md", {"WG401"}),  # the script after `--`
+    ("sed -- '1e touch {MAIN}/y' README.md", {"WG401"}),
+    ("ed -s README.md <<< 'wq {MAIN}/x'", {"WG401"}),  # `wq` was read as `w` of `q <main>/x`
+    ("ex -s README.md <<< 'write {MAIN}/x'", {"WG401"}),
+    ("ex -s README.md <<< 'saveas {MAIN}/x'", {"WG401"}),
+    ("ex -s README.md <<< 'w >> {MAIN}/x'", {"WG401"}),
+    ("sed -n -- p README.md", "pass"),
+    ("ed -s README.md <<< 'w src/out'", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", PHASE_16_ROWS, ids=[plain_id(r[0], 60) for r in PHASE_16_ROWS])
+def test_phase_16_fail_opens(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
 @pytest.mark.parametrize("command,expected", REVIEW_31B_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_31B_ROWS])
 def test_review_31b(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
@@ -2045,6 +2063,19 @@ def test_review_31b(world: Repo, command: str, expected) -> None:
 @pytest.mark.parametrize("command,expected", REVIEW_31A_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_31A_ROWS])
 def test_review_31a(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
+
+
+def test_a_quoted_heredoc_keeps_its_backslash_newlines(world: Repo) -> None:
+    """bashlex drops a backslash-newline in a quoted here-document's body, which bash keeps: the shell the body is fed
+    to then joins `>x\\` and the next line into one path (h-hk31). Such a body goes to the fallback parser, which
+    reads it from the text: refused, and the real run overwrites the main checkout's README.md."""
+    w = world.worktree
+    (w / "x").mkdir()
+    command = "bash <<-'E'\n\techo hi >x\\\n\t/../../../../README.md\nE"
+    assert_hook_row(world, command, {"WG401"})
+    assert_hook_row(world, "cat <<'E'\na\\\nb\nE", "pass")
+    subprocess.run(["bash", "-c", command], cwd=w, check=False, capture_output=True, timeout=60)
+    assert (world.main / "README.md").read_text() == "hi\n"
 
 
 def test_review_31a_for_real(world: Repo) -> None:

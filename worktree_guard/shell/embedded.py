@@ -145,13 +145,12 @@ def _sed(command: ShellCommand, words: list[Word], values: list[str | None], fou
     scripts: list[tuple[str, int]] = []
     given = False
     i = 1
-    operands_start = None
     while i < len(values):
         value = values[i]
         if value is None:
             if words[i].raw.startswith("-"):
                 found.opaque.append(f"`{command.name}` has an option only known at run time ({words[i].raw})")
-            elif not given and operands_start is None:
+            elif not given:
                 found.opaque.append(f"`{command.name}` runs a script only known at run time ({words[i].raw})")
                 given = True
             i += 1
@@ -159,7 +158,11 @@ def _sed(command: ShellCommand, words: list[Word], values: list[str | None], fou
         if value == "--sandbox":
             return  # GNU sed refuses e, w and r in sandbox mode
         if value == "--":
-            operands_start = i + 1
+            if not given and i + 1 < len(values):  # the script is the first operand after it (h-emb31: `sed -- 'w <main>/x' f`)
+                if values[i + 1] is None:
+                    found.opaque.append(f"`{command.name}` runs a script only known at run time ({words[i + 1].raw})")
+                else:
+                    scripts.append((values[i + 1], _offset(words[i + 1])))  # type: ignore[arg-type]
             break
         name, eq, attached = value.partition("=")
         if value.startswith("--"):
@@ -621,9 +624,12 @@ def _ed_script(script: str, found: Embedded, name: str) -> None:
         if rest.startswith("!"):
             found.commands.append((rest[1:], 0))
             continue
-        match = re.match(r"^(?:[gGvV]/(?:[^/\\]|\\.)*/)?(w|W|wq|wa|write|r|e|E|x|sav|saveas|up|update)!?\s*(.*)$", rest)
+        # the longer verbs first (h-emb31: `wq <main>/x` was read as `w` of `q <main>/x`, `write` as `w` of `rite …`)
+        match = re.match(r"^(?:[gGvV]/(?:[^/\\]|\\.)*/)?(write|wq|wa|w|W|r|e|E|x|saveas|sav|update|up)!?\s*(.*)$", rest)
         if match:
             verb, argument = match.group(1), match.group(2).strip()
+            if argument.startswith(">>"):
+                argument = argument[2:].strip()  # `w >> file` appends to it
             if argument.startswith("!"):
                 found.commands.append((argument[1:], 0))
             elif verb not in ("r", "e", "E") and argument:

@@ -296,6 +296,10 @@ class _Translator:
             doc = n.heredoc
             if not doc.quoted and ("$(" in doc.body or "`" in doc.body):
                 raise NeedsFallback("command substitution in an unquoted here-document")  # W3
+            if doc.quoted and "\\\n" in self.source[doc.pos[0] : doc.pos[1]]:
+                # bashlex drops a backslash-newline in a quoted body, which bash keeps: `bash <<-'E'` then joined
+                # `>x\` and `/../../README.md` into one path bashlex read as two words (h-hk31)
+                raise NeedsFallback("backslash-newline in a quoted here-document")
             self.heredocs.append((output.pos[1], doc.pos[0], doc.pos[1]))
             return Redirect(
                 op=n.type,
