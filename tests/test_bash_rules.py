@@ -2045,8 +2045,14 @@ PHASE_16_ROWS = [
     ("ex -s README.md <<< 'write {MAIN}/x'", {"WG401"}),
     ("ex -s README.md <<< 'saveas {MAIN}/x'", {"WG401"}),
     ("ex -s README.md <<< 'w >> {MAIN}/x'", {"WG401"}),
+    ("vim -es README.md <<< 'w {MAIN}/x'", {"WG401"}),  # vim's ex script's writes are judged
+    ("vim -e README.md <<< 'w! {MAIN}/x'", {"WG401"}),  # Ex mode reads its input without -s too
+    ("vim -u evil.vim -es README.md <<< q", {"WG404"}),
+    ("gawk -i ./evil.awk 'BEGIN{}'", {"WG404"}),  # (absent here: read when it exists)
     ("sed -n -- p README.md", "pass"),
     ("ed -s README.md <<< 'w src/out'", "pass"),
+    ("vim -u NONE -es README.md <<< 'w src/x'", "pass"),
+    ("gawk -i inplace '{print}' src/f", "pass"),
 ]
 
 

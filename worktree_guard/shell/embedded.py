@@ -471,6 +471,18 @@ def _awk(command: ShellCommand, words: list[Word], values: list[str | None], fou
                     found.opaque.append(f"`{command.name}` runs a program only known at run time")
                 else:
                     programs.append((text, _offset(at)))
+            elif name in ("-i", "--include"):
+                # gawk includes a source file, as -f reads one, searched on AWKPATH (h-emb31: `gawk -i ./evil.awk`);
+                # the library it ships (`-i inplace`: its operands are written, shell/programs' reader row) is not code
+                library = text in ("inplace", "inplace.awk") or text is not None and "/" not in text and os.path.isfile(os.path.join("/usr/share/awk", text if text.endswith(".awk") else text + ".awk"))
+                if not library and "AWKPATH" not in command.state.variables:
+                    content = None if text is None else _read_script(text, command)
+                    if content:
+                        programs.append((content, at.span[0]))
+                    else:  # absent here: found on AWKPATH, or only known at run time
+                        found.opaque.append(f"`{command.name} -i`: worktree-guard cannot read that source file")
+                elif not library:
+                    found.opaque.append(f"`{command.name} -i` with AWKPATH set by the command: worktree-guard cannot read that source file")
             elif name == "-W":
                 # `-W exec FILE` (mawk, gawk; a prefix too: `-We FILE`) reads the program from FILE (review 31a)
                 option = (text or "").partition("=")[0].lower()
@@ -642,7 +654,7 @@ def _ed_script(script: str, found: Embedded, name: str) -> None:
 def _vim(command: ShellCommand, words: list[Word], values: list[str | None], found: Embedded) -> None:
     ex_mode = any(v is not None and v.startswith("-") and not v.startswith("--") and ("e" in v[1:] or "E" in v[1:]) for v in values[1:])
     _vim_options(command, words, values, found, ex_mode=ex_mode)
-    if ex_mode and any(v is not None and v.startswith("-") and not v.startswith("--") and "s" in v[1:] for v in values[1:]):
+    if ex_mode:  # Ex mode reads its commands from its input, silent (`-es`) or not (h-emb31: `vim -e f <<< 'w! …'`)
         script = _stdin_script(command)
         if script is None:
             found.opaque.append(f"`{command.name}` in ex mode reads its commands from its input, which worktree-guard cannot see")
@@ -661,6 +673,11 @@ def _vim_options(command: ShellCommand, words: list[Word], values: list[str | No
             continue
         if value in ("-c", "--cmd", "-S", "-s", "-w", "-W") or (value.startswith("+") and not re.fullmatch(r"\+(\d*|/.*)", value)):
             found.opaque.append(f"`{command.name} {value}` runs editor commands worktree-guard cannot look inside; edit the file another way")
+        elif value in ("-u", "-U") and (values[i + 1] if i + 1 < len(values) else None) not in ("NONE", "NORC", "DEFAULTS"):
+            # a vimrc is Vim script (h-emb31: `vim -u evil.vim -es f <<< q` ran it)
+            found.opaque.append(f"`{command.name} {value}` runs a vimrc worktree-guard cannot look inside")
+        elif value in ("-i", "--startuptime") and i + 1 < len(values) and values[i + 1] != "NONE":
+            found.writes.append(Target(words[i + 1], values[i + 1], f"`{value}` writes it"))
 
 
 # -- options that take a command ------------------------------------------------------------------------

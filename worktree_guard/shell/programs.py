@@ -857,7 +857,7 @@ CODE_FAMILIES = {
     "ssh": "ssh", "scp": "ssh", "sftp": "ssh", "ssh-copy-id": "ssh",
 }
 #: The families whose code can write files (`sed 'w f'`, awk's `print > "f"`, an ed script's `w f`).
-WRITING_CODE_FAMILIES = frozenset({"sed", "awk", "ed", "ex"})
+WRITING_CODE_FAMILIES = frozenset({"sed", "awk", "ed", "ex", "vim"})  # vim: h-emb31, `vim -es f <<< 'w <main>/x'`
 
 
 def code_family(name: str | None) -> str | None:
