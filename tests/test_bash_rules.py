@@ -2023,7 +2023,16 @@ REVIEW_31B_ROWS = [
     ("ssh-copy-id -f -i k -o 'ProxyCommand=touch {MAIN}/x' h", {"WG401"}),
     ("ssh-copy-id -f -i k -F sshcfg x", {"WG404"}),
     ("ssh -qE{MAIN}/log h true", {"WG406"}),
+    ("gawk -f inplace -e '{print}' {MAIN}/README.md", {"WG401"}),  # gawk's inplace library rewrites its operands
+    ("gawk '@include \"inplace\"; {print}' {MAIN}/README.md", {"WG401"}),
+    ("gawk -e '@load \"inplace\"' -e '{print}' {MAIN}/README.md", {"WG401"}),
+    ("gawk -i inplace '{print}' {MAIN}/README.md", {"WG401", "WG406"}),
+    ("sudo TAR_OPTIONS=--directory={MAIN} tar -C src -xf a.tar", {"WG404"}),  # sudo's NAME=value is the environment
+    ("sudo GIT_DIR={MAIN}/.git GIT_WORK_TREE={MAIN} git reset -q --hard", {"WG302"}),
+    ("sudo X=1 ls", "pass"),
     # its false denies
+    ("gawk -i inplace '{print}' x=2 src/f", "pass"),
+    ("awk -v x=1 '{print}' x=2 {MAIN}/README.md", "pass"),
     ("ssh h grep -F needle /var/log/x", "pass"),
     ("ssh h tail -F /var/log/syslog", "pass"),
     ("TAR_OPTIONS=--no-same-owner tar -C src -xf a.tar", "pass"),

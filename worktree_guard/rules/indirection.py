@@ -371,7 +371,17 @@ def _wrapped(command: ShellCommand, values: list[str | None], key: str, wrapper:
         if any(v is None for v in rest):
             return Unwrapped(own_words=len(words))
         return Unwrapped(scripts=[Script(" ".join(rest), _offset(words[start]), cwd, key)], own_words=start)  # type: ignore[arg-type]
-    return Unwrapped(inner=[Inner(words[start:], cwd, label=key, same_shell=wrapper.same_shell)], own_words=start)
+    assignments = []
+    if wrapper.assignments:
+        from ..shell.ast import Assignment
+
+        while start < len(words) and values[start] is not None and "=" in values[start] and not values[start].startswith("="):  # type: ignore[operator]
+            name, _, _ = values[start].partition("=")  # type: ignore[union-attr]
+            assignments.append(Assignment(name=name, value=_value_word(words[start], name), span=words[start].span))
+            start += 1
+        if start >= len(words):
+            return Unwrapped(own_words=len(words))
+    return Unwrapped(inner=[Inner(words[start:], cwd, assignments, label=key, same_shell=wrapper.same_shell)], own_words=start)
 
 
 def _value_index(values: list[str | None], option: str) -> int | None:

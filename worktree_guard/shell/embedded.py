@@ -431,6 +431,7 @@ _AWK_TOKEN = re.compile(r"""
 def _awk(command: ShellCommand, words: list[Word], values: list[str | None], found: Embedded) -> None:
     programs: list[tuple[str, int]] = []
     from_file = False
+    inplace = False
     i = 1
     while i < len(values):
         value = values[i]
@@ -461,6 +462,7 @@ def _awk(command: ShellCommand, words: list[Word], values: list[str | None], fou
                 at, i = words[min(i + 1, len(words) - 1)], i + 2
             if name in ("-f", "--file", "-E", "--exec"):
                 from_file = True
+                inplace = inplace or text in ("inplace", "inplace.awk")
                 content = _read_script(text, command) if text is not None else None
                 if content is None:
                     found.opaque.append(f"`{command.name} -f`: worktree-guard cannot read that program")
@@ -474,6 +476,7 @@ def _awk(command: ShellCommand, words: list[Word], values: list[str | None], fou
             elif name in ("-i", "--include"):
                 # gawk includes a source file, as -f reads one, searched on AWKPATH (h-emb31: `gawk -i ./evil.awk`);
                 # the library it ships (`-i inplace`: its operands are written, shell/programs' reader row) is not code
+                inplace = inplace or text in ("inplace", "inplace.awk")
                 library = text in ("inplace", "inplace.awk") or text is not None and "/" not in text and os.path.isfile(os.path.join("/usr/share/awk", text if text.endswith(".awk") else text + ".awk"))
                 if not library and "AWKPATH" not in command.state.variables:
                     content = None if text is None else _read_script(text, command)
@@ -503,9 +506,15 @@ def _awk(command: ShellCommand, words: list[Word], values: list[str | None], fou
             continue
         if not programs and not from_file:
             programs.append((value, _offset(words[i])))
+            i += 1
         break
     for text, offset in programs:
         _awk_program(text, offset, found, command.name or "awk")
+    if inplace or any(re.search(r'@(include|load)\s+"inplace(\.awk)?"', text) for text, _ in programs):
+        # gawk's inplace library rewrites every file operand (review 31b: `gawk -f inplace`, `@include "inplace"`)
+        for word, operand in zip(words[i:], values[i:]):
+            if operand is None or (operand != "-" and not re.match(r"[A-Za-z_][A-Za-z0-9_]*=", operand)):
+                found.writes.append(Target(word, operand, "gawk's inplace library rewrites it"))
 
 
 def _awk_string(token: str) -> str:

@@ -29,7 +29,8 @@ class Wrapper:
     new_root: options that run it under another root or mount namespace (WG404); code: options whose value is
     shell code (`flock -c`, `su -c`); code_only: it runs no argv, only `code` (`su`, `script`); joined: the
     rest of the line is joined and run by `sh -c` (`watch`), unless one of `argv_with` is given;
-    same_shell: it runs the command in this shell (`builtin cd`).
+    same_shell: it runs the command in this shell (`builtin cd`); assignments: `NAME=value` words before the command
+    are the command's environment, as env's are (`sudo TAR_OPTIONS=… tar …`: review 31b).
     """
 
     value_options: frozenset[str] = frozenset()
@@ -45,6 +46,7 @@ class Wrapper:
     joined: bool = False
     argv_with: frozenset[str] = frozenset()
     same_shell: bool = False
+    assignments: bool = False
 
 
 _NS = _f("-m", "-u", "-i", "-n", "-p", "-U", "-C", "-T")
@@ -79,6 +81,7 @@ BUILTIN_WRAPPERS: dict[str, Wrapper] = {
         value_options=_f("-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout", "-D", "--chdir"),
         chdir=_f("-D", "--chdir"),
         cwd_unknown=_f("-i", "--login"),
+        assignments=True,
     ),
     "pkexec": Wrapper(value_options=_f("--user")),
     "exec": Wrapper(value_options=_f("-a")),
