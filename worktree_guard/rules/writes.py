@@ -66,7 +66,7 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     tables = tables_for(ctx)
     for record in command_writes(command, tables):
         found += judge(ctx, record, command.state)
-    command.state.written.extend(UNLISTED + (directory or "") for directory in unlisted_directories(command, tables))
+    command.state.written.extend(UNLISTED + (directory or "") for directory in unlisted_directories(command))
     return found or None
 
 

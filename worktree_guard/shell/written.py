@@ -135,7 +135,7 @@ NO_NEW_NAMES = frozenset({
 })
 
 
-def unlisted_directories(command: ShellCommand, tables: ProgramTables) -> list[str | None]:
+def unlisted_directories(command: ShellCommand) -> list[str | None]:
     """Directories where the command makes files under names the guard does not know (None: one only known at run
     time), so that a later glob's names there are not known (`steps.written_matches`; stop 31: with a commit on
     another branch holding a file `-t..`, `git checkout other -- .; cp * src/` copied into W's parent). Only git's
