@@ -128,8 +128,9 @@ class ParsedArgv:
 def long_option(name: str, names: frozenset[str] | tuple[str, ...]) -> str:
     """A long option as getopt_long reads it: `--x…` that is none of `names` but begins one or more of them is the
     first of those (stop 31: `tar --direc=<main> -x`, `sed --in-pl`, `cp --t=<main>` wrote there). getopt_long takes
-    a unique prefix for the option and refuses a prefix of several, so any reading of the latter is safe; an option
-    the row does not declare, which the word names exactly, is the one case read wrongly (none is known)."""
+    a unique prefix for the option and refuses a prefix of several, so any reading of the latter is safe. Read wrongly:
+    a word that is exactly, or only begins, an option `names` leaves out; `parse_argv` passes only the writing
+    options, and tests/shell/test_long_options.py checks the rows against each installed program's help."""
     if not name.startswith("--") or len(name) < 3 or name in names:
         return name
     matches = sorted(option for option in names if option.startswith(name))
@@ -233,7 +234,7 @@ def written_targets(spec: WriteSpec, words: list[Word], values: list[str | None]
             targets.extend(Target(word, None, f"the files {option} lists") for word, _ in argv.options[option])
     for option in spec.cwd_with & present:
         # named after what it fetches, which may be any name (`.git`, `-t..`): review 31a
-        targets.extend(Target(word, CWD, f"{option} names its file after the URL, in the current directory", recursive=True) for word, _ in argv.options[option])
+        targets.extend(Target(word, CWD, f"{option} names its file after the URL, in the current directory") for word, _ in argv.options[option])
     operands = list(argv.operands)
     if spec.key_value:
         import re
