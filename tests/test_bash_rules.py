@@ -1913,7 +1913,8 @@ def test_an_abbreviated_option_runs_for_real(world: Repo) -> None:
 # Options a program reads from the environment or a file, and operands it reads from a list (stop 31): each passed.
 OPTION_SOURCE_ROWS = [
     ("TAR_OPTIONS=--directory={MAIN} tar -C src -xf a.tar", {"WG404"}),
-    ("export TAR_OPTIONS=-v; tar -C src -xf a.tar", {"WG404"}),
+    ("export TAR_OPTIONS=--to-command=sh; tar -C src -xf a.tar", {"WG404"}),
+    ("export TAR_OPTIONS=-v; tar -C src -xf a.tar", "pass"),  # a known value of harmless options (review 31b)
     ("ZIPOPT='-TT=touch\\ x' zip -T a.zip", {"WG404"}),
     ("XZ_OPT=--files=l xz", {"WG404"}),
     ("RSYNC_RSH='touch {MAIN}/x' rsync README.md h:x", {"WG404"}),
@@ -1987,8 +1988,11 @@ REVIEW_31A_ROWS = [
     ("git switch -c feat && cp *.md src/", "pass"),
     ("git reset HEAD~1 && rm -f *.pyc", "pass"),
     ("git restore --staged . && cp *.md src/", "pass"),
-    ("git stash && rm -f *.orig && git stash pop", "pass"),
-    ("git merge --abort; rm -f *.orig", "pass"),
+    ("git stash && rm -f *.orig && git stash pop", {"WG403"}),  # review 31c: stash brings back HEAD's deleted files
+    ("git merge --abort; rm -f *.orig", {"WG403"}),  # review 31c: an abort brings back the tree it started from
+    ("git reset --har other && cp * src/", {"WG403"}),  # review 31c: an abbreviated option may bring names
+    ("git restore -s other -S --wor . && cp * src/", {"WG403"}),
+    ("git checkout -q -b feat && cp * src/", "pass"),
     ("git reset --hard HEAD~1; cp * src/", {"WG403"}),
     ("git restore -s other .; cp * src/", {"WG403"}),
     ("git stash pop; cp * src/", {"WG403"}),
@@ -2068,6 +2072,42 @@ PHASE_16_ROWS = [
 @pytest.mark.parametrize("command,expected", PHASE_16_ROWS, ids=[plain_id(r[0], 60) for r in PHASE_16_ROWS])
 def test_phase_16_fail_opens(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
+
+
+# Review 31c of the fixes (each proven by a real run): the git rows passed after the fixes and were denied before.
+REVIEW_31C_ROWS = [
+    ("git reset --kee other && cp * src/", {"WG403"}),
+    ("git stash push && cp * src/", {"WG403"}),
+    ("git rebase --abort && cp * src/", {"WG403"}),
+    ("gawk --inc=lib '{print}' README.md", {"WG404"}),  # (lib.awk absent here: unknown)
+    ("gawk '@include \"lib\"' README.md", {"WG404"}),
+    ("vim -es README.md <<< 'wri {MAIN}/P'", {"WG401"}),
+    ("vim -es README.md <<< '%w {MAIN}/P'", {"WG401"}),
+    ("vim -es README.md <<< 'sil w {MAIN}/P'", {"WG401"}),
+    ("vim -es README.md <<< 'savea {MAIN}/P'", {"WG401"}),
+    ("vim -es README.md <<< 'wn {MAIN}/P'", {"WG401"}),
+    ("ed -s README.md <<< '1,$w {MAIN}/P'", {"WG401"}),
+    ("ed -s README.md <<< 'w{MAIN}/P'", {"WG401"}),  # ed takes the file name at once
+    # its false denies
+    ('XZ_OPT="-T 0" tar -cJf src/a.tar.xz README.md', "pass"),
+    ("UNZIP=-qq unzip a.zip -d src", "pass"),
+    ("UNZIP=-o unzip a.zip -d src", "pass"),
+    ("vim -es README.md <<< 'echo 1'", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", REVIEW_31C_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_31C_ROWS])
+def test_review_31c(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_review_31c_gawk_include_for_real(world: Repo) -> None:
+    """gawk's AWKPATH starts with the cwd: a `lib.awk` or an `inplace.awk` in W is what `--inc=lib`, `@include "lib"`
+    and `-i inplace` run (review 31c; gawk is not on every machine, so the verdicts are checked, not a run)."""
+    (world.worktree / "lib.awk").write_text(f'BEGIN{{system("touch {world.main}/P")}}\n')
+    (world.worktree / "inplace.awk").write_text(f'BEGIN{{system("touch {world.main}/Q")}}\n')
+    for command in ("gawk --inc=lib '{print}' README.md", "gawk '@include \"lib\"' README.md", "gawk -i inplace '{print}' src/x"):
+        assert_hook_row(world, command, {"WG401"})
 
 
 @pytest.mark.parametrize("command,expected", REVIEW_31B_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_31B_ROWS])

@@ -59,8 +59,9 @@ def worktree_guard_shell_redirect(redirect: ShellRedirect, ctx: Context) -> list
 
 @hookimpl
 def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
+    from ..shell.git_call import unlisted_directories
     from ..shell.state import UNLISTED
-    from ..shell.written import command_writes, unlisted_directories
+    from ..shell.written import command_writes
 
     found: list[Violation] = []
     tables = tables_for(ctx)

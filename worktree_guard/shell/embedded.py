@@ -206,6 +206,30 @@ def _sed(command: ShellCommand, words: list[Word], values: list[str | None], fou
         _sed_script(text, offset, found, command.name or "sed")
 
 
+def _abbreviations(word: str, shortest: int) -> str:
+    """A regex for an ex command and each abbreviation of it down to `shortest` letters (`w`, `wr`, … `write`)."""
+    return word[:shortest] + "".join(f"(?:{letter}" for letter in word[shortest:]) + ")?" * (len(word) - shortest)
+
+
+#: An ed/ex/vim command that writes (or reads, `r`, `e`): an optional global prefix, range and `:silent`, the verb
+#: (any abbreviation ex accepts), `!`, and its argument.
+_EX_WRITE = re.compile(
+    r"^(?:[gGvV]/(?:[^/\\]|\\.)*/)?"
+    r"(?:%|[.$]|\d+|'[a-z<>]|[\d.$']+[,;][\d.$']+)?\s*"
+    r"(?:" + _abbreviations("silent", 3) + r"!?\s+)?"
+    r"(" + "|".join((
+        "wq", _abbreviations("wqall", 3), _abbreviations("wall", 2), _abbreviations("wnext", 2), _abbreviations("wNext", 2),
+        _abbreviations("wprevious", 2), _abbreviations("write", 1), "W", "r", "e", "E", _abbreviations("xit", 1),
+        _abbreviations("xall", 2), _abbreviations("exit", 3), _abbreviations("saveas", 3), _abbreviations("update", 2),
+    )) + r")(?![A-Za-z])!?\s*(.*)$",
+    re.S,
+)
+
+
+#: ed's commands are single letters whose file name may follow at once (`wx` writes x).
+_ED_WRITE = re.compile(r"^(?:[gGvV]/(?:[^/\\]|\\.)*/)?(?:%|[.$]|\d+|'[a-z]|[\d.$']+[,;][\d.$']+)?\s*(wq|w|W|r|e|E)!?\s*(.*)$", re.S)
+
+
 def _sed_cluster(value: str) -> tuple[str, str]:
     """The option of a cluster of sed's short options that takes a value (`-e`, `-f`, `-l`) with the rest of the
     word as its value ("" when the next word is), or the cluster itself when none does. `-i` takes the rest as its
@@ -451,6 +475,8 @@ def _awk(command: ShellCommand, words: list[Word], values: list[str | None], fou
                     programs.append((values[i], _offset(words[i])))  # type: ignore[arg-type]
             break
         name, eq, attached = value.partition("=")
+        if value.startswith("--"):
+            name = long_option(name, _AWK_LONG_OPTIONS)  # gawk's getopt_long (review 31c: `gawk --inc=lib`)
         short = value[:2] if value.startswith("-") and not value.startswith("--") else None
         if name in _AWK_VALUE_OPTIONS or (short in _AWK_VALUE_OPTIONS and len(value) > 2):
             if eq and name.startswith("--"):
@@ -477,15 +503,7 @@ def _awk(command: ShellCommand, words: list[Word], values: list[str | None], fou
                 # gawk includes a source file, as -f reads one, searched on AWKPATH (h-emb31: `gawk -i ./evil.awk`);
                 # the library it ships (`-i inplace`: its operands are written, shell/programs' reader row) is not code
                 inplace = inplace or text in ("inplace", "inplace.awk")
-                library = text in ("inplace", "inplace.awk") or text is not None and "/" not in text and os.path.isfile(os.path.join("/usr/share/awk", text if text.endswith(".awk") else text + ".awk"))
-                if not library and "AWKPATH" not in command.state.variables:
-                    content = None if text is None else _read_script(text, command)
-                    if content:
-                        programs.append((content, at.span[0]))
-                    else:  # absent here: found on AWKPATH, or only known at run time
-                        found.opaque.append(f"`{command.name} -i`: worktree-guard cannot read that source file")
-                elif not library:
-                    found.opaque.append(f"`{command.name} -i` with AWKPATH set by the command: worktree-guard cannot read that source file")
+                _awk_include(command, text, at, programs, found)
             elif name == "-W":
                 # `-W exec FILE` (mawk, gawk; a prefix too: `-We FILE`) reads the program from FILE (review 31a)
                 option = (text or "").partition("=")[0].lower()
@@ -508,6 +526,10 @@ def _awk(command: ShellCommand, words: list[Word], values: list[str | None], fou
             programs.append((value, _offset(words[i])))
             i += 1
         break
+    for text, offset in list(programs):
+        for included in re.findall(r'@include\s+"([^"]*)"', text):  # review 31c: `gawk '@include "lib"' f`
+            inplace = inplace or included in ("inplace", "inplace.awk")
+            _awk_include(command, included, None, programs, found)
     for text, offset in programs:
         _awk_program(text, offset, found, command.name or "awk")
     if inplace or any(re.search(r'@(include|load)\s+"inplace(\.awk)?"', text) for text, _ in programs):
@@ -515,6 +537,28 @@ def _awk(command: ShellCommand, words: list[Word], values: list[str | None], fou
         for word, operand in zip(words[i:], values[i:]):
             if operand is None or (operand != "-" and not re.match(r"[A-Za-z_][A-Za-z0-9_]*=", operand)):
                 found.writes.append(Target(word, operand, "gawk's inplace library rewrites it"))
+
+
+_AWK_LONG_OPTIONS = ("--field-separator", "--assign", "--file", "--source", "--include", "--load", "--exec")
+
+
+def _awk_include(command: ShellCommand, text: str | None, at: Word | None, programs: list[tuple[str, int]], found: Embedded) -> None:
+    """A source file gawk includes (`-i F`, `@include "F"`), found on AWKPATH, whose default starts with the cwd (review
+    31c: `./inplace.awk` is taken before gawk's own library): read as `-f` reads one, as F or F.awk; gawk's own
+    library (in /usr/share/awk) when neither is in the cwd; otherwise opaque."""
+    if text is None or "AWKPATH" in command.state.variables or command.cwd is None:
+        found.opaque.append(f"`{command.name}` includes a source file worktree-guard cannot find ({text})")
+        return
+    names = [text] if text.endswith(".awk") else [text, text + ".awk"]
+    here = [name for name in names if os.path.exists(os.path.join(command.cwd, name))]
+    if not here and "/" not in text and (text in ("inplace", "inplace.awk") or any(os.path.isfile(os.path.join("/usr/share/awk", name)) for name in names)):
+        return  # gawk's own library
+    for name in here[:1] or names[:1]:
+        content = _read_script(name, command)
+        if content:
+            programs.append((content, at.span[0] if at is not None else command.span[0]))
+        else:
+            found.opaque.append(f"`{command.name}` includes {text}, which worktree-guard cannot read")
 
 
 def _awk_string(token: str) -> str:
@@ -646,7 +690,8 @@ def _ed_script(script: str, found: Embedded, name: str) -> None:
             found.commands.append((rest[1:], 0))
             continue
         # the longer verbs first (h-emb31: `wq <main>/x` was read as `w` of `q <main>/x`, `write` as `w` of `rite …`)
-        match = re.match(r"^(?:[gGvV]/(?:[^/\\]|\\.)*/)?(write|wq|wa|w|W|r|e|E|x|saveas|sav|update|up)!?\s*(.*)$", rest)
+        # (review 31c: verbs abbreviated as ex takes them, `wri`, `savea`, `wn`; a range, `%w f`; `sil w f`)
+        match = (_ED_WRITE if code_family(name) == "ed" else _EX_WRITE).match(rest)
         if match:
             verb, argument = match.group(1), match.group(2).strip()
             if argument.startswith(">>"):
@@ -756,7 +801,7 @@ _SSH_CODE_OPTIONS = ("proxycommand", "localcommand", "knownhostscommand", "remot
 #: or the next word is its value (`ssh -qo ProxyCommand=… h`: stop 31; scp's -p, -B, -O are flags: review 31b).
 _SSH_VALUE_LETTERS = {"ssh": "BbcDEeFIiJLlmOoPpQRSWw", "scp": "cDFiJlPSoX", "sftp": "BbcDFiJlPRSsoX", "ssh-copy-id": "iopFt"}
 #: …and those whose value is a program it runs here (scp's and sftp's -S, sftp's -D: review 31b).
-_SSH_PROGRAM_LETTERS = {"scp": "S", "sftp": "SD"}
+_SSH_PROGRAM_LETTERS = {"scp": "SD", "sftp": "SD"}  # scp -D: the sftp server it runs here (review 31c)
 
 
 def _ssh(command: ShellCommand, words: list[Word], values: list[str | None], found: Embedded) -> None:

@@ -1526,3 +1526,58 @@ def _subcommand_code(command: ShellCommand, call: GitCall, top: str | None, foun
     for value in values:
         if value is not None and value.startswith("ext::"):
             found.opaque.append("an ext:: URL runs a command git builds from it")
+
+
+#: git subcommands known to put no file under a new name into a work tree (they commit, stage, remove or only read).
+NO_NEW_NAMES = frozenset({
+    "commit", "add", "rm", "clean", "update-index", "commit-tree", "write-tree", "mktree", "mktag", "update-ref",
+    "symbolic-ref", "gc", "prune", "repack", "pack-refs", "maintenance",
+})
+
+
+def unlisted_directories(command: ShellCommand) -> list[str | None]:
+    """Directories where the command makes files under names the guard does not know (None: one only known at run
+    time), so that a later glob's names there are not known (`steps.written_matches`; stop 31: with a commit on
+    another branch holding a file `-t..`, `git checkout other -- .; cp * src/` copied into W's parent). Only git's
+    are found here; another program's writes are recorded by the writes rule as they are judged (`curl -O` writes
+    its cwd)."""
+    if command.name != "git":
+        return []
+    call = read_git_call(command)
+    sub = call.subcommand
+    if sub is None or (not call.subcommand_dynamic and (sub in NO_NEW_NAMES or is_read_only(call) and sub != "worktree")):
+        return []
+    flags = set(call.flags())
+    operands = call.operands()
+    if sub == "worktree":
+        if not operands or operands[0] != "add" or len(operands) < 2:
+            return []
+        path = operands[1]
+        return [None if path is None or call.run_dir is None else os.path.realpath(os.path.join(call.run_dir, path))]
+    if sub in READ_ONLY and not call.subcommand_dynamic:
+        return []
+    if not call.subcommand_dynamic and _keeps_names(sub, flags, operands):
+        return []
+    # every other subcommand, an alias (`git co other -- .`) or one only known at run time may bring any name
+    return [checkout_top(call, command.home)]
+
+
+#: The options of the forms below that leave the work tree's names as they are; any other option, abbreviations among
+#: them (review 31c: `reset --har`, `restore --wor`), may bring names.
+_KEEPING_OPTIONS = frozenset({"-q", "--quiet", "--no-track", "--track", "-t", "--no-guess", "--guess", "--soft", "--mixed", "-N", "--intent-to-add", "--no-refresh", "--refresh", "--staged", "-S", "-s", "--source", "--progress", "--no-progress"})
+
+
+def _keeps_names(sub: str, flags: set[str], operands: list[str | None]) -> bool:
+    """Forms of work-tree commands that bring no file of another tree (review 31a's false denies): a new branch at
+    HEAD (`checkout -b x`, `switch -c x`), a reset or a restore of the index only. Not `stash` (push brings back
+    the deleted files of HEAD) nor `--abort` (it brings back the tree the command started from): review 31c."""
+    creating = {"-b", "-B", "-c", "-C", "--create", "--force-create", "--orphan"}
+    if sub in ("checkout", "switch"):
+        return not operands and bool(flags & creating) and flags <= _KEEPING_OPTIONS | creating
+    if sub == "reset":
+        return flags <= _KEEPING_OPTIONS
+    if sub == "restore":
+        return bool(flags & {"--staged", "-S"}) and flags <= _KEEPING_OPTIONS
+    if sub == "stash":
+        return bool(operands) and operands[0] in ("list", "show", "drop", "clear", "create", "store")
+    return False

@@ -130,7 +130,7 @@ _GDB = CodeRunner(
 _WGETRC_OUTPUTS = ("outputdocument", "dirprefix", "logfile", "savecookies", "warcfile", "warctempdir", "rejectedlog", "hstsfile")
 _WGETRC_OUTPUT = r"(?i)^\s*(" + "|".join("[-_]*".join(name) for name in _WGETRC_OUTPUTS) + r")[-_]*\s*="
 #: Words of a compressor's options that name no file and run nothing (`-9`, `-T0`, `--threads=4`).
-_SAFE_COMPRESSOR_WORDS = r"-[0-9]+e?|-e|-T\d+|-M[\w.%]+|-[vqkf]+|--(threads=\d+|memlimit[-\w]*=[\w.%]+|check=\w+|fast|best|extreme|verbose|quiet|keep|force|sparse|rsyncable|long(=\d+)?)"
+_SAFE_COMPRESSOR_WORDS = r"\d+|-[0-9]+e?|-e|-T\d*|-M[\w.%]+|-[vqkf]+|--(threads=\d+|memlimit[-\w]*=[\w.%]+|check=\w+|fast|best|extreme|verbose|quiet|keep|force|sparse|rsyncable|long(=\d+)?)"
 _TAR = CodeRunner(
     option_env=("TAR_OPTIONS", "TAPE", "XZ_OPT", "XZ_DEFAULTS", "BZIP", "BZIP2"),
     safe_env_words=_SAFE_COMPRESSOR_WORDS + r"|-[vkpsmhoSOz]+|--(no-same-owner|no-same-permissions|same-owner|numeric-owner|verbose|totals|warning=[\w-]+|owner=[\w.-]+|group=[\w.-]+|mode=[\w+=,-]+|sort=\w+|format=\w+|no-overwrite-dir|keep-old-files|skip-old-files|overwrite|one-file-system|exclude-vcs|exclude-vcs-ignores|wildcards|no-wildcards|anchored|ignore-case)",
@@ -179,7 +179,8 @@ BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
     "tar": _TAR,
     "gtar": _TAR,
     "zip": CodeRunner(option_env=("ZIPOPT",), safe_env_words=r"-[0-9qrvyDXjJ]+"),
-    "unzip": CodeRunner(option_env=("UNZIP", "UNZIPOPT")),  # review 31a: `UNZIP='-d <main>' unzip a.zip`
+    # review 31a: `UNZIP='-d <main>' unzip a.zip`; flags that say nothing of where it writes pass (review 31c: -qq, -o)
+    "unzip": CodeRunner(option_env=("UNZIP", "UNZIPOPT"), safe_env_words=r"-[qonjCLaXKMUVTN]+"),
     "zipinfo": CodeRunner(option_env=("ZIPINFO", "ZIPINFOOPT")),
     "split": CodeRunner(walk_options=_f("--filter")),  # review 31a: `split --filter=CMD f` runs CMD (as `sh -c`)
     **{name: CodeRunner(option_env=("XZ_OPT", "XZ_DEFAULTS"), safe_env_words=_SAFE_COMPRESSOR_WORDS) for name in ("xz", "unxz", "xzcat", "lzma", "unlzma", "lzcat")},

@@ -128,59 +128,6 @@ def command_writes(command: ShellCommand, tables: ProgramTables) -> list[Written
     return found
 
 
-#: git subcommands known to put no file under a new name into a work tree (they commit, stage, remove or only read).
-NO_NEW_NAMES = frozenset({
-    "commit", "add", "rm", "clean", "update-index", "commit-tree", "write-tree", "mktree", "mktag", "update-ref",
-    "symbolic-ref", "gc", "prune", "repack", "pack-refs", "maintenance",
-})
-
-
-def unlisted_directories(command: ShellCommand) -> list[str | None]:
-    """Directories where the command makes files under names the guard does not know (None: one only known at run
-    time), so that a later glob's names there are not known (`steps.written_matches`; stop 31: with a commit on
-    another branch holding a file `-t..`, `git checkout other -- .; cp * src/` copied into W's parent). Only git's
-    are found here; another program's writes are recorded by the writes rule as they are judged (`curl -O` writes
-    its cwd)."""
-    if command.name != "git":
-        return []
-    from .git_call import READ_ONLY, checkout_top, is_read_only, read_git_call
-
-    call = read_git_call(command)
-    sub = call.subcommand
-    if sub is None or (not call.subcommand_dynamic and (sub in NO_NEW_NAMES or is_read_only(call) and sub != "worktree")):
-        return []
-    flags = set(call.flags())
-    operands = call.operands()
-    if sub == "worktree":
-        if not operands or operands[0] != "add" or len(operands) < 2:
-            return []
-        path = operands[1]
-        return [None if path is None or call.run_dir is None else os.path.realpath(os.path.join(call.run_dir, path))]
-    if sub in READ_ONLY and not call.subcommand_dynamic:
-        return []
-    if not call.subcommand_dynamic and _keeps_names(sub, flags, operands):
-        return []
-    # every other subcommand, an alias (`git co other -- .`) or one only known at run time may bring any name
-    return [checkout_top(call, command.home)]
-
-
-def _keeps_names(sub: str, flags: set[str], operands: list[str | None]) -> bool:
-    """Forms of work-tree commands that bring no file of another tree (review 31a's false denies): a new branch at
-    HEAD (`checkout -b x`, `switch -c x`), a reset of the index only, a restore of the index only, `stash` (push),
-    and `--abort`/`--quit` (back to where the command started)."""
-    if flags & {"--abort", "--quit"}:
-        return True
-    if sub in ("checkout", "switch"):
-        return not operands and bool(flags & {"-b", "-B", "-c", "-C", "--create", "--force-create", "--orphan"})
-    if sub == "reset":
-        return not flags & {"--hard", "--merge", "--keep"}
-    if sub == "restore":
-        return bool(flags & {"--staged", "-S"}) and not flags & {"--worktree", "-W"}
-    if sub == "stash":
-        return not operands or operands[0] in ("push", "save", "list", "show", "drop", "clear", "create", "store")
-    return False
-
-
 # -- pieces -----------------------------------------------------------------------------------------------
 
 def _record(word: Word | None, value: str | None, cwd: str | None, how: str, state, *, recursive: bool = False, kind: str = "write") -> Written:
