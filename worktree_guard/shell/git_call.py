@@ -254,10 +254,14 @@ def _join(base: str | None, value: str) -> str | None:
 
 
 def read_git_call(step: ShellCommand) -> GitCall:
-    call = GitCall(run_dir=step.cwd)
-    given = _read_options(step, call)
-    _place_directories(call, given)
-    return call
+    """git's global options and the directories it acts on, read once per command (kept in `step.git_call`; no
+    reader changes a GitCall)."""
+    if step.git_call is None:
+        call = GitCall(run_dir=step.cwd)
+        given = _read_options(step, call)
+        _place_directories(call, given)
+        step.git_call = call
+    return step.git_call  # type: ignore[return-value]
 
 
 def _read_options(step: ShellCommand, call: GitCall) -> dict[str, str | None]:

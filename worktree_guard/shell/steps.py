@@ -26,6 +26,9 @@ class ShellCommand:
     via: tuple[str, ...] = ()
     #: What this command runs, when it is a wrapper or runs code (`env -C d cmd`, `bash -c '…'`); set by the walker.
     unwrapped: Unwrapped | None = None
+    #: git's reading of this command (`git_call.read_git_call`), made once: the git rule, the write table's git
+    #: entry and the writes rule's unlisted names all read it.
+    git_call: object = None
 
     @property
     def name(self) -> str | None:
