@@ -2101,6 +2101,84 @@ def test_review_31c(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
 
 
+# Stop 32: files named by what only the whole command tells (its environment, one option moving another's value).
+STOP_32_ROWS = [
+    ("TMPDIR={MAIN} mktemp", {"WG401"}),  # no template: the file goes to $TMPDIR
+    ("TMPDIR={MAIN} mktemp -d", {"WG401"}),
+    ("TMPDIR={MAIN} mktemp -t x.XXX", {"WG401"}),
+    ("TMPDIR={MAIN} mktemp -t -p /tmp x.XXX", {"WG401"}),  # -t: TMPDIR before -p
+    ("export TMPDIR=../../..; mktemp", {"WG401"}),
+    ("mktemp --tmp={MAIN}", {"WG401"}),  # --tmpdir's prefix
+    ("mktemp --tmpdir={MAIN} x.XXX", {"WG401"}),
+    ("mktemp -p {MAIN}", {"WG401"}),
+    ('TMPDIR="$(cat f)" mktemp', {"WG403"}),
+    ('mktemp "$U"', {"WG403"}),
+    ("curl -so '#1' 'http://127.0.0.1:9/{../../../x,b}'", {"WG403"}),  # the name comes from the URL's set
+    ("curl -o '.#1' 'http://127.0.0.1:9/{.,b}'", {"WG403"}),
+    ("curl -o '#1/#2' 'http://127.0.0.1:9/{a,..}/{b,c}'", {"WG403"}),
+    ("curl -o '#1' \"$U\"", {"WG403"}),
+    ("curl -o '#1' 'http://127.0.0.1:9/{-t..,b}'; cp * src/", {"WG403"}),  # its names are known: a glob reads them
+    ("curl --output-dir src -o ../../../../x http://127.0.0.1:9/", {"WG401"}),  # -o is taken below --output-dir
+    ("curl --output-dir /tmp/a/b/c -o x http://127.0.0.1:9/ --next -o ../../../x http://127.0.0.1:9/", {"WG401"}),  # --next ends it
+    ('curl --output-dir "$D" -o x http://127.0.0.1:9/', {"WG403"}),
+    ("SSLKEYLOGFILE={MAIN}/k curl -s https://127.0.0.1:9/", {"WG401"}),
+    ("export SSLKEYLOGFILE={MAIN}/k; python3 x.py", {"WG401"}),
+    ("sudo SSLKEYLOGFILE={MAIN}/k git fetch", {"WG401"}),
+    ('SSLKEYLOGFILE="$K" curl -s https://127.0.0.1:9/', {"WG403"}),
+    # what stays allowed
+    ("mktemp", "pass"),
+    ("mktemp -d", "pass"),
+    ("mktemp --tmpdir", "pass"),
+    ("mktemp -t x.XXX", "pass"),
+    ("mktemp src/x.XXX", "pass"),
+    ("TMPDIR={MAIN} mktemp -p /tmp", "pass"),
+    ("TMPDIR={MAIN} mktemp x.XXX", "pass"),  # a template alone is taken from the cwd
+    ("TMPDIR={MAIN} mktemp -u", "pass"),
+    ("curl -o 'f_#1.txt' 'http://127.0.0.1:9/[1-5].txt'", "pass"),
+    ("curl -o '#1.html' 'http://127.0.0.1:9/{page1,page2}'", "pass"),
+    ("curl -g -o '#1' 'http://127.0.0.1:9/{../../../x,b}'", "pass"),  # --globoff: no glob, no #1
+    ("curl --output-dir src -o x http://127.0.0.1:9/", "pass"),
+    ("curl --output-dir src -O http://127.0.0.1:9/x", "pass"),
+    ("SSLKEYLOGFILE=src/k curl -s https://127.0.0.1:9/", "pass"),
+    ("export SSLKEYLOGFILE={MAIN}/k; echo hi", "pass"),  # a builtin makes no connection
+]
+
+
+@pytest.mark.parametrize("command,expected", STOP_32_ROWS, ids=[plain_id(r[0], 60) for r in STOP_32_ROWS])
+def test_stop_32_rows(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_stop_32_rows_for_real(world: Repo) -> None:
+    """Stop 32's fail-opens run for real in W (GNU mktemp, curl 7.88 against a loopback HTTP server, and curl writing
+    its TLS key log before its connection fails): each wrote into the main checkout, and each is refused."""
+    import http.server
+    import threading
+
+    main, w = world.main, world.worktree
+    served = w / "served"
+    served.mkdir()
+    (served / "x").write_text("x\n")
+    (main / "tmp").mkdir()
+    handler = lambda *a, **k: http.server.SimpleHTTPRequestHandler(*a, directory=str(served), **k)  # noqa: E731
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        cases = [
+            (f"TMPDIR={main}/tmp mktemp", lambda: any((main / "tmp").iterdir())),
+            (f"curl -so '#1' '{url}/{{../../../globbed,x}}'", lambda: (main / "globbed").exists()),
+            (f"curl -s --output-dir src -o ../../../../below {url}/x", lambda: (main / "below").exists()),
+            (f"SSLKEYLOGFILE={main}/keys curl -s https://127.0.0.1:9/", lambda: (main / "keys").exists()),
+        ]
+        for command, happened in cases:
+            assert hook(world, command).decision == "deny", command
+            subprocess.run(["bash", "-c", command + " >/dev/null 2>&1"], cwd=w, check=False, stdin=subprocess.DEVNULL, timeout=60)
+            assert happened(), command
+    finally:
+        server.shutdown()
+
+
 def test_review_31c_gawk_include_for_real(world: Repo) -> None:
     """gawk's AWKPATH starts with the cwd: a `lib.awk` or an `inplace.awk` in W is what `--inc=lib`, `@include "lib"`
     and `-i inplace` run (review 31c; gawk is not on every machine, so the verdicts are checked, not a run)."""

@@ -111,6 +111,9 @@ class WriteSpec:
     write_flags: frozenset[str] = frozenset()
     #: For programs whose writes depend on more than the argv (git: `-C`, `GIT_INDEX_FILE`): gets the ShellCommand.
     command_writes: Callable[[Any], list[Target]] | None = field(default=None, compare=False)
+    #: For a row whose targets the command's environment or one option's value moves (mktemp's TMPDIR, curl's
+    #: `--output-dir`): gets the ShellCommand, the argv read with this row and its targets, and returns the targets.
+    amend: Callable[[Any, ParsedArgv, list[Target]], list[Target]] | None = field(default=None, compare=False)
 
 
 @fast_dataclass(slots=True)
@@ -711,6 +714,94 @@ TRUSTED_PROGRAM_DIRS = frozenset({
 })
 
 
+def _mktemp(command: Any, argv: ParsedArgv, targets: list[Target]) -> list[Target]:
+    """mktemp's file as GNU mktemp places it (stop 32: `TMPDIR=<main> mktemp` made a file in the main checkout, read
+    as writing nothing). With no template, `-t` or `-p`/`--tmpdir`, the template is taken from a directory:
+    `-p`'s when given and not empty, else TMPDIR's, else /tmp; with `-t`, TMPDIR's before `-p`'s. TMPDIR the
+    command did not set is the one the hook's environment holds (`ShellCommand.env`)."""
+    if argv.options.keys() & {"-u", "--dry-run"}:
+        return targets
+    templates = [value for _, value in argv.operands]
+    word = argv.operands[-1][0] if argv.operands else None
+    template = templates[-1] if templates else "tmp.XXXXXXXXXX"
+    # `--tmpdir` without `=DIR` names none (a word only known at run time is never read as an option here)
+    given = [value for _, value in argv.options.get("-p", [])] + [value or "" for _, value in argv.options.get("--tmpdir", [])]
+    if not (given or "-t" in argv.options or not templates):
+        return targets
+    operand_words = {id(w) for w, _ in argv.operands}
+    kept = [t for t in targets if id(t.word) not in operand_words]  # what the row found unknown (`mktemp "$U"`)
+    set_, tmpdir = command.env("TMPDIR")
+    environment = None if set_ and tmpdir is None else (tmpdir or "")
+    option = given[-1] if given else ""
+    if "-t" in argv.options:
+        directory = environment if environment != "" else option
+    else:
+        directory = option if option != "" else environment
+    if directory == "":
+        directory = "/tmp"
+    if directory is None or template is None:
+        return kept + [Target(word, None, "mktemp's file, in a directory only known at run time")]
+    return kept + [Target(word, os.path.join(directory, template), "mktemp's file")]
+
+
+def _curl(command: Any, argv: ParsedArgv, targets: list[Target]) -> list[Target]:
+    """curl's `-o` names as curl makes them (stop 32). A `#N` takes its text from the URL's N-th glob (`-o '#1'
+    'URL/{../../x,b}'` wrote two directories up); `--output-dir D` puts the name below D, an absolute one too
+    (`D//abs`), until a `--next`, so the name is judged both below D and as written."""
+    import re
+
+    outputs = [(word, value) for option in ("-o", "--output") for word, value in argv.options.get(option, [])]
+    if not outputs:
+        return targets
+    others = [t for t in targets if t.how not in ("-o", "--output")]
+    globbing = not argv.options.keys() & {"-g", "--globoff"}
+    urls = [value for _, value in argv.operands] + [value for _, value in argv.options.get("--url", [])]
+    names: list[tuple[Word | None, str | None]] = []
+    for word, value in outputs:
+        if value is None or not globbing or not re.search(r"#\d", value):
+            names.append((word, value))
+            continue
+        pieces = _url_glob_pieces(urls)
+        indices = sorted(set(re.findall(r"#(\d)", value)))
+        if pieces is None or len(pieces) ** len(indices) > 256:
+            names.append((word, None))
+            continue
+        import itertools
+
+        for combination in itertools.product(sorted(pieces), repeat=len(indices)):
+            chosen = dict(zip(indices, combination))
+            names.append((word, re.sub(r"#(\d)", lambda m: chosen[m.group(1)], value)))
+    directories = [value for _, value in argv.options.get("--output-dir", [])]
+    found = [Target(word, value, "-o") for word, value in names]
+    for directory in directories:
+        for word, value in names:
+            if value is None or value == "-":
+                continue
+            below = None if directory is None else directory.rstrip("/") + "/" + value if value.startswith("/") else os.path.join(directory, value)
+            found.append(Target(word, below, "-o below --output-dir"))
+    return others + found
+
+
+def _url_glob_pieces(urls: list[str | None]) -> set[str] | None:
+    """Every text a `#N` of curl's `-o` may take from these URLs' globs (`{a,b}` sets; a `[1-9]`/`[a-z]` range gives
+    letters and digits: "0" stands for them); None when a URL is only known at run time or a set's item may leave
+    the directory (a `/`, or only dots)."""
+    import re
+
+    pieces: set[str] = set()
+    for url in urls:
+        if url is None:
+            return None
+        for items in re.findall(r"\{([^}]*)\}", url):
+            for item in items.split(","):
+                if "/" in item or item.strip(".") == "":
+                    return None
+                pieces.add(item)
+        if re.search(r"\[[^\]]*\]", url):
+            pieces.add("0")
+    return pieces or {"0"}
+
+
 def _frozen(*names: str) -> frozenset[str]:
     return frozenset(names)
 
@@ -740,7 +831,7 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "rsync": WriteSpec(operands="last", all_with=_frozen("--remove-source-files"), recursive_with=_frozen("--delete", "--delete-before", "--delete-during", "--delete-after", "--delete-excluded", "--del"), value_options=_frozen("-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--exclude-from", "--include-from", "--files-from", "--chmod", "--rsync-path", "-T", "--temp-dir", "--partial-dir", "--log-file", "--backup-dir", "--suffix", "--compare-dest", "--copy-dest", "--link-dest"), abbreviations=False),
     "tar": WriteSpec(custom=_tar, value_options=_TAR_VALUES),
     "unzip": WriteSpec(custom=_unzip, value_options=_UNZIP_VALUES),
-    "curl": WriteSpec(operands="none", unread_operands=True, value_options=_frozen("-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "-X", "--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie", "-F", "--form", "-m", "--max-time", "-x", "--proxy", "-w", "--write-out", "--connect-timeout", "-r", "--range", "--retry", "-K", "--config", "--cacert", "--cert", "--key", "-E", "--json", "--url", "-T", "--upload-file"), target_options=_frozen("-o", "--output", "--output-dir", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc"), cwd_with=_frozen("-O", "--remote-name", "--remote-name-all")),
+    "curl": WriteSpec(operands="none", unread_operands=True, value_options=_frozen("-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "-X", "--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie", "-F", "--form", "-m", "--max-time", "-x", "--proxy", "-w", "--write-out", "--connect-timeout", "-r", "--range", "--retry", "-K", "--config", "--cacert", "--cert", "--key", "-E", "--json", "--url", "-T", "--upload-file"), target_options=_frozen("-o", "--output", "--output-dir", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc"), cwd_with=_frozen("-O", "--remote-name", "--remote-name-all"), amend=_curl),
     "wget": WriteSpec(operands="none", unread_operands=True, value_options=_frozen("--user", "--password", "-t", "--tries", "-T", "--timeout", "-U", "--user-agent", "--header", "-e", "--execute", "-i", "--input-file", "--load-cookies", "--post-file", "--body-file", "--ca-certificate", "--certificate", "--private-key", "-Q", "--quota", "-w", "--wait", "-l", "--level", "-A", "--accept", "-R", "--reject", "--config"), target_options=_frozen("-O", "--output-document", "-P", "--directory-prefix", "-o", "--output-file", "-a", "--append-output", "--save-cookies", "--warc-file", "--rejected-log", "--hsts-file"), writes_cwd=True, flags=_frozen("--hsts")),
     "chmod": WriteSpec(operands="all", first_is_not_a_file=True, unless_with=_frozen("--reference"), recursive_with=_frozen("-R", "--recursive")),
     "chown": WriteSpec(operands="all", first_is_not_a_file=True, unless_with=_frozen("--reference"), recursive_with=_frozen("-R", "--recursive")),
@@ -758,7 +849,7 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "tree": WriteSpec(operands="none", value_options=_frozen("-L", "-P", "-I", "--charset", "--filelimit", "--timefmt", "-H", "-T", "--sort", "--fromfile"), target_options=_frozen("-o")),
     "less": WriteSpec(operands="none", value_options=_frozen("-b", "-h", "-j", "-k", "-p", "-P", "-t", "-T", "-x", "-y", "-z", "-#"), target_options=_frozen("-o", "-O", "--log-file", "--LOG-FILE")),
     "csplit": WriteSpec(operands="none", value_options=_frozen("-b", "--suffix-format", "-n", "--digits"), target_options=_frozen("-f", "--prefix"), writes_cwd=True),
-    "mktemp": WriteSpec(operands="all", value_options=_frozen("--suffix"), target_options=_frozen("-p", "--tmpdir"), not_with=_frozen("-u", "--dry-run")),
+    "mktemp": WriteSpec(operands="all", value_options=_frozen("--suffix", "-p"), optional_value_options=_frozen("--tmpdir"), not_with=_frozen("-u", "--dry-run"), write_flags=_frozen("--tmpdir"), amend=_mktemp),
     "mknod": WriteSpec(operands="all", value_options=_frozen("-m", "--mode")),
     "setfacl": WriteSpec(operands="all", value_options=_frozen("-m", "--modify", "-x", "--remove", "-M", "--modify-file", "-X", "--remove-file", "--set", "--set-file", "--restore"), recursive_with=_frozen("-R", "--recursive")),
     "chattr": WriteSpec(operands="all", first_is_not_a_file=True, value_options=_frozen("-v", "-p"), recursive_with=_frozen("-R")),

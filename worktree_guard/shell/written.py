@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from ..fast_dataclass import fast_dataclass, field, replace
 from . import words as shell_words
 from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, WRITING_CODE_FAMILIES, ReadOnly, Target, WriteSpec, built_words, code_family, long_option, parse_argv, written_targets
-from .steps import chosen_elsewhere, glob_values, inherited
+from .steps import BASH_BUILTINS, chosen_elsewhere, glob_values, inherited
 
 if TYPE_CHECKING:
     from .ast import Word
@@ -85,6 +85,11 @@ def redirect_writes(redirect: ShellRedirect) -> list[Written]:
     return [_record(node.target, value, redirect.cwd, f"the redirection `{op}`", redirect.state)]
 
 
+#: Variables naming a file that a program's TLS library appends its session keys to, whatever the program: stop 32,
+#: `SSLKEYLOGFILE=<main>/k curl https://…` wrote <main>/k (curl, git, wget and Python 3.11 did, on Debian 12).
+KEY_LOG_VARIABLES = ("SSLKEYLOGFILE",)
+
+
 def command_writes(command: ShellCommand, tables: ProgramTables) -> list[Written]:
     """Every path the simple command writes, links to, or (unknown program) is given, with how.
 
@@ -93,6 +98,23 @@ def command_writes(command: ShellCommand, tables: ProgramTables) -> list[Written
     name = command.name
     if name is None or not command.words:
         return []
+    return _key_logs(command, name) + _program_writes(command, tables, name)
+
+
+def _key_logs(command: ShellCommand, name: str) -> list[Written]:
+    """The TLS key log a program run with KEY_LOG_VARIABLES set appends to (not a builtin: it makes no connection)."""
+    if name in BASH_BUILTINS:
+        return []
+    found: list[Written] = []
+    for variable in KEY_LOG_VARIABLES:
+        present, value = command.env(variable)
+        if present and value != "":
+            word = next((a.value for a in reversed(command.assignments) if a.name == variable), None)
+            found.append(_record(word, value, command.cwd, f"`{name}` appending TLS session keys to ${variable}", command.state))
+    return found
+
+
+def _program_writes(command: ShellCommand, tables: ProgramTables, name: str) -> list[Written]:
     own = command.words
     unwrapped = command.unwrapped
     if unwrapped is not None and unwrapped.own_words is not None:
@@ -108,6 +130,8 @@ def command_writes(command: ShellCommand, tables: ProgramTables) -> list[Written
         return _operands(command, command.words, every, path)
     if spec is not None:
         targets = spec.command_writes(command) if spec.command_writes is not None else written_targets(spec, own, values, lambda word: inherited(word, command.state), lambda word: chosen_elsewhere(word, command.state))
+        if spec.amend is not None:
+            targets = spec.amend(command, parse_argv(own, values, spec, abbreviations=spec.gnu_options and spec.abbreviations), targets)
         symlinks = name == "ln" and _symbolic(own, values, spec)
         for target in targets:
             cwd = command.cwd
