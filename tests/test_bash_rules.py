@@ -2125,7 +2125,17 @@ STOP_32_ROWS = [
     ("export SSLKEYLOGFILE={MAIN}/k; python3 x.py", {"WG401"}),
     ("sudo SSLKEYLOGFILE={MAIN}/k git fetch", {"WG401"}),
     ('SSLKEYLOGFILE="$K" curl -s https://127.0.0.1:9/', {"WG403"}),
+    # a step that assigns names only known at run time may set any variable (git's location and code, curl's
+    # options): `export $(cat e)` with e holding GIT_DIR=<main>/.git GIT_WORK_TREE=<main> reached main
+    ("export $(cat e); git reset --hard", {"WG303", "WG404"}),
+    ("export $(cat e); git status", {"WG404"}),  # GIT_CONFIG_* may name a core.fsmonitor command
+    ('read "$N" < f; git log', {"WG404"}),
+    ("export $(cat e); curl -s http://127.0.0.1:9/", {"WG404"}),
+    ("export $(cat e); man ls", {"WG404"}),  # one reason, not one per variable
+    ("export $(cat e); mktemp", {"WG403"}),
     # what stays allowed
+    ("export $(cat e); npm test", "pass"),  # what npm reads from its environment is not modelled
+    ("export $(cat e); SSLKEYLOGFILE=src/k curl -s --noproxy '*' http://127.0.0.1:9/", {"WG404"}),
     ("mktemp", "pass"),
     ("mktemp -d", "pass"),
     ("mktemp --tmpdir", "pass"),
@@ -2150,8 +2160,9 @@ def test_stop_32_rows(world: Repo, command: str, expected) -> None:
 
 
 def test_stop_32_rows_for_real(world: Repo) -> None:
-    """Stop 32's fail-opens run for real in W (GNU mktemp, curl 7.88 against a loopback HTTP server, and curl writing
-    its TLS key log before its connection fails): each wrote into the main checkout, and each is refused."""
+    """Stop 32's fail-opens run for real in W (GNU mktemp, curl 7.88 against a loopback HTTP server, curl writing its
+    TLS key log before its connection fails, and git 2.39 reset through variables a file named): each wrote into the
+    main checkout, and each is refused."""
     import http.server
     import threading
 
@@ -2160,6 +2171,8 @@ def test_stop_32_rows_for_real(world: Repo) -> None:
     served.mkdir()
     (served / "x").write_text("x\n")
     (main / "tmp").mkdir()
+    (w / "e").write_text(f"GIT_DIR={main}/.git GIT_WORK_TREE={main}\n")
+    (main / "README.md").unlink()  # a hard reset of main brings it back
     handler = lambda *a, **k: http.server.SimpleHTTPRequestHandler(*a, directory=str(served), **k)  # noqa: E731
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -2170,6 +2183,7 @@ def test_stop_32_rows_for_real(world: Repo) -> None:
             (f"curl -so '#1' '{url}/{{../../../globbed,x}}'", lambda: (main / "globbed").exists()),
             (f"curl -s --output-dir src -o ../../../../below {url}/x", lambda: (main / "below").exists()),
             (f"SSLKEYLOGFILE={main}/keys curl -s https://127.0.0.1:9/", lambda: (main / "keys").exists()),
+            ("export $(cat e); git reset -q --hard", lambda: (main / "README.md").exists()),
         ]
         for command, happened in cases:
             assert hook(world, command).decision == "deny", command

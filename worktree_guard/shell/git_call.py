@@ -18,6 +18,7 @@ from ..layout import LayoutUnknown, find_layout, git_checkouts_at, git_dir_link,
 from ..paths import canonical
 from .programs import ParsedArgv, Target, WriteSpec, parse_argv
 from .runners import LESSKEY_FILES, LESSKEY_VARIABLES, less_options_opaque
+from .state import NAMES_UNKNOWN
 from .words import has_unquoted_expansion, may_be_option
 
 if TYPE_CHECKING:
@@ -822,7 +823,7 @@ def git_writes(command: ShellCommand) -> list:
     base = call.run_dir if call.run_dir is not None else UNKNOWN_DIR
     targets: list[Target] = []
     for variable, how in (("GIT_INDEX_FILE", "the index named by GIT_INDEX_FILE"), ("GIT_OBJECT_DIRECTORY", "the object directory named by GIT_OBJECT_DIRECTORY")):
-        present, value = command.env(variable)
+        present, value = command.named_env(variable)
         if present:
             word = _assignment_word(command, variable)
             # git takes a relative one from the top of the checkout it acts on, having moved there (h-git30:
@@ -865,7 +866,7 @@ def git_writes(command: ShellCommand) -> list:
             targets.append(Target(None, CWD, "init", base=base))
         if call.names_git_dir:
             targets.append(_init_git_dir_target(call, command, base))
-        present, common = command.env("GIT_COMMON_DIR")
+        present, common = command.named_env("GIT_COMMON_DIR")
         if present:  # `GIT_COMMON_DIR=<main>/cd git init /tmp/r` made <main>/cd/{hooks,info,refs,…} (git 2.39)
             where = None if common is None else _init_relative(call, common)
             targets.append(Target(_assignment_word(command, "GIT_COMMON_DIR"), where, "init, the common dir named by GIT_COMMON_DIR", base=base))
@@ -1024,7 +1025,7 @@ def _assignment_word(command: ShellCommand, name: str) -> Word | None:
 def _trace_variables(command: ShellCommand) -> list[tuple[str, str | None]]:
     """GIT_TRACE, GIT_TRACE2, GIT_TRACE_PACKET… set for this git (a value that is an absolute path is a file git writes)."""
     names = {a.name for a in command.assignments} | set(command.state.variables)
-    return [(name, command.env(name)[1]) for name in sorted(names) if name.startswith("GIT_TRACE")]
+    return [(name, command.named_env(name)[1]) for name in sorted(names) if name.startswith("GIT_TRACE")]
 
 
 # -- code git runs (SPEC §5.2 "strings that a program will run as code") -----------------------------------
@@ -1267,11 +1268,13 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
         config(key, value if eq else "true", word.span[0] + (word.raw.find("=") + 1 if "=" in word.raw else 0), "`git -c`")
     for word, setting in call.config_envs:
         key, _, variable = setting.partition("=")
-        present, value = command.env(variable)
+        present, value = command.named_env(variable)
         config(key, value if present else None, command.span[0], f"`git --config-env` (${variable})")
     _clone_config(command, call, config, found)
+    if command.state.names_unknown:
+        found.opaque.append(f"{NAMES_UNKNOWN}: git's among them (its config, pager, editor, ssh and diff commands)")
     for variable, kind in CODE_VARIABLES.items():
-        present, value = command.env(variable)
+        present, value = command.named_env(variable)
         if present:
             word = _assignment_word(command, variable)
             offset = word.span[0] + (1 if word.raw[:1] in "'\"" else 0) if word is not None else command.span[0]
@@ -1282,19 +1285,19 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
             elif value:
                 found.scripts.append((value + (arguments_after(top) if kind == "args" else ""), offset, top))
     for variable, program in OPAQUE_PROGRAM_VARIABLES.items():
-        present, value = command.env(variable)
+        present, value = command.named_env(variable)
         if present and value != "":
             found.opaque.append(f"${variable} gives {program}, which git may start, options worktree-guard does not read (a command among them)")
-    present, options = command.env("LESS")
+    present, options = command.named_env("LESS")
     if present and less_options_opaque(options):
         found.opaque.append("$LESS gives less, which git may start, a lesskey file or text or startup commands worktree-guard does not read (a command among them)")
     for directory in call.exec_paths:
         found.opaque.append(f"`git --exec-path={directory or '…'}` makes git run git-<sub> and the programs it starts (its pager, man) from {directory or 'a directory only known at run time'}, which worktree-guard cannot look inside")
-    present, allowed = command.env("GIT_ALLOW_PROTOCOL")
+    present, allowed = command.named_env("GIT_ALLOW_PROTOCOL")
     if present and (allowed is None or "ext" in allowed.split(":")):
         found.opaque.append("$GIT_ALLOW_PROTOCOL lets git run an ext:: command, which worktree-guard cannot look inside")
     for variable in OPAQUE_VARIABLES:
-        present, value = command.env(variable)
+        present, value = command.named_env(variable)
         if present and value != "/dev/null":
             found.opaque.append(f"${variable} makes git read config or programs from {value or 'a file only known at run time'}, which worktree-guard cannot look inside")
     _config_parameters(command, config, found)
@@ -1332,7 +1335,7 @@ def _todo_list_editor(command: ShellCommand, call: GitCall, editors: dict[str, l
         if "." in source:
             values = editors.get(source, [])
         else:
-            present, value = command.env(source)
+            present, value = command.named_env(source)
             values = [value] if present else []
         values = [value for value in values if value != ""]  # git takes an empty one as not set
         if not values:
@@ -1415,7 +1418,7 @@ def _clone_config(command: ShellCommand, call: GitCall, config, found: GitCode) 
 
 def _config_parameters(command: ShellCommand, config, found: GitCode) -> None:
     """GIT_CONFIG_PARAMETERS (`'key'='value' …`) and GIT_CONFIG_COUNT / GIT_CONFIG_KEY_n / GIT_CONFIG_VALUE_n."""
-    present, value = command.env("GIT_CONFIG_PARAMETERS")
+    present, value = command.named_env("GIT_CONFIG_PARAMETERS")
     if present:
         if value is None:
             found.opaque.append("$GIT_CONFIG_PARAMETERS is only known at run time")
@@ -1430,14 +1433,14 @@ def _config_parameters(command: ShellCommand, config, found: GitCode) -> None:
             for item in items:
                 key, eq, setting = item.partition("=")
                 config(key, setting if eq else "true", command.span[0], "$GIT_CONFIG_PARAMETERS")
-    present, count = command.env("GIT_CONFIG_COUNT")
+    present, count = command.named_env("GIT_CONFIG_COUNT")
     if present:
         if count is None or not count.strip().isdigit():
             found.opaque.append("$GIT_CONFIG_COUNT is only known at run time")
             return
         for n in range(min(int(count), 1000)):
-            _, key = command.env(f"GIT_CONFIG_KEY_{n}")
-            _, setting = command.env(f"GIT_CONFIG_VALUE_{n}")
+            _, key = command.named_env(f"GIT_CONFIG_KEY_{n}")
+            _, setting = command.named_env(f"GIT_CONFIG_VALUE_{n}")
             if key is None:
                 found.opaque.append(f"$GIT_CONFIG_KEY_{n} is only known at run time")
                 continue
@@ -1449,7 +1452,7 @@ def _home_config(command: ShellCommand, found: GitCode) -> None:
     in the same command: git (or less) would read code the guard has not seen."""
     homes = (("HOME", (".gitconfig", ".config/git/config", *LESSKEY_FILES)), ("XDG_CONFIG_HOME", ("git/config", "lesskey")))
     for variable, files in homes:
-        present, value = command.env(variable)
+        present, value = command.named_env(variable)
         if not present or (variable == "HOME" and value == command.home):
             continue  # the agent's own HOME: its config is the environment, not something this command wrote
         if value is None:

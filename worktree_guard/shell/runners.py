@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass
+from .state import NAMES_UNKNOWN
 
 if TYPE_CHECKING:
     from .ast import Word
@@ -212,21 +213,24 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
     name = command.name
     values = command.values()
     reasons: list[str] = []
-    for variable in runner.env:
+    if command.state.names_unknown and (runner.env or runner.option_env or runner.walk_env):
+        reasons.append(f"{NAMES_UNKNOWN}: `{name}` reads its options or a command from some")
+    for variable in runner.env + runner.option_env:
+        if not command.names(variable):
+            continue  # said once above, or not set
         present, value = command.env(variable)
-        if variable in LESSKEY_VARIABLES:
+        if variable not in runner.env:
+            if value is not None and runner.safe_env_words is not None and all(re.fullmatch(runner.safe_env_words, word) for word in value.split()):
+                continue
+            if present and not (variable == "HOME" and value == command.home):  # the agent's own HOME is its environment
+                reasons.append(f"`{name}` reads more options from ${variable} (or a config file there), which this command sets: what they make it write or run is not read")
+        elif variable in LESSKEY_VARIABLES:
             if present and value != "":
                 reasons.append(f"`{name}` reads key bindings and commands (an #env LESSOPEN) from ${variable}")
         elif present:
             reasons.append(f"`{name}` runs the command in ${variable}")
-    for variable in runner.option_env:
-        present, value = command.env(variable)
-        if value is not None and runner.safe_env_words is not None and all(re.fullmatch(runner.safe_env_words, word) for word in value.split()):
-            continue
-        if present and not (variable == "HOME" and value == command.home):  # the agent's own HOME is its environment
-            reasons.append(f"`{name}` reads more options from ${variable} (or a config file there), which this command sets: what they make it write or run is not read")
     if LESSKEY_VARIABLES[0] in runner.env:
-        present, options = command.env("LESS")
+        present, options = command.named_env("LESS")
         if present and less_options_opaque(options):
             reasons.append(f"`{name}` reads $LESS, which gives less a lesskey file or text or startup commands")
     pattern = re.compile(runner.code_operands) if runner.code_operands else None
@@ -326,7 +330,7 @@ def walked_code(command: ShellCommand, runner: CodeRunner) -> tuple[list[tuple[s
     scripts: list[tuple[str, int]] = []
     reasons: list[str] = []
     for variable in runner.walk_env:
-        given, value = command.env(variable)
+        given, value = command.named_env(variable)  # an unnamed one: `opaque_code` says it once
         if not given:
             continue
         if value is None:

@@ -7,6 +7,9 @@ from ..fast_dataclass import fast_dataclass, field
 from .ast import Compound, Function
 from .words import has_code
 
+#: Why a variable the command never named may hold anything (`ShellCommand.env` after `ShellState.names_unknown`).
+NAMES_UNKNOWN = "a step before assigned variables whose names are only known at run time (`export $(cat f)`, `read \"$N\"`, `source f`), so any variable may be set"
+
 #: Paths globs may stand for in one command, counted each time a rule expands one (WG901 past it). Each path
 #: is then judged (resolved, placed) by every rule that asked: the reviewer's `rm d/* d/* …` (220 words over
 #: 1,999 files, 440,000 paths) took 20 s and ended WG000. Four globs over 1,999 files (8,000 paths: two

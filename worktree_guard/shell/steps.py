@@ -67,14 +67,27 @@ class ShellCommand:
         An earlier plain `NAME=v` counts even without `export`: the variable may already be exported in
         the agent's shell, so assuming the child does not see it would be a guess. The command's own prefixes
         expand left to right (`D=/x; D=<main>/.git GIT_DIR=$D git …` gives git <main>/.git); a wrapper's
-        (`env GIT_DIR=$D`) are words the shell expanded before its prefixes applied.
+        (`env GIT_DIR=$D`) are words the shell expanded before its prefixes applied. After a step that may have
+        assigned a name only known at run time (`ShellState.names_unknown`), any variable may be set to anything.
         """
         for index in range(len(self.assignments) - 1, -1, -1):
             if self.assignments[index].name == name:
                 return True, self._prefix_value(index)
         if name in self.state.variables:
             return True, self.state.variables[name]
+        if self.state.names_unknown:
+            return True, None  # a step assigned a name only known at run time: `export $(cat e)` may set GIT_DIR
         return False, None
+
+    def names(self, name: str) -> bool:
+        """Whether the command itself sets the variable (a prefix, or an assignment made earlier), rather than only
+        a step assigning names only known at run time may have (`env` then says it is set to an unknown value)."""
+        return name in self.state.variables or any(a.name == name for a in self.assignments)
+
+    def named_env(self, name: str) -> tuple[bool, str | None]:
+        """`env`, for a variable the command names (`names`); (False, None) for one only a step assigning names only
+        known at run time may have set: a rule that reads many variables says that once (`state.NAMES_UNKNOWN`)."""
+        return self.env(name) if self.names(name) else (False, None)
 
     def _prefix_value(self, index: int) -> str | None:
         assignment = self.assignments[index]

@@ -107,7 +107,7 @@ def _key_logs(command: ShellCommand, name: str) -> list[Written]:
         return []
     found: list[Written] = []
     for variable in KEY_LOG_VARIABLES:
-        present, value = command.env(variable)
+        present, value = command.named_env(variable)  # not after `export $(cat f)` alone (docs/bash.md)
         if present and value != "":
             word = next((a.value for a in reversed(command.assignments) if a.name == variable), None)
             found.append(_record(word, value, command.cwd, f"`{name}` appending TLS session keys to ${variable}", command.state))
