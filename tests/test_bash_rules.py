@@ -2133,6 +2133,20 @@ STOP_32_ROWS = [
     ("export $(cat e); curl -s http://127.0.0.1:9/", {"WG404"}),
     ("export $(cat e); man ls", {"WG404"}),  # one reason, not one per variable
     ("export $(cat e); mktemp", {"WG403"}),
+    # rsync's other outputs (rsync 3.2.7 wrote each; rsync is not on every machine, so verdicts only)
+    ("rsync --log-file={MAIN}/log README.md /tmp/d/", {"WG401"}),
+    ("rsync -b --backup-dir={MAIN}/bk README.md /tmp/d/", {"WG401"}),
+    ("rsync -b --backup-dir=../../../../bk README.md src/", {"WG401"}),  # taken from the destination: <W>/../../../bk
+    ("rsync -aT {MAIN} README.md /tmp/d/", {"WG401"}),
+    ("rsync --partial-dir={MAIN}/p README.md /tmp/d/", {"WG401"}),
+    ("rsync --write-batch={MAIN}/b README.md /tmp/d/", {"WG401"}),  # and b.sh
+    ("rsync --files-from=l --remove-source-files . /tmp/d/", {"WG403"}),  # l may list to-main/README.md
+    ('rsync -b --backup-dir=bk README.md "$D"', {"WG403"}),
+    ("rsync -b --backup-dir=../bk README.md src/", "pass"),
+    ("rsync -b --backup-dir=../bk README.md src/new", "pass"),  # a file: its directory, src
+    ("rsync -b --backup-dir={MAIN} README.md host:d/", "pass"),  # the remote side's
+    ("rsync --files-from=l . /tmp/d/", "pass"),
+    ("rsync --log-file=lg -a src/ /tmp/d/", "pass"),
     # what stays allowed
     ("export $(cat e); npm test", "pass"),  # what npm reads from its environment is not modelled
     ("export $(cat e); SSLKEYLOGFILE=src/k curl -s --noproxy '*' http://127.0.0.1:9/", {"WG404"}),
