@@ -2214,6 +2214,11 @@ def test_review_31c_gawk_include_for_real(world: Repo) -> None:
     (world.worktree / "inplace.awk").write_text(f'BEGIN{{system("touch {world.main}/Q")}}\n')
     for command in ("gawk --inc=lib '{print}' README.md", "gawk '@include \"lib\"' README.md", "gawk -i inplace '{print}' src/x"):
         assert_hook_row(world, command, {"WG401"})
+    # stop 32: an included file's own @include is read too (one level was), and a file including itself ends
+    (world.worktree / "outer.awk").write_text('@include "lib"\n')
+    (world.worktree / "self.awk").write_text('@include "self"\n')
+    assert_hook_row(world, "gawk '@include \"outer\"' README.md", {"WG401"})
+    assert_hook_row(world, "gawk '@include \"self\"' README.md", "pass")
 
 
 @pytest.mark.parametrize("command,expected", REVIEW_31B_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_31B_ROWS])

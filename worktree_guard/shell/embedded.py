@@ -526,10 +526,19 @@ def _awk(command: ShellCommand, words: list[Word], values: list[str | None], fou
             programs.append((value, _offset(words[i])))
             i += 1
         break
-    for text, offset in list(programs):
-        for included in re.findall(r'@include\s+"([^"]*)"', text):  # review 31c: `gawk '@include "lib"' f`
+    seen: set[str] = set()
+    index = 0
+    while index < len(programs):  # an included file's own `@include`s too, each once, as gawk reads them (stop 32)
+        for included in re.findall(r'@include\s+"([^"]*)"', programs[index][0]):  # review 31c: `gawk '@include "lib"' f`
+            if included in seen:
+                continue
+            seen.add(included)
             inplace = inplace or included in ("inplace", "inplace.awk")
+            if len(seen) > MAX_AWK_INCLUDES:
+                found.opaque.append(f"`{command.name}` includes more than {MAX_AWK_INCLUDES} source files")
+                break
             _awk_include(command, included, None, programs, found)
+        index += 1
     for text, offset in programs:
         _awk_program(text, offset, found, command.name or "awk")
     if inplace or any(re.search(r'@(include|load)\s+"inplace(\.awk)?"', text) for text, _ in programs):
@@ -538,6 +547,9 @@ def _awk(command: ShellCommand, words: list[Word], values: list[str | None], fou
             if operand is None or (operand != "-" and not re.match(r"[A-Za-z_][A-Za-z0-9_]*=", operand)):
                 found.writes.append(Target(word, operand, "gawk's inplace library rewrites it"))
 
+
+#: More `@include`d files than this (each read from disk) and the program is not followed.
+MAX_AWK_INCLUDES = 32
 
 _AWK_LONG_OPTIONS = ("--field-separator", "--assign", "--file", "--source", "--include", "--load", "--exec")
 
