@@ -28,7 +28,7 @@ class ShellCommand:
     unwrapped: Unwrapped | None = None
     #: git's reading of this command (`git_call.read_git_call`), made once: the git rule, the write table's git
     #: entry and the writes rule's unlisted names all read it.
-    git_call: object = None
+    git_call: object = field(default=None, repr=False, compare=False)
 
     @property
     def name(self) -> str | None:
