@@ -2168,6 +2168,51 @@ STOP_32_ROWS = [
 ]
 
 
+# Review 32a of stop 32's readings (each passed at 83416b2 and wrote into the main checkout when run for real).
+REVIEW_32A_ROWS = [
+    ("curl -s -o '#1/#1/#1/p' 'http://127.0.0.1:9/a?{\\.\\.,b}'", {"WG403"}),  # curl unescapes `\.` in a set
+    ("curl -s -o '#1/#1/#1/p' 'http://127.0.0.1:9/a?{a\\},..}'", {"WG403"}),  # `\}` does not end it
+    ("curl -s -g --no-globoff -o '#1/#1/#1/p' 'http://127.0.0.1:9/a?{..,b}'", {"WG403"}),
+    ("curl -s -g http://127.0.0.1:9/a -o /dev/null --next -o '#1/#1/#1/p' 'http://127.0.0.1:9/a?{..,b}'", {"WG403"}),
+    ("SSLKEYLOGFILE=k git -C {MAIN} ls-remote https://127.0.0.1:9/", {"WG401"}),  # git's helper runs at the top
+    ("TMPDIR=/tmp; export $(cat e); mktemp", {"WG403"}),  # a known value may be replaced too
+    ("export $(cat e); touch ~/x", {"WG403"}),
+    ("cd src && cd .. && export $(cat e) && cd - && touch p", {"WG202", "WG403"}),
+    ("CDPATH=; export $(cat e); cd src && touch p", {"WG202", "WG403"}),
+    ("AWKPATH=lib gawk -i inplace '{print}' README.md", {"WG404"}),
+    ("AWKPATH=lib awk -f prog.awk README.md", {"WG404"}),
+    ("export $(cat e); awk -f prog.awk README.md", {"WG404"}),
+    ('read -ra "$(cat n)" < e; cd src && touch p', {"WG202", "WG403"}),  # -a's value is the name
+    # what stays allowed
+    ("TMPDIR={MAIN} mktemp --dr", "pass"),  # --dry-run's prefix
+    ("export $(cat e); cd ./src && touch p", "pass"),  # `./` reads no CDPATH
+    ("export $(cat e); sh -c 'echo hi'", "pass"),  # dash reads no BASH_ENV, nor ENV for a script
+    ("export $(cat e); bash -c 'echo hi'", {"WG404"}),  # bash reads BASH_ENV
+    ("read -ra arr < e; cd src && touch p", "pass"),
+    ("awk -f ./prog.awk README.md", "pass"),
+    ("SSLKEYLOGFILE=k git ls-remote https://127.0.0.1:9/", "pass"),
+    ("curl -g -o '#1' 'http://127.0.0.1:9/{../../../x,b}'", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", REVIEW_32A_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_32A_ROWS])
+def test_review_32a(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_review_32a_home_config_for_real(world: Repo) -> None:
+    """A HOME the command sets is where git reads its global config: a `.gitconfig` already there runs its
+    core.fsmonitor (review 32a, git 2.39): refused, and the real run touches the main checkout."""
+    main, w = world.main, world.worktree
+    (w / ".gitconfig").write_text(f'[core]\n\tfsmonitor = "touch {main}/fsm; false"\n')
+    assert_hook_row(world, "HOME=. git status", {"WG404"})
+    env = {k: v for k, v in os.environ.items() if k != "GIT_CONFIG_GLOBAL"}  # the suite's git reads no global config
+    subprocess.run(["bash", "-c", "HOME=. git status >/dev/null 2>&1"], cwd=w, env=env, check=False, stdin=subprocess.DEVNULL, timeout=60)
+    assert (main / "fsm").exists()
+    (w / ".gitconfig").unlink()
+    assert_hook_row(world, "HOME=. git status", "pass")
+
+
 @pytest.mark.parametrize("command,expected", STOP_32_ROWS, ids=[plain_id(r[0], 60) for r in STOP_32_ROWS])
 def test_stop_32_rows(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)

@@ -767,8 +767,15 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         return None
     if name in SHELLS:
         for variable in ("BASH_ENV", "ENV"):
-            if command.env(variable)[0]:
-                return [Violation(code="WG404", message=f"`{name}` would first run the file named by ${variable}, which worktree-guard cannot see; leave {variable} out.", **base)]
+            if not command.env(variable)[0]:
+                continue
+            if not command.names(variable):
+                # only a step assigning names only known at run time may have set it (`export $(cat .env)`): bash runs
+                # BASH_ENV's file first; sh (dash, or bash as sh) reads neither for a script (review 32a's false deny)
+                if name == "bash" and variable == "BASH_ENV":
+                    return [Violation(code="WG404", message=f"`bash` would first run the file named by $BASH_ENV, which a step before may have set (it assigned names only known at run time); run the commands directly.", **base)]
+                continue
+            return [Violation(code="WG404", message=f"`{name}` would first run the file named by ${variable}, which worktree-guard cannot see; leave {variable} out.", **base)]
         startup = _startup_file(command, name)
         if startup is not None:
             return [Violation(code="WG404", message=f"`{name}` would first run {startup}, which worktree-guard cannot see; start it without that file.", **base)]

@@ -88,7 +88,8 @@ def _resolve(step: ShellCommand, target: str, word: Word | None, written: str, p
             return DirectoryChange(word, written, None, None, "the directory it is relative to is not known")
         cdpath_set, cdpath = step.env("CDPATH")
         if cdpath_set and cdpath != "" and not target.startswith(("./", "../")) and target not in (".", ".."):
-            return DirectoryChange(word, written, None, None, "CDPATH is set, so the target depends on it")
+            why = "CDPATH is set" if step.names("CDPATH") else "CDPATH may be set (a step before assigned names only known at run time)"
+            return DirectoryChange(word, written, None, None, f"{why}, so the target depends on it (`cd ./{target}` does not read it)")
         base = cwd if physical_only else state.logical()
         if base is None:
             if ".." in target.split("/"):
@@ -304,7 +305,13 @@ def _names_unknown(step: ShellCommand, values: list[str | None]) -> bool:
     words = step.words
     if step.name == "printf":
         return any((values[i - 1] == "-v" and values[i] is None) or (values[i] is None and words[i].raw.startswith("-v")) for i in range(1, len(values)))
-    return any(values[i] is None and not _literal_name(words[i].raw) and not (values[i - 1] or "").startswith("-") for i in range(1, len(values)))
+    # `read -a NAME` (`-ra NAME`): the option's value is the array's name (review 32a: `read -ra "$(cat n)"` set CDPATH)
+    return any(values[i] is None and not _literal_name(words[i].raw) and (not (values[i - 1] or "").startswith("-") or (step.name == "read" and _array_name_option(values[i - 1]))) for i in range(1, len(values)))
+
+
+def _array_name_option(value: str | None) -> bool:
+    """Whether a word of `read` is an option cluster whose last option is `-a`, so that the next word is a name."""
+    return value is not None and value.startswith("-") and not value.startswith("--") and value.endswith("a") and value[1:].isalpha()
 
 
 def _is_name(text: str) -> bool:

@@ -489,7 +489,9 @@ def _awk(command: ShellCommand, words: list[Word], values: list[str | None], fou
             if name in ("-f", "--file", "-E", "--exec"):
                 from_file = True
                 inplace = inplace or text in ("inplace", "inplace.awk")
-                content = _read_script(text, command) if text is not None else None
+                # gawk looks for a name without `/` on AWKPATH (review 32a: `AWKPATH=lib awk -f prog.awk f` ran lib's)
+                searched = text is not None and "/" not in text and command.env("AWKPATH")[0]
+                content = _read_script(text, command) if text is not None and not searched else None
                 if content is None:
                     found.opaque.append(f"`{command.name} -f`: worktree-guard cannot read that program")
                 else:
@@ -558,7 +560,7 @@ def _awk_include(command: ShellCommand, text: str | None, at: Word | None, progr
     """A source file gawk includes (`-i F`, `@include "F"`), found on AWKPATH, whose default starts with the cwd (review
     31c: `./inplace.awk` is taken before gawk's own library): read as `-f` reads one, as F or F.awk; gawk's own
     library (in /usr/share/awk) when neither is in the cwd; otherwise opaque."""
-    if text is None or "AWKPATH" in command.state.variables or command.cwd is None:
+    if text is None or command.env("AWKPATH")[0] or command.cwd is None:  # set here, before, or maybe (review 32a)
         found.opaque.append(f"`{command.name}` includes a source file worktree-guard cannot find ({text})")
         return
     names = [text] if text.endswith(".awk") else [text, text + ".awk"]

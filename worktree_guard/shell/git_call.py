@@ -834,6 +834,14 @@ def git_writes(command: ShellCommand) -> list:
             run = call.run_dir
             where = top if top is not None and run is not None and (run == top or run.startswith(top.rstrip("/") + "/")) else run
             targets.append(Target(word, value, how, base=where if where is not None else UNKNOWN_DIR))
+    present, keys = command.named_env("SSLKEYLOGFILE")
+    if present and keys and not keys.startswith("/"):
+        # judged from the cwd as for any program (shell/written.py), and from where git's https helper runs: the top of
+        # the checkout git moved to (review 32a: `SSLKEYLOGFILE=k git -C <main> ls-remote https://…` wrote <main>/k)
+        top = checkout_top(call, command.home)
+        run = call.run_dir
+        where = top if top is not None and run is not None and (run == top or run.startswith(top.rstrip("/") + "/")) else run
+        targets.append(Target(_assignment_word(command, "SSLKEYLOGFILE"), keys, "the TLS key log git's https helper appends to", base=where if where is not None else UNKNOWN_DIR))
     for variable, value in _trace_variables(command):
         if value is not None and value.startswith("/"):
             targets.append(Target(_assignment_word(command, variable), value, f"the trace file named by {variable}"))
@@ -1301,7 +1309,7 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
         if present and value != "/dev/null":
             found.opaque.append(f"${variable} makes git read config or programs from {value or 'a file only known at run time'}, which worktree-guard cannot look inside")
     _config_parameters(command, config, found)
-    _home_config(command, found)
+    _home_config(command, found, top)
     unread = unread_repository_config(call, command)
     if unread is not None:
         found.opaque.append(unread)
@@ -1447,7 +1455,7 @@ def _config_parameters(command: ShellCommand, config, found: GitCode) -> None:
             config(key, setting, command.span[0], f"$GIT_CONFIG_KEY_{n}")
 
 
-def _home_config(command: ShellCommand, found: GitCode) -> None:
+def _home_config(command: ShellCommand, found: GitCode, top: str | None = None) -> None:
     """A HOME (or XDG_CONFIG_HOME) whose git config, or the lesskey file of the pager git starts, was written earlier
     in the same command: git (or less) would read code the guard has not seen."""
     homes = (("HOME", (".gitconfig", ".config/git/config", *LESSKEY_FILES)), ("XDG_CONFIG_HOME", ("git/config", "lesskey")))
@@ -1458,11 +1466,15 @@ def _home_config(command: ShellCommand, found: GitCode) -> None:
         if value is None:
             found.opaque.append(f"${variable} is only known at run time, so git's config there cannot be looked inside")
             continue
-        base = value if value.startswith("/") else os.path.join(command.cwd or "/", value)
-        paths = {canonical(os.path.join(base, name), "/", command.home) for name in files}
+        # a relative one is read from wherever git is when it reads it: the cwd, or the top it moved to
+        starts = [command.cwd or "/"] + ([] if top is None else [top])
+        paths = {canonical(os.path.join(start, value, name), "/", command.home) for start in starts for name in files}
         written = command.state.written
         if None in written or paths & set(written):
             found.opaque.append(f"git would read config from ${variable} ({value}), which this command writes first")
+        elif any(os.path.lexists(path) for path in paths):
+            # review 32a: `HOME=. git status` with a W/.gitconfig setting core.fsmonitor ran it
+            found.opaque.append(f"git would read config from ${variable} ({value}), which holds a config file worktree-guard does not read")
 
 
 def _subcommand_code(command: ShellCommand, call: GitCall, top: str | None, found: GitCode) -> None:

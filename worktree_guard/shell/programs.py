@@ -719,10 +719,10 @@ def _mktemp(command: Any, argv: ParsedArgv, targets: list[Target]) -> list[Targe
     as writing nothing). With no template, `-t` or `-p`/`--tmpdir`, the template is taken from a directory:
     `-p`'s when given and not empty, else TMPDIR's, else /tmp; with `-t`, TMPDIR's before `-p`'s. TMPDIR the
     command did not set is the one the hook's environment holds (`ShellCommand.env`)."""
-    if argv.options.keys() & {"-u", "--dry-run"}:
-        return targets
+    if "-u" in argv.options or any(len(name) > 3 and "--dry-run".startswith(name) for name in argv.options):
+        return targets  # `--dr`: getopt_long's prefix of --dry-run (review 32a)
     templates = [value for _, value in argv.operands]
-    word = argv.operands[-1][0] if argv.operands else None
+    word = argv.operands[-1][0] if argv.operands else command.words[0]
     template = templates[-1] if templates else "tmp.XXXXXXXXXX"
     # `--tmpdir` without `=DIR` names none (a word only known at run time is never read as an option here)
     given = [value for _, value in argv.options.get("-p", [])] + [value or "" for _, value in argv.options.get("--tmpdir", [])]
@@ -754,7 +754,8 @@ def _curl(command: Any, argv: ParsedArgv, targets: list[Target]) -> list[Target]
     if not outputs:
         return targets
     others = [t for t in targets if t.how not in ("-o", "--output")]
-    globbing = not argv.options.keys() & {"-g", "--globoff"}
+    # `-g` ends at a `--next` and `--no-globoff` undoes it (review 32a): only a lone one turns globbing off
+    globbing = not argv.options.keys() & {"-g", "--globoff"} or bool(argv.options.keys() & {"--no-globoff", "--next", "-:"})
     urls = [value for _, value in argv.operands] + [value for _, value in argv.options.get("--url", [])]
     names: list[tuple[Word | None, str | None]] = []
     for word, value in outputs:
@@ -783,22 +784,48 @@ def _curl(command: Any, argv: ParsedArgv, targets: list[Target]) -> list[Target]
 
 
 def _url_glob_pieces(urls: list[str | None]) -> set[str] | None:
-    """Every text a `#N` of curl's `-o` may take from these URLs' globs (`{a,b}` sets; a `[1-9]`/`[a-z]` range gives
-    letters and digits: "0" stands for them); None when a URL is only known at run time or a set's item may leave
+    """Every text a `#N` of curl's `-o` may take from these URLs' globs (`{a,b}` sets, read as curl reads them: a `\\`
+    escapes the next character, `\\}` and `\\,` included (review 32a: `{\\.\\.,b}` is `..`); a `[1-9]`/`[a-z]` range
+    gives letters and digits: "0" stands for them); None when a URL is only known at run time or an item may leave
     the directory (a `/`, or only dots)."""
-    import re
-
     pieces: set[str] = set()
     for url in urls:
         if url is None:
             return None
-        for items in re.findall(r"\{([^}]*)\}", url):
-            for item in items.split(","):
+        i = 0
+        while i < len(url):
+            c = url[i]
+            if c == "\\":
+                i += 2
+                continue
+            if c == "[":
+                end = url.find("]", i)
+                if end < 0 or any(not (ch.isalnum() or ch in "-:") for ch in url[i + 1:end]):
+                    return None
+                pieces.add("0")
+                i = end + 1
+                continue
+            if c != "{":
+                i += 1
+                continue
+            item, items, i = "", [], i + 1
+            while i < len(url) and url[i] != "}":
+                if url[i] == "\\" and i + 1 < len(url):
+                    item += url[i + 1]
+                    i += 2
+                    continue
+                if url[i] == ",":
+                    items.append(item)
+                    item = ""
+                else:
+                    item += url[i]
+                i += 1
+            items.append(item)
+            i += 1
+            for item in items:
                 if "/" in item or item.strip(".") == "":
                     return None
                 pieces.add(item)
-        if re.search(r"\[[^\]]*\]", url):
-            pieces.add("0")
     return pieces or {"0"}
 
 

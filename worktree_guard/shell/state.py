@@ -205,6 +205,16 @@ class ShellState:
     def forget_variables(self) -> None:
         """Any variable may have changed: none keeps a known value (nor OLDPWD, PWD and the stack). A value that runs
         code when evaluated as arithmetic may still be the one it holds (`alternatives`)."""
+        self.forget_names()
+        self.cwd, self.cwds = None, ()
+
+    def forget_names(self) -> None:
+        """A variable whose name is only known at run time may have been assigned, so any variable may have: none keeps
+        a known value, none is known to be unset, and OLDPWD, $PWD (the logical cwd) and the stack (DIRSTACK) are not
+        known (review 32a: HOME, TMPDIR, CDPATH and OLDPWD kept theirs after `export $(cat e)`); IFS among them (review
+        25a: `"$C" IFS=:` with C=declare, then `rm -f $X` split X at `:`). A value that runs code when evaluated as
+        arithmetic may still be the one it holds (`alternatives`)."""
+        self.names_unknown = True
         for key, value in list(self.variables.items()):
             if value is not None and _may_run_code(value):
                 self.alternatives[key] = self.alternatives.get(key, frozenset()) | {value}
@@ -212,14 +222,7 @@ class ShellState:
             self.variables[key] = None
         self.unset.clear()
         self.oldpwd = None
-        self.cwd, self.cwds = None, ()
         self.forget_dirstack()
-        self.forget_names()
-
-    def forget_names(self) -> None:
-        """A variable whose name is only known at run time may have been assigned: IFS among them (review 25a:
-        `"$C" IFS=:` with C=declare, then `rm -f $X` split X at `:`)."""
-        self.names_unknown = True
         self.variables["IFS"] = None
 
     def forget(self) -> None:

@@ -170,6 +170,8 @@ def expand_tilde(value: str, state: ShellState, home: str) -> str | None:
         # HOME is unknown; only an unset one is the passwd entry's (the hook's `home`)
         if "HOME" in state.variables:
             base = state.variables["HOME"]
+        elif state.names_unknown:
+            base = None  # a name only known at run time may have been HOME (review 32a)
         else:
             base = home
     elif head == "+":
