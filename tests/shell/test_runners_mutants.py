@@ -345,8 +345,10 @@ ROWS: list[str] = [
     # a safe value does not end the look at the variables after it
     "TAR_OPTIONS=-v XZ_OPT=--files=l tar -cJf a d", "XZ_OPT=-9 BZIP=-c tar -cjf a d", "XZ_OPT=-9 XZ_DEFAULTS=-c xz f",
     # -- fail-opens (phase 17, reported, not fixed): a code option in a cluster of flags, for the runners that do not
-    # read clusters (tmux's getopt, man's argp and less read `-vc CMD`, `-aP CMD`, `-Sk FILE` as `-v -c CMD`…)
+    # read clusters (tmux's getopt, man's argp, less and fd's clap read `-vc CMD`, `-aP CMD`, `-Sk FILE`, `-Hx CMD` as
+    # `-v -c CMD`…)
     "tmux -vc 'touch x'", "tmux -Lx -vc 'touch x'", "man -aP sh -l p.txt", "man -lPsh p.txt", "less -Sk kf README.md", "less -ik kf",
+    "man -aH ls", "fd -Hx rm {}", "fd -HX rm", "fd -H -x rm {}",
     # words the command builds, only known at run time (a `$(…)`; an unset `"$X"` is the agent's environment's)
     "make \"$(a)\" \"$(b)\"", "make -k \"$(a)\"", "man ls \"$(a)\"", "make --jobs=a=\"$(a)\"", "make --ev=a=\"$(a)\"",
 ]
