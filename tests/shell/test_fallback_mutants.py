@@ -170,5 +170,31 @@ def test_rows_are_all_read() -> None:
     assert set(_readings()) == set(ROWS)
 
 
+def test_every_fallback_loop_returns() -> None:
+    """The loops that walk a backquoted text and a test expression end (phase 17): a mutant whose index stops
+    advancing (`i = 1`, `i -= 1`) or whose stack never shrinks (`n = None`) fails here under an alarm, where
+    mutmut would only count a timeout."""
+    import signal
+
+    def hang(*_: object) -> None:
+        raise TimeoutError
+
+    cond = fallback.run_shfmt("[[ a -eq 1 && $(c) == x ]]")["Stmts"][0]["Cmd"]["X"]
+    arith = fallback.run_shfmt("(( a + b ))")["Stmts"][0]["Cmd"]["X"]
+    translator = fallback._Translator("[[ a -eq 1 && $(c) == x ]]", 0)
+    previous = signal.signal(signal.SIGALRM, hang)
+    signal.setitimer(signal.ITIMER_REAL, 3.0)
+    try:
+        unescaped = fallback._unescape_backquoted("ab\\$c\\`d\\\\e\\x")
+        operands = translator.arithmetic_operands(cond)
+        words = translator.word_nodes(cond) + translator.word_nodes(arith)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert unescaped == "ab$c`d\\e\\x"
+    assert [w["Parts"][0]["Value"] for w in operands] == ["a", "1"]
+    assert [(w["Pos"]["Offset"], w["End"]["Offset"]) for w in words] == [(3, 4), (9, 10), (14, 18), (22, 23), (3, 4), (7, 8)]
+
+
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
     READINGS.write_text(json.dumps({row: reading(row) for row in ROWS}, indent=1, ensure_ascii=False) + "\n")
