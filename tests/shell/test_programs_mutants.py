@@ -12,9 +12,10 @@ read).
 
 The rows are the commands of the other tests that run a program with a row in `BUILTIN_WRITERS` (or a reader with
 `writes_with`) ("harvested" in `programs_rows.json`), one row per program and per option each writer's row names
-(`PROG OPTION v a b`) and per reader (`PROG -y /m/x`, and with each `writes_with` option) ("table", generated once
-from the tables: deleting a row or an option from it changes a reading), and the shapes mutation testing found
-unpinned (`ROWS`). The helpers (`long_option`, `backup_names`,
+(`PROG OPTION v a b`) and per reader (`PROG -y /m/x`, and with each `writes_with` option), and one per entry of the
+custom readers' own tables (`_FIND_ARGUMENTS`, openssl's, `_ZIP_PAIRS`, tar's, ptx's…) ("table", generated once from
+the tables: deleting a row or an option from them changes a reading), and the shapes mutation testing found unpinned
+(`ROWS`). The helpers (`long_option`, `backup_names`,
 `tar_values`, `find_start`, `find_roots`, `code_family`, `_url_glob_pieces`) are pinned on their own inputs in
 `HELPER_ROWS`. The module's tables (`BUILTIN_WRITERS`' rows, `BUILTIN_READERS`, `CODE_FAMILIES`) are module-level
 data, which mutmut does not mutate: the rows pin what they say through the functions that read them.
