@@ -44,11 +44,11 @@ READINGS = Path(__file__).with_name("programs_readings.json")
 ROWS_FILE = Path(__file__).with_name("programs_rows.json")
 
 
-def step(source: str, cwd: str | None = "/w", variables: dict | None = None, names_unknown: bool = False) -> ShellCommand:
-    """The last simple command of `source` as the walker builds it."""
+def step(source: str, cwd: str = "/w") -> ShellCommand:
+    """The last simple command of `source` as the walker builds it, in a cwd /w, with nothing assigned before."""
     node = parse(source).body[0]
     node = getattr(node, "parts", [node])[-1]
-    state = ShellState(cwd=cwd, variables=dict(variables or {}), names_unknown=names_unknown)
+    state = ShellState(cwd=cwd)
     return ShellCommand(node=node, words=node.words, assignments=list(node.assignments), cwd=cwd, state=state, home="/h")
 
 
@@ -173,9 +173,6 @@ ROWS: list[str] = [
     "curl --output-dir dX/ -o /abs http://h/", "curl -o '#1' 'http://h/{" + ",".join(f"a{n}" for n in range(257)) + "}'",
 ]
 
-#: (source, step arguments) for rows that need a state: variables set, an environment, no cwd.
-STATE_ROWS: list[tuple[str, dict]] = [
-]
 
 
 def helper_readings() -> dict:
@@ -225,7 +222,6 @@ HELPER_URLS: list[tuple] = [
 def commands() -> list[tuple[str, ShellCommand]]:
     stored = json.loads(ROWS_FILE.read_text())
     out = [(source, step(source)) for source in dict.fromkeys(stored["harvested"] + stored["table"] + ROWS)]
-    out += [(f"{source} @ {json.dumps(state, sort_keys=True)}", step(source, **state)) for source, state in STATE_ROWS]
     return out
 
 
