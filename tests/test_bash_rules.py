@@ -2186,13 +2186,43 @@ REVIEW_32A_ROWS = [
     # what stays allowed
     ("TMPDIR={MAIN} mktemp --dr", "pass"),  # --dry-run's prefix
     ("export $(cat e); cd ./src && touch p", "pass"),  # `./` reads no CDPATH
-    ("export $(cat e); sh -c 'echo hi'", "pass"),  # dash reads no BASH_ENV, nor ENV for a script
+    ("export $(cat e); sh -c 'bash run.sh'", {"WG404"}),  # dash reads no BASH_ENV, the bash it starts does (32b)
     ("export $(cat e); bash -c 'echo hi'", {"WG404"}),  # bash reads BASH_ENV
     ("read -ra arr < e; cd src && touch p", "pass"),
     ("awk -f ./prog.awk README.md", "pass"),
     ("SSLKEYLOGFILE=k git ls-remote https://127.0.0.1:9/", "pass"),
     ("curl -g -o '#1' 'http://127.0.0.1:9/{../../../x,b}'", "pass"),
 ]
+
+
+# Review 32b of the fixes (each passed at 011b835 and wrote into the main checkout or ran code when run for real).
+REVIEW_32B_ROWS = [
+    ("gawk '@include\"inplace\"; {print \"x\"}' ../../../README.md", {"WG401"}),  # no blank needed
+    ("cp -r src d2 && rsync -a --backup-dir=../../../../bk src/ d2", {"WG401"}),  # d2 is a directory by then
+    ("rsync -a src/ newdir --backup-dir=../../../../bk", {"WG401"}),  # rsync makes newdir
+    ("RSYNC_PARTIAL_DIR=../../../../p rsync -a --partial src/ /tmp/d/", {"WG404"}),
+    ("rsync -a -M--log-file=../../../x.log src/ /tmp/d/", {"WG403"}),  # the other side's option, run here
+    ("export $(cat e) && sh -c 'bash run.sh'", {"WG404"}),  # the bash sh starts reads BASH_ENV
+    ("rsync -av --delete --backup --backup-dir=../old src/ /tmp/d/", "pass"),
+    ("rsync -av src/ dst/", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", REVIEW_32B_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_32B_ROWS])
+def test_review_32b(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_review_32b_home_config_of_git_c(world: Repo) -> None:
+    """git reads its aliases from the `-C` directory before it moves to the top: a relative HOME is looked at there
+    too (review 32b: `HOME=. git -C sub st` ran an alias from sub/.gitconfig)."""
+    sub = world.worktree / "sub"
+    sub.mkdir()
+    (sub / ".gitconfig").write_text(f'[alias]\n\tst = "!touch {world.main}/alias"\n')
+    assert_hook_row(world, "HOME=. git -C sub st", {"WG404"})
+    env = {k: v for k, v in os.environ.items() if k != "GIT_CONFIG_GLOBAL"}
+    subprocess.run(["bash", "-c", "HOME=. git -C sub st >/dev/null 2>&1"], cwd=world.worktree, env=env, check=False, stdin=subprocess.DEVNULL, timeout=60)
+    assert (world.main / "alias").exists()
 
 
 @pytest.mark.parametrize("command,expected", REVIEW_32A_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_32A_ROWS])

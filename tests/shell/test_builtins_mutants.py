@@ -57,8 +57,8 @@ PHASE_13_STATES: dict[str, dict] = {
     "cd -L -x": {"cwd": None, "oldpwd": "/w", "variables": {"OLDPWD": "/w", "PWD": None}},
     # printf -v NAME with NAME only known at run time, as a separate word or glued to -v; a prompt of `read -p`
     # only known at run time is no name
-    "printf -v $N x": {"variables": {"IFS": None, "x": None}, "names_unknown": True},
-    "printf -v$N x": {"variables": {"IFS": None, "x": None}, "names_unknown": True},
+    "printf -v $N x": {"variables": {"IFS": None, "x": None}, "names_unknown": True, "dirstack": [None]},
+    "printf -v$N x": {"variables": {"IFS": None, "x": None}, "names_unknown": True, "dirstack": [None]},
     'read -p "$P" A': {"variables": {"A": None}},
     # enable: -n (also before another option) turns names off; bash 5.2 turns them on again for `-a` and `-s` with
     # names (`enable -a cd` re-enables cd): the guard keeps them off, more cautious; `-p` lists them and keeps them
@@ -166,7 +166,7 @@ def test_a_cd_may_be_refused_by_an_executable_file_or_after_a_write_at_the_root(
 DIRECTORY_CHANGES = [
     ('cd rel', {'options': {'cdspell'}}, ('rel', 'rel', None, None, 'the shell option cdspell set earlier may send it elsewhere', True, False, None, True)),
     ('cd rel', {'cwd': None}, ('rel', 'rel', None, None, 'the directory it is relative to is not known', True, False, None, True)),
-    ('CDPATH=/x cd rel', {}, ('rel', 'rel', None, None, 'CDPATH is set, so the target depends on it', True, False, None, True)),
+    ('CDPATH=/x cd rel', {}, ('rel', 'rel', None, None, 'CDPATH is set, so the target depends on it (`cd ./rel` does not read it)', True, False, None, True)),
     ('cd ../x', {'variables': {'PWD': None}}, ('../x', '../x', None, None, 'bash climbs `..` from the logical directory ($PWD), which is not known here', True, False, None, True)),
     ('cd x', {'variables': {'PWD': None}}, ('x', 'x', '{T}/q/x', '{T}/q/x', '', True, False, None, False)),
     ('cd -P l/..', {}, ('l/..', 'l/..', '{T}/q', '{T}/q', '', True, False, None, True)),

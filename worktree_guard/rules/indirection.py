@@ -770,11 +770,9 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
             if not command.env(variable)[0]:
                 continue
             if not command.names(variable):
-                # only a step assigning names only known at run time may have set it (`export $(cat .env)`): bash runs
-                # BASH_ENV's file first; sh (dash, or bash as sh) reads neither for a script (review 32a's false deny)
-                if name == "bash" and variable == "BASH_ENV":
-                    return [Violation(code="WG404", message=f"`bash` would first run the file named by $BASH_ENV, which a step before may have set (it assigned names only known at run time); run the commands directly.", **base)]
-                continue
+                # only a step assigning names only known at run time may have set it (`export $(cat .env)`). Also for
+                # sh, which reads neither for a script: the bash it starts would (review 32b: `sh -c "bash run.sh"`)
+                return [Violation(code="WG404", message=f"`{name}` or a shell it starts would first run the file named by ${variable}, which a step before may have set (it assigned names only known at run time); run the commands directly.", **base)]
             return [Violation(code="WG404", message=f"`{name}` would first run the file named by ${variable}, which worktree-guard cannot see; leave {variable} out.", **base)]
         startup = _startup_file(command, name)
         if startup is not None:

@@ -531,7 +531,7 @@ def _awk(command: ShellCommand, words: list[Word], values: list[str | None], fou
     seen: set[str] = set()
     index = 0
     while index < len(programs):  # an included file's own `@include`s too, each once, as gawk reads them (stop 32)
-        for included in re.findall(r'@include\s+"([^"]*)"', programs[index][0]):  # review 31c: `gawk '@include "lib"' f`
+        for included in re.findall(_AWK_INCLUDE + r'"([^"]*)"', programs[index][0]):  # review 31c: `gawk '@include "lib"' f`
             if included in seen:
                 continue
             seen.add(included)
@@ -543,12 +543,16 @@ def _awk(command: ShellCommand, words: list[Word], values: list[str | None], fou
         index += 1
     for text, offset in programs:
         _awk_program(text, offset, found, command.name or "awk")
-    if inplace or any(re.search(r'@(include|load)\s+"inplace(\.awk)?"', text) for text, _ in programs):
+    if inplace or any(re.search(_AWK_INCLUDE.replace("include", "(include|load)") + r'"inplace(\.awk)?"', text) for text, _ in programs):
         # gawk's inplace library rewrites every file operand (review 31b: `gawk -f inplace`, `@include "inplace"`)
         for word, operand in zip(words[i:], values[i:]):
             if operand is None or (operand != "-" and not re.match(r"[A-Za-z_][A-Za-z0-9_]*=", operand)):
                 found.writes.append(Target(word, operand, "gawk's inplace library rewrites it"))
 
+
+#: gawk's `@include` directive up to its quoted name: no blank is needed, and a backslash-newline is one (review 32b:
+#: `@include"inplace"`).
+_AWK_INCLUDE = r'@include(?:\s|\\\n)*'
 
 #: More `@include`d files than this (each read from disk) and the program is not followed.
 MAX_AWK_INCLUDES = 32

@@ -1309,7 +1309,7 @@ def git_code(command: ShellCommand, call: GitCall | None = None) -> GitCode:
         if present and value != "/dev/null":
             found.opaque.append(f"${variable} makes git read config or programs from {value or 'a file only known at run time'}, which worktree-guard cannot look inside")
     _config_parameters(command, config, found)
-    _home_config(command, found, top)
+    _home_config(command, found, top, call.run_dir)
     unread = unread_repository_config(call, command)
     if unread is not None:
         found.opaque.append(unread)
@@ -1455,7 +1455,7 @@ def _config_parameters(command: ShellCommand, config, found: GitCode) -> None:
             config(key, setting, command.span[0], f"$GIT_CONFIG_KEY_{n}")
 
 
-def _home_config(command: ShellCommand, found: GitCode, top: str | None = None) -> None:
+def _home_config(command: ShellCommand, found: GitCode, top: str | None = None, run_dir: str | None = None) -> None:
     """A HOME (or XDG_CONFIG_HOME) whose git config, or the lesskey file of the pager git starts, was written earlier
     in the same command: git (or less) would read code the guard has not seen."""
     homes = (("HOME", (".gitconfig", ".config/git/config", *LESSKEY_FILES)), ("XDG_CONFIG_HOME", ("git/config", "lesskey")))
@@ -1467,7 +1467,8 @@ def _home_config(command: ShellCommand, found: GitCode, top: str | None = None) 
             found.opaque.append(f"${variable} is only known at run time, so git's config there cannot be looked inside")
             continue
         # a relative one is read from wherever git is when it reads it: the cwd, or the top it moved to
-        starts = [command.cwd or "/"] + ([] if top is None else [top])
+        # (and git's -C directory, where it reads aliases: review 32b, `HOME=. git -C sub st`)
+        starts = [command.cwd or "/"] + [d for d in (run_dir, top) if d is not None]
         paths = {canonical(os.path.join(start, value, name), "/", command.home) for start in starts for name in files}
         written = command.state.written
         if None in written or paths & set(written):

@@ -843,6 +843,9 @@ def _rsync(command: Any, argv: ParsedArgv, targets: list[Target]) -> list[Target
             found.append(Target(word, value, option))
             if option != "--log-file" and value is not None:
                 found.append(Target(word, value + ".sh", f"{option}'s script"))
+    for option in ("-M", "--remote-option"):
+        # an option for the other side, which a local copy runs here (review 32b: `-M--log-file=<main>/x` wrote it)
+        found.extend(Target(word, None, f"{option} gives rsync's other side options worktree-guard does not read") for word, _ in options.get(option, []))
     if "--remove-source-files" in options and "--files-from" in options:
         found.extend(Target(word, None, "the files --files-from lists, which --remove-source-files removes") for word, _ in options["--files-from"])
     receiving = [(option, word, value) for option in ("--backup-dir", "-T", "--temp-dir", "--partial-dir") for word, value in options.get(option, [])]
@@ -851,11 +854,13 @@ def _rsync(command: Any, argv: ParsedArgv, targets: list[Target]) -> list[Target
     destination = argv.operands[-1][1] if len(argv.operands) > 1 else None
     if destination is not None and (re.match(r"[^/]*:", destination) or destination.startswith("rsync://")):
         return found  # the remote side's directories
-    base = UNKNOWN_DIR
+    bases = [UNKNOWN_DIR]
     if destination is not None and command.cwd is not None:
         full = os.path.join(command.cwd, destination)
-        base = full if destination.endswith("/") or os.path.isdir(full) else os.path.dirname(full)
-    found.extend(Target(word, value, f"{option}, taken from the destination directory", base=base) for option, word, value in receiving)
+        # a destination that is no directory yet may become one (several sources, a directory copied, --mkpath:
+        # review 32b): both readings are judged
+        bases = [full] if destination.endswith("/") or os.path.isdir(full) else [full, os.path.dirname(full)]
+    found.extend(Target(word, value, f"{option}, taken from the destination directory", base=base) for option, word, value in receiving for base in bases)
     return found
 
 
@@ -885,7 +890,7 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "dd": WriteSpec(key_value=("of=",)),
     "sed": WriteSpec(operands="all", value_options=_frozen("-e", "--expression", "-f", "--file", "-l", "--line-length"), optional_value_options=_frozen("-i"), only_with=_frozen("-i", "--in-place"), first_is_not_a_file=True, unless_with=_frozen("-e", "--expression", "-f", "--file"), backup_options=_frozen("-i", "--in-place")),
     "perl": WriteSpec(operands="all", value_options=_frozen("-e", "-E", "-I", "-M", "-m", "-x"), optional_value_options=_frozen("-i"), only_with=_frozen("-i"), first_is_not_a_file=True, unless_with=_frozen("-e", "-E"), backup_options=_frozen("-i")),
-    "rsync": WriteSpec(operands="last", all_with=_frozen("--remove-source-files"), recursive_with=_frozen("--delete", "--delete-before", "--delete-during", "--delete-after", "--delete-excluded", "--del"), value_options=_frozen("-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--exclude-from", "--include-from", "--files-from", "--chmod", "--rsync-path", "-T", "--temp-dir", "--partial-dir", "--log-file", "--backup-dir", "--suffix", "--compare-dest", "--copy-dest", "--link-dest", "--write-batch", "--only-write-batch", "--read-batch"), abbreviations=False, amend=_rsync),
+    "rsync": WriteSpec(operands="last", all_with=_frozen("--remove-source-files"), recursive_with=_frozen("--delete", "--delete-before", "--delete-during", "--delete-after", "--delete-excluded", "--del"), value_options=_frozen("-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--exclude-from", "--include-from", "--files-from", "--chmod", "--rsync-path", "-T", "--temp-dir", "--partial-dir", "--log-file", "--backup-dir", "--suffix", "--compare-dest", "--copy-dest", "--link-dest", "--write-batch", "--only-write-batch", "--read-batch", "-M", "--remote-option"), abbreviations=False, amend=_rsync),
     "tar": WriteSpec(custom=_tar, value_options=_TAR_VALUES),
     "unzip": WriteSpec(custom=_unzip, value_options=_UNZIP_VALUES),
     "curl": WriteSpec(operands="none", unread_operands=True, value_options=_frozen("-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "-X", "--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie", "-F", "--form", "-m", "--max-time", "-x", "--proxy", "-w", "--write-out", "--connect-timeout", "-r", "--range", "--retry", "-K", "--config", "--cacert", "--cert", "--key", "-E", "--json", "--url", "-T", "--upload-file"), target_options=_frozen("-o", "--output", "--output-dir", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc"), cwd_with=_frozen("-O", "--remote-name", "--remote-name-all"), amend=_curl),

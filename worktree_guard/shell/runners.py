@@ -187,7 +187,7 @@ BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
     **{name: CodeRunner(option_env=("XZ_OPT", "XZ_DEFAULTS"), safe_env_words=_SAFE_COMPRESSOR_WORDS) for name in ("xz", "unxz", "xzcat", "lzma", "unlzma", "lzcat")},
     **{name: CodeRunner(option_env=("BZIP", "BZIP2"), safe_env_words=_SAFE_COMPRESSOR_WORDS) for name in ("bzip2", "bunzip2", "bzcat")},
     # rsync runs RSYNC_RSH and RSYNC_CONNECT_PROG, and popt reads aliases from $HOME/.popt (review 31b)
-    "rsync": CodeRunner(env=("RSYNC_RSH", "RSYNC_CONNECT_PROG"), option_env=("HOME",)),
+    "rsync": CodeRunner(env=("RSYNC_RSH", "RSYNC_CONNECT_PROG"), option_env=("HOME", "RSYNC_PARTIAL_DIR")),  # review 32b: RSYNC_PARTIAL_DIR is --partial-dir's
     "curl": CodeRunner(
         option_files=_f("-K", "--config"),
         option_env=("CURL_HOME", "XDG_CONFIG_HOME", "HOME"),
