@@ -2205,6 +2205,20 @@ REVIEW_32B_ROWS = [
     ("export $(cat e) && sh -c 'bash run.sh'", {"WG404"}),  # the bash sh starts reads BASH_ENV
     ("rsync -av --delete --backup --backup-dir=../old src/ /tmp/d/", "pass"),
     ("rsync -av src/ dst/", "pass"),
+    # the phase 17 helpers' fail-opens: a code option ending a cluster of flags (tmux, man, less: getopt), and
+    # pdftotext's one-dash words read as clusters (each wrote into the main checkout when run for real)
+    ("tmux -vc 'touch {MAIN}/t'", {"WG404"}),
+    ("man -aP sh -l p.txt", {"WG404"}),
+    ("man -lPsh p.txt", {"WG404"}),
+    ("man -aH ls", {"WG404"}),
+    ("less -Sk kf README.md", {"WG404"}),
+    ("pdftotext -enc UTF-8 in.pdf {MAIN}/out.txt", {"WG401"}),
+    ("pdftotext -opw x -upw y -fixed 3 in.pdf {MAIN}/o.txt", {"WG401"}),
+    ('pdftotext "$X" in.pdf {MAIN}/o', {"WG403"}),  # X may be an option: which word is the output is not known
+    ("man -lP cat p.txt", "pass"),
+    ("less -SN README.md", "pass"),
+    ("tmux -v new -d", "pass"),
+    ("pdftotext -layout -enc UTF-8 in.pdf src/o.txt", "pass"),
 ]
 
 

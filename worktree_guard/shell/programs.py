@@ -688,17 +688,32 @@ def _tidy(words: list[Word], values: list[str | None]) -> list[Target]:
     return targets
 
 
-_PDFTOTEXT_VALUES = frozenset({"-f", "-l", "-r", "-x", "-y", "-W", "-H", "-enc", "-eol", "-opw", "-upw", "-fixed", "-cropbox"})
+_PDFTOTEXT_VALUES = frozenset({"-f", "-l", "-r", "-x", "-y", "-W", "-H", "-enc", "-eol", "-opw", "-upw", "-fixed"})
 
 
 def _pdftotext(words: list[Word], values: list[str | None]) -> list[Target]:
-    """`pdftotext IN [OUT]` writes OUT, or IN with `.txt` for `.pdf` beside IN."""
-    spec = WriteSpec(value_options=_PDFTOTEXT_VALUES)
-    argv = parse_argv(words, values, spec)
-    if len(argv.operands) > 1:
-        return [Target(word, value, "the output") for word, value in argv.operands[1:2]]
-    if argv.operands:
-        word, value = argv.operands[0]
+    """`pdftotext IN [OUT]` writes OUT, or IN with `.txt` for `.pdf` beside IN. Its options are whole words with one
+    dash (poppler's parseargs), never clusters: `-enc UTF-8` is one option and its value (h-prog32: read as `-e -n
+    -c`, UTF-8 became IN and IN the output, and `pdftotext -enc UTF-8 in.pdf <main>/out.txt` passed)."""
+    operands: list[tuple[Word, str | None]] = []
+    i = 1
+    while i < len(words):
+        value = values[i]
+        if value in _PDFTOTEXT_VALUES:
+            i += 2
+            continue
+        if value is not None and value.startswith("-") and value != "-":
+            i += 1
+            continue
+        operands.append((words[i], value))
+        i += 1
+    if any(value is None for _, value in operands[:2]) and len(operands) > 1:
+        # `pdftotext "$X" in.pdf <main>/o`: X may be an option, so which word is the output is not known
+        return [Target(words[0], None, "a word only known at run time may be an option: which operand is the output is not known")]
+    if len(operands) > 1:
+        return [Target(word, value, "the output") for word, value in operands[1:2]]
+    if operands:
+        word, value = operands[0]
         if value == "-":
             return []
         stem = None if value is None else (value[:-4] if value.lower().endswith(".pdf") else value)

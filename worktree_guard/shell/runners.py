@@ -113,7 +113,7 @@ def less_options_opaque(value: str | None) -> bool:
     return False
 
 
-_LESS = CodeRunner(walk_env=("LESSOPEN", "LESSCLOSE"), env=LESSKEY_VARIABLES, options=_f("-k", *LESSKEY_OPTIONS))
+_LESS = CodeRunner(walk_env=("LESSOPEN", "LESSCLOSE"), env=LESSKEY_VARIABLES, options=_f("-k", *LESSKEY_OPTIONS), short_clusters=True)  # `less -Sk kf` (h-run32)
 # gdb 13's options that run gdb commands (its `shell` among them) or read a file of them, each with one dash or two
 _GDB = CodeRunner(
     options=_f(*(dash + name for dash in ("-", "--") for name in (
@@ -155,6 +155,7 @@ BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
         here_subcommands=_f("new-session", "new"),
         chdir_options=_f("-c"),
         value_options=_f("-c", "-e", "-F", "-n", "-s", "-t", "-x", "-y", "-f", "-l", "-L", "-S"),
+        short_clusters=True,  # `tmux -vc CMD` (h-run32)
     ),
     "gdb": _GDB,
     "gdb-multiarch": _GDB,
@@ -170,7 +171,7 @@ BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
     "lesspipe": _LESS,
     # man-db reads options from MANOPT before its command line (`MANOPT=-Psh man -l p.txt` ran sh on the page in a
     # terminal: phase 14's run of shell/runners): not read, so refused when the command sets it
-    "man": CodeRunner(walk_options=_f("-P", "--pager"), walk_env=("MANPAGER", "PAGER", "LESSOPEN", "LESSCLOSE"), options=_f("-H", "--html"), env=(*LESSKEY_VARIABLES, "MANOPT")),
+    "man": CodeRunner(walk_options=_f("-P", "--pager"), walk_env=("MANPAGER", "PAGER", "LESSOPEN", "LESSCLOSE"), options=_f("-H", "--html"), env=(*LESSKEY_VARIABLES, "MANOPT"), short_clusters=True),  # `man -aP sh`, `man -aH` (h-run32)
     "fd": _FD,
     "fdfind": _FD,
     # programs that read more options from the environment or a file (stop 31: `TAR_OPTIONS=--directory=<main> tar
@@ -346,6 +347,15 @@ def walked_code(command: ShellCommand, runner: CodeRunner) -> tuple[list[tuple[s
         option = _unabbreviated(option, runner)  # `split --fil=CMD`, `man --pag=CMD`
         if not eq and len(value) > 2 and value[0] == "-" and value[1] != "-" and value[:2] in runner.walk_options:
             option, eq, attached = value[:2], "=", value[2:]
+        elif runner.short_clusters and len(value) > 2 and value[0] == "-" and value[1] != "-":
+            for k in range(2, len(value)):  # a cluster of flags before it (h-run32: `man -aP sh`, `man -lPsh`)
+                if "-" + value[k] in runner.walk_options:
+                    option, eq, attached = "-" + value[k], "", ""
+                    if value[k + 1:]:
+                        eq, attached = "=", value[k + 1:]
+                    break
+                if "-" + value[k] in runner.value_options:
+                    break
         if option not in runner.walk_options:
             continue
         code = attached if eq else (values[i + 1] if i + 1 < len(values) else None)
