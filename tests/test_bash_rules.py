@@ -2219,6 +2219,21 @@ REVIEW_32B_ROWS = [
     ("less -SN README.md", "pass"),
     ("tmux -v new -d", "pass"),
     ("pdftotext -layout -enc UTF-8 in.pdf src/o.txt", "pass"),
+    # review 32c of these (each but the false denies wrote into the main checkout when run for real)
+    ("pdftotext -- -f {MAIN}/o.txt", {"WG401"}),  # every word after -- is a file (a regression of mine)
+    ("pdftotext -colspacing 0.7 in.pdf {MAIN}/cs.txt", {"WG401"}),
+    ("tmux -lc 'touch {MAIN}/t'", {"WG404"}),  # -l is a flag before the subcommand
+    ("tmux -f /dev/null -c 'touch {MAIN}/t'", {"WG404"}),  # -f's value is no operand
+    ("tmux -L x -vc 'touch {MAIN}/t'", {"WG404"}),
+    ("tmux -f evil.conf new -d", {"WG404"}),  # its config file's run-shell runs
+    ("man -C c ls", {"WG404"}),  # -C's file defines the programs man runs
+    ("man -aC c ls", {"WG404"}),
+    ("less -pkernel README.md", "pass"),  # a search, not -k
+    ("less -x4k README.md", "pass"),
+    ("man -M/opt/Help/man ls", "pass"),  # not -H
+    ("tmux -f /dev/null new -d", "pass"),
+    ("tmux new -f x ls", "pass"),  # new-session's -f is its flags
+    ("tmux splitw -l 5 ls", "pass"),
 ]
 
 

@@ -688,7 +688,8 @@ def _tidy(words: list[Word], values: list[str | None]) -> list[Target]:
     return targets
 
 
-_PDFTOTEXT_VALUES = frozenset({"-f", "-l", "-r", "-x", "-y", "-W", "-H", "-enc", "-eol", "-opw", "-upw", "-fixed"})
+#: pdftotext's options that take a value (poppler 22.12's `pdftotext -h`; review 32c: `-colspacing` was missing).
+_PDFTOTEXT_VALUES = frozenset({"-f", "-l", "-r", "-x", "-y", "-W", "-H", "-enc", "-eol", "-opw", "-upw", "-fixed", "-colspacing"})
 
 
 def _pdftotext(words: list[Word], values: list[str | None]) -> list[Target]:
@@ -699,6 +700,9 @@ def _pdftotext(words: list[Word], values: list[str | None]) -> list[Target]:
     i = 1
     while i < len(words):
         value = values[i]
+        if value == "--":  # every word after it is a file (review 32c: `pdftotext -- -f <main>/o.txt`)
+            operands.extend(zip(words[i + 1:], values[i + 1:]))
+            break
         if value in _PDFTOTEXT_VALUES:
             i += 2
             continue

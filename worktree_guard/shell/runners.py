@@ -75,6 +75,8 @@ class CodeRunner:
     option_files: frozenset[str] = frozenset()
     #: its short options cluster as getopt's do (`wget -qe CMD`): a code option may end a cluster of flags
     short_clusters: bool = False
+    #: letters of `value_options` that are flags in a cluster of the program's own options (tmux's `-l`)
+    cluster_flags: frozenset[str] = frozenset()
     #: what a `coded_options` value that matches `code_operands` is, in the refusal
     coded_reason: str = "is given code"
 
@@ -113,7 +115,8 @@ def less_options_opaque(value: str | None) -> bool:
     return False
 
 
-_LESS = CodeRunner(walk_env=("LESSOPEN", "LESSCLOSE"), env=LESSKEY_VARIABLES, options=_f("-k", *LESSKEY_OPTIONS), short_clusters=True)  # `less -Sk kf` (h-run32)
+# short_clusters: `less -Sk kf` (h-run32); value_options end a cluster (review 32c: `less -pkernel f` is a search)
+_LESS = CodeRunner(walk_env=("LESSOPEN", "LESSCLOSE"), env=LESSKEY_VARIABLES, options=_f("-k", *LESSKEY_OPTIONS), short_clusters=True, value_options=_f("-b", "-D", "-h", "-j", "-o", "-O", "-p", "-P", "-t", "-T", "-x", "-y", "-z", "-#"))
 # gdb 13's options that run gdb commands (its `shell` among them) or read a file of them, each with one dash or two
 _GDB = CodeRunner(
     options=_f(*(dash + name for dash in ("-", "--") for name in (
@@ -154,8 +157,12 @@ BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
         command_subcommands=_f("new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "display-popup", "popup"),
         here_subcommands=_f("new-session", "new"),
         chdir_options=_f("-c"),
-        value_options=_f("-c", "-e", "-F", "-n", "-s", "-t", "-x", "-y", "-f", "-l", "-L", "-S"),
+        # -T takes a value before the subcommand (tmux 3.3's `2c:CDdf:lL:NqS:T:uUvV`), -l is a flag there (review 32c:
+        # `tmux -lc CMD`) but a subcommand's value (`splitw -l 5 ls`)
+        value_options=_f("-c", "-e", "-F", "-n", "-s", "-t", "-x", "-y", "-f", "-l", "-L", "-S", "-T"),
+        cluster_flags=_f("-l"),
         short_clusters=True,  # `tmux -vc CMD` (h-run32)
+        option_files=_f("-f"),  # its config file's commands run (`run-shell`); -f /dev/null passes
     ),
     "gdb": _GDB,
     "gdb-multiarch": _GDB,
@@ -171,7 +178,7 @@ BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
     "lesspipe": _LESS,
     # man-db reads options from MANOPT before its command line (`MANOPT=-Psh man -l p.txt` ran sh on the page in a
     # terminal: phase 14's run of shell/runners): not read, so refused when the command sets it
-    "man": CodeRunner(walk_options=_f("-P", "--pager"), walk_env=("MANPAGER", "PAGER", "LESSOPEN", "LESSCLOSE"), options=_f("-H", "--html"), env=(*LESSKEY_VARIABLES, "MANOPT"), short_clusters=True),  # `man -aP sh`, `man -aH` (h-run32)
+    "man": CodeRunner(walk_options=_f("-P", "--pager"), walk_env=("MANPAGER", "PAGER", "LESSOPEN", "LESSCLOSE"), options=_f("-H", "--html"), env=(*LESSKEY_VARIABLES, "MANOPT"), short_clusters=True, value_options=_f("-C", "-e", "-E", "-L", "-m", "-M", "-p", "-r", "-R", "-s", "-S", "-T", "-X"), option_files=_f("-C", "--config-file")),  # `man -aP sh`, `man -aH` (h-run32); -C's file defines the programs man runs (review 32c)
     "fd": _FD,
     "fdfind": _FD,
     # programs that read more options from the environment or a file (stop 31: `TAR_OPTIONS=--directory=<main> tar
@@ -252,9 +259,10 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
                 if letter in runner.options | runner.stdin_files | runner.coded_options | runner.option_files:
                     option, eq, attached = letter, "", value[k + 1:]
                     break
-                if letter in runner.value_options | runner.attached_options:
+                if letter in (runner.value_options - runner.cluster_flags) | runner.attached_options:
                     break
-        operand_seen = operand_seen or not value.startswith("-")
+        # a separate value of an option is no operand (review 32c: `tmux -f /dev/null -c CMD`)
+        operand_seen = operand_seen or not value.startswith("-") and not (i > 1 and _takes_next(values[i - 1], runner))
         if option in runner.options and not (runner.options_first and operand_seen):
             reasons.append(f"`{name} {option}` runs code")
         elif LESSKEY_OPTIONS[0] in runner.options and names_lesskey_option(value):
@@ -269,7 +277,7 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
             given = attached if attached else (values[i + 1] if i + 1 < len(values) else None)
             if given is None or pattern.search(given):
                 reasons.append(f"`{name} {option}` {runner.coded_reason}")
-        if option in runner.option_files and (attached if attached else (values[i + 1] if i + 1 < len(values) else None)) != "/dev/null":
+        if option in runner.option_files and not (runner.options_first and operand_seen) and (attached if attached else (values[i + 1] if i + 1 < len(values) else None)) != "/dev/null":
             reasons.append(f"`{name} {option}` reads more options from a file the guard does not read: they may say where it writes or what it runs")
         if option in runner.stdin_files:
             given = attached if attached else (values[i + 1] if i + 1 < len(values) else None)
@@ -313,6 +321,13 @@ def _option_like(command: ShellCommand, runner: CodeRunner) -> list[str]:
         if not (re.match(r"-[A-Za-z0-9]", word.raw) and word.raw[:2] in attached or word.raw.partition("=")[0] in attached and "=" in word.raw)
     ]
     return [f"`{command.name}` is given {built[0].raw}, only known at run time, which may be one of its options that run code"] if built else []
+
+
+def _takes_next(previous: str | None, runner: CodeRunner) -> bool:
+    """Whether the word after `previous` is its option's value: a value option alone, or ending a cluster of flags."""
+    if previous is None or not previous.startswith("-") or previous.startswith("--") or "=" in previous:
+        return previous in runner.value_options
+    return previous in runner.value_options or (len(previous) > 2 and "-" + previous[-1] in runner.value_options and all("-" + c not in runner.value_options for c in previous[1:-1]))
 
 
 def env_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
