@@ -144,6 +144,24 @@ def test_a_path_is_the_nested_checkout_s_only_when_its_name_is_the_checkout_s(tm
     assert snaps._ignored(root, "x/", [root, f"{root}/x"]) and snaps._ignored(root, "x/f", [root, f"{root}/x"])
 
 
+def test_parse_status_keeps_a_path_that_starts_with_a_space(tmp_path) -> None:
+    """Porcelain v2 separates its fields by one space: the path is the rest of the entry, leading spaces and all."""
+    out = b"\0".join([
+        b"1 .M N... 100644 100644 100644 abc abc  one", b"2 R. N... 100644 100644 100644 abc abc R100  two", b" was",
+        b"u UU N... 100644 100644 100644 100644 a b c  three", b"",
+    ])
+    assert snaps.parse_status(out) == (None, None, {" one": ".M", " two": "R.", " was": "R.", " three": "UU"})
+    from tests.helpers import git, make_repo
+
+    repo = make_repo(tmp_path / "w")
+    (repo.main / " lead.txt").write_text("a")
+    git("add", " lead.txt", cwd=repo.main)
+    git("commit", "-q", "-m", "c", cwd=repo.main)
+    (repo.main / " lead.txt").write_text("b")
+    [state] = snaps.snapshot([str(repo.main)], [str(repo.main)], ignored=False)
+    assert state.dirty == {" lead.txt": (".M", snaps.fingerprint(str(repo.main / " lead.txt")))}
+
+
 # --- blame: a worker's stop, from its start snapshot and the registry -------------------------------------------------
 
 from worktree_guard.subagents import blame as bl  # noqa: E402
