@@ -162,6 +162,19 @@ def test_parse_status_keeps_a_path_that_starts_with_a_space(tmp_path) -> None:
     assert state.dirty == {" lead.txt": (".M", snaps.fingerprint(str(repo.main / " lead.txt")))}
 
 
+def test_snapshot_reads_the_checkout_it_is_given_whatever_git_s_variables_in_the_environment_say(tmp_path, monkeypatch) -> None:
+    from tests.helpers import make_repo
+
+    repo = make_repo(tmp_path / "w")
+    other = make_repo(tmp_path / "o")
+    (repo.main / "mine.txt").write_text("m")
+    (other.main / "theirs.txt").write_text("t")
+    monkeypatch.setenv("GIT_DIR", str(other.main / ".git"))
+    monkeypatch.setenv("GIT_WORK_TREE", str(other.main))
+    [state] = snaps.snapshot([str(repo.main)], [str(repo.main)], fingerprints=False, ignored=False)
+    assert state.error is None and state.dirty == {"mine.txt": ("??", "")}
+
+
 # --- blame: a worker's stop, from its start snapshot and the registry -------------------------------------------------
 
 from worktree_guard.subagents import blame as bl  # noqa: E402
