@@ -175,6 +175,30 @@ def test_snapshot_reads_the_checkout_it_is_given_whatever_git_s_variables_in_the
     assert state.error is None and state.dirty == {"mine.txt": ("??", "")}
 
 
+def test_snapshot_gives_every_root_its_state_when_git_cannot_run_fails_or_takes_too_long(tmp_path, monkeypatch) -> None:
+    from tests.helpers import git, make_repo
+
+    repo = make_repo(tmp_path / "w")
+    good = str(repo.main)
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / ".git").write_text("gitdir: /nonexistent/" + "x" * 300 + "\n")
+    missing = str(tmp_path / "missing")
+    states = snaps.snapshot([missing, str(broken), good], [good], fingerprints=False, ignored=False)
+    assert [s.root for s in states] == [missing, str(broken), good]
+    assert states[0].error == "cannot run git: No such file or directory"
+    assert states[1].error.startswith("git status failed: fatal: not a git repository: /nonexistent/xxx")
+    assert len(states[1].error) == len("git status failed: ") + 200
+    assert states[2].error is None and states[2].branch == "main"
+    hook = tmp_path / "slow-fsmonitor"
+    hook.write_text("#!/bin/sh\nsleep 4\n")
+    hook.chmod(0o755)
+    git("config", "core.fsmonitor", str(hook), cwd=repo.main)  # every `git status` of the repository now takes 4 s
+    monkeypatch.setattr(snaps, "GIT_TIMEOUT", 0.5)
+    slow = snaps.snapshot([good, missing], [good], fingerprints=False, ignored=False)
+    assert [(s.root, s.error, s.head) for s in slow] == [(good, "git status took more than 0 s", None), (missing, "cannot run git: No such file or directory", None)]
+
+
 # --- blame: a worker's stop, from its start snapshot and the registry -------------------------------------------------
 
 from worktree_guard.subagents import blame as bl  # noqa: E402
