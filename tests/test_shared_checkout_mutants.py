@@ -450,3 +450,14 @@ def test_live_changes_diffs_each_worktree_from_where_it_parted_and_copes_without
     bare, wt = bare_clone(repo, tmp_path / "b")
     (wt / "w.txt").write_text("w")
     assert bl.live_changes(str(bare), str(tmp_path / "elsewhere"), base) == {str(wt): {"w.txt"}}
+
+
+def test_prune_keeps_a_record_exactly_as_old_as_the_history(tmp_path) -> None:
+    now = 10_000_000.0
+    edge, past = now - reg.HISTORY_AFTER, now - reg.HISTORY_AFTER - 1
+    w = reg.Workers(
+        dispatches={"kept": reg.Dispatch(dispatch_id="kept", checkout="/c", time=edge), "gone": reg.Dispatch(dispatch_id="gone", checkout="/c", time=past)},
+        agents={"kept": reg.Agent(agent_id="kept", stopped=edge), "gone": reg.Agent(agent_id="gone", stopped=past)},
+    )
+    reg._prune(w, now)
+    assert set(w.dispatches) == {"kept"} and set(w.agents) == {"kept"}
