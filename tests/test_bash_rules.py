@@ -2214,7 +2214,8 @@ REVIEW_32B_ROWS = [
     ("less -Sk kf README.md", {"WG404"}),
     ("pdftotext -enc UTF-8 in.pdf {MAIN}/out.txt", {"WG401"}),
     ("pdftotext -opw x -upw y -fixed 3 in.pdf {MAIN}/o.txt", {"WG401"}),
-    ('pdftotext "$X" in.pdf {MAIN}/o', {"WG403"}),  # X may be an option: which word is the output is not known
+    ('pdftotext "$X" in.pdf {MAIN}/o', "pass"),  # X, the agent's own value, is the input; a third operand is an error
+    ('X=-enc; pdftotext "$X" UTF-8 in.pdf {MAIN}/o', {"WG401"}),  # a value the command built is read as it is
     ("man -lP cat p.txt", "pass"),
     ("less -SN README.md", "pass"),
     ("tmux -v new -d", "pass"),

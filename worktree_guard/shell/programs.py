@@ -711,9 +711,6 @@ def _pdftotext(words: list[Word], values: list[str | None]) -> list[Target]:
             continue
         operands.append((words[i], value))
         i += 1
-    if any(value is None for _, value in operands[:2]) and len(operands) > 1:
-        # `pdftotext "$X" in.pdf <main>/o`: X may be an option, so which word is the output is not known
-        return [Target(words[0], None, "a word only known at run time may be an option: which operand is the output is not known")]
     if len(operands) > 1:
         return [Target(word, value, "the output") for word, value in operands[1:2]]
     if operands:
