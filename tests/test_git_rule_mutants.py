@@ -4,7 +4,9 @@ Phase 13's mutmut run reached `_side_doors` only through tests its recorded cove
 (288 of its mutants never ran), and each of those tests builds a repository of three worktrees. Here one world is
 built once (the `world` of tests/test_bash_rules.py: W a linked worktree inside the main checkout {MAIN}, a sibling
 agent's worktree {SIB}, a worktree {OUT} outside the main checkout, `feature` a branch no checkout has, `to-main` a
-link in W to {MAIN}; here also {MAIN}/vendor, a repository of its own inside the main checkout), and each row is judged through the engine in this process. Its reading is every code of the
+link in W to {MAIN}; here also {MAIN}/vendor, a repository of its own inside the main checkout, {BASE}/gitfile naming
+{MAIN}/.git, {BASE}/gitfile-refs naming {MAIN}/.git/refs, and gitfiles to {MAIN}/.git at {BASE}/sfx-a.git, {BASE}/sfx-b/.git,
+{BASE}/sfx-c.git/.git), and each row is judged through the engine in this process. Its reading is every code of the
 verdict, the git rule's records whole (code, message, path fields, the text the span covers, the paths written as
 {MAIN}, {W}, {SIB}, {OUT}, {BASE}), and what `writes_repository` (a shared-workspace worker's WG703 table) says of
 each git step.
@@ -43,6 +45,73 @@ ROWS: list[str] = [
     "git config remove-section a b && git status",
     # worktree_guard_shell_command: a repository nested in a shared checkout is named by that checkout's root
     "git -C {MAIN}/vendor reset --hard",
+    # _option_like_beside_a_branch: a branch named after a literal word's last `=`, in the check and the message; a
+    # glob whose names start with no `-` now is no option (the command's shell state is read: W holds README.md)
+    'git branch "$X" --set-upstream-to=main',
+    'git branch "$X" x=main',
+    "git branch *.md main",
+    # _side_doors: a fetch given only --refmap is judged by it (a cautious reading: git applies --refmap to refspecs
+    # on the command line only)
+    "git fetch . --refmap=x:main",
+    "git fetch . --stdin",  # its refspecs come from its input, with no refspec or unknown word on the command line
+    "git push --refmap=x:main",  # no remote: a push's is not the directory it runs in (git has no push --refmap)
+    "git -C {BASE} fetch x main:main",  # run in no repository: another repository's refs, not this one's
+    'git fetch . "$X" x*:main',  # an unknown word, then a glob refspec into main: both reasons
+    # _shared_branches_in: a `?` is no wildcard in a refspec git reads (only in a glob bash expands); a bare
+    # destination is a pattern only for such a glob; git splits a refspec at its last colon
+    "git config --worktree remote.o.fetch 'x:mai?'",
+    "git fetch . 'x:r*/heads/main'",
+    "git fetch . a:b:main",
+    # _unknown_words: a named option's value quoted as one parameter is exempt from a three-letter abbreviation on,
+    # but not --refmap's in any abbreviation; the words after an exempt one are still read
+    'git fetch . --j="$N"',
+    'git fetch . --ref="$R"',
+    'git fetch . --depth="$N" "$R"',
+    # _refspec_pattern and _unknown_words: a glob refspec read with the command's variables, its first character a
+    # wildcard or not; a glob after `-`: --refmap's in any abbreviation from three letters, split at its first `=`,
+    # a `?` a wildcard in it; another option's is unknown (with or without a colon)
+    'B=x; git fetch . "$B"*:main',
+    "git fetch . x*:main",
+    "git fetch . X*:main",
+    "git fetch . --r=x*:main",
+    "git fetch . --depth=x*:main",
+    "git fetch . -j=x*:main",
+    "git fetch . --depth=x*",
+    "git fetch . --refmap=x?:mai?",
+    "git fetch . --refmap=x*:a=main",
+    # _worktree_config: `git sparse-checkout` passes where the repository keeps per-worktree config, in each
+    # spelling git reads as true (the row's prefix sets extensions.worktreeConfig in the common config for it)
+    "[extensions.worktreeConfig=true] git sparse-checkout set a",
+    "[extensions.worktreeConfig=True] git sparse-checkout set a",
+    "[extensions.worktreeConfig=yes] git sparse-checkout set a",
+    "[extensions.worktreeConfig=on] git sparse-checkout set a",
+    "[extensions.worktreeConfig=1] git sparse-checkout set a",
+    "[extensions.worktreeConfig=false] git sparse-checkout set a",
+    # _runs_in_this_repository: a git dir inside the common dir that no checkout owns, given by path, by a path with
+    # `..`, or run from inside it
+    "git -C {BASE} --git-dir={MAIN}/.git/refs fetch x main:main",
+    "git -C {BASE} --git-dir={MAIN}/.git/refs/../refs fetch x main:main",
+    "GIT_DIR={MAIN}/.git/refs git -C {BASE} fetch x main:main",
+    "git -C {MAIN}/.git/refs --git-dir={MAIN}/.git/refs fetch x main:main",
+    "git -C {MAIN}/.git/refs --git-dir={BASE}/none fetch x main:main",  # run inside the common dir
+    "git -C {BASE} --git-dir={BASE}/gitfile-refs fetch x main:main",  # a gitfile into the common dir
+    # _is_this_repository: the suffixes git tries, and a gitfile followed
+    "git push -q {BASE}/sfx-a HEAD:main",
+    "git push -q {BASE}/sfx-b HEAD:main",
+    "git push -q {BASE}/sfx-c HEAD:main",
+    "git push -q {BASE}/gitfile HEAD:main",
+    # _writes_config: each reading option and verb with two operands reads; each writing one with one operand writes
+    "git config --get a b", "git config --get-all a b", "git config --get-regexp a b", "git config --get-urlmatch a b",
+    "git config -l a b", "git config --list a b", "git config --get-color a b", "git config --get-colorbool a b",
+    "git config get a b", "git config list a b",
+    "git config --unset a", "git config --unset-all a", "git config --add a", "git config --replace-all a",
+    "git config --rename-section a", "git config --remove-section a", "git config -e a", "git config --edit a",
+    "git config set", "git config unset", "git config rename-section", "git config remove-section", "git config edit",
+    # _sets_a_moving_key: after `set`/`unset` the key and value are read; with neither the write may be anything
+    "git config set user.name x && git status",
+    "git config unset user.name && git status",
+    "git config set && git status",
+    "git config protocol.ext.allow never && git status",  # the value is read: `never` allows no ext:: transport
 ]
 
 
@@ -60,6 +129,12 @@ def make_world(base: Path):
     (repo.worktree / "to-ssl").symlink_to("/etc/ssl")
     git("branch", "feature", cwd=repo.main)
     git("init", "-q", str(repo.main / "vendor"), cwd=repo.main)  # a repository of its own inside the main checkout
+    (repo.base / "gitfile").write_text(f"gitdir: {repo.main}/.git\n")  # a gitfile outside every checkout
+    (repo.base / "gitfile-refs").write_text(f"gitdir: {repo.main}/.git/refs\n")  # one naming no git dir of a checkout
+    # the forms git tries after a local remote's path: <p>.git, <p>/.git, <p>.git/.git (gitfiles to the main checkout's)
+    for name in ("sfx-a.git", "sfx-b/.git", "sfx-c.git/.git"):
+        (repo.base / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo.base / name).write_text(f"gitdir: {repo.main}/.git\n")
     return repo
 
 
@@ -114,6 +189,15 @@ def reading(repo, command: str) -> dict:
             text = text.replace(str(path), name)
         return text
 
+    if command.startswith("[extensions.worktreeConfig="):
+        from tests.helpers import git
+
+        value, _, rest = command[len("[extensions.worktreeConfig="):].partition("] ")
+        git("config", "extensions.worktreeConfig", value, cwd=repo.main)
+        try:
+            return reading(repo, rest)
+        finally:
+            git("config", "--unset", "extensions.worktreeConfig", cwd=repo.main)
     main = str(repo.main)
     filled = command.replace("{MAINENC}", "/%" + format(ord(main[1]), "02x") + main[2:])  # its first letter %-encoded
     for name, path in reversed(names):
