@@ -760,7 +760,7 @@ BUILTIN_STATES: dict[str, dict] = {
     'declare -p X': {},
     'declare -f': {},
     'declare -F': {},
-    'declare $o x=1': {'variables': {'x': None, 'IFS': None}, 'namerefs': {'x': None}, 'names_unknown': True},  # $o may be a name (IFS)
+    'declare $o x=1': {'variables': {'x': None, 'IFS': None}, 'namerefs': {'x': None}, 'names_unknown': True, 'dirstack': [None]},  # $o may be a name (IFS, DIRSTACK: review 32a)
     'declare -- -x=1': {},
     'declare +x E=1': {'variables': {'E': '1'}},
     'declare 1x=2': {},
@@ -939,7 +939,7 @@ def test_directory_changes() -> None:
     assert (change("cd ''").moves, change("cd ''").written) == (False, "")
     assert change("cd rel", cwd=None).reason == "the directory it is relative to is not known"
     assert change("cd /abs", cwd=None).physical == "/abs"
-    assert change("CDPATH=/x cd rel").reason == "CDPATH is set, so the target depends on it"
+    assert change("CDPATH=/x cd rel").reason == "CDPATH is set, so the target depends on it (`cd ./rel` does not read it)"
     assert change("cd rel", options={"cdspell", "autocd"}).reason == "the shell option autocd set earlier may send it elsewhere"
     assert change("pushd").reason == "`pushd` swaps with a stack entry that is not known here"
     top = change("pushd", dirstack=["/s"])
