@@ -7,8 +7,12 @@ as a subprocess (test_hook_subprocess_subset).
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import os
 import subprocess
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -2282,9 +2286,6 @@ def test_stop_32_rows_for_real(world: Repo) -> None:
     """Stop 32's fail-opens run for real in W (GNU mktemp, curl 7.88 against a loopback HTTP server, curl writing its
     TLS key log before its connection fails, and git 2.39 reset through variables a file named): each wrote into the
     main checkout, and each is refused."""
-    import http.server
-    import threading
-
     main, w = world.main, world.worktree
     served = w / "served"
     served.mkdir()
@@ -2292,11 +2293,7 @@ def test_stop_32_rows_for_real(world: Repo) -> None:
     (main / "tmp").mkdir()
     (w / "e").write_text(f"GIT_DIR={main}/.git GIT_WORK_TREE={main}\n")
     (main / "README.md").unlink()  # a hard reset of main brings it back
-    handler = lambda *a, **k: http.server.SimpleHTTPRequestHandler(*a, directory=str(served), **k)  # noqa: E731
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
+    with serving(served) as url:
         cases = [
             (f"TMPDIR={main}/tmp mktemp", lambda: any((main / "tmp").iterdir())),
             (f"curl -so '#1' '{url}/{{../../../globbed,x}}'", lambda: (main / "globbed").exists()),
@@ -2304,12 +2301,7 @@ def test_stop_32_rows_for_real(world: Repo) -> None:
             (f"SSLKEYLOGFILE={main}/keys curl -s https://127.0.0.1:9/", lambda: (main / "keys").exists()),
             ("export $(cat e); git reset -q --hard", lambda: (main / "README.md").exists()),
         ]
-        for command, happened in cases:
-            assert hook(world, command).decision == "deny", command
-            subprocess.run(["bash", "-c", command + " >/dev/null 2>&1"], cwd=w, check=False, stdin=subprocess.DEVNULL, timeout=60)
-            assert happened(), command
-    finally:
-        server.shutdown()
+        refused_and_happens(world, cases)
 
 
 def test_review_31c_gawk_include_for_real(world: Repo) -> None:
@@ -2376,9 +2368,6 @@ def test_review_31a_for_real(world: Repo) -> None:
 def test_options_from_the_environment_or_a_file_run_for_real(world: Repo) -> None:
     """Some rows above, run for real in W (GNU tar 1.34, curl, wget, zip 3.0, xz 5.4, OpenSSH 9.2 failing to connect
     through its ProxyCommand): each wrote into the main checkout or removed a file there, and each is refused."""
-    import http.server
-    import threading
-
     main, w = world.main, world.worktree
     subprocess.run(["tar", "-cf", "a.tar", "README.md"], cwd=w, check=True)
     (main / "untarred").mkdir()
@@ -2391,11 +2380,8 @@ def test_options_from_the_environment_or_a_file_run_for_real(world: Repo) -> Non
     served = w / "served"
     served.mkdir()
     (served / "x").write_text("x\n")
-    handler = lambda *a, **k: http.server.SimpleHTTPRequestHandler(*a, directory=str(served), **k)  # noqa: E731
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/x"
-    try:
+    with serving(served) as base:
+        url = f"{base}/x"
         cases = [
             (f"TAR_OPTIONS=--directory={main}/untarred tar -xf a.tar", lambda: (main / "untarred" / "README.md").exists()),
             ("curl -sK cfg file:///etc/hostname", lambda: (main / "curled").exists()),
@@ -2405,12 +2391,27 @@ def test_options_from_the_environment_or_a_file_run_for_real(world: Repo) -> Non
             ("ssh -F sshcfg x true", lambda: (main / "ssh-ran").exists()),
             (f"ssh -qo 'ProxyCommand=touch {main}/ssh-qo' h true", lambda: (main / "ssh-qo").exists()),
         ]
-        for command, happened in cases:
-            assert hook(world, command).decision == "deny", command
-            subprocess.run(["bash", "-c", command + " >/dev/null 2>&1"], cwd=w, check=False, stdin=subprocess.DEVNULL, timeout=60)
-            assert happened(), command
+        refused_and_happens(world, cases)
+
+
+@contextlib.contextmanager
+def serving(directory: Path) -> Iterator[str]:
+    """A loopback HTTP server of `directory` for the real runs below; yields its base URL."""
+    handler = lambda *a, **k: http.server.SimpleHTTPRequestHandler(*a, directory=str(directory), **k)  # noqa: E731
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
+
+
+def refused_and_happens(world: Repo, cases: list) -> None:
+    """Each (command, happened): the hook refuses the command, and run for real in W it does what `happened` checks."""
+    for command, happened in cases:
+        assert hook(world, command).decision == "deny", command
+        subprocess.run(["bash", "-c", command + " >/dev/null 2>&1"], cwd=world.worktree, check=False, stdin=subprocess.DEVNULL, timeout=60)
+        assert happened(), command
 
 
 def test_xargs_input_may_be_an_option(world: Repo) -> None:
