@@ -5,6 +5,7 @@ reached in this process before. Real git repositories with linked worktrees (tes
 from __future__ import annotations
 
 import os
+import shutil
 
 from worktree_guard.subagents import places
 
@@ -721,10 +722,31 @@ def test_tree_fingerprint_hashes_names_sizes_and_times_below_a_directory(tmp_pat
     for p in (d / "a", d / "b", d / "sub" / "c", d / "sub"):
         os.utime(p, ns=(1_000_000_000, 1_000_000_000))
     expected = hashlib.sha256()
-    for rel, size in (("a", 1), ("b", 2), ("sub", os.lstat(d / "sub").st_size), ("sub/c", 3)):
-        expected.update(f"{rel}\0{size}\0{1_000_000_000}\n".encode())
+    for rel, mark in (("a", f"1\0{1_000_000_000}"), ("b", f"2\0{1_000_000_000}"), ("sub", "dir"), ("sub/c", f"3\0{1_000_000_000}")):
+        expected.update(f"{rel}\0{mark}\n".encode())
+    assert snaps.tree_fingerprint(str(d)) == f"tree:{expected.hexdigest()}:4"
+    os.utime(d / "sub", ns=(2_000_000_000, 2_000_000_000))  # a directory's time is not its content (stop 33)
     assert snaps.tree_fingerprint(str(d)) == f"tree:{expected.hexdigest()}:4"
     assert snaps.fingerprint_of(str(tmp_path), "d/") == snaps.tree_fingerprint(str(d))
+    # a linked checkout below it is not its content; a repository of its own (vendored) is
+    (d / "wt").mkdir()
+    (d / "wt" / ".git").write_text("gitdir: /r/.git/worktrees/wt\n")
+    (d / "wt" / "f").write_text("f")
+    assert snaps.tree_fingerprint(str(d)) == f"tree:{expected.hexdigest()}:4"
+    (d / "wt" / ".git").unlink()
+    (d / "wt" / ".git").mkdir()
+    assert snaps.tree_fingerprint(str(d)) != f"tree:{expected.hexdigest()}:4"
+    shutil.rmtree(d / "wt")
+    # the runtime's settings.local.json below an ignored .claude/ is not its content, given the checkout's root
+    claude = tmp_path / ".claude"
+    claude.mkdir()
+    (claude / "x").write_text("x")
+    before = snaps.fingerprint_of(str(tmp_path), ".claude/")
+    (claude / "settings.local.json").write_text("{}")
+    assert snaps.fingerprint_of(str(tmp_path), ".claude/") == before
+    assert snaps.tree_fingerprint(str(claude)) != before  # without the root, it is a file like any other
+    (claude / "settings.local.json.bak").write_text("{}")
+    assert snaps.fingerprint_of(str(tmp_path), ".claude/") != before
     assert snaps.tree_fingerprint(str(tmp_path / "none")) == "absent"
     (tmp_path / "file").write_text("x")
     assert snaps.tree_fingerprint(str(tmp_path / "file")) == snaps.fingerprint(str(tmp_path / "file"))
@@ -867,10 +889,26 @@ def test_snapshot_reads_each_root_with_git_status_and_passes_over_nested_checkou
     assert no_trees.trees == {} and "out/" in no_trees.dirty
     [unnested] = snaps.snapshot([main], [main], ignored=False, fingerprints=False)
     assert "README.md" in unnested.dirty and not any(p.startswith(".claude") for p in unnested.dirty)
-    assert snaps._ignored(main, ".claude/worktrees/agent-x/f", [main]) and snaps._ignored(main, ".claude/settings.local.json", [main])
+    own = os.path.relpath(repo.worktree, main)
+    assert own.startswith(".claude/worktrees/agent-")
+    assert snaps._ignored(main, f"{own}/f", [main]) and snaps._ignored(main, f"{own}/", [main]) and snaps._ignored(main, ".claude/settings.local.json", [main])
     assert not snaps._ignored(main, ".claude/settings.json", [main])
-    assert snaps._ignored(main, ".claude/settings.local.json.bak", [main])  # a prefix of the runtime's files, as written
-    assert not snaps._ignored(main, ".claude/worktrees", [main])
+    # Matched whole, not as a prefix of the text: these are a worker's files (h-sub32's finding).
+    assert not snaps._ignored(main, ".claude/settings.local.json.bak", [main]) and not snaps._ignored(main, ".claude/settings.local.jsonrc", [main])
+    assert not snaps._ignored(main, ".claude/worktrees", [main]) and not snaps._ignored(main, ".claude/worktrees/notes.txt", [main])
+    assert not snaps._ignored(main, ".claude/worktrees/agent-x/f", [main])  # no such checkout
+    fake = repo.main / ".claude" / "worktrees"
+    (fake / "cloned" / ".git").mkdir(parents=True)  # a repository, not a checkout the runtime made
+    (fake / "linked").mkdir()
+    (fake / "linked" / ".git").symlink_to(repo.worktree / ".git")
+    (fake / "texted").mkdir()
+    (fake / "texted" / ".git").write_text("gitdir; x\n")
+    (fake / "made").mkdir()
+    (fake / "made" / ".git").write_text("gitdir: /elsewhere\n")  # being made: not yet in `git worktree list`
+    for name, owned in (("cloned", False), ("linked", False), ("texted", False), ("made", True)):
+        assert snaps.runtime_owned(main, f".claude/worktrees/{name}/f") is owned, name
+        assert snaps.runtime_owned(main, f".claude/worktrees/{name}/") is owned, name
+    assert not snaps.runtime_owned(main, ".claude/worktrees/made.txt") and not snaps.runtime_owned(main, ".claude/worktreesX/made/f")
     assert snaps._ignored(main, "outside/x", [main, f"{main}/outside"])
     assert not snaps._ignored(main, "outsidex/y", [main, f"{main}/outside"])
     assert not snaps._ignored(main, "x", [main, "/elsewhere"])
@@ -1085,11 +1123,14 @@ def test_compute_blame_blames_changed_unowned_clean_paths_only(tmp_path) -> None
     (root / "nest" / "inner").mkdir(parents=True)
     (root / "nest" / ".git").write_text("gitdir: x\n")
     (root / "nest" / "inner" / "f").write_text("f")
+    (root / ".claude" / "worktrees" / "agent-x").mkdir(parents=True)
+    (root / ".claude" / "worktrees" / "agent-x" / ".git").write_text("gitdir: /r/.git/worktrees/agent-x\n")
     before = _state(root, dirty={"again.txt": (".M", "old"), "gone.txt": (".M", "x")})
     after = _state(root, dirty={
         "src/mine.py": ("??", ""), "new.txt": ("??", ""), "added.txt": ("A.", ""), "mod.txt": (".M", ""), "again.txt": (".M", ""),
         "scratch.pyc": ("??", ""), "other.txt": ("??", ""), "audit.log": ("??", ""), ".claude/settings.local.json": ("??", ""),
         ".claude/worktrees/agent-x/": ("??", ""), "nest/inner/f": ("??", ""), "ign.txt": ("!!", ""),
+        ".claude/settings.local.json.bak": ("??", ""), ".claude/worktrees/stray.txt": ("??", ""),
     })
     (root / "ign.txt").write_text("i")
     w = _worker(root)
@@ -1097,7 +1138,10 @@ def test_compute_blame_blames_changed_unowned_clean_paths_only(tmp_path) -> None
     blame = bl.compute_blame(before, after, w, [other], own.Ownership.of(["*.pyc"], "scratch"), exclude=("audit.log",))
     assert blame.agent_id == "a1" and blame.agent_type == "coder" and blame.root == str(root) and blame.start_head == "h"
     assert blame.owns == ["src/**"] and blame.owns_source == "the prompt"
-    assert [(b.path, b.existed, b.committed) for b in blame.blamed] == [("added.txt", False, False), ("ign.txt", False, False), ("mod.txt", True, False), ("new.txt", False, False)]
+    assert [(b.path, b.existed, b.committed) for b in blame.blamed] == [
+        (".claude/settings.local.json.bak", False, False), (".claude/worktrees/stray.txt", False, False),
+        ("added.txt", False, False), ("ign.txt", False, False), ("mod.txt", True, False), ("new.txt", False, False),
+    ]
     assert {b.path: b.fingerprint for b in blame.blamed}["mod.txt"] == snaps.fingerprint(str(root / "mod.txt"))
     assert blame.changed_again == ["again.txt", "gone.txt"]
     assert blame.nested == ["nest/inner/f"]

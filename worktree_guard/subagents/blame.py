@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from ..paths import inside
-from .snapshots import RUNTIME_OWNED, CheckoutState, find_leaks, fingerprint_of, git_lines, snapshot, tree_manifest
+from .snapshots import CheckoutState, find_leaks, fingerprint_of, git_lines, runtime_owned, snapshot, tree_manifest
 
 if TYPE_CHECKING:
     from .linking import Worker
@@ -155,7 +155,7 @@ def compute_blame(
     owners = [worker.ownership, scratch, *wave]
     for path, status, dirty_before, by_commit in changes:
         bare = path.rstrip("/")
-        if any(bare == r.rstrip("/") or bare.startswith(r) for r in RUNTIME_OWNED) or bare in exclude:
+        if runtime_owned(root, bare) or bare in exclude:
             continue
         tree = path.endswith("/")
         test = (lambda o: o.covers_tree(bare)) if tree else (lambda o: o.matches(bare))
