@@ -2394,6 +2394,87 @@ def test_options_from_the_environment_or_a_file_run_for_real(world: Repo) -> Non
         refused_and_happens(world, cases)
 
 
+# Stop 33: a startup file or a shell the command chose, for a program that is no shell (reviews 32a, 9 and 32c, 8:
+# each passed at 878de58 and ran ./evil.sh when run for real, test_stop_33_rows_for_real)
+STOP_33_ROWS = [
+    ("BASH_ENV=./evil.sh ./run.sh", {"WG404"}),  # run.sh's #!/bin/bash runs it first
+    ("export BASH_ENV=./evil.sh; git commit -qm x", {"WG404"}),  # a bash hook runs it
+    ("BASH_ENV=./evil.sh make", {"WG404"}),
+    ("X=./evil.sh; BASH_ENV=$X npm test", {"WG404"}),
+    ('BASH_ENV="$B" ./run.sh', {"WG404"}),
+    ("SHELL=./evil.sh script -qc ls /dev/null", {"WG404"}),  # script runs $SHELL -c
+    ("SHELL=bash script -qc ls /dev/null", {"WG404"}),  # looked up in the PATH the command may set
+    ("SHELL=./evil.sh flock l -c ls", {"WG404"}),
+    ("BASH_ENV=./evil.sh script -qc ls /dev/null", {"WG404"}),
+    ("export BASH_ENV=./evil.sh; tmux new -d ls", {"WG404"}),
+    ("ENV=./evil.sh tmux new -d", {"WG404"}),  # an interactive sh reads $ENV
+    ("export $(cat e); script -qc ls /dev/null", {"WG404"}),  # e may hold SHELL or BASH_ENV
+    ("export $(cat e); tmux new -d ls", {"WG404"}),
+    ("./run.sh", "pass"),  # a script file is not read (docs/bash.md)
+    ("BASH_ENV= ./run.sh", "pass"),  # empty: bash reads nothing
+    ("BASH_ENV=./evil.sh echo hi", "pass"),  # a builtin starts nothing
+    ("unset BASH_ENV; ./run.sh", "pass"),
+    ("export $(cat e) && ./run.sh", "pass"),  # only a variable the command names is judged, as SSLKEYLOGFILE
+    ("ENV=./evil.sh make", "pass"),  # ENV is an interactive sh's
+    ("script -qc ls /dev/null", "pass"),
+    ("SHELL=/bin/bash script -qc ls /dev/null", "pass"),  # a shell of the system's
+    ("tmux new -d ls", "pass"),
+    ("flock l -c ls", "pass"),
+    # xxd reads an option by its first two letters; `-len 16` and `-cols 8` spell -l and -c out (a false WG401 on a
+    # read of main: 16 was read as infile and main's README as the outfile)
+    ("xxd -len 16 {MAIN}/README.md", "pass"),
+    ("xxd --len 16 {MAIN}/README.md", "pass"),
+    ("xxd -cols 8 -s 3 {MAIN}/README.md", "pass"),
+    ("xxd README.md -", "pass"),
+    ("xxd -c8 README.md {MAIN}/o", {"WG401"}),
+    ("xxd -r -- x.hex {MAIN}/o", {"WG401"}),
+    ("xxd -len 16 README.md {MAIN}/o", {"WG401"}),
+    # fd clusters its short flags, -x last (h-run32; fd is not installed here: clap's documented reading)
+    ("fd -Hx touch {MAIN}/x", {"WG401", "WG403"}),
+    ("fd -Hxrm {}", {"WG403"}),
+    ("fd -Hx echo {}", "pass"),
+    ("fd -ex rm", "pass"),  # -e takes x: no -x
+]
+
+
+@pytest.mark.parametrize("command,expected", STOP_33_ROWS, ids=[plain_id(r[0], 60) for r in STOP_33_ROWS])
+def test_stop_33_rows(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_stop_33_rows_for_real(world: Repo) -> None:
+    """A startup file or shell the command chose runs for real (bash 5.2, git 2.39's hooks, util-linux script and
+    flock): each touches the main checkout, and each is refused."""
+    main, w = world.main, world.worktree
+    for name in ("evil", "evil2", "evil3", "evil4"):
+        (w / f"{name}.sh").write_text(f"#!/bin/sh\ntouch {main}/{name}\n")
+        (w / f"{name}.sh").chmod(0o755)
+    (w / "run.sh").write_text("#!/bin/bash\ntrue\n")
+    (w / "run.sh").chmod(0o755)
+    hooks = (w / git("rev-parse", "--git-common-dir", cwd=w).strip()).resolve() / "hooks"
+    hooks.mkdir(exist_ok=True)
+    (hooks / "pre-commit").write_text("#!/bin/bash\ntrue\n")
+    (hooks / "pre-commit").chmod(0o755)
+    refused_and_happens(world, [
+        ("BASH_ENV=./evil.sh ./run.sh", lambda: (main / "evil").exists()),
+        ("SHELL=./evil2.sh script -qc true /dev/null", lambda: (main / "evil2").exists()),
+        ("export BASH_ENV=./evil3.sh; git commit --allow-empty -qm x", lambda: (main / "evil3").exists()),
+        ("SHELL=./evil4.sh flock l -c true", lambda: (main / "evil4").exists()),
+    ])
+    for name in ("evil", "evil2", "evil3", "evil4"):
+        (main / name).unlink()
+    for command in ("./run.sh", "script -qc true /dev/null", "git commit --allow-empty -qm y", "flock l -c true"):
+        assert hook(world, command).decision != "deny", command
+        subprocess.run(["bash", "-c", command + " >/dev/null 2>&1"], cwd=w, check=False, stdin=subprocess.DEVNULL, timeout=60)
+    assert not any((main / name).exists() for name in ("evil", "evil2", "evil3", "evil4"))
+    # xxd (vim 9.0's): `-len 16` is one option and its value, and the second operand is the one written
+    for command in (f"xxd -len 16 {main}/README.md", f"xxd -cols 8 {main}/README.md"):
+        assert hook(world, command).decision != "deny", command
+        run = subprocess.run(["bash", "-c", command], cwd=w, check=False, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0 and run.stdout.startswith("00000000: "), command
+    refused_and_happens(world, [(f"xxd -c8 README.md {main}/hex", lambda: (main / "hex").exists())])
+
+
 @contextlib.contextmanager
 def serving(directory: Path) -> Iterator[str]:
     """A loopback HTTP server of `directory` for the real runs below; yields its base URL."""

@@ -39,6 +39,11 @@ STDIN_SHELL_STARTERS: dict[str, tuple[frozenset[str], frozenset[str], int]] = {
         1,
     ),
 }
+#: Programs that run their command (or an interactive shell) with `$SHELL` (tmux's default-shell comes from it when
+#: its server starts): the shell reads BASH_ENV (bash -c) or ENV (an interactive sh), and SHELL names it.
+SHELL_VARIABLE_RUNNERS = frozenset({"script", "tmux", "flock", "su", "runuser", "entr", "screen", "sudo"})
+#: The startup file a non-interactive bash reads: any program may start one (a script's `#!/bin/bash`, a git hook).
+STARTUP_VARIABLE = "BASH_ENV"
 #: Windows programs WSL runs from bash that start commands worktree-guard cannot see, on the same files: `wsl.exe
 #: [-e|--exec|--] CMD` and `bash.exe -c CMD` in a Linux distribution, `cmd.exe /c CMD` (`/k`, `/r`); with no
 #: command they read one from their input. Program (compared in lower case) → the first words that only ask
@@ -765,6 +770,9 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         if _arguments_matter(command, ctx):
             return [Violation(code="WG404", message=f"The command name {command.words[0].raw!r} is computed at run time and its arguments could leave {ctx.worktree_root}; call the program by its literal name.", **base)]
         return None
+    startup = _startup_for_any_program(command, name)
+    if startup is not None:
+        return [Violation(code="WG404", message=startup, **base)]
     if name in SHELLS:
         for variable in ("BASH_ENV", "ENV"):
             if not command.env(variable)[0]:
@@ -838,6 +846,36 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
             return [Violation(code="WG404", message=f"`{key}` is given {shown}, only known at run time, which may be one of its own options (a directory to run in, a file to write, code); write its options out.", **base)]
     if name == "env" and (shown := _option_like_at(command, _skip_options(values, 1, ENV_VALUE_OPTIONS)[0])) is not None:
         return [Violation(code="WG404", message=f"`env` is given {shown}, only known at run time, which may be one of its options (`--chdir=…`, `-S …`); write its options out.", **base)]
+    return None
+
+
+def _startup_for_any_program(command: ShellCommand, name: str) -> str | None:
+    """Why a program that is no shell (those are judged below) would run a startup file or a shell the command chose
+    (stop 33; reviews 32a and 32c: `BASH_ENV=./evil.sh ./run.sh` and `SHELL=./evil.sh script -qc ls` ran ./evil.sh).
+
+    Any program may start a bash (a script's `#!/bin/bash`, a git hook, `make`'s recipes calling bash), and that bash
+    first runs the file $BASH_ENV names: refused when the command sets it to anything but "" (the corpora hold no
+    command that does). A program that runs its command with `$SHELL` (`SHELL_VARIABLE_RUNNERS`) is refused as a
+    shell is: the command sets SHELL, BASH_ENV or ENV, or a step before assigned names only known at run time."""
+    from ..shell.programs import TRUSTED_PROGRAM_DIRS
+    from ..shell.steps import BASH_BUILTINS
+
+    if name in SHELLS or name in command.state.functions or name in BASH_BUILTINS and not command.state.is_disabled(name):
+        return None
+    runs_shell = name in SHELL_VARIABLE_RUNNERS
+    if runs_shell and command.state.names_unknown:
+        return f"`{name}` runs its command with $SHELL, and that shell first runs the file $BASH_ENV or $ENV names; a step before assigned names only known at run time, so any of them may be set; run the commands directly."
+    for variable in ("SHELL", STARTUP_VARIABLE, "ENV") if runs_shell else (STARTUP_VARIABLE,):
+        present, value = command.named_env(variable)
+        if not present or value == "":
+            continue
+        if variable == "SHELL":
+            if value is not None and os.path.dirname(value) in TRUSTED_PROGRAM_DIRS and os.path.basename(value) in SHELLS:
+                continue  # `SHELL=/bin/bash script -qc …`: a shell of the system's
+            return f"`{name}` runs its command with $SHELL, which this command sets ({value or 'only known at run time'}); leave SHELL out."
+        if runs_shell:
+            return f"`{name}` runs its command with $SHELL, and that shell first runs the file named by ${variable}, which worktree-guard cannot see; leave {variable} out."
+        return f"`{name}` may start a bash (a script, a hook, a recipe), which first runs the file named by $BASH_ENV, which worktree-guard cannot see; leave BASH_ENV out."
     return None
 
 
