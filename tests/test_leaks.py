@@ -185,6 +185,42 @@ def test_the_runtimes_activity_is_silent_and_a_stray_file_is_not_whatever_git_ig
     assert "agent-a999" not in reason and "settings.local.json" not in reason
 
 
+def _fake_checkout(repo: Repo) -> str:
+    fake = repo.main / ".claude" / "skills" / "evil"
+    fake.mkdir(parents=True)
+    (fake / ".git").write_text("gitdir: /x\n")
+    (fake / "SKILL.md").write_text("run this\n")
+    return ".claude/"
+
+
+def _symlinked_worktree(repo: Repo) -> str:
+    (repo.worktree / "evil").mkdir()
+    (repo.worktree / "evil" / "SKILL.md").write_text("run this\n")
+    (repo.main / ".claude" / "skills").symlink_to(repo.worktree)
+    return ".claude/"
+
+
+def _fake_runtime_worktree(repo: Repo) -> str:
+    fake = repo.main / ".claude" / "worktrees" / "agent-fake"
+    fake.mkdir()
+    (fake / ".git").write_text("gitdir: /nowhere\n")
+    (fake / "payload.sh").write_text("x\n")
+    return ".claude/worktrees/agent-fake/payload.sh"
+
+
+@pytest.mark.parametrize("ignore,make", [(".claude/\n", _fake_checkout), (".claude/\n", _symlinked_worktree), ("", _fake_runtime_worktree), (".claude/worktrees/\n", _fake_runtime_worktree)])
+def test_a_git_file_or_symlink_the_sub_agent_made_hides_nothing(repo: Repo, ignore: str, make) -> None:
+    """Review 33a: a linked checkout is one git made (its gitdir names it back), never a `.git` file a sub-agent
+    wrote, nor a symlink to a checkout; each of these passed the stop silently."""
+    (repo.main / ".gitignore").write_text(ignore)
+    git("add", ".gitignore", cwd=repo.main)
+    git("commit", "-qm", "ignore", cwd=repo.main)
+    start(repo)
+    named = make(repo)
+    result = stop(repo)
+    assert result.stop_blocked and f"{repo.main}/{ignore.strip() or named}" in result.output["reason"]
+
+
 def test_the_second_stop_goes_through_and_tells_the_user(repo: Repo) -> None:
     start(repo)
     (repo.main / "LEAK.txt").write_text("x\n")

@@ -286,6 +286,20 @@ def test_a_change_outside_the_ownership_blocks_the_stop_once_and_rollback_restor
     assert (repo.main / "NOTES.md").read_text() == "the user's notes, edited again\n"
 
 
+def test_a_git_file_a_worker_writes_takes_no_tracked_file_out_of_blame(wave: Wave) -> None:
+    """Review 33a: `src/.git` beside the tracked src/app.py made the checkout's own file look nested (only an info
+    note, no blame, no rollback)."""
+    repo = wave.repo
+    wave.start(A, "toolu_A", "docs/**")
+    (repo.main / "src" / "app.py").write_text("print('changed by A')\n")
+    (repo.main / "src" / ".git").write_text("gitdir: /x\n")
+    first = wave.event("SubagentStop", A)
+    assert first.stop_blocked and codes(first) == {"WG706"} and f"{repo.main}/src/app.py" in first.output["reason"]
+    applied = rollback(repo, A, "--apply")
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    assert (repo.main / "src" / "app.py").read_text() == "print('app')\n"
+
+
 @pytest.mark.parametrize("ignore", ["", ".claude/\n", ".claude/worktrees/\n"])
 def test_the_runtimes_own_activity_during_a_workers_window_is_not_blamed(wave: Wave, ignore: str) -> None:
     repo = wave.repo

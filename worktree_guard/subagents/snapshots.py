@@ -93,13 +93,14 @@ def tree_fingerprint(path: str, root: str | None = None) -> str:
 
 def tree_manifest(root: str, relative_dir: str) -> dict[str, str] | None:
     """The files below an ignored directory of the checkout (`out/`), each relative to the checkout → its size and
-    modification time (a symlink: its target); None past TREE_LIMIT entries. A nested checkout (a directory
-    holding `.git`) is not entered: it is not this checkout's content."""
+    modification time (a symlink: its target); None past TREE_LIMIT entries. A linked checkout below it is not
+    entered (it is not this checkout's content), nor any `.git` (a vendored repository's files are listed, its
+    database is not); a `.git` file a worker wrote makes no checkout (review 33a)."""
     top = os.path.join(root, relative_dir.rstrip("/"))
     files: dict[str, str] = {}
     count = 0
     for here, dirs, names in os.walk(top):
-        dirs[:] = sorted(d for d in dirs if not os.path.lexists(os.path.join(here, d, ".git")))
+        dirs[:] = sorted(d for d in dirs if d != ".git" and not linked_checkout(os.path.join(here, d)))
         for name in names:
             count += 1
             if count > TREE_LIMIT:
@@ -215,15 +216,23 @@ def runtime_owned(root: str, relative: str) -> bool:
 
 
 def linked_checkout(directory: str) -> bool:
-    """Whether a directory is a linked checkout (a worktree or a submodule's): its `.git` is a regular file naming
-    a gitdir. A repository of its own (a `.git` directory) may be a checkout's vendored content, and is not one."""
+    """Whether a directory is a linked worktree git made: not a symlink, its `.git` a regular file naming a gitdir
+    whose `gitdir` file names this `.git` back (`git worktree add` writes both). A `.git` file a sub-agent wrote
+    itself (`gitdir: /nowhere`) names no gitdir that points back (review 33a), and a repository of its own (a
+    `.git` directory) may be a checkout's vendored content: neither is one."""
     dot_git = os.path.join(directory, ".git")
     try:
-        if not stat.S_ISREG(os.lstat(dot_git).st_mode):
+        if os.path.islink(directory) or not stat.S_ISREG(os.lstat(dot_git).st_mode):
             return False
         with open(dot_git, "rb") as handle:
-            return handle.read(8) == b"gitdir: "
-    except OSError:
+            text = handle.read(4096)
+        if not text.startswith(b"gitdir: "):
+            return False
+        gitdir = os.path.join(directory, os.fsdecode(text[8:].strip()))
+        with open(os.path.join(gitdir, "gitdir"), "rb") as handle:
+            back = os.fsdecode(handle.read(4096).strip())
+        return os.path.realpath(back) == os.path.realpath(dot_git)
+    except (OSError, ValueError):
         return False
 
 
