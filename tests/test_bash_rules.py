@@ -2434,6 +2434,41 @@ STOP_33_ROWS = [
     ("fd -Hxrm {}", {"WG403"}),
     ("fd -Hx echo {}", "pass"),
     ("fd -ex rm", "pass"),  # -e takes x: no -x
+    # review 33a of these: a shell reading its input with no command (each wrote main for real, as root), a function
+    # exported through env, zsh's startup files under a runner, fd's attached values; and the false denies it found
+    ("echo 'echo f > {MAIN}/PWN' | unshare -U", {"WG404"}),
+    ("echo x | su", {"WG404"}),
+    ("echo x | su - root", {"WG404"}),
+    ("echo x | sudo -s", {"WG404"}),
+    ("echo x | sudo -u root -i", {"WG404"}),
+    ("echo x | sg root", {"WG404"}),
+    ("echo x | newgrp root", {"WG404"}),
+    ("env 'BASH_FUNC_ls%%=() { echo f > {MAIN}/PWN; }' bash -c ls", {"WG404"}),
+    ("env 'BASH_FUNC_ls%%=() { echo f; }' ./run.sh", {"WG404"}),
+    ("SHELL=/bin/zsh ZDOTDIR=. script -qc ls /dev/null", {"WG404"}),
+    ("HOME=. tmux new -d", {"WG404"}),  # ./.tmux.conf's commands, or zsh's .zshenv
+    ("SHELL=./evil.sh flock -w 3 l -c ls", {"WG404"}),
+    ("fd --exec=rm . {MAIN}", {"WG403"}),  # clap: `--exec=rm` is -x with one value; `.` and main are fd's
+    ("fd -x=rm . {MAIN}", {"WG403"}),
+    ("source .venv/bin/activate && flock /tmp/l true", "pass"),  # flock runs $SHELL only with -c
+    ("source .venv/bin/activate && sudo -n true", "pass"),  # sudo only with -s or -i
+    ("SHELL=./evil.sh sudo -n true", "pass"),
+    ("SHELL=./evil.sh flock -E 3 l true", "pass"),
+    ("BASH_ENV=/dev/null ./run.sh", "pass"),
+    ("unshare -U ls", "pass"),
+    ("sudo -s ls", "pass"),
+    ("su root -c ls", "pass"),
+    ("sg root -c ls", "pass"),
+    ("env FOO=1 ./run.sh", "pass"),
+    ("fd --exec=echo", "pass"),
+    # su's getopt permutes: options after the user are su's, and words after `--` the shell's (each passed at 878de58
+    # and, as root, wrote main)
+    ('su root -c "touch {MAIN}/x"', {"WG401"}),
+    ('su - root -c "touch {MAIN}/x"', {"WG401"}),
+    ('su root -- -c "touch {MAIN}/x"', {"WG401"}),
+    ('su root -c "$X"', {"WG404"}),
+    ("su root -- x.sh", {"WG404"}),
+    ("su root -c ls", "pass"),
 ]
 
 
@@ -2473,6 +2508,15 @@ def test_stop_33_rows_for_real(world: Repo) -> None:
         run = subprocess.run(["bash", "-c", command], cwd=w, check=False, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
         assert run.returncode == 0 and run.stdout.startswith("00000000: "), command
     refused_and_happens(world, [(f"xxd -c8 README.md {main}/hex", lambda: (main / "hex").exists())])
+    # a function exported through env's words runs in place of `ls` in the bash it starts (review 33a)
+    refused_and_happens(world, [(f"env 'BASH_FUNC_ls%%=() {{ touch {main}/func; }}' bash -c ls", lambda: (main / "func").exists())])
+    if os.geteuid() == 0:  # as root, su, sg and newgrp ask for no password (review 33a ran these as root)
+        refused_and_happens(world, [
+            (f"echo 'touch {main}/su' | su", lambda: (main / "su").exists()),
+            (f"echo 'touch {main}/sg' | sg root", lambda: (main / "sg").exists()),
+            (f"su root -c 'touch {main}/su-c'", lambda: (main / "su-c").exists()),
+            (f"su root -- -c 'touch {main}/su-dash'", lambda: (main / "su-dash").exists()),
+        ])
 
 
 @contextlib.contextmanager

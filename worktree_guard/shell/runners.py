@@ -410,14 +410,18 @@ def run_argv(command: ShellCommand, runner: CodeRunner) -> tuple[list[list[Word]
     own: int | None = None
     i = 1
     while i < len(values):
-        attached = _clustered_argv_option(values[i], runner) if values[i] not in runner.argv_options else ""
+        attached = _attached_argv_value(values[i], runner)
         if attached is None:
             i += 1
             continue
         own = i if own is None else own
         j = i + 1
-        argv: list[Word] = [WordNode(raw=attached, span=words[i].span, value=attached, substitutions=[])] if attached else []
-        while j < len(values) and values[j] != ";":
+        argv: list[Word] = []
+        if attached:
+            # clap: a value attached to its option (`--exec=rm`, `-Hxrm`) is its only one; the words after it are
+            # fd's own (review 33a: `fd --exec=rm . <main>` removes what it finds there)
+            argv.append(WordNode(raw=attached, span=words[i].span, value=attached, substitutions=[]))
+        while not attached and j < len(values) and values[j] != ";":
             argv.append(words[j])
             j += 1
         placed = False
@@ -433,10 +437,17 @@ def run_argv(command: ShellCommand, runner: CodeRunner) -> tuple[list[list[Word]
     return (runs, own) if own is not None else None
 
 
-def _clustered_argv_option(value: str | None, runner: CodeRunner) -> str | None:
-    """For a cluster of short flags ending in one of `argv_options` (`-Hx`, `-Hxrm`), what follows that letter in
-    the word (its first argv word, or ""); None for any other word."""
-    if not runner.short_clusters or value is None or len(value) < 3 or value[0] != "-" or value[1] == "-":
+def _attached_argv_value(value: str | None, runner: CodeRunner) -> str | None:
+    """For one of `argv_options` (`-x`): "" alone, its attached value given with `=` (`--exec=rm`, `-x=rm`) or, for a
+    cluster of short flags ending in one (`-Hx`, `-Hxrm`), what follows that letter; None for any other word."""
+    if value is None:
+        return None
+    if value in runner.argv_options:
+        return ""
+    option, eq, rest = value.partition("=")
+    if eq and option in runner.argv_options:
+        return rest or None  # `--exec=` gives an empty program: fd refuses it
+    if not runner.short_clusters or len(value) < 3 or value[0] != "-" or value[1] == "-":
         return None
     for k in range(1, len(value)):
         letter = "-" + value[k]
