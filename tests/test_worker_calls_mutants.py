@@ -1,8 +1,8 @@
 """Every finding a wave worker's own call gets, pinned whole and judged in this process (issue 13, phase 18,
 `subagents/worker_calls`).
 
-Phase 5 reached 88 of this module's mutants: the wave tests judge a worker's calls through the hook, check the codes
-and a few words, and mutmut's coverage selection sent the mutants to few of them. Here one world is built once (a
+Phase 5's run reached 71 of this module's 796 mutants: the wave tests judge a worker's calls through the hook and check
+the codes and a few words, and mutmut's coverage selection sent the mutants to few of them. Here one world is built once (a
 main checkout {MAIN} with linked worktrees {W} (an isolated agent's), {SIB} and {OUT} (outside the main checkout),
 files and manifests the rows need, a repository of its own at {MAIN}/vendor/lib, and links), and each row is one call
 of one worker: its payload goes through the runtime's adapter and the engine's `build_context`, and
