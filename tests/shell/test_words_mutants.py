@@ -50,8 +50,9 @@ TERMINATION_WORDS = [
     "ab$(a\\b){c,d}", "ab$(a\\)b){c,d}", 'ab"a\\"b"{x,y}', "ab$'a\\'b'{x,y}", 'ab$"a\\"b"{x,y}', "ab${a:-\\}}{x,y}",
     "ab$(a 'b' \"c\" (d)){x,y}", "ab$(echo ')'){a,b}", 'ab$(echo ")"){a,b}', "ab`a\\`b`{x,y}", "ab$(x '' y){a,b}",
     '"ab\\c"', 'ab"c\\\nd"', '"ab\\c"$X', '"ab$/"', '"abc"x',
-    # phase 18: a double-quoted section that gives up after the word's first character (a caller that restarted would loop)
-    'a"$Z"', 'a"`c`"', 'a"$\\\nb"',
+    # phase 18: a section whose end a mutant can put before the scan's place (a double-quoted one that gives up after the
+    # word's first character, an empty backquoted one after braces): the scan would restart there and loop
+    'a"$Z"', 'a"`c`"', 'a"$\\\nb"', "{a,b}``",
 ]
 
 
