@@ -257,7 +257,10 @@ def test_a_stop_that_cannot_read_some_checkouts_says_which(world: World, tmp_pat
     plain = tmp_path / "plain"  # was a checkout at the start; git cannot read it at the stop
     plain.mkdir()
     r = world.repo
-    before = snapshot([str(r.outside)], [str(r.outside)])
+    # No common dir recorded: the recorded roots are what a dirty path may be a checkout of (W's nested repository).
+    assert list(snapshot([str(r.worktree)], [str(r.worktree)], fingerprints=False)[0].dirty.items()) == [("sub/inner/", ("??", ""))]  # as git lists it
+    before = snapshot([str(r.worktree), world.inner], [str(r.worktree), world.inner])
+    assert [s.dirty for s in before] == [{}, {}]
     checkouts = [CheckoutState(root="/unread", error="git status failed"), CheckoutState(root=str(plain), head="0" * 40, branch="main"), *before,
                  CheckoutState(root=str(tmp_path / "gone"), head="0" * 40, branch="main")]
     SubagentStore(SESSION).save(SubagentSnapshot(session_id=SESSION, agent_id=ME, agent_type="coder", started=time.time(), cwd="/", worktree_root="/w", common_dir=None, checkouts=checkouts))
