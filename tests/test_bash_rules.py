@@ -2469,6 +2469,11 @@ STOP_33_ROWS = [
     ('su root -c "$X"', {"WG404"}),
     ("su root -- x.sh", {"WG404"}),
     ("su root -c ls", "pass"),
+    # phase 18's h-words33: bash expands `~` before parameters, so `~$E` looks up a user named `$E`, finds none and
+    # leaves `~`: with E empty the word is the directory `~` where the program runs, not HOME
+    ("E=; env -C {MAIN} mkdir -p ~$E/.claude/plans/x", {"WG401"}),
+    ("E=; env -C {MAIN} touch ~${E}", {"WG401"}),
+    ("E=; touch ~$E", "pass"),  # W/~
 ]
 
 
@@ -2510,6 +2515,8 @@ def test_stop_33_rows_for_real(world: Repo) -> None:
     refused_and_happens(world, [(f"xxd -c8 README.md {main}/hex", lambda: (main / "hex").exists())])
     # a function exported through env's words runs in place of `ls` in the bash it starts (review 33a)
     refused_and_happens(world, [(f"env 'BASH_FUNC_ls%%=() {{ touch {main}/func; }}' bash -c ls", lambda: (main / "func").exists())])
+    # `~$E` with E empty is the file `~` in the cwd, not HOME (h-words33)
+    refused_and_happens(world, [(f"E=; env -C {main} mkdir -p ~$E/plans", lambda: (main / "~" / "plans").is_dir())])
     if os.geteuid() == 0:  # as root, su, sg and newgrp ask for no password (review 33a ran these as root)
         refused_and_happens(world, [
             (f"echo 'touch {main}/su' | su", lambda: (main / "su").exists()),

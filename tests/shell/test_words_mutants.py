@@ -360,7 +360,9 @@ def test_what_the_word_evaluator_reads() -> None:
 #: `~$E` with E empty is the file `~` in the current directory, but word_value reads HOME
 #: (`E=; env -C <main> mkdir -p ~$E/d` passes with `--allow "$HOME/**"` and makes `<main>/~/d`).
 BASH_DISAGREES = {
-    "~$E": ["~"], "~${E-d}": ["~"], "\\\n\\\n": [], "#$E": [], "#$S": [], "#${E-d}": [],
+    # no words to bash (a leading `#` is a comment, a word of only line continuations is nothing): the parsers never
+    # give either. `~$E` and `~${E-d}` were here until stop 33 read them as bash does (the file `~`, not HOME).
+    "\\\n\\\n": [], "#$E": [], "#$S": [], "#${E-d}": [],
 }
 
 
