@@ -2468,7 +2468,11 @@ STOP_33_ROWS = [
     ('su root -- -c "touch {MAIN}/x"', {"WG401"}),
     ('su root -c "$X"', {"WG404"}),
     ("su root -- x.sh", {"WG404"}),
-    ("su root -c ls", "pass"),
+    ("su --login postgres --command 'createdb x'", "pass"),  # NL2Bash: options after the user give the command
+    ("su $username -c 'make test'", "pass"),  # the agent's $username is the user, no option
+    ("su $username -c 'touch {MAIN}/x'", {"WG401"}),
+    ("X=$(cat f); su root $X", {"WG404"}),  # a word the command built may be `-c` and its code
+    ("echo x | su root", {"WG404"}),
     # phase 18's h-words33: bash expands `~` before parameters, so `~$E` looks up a user named `$E`, finds none and
     # leaves `~`: with E empty the word is the directory `~` where the program runs, not HOME
     ("E=; env -C {MAIN} mkdir -p ~$E/.claude/plans/x", {"WG401"}),

@@ -365,7 +365,7 @@ def _wrapped(command: ShellCommand, values: list[str | None], key: str, wrapper:
     first = 1 + key.count(" ")
     if wrapper.operand_first and first < len(values) and values[first] is not None and not values[first].startswith("-"):  # type: ignore[union-attr]
         first += 1
-    start, seen = _wrapper_options(values, first, wrapper)
+    start, seen = _wrapper_options(values, first, wrapper, command)
     if wrapper.no_command & set(seen) or any(option in wrapper.new_root for option in seen):
         return Unwrapped(own_words=len(words))  # acts on a process, or is refused (WG404) by this rule's command check
     cwd: str | None = command.cwd
@@ -411,10 +411,11 @@ def _wrapped(command: ShellCommand, values: list[str | None], key: str, wrapper:
     return Unwrapped(inner=[Inner(words[start:], cwd, assignments, label=key, same_shell=wrapper.same_shell)], own_words=start)
 
 
-def _wrapper_options(values: list[str | None], first: int, wrapper: Wrapper) -> tuple[int, dict[str, str | None]]:
+def _wrapper_options(values: list[str | None], first: int, wrapper: Wrapper, command: ShellCommand) -> tuple[int, dict[str, str | None]]:
     """`_skip_options` for a wrapper; for one whose options may follow its operands (`permutes`: util-linux su's
     getopt, `su root -c CMD` and `su - root -c CMD` passed unread at 878de58), the options after them too, up to
-    `--`. A word only known at run time there may be a code option: `-c` with a value only known at run time."""
+    `--`. A word only known at run time that the command built may be a code option there: `-c` with a value only
+    known at run time; one the agent's environment gave (`su $USER -c make`) is an operand."""
     start, seen = _skip_options(values, first, wrapper.value_options | wrapper.chdir | wrapper.code, wrapper.optional_value)
     if not wrapper.permutes:
         return start, seen
@@ -423,6 +424,9 @@ def _wrapper_options(values: list[str | None], first: int, wrapper: Wrapper) -> 
     while i < len(values) and values[i] != "--":
         value = values[i]
         if value is None:
+            if inherited(command.words[i], command.state):
+                i += 1
+                continue
             seen.setdefault(sorted(wrapper.code)[0], None)
             break
         if value.startswith("-") and value != "-":
@@ -880,7 +884,7 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     if found is not None:
         key, wrapper = found
         first = 1 + key.count(" ") + (1 if wrapper.operand_first and len(values) > 1 + key.count(" ") else 0)
-        start, seen = _wrapper_options(values, first, wrapper)
+        start, seen = _wrapper_options(values, first, wrapper, command)
         rooted = sorted(option for option in seen if option in wrapper.new_root)
         if rooted:
             return [Violation(code="WG404", message=f"`{key} {rooted[0]}` runs the command under another root or mount namespace, where worktree-guard cannot tell what its paths name.", **base)]
@@ -1111,7 +1115,13 @@ def _starts_a_shell_reading_input(values: list[str | None], command_options: fro
     if set(seen) & command_options:
         return False
     if end + before < len(values) and values[end + before] in command_options:
-        return False  # after the operands that come first (`sg grp -c "$X"`, `su - root -c …`)
+        return False  # after the operands that come first (`sg grp -c "$X"`)
+    if values[0] in ("su", "runuser"):
+        # getopt permutes su's options (`su --login postgres --command "…"`), and the words after `--` are the
+        # shell's own (a script, `-c CMD`): the wrapper rule reads both
+        before_dashes = values[1:values.index("--")] if "--" in values else values[1:]
+        if "--" in values[:-1] or any(v is not None and (v in command_options or v.startswith(("--command=", "--session-command="))) for v in before_dashes):
+            return False
     if any(v is None for v in values[1:]):
         return True
     return len(values) - end <= before
