@@ -300,8 +300,9 @@ def test_a_git_file_a_worker_writes_takes_no_tracked_file_out_of_blame(wave: Wav
     assert (repo.main / "src" / "app.py").read_text() == "print('app')\n"
 
 
-@pytest.mark.parametrize("ignore", ["", ".claude/\n", ".claude/worktrees/\n"])
-def test_the_runtimes_own_activity_during_a_workers_window_is_not_blamed(wave: Wave, ignore: str) -> None:
+def _worker_beside_the_runtime(wave: Wave, ignore: str) -> Path:
+    """Worker A starts with `ignore` in the main checkout's .gitignore; the runtime then makes a worktree under
+    .claude/worktrees/ (which another sub-agent writes in). Returns the main checkout's .claude."""
     repo = wave.repo
     (repo.main / ".gitignore").write_text(ignore)
     git("add", ".gitignore", cwd=repo.main)
@@ -310,6 +311,12 @@ def test_the_runtimes_own_activity_during_a_workers_window_is_not_blamed(wave: W
     claude = repo.main / ".claude"
     git("worktree", "add", "-q", "-b", "worktree-agent-a999", str(claude / "worktrees" / "agent-a999"), cwd=repo.main)
     (claude / "worktrees" / "agent-a999" / "theirs.txt").write_text("x\n")
+    return claude
+
+
+@pytest.mark.parametrize("ignore", ["", ".claude/\n", ".claude/worktrees/\n"])
+def test_the_runtimes_own_activity_during_a_workers_window_is_not_blamed(wave: Wave, ignore: str) -> None:
+    claude = _worker_beside_the_runtime(wave, ignore)
     (claude / "settings.local.json").write_text("{}\n")
     assert wave.event("SubagentStop", A).stdout == ""
 
@@ -320,12 +327,7 @@ def test_a_workers_file_beside_the_runtimes_own_is_blamed_and_rolled_back(wave: 
     a name that only starts like them is (h-sub32: matched as a text prefix, these went unblamed), whether or not
     git ignores them (an ignored directory is judged file by file)."""
     repo = wave.repo
-    (repo.main / ".gitignore").write_text(ignore)
-    git("add", ".gitignore", cwd=repo.main)
-    git("commit", "-qm", "ignore", cwd=repo.main)
-    wave.start(A, "toolu_A", "src/auth/**")
-    claude = repo.main / ".claude"
-    git("worktree", "add", "-q", "-b", "worktree-agent-a999", str(claude / "worktrees" / "agent-a999"), cwd=repo.main)
+    claude = _worker_beside_the_runtime(wave, ignore)
     (claude / "settings.local.json").write_text('{"permissions": {"allow": ["Bash(ls)"]}}\n')
     (claude / "settings.local.json.evil").write_text("evil\n")
     (claude / "worktrees").mkdir(exist_ok=True)
