@@ -239,7 +239,7 @@ def worker_command(step: ShellCommand, ctx: Context, worker: Worker) -> list[Vio
     script = name.rstrip("0123456789.") in INTERPRETERS  # its first script operand is the program it runs, read
     code = inline_code(step) if script else set()
     for word, value, how, tree, kind in command_writes(step, ctx):
-        written = word.raw if word is not None else str(value)
+        written = word.raw if word is not None else value if value is not None else "."  # the current directory, as rules/writes says (h-wc33: it said 'None')
         span = word.span if word is not None else step.span
         if kind == "operand" and id(word) in code:
             continue  # inline code (`python -c`): opaque, as for every agent (SPEC §5.2)
