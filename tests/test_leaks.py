@@ -186,11 +186,34 @@ def test_the_runtimes_activity_is_silent_and_a_stray_file_is_not_whatever_git_ig
 
 
 def _fake_checkout(repo: Repo) -> str:
-    fake = repo.main / ".claude" / "skills" / "evil"
+    fake = repo.main / ".claude" / "skills" / "evil"  # .claude/skills was there at the start (review 33b)
     fake.mkdir(parents=True)
     (fake / ".git").write_text("gitdir: /x\n")
     (fake / "SKILL.md").write_text("run this\n")
     return ".claude/"
+
+
+def _forged_pair(repo: Repo) -> str:
+    """Review 33b: a `.git` file and a gitdir in the sub-agent's own worktree that name each other."""
+    fake = repo.main / ".claude" / "skills" / "evil"
+    fake.mkdir(parents=True)
+    gitdir = repo.worktree / "g"
+    gitdir.mkdir()
+    (gitdir / "gitdir").write_text(f"{fake / '.git'}\n")
+    (fake / ".git").write_text(f"gitdir: {gitdir}\n")
+    (fake / "SKILL.md").write_text("run this\n")
+    return ".claude/"
+
+
+def _forged_runtime_worktree(repo: Repo) -> str:
+    fake = repo.main / ".claude" / "worktrees" / "agent-fake"
+    fake.mkdir()
+    gitdir = repo.worktree / "g"
+    gitdir.mkdir()
+    (gitdir / "gitdir").write_text(f"{fake / '.git'}\n")
+    (fake / ".git").write_text(f"gitdir: {gitdir}\n")
+    (fake / "payload.sh").write_text("x\n")
+    return ".claude/worktrees/agent-fake/payload.sh"
 
 
 def _symlinked_worktree(repo: Repo) -> str:
@@ -208,14 +231,22 @@ def _fake_runtime_worktree(repo: Repo) -> str:
     return ".claude/worktrees/agent-fake/payload.sh"
 
 
-@pytest.mark.parametrize("ignore,make", [(".claude/\n", _fake_checkout), (".claude/\n", _symlinked_worktree), ("", _fake_runtime_worktree), (".claude/worktrees/\n", _fake_runtime_worktree)])
+@pytest.mark.parametrize("ignore,make", [
+    (".claude/\n", _fake_checkout), (".claude/\n", _symlinked_worktree), ("", _fake_runtime_worktree),
+    (".claude/worktrees/\n", _fake_runtime_worktree), (".claude/\n", _forged_pair), ("", _forged_runtime_worktree),
+])
 def test_a_git_file_or_symlink_the_sub_agent_made_hides_nothing(repo: Repo, ignore: str, make) -> None:
     """Review 33a: a linked checkout is one git made (its gitdir names it back), never a `.git` file a sub-agent
     wrote, nor a symlink to a checkout; each of these passed the stop silently."""
     (repo.main / ".gitignore").write_text(ignore)
     git("add", ".gitignore", cwd=repo.main)
     git("commit", "-qm", "ignore", cwd=repo.main)
+    (repo.main / ".claude" / "skills").mkdir(exist_ok=True)
+    (repo.main / ".claude" / "skills" / "kept.md").write_text("the user's\n")
     start(repo)
+    if make is _symlinked_worktree:
+        (repo.main / ".claude" / "skills" / "kept.md").unlink()
+        (repo.main / ".claude" / "skills").rmdir()  # the symlink stands where the directory was
     named = make(repo)
     result = stop(repo)
     assert result.stop_blocked and f"{repo.main}/{ignore.strip() or named}" in result.output["reason"]

@@ -379,7 +379,8 @@ def test_names_that_only_a_stripped_character_tells_apart_are_judged_as_git_list
     (root / "boX" / "f").write_text("f")
     from tests.test_subagent_mutants import _registered
 
-    _registered(root / ".claude" / "worktrees" / "agent-q", tmp_path.parent / f"{tmp_path.name}-common")
+    (root / ".git").mkdir()
+    _registered(root / ".claude" / "worktrees" / "agent-q", root / ".git")
     after = _st(root, dirty={"fooX": ("??", ""), "x ": ("??", ""), "boX/": ("??", ""), ".claude/worktrees/agent-q/": ("??", "")})
     blame = bl.compute_blame(_st(root), after, _w(root, owns=("fooX", "x", "boX/**")), [], NOBODY)
     assert [b.path for b in blame.blamed] == ["x "]  # the checkout the runtime made under `.claude/worktrees/` is its own

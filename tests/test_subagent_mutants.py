@@ -728,15 +728,17 @@ def test_tree_fingerprint_hashes_names_sizes_and_times_below_a_directory(tmp_pat
     os.utime(d / "sub", ns=(2_000_000_000, 2_000_000_000))  # a directory's time is not its content (stop 33)
     assert snaps.tree_fingerprint(str(d)) == f"tree:{expected.hexdigest()}:4"
     assert snaps.fingerprint_of(str(tmp_path), "d/") == snaps.tree_fingerprint(str(d))
-    # a linked checkout below it is not its content; a repository of its own (vendored) is
-    _registered(d / "wt", tmp_path / "common")
+    # a linked checkout of the root's repository below it is not its content; a repository of its own (vendored) is
+    (tmp_path / ".git").mkdir()  # tmp_path is the checkout: its common git dir
+    _registered(d / "wt", tmp_path / ".git")
     (d / "wt" / "f").write_text("f")
-    assert snaps.tree_fingerprint(str(d)) == f"tree:{expected.hexdigest()}:4"
+    assert snaps.fingerprint_of(str(tmp_path), "d/") == f"tree:{expected.hexdigest()}:4"
+    assert snaps.tree_fingerprint(str(d)) != f"tree:{expected.hexdigest()}:4"  # without the root, no repository to ask
     (d / "wt" / ".git").write_text("gitdir: /r/.git/worktrees/wt\n")  # a `.git` file written by hand (review 33a)
-    assert snaps.tree_fingerprint(str(d)) != f"tree:{expected.hexdigest()}:4"
+    assert snaps.fingerprint_of(str(tmp_path), "d/") != f"tree:{expected.hexdigest()}:4"
     (d / "wt" / ".git").unlink()
     (d / "wt" / ".git").mkdir()
-    assert snaps.tree_fingerprint(str(d)) != f"tree:{expected.hexdigest()}:4"
+    assert snaps.fingerprint_of(str(tmp_path), "d/") != f"tree:{expected.hexdigest()}:4"
     shutil.rmtree(d / "wt")
     (d / "sl").symlink_to(d / "sub")  # a symlink is content, whatever it points at
     assert snaps.tree_fingerprint(str(d)) != f"tree:{expected.hexdigest()}:4"
@@ -782,7 +784,8 @@ def test_tree_manifest_lists_the_files_below_an_ignored_directory_but_not_a_link
     (root / "out" / "gitfile").mkdir()
     (root / "out" / "gitfile" / ".git").write_text("gitdir: /x\n")  # written by hand: no checkout (review 33a)
     (root / "out" / "gitfile" / "g").write_text("g")
-    _registered(root / "out" / "linked", tmp_path / "common")
+    (root / ".git").mkdir()
+    _registered(root / "out" / "linked", root / ".git")
     (root / "out" / "linked" / "theirs").write_text("t")
     (root / "out" / "a").write_text("aa")
     (root / "out" / "x" / "b").write_text("b")
@@ -808,20 +811,36 @@ def test_linked_checkout_is_one_git_made_and_names_it_back(tmp_path) -> None:
     from tests.helpers import git, make_repo
 
     repo = make_repo(tmp_path / "w")
-    assert snaps.linked_checkout(str(repo.worktree)) and snaps.linked_checkout(str(repo.sibling))
-    assert not snaps.linked_checkout(str(repo.main))  # its .git is a directory
+    common = snaps.common_dir(str(repo.main))
+    assert common == os.path.realpath(repo.main / ".git") and snaps.common_dir(str(repo.worktree)) == common
+    assert snaps.common_dir(str(tmp_path)) is None
+    assert snaps.linked_checkout(str(repo.worktree), common) and snaps.linked_checkout(str(repo.sibling), common)
+    assert not snaps.linked_checkout(str(repo.worktree), None) and not snaps.linked_checkout(str(repo.worktree), str(tmp_path))
+    assert not snaps.linked_checkout(str(repo.main), common)  # its .git is a directory
     fake = tmp_path / "fake"
     fake.mkdir()
     (fake / ".git").write_text("gitdir: /nowhere\n")
-    assert not snaps.linked_checkout(str(fake))
+    assert not snaps.linked_checkout(str(fake), common)
     (fake / ".git").write_text(f"gitdir: {git('rev-parse', '--git-dir', cwd=repo.worktree).strip()}\n")  # a real gitdir, not its own
-    assert not snaps.linked_checkout(str(fake))
+    assert not snaps.linked_checkout(str(fake), common)
+    forged = repo.worktree / "g"  # review 33b: two plain files naming each other, outside the repository's worktrees/
+    forged.mkdir()
+    (forged / "gitdir").write_text(f"{fake / '.git'}\n")
+    (fake / ".git").write_text(f"gitdir: {forged}\n")
+    assert not snaps.linked_checkout(str(fake), common)
     (tmp_path / "link").symlink_to(repo.worktree)  # a symlink to a checkout is no checkout where it stands
-    assert not snaps.linked_checkout(str(tmp_path / "link"))
+    assert not snaps.linked_checkout(str(tmp_path / "link"), common)
     (fake / ".git").unlink()
     (fake / ".git").symlink_to(repo.worktree / ".git")
-    assert not snaps.linked_checkout(str(fake))
-    assert not snaps.linked_checkout(str(tmp_path / "none"))
+    assert not snaps.linked_checkout(str(fake), common)
+    assert not snaps.linked_checkout(str(tmp_path / "none"), common)
+    # git 2.48's worktree.useRelativePaths writes both files relative to where they stand (review 33b)
+    from pathlib import Path as pathlib_path
+
+    gitdir = pathlib_path(git("rev-parse", "--absolute-git-dir", cwd=repo.sibling).strip())
+    (repo.sibling / ".git").write_text(f"gitdir: {os.path.relpath(gitdir, repo.sibling)}\n")
+    (gitdir / "gitdir").write_text(f"{os.path.relpath(repo.sibling / '.git', gitdir)}\n")
+    assert snaps.linked_checkout(str(repo.sibling), common)
 
 
 def test_git_lines_splits_the_nul_output_and_raises_with_git_s_words(tmp_path, monkeypatch) -> None:
@@ -949,7 +968,7 @@ def test_snapshot_reads_each_root_with_git_status_and_passes_over_nested_checkou
     (fake / "texted" / ".git").write_text("gitdir; x\n")
     (fake / "made").mkdir()
     (fake / "made" / ".git").write_text("gitdir: /elsewhere\n")  # a `.git` file a worker wrote (review 33a)
-    _registered(fake / "registered", tmp_path / "common")  # as git leaves one, even before `git worktree list` shows it
+    _registered(fake / "registered", repo.main / ".git")  # as git leaves one, even before `git worktree list` shows it
     for name, owned in (("cloned", False), ("linked", False), ("texted", False), ("made", False), ("registered", True)):
         assert snaps.runtime_owned(main, f".claude/worktrees/{name}/f") is owned, name
         assert snaps.runtime_owned(main, f".claude/worktrees/{name}/") is owned, name
@@ -1168,12 +1187,14 @@ def test_compute_blame_blames_changed_unowned_clean_paths_only(tmp_path) -> None
     (root / "nest" / "inner").mkdir(parents=True)
     (root / "nest" / ".git").mkdir()  # a repository of its own, which git lists as one entry
     (root / "nest" / "inner" / "f").write_text("f")
-    _registered(root / ".claude" / "worktrees" / "agent-x", tmp_path.parent / f"{tmp_path.name}-common")
-    before = _state(root, dirty={"again.txt": (".M", "old"), "gone.txt": (".M", "x")})
+    (root / ".git").mkdir()
+    _registered(root / ".claude" / "worktrees" / "agent-x", root / ".git")
+    (root / "fresh" / ".git").mkdir(parents=True)  # a repository made during the window (review 33b: `git init`)
+    before = _state(root, dirty={"again.txt": (".M", "old"), "gone.txt": (".M", "x"), "nest/": ("??", "")})
     after = _state(root, dirty={
         "src/mine.py": ("??", ""), "new.txt": ("??", ""), "added.txt": ("A.", ""), "mod.txt": (".M", ""), "again.txt": (".M", ""),
         "scratch.pyc": ("??", ""), "other.txt": ("??", ""), "audit.log": ("??", ""), ".claude/settings.local.json": ("??", ""),
-        ".claude/worktrees/agent-x/": ("??", ""), "nest/": ("??", ""), "nest/inner/f": ("??", ""), "ign.txt": ("!!", ""),
+        ".claude/worktrees/agent-x/": ("??", ""), "nest/": ("??", ""), "nest/inner/f": ("??", ""), "ign.txt": ("!!", ""), "fresh/": ("??", ""),
         ".claude/settings.local.json.bak": ("??", ""), ".claude/worktrees/stray.txt": ("??", ""),
     })
     (root / "ign.txt").write_text("i")
@@ -1184,7 +1205,7 @@ def test_compute_blame_blames_changed_unowned_clean_paths_only(tmp_path) -> None
     assert blame.owns == ["src/**"] and blame.owns_source == "the prompt"
     assert [(b.path, b.existed, b.committed) for b in blame.blamed] == [
         (".claude/settings.local.json.bak", False, False), (".claude/worktrees/stray.txt", False, False),
-        ("added.txt", False, False), ("ign.txt", False, False), ("mod.txt", True, False),
+        ("added.txt", False, False), ("fresh/", False, False), ("ign.txt", False, False), ("mod.txt", True, False),
         ("nest/inner/f", False, False),  # git listed it itself: this checkout's, whatever `.git` is beside it (review 33a)
         ("new.txt", False, False),
     ]

@@ -300,6 +300,20 @@ def test_a_git_file_a_worker_writes_takes_no_tracked_file_out_of_blame(wave: Wav
     assert (repo.main / "src" / "app.py").read_text() == "print('app')\n"
 
 
+def test_a_repository_a_worker_makes_in_the_checkout_is_blamed(wave: Wave) -> None:
+    """Review 33b: `git init src/plugins` and a file in it were only a note (a nested checkout); one that was not
+    there at the worker's start is its change."""
+    repo = wave.repo
+    git("init", "-q", str(repo.main / "vendor" / "lib"), cwd=repo.main)  # there before: a nested repository of its own
+    wave.start(A, "toolu_A", "docs/**")
+    git("init", "-q", str(repo.main / "src" / "plugins"), cwd=repo.main)
+    (repo.main / "src" / "plugins" / "__init__.py").write_text("x\n")
+    (repo.main / "vendor" / "lib" / "changed.txt").write_text("x\n")
+    first = wave.event("SubagentStop", A)
+    assert first.stop_blocked and codes(first) == {"WG706"} and f"{repo.main}/src/plugins/" in first.output["reason"]
+    assert "vendor" not in first.output["reason"]
+
+
 def _worker_beside_the_runtime(wave: Wave, ignore: str) -> Path:
     """Worker A starts with `ignore` in the main checkout's .gitignore; the runtime then makes a worktree under
     .claude/worktrees/ (which another sub-agent writes in). Returns the main checkout's .claude."""

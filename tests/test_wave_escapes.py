@@ -97,10 +97,10 @@ def test_two_overlapping_dispatches_judged_at_the_same_time_cannot_both_pass(wav
 
 
 def test_a_sibling_worktree_made_inside_the_checkout_is_never_blamed_or_removed(wave: Wave) -> None:
+    nested = nested_repo(wave)  # there at the start (one made in the window is blamed: review 33b)
     wave.start(A, "toolu_A", "src/auth/**")
     git("worktree", "add", "-q", "-b", "feature-b", "worktrees/feature-b", cwd=wave.repo.main)
     (wave.repo.main / "worktrees/feature-b/WIP.md").write_text("someone's uncommitted work\n")
-    nested = nested_repo(wave)
     (nested / "f").write_text("changed in the nested repository\n")
     stopped = wave.event("SubagentStop", A)
     assert not stopped.stop_blocked, stopped.output

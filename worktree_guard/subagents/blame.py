@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from ..paths import inside
-from .snapshots import CheckoutState, find_leaks, fingerprint_of, git_lines, runtime_owned, snapshot, tree_manifest
+from .snapshots import CheckoutState, common_dir, find_leaks, fingerprint_of, git_lines, linked_checkout, runtime_owned, snapshot, tree_manifest
 
 if TYPE_CHECKING:
     from .linking import Worker
@@ -184,7 +184,9 @@ def compute_blame(
         # git lists an untracked directory as one entry (`-uall` lists files) only when it is a repository of its own,
         # whose files are not this checkout's; a path git lists itself is this checkout's, whatever `.git` a worker
         # wrote beside it (review 33a: `src/.git` took the tracked src/app.py out of blame)
-        if tree and status == "??" and nested_checkout(root, bare) is not None:
+        # …one that was there at the worker's start, or a worktree git made (review 33b: `git init src/plugins` and a
+        # file in it went unblamed)
+        if tree and status == "??" and nested_checkout(root, bare) is not None and (path in before.dirty or linked_checkout(os.path.join(root, bare), common_dir(root))):
             blame.nested.append(path)
             continue
         if dirty_before:

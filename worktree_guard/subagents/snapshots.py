@@ -72,8 +72,9 @@ def tree_fingerprint(path: str, root: str | None = None) -> str:
     checkout's `root`, the runtime's own files (an ignored `.claude/` holds settings.local.json)."""
     digest = hashlib.sha256()
     count = 0
+    common = common_dir(root) if root is not None else None
     for top, dirs, files in os.walk(path):
-        dirs[:] = sorted(d for d in dirs if not linked_checkout(os.path.join(top, d)))
+        dirs[:] = sorted(d for d in dirs if not linked_checkout(os.path.join(top, d), common))
         if root is not None:
             files = [f for f in files if not runtime_owned(root, os.path.relpath(os.path.join(top, f), root))]
         for name in sorted(files) + dirs:
@@ -97,10 +98,11 @@ def tree_manifest(root: str, relative_dir: str) -> dict[str, str] | None:
     entered (it is not this checkout's content), nor any `.git` (a vendored repository's files are listed, its
     database is not); a `.git` file a worker wrote makes no checkout (review 33a)."""
     top = os.path.join(root, relative_dir.rstrip("/"))
+    common = common_dir(root)
     files: dict[str, str] = {}
     count = 0
     for here, dirs, names in os.walk(top):
-        dirs[:] = sorted(d for d in dirs if d != ".git" and not linked_checkout(os.path.join(here, d)))
+        dirs[:] = sorted(d for d in dirs if d != ".git" and not linked_checkout(os.path.join(here, d), common))
         for name in names:
             count += 1
             if count > TREE_LIMIT:
@@ -212,14 +214,17 @@ def runtime_owned(root: str, relative: str) -> bool:
     if not bare.startswith(RUNTIME_WORKTREES):
         return False
     name = bare[len(RUNTIME_WORKTREES):].split("/", 1)[0]
-    return linked_checkout(os.path.join(root, RUNTIME_WORKTREES, name))
+    return linked_checkout(os.path.join(root, RUNTIME_WORKTREES, name), common_dir(root))
 
 
-def linked_checkout(directory: str) -> bool:
-    """Whether a directory is a linked worktree git made: not a symlink, its `.git` a regular file naming a gitdir
-    whose `gitdir` file names this `.git` back (`git worktree add` writes both). A `.git` file a sub-agent wrote
-    itself (`gitdir: /nowhere`) names no gitdir that points back (review 33a), and a repository of its own (a
-    `.git` directory) may be a checkout's vendored content: neither is one."""
+def linked_checkout(directory: str, common: str | None) -> bool:
+    """Whether a directory is a linked worktree git made of the repository whose common git dir is `common`: not a
+    symlink, its `.git` a regular file naming a gitdir in `common`/worktrees/ whose `gitdir` file names this `.git`
+    back (`git worktree add` writes both; git 2.48's relative paths are read from where they stand). A `.git` file a
+    sub-agent wrote itself names no such gitdir (reviews 33a, 33b: a pair of plain files pointing at each other was
+    taken for one), and a repository of its own (a `.git` directory) may be a checkout's vendored content."""
+    if common is None:
+        return False
     dot_git = os.path.join(directory, ".git")
     try:
         if os.path.islink(directory) or not stat.S_ISREG(os.lstat(dot_git).st_mode):
@@ -228,12 +233,35 @@ def linked_checkout(directory: str) -> bool:
             text = handle.read(4096)
         if not text.startswith(b"gitdir: "):
             return False
-        gitdir = os.path.join(directory, os.fsdecode(text[8:].strip()))
+        gitdir = os.path.realpath(os.path.join(directory, os.fsdecode(text[8:].strip())))
+        if os.path.dirname(gitdir) != os.path.join(common, "worktrees"):
+            return False
         with open(os.path.join(gitdir, "gitdir"), "rb") as handle:
             back = os.fsdecode(handle.read(4096).strip())
-        return os.path.realpath(back) == os.path.realpath(dot_git)
+        return os.path.realpath(os.path.join(gitdir, back)) == os.path.realpath(dot_git)
     except (OSError, ValueError):
         return False
+
+
+def common_dir(root: str) -> str | None:
+    """The common git dir of the checkout at `root` (canonical), read from its `.git` as git does; None when it is
+    no checkout git could read."""
+    dot_git = os.path.join(root, ".git")
+    try:
+        if os.path.isdir(dot_git):
+            return os.path.realpath(dot_git)
+        with open(dot_git, "rb") as handle:
+            text = handle.read(4096)
+        if not text.startswith(b"gitdir: "):
+            return None
+        gitdir = os.path.join(root, os.fsdecode(text[8:].strip()))
+        try:
+            with open(os.path.join(gitdir, "commondir"), "rb") as handle:
+                return os.path.realpath(os.path.join(gitdir, os.fsdecode(handle.read(4096).strip())))
+        except FileNotFoundError:
+            return os.path.realpath(gitdir)
+    except (OSError, ValueError):
+        return None
 
 
 def _ignored(root: str, relative: str, checkouts: list[str]) -> bool:
