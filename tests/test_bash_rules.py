@@ -2473,6 +2473,36 @@ STOP_33_ROWS = [
     ("su $username -c 'touch {MAIN}/x'", {"WG401"}),
     ("X=$(cat f); su root $X", {"WG404"}),  # a word the command built may be `-c` and its code
     ("echo x | su root", {"WG404"}),
+    # review 33b: options read as getopt reads them (long values, unique prefixes, script's permuted options), shells
+    # reading their input after su's permuted options, tmux's -e and the files its shell reads (each ran ./evil.sh or
+    # wrote main for real)
+    ("SHELL=./evil.sh flock --timeout 3 l -c ls", {"WG404"}),
+    ("SHELL=./evil.sh script -q /dev/null -c ls", {"WG404"}),
+    ("SHELL=./evil.sh script --log-out f -c ls", {"WG404"}),
+    ("SHELL=./evil.sh sudo --user root -s ls", {"WG404"}),
+    ("SHELL=./evil.sh sudo --sh ls", {"WG404"}),
+    ("echo 'touch {MAIN}/r' | su root -s /bin/bash", {"WG404"}),
+    ("echo 'touch {MAIN}/r' | su root -l -p", {"WG404"}),
+    ("echo 'touch {MAIN}/r' | sudo --sh", {"WG404"}),
+    ("echo 'touch {MAIN}/r' | sudo --us root -s", {"WG404"}),
+    ("echo 'touch {MAIN}/r' | sudo -s FOO=1", {"WG404"}),
+    ("echo 'touch {MAIN}/r' | unshare --setu 0", {"WG404"}),
+    ("echo 'touch {MAIN}/r' | sg - root", {"WG404"}),
+    ("su root --comm 'touch {MAIN}/r'", {"WG401"}),
+    ("runuser root -c 'touch {MAIN}/r'", {"WG401"}),
+    ("sg - root -c 'touch {MAIN}/r'", {"WG401"}),
+    ("tmux new -d -e 'BASH_FUNC_ls%%=() { touch {MAIN}/f1; }' ls", {"WG404"}),
+    ("tmux new -de BASH_ENV=./evil.sh ls", {"WG404"}),
+    ("XDG_CONFIG_HOME=. tmux new -d", {"WG404"}),
+    ("PROMPT_COMMAND='touch {MAIN}/pc' tmux new -d", {"WG404"}),
+    ("unshare --kill-child bash -c 'touch {MAIN}/kc'", {"WG401"}),
+    ("fd -Hx=rm . {MAIN}", {"WG403"}),
+    ("unshare --kill-child ls", "pass"),
+    ("tmux new -d -e FOO=1 ls", "pass"),
+    ("sg - root -c ls", "pass"),
+    ("sudo -u root make", "pass"),
+    ("SHELL=./evil.sh flock l ls", "pass"),
+    ("runuser -u nobody -- ls -l", "pass"),
     # phase 18's h-words33: bash expands `~` before parameters, so `~$E` looks up a user named `$E`, finds none and
     # leaves `~`: with E empty the word is the directory `~` where the program runs, not HOME
     ("E=; env -C {MAIN} mkdir -p ~$E/.claude/plans/x", {"WG401"}),

@@ -41,7 +41,7 @@ STDIN_SHELL_STARTERS: dict[str, tuple[frozenset[str], frozenset[str], int]] = {
     # review 33a: each with no command started a shell that read `echo … > <main>/x` from its input
     "unshare": (
         frozenset({"-h", "--help", "-V", "--version"}),
-        frozenset({"-S", "--setuid", "-G", "--setgid", "--propagation", "--setgroups", "--map-user", "--map-group", "--map-users", "--map-groups", "--monotonic", "--boottime", "-w", "--wd", "-R", "--root", "--kill-child"}),
+        frozenset({"-S", "--setuid", "-G", "--setgid", "--propagation", "--setgroups", "--map-user", "--map-group", "--map-users", "--map-groups", "--monotonic", "--boottime", "-w", "--wd", "-R", "--root"}),
         0,
     ),
     "nsenter": (
@@ -66,6 +66,10 @@ SUDO_VALUE_OPTIONS = frozenset({"-u", "--user", "-g", "--group", "-C", "--close-
 SHELL_VARIABLE_RUNNERS = frozenset({"script", "tmux", "flock", "su", "runuser", "entr", "screen", "sudo"})
 #: The startup file a non-interactive bash reads: any program may start one (a script's `#!/bin/bash`, a git hook).
 STARTUP_VARIABLE = "BASH_ENV"
+#: What the shell a `$SHELL` runner starts reads or runs, when the command sets it: the shell itself, bash's and sh's
+#: startup files, zsh's (ZDOTDIR, HOME), an interactive shell's prompt commands, tmux's own config under HOME or
+#: XDG_CONFIG_HOME (review 33b: `XDG_CONFIG_HOME=. tmux new -d`, `PROMPT_COMMAND=… tmux new -d` ran them).
+SHELL_RUNNER_VARIABLES = ("SHELL", STARTUP_VARIABLE, "ENV", "ZDOTDIR", "HOME", "XDG_CONFIG_HOME", "PROMPT_COMMAND", "PS0", "PS1")
 #: Windows programs WSL runs from bash that start commands worktree-guard cannot see, on the same files: `wsl.exe
 #: [-e|--exec|--] CMD` and `bash.exe -c CMD` in a Linux distribution, `cmd.exe /c CMD` (`/k`, `/r`); with no
 #: command they read one from their input. Program (compared in lower case) → the first words that only ask
@@ -363,6 +367,8 @@ def _wrapped(command: ShellCommand, values: list[str | None], key: str, wrapper:
     if key == "command" and any(v in ("-v", "-V") for v in values[1:2]):
         return None
     first = 1 + key.count(" ")
+    if key == "sg" and values[first:first + 1] == ["-"]:
+        first += 1  # `sg - GROUP -c CMD`: a login environment (review 33b)
     if wrapper.operand_first and first < len(values) and values[first] is not None and not values[first].startswith("-"):  # type: ignore[union-attr]
         first += 1
     start, seen = _wrapper_options(values, first, wrapper, command)
@@ -416,6 +422,8 @@ def _wrapper_options(values: list[str | None], first: int, wrapper: Wrapper, com
     getopt, `su root -c CMD` and `su - root -c CMD` passed unread at 878de58), the options after them too, up to
     `--`. A word only known at run time that the command built may be a code option there: `-c` with a value only
     known at run time; one the agent's environment gave (`su $USER -c make`) is an operand."""
+    if wrapper.permutes:
+        values = _su_words(values)
     start, seen = _skip_options(values, first, wrapper.value_options | wrapper.chdir | wrapper.code, wrapper.optional_value)
     if not wrapper.permutes:
         return start, seen
@@ -883,7 +891,7 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     found = wrapper_for(command, ctx)
     if found is not None:
         key, wrapper = found
-        first = 1 + key.count(" ") + (1 if wrapper.operand_first and len(values) > 1 + key.count(" ") else 0)
+        first = 1 + key.count(" ") + (1 if wrapper.operand_first and len(values) > 1 + key.count(" ") else 0) + (1 if key == "sg" and values[1:2] == ["-"] else 0)
         start, seen = _wrapper_options(values, first, wrapper, command)
         rooted = sorted(option for option in seen if option in wrapper.new_root)
         if rooted:
@@ -925,7 +933,9 @@ def _startup_for_any_program(command: ShellCommand, name: str) -> str | None:
     runs_shell = name in SHELL_VARIABLE_RUNNERS and _runs_shell_variable(name, command.values())
     if runs_shell and command.state.names_unknown:
         return f"`{name}` runs its command with $SHELL, and that shell first runs the file $BASH_ENV, $ENV or $ZDOTDIR names; a step before assigned names only known at run time, so any of them may be set; run the commands directly."
-    for variable in ("SHELL", STARTUP_VARIABLE, "ENV", "ZDOTDIR", "HOME") if runs_shell else (STARTUP_VARIABLE,):
+    if name == "tmux" and (given := _tmux_environment(command.values())) is not None:
+        return f"`tmux -e {given}` gives the shell it starts a variable that makes it run code worktree-guard cannot see (a startup file, a prompt command, a function); leave it out."
+    for variable in SHELL_RUNNER_VARIABLES if runs_shell else (STARTUP_VARIABLE,):
         present, value = command.named_env(variable)
         if not present or value in ("", "/dev/null") and variable in (STARTUP_VARIABLE, "ENV"):
             continue
@@ -941,35 +951,122 @@ def _startup_for_any_program(command: ShellCommand, name: str) -> str | None:
     return None
 
 
+#: Each `$SHELL` runner's long options (getopt_long reads a unique prefix as the option: `sudo --sh`) and which of
+#: them take a value; the short ones that take one; the letters that make it run `$SHELL` (review 33b).
+_RUNNER_OPTIONS: dict[str, tuple[tuple[str, ...], frozenset[str], str, str]] = {
+    "script": (
+        ("--append", "--command", "--echo", "--return", "--flush", "--force", "--log-in", "--log-out", "--log-io", "--log-timing",
+         "--logging-format", "--output-limit", "--quiet", "--timing", "--version", "--help"),
+        frozenset({"--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format", "--output-limit"}),
+        "cEIOBTmo", "c",
+    ),
+    "flock": (
+        ("--shared", "--exclusive", "--nonblock", "--nb", "--timeout", "--wait", "--conflict-exit-code", "--close", "--no-fork",
+         "--unlock", "--fcntl", "--verbose", "--help", "--version"),
+        frozenset({"--timeout", "--wait", "--conflict-exit-code"}),
+        "wE", "",
+    ),
+    "sudo": (
+        ("--askpass", "--background", "--bell", "--close-from", "--chdir", "--preserve-env", "--edit", "--group", "--set-home",
+         "--help", "--host", "--login", "--remove-timestamp", "--reset-timestamp", "--list", "--non-interactive",
+         "--preserve-groups", "--prompt", "--chroot", "--role", "--stdin", "--shell", "--type", "--command-timeout",
+         "--other-user", "--user", "--version", "--validate"),
+        frozenset({"--close-from", "--chdir", "--group", "--host", "--prompt", "--chroot", "--role", "--type", "--command-timeout", "--other-user", "--user"}),
+        "CDghprtTuU", "si",
+    ),
+    "entr": ((), frozenset(), "", "s"),
+}
+_RUNNER_SHELL_LONGS = frozenset({"--command", "--shell", "--login"})
+#: util-linux su's and runuser's long options, to read a unique prefix as getopt_long does (`su root --comm CMD`).
+_SU_LONGS = ("--command", "--session-command", "--fast", "--group", "--supp-group", "--login", "--preserve-environment",
+             "--shell", "--pty", "--no-pty", "--whitelist-environment", "--user", "--help", "--version")
+
+
+def _su_words(values: list[str | None]) -> list[str | None]:
+    """su's words with each abbreviated long option spelled out (`--comm=x` → `--command=x`)."""
+    out: list[str | None] = []
+    for value in values:
+        option = _long_option(value, _SU_LONGS) if value is not None and value.startswith("--") and value != "--" else None
+        out.append(option + value[len(value.partition("=")[0]):] if option is not None and value is not None else value)
+    return out
+
+
+def _long_option(word: str, longs: tuple[str, ...]) -> str | None:
+    """The long option getopt_long reads `word` as: itself, or the one it is a unique prefix of; None otherwise."""
+    name = word.partition("=")[0]
+    if name in longs:
+        return name
+    found = [option for option in longs if option.startswith(name)]
+    return found[0] if len(found) == 1 else None
+
+
+def _runner_options(name: str, values: list[str | None]) -> tuple[bool, int]:
+    """(runs `$SHELL` by an option, index of its first operand) for a `_RUNNER_OPTIONS` program. script permutes its
+    options (`script -q /dev/null -c ls`); flock, sudo and entr stop at their first operand. A word only known at run
+    time may be such an option."""
+    longs, long_values, short_values, letters = _RUNNER_OPTIONS[name]
+    permutes = name == "script"
+    operand: int | None = None
+    i = 1
+    while i < len(values):
+        value = values[i]
+        if value is None:
+            return True, i
+        if value == "--":
+            return False, operand if operand is not None else i + 1
+        if not value.startswith("-") or value == "-":
+            operand = i if operand is None else operand
+            if not permutes:
+                return False, i
+            i += 1
+            continue
+        i += 1
+        if value.startswith("--"):
+            option = _long_option(value, longs)
+            if option in _RUNNER_SHELL_LONGS:
+                return True, i
+            if option in long_values and "=" not in value:
+                i += 1
+            continue
+        for k, letter in enumerate(value[1:], start=1):
+            if letter in letters:
+                return True, i
+            if letter in short_values:
+                i += 0 if value[k + 1:] else 1  # `-w3` holds its value, `-w 3` takes the next word
+                break
+    return False, operand if operand is not None else i
+
+
+def _tmux_environment(values: list[str | None]) -> str | None:
+    """The first `-e NAME=VALUE` tmux gives a new shell that makes it run unseen code (`SHELL_RUNNER_VARIABLES`, a
+    `BASH_FUNC_…`), or a value only known at run time (review 33b: `tmux new -d -e BASH_ENV=./evil.sh ls`)."""
+    for i, value in enumerate(values[1:], start=1):
+        if value is None or not value.startswith("-") or value.startswith("--"):
+            continue
+        at = next((k for k, letter in enumerate(value[1:], start=1) if letter in "ecfFnstxyl"), None)  # `-de X=1`
+        if at is None or value[at] != "e":
+            continue
+        given = value[at + 1:] if value[at + 1:] else (values[i + 1] if i + 1 < len(values) else "")
+        if given is None:
+            return "<only known at run time>"
+        variable = given.partition("=")[0]
+        if variable in SHELL_RUNNER_VARIABLES or variable.startswith("BASH_FUNC_"):
+            return given
+    return None
+
+
 def _runs_shell_variable(name: str, values: list[str | None]) -> bool:
     """Whether this call of a `SHELL_VARIABLE_RUNNERS` program runs its command or a shell with `$SHELL` (review
     33a's false denies: `flock l true`, `sudo -n true` run none). tmux's commands, su's and runuser's always do;
-    script and flock with `-c`, sudo with `-s`/`-i`, entr with `-s`; screen with none of its operands read here.
-    A word only known at run time may be such an option."""
+    script with `-c`, flock with `-c` after its lock file, sudo with `-s`/`-i`, entr with `-s`; screen with none of
+    its operands read here."""
     if name in ("tmux", "su", "runuser", "screen"):
         return True
-    letters = {"script": "c", "flock": "c", "sudo": "si", "entr": "s"}[name]
-    longs = {"script": ("--command",), "flock": ("--command",), "sudo": ("--shell", "--login"), "entr": ()}[name]
-    takes_value = {"flock": "wE", "sudo": "ugCDhprtUTR", "script": "EIOBTmo", "entr": ""}[name]
-    skip = False
-    for i, value in enumerate(values[1:], start=1):
-        if skip:
-            skip = False
-            continue
-        if value is None:
-            return True
-        if value != "--" and value.startswith("-") and not value.startswith("--") and value[-1] in takes_value:
-            skip = not (set(value[1:-1]) & set(letters))  # `-w 3`: its value is the next word
-        if value == "--" or not value.startswith("-"):
-            # sudo's, entr's command: options end before them; flock's lock file comes before `-c` (`flock l -c CMD`)
-            after = values[i + 1] if name == "flock" and value != "--" and i + 1 < len(values) else ""
-            return after is None or after in ("-c", "--command") or after.startswith("--command=")
-        if value.startswith("--"):
-            if value.partition("=")[0] in longs:
-                return True
-        elif set(value[1:]) & set(letters):
-            return True
-    return False
+    shell, operand = _runner_options(name, values)
+    if name != "flock" or shell:
+        return shell
+    after = values[operand + 1] if operand + 1 < len(values) else ""  # `flock [options] FILE -c CMD`, exactly these
+    return after is None or after in ("-c", "--command")
 
 
 def _option_like_at(command: ShellCommand, at: int) -> str | None:
@@ -1102,26 +1199,47 @@ def _unseen_file(path: str, cwd: str | None) -> bool:
         return False  # missing: the shell fails to open it
 
 
+def _short_code(value: str) -> bool:
+    """A cluster of su's short flags that holds `-c` or `-C` (`su -lc CMD`); a value option before them ends it."""
+    if not value.startswith("-") or value.startswith("--"):
+        return False
+    for letter in value[1:]:
+        if letter in "cC":
+            return True
+        if letter in "sgGw":
+            return False
+    return False
+
+
 def _sudo_shell_reads_input(values: list[str | None]) -> bool:
-    """`sudo -s` or `sudo -i` with no command starts a shell that reads its input (review 33a)."""
-    end, seen = _skip_options(values, 1, SUDO_VALUE_OPTIONS)
-    return bool(set(seen) & SUDO_SHELL_OPTIONS) and (end >= len(values) or values[end] is None)
+    """`sudo -s` or `sudo -i` (`--sh`, `--us root -s`: review 33b) with no command starts a shell that reads its input;
+    `NAME=value` words after the options are the environment, no command (`sudo -s FOO=1`)."""
+    shell, operand = _runner_options("sudo", values)
+    rest = values[operand:]
+    while rest and rest[0] is not None and "=" in rest[0] and not rest[0].startswith(("=", "-")):
+        rest = rest[1:]
+    return shell and (not rest or rest[0] is None)
 
 
 def _starts_a_shell_reading_input(values: list[str | None], command_options: frozenset[str], value_options: frozenset[str], before: int) -> bool:
     """No option gives the program a command, and no word after its first `before` operands is one. A word only
     known at run time might be anything: the shell is then assumed to read its input."""
+    if values[0] in ("sg", "newgrp") and values[1:2] == ["-"]:
+        values = values[:1] + values[2:]  # `sg - root`: a login environment, no operand (review 33b)
+    known = tuple(sorted(o for o in command_options | value_options if o.startswith("--")))
+    values = [(_long_option(v, known) or v) + v[len(v.partition("=")[0]):] if v is not None and v.startswith("--") and v != "--" and _long_option(v, known) else v for v in values]  # `unshare --setu 0` (review 33b)
     end, seen = _skip_options(values, 1, value_options)
     if set(seen) & command_options:
         return False
     if end + before < len(values) and values[end + before] in command_options:
         return False  # after the operands that come first (`sg grp -c "$X"`)
     if values[0] in ("su", "runuser"):
-        # getopt permutes su's options (`su --login postgres --command "…"`), and the words after `--` are the
-        # shell's own (a script, `-c CMD`): the wrapper rule reads both
-        before_dashes = values[1:values.index("--")] if "--" in values else values[1:]
-        if "--" in values[:-1] or any(v is not None and (v in command_options or v.startswith(("--command=", "--session-command="))) for v in before_dashes):
-            return False
+        # getopt permutes su's options (`su --login postgres --command "…"`, `su root -s /bin/bash`: review 33b), and
+        # the words after `--` are the shell's own (a script, `-c CMD`): the wrapper rule reads both. Without either,
+        # su starts a shell that reads its input, whatever operands it has
+        words = _su_words(values)
+        before_dashes = words[1:words.index("--")] if "--" in words else words[1:]
+        return not ("--" in words[:-1] or any(v is None or v in command_options or v.startswith(("--command=", "--session-command=")) or _short_code(v) for v in before_dashes))
     if any(v is None for v in values[1:]):
         return True
     return len(values) - end <= before

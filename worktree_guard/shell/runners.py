@@ -452,7 +452,8 @@ def _attached_argv_value(value: str | None, runner: CodeRunner) -> str | None:
     for k in range(1, len(value)):
         letter = "-" + value[k]
         if letter in runner.argv_options:
-            return value[k + 1:]
+            rest = value[k + 1:]
+            return rest[1:] if rest.startswith("=") else rest  # clap drops the `=` of `-Hx=rm` (review 33b)
         if letter in runner.value_options:
             return None
     return None

@@ -95,7 +95,7 @@ BUILTIN_WRAPPERS: dict[str, Wrapper] = {
     "setarch": Wrapper(operand_first=True, no_command=_f("--list")),
     **{alias: Wrapper() for alias in ("linux32", "linux64", "i386", "i686", "x86_64", "uname26")},
     "unshare": Wrapper(
-        value_options=_f("-S", "--setuid", "-G", "--setgid", "--propagation", "--setgroups", "--map-user", "--map-group", "--map-users", "--map-groups", "--monotonic", "--boottime", "-w", "--wd", "-R", "--root", "--kill-child"),
+        value_options=_f("-S", "--setuid", "-G", "--setgid", "--propagation", "--setgroups", "--map-user", "--map-group", "--map-users", "--map-groups", "--monotonic", "--boottime", "-w", "--wd", "-R", "--root"),  # --kill-child takes a value only after `=` (review 33b)
         optional_value=_NS,
         chdir=_f("-w", "--wd"),
         new_root=_f("-R", "--root"),
@@ -121,7 +121,7 @@ BUILTIN_WRAPPERS: dict[str, Wrapper] = {
     "busybox": Wrapper(no_command=_f("--list", "--help")),
     "toybox": Wrapper(),
     "su": Wrapper(value_options=_f("-s", "--shell", "-g", "--group", "-G", "--supp-group", "-w", "--whitelist-environment"), cwd_unknown=_f("-", "-l", "--login"), code=_f("-c", "--command", "-C", "--session-command"), code_only=True, permutes=True),
-    "runuser": Wrapper(value_options=_f("-u", "--user", "-g", "--group", "-G", "--supp-group", "-s", "--shell", "-w", "--whitelist-environment"), cwd_unknown=_f("-", "-l", "--login"), code=_f("-c", "--command", "--session-command")),
+    "runuser": Wrapper(value_options=_f("-u", "--user", "-g", "--group", "-G", "--supp-group", "-s", "--shell", "-w", "--whitelist-environment"), cwd_unknown=_f("-", "-l", "--login"), code=_f("-c", "--command", "--session-command"), permutes=True),
     "script": Wrapper(value_options=_f("-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing", "-m", "--logging-format", "-o", "--output-limit"), optional_value=_f("-t"), code=_f("-c", "--command"), code_only=True),
     "watch": Wrapper(value_options=_f("-n", "--interval", "-q", "--equexit"), optional_value=_f("-d"), joined=True, argv_with=_f("-x", "--exec")),
     # Found by the review of issue 10.
