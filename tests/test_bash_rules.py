@@ -2394,6 +2394,142 @@ def test_options_from_the_environment_or_a_file_run_for_real(world: Repo) -> Non
         refused_and_happens(world, cases)
 
 
+# Stop 33: a startup file or a shell the command chose, for a program that is no shell (reviews 32a, 9 and 32c, 8:
+# each passed at 878de58 and ran ./evil.sh when run for real, test_stop_33_rows_for_real)
+STOP_33_ROWS = [
+    ("BASH_ENV=./evil.sh ./run.sh", {"WG404"}),  # run.sh's #!/bin/bash runs it first
+    ("export BASH_ENV=./evil.sh; git commit -qm x", {"WG404"}),  # a bash hook runs it
+    ("BASH_ENV=./evil.sh make", {"WG404"}),
+    ("X=./evil.sh; BASH_ENV=$X npm test", {"WG404"}),
+    ('BASH_ENV="$B" ./run.sh', {"WG404"}),
+    ("SHELL=./evil.sh script -qc ls /dev/null", {"WG404"}),  # script runs $SHELL -c
+    ("SHELL=bash script -qc ls /dev/null", {"WG404"}),  # looked up in the PATH the command may set
+    ("SHELL=./evil.sh flock l -c ls", {"WG404"}),
+    ("BASH_ENV=./evil.sh script -qc ls /dev/null", {"WG404"}),
+    ("export BASH_ENV=./evil.sh; tmux new -d ls", {"WG404"}),
+    ("ENV=./evil.sh tmux new -d", {"WG404"}),  # an interactive sh reads $ENV
+    ("export $(cat e); script -qc ls /dev/null", {"WG404"}),  # e may hold SHELL or BASH_ENV
+    ("export $(cat e); tmux new -d ls", {"WG404"}),
+    ("./run.sh", "pass"),  # a script file is not read (docs/bash.md)
+    ("BASH_ENV= ./run.sh", "pass"),  # empty: bash reads nothing
+    ("BASH_ENV=./evil.sh echo hi", "pass"),  # a builtin starts nothing
+    ("unset BASH_ENV; ./run.sh", "pass"),
+    ("export $(cat e) && ./run.sh", "pass"),  # only a variable the command names is judged, as SSLKEYLOGFILE
+    ("ENV=./evil.sh make", "pass"),  # ENV is an interactive sh's
+    ("script -qc ls /dev/null", "pass"),
+    ("SHELL=/bin/bash script -qc ls /dev/null", "pass"),  # a shell of the system's
+    ("tmux new -d ls", "pass"),
+    ("flock l -c ls", "pass"),
+    # xxd reads an option by its first two letters; `-len 16` and `-cols 8` spell -l and -c out (a false WG401 on a
+    # read of main: 16 was read as infile and main's README as the outfile)
+    ("xxd -len 16 {MAIN}/README.md", "pass"),
+    ("xxd --len 16 {MAIN}/README.md", "pass"),
+    ("xxd -cols 8 -s 3 {MAIN}/README.md", "pass"),
+    ("xxd README.md -", "pass"),
+    ("xxd -c8 README.md {MAIN}/o", {"WG401"}),
+    ("xxd -r -- x.hex {MAIN}/o", {"WG401"}),
+    ("xxd -len 16 README.md {MAIN}/o", {"WG401"}),
+    # fd clusters its short flags, -x last (h-run32; fd is not installed here: clap's documented reading)
+    ("fd -Hx touch {MAIN}/x", {"WG401", "WG403"}),
+    ("fd -Hxrm {}", {"WG403"}),
+    ("fd -Hx echo {}", "pass"),
+    ("fd -ex rm", "pass"),  # -e takes x: no -x
+    # review 33a of these: a shell reading its input with no command (each wrote main for real, as root), a function
+    # exported through env, zsh's startup files under a runner, fd's attached values; and the false denies it found
+    ("echo 'echo f > {MAIN}/PWN' | unshare -U", {"WG404"}),
+    ("echo x | su", {"WG404"}),
+    ("echo x | su - root", {"WG404"}),
+    ("echo x | sudo -s", {"WG404"}),
+    ("echo x | sudo -u root -i", {"WG404"}),
+    ("echo x | sg root", {"WG404"}),
+    ("echo x | newgrp root", {"WG404"}),
+    ("env 'BASH_FUNC_ls%%=() { echo f > {MAIN}/PWN; }' bash -c ls", {"WG404"}),
+    ("env 'BASH_FUNC_ls%%=() { echo f; }' ./run.sh", {"WG404"}),
+    ("SHELL=/bin/zsh ZDOTDIR=. script -qc ls /dev/null", {"WG404"}),
+    ("HOME=. tmux new -d", {"WG404"}),  # ./.tmux.conf's commands, or zsh's .zshenv
+    ("SHELL=./evil.sh flock -w 3 l -c ls", {"WG404"}),
+    ("fd --exec=rm . {MAIN}", {"WG403"}),  # clap: `--exec=rm` is -x with one value; `.` and main are fd's
+    ("fd -x=rm . {MAIN}", {"WG403"}),
+    ("source .venv/bin/activate && flock /tmp/l true", "pass"),  # flock runs $SHELL only with -c
+    ("source .venv/bin/activate && sudo -n true", "pass"),  # sudo only with -s or -i
+    ("SHELL=./evil.sh sudo -n true", "pass"),
+    ("SHELL=./evil.sh flock -E 3 l true", "pass"),
+    ("BASH_ENV=/dev/null ./run.sh", "pass"),
+    ("unshare -U ls", "pass"),
+    ("sudo -s ls", "pass"),
+    ("su root -c ls", "pass"),
+    ("sg root -c ls", "pass"),
+    ("env FOO=1 ./run.sh", "pass"),
+    ("fd --exec=echo", "pass"),
+    # su's getopt permutes: options after the user are su's, and words after `--` the shell's (each passed at 878de58
+    # and, as root, wrote main)
+    ('su root -c "touch {MAIN}/x"', {"WG401"}),
+    ('su - root -c "touch {MAIN}/x"', {"WG401"}),
+    ('su root -- -c "touch {MAIN}/x"', {"WG401"}),
+    ('su root -c "$X"', {"WG404"}),
+    ("su root -- x.sh", {"WG404"}),
+    ("su --login postgres --command 'createdb x'", "pass"),  # NL2Bash: options after the user give the command
+    ("su $username -c 'make test'", "pass"),  # the agent's $username is the user, no option
+    ("su $username -c 'touch {MAIN}/x'", {"WG401"}),
+    ("X=$(cat f); su root $X", {"WG404"}),  # a word the command built may be `-c` and its code
+    ("echo x | su root", {"WG404"}),
+    # phase 18's h-words33: bash expands `~` before parameters, so `~$E` looks up a user named `$E`, finds none and
+    # leaves `~`: with E empty the word is the directory `~` where the program runs, not HOME
+    ("E=; env -C {MAIN} mkdir -p ~$E/.claude/plans/x", {"WG401"}),
+    ("E=; env -C {MAIN} touch ~${E}", {"WG401"}),
+    ("E=; touch ~$E", "pass"),  # W/~
+]
+
+
+@pytest.mark.parametrize("command,expected", STOP_33_ROWS, ids=[plain_id(r[0], 60) for r in STOP_33_ROWS])
+def test_stop_33_rows(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_stop_33_rows_for_real(world: Repo) -> None:
+    """A startup file or shell the command chose runs for real (bash 5.2, git 2.39's hooks, util-linux script and
+    flock): each touches the main checkout, and each is refused."""
+    main, w = world.main, world.worktree
+    for name in ("evil", "evil2", "evil3", "evil4"):
+        (w / f"{name}.sh").write_text(f"#!/bin/sh\ntouch {main}/{name}\n")
+        (w / f"{name}.sh").chmod(0o755)
+    (w / "run.sh").write_text("#!/bin/bash\ntrue\n")
+    (w / "run.sh").chmod(0o755)
+    hooks = (w / git("rev-parse", "--git-common-dir", cwd=w).strip()).resolve() / "hooks"
+    hooks.mkdir(exist_ok=True)
+    (hooks / "pre-commit").write_text("#!/bin/bash\ntrue\n")
+    (hooks / "pre-commit").chmod(0o755)
+    refused_and_happens(world, [
+        ("BASH_ENV=./evil.sh ./run.sh", lambda: (main / "evil").exists()),
+        ("SHELL=./evil2.sh script -qc true /dev/null", lambda: (main / "evil2").exists()),
+        ("export BASH_ENV=./evil3.sh; git commit --allow-empty -qm x", lambda: (main / "evil3").exists()),
+        ("SHELL=./evil4.sh flock l -c true", lambda: (main / "evil4").exists()),
+    ])
+    for name in ("evil", "evil2", "evil3", "evil4"):
+        (main / name).unlink()
+    for command in ("./run.sh", "script -qc true /dev/null", "git commit --allow-empty -qm y", "flock l -c true"):
+        assert hook(world, command).decision != "deny", command
+        subprocess.run(["bash", "-c", command + " >/dev/null 2>&1"], cwd=w, check=False, stdin=subprocess.DEVNULL, timeout=60)
+    assert not any((main / name).exists() for name in ("evil", "evil2", "evil3", "evil4"))
+    # xxd (vim 9.0's): `-len 16` is one option and its value, and the second operand is the one written
+    for command in (f"xxd -len 16 {main}/README.md", f"xxd -cols 8 {main}/README.md"):
+        assert hook(world, command).decision != "deny", command
+        run = subprocess.run(["bash", "-c", command], cwd=w, check=False, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0 and run.stdout.startswith("00000000: "), command
+    refused_and_happens(world, [(f"xxd -c8 README.md {main}/hex", lambda: (main / "hex").exists())])
+    # a function exported through env's words runs in place of `ls` in the bash it starts (review 33a)
+    refused_and_happens(world, [(f"env 'BASH_FUNC_ls%%=() {{ touch {main}/func; }}' bash -c ls", lambda: (main / "func").exists())])
+    # `~$E` with E empty is the file `~` in the cwd, not HOME (h-words33)
+    refused_and_happens(world, [(f"E=; env -C {main} mkdir -p ~$E/plans", lambda: (main / "~" / "plans").is_dir())])
+    if os.geteuid() == 0:  # as root, su, sg and newgrp ask for no password (review 33a ran these as root)
+        refused_and_happens(world, [
+            (f"echo 'touch {main}/su' | su", lambda: (main / "su").exists()),
+            (f"echo 'touch {main}/sg' | sg root", lambda: (main / "sg").exists()),
+            (f"su root -c 'touch {main}/su-c'", lambda: (main / "su-c").exists()),
+            (f"su root -- -c 'touch {main}/su-dash'", lambda: (main / "su-dash").exists()),
+        ])
+
+
 @contextlib.contextmanager
 def serving(directory: Path) -> Iterator[str]:
     """A loopback HTTP server of `directory` for the real runs below; yields its base URL."""

@@ -145,6 +145,82 @@ def test_runtime_activity_is_not_blamed(repo: Repo) -> None:
     assert stop(repo).stdout == ""
 
 
+def test_files_that_only_start_like_the_runtimes_are_leaks(repo: Repo) -> None:
+    """Matched whole, not as a prefix of the text (h-sub32): the sub-agent's files beside the runtime's are reported."""
+    start(repo)
+    (repo.main / ".claude" / "settings.local.json.bak").write_text("{}\n")
+    (repo.main / ".claude" / "worktrees" / "notes.txt").write_text("x\n")
+    (repo.main / ".claude" / "worktrees" / "agent-fake").mkdir()
+    (repo.main / ".claude" / "worktrees" / "agent-fake" / "f").write_text("not a checkout\n")
+    result = stop(repo)
+    assert result.stop_blocked
+    reason = result.output["reason"]
+    assert ".claude/settings.local.json.bak" in reason and ".claude/worktrees/notes.txt" in reason and ".claude/worktrees/agent-fake/f" in reason
+
+
+@pytest.mark.parametrize("ignore", ["", ".claude/worktrees/\n", "/.claude/worktrees\n", ".claude/\n", ".claude/settings.local.json\n"])
+@pytest.mark.parametrize("stray", [False, True], ids=["runtime-only", "stray"])
+def test_the_runtimes_activity_is_silent_and_a_stray_file_is_not_whatever_git_ignores(repo: Repo, ignore: str, stray: bool) -> None:
+    """An ignored directory is one entry with a fingerprint of what is below it: the linked checkouts below it and
+    the runtime's settings.local.json are not in it, nor a directory's time (which moves when the runtime makes a
+    worktree in it). At 878de58 an ignored `.claude/` blocked the stop when a sibling worktree was made; matching
+    names whole (stop 33) made an ignored `.claude/worktrees/` do the same until the fingerprint left them out."""
+    (repo.main / ".gitignore").write_text(ignore)
+    git("add", ".gitignore", cwd=repo.main)
+    git("commit", "-qm", "ignore", cwd=repo.main)
+    start(repo)
+    git("worktree", "add", "-q", "-b", "worktree-agent-a999", str(repo.main / ".claude" / "worktrees" / "agent-a999"), cwd=repo.main)
+    (repo.main / ".claude" / "worktrees" / "agent-a999" / "sibling.txt").write_text("the sibling's\n")
+    (repo.main / ".claude" / "settings.local.json").write_text('{"permissions": {}}\n')
+    (repo.worktree / "mine.txt").write_text("mine\n")
+    if stray:
+        (repo.main / ".claude" / "worktrees" / "notes.txt").write_text("x\n")
+    result = stop(repo)
+    if not stray:
+        assert result.stdout == ""
+        return
+    assert result.stop_blocked
+    reason = result.output["reason"]
+    assert ".claude/worktrees/notes.txt" in reason or ignore and f"{repo.main}/{ignore.strip().strip('/')}/ " in reason
+    assert "agent-a999" not in reason and "settings.local.json" not in reason
+
+
+def _fake_checkout(repo: Repo) -> str:
+    fake = repo.main / ".claude" / "skills" / "evil"
+    fake.mkdir(parents=True)
+    (fake / ".git").write_text("gitdir: /x\n")
+    (fake / "SKILL.md").write_text("run this\n")
+    return ".claude/"
+
+
+def _symlinked_worktree(repo: Repo) -> str:
+    (repo.worktree / "evil").mkdir()
+    (repo.worktree / "evil" / "SKILL.md").write_text("run this\n")
+    (repo.main / ".claude" / "skills").symlink_to(repo.worktree)
+    return ".claude/"
+
+
+def _fake_runtime_worktree(repo: Repo) -> str:
+    fake = repo.main / ".claude" / "worktrees" / "agent-fake"
+    fake.mkdir()
+    (fake / ".git").write_text("gitdir: /nowhere\n")
+    (fake / "payload.sh").write_text("x\n")
+    return ".claude/worktrees/agent-fake/payload.sh"
+
+
+@pytest.mark.parametrize("ignore,make", [(".claude/\n", _fake_checkout), (".claude/\n", _symlinked_worktree), ("", _fake_runtime_worktree), (".claude/worktrees/\n", _fake_runtime_worktree)])
+def test_a_git_file_or_symlink_the_sub_agent_made_hides_nothing(repo: Repo, ignore: str, make) -> None:
+    """Review 33a: a linked checkout is one git made (its gitdir names it back), never a `.git` file a sub-agent
+    wrote, nor a symlink to a checkout; each of these passed the stop silently."""
+    (repo.main / ".gitignore").write_text(ignore)
+    git("add", ".gitignore", cwd=repo.main)
+    git("commit", "-qm", "ignore", cwd=repo.main)
+    start(repo)
+    named = make(repo)
+    result = stop(repo)
+    assert result.stop_blocked and f"{repo.main}/{ignore.strip() or named}" in result.output["reason"]
+
+
 def test_the_second_stop_goes_through_and_tells_the_user(repo: Repo) -> None:
     start(repo)
     (repo.main / "LEAK.txt").write_text("x\n")

@@ -279,7 +279,7 @@ INDIRECTION_RECORDS = [
     ('"$X" checkout main', ["The command name '\"$X\"' is computed at run time and its arguments could leave {W}; call the program by its literal name."]),
     ('$X checkout main', ["The command name '$X' is computed at run time and its arguments could leave {W}; call the program by its literal name."]),
     ('$(cat f) checkout main', ["The command word $(cat f) is computed at run time and bash splits it into a command and arguments nobody has seen, which could leave {W}; quote it if it is one word, or write the words out."]),
-    ("BASH_ENV=/tmp/x bash -c 'ls'", ['`bash` would first run the file named by $BASH_ENV, which worktree-guard cannot see; leave BASH_ENV out.']),
+    ("BASH_ENV=/tmp/x bash -c 'cd .'", ['`bash` would first run the file named by $BASH_ENV, which worktree-guard cannot see; leave BASH_ENV out.']),
     ('ENV=/tmp/x sh -c ls', ['`sh` would first run the file named by $ENV, which worktree-guard cannot see; leave ENV out.']),
     ('bash -c "$X"', ['`bash -c` runs shell code only known at run time; pass it a literal string.']),
     ('bash', ['`bash` runs shell code from its input, which worktree-guard cannot see; run the commands directly.']),
@@ -296,7 +296,8 @@ INDIRECTION_RECORDS = [
     ('unshare --root=/mnt ls', ['`unshare --root` runs the command under another root or mount namespace, where worktree-guard cannot tell what its paths name.']),
     ('flock /tmp/l -c "$X"', ['`flock` runs shell code only known at run time; pass it a literal string.']),
     ('watch $X', ['`watch` runs a command line only known at run time through a shell.']),
-    ('sg grp "$X"', ['`sg` runs a command line only known at run time through a shell.']),
+    ('sg grp "$X"', ['`sg` starts a shell that reads its commands from its input, which worktree-guard cannot see (a later write to that input reaches no hook); run the commands directly.']),  # X may be empty (review 33a: `sg root` reads its input)
+    ('sg grp -c "$X"', ['`sg` runs shell code only known at run time; pass it a literal string.']),
     ('su -c "$X"', ['`su` runs shell code only known at run time; pass it a literal string.']),
     ('command alias x=y', ['An alias defined inside a command is not followed by worktree-guard; run the command it stands for directly.']),
     ('builtin alias x=y', ['An alias defined inside a command is not followed by worktree-guard; run the command it stands for directly.']),

@@ -377,15 +377,16 @@ def test_names_that_only_a_stripped_character_tells_apart_are_judged_as_git_list
         (root / name).write_text(name)
     (root / "boX").mkdir()
     (root / "boX" / "f").write_text("f")
-    after = _st(root, dirty={"fooX": ("??", ""), "x ": ("??", ""), "boX/": ("??", ""), ".claude/worktrees/": ("??", "")})
+    from tests.test_subagent_mutants import _registered
+
+    _registered(root / ".claude" / "worktrees" / "agent-q", tmp_path.parent / f"{tmp_path.name}-common")
+    after = _st(root, dirty={"fooX": ("??", ""), "x ": ("??", ""), "boX/": ("??", ""), ".claude/worktrees/agent-q/": ("??", "")})
     blame = bl.compute_blame(_st(root), after, _w(root, owns=("fooX", "x", "boX/**")), [], NOBODY)
-    assert [b.path for b in blame.blamed] == ["x "]  # `.claude/worktrees/` itself is the runtime's
+    assert [b.path for b in blame.blamed] == ["x "]  # the checkout the runtime made under `.claude/worktrees/` is its own
     dir_only = bl.compute_blame(_st(root), _st(root, dirty={"keep": ("??", "")}), _w(root, owns=("keep/",)), [], NOBODY)
     assert [b.path for b in dir_only.blamed] == ["keep"]  # `keep/` owns a directory of that name, not the file
-    (root / "x").mkdir()
-    (root / "x" / ".git").write_text("gitdir: y\n")
-    (root / "bo").mkdir()
-    (root / "bo" / ".git").write_text("gitdir: y\n")
+    (root / "x" / ".git").mkdir(parents=True)  # repositories of their own
+    (root / "bo" / ".git").mkdir(parents=True)
     assert bl.nested_checkout(str(root), "x ") is None and bl.nested_checkout(str(root), "boX/") is None
     assert bl.nested_checkout(str(root), "x/f") == "x" and bl.nested_checkout(str(root), "bo/") == "bo"
 

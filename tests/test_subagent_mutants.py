@@ -5,6 +5,7 @@ reached in this process before. Real git repositories with linked worktrees (tes
 from __future__ import annotations
 
 import os
+import shutil
 
 from worktree_guard.subagents import places
 
@@ -721,10 +722,35 @@ def test_tree_fingerprint_hashes_names_sizes_and_times_below_a_directory(tmp_pat
     for p in (d / "a", d / "b", d / "sub" / "c", d / "sub"):
         os.utime(p, ns=(1_000_000_000, 1_000_000_000))
     expected = hashlib.sha256()
-    for rel, size in (("a", 1), ("b", 2), ("sub", os.lstat(d / "sub").st_size), ("sub/c", 3)):
-        expected.update(f"{rel}\0{size}\0{1_000_000_000}\n".encode())
+    for rel, mark in (("a", f"1\0{1_000_000_000}"), ("b", f"2\0{1_000_000_000}"), ("sub", "dir"), ("sub/c", f"3\0{1_000_000_000}")):
+        expected.update(f"{rel}\0{mark}\n".encode())
+    assert snaps.tree_fingerprint(str(d)) == f"tree:{expected.hexdigest()}:4"
+    os.utime(d / "sub", ns=(2_000_000_000, 2_000_000_000))  # a directory's time is not its content (stop 33)
     assert snaps.tree_fingerprint(str(d)) == f"tree:{expected.hexdigest()}:4"
     assert snaps.fingerprint_of(str(tmp_path), "d/") == snaps.tree_fingerprint(str(d))
+    # a linked checkout below it is not its content; a repository of its own (vendored) is
+    _registered(d / "wt", tmp_path / "common")
+    (d / "wt" / "f").write_text("f")
+    assert snaps.tree_fingerprint(str(d)) == f"tree:{expected.hexdigest()}:4"
+    (d / "wt" / ".git").write_text("gitdir: /r/.git/worktrees/wt\n")  # a `.git` file written by hand (review 33a)
+    assert snaps.tree_fingerprint(str(d)) != f"tree:{expected.hexdigest()}:4"
+    (d / "wt" / ".git").unlink()
+    (d / "wt" / ".git").mkdir()
+    assert snaps.tree_fingerprint(str(d)) != f"tree:{expected.hexdigest()}:4"
+    shutil.rmtree(d / "wt")
+    (d / "sl").symlink_to(d / "sub")  # a symlink is content, whatever it points at
+    assert snaps.tree_fingerprint(str(d)) != f"tree:{expected.hexdigest()}:4"
+    (d / "sl").unlink()
+    # the runtime's settings.local.json below an ignored .claude/ is not its content, given the checkout's root
+    claude = tmp_path / ".claude"
+    claude.mkdir()
+    (claude / "x").write_text("x")
+    before = snaps.fingerprint_of(str(tmp_path), ".claude/")
+    (claude / "settings.local.json").write_text("{}")
+    assert snaps.fingerprint_of(str(tmp_path), ".claude/") == before
+    assert snaps.tree_fingerprint(str(claude)) != before  # without the root, it is a file like any other
+    (claude / "settings.local.json.bak").write_text("{}")
+    assert snaps.fingerprint_of(str(tmp_path), ".claude/") != before
     assert snaps.tree_fingerprint(str(tmp_path / "none")) == "absent"
     (tmp_path / "file").write_text("x")
     assert snaps.tree_fingerprint(str(tmp_path / "file")) == snaps.fingerprint(str(tmp_path / "file"))
@@ -737,25 +763,65 @@ def test_tree_fingerprint_hashes_names_sizes_and_times_below_a_directory(tmp_pat
     assert snaps.tree_fingerprint(str(d)) == f"tree:{expected.hexdigest()}:4"
 
 
-def test_tree_manifest_lists_the_files_below_an_ignored_directory_but_not_a_nested_checkout(tmp_path, monkeypatch) -> None:
-    root = tmp_path
+def _registered(directory, gitdirs) -> None:
+    """Make `directory` a linked checkout as `git worktree add` leaves one: its `.git` file names a gitdir whose
+    `gitdir` file names that `.git` back."""
+    gitdir = gitdirs / "worktrees" / directory.name
+    gitdir.mkdir(parents=True)
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / ".git").write_text(f"gitdir: {gitdir}\n")
+    (gitdir / "gitdir").write_text(f"{directory / '.git'}\n")
+
+
+def test_tree_manifest_lists_the_files_below_an_ignored_directory_but_not_a_linked_checkout(tmp_path, monkeypatch) -> None:
+    root = tmp_path / "r"
     (root / "out" / "x").mkdir(parents=True)
-    (root / "out" / "nested" / ".git").mkdir(parents=True)
+    (root / "out" / "nested" / ".git").mkdir(parents=True)  # a repository of its own: its files, not its database
+    (root / "out" / "nested" / ".git" / "HEAD").write_text("ref: x\n")
     (root / "out" / "nested" / "f").write_text("n")
     (root / "out" / "gitfile").mkdir()
-    (root / "out" / "gitfile" / ".git").write_text("gitdir: /x\n")
+    (root / "out" / "gitfile" / ".git").write_text("gitdir: /x\n")  # written by hand: no checkout (review 33a)
     (root / "out" / "gitfile" / "g").write_text("g")
+    _registered(root / "out" / "linked", tmp_path / "common")
+    (root / "out" / "linked" / "theirs").write_text("t")
     (root / "out" / "a").write_text("aa")
     (root / "out" / "x" / "b").write_text("b")
     (root / "out" / "l").symlink_to("a")
-    st_a, st_b = os.lstat(root / "out" / "a"), os.lstat(root / "out" / "x" / "b")
-    want = {"out/a": f"2:{st_a.st_mtime_ns}", "out/x/b": f"1:{st_b.st_mtime_ns}", "out/l": "link:a"}
+    marks = {p: f"{os.lstat(root / p).st_size}:{os.lstat(root / p).st_mtime_ns}" for p in ("out/a", "out/x/b", "out/nested/f", "out/gitfile/.git", "out/gitfile/g")}
+    want = {**marks, "out/l": "link:a"}
     assert snaps.tree_manifest(str(root), "out/") == want
     assert snaps.tree_manifest(str(root), "out") == want
+    (root / "out" / "linked").rename(root / "out" / "moved")  # its gitdir no longer names it back
+    assert "out/moved/theirs" in snaps.tree_manifest(str(root), "out/")
+    small = tmp_path / "s"
+    (small / "out" / "x").mkdir(parents=True)
+    (small / "out" / "a").write_text("aa")
+    (small / "out" / "x" / "b").write_text("b")
+    (small / "out" / "l").symlink_to("a")
     monkeypatch.setattr(snaps, "TREE_LIMIT", 3)  # a, l, then the one directory walked into (x): 3, then b: 4
-    assert snaps.tree_manifest(str(root), "out/") is None
+    assert snaps.tree_manifest(str(small), "out/") is None
     monkeypatch.setattr(snaps, "TREE_LIMIT", 4)
-    assert snaps.tree_manifest(str(root), "out/") == want
+    assert set(snaps.tree_manifest(str(small), "out/")) == {"out/a", "out/x/b", "out/l"}
+
+
+def test_linked_checkout_is_one_git_made_and_names_it_back(tmp_path) -> None:
+    from tests.helpers import git, make_repo
+
+    repo = make_repo(tmp_path / "w")
+    assert snaps.linked_checkout(str(repo.worktree)) and snaps.linked_checkout(str(repo.sibling))
+    assert not snaps.linked_checkout(str(repo.main))  # its .git is a directory
+    fake = tmp_path / "fake"
+    fake.mkdir()
+    (fake / ".git").write_text("gitdir: /nowhere\n")
+    assert not snaps.linked_checkout(str(fake))
+    (fake / ".git").write_text(f"gitdir: {git('rev-parse', '--git-dir', cwd=repo.worktree).strip()}\n")  # a real gitdir, not its own
+    assert not snaps.linked_checkout(str(fake))
+    (tmp_path / "link").symlink_to(repo.worktree)  # a symlink to a checkout is no checkout where it stands
+    assert not snaps.linked_checkout(str(tmp_path / "link"))
+    (fake / ".git").unlink()
+    (fake / ".git").symlink_to(repo.worktree / ".git")
+    assert not snaps.linked_checkout(str(fake))
+    assert not snaps.linked_checkout(str(tmp_path / "none"))
 
 
 def test_git_lines_splits_the_nul_output_and_raises_with_git_s_words(tmp_path, monkeypatch) -> None:
@@ -867,10 +933,27 @@ def test_snapshot_reads_each_root_with_git_status_and_passes_over_nested_checkou
     assert no_trees.trees == {} and "out/" in no_trees.dirty
     [unnested] = snaps.snapshot([main], [main], ignored=False, fingerprints=False)
     assert "README.md" in unnested.dirty and not any(p.startswith(".claude") for p in unnested.dirty)
-    assert snaps._ignored(main, ".claude/worktrees/agent-x/f", [main]) and snaps._ignored(main, ".claude/settings.local.json", [main])
+    own = os.path.relpath(repo.worktree, main)
+    assert own.startswith(".claude/worktrees/agent-")
+    assert snaps._ignored(main, f"{own}/f", [main]) and snaps._ignored(main, f"{own}/", [main]) and snaps._ignored(main, ".claude/settings.local.json", [main])
     assert not snaps._ignored(main, ".claude/settings.json", [main])
-    assert snaps._ignored(main, ".claude/settings.local.json.bak", [main])  # a prefix of the runtime's files, as written
-    assert not snaps._ignored(main, ".claude/worktrees", [main])
+    # Matched whole, not as a prefix of the text: these are a worker's files (h-sub32's finding).
+    assert not snaps._ignored(main, ".claude/settings.local.json.bak", [main]) and not snaps._ignored(main, ".claude/settings.local.jsonrc", [main])
+    assert not snaps._ignored(main, ".claude/worktrees", [main]) and not snaps._ignored(main, ".claude/worktrees/notes.txt", [main])
+    assert not snaps._ignored(main, ".claude/worktrees/agent-x/f", [main])  # no such checkout
+    fake = repo.main / ".claude" / "worktrees"
+    (fake / "cloned" / ".git").mkdir(parents=True)  # a repository, not a checkout the runtime made
+    (fake / "linked").mkdir()
+    (fake / "linked" / ".git").symlink_to(repo.worktree / ".git")
+    (fake / "texted").mkdir()
+    (fake / "texted" / ".git").write_text("gitdir; x\n")
+    (fake / "made").mkdir()
+    (fake / "made" / ".git").write_text("gitdir: /elsewhere\n")  # a `.git` file a worker wrote (review 33a)
+    _registered(fake / "registered", tmp_path / "common")  # as git leaves one, even before `git worktree list` shows it
+    for name, owned in (("cloned", False), ("linked", False), ("texted", False), ("made", False), ("registered", True)):
+        assert snaps.runtime_owned(main, f".claude/worktrees/{name}/f") is owned, name
+        assert snaps.runtime_owned(main, f".claude/worktrees/{name}/") is owned, name
+    assert not snaps.runtime_owned(main, ".claude/worktrees/registered.txt") and not snaps.runtime_owned(main, ".claude/worktreesX/registered/f")
     assert snaps._ignored(main, "outside/x", [main, f"{main}/outside"])
     assert not snaps._ignored(main, "outsidex/y", [main, f"{main}/outside"])
     assert not snaps._ignored(main, "x", [main, "/elsewhere"])
@@ -1083,13 +1166,15 @@ def test_compute_blame_blames_changed_unowned_clean_paths_only(tmp_path) -> None
     for name in ("mine.txt", "new.txt", "added.txt", "mod.txt", "again.txt", "scratch.pyc", "other.txt", "audit.log"):
         (root / name).write_text(name)
     (root / "nest" / "inner").mkdir(parents=True)
-    (root / "nest" / ".git").write_text("gitdir: x\n")
+    (root / "nest" / ".git").mkdir()  # a repository of its own, which git lists as one entry
     (root / "nest" / "inner" / "f").write_text("f")
+    _registered(root / ".claude" / "worktrees" / "agent-x", tmp_path.parent / f"{tmp_path.name}-common")
     before = _state(root, dirty={"again.txt": (".M", "old"), "gone.txt": (".M", "x")})
     after = _state(root, dirty={
         "src/mine.py": ("??", ""), "new.txt": ("??", ""), "added.txt": ("A.", ""), "mod.txt": (".M", ""), "again.txt": (".M", ""),
         "scratch.pyc": ("??", ""), "other.txt": ("??", ""), "audit.log": ("??", ""), ".claude/settings.local.json": ("??", ""),
-        ".claude/worktrees/agent-x/": ("??", ""), "nest/inner/f": ("??", ""), "ign.txt": ("!!", ""),
+        ".claude/worktrees/agent-x/": ("??", ""), "nest/": ("??", ""), "nest/inner/f": ("??", ""), "ign.txt": ("!!", ""),
+        ".claude/settings.local.json.bak": ("??", ""), ".claude/worktrees/stray.txt": ("??", ""),
     })
     (root / "ign.txt").write_text("i")
     w = _worker(root)
@@ -1097,10 +1182,15 @@ def test_compute_blame_blames_changed_unowned_clean_paths_only(tmp_path) -> None
     blame = bl.compute_blame(before, after, w, [other], own.Ownership.of(["*.pyc"], "scratch"), exclude=("audit.log",))
     assert blame.agent_id == "a1" and blame.agent_type == "coder" and blame.root == str(root) and blame.start_head == "h"
     assert blame.owns == ["src/**"] and blame.owns_source == "the prompt"
-    assert [(b.path, b.existed, b.committed) for b in blame.blamed] == [("added.txt", False, False), ("ign.txt", False, False), ("mod.txt", True, False), ("new.txt", False, False)]
+    assert [(b.path, b.existed, b.committed) for b in blame.blamed] == [
+        (".claude/settings.local.json.bak", False, False), (".claude/worktrees/stray.txt", False, False),
+        ("added.txt", False, False), ("ign.txt", False, False), ("mod.txt", True, False),
+        ("nest/inner/f", False, False),  # git listed it itself: this checkout's, whatever `.git` is beside it (review 33a)
+        ("new.txt", False, False),
+    ]
     assert {b.path: b.fingerprint for b in blame.blamed}["mod.txt"] == snaps.fingerprint(str(root / "mod.txt"))
     assert blame.changed_again == ["again.txt", "gone.txt"]
-    assert blame.nested == ["nest/inner/f"]
+    assert blame.nested == ["nest/"]  # git lists a repository of its own as one entry
     assert blame.wave == []
 
 
@@ -1159,15 +1249,24 @@ def test_an_ignored_directory_is_blamed_file_by_file(tmp_path) -> None:
     assert [(b.path, b.existed) for b in tracked_dir.blamed] == [("new/", False)]  # untracked, not ignored: one entry
 
 
-def test_nested_checkout_finds_the_directory_holding_git_on_the_way(tmp_path) -> None:
+def test_nested_checkout_finds_the_directory_holding_a_checkout_on_the_way(tmp_path) -> None:
     (tmp_path / "a" / "b" / "c").mkdir(parents=True)
     assert bl.nested_checkout(str(tmp_path), "a/b/c/f") is None
-    (tmp_path / "a" / "b" / ".git").write_text("gitdir: x")
+    (tmp_path / "a" / "b" / ".git").write_text("gitdir: x")  # names no git directory: a file someone wrote (review 33a)
+    assert bl.nested_checkout(str(tmp_path), "a/b/c/f") is None
+    (tmp_path / "a" / "b" / "x").mkdir()
+    (tmp_path / "a" / "b" / "x" / "HEAD").write_text("ref: refs/heads/main\n")  # now it does (a submodule's, a worktree's)
     assert bl.nested_checkout(str(tmp_path), "a/b/c/f") == "a/b"
     assert bl.nested_checkout(str(tmp_path), "a/b/") == "a/b"
     assert bl.nested_checkout(str(tmp_path), "a/b") == "a/b"
-    (tmp_path / "a" / ".git").symlink_to("nowhere")
+    (tmp_path / "a" / ".git").symlink_to("nowhere")  # neither a directory nor a file
+    assert bl.nested_checkout(str(tmp_path), "a/b/c") == "a/b"
+    (tmp_path / "a" / ".git").unlink()
+    (tmp_path / "a" / ".git").mkdir()  # a repository of its own
     assert bl.nested_checkout(str(tmp_path), "a/b/c") == "a"
+    (tmp_path / "a" / ".git").rmdir()
+    (tmp_path / "a" / ".git").write_text("not a gitdir line\n")
+    assert bl.nested_checkout(str(tmp_path), "a/b/c") == "a/b"
     assert bl._overlaps((1, 2), (2, 3)) and bl._overlaps((2, 3), (1, 2)) and not bl._overlaps((1, 2), (2.5, 3)) and not bl._overlaps((3, 4), (1, 2))
 
 
@@ -1257,8 +1356,7 @@ def test_rollback_with_nothing_recorded_nothing_blamed_or_all_clean(tmp_path) ->
 def test_restore_never_touches_directories_nested_checkouts_or_paths_through_a_symlink(tmp_path) -> None:
     root = tmp_path / "r"
     (root / "d").mkdir(parents=True)
-    (root / "nest").mkdir()
-    (root / "nest" / ".git").write_text("gitdir: x")
+    (root / "nest" / ".git").mkdir(parents=True)
     (root / "nest" / "f").write_text("n")
     outside = tmp_path / "outside"
     outside.mkdir()

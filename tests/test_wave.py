@@ -286,6 +286,63 @@ def test_a_change_outside_the_ownership_blocks_the_stop_once_and_rollback_restor
     assert (repo.main / "NOTES.md").read_text() == "the user's notes, edited again\n"
 
 
+def test_a_git_file_a_worker_writes_takes_no_tracked_file_out_of_blame(wave: Wave) -> None:
+    """Review 33a: `src/.git` beside the tracked src/app.py made the checkout's own file look nested (only an info
+    note, no blame, no rollback)."""
+    repo = wave.repo
+    wave.start(A, "toolu_A", "docs/**")
+    (repo.main / "src" / "app.py").write_text("print('changed by A')\n")
+    (repo.main / "src" / ".git").write_text("gitdir: /x\n")
+    first = wave.event("SubagentStop", A)
+    assert first.stop_blocked and codes(first) == {"WG706"} and f"{repo.main}/src/app.py" in first.output["reason"]
+    applied = rollback(repo, A, "--apply")
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    assert (repo.main / "src" / "app.py").read_text() == "print('app')\n"
+
+
+def _worker_beside_the_runtime(wave: Wave, ignore: str) -> Path:
+    """Worker A starts with `ignore` in the main checkout's .gitignore; the runtime then makes a worktree under
+    .claude/worktrees/ (which another sub-agent writes in). Returns the main checkout's .claude."""
+    repo = wave.repo
+    (repo.main / ".gitignore").write_text(ignore)
+    git("add", ".gitignore", cwd=repo.main)
+    git("commit", "-qm", "ignore", cwd=repo.main)
+    wave.start(A, "toolu_A", "src/auth/**")
+    claude = repo.main / ".claude"
+    git("worktree", "add", "-q", "-b", "worktree-agent-a999", str(claude / "worktrees" / "agent-a999"), cwd=repo.main)
+    (claude / "worktrees" / "agent-a999" / "theirs.txt").write_text("x\n")
+    return claude
+
+
+@pytest.mark.parametrize("ignore", ["", ".claude/\n", ".claude/worktrees/\n"])
+def test_the_runtimes_own_activity_during_a_workers_window_is_not_blamed(wave: Wave, ignore: str) -> None:
+    claude = _worker_beside_the_runtime(wave, ignore)
+    (claude / "settings.local.json").write_text("{}\n")
+    assert wave.event("SubagentStop", A).stdout == ""
+
+
+@pytest.mark.parametrize("ignore", ["", ".claude/\n", ".claude/worktrees/\n"])
+def test_a_workers_file_beside_the_runtimes_own_is_blamed_and_rolled_back(wave: Wave, ignore: str) -> None:
+    """The runtime's settings.local.json and the checkouts it makes under .claude/worktrees/ are never a worker's;
+    a name that only starts like them is (h-sub32: matched as a text prefix, these went unblamed), whether or not
+    git ignores them (an ignored directory is judged file by file)."""
+    repo = wave.repo
+    claude = _worker_beside_the_runtime(wave, ignore)
+    (claude / "settings.local.json").write_text('{"permissions": {"allow": ["Bash(ls)"]}}\n')
+    (claude / "settings.local.json.evil").write_text("evil\n")
+    (claude / "worktrees").mkdir(exist_ok=True)
+    (claude / "worktrees" / "notes.txt").write_text("stray\n")
+    first = wave.event("SubagentStop", A)
+    assert first.stop_blocked and codes(first) == {"WG706"}
+    reason = first.output["reason"]
+    assert f"{claude}/settings.local.json.evil" in reason and f"{claude}/worktrees/notes.txt" in reason
+    assert f"{claude}/settings.local.json," not in reason and not reason.rstrip().endswith("settings.local.json") and "agent-a999" not in reason
+    applied = rollback(repo, A, "--apply")
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    assert not (claude / "settings.local.json.evil").exists() and not (claude / "worktrees" / "notes.txt").exists()
+    assert (claude / "settings.local.json").read_text() == '{"permissions": {"allow": ["Bash(ls)"]}}\n'
+
+
 def test_a_path_dirty_at_the_start_that_changes_again_is_information_only(wave: Wave) -> None:
     (wave.repo.main / "README.md").write_text("dirty before\n")
     wave.start(A, "toolu_A", "src/auth/**")

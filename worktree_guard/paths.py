@@ -61,6 +61,15 @@ def expand_user(path: str, home: str | None = None) -> str:
     return base + (sep + tail if sep else "")
 
 
+def literal_tilde(value: str | None) -> str | None:
+    """A path from a shell word as the program gets it. The shell evaluator expanded every `~` that bash expands (and
+    apply_patch expands none), so a `~` still leading a value is one bash left alone — quoted, escaped, an unknown
+    user, `~$E`, after `=` in an option (`touch '~/a'`, `--out=~/a`) — and names a directory `~` where the program
+    runs: `env -C <main> touch '~/.claude/plans/x'` passed, the path read as the allow-listed one under HOME
+    (mutation phase 8; a shared-checkout worker's, phase 18)."""
+    return "./" + value if value is not None and value.startswith("~") else value
+
+
 def canonical(path: str, cwd: str, home: str | None = None) -> str:
     """Absolute, `~` expanded, joined to `cwd`, symlinks resolved on the longest existing prefix, `..` after that."""
     path = expand_user(path, home)

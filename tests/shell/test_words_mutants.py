@@ -50,6 +50,9 @@ TERMINATION_WORDS = [
     "ab$(a\\b){c,d}", "ab$(a\\)b){c,d}", 'ab"a\\"b"{x,y}', "ab$'a\\'b'{x,y}", 'ab$"a\\"b"{x,y}', "ab${a:-\\}}{x,y}",
     "ab$(a 'b' \"c\" (d)){x,y}", "ab$(echo ')'){a,b}", 'ab$(echo ")"){a,b}', "ab`a\\`b`{x,y}", "ab$(x '' y){a,b}",
     '"ab\\c"', 'ab"c\\\nd"', '"ab\\c"$X', '"ab$/"', '"abc"x',
+    # phase 18: a section whose end a mutant can put before the scan's place (a double-quoted one that gives up after the
+    # word's first character, an empty backquoted one after braces): the scan would restart there and loop
+    'a"$Z"', 'a"`c`"', 'a"$\\\nb"', "{a,b}``",
 ]
 
 
@@ -240,3 +243,171 @@ def test_a_line_continuation_after_a_parameters_name_leaves_the_word_unknown() -
     assert words.word_value("${X}\\\na", lookup)[0] == "/tmp/sa"
     assert words.word_value("$1\\\na", lookup)[0] == "/tmp/pa"
     assert bash_fields("set -- /tmp/p; printf '%s\\0' $1\\\na") == ["/tmp/pa"]
+
+
+# -- shell/words.py: what the word evaluator reads of each word (phase 18) --------------------------------------------
+# Phase 18 pins everything the module's public functions say of each word below, with `words_readings.json`: the value
+# and tilde flag (`word_value`), the glob pattern, the fields of word splitting, the static prefix (whole and of the
+# first half), the brace fields, the heredoc delimiter's quote removal, the unquoted-expansion, may-be-option, glob
+# syntax and code predicates, and the names an expansion assigns; each under three lookups: none, the agent's
+# environment (names not listed unknown) and names all known (names not listed unset, as after `env -i`).
+# `python -m tests.shell.test_words_mutants --write` rewrites the readings from the code as it is: a changed reading is
+# then a diff to read. test_the_readings_agree_with_bash asks bash for every reading it can check (a static value, the
+# fields of splitting, the words of a brace expansion): the readings are right, not only stable.
+
+import json  # noqa: E402
+import sys  # noqa: E402
+
+READINGS = Path(__file__).with_name("words_readings.json")
+#: The variables the rows read. `U` is known to be unset; positional parameters as after `set -- one 'p q'`.
+ENVIRONMENT = {
+    "A": "a", "E": "", "S": "x y", "T": " a\tb ", "D": "/d", "G": "*.py", "Q": "a?", "B": "[x]", "X": "@(a)",
+    "P": "p+(b)", "O": "-rf", "C": "a,b", "H": "~/h", "N": "a\nb", "K": "a'b\"c", "W": "-x y", "_": "u",
+    "U": words.UNSET, "1": "one", "2": "p q", "#": "2", "*": "one p q", "M": "a " * words.MAX_SPLIT_FIELDS,
+}
+LOOKUPS = {"none": None, "env": ENVIRONMENT.get, "known": lambda name: ENVIRONMENT.get(name, words.UNSET)}
+
+#: Words of the earlier word tests (test_words.py's tables, test_shell_mutants.WORD_VALUES, TERMINATION_WORDS).
+HARVESTED = [
+    '$HOME', '"$HOME"', '${x}', '$(pwd)', '`pwd`', "$'\\x2e\\x2e'", '$"cd"', '*k', '/e*c', 'a?', 'a[12]',
+    '{/etc/x,y}', '{1..3}', '!(foo)', '<(x)', 'a=~/x', 'x:~/bin', 'trailing\\', "'unclosed", '"unclosed', '$X',
+    '${X}', 'a$X', '$(cmd)', '`cmd`', '"$X"', "'$X'", '\\$X', "$'echo'", '$"echo"', "$'a\\'$X'", "$'a'$X", '"a"$X',
+    '"$X"$Y', 'x', 'EOF', "'EOF'", '"EOF"', '\\EOF', "E'O'F", '$EOF', "$'EOF'", '$x', 'a$x', '$e', '""$e', '$e$e',
+    '--o=$x', '$k', '"$x"', '$u', '$g', 'a*$x', '~/$x', '${u:-"a b"}', '$(cmd)$x', '$x$', '$x$/', 'plain', "'a'b'c'",
+    '"a\\b"', '"a\\"b"', '"a\\$b"', 'a\\ b', 'c\\\nd', 'a"\'b\'"', "'$HOME'", '\\$HOME', "''", '{}', 'HEAD@{1}', '[',
+    "'*k'", "'{/etc/x,y}'", '\\*', 'a=b', 'ｃd', '/tmp\r', '~', '~/x', '~user/x', '~+/x', '~-', "~/'a b'", "$'\\x'$X",
+    "$'\\''$X", "$'a\\\\'$X", "$'abc", "$'ab\\", '\\a$X', 'a\\$X', "$''$X", '$"x"$X', 'a$"x"$X', "'a'$X'b'", "'a'$X",
+    "a'$X'", "''$X", "'a", '"a\'$X\'"', '$EDITOR\\$', 'a\\$', '\\$X$EDITOR', '\\$(x)$EDITOR', '{/tmp/x"}",/y}',
+    '{/tmp/x\\},/y}', '{{x},/y}', '{a}', '{abc', 'x}{a,b', '[X]', 'ab[*]', 'X', 'XX', '[X]a', 'a[?]b[[]', '$X\\a',
+    '${X}\\\na', '$X\\', '"$X"$X', 'a', 'abc', 'a/b/c', '~u/x', '\\\n~', "'a'b", '"a"b', '"a', 'a\\b', 'a\\',
+    '"\\$x"', '$A', '${A}', '${A:-d}', 'x$A$A', '"$A"', '"$A"x', "$'x'", '$"x"', "a$'x'y", "$'a\\'b'x", '$', 'a$',
+    '$/', '*.py', '[ab]', 'x[*]y*', '{a,b}', '{a,b}.txt', "'x'{a,b}", '"q"{a,b}', '$(echo {a,b}){c,d}', '${x}{c,d}',
+    "$'{a,b}'{c,d}", '$"{a,b}"{c,d}', '`a`{b,c}', '$(a (b) {c,d})x{e,f}', "$(echo ')'){a,b}", '$(echo ")"){a,b}',
+    '\\{a,b}{c,d}', '${a:-"}"}{x,y}', '/repo/src/$f', "'/a b'/c/$x", '/a/b\\$c/$d', '$((X=1))', 'a[i]=3',
+    '"a""b"{c,d}', '""{a,b}', '"a"x"b"{c,d}', 'a`x{a,b}', 'ab$(x{a,b}', 'ab"x{a,b}', "ab$'x{a,b}", 'ab$"x{a,b}',
+    'ab${x{a,b}', "ab$(x 'y{a,b}", 'ab$(x "y{a,b}', 'abcd[*]x[?]', 'ab$(a\\b){c,d}', 'ab$(a\\)b){c,d}',
+    'ab"a\\"b"{x,y}', "ab$'a\\'b'{x,y}", 'ab$"a\\"b"{x,y}', 'ab${a:-\\}}{x,y}', 'ab$(a \'b\' "c" (d)){x,y}',
+    "ab$(echo ')'){a,b}", 'ab$(echo ")"){a,b}', 'ab`a\\`b`{x,y}', "ab$(x '' y){a,b}", '"ab\\c"', 'ab"c\\\nd"',
+    '"ab\\c"$X', '"ab$/"', '"abc"x', '\\\n\\\n~/x', '#x', "~'u'/x", '~\\u', '~"u"', '~\\\n/x', '~+', '~-/x',
+    'a\\\nb', '$%', 'a$-', '$N', '$Z', '$S', '$G', '$U', '${U}', '$E', '"$S"', '"$G"', '"$N"', '"$"', '"a$"', '"$/"',
+    '"`x`"', '"\\$A"', '"\\a"', '"\\""', '"\\\\"', '"a\\\nb"', '"a\\', '${N:-d}', '${U:-d}', '${U-d}', '${E:-d}',
+    '${E-d}', "${U:-'q'}", '${U:-$A}', '${U:-$N}', '${U:-"d"}', '${A-d}', '${Z:-d}', '$1', '${10}', '$#', '$*', '$@',
+    '*', '(x)', 'a<b', 'a|b', 'a&b', 'a;b', 'a b', 'a[', 'a]', '{a..c}', 'x{,}', 'a:~/x', 'a~', '=~', "a$'x'",
+    '${#A}', '$$', '$?', '$!', '$(x)', '$[1]', '`x`', '"$A"b\'$A\'', '\'a\'"b"\\c', '"${A}"', '"${A:-d}"',
+    '"${U:-d}"', '"$1"', '"$S"x',
+]
+#: Words written for phase 18's survivors (the function whose mutant each kills).
+ROWS: list[str] = [
+    "~/'a'/b",  # word_value: the tilde-prefix ends at the first `/`, the quotes after it quote no prefix
+    "$_\\\na",  # _parameter: `_` starts a name that a line continuation extends
+    "[]", "[]*", "a[]b", "[a]'b'[c]*", "[]'*']",  # _unquote: a `]` right after `[`, a class's end is the next `]`
+    '"$\\\na"', 'a"$\\\nb"', 'a"$Z"', 'a"`c`"',  # _unquote_double: `"$\<newline>"`, an unknown parameter, a backquote
+    "'a'$S'b'", "$T", "a$T", "$T$S", "$M", "X$S", "a,b}$S",  # split_fields: quotes, blanks around fields, the cap
+    '"\\"',  # remove_quotes: an escaped quote that leaves the double quotes open
+    "a\\\\$A/b",  # static_prefix: an escaped backslash before `$` (the cut is not there; the lookup reads the rest)
+    "'a'{b,c}'d'", "{a,b}${", "{a,b}$(", "$X{a,b}", "$A{a,b}", "{1..257}",  # brace_fields: quotes, `$` at the end, the cap
+    "{a,b}``", "{a,b}$''", "$(a\\){b,c})", "{a,b}$(X)", "$(x 'y')'z'{a,b}",  # _closing: empty sections, `\)`, quotes
+    "${X:=d}", "${X=d}", "${a[1]:=d}", "a[X=1]", "x[Y++]", "$((X++))", "$((--Y))",  # assigned_by_expansion
+]
+#: Pieces joined two by two: every quoting, expansion and special character beside every other.
+ATOMS = [
+    "a", "-", "/", "=", ":", "~", ",", "..", "\\a", "\\\n", "\\$", "\\", "'q r'", "''", "'", '"d"', '""', '"', '"\\a"',
+    '"\\$"', '"\\\n"', '"$A"', '"$"', '"$/"', "$", "$/", "$A", "${A}", "$E", "$S", "$U", "$Z", "$G", "$1", "${A:-d}",
+    "${U:-'d e'}", "${E:-d}", "${E-d}", "$(c)", "`c`", "$'x'", '$"x"', "*", "?", "[a]", "[", "{", "}", "{a,b}", "{1..2}",
+    "@(a)", "(", " ", "#", "é",
+]
+
+
+def all_words() -> list[str]:
+    out = list(dict.fromkeys(HARVESTED + ROWS + [a + b for a in ATOMS for b in ATOMS]))
+    return out
+
+
+def _glob(raw: str, lookup: words.Lookup | None) -> list | None:
+    pattern = words.glob_pattern(raw, lookup)
+    return None if pattern is None else [pattern, words.has_glob_syntax(pattern), words.unescape_glob(pattern)]
+
+
+def reading_of(raw: str) -> dict:
+    """Everything the module says of one word, as JSON would hold it."""
+    out: dict = {}
+    for key, lookup in LOOKUPS.items():
+        value, tilde = words.word_value(raw, lookup)
+        out[key] = [
+            value, tilde, _glob(raw, lookup), _glob(raw + "*", lookup), words.split_fields(raw, lookup),
+            words.static_prefix(raw, lookup), words.static_prefix(raw, lookup, len(raw) // 2),
+        ]
+    quotes = words.remove_quotes(raw)
+    out["raw"] = [
+        words.brace_fields(raw), None if quotes is None else list(quotes), words.has_unquoted_expansion(raw),
+        words.may_be_option(raw), words.has_glob_syntax(raw), words.unescape_glob(raw), words.has_code(raw),
+        sorted(words.assigned_by_expansion(raw)), sorted(words.assigned_by_expansion(raw, True)),
+    ]
+    return out
+
+
+def test_what_the_word_evaluator_reads() -> None:
+    expected = json.loads(READINGS.read_text())
+    rows = all_words()
+    assert set(rows) == set(expected), "rows and readings differ: run with --write"
+    for raw in rows:
+        assert reading_of(raw) == expected[raw], repr(raw)
+
+
+#: The readings bash does not share, and what bash prints instead. A word that starts with `#` or is only line
+#: continuations is no word to bash (a comment; nothing): the parsers never give one. The two tilde rows are a
+#: fail-open (phase 18, not fixed: decision code): a tilde-prefix holding an expansion is no tilde-prefix to bash, so
+#: `~$E` with E empty is the file `~` in the current directory, but word_value reads HOME
+#: (`E=; env -C <main> mkdir -p ~$E/d` passes with `--allow "$HOME/**"` and makes `<main>/~/d`).
+BASH_DISAGREES = {
+    # no words to bash (a leading `#` is a comment, a word of only line continuations is nothing): the parsers never
+    # give either. `~$E` and `~${E-d}` were here until stop 33 read them as bash does (the file `~`, not HOME).
+    "\\\n\\\n": [], "#$E": [], "#$S": [], "#${E-d}": [],
+}
+
+
+def _bash_checks(expected: dict) -> list[tuple[str, list[str]]]:
+    """(word, the fields bash must print for it) for every reading that says what bash makes of the word with the agent's
+    environment: a static value (with HOME=/home/u for a tilde), the fields of splitting, a brace expansion whose
+    fields are each static."""
+    checks = []
+    for raw, reading in expected.items():
+        value, tilde, _, _, fields = reading["env"][:5]
+        if fields is not None:
+            checks.append((raw, fields))
+        elif value is not None and not (tilde and value[:1] not in ("", "/")):
+            checks.append((raw, ["/home/u" + value if tilde else value]))
+        braces = reading["raw"][0]
+        if braces is not None and "~" not in raw:
+            values = [words.word_value(field, LOOKUPS["env"])[0] for field in braces]
+            if None not in values:
+                checks.append((raw, values))
+    return checks
+
+
+def test_the_readings_agree_with_bash(tmp_path: Path) -> None:
+    """One bash (extglob off, in an empty directory) prints each checkable word's fields after `first`: every one must
+    match the reading (a word bash fails to parse prints no `first` and fails too). The readings are the code's own, so
+    this is a differential test too (phase 18: it kills word_value's `rfind("/")`, mutant 12, on `~/'a'/b`)."""
+    import shlex
+
+    checks = _bash_checks({raw: reading_of(raw) for raw in all_words()})  # the code's readings, not the file's
+    assert len(checks) > 1400
+    setup = "".join(
+        f"{name}={shlex.quote(value)}; " for name, value in ENVIRONMENT.items() if name.isidentifier() and value != words.UNSET
+    )
+    lines = [f"export HOME=/home/u; unset U; {setup}set -- one 'p q'"]
+    for raw, _ in checks:
+        lines.append("eval " + shlex.quote("printf %s\\\\0 first " + raw) + "; printf '\\1\\0'")
+    done = subprocess.run(["bash", "-c", "\n".join(lines)], capture_output=True, cwd=tmp_path)  # bytes: keep a \r
+    printed = done.stdout.decode().split("\1\0")[:-1]
+    assert len(printed) == len(checks)
+    wrong = {raw: out.split("\0")[:-1][1:] for (raw, fields), out in zip(checks, printed) if out.split("\0")[:-1] != ["first", *fields]}
+    assert wrong == BASH_DISAGREES
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
+    got = {raw: reading_of(raw) for raw in all_words()}
+    lines = [f" {json.dumps(key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}" for key, value in got.items()]
+    READINGS.write_text("{\n" + ",\n".join(lines) + "\n}\n")
+    print(f"{len(got)} readings written to {READINGS}")

@@ -38,7 +38,34 @@ STDIN_SHELL_STARTERS: dict[str, tuple[frozenset[str], frozenset[str], int]] = {
                    "-m", "--logging-format", "-o", "--output-limit", "-F"}),
         1,
     ),
+    # review 33a: each with no command started a shell that read `echo … > <main>/x` from its input
+    "unshare": (
+        frozenset({"-h", "--help", "-V", "--version"}),
+        frozenset({"-S", "--setuid", "-G", "--setgid", "--propagation", "--setgroups", "--map-user", "--map-group", "--map-users", "--map-groups", "--monotonic", "--boottime", "-w", "--wd", "-R", "--root", "--kill-child"}),
+        0,
+    ),
+    "nsenter": (
+        frozenset({"-h", "--help", "-V", "--version"}),
+        frozenset({"-t", "--target", "-S", "--setuid", "-G", "--setgid"}),
+        0,
+    ),
+    # `su [-] [user [argument…]]`: the arguments are the shell's (a script file, or `-c CMD` after the user)
+    **dict.fromkeys(("su", "runuser"), (
+        frozenset({"-c", "--command", "-C", "--session-command", "-u", "--user", "-h", "--help", "-V", "--version"}),
+        frozenset({"-s", "--shell", "-g", "--group", "-G", "--supp-group", "-w", "--whitelist-environment"}),
+        2,
+    )),
+    "sg": (frozenset({"-c", "-h", "--help"}), frozenset(), 1),
+    "newgrp": (frozenset({"-h", "--help"}), frozenset(), 2),
 }
+#: sudo's options that run the target user's shell (`-s`, `-i`): with no command it reads its input
+SUDO_SHELL_OPTIONS = frozenset({"-s", "--shell", "-i", "--login"})
+SUDO_VALUE_OPTIONS = frozenset({"-u", "--user", "-g", "--group", "-C", "--close-from", "-D", "--chdir", "-h", "--host", "-p", "--prompt", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout", "-R", "--chroot"})
+#: Programs that run their command (or an interactive shell) with `$SHELL`, and when (`_runs_shell_variable`): the
+#: shell reads BASH_ENV (bash -c), ENV (an interactive sh), ZDOTDIR or HOME's .zshenv (zsh), and SHELL names it.
+SHELL_VARIABLE_RUNNERS = frozenset({"script", "tmux", "flock", "su", "runuser", "entr", "screen", "sudo"})
+#: The startup file a non-interactive bash reads: any program may start one (a script's `#!/bin/bash`, a git hook).
+STARTUP_VARIABLE = "BASH_ENV"
 #: Windows programs WSL runs from bash that start commands worktree-guard cannot see, on the same files: `wsl.exe
 #: [-e|--exec|--] CMD` and `bash.exe -c CMD` in a Linux distribution, `cmd.exe /c CMD` (`/k`, `/r`); with no
 #: command they read one from their input. Program (compared in lower case) → the first words that only ask
@@ -338,7 +365,7 @@ def _wrapped(command: ShellCommand, values: list[str | None], key: str, wrapper:
     first = 1 + key.count(" ")
     if wrapper.operand_first and first < len(values) and values[first] is not None and not values[first].startswith("-"):  # type: ignore[union-attr]
         first += 1
-    start, seen = _skip_options(values, first, wrapper.value_options | wrapper.chdir | wrapper.code, wrapper.optional_value)
+    start, seen = _wrapper_options(values, first, wrapper, command)
     if wrapper.no_command & set(seen) or any(option in wrapper.new_root for option in seen):
         return Unwrapped(own_words=len(words))  # acts on a process, or is refused (WG404) by this rule's command check
     cwd: str | None = command.cwd
@@ -382,6 +409,38 @@ def _wrapped(command: ShellCommand, values: list[str | None], key: str, wrapper:
         if start >= len(words):
             return Unwrapped(own_words=len(words))
     return Unwrapped(inner=[Inner(words[start:], cwd, assignments, label=key, same_shell=wrapper.same_shell)], own_words=start)
+
+
+def _wrapper_options(values: list[str | None], first: int, wrapper: Wrapper, command: ShellCommand) -> tuple[int, dict[str, str | None]]:
+    """`_skip_options` for a wrapper; for one whose options may follow its operands (`permutes`: util-linux su's
+    getopt, `su root -c CMD` and `su - root -c CMD` passed unread at 878de58), the options after them too, up to
+    `--`. A word only known at run time that the command built may be a code option there: `-c` with a value only
+    known at run time; one the agent's environment gave (`su $USER -c make`) is an operand."""
+    start, seen = _skip_options(values, first, wrapper.value_options | wrapper.chdir | wrapper.code, wrapper.optional_value)
+    if not wrapper.permutes:
+        return start, seen
+    seen = dict(seen)
+    i = start
+    while i < len(values) and values[i] != "--":
+        value = values[i]
+        if value is None:
+            if inherited(command.words[i], command.state):
+                i += 1
+                continue
+            seen.setdefault(sorted(wrapper.code)[0], None)
+            break
+        if value.startswith("-") and value != "-":
+            after, more = _skip_options(values, i, wrapper.value_options | wrapper.chdir | wrapper.code, wrapper.optional_value)
+            seen.update(more)
+            i = max(after, i + 1)
+        else:
+            i += 1
+    rest = values[i + 1:]
+    if rest:
+        # the words after `--` are the shell's own (`su root -- -c CMD` runs CMD): a `-c` among them gives the code
+        code = rest[rest.index("-c") + 1] if "-c" in rest[:-1] else None
+        seen[sorted(wrapper.code)[0]] = code
+    return start, seen
 
 
 def _value_index(values: list[str | None], option: str) -> int | None:
@@ -765,6 +824,9 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         if _arguments_matter(command, ctx):
             return [Violation(code="WG404", message=f"The command name {command.words[0].raw!r} is computed at run time and its arguments could leave {ctx.worktree_root}; call the program by its literal name.", **base)]
         return None
+    startup = _startup_for_any_program(command, name)
+    if startup is not None:
+        return [Violation(code="WG404", message=startup, **base)]
     if name in SHELLS:
         for variable in ("BASH_ENV", "ENV"):
             if not command.env(variable)[0]:
@@ -799,7 +861,7 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
             return [Violation(code="WG404", message=message, **base)]
     if name.lower() in WINDOWS_LAUNCHERS and (len(values) < 2 or values[1] not in WINDOWS_LAUNCHERS[name.lower()]):
         return [Violation(code="WG404", message=f"`{name}` runs a command in a shell or Linux distribution of its own (or reads one from its input), which worktree-guard cannot see; run the commands directly.", **base)]
-    if name in STDIN_SHELL_STARTERS and _starts_a_shell_reading_input(values, *STDIN_SHELL_STARTERS[name]):
+    if name in STDIN_SHELL_STARTERS and _starts_a_shell_reading_input(values, *STDIN_SHELL_STARTERS[name]) or name == "sudo" and _sudo_shell_reads_input(values):
         return [Violation(code="WG404", message=f"`{name}` starts a shell that reads its commands from its input, which worktree-guard cannot see (a later write to that input reaches no hook); run the commands directly.", **base)]
     if name == "env" and (split := _env_split_string(values)) is not _NO_SPLIT and (split is None or _env_split_unread(split)):  # type: ignore[arg-type]
         shown = "a string only known at run time (or more than one string, each split where it stands)" if split is None else "characters env reads otherwise than the shell does (escapes, ${VAR}, # or an operator)"
@@ -822,7 +884,7 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     if found is not None:
         key, wrapper = found
         first = 1 + key.count(" ") + (1 if wrapper.operand_first and len(values) > 1 + key.count(" ") else 0)
-        start, seen = _skip_options(values, first, wrapper.value_options | wrapper.chdir | wrapper.code, wrapper.optional_value)
+        start, seen = _wrapper_options(values, first, wrapper, command)
         rooted = sorted(option for option in seen if option in wrapper.new_root)
         if rooted:
             return [Violation(code="WG404", message=f"`{key} {rooted[0]}` runs the command under another root or mount namespace, where worktree-guard cannot tell what its paths name.", **base)]
@@ -839,6 +901,75 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     if name == "env" and (shown := _option_like_at(command, _skip_options(values, 1, ENV_VALUE_OPTIONS)[0])) is not None:
         return [Violation(code="WG404", message=f"`env` is given {shown}, only known at run time, which may be one of its options (`--chdir=…`, `-S …`); write its options out.", **base)]
     return None
+
+
+def _startup_for_any_program(command: ShellCommand, name: str) -> str | None:
+    """Why a program that is no shell (those are judged below) would run a startup file or a shell the command chose
+    (stop 33; reviews 32a and 32c: `BASH_ENV=./evil.sh ./run.sh` and `SHELL=./evil.sh script -qc ls` ran ./evil.sh).
+
+    Any program may start a bash (a script's `#!/bin/bash`, a git hook, `make`'s recipes calling bash), and that bash
+    first runs the file $BASH_ENV names: refused when the command sets it to anything but "" or /dev/null (the corpora
+    hold no command that does). A program that runs its command with `$SHELL` (`_runs_shell_variable`) is refused as
+    a shell is: the command sets SHELL (but to a shell of the system's), BASH_ENV, ENV, ZDOTDIR or HOME (but the
+    agent's own: zsh reads .zshenv there, tmux its .tmux.conf), or a step before assigned names only known at run
+    time."""
+    from ..shell.programs import TRUSTED_PROGRAM_DIRS
+    from ..shell.steps import BASH_BUILTINS
+
+    exported = next((a.name for a in command.assignments if a.name.startswith("BASH_FUNC_")), None)
+    if exported is not None and name not in BASH_BUILTINS:
+        # review 33a: `env 'BASH_FUNC_ls%%=() { … }' bash -c ls` ran the body, which `export -f` would have shown
+        return f"`{name}` gets {exported}, a function a bash it starts runs in place of a command, which worktree-guard does not read; define the function in the command instead."
+    if name in SHELLS or name in command.state.functions or name in BASH_BUILTINS and not command.state.is_disabled(name):
+        return None
+    runs_shell = name in SHELL_VARIABLE_RUNNERS and _runs_shell_variable(name, command.values())
+    if runs_shell and command.state.names_unknown:
+        return f"`{name}` runs its command with $SHELL, and that shell first runs the file $BASH_ENV, $ENV or $ZDOTDIR names; a step before assigned names only known at run time, so any of them may be set; run the commands directly."
+    for variable in ("SHELL", STARTUP_VARIABLE, "ENV", "ZDOTDIR", "HOME") if runs_shell else (STARTUP_VARIABLE,):
+        present, value = command.named_env(variable)
+        if not present or value in ("", "/dev/null") and variable in (STARTUP_VARIABLE, "ENV"):
+            continue
+        if variable == "SHELL":
+            if value is not None and os.path.dirname(value) in TRUSTED_PROGRAM_DIRS and os.path.basename(value) in SHELLS:
+                continue  # `SHELL=/bin/bash script -qc …`: a shell of the system's
+            return f"`{name}` runs its command with $SHELL, which this command sets ({value or 'only known at run time'}); leave SHELL out."
+        if variable == "HOME" and value == command.home:
+            continue  # the agent's own HOME is its environment
+        if runs_shell:
+            return f"`{name}` runs its command with $SHELL, and that shell (or `{name}` itself) first reads a file ${variable} names, which worktree-guard cannot see; leave {variable} out."
+        return f"`{name}` may start a bash (a script, a hook, a recipe), which first runs the file named by $BASH_ENV, which worktree-guard cannot see; leave BASH_ENV out."
+    return None
+
+
+def _runs_shell_variable(name: str, values: list[str | None]) -> bool:
+    """Whether this call of a `SHELL_VARIABLE_RUNNERS` program runs its command or a shell with `$SHELL` (review
+    33a's false denies: `flock l true`, `sudo -n true` run none). tmux's commands, su's and runuser's always do;
+    script and flock with `-c`, sudo with `-s`/`-i`, entr with `-s`; screen with none of its operands read here.
+    A word only known at run time may be such an option."""
+    if name in ("tmux", "su", "runuser", "screen"):
+        return True
+    letters = {"script": "c", "flock": "c", "sudo": "si", "entr": "s"}[name]
+    longs = {"script": ("--command",), "flock": ("--command",), "sudo": ("--shell", "--login"), "entr": ()}[name]
+    takes_value = {"flock": "wE", "sudo": "ugCDhprtUTR", "script": "EIOBTmo", "entr": ""}[name]
+    skip = False
+    for i, value in enumerate(values[1:], start=1):
+        if skip:
+            skip = False
+            continue
+        if value is None:
+            return True
+        if value != "--" and value.startswith("-") and not value.startswith("--") and value[-1] in takes_value:
+            skip = not (set(value[1:-1]) & set(letters))  # `-w 3`: its value is the next word
+        if value == "--" or not value.startswith("-"):
+            # sudo's, entr's command: options end before them; flock's lock file comes before `-c` (`flock l -c CMD`)
+            after = values[i + 1] if name == "flock" and value != "--" and i + 1 < len(values) else ""
+            return after is None or after in ("-c", "--command") or after.startswith("--command=")
+        if value.startswith("--"):
+            if value.partition("=")[0] in longs:
+                return True
+        elif set(value[1:]) & set(letters):
+            return True
+    return False
 
 
 def _option_like_at(command: ShellCommand, at: int) -> str | None:
@@ -971,12 +1102,26 @@ def _unseen_file(path: str, cwd: str | None) -> bool:
         return False  # missing: the shell fails to open it
 
 
+def _sudo_shell_reads_input(values: list[str | None]) -> bool:
+    """`sudo -s` or `sudo -i` with no command starts a shell that reads its input (review 33a)."""
+    end, seen = _skip_options(values, 1, SUDO_VALUE_OPTIONS)
+    return bool(set(seen) & SUDO_SHELL_OPTIONS) and (end >= len(values) or values[end] is None)
+
+
 def _starts_a_shell_reading_input(values: list[str | None], command_options: frozenset[str], value_options: frozenset[str], before: int) -> bool:
     """No option gives the program a command, and no word after its first `before` operands is one. A word only
     known at run time might be anything: the shell is then assumed to read its input."""
     end, seen = _skip_options(values, 1, value_options)
     if set(seen) & command_options:
         return False
+    if end + before < len(values) and values[end + before] in command_options:
+        return False  # after the operands that come first (`sg grp -c "$X"`)
+    if values[0] in ("su", "runuser"):
+        # getopt permutes su's options (`su --login postgres --command "…"`), and the words after `--` are the
+        # shell's own (a script, `-c CMD`): the wrapper rule reads both
+        before_dashes = values[1:values.index("--")] if "--" in values else values[1:]
+        if "--" in values[:-1] or any(v is not None and (v in command_options or v.startswith(("--command=", "--session-command="))) for v in before_dashes):
+            return False
     if any(v is None for v in values[1:]):
         return True
     return len(values) - end <= before

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
 from ..model import Violation
-from ..paths import inside
+from ..paths import inside, literal_tilde
 
 if TYPE_CHECKING:
     from ..engine import Context
@@ -128,23 +128,15 @@ def _through_links(ctx: Context, record: Written, value: str | None, span, rule:
     )]
 
 
-def _literal(value: str | None) -> str | None:
-    """A path as the program gets it. The shell evaluator expanded every `~` that bash expands (and apply_patch
-    expands none), so a `~` still leading a value is one bash left alone — quoted, escaped, an unknown user, after
-    `=` in an option (`touch '~/a'`, `--out=~/a`) — and names a directory `~` where the program runs: `env -C
-    <main> touch '~/.claude/plans/x'` passed, the path read as the allow-listed one under HOME (mutation phase 8)."""
-    return "./" + value if value is not None and value.startswith("~") else value
-
-
 def _resolved(ctx: Context, value: str | None, cwd: str | None) -> str | None:
-    value = _literal(value)
+    value = literal_tilde(value)
     if value is None or (cwd is None and not value.startswith("/")):
         return None
     return ctx.policy.canonical(value, cwd or "/")
 
 
 def _operand(ctx: Context, record: Written, value: str | None, span, rule: str) -> list[Violation]:
-    value = _literal(value)
+    value = literal_tilde(value)
     if value is None or (record.cwd is None and not value.startswith("/")):
         return []  # not static: only a statically resolved path is at the boundary
     judgement = ctx.policy.judge(value, record.cwd or "/")
@@ -189,7 +181,7 @@ def judge_write(
     """
     common = dict(rule=rule, tool=ctx.call.tool, path=written, worktree_root=ctx.worktree_root, span=span)
     root = ctx.worktree_root
-    value = _literal(value)
+    value = literal_tilde(value)
     if value is None:
         if prefix is not None and (cwd is not None or prefix.startswith("/")):
             place = ctx.policy.judge(prefix, cwd or "/")

@@ -722,6 +722,36 @@ def _pdftotext(words: list[Word], values: list[str | None]) -> list[Target]:
     return []
 
 
+#: xxd's options that take a value → the rest of a word that spells the option out rather than holding the value
+#: (vim 9's xxd.c: `-c8` and `-cols 8`, `-len 16`, `-seek`/`-skip`; `-capitalize` is a flag).
+_XXD_VALUES = {"-c": ("ols",), "-g": ("roup",), "-o": ("ffset",), "-s": ("kip", "eek"), "-l": ("en",), "-n": ("ame",)}
+
+
+def _xxd(words: list[Word], values: list[str | None]) -> list[Target]:
+    """`xxd [options] [infile [outfile]]` writes outfile (not `-`, its output). Its options are read by their first
+    two letters, one dash or two (`--len` is `-len`): a value option takes the rest of its word, unless that spells
+    the option out (`-len 16`, `-cols 8`), then the next word; `--` ends them (stop 33: `-len` was read as a cluster,
+    16 became infile and infile the outfile, a false WG401 on reading the main checkout)."""
+    operands: list[tuple[Word, str | None]] = []
+    i = 1
+    while i < len(words):
+        value = values[i]
+        if value == "--":
+            operands.extend(zip(words[i + 1:], values[i + 1:]))
+            break
+        if value is None or not value.startswith("-") or value == "-":
+            operands.extend(zip(words[i:], values[i:]))
+            break
+        word = value[1:] if value.startswith("--") and len(value) > 2 else value
+        rest = word[2:]
+        tails = _XXD_VALUES.get(word[:2])
+        takes_next = tails is not None and not (word[:2] == "-c" and rest.startswith("apitalize")) and (not rest or any(rest.startswith(t) for t in tails))
+        i += 2 if takes_next else 1
+    if len(operands) > 1 and operands[1][1] != "-":
+        return [Target(operands[1][0], operands[1][1], "the output")]
+    return []
+
+
 #: A program named by a path is known by its base name only in these directories, which an agent cannot write
 #: (`/usr/bin/cat`). Elsewhere (`/tmp/head`, `./node_modules/.bin/x`, `.venv/bin/pytest`) it may be a copy of any
 #: program, so it is unknown: its operands at the shared boundary count as written (WG406).
@@ -919,7 +949,7 @@ BUILTIN_WRITERS: dict[str, WriteSpec] = {
     "split": WriteSpec(operands="last", value_options=_frozen("-l", "--lines", "-b", "--bytes", "-C", "--line-bytes", "-n", "--number", "-a", "--suffix-length", "--additional-suffix", "--filter", "-t", "--separator"), writes_cwd=True),
     "find": WriteSpec(custom=_find, gnu_options=False),
     # Found missing by the execute-and-observe harness (issue 10): each writes a file its operands name.
-    "xxd": WriteSpec(operands="last", value_options=_frozen("-c", "-cols", "-g", "-groupsize", "-l", "-len", "-o", "-offset", "-s", "-seek", "-n", "-name")),
+    "xxd": WriteSpec(custom=lambda words, values: _xxd(words, values), value_options=_frozen("-c", "-cols", "-g", "-groupsize", "-l", "-len", "-o", "-offset", "-s", "-seek", "-skip", "-n", "-name")),
     "uniq": WriteSpec(operands="last", value_options=_frozen("-f", "--skip-fields", "-s", "--skip-chars", "-w", "--check-chars")),
     "iconv": WriteSpec(operands="none", value_options=_frozen("-f", "--from-code", "-t", "--to-code"), target_options=_frozen("-o", "--output")),
     "shuf": WriteSpec(operands="none", value_options=_frozen("-n", "--head-count", "-i", "--input-range", "--random-source"), target_options=_frozen("-o", "--output")),  # -e: a flag

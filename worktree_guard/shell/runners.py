@@ -139,7 +139,9 @@ _TAR = CodeRunner(
     option_env=("TAR_OPTIONS", "TAPE", "XZ_OPT", "XZ_DEFAULTS", "BZIP", "BZIP2"),
     safe_env_words=_SAFE_COMPRESSOR_WORDS + r"|-[vkpsmhoSOz]+|--(no-same-owner|no-same-permissions|same-owner|numeric-owner|verbose|totals|warning=[\w-]+|owner=[\w.-]+|group=[\w.-]+|mode=[\w+=,-]+|sort=\w+|format=\w+|no-overwrite-dir|keep-old-files|skip-old-files|overwrite|one-file-system|exclude-vcs|exclude-vcs-ignores|wildcards|no-wildcards|anchored|ignore-case)",
 )
-_FD = CodeRunner(argv_options=_f("-x", "--exec", "-X", "--exec-batch"), placeholders=("{}", "{/}", "{//}", "{.}", "{/.}"))
+# fd (clap) clusters its short flags, the last of them may be -x (`fd -Hx rm {}`: h-run32) and its value attached
+# (`-Hxrm`); the short options that take a value end a cluster (`-ex` is `-e x`)
+_FD = CodeRunner(argv_options=_f("-x", "--exec", "-X", "--exec-batch"), placeholders=("{}", "{/}", "{//}", "{.}", "{/.}"), short_clusters=True, value_options=_f("-e", "-t", "-E", "-d", "-j", "-S", "-c", "-o"))
 # value_options: a word only known at run time given as one of these is its value, no option (stop 30); not -j or -l,
 # whose value is optional: `make -j "$N"` with N=--eval=… reads an option
 # -C is not among them: the Makefile of a directory only known at run time is code the guard does not see (review
@@ -408,13 +410,18 @@ def run_argv(command: ShellCommand, runner: CodeRunner) -> tuple[list[list[Word]
     own: int | None = None
     i = 1
     while i < len(values):
-        if values[i] not in runner.argv_options:
+        attached = _attached_argv_value(values[i], runner)
+        if attached is None:
             i += 1
             continue
         own = i if own is None else own
         j = i + 1
         argv: list[Word] = []
-        while j < len(values) and values[j] != ";":
+        if attached:
+            # clap: a value attached to its option (`--exec=rm`, `-Hxrm`) is its only one; the words after it are
+            # fd's own (review 33a: `fd --exec=rm . <main>` removes what it finds there)
+            argv.append(WordNode(raw=attached, span=words[i].span, value=attached, substitutions=[]))
+        while not attached and j < len(values) and values[j] != ";":
             argv.append(words[j])
             j += 1
         placed = False
@@ -428,6 +435,27 @@ def run_argv(command: ShellCommand, runner: CodeRunner) -> tuple[list[list[Word]
             runs.append(argv)
         i = j + 1
     return (runs, own) if own is not None else None
+
+
+def _attached_argv_value(value: str | None, runner: CodeRunner) -> str | None:
+    """For one of `argv_options` (`-x`): "" alone, its attached value given with `=` (`--exec=rm`, `-x=rm`) or, for a
+    cluster of short flags ending in one (`-Hx`, `-Hxrm`), what follows that letter; None for any other word."""
+    if value is None:
+        return None
+    if value in runner.argv_options:
+        return ""
+    option, eq, rest = value.partition("=")
+    if eq and option in runner.argv_options:
+        return rest or None  # `--exec=` gives an empty program: fd refuses it
+    if not runner.short_clusters or len(value) < 3 or value[0] != "-" or value[1] == "-":
+        return None
+    for k in range(1, len(value)):
+        letter = "-" + value[k]
+        if letter in runner.argv_options:
+            return value[k + 1:]
+        if letter in runner.value_options:
+            return None
+    return None
 
 
 def _subcommand_command(command: ShellCommand, at: int, runner: CodeRunner) -> tuple[str, int, str | None] | None:

@@ -68,7 +68,9 @@ def word_value(raw: str, lookup: Lookup | None = None) -> tuple[str | None, bool
         slash = raw.find("/")
         # Line continuations vanish before any expansion: `~\<newline>` is a plain `~` to bash.
         prefix = (raw[1:] if slash < 0 else raw[1:slash]).replace("\\\n", "")
-        if not _QUOTING.intersection(prefix):
+        # bash expands the tilde before parameters and commands: `~$E` looks up a user named `$E` literally, finds
+        # none and leaves `~` to the word (E empty: the file `~` here, not HOME; phase 18's h-words33)
+        if not _QUOTING.intersection(prefix) and "$" not in prefix and "`" not in prefix:
             return _unquote(raw, 1, lookup), True
     return _unquote(raw, 0, lookup), False
 

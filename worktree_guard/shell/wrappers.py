@@ -30,7 +30,8 @@ class Wrapper:
     shell code (`flock -c`, `su -c`); code_only: it runs no argv, only `code` (`su`, `script`); joined: the
     rest of the line is joined and run by `sh -c` (`watch`), unless one of `argv_with` is given;
     same_shell: it runs the command in this shell (`builtin cd`); assignments: `NAME=value` words before the command
-    are the command's environment, as env's are (`sudo TAR_OPTIONS=… tar …`: review 31b).
+    are the command's environment, as env's are (`sudo TAR_OPTIONS=… tar …`: review 31b); permutes: its options may
+    follow its operands, as getopt permutes them (`su root -c CMD`, `su - root -c CMD`: stop 33).
     """
 
     value_options: frozenset[str] = frozenset()
@@ -47,6 +48,7 @@ class Wrapper:
     argv_with: frozenset[str] = frozenset()
     same_shell: bool = False
     assignments: bool = False
+    permutes: bool = False
 
 
 _NS = _f("-m", "-u", "-i", "-n", "-p", "-U", "-C", "-T")
@@ -118,7 +120,7 @@ BUILTIN_WRAPPERS: dict[str, Wrapper] = {
     "numactl": Wrapper(value_options=_f("-i", "--interleave", "-N", "--cpunodebind", "-m", "--membind", "-C", "--physcpubind", "-p", "--preferred", "-P", "--preferred-many")),
     "busybox": Wrapper(no_command=_f("--list", "--help")),
     "toybox": Wrapper(),
-    "su": Wrapper(value_options=_f("-s", "--shell", "-g", "--group", "-G", "--supp-group", "-w", "--whitelist-environment"), cwd_unknown=_f("-", "-l", "--login"), code=_f("-c", "--command", "-C", "--session-command"), code_only=True),
+    "su": Wrapper(value_options=_f("-s", "--shell", "-g", "--group", "-G", "--supp-group", "-w", "--whitelist-environment"), cwd_unknown=_f("-", "-l", "--login"), code=_f("-c", "--command", "-C", "--session-command"), code_only=True, permutes=True),
     "runuser": Wrapper(value_options=_f("-u", "--user", "-g", "--group", "-G", "--supp-group", "-s", "--shell", "-w", "--whitelist-environment"), cwd_unknown=_f("-", "-l", "--login"), code=_f("-c", "--command", "--session-command")),
     "script": Wrapper(value_options=_f("-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing", "-m", "--logging-format", "-o", "--output-limit"), optional_value=_f("-t"), code=_f("-c", "--command"), code_only=True),
     "watch": Wrapper(value_options=_f("-n", "--interval", "-q", "--equexit"), optional_value=_f("-d"), joined=True, argv_with=_f("-x", "--exec")),

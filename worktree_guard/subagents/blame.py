@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from ..paths import inside
-from .snapshots import RUNTIME_OWNED, CheckoutState, find_leaks, fingerprint_of, git_lines, snapshot, tree_manifest
+from .snapshots import CheckoutState, find_leaks, fingerprint_of, git_lines, runtime_owned, snapshot, tree_manifest
 
 if TYPE_CHECKING:
     from .linking import Worker
@@ -109,14 +109,34 @@ def _overlaps(a: tuple[float, float], b: tuple[float, float]) -> bool:
 
 
 def nested_checkout(root: str, relative: str) -> str | None:
-    """The directory below `root` on the way to `relative` (itself included) that holds `.git`, if any: a
-    worktree, a submodule or a repository inside the checkout, whose files are not the checkout's."""
+    """The directory below `root` on the way to `relative` (itself included) that is a checkout of its own (`_holds_a_checkout`):
+    a worktree, a submodule or a repository inside the checkout, whose files are not the checkout's."""
     parts = relative.rstrip("/").split("/")
     for depth in range(1, len(parts) + 1):
         below = "/".join(parts[:depth])
-        if os.path.lexists(os.path.join(root, below, ".git")):
+        if _holds_a_checkout(os.path.join(root, below)):
             return below
     return None
+
+
+def _holds_a_checkout(directory: str) -> bool:
+    """A `.git` directory, or a `.git` file naming a git directory (one holding HEAD). A `.git` file naming none is
+    a file someone wrote, which makes nothing beside it another checkout's (review 33a: `src/.git` with `gitdir: /x`
+    kept the tracked src/app.py from rollback)."""
+    dot_git = os.path.join(directory, ".git")
+    try:
+        mode = os.lstat(dot_git).st_mode
+        if stat.S_ISDIR(mode):
+            return True
+        if not stat.S_ISREG(mode):
+            return False
+        with open(dot_git, "rb") as handle:
+            text = handle.read(4096)
+    except OSError:
+        return False
+    if not text.startswith(b"gitdir: "):
+        return False
+    return os.path.isfile(os.path.join(directory, os.fsdecode(text[8:].strip()), "HEAD"))
 
 
 def compute_blame(
@@ -155,13 +175,16 @@ def compute_blame(
     owners = [worker.ownership, scratch, *wave]
     for path, status, dirty_before, by_commit in changes:
         bare = path.rstrip("/")
-        if any(bare == r.rstrip("/") or bare.startswith(r) for r in RUNTIME_OWNED) or bare in exclude:
+        if runtime_owned(root, bare) or bare in exclude:
             continue
         tree = path.endswith("/")
         test = (lambda o: o.covers_tree(bare)) if tree else (lambda o: o.matches(bare))
         if any(test(o) for o in owners):
             continue
-        if nested_checkout(root, bare) is not None:
+        # git lists an untracked directory as one entry (`-uall` lists files) only when it is a repository of its own,
+        # whose files are not this checkout's; a path git lists itself is this checkout's, whatever `.git` a worker
+        # wrote beside it (review 33a: `src/.git` took the tracked src/app.py out of blame)
+        if tree and status == "??" and nested_checkout(root, bare) is not None:
             blame.nested.append(path)
             continue
         if dirty_before:

@@ -20,9 +20,11 @@ from ..paths import inside
 
 GIT_TIMEOUT = 20.0  # seconds for one `git status`
 HASH_LIMIT = 8 * 1024 * 1024  # files above this are fingerprinted by size and mtime, not read
-# Paths the runtime itself writes in the main checkout while a sub-agent runs ("don't ask again" approvals,
-# the worktrees it makes): never a sub-agent's leak.
-RUNTIME_OWNED = (".claude/settings.local.json", ".claude/worktrees/")
+# The file the runtime itself writes in the main checkout while a sub-agent runs ("don't ask again" approvals):
+# never a sub-agent's leak. Matched whole: `.claude/settings.local.json.bak` is a worker's file.
+RUNTIME_FILES = (".claude/settings.local.json",)
+# Where the runtime makes its worktrees; only a directory there that is a linked checkout is the runtime's.
+RUNTIME_WORKTREES = ".claude/worktrees/"
 # Variables that would point git at another repository than the checkout it is run in.
 _GIT_LOCATION_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_NAMESPACE", "GIT_PREFIX")
 
@@ -63,13 +65,17 @@ class Leak:
 TREE_LIMIT = 2000  # entries of an ignored directory read for its fingerprint
 
 
-def tree_fingerprint(path: str) -> str:
-    """An ignored directory (`__pycache__/`, `node_modules/`), as git lists it: a hash of the names, sizes and
-    modification times below it, up to TREE_LIMIT entries (past that, of the first TREE_LIMIT and a count)."""
+def tree_fingerprint(path: str, root: str | None = None) -> str:
+    """An ignored directory (`__pycache__/`, `node_modules/`), as git lists it: a hash of the names below it, with
+    each file's size and modification time, up to TREE_LIMIT entries (past that, of the first TREE_LIMIT and a count). A linked
+    checkout below it (an ignored `.claude/worktrees/` holds the runtime's) is not its content, nor, given the
+    checkout's `root`, the runtime's own files (an ignored `.claude/` holds settings.local.json)."""
     digest = hashlib.sha256()
     count = 0
     for top, dirs, files in os.walk(path):
-        dirs.sort()
+        dirs[:] = sorted(d for d in dirs if not linked_checkout(os.path.join(top, d)))
+        if root is not None:
+            files = [f for f in files if not runtime_owned(root, os.path.relpath(os.path.join(top, f), root))]
         for name in sorted(files) + dirs:
             count += 1
             if count > TREE_LIMIT:
@@ -78,19 +84,23 @@ def tree_fingerprint(path: str) -> str:
                 st = os.lstat(os.path.join(top, name))
             except OSError:
                 continue
-            digest.update(f"{os.path.relpath(os.path.join(top, name), path)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
+            # a directory's size and time move with every entry made or removed in it, a linked checkout or the
+            # runtime's file among them: its entries say what changed, its name that it is there
+            mark = "dir" if stat.S_ISDIR(st.st_mode) else f"{st.st_size}\0{st.st_mtime_ns}"
+            digest.update(f"{os.path.relpath(os.path.join(top, name), path)}\0{mark}\n".encode("utf-8", "surrogateescape"))
     return f"tree:{digest.hexdigest()}:{count}" if os.path.isdir(path) else fingerprint(path)
 
 
 def tree_manifest(root: str, relative_dir: str) -> dict[str, str] | None:
     """The files below an ignored directory of the checkout (`out/`), each relative to the checkout → its size and
-    modification time (a symlink: its target); None past TREE_LIMIT entries. A nested checkout (a directory
-    holding `.git`) is not entered: it is not this checkout's content."""
+    modification time (a symlink: its target); None past TREE_LIMIT entries. A linked checkout below it is not
+    entered (it is not this checkout's content), nor any `.git` (a vendored repository's files are listed, its
+    database is not); a `.git` file a worker wrote makes no checkout (review 33a)."""
     top = os.path.join(root, relative_dir.rstrip("/"))
     files: dict[str, str] = {}
     count = 0
     for here, dirs, names in os.walk(top):
-        dirs[:] = sorted(d for d in dirs if not os.path.lexists(os.path.join(here, d, ".git")))
+        dirs[:] = sorted(d for d in dirs if d != ".git" and not linked_checkout(os.path.join(here, d)))
         for name in names:
             count += 1
             if count > TREE_LIMIT:
@@ -138,7 +148,7 @@ def fingerprint(path: str) -> str:
 def fingerprint_of(root: str, relative: str) -> str:
     """The fingerprint of a path as git status lists it (`dir/` for an ignored directory)."""
     path = os.path.join(root, relative)
-    return tree_fingerprint(path.rstrip("/")) if relative.endswith("/") else fingerprint(path)
+    return tree_fingerprint(path.rstrip("/"), root) if relative.endswith("/") else fingerprint(path)
 
 
 def _git_env() -> dict[str, str]:
@@ -192,9 +202,43 @@ def parse_status(output: bytes) -> tuple[str | None, str | None, dict[str, str]]
     return head, branch, dirty
 
 
+def runtime_owned(root: str, relative: str) -> bool:
+    """A path of `root` the runtime writes while its sub-agents run: its settings.local.json, or a linked checkout it
+    made under .claude/worktrees/ (one whose `.git` file names a gitdir, even before `git worktree list` shows it).
+    Any other file there (`.claude/worktrees/notes.txt`, `.claude/settings.local.json.evil`) is a worker's."""
+    bare = relative.rstrip("/")
+    if bare in RUNTIME_FILES:
+        return True
+    if not bare.startswith(RUNTIME_WORKTREES):
+        return False
+    name = bare[len(RUNTIME_WORKTREES):].split("/", 1)[0]
+    return linked_checkout(os.path.join(root, RUNTIME_WORKTREES, name))
+
+
+def linked_checkout(directory: str) -> bool:
+    """Whether a directory is a linked worktree git made: not a symlink, its `.git` a regular file naming a gitdir
+    whose `gitdir` file names this `.git` back (`git worktree add` writes both). A `.git` file a sub-agent wrote
+    itself (`gitdir: /nowhere`) names no gitdir that points back (review 33a), and a repository of its own (a
+    `.git` directory) may be a checkout's vendored content: neither is one."""
+    dot_git = os.path.join(directory, ".git")
+    try:
+        if os.path.islink(directory) or not stat.S_ISREG(os.lstat(dot_git).st_mode):
+            return False
+        with open(dot_git, "rb") as handle:
+            text = handle.read(4096)
+        if not text.startswith(b"gitdir: "):
+            return False
+        gitdir = os.path.join(directory, os.fsdecode(text[8:].strip()))
+        with open(os.path.join(gitdir, "gitdir"), "rb") as handle:
+            back = os.fsdecode(handle.read(4096).strip())
+        return os.path.realpath(back) == os.path.realpath(dot_git)
+    except (OSError, ValueError):
+        return False
+
+
 def _ignored(root: str, relative: str, checkouts: list[str]) -> bool:
     """Another checkout nested in this one (a sibling worktree), or a path the runtime owns."""
-    if any(relative == owned or relative.startswith(owned) for owned in RUNTIME_OWNED):
+    if runtime_owned(root, relative):
         return True
     absolute = os.path.join(root, relative.rstrip("/"))
     return any(top != root and inside(top, root) and inside(absolute, top) for top in checkouts)

@@ -239,14 +239,14 @@ def tracked_and_untracked(root: str) -> list[str]:
 
 def unowned_changes(root: str, owners: list[Ownership]) -> list[str]:
     """Tracked files with uncommitted changes that none of `owners` owns (SPEC §11, WG705)."""
-    from .snapshots import RUNTIME_OWNED, snapshot
+    from .snapshots import runtime_owned, snapshot
 
     (state,) = snapshot([root], [root], fingerprints=False, ignored=False)
     if state.error:
         raise RuntimeError(state.error)
     return sorted(
         path for path, (status, _) in state.dirty.items()
-        if status != "??" and not any(path == r or path.startswith(r) for r in RUNTIME_OWNED) and not any(o.matches(path) for o in owners)
+        if status != "??" and not runtime_owned(root, path) and not any(o.matches(path) for o in owners)
     )
 
 

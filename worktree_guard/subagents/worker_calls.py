@@ -21,6 +21,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ..model import Violation
+from ..paths import expand_user, literal_tilde
 
 if TYPE_CHECKING:
     from ..engine import Context
@@ -91,9 +92,10 @@ def judge_write(
     from .ownership import relative_to
 
     common = dict(rule=RULE, tool=ctx.call.tool, path=written or None, worktree_root=worker.root, span=span)
+    value = literal_tilde(value)
     if value is None:
         return [Violation(code=code, message=f"{what} writes {written!r}, which is only known at run time. {_owns(worker)}; write to literal paths it owns.", **common)]
-    if cwd is None and not value.startswith(("/", "~")):
+    if cwd is None and not value.startswith("/"):
         return [Violation(code=code, message=f"{what} writes the relative path {written!r} after a directory change worktree-guard cannot follow. {_owns(worker)}; use an absolute path.", **common)]
     resolved = ctx.policy.canonical(value, cwd or "/")
     relative = relative_to(worker.root, resolved)
@@ -136,7 +138,8 @@ def check_file_writes(call: ToolCall, ctx: Context, worker: Worker) -> list[Viol
         )]
     found: list[Violation] = []
     for write in writes:
-        found += judge_write(ctx, worker, write.path, write.path, ctx.cwd, None, call.tool)
+        # a file tool's `~` is HOME (as the isolated agent's file rule reads it); a shell word's is expanded already
+        found += judge_write(ctx, worker, expand_user(write.path, ctx.policy.home), write.path, ctx.cwd, None, call.tool)
     return found
 
 
@@ -194,8 +197,8 @@ def command_writes(step: ShellCommand, ctx: Context) -> list[tuple[Any, str | No
         if record.value == CWD:
             out.append((record.word, record.cwd, record.how, True, record.kind))
             continue
-        value = record.value
-        if value is not None and not value.startswith(("/", "~")) and record.cwd != step.cwd:
+        value = literal_tilde(record.value)
+        if value is not None and not value.startswith("/") and record.cwd != step.cwd:
             value = None if record.cwd is None else os.path.join(record.cwd, value)
         out.append((record.word, value, record.how, record.recursive, record.kind))
     return out
@@ -236,7 +239,7 @@ def worker_command(step: ShellCommand, ctx: Context, worker: Worker) -> list[Vio
     script = name.rstrip("0123456789.") in INTERPRETERS  # its first script operand is the program it runs, read
     code = inline_code(step) if script else set()
     for word, value, how, tree, kind in command_writes(step, ctx):
-        written = word.raw if word is not None else str(value)
+        written = word.raw if word is not None else value if value is not None else "."  # the current directory, as rules/writes says (h-wc33: it said 'None')
         span = word.span if word is not None else step.span
         if kind == "operand" and id(word) in code:
             continue  # inline code (`python -c`): opaque, as for every agent (SPEC §5.2)
@@ -277,7 +280,8 @@ def at_boundary(ctx: Context, worker: Worker, value: str | None, written: str, c
     or one outside the checkout, is not at this boundary (the shared boundary judges other checkouts: WG406)."""
     from .ownership import relative_to
 
-    if value is None or (cwd is None and not value.startswith(("/", "~"))):
+    value = literal_tilde(value)
+    if value is None or (cwd is None and not value.startswith("/")):
         return []
     resolved = ctx.policy.canonical(value, cwd or "/")
     if relative_to(worker.root, resolved) is None:
@@ -344,6 +348,7 @@ def surfaces_for(step: ShellCommand, ctx: Context, worker: Worker) -> list:
     from .surfaces import surfaces_of
 
     def find_projects(base: str, manifests: tuple[str, ...]) -> list[str]:
+        base = literal_tilde(base) or base
         if step.cwd is None and not base.startswith("/"):
             return []
         return projects_above(ctx.policy.canonical(base, step.cwd or "/"), worker.root, manifests)
