@@ -224,6 +224,7 @@ ROWS: list[str] = [
     # the hook process's own directory (the checkout, where a runtime starts it)
     '[cwd={MAIN}] S Bash cd "$D" && echo x > ~nosuchuser/x',
     '[cwd={MAIN}] S Bash cd "$D" && mytool ~nosuchuser/../../../README.md',
+    'S Bash npm --prefix "~/sub" install x',  # surfaces_for: a quoted `~` prefix is the directory `~` here, below {MAIN}
 ]
 
 
