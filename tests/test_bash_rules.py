@@ -2503,6 +2503,25 @@ STOP_33_ROWS = [
     ("sudo -u root make", "pass"),
     ("SHELL=./evil.sh flock l ls", "pass"),
     ("runuser -u nobody -- ls -l", "pass"),
+    # review 33c and h-ind33 (each wrote main for real): sudo's options after -s, a user from the agent's environment,
+    # `--` before the user, tmux's own commands that set the shell or its environment, unshare's short flags
+    ("echo 'touch {MAIN}/r' | sudo -s -u root", {"WG404"}),
+    ("echo 'touch {MAIN}/r' | sudo -su root", {"WG404"}),
+    ("echo 'touch {MAIN}/r' | sudo -i -u root", {"WG404"}),
+    ("echo 'touch {MAIN}/r' | su $USER", {"WG404"}),
+    ("echo 'touch {MAIN}/r' | su - $USER", {"WG404"}),
+    ("echo 'touch {MAIN}/r' | su -- root", {"WG404"}),
+    ("echo 'touch {MAIN}/r' | runuser -- root", {"WG404"}),
+    ("tmux -L r new -d \\; set -g default-command 'touch {MAIN}/t2' \\; new-window", {"WG404"}),
+    ("tmux -L r new -d \\; setenv -g PROMPT_COMMAND 'touch {MAIN}/t5' \\; neww", {"WG404"}),
+    ("unshare -mw{MAIN} rm -f x", {"WG401"}),
+    ("zsh -H", {"WG404"}),  # an IndexError (WG000) before
+    ("tmux new -d -e BASH_ENV=/dev/null make", "pass"),
+    ("su -- root -c ls", "pass"),
+    ("sudo -E make", "pass"),
+    ("su $USER -c make", "pass"),
+    ("tmux setenv FOO bar", "pass"),
+    ("unshare -m ls", "pass"),
     # phase 18's h-words33: bash expands `~` before parameters, so `~$E` looks up a user named `$E`, finds none and
     # leaves `~`: with E empty the word is the directory `~` where the program runs, not HOME
     ("E=; env -C {MAIN} mkdir -p ~$E/.claude/plans/x", {"WG401"}),

@@ -136,8 +136,8 @@ def _shell_code(command: ShellCommand) -> tuple[str, Word | None, str | None]:
     """For a shell: ("c", word, value) for `-c STRING`, ("file", …) for a script, ("stdin", None, None) otherwise;
     the value is None when it, or where it stands, is only known at run time (shell/invocation.py reads the line)."""
     invocation = read_invocation(command.name or "", command.values())
-    if invocation.at is None:
-        return (invocation.reads, None, None)
+    if invocation.at is None or invocation.at >= len(command.words):
+        return (invocation.reads, None, None)  # h-ind33: `zsh -H` named a word past the end (an IndexError, WG000)
     return (invocation.reads, command.words[invocation.at], command.values()[invocation.at] if invocation.known else None)
 
 
@@ -869,7 +869,9 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
             return [Violation(code="WG404", message=message, **base)]
     if name.lower() in WINDOWS_LAUNCHERS and (len(values) < 2 or values[1] not in WINDOWS_LAUNCHERS[name.lower()]):
         return [Violation(code="WG404", message=f"`{name}` runs a command in a shell or Linux distribution of its own (or reads one from its input), which worktree-guard cannot see; run the commands directly.", **base)]
-    if name in STDIN_SHELL_STARTERS and _starts_a_shell_reading_input(values, *STDIN_SHELL_STARTERS[name]) or name == "sudo" and _sudo_shell_reads_input(values):
+    # a word the agent's environment gave is an operand (`su $USER`: review 33c), never an option
+    operands_known = [v if v is not None or not inherited(w, command.state) else "\0inherited" for w, v in zip(command.words, values)]
+    if name in STDIN_SHELL_STARTERS and _starts_a_shell_reading_input(operands_known, *STDIN_SHELL_STARTERS[name]) or name == "sudo" and _sudo_shell_reads_input(values):
         return [Violation(code="WG404", message=f"`{name}` starts a shell that reads its commands from its input, which worktree-guard cannot see (a later write to that input reaches no hook); run the commands directly.", **base)]
     if name == "env" and (split := _env_split_string(values)) is not _NO_SPLIT and (split is None or _env_split_unread(split)):  # type: ignore[arg-type]
         shown = "a string only known at run time (or more than one string, each split where it stands)" if split is None else "characters env reads otherwise than the shell does (escapes, ${VAR}, # or an operator)"
@@ -1007,40 +1009,45 @@ def _runner_options(name: str, values: list[str | None]) -> tuple[bool, int]:
     longs, long_values, short_values, letters = _RUNNER_OPTIONS[name]
     permutes = name == "script"
     operand: int | None = None
+    shell = False
     i = 1
     while i < len(values):
         value = values[i]
         if value is None:
             return True, i
         if value == "--":
-            return False, operand if operand is not None else i + 1
+            return shell, operand if operand is not None else i + 1
         if not value.startswith("-") or value == "-":
             operand = i if operand is None else operand
             if not permutes:
-                return False, i
+                return shell, i
             i += 1
             continue
         i += 1
         if value.startswith("--"):
             option = _long_option(value, longs)
-            if option in _RUNNER_SHELL_LONGS:
-                return True, i
+            shell = shell or option in _RUNNER_SHELL_LONGS
             if option in long_values and "=" not in value:
                 i += 1
             continue
         for k, letter in enumerate(value[1:], start=1):
-            if letter in letters:
-                return True, i
+            shell = shell or letter in letters  # read on: `sudo -s -u root` has no command (review 33c)
             if letter in short_values:
                 i += 0 if value[k + 1:] else 1  # `-w3` holds its value, `-w 3` takes the next word
                 break
-    return False, operand if operand is not None else i
+    return shell, operand if operand is not None else i
 
 
 def _tmux_environment(values: list[str | None]) -> str | None:
     """The first `-e NAME=VALUE` tmux gives a new shell that makes it run unseen code (`SHELL_RUNNER_VARIABLES`, a
     `BASH_FUNC_…`), or a value only known at run time (review 33b: `tmux new -d -e BASH_ENV=./evil.sh ls`)."""
     for i, value in enumerate(values[1:], start=1):
+        if value in ("default-command", "default-shell"):
+            return value  # `set -g default-command CMD`, the command or shell each new window runs (review 33c)
+        if value in ("set-environment", "setenv"):
+            named = next((v for v in values[i + 1:] if v is None or not v.startswith("-")), "")
+            if named is None or named in SHELL_RUNNER_VARIABLES or named.startswith("BASH_FUNC_"):
+                return f"{value} {named or '<only known at run time>'}"
         if value is None or not value.startswith("-") or value.startswith("--"):
             continue
         at = next((k for k, letter in enumerate(value[1:], start=1) if letter in "ecfFnstxyl"), None)  # `-de X=1`
@@ -1049,7 +1056,9 @@ def _tmux_environment(values: list[str | None]) -> str | None:
         given = value[at + 1:] if value[at + 1:] else (values[i + 1] if i + 1 < len(values) else "")
         if given is None:
             return "<only known at run time>"
-        variable = given.partition("=")[0]
+        variable, _, assigned = given.partition("=")
+        if variable in (STARTUP_VARIABLE, "ENV") and assigned in ("", "/dev/null"):
+            continue  # reads nothing, as the same assignment before tmux (review 33c)
         if variable in SHELL_RUNNER_VARIABLES or variable.startswith("BASH_FUNC_"):
             return given
     return None
@@ -1199,6 +1208,23 @@ def _unseen_file(path: str, cwd: str | None) -> bool:
         return False  # missing: the shell fails to open it
 
 
+def _su_operands(words: list[str | None], value_options: frozenset[str]) -> tuple[int, list[str]]:
+    """su's operands among its words before `--` (not `-`, not an option's value), and how many words were read."""
+    operands: list[str] = []
+    skip = False
+    for value in words:
+        if skip or value is None:
+            skip = False
+            continue
+        if value == "-" or not value.startswith("-"):
+            if value != "-":
+                operands.append(value)
+            continue
+        name = value.partition("=")[0]
+        skip = "=" not in value and (name in value_options or (not value.startswith("--") and any("-" + letter in value_options for letter in value[-1:]) and len(value) == 2))
+    return len(words), operands
+
+
 def _short_code(value: str) -> bool:
     """A cluster of su's short flags that holds `-c` or `-C` (`su -lc CMD`); a value option before them ends it."""
     if not value.startswith("-") or value.startswith("--"):
@@ -1239,7 +1265,12 @@ def _starts_a_shell_reading_input(values: list[str | None], command_options: fro
         # su starts a shell that reads its input, whatever operands it has
         words = _su_words(values)
         before_dashes = words[1:words.index("--")] if "--" in words else words[1:]
-        return not ("--" in words[:-1] or any(v is None or v in command_options or v.startswith(("--command=", "--session-command=")) or _short_code(v) for v in before_dashes))
+        if any(v is None or v in command_options or v.startswith(("--command=", "--session-command=")) or _short_code(v) for v in before_dashes):
+            return False
+        # after `--`, the user comes first when none came before (`su -- root`: review 33c), then the shell's words
+        after = words[words.index("--") + 1:] if "--" in words else []
+        _, users = _su_operands(before_dashes, value_options)
+        return len(after) <= (0 if users else 1)
     if any(v is None for v in values[1:]):
         return True
     return len(values) - end <= before

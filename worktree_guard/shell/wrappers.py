@@ -96,7 +96,7 @@ BUILTIN_WRAPPERS: dict[str, Wrapper] = {
     **{alias: Wrapper() for alias in ("linux32", "linux64", "i386", "i686", "x86_64", "uname26")},
     "unshare": Wrapper(
         value_options=_f("-S", "--setuid", "-G", "--setgid", "--propagation", "--setgroups", "--map-user", "--map-group", "--map-users", "--map-groups", "--monotonic", "--boottime", "-w", "--wd", "-R", "--root"),  # --kill-child takes a value only after `=` (review 33b)
-        optional_value=_NS,
+        optional_value=_f("--mount", "--uts", "--ipc", "--net", "--pid", "--user", "--cgroup", "--time"),  # its short ones are flags: `-mw DIR` is -m -w DIR (h-ind33)
         chdir=_f("-w", "--wd"),
         new_root=_f("-R", "--root"),
     ),
