@@ -210,6 +210,67 @@ ROWS: list[str] = [
     "PS1=x bash -i -c ls",
     'PS1="$X" bash -i -c ls',
     "ZDOTDIR= zsh -c ls",
+    # _login_by_exec: exec's options before a shell with HOME changed (`-l`, `-a NAME` a login shell's or not,
+    # attached or not, only known at run time; `-c`, `--`, `-`; an exec that came out of an expansion)
+    'HOME=/tmp/h exec -l bash -c ls',
+    'HOME=/tmp/h exec bash -c ls',
+    'HOME=/tmp/h exec -a -bash bash -c ls',
+    'HOME=/tmp/h exec -a x bash -c ls',
+    'HOME=/tmp/h exec -a-bash bash -c ls',
+    'HOME=/tmp/h exec -ax bash -c ls',
+    'HOME=/tmp/h exec -a "$N" bash -c ls',
+    'HOME=/tmp/h exec "$O" bash -c ls',
+    'HOME=/tmp/h exec -- bash -c ls',
+    'HOME=/tmp/h exec - bash -c ls',
+    'HOME=/tmp/h exec -c bash -c ls',
+    'HOME=/tmp/h exec -cl bash -c ls',
+    'HOME=/tmp/h exec -a x -l bash -c ls',
+    'HOME=/tmp/h exec -ax -l bash -c ls',
+    'HOME=/tmp/h exec -ca -bash bash -c ls',
+    'HOME=/tmp/h exec -ca x -l bash -c ls',
+    'HOME=/tmp/h exec -a l bash -c ls',
+    'HOME=/tmp/h exec -al bash -c ls',
+    'HOME=/tmp/h exec -c -- -l bash -c ls',
+    'E=exec; HOME=/tmp/h $E -l bash -c ls',
+    'E=exec; HOME=/tmp/h $E bash -c ls',
+    'HOME=/tmp/h command exec -l bash -c ls',
+    # _read_otherwise: history expansion in what bash reads from its input, and `#` once interactive comments may be off
+    "bash <<'E'\nset -H\necho x\nrm -f !$\nE",
+    'bash -H <<E\nrm !$\nE',
+    "rbash -H <<< 'rm !$'",
+    "sh -H <<< 'rm !$'",
+    "bash -H <<< 'rm !$'",
+    "bash <<< 'rm !$'",
+    "SHELLOPTS=history bash <<< 'rm !$'",
+    "histchars=x bash -H <<< 'ls'",
+    "histchars=x bash <<< 'ls'",
+    "bash -o history <<< 'ls ^a^b^'",
+    "bash -H <<< '^a^b^'",
+    "bash -H <<< 'x\n ^a^b'",
+    "bash -H <<< 'x ^a^b'",
+    "bash <<< 'histchars=@; set -H'",
+    "bash <<< 'shopt -o history; rm !$'",
+    "bash <<< 'set -o history; rm !$'",
+    "bash <<< 'set -eH; rm !$'",
+    "bash -i <<< 'ls'",
+    "bash -i <<< 'rm !$'",
+    "bash -i <<< 'set +o interactive-comments; # x'",
+    "bash -i -c 'shopt -u interactive_comments; # rm'",
+    "bash -i -c 'ls # x'",
+    "bash -c 'ls # x'",
+    "bash -i <<< '# x'",
+    "dash -H <<< 'rm !$'",
+    "zsh -H <<< 'rm !$'",  # raises IndexError in _shell_code (docs/testing.md, phase 18): the hook refuses it
+    "bash -xo history <<< 'rm !$'",
+    "bash +o history <<< 'rm !$'",
+    "bash '-o' history <<< 'rm !$'",
+    "bash --verbose <<< 'rm !$'",
+    "bash -s <<< 'rm !$'",
+    'bash -H <<< "$X"',
+    "bash -c 'rm !$' -H",
+    "bash -H -c 'rm !$'",
+    "bash -i -c 'set -o x; # y'",
+    "bash -i <<< 'shopt -u x; #y'",
     "unshare -mw{MAIN} rm -f x",
     "su root -s -c 'rm -f {MAIN}/x'",
     "su root -l \"$X\" -c 'rm -f {MAIN}/x'",
@@ -245,7 +306,10 @@ def reading(repo, command: str) -> dict:
         filled = filled.replace(name, str(path))
     call = to_tool_call(subagent_payload(repo, "Bash", {"command": filled, "description": "test"}))
     ctx = build_context(call, pm=plugins())
-    verdict = decide(call, ctx)
+    try:
+        verdict = decide(call, ctx)
+    except Exception as error:  # the hook refuses such a call (WG000); phase 18 found one: `zsh -H <<< …`
+        return {"raises": type(error).__name__}
     records, others = [], []
     for v in verdict.violations:
         if v.rule != "indirection":
