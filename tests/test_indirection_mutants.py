@@ -7,7 +7,7 @@ STDIN_SHELL_STARTERS). The world is tests/test_git_rule_mutants.py's (W a linked
 {MAIN}, a sibling agent's worktree {SIB}, a worktree {OUT} outside it, {BASE} the directory holding them, `to-main` a
 link in W to {MAIN}, `to-ssl` one to /etc/ssl), built once; each row is judged through the engine in this process.
 Its reading is every code of the verdict, the indirection rule's records whole (code, message, path fields, the span:
-`ALL` or its offsets), and every other rule's records as (rule, code, path): what the rule's unwrapping of a wrapper
+`ALL` or its offsets), and every other rule's records as (rule, code, path, span): what the rule's unwrapping of a wrapper
 (`env -C`, `sudo`, `xargs`, `find -exec`, …) hands the other rules shows there.
 
 `indirection_readings.json` holds the readings: under "harvested", the Bash commands of the shell and rule tests at
@@ -271,6 +271,24 @@ ROWS: list[str] = [
     "bash -H -c 'rm !$'",
     "bash -i -c 'set -o x; # y'",
     "bash -i <<< 'shopt -u x; #y'",
+    "HOME=/tmp/h exec -a bash",  # -a's value is the last word: no shell follows
+    "HOME=/tmp/h exec -ca bash",
+    "HOME=/tmp/h exec bash -c ls xl",  # the shell's own words are no exec options
+    "bash -o history <<< 'rm !$'",
+    "bash -o vi <<< 'rm !$'",
+    "bash -xo vi <<< 'rm !$'",
+    "SHELLOPTS= bash <<< 'rm !$'",  # SHELLOPTS set, even empty
+    "bash -H <<E\nrm !$",  # a heredoc with no end
+    "bash -H <<-E\n\trm !$\n\tE",
+    "bash <<< 'rm -f {MAIN}/x'",  # the here-string's code: where it starts in the command
+    "bash <<E\nrm -f {MAIN}/x\nE",
+    "BASH_ALIASES[a[0]]=x true",
+    "BASH_CMDS[ls]=/bin/rm ls",
+    # _skip_options: a long option that takes a value, last; an optional value attached
+    "env --chdir", "env --unset", "xargs --arg-file", "env -C", "sudo -u",
+    "ls | xargs -iZ sh -c Z",
+    "ls | xargs -i sh -c {}",
+    "ls | xargs --replace=Z sh -c Z",
     "unshare -mw{MAIN} rm -f x",
     "su root -s -c 'rm -f {MAIN}/x'",
     "su root -l \"$X\" -c 'rm -f {MAIN}/x'",
@@ -313,7 +331,7 @@ def reading(repo, command: str) -> dict:
     records, others = [], []
     for v in verdict.violations:
         if v.rule != "indirection":
-            others.append([v.rule, v.code, unfill(str(v.path)) if v.path else None])
+            others.append([v.rule, v.code, unfill(str(v.path)) if v.path else None, "ALL" if v.span == (0, len(filled)) else list(v.span) if v.span else None])
             continue
         fields = {k: unfill(str(x)) for k, x in v.model_dump(exclude_none=True).items() if k in ("path", "resolved", "shared_root", "suggestion", "tool", "severity", "worktree_root")}
         covered = "ALL" if v.span == (0, len(filled)) else list(v.span) if v.span else None
