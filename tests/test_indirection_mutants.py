@@ -1,0 +1,387 @@
+"""Every reading the indirection rule makes, pinned whole and called in this process (issue 13, phase 18,
+`rules/indirection`).
+
+Phase 8 measured rules/indirection.py only in part (624 of its 1,836 mutants never ran), and the module has grown a lot
+since (review 33a: `_startup_for_any_program`, `_runs_shell_variable`, `_sudo_shell_reads_input`, `_wrapper_options`,
+STDIN_SHELL_STARTERS). The world is tests/test_git_rule_mutants.py's (W a linked worktree inside the main checkout
+{MAIN}, a sibling agent's worktree {SIB}, a worktree {OUT} outside it, {BASE} the directory holding them, `to-main` a
+link in W to {MAIN}, `to-ssl` one to /etc/ssl), built once; each row is judged through the engine in this process.
+Its reading is every code of the verdict, the indirection rule's records whole (code, message, path fields, the span:
+`ALL` or its offsets), and every other rule's records as (rule, code, path, span): what the rule's unwrapping of a wrapper
+(`env -C`, `sudo`, `xargs`, `find -exec`, …) hands the other rules shows there.
+
+`indirection_readings.json` holds the readings: under "harvested", the Bash commands of the shell and rule tests at
+phase 18 that name something this rule reads (a wrapper, a shell, a startup variable, a computed word); under "rows",
+ROWS below, added for the mutants those left alive. A change of a reading is a change of what the guard decides, to
+be read in the diff of the JSON file, which `python -m tests.test_indirection_mutants --write` rewrites (with a JSON
+list of commands as its next argument, it takes those as the harvested ones).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from tests.test_git_rule_mutants import OUTSIDE_HOME, make_world, world_environment
+
+READINGS = Path(__file__).with_name("indirection_readings.json")
+
+# Rows added in phase 18 for the mutants the harvested commands left alive (the mutant each kills in docs/testing.md).
+ROWS: list[str] = [
+    # _startup_for_any_program: a bash function exported through the environment, to a program or a builtin
+    "env 'BASH_FUNC_ls%%=() { rm -rf {MAIN}; }' bash -c ls",
+    "BASH_FUNC_x%%='() { :; }' ./run.sh",
+    "BASH_FUNC_x%%=1 echo hi",
+    "X_BASH_FUNC_x=1 ./run.sh",
+    # BASH_ENV for any program that is no shell, builtin or function; "" and /dev/null pass
+    "BASH_ENV=./evil.sh ./run.sh",
+    "BASH_ENV= ./run.sh",
+    "BASH_ENV=/dev/null ./run.sh",
+    'BASH_ENV="$X" ./run.sh',
+    "ENV=./x ./run.sh",
+    "ZDOTDIR=./x ./run.sh",
+    "BASH_ENV=x echo hi",
+    "f(){ :; }; BASH_ENV=x f",
+    "enable -n echo; BASH_ENV=x echo hi",
+    # a $SHELL runner: SHELL (a system shell passes), BASH_ENV, ENV, ZDOTDIR, HOME (the agent's own passes)
+    "SHELL=./evil.sh script -qc ls",
+    "SHELL=/bin/bash script -qc ls",
+    "SHELL=/usr/bin/zsh script -qc ls",
+    "SHELL=/bin/python3 script -qc ls",
+    "SHELL=/tmp/bash script -qc ls",
+    'SHELL="$X" script -qc ls',
+    "SHELL=./evil.sh script -q /dev/null",
+    "ZDOTDIR=/tmp/z tmux new ls",
+    "HOME=/tmp/h tmux new ls",
+    "HOME=/opt/wg-test-home tmux new ls",
+    'HOME="$H" tmux new ls',
+    "ENV= su root -c ls",
+    "ENV=/dev/null su -c ls",
+    "ENV=x su -c ls",
+    "BASH_ENV=/dev/null flock l -c ls",
+    "BASH_ENV= flock l -c ls",
+    "BASH_ENV=x flock l -c ls",
+    "ENV=x flock l true",
+    'read -r "$N"; flock l -c ls',
+    'read -r "$N"; flock l true',
+    'read -r "$N"; ./run.sh',
+    # _runs_shell_variable: flock
+    "SHELL=./e flock l true",
+    "SHELL=./e flock l -c ls",
+    "SHELL=./e flock -w 3 l -c ls",
+    "SHELL=./e flock -w3 l -c ls",
+    "SHELL=./e flock -w c l ls",
+    "SHELL=./e flock -E 3 l ls",
+    "SHELL=./e flock -x l ls",
+    "SHELL=./e flock -xc ls l",
+    "SHELL=./e flock l --command ls",
+    "SHELL=./e flock l --command=ls",
+    "SHELL=./e flock --command=ls l",
+    "SHELL=./e flock --command ls l",
+    "SHELL=./e flock -- l -c ls",
+    "SHELL=./e flock l",
+    'SHELL=./e flock l "$X"',
+    'SHELL=./e flock "$X" l',
+    "SHELL=./e flock --nonblock l ls",
+    # sudo
+    "SHELL=./e sudo -n true",
+    "SHELL=./e sudo -s true",
+    "SHELL=./e sudo -i true",
+    "SHELL=./e sudo -ns true",
+    "SHELL=./e sudo --shell true",
+    "SHELL=./e sudo --login true",
+    "SHELL=./e sudo --login=x true",
+    "SHELL=./e sudo --user=x true",
+    "SHELL=./e sudo -u s true",
+    "SHELL=./e sudo -u i -- true",
+    "SHELL=./e sudo -us true",
+    "SHELL=./e sudo -su x true",
+    "SHELL=./e sudo -nu s true",
+    "SHELL=./e sudo -nus true",
+    'SHELL=./e sudo "$X" true',
+    "SHELL=./e sudo -- true",
+    "SHELL=./e sudo -- -s",
+    "SHELL=./e sudo --other true",
+    "SHELL=./e sudo -n",
+    # entr, script, and the ones that always do
+    "SHELL=./e entr -s ls",
+    "SHELL=./e entr ls",
+    "SHELL=./e entr -r ls",
+    "SHELL=./e entr -rs ls",
+    "SHELL=./e script -c ls",
+    "SHELL=./e script -q -c ls",
+    "SHELL=./e script --command ls",
+    "SHELL=./e script --command=ls",
+    "SHELL=./e script -E auto -c ls",
+    "SHELL=./e script -E c x.log",
+    "SHELL=./e script -Ec x.log",
+    "SHELL=./e script -c",
+    "SHELL=./e screen ls",
+    "SHELL=./e su -c ls",
+    "SHELL=./e runuser -u x ls",
+    "SHELL=./e tmux ls",
+    # _sudo_shell_reads_input
+    "sudo -s", "sudo -i", "sudo -s ls", "sudo -u root -s", "sudo -s -u root", 'sudo -s "$X"', "sudo -n", "sudo --login",
+    "sudo --shell", "sudo -s --", "sudo -s -- ls", "sudo -u", "sudo -su root",
+    # _starts_a_shell_reading_input: each starter with and without a command, an operand, a word only known at run time
+    "unshare", "unshare -r", "unshare -r ls", "unshare -S 0", "unshare -S 0 ls", "unshare --help", 'unshare "$X"',
+    "nsenter -t 1", "nsenter -t 1 ls", "nsenter --target 1 -m", "nsenter -V",
+    "su", "su -", "su root", "su - root", "su - root -c ls", "su root -c ls", "su root script.sh", "su -s /bin/sh root",
+    "su -c ls root", "su -c ls", 'su "$U"', "su - root x", "su root -- -c ls", "su --help",
+    "runuser -u x", "runuser -u x -- ls", "runuser root", "runuser -l root -c ls",
+    "sg grp", "sg grp ls", "sg grp -c ls", "sg -c ls grp", "sg", 'sg grp "$X" ls',
+    "newgrp", "newgrp grp", "newgrp - grp", "newgrp grp x", "newgrp -h",
+    "script -c ls", "script x.log", "script -q x.log", "script -p x", "script -E auto", "script x.log ls", "script -V",
+    'script "$X"', "script -q -- x.log",
+    # _wrapper_options: su's options after the user, and the shell's words after --
+    "su root -c 'rm -rf {MAIN}'",
+    "su - root -c 'rm -rf {MAIN}'",
+    "su root -- -c 'rm -rf {MAIN}'",
+    "su root -- x -c 'rm -rf {MAIN}'",
+    "su root -- -c",
+    "su root -s /bin/sh -c 'rm {MAIN}/x'",
+    "su root -c 'rm {MAIN}/x' -s /bin/sh",
+    'su root "$X"',
+    'su root "$X" -c ls',
+    "su root --command='rm {MAIN}/x'",
+    'su root -c "$X"',
+    "runuser root -c 'rm {MAIN}/x'",
+    "su root -lc 'rm {MAIN}/x'",
+    "su root -w X -c 'rm {MAIN}/x'",
+    "su root - -c 'rm {MAIN}/x'",
+    "su -c 'rm {MAIN}/x' root",
+    "su -c 'rm {MAIN}/x' -- root",
+    "sudo su root -c 'rm {MAIN}/x'",
+    # _wrapper_options: an optional-value option takes the rest of its cluster (`unshare -mw<dir>`: -m's value, no -w);
+    # a value option after su's user takes the next word even when it starts with `-`; a word only known at run time
+    # after an option ends the options there
+    # _startup_for_any_program: a system SHELL, or an empty BASH_ENV, goes on to the next variable
+    "SHELL=/bin/bash BASH_ENV=x script -qc ls",
+    "BASH_ENV= ENV=x su -c ls",
+    "BASH_ENV=/dev/null ZDOTDIR=x tmux new ls",
+    # _runs_shell_variable: each program's letters, and its options that take a value (with an X, or a case, that
+    # none of them has); a cluster ending in a value option; flock's `--` before its lock file; sudo's long options
+    "SHELL=./e script -X x.log",
+    "SHELL=./e flock -X l ls",
+    "SHELL=./e sudo -X true",
+    "SHELL=./e entr -X ls",
+    "SHELL=./e flock -X -c l ls",
+    "SHELL=./e flock -E 1 l -c ls",
+    "SHELL=./e sudo -X -s true",
+    "SHELL=./e sudo -C 3 -s true",
+    "SHELL=./e sudo -u x -s true",
+    "SHELL=./e script -X -c ls",
+    "SHELL=./e script -m x -c ls",
+    "SHELL=./e entr -X -s ls",
+    "SHELL=./e flock -xw 3 l -c ls",
+    "SHELL=./e flock -- -c ls",
+    "SHELL=./e sudo --user x -s true",
+    # _startup_file: a startup file only known at run time; a changed HOME for each shell and its options
+    'bash --rcfile "$F" -c ls',
+    'bash --init-file "$F" -i',
+    "HOME=/tmp/h zsh -f -c ls",
+    "HOME=/tmp/h yash -i -c ls",
+    "HOME=/tmp/h ksh -il -c ls",
+    "HOME=/tmp/h mksh -i -c ls",
+    "HOME=/tmp/h bash -i --norc -c ls",
+    "HOME=/tmp/h bash -l --noprofile -c ls",
+    "HOME=/tmp/h sh -l -c ls",
+    "ZDOTDIR=/tmp/z zsh -c ls",
+    "ZDOTDIR=/tmp/z zsh -f -c ls",
+    "su root -l \"$X\" --command='rm -f {MAIN}/x'",  # the words after one only known at run time are the shell's
+    # fail-opens found in phase 18 (docs/testing.md), pinned as the code reads them now: a long option's value in
+    # its own word (flock --timeout, script --echo, sudo --user) read as the command or lock file; unshare's short
+    # -m takes no value (util-linux reads `-mw<dir>` as -m -w <dir>)
+    "SHELL=./e flock --timeout 3 l -c ls",
+    "SHELL=./e script --echo auto -qc ls /dev/null",
+    "SHELL=./e sudo --prompt p -s true",
+    # _startup_file: each spelling with `=`, a value holding `=`, zsh's --no-rcs, PROMPT_COMMAND and PS1 of an
+    # interactive shell, an empty ZDOTDIR
+    "bash --init-file=/tmp/x -i",
+    "bash --rcfile=a=b -i",
+    "bash --rcfile=x=/dev/null -i",
+    "bash --rcfile=/dev/null -i",
+    "HOME=/tmp/h zsh --no-rcs -c ls",
+    "PROMPT_COMMAND= bash -i -c ls",
+    "PROMPT_COMMAND=x bash -i -c ls",
+    "PS1='$(date)' bash -i -c ls",
+    "PS1=x bash -i -c ls",
+    'PS1="$X" bash -i -c ls',
+    "ZDOTDIR= zsh -c ls",
+    # _login_by_exec: exec's options before a shell with HOME changed (`-l`, `-a NAME` a login shell's or not,
+    # attached or not, only known at run time; `-c`, `--`, `-`; an exec that came out of an expansion)
+    'HOME=/tmp/h exec -l bash -c ls',
+    'HOME=/tmp/h exec bash -c ls',
+    'HOME=/tmp/h exec -a -bash bash -c ls',
+    'HOME=/tmp/h exec -a x bash -c ls',
+    'HOME=/tmp/h exec -a-bash bash -c ls',
+    'HOME=/tmp/h exec -ax bash -c ls',
+    'HOME=/tmp/h exec -a "$N" bash -c ls',
+    'HOME=/tmp/h exec "$O" bash -c ls',
+    'HOME=/tmp/h exec -- bash -c ls',
+    'HOME=/tmp/h exec - bash -c ls',
+    'HOME=/tmp/h exec -c bash -c ls',
+    'HOME=/tmp/h exec -cl bash -c ls',
+    'HOME=/tmp/h exec -a x -l bash -c ls',
+    'HOME=/tmp/h exec -ax -l bash -c ls',
+    'HOME=/tmp/h exec -ca -bash bash -c ls',
+    'HOME=/tmp/h exec -ca x -l bash -c ls',
+    'HOME=/tmp/h exec -a l bash -c ls',
+    'HOME=/tmp/h exec -al bash -c ls',
+    'HOME=/tmp/h exec -c -- -l bash -c ls',
+    'E=exec; HOME=/tmp/h $E -l bash -c ls',
+    'E=exec; HOME=/tmp/h $E bash -c ls',
+    'HOME=/tmp/h command exec -l bash -c ls',
+    # _read_otherwise: history expansion in what bash reads from its input, and `#` once interactive comments may be off
+    "bash <<'E'\nset -H\necho x\nrm -f !$\nE",
+    'bash -H <<E\nrm !$\nE',
+    "rbash -H <<< 'rm !$'",
+    "sh -H <<< 'rm !$'",
+    "bash -H <<< 'rm !$'",
+    "bash <<< 'rm !$'",
+    "SHELLOPTS=history bash <<< 'rm !$'",
+    "histchars=x bash -H <<< 'ls'",
+    "histchars=x bash <<< 'ls'",
+    "bash -o history <<< 'ls ^a^b^'",
+    "bash -H <<< '^a^b^'",
+    "bash -H <<< 'x\n ^a^b'",
+    "bash -H <<< 'x ^a^b'",
+    "bash <<< 'histchars=@; set -H'",
+    "bash <<< 'shopt -o history; rm !$'",
+    "bash <<< 'set -o history; rm !$'",
+    "bash <<< 'set -eH; rm !$'",
+    "bash -i <<< 'ls'",
+    "bash -i <<< 'rm !$'",
+    "bash -i <<< 'set +o interactive-comments; # x'",
+    "bash -i -c 'shopt -u interactive_comments; # rm'",
+    "bash -i -c 'ls # x'",
+    "bash -c 'ls # x'",
+    "bash -i <<< '# x'",
+    "dash -H <<< 'rm !$'",
+    "zsh -H <<< 'rm !$'",  # raises IndexError in _shell_code (docs/testing.md, phase 18): the hook refuses it
+    "bash -xo history <<< 'rm !$'",
+    "bash +o history <<< 'rm !$'",
+    "bash '-o' history <<< 'rm !$'",
+    "bash --verbose <<< 'rm !$'",
+    "bash -s <<< 'rm !$'",
+    'bash -H <<< "$X"',
+    "bash -c 'rm !$' -H",
+    "bash -H -c 'rm !$'",
+    "bash -i -c 'set -o x; # y'",
+    "bash -i <<< 'shopt -u x; #y'",
+    "HOME=/tmp/h exec -a bash",  # -a's value is the last word: no shell follows
+    "HOME=/tmp/h exec -ca bash",
+    "HOME=/tmp/h exec bash -c ls xl",  # the shell's own words are no exec options
+    "bash -o history <<< 'rm !$'",
+    "bash -o vi <<< 'rm !$'",
+    "bash -xo vi <<< 'rm !$'",
+    "SHELLOPTS= bash <<< 'rm !$'",  # SHELLOPTS set, even empty
+    "bash -H <<E\nrm !$",  # a heredoc with no end
+    "bash -H <<-E\n\trm !$\n\tE",
+    "bash <<< 'rm -f {MAIN}/x'",  # the here-string's code: where it starts in the command
+    "bash <<E\nrm -f {MAIN}/x\nE",
+    "BASH_ALIASES[a[0]]=x true",
+    "BASH_CMDS[ls]=/bin/rm ls",
+    # _skip_options: a long option that takes a value, last; an optional value attached
+    "env --chdir", "env --unset", "xargs --arg-file", "env -C", "sudo -u",
+    "ls | xargs -iZ sh -c Z",
+    "ls | xargs -i sh -c {}",
+    "ls | xargs --replace=Z sh -c Z",
+    "unshare -mw{MAIN} rm -f x",
+    "su root -s -c 'rm -f {MAIN}/x'",
+    "su root -l \"$X\" -c 'rm -f {MAIN}/x'",
+]
+
+_PM = None
+
+
+def plugins():
+    global _PM
+    if _PM is None:
+        from worktree_guard.plugins import plugin_manager
+
+        _PM = plugin_manager()
+    return _PM
+
+
+def reading(repo, command: str) -> dict:
+    """What the guard decides for `command` run in W: every code, the indirection rule's records, the others' paths."""
+    from tests.helpers import subagent_payload
+    from worktree_guard.engine import build_context, decide
+    from worktree_guard.runtimes.claude_code import to_tool_call
+
+    names = (("{W}", repo.worktree), ("{SIB}", repo.sibling), ("{OUT}", repo.outside), ("{MAIN}", repo.main), ("{BASE}", repo.base))
+
+    def unfill(text: str) -> str:
+        for name, path in names:
+            text = text.replace(str(path), name)
+        return text
+
+    filled = command
+    for name, path in reversed(names):
+        filled = filled.replace(name, str(path))
+    call = to_tool_call(subagent_payload(repo, "Bash", {"command": filled, "description": "test"}))
+    ctx = build_context(call, pm=plugins())
+    try:
+        verdict = decide(call, ctx)
+    except Exception as error:  # the hook refuses such a call (WG000); phase 18 found one: `zsh -H <<< …`
+        return {"raises": type(error).__name__}
+    records, others = [], []
+    for v in verdict.violations:
+        if v.rule != "indirection":
+            others.append([v.rule, v.code, unfill(str(v.path)) if v.path else None, "ALL" if v.span == (0, len(filled)) else list(v.span) if v.span else None])
+            continue
+        fields = {k: unfill(str(x)) for k, x in v.model_dump(exclude_none=True).items() if k in ("path", "resolved", "shared_root", "suggestion", "tool", "severity", "worktree_root")}
+        covered = "ALL" if v.span == (0, len(filled)) else list(v.span) if v.span else None
+        records.append([v.code, unfill(v.message), fields, covered])
+    out: dict = {"codes": sorted({v.code for v in verdict.violations})}
+    if records:
+        out["indirection"] = records
+    if others:
+        out["others"] = others
+    return out
+
+
+def all_commands(saved: dict | None) -> dict[str, list[str]]:
+    harvested = list((saved or {}).get("harvested", {}))
+    return {"harvested": harvested, "rows": list(dict.fromkeys(ROWS))}
+
+
+def readings(repo, commands: dict[str, list[str]]) -> dict:
+    with world_environment():
+        return {part: {c: reading(repo, c) for c in rows} for part, rows in commands.items()}
+
+
+def test_every_reading_of_the_indirection_rule(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("HOME", OUTSIDE_HOME)
+    monkeypatch.delenv("TMPDIR", raising=False)
+    monkeypatch.delenv("CDPATH", raising=False)
+    saved = json.loads(READINGS.read_text())
+    commands = all_commands(saved)
+    assert set(commands["rows"]) == set(saved["rows"]), "rows and readings differ: run with --write"
+    repo = make_world(tmp_path)
+    for part, rows in commands.items():
+        for command in rows:
+            assert reading(repo, command) == saved[part][command], command
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--write"]:
+    import tempfile
+
+    saved = json.loads(READINGS.read_text()) if READINGS.exists() else {}
+    if sys.argv[2:]:
+        saved["harvested"] = dict.fromkeys(json.loads(Path(sys.argv[2]).read_text()))
+    from tests.helpers import isolated_environment
+
+    with tempfile.TemporaryDirectory(dir=os.environ.get("WG_SCRATCH")) as scratch, isolated_environment(Path(scratch) / "test-home"):
+        os.environ["WT_GUARD_DAEMON"] = "0"  # as tests/conftest.py has it
+        repo = make_world(Path(scratch))
+        got = readings(repo, all_commands(saved))
+    parts = []
+    for part, values in got.items():
+        lines = [f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}" for k, v in values.items()]
+        parts.append(f' "{part}": {{\n' + ",\n".join(lines) + "\n }")
+    READINGS.write_text("{\n" + ",\n".join(parts) + "\n}\n")
+    print(f"{sum(len(v) for v in got.values())} readings written to {READINGS}")
