@@ -462,3 +462,29 @@ def test_prune_keeps_a_record_exactly_as_old_as_the_history(tmp_path) -> None:
     )
     reg._prune(w, now)
     assert set(w.dispatches) == {"kept"} and set(w.agents) == {"kept"}
+
+
+# --- phase 18: after stop 33's changes (runtime_owned, linked_checkout, the nested rule) -----------------------------
+
+
+def _ignored_claude(tmp_path):
+    """A real repository whose `.claude/` is ignored, with the runtime's two real linked worktrees below
+    `.claude/worktrees/` (make_repo's): what the stop sees as one `!!` entry, `.claude/`."""
+    from tests.helpers import git, make_repo
+
+    repo = make_repo(tmp_path / "w")
+    (repo.main / ".gitignore").write_text(".claude/\n")
+    git("add", ".gitignore", cwd=repo.main)
+    git("commit", "-q", "-m", "ignore .claude", cwd=repo.main)
+    return repo, str(repo.main)
+
+
+def test_an_ignored_claude_directory_s_fingerprint_counts_a_worker_s_file_beside_the_runtime_s_worktrees(tmp_path) -> None:
+    """Kills tree_fingerprint 16 (runtime_owned(None, …): a file directly below .claude/worktrees/ raised)."""
+    repo, root = _ignored_claude(tmp_path)
+    before = snaps.fingerprint_of(root, ".claude/")
+    (repo.worktree / "mine.txt").write_text("in its own checkout")  # a linked checkout: not .claude/'s content
+    (repo.main / ".claude" / "settings.local.json").write_text("{}")  # the runtime's file
+    assert snaps.fingerprint_of(root, ".claude/") == before
+    (repo.main / ".claude" / "worktrees" / "notes.txt").write_text("a worker's")
+    assert snaps.fingerprint_of(root, ".claude/") != before
