@@ -488,3 +488,15 @@ def test_an_ignored_claude_directory_s_fingerprint_counts_a_worker_s_file_beside
     assert snaps.fingerprint_of(root, ".claude/") == before
     (repo.main / ".claude" / "worktrees" / "notes.txt").write_text("a worker's")
     assert snaps.fingerprint_of(root, ".claude/") != before
+
+
+def test_runtime_owned_matches_the_runtime_s_file_by_its_whole_name(tmp_path) -> None:
+    """Kills runtime_owned 2 (rstrip(None): `settings.local.json ` was the runtime's) and 4 (rstrip("XX/XX"):
+    `settings.local.jsonX` was). Names git lists for files a worker wrote beside the runtime's."""
+    repo, root = _ignored_claude(tmp_path)
+    assert snaps.runtime_owned(root, ".claude/settings.local.json")
+    for name in (".claude/settings.local.json ", ".claude/settings.local.jsonX", ".claude/settings.local.json\t"):
+        (repo.main / name).write_text("a worker's")
+        assert not snaps.runtime_owned(root, name), repr(name)
+    wt = os.path.relpath(repo.worktree, root)
+    assert snaps.runtime_owned(root, f"{wt}/deep/er/f") and snaps.runtime_owned(root, f"{wt}/")
