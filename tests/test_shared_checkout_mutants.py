@@ -500,3 +500,21 @@ def test_runtime_owned_matches_the_runtime_s_file_by_its_whole_name(tmp_path) ->
         assert not snaps.runtime_owned(root, name), repr(name)
     wt = os.path.relpath(repo.worktree, root)
     assert snaps.runtime_owned(root, f"{wt}/deep/er/f") and snaps.runtime_owned(root, f"{wt}/")
+
+
+def test_linked_checkout_reads_the_first_4096_bytes_of_dot_git_and_a_gitdir_relative_to_the_checkout(tmp_path) -> None:
+    """Kills linked_checkout 21 and 22 (read(None), read(4097): a word past the 4096th byte was read into the
+    gitdir's name) and 31 (a relative gitdir was read from the process's directory, not the checkout's). The
+    runtime's real worktree (make_repo's), its `.git` file rewritten the ways git reads it."""
+    repo, root = _ignored_claude(tmp_path)
+    dot_git = repo.worktree / ".git"
+    line = dot_git.read_bytes().rstrip(b"\n")
+    gitdir = line[len(b"gitdir: "):].decode()
+    assert snaps.linked_checkout(str(repo.worktree))
+    dot_git.write_bytes(line + b" " * (4096 - len(line)) + b"x")  # the x is the 4097th byte: never read
+    assert snaps.linked_checkout(str(repo.worktree))
+    dot_git.write_bytes(line + b" " * (4095 - len(line)) + b"x")  # the 4096th: read, and no gitdir is named so
+    assert not snaps.linked_checkout(str(repo.worktree))
+    dot_git.write_text(f"gitdir: {os.path.relpath(gitdir, repo.worktree)}\n")  # relative to the checkout, as git reads it
+    assert snaps.linked_checkout(str(repo.worktree))
+    assert snaps.runtime_owned(root, f"{os.path.relpath(repo.worktree, root)}/f")
