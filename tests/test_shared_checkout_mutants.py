@@ -518,3 +518,25 @@ def test_linked_checkout_reads_the_first_4096_bytes_of_dot_git_and_a_gitdir_rela
     dot_git.write_text(f"gitdir: {os.path.relpath(gitdir, repo.worktree)}\n")  # relative to the checkout, as git reads it
     assert snaps.linked_checkout(str(repo.worktree))
     assert snaps.runtime_owned(root, f"{os.path.relpath(repo.worktree, root)}/f")
+
+
+def test_linked_checkout_reads_its_gitdir_file_as_bytes_up_to_4096_of_them(tmp_path) -> None:
+    """Kills linked_checkout 38 (the gitdir file read as text: a checkout whose path is not UTF-8 was none) and 49,
+    50 (read(None), read(4097) of the gitdir file: a word past the 4096th byte was read into the name)."""
+    from tests.helpers import git
+
+    repo, root = _ignored_claude(tmp_path)
+    odd = os.path.join(os.fsencode(repo.main), b".claude", b"worktrees", b"agent-\xff")
+    git("worktree", "add", "-q", "-b", "odd", os.fsdecode(odd), cwd=repo.main)
+    assert snaps.linked_checkout(os.fsdecode(odd))
+    assert snaps.runtime_owned(root, os.fsdecode(os.path.relpath(odd, os.fsencode(root))) + "/f")
+    gitdir = repo.worktree / ".git"
+    back_file = os.path.join(gitdir.read_text()[len("gitdir: "):].strip(), "gitdir")
+    with open(back_file, "rb") as handle:
+        back = handle.read().rstrip(b"\n")
+    with open(back_file, "wb") as handle:
+        handle.write(back + b" " * (4096 - len(back)) + b"x")  # the 4097th byte: never read
+    assert snaps.linked_checkout(str(repo.worktree))
+    with open(back_file, "wb") as handle:
+        handle.write(back + b" " * (4095 - len(back)) + b"x")  # the 4096th: read, and it names no .git
+    assert not snaps.linked_checkout(str(repo.worktree))
