@@ -540,3 +540,16 @@ def test_linked_checkout_reads_its_gitdir_file_as_bytes_up_to_4096_of_them(tmp_p
     with open(back_file, "wb") as handle:
         handle.write(back + b" " * (4095 - len(back)) + b"x")  # the 4096th: read, and it names no .git
     assert not snaps.linked_checkout(str(repo.worktree))
+
+
+def test_holds_a_checkout_reads_the_first_4096_bytes_of_dot_git(tmp_path) -> None:
+    """Kills _holds_a_checkout 22 and 23 (read(None), read(4097): a word past the 4096th byte of `.git` was read
+    into the gitdir's name). A real linked worktree nested in the checkout outside .claude/worktrees/ (_shared's)."""
+    repo, root, _, _ = _shared(tmp_path)
+    dot_git = repo.main / "nested-wt" / ".git"
+    line = dot_git.read_bytes().rstrip(b"\n")
+    assert bl.nested_checkout(root, "nested-wt/") == "nested-wt"
+    dot_git.write_bytes(line + b" " * (4096 - len(line)) + b"x")  # the 4097th byte: never read
+    assert bl.nested_checkout(root, "nested-wt/") == "nested-wt"
+    dot_git.write_bytes(line + b" " * (4095 - len(line)) + b"x")  # the 4096th: read, and it names no git directory
+    assert bl.nested_checkout(root, "nested-wt/") is None
