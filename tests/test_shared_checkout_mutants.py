@@ -463,3 +463,94 @@ def test_prune_keeps_a_record_exactly_as_old_as_the_history(tmp_path) -> None:
     )
     reg._prune(w, now)
     assert set(w.dispatches) == {"kept"} and set(w.agents) == {"kept"}
+
+
+# --- phase 18: after stop 33's changes (runtime_owned, linked_checkout, the nested rule) -----------------------------
+
+
+def _ignored_claude(tmp_path):
+    """A real repository whose `.claude/` is ignored, with the runtime's two real linked worktrees below
+    `.claude/worktrees/` (make_repo's): what the stop sees as one `!!` entry, `.claude/`."""
+    from tests.helpers import git, make_repo
+
+    repo = make_repo(tmp_path / "w")
+    (repo.main / ".gitignore").write_text(".claude/\n")
+    git("add", ".gitignore", cwd=repo.main)
+    git("commit", "-q", "-m", "ignore .claude", cwd=repo.main)
+    return repo, str(repo.main)
+
+
+def test_an_ignored_claude_directory_s_fingerprint_counts_a_worker_s_file_beside_the_runtime_s_worktrees(tmp_path) -> None:
+    """Kills tree_fingerprint 16 (runtime_owned(None, …): a file directly below .claude/worktrees/ raised)."""
+    repo, root = _ignored_claude(tmp_path)
+    before = snaps.fingerprint_of(root, ".claude/")
+    (repo.worktree / "mine.txt").write_text("in its own checkout")  # a linked checkout: not .claude/'s content
+    (repo.main / ".claude" / "settings.local.json").write_text("{}")  # the runtime's file
+    assert snaps.fingerprint_of(root, ".claude/") == before
+    (repo.main / ".claude" / "worktrees" / "notes.txt").write_text("a worker's")
+    assert snaps.fingerprint_of(root, ".claude/") != before
+
+
+def test_runtime_owned_matches_the_runtime_s_file_by_its_whole_name(tmp_path) -> None:
+    """Kills runtime_owned 2 (rstrip(None): `settings.local.json ` was the runtime's) and 4 (rstrip("XX/XX"):
+    `settings.local.jsonX` was). Names git lists for files a worker wrote beside the runtime's."""
+    repo, root = _ignored_claude(tmp_path)
+    assert snaps.runtime_owned(root, ".claude/settings.local.json")
+    for name in (".claude/settings.local.json ", ".claude/settings.local.jsonX", ".claude/settings.local.json\t"):
+        (repo.main / name).write_text("a worker's")
+        assert not snaps.runtime_owned(root, name), repr(name)
+    wt = os.path.relpath(repo.worktree, root)
+    assert snaps.runtime_owned(root, f"{wt}/deep/er/f") and snaps.runtime_owned(root, f"{wt}/")
+
+
+def test_linked_checkout_reads_the_first_4096_bytes_of_dot_git_and_a_gitdir_relative_to_the_checkout(tmp_path) -> None:
+    """Kills linked_checkout 21 and 22 (read(None), read(4097): a word past the 4096th byte was read into the
+    gitdir's name) and 31 (a relative gitdir was read from the process's directory, not the checkout's). The
+    runtime's real worktree (make_repo's), its `.git` file rewritten the ways git reads it."""
+    repo, root = _ignored_claude(tmp_path)
+    dot_git = repo.worktree / ".git"
+    line = dot_git.read_bytes().rstrip(b"\n")
+    gitdir = line[len(b"gitdir: "):].decode()
+    assert snaps.linked_checkout(str(repo.worktree))
+    dot_git.write_bytes(line + b" " * (4096 - len(line)) + b"x")  # the x is the 4097th byte: never read
+    assert snaps.linked_checkout(str(repo.worktree))
+    dot_git.write_bytes(line + b" " * (4095 - len(line)) + b"x")  # the 4096th: read, and no gitdir is named so
+    assert not snaps.linked_checkout(str(repo.worktree))
+    dot_git.write_text(f"gitdir: {os.path.relpath(gitdir, repo.worktree)}\n")  # relative to the checkout, as git reads it
+    assert snaps.linked_checkout(str(repo.worktree))
+    assert snaps.runtime_owned(root, f"{os.path.relpath(repo.worktree, root)}/f")
+
+
+def test_linked_checkout_reads_its_gitdir_file_as_bytes_up_to_4096_of_them(tmp_path) -> None:
+    """Kills linked_checkout 38 (the gitdir file read as text: a checkout whose path is not UTF-8 was none) and 49,
+    50 (read(None), read(4097) of the gitdir file: a word past the 4096th byte was read into the name)."""
+    from tests.helpers import git
+
+    repo, root = _ignored_claude(tmp_path)
+    odd = os.path.join(os.fsencode(repo.main), b".claude", b"worktrees", b"agent-\xff")
+    git("worktree", "add", "-q", "-b", "odd", os.fsdecode(odd), cwd=repo.main)
+    assert snaps.linked_checkout(os.fsdecode(odd))
+    assert snaps.runtime_owned(root, os.fsdecode(os.path.relpath(odd, os.fsencode(root))) + "/f")
+    gitdir = repo.worktree / ".git"
+    back_file = os.path.join(gitdir.read_text()[len("gitdir: "):].strip(), "gitdir")
+    with open(back_file, "rb") as handle:
+        back = handle.read().rstrip(b"\n")
+    with open(back_file, "wb") as handle:
+        handle.write(back + b" " * (4096 - len(back)) + b"x")  # the 4097th byte: never read
+    assert snaps.linked_checkout(str(repo.worktree))
+    with open(back_file, "wb") as handle:
+        handle.write(back + b" " * (4095 - len(back)) + b"x")  # the 4096th: read, and it names no .git
+    assert not snaps.linked_checkout(str(repo.worktree))
+
+
+def test_holds_a_checkout_reads_the_first_4096_bytes_of_dot_git(tmp_path) -> None:
+    """Kills _holds_a_checkout 22 and 23 (read(None), read(4097): a word past the 4096th byte of `.git` was read
+    into the gitdir's name). A real linked worktree nested in the checkout outside .claude/worktrees/ (_shared's)."""
+    repo, root, _, _ = _shared(tmp_path)
+    dot_git = repo.main / "nested-wt" / ".git"
+    line = dot_git.read_bytes().rstrip(b"\n")
+    assert bl.nested_checkout(root, "nested-wt/") == "nested-wt"
+    dot_git.write_bytes(line + b" " * (4096 - len(line)) + b"x")  # the 4097th byte: never read
+    assert bl.nested_checkout(root, "nested-wt/") == "nested-wt"
+    dot_git.write_bytes(line + b" " * (4095 - len(line)) + b"x")  # the 4096th: read, and it names no git directory
+    assert bl.nested_checkout(root, "nested-wt/") is None
