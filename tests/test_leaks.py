@@ -252,6 +252,19 @@ def test_a_git_file_or_symlink_the_sub_agent_made_hides_nothing(repo: Repo, igno
     assert result.stop_blocked and f"{repo.main}/{ignore.strip() or named}" in result.output["reason"]
 
 
+def test_a_directory_named_like_the_runtimes_file_is_a_leak(repo: Repo) -> None:
+    """h-snap33: git lists an ignored directory `.claude/settings.local.json/` as one entry; stripped of its `/`, it
+    was taken for the runtime's file, and what a sub-agent wrote in it was never reported."""
+    (repo.main / ".gitignore").write_text(".claude/settings.local.json\n")
+    git("add", ".gitignore", cwd=repo.main)
+    git("commit", "-qm", "ignore", cwd=repo.main)
+    start(repo)
+    (repo.main / ".claude" / "settings.local.json").mkdir()
+    (repo.main / ".claude" / "settings.local.json" / "payload.sh").write_text("x\n")
+    result = stop(repo)
+    assert result.stop_blocked and f"{repo.main}/.claude/settings.local.json/" in result.output["reason"]
+
+
 def test_the_second_stop_goes_through_and_tells_the_user(repo: Repo) -> None:
     start(repo)
     (repo.main / "LEAK.txt").write_text("x\n")

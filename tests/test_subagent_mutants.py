@@ -956,6 +956,7 @@ def test_snapshot_reads_each_root_with_git_status_and_passes_over_nested_checkou
     assert own.startswith(".claude/worktrees/agent-")
     assert snaps._ignored(main, f"{own}/f", [main]) and snaps._ignored(main, f"{own}/", [main]) and snaps._ignored(main, ".claude/settings.local.json", [main])
     assert not snaps._ignored(main, ".claude/settings.json", [main])
+    assert not snaps._ignored(main, ".claude/settings.local.json/", [main])  # a directory of that name (h-snap33)
     # Matched whole, not as a prefix of the text: these are a worker's files (h-sub32's finding).
     assert not snaps._ignored(main, ".claude/settings.local.json.bak", [main]) and not snaps._ignored(main, ".claude/settings.local.jsonrc", [main])
     assert not snaps._ignored(main, ".claude/worktrees", [main]) and not snaps._ignored(main, ".claude/worktrees/notes.txt", [main])

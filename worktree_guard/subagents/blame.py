@@ -175,7 +175,7 @@ def compute_blame(
     owners = [worker.ownership, scratch, *wave]
     for path, status, dirty_before, by_commit in changes:
         bare = path.rstrip("/")
-        if runtime_owned(root, bare) or bare in exclude:
+        if runtime_owned(root, path) or bare in exclude:
             continue
         tree = path.endswith("/")
         test = (lambda o: o.covers_tree(bare)) if tree else (lambda o: o.matches(bare))

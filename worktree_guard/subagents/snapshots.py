@@ -210,7 +210,7 @@ def runtime_owned(root: str, relative: str) -> bool:
     Any other file there (`.claude/worktrees/notes.txt`, `.claude/settings.local.json.evil`) is a worker's."""
     bare = relative.rstrip("/")
     if bare in RUNTIME_FILES:
-        return True
+        return not relative.endswith("/")  # a directory of that name is a worker's (h-snap33: an ignored one hid its files)
     if not bare.startswith(RUNTIME_WORKTREES):
         return False
     name = bare[len(RUNTIME_WORKTREES):].split("/", 1)[0]
