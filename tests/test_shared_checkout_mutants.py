@@ -508,16 +508,17 @@ def test_linked_checkout_reads_the_first_4096_bytes_of_dot_git_and_a_gitdir_rela
     gitdir's name) and 31 (a relative gitdir was read from the process's directory, not the checkout's). The
     runtime's real worktree (make_repo's), its `.git` file rewritten the ways git reads it."""
     repo, root = _ignored_claude(tmp_path)
+    common = snaps.common_dir(root)
     dot_git = repo.worktree / ".git"
     line = dot_git.read_bytes().rstrip(b"\n")
     gitdir = line[len(b"gitdir: "):].decode()
-    assert snaps.linked_checkout(str(repo.worktree))
+    assert snaps.linked_checkout(str(repo.worktree), common)
     dot_git.write_bytes(line + b" " * (4096 - len(line)) + b"x")  # the x is the 4097th byte: never read
-    assert snaps.linked_checkout(str(repo.worktree))
+    assert snaps.linked_checkout(str(repo.worktree), common)
     dot_git.write_bytes(line + b" " * (4095 - len(line)) + b"x")  # the 4096th: read, and no gitdir is named so
-    assert not snaps.linked_checkout(str(repo.worktree))
+    assert not snaps.linked_checkout(str(repo.worktree), common)
     dot_git.write_text(f"gitdir: {os.path.relpath(gitdir, repo.worktree)}\n")  # relative to the checkout, as git reads it
-    assert snaps.linked_checkout(str(repo.worktree))
+    assert snaps.linked_checkout(str(repo.worktree), common)
     assert snaps.runtime_owned(root, f"{os.path.relpath(repo.worktree, root)}/f")
 
 
@@ -527,9 +528,10 @@ def test_linked_checkout_reads_its_gitdir_file_as_bytes_up_to_4096_of_them(tmp_p
     from tests.helpers import git
 
     repo, root = _ignored_claude(tmp_path)
+    common = snaps.common_dir(root)
     odd = os.path.join(os.fsencode(repo.main), b".claude", b"worktrees", b"agent-\xff")
     git("worktree", "add", "-q", "-b", "odd", os.fsdecode(odd), cwd=repo.main)
-    assert snaps.linked_checkout(os.fsdecode(odd))
+    assert snaps.linked_checkout(os.fsdecode(odd), common)
     assert snaps.runtime_owned(root, os.fsdecode(os.path.relpath(odd, os.fsencode(root))) + "/f")
     gitdir = repo.worktree / ".git"
     back_file = os.path.join(gitdir.read_text()[len("gitdir: "):].strip(), "gitdir")
@@ -537,10 +539,10 @@ def test_linked_checkout_reads_its_gitdir_file_as_bytes_up_to_4096_of_them(tmp_p
         back = handle.read().rstrip(b"\n")
     with open(back_file, "wb") as handle:
         handle.write(back + b" " * (4096 - len(back)) + b"x")  # the 4097th byte: never read
-    assert snaps.linked_checkout(str(repo.worktree))
+    assert snaps.linked_checkout(str(repo.worktree), common)
     with open(back_file, "wb") as handle:
         handle.write(back + b" " * (4095 - len(back)) + b"x")  # the 4096th: read, and it names no .git
-    assert not snaps.linked_checkout(str(repo.worktree))
+    assert not snaps.linked_checkout(str(repo.worktree), common)
 
 
 def test_holds_a_checkout_reads_the_first_4096_bytes_of_dot_git(tmp_path) -> None:
