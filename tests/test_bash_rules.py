@@ -2520,6 +2520,8 @@ STOP_33_ROWS = [
     ("su -- root -c ls", "pass"),
     ("sudo -E make", "pass"),
     ("su $USER -c make", "pass"),
+    ('su "--command=$X" root', {"WG404"}),  # an option whose value only the agent's environment knows (older)
+    ('su root "--command=$X"', {"WG404"}),
     ("tmux setenv FOO bar", "pass"),
     ("unshare -m ls", "pass"),
     # phase 18's h-words33: bash expands `~` before parameters, so `~$E` looks up a user named `$E`, finds none and

@@ -296,7 +296,7 @@ INDIRECTION_RECORDS = [
     ('unshare --root=/mnt ls', ['`unshare --root` runs the command under another root or mount namespace, where worktree-guard cannot tell what its paths name.']),
     ('flock /tmp/l -c "$X"', ['`flock` runs shell code only known at run time; pass it a literal string.']),
     ('watch $X', ['`watch` runs a command line only known at run time through a shell.']),
-    ('sg grp "$X"', ['`sg` starts a shell that reads its commands from its input, which worktree-guard cannot see (a later write to that input reaches no hook); run the commands directly.']),  # X may be empty (review 33a: `sg root` reads its input)
+    ('sg grp "$X"', ['`sg` runs a command line only known at run time through a shell.']),  # the agent's X is the command (review 33c)
     ('sg grp -c "$X"', ['`sg` runs shell code only known at run time; pass it a literal string.']),
     ('su -c "$X"', ['`su` runs shell code only known at run time; pass it a literal string.']),
     ('command alias x=y', ['An alias defined inside a command is not followed by worktree-guard; run the command it stands for directly.']),
