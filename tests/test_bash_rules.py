@@ -2512,6 +2512,7 @@ STOP_33_ROWS = [
     ("echo 'touch {MAIN}/r' | su - $USER", {"WG404"}),
     ("echo 'touch {MAIN}/r' | su -- root", {"WG404"}),
     ("echo 'touch {MAIN}/r' | runuser -- root", {"WG404"}),
+    ("echo 'touch {MAIN}/r' | su -ls /bin/bash -- root", {"WG404"}),  # -s's value ends the cluster (the final reread)
     ("tmux -L r new -d \\; set -g default-command 'touch {MAIN}/t2' \\; new-window", {"WG404"}),
     ("tmux -L r new -d \\; setenv -g PROMPT_COMMAND 'touch {MAIN}/t5' \\; neww", {"WG404"}),
     ("unshare -mw{MAIN} rm -f x", {"WG401"}),

@@ -1208,8 +1208,9 @@ def _unseen_file(path: str, cwd: str | None) -> bool:
         return False  # missing: the shell fails to open it
 
 
-def _su_operands(words: list[str | None], value_options: frozenset[str]) -> tuple[int, list[str]]:
-    """su's operands among its words before `--` (not `-`, not an option's value), and how many words were read."""
+def _su_operands(words: list[str | None], value_options: frozenset[str]) -> list[str]:
+    """su's operands among its words before `--`: not `-`, not an option's value (`-s SHELL`, a cluster ending in
+    one, `-ls SHELL`)."""
     operands: list[str] = []
     skip = False
     for value in words:
@@ -1220,9 +1221,14 @@ def _su_operands(words: list[str | None], value_options: frozenset[str]) -> tupl
             if value != "-":
                 operands.append(value)
             continue
-        name = value.partition("=")[0]
-        skip = "=" not in value and (name in value_options or (not value.startswith("--") and any("-" + letter in value_options for letter in value[-1:]) and len(value) == 2))
-    return len(words), operands
+        if value.startswith("--"):
+            skip = "=" not in value and value in value_options
+            continue
+        for k, letter in enumerate(value[1:], start=1):
+            if "-" + letter in value_options:
+                skip = not value[k + 1:]  # `-s/bin/sh` holds its value, `-ls /bin/sh` takes the next word
+                break
+    return operands
 
 
 def _short_code(value: str) -> bool:
@@ -1269,7 +1275,7 @@ def _starts_a_shell_reading_input(values: list[str | None], command_options: fro
             return False
         # after `--`, the user comes first when none came before (`su -- root`: review 33c), then the shell's words
         after = words[words.index("--") + 1:] if "--" in words else []
-        _, users = _su_operands(before_dashes, value_options)
+        users = _su_operands(before_dashes, value_options)
         return len(after) <= (0 if users else 1)
     if any(v is None for v in values[1:]):
         return True

@@ -205,8 +205,8 @@ def parse_status(output: bytes) -> tuple[str | None, str | None, dict[str, str]]
 
 
 def runtime_owned(root: str, relative: str) -> bool:
-    """A path of `root` the runtime writes while its sub-agents run: its settings.local.json, or a linked checkout it
-    made under .claude/worktrees/ (one whose `.git` file names a gitdir, even before `git worktree list` shows it).
+    """A path of `root` the runtime writes while its sub-agents run: its settings.local.json (a file), or a linked
+    checkout it made under .claude/worktrees/ (`linked_checkout`, even before `git worktree list` shows it).
     Any other file there (`.claude/worktrees/notes.txt`, `.claude/settings.local.json.evil`) is a worker's."""
     bare = relative.rstrip("/")
     if bare in RUNTIME_FILES:
