@@ -870,7 +870,12 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     if name.lower() in WINDOWS_LAUNCHERS and (len(values) < 2 or values[1] not in WINDOWS_LAUNCHERS[name.lower()]):
         return [Violation(code="WG404", message=f"`{name}` runs a command in a shell or Linux distribution of its own (or reads one from its input), which worktree-guard cannot see; run the commands directly.", **base)]
     # a word the agent's environment gave is an operand (`su $USER`: review 33c), never an option
-    operands_known = [v if v is not None or w.raw.lstrip("'\"").startswith("-") or not inherited(w, command.state) else "\0inherited" for w, v in zip(command.words, values)]
+    # (quoted, one word; unquoted, it may also vanish, so it is left out: `script $OPTS /dev/null` reads its input)
+    operands_known = [
+        v if v is not None or w.raw.lstrip("'\"").startswith("-") or not inherited(w, command.state) else "\0inherited"
+        for w, v in zip(command.words, values)
+        if not (v is None and has_unquoted_expansion(w.raw) and not w.raw.startswith("-") and inherited(w, command.state))
+    ]
     if name in STDIN_SHELL_STARTERS and _starts_a_shell_reading_input(operands_known, *STDIN_SHELL_STARTERS[name]) or name == "sudo" and _sudo_shell_reads_input(values):
         return [Violation(code="WG404", message=f"`{name}` starts a shell that reads its commands from its input, which worktree-guard cannot see (a later write to that input reaches no hook); run the commands directly.", **base)]
     if name == "env" and (split := _env_split_string(values)) is not _NO_SPLIT and (split is None or _env_split_unread(split)):  # type: ignore[arg-type]
