@@ -556,3 +556,42 @@ def test_holds_a_checkout_reads_the_first_4096_bytes_of_dot_git(tmp_path) -> Non
     assert bl.nested_checkout(root, "nested-wt/") == "nested-wt"
     dot_git.write_bytes(line + b" " * (4095 - len(line)) + b"x")  # the 4096th: read, and it names no git directory
     assert bl.nested_checkout(root, "nested-wt/") is None
+
+
+def test_listed_by_git_is_a_file_the_checkout_s_own_git_lists_as_that_very_path(tmp_path) -> None:
+    """What lets rollback restore a file beside a `.git` a worker made (review 33b, 7): a tracked file (not a
+    submodule), an untracked one, an ignored one; not a directory, not a file inside a repository nested in the
+    checkout (git lists only its directory), not a path in no repository."""
+    import subprocess
+
+    root = tmp_path / "r"
+
+    def run(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True).stdout
+
+    root.mkdir()
+    run("init", "-q")
+    (root / ".gitignore").write_text("out/\n")
+    (root / "src").mkdir()
+    (root / "src" / "app.py").write_text("x\n")
+    run("add", ".")
+    run("-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "i")
+    run("update-index", "--add", "--cacheinfo", f"160000,{run('rev-parse', 'HEAD').strip()},sub")  # a submodule's gitlink
+    (root / "src" / "new.py").write_text("x\n")
+    (root / "out").mkdir()
+    (root / "out" / "o.txt").write_text("x\n")
+    (root / "vendor" / ".git").mkdir(parents=True)  # made a repository before git ever listed it
+    run("init", "-q", str(root / "vendor"))
+    (root / "vendor" / "f").write_text("x\n")
+    (root / "out" / "v").mkdir()
+    run("init", "-q", str(root / "out" / "v"))
+    (root / "out" / "v" / "g").write_text("x\n")
+    run("init", "-q", str(root / "src"))  # a worker's `git init src`: git still lists the checkout's files in it
+    r = str(root)
+    for listed in ("src/app.py", "src/new.py", "out/o.txt", ".gitignore"):
+        assert bl.listed_by_git(r, listed), listed
+    for not_listed in ("sub", "src", "vendor/f", "vendor", "out/v/g", "out/v", "src/absent.py", "src/app.p", "rc/app.py"):
+        assert not bl.listed_by_git(r, not_listed), not_listed
+    assert not bl.listed_by_git(str(tmp_path), "r/src/app.py")  # tmp_path is no repository: git fails, nothing is listed
+    (root / "src" / "app.py").unlink()
+    assert bl.listed_by_git(r, "src/app.py")  # a tracked file the worker removed is still the checkout's

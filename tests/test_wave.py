@@ -300,6 +300,34 @@ def test_a_git_file_a_worker_writes_takes_no_tracked_file_out_of_blame(wave: Wav
     assert (repo.main / "src" / "app.py").read_text() == "print('app')\n"
 
 
+@pytest.mark.parametrize("made", ["git init", "a .git file naming a git directory"])
+def test_rollback_restores_the_checkout_s_files_beside_a_repository_a_worker_made(wave: Wave, made: str, tmp_path: Path) -> None:
+    """Review 33b, 7: after a worker's `git init src`, the stop named the tracked src/app.py (git lists it) but
+    `rollback --apply` refused it, "inside the nested checkout", exit 1. A path the checkout's own git lists is
+    the checkout's; a repository that was there at the start keeps its files."""
+    repo = wave.repo
+    git("init", "-q", str(repo.main / "vendor" / "lib"), cwd=repo.main)  # there before: a nested repository of its own
+    (repo.main / "vendor" / "lib" / "theirs.txt").write_text("the vendored repository's\n")
+    wave.start(A, "toolu_A", "docs/**")
+    if made == "git init":
+        git("init", "-q", str(repo.main / "src"), cwd=repo.main)
+    else:
+        git("init", "-q", "--bare", str(tmp_path / "elsewhere.git"), cwd=tmp_path)
+        (repo.main / "src" / ".git").write_text(f"gitdir: {tmp_path / 'elsewhere.git'}\n")
+    (repo.main / "src" / "app.py").write_text("print('changed by A')\n")
+    (repo.main / "src" / "new.py").write_text("made by A\n")
+    (repo.main / "vendor" / "lib" / "theirs.txt").write_text("changed by A\n")
+    first = wave.event("SubagentStop", A)
+    reason = first.output["reason"]
+    assert first.stop_blocked and codes(first) == {"WG706"}
+    assert f"{repo.main}/src/app.py" in reason and f"{repo.main}/src/new.py" in reason and "vendor" not in reason
+    applied = rollback(repo, A, "--apply")
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    assert (repo.main / "src" / "app.py").read_text() == "print('app')\n"
+    assert not (repo.main / "src" / "new.py").exists()
+    assert (repo.main / "vendor" / "lib" / "theirs.txt").read_text() == "changed by A\n"
+
+
 def test_a_repository_a_worker_makes_in_the_checkout_is_blamed(wave: Wave) -> None:
     """Review 33b: `git init src/plugins` and a file in it were only a note (a nested checkout); one that was not
     there at the worker's start is its change."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
@@ -137,6 +138,23 @@ def _holds_a_checkout(directory: str) -> bool:
     if not text.startswith(b"gitdir: "):
         return False
     return os.path.isfile(os.path.join(directory, os.fsdecode(text[8:].strip()), "HEAD"))
+
+
+def listed_by_git(root: str, relative: str) -> bool:
+    """The checkout's own git lists this very path as one of its files: tracked (not a submodule), or untracked,
+    ignored or not. Such a path is this checkout's whatever `.git` stands in a directory above it, as in the blame
+    (review 33b: a worker's `git init src` kept the tracked src/app.py from rollback); git lists nothing inside a
+    repository nested in the checkout but the repository's directory. False when git cannot say."""
+    literal = f":(literal){relative}"
+    try:
+        staged = git_lines(root, "ls-files", "-z", "--stage", "--", literal)
+        if staged:
+            return all(line.split(" ", 1)[0] != "160000" and line.split("\t", 1)[-1] == relative for line in staged)
+        others = git_lines(root, "ls-files", "-z", "--others", "--", literal)
+        others += git_lines(root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--", literal)
+    except (RuntimeError, OSError, subprocess.SubprocessError):
+        return False
+    return relative in others
 
 
 def compute_blame(
@@ -317,7 +335,7 @@ def restore(blame: Blame, item: BlamedPath) -> None:
     if item.path.endswith("/"):
         raise RuntimeError("a directory: rollback restores files only")
     nested = nested_checkout(blame.root, relative)
-    if nested is not None:
+    if nested is not None and not listed_by_git(blame.root, relative):
         raise RuntimeError(f"inside the nested checkout {os.path.join(blame.root, nested)}, which rollback never touches")
     target = os.path.join(blame.root, relative)
     if not inside(os.path.realpath(os.path.dirname(target)), os.path.realpath(blame.root)):
