@@ -2582,6 +2582,87 @@ def test_stop_33_rows_for_real(world: Repo) -> None:
         ])
 
 
+# Review 34 (of stop 33's late commits): getopt reads script's options after its file and abbreviated long options
+# (unshare, flock, script, su), an option's value is none, bash reads options after su's `-- -c`, a wrapper runs a
+# builtin's name as a program, tmux reads abbreviated commands and option names, hooks and `#()` formats run code.
+STOP_34_ROWS = [
+    ("script -q /dev/null -c 'touch {MAIN}/x'", {"WG401"}),  # the code after the log file was never walked
+    ("script /dev/null -qc 'touch {MAIN}/x'", {"WG401"}),
+    ("script -q --comm 'touch {MAIN}/x' /dev/null", {"WG401"}),
+    ("script -qc ls {MAIN}/typescript", {"WG401"}),  # the log file after the code was not judged as written
+    ("script -q /dev/null -c ls", "pass"),
+    ("script -qc ls /dev/null", "pass"),
+    ("echo x | script /dev/null -q", {"WG404"}),  # options after the file: no command, a shell reading its input
+    ("echo x | script /dev/null --quiet", {"WG404"}),
+    ("echo x | script /dev/null --", {"WG404"}),
+    ("echo x | su -w -c root", {"WG404"}),  # `-c` is -w's value
+    ("echo x | runuser -w -c root", {"WG404"}),
+    ("su root -- -c -x 'touch {MAIN}/x'", {"WG404"}),  # bash reads -x as an option, then runs the next word
+    ("su root -- -c ls", "pass"),
+    ("su root -c true \\-c\"touch {MAIN}/x; : \"$USER", {"WG404"}),  # a hidden later -c: su runs the last one
+    ('su root -c true "${NOPE:--ctouch {MAIN}/x}"', {"WG404"}),
+    ('su root -c true "${USER:+-c}" \'touch {MAIN}/x\'', {"WG404"}),
+    ('su "$USER" -c make', "pass"),
+    ("sudo -s BASH_ENV=./evil.sh true", {"WG404"}),  # `$SHELL -c true` reads BASH_ENV
+    ("env BASH_ENV=./evil.sh echo hi", {"WG404"}),  # /bin/echo, a program
+    ("BASH_ENV=./evil.sh echo hi", "pass"),  # the builtin, in this shell
+    ("unshare --w {MAIN} rm x", {"WG401"}),  # --wd
+    ("unshare --w={MAIN} rm x", {"WG401"}),
+    ("unshare --ro / ls", {"WG404"}),
+    ("unshare --mount-proc ls", "pass"),
+    ("unshare --map-root-user ls", "pass"),
+    ("flock --wait 1 l -c 'touch {MAIN}/x'", {"WG401"}),
+    ("flock --conf 1 l -c 'touch {MAIN}/x'", {"WG401"}),
+    ("flock --timeout 1 l -c ls", "pass"),
+    ("tmux run-s 'touch {MAIN}/x'", {"WG404"}),
+    ("tmux send-k -t x 'rm -rf {MAIN}' Enter", {"WG404"}),
+    ("tmux new-s -d 'touch {MAIN}/x'", {"WG401"}),
+    ("tmux new-w 'touch {MAIN}/x'", {"WG401"}),
+    ("tmux new-s -d ls", "pass"),
+    ("tmux set-hook -g after-new-window 'run-shell ls'", {"WG404"}),
+    ("tmux set -g after-new-w 'run-shell ls'", {"WG404"}),
+    ("tmux display -p '#(touch {MAIN}/x)'", {"WG404"}),
+    ("tmux set -g status-right '#(date)'", {"WG404"}),
+    ("tmux set -g default-c 'touch {MAIN}/x'", {"WG404"}),
+    ("tmux set-e -g BASH_ENV ./evil.sh", {"WG404"}),
+    ("tmux setenv -t s BASH_ENV ./evil.sh", {"WG404"}),
+    ("tmux new -d -s x \\; set -g default-command ls", {"WG404"}),
+    ('tmux "$X" x', {"WG404"}),
+    ("tmux set-option -g default-shell /bin/zsh", "pass"),  # review 34's false denies of 04ad6ba
+    ("tmux set-option -g default-shell ./evil.sh", {"WG404"}),
+    ("tmux show -gv default-shell", "pass"),
+    ("tmux set -gu default-command", "pass"),
+    ("tmux setenv -gu PROMPT_COMMAND", "pass"),
+    ("tmux setenv -g FOO bar", "pass"),
+    ("tmux new -d -s server", "pass"),
+    ("tmux list-sessions -F '#{session_name}'", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", STOP_34_ROWS, ids=[plain_id(r[0], 60) for r in STOP_34_ROWS])
+def test_stop_34_rows(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_stop_34_rows_for_real(world: Repo) -> None:
+    """Review 34's fail-opens, run for real in W (util-linux 2.38 script, flock, unshare; bash 5.2): each wrote the main
+    checkout, and each is refused."""
+    main = world.main
+    cases = [
+        (f"script -q /dev/null -c 'touch {main}/script'", lambda: (main / "script").exists()),
+        (f"flock --wait 1 l -c 'touch {main}/flock'", lambda: (main / "flock").exists()),
+    ]
+    if os.geteuid() == 0:  # unshare needs root here; su asks root for no password
+        (main / "unshared").write_text("x\n")
+        cases += [
+            (f"unshare --w {main} rm unshared", lambda: not (main / "unshared").exists()),
+            (f"su root -- -c -x 'touch {main}/su'", lambda: (main / "su").exists()),
+            (f"echo 'touch {main}/su-w' | su -w -c root", lambda: (main / "su-w").exists()),
+            (f"su root -c true \"${{NOPE:--ctouch {main}/su-default}}\"", lambda: (main / "su-default").exists()),
+        ]
+    refused_and_happens(world, cases)
+
+
 @contextlib.contextmanager
 def serving(directory: Path) -> Iterator[str]:
     """A loopback HTTP server of `directory` for the real runs below; yields its base URL."""

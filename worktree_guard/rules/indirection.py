@@ -9,6 +9,7 @@ command name whose arguments matter, shell code that is not a literal — is WG4
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
@@ -21,7 +22,7 @@ from ..shell.powershell import is_powershell
 if TYPE_CHECKING:
     from ..engine import Context
     from ..shell.ast import Word
-    from ..shell.steps import ShellCommand, Unwrapped
+    from ..shell.steps import ShellCommand, ShellState, Unwrapped
     from ..shell.wrappers import Wrapper
 
 RULE = "indirection"
@@ -396,7 +397,8 @@ def _wrapped(command: ShellCommand, values: list[str | None], key: str, wrapper:
                 return Unwrapped(own_words=len(words))  # the rule's command check reports it (WG404)
             offset = _offset(words[index]) if index is not None else command.span[0]
             scripts.append(Script(code, offset, cwd, f"{key} {option}"))
-        return Unwrapped(scripts=scripts, own_words=min(start, len(words)))
+        # a permuting wrapper's operands may follow its code option (`script -q LOG -c CMD` writes LOG): all its own
+        return Unwrapped(scripts=scripts, own_words=len(words) if wrapper.permutes else min(start, len(words)))
     if wrapper.code_only or start >= len(words):
         return Unwrapped(own_words=len(words))
     if wrapper.joined and not wrapper.argv_with & set(seen):
@@ -422,8 +424,9 @@ def _wrapper_options(values: list[str | None], first: int, wrapper: Wrapper, com
     getopt, `su root -c CMD` and `su - root -c CMD` passed unread at 878de58), the options after them too, up to
     `--`. A word only known at run time that the command built may be a code option there: `-c` with a value only
     known at run time; one the agent's environment gave (`su $USER -c make`) is an operand."""
-    if wrapper.permutes:
-        values = _su_words(values)
+    longs = WRAPPER_LONGS.get(command.name or "")
+    if longs is not None:
+        values = _spelled_out(values, longs)
     start, seen = _skip_options(values, first, wrapper.value_options | wrapper.chdir | wrapper.code, wrapper.optional_value)
     if not wrapper.permutes:
         return start, seen
@@ -432,7 +435,7 @@ def _wrapper_options(values: list[str | None], first: int, wrapper: Wrapper, com
     while i < len(values) and values[i] != "--":
         value = values[i]
         if value is None:
-            if inherited(command.words[i], command.state) and not command.words[i].raw.lstrip("'\"").startswith("-"):
+            if _plain_reference(command.words[i], command.state):
                 i += 1
                 continue  # `su $USER -c make`: the user; `su "--command=$X"` is an option with an unknown value
             seen.setdefault(sorted(wrapper.code)[0], None)
@@ -444,9 +447,10 @@ def _wrapper_options(values: list[str | None], first: int, wrapper: Wrapper, com
         else:
             i += 1
     rest = values[i + 1:]
-    if rest:
-        # the words after `--` are the shell's own (`su root -- -c CMD` runs CMD): a `-c` among them gives the code
-        code = rest[rest.index("-c") + 1] if "-c" in rest[:-1] else None
+    if rest and command.name in ("su", "runuser"):
+        # the words after `--` are the shell's own (`su root -- -c CMD` runs CMD). bash reads options after `-c`, and
+        # its code is the first word that is none (`su root -- -c -x CMD`: review 34): only `-c CODE` is read
+        code = rest[1] if rest[0] == "-c" and len(rest) > 1 and rest[1] is not None and not rest[1].startswith(("-", "+")) else None
         seen[sorted(wrapper.code)[0]] = code
     return start, seen
 
@@ -935,13 +939,16 @@ def _startup_for_any_program(command: ShellCommand, name: str) -> str | None:
     if exported is not None and name not in BASH_BUILTINS:
         # review 33a: `env 'BASH_FUNC_ls%%=() { … }' bash -c ls` ran the body, which `export -f` would have shown
         return f"`{name}` gets {exported}, a function a bash it starts runs in place of a command, which worktree-guard does not read; define the function in the command instead."
-    if name in SHELLS or name in command.state.functions or name in BASH_BUILTINS and not command.state.is_disabled(name):
+    # a builtin or function runs in this shell; a wrapper runs a program of that name (`sudo -s BASH_ENV=… true` runs
+    # it with `$SHELL -c`, which reads BASH_ENV: review 34)
+    in_this_shell = not command.via or command.via[-1] in ("command", "builtin")
+    if name in SHELLS or in_this_shell and (name in command.state.functions or name in BASH_BUILTINS and not command.state.is_disabled(name)):
         return None
     runs_shell = name in SHELL_VARIABLE_RUNNERS and _runs_shell_variable(name, command.values())
     if runs_shell and command.state.names_unknown:
         return f"`{name}` runs its command with $SHELL, and that shell first runs the file $BASH_ENV, $ENV or $ZDOTDIR names; a step before assigned names only known at run time, so any of them may be set; run the commands directly."
     if name == "tmux" and (given := _tmux_environment(command.values())) is not None:
-        return f"`tmux -e {given}` gives the shell it starts a variable that makes it run code worktree-guard cannot see (a startup file, a prompt command, a function); leave it out."
+        return f"`tmux {given}` makes the shells or commands it starts run code worktree-guard cannot see (a startup file, a prompt command, a function, a default command or shell, a hook); leave it out."
     for variable in SHELL_RUNNER_VARIABLES if runs_shell else (STARTUP_VARIABLE,):
         present, value = command.named_env(variable)
         if not present or value in ("", "/dev/null") and variable in (STARTUP_VARIABLE, "ENV"):
@@ -984,18 +991,67 @@ _RUNNER_OPTIONS: dict[str, tuple[tuple[str, ...], frozenset[str], str, str]] = {
     "entr": ((), frozenset(), "", "s"),
 }
 _RUNNER_SHELL_LONGS = frozenset({"--command", "--shell", "--login"})
+#: A word that is one variable and nothing else (`_plain_reference`).
+_PLAIN_REFERENCE = re.compile(r'"?\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)"?\Z')
 #: util-linux su's and runuser's long options, to read a unique prefix as getopt_long does (`su root --comm CMD`).
 _SU_LONGS = ("--command", "--session-command", "--fast", "--group", "--supp-group", "--login", "--preserve-environment",
              "--shell", "--pty", "--no-pty", "--whitelist-environment", "--user", "--help", "--version")
 
 
-def _su_words(values: list[str | None]) -> list[str | None]:
-    """su's words with each abbreviated long option spelled out (`--comm=x` → `--command=x`)."""
+#: Every long option of the wrappers whose abbreviations are read as getopt_long reads them (review 34: `unshare --w
+#: <main> rm x`, `flock --conf 1 l -c CMD`, `script -q --comm CMD f` passed). Only a program whose long options are
+#: all here: a real option that is a prefix of a listed one would otherwise be taken for it.
+WRAPPER_LONGS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("su", "runuser"), _SU_LONGS),
+    "script": _RUNNER_OPTIONS["script"][0],
+    "flock": _RUNNER_OPTIONS["flock"][0],
+    "unshare": ("--boottime", "--cgroup", "--fork", "--help", "--ipc", "--keep-caps", "--kill-child", "--map-auto", "--map-current-user",
+                "--map-group", "--map-groups", "--map-root-user", "--map-user", "--map-users", "--monotonic", "--mount", "--mount-proc",
+                "--net", "--pid", "--propagation", "--root", "--setgid", "--setgroups", "--setuid", "--time", "--user", "--uts",
+                "--version", "--wd"),
+    "nsenter": ("--all", "--cgroup", "--follow-context", "--help", "--ipc", "--mount", "--net", "--no-fork", "--pid",
+                "--preserve-credentials", "--root", "--setgid", "--setuid", "--target", "--time", "--user", "--uts", "--version",
+                "--wd", "--wdns"),
+}
+
+
+def _spelled_out(values: list[str | None], longs: tuple[str, ...]) -> list[str | None]:
+    """The words with each abbreviated long option spelled out (`--comm=x` → `--command=x`), up to `--`."""
     out: list[str | None] = []
-    for value in values:
-        option = _long_option(value, _SU_LONGS) if value is not None and value.startswith("--") and value != "--" else None
+    for k, value in enumerate(values):
+        if value == "--":
+            return out + values[k:]
+        option = _long_option(value, longs) if value is not None and value.startswith("--") else None
         out.append(option + value[len(value.partition("=")[0]):] if option is not None and value is not None else value)
     return out
+
+
+def _getopt_permuted(words: list[str | None], with_value: frozenset[str]) -> tuple[dict[str, str | None], list[str | None], list[str | None]]:
+    """(options and their values, operands, the words after `--`) of a program whose getopt permutes (util-linux su,
+    runuser, script): its options may follow its operands, an option's value is no option (`su -w -c root`: `-c` is
+    `-w`'s value; review 34). A word only known at run time is an operand here (None)."""
+    end = words.index("--") if "--" in words else len(words)
+    head = words[:end]
+    seen: dict[str, str | None] = {}
+    operands: list[str | None] = []
+    i = 0
+    while i < len(head):
+        value = head[i]
+        if value is None or value == "-" or not value.startswith("-"):
+            operands.append(value)
+            i += 1
+            continue
+        after, more = _skip_options(head, i, with_value)
+        seen.update(more)
+        i = max(after, i + 1)
+    return seen, operands, words[end + 1:]
+
+
+def _plain_reference(word: Word, state: ShellState) -> bool:
+    """A word that is one variable the agent's environment gave, nothing else (`$USER`, `"${name}"`): its value is
+    no option the command wrote. A default or an alternative (`${NOPE:--c…}`, `${USER:+-c}`) or more text around it
+    (`\\-c"…"$USER`) is the command's own (review 34)."""
+    return _PLAIN_REFERENCE.match(word.raw) is not None and inherited(word, state)
 
 
 def _long_option(word: str, longs: tuple[str, ...]) -> str | None:
@@ -1043,16 +1099,75 @@ def _runner_options(name: str, values: list[str | None]) -> tuple[bool, int]:
     return shell, operand if operand is not None else i
 
 
+#: tmux options whose value is a command or shell a new window runs, or tmux commands run at an event (hooks; every
+#: `after-<command>` too); a name tmux reads as one of them (a unique prefix: `set -g default-c CMD`) is refused when set.
+_TMUX_CODE_OPTIONS = (
+    "default-command", "default-shell", "alert-activity", "alert-bell", "alert-silence", "client-active", "client-attached",
+    "client-detached", "client-focus-in", "client-focus-out", "client-resized", "client-session-changed", "command-error",
+    "pane-died", "pane-exited", "pane-focus-in", "pane-focus-out", "pane-mode-changed", "pane-set-clipboard", "session-closed",
+    "session-created", "session-renamed", "session-window-changed", "window-layout-changed", "window-linked",
+    "window-pane-changed", "window-renamed", "window-resized", "window-unlinked",
+)
+
+
+def _tmux_commands(values: list[str | None]) -> list[tuple[str | None, list[str | None]]]:
+    """Each tmux command of the line after tmux's own options (`-f FILE`, `-L NAME`…): the command as tmux reads its
+    name (`tmux_verb`; None when only known at run time) and its words. A `;` word (or one ending in `;`) ends one."""
+    from ..shell.runners import tmux_verb
+
+    i = 1
+    while i < len(values) and values[i] is not None and values[i].startswith("-") and values[i] != "-":  # type: ignore[union-attr]
+        value = values[i]
+        i += 1
+        if value == "--":
+            break
+        at = next((k for k, letter in enumerate(value[1:], start=1) if letter in "cfLST"), None)  # type: ignore[arg-type]
+        if at is not None and not value[at + 1:]:  # type: ignore[index]
+            i += 1
+    commands: list[tuple[str | None, list[str | None]]] = []
+    words: list[str | None] | None = None
+    for value in values[i:]:
+        ends = value is not None and value.endswith(";") and not value.endswith("\\;")
+        if ends:
+            value = value[:-1]  # type: ignore[index]
+        if words is None:
+            if value != "" or not ends:
+                words = []
+                commands.append((tmux_verb(value) if value is not None else None, words))
+        elif value != "" or not ends:
+            words.append(value)
+        if ends:
+            words = None
+    return commands
+
+
 def _tmux_environment(values: list[str | None]) -> str | None:
-    """The first `-e NAME=VALUE` tmux gives a new shell that makes it run unseen code (`SHELL_RUNNER_VARIABLES`, a
-    `BASH_FUNC_…`), or a value only known at run time (review 33b: `tmux new -d -e BASH_ENV=./evil.sh ls`)."""
-    for i, value in enumerate(values[1:], start=1):
-        if value in ("default-command", "default-shell"):
-            return value  # `set -g default-command CMD`, the command or shell each new window runs (review 33c)
-        if value in ("set-environment", "setenv"):
-            named = next((v for v in values[i + 1:] if v is None or not v.startswith("-")), "")
+    """What a tmux call gives the shells or commands it starts that makes them run unseen code: `-e NAME=VALUE` (a
+    `SHELL_RUNNER_VARIABLES` name, a `BASH_FUNC_…`, a value only known at run time: review 33b, `tmux new -d -e
+    BASH_ENV=./evil.sh ls`), `set-environment` of one, or `set-option` of a default command, a default shell that is
+    no system shell, or a hook (review 33c; review 34: tmux reads abbreviated commands and option names, `set-e`,
+    `set -g default-c`). Unsetting (`-u`) and showing pass."""
+    from ..shell.programs import TRUSTED_PROGRAM_DIRS
+
+    for verb, words in _tmux_commands(values):
+        if verb is None:
+            return "<a command only known at run time>"
+        flags = "".join(w[1:] for w in words if w is not None and w.startswith("-") and w != "-")
+        operands = [w for k, w in enumerate(words) if (w is None or not w.startswith("-") or w == "-") and not (k and words[k - 1] in ("-t",))]
+        if verb in ("set-option", "set-window-option") and "u" not in flags and "U" not in flags:
+            name = operands[0] if operands else ""
+            if name is None:
+                return f"{verb} <an option only known at run time>"
+            if name and any(option.startswith(name) for option in _TMUX_CODE_OPTIONS) or name.startswith("after-"):
+                given = operands[1] if len(operands) > 1 else ""
+                if "default-shell".startswith(name) and not "default-command".startswith(name) and given is not None and os.path.dirname(given) in TRUSTED_PROGRAM_DIRS and os.path.basename(given) in SHELLS:
+                    continue  # `set -g default-shell /bin/zsh`: a shell of the system's
+                return f"{verb} {name}"
+        if verb == "set-environment" and "u" not in flags and "r" not in flags:
+            named = operands[0] if operands else ""
             if named is None or named in SHELL_RUNNER_VARIABLES or named.startswith("BASH_FUNC_"):
-                return f"{value} {named or '<only known at run time>'}"
+                return f"{verb} {named or '<only known at run time>'}"
+    for i, value in enumerate(values[1:], start=1):
         if value is None or not value.startswith("-") or value.startswith("--"):
             continue
         at = next((k for k, letter in enumerate(value[1:], start=1) if letter in "ecfFnstxyl"), None)  # `-de X=1`
@@ -1060,14 +1175,13 @@ def _tmux_environment(values: list[str | None]) -> str | None:
             continue
         given = value[at + 1:] if value[at + 1:] else (values[i + 1] if i + 1 < len(values) else "")
         if given is None:
-            return "<only known at run time>"
+            return "-e <only known at run time>"
         variable, _, assigned = given.partition("=")
         if variable in (STARTUP_VARIABLE, "ENV") and assigned in ("", "/dev/null"):
             continue  # reads nothing, as the same assignment before tmux (review 33c)
         if variable in SHELL_RUNNER_VARIABLES or variable.startswith("BASH_FUNC_"):
-            return given
+            return f"-e {given}"
     return None
-
 
 def _runs_shell_variable(name: str, values: list[str | None]) -> bool:
     """Whether this call of a `SHELL_VARIABLE_RUNNERS` program runs its command or a shell with `$SHELL` (review
@@ -1213,41 +1327,6 @@ def _unseen_file(path: str, cwd: str | None) -> bool:
         return False  # missing: the shell fails to open it
 
 
-def _su_operands(words: list[str | None], value_options: frozenset[str]) -> list[str]:
-    """su's operands among its words before `--`: not `-`, not an option's value (`-s SHELL`, a cluster ending in
-    one, `-ls SHELL`)."""
-    operands: list[str] = []
-    skip = False
-    for value in words:
-        if skip or value is None:
-            skip = False
-            continue
-        if value == "-" or not value.startswith("-"):
-            if value != "-":
-                operands.append(value)
-            continue
-        if value.startswith("--"):
-            skip = "=" not in value and value in value_options
-            continue
-        for k, letter in enumerate(value[1:], start=1):
-            if "-" + letter in value_options:
-                skip = not value[k + 1:]  # `-s/bin/sh` holds its value, `-ls /bin/sh` takes the next word
-                break
-    return operands
-
-
-def _short_code(value: str) -> bool:
-    """A cluster of su's short flags that holds `-c` or `-C` (`su -lc CMD`); a value option before them ends it."""
-    if not value.startswith("-") or value.startswith("--"):
-        return False
-    for letter in value[1:]:
-        if letter in "cC":
-            return True
-        if letter in "sgGw":
-            return False
-    return False
-
-
 def _sudo_shell_reads_input(values: list[str | None]) -> bool:
     """`sudo -s` or `sudo -i` (`--sh`, `--us root -s`: review 33b) with no command starts a shell that reads its input;
     `NAME=value` words after the options are the environment, no command (`sudo -s FOO=1`)."""
@@ -1258,30 +1337,34 @@ def _sudo_shell_reads_input(values: list[str | None]) -> bool:
     return shell and (not rest or rest[0] is None)
 
 
+#: The options of su, runuser and script that give a command and take a value (`-c CMD`, `-u USER CMD`), to read each
+#: value as no option (`su -c -s root` runs `-s`).
+_COMMAND_VALUE_OPTIONS = frozenset({"-c", "--command", "-C", "--session-command", "-u", "--user"})
+
+
 def _starts_a_shell_reading_input(values: list[str | None], command_options: frozenset[str], value_options: frozenset[str], before: int) -> bool:
     """No option gives the program a command, and no word after its first `before` operands is one. A word only
     known at run time might be anything: the shell is then assumed to read its input."""
     if values[0] in ("sg", "newgrp") and values[1:2] == ["-"]:
         values = values[:1] + values[2:]  # `sg - root`: a login environment, no operand (review 33b)
-    known = tuple(sorted(o for o in command_options | value_options if o.startswith("--")))
-    values = [(_long_option(v, known) or v) + v[len(v.partition("=")[0]):] if v is not None and v.startswith("--") and v != "--" and _long_option(v, known) else v for v in values]  # `unshare --setu 0` (review 33b)
+    longs = WRAPPER_LONGS.get(values[0] or "") or tuple(sorted(o for o in command_options | value_options if o.startswith("--")))
+    values = _spelled_out(values, longs)  # `unshare --setu 0` (review 33b)
+    if values[0] in ("su", "runuser", "script"):
+        # getopt permutes their options (`su --login postgres --command "…"`, `su root -s /bin/bash`: review 33b;
+        # `script /dev/null -q`: review 34), an option's value is none (`su -w -c root`). A word only known at run
+        # time may be a command option: the wrapper rule reads it. su's words after `--` are the shell's own (a
+        # script, `-c CMD`), and the user comes first when none came before (`su -- root`: review 33c)
+        seen, operands, after = _getopt_permuted(values[1:], value_options | (command_options & _COMMAND_VALUE_OPTIONS))
+        if set(seen) & command_options or None in operands:
+            return False
+        if values[0] == "script":
+            return len(operands) + len(after) <= before
+        return len(after) <= (0 if operands else 1)
     end, seen = _skip_options(values, 1, value_options)
     if set(seen) & command_options:
         return False
     if end + before < len(values) and values[end + before] in command_options:
         return False  # after the operands that come first (`sg grp -c "$X"`)
-    if values[0] in ("su", "runuser"):
-        # getopt permutes su's options (`su --login postgres --command "…"`, `su root -s /bin/bash`: review 33b), and
-        # the words after `--` are the shell's own (a script, `-c CMD`): the wrapper rule reads both. Without either,
-        # su starts a shell that reads its input, whatever operands it has
-        words = _su_words(values)
-        before_dashes = words[1:words.index("--")] if "--" in words else words[1:]
-        if any(v is None or v in command_options or v.startswith(("--command=", "--session-command=")) or _short_code(v) for v in before_dashes):
-            return False
-        # after `--`, the user comes first when none came before (`su -- root`: review 33c), then the shell's words
-        after = words[words.index("--") + 1:] if "--" in words else []
-        users = _su_operands(before_dashes, value_options)
-        return len(after) <= (0 if users else 1)
     if any(v is None for v in values[1:]):
         return True
     return len(values) - end <= before

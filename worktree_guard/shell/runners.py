@@ -28,6 +28,7 @@ class CodeRunner:
 
     options: options whose presence means it runs code (`gdb -ex`), also as `--opt=value` or an attached short value;
     options_first: `options` count only before the first operand (tmux's `-c CMD`, while `new -c DIR` is a directory);
+    verbs: every verb's (name, alias), to read a word as the program does (`tmux_verb`: `tmux run-s CMD`);
     subcommands: words that, as any operand, name a verb running a command (`tmux send-keys 'cmd' Enter`);
     command_subcommands: verbs that run a command when given one after their options (`tmux new-session -d 'cmd'`;
         `tmux new-session -d -s x` starts the user's shell): it is walked, in the directory of `chdir_options`, else
@@ -46,6 +47,7 @@ class CodeRunner:
 
     options: frozenset[str] = frozenset()
     options_first: bool = False
+    verbs: tuple[tuple[str, str], ...] = ()
     subcommands: frozenset[str] = frozenset()
     command_subcommands: frozenset[str] = frozenset()
     here_subcommands: frozenset[str] = frozenset()
@@ -79,6 +81,20 @@ class CodeRunner:
     cluster_flags: frozenset[str] = frozenset()
     #: what a `coded_options` value that matches `code_operands` is, in the refusal
     coded_reason: str = "is given code"
+
+
+#: tmux 3.3a's commands and their aliases (`tmux list-commands`; "" for none).
+TMUX_COMMANDS: tuple[tuple[str, str], ...] = (("attach-session", "attach"), ("bind-key", "bind"), ("break-pane", "breakp"), ("capture-pane", "capturep"), ("choose-buffer", ""), ("choose-client", ""), ("choose-tree", ""), ("clear-history", "clearhist"), ("clear-prompt-history", "clearphist"), ("clock-mode", ""), ("command-prompt", ""), ("confirm-before", "confirm"), ("copy-mode", ""), ("customize-mode", ""), ("delete-buffer", "deleteb"), ("detach-client", "detach"), ("display-menu", "menu"), ("display-message", "display"), ("display-popup", "popup"), ("display-panes", "displayp"), ("find-window", "findw"), ("has-session", "has"), ("if-shell", "if"), ("join-pane", "joinp"), ("kill-pane", "killp"), ("kill-server", ""), ("kill-session", ""), ("kill-window", "killw"), ("last-pane", "lastp"), ("last-window", "last"), ("link-window", "linkw"), ("list-buffers", "lsb"), ("list-clients", "lsc"), ("list-commands", "lscm"), ("list-keys", "lsk"), ("list-panes", "lsp"), ("list-sessions", "ls"), ("list-windows", "lsw"), ("load-buffer", "loadb"), ("lock-client", "lockc"), ("lock-server", "lock"), ("lock-session", "locks"), ("move-pane", "movep"), ("move-window", "movew"), ("new-session", "new"), ("new-window", "neww"), ("next-layout", "nextl"), ("next-window", "next"), ("paste-buffer", "pasteb"), ("pipe-pane", "pipep"), ("previous-layout", "prevl"), ("previous-window", "prev"), ("refresh-client", "refresh"), ("rename-session", "rename"), ("rename-window", "renamew"), ("resize-pane", "resizep"), ("resize-window", "resizew"), ("respawn-pane", "respawnp"), ("respawn-window", "respawnw"), ("rotate-window", "rotatew"), ("run-shell", "run"), ("save-buffer", "saveb"), ("select-layout", "selectl"), ("select-pane", "selectp"), ("select-window", "selectw"), ("send-keys", "send"), ("send-prefix", ""), ("server-access", ""), ("set-buffer", "setb"), ("set-environment", "setenv"), ("set-hook", ""), ("set-option", "set"), ("set-window-option", "setw"), ("show-buffer", "showb"), ("show-environment", "showenv"), ("show-hooks", ""), ("show-messages", "showmsgs"), ("show-options", "show"), ("show-prompt-history", "showphist"), ("show-window-options", "showw"), ("source-file", "source"), ("split-window", "splitw"), ("start-server", "start"), ("suspend-client", "suspendc"), ("swap-pane", "swapp"), ("swap-window", "swapw"), ("switch-client", "switchc"), ("unbind-key", "unbind"), ("unlink-window", "unlinkw"), ("wait-for", "wait"))
+
+
+def tmux_verb(word: str, verbs: tuple[tuple[str, str], ...] = TMUX_COMMANDS) -> str:
+    """The command a word names as tmux's cmd_find reads it: an alias, a name, or a unique prefix of one name
+    (review 34: `tmux run-s CMD`, `tmux new-s -d CMD`, `tmux set-e …` ran); the word itself otherwise."""
+    for name, alias in verbs:
+        if word in (name, alias):
+            return name
+    found = [name for name, _ in verbs if name.startswith(word)] if word else []
+    return found[0] if len(found) == 1 else word
 
 
 #: less's lesskey: key bindings and an `#env` section (LESSOPEN among it, run as a command) read from a file or text
@@ -152,10 +168,13 @@ BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
     "tmux": CodeRunner(
         options=_f("-c"),
         options_first=True,
+        verbs=TMUX_COMMANDS,
         subcommands=_f(
             "run-shell", "run", "send-keys", "send", "if-shell", "if", "pipe-pane", "pipep", "source-file", "source",
             "command-prompt", "confirm-before", "confirm", "display-menu", "menu",
+            "set-hook",  # a hook runs tmux commands (`run-shell …`) at a later event (review 34)
         ),
+        code_operands=r"#\(",  # a format's `#(cmd)` runs cmd (`tmux display -p '#(…)'`, `set status-right '#(…)'`: review 34)
         command_subcommands=_f("new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "display-popup", "popup"),
         here_subcommands=_f("new-session", "new"),
         chdir_options=_f("-c"),
@@ -269,9 +288,9 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
             reasons.append(f"`{name} {option}` runs code")
         elif LESSKEY_OPTIONS[0] in runner.options and names_lesskey_option(value):
             reasons.append(f"`{name} {option}` reads key bindings and commands (an #env LESSOPEN) from a lesskey file or text")
-        elif value in runner.subcommands:
+        elif _verb(value, runner) in runner.subcommands:
             reasons.append(f"`{name} {value}` runs a command")
-        elif value in runner.command_subcommands and _subcommand_command(command, i, runner) is None:
+        elif _verb(value, runner) in runner.command_subcommands and _subcommand_command(command, i, runner) is None:
             reasons.append(f"`{name} {value}` runs a command only known at run time")
         elif pattern is not None and not value.startswith("-") and pattern.search(value):
             reasons.append(f"`{name}` is given code ({value[:40]!r})")
@@ -286,6 +305,11 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
             if given is None or given in _STDIN or given.startswith(("/dev/fd/", "/proc/")):
                 reasons.append(f"`{name} {option}` reads code from its input or a file only known at run time")
     return reasons
+
+
+def _verb(word: str, runner: CodeRunner) -> str:
+    """A word as the runner's verb it names (`tmux_verb`), for a runner with `verbs`; else the word itself."""
+    return tmux_verb(word, runner.verbs) if runner.verbs and not word.startswith("-") else word
 
 
 def _unabbreviated(option: str, runner: CodeRunner) -> str:
@@ -465,7 +489,7 @@ def _subcommand_command(command: ShellCommand, at: int, runner: CodeRunner) -> t
 
     words = command.words
     values = command.values()
-    cwd = command.cwd if values[at] in runner.here_subcommands else None
+    cwd = command.cwd if _verb(values[at] or "", runner) in runner.here_subcommands else None
     i = at + 1
     while i < len(values):
         value = values[i]
@@ -496,7 +520,7 @@ def subcommand_scripts(command: ShellCommand, runner: CodeRunner) -> list[tuple[
     """The commands `command_subcommands` run (`tmux new -d 'make test'`), to walk."""
     found = []
     for i, value in enumerate(command.values()[1:], start=1):
-        if value in runner.command_subcommands:
+        if value is not None and _verb(value, runner) in runner.command_subcommands:
             script = _subcommand_command(command, i, runner)
             if script is not None and script[0]:
                 found.append(script)

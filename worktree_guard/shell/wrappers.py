@@ -31,7 +31,8 @@ class Wrapper:
     rest of the line is joined and run by `sh -c` (`watch`), unless one of `argv_with` is given;
     same_shell: it runs the command in this shell (`builtin cd`); assignments: `NAME=value` words before the command
     are the command's environment, as env's are (`sudo TAR_OPTIONS=… tar …`: review 31b); permutes: its options may
-    follow its operands, as getopt permutes them (`su root -c CMD`, `su - root -c CMD`: stop 33).
+    follow its operands, as getopt permutes them (`su root -c CMD`, `su - root -c CMD`: stop 33; `script -q /dev/null
+    -c CMD`: review 34).
     """
 
     value_options: frozenset[str] = frozenset()
@@ -89,7 +90,7 @@ BUILTIN_WRAPPERS: dict[str, Wrapper] = {
     "exec": Wrapper(value_options=_f("-a")),
     "command": Wrapper(same_shell=True),
     "builtin": Wrapper(same_shell=True),
-    "flock": Wrapper(value_options=_f("-w", "--timeout", "-E", "--conflict-exit-code"), leading=1, code=_f("-c", "--command")),
+    "flock": Wrapper(value_options=_f("-w", "--timeout", "--wait", "-E", "--conflict-exit-code"), leading=1, code=_f("-c", "--command")),
     "taskset": Wrapper(leading=1, no_command=_f("-p", "--pid")),
     "chrt": Wrapper(value_options=_f("-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline"), leading=1, no_command=_f("-p", "--pid", "-m", "--max")),
     "setarch": Wrapper(operand_first=True, no_command=_f("--list")),
@@ -122,7 +123,7 @@ BUILTIN_WRAPPERS: dict[str, Wrapper] = {
     "toybox": Wrapper(),
     "su": Wrapper(value_options=_f("-s", "--shell", "-g", "--group", "-G", "--supp-group", "-w", "--whitelist-environment"), cwd_unknown=_f("-", "-l", "--login"), code=_f("-c", "--command", "-C", "--session-command"), code_only=True, permutes=True),
     "runuser": Wrapper(value_options=_f("-u", "--user", "-g", "--group", "-G", "--supp-group", "-s", "--shell", "-w", "--whitelist-environment"), cwd_unknown=_f("-", "-l", "--login"), code=_f("-c", "--command", "--session-command"), permutes=True),
-    "script": Wrapper(value_options=_f("-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing", "-m", "--logging-format", "-o", "--output-limit"), optional_value=_f("-t"), code=_f("-c", "--command"), code_only=True),
+    "script": Wrapper(value_options=_f("-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing", "-m", "--logging-format", "-o", "--output-limit"), optional_value=_f("-t"), code=_f("-c", "--command"), code_only=True, permutes=True),  # `script -q /dev/null -c CMD` (review 34)
     "watch": Wrapper(value_options=_f("-n", "--interval", "-q", "--equexit"), optional_value=_f("-d"), joined=True, argv_with=_f("-x", "--exec")),
     # Found by the review of issue 10.
     "setpriv": Wrapper(value_options=_f("--reuid", "--regid", "--ruid", "--euid", "--rgid", "--egid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label", "--apparmor-profile", "--landlock-access", "--landlock-rule", "--seccomp-filter")),
