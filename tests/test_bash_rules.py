@@ -2636,6 +2636,10 @@ STOP_34_ROWS = [
     ("tmux setenv -g FOO bar", "pass"),
     ("tmux new -d -s server", "pass"),
     ("tmux list-sessions -F '#{session_name}'", "pass"),
+    ("echo x | sudo -R / -s", {"WG404"}),  # a root of its own (review 34, 10)
+    ("sudo --chroot=/ ls", {"WG404"}),
+    ('echo x | su "${NOPE:--}" root', {"WG404"}),  # the command's own word: su reads its input either way
+    ("script $OPTS /dev/null", {"WG403", "WG404"}),  # the agent's $OPTS may be empty (script reads its input) or a file it writes
 ]
 
 

@@ -875,10 +875,11 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         return [Violation(code="WG404", message=f"`{name}` runs a command in a shell or Linux distribution of its own (or reads one from its input), which worktree-guard cannot see; run the commands directly.", **base)]
     # a word the agent's environment gave is an operand (`su $USER`: review 33c), never an option
     # (quoted, one word; unquoted, it may also vanish, so it is left out: `script $OPTS /dev/null` reads its input)
+    # (one variable and nothing else: a default or an alternative is the command's own, `${NOPE:--c…}`: review 34)
     operands_known = [
-        v if v is not None or w.raw.lstrip("'\"").startswith("-") or not inherited(w, command.state) else "\0inherited"
+        v if v is not None or not _plain_reference(w, command.state) else "\0inherited"
         for w, v in zip(command.words, values)
-        if not (v is None and has_unquoted_expansion(w.raw) and not w.raw.startswith("-") and inherited(w, command.state))
+        if not (v is None and has_unquoted_expansion(w.raw) and _plain_reference(w, command.state))
     ]
     if name in STDIN_SHELL_STARTERS and _starts_a_shell_reading_input(operands_known, *STDIN_SHELL_STARTERS[name]) or name == "sudo" and _sudo_shell_reads_input(values):
         return [Violation(code="WG404", message=f"`{name}` starts a shell that reads its commands from its input, which worktree-guard cannot see (a later write to that input reaches no hook); run the commands directly.", **base)]
@@ -986,7 +987,7 @@ _RUNNER_OPTIONS: dict[str, tuple[tuple[str, ...], frozenset[str], str, str]] = {
          "--preserve-groups", "--prompt", "--chroot", "--role", "--stdin", "--shell", "--type", "--command-timeout",
          "--other-user", "--user", "--version", "--validate"),
         frozenset({"--close-from", "--chdir", "--group", "--host", "--prompt", "--chroot", "--role", "--type", "--command-timeout", "--other-user", "--user"}),
-        "CDghprtTuU", "si",
+        "CDghprRtTuU", "si",
     ),
     "entr": ((), frozenset(), "", "s"),
 }

@@ -81,8 +81,9 @@ BUILTIN_WRAPPERS: dict[str, Wrapper] = {
     "proxychains4": Wrapper(value_options=_f("-f")),
     "doas": Wrapper(value_options=_f("-u", "-C")),
     "sudo": Wrapper(
-        value_options=_f("-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout", "-D", "--chdir"),
+        value_options=_f("-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout", "-D", "--chdir", "-R", "--chroot"),
         chdir=_f("-D", "--chdir"),
+        new_root=_f("-R", "--chroot"),  # review 34
         cwd_unknown=_f("-i", "--login"),
         assignments=True,
     ),
