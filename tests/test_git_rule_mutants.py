@@ -26,6 +26,8 @@ import os
 import sys
 from pathlib import Path
 
+from tests.readings import rule_record, world_environment, write_readings
+
 READINGS = Path(__file__).with_name("git_rule_readings.json")
 OUTSIDE_HOME = "/opt/wg-test-home"  # tests/test_bash_rules.py's HOME for the world
 WORLD_PATH_LENGTH = 150
@@ -207,15 +209,8 @@ def reading(repo, command: str) -> dict:
     ctx = build_context(call, pm=pm)
     _STEPS.seen = []
     verdict = decide(call, ctx)
-    records = []
-    for v in verdict.violations:
-        if v.rule != "git":
-            continue
-        fields = {k: unfill(str(x)) for k, x in v.model_dump(exclude_none=True).items() if k in ("path", "resolved", "shared_root", "suggestion", "tool", "severity", "worktree_root")}
-        # the whole command, or the span's offsets (the same numbers in every run: the world's paths have one length);
-        # a span in code git takes from a variable may cut a path, whose text differs from run to run
-        covered = "ALL" if v.span == (0, len(filled)) else list(v.span) if v.span else None
-        records.append([v.code, unfill(v.message), fields, covered])
+    # a span's offsets, not its text: a span in code git takes from a variable may cut a path, whose text differs
+    records = [rule_record(v, unfill, filled) for v in verdict.violations if v.rule == "git"]
     out: dict = {"codes": sorted({v.code for v in verdict.violations})}
     if records:
         out["git"] = records
@@ -229,26 +224,8 @@ def all_commands(saved: dict | None) -> dict[str, list[str]]:
     return {"harvested": harvested, "rows": list(dict.fromkeys(ROWS))}
 
 
-class world_environment:
-    """HOME, TMPDIR and CDPATH as the world's tests have them, for the rows' time only."""
-
-    def __enter__(self):
-        self.saved = {k: os.environ.get(k) for k in ("HOME", "TMPDIR", "CDPATH")}
-        os.environ["HOME"] = OUTSIDE_HOME
-        os.environ.pop("TMPDIR", None)
-        os.environ.pop("CDPATH", None)
-        return self
-
-    def __exit__(self, *_):
-        for k, v in self.saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-
-
 def readings(repo, commands: dict[str, list[str]]) -> dict:
-    with world_environment():
+    with world_environment(OUTSIDE_HOME):
         return {part: {c: reading(repo, c) for c in rows} for part, rows in commands.items()}
 
 
@@ -266,20 +243,7 @@ def test_every_reading_of_the_git_rule(tmp_path: Path, monkeypatch) -> None:
 
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--write"]:
-    import tempfile
-
     saved = json.loads(READINGS.read_text()) if READINGS.exists() else {}
     if sys.argv[2:]:  # the harvested commands, from a JSON list or object (phase 17's harvest)
         saved["harvested"] = dict.fromkeys(json.loads(Path(sys.argv[2]).read_text()))
-    from tests.helpers import isolated_environment
-
-    with tempfile.TemporaryDirectory(dir=os.environ.get("WG_SCRATCH")) as scratch, isolated_environment(Path(scratch) / "test-home"):
-        os.environ["WT_GUARD_DAEMON"] = "0"  # as tests/conftest.py has it
-        repo = make_world(Path(scratch))
-        got = readings(repo, all_commands(saved))
-    parts = []
-    for part, values in got.items():
-        lines = [f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}" for k, v in values.items()]
-        parts.append(f' "{part}": {{\n' + ",\n".join(lines) + "\n }")
-    READINGS.write_text("{\n" + ",\n".join(parts) + "\n}\n")
-    print(f"{sum(len(v) for v in got.values())} readings written to {READINGS}")
+    write_readings(READINGS, make_world, lambda repo: readings(repo, all_commands(saved)), parts=True)

@@ -20,11 +20,11 @@ list of commands as its next argument, it takes those as the harvested ones).
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
-from tests.test_git_rule_mutants import OUTSIDE_HOME, make_world, world_environment
+from tests.readings import rule_record, span_of, world_environment, write_readings
+from tests.test_git_rule_mutants import OUTSIDE_HOME, make_world
 
 READINGS = Path(__file__).with_name("indirection_readings.json")
 
@@ -328,14 +328,8 @@ def reading(repo, command: str) -> dict:
         verdict = decide(call, ctx)
     except Exception as error:  # the hook refuses such a call (WG000); phase 18 found one: `zsh -H <<< …`
         return {"raises": type(error).__name__}
-    records, others = [], []
-    for v in verdict.violations:
-        if v.rule != "indirection":
-            others.append([v.rule, v.code, unfill(str(v.path)) if v.path else None, "ALL" if v.span == (0, len(filled)) else list(v.span) if v.span else None])
-            continue
-        fields = {k: unfill(str(x)) for k, x in v.model_dump(exclude_none=True).items() if k in ("path", "resolved", "shared_root", "suggestion", "tool", "severity", "worktree_root")}
-        covered = "ALL" if v.span == (0, len(filled)) else list(v.span) if v.span else None
-        records.append([v.code, unfill(v.message), fields, covered])
+    records = [rule_record(v, unfill, filled) for v in verdict.violations if v.rule == "indirection"]
+    others = [[v.rule, v.code, unfill(str(v.path)) if v.path else None, span_of(v, filled)] for v in verdict.violations if v.rule != "indirection"]
     out: dict = {"codes": sorted({v.code for v in verdict.violations})}
     if records:
         out["indirection"] = records
@@ -350,7 +344,7 @@ def all_commands(saved: dict | None) -> dict[str, list[str]]:
 
 
 def readings(repo, commands: dict[str, list[str]]) -> dict:
-    with world_environment():
+    with world_environment(OUTSIDE_HOME):
         return {part: {c: reading(repo, c) for c in rows} for part, rows in commands.items()}
 
 
@@ -368,20 +362,7 @@ def test_every_reading_of_the_indirection_rule(tmp_path: Path, monkeypatch) -> N
 
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--write"]:
-    import tempfile
-
     saved = json.loads(READINGS.read_text()) if READINGS.exists() else {}
     if sys.argv[2:]:
         saved["harvested"] = dict.fromkeys(json.loads(Path(sys.argv[2]).read_text()))
-    from tests.helpers import isolated_environment
-
-    with tempfile.TemporaryDirectory(dir=os.environ.get("WG_SCRATCH")) as scratch, isolated_environment(Path(scratch) / "test-home"):
-        os.environ["WT_GUARD_DAEMON"] = "0"  # as tests/conftest.py has it
-        repo = make_world(Path(scratch))
-        got = readings(repo, all_commands(saved))
-    parts = []
-    for part, values in got.items():
-        lines = [f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}" for k, v in values.items()]
-        parts.append(f' "{part}": {{\n' + ",\n".join(lines) + "\n }")
-    READINGS.write_text("{\n" + ",\n".join(parts) + "\n}\n")
-    print(f"{sum(len(v) for v in got.values())} readings written to {READINGS}")
+    write_readings(READINGS, make_world, lambda repo: readings(repo, all_commands(saved)), parts=True)

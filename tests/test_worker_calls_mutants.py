@@ -23,6 +23,8 @@ import os
 import sys
 from pathlib import Path
 
+from tests.readings import world_environment, write_readings
+
 READINGS = Path(__file__).with_name("worker_calls_readings.json")
 OUTSIDE_HOME = "/opt/wg-wc-test-home"  # HOME for the rows: outside every checkout and every allow-listed directory
 WORLD_PATH_LENGTH = 150
@@ -381,23 +383,6 @@ class _Surfaces:
         )}
 
 
-class world_environment:
-    """HOME and CDPATH as the rows have them, for the rows' time only."""
-
-    def __enter__(self):
-        self.saved = {k: os.environ.get(k) for k in ("HOME", "CDPATH")}
-        os.environ["HOME"] = OUTSIDE_HOME
-        os.environ.pop("CDPATH", None)
-        return self
-
-    def __exit__(self, *_):
-        for k, v in self.saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-
-
 def all_rows() -> list[str]:
     return list(dict.fromkeys(ROWS))
 
@@ -414,15 +399,9 @@ def test_every_finding_on_a_workers_call(tmp_path: Path, monkeypatch) -> None:
 
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--write"]:
-    import tempfile
 
-    from tests.helpers import isolated_environment
+    def _readings(repo) -> dict:
+        with world_environment(OUTSIDE_HOME, keep_tmpdir=True):
+            return {row: reading(repo, row) for row in all_rows()}
 
-    with tempfile.TemporaryDirectory(dir=os.environ.get("WG_SCRATCH")) as scratch, isolated_environment(Path(scratch) / "test-home"):
-        os.environ["WT_GUARD_DAEMON"] = "0"  # as tests/conftest.py has it
-        repo = make_world(Path(scratch))
-        with world_environment():
-            got = {row: reading(repo, row) for row in all_rows()}
-    lines = [f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}" for k, v in got.items()]
-    READINGS.write_text("{\n" + ",\n".join(lines) + "\n}\n")
-    print(f"{len(got)} readings written to {READINGS}")
+    write_readings(READINGS, make_world, _readings, parts=False)
