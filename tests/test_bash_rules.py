@@ -2639,6 +2639,9 @@ STOP_34_ROWS = [
     ("echo x | sudo -R / -s", {"WG404"}),  # a root of its own (review 34, 10)
     ("sudo --chroot=/ ls", {"WG404"}),
     ('echo x | su "${NOPE:--}" root', {"WG404"}),  # the command's own word: su reads its input either way
+    ("tmux -lL s -c 'touch {MAIN}/x'", {"WG404"}),  # h-shell34: -l is a flag in tmux's own cluster, L takes `s`
+    ("tmux -lS sock -c ls", {"WG404"}),
+    ("tmux -L s new -d ls", "pass"),
     ("script $OPTS /dev/null", {"WG403", "WG404"}),  # the agent's $OPTS may be empty (script reads its input) or a file it writes
 ]
 

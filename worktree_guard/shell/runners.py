@@ -353,7 +353,8 @@ def _takes_next(previous: str | None, runner: CodeRunner) -> bool:
     """Whether the word after `previous` is its option's value: a value option alone, or ending a cluster of flags."""
     if previous is None or not previous.startswith("-") or previous.startswith("--") or "=" in previous:
         return previous in runner.value_options
-    return previous in runner.value_options or (len(previous) > 2 and "-" + previous[-1] in runner.value_options and all("-" + c not in runner.value_options for c in previous[1:-1]))
+    values = runner.value_options - runner.cluster_flags  # tmux's -l is a flag in a cluster (h-shell34: `tmux -lL s -c CMD`)
+    return previous in runner.value_options or (len(previous) > 2 and "-" + previous[-1] in values and all("-" + c not in values for c in previous[1:-1]))
 
 
 def env_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
