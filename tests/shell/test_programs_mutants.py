@@ -171,6 +171,10 @@ ROWS: list[str] = [
     # -- second pass
     "find -D -files0-from F . -delete", "openssl req -out=a=b", "curl --output-dir '' -o x http://h/",
     "curl --output-dir dX/ -o /abs http://h/", "curl -o '#1' 'http://h/{" + ",".join(f"a{n}" for n in range(257)) + "}'",
+    # -- xxd (phase 19): `--` and what follows it, `-` as the input or the output, two dashes before an option (`--c`
+    # is `-c`), a flag before the operands, words that are all options
+    "xxd -- a b", "xxd -u -- -a b", "xxd -- a", "xxd -c 8 -- a -", "xxd - b", "xxd a -", "xxd -u a b", "xxd -u",
+    "xxd -c 8", "xxd --len 16 a b", "xxd --c 8 a b", "xxd --- a b", "xxd -capitalize a b", "xxd -lxyz a b",
 ]
 
 

@@ -351,6 +351,11 @@ ROWS: list[str] = [
     # `-v -c CMD`…)
     "tmux -vc 'touch x'", "tmux -Lx -vc 'touch x'", "man -aP sh -l p.txt", "man -lPsh p.txt", "less -Sk kf README.md", "less -ik kf",
     "man -aH ls", "fd -Hx rm {}", "fd -HX rm", "fd -H -x rm {}",
+    # -- fd's attached values (phase 19): `=` (its value holding `=`, empty), a cluster ending in -x with its value
+    # attached (with `=`), -x first in the cluster, a value option ending the cluster, a long option holding `x`, a word
+    # that starts no option
+    "fd --exec=rm {} pat", "fd --exec=rm=x", "fd --exec= rm {}", "fd -x=rm", "fd --exec-batch=rm", "fd -xrm {}",
+    "fd -Hxrm {}", "fd -Hx=rm {}", "fd -ex rm", "fd -He md -x rm", "fd axe", "fd --max-results 1 -x rm",
     # words the command builds, only known at run time (a `$(…)`; an unset `"$X"` is the agent's environment's)
     "make \"$(a)\" \"$(b)\"", "make -k \"$(a)\"", "man ls \"$(a)\"", "make --jobs=a=\"$(a)\"", "make --ev=a=\"$(a)\"",
 ]
