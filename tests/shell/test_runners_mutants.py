@@ -356,6 +356,13 @@ ROWS: list[str] = [
     # that starts no option
     "fd --exec=rm {} pat", "fd --exec=rm=x", "fd --exec= rm {}", "fd -x=rm", "fd --exec-batch=rm", "fd -xrm {}",
     "fd -Hxrm {}", "fd -Hx=rm {}", "fd -ex rm", "fd -He md -x rm", "fd axe", "fd --max-results 1 -x rm",
+    # -- a value option ending a cluster of tmux's top-level flags takes the next word (phase 19: _takes_next), and man's
+    # walk option in a cluster (walked_code)
+    "tmux -vL s -c x", "tmux -vvL s -c x", "tmux -Lv s -c x", "tmux -vLL s -c x", "tmux -v=L x -c y", "tmux --xL s -c y", "tmux --vL s -c y",
+    "tmux -L abS s -c x", "man --Psh ls", "man -aPs ls", "man -aMP x ls", "man -alP sh ls",
+    # -- fail-open (phase 19, reported, not fixed): tmux's -l is a flag before the subcommand (cluster_flags), but
+    # _takes_next counts it as a value option, so `-lL s` leaves `s` an operand and the -c after it unread
+    "tmux -lL s -c x", "tmux -lS /s -c x",
     # words the command builds, only known at run time (a `$(…)`; an unset `"$X"` is the agent's environment's)
     "make \"$(a)\" \"$(b)\"", "make -k \"$(a)\"", "man ls \"$(a)\"", "make --jobs=a=\"$(a)\"", "make --ev=a=\"$(a)\"",
 ]
