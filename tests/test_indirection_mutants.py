@@ -292,6 +292,8 @@ ROWS: list[str] = [
     "unshare -mw{MAIN} rm -f x",
     "su root -s -c 'rm -f {MAIN}/x'",
     "su root -l \"$X\" -c 'rm -f {MAIN}/x'",
+    # phase 19 (shell/wrappers' table): unshare's --kill-child takes a value only after `=` (a separate word is the command)
+    "unshare --kill-child rm -f {MAIN}/x", "unshare --kill-child=SIGKILL rm -f {MAIN}/x",
 ]
 
 _PM = None

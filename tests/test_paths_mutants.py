@@ -26,6 +26,7 @@ from worktree_guard.paths import (
     expand_user,
     home_dir,
     inside,
+    literal_tilde,
     temp_dirs,
 )
 
@@ -265,3 +266,12 @@ def test_plain_paths() -> None:
     assert _plain("a/")
     for path in ("a//b", "//a", "./a", "a/.", "a/../b", "..", "a\\b"):
         assert not _plain(path), path
+
+
+def test_literal_tilde_puts_only_a_leading_tilde_below_the_current_directory() -> None:
+    # phase 19: a `~` bash left alone (`'~/a'`, `~$E`) names the directory `~` where the program runs
+    assert literal_tilde("~/a") == "./~/a"
+    assert literal_tilde("~") == "./~"
+    for value in ("a/~", "/x/~", "", "./~"):
+        assert literal_tilde(value) == value, value
+    assert literal_tilde(None) is None

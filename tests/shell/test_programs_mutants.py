@@ -171,6 +171,19 @@ ROWS: list[str] = [
     # -- second pass
     "find -D -files0-from F . -delete", "openssl req -out=a=b", "curl --output-dir '' -o x http://h/",
     "curl --output-dir dX/ -o /abs http://h/", "curl -o '#1' 'http://h/{" + ",".join(f"a{n}" for n in range(257)) + "}'",
+    # -- xxd (phase 19): `--` and what follows it, `-` as the input or the output, two dashes before an option (`--c`
+    # is `-c`), a flag before the operands, words that are all options
+    "xxd -- a b", "xxd -u -- -a b", "xxd -- a", "xxd -c 8 -- a -", "xxd - b", "xxd a -", "xxd -u a b", "xxd -u",
+    "xxd -c 8", "xxd --len 16 a b", "xxd --c 8 a b", "xxd --- a b", "xxd -capitalize a b", "xxd -lxyz a b",
+    # -- phase 19, the functions changed since phase 17: pdftotext's `--` and `-`; mktemp's shortest --dry-run prefix;
+    # curl's globbing turned back on after -g; rsync's batch, log, remote-option, files-from and receiver directories
+    "pdftotext -- a b", "pdftotext -- -f /m/o.txt", "pdftotext - b", "pdftotext -l 3 - b", "mktemp --d", "mktemp --dr",
+    "curl -g --no-globoff -o '#1' 'http://h/{a,b}'", "curl -g --next -o '#1' 'http://h/{a,b}'",
+    "curl -g -: -o '#1' 'http://h/{a,b}'", "curl -g -o '#1' 'http://h/{a,b}'",
+    "rsync --write-batch=b a d", "rsync --only-write-batch b a d", "rsync --write-batch \"$X\" a d", "rsync --log-file=l a d",
+    "rsync -M--log-file=x a d", "rsync --remote-option=x a d", "rsync --remove-source-files --files-from=l a d",
+    "rsync --files-from=l a d", "rsync --backup-dir=bk a", "rsync -b --backup-dir=bk a h:d", "rsync --backup-dir=bk a rsync://h/d",
+    "rsync --backup-dir=bk a d/", "rsync --backup-dir=bk a d", "rsync -T t a d", "rsync --partial-dir=p a /", "rsync --temp-dir t a b d",
 ]
 
 
@@ -216,6 +229,9 @@ HELPER_NAMES: list = [None, "sed", "gawk", "nvim", "tar", "zip", "ssh", "cp", ""
 HELPER_URLS: list[tuple] = [
     ("http://h/{a,b}",), ("http://h/[1-3]",), ("http://h/x",), (None,), ("http://h/{../x,b}",), ("http://h/{..,b}",),
     ("http://h/{a}[a-c]{b,c}",), (), ("http://h/{,a}",), ("http://h/{a,b}", "http://h/{c}"), ("http://h/{a,b}", None),
+    # phase 19: escapes inside and outside a set, a set first, brackets unclosed, empty, holding a `/`, a `]` after
+    ("h/\\{a,b}",), ("{a,b}",), ("h/{a\\,b,c}",), ("h/{a\\}b,c}",), ("h/[1-3]x]",), ("h/[1-3",), ("h/[/]",), ("h/[]",),
+    ("h/{a",), ("h/{}",), ("h/{a\\",), ("h/x\\",), ("h/\\a{b,c}",), ("h/]x[1-3]",), ("h/{a\\}",), ("h/{a[}",),
 ]
 
 

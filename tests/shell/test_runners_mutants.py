@@ -351,6 +351,18 @@ ROWS: list[str] = [
     # `-v -c CMD`…)
     "tmux -vc 'touch x'", "tmux -Lx -vc 'touch x'", "man -aP sh -l p.txt", "man -lPsh p.txt", "less -Sk kf README.md", "less -ik kf",
     "man -aH ls", "fd -Hx rm {}", "fd -HX rm", "fd -H -x rm {}",
+    # -- fd's attached values (phase 19): `=` (its value holding `=`, empty), a cluster ending in -x with its value
+    # attached (with `=`), -x first in the cluster, a value option ending the cluster, a long option holding `x`, a word
+    # that starts no option
+    "fd --exec=rm {} pat", "fd --exec=rm=x", "fd --exec= rm {}", "fd -x=rm", "fd --exec-batch=rm", "fd -xrm {}",
+    "fd -Hxrm {}", "fd -Hx=rm {}", "fd -ex rm", "fd -He md -x rm", "fd axe", "fd --max-results 1 -x rm",
+    # -- a value option ending a cluster of tmux's top-level flags takes the next word (phase 19: _takes_next), and man's
+    # walk option in a cluster (walked_code)
+    "tmux -vL s -c x", "tmux -vvL s -c x", "tmux -Lv s -c x", "tmux -vLL s -c x", "tmux -v=L x -c y", "tmux --xL s -c y", "tmux --vL s -c y",
+    "tmux -L abS s -c x", "man --Psh ls", "man -aPs ls", "man -aMP x ls", "man -alP sh ls",
+    # -- a fail-open of phase 19 (h-shell34), fixed in stop 34: tmux's -l is a flag before the subcommand
+    # (cluster_flags), so `-lL s` gives -L its value and the -c after it is tmux's code option
+    "tmux -lL s -c x", "tmux -lS /s -c x",
     # words the command builds, only known at run time (a `$(…)`; an unset `"$X"` is the agent's environment's)
     "make \"$(a)\" \"$(b)\"", "make -k \"$(a)\"", "man ls \"$(a)\"", "make --jobs=a=\"$(a)\"", "make --ev=a=\"$(a)\"",
 ]

@@ -308,6 +308,7 @@ ROWS: list[str] = [
     "'a'{b,c}'d'", "{a,b}${", "{a,b}$(", "$X{a,b}", "$A{a,b}", "{1..257}",  # brace_fields: quotes, `$` at the end, the cap
     "{a,b}``", "{a,b}$''", "$(a\\){b,c})", "{a,b}$(X)", "$(x 'y')'z'{a,b}",  # _closing: empty sections, `\)`, quotes
     "${X:=d}", "${X=d}", "${a[1]:=d}", "a[X=1]", "x[Y++]", "$((X++))", "$((--Y))",  # assigned_by_expansion
+    "~/$A", '~/"$A"', "~/${A}",  # word_value (phase 19): a tilde-prefix, then a parameter after the `/`
 ]
 #: Pieces joined two by two: every quoting, expansion and special character beside every other.
 ATOMS = [
