@@ -558,10 +558,10 @@ def test_holds_a_checkout_reads_the_first_4096_bytes_of_dot_git(tmp_path) -> Non
     assert bl.nested_checkout(root, "nested-wt/") is None
 
 
-def test_listed_by_git_is_a_file_the_checkout_s_own_git_lists_as_that_very_path(tmp_path) -> None:
-    """What lets rollback restore a file beside a `.git` a worker made (review 33b, 7): a tracked file (not a
-    submodule), an untracked one, an ignored one; not a directory, not a file inside a repository nested in the
-    checkout (git lists only its directory), not a path in no repository."""
+def test_tracked_at_is_a_file_the_start_s_commit_holds_as_that_very_path(tmp_path) -> None:
+    """What lets rollback restore a file beside a `.git` a worker made (review 33b, 7): a blob of the start's commit
+    (a file or a symlink), not a submodule's gitlink, a directory, a path the index alone holds (a worker can write
+    the index: review 34b), a prefix of a name, or anything when there is no commit or no repository."""
     import subprocess
 
     root = tmp_path / "r"
@@ -571,27 +571,21 @@ def test_listed_by_git_is_a_file_the_checkout_s_own_git_lists_as_that_very_path(
 
     root.mkdir()
     run("init", "-q")
-    (root / ".gitignore").write_text("out/\n")
     (root / "src").mkdir()
     (root / "src" / "app.py").write_text("x\n")
+    (root / "link").symlink_to("src/app.py")
     run("add", ".")
+    run("update-index", "--add", "--cacheinfo", f"160000,{'1' * 40},sub")  # a submodule's gitlink
     run("-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "i")
-    run("update-index", "--add", "--cacheinfo", f"160000,{run('rev-parse', 'HEAD').strip()},sub")  # a submodule's gitlink
-    (root / "src" / "new.py").write_text("x\n")
-    (root / "out").mkdir()
-    (root / "out" / "o.txt").write_text("x\n")
-    (root / "vendor" / ".git").mkdir(parents=True)  # made a repository before git ever listed it
-    run("init", "-q", str(root / "vendor"))
-    (root / "vendor" / "f").write_text("x\n")
-    (root / "out" / "v").mkdir()
-    run("init", "-q", str(root / "out" / "v"))
-    (root / "out" / "v" / "g").write_text("x\n")
-    run("init", "-q", str(root / "src"))  # a worker's `git init src`: git still lists the checkout's files in it
+    head = run("rev-parse", "HEAD").strip()
+    (root / "staged.txt").write_text("x\n")
+    run("add", "staged.txt")
+    run("init", "-q", str(root / "src"))  # a worker's `git init src`
     r = str(root)
-    for listed in ("src/app.py", "src/new.py", "out/o.txt", ".gitignore"):
-        assert bl.listed_by_git(r, listed), listed
-    for not_listed in ("sub", "src", "vendor/f", "vendor", "out/v/g", "out/v", "src/absent.py", "src/app.p", "rc/app.py"):
-        assert not bl.listed_by_git(r, not_listed), not_listed
-    assert not bl.listed_by_git(str(tmp_path), "r/src/app.py")  # tmp_path is no repository: git fails, nothing is listed
+    assert bl.tracked_at(r, head, "src/app.py") and bl.tracked_at(r, head, "link")
+    for not_tracked in ("sub", "src", "staged.txt", "src/app.p", "rc/app.py", "src/absent.py"):
+        assert not bl.tracked_at(r, head, not_tracked), not_tracked
+    assert not bl.tracked_at(r, None, "src/app.py") and not bl.tracked_at(r, "", "src/app.py")
+    assert not bl.tracked_at(str(tmp_path), head, "r/src/app.py")  # no repository there: git fails
     (root / "src" / "app.py").unlink()
-    assert bl.listed_by_git(r, "src/app.py")  # a tracked file the worker removed is still the checkout's
+    assert bl.tracked_at(r, head, "src/app.py")  # removed since: the commit still holds it

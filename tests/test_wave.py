@@ -322,10 +322,38 @@ def test_rollback_restores_the_checkout_s_files_beside_a_repository_a_worker_mad
     assert first.stop_blocked and codes(first) == {"WG706"}
     assert f"{repo.main}/src/app.py" in reason and f"{repo.main}/src/new.py" in reason and "vendor" not in reason
     applied = rollback(repo, A, "--apply")
-    assert applied.returncode == 0, applied.stdout + applied.stderr
+    assert f"{repo.main}/src/app.py: restored" in applied.stdout, applied.stdout + applied.stderr
     assert (repo.main / "src" / "app.py").read_text() == "print('app')\n"
-    assert not (repo.main / "src" / "new.py").exists()
+    # a new file inside a repository is never removed (which repository made it, git cannot say): said, exit 1
+    assert applied.returncode == 1 and f"{repo.main}/src/new.py: could not remove" in applied.stdout
+    assert (repo.main / "src" / "new.py").exists()
     assert (repo.main / "vendor" / "lib" / "theirs.txt").read_text() == "changed by A\n"
+
+
+def test_rollback_never_removes_a_vendored_file_the_worker_staged_or_reached_through_a_symlink(wave: Wave) -> None:
+    """Review 34b: a worker that stages a file of a repository nested in the checkout (`git update-index --add`, or
+    `git add d/theirs.txt` and then `d` a symlink to the repository) had rollback remove the vendored file."""
+    repo = wave.repo
+    lib = repo.main / "vendor" / "lib"
+    git("init", "-q", str(lib), cwd=repo.main)
+    (lib / "theirs.txt").write_text("the vendored repository's\n")
+    (lib / "mine.txt").write_text("the vendored repository's too\n")
+    wave.start(A, "toolu_A", "docs/**")
+    blob = git("hash-object", "-w", str(lib / "theirs.txt"), cwd=repo.main).strip()
+    git("update-index", "--add", "--cacheinfo", f"100644,{blob},vendor/lib/theirs.txt", cwd=repo.main)
+    (repo.main / "d").mkdir()
+    (repo.main / "d" / "mine.txt").write_text("x\n")
+    git("add", "d/mine.txt", cwd=repo.main)
+    (repo.main / "d" / "mine.txt").unlink()
+    (repo.main / "d").rmdir()
+    (repo.main / "d").symlink_to(lib)
+    first = wave.event("SubagentStop", A)
+    assert first.stop_blocked and codes(first) == {"WG706"}
+    wave.event("SubagentStop", A)
+    applied = rollback(repo, A, "--apply")
+    assert applied.returncode == 1, applied.stdout
+    assert (lib / "theirs.txt").read_text() == "the vendored repository's\n"
+    assert (lib / "mine.txt").read_text() == "the vendored repository's too\n"
 
 
 def test_a_repository_a_worker_makes_in_the_checkout_is_blamed(wave: Wave) -> None:

@@ -140,21 +140,17 @@ def _holds_a_checkout(directory: str) -> bool:
     return os.path.isfile(os.path.join(directory, os.fsdecode(text[8:].strip()), "HEAD"))
 
 
-def listed_by_git(root: str, relative: str) -> bool:
-    """The checkout's own git lists this very path as one of its files: tracked (not a submodule), or untracked,
-    ignored or not. Such a path is this checkout's whatever `.git` stands in a directory above it, as in the blame
-    (review 33b: a worker's `git init src` kept the tracked src/app.py from rollback); git lists nothing inside a
-    repository nested in the checkout but the repository's directory. False when git cannot say."""
-    literal = f":(literal){relative}"
+def tracked_at(root: str, commit: str | None, relative: str) -> bool:
+    """The commit holds this very path as a file (a blob: no submodule, no directory). The start's HEAD is what a
+    worker cannot rewrite: its index is not (review 34b: a worker's `git update-index --add` of a vendored file made
+    rollback remove it)."""
+    if not commit:
+        return False
     try:
-        staged = git_lines(root, "ls-files", "-z", "--stage", "--", literal)
-        if staged:
-            return all(line.split(" ", 1)[0] != "160000" and line.split("\t", 1)[-1] == relative for line in staged)
-        others = git_lines(root, "ls-files", "-z", "--others", "--", literal)
-        others += git_lines(root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--", literal)
+        listed = git_lines(root, "ls-tree", "-z", commit, "--", f":(literal){relative}")
     except (RuntimeError, OSError, subprocess.SubprocessError):
         return False
-    return relative in others
+    return any(line.split(" ", 2)[1:2] == ["blob"] and line.split("\t", 1)[-1] == relative for line in listed)
 
 
 def compute_blame(
@@ -335,11 +331,16 @@ def restore(blame: Blame, item: BlamedPath) -> None:
     if item.path.endswith("/"):
         raise RuntimeError("a directory: rollback restores files only")
     nested = nested_checkout(blame.root, relative)
-    if nested is not None and not listed_by_git(blame.root, relative):
+    if nested is not None and not (item.existed and tracked_at(blame.root, blame.start_head, relative)):
+        # a file the start's HEAD held is the checkout's whatever `.git` a worker made above it (review 33b, 7)
         raise RuntimeError(f"inside the nested checkout {os.path.join(blame.root, nested)}, which rollback never touches")
     target = os.path.join(blame.root, relative)
-    if not inside(os.path.realpath(os.path.dirname(target)), os.path.realpath(blame.root)):
+    real = os.path.realpath(os.path.dirname(target))
+    if not inside(real, os.path.realpath(blame.root)):
         raise RuntimeError("its directory leads out of the checkout (a symlink): rollback never follows it")
+    if real != os.path.normpath(os.path.join(os.path.realpath(blame.root), os.path.dirname(relative))):
+        # git lists no file below a symlink; a staged one could lead into a nested checkout (review 34b: `d` → vendor/lib)
+        raise RuntimeError("its directory is a symlink: rollback never follows it")
     try:
         mode = os.lstat(target).st_mode
     except FileNotFoundError:
