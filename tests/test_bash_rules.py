@@ -2642,6 +2642,31 @@ STOP_34_ROWS = [
     ("tmux -lL s -c 'touch {MAIN}/x'", {"WG404"}),  # h-shell34: -l is a flag in tmux's own cluster, L takes `s`
     ("tmux -lS sock -c ls", {"WG404"}),
     ("tmux -L s new -d ls", "pass"),
+    # review 34b, of 9ce09fe: tmux's -t takes the rest of its word; its verbs are read where it reads one (a session
+    # name is none); older: command-alias, an array hook, a format after `-`, paste-buffer, a format as -c's
+    # directory, -e after a flag; su's words after `--`, a -c value that is an option, POSIXLY_CORRECT; nsenter -W
+    ("tmux set -gtu default-command 'touch {MAIN}/x'", {"WG404"}),
+    ("tmux setenv -gtu BASH_ENV ./evil.sh", {"WG404"}),
+    ("tmux set -g default-command -u", {"WG404"}),
+    ("tmux new -d -s pipe", "pass"),
+    ("tmux new -s dev -n i", "pass"),
+    ("tmux kill-session -t command", "pass"),
+    ("tmux new -d \\; run-s 'touch {MAIN}/x'", {"WG404"}),
+    ("tmux set -s 'command-alias[100]' 'zz=run-shell ls'", {"WG404"}),
+    ("tmux set -g 'session-created[0]' 'run-shell ls'", {"WG404"}),
+    ("tmux display -p -- '-#(touch {MAIN}/x)'", {"WG404"}),
+    ("tmux setb x \\; pasteb -t p", {"WG404"}),
+    ("tmux neww -d -t p -c '#{pane_current_path}' 'rm README.md'", {"WG403"}),
+    ("tmux splitw -t p -fe BASH_ENV=./evil.sh true", {"WG404"}),
+    ("echo x | su root -f -- -s", {"WG404"}),
+    ("su root -c -x 'touch {MAIN}/x'", {"WG404"}),
+    ("runuser root -c - 'touch {MAIN}/x'", {"WG404"}),
+    ("echo x | POSIXLY_CORRECT=1 su root -s /bin/bash -c true", {"WG404"}),
+    ("nsenter -t 1 -n --wdns=../../.. rm README.md", {"WG404"}),
+    ("nsenter -t 1 -n -W/ rm README.md", {"WG404"}),
+    ("nsenter -t $$ -n ls", "pass"),
+    ("su -- root -c ls", "pass"),
+    ("runuser -u nobody -- rm {MAIN}/x", {"WG401"}),
     ("script $OPTS /dev/null", {"WG403", "WG404"}),  # the agent's $OPTS may be empty (script reads its input) or a file it writes
 ]
 
@@ -2666,6 +2691,8 @@ def test_stop_34_rows_for_real(world: Repo) -> None:
             (f"su root -- -c -x 'touch {main}/su'", lambda: (main / "su").exists()),
             (f"echo 'touch {main}/su-w' | su -w -c root", lambda: (main / "su-w").exists()),
             (f"su root -c true \"${{NOPE:--ctouch {main}/su-default}}\"", lambda: (main / "su-default").exists()),
+            (f"su root -c -x 'touch {main}/su-x'", lambda: (main / "su-x").exists()),  # review 34b
+            (f"echo 'touch {main}/su-f' | su root -f -- -s", lambda: (main / "su-f").exists()),
         ]
     refused_and_happens(world, cases)
 

@@ -427,31 +427,46 @@ def _wrapper_options(values: list[str | None], first: int, wrapper: Wrapper, com
     longs = WRAPPER_LONGS.get(command.name or "")
     if longs is not None:
         values = _spelled_out(values, longs)
-    start, seen = _skip_options(values, first, wrapper.value_options | wrapper.chdir | wrapper.code, wrapper.optional_value)
+    with_value = wrapper.value_options | wrapper.chdir | wrapper.code
     if not wrapper.permutes:
-        return start, seen
+        return _skip_options(values, first, with_value, wrapper.optional_value)
+    # su's words after `--` are the shell's own, never su's options (review 34b: `su root -f -- -s` read `-s` as su's)
+    end = values.index("--", first) if "--" in values[first:] else len(values)
+    head = values[:end]
+    start, seen = _skip_options(head, first, with_value, wrapper.optional_value)
     seen = dict(seen)
+    users = 0
     i = start
-    while i < len(values) and values[i] != "--":
-        value = values[i]
+    while i < end:
+        value = head[i]
         if value is None:
             if _plain_reference(command.words[i], command.state):
+                users += 1
                 i += 1
                 continue  # `su $USER -c make`: the user; `su "--command=$X"` is an option with an unknown value
             seen.setdefault(sorted(wrapper.code)[0], None)
             break
         if value.startswith("-") and value != "-":
-            after, more = _skip_options(values, i, wrapper.value_options | wrapper.chdir | wrapper.code, wrapper.optional_value)
+            after, more = _skip_options(head, i, with_value, wrapper.optional_value)
             seen.update(more)
             i = max(after, i + 1)
         else:
+            users += value != "-"
             i += 1
-    rest = values[i + 1:]
-    if rest and command.name in ("su", "runuser"):
-        # the words after `--` are the shell's own (`su root -- -c CMD` runs CMD). bash reads options after `-c`, and
-        # its code is the first word that is none (`su root -- -c -x CMD`: review 34): only `-c CODE` is read
-        code = rest[1] if rest[0] == "-c" and len(rest) > 1 and rest[1] is not None and not rest[1].startswith(("-", "+")) else None
-        seen[sorted(wrapper.code)[0]] = code
+    if command.name == "runuser" and {"-u", "--user"} & set(seen):
+        return _skip_options(values, first, with_value, wrapper.optional_value)  # `runuser -u USER -- CMD …` runs CMD's argv
+    if command.name in ("su", "runuser"):
+        for option in wrapper.code & set(seen):
+            if (seen[option] or "").startswith(("-", "+")):
+                seen[option] = None  # `su root -c -x CODE`: the shell reads -x as its option and runs CODE (review 34b)
+        rest = values[end + 1:]
+        if rest and not users:
+            rest = rest[1:]  # `su -- root -c CMD`: the user comes first
+        if rest:
+            # the shell's own words (`su root -- -c CMD` runs CMD). bash reads options after `-c`, and its code is the
+            # first word that is none (`su root -- -c -x CMD`: review 34): only `-c CODE` is read
+            code = rest[1] if rest[0] == "-c" and len(rest) > 1 and rest[1] is not None and not rest[1].startswith(("-", "+")) else None
+            seen[sorted(wrapper.code)[0]] = code
     return start, seen
 
 
@@ -904,6 +919,9 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     if found is not None:
         key, wrapper = found
         first = 1 + key.count(" ") + (1 if wrapper.operand_first and len(values) > 1 + key.count(" ") else 0) + (1 if key == "sg" and values[1:2] == ["-"] else 0)
+        if wrapper.permutes and command.named_env("POSIXLY_CORRECT")[0]:
+            # its getopt then stops at the first operand: what follows is the shell's (review 34b)
+            return [Violation(code="WG404", message=f"`{key}` reads its options otherwise with POSIXLY_CORRECT set (they end at its first operand); leave POSIXLY_CORRECT out.", **base)]
         start, seen = _wrapper_options(values, first, wrapper, command)
         rooted = sorted(option for option in seen if option in wrapper.new_root)
         if rooted:
@@ -993,7 +1011,7 @@ _RUNNER_OPTIONS: dict[str, tuple[tuple[str, ...], frozenset[str], str, str]] = {
 }
 _RUNNER_SHELL_LONGS = frozenset({"--command", "--shell", "--login"})
 #: A word that is one variable and nothing else (`_plain_reference`).
-_PLAIN_REFERENCE = re.compile(r'"?\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)"?\Z')
+_PLAIN_REFERENCE = re.compile(r'"?\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*|[$?#])"?\Z')  # `$$`: a number
 #: util-linux su's and runuser's long options, to read a unique prefix as getopt_long does (`su root --comm CMD`).
 _SU_LONGS = ("--command", "--session-command", "--fast", "--group", "--supp-group", "--login", "--preserve-environment",
              "--shell", "--pty", "--no-pty", "--whitelist-environment", "--user", "--help", "--version")
@@ -1049,7 +1067,7 @@ def _getopt_permuted(words: list[str | None], with_value: frozenset[str]) -> tup
 
 
 def _plain_reference(word: Word, state: ShellState) -> bool:
-    """A word that is one variable the agent's environment gave, nothing else (`$USER`, `"${name}"`): its value is
+    """A word that is one variable the agent's environment gave, nothing else (`$USER`, `"${name}"`, `$$`): its value is
     no option the command wrote. A default or an alternative (`${NOPE:--c…}`, `${USER:+-c}`) or more text around it
     (`\\-c"…"$USER`) is the command's own (review 34)."""
     return _PLAIN_REFERENCE.match(word.raw) is not None and inherited(word, state)
@@ -1103,7 +1121,7 @@ def _runner_options(name: str, values: list[str | None]) -> tuple[bool, int]:
 #: tmux options whose value is a command or shell a new window runs, or tmux commands run at an event (hooks; every
 #: `after-<command>` too); a name tmux reads as one of them (a unique prefix: `set -g default-c CMD`) is refused when set.
 _TMUX_CODE_OPTIONS = (
-    "default-command", "default-shell", "alert-activity", "alert-bell", "alert-silence", "client-active", "client-attached",
+    "default-command", "default-shell", "command-alias", "alert-activity", "alert-bell", "alert-silence", "client-active", "client-attached",
     "client-detached", "client-focus-in", "client-focus-out", "client-resized", "client-session-changed", "command-error",
     "pane-died", "pane-exited", "pane-focus-in", "pane-focus-out", "pane-mode-changed", "pane-set-clipboard", "session-closed",
     "session-created", "session-renamed", "session-window-changed", "window-layout-changed", "window-linked",
@@ -1142,6 +1160,27 @@ def _tmux_commands(values: list[str | None]) -> list[tuple[str | None, list[str 
     return commands
 
 
+def _tmux_flags(words: list[str | None]) -> tuple[str, list[str | None]]:
+    """(the flag letters, the operands) of one tmux command's words, as its getopt reads them: options up to the first
+    operand or `--`, `-t` taking the rest of its word or the next one (review 34b: `set -gtu default-command …` has
+    no -u, `set -g default-command -u` sets it to `-u`)."""
+    flags = ""
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word is None or not word.startswith("-") or word == "-":
+            break
+        i += 1
+        if word == "--":
+            break
+        for k, letter in enumerate(word[1:], start=1):
+            if letter == "t":
+                i += 0 if word[k + 1:] else 1
+                break
+            flags += letter
+    return flags, words[i:]
+
+
 def _tmux_environment(values: list[str | None]) -> str | None:
     """What a tmux call gives the shells or commands it starts that makes them run unseen code: `-e NAME=VALUE` (a
     `SHELL_RUNNER_VARIABLES` name, a `BASH_FUNC_…`, a value only known at run time: review 33b, `tmux new -d -e
@@ -1150,15 +1189,17 @@ def _tmux_environment(values: list[str | None]) -> str | None:
     `set -g default-c`). Unsetting (`-u`) and showing pass."""
     from ..shell.programs import TRUSTED_PROGRAM_DIRS
 
+    if any(value is not None and "#(" in value for value in values[1:]):
+        return "#(…)"  # a format's job, in any word (review 34b: `display -p -- '-#(…)'`, an option's value)
     for verb, words in _tmux_commands(values):
         if verb is None:
             return "<a command only known at run time>"
-        flags = "".join(w[1:] for w in words if w is not None and w.startswith("-") and w != "-")
-        operands = [w for k, w in enumerate(words) if (w is None or not w.startswith("-") or w == "-") and not (k and words[k - 1] in ("-t",))]
+        flags, operands = _tmux_flags(words)
         if verb in ("set-option", "set-window-option") and "u" not in flags and "U" not in flags:
             name = operands[0] if operands else ""
             if name is None:
                 return f"{verb} <an option only known at run time>"
+            name = name.partition("[")[0]  # an array option's item (`session-created[0]`: review 34b)
             if name and any(option.startswith(name) for option in _TMUX_CODE_OPTIONS) or name.startswith("after-"):
                 given = operands[1] if len(operands) > 1 else ""
                 if "default-shell".startswith(name) and not "default-command".startswith(name) and given is not None and os.path.dirname(given) in TRUSTED_PROGRAM_DIRS and os.path.basename(given) in SHELLS:
@@ -1171,8 +1212,10 @@ def _tmux_environment(values: list[str | None]) -> str | None:
     for i, value in enumerate(values[1:], start=1):
         if value is None or not value.startswith("-") or value.startswith("--"):
             continue
-        at = next((k for k, letter in enumerate(value[1:], start=1) if letter in "ecfFnstxyl"), None)  # `-de X=1`
-        if at is None or value[at] != "e":
+        # `-de X=1`; `splitw -fe X=1` (review 34b): whether a letter before `e` takes a value depends on the command,
+        # so any `e` in a cluster is read as -e
+        at = value.find("e", 1)
+        if at < 0:
             continue
         given = value[at + 1:] if value[at + 1:] else (values[i + 1] if i + 1 < len(values) else "")
         if given is None:

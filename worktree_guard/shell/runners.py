@@ -173,6 +173,7 @@ BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
             "run-shell", "run", "send-keys", "send", "if-shell", "if", "pipe-pane", "pipep", "source-file", "source",
             "command-prompt", "confirm-before", "confirm", "display-menu", "menu",
             "set-hook",  # a hook runs tmux commands (`run-shell …`) at a later event (review 34)
+            "paste-buffer", "pasteb",  # types a buffer into a pane's shell (review 34b: `setb 'cmd\n' \; pasteb`)
         ),
         code_operands=r"#\(",  # a format's `#(cmd)` runs cmd (`tmux display -p '#(…)'`, `set status-right '#(…)'`: review 34)
         command_subcommands=_f("new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "display-popup", "popup"),
@@ -265,9 +266,11 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
     pattern = re.compile(runner.code_operands) if runner.code_operands else None
     reasons += _option_like(command, runner)
     operand_seen = False
+    verbs_at = _verb_positions(values, runner)
     for i, value in enumerate(values[1:], start=1):
         if value is None:
             continue
+        verb = _verb(value, runner) if i in verbs_at else value
         option, eq, attached = value.partition("=")
         option = _unabbreviated(option, runner)
         # a short option's attached value may hold `=` (review 31b: `wget -edir_prefix=…`, `curl -Kc=1`)
@@ -288,9 +291,9 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
             reasons.append(f"`{name} {option}` runs code")
         elif LESSKEY_OPTIONS[0] in runner.options and names_lesskey_option(value):
             reasons.append(f"`{name} {option}` reads key bindings and commands (an #env LESSOPEN) from a lesskey file or text")
-        elif _verb(value, runner) in runner.subcommands:
+        elif verb in runner.subcommands:
             reasons.append(f"`{name} {value}` runs a command")
-        elif _verb(value, runner) in runner.command_subcommands and _subcommand_command(command, i, runner) is None:
+        elif verb in runner.command_subcommands and _subcommand_command(command, i, runner) is None:
             reasons.append(f"`{name} {value}` runs a command only known at run time")
         elif pattern is not None and not value.startswith("-") and pattern.search(value):
             reasons.append(f"`{name}` is given code ({value[:40]!r})")
@@ -310,6 +313,23 @@ def opaque_code(command: ShellCommand, runner: CodeRunner) -> list[str]:
 def _verb(word: str, runner: CodeRunner) -> str:
     """A word as the runner's verb it names (`tmux_verb`), for a runner with `verbs`; else the word itself."""
     return tmux_verb(word, runner.verbs) if runner.verbs and not word.startswith("-") else word
+
+
+def _verb_positions(values: list[str | None], runner: CodeRunner) -> set[int]:
+    """Where a runner with `verbs` reads one: its first operand, and the word after each `;` (or after a word ending
+    in one). Elsewhere a word is a name, a value or an argument (review 34b: `tmux new -d -s pipe` names a session)."""
+    if not runner.verbs:
+        return set()
+    positions: set[int] = set()
+    for i, value in enumerate(values[1:], start=1):
+        if value is None:
+            continue
+        previous = values[i - 1]
+        if i > 1 and previous is not None and previous.endswith(";"):
+            positions.add(i)
+        elif not positions and not value.startswith("-") and not (i > 1 and _takes_next(previous, runner)):
+            positions.add(i)
+    return positions
 
 
 def _unabbreviated(option: str, runner: CodeRunner) -> str:
@@ -490,7 +510,7 @@ def _subcommand_command(command: ShellCommand, at: int, runner: CodeRunner) -> t
 
     words = command.words
     values = command.values()
-    cwd = command.cwd if _verb(values[at] or "", runner) in runner.here_subcommands else None
+    cwd = command.cwd if (_verb(values[at] or "", runner) if at in _verb_positions(values, runner) else values[at]) in runner.here_subcommands else None
     i = at + 1
     while i < len(values):
         value = values[i]
@@ -503,7 +523,8 @@ def _subcommand_command(command: ShellCommand, at: int, runner: CodeRunner) -> t
             takes_next = bool(letters) and letters[0] == len(value) - 1  # `-ds NAME`; `-sNAME` holds its value
             if letters and "-" + value[letters[0]] in runner.chdir_options:
                 given = values[i + 1] if takes_next and i + 1 < len(values) else (value[letters[0] + 1:] or None)
-                cwd = None if given is None or (command.cwd is None and not given.startswith("/")) else os.path.join(command.cwd or "/", given)
+                # a format (`#{pane_current_path}`, review 34b) names a directory only known at run time
+                cwd = None if given is None or "#{" in given or (command.cwd is None and not given.startswith("/")) else os.path.join(command.cwd or "/", given)
             i += 2 if takes_next else 1
             continue
         rest: list[str] = []
@@ -520,8 +541,10 @@ def _subcommand_command(command: ShellCommand, at: int, runner: CodeRunner) -> t
 def subcommand_scripts(command: ShellCommand, runner: CodeRunner) -> list[tuple[str, int, str | None]]:
     """The commands `command_subcommands` run (`tmux new -d 'make test'`), to walk."""
     found = []
-    for i, value in enumerate(command.values()[1:], start=1):
-        if value is not None and _verb(value, runner) in runner.command_subcommands:
+    values = command.values()
+    verbs_at = _verb_positions(values, runner)
+    for i, value in enumerate(values[1:], start=1):
+        if value is not None and (_verb(value, runner) if i in verbs_at else value) in runner.command_subcommands:
             script = _subcommand_command(command, i, runner)
             if script is not None and script[0]:
                 found.append(script)

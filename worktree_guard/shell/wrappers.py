@@ -103,9 +103,9 @@ BUILTIN_WRAPPERS: dict[str, Wrapper] = {
         new_root=_f("-R", "--root"),
     ),
     "nsenter": Wrapper(
-        value_options=_f("-t", "--target", "-S", "--setuid", "-G", "--setgid"),
+        value_options=_f("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-W", "--wdns"),
         optional_value=_NS | _f("-r", "-w"),
-        new_root=_f("-r", "--root", "-m", "--mount", "-w", "--wd"),
+        new_root=_f("-r", "--root", "-m", "--mount", "-w", "--wd", "-W", "--wdns"),  # -W: a directory in its mount namespace (review 34b)
     ),
     "strace": Wrapper(value_options=_f("-o", "--output", "-e", "-p", "--attach", "-s", "--string-limit", "-u", "--user", "-E", "--env", "-P", "--trace-path", "-I", "-a", "--columns", "-b", "--detach-on", "-S", "--summary-sort-by", "-O", "-X", "-U", "--summary-columns")),
     "ltrace": Wrapper(value_options=_f("-o", "--output", "-e", "-p", "-s", "-u", "-n", "--indent", "-a", "--align", "-l", "--library", "-x", "-F", "--config", "-A", "-D")),
