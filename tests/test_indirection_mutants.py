@@ -187,6 +187,13 @@ ROWS: list[str] = [
     'cd /dev && pwsh -File stdin',
     # phase 19 (B): worktree_guard_shell_command: a name after BASH_ALIASES was set
     'BASH_ALIASES[ls]=x; ls',
+    # an alias printed, one only known at run time, one defined with alias disabled (BASH_ENV's check comes between)
+    'alias ls',
+    'alias "$(cat f)"',
+    'enable -n alias; BASH_ENV=./x alias a=b',
+    # bash's -s with -c reads no input (dash's does); a script relative to a device directory
+    'bash -sc ls',
+    'cd /dev && bash stdin',
     # _startup_for_any_program: a bash function exported through the environment, to a program or a builtin
     "env 'BASH_FUNC_ls%%=() { rm -rf {MAIN}; }' bash -c ls",
     "BASH_FUNC_x%%='() { :; }' ./run.sh",
