@@ -194,6 +194,10 @@ ROWS: list[str] = [
     # bash's -s with -c reads no input (dash's does); a script relative to a device directory
     'bash -sc ls',
     'cd /dev && bash stdin',
+    # a word the agent's environment gave: unquoted it may vanish (left out), quoted it is one operand, `-…` an option
+    'echo x | script $OPTS /dev/null',
+    'echo x | su -$OPT root',
+    'echo x | su root "X-$USER"',
     # _startup_for_any_program: a bash function exported through the environment, to a program or a builtin
     "env 'BASH_FUNC_ls%%=() { rm -rf {MAIN}; }' bash -c ls",
     "BASH_FUNC_x%%='() { :; }' ./run.sh",
