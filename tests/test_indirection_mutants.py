@@ -191,6 +191,7 @@ ROWS: list[str] = [
     'alias ls',
     'alias "$(cat f)"',
     'enable -n alias; BASH_ENV=./x alias a=b',
+    '/usr/bin/alias a=b',  # the second alias check: a name `alias` that is not the literal word
     # bash's -s with -c reads no input (dash's does); a script relative to a device directory
     'bash -sc ls',
     'cd /dev && bash stdin',
