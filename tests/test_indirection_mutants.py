@@ -192,6 +192,12 @@ ROWS: list[str] = [
     'alias "$(cat f)"',
     'enable -n alias; BASH_ENV=./x alias a=b',
     '/usr/bin/alias a=b',  # the second alias check: a name `alias` that is not the literal word
+    # chroot with a root and no command (runs the shell there), sg's `-` before the group with code unknown
+    'chroot /tmp',
+    'sg - root -c "$(cat f)"',
+    # where a wrapper's own options start: after setarch's operand, after a two-word key (a word only known at run time there)
+    'U=$(cat f); setarch x86_64 "$U" true',
+    'U=$(cat f); uv run "$U" pytest',
     # bash's -s with -c reads no input (dash's does); a script relative to a device directory
     'bash -sc ls',
     'cd /dev && bash stdin',
