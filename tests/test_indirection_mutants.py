@@ -198,6 +198,10 @@ ROWS: list[str] = [
     # where a wrapper's own options start: after setarch's operand, after a two-word key (a word only known at run time there)
     'U=$(cat f); setarch x86_64 "$U" true',
     'U=$(cat f); uv run "$U" pytest',
+    # a wrapper's code option with no value after its leading operand; sg's code option one word later than `sg - GROUP`'s
+    'sg root -c',
+    'sg - root x -c',
+    'sg "$GROUP" ls',  # the group the agent's environment gave: the joined line after it is known
     # bash's -s with -c reads no input (dash's does); a script relative to a device directory
     'bash -sc ls',
     'cd /dev && bash stdin',
