@@ -197,6 +197,7 @@ ROWS: list[str] = [
     'sg - root -c "$(cat f)"',
     # where a wrapper's own options start: after setarch's operand, after a two-word key (a word only known at run time there)
     'U=$(cat f); setarch x86_64 "$U" true',
+    'setarch "$(cat f)"',  # setarch's operand alone: no option follows it
     'U=$(cat f); uv run "$U" pytest',
     # a wrapper's code option with no value after its leading operand; sg's code option one word later than `sg - GROUP`'s
     'sg root -c',
