@@ -2666,6 +2666,7 @@ STOP_34_ROWS = [
     ("nsenter -t 1 -n -W/ rm README.md", {"WG404"}),
     ("nsenter -t $$ -n ls", "pass"),
     ("su -- root -c ls", "pass"),
+    ("echo x | su - -- root", {"WG404"}),  # `-` is no user: root after `--` is, and su reads its input
     ("runuser -u nobody -- rm {MAIN}/x", {"WG401"}),
     ("script $OPTS /dev/null", {"WG403", "WG404"}),  # the agent's $OPTS may be empty (script reads its input) or a file it writes
 ]

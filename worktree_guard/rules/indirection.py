@@ -1403,7 +1403,7 @@ def _starts_a_shell_reading_input(values: list[str | None], command_options: fro
             return False
         if values[0] == "script":
             return len(operands) + len(after) <= before
-        return len(after) <= (0 if operands else 1)
+        return len(after) <= (0 if any(o != "-" for o in operands) else 1)  # `su - -- root`: `-` is a login, no user
     end, seen = _skip_options(values, 1, value_options)
     if set(seen) & command_options:
         return False
