@@ -556,3 +556,23 @@ def test_holds_a_checkout_reads_the_first_4096_bytes_of_dot_git(tmp_path) -> Non
     assert bl.nested_checkout(root, "nested-wt/") == "nested-wt"
     dot_git.write_bytes(line + b" " * (4095 - len(line)) + b"x")  # the 4096th: read, and it names no git directory
     assert bl.nested_checkout(root, "nested-wt/") is None
+
+
+# --- phase 19: snapshots after 5061774 and 9e72a37 (common_dir, linked_checkout of one repository) -----------------
+
+
+def test_a_linked_checkout_at_claude_worktrees_itself_is_not_the_runtime_s(tmp_path) -> None:
+    """Kills runtime_owned 3 (lstrip for rstrip: `.claude/worktrees/`, as git lists a checkout there, kept its `/`,
+    was read as a name below the runtime's directory and owned as the linked checkout it is). The runtime makes its
+    worktrees below .claude/worktrees/; one made at .claude/worktrees itself is a worker's."""
+    from tests.helpers import git
+
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    git("init", "-q", "-b", "main", cwd=fresh)
+    git("commit", "-q", "--allow-empty", "-m", "init", cwd=fresh)
+    git("worktree", "add", "-q", "-b", "x", ".claude/worktrees", cwd=fresh)
+    root = os.path.realpath(fresh)
+    assert snaps.linked_checkout(os.path.join(root, ".claude", "worktrees"), snaps.common_dir(root))
+    assert not snaps.runtime_owned(root, ".claude/worktrees/")
+    assert not snaps.runtime_owned(root, ".claude/worktrees")
