@@ -576,3 +576,31 @@ def test_a_linked_checkout_at_claude_worktrees_itself_is_not_the_runtime_s(tmp_p
     assert snaps.linked_checkout(os.path.join(root, ".claude", "worktrees"), snaps.common_dir(root))
     assert not snaps.runtime_owned(root, ".claude/worktrees/")
     assert not snaps.runtime_owned(root, ".claude/worktrees")
+
+
+def test_common_dir_reads_the_first_4096_bytes_of_dot_git_and_of_commondir(tmp_path) -> None:
+    """Kills common_dir 17 and 18 (read(None), read(4097) of `.git`: a word past the 4096th byte was read into the
+    gitdir's name). A real linked worktree (make_repo's outside one), its `.git` file and its gitdir's `commondir`
+    padded as git reads them (whitespace stripped)."""
+    from tests.helpers import make_repo
+
+    repo = make_repo(tmp_path / "w")
+    root = str(repo.outside)
+    common = os.path.realpath(repo.main / ".git")
+    assert snaps.common_dir(root) == common
+    dot_git = repo.outside / ".git"
+    line = dot_git.read_bytes().rstrip(b"\n")
+    dot_git.write_bytes(line + b" " * (4096 - len(line)) + b"x")  # the x is the 4097th byte: never read
+    assert snaps.common_dir(root) == common
+    dot_git.write_bytes(line + b" " * (4095 - len(line)) + b"x")  # the 4096th: read into the gitdir's name
+    assert snaps.common_dir(root) != common
+    dot_git.write_bytes(line + b"\n")
+    commondir = os.path.join(line[len(b"gitdir: "):].decode(), "commondir")
+    with open(commondir, "rb") as handle:
+        back = handle.read().rstrip(b"\n")
+    with open(commondir, "wb") as handle:
+        handle.write(back + b" " * (4096 - len(back)) + b"x")  # the 4097th byte: never read
+    assert snaps.common_dir(root) == common
+    with open(commondir, "wb") as handle:
+        handle.write(back + b" " * (4095 - len(back)) + b"x")  # the 4096th: read, and it names no directory
+    assert snaps.common_dir(root) != common
