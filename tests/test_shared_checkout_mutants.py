@@ -604,3 +604,23 @@ def test_common_dir_reads_the_first_4096_bytes_of_dot_git_and_of_commondir(tmp_p
     with open(commondir, "wb") as handle:
         handle.write(back + b" " * (4095 - len(back)) + b"x")  # the 4096th: read, and it names no directory
     assert snaps.common_dir(root) != common
+
+
+def test_common_dir_reads_a_gitdir_relative_to_the_checkout_and_commondir_as_bytes(tmp_path) -> None:
+    """Kills common_dir 26 (a relative gitdir was read from the process's directory, not the checkout's) and 33
+    (commondir read as text: a common dir whose path is not UTF-8 was none). git 2.48 writes relative paths
+    (worktree.useRelativePaths); commondir may name the common dir by its absolute path."""
+    from tests.helpers import make_repo
+
+    odd = os.path.join(os.fsencode(tmp_path), b"w-\xff")
+    repo = make_repo(os.fsdecode(odd))
+    root = str(repo.outside)
+    common = os.path.realpath(repo.main / ".git")
+    dot_git = repo.outside / ".git"
+    gitdir = dot_git.read_text(errors="surrogateescape")[len("gitdir: "):].strip()
+    dot_git.write_text(f"gitdir: {os.path.relpath(gitdir, root)}\n", errors="surrogateescape")
+    assert snaps.common_dir(root) == common
+    assert os.getcwd() != root
+    with open(os.path.join(os.fsencode(gitdir), b"commondir"), "wb") as handle:
+        handle.write(os.fsencode(common) + b"\n")
+    assert snaps.common_dir(root) == common
