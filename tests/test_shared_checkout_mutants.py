@@ -624,3 +624,17 @@ def test_common_dir_reads_a_gitdir_relative_to_the_checkout_and_commondir_as_byt
     with open(os.path.join(os.fsencode(gitdir), b"commondir"), "wb") as handle:
         handle.write(os.fsencode(common) + b"\n")
     assert snaps.common_dir(root) == common
+
+
+def test_common_dir_of_a_checkout_whose_git_dir_stands_apart_is_that_git_dir(tmp_path) -> None:
+    """Kills common_dir 50 (realpath(None): a `.git` file naming a git dir with no `commondir`, as
+    `git init --separate-git-dir` makes, raised TypeError out of the stop's snapshot). Its linked worktrees are its."""
+    from tests.helpers import git
+
+    root, store = tmp_path / "r", tmp_path / "store.git"
+    root.mkdir()
+    git("init", "-q", "-b", "main", f"--separate-git-dir={store}", cwd=root)
+    git("commit", "-q", "--allow-empty", "-m", "init", cwd=root)
+    git("worktree", "add", "-q", "-b", "x", ".claude/worktrees/agent-a1", cwd=root)
+    assert snaps.common_dir(str(root)) == os.path.realpath(store)
+    assert snaps.runtime_owned(str(root), ".claude/worktrees/agent-a1/f")
