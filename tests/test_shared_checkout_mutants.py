@@ -638,3 +638,22 @@ def test_common_dir_of_a_checkout_whose_git_dir_stands_apart_is_that_git_dir(tmp
     git("worktree", "add", "-q", "-b", "x", ".claude/worktrees/agent-a1", cwd=root)
     assert snaps.common_dir(str(root)) == os.path.realpath(store)
     assert snaps.runtime_owned(str(root), ".claude/worktrees/agent-a1/f")
+
+
+def test_unowned_changes_reports_a_tracked_file_beside_the_runtime_s_worktrees_and_spares_its_settings(tmp_path) -> None:
+    """Kills wave's unowned_changes 19 (runtime_owned(None, …): a tracked file changed below .claude/worktrees/ raised
+    TypeError out of the dispatch's warning). The runtime's settings.local.json, tracked and changed, is no one's
+    change to own; a file beside its worktrees is (WG705)."""
+    from tests.helpers import git, make_repo
+    from worktree_guard.subagents.wave import unowned_changes
+
+    repo = make_repo(tmp_path / "w")
+    notes, settings = repo.main / ".claude" / "worktrees" / "notes.txt", repo.main / ".claude" / "settings.local.json"
+    notes.write_text("x\n")
+    settings.write_text("{}\n")
+    git("add", "-f", str(notes), str(settings), cwd=repo.main)
+    git("commit", "-q", "-m", "tracked", cwd=repo.main)
+    notes.write_text("a worker's\n")
+    settings.write_text('{"permissions": {}}\n')
+    (repo.main / "src" / "app.py").write_text("changed\n")
+    assert unowned_changes(str(repo.main), []) == [".claude/worktrees/notes.txt", "src/app.py"]
