@@ -657,3 +657,20 @@ def test_unowned_changes_reports_a_tracked_file_beside_the_runtime_s_worktrees_a
     settings.write_text('{"permissions": {}}\n')
     (repo.main / "src" / "app.py").write_text("changed\n")
     assert unowned_changes(str(repo.main), []) == [".claude/worktrees/notes.txt", "src/app.py"]
+
+
+def test_a_worktree_git_made_in_the_checkout_during_the_run_is_nested_not_blamed(tmp_path) -> None:
+    """Kills blame's compute_blame 103, 108, 109 (linked_checkout given no common dir, the nested directory's name
+    read from the process's directory, the checkout's root instead of the directory: a linked worktree made during
+    the worker's run, outside .claude/worktrees/, was blamed on it and rolled back as its new directory). A
+    repository a worker made (`git init`) is blamed (review 33b)."""
+    from tests.helpers import git
+
+    repo, root, _, _ = _shared(tmp_path)  # nested-wt: a linked worktree of this repository, made after the start
+    (repo.main / "own-repo").mkdir()
+    git("init", "-q", "-b", "main", cwd=repo.main / "own-repo")
+    (repo.main / "own-repo" / "f").write_text("f")
+    after = _st(root, dirty={"nested-wt/": ("??", ""), "own-repo/": ("??", "")})
+    blame = bl.compute_blame(_st(root), after, _w(root), [], NOBODY)
+    assert blame.nested == ["nested-wt/"]
+    assert [b.path for b in blame.blamed] == ["own-repo/"]
