@@ -678,7 +678,8 @@ def test_a_worktree_git_made_in_the_checkout_during_the_run_is_nested_not_blamed
 
 def test_parse_status_reads_a_rename_s_original_path_once_and_goes_on(tmp_path) -> None:
     """Kills parse_status 67 and 68 (`i = 1`, `i -= 1` after a rename's original path: the fields were read again
-    from the second, for ever; the screening counted them as timeouts). A time limit makes the endless loop fail."""
+    from the second, for ever), and 12 and 13 (the same after every field); the screening counted them as timeouts.
+    A time limit makes the endless loop fail."""
     from tests.shared_data import time_limit
 
     out = b"\0".join([b"# branch.oid abc", b"2 R. N... 100644 100644 100644 abc abc R100 new", b"old", b"? u", b""])
