@@ -589,3 +589,132 @@ def test_tracked_at_is_a_file_the_start_s_commit_holds_as_that_very_path(tmp_pat
     assert not bl.tracked_at(str(tmp_path), head, "r/src/app.py")  # no repository there: git fails
     (root / "src" / "app.py").unlink()
     assert bl.tracked_at(r, head, "src/app.py")  # removed since: the commit still holds it
+
+
+# --- phase 19: snapshots after 5061774 and 9e72a37 (common_dir, linked_checkout of one repository) -----------------
+
+
+def test_a_linked_checkout_at_claude_worktrees_itself_is_not_the_runtime_s(tmp_path) -> None:
+    """Kills runtime_owned 3 (lstrip for rstrip: `.claude/worktrees/`, as git lists a checkout there, kept its `/`,
+    was read as a name below the runtime's directory and owned as the linked checkout it is). The runtime makes its
+    worktrees below .claude/worktrees/; one made at .claude/worktrees itself is a worker's."""
+    from tests.helpers import git
+
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    git("init", "-q", "-b", "main", cwd=fresh)
+    git("commit", "-q", "--allow-empty", "-m", "init", cwd=fresh)
+    git("worktree", "add", "-q", "-b", "x", ".claude/worktrees", cwd=fresh)
+    root = os.path.realpath(fresh)
+    assert snaps.linked_checkout(os.path.join(root, ".claude", "worktrees"), snaps.common_dir(root))
+    assert not snaps.runtime_owned(root, ".claude/worktrees/")
+    assert not snaps.runtime_owned(root, ".claude/worktrees")
+
+
+def test_common_dir_reads_the_first_4096_bytes_of_dot_git_and_of_commondir(tmp_path) -> None:
+    """Kills common_dir 17 and 18 (read(None), read(4097) of `.git`: a word past the 4096th byte was read into the
+    gitdir's name). A real linked worktree (make_repo's outside one), its `.git` file and its gitdir's `commondir`
+    padded as git reads them (whitespace stripped)."""
+    from tests.helpers import make_repo
+
+    repo = make_repo(tmp_path / "w")
+    root = str(repo.outside)
+    common = os.path.realpath(repo.main / ".git")
+    assert snaps.common_dir(root) == common
+    dot_git = repo.outside / ".git"
+    line = dot_git.read_bytes().rstrip(b"\n")
+    dot_git.write_bytes(line + b" " * (4096 - len(line)) + b"x")  # the x is the 4097th byte: never read
+    assert snaps.common_dir(root) == common
+    dot_git.write_bytes(line + b" " * (4095 - len(line)) + b"x")  # the 4096th: read into the gitdir's name
+    assert snaps.common_dir(root) != common
+    dot_git.write_bytes(line + b"\n")
+    commondir = os.path.join(line[len(b"gitdir: "):].decode(), "commondir")
+    with open(commondir, "rb") as handle:
+        back = handle.read().rstrip(b"\n")
+    with open(commondir, "wb") as handle:
+        handle.write(back + b" " * (4096 - len(back)) + b"x")  # the 4097th byte: never read
+    assert snaps.common_dir(root) == common
+    with open(commondir, "wb") as handle:
+        handle.write(back + b" " * (4095 - len(back)) + b"x")  # the 4096th: read, and it names no directory
+    assert snaps.common_dir(root) != common
+
+
+def test_common_dir_reads_a_gitdir_relative_to_the_checkout_and_commondir_as_bytes(tmp_path) -> None:
+    """Kills common_dir 26 (a relative gitdir was read from the process's directory, not the checkout's) and 33
+    (commondir read as text: a common dir whose path is not UTF-8 was none). git 2.48 writes relative paths
+    (worktree.useRelativePaths); commondir may name the common dir by its absolute path."""
+    from tests.helpers import make_repo
+
+    odd = os.path.join(os.fsencode(tmp_path), b"w-\xff")
+    repo = make_repo(os.fsdecode(odd))
+    root = str(repo.outside)
+    common = os.path.realpath(repo.main / ".git")
+    dot_git = repo.outside / ".git"
+    gitdir = dot_git.read_text(errors="surrogateescape")[len("gitdir: "):].strip()
+    dot_git.write_text(f"gitdir: {os.path.relpath(gitdir, root)}\n", errors="surrogateescape")
+    assert snaps.common_dir(root) == common
+    assert os.getcwd() != root
+    with open(os.path.join(os.fsencode(gitdir), b"commondir"), "wb") as handle:
+        handle.write(os.fsencode(common) + b"\n")
+    assert snaps.common_dir(root) == common
+
+
+def test_common_dir_of_a_checkout_whose_git_dir_stands_apart_is_that_git_dir(tmp_path) -> None:
+    """Kills common_dir 50 (realpath(None): a `.git` file naming a git dir with no `commondir`, as
+    `git init --separate-git-dir` makes, raised TypeError out of the stop's snapshot). Its linked worktrees are its."""
+    from tests.helpers import git
+
+    root, store = tmp_path / "r", tmp_path / "store.git"
+    root.mkdir()
+    git("init", "-q", "-b", "main", f"--separate-git-dir={store}", cwd=root)
+    git("commit", "-q", "--allow-empty", "-m", "init", cwd=root)
+    git("worktree", "add", "-q", "-b", "x", ".claude/worktrees/agent-a1", cwd=root)
+    assert snaps.common_dir(str(root)) == os.path.realpath(store)
+    assert snaps.runtime_owned(str(root), ".claude/worktrees/agent-a1/f")
+
+
+def test_unowned_changes_reports_a_tracked_file_beside_the_runtime_s_worktrees_and_spares_its_settings(tmp_path) -> None:
+    """Kills wave's unowned_changes 19 (runtime_owned(None, …): a tracked file changed below .claude/worktrees/ raised
+    TypeError out of the dispatch's warning). The runtime's settings.local.json, tracked and changed, is no one's
+    change to own; a file beside its worktrees is (WG705)."""
+    from tests.helpers import git, make_repo
+    from worktree_guard.subagents.wave import unowned_changes
+
+    repo = make_repo(tmp_path / "w")
+    notes, settings = repo.main / ".claude" / "worktrees" / "notes.txt", repo.main / ".claude" / "settings.local.json"
+    notes.write_text("x\n")
+    settings.write_text("{}\n")
+    git("add", "-f", str(notes), str(settings), cwd=repo.main)
+    git("commit", "-q", "-m", "tracked", cwd=repo.main)
+    notes.write_text("a worker's\n")
+    settings.write_text('{"permissions": {}}\n')
+    (repo.main / "src" / "app.py").write_text("changed\n")
+    assert unowned_changes(str(repo.main), []) == [".claude/worktrees/notes.txt", "src/app.py"]
+
+
+def test_a_worktree_git_made_in_the_checkout_during_the_run_is_nested_not_blamed(tmp_path) -> None:
+    """Kills blame's compute_blame 103, 108, 109 (linked_checkout given no common dir, the nested directory's name
+    read from the process's directory, the checkout's root instead of the directory: a linked worktree made during
+    the worker's run, outside .claude/worktrees/, was blamed on it and rolled back as its new directory). A
+    repository a worker made (`git init`) is blamed (review 33b)."""
+    from tests.helpers import git
+
+    repo, root, _, _ = _shared(tmp_path)  # nested-wt: a linked worktree of this repository, made after the start
+    (repo.main / "own-repo").mkdir()
+    git("init", "-q", "-b", "main", cwd=repo.main / "own-repo")
+    (repo.main / "own-repo" / "f").write_text("f")
+    after = _st(root, dirty={"nested-wt/": ("??", ""), "own-repo/": ("??", "")})
+    blame = bl.compute_blame(_st(root), after, _w(root), [], NOBODY)
+    assert blame.nested == ["nested-wt/"]
+    assert [b.path for b in blame.blamed] == ["own-repo/"]
+
+
+def test_parse_status_reads_a_rename_s_original_path_once_and_goes_on(tmp_path) -> None:
+    """Kills parse_status 67 and 68 (`i = 1`, `i -= 1` after a rename's original path: the fields were read again
+    from the second, for ever), and 12 and 13 (the same after every field); the screening counted them as timeouts.
+    A time limit makes the endless loop fail."""
+    from tests.shared_data import time_limit
+
+    out = b"\0".join([b"# branch.oid abc", b"2 R. N... 100644 100644 100644 abc abc R100 new", b"old", b"? u", b""])
+    with time_limit(2):
+        assert snaps.parse_status(out) == ("abc", None, {"new": "R.", "old": "R.", "u": "??"})

@@ -227,6 +227,10 @@ ROWS: list[str] = [
     '[cwd={MAIN}] S Bash cd "$D" && echo x > ~nosuchuser/x',
     '[cwd={MAIN}] S Bash cd "$D" && mytool ~nosuchuser/../../../README.md',
     'S Bash npm --prefix "~/sub" install x',  # surfaces_for: a quoted `~` prefix is the directory `~` here, below {MAIN}
+    # check_file_writes: a file tool's `~` is the policy's HOME (validate judges with the session's recorded one), not
+    # the process's (phase 19: expand_user(write.path, None) read the process's HOME, outside every checkout)
+    "[policy-home={MAIN}/src] S Write ~/auth/new.py",  # owned there: passes
+    "[policy-home={MAIN}/src] S Edit ~/app.py",  # not owned there: WG701
 ]
 
 
@@ -312,10 +316,12 @@ def the_call(repo, row: str):
     return call, worker
 
 
-def reading(repo, row: str) -> list:
+def reading(repo, row: str, home: str | None = None) -> list:
     """Every finding of `check_worker_call` on the row's call, whole; a row `[scratch=P] …` has the project's
-    configuration say `scratch = [P]` for its time, a row `[home=P] …` HOME, a row `[cwd=P] …` the process's directory; an error raised is read as ["raised", type, message]."""
-    from worktree_guard.engine import build_context
+    configuration say `scratch = [P]` for its time, a row `[home=P] …` HOME, a row `[cwd=P] …` the process's directory, a
+    row `[policy-home=P] …` the path policy's home alone (as `validate` gives the recorded one: context_for_layout);
+    an error raised is read as ["raised", type, message]."""
+    from worktree_guard.engine import build_context, context_for_layout
     from worktree_guard.subagents.worker_calls import check_worker_call
 
     if row.startswith("[cwd="):  # the hook process's own directory (a runtime starts it in the project's)
@@ -333,6 +339,9 @@ def reading(repo, row: str) -> list:
             return reading(repo, rest)
         finally:
             os.environ["HOME"] = OUTSIDE_HOME
+    if row.startswith("[policy-home="):
+        policy_home, _, rest = row[len("[policy-home="):].partition("] ")
+        return reading(repo, rest, fill(repo, policy_home))
     if row.startswith("[scratch="):
         pattern, _, rest = row[len("[scratch="):].partition("] ")
         config = repo.main / ".worktree-guard.toml"
@@ -343,6 +352,8 @@ def reading(repo, row: str) -> list:
             config.unlink()
     call, worker = the_call(repo, row)
     ctx = build_context(call, pm=plugins())
+    if home is not None:
+        ctx = context_for_layout(call, ctx.layout, ctx.scope.config, plugins(), home=home)
     ctx.worker = worker
     out = []
     try:
