@@ -465,6 +465,19 @@ ROWS: list[str] = [
     # phase 19 (A): _find_exec: a -name or -type test after the action does not narrow what the action ran on (fail-open)
     "find . -exec chmod 700 {} \\; -name y",
     "find . -exec chmod 700 {} \\; -type f",
+    # phase 19 (A): _name_table_set: BASH_ALIASES/BASH_CMDS set by a builtin, as written or as its value
+    "declare -A BASH_ALIASES=([ls]=x)",
+    "read 'BASH_CMDS[x]'",
+    "printf 'BASH_CMDS[ls]' %s /bin/rm",
+    'x=BASH_CMDS; declare "$x[ls]=/bin/rm"',
+    # phase 19 (A): worktree_guard_shell_unwrap: dash's -sc reads more code from stdin after CODE
+    "dash -sc 'ls' <<< 'rm -f {MAIN}/x'",
+    # phase 19 (A): _wrapper_options: a word of the agent's environment that starts with `-` after a quote or letter;
+    # a word the command built after an option
+    "su X-$USER -c 'rm -f {MAIN}/x'",
+    "su root -l \"$(echo x)\" -c 'rm -f {MAIN}/x'",
+    # phase 19 (A): _chroot: a root other than `/`: the command's own words are only chroot's
+    "chroot . rm -f {MAIN}/x",
 ]
 
 _PM = None
