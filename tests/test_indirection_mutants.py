@@ -476,6 +476,7 @@ ROWS: list[str] = [
     # a word the command built after an option
     "su X-$USER -c 'rm -f {MAIN}/x'",
     "su root -l \"$(echo x)\" -c 'rm -f {MAIN}/x'",
+    'su root "$(cat f)" -c ls',  # fail-open (docs/testing.md, phase 19 A): a word built after the user may be -s SHELL
     # phase 19 (A): _chroot: a root other than `/`: the command's own words are only chroot's
     "chroot . rm -f {MAIN}/x",
 ]
