@@ -191,6 +191,21 @@ def test_an_extraction_into_a_directory_with_a_link_out_of_w_or_too_many_entries
     )
 
 
+def test_the_symlink_scan_looks_through_exactly_max_find_entries_and_gives_up_past_them(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """escaping_links counts each entry once and gives up only past MAX_FIND_ENTRIES (phase 19: a count starting at 1,
+    counting by 2, or giving up at the bound itself refused a directory holding exactly that many)."""
+    import worktree_guard.rules.indirection as indirection
+
+    box = world.worktree / "box"
+    box.mkdir()
+    for i in range(3):
+        (box / f"f{i}").write_text("x")
+    monkeypatch.setattr(indirection, "MAX_FIND_ENTRIES", 3)
+    assert bash(world, "tar -xf /tmp/t.tar -C box").violations == []
+    (box / "f3").write_text("x")
+    (finding,) = bash(world, "tar -xf /tmp/t.tar -C box").violations
+    assert "holds more than 3 entries or a directory it cannot read" in finding.message
+
 # --- rules/git.py ---------------------------------------------------------------------------------------------
 
 
