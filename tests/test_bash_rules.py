@@ -2668,6 +2668,15 @@ STOP_34_ROWS = [
     ("su -- root -c ls", "pass"),
     ("echo x | su - -- root", {"WG404"}),  # `-` is no user: root after `--` is, and su reads its input
     ("runuser -u nobody -- rm {MAIN}/x", {"WG401"}),
+    # h-ind34a (phase 19): xargs -a's attached value, find's tests after its action, a nested subscript
+    ("xargs -a-n --rep sh -c {}", {"WG404"}),  # `-n` is -a's file: --rep (--replace) is read
+    ("xargs -a-n echo", "pass"),
+    ("find . -exec chmod 700 {} \\; -name y", {"WG401", "WG402"}),  # the action runs before -name: to-main, to-ssl
+    ("find . -name y -exec chmod 700 {} \\;", "pass"),
+    ("find . -exec chmod 700 {} \\; -type f", {"WG401", "WG402"}),
+    ("BASH_CMDS[a[0]]=/bin/sh; 'a[0]' -c 'rm -f {MAIN}/x'", {"WG404"}),
+    ("x[a[0]]=1", {"WG404"}),
+    ("a[1]=2", "pass"),
     ("script $OPTS /dev/null", {"WG403", "WG404"}),  # the agent's $OPTS may be empty (script reads its input) or a file it writes
 ]
 

@@ -677,7 +677,14 @@ def _xargs_values(values: list[str | None]) -> list[str | None]:
                 out[i] += eq + rest
             i += 2 if not eq and name in XARGS_WITH_VALUE else 1
             continue
-        i += 2 if value[-1:] in "adEILnPs" and value[-2:-1] == "-" else 1  # `-n 1`: its value is the next word
+        step = 1  # a cluster's letters in turn: one that takes a value takes the rest, else the next word (`-n 1`);
+        for k, letter in enumerate(value[1:], start=1):  # `-a-n` is -a's file `-n` (h-ind34a)
+            if letter in "adEILnPs":
+                step = 1 if value[k + 1:] else 2
+                break
+            if letter in "eil":  # an optional value, attached only
+                break
+        i += step
     return out
 
 
@@ -743,14 +750,17 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
     # A found path may be a symlink, and the command run on it may follow it (`-exec chmod 770 {} \;`): unless
     # a -type test leaves links out, the symlinks below the starting points that leave W are found paths too.
     links: list[str] = []
-    types = [values[k + 1] for k in range(len(values) - 1) if values[k] == "-type"]
+    # only the tests before the first action filter what it acts on (h-ind34a: `find . -exec chmod … \; -name y`)
+    actions = [k for k, v in enumerate(values) if v in ("-exec", "-execdir", "-ok", "-okdir")]
+    tests = values[:actions[0]] if actions else values
+    types = [tests[k + 1] for k in range(len(tests) - 1) if tests[k] == "-type"]
     if known_roots and not (types and all(t is not None and "l" not in t for t in types)):
         for root in known_roots:
             escaping = escaping_links(ctx.policy.canonical(root, command.cwd or "/"), ctx)
             if escaping is None:
                 known_roots = []  # too much to look through: `{}` is unknown
                 break
-            links += _named(escaping, values)
+            links += _named(escaping, tests)
     found = []
     while i < len(values):
         if values[i] in ("-exec", "-execdir", "-ok", "-okdir"):
@@ -836,6 +846,11 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         return [Violation(code="WG404", message=f"Setting {table} inside a command defines {what}, which worktree-guard does not follow; run the command it stands for directly.", **base)]
     if not command.words:
         return None
+    first_raw = command.words[0].raw
+    if _NESTED_SUBSCRIPT.match(first_raw) and ("]=" in first_raw or "]+=" in first_raw):
+        # bash reads `BASH_CMDS[a[0]]=/bin/sh` as an assignment (its subscripts nest), the parser as a command name:
+        # the table or variable it sets is not followed (h-ind34a: `'a[0]' -c …` then ran sh)
+        return [Violation(code="WG404", message=f"`{first_raw[:40]}` is an assignment whose subscript holds brackets, which worktree-guard does not read; write the subscript without them.", **base)]
     name = command.name
     values = command.values()
     literal = command.words[0].value
@@ -1010,6 +1025,8 @@ _RUNNER_OPTIONS: dict[str, tuple[tuple[str, ...], frozenset[str], str, str]] = {
     "entr": ((), frozenset(), "", "s"),
 }
 _RUNNER_SHELL_LONGS = frozenset({"--command", "--shell", "--login"})
+#: A word bash may read as an array element's assignment: a name, then `[` (`_NESTED_SUBSCRIPT` with a `]=` after).
+_NESTED_SUBSCRIPT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[")
 #: A word that is one variable and nothing else (`_plain_reference`).
 _PLAIN_REFERENCE = re.compile(r'"?\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*|[$?#])"?\Z')  # `$$`: a number
 #: util-linux su's and runuser's long options, to read a unique prefix as getopt_long does (`su root --comm CMD`).
