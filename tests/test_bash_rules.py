@@ -2677,6 +2677,22 @@ STOP_34_ROWS = [
     ("BASH_CMDS[a[0]]=/bin/sh; 'a[0]' -c 'rm -f {MAIN}/x'", {"WG404"}),
     ("x[a[0]]=1", {"WG404"}),
     ("a[1]=2", "pass"),
+    # review 34c: tmux's own -l before an abbreviated verb; su's own --command beside words after `--`; runuser -u's
+    # permuted argv; older: tmux runs a command of several words with no shell, pane-title-changed, -e SHELLOPTS/PS4,
+    # su's second operand is a script, su -s a program that is no shell
+    ("tmux -l new-s -d 'touch {MAIN}/x'", {"WG401"}),
+    ("tmux -l new -d -s x", "pass"),
+    ("su root --command 'touch {MAIN}/x' -- -c true", {"WG401"}),
+    ("runuser -u root sh -- -c 'touch {MAIN}/x'", {"WG401"}),
+    ("runuser sh -u root -- -c 'touch {MAIN}/x'", {"WG401"}),
+    ("runuser -u nobody -- ls -l", "pass"),
+    ("tmux new -d bash -c 'eval \"$1\"' '#' 'touch {MAIN}/x'", {"WG404"}),
+    ("tmux new -d make test", "pass"),
+    ("tmux new -d -s t \\; set -g pane-title-changed 'run ls'", {"WG404"}),
+    ("tmux new -d -e SHELLOPTS=xtrace -e 'PS4=$(ls)' true", {"WG404"}),
+    ("su root ./evil.sh -- -c true", {"WG404"}),
+    ("su -s /usr/bin/python3 root -c 'print(1)'", {"WG404", "WG900"}),
+    ("su -s /bin/sh root -c ls", "pass"),
     ("script $OPTS /dev/null", {"WG403", "WG404"}),  # the agent's $OPTS may be empty (script reads its input) or a file it writes
 ]
 
@@ -2703,6 +2719,8 @@ def test_stop_34_rows_for_real(world: Repo) -> None:
             (f"su root -c true \"${{NOPE:--ctouch {main}/su-default}}\"", lambda: (main / "su-default").exists()),
             (f"su root -c -x 'touch {main}/su-x'", lambda: (main / "su-x").exists()),  # review 34b
             (f"echo 'touch {main}/su-f' | su root -f -- -s", lambda: (main / "su-f").exists()),
+            (f"su root --command 'touch {main}/su-cmd' -- -c true", lambda: (main / "su-cmd").exists()),  # review 34c
+            (f"runuser -u root sh -- -c 'touch {main}/runuser'", lambda: (main / "runuser").exists()),
         ]
     refused_and_happens(world, cases)
 

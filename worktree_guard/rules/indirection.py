@@ -399,6 +399,11 @@ def _wrapped(command: ShellCommand, values: list[str | None], key: str, wrapper:
             scripts.append(Script(code, offset, cwd, f"{key} {option}"))
         # a permuting wrapper's operands may follow its code option (`script -q LOG -c CMD` writes LOG): all its own
         return Unwrapped(scripts=scripts, own_words=len(words) if wrapper.permutes else min(start, len(words)))
+    if key == "runuser" and {"-u", "--user"} & set(seen):
+        argv = _runuser_argv(values, first, wrapper.value_options | wrapper.chdir | wrapper.code)
+        if not argv:
+            return Unwrapped(own_words=len(words))  # the rule's command check refuses an argv only known at run time
+        return Unwrapped(inner=[Inner([words[k] for k in argv], cwd, label=key)], own_words=len(words))
     if wrapper.code_only or start >= len(words):
         return Unwrapped(own_words=len(words))
     if wrapper.joined and not wrapper.argv_with & set(seen):
@@ -454,7 +459,7 @@ def _wrapper_options(values: list[str | None], first: int, wrapper: Wrapper, com
             users += value != "-"
             i += 1
     if command.name == "runuser" and {"-u", "--user"} & set(seen):
-        return _skip_options(values, first, with_value, wrapper.optional_value)  # `runuser -u USER -- CMD …` runs CMD's argv
+        return start, seen  # `runuser -u USER … CMD …`: its argv (`_runuser_argv`)
     if command.name in ("su", "runuser"):
         for option in wrapper.code & set(seen):
             if (seen[option] or "").startswith(("-", "+")):
@@ -462,12 +467,39 @@ def _wrapper_options(values: list[str | None], first: int, wrapper: Wrapper, com
         rest = values[end + 1:]
         if rest and not users:
             rest = rest[1:]  # `su -- root -c CMD`: the user comes first
+        if wrapper.code & set(seen):
+            rest = []  # the shell runs su's own code; the words after it are its `$0`, `$1`… (review 34c)
+        elif users > 1:
+            rest = [None]  # `su root evil.sh -- -c true`: the shell runs evil.sh, a script (review 34c)
         if rest:
             # the shell's own words (`su root -- -c CMD` runs CMD). bash reads options after `-c`, and its code is the
             # first word that is none (`su root -- -c -x CMD`: review 34): only `-c CODE` is read
             code = rest[1] if rest[0] == "-c" and len(rest) > 1 and rest[1] is not None and not rest[1].startswith(("-", "+")) else None
             seen[sorted(wrapper.code)[0]] = code
     return start, seen
+
+
+def _runuser_argv(values: list[str | None], first: int, with_value: frozenset[str]) -> list[int] | None:
+    """The indices of the argv `runuser -u USER …` runs: its operands in order, its options taken out wherever they
+    stand (getopt permutes them: `runuser -u root sh -- -c CMD` runs `sh -c CMD`, review 34c), then every word after
+    the first `--`. None when a word only known at run time may be an option."""
+    end = values.index("--", first) if "--" in values[first:] else len(values)
+    head = values[:end]
+    argv: list[int] = []
+    i = first
+    while i < end:
+        value = head[i]
+        if value is None:
+            return None
+        if value.startswith("-") and value != "-":
+            after, _ = _skip_options(head, i, with_value)
+            if any(v is None for v in head[i:after]):
+                return None
+            i = max(after, i + 1)
+            continue
+        argv.append(i)
+        i += 1
+    return argv + list(range(end + 1, len(values)))
 
 
 def _value_index(values: list[str | None], option: str) -> int | None:
@@ -947,6 +979,15 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
             seen = {codes[0]: values[start + wrapper.leading + 1] if start + wrapper.leading + 1 < len(values) else None}
         if any(seen.get(option) is None for option in codes):
             return [Violation(code="WG404", message=f"`{key}` runs shell code only known at run time; pass it a literal string.", **base)]
+        if key == "runuser" and {"-u", "--user"} & set(seen) and not codes and _runuser_argv(values, first, wrapper.value_options | wrapper.chdir | wrapper.code) is None:
+            return [Violation(code="WG404", message="`runuser -u` is given a word only known at run time, which may be one of its options (getopt permutes them); write its words out.", **base)]
+        if key in ("su", "runuser") and (shell_given := next((o for o in ("-s", "--shell") if o in seen), None)) is not None:
+            from ..shell.programs import TRUSTED_PROGRAM_DIRS
+
+            chosen = seen[shell_given]
+            if chosen is None or os.path.dirname(chosen) not in TRUSTED_PROGRAM_DIRS or os.path.basename(chosen) not in SHELLS:
+                # the code is the chosen program's, not a shell's the guard reads (review 34c: `su -s /usr/bin/python3 root -c …`)
+                return [Violation(code="WG404", message=f"`{key} {shell_given}` runs its code with {chosen or 'a program only known at run time'}, not a shell of the system's; leave {shell_given} out.", **base)]
         if wrapper.joined and not wrapper.argv_with & set(seen) and any(v is None for v in values[start + wrapper.leading:]):
             return [Violation(code="WG404", message=f"`{key}` runs a command line only known at run time through a shell.", **base)]
         if (shown := _option_like_at(command, start)) is not None:
@@ -1135,13 +1176,16 @@ def _runner_options(name: str, values: list[str | None]) -> tuple[bool, int]:
     return shell, operand if operand is not None else i
 
 
+#: What tmux's `-e` and set-environment may not give the shells it starts: what `$SHELL` runners' shells read, and
+#: what makes a bash run code as it starts (`SHELLOPTS=xtrace` with a PS4 holding `$(…)`: review 34c).
+_TMUX_SHELL_VARIABLES = (*SHELL_RUNNER_VARIABLES, "SHELLOPTS", "BASHOPTS", "PS4", "PS2", "PS3")
 #: tmux options whose value is a command or shell a new window runs, or tmux commands run at an event (hooks; every
 #: `after-<command>` too); a name tmux reads as one of them (a unique prefix: `set -g default-c CMD`) is refused when set.
 _TMUX_CODE_OPTIONS = (
     "default-command", "default-shell", "command-alias", "alert-activity", "alert-bell", "alert-silence", "client-active", "client-attached",
     "client-detached", "client-focus-in", "client-focus-out", "client-resized", "client-session-changed", "command-error",
     "pane-died", "pane-exited", "pane-focus-in", "pane-focus-out", "pane-mode-changed", "pane-set-clipboard", "session-closed",
-    "session-created", "session-renamed", "session-window-changed", "window-layout-changed", "window-linked",
+    "session-created", "session-renamed", "session-window-changed", "pane-title-changed", "window-layout-changed", "window-linked",
     "window-pane-changed", "window-renamed", "window-resized", "window-unlinked",
 )
 
@@ -1224,7 +1268,7 @@ def _tmux_environment(values: list[str | None]) -> str | None:
                 return f"{verb} {name}"
         if verb == "set-environment" and "u" not in flags and "r" not in flags:
             named = operands[0] if operands else ""
-            if named is None or named in SHELL_RUNNER_VARIABLES or named.startswith("BASH_FUNC_"):
+            if named is None or named in _TMUX_SHELL_VARIABLES or named.startswith("BASH_FUNC_"):
                 return f"{verb} {named or '<only known at run time>'}"
     for i, value in enumerate(values[1:], start=1):
         if value is None or not value.startswith("-") or value.startswith("--"):
@@ -1240,7 +1284,7 @@ def _tmux_environment(values: list[str | None]) -> str | None:
         variable, _, assigned = given.partition("=")
         if variable in (STARTUP_VARIABLE, "ENV") and assigned in ("", "/dev/null"):
             continue  # reads nothing, as the same assignment before tmux (review 33c)
-        if variable in SHELL_RUNNER_VARIABLES or variable.startswith("BASH_FUNC_"):
+        if variable in _TMUX_SHELL_VARIABLES or variable.startswith("BASH_FUNC_"):
             return f"-e {given}"
     return None
 

@@ -8,6 +8,7 @@ extend the table through `worktree_guard_code_runners`.
 from __future__ import annotations
 
 import re
+import shlex
 from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass
@@ -327,8 +328,8 @@ def _verb_positions(values: list[str | None], runner: CodeRunner) -> set[int]:
         previous = values[i - 1]
         if i > 1 and previous is not None and previous.endswith(";"):
             positions.add(i)
-        elif not positions and not value.startswith("-") and not (i > 1 and _takes_next(previous, runner)):
-            positions.add(i)
+        elif not positions and not value.startswith("-") and not (i > 1 and previous not in runner.cluster_flags and _takes_next(previous, runner)):
+            positions.add(i)  # tmux's own `-l` is a flag (review 34c: `tmux -l new-s -d CMD`)
     return positions
 
 
@@ -534,7 +535,9 @@ def _subcommand_command(command: ShellCommand, at: int, runner: CodeRunner) -> t
             if word_value is None:
                 return None
             rest.append(word_value)
-        return " ".join(rest), words[i].span[0], cwd
+        # one word is a shell command line; more are a program and its arguments, run with no shell (review 34c:
+        # `tmux new -d bash -c 'eval "$1"' '#' CMD` ran CMD): quoted, so that the walk reads them as tmux runs them
+        return (rest[0] if len(rest) == 1 else shlex.join(rest)), words[i].span[0], cwd
     return "", 0, cwd
 
 
