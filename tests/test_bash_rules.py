@@ -2498,7 +2498,7 @@ STOP_33_ROWS = [
     ("unshare --kill-child bash -c 'touch {MAIN}/kc'", {"WG401"}),
     ("fd -Hx=rm . {MAIN}", {"WG403"}),
     ("unshare --kill-child ls", "pass"),
-    ("tmux new -d -e FOO=1 ls", "pass"),
+    ("tmux new -d -e FOO=1 ls", {"WG404"}),  # review 34d: any variable tmux gives (git's, a loader's…) is unjudged
     ("sg - root -c ls", "pass"),
     ("sudo -u root make", "pass"),
     ("SHELL=./evil.sh flock l ls", "pass"),
@@ -2523,7 +2523,7 @@ STOP_33_ROWS = [
     ("su $USER -c make", "pass"),
     ('su "--command=$X" root', {"WG404"}),  # an option whose value only the agent's environment knows (older)
     ('su root "--command=$X"', {"WG404"}),
-    ("tmux setenv FOO bar", "pass"),
+    ("tmux setenv FOO bar", {"WG404"}),  # review 34d, as -e
     ("unshare -m ls", "pass"),
     # phase 18's h-words33: bash expands `~` before parameters, so `~$E` looks up a user named `$E`, finds none and
     # leaves `~`: with E empty the word is the directory `~` where the program runs, not HOME
@@ -2633,7 +2633,7 @@ STOP_34_ROWS = [
     ("tmux show -gv default-shell", "pass"),
     ("tmux set -gu default-command", "pass"),
     ("tmux setenv -gu PROMPT_COMMAND", "pass"),
-    ("tmux setenv -g FOO bar", "pass"),
+    ("tmux setenv -g FOO bar", {"WG404"}),
     ("tmux new -d -s server", "pass"),
     ("tmux list-sessions -F '#{session_name}'", "pass"),
     ("echo x | sudo -R / -s", {"WG404"}),  # a root of its own (review 34, 10)
@@ -2693,6 +2693,22 @@ STOP_34_ROWS = [
     ("su root ./evil.sh -- -c true", {"WG404"}),
     ("su -s /usr/bin/python3 root -c 'print(1)'", {"WG404", "WG900"}),
     ("su -s /bin/sh root -c ls", "pass"),
+    # review 34d: find's operators after an action, xargs' optional values, tmux's per-verb options, a subscript
+    # with a space, su's last -s/--shell, any variable tmux gives
+    ("find . -name nomatch -exec true \\; -o -exec chmod 700 {} \\;", {"WG401", "WG402"}),
+    ("find . ! -type d -exec chmod 700 {} \\;", {"WG401", "WG402"}),
+    ("find . -name 'to-mai[[:alpha:]]' -exec chmod 700 {} \\;", {"WG401", "WG402"}),  # fnmatch reads no class: every link
+    ("xargs --eof sh -c 'touch {MAIN}/x'", {"WG401"}),
+    ("xargs -ea tee {MAIN}/x", {"WG401", "WG403"}),  # -e's value is `a`: tee writes main and the input's names
+    ("xargs --eof=x echo", "pass"),
+    ("tmux new -d \\; splitw -f 'touch {MAIN}/x'", {"WG401"}),
+    ("tmux new -d \\; neww -S 'touch {MAIN}/x'", {"WG401"}),
+    ("tmux new -d \\; splitw -p 50 \"sh -c 'touch {MAIN}/x'\"", {"WG401"}),
+    ("tmux splitw -h -p 30 htop", "pass"),
+    ("PS4[ 0]=\\$\\(ls\\); set -x; true", {"WG404"}),
+    ("su -s /bin/bash --shell=/usr/bin/gawk root -c 'BEGIN {}'", {"WG404"}),
+    ("tmux new -d -e GIT_CONFIG_COUNT=1 'git status'", {"WG404"}),
+    ("tmux setenv -gu FOO", "pass"),
     ("script $OPTS /dev/null", {"WG403", "WG404"}),  # the agent's $OPTS may be empty (script reads its input) or a file it writes
 ]
 

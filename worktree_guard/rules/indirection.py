@@ -88,7 +88,8 @@ SENSITIVE_ARGUMENTS = frozenset({
 })
 #: Characters that make an argument of a computed command name shell code if that name is `eval`.
 SHELL_SYNTAX = frozenset(" \t\n;&|<>()$`'\"\\*?[{~")
-XARGS_WITH_VALUE = frozenset({"-a", "--arg-file", "-d", "--delimiter", "-E", "--eof", "-I", "-L", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"})
+# (GNU xargs' --eof[=E], --max-lines[=N] and --replace[=R] take a value only after `=`: review 34d, `xargs --eof sh -c …`)
+XARGS_WITH_VALUE = frozenset({"-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"})
 
 
 def _skip_options(
@@ -726,7 +727,7 @@ def _xargs(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
 
     values = _xargs_values(values)
     words = command.words
-    start, seen = _skip_options(values, 1, XARGS_WITH_VALUE, frozenset({"-i"}))
+    start, seen = _skip_options(values, 1, XARGS_WITH_VALUE, frozenset({"-i", "-e", "-l"}))  # `-ea`: -e's value `a` (review 34d)
     replace = seen.get("-I") or seen.get("-i") or seen.get("--replace")
     if replace is None and ("-i" in seen or "--replace" in seen):
         replace = "{}"
@@ -785,14 +786,17 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
     # only the tests before the first action filter what it acts on (h-ind34a: `find . -exec chmod … \; -name y`)
     actions = [k for k, v in enumerate(values) if v in ("-exec", "-execdir", "-ok", "-okdir")]
     tests = values[:actions[0]] if actions else values
-    types = [tests[k + 1] for k in range(len(tests) - 1) if tests[k] == "-type"]
+    # an operator anywhere (`-o`, `!`, `,`) may make an action run on what a test refuses (review 34d: `find .
+    # ! -type d -exec …`, `find . -name x -exec true \; -o -exec chmod …`): no test then filters
+    operators = any(v in ("-o", "-or", "!", "-not", ",") or v is None for v in values)
+    types = [] if operators else [tests[k + 1] for k in range(len(tests) - 1) if tests[k] == "-type"]
     if known_roots and not (types and all(t is not None and "l" not in t for t in types)):
         for root in known_roots:
             escaping = escaping_links(ctx.policy.canonical(root, command.cwd or "/"), ctx)
             if escaping is None:
                 known_roots = []  # too much to look through: `{}` is unknown
                 break
-            links += _named(escaping, tests)
+            links += escaping if operators else _named(escaping, tests)
     found = []
     while i < len(values):
         if values[i] in ("-exec", "-execdir", "-ok", "-okdir"):
@@ -831,7 +835,7 @@ def _named(links: list[str], values: list[str | None]) -> list[str]:
         return links
     for k, value in enumerate(values[:-1]):
         pattern = values[k + 1]
-        if value in ("-name", "-iname") and pattern is not None:
+        if value in ("-name", "-iname") and pattern is not None and "\\" not in pattern and "[[" not in pattern:  # fnmatch reads no escapes, no classes (review 34d)
             fold = (lambda t: t.lower()) if value == "-iname" else (lambda t: t)
             links = [link for link in links if fnmatch.fnmatchcase(fold(os.path.basename(link)), fold(pattern))]
     return links
@@ -879,7 +883,7 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     if not command.words:
         return None
     first_raw = command.words[0].raw
-    if _NESTED_SUBSCRIPT.match(first_raw) and ("]=" in first_raw or "]+=" in first_raw):
+    if _NESTED_SUBSCRIPT.match(first_raw):  # (its `]=` may stand in a later word: `PS4[ 0]=…`, review 34d)
         # bash reads `BASH_CMDS[a[0]]=/bin/sh` as an assignment (its subscripts nest), the parser as a command name:
         # the table or variable it sets is not followed (h-ind34a: `'a[0]' -c …` then ran sh)
         return [Violation(code="WG404", message=f"`{first_raw[:40]}` is an assignment whose subscript holds brackets, which worktree-guard does not read; write the subscript without them.", **base)]
@@ -981,10 +985,12 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
             return [Violation(code="WG404", message=f"`{key}` runs shell code only known at run time; pass it a literal string.", **base)]
         if key == "runuser" and {"-u", "--user"} & set(seen) and not codes and _runuser_argv(values, first, wrapper.value_options | wrapper.chdir | wrapper.code) is None:
             return [Violation(code="WG404", message="`runuser -u` is given a word only known at run time, which may be one of its options (getopt permutes them); write its words out.", **base)]
-        if key in ("su", "runuser") and (shell_given := next((o for o in ("-s", "--shell") if o in seen), None)) is not None:
+        for shell_given in ("-s", "--shell") if key in ("su", "runuser") else ():
             from ..shell.programs import TRUSTED_PROGRAM_DIRS
 
-            chosen = seen[shell_given]
+            if shell_given not in seen:
+                continue
+            chosen = seen[shell_given]  # each of -s and --shell, whichever came last (review 34d)
             if chosen is None or os.path.dirname(chosen) not in TRUSTED_PROGRAM_DIRS or os.path.basename(chosen) not in SHELLS:
                 # the code is the chosen program's, not a shell's the guard reads (review 34c: `su -s /usr/bin/python3 root -c …`)
                 return [Violation(code="WG404", message=f"`{key} {shell_given}` runs its code with {chosen or 'a program only known at run time'}, not a shell of the system's; leave {shell_given} out.", **base)]
@@ -1176,9 +1182,6 @@ def _runner_options(name: str, values: list[str | None]) -> tuple[bool, int]:
     return shell, operand if operand is not None else i
 
 
-#: What tmux's `-e` and set-environment may not give the shells it starts: what `$SHELL` runners' shells read, and
-#: what makes a bash run code as it starts (`SHELLOPTS=xtrace` with a PS4 holding `$(…)`: review 34c).
-_TMUX_SHELL_VARIABLES = (*SHELL_RUNNER_VARIABLES, "SHELLOPTS", "BASHOPTS", "PS4", "PS2", "PS3")
 #: tmux options whose value is a command or shell a new window runs, or tmux commands run at an event (hooks; every
 #: `after-<command>` too); a name tmux reads as one of them (a unique prefix: `set -g default-c CMD`) is refused when set.
 _TMUX_CODE_OPTIONS = (
@@ -1268,8 +1271,7 @@ def _tmux_environment(values: list[str | None]) -> str | None:
                 return f"{verb} {name}"
         if verb == "set-environment" and "u" not in flags and "r" not in flags:
             named = operands[0] if operands else ""
-            if named is None or named in _TMUX_SHELL_VARIABLES or named.startswith("BASH_FUNC_"):
-                return f"{verb} {named or '<only known at run time>'}"
+            return f"{verb} {named or '<only known at run time>'}"  # any variable: git's, a loader's… (review 34d)
     for i, value in enumerate(values[1:], start=1):
         if value is None or not value.startswith("-") or value.startswith("--"):
             continue
@@ -1284,8 +1286,9 @@ def _tmux_environment(values: list[str | None]) -> str | None:
         variable, _, assigned = given.partition("=")
         if variable in (STARTUP_VARIABLE, "ENV") and assigned in ("", "/dev/null"):
             continue  # reads nothing, as the same assignment before tmux (review 33c)
-        if variable in _TMUX_SHELL_VARIABLES or variable.startswith("BASH_FUNC_"):
-            return f"-e {given}"
+        # any other variable: what the commands it starts do with it is not judged as an assignment before them is
+        # (review 34d: `-e GIT_CONFIG_COUNT=1 -e GIT_CONFIG_KEY_0=core.fsmonitor …` ran the hook)
+        return f"-e {given}"
     return None
 
 def _runs_shell_variable(name: str, values: list[str | None]) -> bool:

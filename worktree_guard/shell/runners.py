@@ -30,6 +30,8 @@ class CodeRunner:
     options: options whose presence means it runs code (`gdb -ex`), also as `--opt=value` or an attached short value;
     options_first: `options` count only before the first operand (tmux's `-c CMD`, while `new -c DIR` is a directory);
     verbs: every verb's (name, alias), to read a word as the program does (`tmux_verb`: `tmux run-s CMD`);
+    verb_values: a `command_subcommands` verb's letters that take a value (`splitw -p 50 CMD`; its -f is a flag), in
+        place of `value_options` for the options before the command it runs;
     subcommands: words that, as any operand, name a verb running a command (`tmux send-keys 'cmd' Enter`);
     command_subcommands: verbs that run a command when given one after their options (`tmux new-session -d 'cmd'`;
         `tmux new-session -d -s x` starts the user's shell): it is walked, in the directory of `chdir_options`, else
@@ -49,6 +51,7 @@ class CodeRunner:
     options: frozenset[str] = frozenset()
     options_first: bool = False
     verbs: tuple[tuple[str, str], ...] = ()
+    verb_values: tuple[tuple[str, str], ...] = ()
     subcommands: frozenset[str] = frozenset()
     command_subcommands: frozenset[str] = frozenset()
     here_subcommands: frozenset[str] = frozenset()
@@ -170,6 +173,10 @@ BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
         options=_f("-c"),
         options_first=True,
         verbs=TMUX_COMMANDS,
+        # tmux 3.3a's usage (`tmux list-commands`) and split-window's -p it still takes (review 34d: `splitw -p 50 CMD`,
+        # `splitw -f CMD`, `neww -S CMD`)
+        verb_values=(("new-session", "ceFfnstxy"), ("new-window", "cenFt"), ("split-window", "celFpt"), ("respawn-pane", "cet"),
+                     ("respawn-window", "cet"), ("display-popup", "bcdehsStTwxy")),
         subcommands=_f(
             "run-shell", "run", "send-keys", "send", "if-shell", "if", "pipe-pane", "pipep", "source-file", "source",
             "command-prompt", "confirm-before", "confirm", "display-menu", "menu",
@@ -511,7 +518,10 @@ def _subcommand_command(command: ShellCommand, at: int, runner: CodeRunner) -> t
 
     words = command.words
     values = command.values()
-    cwd = command.cwd if (_verb(values[at] or "", runner) if at in _verb_positions(values, runner) else values[at]) in runner.here_subcommands else None
+    verb = _verb(values[at] or "", runner) if at in _verb_positions(values, runner) else values[at]
+    cwd = command.cwd if verb in runner.here_subcommands else None
+    letters_of = dict(runner.verb_values)
+    takes_value = frozenset("-" + letter for letter in letters_of[verb]) if verb in letters_of else runner.value_options
     i = at + 1
     while i < len(values):
         value = values[i]
@@ -520,7 +530,7 @@ def _subcommand_command(command: ShellCommand, at: int, runner: CodeRunner) -> t
         if value == ";":
             return "", 0, cwd
         if value.startswith("-") and len(value) > 1:
-            letters = [k for k, letter in enumerate(value[1:], start=1) if "-" + letter in runner.value_options]
+            letters = [k for k, letter in enumerate(value[1:], start=1) if "-" + letter in takes_value]
             takes_next = bool(letters) and letters[0] == len(value) - 1  # `-ds NAME`; `-sNAME` holds its value
             if letters and "-" + value[letters[0]] in runner.chdir_options:
                 given = values[i + 1] if takes_next and i + 1 < len(values) else (value[letters[0] + 1:] or None)
