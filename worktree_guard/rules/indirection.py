@@ -728,17 +728,23 @@ def _xargs(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
     values = _xargs_values(values)
     words = command.words
     start, seen = _skip_options(values, 1, XARGS_WITH_VALUE, frozenset({"-i", "-e", "-l"}))  # `-ea`: -e's value `a` (review 34d)
-    replace = seen.get("-I") or seen.get("-i") or seen.get("--replace")
-    if replace is None and ("-i" in seen or "--replace" in seen):
-        replace = "{}"
+    # the last replace option given wins: each one's string is read as the input (h-new34: `xargs -ia --rep sh -c {}`)
+    replaces = [seen[k] or "{}" for k in ("-I", "-i", "--replace") if k in seen]
     if start >= len(words):
         return None  # xargs runs echo
     inner = list(words[start:])
-    if replace:
+    if replaces:
         shell = inner[0].value in SHELLS if inner[0].value else False
-        # xargs puts the input into the words as text: in a shell's code it is code (review 30a: `xargs -I{} sh -c {}
-        # < f` and `sh -c 'echo {}'` ran what f held), so that code is only known at run time (WG404)
-        inner = [_input(w, None if shell else replace) if w.value is not None and replace in w.value else _dynamic(w) if w.value is None else w for w in inner]
+
+        def filled(w: Word) -> Word:
+            if w.value is None:
+                return _dynamic(w)
+            hit = next((r for r in replaces if r in w.value), None)
+            # xargs puts the input into the words as text: in a shell's code it is code (review 30a: `xargs -I{} sh -c
+            # {} < f` and `sh -c 'echo {}'` ran what f held), so that code is only known at run time (WG404)
+            return w if hit is None else _input(w, None if shell or len(set(replaces)) > 1 else hit)
+
+        inner = [filled(w) for w in inner]
     else:
         inner.append(_input(words[-1], None))
     return Unwrapped(inner=[Inner(inner, command.cwd, label="xargs")], own_words=start)
