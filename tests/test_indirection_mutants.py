@@ -737,6 +737,17 @@ ROWS: list[str] = [
     'tmux new -eBASH_ENV=./e ls',
     # phase 19 (late): worktree_guard_shell_command: a nested subscript's word longer than the message shows
     'BASH_CMDS[aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa[0]]=/bin/sh',
+    # phase 19 (late): worktree_guard_shell_command: POSIXLY_CORRECT set (even empty) before a permuting wrapper
+    "POSIXLY_CORRECT=1 su root -c 'rm -f {MAIN}/x'",
+    "POSIXLY_CORRECT= su root -c 'rm -f {MAIN}/x'",
+    # phase 19 (late): _tmux_environment: a hook option (`after-…`)
+    "tmux set -g after-new-session 'run x'",
+    # phase 19 (late): _starts_a_shell_reading_input: an abbreviation unique among the options it reads but not among all
+    # the program's (`--mo`: --monotonic, --mount…), one of a program not in WRAPPER_LONGS (sg), a command option that
+    # takes no value (script -C is none: two operands)
+    'unshare --mo 1',
+    'sg --he grp',
+    'script -C f g',
 ]
 
 _PM = None
