@@ -661,6 +661,93 @@ ROWS: list[str] = [
     'su root "$(cat f)" -c ls',  # fail-open (docs/testing.md, phase 19 A): a word built after the user may be -s SHELL
     # phase 19 (A): _chroot: a root other than `/`: the command's own words are only chroot's
     "chroot . rm -f {MAIN}/x",
+    # phase 19 (late): _getopt_permuted: `-` is an operand of script (two operands: no shell reading input)
+    'script - f',
+    # phase 19 (late): _wrapper_options: script's optional -t takes the rest of its cluster, before and after an operand; su's users before and
+    # after `--` (`-` is no user); runuser's -u/--user end its options at the command
+    "script -tc 'rm -f {MAIN}/x' f",
+    "script f -tc 'rm -f {MAIN}/x'",
+    "su root - -- -c 'rm -f {MAIN}/x'",
+    "su - -- root -c 'rm -f {MAIN}/x'",
+    "runuser --user nobody ls -c 'rm -f {MAIN}/x'",
+    'runuser -u nobody rm -f {MAIN}/x',
+    # phase 19 (late): _starts_a_shell_reading_input: script permutes (an option after its file), the words after `--` are operands
+    'script -q f -E never',
+    'script -- f g',
+    # phase 19 (late): _tmux_commands: tmux's own options before the command (a value letter alone, attached, in a cluster; `--`; `-`),
+    # `\;` in a word, a word ending in `;`, an empty word
+    "tmux -L s set -g default-command 'rm x'",
+    "tmux - set -g default-command 'rm x'",
+    "tmux -- -x set -g default-command 'rm x'",
+    "tmux -Ls set -g default-command 'rm x'",
+    "tmux -X set -g default-command 'rm x'",
+    "tmux -f /dev/null set -g default-command 'rm x'",
+    "tmux ls 'a\\;' set -g default-command 'rm x'",
+    "tmux set -g 'default-command;'",
+    "tmux '' set -g default-command 'rm x'",
+    "tmux set -g '' default-command",
+    # phase 19 (late): _tmux_flags: `-`, `--`, -u after -g, -t with its value separate and attached, a cluster
+    "tmux set - default-command 'rm x'",
+    'tmux set -g -u default-command',
+    'tmux set -- -g default-command',
+    'tmux set -t x default-command y',
+    'tmux set -tx default-command y',
+    'tmux set -ug default-command x',
+    # phase 19 (late): _tmux_environment: `#(` in a word that starts with `-`
+    "tmux display -p -- '-#(rm x)'",
+    # phase 19 (late): _xargs_values: a flag before a value letter in a cluster (`-rn 1`); fail-opens (docs/testing.md, phase 19 late):
+    # -i's attached string wins over a later --replace, and -e's attached eof string is read as -a taking the next word
+    'xargs -rn 1 --rep sh -c {}',
+    'xargs -ia --rep sh -c {}',
+    'xargs -ea --rep sh -c {}',
+    # phase 19 (late): _find_exec: an -execdir/-okdir/-ok before a test is an action too (only the tests before it narrow the links)
+    'find . -ok chmod 700 {} \\; -name y',
+    'find . -execdir true \\; -name y -exec chmod 700 {} \\;',
+    'find . -okdir true \\; -name y -exec chmod 700 {} \\;',
+    # phase 19 (late): _startup_for_any_program: a builtin run by a wrapper is a program (sudo's $SHELL reads BASH_ENV); by `command`, this shell's
+    'sudo -s BASH_ENV=./evil.sh true',
+    'BASH_ENV=./evil.sh command true',
+    # phase 19 (late): _startup_for_any_program: by `builtin`, this shell's
+    'BASH_ENV=./evil.sh builtin true',
+    # phase 19 (late): worktree_guard_shell_command: a nested subscript's `+=`
+    "BASH_CMDS[a[0]]+=/bin/sh; 'a[0]' -c ls",
+    # phase 19 (late): _wrapper_options: a code that starts with `-` or `+` is the shell's option (su, runuser; before and after `--`);
+    # runuser's -u in a cluster
+    "runuser root -c -x 'rm -f {MAIN}/x'",
+    "su root -c -x 'rm -f {MAIN}/x'",
+    "su root -c +x 'rm -f {MAIN}/x'",
+    "su root -- -c -x 'rm -f {MAIN}/x'",
+    "su root -- -c +x 'rm -f {MAIN}/x'",
+    'runuser -lu nobody ls',
+    # phase 19 (late): _tmux_environment: `#(` in the verb's word; setw; -u/-U/-r; set with no option; an array item; an option that runs
+    # nothing; a system shell (its name a prefix of both default-shell and default-command: no), then another command;
+    # -e's value attached after an `e` in it
+    "tmux '#(rm x)'",
+    "tmux setw -g default-command 'rm x'",
+    'tmux set -U default-command x',
+    'tmux set -g',
+    "tmux set -g 'default-command[0]' x",
+    'tmux set -g status on',
+    'tmux set -g default-shell /bin/zsh',
+    'tmux set -g default-shell',
+    'tmux set -g default /bin/zsh',
+    'tmux set -g default-shell /bin/zsh \\; set -g default-command x',
+    'tmux setenv -u BASH_ENV',
+    'tmux setenv -r BASH_ENV',
+    'tmux new -eBASH_ENV=./e ls',
+    # phase 19 (late): worktree_guard_shell_command: a nested subscript's word longer than the message shows
+    'BASH_CMDS[aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa[0]]=/bin/sh',
+    # phase 19 (late): worktree_guard_shell_command: POSIXLY_CORRECT set (even empty) before a permuting wrapper
+    "POSIXLY_CORRECT=1 su root -c 'rm -f {MAIN}/x'",
+    "POSIXLY_CORRECT= su root -c 'rm -f {MAIN}/x'",
+    # phase 19 (late): _tmux_environment: a hook option (`after-…`)
+    "tmux set -g after-new-session 'run x'",
+    # phase 19 (late): _starts_a_shell_reading_input: an abbreviation unique among the options it reads but not among all
+    # the program's (`--mo`: --monotonic, --mount…), one of a program not in WRAPPER_LONGS (sg), a command option that
+    # takes no value (script -C is none: two operands)
+    'unshare --mo 1',
+    'sg --he grp',
+    'script -C f g',
 ]
 
 _PM = None

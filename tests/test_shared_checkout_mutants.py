@@ -718,3 +718,43 @@ def test_parse_status_reads_a_rename_s_original_path_once_and_goes_on(tmp_path) 
     out = b"\0".join([b"# branch.oid abc", b"2 R. N... 100644 100644 100644 abc abc R100 new", b"old", b"? u", b""])
     with time_limit(2):
         assert snaps.parse_status(out) == ("abc", None, {"new": "R.", "old": "R.", "u": "??"})
+
+
+# --- phase 19 (late): restore after stop 34 (tracked_at beside a worker's `.git`, a directory through a symlink) ------
+
+
+def test_restore_takes_back_a_file_the_start_held_below_a_worker_s_git_and_never_through_a_symlinked_directory(tmp_path) -> None:
+    """A file in a plain subdirectory is restored (restore 52 took every subdirectory for a symlink); one the start's
+    HEAD held below a `.git` a worker made is restored too (19–24: tracked_at asked wrongly, so it was refused); one it
+    did not hold there is refused, though it existed (18); a directory that is a symlink inside the checkout is refused
+    with its own reason (55–57). tracked_at reads ls-tree's line at its tab, so names with spaces and tabs count
+    (tracked_at 28, 39, 40, 42)."""
+    from tests.helpers import git, make_repo
+
+    repo = make_repo(tmp_path / "w")
+    main = repo.main
+    lib = main / "vendor" / "lib"
+    lib.mkdir(parents=True)
+    (lib / "a.txt").write_text("start\n")
+    (main / "a b c.txt").write_text("s\n")
+    (main / "t\tab.txt").write_text("t\n")
+    git("add", ".", cwd=main)
+    git("-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "vendor", cwd=main)
+    start = git("rev-parse", "HEAD", cwd=main).strip()
+    assert bl.tracked_at(str(main), start, "a b c.txt") and bl.tracked_at(str(main), start, "t\tab.txt")
+    assert not bl.tracked_at(str(main), start, "ab.txt") and not bl.tracked_at(str(main), start, "c.txt")
+    blame = bl.Blame(agent_id="a", root=str(main), start_head=start, owns=[], owns_source="p")
+    (lib / "a.txt").write_text("worker\n")
+    bl.restore(blame, bl.BlamedPath(path="vendor/lib/a.txt", existed=True, fingerprint=""))
+    assert (lib / "a.txt").read_text() == "start\n"
+    (main / "vendor" / ".git").mkdir()  # a worker's `git init vendor`
+    (lib / "a.txt").write_text("worker\n")
+    bl.restore(blame, bl.BlamedPath(path="vendor/lib/a.txt", existed=True, fingerprint=""))
+    assert (lib / "a.txt").read_text() == "start\n"
+    (main / "vendor" / "new.txt").write_text("n\n")
+    with pytest.raises(RuntimeError, match="inside the nested checkout"):
+        bl.restore(blame, bl.BlamedPath(path="vendor/new.txt", existed=True, fingerprint=""))
+    (main / "d").symlink_to("vendor/lib")
+    with pytest.raises(RuntimeError) as raised:
+        bl.restore(blame, bl.BlamedPath(path="d/a.txt", existed=True, fingerprint=""))
+    assert str(raised.value) == "its directory is a symlink: rollback never follows it"

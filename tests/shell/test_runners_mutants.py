@@ -363,6 +363,11 @@ ROWS: list[str] = [
     # -- a fail-open of phase 19 (h-shell34), fixed in stop 34: tmux's -l is a flag before the subcommand
     # (cluster_flags), so `-lL s` gives -L its value and the -c after it is tmux's code option
     "tmux -lL s -c x", "tmux -lS /s -c x",
+    # -- phase 19 (late): tmux's verbs as cmd_find reads them (tmux_verb: an alias, a name or a unique prefix of one) and
+    # only where tmux reads a verb (_verb_positions: the first operand, the word after `;`); `#{…}` as -c's directory
+    "tmux run-s x", "tmux new-s -d ls", "tmux new- -d ls", "tmux new-w ls", "tmux $X run-s y", "tmux new -d \\; run-s x",
+    "tmux \\; run-s x", "tmux new -d -s run-s ls", "tmux new -d -s new-w ls", "tmux new -d ls run-s", "tmux -v run-s x",
+    "tmux -L s run-s x", "tmux -SvL s -c x", "tmux new -c '#{pane_current_path}' ls",
     # words the command builds, only known at run time (a `$(…)`; an unset `"$X"` is the agent's environment's)
     "make \"$(a)\" \"$(b)\"", "make -k \"$(a)\"", "man ls \"$(a)\"", "make --jobs=a=\"$(a)\"", "make --ev=a=\"$(a)\"",
 ]
