@@ -2709,6 +2709,8 @@ STOP_34_ROWS = [
     ("su -s /bin/bash --shell=/usr/bin/gawk root -c 'BEGIN {}'", {"WG404"}),
     ("tmux new -d -e GIT_CONFIG_COUNT=1 'git status'", {"WG404"}),
     ("tmux setenv -gu FOO", "pass"),
+    ("xargs -ia --rep sh -c {}", {"WG404"}),  # h-new34: the last replace option (--rep's {}) wins
+    ("xargs -I{} -i cp {} /tmp/x", {"WG403"}),
     ("script $OPTS /dev/null", {"WG403", "WG404"}),  # the agent's $OPTS may be empty (script reads its input) or a file it writes
 ]
 
