@@ -258,6 +258,47 @@ def forget_survivors(workdir: Path, files: list[str]) -> int:
     return count
 
 
+GENERATE = """
+import os
+from mutmut.__main__ import create_mutants
+from mutmut.mutation.trampoline import set_mutant_under_test
+from mutmut.utils.file_utils import copy_also_copy_files, copy_src_dir, setup_source_paths
+set_mutant_under_test("mutant_generation")
+os.makedirs("mutants", exist_ok=True)
+copy_src_dir()
+copy_also_copy_files()
+setup_source_paths()
+stats = create_mutants({jobs})
+print(f"mutants generated: {{stats.mutated}} files mutated, {{stats.ignored}} copied, {{stats.unmodified}} unchanged")
+"""
+
+
+def generate(workdir: Path, jobs: int) -> None:
+    """mutmut's generation step alone (its `run` goes on to a coverage pass and tests every mutant): the mutated
+    copy in `mutants/` and each file's `.meta` with every mutant untested, for `--screen`."""
+    done = subprocess.run([sys.executable, "-c", GENERATE.format(jobs=jobs)], cwd=workdir)
+    if done.returncode != 0:
+        raise SystemExit(f"mutation.py: generating the mutants failed (exit {done.returncode})")
+
+
+def screen(workdir: Path, files: list[str], tests: list[str], pytest_args: list[str], seconds: float, names: Path | None) -> float:
+    """bench/mutation_screen.py in one pytest process in `mutants/`: each mutant of `files` not killed yet, against `tests`."""
+    refresh_tests(workdir)
+    env = dict(os.environ)
+    env.setdefault("WG_SHARED_DIR", str(REPO.parent / "shared"))
+    env["CI"] = "true"
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "bench"), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    command = ["nice", "-n", "19", sys.executable, "-m", "pytest", "-p", "mutation_screen", "-p", "no:cacheprovider",
+               "-p", "no:randomly", "-q", "--screen-seconds", str(seconds), *(f"--screen-files={f}" for f in files),
+               *([f"--screen-names={names.resolve()}"] if names else []), *pytest_args, *tests]
+    started = time.monotonic()
+    done = subprocess.run(command, cwd=workdir / "mutants", env=env)
+    if done.returncode not in (0, 5):
+        raise SystemExit(f"mutation.py: the screening exited {done.returncode}")
+    return time.monotonic() - started
+
+
 def run_mutmut(workdir: Path, jobs: int, names: list[str] | None = None) -> float:
     env = dict(os.environ)
     env.setdefault("WG_SHARED_DIR", str(REPO.parent / "shared"))
@@ -401,6 +442,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--recheck", action="append", default=[], metavar="TESTS",
                         help="with --only: run each mutant not killed last time against these test files, one at a time (pytest -x), "
                         "and record the ones they kill; for tests the recorded coverage does not reach (repeatable)")
+    parser.add_argument("--generate", action="store_true",
+                        help="only copy the checkout and generate the mutants (no mutmut run), for --screen")
+    parser.add_argument("--screen", action="append", default=[], metavar="TESTS",
+                        help="with --only or a generated workdir: screen every mutant not killed yet against these tests in one "
+                        "pytest process (bench/mutation_screen.py), record the results, and report (repeatable)")
+    parser.add_argument("--screen-seconds", type=float, default=20.0, help="--screen's alarm for all the tests of one mutant")
+    parser.add_argument("--screen-names", type=Path, default=None, help="--screen only the mutants named in this file")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every mutant that was not killed, with its change")
     args = parser.parse_args(argv)
     files = module_files(args.modules)
@@ -417,6 +465,16 @@ def main(argv: list[str] | None = None) -> int:
         pytest_args = args.pytest if args.pytest is not None else ["-m", "not corpus"]
         print(f"recheck: {recheck(workdir, only, args.recheck, pytest_args, args.skip, equivalents)} more killed", flush=True)
         return report(collect(workdir, only, equivalents), equivalents, time.monotonic() - started, args.verbose)
+    if args.screen:
+        pytest_args = args.pytest if args.pytest is not None else ["-m", "not corpus"]
+        elapsed = screen(workdir, only, args.screen, pytest_args, args.screen_seconds, args.screen_names)
+        return report(collect(workdir, only, equivalents), equivalents, elapsed, args.verbose)
+    if args.generate:
+        copy_checkout(workdir, fresh=True)
+        print(f"{lift_hookimpls(workdir, files)} @hookimpl functions made mutable", flush=True)
+        write_config(workdir, files, args.pytest if args.pytest is not None else ["-m", "not corpus"], args.tests, args.warmup)
+        generate(workdir, args.jobs)
+        return report(collect(workdir, only, equivalents), equivalents, None, False)
     if not args.report:
         copy_checkout(workdir, fresh=not args.resume)
         print(f"{lift_hookimpls(workdir, files)} @hookimpl functions made mutable", flush=True)
