@@ -128,7 +128,7 @@ CD_ROWS = [
     ("for d in ..; do cd $d; done", {"WG201"}),  # a short literal list is walked value by value
     ("while read d; do cd $d; done <<< ..", {"WG202"}),
     ("bash -c 'cd {MAIN}'", {"WG201"}),
-    ("env -C .. ls", "pass"),
+    ("env -C .. ls", {"WG201"}),
     ("ｃd ..", {"WG406"}),  # a look-alike is not cd: an unknown program given W's parent, in the main checkout
     ("cd src && ls", "pass"),
     ("cd {W}/src", "pass"),
@@ -152,8 +152,8 @@ INDIRECTION_ROWS = [
     ('trap "$x" EXIT', {"WG404"}),
     ("BASH_ENV=/x bash -c ls", {"WG404"}),
     ("env GIT_DIR={MAIN}/.git git checkout feature", {"WG301"}),
-    ("env -C {MAIN} git switch feature", {"WG301"}),
-    ("env -C {MAIN} touch x", {"WG401"}),
+    ("env -C {MAIN} git switch feature", {"WG201", "WG301"}),
+    ("env -C {MAIN} touch x", {"WG201", "WG401"}),
     ("nice -n 5 git -C {MAIN} reset --hard", {"WG302"}),
     ("timeout 5 git -C {MAIN} checkout feature", {"WG301"}),
     ("nohup rm -rf {MAIN}/src &", {"WG401"}),
@@ -998,14 +998,14 @@ def test_an_editor_given_to_rebase_writes_the_todo_list_it_runs(world: Repo, com
 # program runs, not HOME (mutation phase 8 of rules/writes: the deny rows passed, reading the path as the
 # allow-listed ~/.claude/plans, and wrote below <main>/~/).
 QUOTED_TILDE_ROWS = [
-    ("env -C {MAIN} touch '~/.claude/plans/x'", {"WG401"}),
-    ("env -C {MAIN} mkdir -p '~/.claude/plans/sub'", {"WG401"}),
-    ("env -C {MAIN} touch \\~/.claude/plans/x", {"WG401"}),
-    ("env -C {MAIN} frob '~/a'", {"WG406"}),
+    ("env -C {MAIN} touch '~/.claude/plans/x'", {"WG201", "WG401"}),
+    ("env -C {MAIN} mkdir -p '~/.claude/plans/sub'", {"WG201", "WG401"}),
+    ("env -C {MAIN} touch \\~/.claude/plans/x", {"WG201", "WG401"}),
+    ("env -C {MAIN} frob '~/a'", {"WG201", "WG406"}),
     ("cd \"$X\"; echo x > '~/a'", {"WG202", "WG403"}),
     ("echo x > '~/a'", "pass"),
     ("touch '~/.claude/plans/x'", "pass"),
-    ("env -C {MAIN} ls '~'", "pass"),
+    ("env -C {MAIN} ls '~'", {"WG201"}),
     # review 22f: bash expands ~ to an empty HOME as it is (the guard took the hook's HOME)
     ("HOME=; git -C ~{MAIN} reset --hard", {"WG302"}),
     ("export HOME=; rm -rf ~{MAIN}/src", {"WG401"}),
@@ -1107,10 +1107,10 @@ def test_a_traps_code_runs_again_with_the_state_its_shell_ends_in(world: Repo, c
 # and `-S` splits its string into words that stand where it stood, env's own options among them. Each deny row
 # passed before (review 22, F3, and what was found beside it) and, run, changed the main checkout.
 ENV_ROWS = [
-    ("env -S '-C{MAIN} git' rm -q README.md", {"WG302"}),
-    ("env --s='-C{MAIN} git' rm -q README.md", {"WG302"}),
-    ("env --ch={MAIN} git rm -q README.md", {"WG302"}),
-    ("env --ch {MAIN} git rm -q README.md", {"WG302"}),
+    ("env -S '-C{MAIN} git' rm -q README.md", {"WG201", "WG302"}),
+    ("env --s='-C{MAIN} git' rm -q README.md", {"WG201", "WG302"}),
+    ("env --ch={MAIN} git rm -q README.md", {"WG201", "WG302"}),
+    ("env --ch {MAIN} git rm -q README.md", {"WG201", "WG302"}),
     ("env -S 'rm -f' \"$X\"", {"WG403"}),
     ("env -S 'rm\\_-f\\_{MAIN}/README.md'", {"WG404"}),
     ("env -S \"$X\" ls", {"WG404"}),
@@ -1295,8 +1295,8 @@ REVIEW_ROWS = [
     ('git -C {MAIN} "$@"', {"WG302"}),
     ("echo switch feature | xargs git -C {MAIN}", {"WG302"}),
     ('mapfile -t a <<< x; git -C {MAIN} "${a[@]}"', {"WG302"}),
-    ("env -iC {MAIN} git switch feature", {"WG301"}),
-    ("env -vC {MAIN} git switch feature", {"WG301"}),
+    ("env -iC {MAIN} git switch feature", {"WG201", "WG301"}),
+    ("env -vC {MAIN} git switch feature", {"WG201", "WG301"}),
     ("sudo -Eu root git -C {MAIN} switch feature", {"WG301"}),
     ("echo {MAIN} | xargs -rI{} git -C {} switch feature", {"WG303"}),
     ("xargs --replace git -C {} switch feature", {"WG303"}),
@@ -2238,7 +2238,7 @@ REVIEW_32B_ROWS = [
     ("man -M/opt/Help/man ls", "pass"),  # not -H
     ("tmux -f /dev/null new -d", "pass"),
     ("tmux new -f x ls", "pass"),  # new-session's -f is its flags
-    ("tmux splitw -l 5 ls", "pass"),
+    ("tmux splitw -c src -l 5 ls", "pass"),
 ]
 
 
@@ -2515,7 +2515,7 @@ STOP_33_ROWS = [
     ("echo 'touch {MAIN}/r' | su -ls /bin/bash -- root", {"WG404"}),  # -s's value ends the cluster (the final reread)
     ("tmux -L r new -d \\; set -g default-command 'touch {MAIN}/t2' \\; new-window", {"WG404"}),
     ("tmux -L r new -d \\; setenv -g PROMPT_COMMAND 'touch {MAIN}/t5' \\; neww", {"WG404"}),
-    ("unshare -mw{MAIN} rm -f x", {"WG401"}),
+    ("unshare -mw{MAIN} rm -f x", {"WG201", "WG401"}),
     ("zsh -H", {"WG404"}),  # an IndexError (WG000) before
     ("tmux new -d -e BASH_ENV=/dev/null make", "pass"),
     ("su -- root -c ls", "pass"),
@@ -2527,8 +2527,8 @@ STOP_33_ROWS = [
     ("unshare -m ls", "pass"),
     # phase 18's h-words33: bash expands `~` before parameters, so `~$E` looks up a user named `$E`, finds none and
     # leaves `~`: with E empty the word is the directory `~` where the program runs, not HOME
-    ("E=; env -C {MAIN} mkdir -p ~$E/.claude/plans/x", {"WG401"}),
-    ("E=; env -C {MAIN} touch ~${E}", {"WG401"}),
+    ("E=; env -C {MAIN} mkdir -p ~$E/.claude/plans/x", {"WG201", "WG401"}),
+    ("E=; env -C {MAIN} touch ~${E}", {"WG201", "WG401"}),
     ("E=; touch ~$E", "pass"),  # W/~
 ]
 
@@ -2606,8 +2606,8 @@ STOP_34_ROWS = [
     ("sudo -s BASH_ENV=./evil.sh true", {"WG404"}),  # `$SHELL -c true` reads BASH_ENV
     ("env BASH_ENV=./evil.sh echo hi", {"WG404"}),  # /bin/echo, a program
     ("BASH_ENV=./evil.sh echo hi", "pass"),  # the builtin, in this shell
-    ("unshare --w {MAIN} rm x", {"WG401"}),  # --wd
-    ("unshare --w={MAIN} rm x", {"WG401"}),
+    ("unshare --w {MAIN} rm x", {"WG201", "WG401"}),  # --wd
+    ("unshare --w={MAIN} rm x", {"WG201", "WG401"}),
     ("unshare --ro / ls", {"WG404"}),
     ("unshare --mount-proc ls", "pass"),
     ("unshare --map-root-user ls", "pass"),
@@ -2617,7 +2617,7 @@ STOP_34_ROWS = [
     ("tmux run-s 'touch {MAIN}/x'", {"WG404"}),
     ("tmux send-k -t x 'rm -rf {MAIN}' Enter", {"WG404"}),
     ("tmux new-s -d 'touch {MAIN}/x'", {"WG401"}),
-    ("tmux new-w 'touch {MAIN}/x'", {"WG401"}),
+    ("tmux new-w 'touch {MAIN}/x'", {"WG202", "WG401"}),
     ("tmux new-s -d ls", "pass"),
     ("tmux set-hook -g after-new-window 'run-shell ls'", {"WG404"}),
     ("tmux set -g after-new-w 'run-shell ls'", {"WG404"}),
@@ -2656,8 +2656,8 @@ STOP_34_ROWS = [
     ("tmux set -g 'session-created[0]' 'run-shell ls'", {"WG404"}),
     ("tmux display -p -- '-#(touch {MAIN}/x)'", {"WG404"}),
     ("tmux setb x \\; pasteb -t p", {"WG404"}),
-    ("tmux neww -d -t p -c '#{pane_current_path}' 'rm README.md'", {"WG403"}),
-    ("tmux splitw -t p -fe BASH_ENV=./evil.sh true", {"WG404"}),
+    ("tmux neww -d -t p -c '#{pane_current_path}' 'rm README.md'", {"WG202", "WG403"}),
+    ("tmux splitw -t p -fe BASH_ENV=./evil.sh true", {"WG202", "WG404"}),
     ("echo x | su root -f -- -s", {"WG404"}),
     ("su root -c -x 'touch {MAIN}/x'", {"WG404"}),
     ("runuser root -c - 'touch {MAIN}/x'", {"WG404"}),
@@ -2701,10 +2701,10 @@ STOP_34_ROWS = [
     ("xargs --eof sh -c 'touch {MAIN}/x'", {"WG401"}),
     ("xargs -ea tee {MAIN}/x", {"WG401", "WG403"}),  # -e's value is `a`: tee writes main and the input's names
     ("xargs --eof=x echo", "pass"),
-    ("tmux new -d \\; splitw -f 'touch {MAIN}/x'", {"WG401"}),
-    ("tmux new -d \\; neww -S 'touch {MAIN}/x'", {"WG401"}),
-    ("tmux new -d \\; splitw -p 50 \"sh -c 'touch {MAIN}/x'\"", {"WG401"}),
-    ("tmux splitw -h -p 30 htop", "pass"),
+    ("tmux new -d \\; splitw -f 'touch {MAIN}/x'", {"WG202", "WG401"}),
+    ("tmux new -d \\; neww -S 'touch {MAIN}/x'", {"WG202", "WG401"}),
+    ("tmux new -d \\; splitw -p 50 \"sh -c 'touch {MAIN}/x'\"", {"WG202", "WG401"}),
+    ("tmux splitw -c src -h -p 30 htop", "pass"),
     ("PS4[ 0]=\\$\\(ls\\); set -x; true", {"WG404"}),
     ("su -s /bin/bash --shell=/usr/bin/gawk root -c 'BEGIN {}'", {"WG404"}),
     ("tmux new -d -e GIT_CONFIG_COUNT=1 'git status'", {"WG404"}),
@@ -2740,6 +2740,82 @@ def test_stop_34_rows_for_real(world: Repo) -> None:
             (f"su root --command 'touch {main}/su-cmd' -- -c true", lambda: (main / "su-cmd").exists()),  # review 34c
             (f"runuser -u root sh -- -c 'touch {main}/runuser'", lambda: (main / "runuser").exists()),
         ]
+    refused_and_happens(world, cases)
+
+
+#: Review 35's fail-opens (of code older than the diff it read) and the rows around them: a program's own option that
+#: picks where what it runs starts is judged as a `cd` (WG201/WG202: `env -C <main> make` built in the main checkout);
+#: tmux's popup runs in `-d`'s directory (its -c is a client), and in the session's where a -c directory does not
+#: exist; a later -L/-l/-n drops xargs' replace string; find's -name/-type are read as tests only where they are.
+STOP_35_ROWS = [
+    ("tmux popup -c /dev/pts/2 -E 'git reset --hard'", {"WG202", "WG303"}),  # ran in the session's directory: main
+    ("tmux popup -c pts/2 -E 'touch x'", {"WG202", "WG403"}),
+    ("tmux popup -c pts/2 -d '#{pane_current_path}' -E 'touch x'", {"WG202", "WG403"}),
+    ("tmux popup -d src -E 'touch x'", "pass"),  # was a false WG403: -d is its directory
+    ("tmux popup -d {MAIN} -E ls", {"WG201", "WG406"}),
+    ("tmux neww -d -c nosuchdir 'git reset --hard'", {"WG202", "WG303"}),  # tmux falls back to the session's directory
+    ("tmux neww -d -c src make", "pass"),
+    ("tmux neww -d make", {"WG202"}),  # the session's directory: where make builds is unknown (review 34c, 7)
+    ("tmux splitw -c '#{pane_current_path}' make", {"WG202"}),
+    ("tmux new -d 'make test'", "pass"),  # new-session starts where the client is
+    ("tmux new -d -c {MAIN} make", {"WG201", "WG406"}),
+    ("env -C {MAIN} make", {"WG201"}),  # make built in the main checkout
+    ("env --ch={MAIN} ./run.sh", {"WG201"}),
+    ("env -C to-main make", {"WG201"}),
+    ('env -C "$X" make', {"WG202"}),
+    ("env -C src make", "pass"),
+    ("env -C src/.. ls", "pass"),
+    ("env -C {MAIN} -S 'make all'", {"WG201", "WG406"}),
+    ("sudo -D {MAIN} make", {"WG201"}),
+    ("sudo -D src make", "pass"),
+    ("find . -execdir make \\;", "pass"),
+    ("env FOO=1 make", "pass"),
+    ("xargs -IQ -L1 touch", {"WG403"}),  # -L drops the replace string: touch gets the input appended
+    ("xargs -IQ -L 1 rm -rf", {"WG403"}),
+    ("xargs -IQ -l rm -rf", {"WG403"}),
+    ("xargs --replace -l rm", {"WG403"}),
+    ("xargs -i --max-l rm", {"WG403"}),
+    ("xargs -IQ -n2 touch", {"WG403"}),  # so does -n with more than 1
+    ("xargs -IQ --max-args=2 touch", {"WG403"}),
+    ("xargs -IQ -L1 env", {"WG404"}),  # the input is the program
+    ("xargs -IQ -n1 echo Q", "pass"),  # -n1 keeps it
+    ("xargs -L1 -IQ echo Q", "pass"),  # a later -I wins
+    ("xargs -IQ -L1 -IR echo R", "pass"),
+    ('xargs -IQ -n "$N" sh -c Q', {"WG404"}),  # either reading: Q replaced (input as code) or kept
+    ('xargs -IQ -n "$N" touch Q', {"WG403"}),
+    ("xargs -I{} -l sh -c 'echo {}'", "pass"),  # -l: sh runs `echo {}` with the input as $0
+    ("find . -name '[^x]*' -exec chmod 700 {} \\;", {"WG401", "WG402"}),  # find's [^x] is "not x": to-main (and the link to /etc/ssl) match
+    ("find . -name '[x[:alpha:]]*' -exec chmod 700 {} \\;", {"WG401", "WG402"}),
+    ("find . -printf -name -true -exec chmod 700 {} \\;", {"WG401", "WG402"}),  # -name is -printf's format
+    ("find . -fprintf /dev/null -name -true -exec chmod 700 {} \\;", {"WG401", "WG402"}),
+    ("find . -printf -type -true -exec chmod 700 {} \\;", {"WG401", "WG402"}),
+    ("find . -printf x -type f -exec chmod 700 {} \\;", "pass"),  # -printf's argument read, -type f a test
+    ("find . -maxdepth 1 -type f -exec chmod 700 {} \\;", "pass"),
+    ("find . -newermt 2020-01-01 -name '*.py' -exec chmod 700 {} \\;", "pass"),
+    ("find . -name 'x*' -exec chmod 700 {} \\;", "pass"),
+    ("find . -samefile x -exec chmod 700 {} \\;", {"WG401", "WG402"}),  # a test this does not filter on
+]
+
+
+@pytest.mark.parametrize("command,expected", STOP_35_ROWS, ids=[plain_id(r[0], 60) for r in STOP_35_ROWS])
+def test_stop_35_rows(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_stop_35_rows_for_real(world: Repo) -> None:
+    """Review 35's fail-opens, run for real in W (GNU make, xargs and find 4.9, coreutils env): each wrote the main
+    checkout, and each is refused."""
+    main = world.main
+    (main / "Makefile").write_text("all:\n\ttouch made\n")
+    (world.worktree / "names").write_text(f"{main}/xargs-L\n")
+    (main / "mode").write_text("x\n")
+    (main / "mode").chmod(0o600)
+    (world.worktree / "mode-link").symlink_to(main / "mode")
+    cases = [
+        (f"env -C {main} make", lambda: (main / "made").exists()),
+        ("xargs -IQ -L1 touch < names", lambda: (main / "xargs-L").exists()),
+        ("find . -name '[^x]*' -exec chmod 604 {} \\;", lambda: (main / "mode").stat().st_mode & 0o777 == 0o604),
+    ]
     refused_and_happens(world, cases)
 
 
@@ -3043,7 +3119,7 @@ CWD_CANDIDATE_ROWS = [
     ("if [ -f a ]; then cd {MAIN}; fi; rm -f x", {"WG201", "WG401"}),
     ("if [ -f a ]; then cd src; fi; bash -c 'rm -f ../x'", {"WG401"}),
     ("if [ -f a ]; then cd src; fi; ( cd .. && rm -rf x )", {"WG201", "WG401"}),
-    ("if [ -f a ]; then cd src; fi; env -C .. rm -f x", {"WG401"}),
+    ("if [ -f a ]; then cd src; fi; env -C .. rm -f x", {"WG201", "WG401"}),
     ("if [ -f a ]; then cd src; fi; touch x; cd -; touch z", {"WG202", "WG403"}),  # OLDPWD is not known
     # after `||` the cd before failed and stayed where it was: `cd ..` from W (it was taken from W/src)
     ("cd nowhere/a || cd ..; rm -rf x", {"WG201", "WG401"}),

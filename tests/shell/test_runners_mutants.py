@@ -368,6 +368,12 @@ ROWS: list[str] = [
     "tmux run-s x", "tmux new-s -d ls", "tmux new- -d ls", "tmux new-w ls", "tmux $X run-s y", "tmux new -d \\; run-s x",
     "tmux \\; run-s x", "tmux new -d -s run-s ls", "tmux new -d -s new-w ls", "tmux new -d ls run-s", "tmux -v run-s x",
     "tmux -L s run-s x", "tmux -SvL s -c x", "tmux new -c '#{pane_current_path}' ls",
+    # stop 35: display-popup's directory is -d (-c a client); a verb's letters outside tmux 3.3a's (flags and values) make
+    # its command unknown; `--` ends the options, what follows is the command even if it starts with `-`
+    "tmux popup -c /d ls", "tmux popup -d /d -c pts/2 ls", "tmux popup -BCE ls", "tmux popup -k ls", "tmux neww -Z ls",
+    "tmux neww -abdkPS ls", "tmux neww -dm 5 ls", "tmux splitw -bdfhIvPZ ls", "tmux new -AdDEPX ls", "tmux new -Ad -q ls",
+    "tmux respawnp -k ls", "tmux respawnp -kd ls", "tmux neww -- -x", "tmux neww -d -- ls -l",
+    "tmux neww --", "tmux neww -d -- \\; ls", "tmux neww -ds5 ls",
     # words the command builds, only known at run time (a `$(…)`; an unset `"$X"` is the agent's environment's)
     "make \"$(a)\" \"$(b)\"", "make -k \"$(a)\"", "man ls \"$(a)\"", "make --jobs=a=\"$(a)\"", "make --ev=a=\"$(a)\"",
 ]

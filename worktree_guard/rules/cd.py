@@ -1,4 +1,5 @@
-"""The cd rule (SPEC §5.2): `cd`/`pushd`/`popd` may only go inside W or the allow-list (WG201, WG202)."""
+"""The cd rule (SPEC §5.2): `cd`/`pushd`/`popd`, and a program's own option that picks the directory what it runs
+starts in (`env -C`, `sudo -D`, `tmux neww -c`), may only go inside W or the allow-list (WG201, WG202)."""
 
 from __future__ import annotations
 
@@ -40,10 +41,46 @@ def worktree_guard_check_call(call: ToolCall, ctx: Context) -> list[Violation] |
     )]
 
 
+def _started_elsewhere(command: ShellCommand, ctx: Context) -> list[Violation] | None:
+    """A program that starts what it runs in a directory its own option chose (`env -C d`, `sudo -D d`, `tmux neww
+    -c d`) goes there as `cd` would: in a shared checkout, its `make` or `./run.sh` writes there with no path
+    written out (review 35: `env -C <main> make`, `tmux popup -c <client> -E 'git reset --hard'` ran in main)."""
+    unwrapped = command.unwrapped
+    if unwrapped is None:
+        return None
+    name = command.name
+    common = dict(rule=RULE, tool=ctx.call.tool, worktree_root=ctx.worktree_root, span=command.span)
+    for item in [*unwrapped.inner, *unwrapped.scripts]:
+        if not item.moves:
+            continue
+        if item.cwd is None:
+            return [Violation(code="WG202", message=f"`{name}` starts what it runs in a directory worktree-guard cannot work out; give it a literal directory inside {ctx.worktree_root}.", **common)]
+        judgement = ctx.policy.judge(item.cwd, "/")
+        if judgement.place in ("inside", "protected", "allowed"):
+            continue
+        if judgement.place == "shared":
+            where = f"in the shared checkout {judgement.shared_root}, outside this agent's worktree {ctx.worktree_root}"
+        else:
+            where = f"outside this agent's worktree {ctx.worktree_root} and the allow-list"
+        return [Violation(
+            code="WG201",
+            message=f"`{name}` starts what it runs in {judgement.resolved}, {where}.",
+            path=item.cwd,
+            resolved=judgement.resolved,
+            shared_root=judgement.shared_root,
+            suggestion=judgement.suggestion,
+            **common,
+        )]
+    return None
+
+
 @hookimpl
 def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Violation] | None:
     from ..shell.builtins import directory_change
 
+    started = _started_elsewhere(command, ctx)
+    if started:
+        return started
     change = directory_change(command)
     if change is None or not change.moves:
         return None

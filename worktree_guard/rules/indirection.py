@@ -93,15 +93,27 @@ XARGS_WITH_VALUE = frozenset({"-a", "--arg-file", "-d", "--delimiter", "-E", "-I
 
 
 def _skip_options(
-    values: list[str | None], start: int, with_value: frozenset[str], optional_value: frozenset[str] = frozenset()
+    values: list[str | None],
+    start: int,
+    with_value: frozenset[str],
+    optional_value: frozenset[str] = frozenset(),
+    order: list[tuple[str, str | None]] | None = None,
 ) -> tuple[int, dict[str, str | None]]:
     """Index of the first operand after GNU-style options, and the options seen (with their values).
 
     Short clusters are read letter by letter (`env -iC dir`, `sudo -Eu root`, `xargs -rI{}`): a letter
     that takes a value takes the rest of the cluster, or the next word. `optional_value` options take only
     an attached value (`xargs -i[R]`, `--replace[=R]`). An option only known at run time ends the options.
+    `order`, when given, gets every option as it comes, repeated ones too (`xargs -IQ -L1`: the later -L
+    drops the replace string).
     """
     seen: dict[str, str | None] = {}
+
+    def see(name: str, value: str | None) -> None:
+        seen[name] = value
+        if order is not None:
+            order.append((name, value))
+
     i = start
     while i < len(values):
         value = values[i]
@@ -113,24 +125,24 @@ def _skip_options(
         if value.startswith("--"):
             name, eq, attached = value.partition("=")
             if name in with_value and not eq:
-                seen[name] = values[i] if i < len(values) else None
+                see(name, values[i] if i < len(values) else None)
                 i += 1
             else:
-                seen[name] = attached if eq else None
+                see(name, attached if eq else None)
             continue
         for j in range(1, len(value)):
             name, rest = "-" + value[j], value[j + 1:]
             if name in with_value:
                 if rest:
-                    seen[name] = rest
+                    see(name, rest)
                 else:
-                    seen[name] = values[i] if i < len(values) else None
+                    see(name, values[i] if i < len(values) else None)
                     i += 1
                 break
             if name in optional_value:
-                seen[name] = rest or None
+                see(name, rest or None)
                 break
-            seen[name] = None
+            see(name, None)
     return i, seen
 
 
@@ -380,6 +392,7 @@ def _wrapped(command: ShellCommand, values: list[str | None], key: str, wrapper:
     for option in wrapper.chdir:
         if option in seen:
             cwd = _chdir(cwd, seen[option])
+    moves = any(option in seen for option in wrapper.chdir)  # `sudo -D <main> make` goes there as `cd` would (review 35)
     if wrapper.cwd_unknown & set(seen) or (key in ("su", "runuser") and start < len(values) and values[start] == "-"):
         cwd = None
     start += wrapper.leading
@@ -397,21 +410,21 @@ def _wrapped(command: ShellCommand, values: list[str | None], key: str, wrapper:
             if code is None:
                 return Unwrapped(own_words=len(words))  # the rule's command check reports it (WG404)
             offset = _offset(words[index]) if index is not None else command.span[0]
-            scripts.append(Script(code, offset, cwd, f"{key} {option}"))
+            scripts.append(Script(code, offset, cwd, f"{key} {option}", moves=moves))
         # a permuting wrapper's operands may follow its code option (`script -q LOG -c CMD` writes LOG): all its own
         return Unwrapped(scripts=scripts, own_words=len(words) if wrapper.permutes else min(start, len(words)))
     if key == "runuser" and {"-u", "--user"} & set(seen):
         argv = _runuser_argv(values, first, wrapper.value_options | wrapper.chdir | wrapper.code)
         if not argv:
             return Unwrapped(own_words=len(words))  # the rule's command check refuses an argv only known at run time
-        return Unwrapped(inner=[Inner([words[k] for k in argv], cwd, label=key)], own_words=len(words))
+        return Unwrapped(inner=[Inner([words[k] for k in argv], cwd, label=key, moves=moves)], own_words=len(words))
     if wrapper.code_only or start >= len(words):
         return Unwrapped(own_words=len(words))
     if wrapper.joined and not wrapper.argv_with & set(seen):
         rest = values[start:]
         if any(v is None for v in rest):
             return Unwrapped(own_words=len(words))
-        return Unwrapped(scripts=[Script(" ".join(rest), _offset(words[start]), cwd, key)], own_words=start)  # type: ignore[arg-type]
+        return Unwrapped(scripts=[Script(" ".join(rest), _offset(words[start]), cwd, key, moves=moves)], own_words=start)  # type: ignore[arg-type]
     assignments = []
     if wrapper.assignments:
         from ..shell.ast import Assignment
@@ -422,7 +435,7 @@ def _wrapped(command: ShellCommand, values: list[str | None], key: str, wrapper:
             start += 1
         if start >= len(words):
             return Unwrapped(own_words=len(words))
-    return Unwrapped(inner=[Inner(words[start:], cwd, assignments, label=key, same_shell=wrapper.same_shell)], own_words=start)
+    return Unwrapped(inner=[Inner(words[start:], cwd, assignments, label=key, same_shell=wrapper.same_shell, moves=moves)], own_words=start)
 
 
 def _wrapper_options(values: list[str | None], first: int, wrapper: Wrapper, command: ShellCommand) -> tuple[int, dict[str, str | None]]:
@@ -585,6 +598,7 @@ def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
     for chdir in ("-C", "--chdir"):
         if chdir in seen:
             cwd = _chdir(cwd, seen[chdir])
+    moves = "-C" in seen or "--chdir" in seen  # `env -C <main> make` goes there as `cd` would (review 35)
     for split in ("-S", "--split-string"):
         if split in seen:
             # GNU env splits the string into words that stand where it stood, env's own options among them
@@ -595,7 +609,7 @@ def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
             if not isinstance(text, str) or _env_split_unread(text):
                 return None
             rest = " ".join(word.raw for word in words[start:])
-            return Unwrapped(scripts=[Script(f"env {text} {rest}".strip(), command.span[0], cwd, "env -S")])
+            return Unwrapped(scripts=[Script(f"env {text} {rest}".strip(), command.span[0], cwd, "env -S", moves=moves)])
     from ..shell.ast import Assignment
 
     assignments = []
@@ -608,7 +622,7 @@ def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
     clears, unsets = _env_removes(values[1:start])
     clears |= bare_dash
     label = "env -C" if cwd != command.cwd else "env"
-    return Unwrapped(inner=[Inner(words[start:], cwd, assignments, label=label, unsets=unsets, clears=clears)], own_words=start)
+    return Unwrapped(inner=[Inner(words[start:], cwd, assignments, label=label, unsets=unsets, clears=clears, moves=moves)], own_words=start)
 
 
 _NO_SPLIT = object()
@@ -727,11 +741,18 @@ def _xargs(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
 
     values = _xargs_values(values)
     words = command.words
-    start, seen = _skip_options(values, 1, XARGS_WITH_VALUE, frozenset({"-i", "-e", "-l"}))  # `-ea`: -e's value `a` (review 34d)
+    order: list[tuple[str, str | None]] = []
+    start, seen = _skip_options(values, 1, XARGS_WITH_VALUE, frozenset({"-i", "-e", "-l"}), order)  # `-ea`: -e's value `a` (review 34d)
     # the last replace option given wins: each one's string is read as the input (h-new34: `xargs -ia --rep sh -c {}`)
     replaces = [seen[k] or "{}" for k in ("-I", "-i", "--replace") if k in seen]
     if start >= len(words):
         return None  # xargs runs echo
+    # a later -L/-l/--max-lines, or -n with more than 1, drops the replace string and appends the input (review 35:
+    # `xargs -IQ -L1 touch` touched what the input named); a -n only known at run time may or may not: both readings
+    dropped = _xargs_replace_dropped(order) if replaces else False
+    appended = Inner([*words[start:], _input(words[-1], None)], command.cwd, label="xargs")
+    if dropped is True:
+        return Unwrapped(inner=[appended], own_words=start)
     inner = list(words[start:])
     if replaces:
         shell = inner[0].value in SHELLS if inner[0].value else False
@@ -746,8 +767,26 @@ def _xargs(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
 
         inner = [filled(w) for w in inner]
     else:
-        inner.append(_input(words[-1], None))
-    return Unwrapped(inner=[Inner(inner, command.cwd, label="xargs")], own_words=start)
+        return Unwrapped(inner=[appended], own_words=start)
+    return Unwrapped(inner=[Inner(inner, command.cwd, label="xargs"), *([appended] if dropped is None else [])], own_words=start)
+
+
+def _xargs_replace_dropped(order: list[tuple[str, str | None]]) -> bool | int | None:
+    """Does an option after the last replace option drop its string, as GNU xargs does (`-IQ -L1`: "options
+    --replace and -L are mutually exclusive, ignoring previous --replace value")? None: a -n only known at run time
+    may (`-n1` keeps it)."""
+    dropped: bool | None = False
+    for name, value in order:
+        if name in ("-I", "-i", "--replace"):
+            dropped = False
+        elif name in ("-L", "-l", "--max-lines"):
+            dropped = True
+        elif name in ("-n", "--max-args") and dropped is False:
+            if value is None:
+                dropped = None
+            elif not (value.strip().isdigit() and int(value) == 1):
+                dropped = True  # `-IQ -n1` keeps it; -n 2 drops it
+    return dropped
 
 
 #: How a word of xargs' input reads: built by the command (its input), so it may be any option of the program
@@ -791,18 +830,20 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
     links: list[str] = []
     # only the tests before the first action filter what it acts on (h-ind34a: `find . -exec chmod … \; -name y`)
     actions = [k for k, v in enumerate(values) if v in ("-exec", "-execdir", "-ok", "-okdir")]
-    tests = values[:actions[0]] if actions else values
+    # each test with its argument, read in order (review 35: `-printf -name -true` is -printf's format, not a test);
+    # None when a word is no test this reads
+    tests = _find_tests(values[i:actions[0]] if actions else values[i:])
     # an operator anywhere (`-o`, `!`, `,`) may make an action run on what a test refuses (review 34d: `find .
     # ! -type d -exec …`, `find . -name x -exec true \; -o -exec chmod …`): no test then filters
-    operators = any(v in ("-o", "-or", "!", "-not", ",") or v is None for v in values)
-    types = [] if operators else [tests[k + 1] for k in range(len(tests) - 1) if tests[k] == "-type"]
+    operators = tests is None or any(v in ("-o", "-or", "!", "-not", ",") or v is None for v in values)
+    types = [] if operators else [argument for test, argument in tests if test == "-type"]
     if known_roots and not (types and all(t is not None and "l" not in t for t in types)):
         for root in known_roots:
             escaping = escaping_links(ctx.policy.canonical(root, command.cwd or "/"), ctx)
             if escaping is None:
                 known_roots = []  # too much to look through: `{}` is unknown
                 break
-            links += escaping if operators else _named(escaping, tests)
+            links += escaping if operators or tests is None else _named(escaping, tests)
     found = []
     while i < len(values):
         if values[i] in ("-exec", "-execdir", "-ok", "-okdir"):
@@ -833,18 +874,56 @@ def _found_path(word: Word, root: str, exact: bool = False) -> Word:
     return WordNode(raw=word.raw, span=word.span, value=word.value.replace("{}", found), substitutions=word.substitutions)
 
 
-def _named(links: list[str], values: list[str | None]) -> list[str]:
-    """The links a find expression of plain `-name`/`-iname` tests (no `-o`, `!`, `-not`) can match."""
+def _named(links: list[str], tests: list[tuple[str, str | None]]) -> list[str]:
+    """The links a find expression's `-name`/`-iname` tests (joined by and: no `-o`, `!`, `-not`) can match. A
+    pattern with `\\` or `[` filters nothing: Python's fnmatch reads no escapes, and its brackets are not find's
+    (`[^x]` is "not x" to find, review 35; `[[:alpha:]]`, review 34d)."""
     import fnmatch
 
-    if any(v in ("-o", "-or", "!", "-not", ",") or v is None for v in values):
-        return links
-    for k, value in enumerate(values[:-1]):
-        pattern = values[k + 1]
-        if value in ("-name", "-iname") and pattern is not None and "\\" not in pattern and "[[" not in pattern:  # fnmatch reads no escapes, no classes (review 34d)
-            fold = (lambda t: t.lower()) if value == "-iname" else (lambda t: t)
+    for test, pattern in tests:
+        if test in ("-name", "-iname") and pattern is not None and "\\" not in pattern and "[" not in pattern:
+            fold = (lambda t: t.lower()) if test == "-iname" else (lambda t: t)
             links = [link for link in links if fnmatch.fnmatchcase(fold(os.path.basename(link)), fold(pattern))]
     return links
+
+
+#: find's tests and options that take no argument, one, or two (GNU findutils 4.9); `(` and `)` group.
+FIND_NO_ARGUMENT = frozenset({
+    "(", ")", "-true", "-false", "-empty", "-readable", "-writable", "-executable", "-depth", "-d", "-mount", "-xdev",
+    "-noleaf", "-nouser", "-nogroup", "-daystart", "-ignore_readdir_race", "-noignore_readdir_race", "-warn", "-nowarn",
+    "-print", "-print0", "-ls", "-prune", "-quit", "-delete", "-a", "-and",
+})
+FIND_ONE_ARGUMENT = frozenset({
+    "-name", "-iname", "-type", "-xtype", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname",
+    "-ilname", "-maxdepth", "-mindepth", "-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-size", "-perm",
+    "-user", "-group", "-uid", "-gid", "-links", "-inum", "-newer", "-anewer", "-cnewer", "-samefile", "-fstype", "-used",
+    "-regextype", "-context", "-fprint", "-fprint0", "-fls", "-printf",
+})
+
+
+def _find_tests(expression: list[str | None]) -> list[tuple[str, str | None]] | None:
+    """A find expression's words before its first action as (test, argument) pairs, or None when one is not in
+    the tables above (a test this does not read may take arguments that look like tests)."""
+    tests: list[tuple[str, str | None]] = []
+    k = 0
+    while k < len(expression):
+        word = expression[k]
+        if word in FIND_NO_ARGUMENT:
+            tests.append((word, None))
+            k += 1
+        elif word in FIND_ONE_ARGUMENT or (word is not None and word.startswith("-newer") and len(word) == 8):
+            if k + 1 >= len(expression):
+                return None
+            tests.append((word, expression[k + 1]))
+            k += 2
+        elif word == "-fprintf":
+            if k + 2 >= len(expression):
+                return None
+            tests.append((word, expression[k + 2]))
+            k += 3
+        else:
+            return None
+    return tests
 
 
 #: Most entries `find -exec` looks through for symlinks that leave W; past it, `{}` counts as unknown.

@@ -11,6 +11,7 @@ sqlite3's `.shell`, `LESSOPEN`) are rows of `shell.runners`' table: WG404.
 """
 
 from __future__ import annotations
+import os
 
 from typing import TYPE_CHECKING
 
@@ -42,7 +43,10 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
     if runner is not None and runner.command_subcommands:
         scripts = subcommand_scripts(command, runner)
         if scripts:
-            return Unwrapped(scripts=[Script(text, offset, cwd, f"{command.name} command") for text, offset, cwd in scripts])
+            # a directory that does not exist: tmux runs the command in the session's or the server's instead (review 35:
+            # `tmux neww -c nosuchdir 'git reset --hard'` reset the main checkout)
+            scripts = [(text, offset, cwd if cwd is None or cwd == command.cwd or os.path.isdir(cwd) else None) for text, offset, cwd in scripts]
+            return Unwrapped(scripts=[Script(text, offset, cwd, f"{command.name} command", moves=cwd != command.cwd) for text, offset, cwd in scripts])
     if runner is not None and (runner.walk_options or runner.walk_env):
         scripts, _ = walked_code(command, runner)
         if scripts:

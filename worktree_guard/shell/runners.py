@@ -34,8 +34,9 @@ class CodeRunner:
         place of `value_options` for the options before the command it runs;
     subcommands: words that, as any operand, name a verb running a command (`tmux send-keys 'cmd' Enter`);
     command_subcommands: verbs that run a command when given one after their options (`tmux new-session -d 'cmd'`;
-        `tmux new-session -d -s x` starts the user's shell): it is walked, in the directory of `chdir_options`, else
-        the cwd for the verbs in `here_subcommands` and an unknown one for the rest; value_options: their options
+        `tmux new-session -d -s x` starts the user's shell): it is walked, in the directory of `chdir_options` (of
+        `verb_chdir` for its verbs), else the cwd for the verbs in `here_subcommands` and an unknown one for the
+        rest; value_options: their options
         with a value (and the program's: a word only known at run time given as one's value is no option);
     code_operands: a pattern an operand matching is code (sqlite3's `.shell`, `.output`);
     stdin_files: options whose value is a file of code: `-`, `/dev/stdin` and other descriptors, or a value only known
@@ -56,6 +57,11 @@ class CodeRunner:
     command_subcommands: frozenset[str] = frozenset()
     here_subcommands: frozenset[str] = frozenset()
     chdir_options: frozenset[str] = frozenset()
+    #: a verb whose directory option is another than `chdir_options` (tmux's `display-popup -d DIR`, its -c names a client)
+    verb_chdir: tuple[tuple[str, str], ...] = ()
+    #: a `command_subcommands` verb's flag letters (its `verb_values` are the rest): any other letter makes the command
+    #: it runs unknown
+    verb_flags: tuple[tuple[str, str], ...] = ()
     value_options: frozenset[str] = frozenset()
     code_operands: str | None = None
     stdin_files: frozenset[str] = frozenset()
@@ -187,6 +193,10 @@ BUILTIN_CODE_RUNNERS: dict[str, CodeRunner] = {
         command_subcommands=_f("new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "display-popup", "popup"),
         here_subcommands=_f("new-session", "new"),
         chdir_options=_f("-c"),
+        # popup's -c is the client it shows on; without -d it runs in that client's session's directory (review 35)
+        verb_chdir=(("display-popup", "-d"),),
+        verb_flags=(("new-session", "AdDEPX"), ("new-window", "abdkPS"), ("split-window", "bdfhIvPZ"), ("respawn-pane", "k"),
+                    ("respawn-window", "k"), ("display-popup", "BCE")),
         # -T takes a value before the subcommand (tmux 3.3's `2c:CDdf:lL:NqS:T:uUvV`), -l is a flag there (review 32c:
         # `tmux -lc CMD`) but a subcommand's value (`splitw -l 5 ls`)
         value_options=_f("-c", "-e", "-F", "-n", "-s", "-t", "-x", "-y", "-f", "-l", "-L", "-S", "-T"),
@@ -522,6 +532,9 @@ def _subcommand_command(command: ShellCommand, at: int, runner: CodeRunner) -> t
     cwd = command.cwd if verb in runner.here_subcommands else None
     letters_of = dict(runner.verb_values)
     takes_value = frozenset("-" + letter for letter in letters_of[verb]) if verb in letters_of else runner.value_options
+    chdir_of = dict(runner.verb_chdir)
+    chdir_options = frozenset({chdir_of[verb]}) if verb in chdir_of else runner.chdir_options
+    flags_of = dict(runner.verb_flags)
     i = at + 1
     while i < len(values):
         value = values[i]
@@ -529,26 +542,36 @@ def _subcommand_command(command: ShellCommand, at: int, runner: CodeRunner) -> t
             return None
         if value == ";":
             return "", 0, cwd
+        if value == "--":
+            i += 1  # getopt's end of options: what follows is the command, whatever it starts with
+            break
         if value.startswith("-") and len(value) > 1:
             letters = [k for k, letter in enumerate(value[1:], start=1) if "-" + letter in takes_value]
+            flags = value[1:letters[0]] if letters else value[1:]
+            if verb in flags_of and any(letter not in flags_of[verb] for letter in flags):
+                # a letter this verb does not take in tmux 3.3a: another version may give it a value, and then the
+                # word after it is that value, not the command (review 35's residual risk, as `splitw -p 50 CMD`)
+                return None
             takes_next = bool(letters) and letters[0] == len(value) - 1  # `-ds NAME`; `-sNAME` holds its value
-            if letters and "-" + value[letters[0]] in runner.chdir_options:
+            if letters and "-" + value[letters[0]] in chdir_options:
                 given = values[i + 1] if takes_next and i + 1 < len(values) else (value[letters[0] + 1:] or None)
                 # a format (`#{pane_current_path}`, review 34b) names a directory only known at run time
                 cwd = None if given is None or "#{" in given or (command.cwd is None and not given.startswith("/")) else os.path.join(command.cwd or "/", given)
             i += 2 if takes_next else 1
             continue
-        rest: list[str] = []
-        for word_value in values[i:]:
-            if word_value == ";":
-                break
-            if word_value is None:
-                return None
-            rest.append(word_value)
-        # one word is a shell command line; more are a program and its arguments, run with no shell (review 34c:
-        # `tmux new -d bash -c 'eval "$1"' '#' CMD` ran CMD): quoted, so that the walk reads them as tmux runs them
-        return (rest[0] if len(rest) == 1 else shlex.join(rest)), words[i].span[0], cwd
-    return "", 0, cwd
+        break
+    rest: list[str] = []
+    for word_value in values[i:]:
+        if word_value == ";":
+            break
+        if word_value is None:
+            return None
+        rest.append(word_value)
+    if not rest:
+        return "", 0, cwd
+    # one word is a shell command line; more are a program and its arguments, run with no shell (review 34c:
+    # `tmux new -d bash -c 'eval "$1"' '#' CMD` ran CMD): quoted, so that the walk reads them as tmux runs them
+    return (rest[0] if len(rest) == 1 else shlex.join(rest)), words[i].span[0], cwd
 
 
 def subcommand_scripts(command: ShellCommand, runner: CodeRunner) -> list[tuple[str, int, str | None]]:

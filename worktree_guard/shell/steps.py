@@ -131,6 +131,8 @@ class Inner:
     #: it starts from an empty one (`env -i`): the shell's prefixes of those names do not reach the command.
     unsets: tuple[str, ...] = ()
     clears: bool = False
+    #: The wrapper's own option chose `cwd` (`env -C d`, `sudo -D d`): judged as a `cd` there (rules/cd.py).
+    moves: bool = False
 
 
 @fast_dataclass(slots=True)
@@ -150,6 +152,9 @@ class Script:
     #: Options a new shell running it starts with, from its command line (`bash -O nocaseglob -c …`), as
     #: `ShellState.options` holds them (shell/invocation.py).
     options: frozenset[str] = frozenset()
+    #: The program's own option chose `cwd` (`env -C d -S …`, `tmux neww -c d CMD`, or none where one would run it
+    #: somewhere only known at run time): judged as a `cd` there (rules/cd.py).
+    moves: bool = False
 
 
 @fast_dataclass(slots=True)
