@@ -2797,6 +2797,31 @@ STOP_35_ROWS = [
 ]
 
 
+#: Review 35b (of 46a38e3): a regression (xargs' `-n +1` is strtol's 1) and older fail-opens the new cd rule missed.
+STOP_35_ROWS += [
+    ("xargs -IQ -n +1 sh -c Q", {"WG404"}),  # 46a38e3 read `+1` as not 1 and the input as appended: passed
+    ("xargs -IQ --max-args=+1 sh -c Q", {"WG404"}),
+    ("xargs -IQ -n ' +1' sh -c Q", {"WG404"}),
+    ("xargs -IQ -n x sh -c Q", {"WG404"}),  # no number: xargs refuses it; either reading
+    ("xargs -IQ -n +1 echo Q", "pass"),
+    ("find . -maxdepth 0 -printf -exec -exec sh -c 'cd {MAIN} && make' \\;", {"WG201"}),  # the first -exec is a format
+    ("find . -exec echo {} \\; -exec sh -c 'cd {MAIN} && make' \\;", {"WG201"}),
+    ("env -C src --chdir=.. make", {"WG202"}),  # env goes once, to the last: which spelling came last is not kept
+    ("env -C src -C .. make", {"WG201"}),  # the last `..`, from W: W's parent, in the main checkout
+    ("env -C src -S '-C .. make'", {"WG202"}),
+    ("sudo -D src --chdir=.. make", {"WG202"}),
+    ("unshare -w src --wd=.. make", {"WG202"}),
+    ("sudo --chd={MAIN} make", {"WG201"}),  # getopt_long's prefix of --chdir
+    ("tmux neww -d -c '#H' 'touch p'", {"WG202", "WG403"}),  # tmux expands #H: that directory does not exist
+    ('env -C"$OLDPWD" make', {"WG404"}),  # env's -C, its value the environment's: any directory
+    ('env --chdir="$OLDPWD" make', {"WG404"}),
+    ('pnpm exec -C"$OLDPWD" make', {"WG404"}),
+    ('env "$OLDPWD" make', "pass"),  # a word the environment gave, not written as an option: the program
+    ("find . -name '*.[ch]' -exec chmod 700 {} \\;", "pass"),  # brackets fnmatch reads as find does still filter
+    ("find . -name 't?-main' -exec chmod 700 {} \\;", {"WG401"}),
+]
+
+
 @pytest.mark.parametrize("command,expected", STOP_35_ROWS, ids=[plain_id(r[0], 60) for r in STOP_35_ROWS])
 def test_stop_35_rows(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
@@ -2815,6 +2840,23 @@ def test_stop_35_rows_for_real(world: Repo) -> None:
         (f"env -C {main} make", lambda: (main / "made").exists()),
         ("xargs -IQ -L1 touch < names", lambda: (main / "xargs-L").exists()),
         ("find . -name '[^x]*' -exec chmod 604 {} \\;", lambda: (main / "mode").stat().st_mode & 0o777 == 0o604),
+    ]
+    refused_and_happens(world, cases)
+
+
+def test_stop_35b_rows_for_real(world: Repo) -> None:
+    """Review 35b's fail-opens, run for real in W: each wrote the main checkout, and each is refused."""
+    main = world.main
+    (main / "Makefile").write_text("all:\n\ttouch made\n")
+    (main / "sub" / "dir").mkdir(parents=True)
+    (world.worktree / "lnsub").symlink_to(main / "sub" / "dir")
+    (world.worktree / "x" / "y").mkdir(parents=True)
+    (world.worktree / "code").write_text(f"touch {main}/xargs-plus\n")
+    cases = [
+        ("env -C lnsub/.. touch dotdot", lambda: (main / "sub" / "dotdot").exists()),  # chdir follows the link first
+        ("env -C x/y --chdir=../../.. make", lambda: (main / "made").exists()),  # the last, from W
+        ("xargs -a code -IQ -n +1 sh -c Q", lambda: (main / "xargs-plus").exists()),
+        (f"find . -maxdepth 0 -printf -exec -exec sh -c 'cd {main} && touch find-printf' \\;", lambda: (main / "find-printf").exists()),
     ]
     refused_and_happens(world, cases)
 

@@ -805,6 +805,38 @@ ROWS: list[str] = [
     "tmux new -d 'make test'",
     "tmux new -d -c {MAIN} make",
     "find . -execdir make \\;",
+    # stop 35, review 35b: _start_directory (the last value of one spelling, two spellings unknown), _chdir (links before
+    # `..`), env -S beside -C, a literal dash before the environment's value, xargs' -n as strtol reads it, find's
+    # action words anywhere, bracket classes anywhere
+    "env -C src --chdir=.. make",
+    "env -C src -C .. make",
+    "env -C to-main/.. make",
+    "env -C to-main/.git/.. ls",
+    "env -C src -S '-C .. make'",
+    "env -C src -S 'make all'",
+    "env -S '-C src make'",
+    "sudo -D src --chdir=.. make",
+    "sudo --chd={MAIN} make",
+    "unshare -w src --wd=.. make",
+    'env -C"$OLDPWD" make',
+    'env --chdir="$OLDPWD" make',
+    'env "$OLDPWD" make',
+    "'env' '-C'\"$OLDPWD\" make",
+    "xargs -IQ -n +1 sh -c Q",
+    "xargs -IQ -n ' +1' sh -c Q",
+    "xargs -IQ -n -1 sh -c Q",
+    "xargs -IQ -n x sh -c Q",
+    "xargs -IQ -n '1 ' sh -c Q",
+    "find . -maxdepth 0 -printf -exec -exec sh -c 'cd {MAIN} && make' \\;",
+    "find . -exec echo {} \\; -exec sh -c 'cd {MAIN} && make' \\;",
+    "find . -name '*.[ch]' -exec chmod 700 {} \\;",
+    "find . -name 'to-mai[!x]' -exec chmod 700 {} \\;",
+    "find . -name 'to-mai[]n]' -exec chmod 700 {} \\;",
+    "find . -name 'to-mai[x[:alpha:]]' -exec chmod 700 {} \\;",
+    "find . -name 'to-mai[[=n=]]' -exec chmod 700 {} \\;",
+    "find . -name 'to-mai[[.n.]]' -exec chmod 700 {} \\;",
+    "tmux neww -d -c '#H' 'touch p'",
+    "tmux neww -d -c 'a#b' 'touch p'",
 ]
 
 _PM = None

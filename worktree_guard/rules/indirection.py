@@ -20,6 +20,8 @@ from ..model import Violation
 from ..shell.powershell import is_powershell
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from ..engine import Context
     from ..shell.ast import Word
     from ..shell.steps import ShellCommand, ShellState, Unwrapped
@@ -388,10 +390,7 @@ def _wrapped(command: ShellCommand, values: list[str | None], key: str, wrapper:
     start, seen = _wrapper_options(values, first, wrapper, command)
     if wrapper.no_command & set(seen) or any(option in wrapper.new_root for option in seen):
         return Unwrapped(own_words=len(words))  # acts on a process, or is refused (WG404) by this rule's command check
-    cwd: str | None = command.cwd
-    for option in wrapper.chdir:
-        if option in seen:
-            cwd = _chdir(cwd, seen[option])
+    cwd = _start_directory(command.cwd, seen, wrapper.chdir)
     moves = any(option in seen for option in wrapper.chdir)  # `sudo -D <main> make` goes there as `cd` would (review 35)
     if wrapper.cwd_unknown & set(seen) or (key in ("su", "runuser") and start < len(values) and values[start] == "-"):
         cwd = None
@@ -542,12 +541,25 @@ def _chroot(command: ShellCommand, values: list[str | None], ctx: Context) -> Un
     return Unwrapped(inner=[Inner(command.words[start + 1:], cwd, label="chroot")], own_words=start + 1) if start + 1 < len(values) else None
 
 
+def _start_directory(cwd: str | None, seen: dict[str, str | None], options: Iterable[str]) -> str | None:
+    """Where a program given `options` (`env -C`, `sudo -D`) starts what it runs. It changes directory once, to the
+    last value, from where it was started (review 35b: `env -C x/y/z --chdir=../../.. make` ran in the main
+    checkout, not in W): `seen` holds each option's last value; two spellings given, which came last is not kept,
+    so unknown."""
+    given = [option for option in options if option in seen]
+    if not given:
+        return cwd
+    return _chdir(cwd, seen[given[0]]) if len(given) == 1 else None
+
+
 def _chdir(cwd: str | None, target: str | None) -> str | None:
+    """The directory chdir(2) reaches: links followed before `..` (review 35b: `env -C lnsub/.. touch x`, with lnsub a
+    link into the main checkout, wrote there; a text `..` took it back into W)."""
     if target is None:
         return None
-    if target.startswith("/"):
-        return os.path.normpath(target)
-    return None if cwd is None else os.path.normpath(os.path.join(cwd, target))
+    if not target.startswith("/") and cwd is None:
+        return None
+    return os.path.realpath(os.path.join(cwd or "/", target))
 
 
 #: GNU env's long options (coreutils 9.1): getopt takes any unique prefix of one (`--ch=<dir>`, `--s=…`).
@@ -594,10 +606,7 @@ def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
     bare_dash = start < len(values) and values[start] == "-"
     if bare_dash:
         start += 1  # GNU env: a lone `-` after the options is `-i` (review 26a: `env - bash -c …` was read as a program "-")
-    cwd = command.cwd
-    for chdir in ("-C", "--chdir"):
-        if chdir in seen:
-            cwd = _chdir(cwd, seen[chdir])
+    cwd = _start_directory(command.cwd, seen, ("-C", "--chdir"))
     moves = "-C" in seen or "--chdir" in seen  # `env -C <main> make` goes there as `cd` would (review 35)
     for split in ("-S", "--split-string"):
         if split in seen:
@@ -608,6 +617,8 @@ def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
             text = _env_split_string(values)
             if not isinstance(text, str) or _env_split_unread(text):
                 return None
+            if moves and ("-C" in text or "--ch" in text):
+                cwd = None  # both name a directory: env takes the last from where it started (review 35b: `env -C d -S '-C ..'`)
             rest = " ".join(word.raw for word in words[start:])
             return Unwrapped(scripts=[Script(f"env {text} {rest}".strip(), command.span[0], cwd, "env -S", moves=moves)])
     from ..shell.ast import Assignment
@@ -771,7 +782,7 @@ def _xargs(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
     return Unwrapped(inner=[Inner(inner, command.cwd, label="xargs"), *([appended] if dropped is None else [])], own_words=start)
 
 
-def _xargs_replace_dropped(order: list[tuple[str, str | None]]) -> bool | int | None:
+def _xargs_replace_dropped(order: list[tuple[str, str | None]]) -> bool | None:
     """Does an option after the last replace option drop its string, as GNU xargs does (`-IQ -L1`: "options
     --replace and -L are mutually exclusive, ignoring previous --replace value")? None: a -n only known at run time
     may (`-n1` keeps it)."""
@@ -782,10 +793,11 @@ def _xargs_replace_dropped(order: list[tuple[str, str | None]]) -> bool | int | 
         elif name in ("-L", "-l", "--max-lines"):
             dropped = True
         elif name in ("-n", "--max-args") and dropped is False:
-            if value is None:
-                dropped = None
-            elif not (value.strip().isdigit() and int(value) == 1):
-                dropped = True  # `-IQ -n1` keeps it; -n 2 drops it
+            number = re.fullmatch(r"\s*[+-]?\d+", value) if value is not None else None
+            if number is None:
+                dropped = None  # only known at run time, or no number (xargs refuses it): either way
+            elif int(value) != 1:  # type: ignore[arg-type]
+                dropped = True  # `-IQ -n1` (`-n +1`, `-n 01`: strtol's 1) keeps it; -n 2 drops it
     return dropped
 
 
@@ -858,8 +870,8 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
                     found.append(Inner([_found_path(w, root, exact=root in links) for w in argv], cwd, label=f"find {action}"))
             elif argv:
                 found.append(Inner([_dynamic(w) if w.value is None or "{}" in w.value else w for w in argv], cwd, label=f"find {action}"))
-            i = j + 1
-            continue
+        # every action word starts an action, read from there: one may be a test's argument and the next the real
+        # action (review 35b: `find . -printf -exec -exec sh -c CMD \;` printed `-exec` and ran CMD); reading more is safe
         i += 1
     return Unwrapped(inner=found) if found else None
 
@@ -876,14 +888,16 @@ def _found_path(word: Word, root: str, exact: bool = False) -> Word:
 
 def _named(links: list[str], tests: list[tuple[str, str | None]]) -> list[str]:
     """The links a find expression's `-name`/`-iname` tests (joined by and: no `-o`, `!`, `-not`) can match. A
-    pattern with `\\` or `[` filters nothing: Python's fnmatch reads no escapes, and its brackets are not find's
-    (`[^x]` is "not x" to find, review 35; `[[:alpha:]]`, review 34d)."""
+    pattern that Python's fnmatch reads otherwise than find filters nothing: `\\` (no escapes), `[^` (a `^` to it, "not"
+    to find: review 35), `[!`, `[]`, and a class anywhere in a bracket (`[[:alpha:]]`: review 34d; `[x[:alpha:]]`,
+    `[[=e=]]`: review 35)."""
     import fnmatch
 
     for test, pattern in tests:
-        if test in ("-name", "-iname") and pattern is not None and "\\" not in pattern and "[" not in pattern:
+        if test in ("-name", "-iname") and pattern is not None and not any(p in pattern for p in ("\\", "[^", "[!", "[[", "[]", "[:", "[=", "[.")):
             fold = (lambda t: t.lower()) if test == "-iname" else (lambda t: t)
-            links = [link for link in links if fnmatch.fnmatchcase(fold(os.path.basename(link)), fold(pattern))]
+            # a name that is not ASCII stays: find's `?` may be a byte or a character (review 35b: `-name '??'` matched é)
+            links = [link for link in links if not os.path.basename(link).isascii() or fnmatch.fnmatchcase(fold(os.path.basename(link)), fold(pattern))]
     return links
 
 
@@ -1173,6 +1187,7 @@ WRAPPER_LONGS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("su", "runuser"), _SU_LONGS),
     "script": _RUNNER_OPTIONS["script"][0],
     "flock": _RUNNER_OPTIONS["flock"][0],
+    "sudo": _RUNNER_OPTIONS["sudo"][0],  # getopt_long (review 35b: `sudo --chd=<main> make`)
     "unshare": ("--boottime", "--cgroup", "--fork", "--help", "--ipc", "--keep-caps", "--kill-child", "--map-auto", "--map-current-user",
                 "--map-group", "--map-groups", "--map-root-user", "--map-user", "--map-users", "--monotonic", "--mount", "--mount-proc",
                 "--net", "--pid", "--propagation", "--root", "--setgid", "--setgroups", "--setuid", "--time", "--user", "--uts",
@@ -1400,8 +1415,10 @@ def _option_like_at(command: ShellCommand, at: int) -> str | None:
     if at >= len(command.words):
         return None
     word = command.words[at]
-    if command.value(word) is not None or not may_be_option(word.raw) or chosen_elsewhere(word, command.state):
+    if command.value(word) is not None or not may_be_option(word.raw):
         return None
+    if chosen_elsewhere(word, command.state) and not word.raw.lstrip("\"'").startswith("-"):
+        return None  # `su $USER -c make`: an operand; but `env -C"$OLDPWD" make` is env's -C (review 35b)
     return word.raw
 
 

@@ -556,7 +556,8 @@ def _subcommand_command(command: ShellCommand, at: int, runner: CodeRunner) -> t
             if letters and "-" + value[letters[0]] in chdir_options:
                 given = values[i + 1] if takes_next and i + 1 < len(values) else (value[letters[0] + 1:] or None)
                 # a format (`#{pane_current_path}`, review 34b) names a directory only known at run time
-                cwd = None if given is None or "#{" in given or (command.cwd is None and not given.startswith("/")) else os.path.join(command.cwd or "/", given)
+                # (any `#`: tmux expands `#H`, `#T`… too; review 35b: `-c '#H'` ran in the session's directory)
+                cwd = None if given is None or "#" in given or (command.cwd is None and not given.startswith("/")) else os.path.join(command.cwd or "/", given)
             i += 2 if takes_next else 1
             continue
         break
