@@ -2819,6 +2819,13 @@ STOP_35_ROWS += [
     ('env "$OLDPWD" make', "pass"),  # a word the environment gave, not written as an option: the program
     ("find . -name '*.[ch]' -exec chmod 700 {} \\;", "pass"),  # brackets fnmatch reads as find does still filter
     ("find . -name 't?-main' -exec chmod 700 {} \\;", {"WG401"}),
+    ("cp -P to-main d3", {"WG401"}),  # the copy is a link to the main checkout, as `ln -s {MAIN} d3` is
+    ("cp -a to-main d3", {"WG401"}),
+    ("cp -r to-main d3", {"WG401"}),  # -r copies a link it is given as a link
+    ("cp -t src -P to-main", {"WG401"}),
+    ("cp -rL to-main d3", "pass"),  # -L copies what the link names: a read of the main checkout
+    ("cp -a src d4", "pass"),
+    ("cp to-main/README.md x", "pass"),
 ]
 
 
@@ -2857,6 +2864,7 @@ def test_stop_35b_rows_for_real(world: Repo) -> None:
         ("env -C x/y --chdir=../../.. make", lambda: (main / "made").exists()),  # the last, from W
         ("xargs -a code -IQ -n +1 sh -c Q", lambda: (main / "xargs-plus").exists()),
         (f"find . -maxdepth 0 -printf -exec -exec sh -c 'cd {main} && touch find-printf' \\;", lambda: (main / "find-printf").exists()),
+        ("cp -P lnsub copied && touch copied/cp-link", lambda: (main / "sub" / "dir" / "cp-link").exists()),
     ]
     refused_and_happens(world, cases)
 

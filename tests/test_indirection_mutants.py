@@ -837,6 +837,14 @@ ROWS: list[str] = [
     "find . -name 'to-mai[[.n.]]' -exec chmod 700 {} \\;",
     "tmux neww -d -c '#H' 'touch p'",
     "tmux neww -d -c 'a#b' 'touch p'",
+    # stop 35, review 35b, 8: shell/programs' _cp (a link copied as a link)
+    "cp -P to-main d3",
+    "cp -r to-ssl d3",
+    "cp -rL to-main d3",
+    "cp -aL to-main d3",
+    "cp -t src -P to-main",
+    "cp -P src d3",
+    "cp -d to-main",
 ]
 
 _PM = None

@@ -875,6 +875,31 @@ def _url_glob_pieces(urls: list[str | None]) -> set[str] | None:
     return pieces or {"0"}
 
 
+#: cp's options that copy a symlink as a symlink (GNU cp 9.1: -R/-r copy the links they meet as links, -P/-d/-a
+#: those given too), and those that copy what a link names instead.
+CP_COPIES_LINKS = frozenset({"-P", "--no-dereference", "-d", "-a", "--archive", "-R", "-r", "--recursive"})
+
+
+def _cp(command: Any, argv: ParsedArgv, targets: list[Target]) -> list[Target]:
+    """A source that is a symlink, copied as one (`cp -P`, `-d`, `-a`, `-R`), makes a new link to the same place:
+    a link to its target, as `ln -s` is (review 35b: `cp -P lnmain d3 && env -C d3 make` built in the main checkout
+    through the copy). Links below a source directory copied with -R are not looked at (the leak check's)."""
+    given = set(argv.options)
+    follows = {"-L", "--dereference"} & given and not {"-P", "--no-dereference", "-d", "-a", "--archive"} & given
+    if not CP_COPIES_LINKS & given or follows or command.cwd is None:
+        return targets  # `cp -rL`: copies what the links name (with -P or -a beside it, which is last is not kept)
+    found = list(targets)
+    into = "-t" in argv.options or "--target-directory" in argv.options
+    sources = argv.operands if into else argv.operands[:-1]
+    for word, value in sources:
+        if value is not None and os.path.islink(os.path.join(command.cwd, value)):
+            target = os.readlink(os.path.join(command.cwd, value))
+            # the new link holds the same text: a relative one is read from where the copy lands, which may differ;
+            # its target as seen from the source counts (the usual case: a link copied beside it)
+            found.append(Target(word, os.path.join(os.path.dirname(os.path.join(command.cwd, value)), target), "a copy of a link to it", kind="link"))
+    return found
+
+
 def _rsync(command: Any, argv: ParsedArgv, targets: list[Target]) -> list[Target]:
     """rsync's other outputs (stop 32; rsync 3.2.7 wrote each): `--log-file` and `--write-batch` (and its `.sh`)
     from the cwd; `--backup-dir`, `-T`/`--temp-dir` and `--partial-dir` from the destination directory, where the
@@ -917,7 +942,7 @@ def _frozen(*names: str) -> frozenset[str]:
 _PTX_VALUES = _frozen("-F", "--flag-truncation", "-M", "--macro-name", "-S", "--sentence-regexp", "-W", "--word-regexp", "-b", "--break-file", "-g", "--gap-size", "-i", "--ignore-file", "-o", "--only-file", "-w", "--width")
 
 BUILTIN_WRITERS: dict[str, WriteSpec] = {
-    "cp": WriteSpec(operands="last", value_options=_frozen("-S", "--suffix"), target_options=_frozen("-t", "--target-directory"), sources_with=_frozen("-t", "--target-directory"), link_with=_frozen("-l", "--link", "-s", "--symbolic-link")),
+    "cp": WriteSpec(operands="last", value_options=_frozen("-S", "--suffix"), target_options=_frozen("-t", "--target-directory"), sources_with=_frozen("-t", "--target-directory"), link_with=_frozen("-l", "--link", "-s", "--symbolic-link"), amend=_cp),
     "mv": WriteSpec(operands="all", value_options=_frozen("-S", "--suffix"), target_options=_frozen("-t", "--target-directory")),
     "rm": WriteSpec(operands="all", recursive_with=_frozen("-r", "-R", "--recursive")),
     "rmdir": WriteSpec(operands="all"),
