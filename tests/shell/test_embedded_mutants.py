@@ -272,6 +272,10 @@ ROWS: list[str] = [
     "ex \"$(printf %s -c)\" 'w! /m/x' f <<< q",  # no check of built words for ex
     "gawk -i ./evil.awk 'BEGIN{}'",  # -i includes source code, like -f
     "vim -es f <<< 'w /m/x'",  # found, but embedded_writes gives the write table nothing for vim
+    # -- gawk's inplace library by -f, -i and --include, each spelling, only that name; after another -f too (phase 20)
+    "gawk -f inplace '{}' f g", "gawk -f inplace.awk f", "gawk -i inplace '{}' f", "gawk -i inplace.awk '{}' f",
+    "gawk --include=inplace '{}' f", "gawk --include inplace '{}' f", "gawk -i lib '{}' f", "gawk -f inplace -f lib f",
+    "gawk -i inplace -i lib '{}' f", "gawk -f lib -f inplace f",
 ]
 
 #: (source, the state it runs in): a cwd not known, variables set before it, what the command wrote earlier.
@@ -283,6 +287,9 @@ STATE_ROWS: list[tuple[str, dict]] = [
     ("sed 'w out' f", {"options": {"expand_aliases"}}),
     ("sed -f s.sed f", {"cwd": None}),
     ("awk -f p.awk f", {"cwd": None}),
+    # gawk looks for a -f name without `/` on AWKPATH (phase 20)
+    ("awk -f p.awk f", {"variables": {"AWKPATH": "lib"}}), ("awk -f ./p.awk f", {"variables": {"AWKPATH": "lib"}}),
+    ("awk -f p.awk f", {"variables": {"AWKPATH": None}}),
 ]
 
 #: Script files read at check time, each row run in a directory holding them (`script_files`).
