@@ -303,11 +303,15 @@ FILE_ROWS: list[str] = [
     "awk -f p.awk -f p.awk f", "awk -e 'BEGIN{system(\"a\")}' -f p.awk f", "awk -f {D}/p.awk f",
     "sed -nf s.sed f", "sed -sf link f",  # fail-opens: a cluster ending in `f` reads its value as the script
     "awk -fq f", "sed -f /X{D}/s.sed f", "sed -f {SHM} f", "sed -f /proc/self/root{D}/s.sed f", "sed -f ver f", "awk -f ver f", "sed -f shm f",
+    # awk -W exec FILE (a prefix of exec too; after -W's value the next word is the file): read as -f reads (phase 20)
+    "awk -W exec p.awk f", "awk -We p.awk f", "awk -W ex p.awk f", "awk -W EXEC p.awk f", "awk -W exec=1 p.awk f",
+    "awk -W exec dir f", "awk -W exec", "awk -W exec \"$(c)\" f", "awk -W \"$(c)\" p.awk f", "awk -W lint p.awk f",
+    "awk -W lint=x=exec p.awk f", "awk -W exec none.awk f", "awk -W exec p.awk -W exec p.awk f",
 ]
 #: FILE_ROWS run where the cwd is not known: an absolute path is still read.
 NO_CWD_ROWS: list[str] = ["sed -f {D}/s.sed f", "sed -f s.sed f"]
 #: FILE_ROWS whose script the command itself wrote before (state.written): not read, since not known at check time.
-WRITTEN_ROWS: list[str] = ["sed -f s.sed f", "awk -f p.awk f", "sed -f sub/../s.sed f"]
+WRITTEN_ROWS: list[str] = ["sed -f s.sed f", "awk -f p.awk f", "sed -f sub/../s.sed f", "awk -W exec p.awk f"]
 
 
 def script_files(directory: Path) -> None:
