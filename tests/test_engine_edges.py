@@ -433,3 +433,75 @@ def test_the_project_root_of_a_found_layout_reads_no_config_again(repo: Repo, mo
     layout = find_layout(str(repo.worktree))
     monkeypatch.setattr(engine, "main_worktree_of", refuse)
     assert engine.project_root_of(layout) == str(repo.main)
+
+
+# --- _agent_can_write ------------------------------------------------------------------------------------------
+
+
+def test_what_the_agent_can_write_is_judged_from_the_layers_it_cannot_write(repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An explicit W and S of those layers (`~` from the call's HOME, not the process's), the path as found and as
+    it resolves (a symlink in the shared checkout into W), the runtimes' directories the allow-list holds (an inline
+    interpreter writes there unread) but not the guard's own files there."""
+    from worktree_guard.engine import _agent_can_write
+    from worktree_guard.layout import find_layout
+    from worktree_guard.policy import own_paths, runtime_homes
+    from worktree_guard.paths import inside
+    import tempfile
+
+    home = Path(os.path.realpath(tmp_path)) / "home"
+    other = Path(os.path.realpath(tmp_path)) / "other"
+    home.mkdir()
+    other.mkdir()
+    monkeypatch.setenv("HOME", str(other))  # the process's HOME is not the call's
+    found = find_layout(str(repo.worktree))
+    can = _agent_can_write(found, Settings(), str(home))
+    assert can(str(repo.worktree / "x")) and not can(str(repo.main / "x")) and can(str(tmp_path / "x"))  # the temp dir
+    (repo.main / "to-w").symlink_to(repo.worktree)
+    assert can(str(repo.main / "to-w" / "x"))  # refused as found, inside W as it resolves
+    assert can(str(home / ".claude" / "agents" / "a.md"))  # refused to the guarded writes, held by the allow-list
+    assert can(str(other / ".claude" / "agents" / "a.md"))  # not a runtime's directory for this call: the temp dir
+    runtimes = runtime_homes({**os.environ, "HOME": str(home)})
+    own = [p for p in own_paths(str(home)) if inside(p, tempfile.gettempdir()) and not any(inside(p, d) for d in runtimes)]
+    assert own and not any(can(os.path.join(p, "x")) for p in own)  # the guard's own (its sockets) stay its own
+    clone = home / "clone"
+    clone.mkdir()
+    explicit = _agent_can_write(found, Settings(worktree_root="~/clone", shared_roots=["~/s", str(repo.worktree)]), str(home))
+    assert explicit(str(clone / "x")) and not explicit(str(repo.worktree / "x")) and not explicit(str(home / "s" / "x"))
+    assert explicit(str(repo.main / "x"))  # not shared by these layers: the temp dir holds it
+
+
+def test_what_the_agent_can_write_outside_the_temp_dir_needs_w(repo: Repo, temp_elsewhere: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from worktree_guard.engine import _agent_can_write
+    from worktree_guard.layout import find_layout
+
+    home = Path(os.path.realpath(tmp_path)) / "home"
+    (home / "clone").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(repo.base / "other"))
+    found = find_layout(str(repo.worktree))
+    explicit = _agent_can_write(found, Settings(worktree_root="~/clone"), str(home))
+    assert explicit(str(home / "clone" / "x")) and not explicit(str(repo.base / "other" / "clone" / "x"))
+    assert not explicit(str(repo.worktree / "x")) and not explicit(str(repo.main / "x"))
+    # a runtime's directory the allow-list does not hold is refused, not the agent's
+    assert not _agent_can_write(found, Settings(), str(home))(str(home / ".claude" / "agents" / "a.md"))
+
+
+def test_an_agent_in_a_worktree_nested_in_its_own_is_judged_from_the_outermost(repo: Repo) -> None:
+    """`git clone … c && git -C c worktree add x && cd x` inside W: W's files stay the agent's (the outermost
+    linked worktree's layout), not shared as they are for the inner one; three deep too."""
+    from worktree_guard.engine import _agent_can_write
+    from worktree_guard.layout import find_layout
+
+    from .helpers import git
+
+    w = repo.worktree
+    git("clone", "-q", str(repo.main), str(w / "c1"), cwd=w)
+    git("worktree", "add", "-q", "-b", "x1", str(w / "x1"), cwd=w / "c1")
+    git("clone", "-q", str(repo.main), str(w / "x1" / "c2"), cwd=w)
+    git("worktree", "add", "-q", "-b", "x2", str(w / "x1" / "x2"), cwd=w / "x1" / "c2")
+    two = find_layout(str(w / "x1"))
+    three = find_layout(str(w / "x1" / "x2"))
+    assert two.enclosing == [str(w / "x1"), str(w)] and three.enclosing == [str(w / "x1" / "x2"), str(w / "x1"), str(w)]
+    assert str(w / "c1") in two.shared_roots and str(w) in three.shared_roots
+    for layout in (two, three):
+        can = _agent_can_write(layout, Settings(), "/nonexistent-home")
+        assert can(str(w / "c1" / "x")) and can(str(w / "y")) and can(str(w / "x1" / "c2" / "x")) and not can(str(repo.main / "x"))

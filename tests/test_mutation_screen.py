@@ -114,3 +114,18 @@ def test_a_selection_that_fails_without_a_mutant_screens_nothing(tmp_path):
     assert "fails without any mutant" in done.stdout + done.stderr
     codes = json.loads((mutants / "worktree_guard" / "calc.py.meta").read_text())["exit_code_by_key"]
     assert codes["worktree_guard.calc.x_double__mutmut_1"] is None
+
+
+def test_a_selection_of_one_test_with_a_fixture_still_lets_a_mutant_survive(tmp_path):
+    """One test (a pinning test with its readings, as tests/shell/test_embedded_mutants.py is) run again with itself
+    as its next test kept no fixture value: `KeyError: 'tmp_path'` "killed" every mutant (phase 20)."""
+    mutants = make_mutants(tmp_path)
+    (mutants / "tests" / "test_calc.py").write_text(
+        "from worktree_guard.calc import double\n\ndef test_double(tmp_path):\n    assert tmp_path.is_dir() and double(2) == 4\n"
+    )
+    names = tmp_path / "names.txt"
+    names.write_text("worktree_guard.calc.x_double__mutmut_1\nworktree_guard.calc.x_double__mutmut_2\n")
+    done = screen(mutants, f"--screen-names={names}")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 screened, 1 killed (0 by the alarm), 1 survived" in done.stdout
+    assert "survived: worktree_guard.calc.x_double__mutmut_2" in done.stdout

@@ -272,6 +272,10 @@ ROWS: list[str] = [
     "ex \"$(printf %s -c)\" 'w! /m/x' f <<< q",  # no check of built words for ex
     "gawk -i ./evil.awk 'BEGIN{}'",  # -i includes source code, like -f
     "vim -es f <<< 'w /m/x'",  # found, but embedded_writes gives the write table nothing for vim
+    # -- gawk's inplace library by -f, -i and --include, each spelling, only that name; after another -f too (phase 20)
+    "gawk -f inplace '{}' f g", "gawk -f inplace.awk f", "gawk -i inplace '{}' f", "gawk -i inplace.awk '{}' f",
+    "gawk --include=inplace '{}' f", "gawk --include inplace '{}' f", "gawk -i lib '{}' f", "gawk -f inplace -f lib f",
+    "gawk -i inplace -i lib '{}' f", "gawk -f lib -f inplace f",
 ]
 
 #: (source, the state it runs in): a cwd not known, variables set before it, what the command wrote earlier.
@@ -283,6 +287,9 @@ STATE_ROWS: list[tuple[str, dict]] = [
     ("sed 'w out' f", {"options": {"expand_aliases"}}),
     ("sed -f s.sed f", {"cwd": None}),
     ("awk -f p.awk f", {"cwd": None}),
+    # gawk looks for a -f name without `/` on AWKPATH (phase 20)
+    ("awk -f p.awk f", {"variables": {"AWKPATH": "lib"}}), ("awk -f ./p.awk f", {"variables": {"AWKPATH": "lib"}}),
+    ("awk -f p.awk f", {"variables": {"AWKPATH": None}}),
 ]
 
 #: Script files read at check time, each row run in a directory holding them (`script_files`).
@@ -296,11 +303,15 @@ FILE_ROWS: list[str] = [
     "awk -f p.awk -f p.awk f", "awk -e 'BEGIN{system(\"a\")}' -f p.awk f", "awk -f {D}/p.awk f",
     "sed -nf s.sed f", "sed -sf link f",  # fail-opens: a cluster ending in `f` reads its value as the script
     "awk -fq f", "sed -f /X{D}/s.sed f", "sed -f {SHM} f", "sed -f /proc/self/root{D}/s.sed f", "sed -f ver f", "awk -f ver f", "sed -f shm f",
+    # awk -W exec FILE (a prefix of exec too; after -W's value the next word is the file): read as -f reads (phase 20)
+    "awk -W exec p.awk f", "awk -We p.awk f", "awk -W ex p.awk f", "awk -W EXEC p.awk f", "awk -W exec=1 p.awk f",
+    "awk -W exec dir f", "awk -W exec", "awk -W exec \"$(c)\" f", "awk -W \"$(c)\" p.awk f", "awk -W lint p.awk f",
+    "awk -W lint=x=exec p.awk f", "awk -W exec none.awk f", "awk -W exec p.awk -W exec p.awk f",
 ]
 #: FILE_ROWS run where the cwd is not known: an absolute path is still read.
 NO_CWD_ROWS: list[str] = ["sed -f {D}/s.sed f", "sed -f s.sed f"]
 #: FILE_ROWS whose script the command itself wrote before (state.written): not read, since not known at check time.
-WRITTEN_ROWS: list[str] = ["sed -f s.sed f", "awk -f p.awk f", "sed -f sub/../s.sed f"]
+WRITTEN_ROWS: list[str] = ["sed -f s.sed f", "awk -f p.awk f", "sed -f sub/../s.sed f", "awk -W exec p.awk f"]
 
 
 def script_files(directory: Path) -> None:
