@@ -29,7 +29,9 @@ def full_state() -> ShellState:
     state = ShellState(cwd="/w", oldpwd="/o", dirstack=["/d"], variables={"A": "1"}, exported={"A"},
                        functions={"f": function}, lastpipe=True, unset={"U"}, options={"dotglob"},
                        readonly={"R"}, namerefs={"n": "A"}, hashed={"git": "/bin/git"}, positional=["p"],
-                       transformed={"T"})
+                       transformed={"T"}, alternatives={"Y": frozenset({"`x`"})}, shell=2, names_unknown=True,
+                       cd_may_fail=True, disabled={"cd"}, cwds=(("/a", "/a"), ("/b", None)))
+    state.lost_code.append("L")
     state.written.append("/w/x")
     state.repositories.append("/w/r")
     state.configured.append("/w/c")
@@ -43,7 +45,7 @@ def test_a_copy_carries_every_field() -> None:
     for name in ShellState.__slots__:
         assert getattr(copy, name) == getattr(state, name), name
     # shared by every scope: one object
-    for name in ("written", "repositories", "configured", "local_frames", "globs", "positional"):
+    for name in ("written", "repositories", "configured", "local_frames", "globs", "positional", "lost_code"):
         assert getattr(copy, name) is getattr(state, name), name
 
 
@@ -62,7 +64,10 @@ def test_a_copys_changes_never_come_back() -> None:
     copy.transformed.add("X")
     copy.namerefs["m"] = "B"
     copy.hashed["ls"] = None
-    for name in ("dirstack", "variables", "exported", "functions", "unset", "options", "readonly", "transformed", "namerefs", "hashed"):
+    copy.alternatives["Z"] = frozenset({"`y`"})
+    copy.disabled.add("exit")
+    for name in ("dirstack", "variables", "exported", "functions", "unset", "options", "readonly", "transformed", "namerefs", "hashed",
+                 "alternatives", "disabled"):
         assert getattr(state, name) == snapshot[name], name
 
 
@@ -400,12 +405,12 @@ def test_assign_records_a_value_that_ran_code_when_it_becomes_unknown() -> None:
 
 def test_forgetting_names_keeps_the_values_that_ran_code() -> None:
     code = "a[$(touch f)]"
-    state = ShellState(cwd="/w", cwds=(), oldpwd="/o", variables={"X": code, "Y": "1", "Z": None},
+    state = ShellState(cwd="/w", cwds=(), oldpwd="/o", variables={"X": code, "Y": "1", "Z": None, "V": "$(v)"},
                        alternatives={"X": frozenset({"`y`"})}, unset={"U"}, dirstack=["/d"])
     state.forget_names()
     assert state.names_unknown is True and state.cwd == "/w"
-    assert state.variables == {"X": None, "Y": None, "Z": None, "IFS": None}
-    assert state.alternatives == {"X": frozenset({code, "`y`"})} and state.lost_code == ["X"]
+    assert state.variables == {"X": None, "Y": None, "Z": None, "V": None, "IFS": None}
+    assert state.alternatives == {"X": frozenset({code, "`y`"}), "V": frozenset({"$(v)"})} and state.lost_code == ["X", "V"]
     assert state.unset == set() and state.oldpwd is None and state.dirstack == [None, None]
     state = ShellState(cwd="/w", cwds=(("/a", "/a"), ("/b", "/b")))
     state.forget_variables()
