@@ -131,6 +131,28 @@ def test_an_unparseable_command_is_wg900_over_its_whole_text(world: Repo) -> Non
     assert (finding.code, finding.rule, finding.span, finding.severity) == ("WG900", "bash", (0, len(command)), "error")
 
 
+def test_an_unparseable_command_is_a_warning_with_on_parse_error_warn(world: Repo) -> None:
+    """Phase 20: `on_parse_failure`'s severity (now `_parse_error_severity`, shared with PowerShell) had no test."""
+    command = "echo 'unterminated"
+    verdict = bash(world, command, on_parse_error="warn")
+    assert verdict.decision == "warn"
+    assert [(v.code, v.rule, v.span, v.severity) for v in verdict.violations] == [("WG900", "bash", (0, len(command)), "warning")]
+
+
+def test_the_initial_state_without_a_start_is_the_calls_start_directory(world: Repo) -> None:
+    """Phase 20: `analyse` without `start` (the wave's walk of a worker's command, `explain`) starts where the call does."""
+    from tests.helpers import subagent_payload
+    from tests.test_bash_rules import PM
+    from worktree_guard.engine import build_context
+    from worktree_guard.rules.bash import initial_state
+    from worktree_guard.runtimes.claude_code import to_tool_call
+
+    call = to_tool_call(subagent_payload(world, "Bash", {"command": "ls", "description": "t"}))
+    state = initial_state(build_context(call, pm=PM))
+    assert state.cwd == str(world.worktree) and state.variables["PWD"] == str(world.worktree)
+    assert state.variables["HOME"] == OUTSIDE_HOME and "TMPDIR" in state.unset
+
+
 def test_home_is_known_to_the_shell_as_the_hook_knows_it(world: Repo) -> None:
     """$HOME is the agent's home from the first word (a write there is outside the allow-list, not unknown)."""
     (finding,) = bash(world, 'echo x > "$HOME/notes.txt"').violations
@@ -184,6 +206,8 @@ def test_a_powershell_command_is_wg900_over_its_whole_text_with_the_parse_error_
     ("BASH_CMDS[ls]=/bin/rm ls", "BASH_CMDS", (0, 14)),
     ("(( BASH_ALIASES [a] += 1 ))", "BASH_ALIASES", (3, 22)),  # spaces, +=, in arithmetic
     ("declare BASH_\\CMDS[ls]=x", "BASH_CMDS", (8, 22)),  # read without the escape: the span is in that text
+    ("typeset 'BASH_'CMDS[ls]=/bin/rm", "BASH_CMDS", (8, 22)),  # read without quotes
+    ('typeset "BASH_"CMDS[ls]=/bin/rm', "BASH_CMDS", (8, 22)),
     ("BASH_CMDS=([ls]=/bin/rm)", "BASH_CMDS", (0, 10)),  # the whole table
     ("BASH_ALIASES+=([ls]=x)", "BASH_ALIASES", (0, 14)),
 ])
