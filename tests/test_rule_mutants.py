@@ -131,6 +131,28 @@ def test_an_unparseable_command_is_wg900_over_its_whole_text(world: Repo) -> Non
     assert (finding.code, finding.rule, finding.span, finding.severity) == ("WG900", "bash", (0, len(command)), "error")
 
 
+def test_an_unparseable_command_is_a_warning_with_on_parse_error_warn(world: Repo) -> None:
+    """Phase 20: `on_parse_failure`'s severity (now `_parse_error_severity`, shared with PowerShell) had no test."""
+    command = "echo 'unterminated"
+    verdict = bash(world, command, on_parse_error="warn")
+    assert verdict.decision == "warn"
+    assert [(v.code, v.rule, v.span, v.severity) for v in verdict.violations] == [("WG900", "bash", (0, len(command)), "warning")]
+
+
+def test_the_initial_state_without_a_start_is_the_calls_start_directory(world: Repo) -> None:
+    """Phase 20: `analyse` without `start` (the wave's walk of a worker's command, `explain`) starts where the call does."""
+    from tests.helpers import subagent_payload
+    from tests.test_bash_rules import PM
+    from worktree_guard.engine import build_context
+    from worktree_guard.rules.bash import initial_state
+    from worktree_guard.runtimes.claude_code import to_tool_call
+
+    call = to_tool_call(subagent_payload(world, "Bash", {"command": "ls", "description": "t"}))
+    state = initial_state(build_context(call, pm=PM))
+    assert state.cwd == str(world.worktree) and state.variables["PWD"] == str(world.worktree)
+    assert state.variables["HOME"] == OUTSIDE_HOME and "TMPDIR" in state.unset
+
+
 def test_home_is_known_to_the_shell_as_the_hook_knows_it(world: Repo) -> None:
     """$HOME is the agent's home from the first word (a write there is outside the allow-list, not unknown)."""
     (finding,) = bash(world, 'echo x > "$HOME/notes.txt"').violations
@@ -152,6 +174,55 @@ def test_a_command_over_the_walks_budget_is_wg901_over_its_whole_text(world: Rep
     assert (finding.code, finding.rule, finding.span, finding.severity) == ("WG901", "bash", (0, len(command)), "error")
     assert finding.message.startswith("The command is over worktree-guard's budget (functions call each other deeper than")
     assert finding.message.endswith("); split it into smaller commands.")
+
+
+def powershell_call(repo: Repo, tool_input: dict, **flags):
+    from tests.helpers import subagent_payload
+    from tests.test_bash_rules import PM
+    from worktree_guard.engine import build_context, decide
+    from worktree_guard.runtimes.claude_code import to_tool_call
+
+    call = to_tool_call(subagent_payload(repo, "PowerShell", tool_input))
+    assert call.kind == "powershell"
+    return decide(call, build_context(call, flags=flags or None, pm=PM))
+
+
+POWERSHELL_MESSAGE = "worktree-guard cannot read PowerShell, so it cannot tell what this command writes; run it with the Bash tool instead."
+
+
+def test_a_powershell_command_is_wg900_over_its_whole_text_with_the_parse_error_severity(world: Repo) -> None:
+    """Phase 20: `unreadable_powershell` (new since phase 7) had no test of its span, severity or message."""
+    got = powershell_call(world, {"command": "Get-ChildItem"}).violations
+    assert [(v.code, v.rule, v.span, v.severity, v.message) for v in got] == [("WG900", "bash", (0, 13), "error", POWERSHELL_MESSAGE)]
+    assert got[0].tool == "PowerShell" and got[0].worktree_root == str(world.worktree)
+    verdict = powershell_call(world, {"command": "Get-ChildItem"}, on_parse_error="warn")
+    assert verdict.decision == "warn"
+    assert [(v.code, v.span, v.severity) for v in verdict.violations] == [("WG900", (0, 13), "warning")]
+    got = powershell_call(world, {"description": "no command"}).violations
+    assert [(v.code, v.span, v.severity) for v in got] == [("WG900", None, "error")]
+
+
+@pytest.mark.parametrize(("command", "name", "span"), [
+    ("BASH_CMDS[ls]=/bin/rm ls", "BASH_CMDS", (0, 14)),
+    ("(( BASH_ALIASES [a] += 1 ))", "BASH_ALIASES", (3, 22)),  # spaces, +=, in arithmetic
+    ("declare BASH_\\CMDS[ls]=x", "BASH_CMDS", (8, 22)),  # read without the escape: the span is in that text
+    ("typeset 'BASH_'CMDS[ls]=/bin/rm", "BASH_CMDS", (8, 22)),  # read without quotes
+    ('typeset "BASH_"CMDS[ls]=/bin/rm', "BASH_CMDS", (8, 22)),
+    ("BASH_CMDS=([ls]=/bin/rm)", "BASH_CMDS", (0, 10)),  # the whole table
+    ("BASH_ALIASES+=([ls]=x)", "BASH_ALIASES", (0, 14)),
+])
+def test_an_assignment_to_a_name_table_anywhere_is_wg404_naming_the_table(world: Repo, command: str, name: str, span: tuple) -> None:
+    """Phase 20: NAME_TABLE_ELEMENT (review 29c) was pinned by codes only; here its finding, as the rule bash gives it."""
+    got = [v for v in bash(world, command).violations if v.rule == "bash"]
+    message = f"The command assigns {name}, which defines what a command name runs; worktree-guard does not follow it; run the command directly."
+    assert [(v.code, v.span, v.message) for v in got] == [("WG404", span, message)]
+
+
+def test_code_bash_evaluates_from_a_value_only_known_at_run_time_is_wg404_with_its_reason(world: Repo) -> None:
+    """Phase 20: `on_unknown_code` (new since phase 7): the walker's `Evaluated` with no script, its reason and span."""
+    got = bash(world, 'echo "${X@P}"').violations
+    reason = "`${X@P}` expands a value only known at run time as a prompt string, which runs the command substitutions in it"
+    assert [(v.code, v.rule, v.span, v.message) for v in got] == [("WG404", "bash", (5, 13), f"{reason}; worktree-guard cannot see what that code does.")]
 
 
 # --- rules/writes.py ------------------------------------------------------------------------------------------

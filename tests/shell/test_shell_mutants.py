@@ -29,7 +29,9 @@ def full_state() -> ShellState:
     state = ShellState(cwd="/w", oldpwd="/o", dirstack=["/d"], variables={"A": "1"}, exported={"A"},
                        functions={"f": function}, lastpipe=True, unset={"U"}, options={"dotglob"},
                        readonly={"R"}, namerefs={"n": "A"}, hashed={"git": "/bin/git"}, positional=["p"],
-                       transformed={"T"})
+                       transformed={"T"}, alternatives={"Y": frozenset({"`x`"})}, shell=2, names_unknown=True,
+                       cd_may_fail=True, disabled={"cd"}, cwds=(("/a", "/a"), ("/b", None)))
+    state.lost_code.append("L")
     state.written.append("/w/x")
     state.repositories.append("/w/r")
     state.configured.append("/w/c")
@@ -43,7 +45,7 @@ def test_a_copy_carries_every_field() -> None:
     for name in ShellState.__slots__:
         assert getattr(copy, name) == getattr(state, name), name
     # shared by every scope: one object
-    for name in ("written", "repositories", "configured", "local_frames", "globs", "positional"):
+    for name in ("written", "repositories", "configured", "local_frames", "globs", "positional", "lost_code"):
         assert getattr(copy, name) is getattr(state, name), name
 
 
@@ -62,7 +64,10 @@ def test_a_copys_changes_never_come_back() -> None:
     copy.transformed.add("X")
     copy.namerefs["m"] = "B"
     copy.hashed["ls"] = None
-    for name in ("dirstack", "variables", "exported", "functions", "unset", "options", "readonly", "transformed", "namerefs", "hashed"):
+    copy.alternatives["Z"] = frozenset({"`y`"})
+    copy.disabled.add("exit")
+    for name in ("dirstack", "variables", "exported", "functions", "unset", "options", "readonly", "transformed", "namerefs", "hashed",
+                 "alternatives", "disabled"):
         assert getattr(state, name) == snapshot[name], name
 
 
@@ -219,6 +224,223 @@ def test_glob_work_charges_up_to_its_limit() -> None:
     else:
         raise AssertionError("no BudgetExceeded past the limit")
     assert GlobWork().listings is not GlobWork().listings
+
+
+# -- shell/state.py (phase 20): merge's directories, alternatives and functions; assign's lost code ------------
+
+
+def test_merge_follows_the_directories_each_outcome_knows() -> None:
+    state = ShellState(cwd="/w")
+    state.merge([ShellState(cwd="/w/s")])
+    assert state.cwd is None and state.cwds == (("/w", "/w"), ("/w/s", "/w/s"))
+    # their $PWD is the logical half of each place (None: not known), sorted with None as ""
+    state = ShellState(cwd="/a", variables={"PWD": None})
+    state.merge([ShellState(cwd="/a", variables={"PWD": "/l"})])
+    assert state.cwd == "/a" and state.cwds == ()
+    state = ShellState(cwd="/a", variables={"PWD": "/l"})
+    state.merge([ShellState(cwd="/b", variables={"PWD": None})])
+    assert state.cwds == (("/a", "/l"), ("/b", None))
+    state = ShellState(cwd="/b", variables={"PWD": "/l"})
+    state.merge([ShellState(cwd="/b", variables={"PWD": None}), ShellState(cwd="/c")])
+    assert state.cwds == (("/b", None), ("/b", "/l"), ("/c", "/c"))
+    # outcomes already in several places: their places join
+    state = ShellState(cwd=None, cwds=(("/a", "/a"), ("/b", "/b")))
+    state.merge([ShellState(cwd=None, cwds=(("/b", "/b"), ("/c", "/c")))])
+    assert state.cwds == (("/a", "/a"), ("/b", "/b"), ("/c", "/c"))
+    state = ShellState(cwd=None, cwds=(("/a", "/a"), ("/b", "/b")))
+    state.merge([ShellState(cwd="/c")])
+    assert state.cwds == (("/a", "/a"), ("/b", "/b"), ("/c", "/c"))
+    # an outcome that does not know where it is: nowhere known
+    for first, second in ((ShellState(cwd="/a"), ShellState(cwd=None)), (ShellState(cwd=None), ShellState(cwd="/a"))):
+        first.merge([second, ShellState(cwd="/b")])
+        assert first.cwd is None and first.cwds == ()
+    # up to MAX_CWDS places
+    from worktree_guard.shell.state import MAX_CWDS
+
+    assert MAX_CWDS == 4
+    state = ShellState(cwd="/0")
+    state.merge([ShellState(cwd=f"/{i}") for i in range(1, 4)])
+    assert [place for place, _ in state.cwds] == ["/0", "/1", "/2", "/3"]
+    state = ShellState(cwd="/0")
+    state.merge([ShellState(cwd=f"/{i}") for i in range(1, 5)])
+    assert state.cwd is None and state.cwds == ()
+    # outcomes that agree on the directory: no places, whatever the state held
+    state = ShellState(cwd="/a", cwds=(("/a", "/a"), ("/b", "/b")))
+    state.merge([ShellState(cwd="/a")])
+    assert state.cwd == "/a" and state.cwds == ()
+
+
+def test_merge_keeps_the_values_that_run_code_a_variable_may_hold() -> None:
+    from worktree_guard.shell.state import record_lost_code
+
+    code, other_code = "a[$(touch f)]", "`x`"
+    state = ShellState(cwd="/w", variables={"Y": "0", "Z": code, "K": "k"})
+    other = ShellState(cwd="/w", variables={"Y": code, "Z": "1", "K": "j"})
+    state.merge([other])
+    assert state.variables == {"Y": None, "Z": None, "K": None}
+    assert state.alternatives == {"Y": frozenset({code}), "Z": frozenset({code})}
+    assert state.lost_code == ["Y", "Z"] or state.lost_code == ["Z", "Y"]
+    # known on one side only (None on the other): that side's value; and the alternatives already held
+    state = ShellState(cwd="/w", variables={"Y": None}, alternatives={"Y": frozenset({other_code})})
+    state.merge([ShellState(cwd="/w", variables={"Y": code})])
+    assert state.variables == {"Y": None} and state.alternatives == {"Y": frozenset({code, other_code})}
+    assert state.lost_code == ["Y"]
+    state = ShellState(cwd="/w", variables={"Y": "1"})
+    state.merge([ShellState(cwd="/w", variables={"Y": None}, alternatives={"Y": frozenset({code})})])
+    assert state.alternatives == {"Y": frozenset({code})} and state.lost_code == ["Y"]
+    # a name whose value agrees keeps its alternatives, joined with the other outcome's
+    state = ShellState(cwd="/w", variables={"Y": None}, alternatives={"Y": frozenset({code})})
+    state.merge([ShellState(cwd="/w", variables={"Y": None}, alternatives={"Y": frozenset({other_code})})])
+    assert state.alternatives == {"Y": frozenset({code, other_code})} and state.lost_code == []
+    state = ShellState(cwd="/w", variables={"Y": None}, alternatives={"Y": frozenset({code, other_code})})
+    state.merge([ShellState(cwd="/w", variables={"Y": None}, alternatives={"Y": frozenset({code})})])
+    assert state.alternatives == {"Y": frozenset({code, other_code})}
+    state = ShellState(cwd="/w")
+    state.merge([ShellState(cwd="/w", alternatives={"Q": frozenset({code})})])
+    assert state.alternatives == {"Q": frozenset({code})} and state.variables == {}
+    # no value that runs code: no alternatives, nothing lost
+    state = ShellState(cwd="/w", variables={"Y": "${A"})
+    state.merge([ShellState(cwd="/w", variables={"Y": "2"})])
+    assert state.alternatives == {"Y": frozenset({"${A"})}
+    state = ShellState(cwd="/w", variables={"Y": "1"})
+    state.merge([ShellState(cwd="/w", variables={"Y": "2"})])
+    assert state.alternatives == {} and state.lost_code == []
+    # recorded once
+    lost: list[str] = ["A"]
+    record_lost_code(lost, "A")
+    record_lost_code(lost, "B")
+    assert lost == ["A", "B"]
+
+
+def test_merge_of_the_flags_and_the_disabled_builtins() -> None:
+    state = ShellState(cwd="/w", disabled={"a"})
+    state.merge([ShellState(cwd="/w", names_unknown=True, cd_may_fail=True, disabled={"b"})])
+    assert state.names_unknown is True and state.cd_may_fail is True and state.disabled == {"a", "b"}
+    state = ShellState(cwd="/w", names_unknown=True, cd_may_fail=True)
+    state.merge([ShellState(cwd="/w")])
+    assert state.names_unknown is True and state.cd_may_fail is True
+    state = ShellState(cwd="/w")
+    state.merge([ShellState(cwd="/w")])
+    assert state.names_unknown is False and state.cd_may_fail is False and state.disabled == set()
+    # a name readonly in both outcomes keeps its value
+    state = ShellState(cwd="/w", variables={"R": "r"}, readonly={"R"})
+    state.merge([ShellState(cwd="/w", variables={"R": "r"}, readonly={"R"})])
+    assert state.variables == {"R": "r"}
+    state = ShellState(cwd="/w", variables={"R": "r"}, readonly={"R"})
+    state.merge([ShellState(cwd="/w", variables={"R": "r"})])
+    assert state.variables == {"R": None} and state.readonly == {"R"}
+    # namerefs and hashed names in both outcomes, equal: kept
+    state = ShellState(cwd="/w", namerefs={"n": "A"}, hashed={"g": "/g"}, positional=["p"])
+    state.merge([state.copy()])
+    assert state.namerefs == {"n": "A"} and state.hashed == {"g": "/g"} and state.positional == ["p"]
+    state = ShellState(cwd="/w", hashed={"g": "/g"})
+    state.merge([ShellState(cwd="/w")])
+    assert state.hashed == {"g": None}
+
+
+def test_a_function_two_outcomes_define_differently_may_run_either_body() -> None:
+    from worktree_guard.shell.ast import Compound, Function
+    from worktree_guard.shell.state import _either
+
+    one, two, three = (parse(source).body[0] for source in ("a", "b", "c"))
+    r1, r2 = parse("a > x 2> y").body[0].redirects
+    f = Function(name="f", body=one, span=(0, 1), redirects=[r1])
+    g = Function(name="f", body=two, span=(2, 3), redirects=[r1, r2])
+    assert _either(None, f) is f and _either(f, f) is f
+    assert _either(f, Function(name="f", body=one, span=(4, 5))) is f  # the same body
+    both = _either(f, g)
+    assert isinstance(both.body, Compound) and both.body.kind == "either" and both.body.bodies == [one, two]
+    assert both.body.bodies[0] is one and both.body.bodies[1] is two
+    assert (both.name, both.span, both.body.span) == ("f", (0, 1), (0, 1))
+    assert both.redirects == [r1, r2] and both.redirects[1] is r2
+    # an "either" already: its bodies, each once
+    h = Function(name="f", body=three, span=(6, 7))
+    all_three = _either(both, h)
+    assert all_three.body.bodies == [one, two, three]
+    assert _either(both, g).body.bodies == [one, two]
+    assert _either(h, both).body.bodies == [three, one, two]
+    other = Compound(span=(0, 1), kind="if", bodies=[one, two])
+    k = Function(name="f", body=other, span=(8, 9))
+    assert _either(k, f).body.bodies == [other, one]
+    # through merge
+    state = ShellState(cwd="/w", functions={"f": f})
+    state.merge([ShellState(cwd="/w", functions={"f": g, "h": h})])
+    assert state.functions["f"].body.bodies == [one, two] and state.functions["h"] is h
+
+
+def test_assign_records_a_value_that_ran_code_when_it_becomes_unknown() -> None:
+    code = "a[$(touch f)]"
+    state = ShellState(cwd="/w", variables={"X": code, "Y": "1"}, alternatives={"Z": frozenset({code})})
+    state.assign("Y", None)
+    assert state.lost_code == []
+    state.assign("X", None)
+    assert state.lost_code == ["X"]
+    state.assign("Z", None)
+    assert state.lost_code == ["X", "Z"] and state.alternatives == {}
+    state = ShellState(cwd="/w", variables={"X": code}, alternatives={"X": frozenset({code})})
+    state.assign("X", "1")
+    assert state.lost_code == [] and state.alternatives == {} and state.variables["X"] == "1"
+    state = ShellState(cwd="/w", variables={"X": code})
+    state.assign("X", "", append=True)  # known + '': still known
+    assert state.variables["X"] == code and state.lost_code == []
+    # the names that stand for more than a variable
+    state = ShellState(cwd="/w", cwds=(("/a", "/a"), ("/b", "/b")))
+    state.assign("PWD", "/a")
+    assert state.cwd is None and state.cwds == ()
+    state = ShellState(cwd="/w")
+    state.assign("BASH_CMDS[ls]", "/bin/rm")
+    assert state.hashed == {"*": None} and state.options == set()
+    state.assign("BASH_ALIASES[ls]", "rm")
+    assert state.options == {"alias"} and state.hashed == {"*": None}
+    state = ShellState(cwd="/w", unset={"A"})
+    state.assign("A[1]", "v")
+    assert "A" not in state.unset and state.variables == {"A": None}
+    state = ShellState(cwd="/w", readonly={"R"})
+    state.assign("R[1]", "v")
+    assert state.variables == {}
+    state = ShellState(cwd="/w", variables={"A": "a"}, namerefs={"r": "A[1]"})
+    state.assign("r[2]", "v")
+    assert state.variables == {"A": None, "r": None}
+
+
+def test_forgetting_names_keeps_the_values_that_ran_code() -> None:
+    code = "a[$(touch f)]"
+    state = ShellState(cwd="/w", cwds=(), oldpwd="/o", variables={"X": code, "Y": "1", "Z": None, "V": "$(v)"},
+                       alternatives={"X": frozenset({"`y`"})}, unset={"U"}, dirstack=["/d"])
+    state.forget_names()
+    assert state.names_unknown is True and state.cwd == "/w"
+    assert state.variables == {"X": None, "Y": None, "Z": None, "V": None, "IFS": None}
+    assert state.alternatives == {"X": frozenset({code, "`y`"}), "V": frozenset({"$(v)"})} and state.lost_code == ["X", "V"]
+    assert state.unset == set() and state.oldpwd is None and state.dirstack == [None, None]
+    state = ShellState(cwd="/w", cwds=(("/a", "/a"), ("/b", "/b")))
+    state.forget_variables()
+    assert state.cwd is None and state.cwds == () and state.names_unknown
+
+
+def test_a_builtin_enable_n_turned_off() -> None:
+    assert ShellState(cwd="/w").is_disabled("cd") is False
+    assert ShellState(cwd="/w").is_disabled(None) is False
+    assert ShellState(cwd="/w", disabled={"cd"}).is_disabled("cd") is True
+    assert ShellState(cwd="/w", disabled={"cd"}).is_disabled("exit") is False
+    assert ShellState(cwd="/w", disabled={"*"}).is_disabled("exit") is True
+    assert ShellState(cwd="/w", disabled={"*"}).is_disabled(None) is True
+
+
+def test_the_logical_directory_is_pwd_when_the_command_knows_it() -> None:
+    assert ShellState(cwd=None, variables={"PWD": "/p"}).logical() is None
+    assert ShellState(cwd="/w").logical() == "/w"
+    assert ShellState(cwd="/w", variables={"PWD": "/p"}).logical() == "/p"
+    assert ShellState(cwd="/w", variables={"PWD": None}).logical() is None
+    assert ShellState(cwd="/w", variables={"PWD": "p"}).logical() is None
+    assert ShellState(cwd="/w", unset={"PWD"}).logical() is None
+    state = ShellState(cwd="/w", variables={"PWD": "/l"}, cwds=(("/a", "/a"), ("/b", "/b")))
+    state.chdir("/t", "/u")
+    assert (state.cwd, state.cwds, state.oldpwd) == ("/t", (), "/l")
+    assert state.variables == {"PWD": "/u", "OLDPWD": "/l"}
+    state.chdir("/v", None)
+    assert state.variables == {"PWD": None, "OLDPWD": "/u"}
+    state.chdir(None, "/x")
+    assert state.variables["PWD"] is None and state.cwd is None
 
 
 # -- shell/steps.py: the steps the rules see, a word's value in a state, globs, braces -----------------
@@ -430,6 +652,108 @@ def test_brace_expansion_makes_words() -> None:
         assert brace_expanded(kept, ShellState(cwd="/w", options={option})) == kept
     static = words_of("touch '{a,b}'")
     assert brace_expanded(static, state) == static
+
+
+# -- shell/steps.py (phase 20): a word the command cannot make an option, names only known at run time ----------
+
+
+def test_a_word_the_command_cannot_make_an_option(tmp_path: Path) -> None:
+    from worktree_guard.shell.steps import chosen_elsewhere
+
+    (tmp_path / "a.md").write_text("")
+    state = ShellState(cwd=str(tmp_path))
+    home = ShellState(cwd=str(tmp_path), variables={"HOME": "/h"})
+    rows = [
+        # the runtime's value: no expansion the command made
+        ("$EDITOR", state, True), ("${U}", state, True), ("${U}/x", state, True), ("~user/x", state, True), ("~", state, True),
+        ("$HOME/*.md", state, True), ("a/$X/*", state, True),  # a glob after a `/` after the parameter
+        ("~+/x", state, False), ("~-", state, False),  # $PWD, $OLDPWD: the command may set them
+        ("@(a|b)", state, False), ("!(x)", state, False), ("a+(b)", state, False), ("?(a)", state, False), ("*(a)", state, False),
+        ("${U:--t}", state, False), ("${U-x}", state, False), ("${U:=x}", state, False), ("${U+x}", state, False),
+        ("~1/x", state, False),  # the directory stack
+        ("~/x", home, False), ("~", home, False),  # a HOME the command set
+        ("$HOME*", state, False),  # a glob right after the parameter, which is not known
+        ("$X", ShellState(cwd=str(tmp_path), variables={"X": "-t"}), False),
+        ("$REPLY", state, False),  # set by bash from what the command read
+        ("*.md", state, True),  # a glob whose names are all known now
+        ("~/*.md", state, False),
+    ]
+    for raw, where, expected in rows:
+        assert chosen_elsewhere(one_word(raw), where) is expected, raw
+
+
+def test_a_glob_whose_names_start_with_no_dash_now(tmp_path: Path) -> None:
+    from worktree_guard.shell.state import UNLISTED
+    from worktree_guard.shell.steps import glob_names_no_option, written_matches
+
+    plain, dash = tmp_path / "plain", tmp_path / "dash"
+    plain.mkdir()
+    dash.mkdir()
+    for name in ("a.md", "b.md"):
+        (plain / name).write_text("")
+    for name in ("a.md", "-t.."):
+        (dash / name).write_text("")
+    (plain / "sub").mkdir()
+    p, d = str(plain), str(dash)
+
+    def names_no_option(raw: str, cwd: str | None = p, written: list | None = None, **fields) -> bool:
+        state = ShellState(cwd=cwd, **fields)
+        state.written.extend(written or [])
+        return glob_names_no_option(one_word(raw), state)
+
+    assert names_no_option("a*") and names_no_option("/x/*") and names_no_option("x?")
+    assert names_no_option("*.md") and names_no_option("?.md") and names_no_option("*.md", d)
+    assert not names_no_option("*", d) and not names_no_option("?t..", d)
+    assert not names_no_option("-*")  # no match: the pattern itself, which starts with `-`
+    assert not names_no_option("[a]*") and not names_no_option("[!-]*")  # bash's bracket is not Python's
+    for raw in ("a.md", "{a,b}*", "a*`x`", "$(x)*", "*(a)", "~/*", "$NOPE*", "\\*"):
+        assert not names_no_option(raw), raw
+    assert names_no_option("$D/*", variables={"D": p}) and not names_no_option("$D*", variables={"D": "-"})
+    assert not names_no_option("*.md", options={"nullglob"})  # its matches are not known
+    assert not names_no_option("*.md", None) and names_no_option("/x/*", None)
+    # what the command wrote before, which the listing read now does not hold
+    assert not names_no_option("*", written=[f"{p}/-t.x"]) and names_no_option("*", written=[f"{p}/c.md"])
+    assert names_no_option("*.md", written=[f"{p}/-t.x"])  # not a match
+    assert names_no_option("*", written=[f"{p}/sub/-x", f"{tmp_path}/-y"])  # in other directories
+    for written in ([None], [p], [str(tmp_path)], ["/"], [UNLISTED + p], [UNLISTED]):
+        assert not names_no_option("*", written=written), written  # a write into the directory itself, or not known where
+    # written_matches on its own
+    state = ShellState(cwd=p)
+    state.written.extend([f"{p}/c.md", f"{p}/x.txt", f"{p}/d.md", f"{p}/sub/e.md"])
+    assert written_matches(one_word("*.md"), state) == [f"{p}/c.md", f"{p}/d.md"]
+    assert written_matches(one_word(f"{p}/*.md"), ShellState(cwd=None, written=[f"{p}/c.md"])) == [f"{p}/c.md"]
+    assert written_matches(one_word("*.md"), ShellState(cwd=None, written=[f"{p}/c.md"])) is None
+    assert written_matches(one_word("$NOPE*"), state) is None
+    assert written_matches(one_word("/*"), ShellState(cwd=p, written=["/x", "/y/z"])) == ["/x"]
+    (tmp_path / "link").symlink_to(plain)
+    assert written_matches(one_word(f"{tmp_path}/link/*"), ShellState(cwd=p, written=[f"{p}/-t"])) == [f"{p}/-t"]
+
+
+def test_a_variable_after_a_step_that_assigned_names_only_known_at_run_time() -> None:
+    state = ShellState(cwd="/w", variables={"A": "1"}, names_unknown=True)
+    step = step_of("B=2 cmd", state)
+    assert step.env("C") == (True, None) and step.named_env("C") == (False, None)
+    assert step.env("A") == (True, "1") and step.named_env("A") == (True, "1")
+    assert step.named_env("B") == (True, "2") and step.names("B") and step.names("A") and not step.names("C")
+    known = step_of("B=2 cmd", ShellState(cwd="/w", variables={"A": "1"}))
+    assert known.env("C") == (False, None) and known.named_env("C") == (False, None)
+    assert known.named_env("A") == (True, "1")
+    # ~ after such a step: HOME may have been assigned; one the command set is still known
+    assert expand_tilde("/x", ShellState(cwd="/w", names_unknown=True), "/home/u") is None
+    assert expand_tilde("/x", ShellState(cwd="/w", names_unknown=True, variables={"HOME": "/h"}), "/home/u") == "/h/x"
+    assert expand_tilde("/x", ShellState(cwd="/w"), "/home/u") == "/home/u/x"
+
+
+def test_variables_bash_sets_itself_are_never_the_runtimes() -> None:
+    from worktree_guard.shell.steps import SET_BY_BASH, Script, inherited
+
+    state = ShellState(cwd="/w")
+    for name in sorted(SET_BY_BASH):
+        assert not inherited(one_word(f'"${{{name}}}"'), state), name
+    assert len(SET_BY_BASH) == 13 and {"REPLY", "MAPFILE", "OPTARG", "BASH_REMATCH", "_"} <= SET_BY_BASH
+    assert inherited(one_word('"$EDITOR"'), state) and not inherited(one_word('"$EDITOR"'), ShellState(cwd="/w", names_unknown=True))
+    assert Script(source="x", offset=0, cwd="/w").options == frozenset()
+    assert step_of("git status").git_call is None
 
 
 # -- shell/words.py: a word's static value, glob patterns, heredoc delimiters, braces, assignments ---------
@@ -1628,3 +1952,4 @@ def test_the_stack_holds_pwd_and_not_a_guess_of_it() -> None:
     assert (state.cwd, state.dirstack) == (None, [])
     state = after_builtins("pushd /tmp; popd", ShellState(cwd="/w", variables={"PWD": "/l"}))
     assert (state.cwd, state.variables["PWD"]) == ("/l", "/l")
+

@@ -195,3 +195,55 @@ def test_a_powershell_parameters_colon_value() -> None:
              "x-Path:/x": [], ":": [], "-:y": ["y"], "/Path:/x": []}
     for value, expected in table.items():
         assert colon_value(value) == expected, value
+
+
+# -- phase 20: the TLS key log, a reader's options given as a prefix or built by the command, ln's abbreviations ----
+
+KEY_LOG = "`curl` appending TLS session keys to $SSLKEYLOGFILE"
+CURL_URL = ("https://x", "{W}", "operand", False, None, False, "`curl` (an operand it does not read)", "https://x")
+
+
+def test_a_program_run_with_a_tls_key_log_appends_to_it() -> None:
+    """`_key_logs` (new since phase 14, stop 32): `SSLKEYLOGFILE=<main>/k curl https://…` wrote <main>/k."""
+    assert writes("SSLKEYLOGFILE=k curl https://x", "/w") == [("k", "{W}", "write", False, None, False, KEY_LOG, "k"), CURL_URL]
+    assert writes("SSLKEYLOGFILE=a SSLKEYLOGFILE=b curl https://x", "/w") == [("b", "{W}", "write", False, None, False, KEY_LOG, "b"), CURL_URL]
+    assert writes("SSLKEYLOGFILE=$X curl https://x", "/w") == [(None, "{W}", "write", False, None, False, KEY_LOG, "$X"), CURL_URL]
+    # set earlier in the command: its value, the variable's value as written
+    state = ShellState(cwd="/w", variables={"SSLKEYLOGFILE": "/k"})
+    assert writes("curl https://x", "/w", state) == [("/k", "{W}", "write", False, None, False, KEY_LOG, "/k"), CURL_URL]
+    # set to nothing, a builtin (no connection), or only maybe set by a step assigning names known at run time
+    assert writes("SSLKEYLOGFILE= curl https://x", "/w") == [CURL_URL]
+    assert writes("SSLKEYLOGFILE=k echo x", "/w") == []
+    assert writes("curl https://x", "/w", ShellState(cwd="/w", names_unknown=True)) == [CURL_URL]
+
+
+def test_a_readers_write_option_as_a_prefix_or_a_word_the_command_built() -> None:
+    """`_reads_only` (stop 30/31): gawk's `--incl=inplace` is --include; `yq "$U"` with U built by the command may be -i."""
+    inplace = [("inplace", "{W}", "operand", False, None, False, "`gawk`", "--incl=inplace"),
+               ("1", "{W}", "operand", False, None, False, "`gawk`", "1"),
+               ("f", "{W}", "operand", False, None, False, "`gawk`", "f"),
+               ("f", "{W}", "write", False, None, False, "`gawk` (gawk's inplace library rewrites it)", "f")]
+    assert writes("gawk --incl=inplace 1 f", "/w") == inplace
+    assert writes("gawk 1 f", "/w") == []
+    built = ShellState(cwd="/w", variables={"U": None})
+    assert writes('yq "$U" .a=1 f', "/w", built) == [(".a=1", "{W}", "operand", False, None, False, "`yq`", ".a=1"),
+                                                      ("1", "{W}", "operand", False, None, False, "`yq`", ".a=1"),
+                                                      ("f", "{W}", "operand", False, None, False, "`yq`", "f")]
+    assert writes('yq "$U" .a=1 f', "/w") == []  # the runtime's value: not one the command made an option
+    assert writes("yq .a=1 f", "/w") == []
+
+
+def test_ln_reads_its_options_abbreviated() -> None:
+    """`_symbolic` and `_link_directory` read GNU ln's unique prefixes (`--sym`, `--rel`)."""
+    assert writes("ln --sym a x/l", "/w") == [("x/l", "{W}", "write", False, None, False, "`ln` (operand)", "x/l"),
+                                              ("a", "{W}/x", "link", False, None, False, "`ln` (a link to it)", "a")]
+    assert writes("ln --symb --rel a x/l", "/w") == [("x/l", "{W}", "write", False, None, False, "`ln` (operand)", "x/l"),
+                                                     ("a", "{W}", "link", False, None, False, "`ln` (a link to it)", "a")]
+
+
+def test_an_attached_value_after_a_cluster_of_flags() -> None:
+    """`path_candidates` (review 31b: `ssh -qE/<main>/log`): also from the first `/`, `~` or `.` after a letter."""
+    table = {"-qE/m/log": ["E/m/log", "/m/log"], "-ab./c": ["b./c", "./c"], "-ab~/x": ["b~/x", "~/x"], "-a1/x": ["1/x"],
+             "-aB/x/y/z": ["B/x/y/z", "/x/y/z"], "-ab/c.d": ["b/c.d", "/c.d"], "-o/x": ["/x"], "-abc": []}
+    for value, expected in table.items():
+        assert path_candidates(value) == expected, value
