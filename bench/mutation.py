@@ -282,7 +282,10 @@ def generate(workdir: Path, jobs: int) -> None:
 
 
 def screen(workdir: Path, files: list[str], tests: list[str], pytest_args: list[str], seconds: float, names: Path | None) -> float:
-    """bench/mutation_screen.py in one pytest process in `mutants/`: each mutant of `files` not killed yet, against `tests`."""
+    """bench/mutation_screen.py in one pytest process in `mutants/`: each mutant of `files` not killed yet, against `tests`
+    (the checkout's tests as they are now: copied into the workdir, then into `mutants/`)."""
+    # only tests/: the workdir's sources carry the lifted @hookimpl decorators that the mutants' diffs are read against
+    shutil.copytree(REPO / "tests", workdir / "tests", dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
     refresh_tests(workdir)
     env = dict(os.environ)
     env.setdefault("WG_SHARED_DIR", str(REPO.parent / "shared"))

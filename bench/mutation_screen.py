@@ -155,7 +155,24 @@ def pytest_runtestloop(session: pytest.Session) -> bool:
         if _run_item(item, next_of(i)):
             raise pytest.UsageError(f"mutation_screen: {item.nodeid} fails without any mutant; screening needs a green selection")
     clean = time.monotonic() - started
+    # an alarm near the clean run's time ends a mutant that only runs slowly (phase 20: 20 s on a selection that took 20 s)
+    seconds = max(seconds, 5 * clean)
     say(f"mutation_screen: {len(items)} tests pass without a mutant in {clean:.1f} s; {len(mutants)} mutants to screen, alarm {seconds:g} s each")
+
+    def still_green(after: str) -> None:
+        """After an alarm, which may have gone off inside a fixture: everything torn down, and the selection must pass
+        again with no mutant, else every later mutant would be "killed" by the broken setup (phase 20, h-m35b)."""
+        session._setupstate.teardown_exact(None)  # type: ignore[arg-type]
+        # a fixture the alarm stopped in its setup cached nothing but kept its finalizers: pytest then refuses to set it
+        # up again (`assert not self._finalizers`), so each later test failed in setup
+        for test in items:
+            for definitions in test._fixtureinfo.name2fixturedefs.values():  # type: ignore[attr-defined]
+                for definition in definitions:
+                    if definition.cached_result is None:
+                        definition._finalizers.clear()
+        for i, item in enumerate(items):
+            if _run_item(item, next_of(i)):
+                raise pytest.UsageError(f"mutation_screen: after {after}'s alarm, {item.nodeid} fails with no mutant; the mutants after it were not screened (--screen-names for the rest)")
 
     summary: dict[str, dict[str, str]] = {}
     results: dict[str, dict[str, int]] = {file: {} for file in files}
@@ -180,8 +197,11 @@ def pytest_runtestloop(session: pytest.Session) -> bool:
                 _activate("")
             if _fired:  # the alarm went off inside a test, whose report then failed
                 killer = "timeout"
-            session._setupstate.teardown_exact(items[0])
             os.chdir(here)
+            if killer == "timeout":
+                still_green(name)
+            else:
+                session._setupstate.teardown_exact(items[0] if len(items) > 1 else None)  # type: ignore[arg-type]
             if killer is None and _fails_on_import(file, name):
                 killer = "import"
             results[file][name] = 0 if killer is None else 1

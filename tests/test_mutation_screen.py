@@ -96,6 +96,44 @@ def test_each_mutant_is_recorded_as_the_tests_judge_it(tmp_path):
     assert "survived: worktree_guard.calc.x_double__mutmut_2" in done.stdout
 
 
+FIXTURE_TESTS = '''
+import pytest
+from worktree_guard.calc import double
+
+@pytest.fixture
+def doubled():
+    return double(1)
+
+def test_fixture(doubled):
+    assert doubled == 2
+
+def test_double():
+    assert double(2) == 4
+'''
+
+
+def test_an_alarm_inside_a_fixture_leaves_the_later_mutants_judged_as_before(tmp_path):
+    """Mutant 3 loops in a fixture's setup: the alarm ends it there (killed), and mutant 5 after it, which no test
+    sees, must still survive, not be "killed" by a setup the alarm left broken (phase 20, h-m35b); the alarm is at
+    least five times the clean run."""
+    module = MODULE.replace('''    if name == "x_double__mutmut_3":''', '''    if name == "x_double__mutmut_5":
+        return 2 * x
+    if name == "x_double__mutmut_3":''')
+    mutants = make_mutants(tmp_path, module)
+    (mutants / "tests" / "test_calc.py").write_text(FIXTURE_TESTS)
+    meta = mutants / "worktree_guard" / "calc.py.meta"
+    codes = json.loads(meta.read_text())
+    codes["exit_code_by_key"]["worktree_guard.calc.x_double__mutmut_5"] = None
+    meta.write_text(json.dumps(codes))
+    done = screen(mutants)
+    assert done.returncode == 0, done.stdout + done.stderr
+    codes = json.loads(meta.read_text())["exit_code_by_key"]
+    assert codes["worktree_guard.calc.x_double__mutmut_3"] == 1
+    assert codes["worktree_guard.calc.x_double__mutmut_5"] == 0
+    assert codes["worktree_guard.calc.x_double__mutmut_2"] == 0
+    assert codes["worktree_guard.calc.x_double__mutmut_1"] == 1
+
+
 def test_only_the_named_mutants_are_screened(tmp_path):
     mutants = make_mutants(tmp_path)
     names = tmp_path / "names.txt"
