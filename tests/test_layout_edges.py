@@ -600,6 +600,24 @@ def test_an_unconfirmed_dot_git_link_is_w_when_nothing_confirmed_holds_it(repo: 
     assert (placed.worktree_root, placed.linked) == (str(forged), True)
 
 
+
+
+def test_an_unconfirmed_dot_git_link_inside_w_leaves_w_the_worktree(repo: Repo) -> None:
+    """The same hand-written `.git` file, now inside W and linking to the sibling's admin dir (whose `gitdir` names
+    the sibling): git's records confirm W and not it, so W stays the worktree (phase 20: the four mutants of
+    `linked_back` in `_checkout_at` that confirm every link, or none, all placed the agent in `forged`)."""
+    admin = (repo.sibling / ".git").read_text().removeprefix("gitdir:").strip()
+    forged = repo.worktree / "forged"
+    forged.mkdir()
+    (forged / ".git").write_text(f"gitdir: {admin}\n")
+    placed = find_layout(str(forged))
+    assert (placed.worktree_root, placed.linked, placed.common_dir) == (str(repo.worktree), True, str(repo.main / ".git"))
+    assert placed.enclosing == [str(forged), str(repo.worktree)]
+    relative = repo.worktree / "rel"
+    relative.mkdir()
+    (relative / ".git").write_text(f"gitdir: {os.path.relpath(admin, relative)}\n")
+    assert find_layout(str(relative)).worktree_root == str(repo.worktree)
+    assert find_layout(str(repo.sibling)).worktree_root == str(repo.sibling)  # its own link, confirmed
 @pytest.mark.parametrize("value,bare", [("true", True), ("yes", True), ("On", True), ("1", True), ("false", False), ("0", False), ("off", False), ("", False)])
 def test_core_bare_takes_gits_boolean_words(tmp_path: Path, value: str, bare: bool) -> None:
     """git's booleans: true/yes/on/1, any case (`bare = On`); a `.git` marked bare has no main worktree."""
