@@ -45,7 +45,10 @@ def test_waves_root_is_beside_the_subagents_directory(monkeypatch) -> None:
 # --- safe_name, started_path, main_started_path -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["abc", "A-b_c.9", "x" * 100, "a.", "a-"])
+ALL_SAFE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"  # every character a plain id may use
+
+
+@pytest.mark.parametrize("text", ["abc", "A-b_c.9", "x" * 100, "a.", "a-", "X1", "XX", ALL_SAFE])
 def test_safe_name_keeps_a_plain_id(text: str) -> None:
     assert places.safe_name(text) == text
 
@@ -180,6 +183,25 @@ def test_started_layout_reads_one_mebibyte_and_no_more(tmp_path, monkeypatch) ->
     _write(path, _padded(GOOD, MIB + 1))
     with pytest.raises(ValueError, match="cannot be read"):
         places.started_layout("s", "a")
+    _write(path, _wide(GOOD))  # a mebibyte of bytes, not of characters
+    with pytest.raises(ValueError, match="cannot be read"):
+        places.started_layout("s", "a")
+
+
+def _wide(record: dict) -> bytes:
+    """`record` as UTF-8 JSON of 1.5 MiB whose padding is two-byte characters: under a million characters."""
+    return json.dumps({**record, "pad": "\u00e9" * (3 * MIB // 4)}, ensure_ascii=False).encode()
+
+
+def test_a_record_that_is_not_utf8_cannot_be_read(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    path = places.started_path("s", "a")
+    _write(path, b'{"worktree_root": "/w\xff"}')
+    with pytest.raises(ValueError, match=r"^its start record cannot be read \('utf-8' codec can't decode byte 0xff"):
+        places.started_layout("s", "a")
+    main = _write(str(tmp_path / "m" / places.MAIN_STARTED), b'{"worktree_root": "/w\xff"}')
+    with pytest.raises(ValueError, match=r"^its start record cannot be read \('utf-8' codec can't decode byte 0xff"):
+        places.read_main_started(main)
 
 
 # --- read_main_started --------------------------------------------------------------------------------------
@@ -248,6 +270,9 @@ def test_read_main_started_reads_one_mebibyte_and_no_more(tmp_path) -> None:
     path = _write(str(tmp_path / "s" / places.MAIN_STARTED), _padded(GOOD, MIB))
     assert places.read_main_started(path) == MAIN
     _write(path, _padded(GOOD, MIB + 1))
+    with pytest.raises(ValueError, match="cannot be read"):
+        places.read_main_started(path)
+    _write(path, _wide(GOOD))
     with pytest.raises(ValueError, match="cannot be read"):
         places.read_main_started(path)
 
