@@ -43,6 +43,29 @@ def test_the_owner_of_each_kind_of_git_dir(repo: Repo, tmp_path: Path) -> None:
     assert owner_of_git_dir(str(tmp_path / "junk")) is None
 
 
+
+def test_the_owner_of_a_bare_repository_whose_head_or_worktrees_cannot_be_read_is_unknown(repo: Repo, tmp_path: Path) -> None:
+    """Whose branch a bare repository's HEAD moves is read strictly: a HEAD that cannot be read, or a worktree entry
+    of its list that cannot be, is LayoutUnknown, not "no worktree has it" (phase 20: `_checkout_of_head_branch`'s
+    two strict reads, each lenient in six mutants, answered None)."""
+    from worktree_guard.layout import LayoutUnknown, git_checkouts_at
+
+    bare, wt = bare_clone(repo, tmp_path)
+    head = (bare / "HEAD").read_text()
+    (bare / "HEAD").write_text("ref: refs/heads/" + "x" * 9000 + "\n")
+    with pytest.raises(LayoutUnknown, match=r"HEAD has a first line longer than 8192 characters"):
+        owner_of_git_dir(str(bare))
+    with pytest.raises(LayoutUnknown, match=r"HEAD has a first line longer than 8192 characters"):
+        git_checkouts_at(str(bare))
+    (bare / "HEAD").write_text(head)
+    assert owner_of_git_dir(str(bare)) == str(wt)
+    entry = bare / "worktrees" / "zz-unreadable"
+    (entry / "gitdir").mkdir(parents=True)
+    with pytest.raises(LayoutUnknown, match=r"zz-unreadable/gitdir cannot be read \(Is a directory\)"):
+        owner_of_git_dir(str(bare))
+    with pytest.raises(LayoutUnknown, match=r"zz-unreadable/gitdir cannot be read \(Is a directory\)"):
+        git_checkouts_at(str(bare))
+
 def test_the_owner_of_a_git_dir_whose_core_worktree_is_elsewhere(tmp_path: Path) -> None:
     base = Path(os.path.realpath(tmp_path))
     (base / "repo").mkdir()
