@@ -871,3 +871,32 @@ def test_git_run_inside_a_git_dir_acts_on_that_git_dir(repo: Repo, tmp_path: Pat
     tree.mkdir()
     git("config", "core.worktree", str(tree), cwd=bare)
     assert git_checkouts_at(str(bare)) == [str(tree), str(wt)]
+
+
+def test_the_lenient_readers_of_a_dot_git_and_a_head_answer_none_for_what_they_cannot_read(tmp_path: Path) -> None:
+    """`git_dir_of` and `checked_out_branch` read leniently (the git rule asks them for a branch name): a `.git` that
+    is a FIFO or has a first line too long, a HEAD that is a directory, is no git dir and no branch, not an error
+    (phase 20: `_read_first_line`'s default made strict)."""
+    from worktree_guard.layout import checked_out_branch, git_dir_of
+
+    base = Path(os.path.realpath(tmp_path))
+    fifo = base / "fifo"
+    fifo.mkdir()
+    os.mkfifo(fifo / ".git")
+    assert git_dir_of(str(fifo / ".git")) is None
+    long = base / "long"
+    long.mkdir()
+    (long / ".git").write_text("gitdir: /" + "x" * 9000 + "\n")
+    assert git_dir_of(str(long / ".git")) is None
+    assert checked_out_branch(str(long)) is None
+    odd = base / "odd"
+    (odd / ".git" / "HEAD").mkdir(parents=True)
+    assert git_dir_of(str(odd / ".git")) == str(odd / ".git")
+    assert checked_out_branch(str(odd)) is None
+
+
+def test_a_linked_layout_keeps_the_main_worktree_it_read(repo: Repo) -> None:
+    """`_linked_layout` reads the repository's config for the main worktree once and keeps it in the layout, so that
+    the call's project root does not read it again (phase 20: `main_worktree=None` passed every decision test)."""
+    placed = find_layout(str(repo.worktree))
+    assert placed.main_worktree == str(repo.main)
