@@ -393,6 +393,10 @@ def test_a_bare_repository_that_cannot_be_read_cannot_be_placed(repo: Repo, tmp_
     (bare / "config").mkdir()
     with pytest.raises(LayoutUnknown):
         find_layout(str(bare))
+    from worktree_guard.layout import git_checkouts_at
+
+    with pytest.raises(LayoutUnknown, match=r"b\.git/config cannot be read \(Is a directory\)"):
+        git_checkouts_at(str(bare))  # git run in it: its config says whether it has a work tree (phase 20)
 
 
 def test_a_linked_worktree_whose_repository_records_cannot_be_read_cannot_be_placed(repo: Repo) -> None:
@@ -900,3 +904,15 @@ def test_a_linked_layout_keeps_the_main_worktree_it_read(repo: Repo) -> None:
     the call's project root does not read it again (phase 20: `main_worktree=None` passed every decision test)."""
     placed = find_layout(str(repo.worktree))
     assert placed.main_worktree == str(repo.main)
+
+
+def test_git_run_inside_a_worktree_s_admin_dir_reads_no_config_of_that_dir(repo: Repo) -> None:
+    """Inside `<common>/worktrees/<n>` git reads the common dir's config, never a `config` beside that dir's HEAD
+    (`git rev-parse --show-toplevel` there: "must be run in a work tree", whatever core.worktree that file names):
+    the checkout it acts on is the worktree that owns the dir, nothing the file names (phase 20: the mutants of
+    git_checkouts_at's `own` test, which read such a dir as a repository of its own, took the file's work tree)."""
+    from worktree_guard.layout import git_checkouts_at
+
+    entry = repo.main / ".git" / "worktrees" / repo.sibling.name
+    (entry / "config").write_text(f"[core]\n\tworktree = {repo.outside}\n")
+    assert git_checkouts_at(str(entry)) == [str(repo.sibling)]
