@@ -916,3 +916,50 @@ def test_git_run_inside_a_worktree_s_admin_dir_reads_no_config_of_that_dir(repo:
     entry = repo.main / ".git" / "worktrees" / repo.sibling.name
     (entry / "config").write_text(f"[core]\n\tworktree = {repo.outside}\n")
     assert git_checkouts_at(str(entry)) == [str(repo.sibling)]
+
+
+def test_git_dir_link_of_each_kind_of_dot_git(repo: Repo, tmp_path: Path) -> None:
+    """What a `.git` entry links to, asked directly (the git rule asks it for `git init` through a link; phase 20:
+    its symlink, FIFO, junk and unreadable cases were reached only through git calls that did not tell them apart)."""
+    from worktree_guard.layout import LayoutUnknown, git_dir_link
+
+    base = Path(os.path.realpath(tmp_path))
+    target = base / "target"
+    target.mkdir()
+    (target / "linkfile").write_text(f"gitdir: {repo.main / '.git'}\n")
+    os.mkfifo(target / "fifo")
+    cases = {}
+    for name, make in {
+        "dir": lambda d: (d / ".git").mkdir(),
+        "file-junk": lambda d: (d / ".git").write_text("junk\n"),
+        "file-empty": lambda d: (d / ".git").write_text(""),
+        "file-link": lambda d: (d / ".git").write_text(f"gitdir: {repo.main / '.git'}\n"),
+        "sym-to-dir": lambda d: (d / ".git").symlink_to(target),
+        "sym-to-linkfile": lambda d: (d / ".git").symlink_to(target / "linkfile"),
+        "sym-to-fifo": lambda d: (d / ".git").symlink_to(target / "fifo"),
+        "sym-dangling": lambda d: (d / ".git").symlink_to(target / "nothing"),
+        "fifo": lambda d: os.mkfifo(d / ".git"),
+        "missing": lambda d: None,
+    }.items():
+        d = base / name
+        d.mkdir()
+        make(d)
+        cases[name] = git_dir_link(str(d / ".git"))
+    assert cases == {
+        "dir": None,
+        "file-junk": None,
+        "file-empty": None,
+        "file-link": str(repo.main / ".git"),
+        "sym-to-dir": str(target),
+        "sym-to-linkfile": str(repo.main / ".git"),  # a symlink to a `gitdir:` file: where that file links
+        "sym-to-fifo": str(target / "fifo"),
+        "sym-dangling": str(target / "nothing"),
+        "fifo": None,
+        "missing": None,
+    }
+    assert git_dir_link(str(repo.worktree / ".git")) is None  # W's own link, confirmed by git's records
+    long = base / "long"
+    long.mkdir()
+    (long / ".git").write_text("gitdir: /" + "x" * 9000 + "\n")
+    with pytest.raises(LayoutUnknown, match=r"long/\.git has a first line longer than 8192 characters"):
+        git_dir_link(str(long / ".git"))
