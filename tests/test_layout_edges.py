@@ -927,6 +927,7 @@ def test_git_dir_link_of_each_kind_of_dot_git(repo: Repo, tmp_path: Path) -> Non
     target = base / "target"
     target.mkdir()
     (target / "linkfile").write_text(f"gitdir: {repo.main / '.git'}\n")
+    (target / "junkfile").write_text("junk\n")
     os.mkfifo(target / "fifo")
     cases = {}
     for name, make in {
@@ -937,6 +938,7 @@ def test_git_dir_link_of_each_kind_of_dot_git(repo: Repo, tmp_path: Path) -> Non
         "sym-to-dir": lambda d: (d / ".git").symlink_to(target),
         "sym-to-linkfile": lambda d: (d / ".git").symlink_to(target / "linkfile"),
         "sym-to-fifo": lambda d: (d / ".git").symlink_to(target / "fifo"),
+        "sym-to-junk": lambda d: (d / ".git").symlink_to(target / "junkfile"),
         "sym-dangling": lambda d: (d / ".git").symlink_to(target / "nothing"),
         "fifo": lambda d: os.mkfifo(d / ".git"),
         "missing": lambda d: None,
@@ -953,6 +955,7 @@ def test_git_dir_link_of_each_kind_of_dot_git(repo: Repo, tmp_path: Path) -> Non
         "sym-to-dir": str(target),
         "sym-to-linkfile": str(repo.main / ".git"),  # a symlink to a `gitdir:` file: where that file links
         "sym-to-fifo": str(target / "fifo"),
+        "sym-to-junk": str(target / "junkfile"),  # no `gitdir:` link: git makes its git dir where it leads
         "sym-dangling": str(target / "nothing"),
         "fifo": None,
         "missing": None,
