@@ -43,6 +43,29 @@ def test_the_owner_of_each_kind_of_git_dir(repo: Repo, tmp_path: Path) -> None:
     assert owner_of_git_dir(str(tmp_path / "junk")) is None
 
 
+
+def test_the_owner_of_a_bare_repository_whose_head_or_worktrees_cannot_be_read_is_unknown(repo: Repo, tmp_path: Path) -> None:
+    """Whose branch a bare repository's HEAD moves is read strictly: a HEAD that cannot be read, or a worktree entry
+    of its list that cannot be, is LayoutUnknown, not "no worktree has it" (phase 20: `_checkout_of_head_branch`'s
+    two strict reads, each lenient in six mutants, answered None)."""
+    from worktree_guard.layout import LayoutUnknown, git_checkouts_at
+
+    bare, wt = bare_clone(repo, tmp_path)
+    head = (bare / "HEAD").read_text()
+    (bare / "HEAD").write_text("ref: refs/heads/" + "x" * 9000 + "\n")
+    with pytest.raises(LayoutUnknown, match=r"HEAD has a first line longer than 8192 characters"):
+        owner_of_git_dir(str(bare))
+    with pytest.raises(LayoutUnknown, match=r"HEAD has a first line longer than 8192 characters"):
+        git_checkouts_at(str(bare))
+    (bare / "HEAD").write_text(head)
+    assert owner_of_git_dir(str(bare)) == str(wt)
+    entry = bare / "worktrees" / "zz-unreadable"
+    (entry / "gitdir").mkdir(parents=True)
+    with pytest.raises(LayoutUnknown, match=r"zz-unreadable/gitdir cannot be read \(Is a directory\)"):
+        owner_of_git_dir(str(bare))
+    with pytest.raises(LayoutUnknown, match=r"zz-unreadable/gitdir cannot be read \(Is a directory\)"):
+        git_checkouts_at(str(bare))
+
 def test_the_owner_of_a_git_dir_whose_core_worktree_is_elsewhere(tmp_path: Path) -> None:
     base = Path(os.path.realpath(tmp_path))
     (base / "repo").mkdir()
@@ -370,6 +393,10 @@ def test_a_bare_repository_that_cannot_be_read_cannot_be_placed(repo: Repo, tmp_
     (bare / "config").mkdir()
     with pytest.raises(LayoutUnknown):
         find_layout(str(bare))
+    from worktree_guard.layout import git_checkouts_at
+
+    with pytest.raises(LayoutUnknown, match=r"b\.git/config cannot be read \(Is a directory\)"):
+        git_checkouts_at(str(bare))  # git run in it: its config says whether it has a work tree (phase 20)
 
 
 def test_a_linked_worktree_whose_repository_records_cannot_be_read_cannot_be_placed(repo: Repo) -> None:
@@ -600,6 +627,24 @@ def test_an_unconfirmed_dot_git_link_is_w_when_nothing_confirmed_holds_it(repo: 
     assert (placed.worktree_root, placed.linked) == (str(forged), True)
 
 
+
+
+def test_an_unconfirmed_dot_git_link_inside_w_leaves_w_the_worktree(repo: Repo) -> None:
+    """The same hand-written `.git` file, now inside W and linking to the sibling's admin dir (whose `gitdir` names
+    the sibling): git's records confirm W and not it, so W stays the worktree (phase 20: the four mutants of
+    `linked_back` in `_checkout_at` that confirm every link, or none, all placed the agent in `forged`)."""
+    admin = (repo.sibling / ".git").read_text().removeprefix("gitdir:").strip()
+    forged = repo.worktree / "forged"
+    forged.mkdir()
+    (forged / ".git").write_text(f"gitdir: {admin}\n")
+    placed = find_layout(str(forged))
+    assert (placed.worktree_root, placed.linked, placed.common_dir) == (str(repo.worktree), True, str(repo.main / ".git"))
+    assert placed.enclosing == [str(forged), str(repo.worktree)]
+    relative = repo.worktree / "rel"
+    relative.mkdir()
+    (relative / ".git").write_text(f"gitdir: {os.path.relpath(admin, relative)}\n")
+    assert find_layout(str(relative)).worktree_root == str(repo.worktree)
+    assert find_layout(str(repo.sibling)).worktree_root == str(repo.sibling)  # its own link, confirmed
 @pytest.mark.parametrize("value,bare", [("true", True), ("yes", True), ("On", True), ("1", True), ("false", False), ("0", False), ("off", False), ("", False)])
 def test_core_bare_takes_gits_boolean_words(tmp_path: Path, value: str, bare: bool) -> None:
     """git's booleans: true/yes/on/1, any case (`bare = On`); a `.git` marked bare has no main worktree."""
@@ -830,3 +875,94 @@ def test_git_run_inside_a_git_dir_acts_on_that_git_dir(repo: Repo, tmp_path: Pat
     tree.mkdir()
     git("config", "core.worktree", str(tree), cwd=bare)
     assert git_checkouts_at(str(bare)) == [str(tree), str(wt)]
+
+
+def test_the_lenient_readers_of_a_dot_git_and_a_head_answer_none_for_what_they_cannot_read(tmp_path: Path) -> None:
+    """`git_dir_of` and `checked_out_branch` read leniently (the git rule asks them for a branch name): a `.git` that
+    is a FIFO or has a first line too long, a HEAD that is a directory, is no git dir and no branch, not an error
+    (phase 20: `_read_first_line`'s default made strict)."""
+    from worktree_guard.layout import checked_out_branch, git_dir_of
+
+    base = Path(os.path.realpath(tmp_path))
+    fifo = base / "fifo"
+    fifo.mkdir()
+    os.mkfifo(fifo / ".git")
+    assert git_dir_of(str(fifo / ".git")) is None
+    long = base / "long"
+    long.mkdir()
+    (long / ".git").write_text("gitdir: /" + "x" * 9000 + "\n")
+    assert git_dir_of(str(long / ".git")) is None
+    assert checked_out_branch(str(long)) is None
+    odd = base / "odd"
+    (odd / ".git" / "HEAD").mkdir(parents=True)
+    assert git_dir_of(str(odd / ".git")) == str(odd / ".git")
+    assert checked_out_branch(str(odd)) is None
+
+
+def test_a_linked_layout_keeps_the_main_worktree_it_read(repo: Repo) -> None:
+    """`_linked_layout` reads the repository's config for the main worktree once and keeps it in the layout, so that
+    the call's project root does not read it again (phase 20: `main_worktree=None` passed every decision test)."""
+    placed = find_layout(str(repo.worktree))
+    assert placed.main_worktree == str(repo.main)
+
+
+def test_git_run_inside_a_worktree_s_admin_dir_reads_no_config_of_that_dir(repo: Repo) -> None:
+    """Inside `<common>/worktrees/<n>` git reads the common dir's config, never a `config` beside that dir's HEAD
+    (`git rev-parse --show-toplevel` there: "must be run in a work tree", whatever core.worktree that file names):
+    the checkout it acts on is the worktree that owns the dir, nothing the file names (phase 20: the mutants of
+    git_checkouts_at's `own` test, which read such a dir as a repository of its own, took the file's work tree)."""
+    from worktree_guard.layout import git_checkouts_at
+
+    entry = repo.main / ".git" / "worktrees" / repo.sibling.name
+    (entry / "config").write_text(f"[core]\n\tworktree = {repo.outside}\n")
+    assert git_checkouts_at(str(entry)) == [str(repo.sibling)]
+
+
+def test_git_dir_link_of_each_kind_of_dot_git(repo: Repo, tmp_path: Path) -> None:
+    """What a `.git` entry links to, asked directly (the git rule asks it for `git init` through a link; phase 20:
+    its symlink, FIFO, junk and unreadable cases were reached only through git calls that did not tell them apart)."""
+    from worktree_guard.layout import LayoutUnknown, git_dir_link
+
+    base = Path(os.path.realpath(tmp_path))
+    target = base / "target"
+    target.mkdir()
+    (target / "linkfile").write_text(f"gitdir: {repo.main / '.git'}\n")
+    (target / "junkfile").write_text("junk\n")
+    os.mkfifo(target / "fifo")
+    cases = {}
+    for name, make in {
+        "dir": lambda d: (d / ".git").mkdir(),
+        "file-junk": lambda d: (d / ".git").write_text("junk\n"),
+        "file-empty": lambda d: (d / ".git").write_text(""),
+        "file-link": lambda d: (d / ".git").write_text(f"gitdir: {repo.main / '.git'}\n"),
+        "sym-to-dir": lambda d: (d / ".git").symlink_to(target),
+        "sym-to-linkfile": lambda d: (d / ".git").symlink_to(target / "linkfile"),
+        "sym-to-fifo": lambda d: (d / ".git").symlink_to(target / "fifo"),
+        "sym-to-junk": lambda d: (d / ".git").symlink_to(target / "junkfile"),
+        "sym-dangling": lambda d: (d / ".git").symlink_to(target / "nothing"),
+        "fifo": lambda d: os.mkfifo(d / ".git"),
+        "missing": lambda d: None,
+    }.items():
+        d = base / name
+        d.mkdir()
+        make(d)
+        cases[name] = git_dir_link(str(d / ".git"))
+    assert cases == {
+        "dir": None,
+        "file-junk": None,
+        "file-empty": None,
+        "file-link": str(repo.main / ".git"),
+        "sym-to-dir": str(target),
+        "sym-to-linkfile": str(repo.main / ".git"),  # a symlink to a `gitdir:` file: where that file links
+        "sym-to-fifo": str(target / "fifo"),
+        "sym-to-junk": str(target / "junkfile"),  # no `gitdir:` link: git makes its git dir where it leads
+        "sym-dangling": str(target / "nothing"),
+        "fifo": None,
+        "missing": None,
+    }
+    assert git_dir_link(str(repo.worktree / ".git")) is None  # W's own link, confirmed by git's records
+    long = base / "long"
+    long.mkdir()
+    (long / ".git").write_text("gitdir: /" + "x" * 9000 + "\n")
+    with pytest.raises(LayoutUnknown, match=r"long/\.git has a first line longer than 8192 characters"):
+        git_dir_link(str(long / ".git"))
