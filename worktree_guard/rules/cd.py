@@ -10,6 +10,7 @@ from ..model import Violation
 
 if TYPE_CHECKING:
     from ..engine import Context
+    from ..policy import Judgement
     from ..model import ToolCall
     from ..shell.steps import ShellCommand
 
@@ -22,12 +23,9 @@ def worktree_guard_check_call(call: ToolCall, ctx: Context) -> list[Violation] |
     if call.kind != "shell" or call.shell_cwd is None:
         return None
     judgement = ctx.policy.judge(call.shell_cwd, ctx.cwd)
-    if judgement.place in ("inside", "protected", "allowed"):
+    where = _out_of_place(judgement, ctx)
+    if where is None:
         return None
-    if judgement.place == "shared":
-        where = f"in the shared checkout {judgement.shared_root}, not in this agent's worktree {ctx.worktree_root}"
-    else:
-        where = f"outside this agent's worktree {ctx.worktree_root} and the allow-list"
     return [Violation(
         code="WG201",
         rule=RULE,
@@ -39,6 +37,15 @@ def worktree_guard_check_call(call: ToolCall, ctx: Context) -> list[Violation] |
         shared_root=judgement.shared_root,
         suggestion=judgement.suggestion,
     )]
+
+
+def _out_of_place(judgement: Judgement, ctx: Context) -> str | None:
+    """Where a directory is, for a refusal, when an agent may not start anything there; None when it may."""
+    if judgement.place in ("inside", "protected", "allowed"):
+        return None
+    if judgement.place == "shared":
+        return f"in the shared checkout {judgement.shared_root}, not in this agent's worktree {ctx.worktree_root}"
+    return f"outside this agent's worktree {ctx.worktree_root} and the allow-list"
 
 
 def _started_elsewhere(command: ShellCommand, ctx: Context) -> list[Violation] | None:
@@ -56,12 +63,9 @@ def _started_elsewhere(command: ShellCommand, ctx: Context) -> list[Violation] |
         if item.cwd is None:
             return [Violation(code="WG202", message=f"`{name}` starts what it runs in a directory worktree-guard cannot work out; give it a literal directory inside {ctx.worktree_root}.", **common)]
         judgement = ctx.policy.judge(item.cwd, "/")
-        if judgement.place in ("inside", "protected", "allowed"):
+        where = _out_of_place(judgement, ctx)
+        if where is None:
             continue
-        if judgement.place == "shared":
-            where = f"in the shared checkout {judgement.shared_root}, outside this agent's worktree {ctx.worktree_root}"
-        else:
-            where = f"outside this agent's worktree {ctx.worktree_root} and the allow-list"
         return [Violation(
             code="WG201",
             message=f"`{name}` starts what it runs in {judgement.resolved}, {where}.",
