@@ -2829,6 +2829,26 @@ STOP_35_ROWS += [
 ]
 
 
+#: Review 35c (of 01a7bbd, 12b58b2): an inner -C clustered or abbreviated in env -S, a literal -C spelled with a
+#: backslash or $'…', cp's long options by prefix; and its regressions: a value option of a wrapper (nice -n"$NICE")
+#: passes again, and a copy of a link to a system file (cp -a of /etc/ssl's link) is no way out.
+STOP_35_ROWS += [
+    ("env -C src -S '-vC.. make'", {"WG202"}),
+    ("env -C src -S '--c=.. make'", {"WG202"}),
+    ('env \\-C"$OLDPWD" make', {"WG404"}),
+    ('env \\-\\-chdir="$OLDPWD" make', {"WG404"}),
+    ('env $\'-C\'"$OLDPWD" make', {"WG404"}),
+    ('env -u"$VAR" make', "pass"),
+    ('nice -n"$NICE" make', "pass"),
+    ('timeout -k"$K" 60 make', "pass"),
+    ('stdbuf -o"$MODE" make', "pass"),
+    ('cp --no-d to-main d3', {"WG401"}),
+    ('cp --arch to-main d3', {"WG401"}),
+    ('cp --recur to-main d3', {"WG401"}),
+    ('cp -a to-ssl d5', "pass"),
+]
+
+
 @pytest.mark.parametrize("command,expected", STOP_35_ROWS, ids=[plain_id(r[0], 60) for r in STOP_35_ROWS])
 def test_stop_35_rows(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)

@@ -845,6 +845,24 @@ ROWS: list[str] = [
     "cp -t src -P to-main",
     "cp -P src d3",
     "cp -d to-main",
+    # stop 35, review 35c: _spells (a literal option before the environment's value), env -S's inner -C in a cluster or
+    # by prefix, cp's long options by prefix, a copied link to a system file
+    "env -C src -S '-vC.. make'",
+    "env -C src -S '--c=.. make'",
+    'env \\-C"$OLDPWD" make',
+    'env \\-\\-chdir="$OLDPWD" make',
+    'env $\'-C\'"$OLDPWD" make',
+    'env -u"$VAR" make',
+    'nice -n"$NICE" make',
+    'timeout -k"$K" 60 make',
+    'stdbuf -o"$MODE" make',
+    'cp --no-d to-main d3',
+    'cp --arch to-main d3',
+    'cp --recur to-main d3',
+    'cp -a to-ssl d5',
+    "env -C src -S 'make -C sub'",
+    'cp --re to-main d3',
+    'cp -aL to-ssl d5',
 ]
 
 _PM = None

@@ -878,13 +878,21 @@ def _url_glob_pieces(urls: list[str | None]) -> set[str] | None:
 #: cp's options that copy a symlink as a symlink (GNU cp 9.1: -R/-r copy the links they meet as links, -P/-d/-a
 #: those given too), and those that copy what a link names instead.
 CP_COPIES_LINKS = frozenset({"-P", "--no-dereference", "-d", "-a", "--archive", "-R", "-r", "--recursive"})
+#: GNU cp 9.1's long options, for their unique prefixes.
+CP_LONGS = (
+    "--archive", "--attributes-only", "--backup", "--copy-contents", "--debug", "--dereference", "--force", "--interactive",
+    "--link", "--no-clobber", "--no-dereference", "--preserve", "--no-preserve", "--parents", "--recursive", "--reflink",
+    "--remove-destination", "--sparse", "--strip-trailing-slashes", "--suffix", "--symbolic-link", "--target-directory",
+    "--no-target-directory", "--update", "--verbose", "--one-file-system", "--context", "--help", "--version",
+)
 
 
 def _cp(command: Any, argv: ParsedArgv, targets: list[Target]) -> list[Target]:
     """A source that is a symlink, copied as one (`cp -P`, `-d`, `-a`, `-R`), makes a new link to the same place:
     a link to its target, as `ln -s` is (review 35b: `cp -P lnmain d3 && env -C d3 make` built in the main checkout
     through the copy). Links below a source directory copied with -R are not looked at (the leak check's)."""
-    given = set(argv.options)
+    # cp's long options by getopt_long's unique prefix (review 35c: `cp --no-d lnmain d3`, `--arch`, `--recur`)
+    given = {long_option(o, CP_LONGS) if o.startswith("--") else o for o in argv.options}
     follows = {"-L", "--dereference"} & given and not {"-P", "--no-dereference", "-d", "-a", "--archive"} & given
     if not CP_COPIES_LINKS & given or follows or command.cwd is None:
         return targets  # `cp -rL`: copies what the links name (with -P or -a beside it, which is last is not kept)
@@ -896,7 +904,7 @@ def _cp(command: Any, argv: ParsedArgv, targets: list[Target]) -> list[Target]:
             target = os.readlink(os.path.join(command.cwd, value))
             # the new link holds the same text: a relative one is read from where the copy lands, which may differ;
             # its target as seen from the source counts (the usual case: a link copied beside it)
-            found.append(Target(word, os.path.join(os.path.dirname(os.path.join(command.cwd, value)), target), "a copy of a link to it", kind="link"))
+            found.append(Target(word, os.path.join(os.path.dirname(os.path.join(command.cwd, value)), target), "a copy of a link to it", kind="copied-link"))
     return found
 
 
