@@ -110,7 +110,7 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("setpriv --reuid=1000 ls", "pass"),
         ("ssh-agent -s", "pass"),
         ("tmux new-session -d 'cd ../../.. && touch p'", {"WG201", "WG401"}),  # walked where tmux runs it
-        ("tmux new -d -c ../../.. 'touch p'", {"WG401", "WG406"}),  # and tmux, unknown, is given {MAIN}
+        ("tmux new -d -c ../../.. 'touch p'", {"WG201", "WG401", "WG406"}),  # and tmux, unknown, is given {MAIN}
         ('tmux new -d "touch $X"', {"WG404"}),
         ("tmux new-session -s vims -n vim0 -d 'vim foo'", "pass"),
         ("tmux send-keys -t x 'touch p' Enter", {"WG404"}),
@@ -118,8 +118,8 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("tmux new-session -ds cf", "pass"),  # starts the user's shell: no command given (an NL2Bash row)
         ("tmux new -d -s x -c src", "pass"),
         ("tmux -c 'touch {MAIN}/p'", {"WG404"}),
-        ("tmux new-window -t vims -d -n win0 'touch {MAIN}/p'", {"WG401"}),
-        ("tmux new-window -d 'touch p'", {"WG403"}),  # a new window starts in the session's directory: unknown
+        ("tmux new-window -t vims -d -n win0 'touch {MAIN}/p'", {"WG202", "WG401"}),
+        ("tmux new-window -d 'touch p'", {"WG202", "WG403"}),  # a new window starts in the session's directory: unknown
         ('tmux -2 new-session -s name "script.sh $1"', {"WG404"}),
         ("gdb -batch -ex 'shell cd ../../.. && touch p'", {"WG404"}),
         ("gdb -batch --eval-command='shell touch p' ./a.out", {"WG404"}),
@@ -168,7 +168,7 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("pdftotext {MAIN}/x.pdf", {"WG401"}),  # writes {MAIN}/x.txt
         ("pdftotext x.pdf {MAIN}/x.txt", {"WG401"}),
         ("pdftotext {MAIN}/x.pdf /tmp/x.txt", "pass"),
-        ("pnpm exec -C ../../.. touch p", {"WG401"}),
+        ("pnpm exec -C ../../.. touch p", {"WG201", "WG401"}),
         ("pnpm exec -C src touch p", "pass"),
     ],
     "D23 programs named by a path": [

@@ -2830,22 +2830,29 @@ STOP_35_ROWS += [
 
 
 #: Review 35c (of 01a7bbd, 12b58b2): an inner -C clustered or abbreviated in env -S, a literal -C spelled with a
-#: backslash or $'…', cp's long options by prefix; and its regressions: a value option of a wrapper (nice -n"$NICE")
-#: passes again, and a copy of a link to a system file (cp -a of /etc/ssl's link) is no way out.
+#: backslash or $'…', cp's long options by prefix. A wrapper's value option before the environment's value stays WG404
+#: (`nice -n"$NICE" make`; review 35d: reading it as a value left `timeout -k"$K" 5 sh -c CMD`'s CMD unwalked), and a
+#: copy of a link to a system file stays WG402 (a write through the new link in the same command reached it).
+STOP_35_ROWS += [
+    ('timeout -k"$K" 5 sh -c "cd {MAIN}; touch p"', {"WG404"}),
+    ('nice -n"$N" bash < s.sh', {"WG404"}),
+    ('strace -o"$CLAUDE_PROJECT_DIR/x" true', {"WG404"}),
+    ("env -C src -S '\"-C\" .. make'", {"WG202"}),
+]
 STOP_35_ROWS += [
     ("env -C src -S '-vC.. make'", {"WG202"}),
     ("env -C src -S '--c=.. make'", {"WG202"}),
     ('env \\-C"$OLDPWD" make', {"WG404"}),
     ('env \\-\\-chdir="$OLDPWD" make', {"WG404"}),
     ('env $\'-C\'"$OLDPWD" make', {"WG404"}),
-    ('env -u"$VAR" make', "pass"),
-    ('nice -n"$NICE" make', "pass"),
-    ('timeout -k"$K" 60 make', "pass"),
-    ('stdbuf -o"$MODE" make', "pass"),
+    ('env -u"$VAR" make', {"WG404"}),
+    ('nice -n"$NICE" make', {"WG404"}),
+    ('timeout -k"$K" 60 make', {"WG404"}),
+    ('stdbuf -o"$MODE" make', {"WG404"}),
     ('cp --no-d to-main d3', {"WG401"}),
     ('cp --arch to-main d3', {"WG401"}),
     ('cp --recur to-main d3', {"WG401"}),
-    ('cp -a to-ssl d5', "pass"),
+    ('cp -a to-ssl d5', {"WG402"}),
 ]
 
 
@@ -2866,7 +2873,9 @@ def test_stop_35_rows_for_real(world: Repo) -> None:
     cases = [
         (f"env -C {main} make", lambda: (main / "made").exists()),
         ("xargs -IQ -L1 touch < names", lambda: (main / "xargs-L").exists()),
-        ("find . -name '[^x]*' -exec chmod 604 {} \\;", lambda: (main / "mode").stat().st_mode & 0o777 == 0o604),
+        # only mode-link matches (W also links to /etc/ssl: a wider pattern chmod'ed it for real, and node then could
+        # not read its openssl.cnf as nobody in test_execute_observe)
+        ("find . -maxdepth 1 -name 'm[^x]de-link' -exec chmod 604 {} \\;", lambda: (main / "mode").stat().st_mode & 0o777 == 0o604),
     ]
     refused_and_happens(world, cases)
 

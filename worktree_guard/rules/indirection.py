@@ -568,8 +568,6 @@ ENV_LONG_OPTIONS = (
     "--list-signal-handling", "--null", "--split-string", "--unset", "--version",
 )
 ENV_VALUE_OPTIONS = frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"})
-#: env's options that choose where or what it runs: spelled before a value only known at run time, still WG404
-ENV_DIRECTORY_AND_CODE = frozenset({"-C", "--chdir", "-S", "--split-string"})
 
 
 def _env_spelled_out(values: list[str | None]) -> list[str | None]:
@@ -619,7 +617,7 @@ def _env(command: ShellCommand, values: list[str | None]) -> Unwrapped | None:
             text = _env_split_string(values)
             if not isinstance(text, str) or _env_split_unread(text):
                 return None
-            if moves and re.search(r"(^|\s)(-[^-\s]*C|--c)", text):  # `-vC..`, `--c=..` too (review 35c)
+            if moves and re.search(r"(^|\s)(-[^-\s]*C|--c)", text.replace('"', "").replace("'", "")):  # `-vC..`, `--c=..`, `"-C"` (35c, 35d)
                 cwd = None  # both name a directory: env takes the last from where it started (review 35b: `env -C d -S '-C ..'`)
             rest = " ".join(word.raw for word in words[start:])
             return Unwrapped(scripts=[Script(f"env {text} {rest}".strip(), command.span[0], cwd, "env -S", moves=moves)])
@@ -1097,9 +1095,9 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
                 return [Violation(code="WG404", message=f"`{key} {shell_given}` runs its code with {chosen or 'a program only known at run time'}, not a shell of the system's; leave {shell_given} out.", **base)]
         if wrapper.joined and not wrapper.argv_with & set(seen) and any(v is None for v in values[start + wrapper.leading:]):
             return [Violation(code="WG404", message=f"`{key}` runs a command line only known at run time through a shell.", **base)]
-        if (shown := _option_like_at(command, start, wrapper.chdir | wrapper.code)) is not None:
+        if (shown := _option_like_at(command, start)) is not None:
             return [Violation(code="WG404", message=f"`{key}` is given {shown}, only known at run time, which may be one of its own options (a directory to run in, a file to write, code); write its options out.", **base)]
-    if name == "env" and (shown := _option_like_at(command, _skip_options(values, 1, ENV_VALUE_OPTIONS)[0], ENV_DIRECTORY_AND_CODE)) is not None:
+    if name == "env" and (shown := _option_like_at(command, _skip_options(values, 1, ENV_VALUE_OPTIONS)[0])) is not None:
         return [Violation(code="WG404", message=f"`env` is given {shown}, only known at run time, which may be one of its options (`--chdir=…`, `-S …`); write its options out.", **base)]
     return None
 
@@ -1407,20 +1405,14 @@ def _runs_shell_variable(name: str, values: list[str | None]) -> bool:
     return after is None or after in ("-c", "--command")
 
 
-def _spells(raw: str, options: frozenset[str]) -> bool:
-    """Does a word's literal start (before its first expansion; quotes, `$'` and backslashes removed) name one of
-    `options`: a long one or a prefix of it, or a short one in its cluster (`-iC"$X"`), or a bare `-`?"""
+def _literal_dash(raw: str) -> bool:
+    """Does a word start with a `-` the command wrote itself (quotes, `$'` and backslashes removed, before its first
+    expansion): `-C"$X"`, `\\-C"$X"`, `$'-C'"$X"`?"""
     literal = re.split(r"[$`]", re.sub(r"\$'", "'", raw), maxsplit=1)[0]
-    literal = literal.replace("\\", "").replace('"', "").replace("'", "")
-    if not literal.startswith("-"):
-        return False
-    if literal.startswith("--"):
-        name = literal.split("=", 1)[0]
-        return any(option.startswith(name) for option in options if option.startswith("--"))
-    return len(literal) == 1 or any("-" + letter in options for letter in literal[1:])
+    return literal.replace("\\", "").replace('"', "").replace("'", "").startswith("-")
 
 
-def _option_like_at(command: ShellCommand, at: int, named: frozenset[str] = frozenset()) -> str | None:
+def _option_like_at(command: ShellCommand, at: int) -> str | None:
     """The word a wrapper reads where its options end, when the command built it and it may be an option, so that the
     wrapper may read it as one (stop 30: `U=$(cat f); env "$U" sed -i … README.md` with U=`--chdir=<main>` edited the
     main checkout's file; `strace "$U" true` with U=`-o<main>/x` wrote it)."""
@@ -1432,9 +1424,10 @@ def _option_like_at(command: ShellCommand, at: int, named: frozenset[str] = froz
     word = command.words[at]
     if command.value(word) is not None or not may_be_option(word.raw):
         return None
-    if chosen_elsewhere(word, command.state) and not _spells(word.raw, named):
-        # `su $USER -c make`: an operand, and `nice -n"$NICE"` a value; but `env -C"$OLDPWD" make` is env's -C whatever
-        # the environment holds (review 35b), `\-C"$OLDPWD"` too (35c)
+    if chosen_elsewhere(word, command.state) and not _literal_dash(word.raw):
+        # `su $USER -c make`: an operand; but a word the command begins with `-` is an option whatever the environment
+        # holds (review 35b: `env -C"$OLDPWD" make`; 35c: `\-C"$OLDPWD"`; 35d: reading `timeout -k"$K"` as a value
+        # left `5` as the command and the real one unwalked, so `nice -n"$NICE" make` stays WG404)
         return None
     return word.raw
 

@@ -102,10 +102,6 @@ def judge(ctx: Context, record: Written, state=None, *, rule: str = RULE) -> lis
         )]
     if not found and record.follows_links:
         found = _through_links(ctx, record, value, span or (0, 0), rule)
-    if record.kind == "copied-link":
-        # a copy of a link to a system file (`cp -a .venv/bin/python py`) is no way out of W; one into a shared
-        # checkout or to a place only known at run time is (review 35c: WG402 here was a false deny)
-        found = [v for v in found if v.code != "WG402"]
     return found
 
 

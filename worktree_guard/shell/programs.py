@@ -904,7 +904,7 @@ def _cp(command: Any, argv: ParsedArgv, targets: list[Target]) -> list[Target]:
             target = os.readlink(os.path.join(command.cwd, value))
             # the new link holds the same text: a relative one is read from where the copy lands, which may differ;
             # its target as seen from the source counts (the usual case: a link copied beside it)
-            found.append(Target(word, os.path.join(os.path.dirname(os.path.join(command.cwd, value)), target), "a copy of a link to it", kind="copied-link"))
+            found.append(Target(word, os.path.join(os.path.dirname(os.path.join(command.cwd, value)), target), "a copy of a link to it", kind="link"))
     return found
 
 

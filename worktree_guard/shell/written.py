@@ -7,8 +7,6 @@ that checks a worker's ownership can check the same records against its patterns
 
 Kinds:
 - "write": a redirection or a known writer writes the path (`> f`, `cp a f`, `sed -i … f`, `sed 'w f'`);
-- "copied-link": a copy of a symlink leads where it leads (`cp -P`): judged as "link", but a target outside W
-  and every shared checkout (a system file) passes;
 - "link": a link to the path is made (`ln f l`, `cp -l f l`, `ln -s f l`), so a later write through the link
   reaches it;
 - "operand": a program with no table entry was given the path. It may write it or not; the SPEC's shared
