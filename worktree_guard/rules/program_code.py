@@ -11,8 +11,8 @@ sqlite3's `.shell`, `LESSOPEN`) are rows of `shell.runners`' table: WG404.
 """
 
 from __future__ import annotations
-import os
 
+import os
 from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl

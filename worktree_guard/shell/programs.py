@@ -897,7 +897,7 @@ def _cp(command: Any, argv: ParsedArgv, targets: list[Target]) -> list[Target]:
     if not CP_COPIES_LINKS & given or follows or command.cwd is None:
         return targets  # `cp -rL`: copies what the links name (with -P or -a beside it, which is last is not kept)
     found = list(targets)
-    into = "-t" in argv.options or "--target-directory" in argv.options
+    into = bool({"-t", "--target-directory"} & given)
     sources = argv.operands if into else argv.operands[:-1]
     for word, value in sources:
         if value is not None and os.path.islink(os.path.join(command.cwd, value)):
