@@ -26,6 +26,7 @@ numbering shifted) is reported as stale and not applied.
 from __future__ import annotations
 
 import argparse
+import ast
 import fnmatch
 import json
 import os
@@ -273,6 +274,48 @@ print(f"mutants generated: {{stats.mutated}} files mutated, {{stats.ignored}} co
 """
 
 
+def changed_functions(source: str, diff: str) -> set[str]:
+    """The functions and methods (`name`, `Class.name`) of a module's `source` that hold a line `diff` (`git diff -U0`
+    of that module, its new side) adds or changes; a deleted line counts for the function it was deleted from."""
+    lines: set[int] = set()
+    for hunk in re.finditer(r"^@@ -\S+ \+(\d+)(?:,(\d+))? @@", diff, re.M):
+        start, count = int(hunk.group(1)), int(hunk.group(2) or 1)
+        lines.update(range(start, start + max(count, 1)))
+    found: set[str] = set()
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                first = min([child.lineno, *(d.lineno for d in child.decorator_list)])
+                if lines & set(range(first, child.end_lineno + 1)):
+                    found.add(prefix + child.name)
+            elif isinstance(child, ast.ClassDef):
+                visit(child, f"{prefix}{child.name}.")
+
+    visit(ast.parse(source), "")
+    return found
+
+
+def mutant_function(name: str) -> str:
+    """The function a mutmut 3 mutant name belongs to: `pkg.mod.x_f__mutmut_3` -> `f`, `pkg.mod.xǁCǁm__mutmut_1` -> `C.m`."""
+    mangled = name.rsplit(".", 1)[1].rsplit("__mutmut_", 1)[0]
+    if mangled.startswith("x\u01c1"):
+        return mangled[2:].replace("\u01c1", ".")
+    return mangled.removeprefix("x_")
+
+
+def changed_names(workdir: Path, files: list[str], commit: str, repo: Path = REPO) -> list[str]:
+    """The mutants of `files` in functions whose code changed between `commit` and the checkout (what a module's
+    score measured at `commit` has not seen): mutmut's names, from the workdir's `.meta` files."""
+    names: list[str] = []
+    for file in files:
+        diff = subprocess.run(["git", "diff", "-U0", commit, "--", file], cwd=repo, capture_output=True, text=True, check=True).stdout
+        functions = changed_functions((repo / file).read_text(), diff)
+        codes = json.loads((workdir / "mutants" / f"{file}.meta").read_text())["exit_code_by_key"]
+        names += sorted(n for n in codes if mutant_function(n) in functions)
+    return names
+
+
 def generate(workdir: Path, jobs: int) -> None:
     """mutmut's generation step alone (its `run` goes on to a coverage pass and tests every mutant): the mutated
     copy in `mutants/` and each file's `.meta` with every mutant untested, for `--screen`."""
@@ -452,6 +495,9 @@ def main(argv: list[str] | None = None) -> int:
                         "pytest process (bench/mutation_screen.py), record the results, and report (repeatable)")
     parser.add_argument("--screen-seconds", type=float, default=20.0, help="--screen's alarm for all the tests of one mutant")
     parser.add_argument("--screen-names", type=Path, default=None, help="--screen only the mutants named in this file")
+    parser.add_argument("--changed-since", default=None, metavar="COMMIT",
+                        help="--screen only the mutants of functions whose code changed since COMMIT (with --screen-names: "
+                        "those of its names); alone with --only: print their names")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every mutant that was not killed, with its change")
     args = parser.parse_args(argv)
     files = module_files(args.modules)
@@ -468,9 +514,21 @@ def main(argv: list[str] | None = None) -> int:
         pytest_args = args.pytest if args.pytest is not None else ["-m", "not corpus"]
         print(f"recheck: {recheck(workdir, only, args.recheck, pytest_args, args.skip, equivalents)} more killed", flush=True)
         return report(collect(workdir, only, equivalents), equivalents, time.monotonic() - started, args.verbose)
+    names_file = args.screen_names
+    if args.changed_since:
+        changed = changed_names(workdir, only, args.changed_since)
+        if not args.screen:
+            print("\n".join(changed))
+            return 0
+        if args.screen_names:
+            named = set(args.screen_names.read_text().split())
+            changed = [n for n in changed if n in named]
+        names_file = workdir / "changed.names"
+        names_file.write_text("".join(f"{n}\n" for n in changed))
+        print(f"--changed-since {args.changed_since}: {len(changed)} mutants in changed functions", flush=True)
     if args.screen:
         pytest_args = args.pytest if args.pytest is not None else ["-m", "not corpus"]
-        elapsed = screen(workdir, only, args.screen, pytest_args, args.screen_seconds, args.screen_names)
+        elapsed = screen(workdir, only, args.screen, pytest_args, args.screen_seconds, names_file)
         return report(collect(workdir, only, equivalents), equivalents, elapsed, args.verbose)
     if args.generate:
         copy_checkout(workdir, fresh=True)
