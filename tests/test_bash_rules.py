@@ -2898,6 +2898,62 @@ def test_stop_35b_rows_for_real(world: Repo) -> None:
     refused_and_happens(world, cases)
 
 
+#: Stop 36: a process's own /proc directory names the process that opens it (the shell, git, a program it runs),
+#: never the guard, which had resolved `/proc/self/cwd` as its own cwd. A write there is outside W (WG402), a git
+#: place there is unknown (WG303), a start directory there is no place in W (WG201).
+STOP_36_ROWS = [
+    ("echo x > /proc/self/cwd/x", {"WG402"}),
+    ("echo x > /proc/thread-self/cwd/x", {"WG402"}),
+    ("cd src && echo x > /proc//./self/cwd/../x", {"WG402"}),
+    ("echo x > /proc/1/../self/cwd/../../x", {"WG402"}),
+    ("ln -s /proc/self/cwd l && cd src && echo x > ../l/../x", {"WG402"}),
+    ("ln -s /proc/self l && cd src && echo x > ../l/cwd/../x", {"WG402"}),
+    ("git -C /proc/self/cwd/../.. reset --hard", {"WG303"}),
+    ("git -C /proc/self/cwd commit -qm x", {"WG303"}),
+    ("git -C /proc/thread-self/cwd/.. checkout feature", {"WG303"}),
+    ("git --work-tree=/proc/self/cwd/.. checkout .", {"WG303"}),
+    ("GIT_DIR=/proc/self/cwd/../../../.git git reset --hard", {"WG303"}),
+    ("env -C /proc/self/cwd make", {"WG201"}),
+    ("cd /proc/self/cwd/..", {"WG201"}),
+    ("git -C /proc/self/cwd status", "pass"),
+    ("cat /proc/self/status", "pass"),
+    ("echo x > /dev/stdout", "pass"),
+    ("echo x > /proc/1/../2/x", {"WG402"}),
+    ("rm -rf /proc/self/cwd/*", {"WG403"}),  # the guard's listing of its own cwd is not the shell's
+    ("cp /proc/self/cwd/* src/", "pass"),  # a path beginning with / is no option, whatever it matches
+    ("git worktree add /proc/self/cwd/../nw", {"WG304"}),
+]
+
+
+@pytest.mark.parametrize("command,expected", STOP_36_ROWS, ids=[plain_id(r[0], 60) for r in STOP_36_ROWS])
+def test_stop_36_rows(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_proc_self_is_the_shells_not_the_guards_for_real(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`/proc/self/cwd` read in the guard's process was the guard's cwd, so a verdict depended on where the runtime
+    started the hook. With the hook started in W/src (the agent's cwd there), a link to /proc/self/cwd followed after
+    `cd ..` was W/x to the guard and W/.. (the main checkout's .claude/worktrees) to bash; with the hook started in
+    `/`, `git -C /proc/self/cwd/../..` was `/` to the guard and the main checkout to git; started in W/src/a, `env -C
+    /proc/self/cwd/../..` was W to the guard and ran make in the main checkout. Each passed; each is refused, and run
+    for real in W it does what the rows above say."""
+    src, deep = world.worktree / "src", world.worktree / "src" / "a"
+    deep.mkdir()
+    (world.main / "README.md").write_text("changed in main\n")
+    (world.main / ".claude" / "Makefile").write_text("all:\n\ttouch made\n")
+    cases = [  # (where the hook runs, the agent's cwd, the command, what it did for real)
+        (src, src, "ln -s /proc/self/cwd l && cd .. && echo x > src/l/../proc-self", lambda: (world.worktree.parent / "proc-self").exists()),
+        (Path("/"), world.worktree, "git -C /proc/self/cwd/../.. reset -q --hard", lambda: (world.main / "README.md").read_text() == "hello\n"),
+        (deep, world.worktree, "env -C /proc/self/cwd/../.. make -s", lambda: (world.main / ".claude" / "made").exists()),
+    ]
+    for started, cwd, command, happened in cases:
+        monkeypatch.chdir(started)
+        result = run_hook_inline(subagent_payload(world, "Bash", {"command": command, "description": "test"}, cwd=str(cwd)))
+        assert result.decision == "deny", command
+        subprocess.run(["bash", "-c", command + " >/dev/null 2>&1"], cwd=cwd, check=False, stdin=subprocess.DEVNULL, timeout=60)
+        assert happened(), command
+
+
 @contextlib.contextmanager
 def serving(directory: Path) -> Iterator[str]:
     """A loopback HTTP server of `directory` for the real runs below; yields its base URL."""

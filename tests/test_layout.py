@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import Repo, git
-from worktree_guard.layout import find_layout, read_git_core
+from worktree_guard.layout import LayoutUnknown, find_layout, git_checkouts_at, read_git_core
 
 
 def test_linked_worktree(repo: Repo) -> None:
@@ -29,6 +29,18 @@ def test_main_worktree(repo: Repo) -> None:
 def test_outside_git(tmp_path: Path) -> None:
     layout = find_layout(os.path.realpath(tmp_path))
     assert layout.worktree_root is None and layout.shared_roots == [] and layout.source == "outside git"
+
+
+@pytest.mark.parametrize("place", ["/proc/self/cwd", "/proc/thread-self/cwd/..", "/proc/1/../self/cwd/../.."])
+def test_a_place_in_a_process_own_proc_directory_is_unknown(repo: Repo, place: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`/proc/self` is the process that opens it: to git it is git's cwd, to the guard its own (stop 36). Here the
+    guard's cwd is the main checkout, which a lookup through the kernel would have found."""
+    monkeypatch.chdir(repo.main)
+    with pytest.raises(LayoutUnknown, match="own /proc directory"):
+        find_layout(place)
+    with pytest.raises(LayoutUnknown, match="own /proc directory"):
+        git_checkouts_at(place)
+    assert git_checkouts_at("/proc/1/..") == []
 
 
 def test_bare_repository_worktrees(tmp_path: Path, repo: Repo) -> None:

@@ -27,6 +27,8 @@ from worktree_guard.paths import (
     home_dir,
     inside,
     literal_tilde,
+    own_process,
+    real,
     temp_dirs,
 )
 
@@ -275,3 +277,40 @@ def test_literal_tilde_puts_only_a_leading_tilde_below_the_current_directory() -
     for value in ("a/~", "/x/~", "", "./~"):
         assert literal_tilde(value) == value, value
     assert literal_tilde(None) is None
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("/proc/self", True),
+        ("/proc/thread-self/cwd", True),
+        ("/proc/self/cwd/../..", True),
+        ("//proc//./self/cwd", True),
+        ("/proc/1/../self/cwd", True),  # `..` below /proc/<pid> is /proc
+        ("/x/../proc/self", True),
+        ("/proc/../proc/self/fd/1", True),
+        ("/proc/1/cwd", False),  # another process: the kernel's answer is the guard's too
+        ("/proc/selfish", False),
+        ("/proc", False),
+        ("/x/proc/self", False),
+        ("/self/proc", False),
+        ("/proc/cpuinfo/self", False),
+        ("/proc/self/../1", True),  # it went through /proc/self
+        ("/../proc/self", True),
+        ("/", False),
+    ],
+)
+def test_own_process_paths(path: str, expected: bool) -> None:
+    assert own_process(path) is expected
+
+
+def test_real_keeps_a_path_into_the_own_process_as_written_with_its_dotdot(base: Path) -> None:
+    """Stop 36: `/proc/self/cwd` was resolved in the guard's own process (its cwd). Kept as written, only empty and
+    `.` parts dropped, its `..` kept so that a later look still sees where it went."""
+    assert real("/proc//./self/cwd/../..") == "/proc/self/cwd/../.."
+    assert real("/proc/1/../self/cwd/x") == "/proc/1/../self/cwd/x"
+    assert canonical("../self/cwd/../x", "/proc/1") == "/proc/1/../self/cwd/../x"
+    assert canonical("/proc/self/cwd", str(base)) == "/proc/self/cwd"
+    assert real(str(base / "link" / "x")) == str(base / "real" / "x")
+    assert real("/dev/fd/../x") == "/dev/x"
+    assert real("//tmp/../dev/null") == "/dev/null"

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 from .devices import is_null_device
 from .fast_dataclass import fast_dataclass, field, replace
+from .paths import own_process
 
 
 class LayoutUnknown(Exception):
@@ -311,6 +312,8 @@ def _find_layout(cwd: str) -> Layout:
     roots too (W nested in another repository's worktree stays inside that one). An entry on the way that
     cannot be examined or read is LayoutUnknown: unknown is never "not isolated".
     """
+    if own_process(cwd):
+        raise LayoutUnknown(f"{cwd} is in a process's own /proc directory, which names the process that opens it")
     found: list[_Found] = []
     current = cwd
     while True:
@@ -511,6 +514,8 @@ def git_checkouts_at(path: str) -> list[str]:
     index live in that git dir, when a `.git` file links to another checkout's git dir. [] outside any
     checkout; LayoutUnknown when it cannot be told. Unlike `find_layout` (who the agent is), this is what git
     will touch: a `.git` file written by hand inside W makes git switch the main checkout's branch."""
+    if own_process(path):
+        raise LayoutUnknown(f"{path} is in a process's own /proc directory, which names the process that opens it")
     current = path
     while True:
         dotgit = os.path.join(current, ".git")

@@ -9,6 +9,10 @@ from collections.abc import Iterable
 # Character devices and descriptors: resolving them would give /proc/<pid>/fd/… or pipe:[…], never a path a
 # checkout can contain, so they are kept as written (lexically normalised).
 _UNRESOLVED_PREFIXES = ("/dev/",)
+#: A process's own directory in /proc names the process that opens it (the shell, a program it runs), never the
+#: guard: resolved in the guard's process, `/proc/self/cwd` was the guard's cwd, and `ln -s /proc/self/cwd l && cd ..
+#: && echo x > a/l/../x` wrote W/.. while the guard read W/x (stop 36).
+_OWN_PROCESS = frozenset({"self", "thread-self"})
 
 DEFAULT_ALLOW = (
     "/dev/null",
@@ -75,12 +79,36 @@ def canonical(path: str, cwd: str, home: str | None = None) -> str:
     path = expand_user(path, home)
     if not os.path.isabs(path):
         path = os.path.join(cwd, path)
+    return real(path)
+
+
+def real(path: str) -> str:
+    """Where absolute `path` leads: symlinks resolved on the longest existing prefix, `..` after that
+    (`os.path.realpath`). A device or descriptor is kept as written, lexically normalised; a path into a process's
+    own /proc directory is kept as written with its `..` (`/proc/self/cwd/../..` is no place the guard can name: it
+    is in no worktree, no allow-list and no checkout, see `own_process`)."""
+    if own_process(path):
+        return "/" + "/".join(part for part in path.split("/") if part not in ("", "."))
     lexical = os.path.normpath(path)
     if lexical.startswith("//"):
         lexical = "/" + lexical.lstrip("/")
     if lexical.startswith(_UNRESOLVED_PREFIXES):
         return lexical
     return os.path.realpath(path)
+
+
+def own_process(path: str) -> bool:
+    """Absolute `path` leads into /proc/self or /proc/thread-self, `..` read as written before it (/proc and
+    /proc/<pid> are directories: `/proc/1/../self/cwd` is /proc/self/cwd)."""
+    stack: list[str] = []
+    for part in path.split("/"):
+        if part == "..":
+            stack = stack[:-1]
+        elif part not in ("", "."):
+            stack.append(part)
+            if len(stack) == 2 and stack[0] == "proc" and part in _OWN_PROCESS:
+                return True
+    return False
 
 
 def cleaned(path: str, cwd: str, home: str | None = None) -> str:

@@ -17,6 +17,7 @@ from ..shell.invocation import read_invocation
 from ..shell.steps import inherited
 from ..shell.words import has_code, has_unquoted_expansion
 from ..model import Violation
+from ..paths import real
 from ..shell.powershell import is_powershell
 
 if TYPE_CHECKING:
@@ -559,7 +560,7 @@ def _chdir(cwd: str | None, target: str | None) -> str | None:
         return None
     if not target.startswith("/") and cwd is None:
         return None
-    return os.path.realpath(os.path.join(cwd or "/", target))
+    return real(os.path.join(cwd or "/", target))
 
 
 #: GNU env's long options (coreutils 9.1): getopt takes any unique prefix of one (`--ch=<dir>`, `--s=…`).

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass, field
 from ..layout import LayoutUnknown, find_layout, git_checkouts_at, git_dir_link, owner_of_git_dir
-from ..paths import canonical
+from ..paths import canonical, own_process, real
 from .programs import ParsedArgv, Target, WriteSpec, parse_argv
 from .runners import LESSKEY_FILES, LESSKEY_VARIABLES, less_options_opaque
 from .state import NAMES_UNKNOWN
@@ -373,6 +373,10 @@ def _place_directories(call: GitCall, given: dict[str, str | None]) -> None:
         call.git_dir = _join(call.run_dir, git_dir)
     if work_tree is not None:
         call.work_tree = _join(call.run_dir, work_tree)
+    for place in (call.run_dir, call.git_dir, call.work_tree):
+        if place is not None and own_process(place):
+            # the guard cannot name it: the git process's own cwd, not the guard's (stop 36)
+            call.dynamic.append(f"{place} is in a process's own /proc directory, which names the process that opens it")
 
 
 def affected_checkouts(call: GitCall, home: str) -> list[str] | None:
@@ -1573,7 +1577,7 @@ def unlisted_directories(command: ShellCommand) -> list[str | None]:
         if not operands or operands[0] != "add" or len(operands) < 2:
             return []
         path = operands[1]
-        return [None if path is None or call.run_dir is None else os.path.realpath(os.path.join(call.run_dir, path))]
+        return [None if path is None or call.run_dir is None else real(os.path.join(call.run_dir, path))]
     if sub in READ_ONLY and not call.subcommand_dynamic:
         return []
     if not call.subcommand_dynamic and _keeps_names(sub, flags, operands):

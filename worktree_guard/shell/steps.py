@@ -6,6 +6,7 @@ import os
 import re
 
 from ..fast_dataclass import fast_dataclass, field
+from ..paths import own_process, real
 from . import words
 from .ast import Assignment, Command, Redirect, Word
 from .state import ENTRIES_PER_PATH, UNLISTED, ShellState
@@ -285,6 +286,8 @@ def glob_values(word: Word, state: ShellState) -> list[str] | None:
     import fnmatch
 
     directory = words.unescape_glob(directory) or "/"
+    if own_process(directory):
+        return None  # listed here it would be the guard's own cwd or descriptors, not the shell's (stop 36)
     work = state.globs
     if directory not in work.listings:
         work.listings[directory] = _listing(directory)
@@ -419,7 +422,7 @@ def written_matches(word: Word, state: ShellState) -> list[str] | None:
     if pattern is None or state.cwd is None and not pattern.startswith("/"):
         return None
     directory, _, last = (pattern if pattern.startswith("/") else os.path.join(state.cwd or "/", pattern)).rpartition("/")
-    directory = os.path.realpath(words.unescape_glob(directory) or "/")  # `written` holds canonical paths
+    directory = real(words.unescape_glob(directory) or "/")  # `written` holds canonical paths
     found: list[str] = []
     for path in state.written:
         if path is not None and path.startswith(UNLISTED):
