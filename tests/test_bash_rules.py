@@ -2923,6 +2923,43 @@ STOP_36_ROWS = [
     ("cp /proc/self/cwd/* src/", "pass"),  # a path beginning with / is no option, whatever it matches
     ("git worktree add /proc/self/cwd/../nw", {"WG304"}),
 ]
+#: Review 36 of the first fix: /dev/fd and the standard streams are /proc/self/fd, /proc/net is self/net; a
+#: descriptor is a file to write, never a directory, a git place, a remote or a link's target (`3<../../..` opens the
+#: main checkout as fd 3); each of these passed, and those run for real in the review wrote or reset the main checkout.
+STOP_36_ROWS += [
+    ("env -C /dev/fd/3 make -s 3<../../..", {"WG201"}),
+    ("env --chdir=/dev/fd/4 git reset --hard 4<../../..", {"WG201", "WG303"}),
+    ("env -C /dev/stderr make -s 2<../../..", {"WG201"}),
+    ("env -C /dev/fd/0 make < ../../..", {"WG201"}),
+    ("git push -q /proc/self/cwd/../../.. +HEAD~1:main", {"WG305"}),
+    ("git push -q file:///proc/self/cwd/../../.. +HEAD~1:main", {"WG305"}),
+    ("git -C /proc/net/../cwd/../.. reset -q --hard", {"WG303"}),
+    ("env -C /proc/net/../cwd/../.. make -s", {"WG201"}),
+    ("git -C /dev/fd/../cwd/.. checkout -f HEAD~1", {"WG303"}),
+    ("GIT_DIR=/dev/fd/../cwd/../../../.git git reset --hard", {"WG303"}),
+    ("git -C /dev/stdin reset -q --hard < ../../..", {"WG303"}),
+    ("cd /dev/fd/3 3<../../.. && make -s", {"WG201"}),
+    ("git --git-dir=/dev/fd/3 --work-tree=/dev/fd/4 reset -q --hard 3<../../../.git 4<../../..", {"WG303"}),
+    ("ln -s /dev/fd/3 l && echo x 3<.. > l/f", {"WG402"}),
+    ("echo x 3<.. > /dev/fd/3/../f", {"WG402"}),
+    ("echo x > /dev/stdout/f", {"WG402"}),
+    ("git init --template=/tmp/t /proc/self/cwd/../../..", {"WG305", "WG402"}),
+    ("echo x > /dev/fd/3", "pass"),
+    ("echo x 2>/dev/null >/dev/stderr", "pass"),
+    ("exec 3>&1; echo hi >/dev/fd/3", "pass"),
+    ("diff <(ls) /dev/fd/0", "pass"),
+    ("ln -s /dev/null n", "pass"),
+]
+#: Review 35b's item 6: a tmux directory the command removed or moved before is gone when tmux runs, and tmux runs the
+#: command in the session's directory instead (shown with tmux 3.3a: `rmdir e && tmux -L t neww -d -c e 'touch f'`
+#: made f in the main checkout, the session's directory). A directory written below (`touch src/x`) is still there.
+STOP_36_ROWS += [
+    ("rmdir src && tmux neww -d -c src make", {"WG202"}),
+    ("mv src s2 && tmux neww -d -c src make", {"WG202"}),
+    ("rm -rf src; tmux new-window -d -c src make", {"WG202"}),
+    ("tmux neww -d -c src make", "pass"),
+    ("touch src/x && tmux neww -d -c src make", "pass"),
+]
 
 
 @pytest.mark.parametrize("command,expected", STOP_36_ROWS, ids=[plain_id(r[0], 60) for r in STOP_36_ROWS])
@@ -2939,14 +2976,18 @@ def test_proc_self_is_the_shells_not_the_guards_for_real(world: Repo, monkeypatc
     for real in W it does what the rows above say."""
     src, deep = world.worktree / "src", world.worktree / "src" / "a"
     deep.mkdir()
-    (world.main / "README.md").write_text("changed in main\n")
     (world.main / ".claude" / "Makefile").write_text("all:\n\ttouch made\n")
+    (world.main / "Makefile").write_text("all:\n\ttouch made\n")
     cases = [  # (where the hook runs, the agent's cwd, the command, what it did for real)
         (src, src, "ln -s /proc/self/cwd l && cd .. && echo x > src/l/../proc-self", lambda: (world.worktree.parent / "proc-self").exists()),
         (Path("/"), world.worktree, "git -C /proc/self/cwd/../.. reset -q --hard", lambda: (world.main / "README.md").read_text() == "hello\n"),
         (deep, world.worktree, "env -C /proc/self/cwd/../.. make -s", lambda: (world.main / ".claude" / "made").exists()),
+        # review 36: a directory opened as a descriptor (`3<../../..`, the main checkout from W) and /dev/fd's `..`
+        (world.worktree, world.worktree, "env -C /dev/fd/3 make -s 3<../../..", lambda: (world.main / "made").exists()),
+        (Path("/"), world.worktree, "git -C /dev/fd/../cwd/../.. reset -q --hard", lambda: (world.main / "README.md").read_text() == "hello\n"),
     ]
     for started, cwd, command, happened in cases:
+        (world.main / "README.md").write_text("changed in main\n")
         monkeypatch.chdir(started)
         result = run_hook_inline(subagent_payload(world, "Bash", {"command": command, "description": "test"}, cwd=str(cwd)))
         assert result.decision == "deny", command

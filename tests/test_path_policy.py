@@ -148,3 +148,23 @@ def test_outside_any_checkout_there_is_no_w(tmp_path: Path) -> None:
     policy = PathPolicy(Layout(worktree_root=None), [], [], home=str(tmp_path))
     assert policy.judge_resolved("/opt/x").place == "outside"
     assert policy.counterpart("/opt/x", "/opt") is None
+
+
+@pytest.mark.parametrize(
+    ("path", "as_file", "as_directory"),
+    [
+        ("/dev/fd/3", "allowed", "outside"),  # a descriptor is a file to write, never a directory the guard can name
+        ("/dev/stdout", "allowed", "outside"),
+        ("/dev/fd/3/../f", "outside", "outside"),  # fd 3 may be any directory the command opened
+        ("/dev/stdout/x", "outside", "outside"),  # the allow-list's /dev/stdout does not hold it
+        ("/proc/self/cwd/x", "outside", "outside"),
+        ("/dev/null", "allowed", "allowed"),
+    ],
+)
+def test_a_path_through_the_process_own_proc_directory_is_no_place(repo: Repo, path: str, as_file: str, as_directory: str) -> None:
+    """Stop 36: the process that opens `/dev/fd/3` or `/proc/self/cwd` is the shell or a program it runs, not the
+    guard; a write through one, a link to one or a start directory there has no place the guard can name."""
+    policy = PathPolicy(find_layout(str(repo.worktree)), [], [])
+    assert policy.judge(path, "/").place == as_file
+    assert policy.judge(path, "/", directory=True).place == as_directory
+    assert policy.judge_resolved(canonical(path, "/"), directory=True).place == as_directory

@@ -51,7 +51,9 @@ def test_symlinks_resolved_on_the_longest_existing_prefix(tmp_path: Path) -> Non
 
 def test_device_paths_are_not_resolved() -> None:
     assert canonical("/dev/stdout", "/") == "/dev/stdout"
-    assert canonical("/dev/fd/../null", "/") == "/dev/null"
+    # /dev/fd is /proc/self/fd: its `..` is the opening process's /proc/self, kept as written (stop 36), not /dev
+    assert canonical("/dev/fd/../null", "/") == "/dev/fd/../null"
+    assert canonical("/dev/../dev/null", "/") == "/dev/null"
 
 
 def test_deepest_root_prefers_the_nested_checkout() -> None:

@@ -26,6 +26,7 @@ from worktree_guard.paths import (
     expand_user,
     home_dir,
     inside,
+    descriptor,
     literal_tilde,
     own_process,
     real,
@@ -298,6 +299,18 @@ def test_literal_tilde_puts_only_a_leading_tilde_below_the_current_directory() -
         ("/proc/self/../1", True),  # it went through /proc/self
         ("/../proc/self", True),
         ("/", False),
+        ("/proc/net/../cwd", True),  # /proc/net is self/net
+        ("/proc/mounts", True),
+        ("/dev/fd/../cwd", True),  # /dev/fd is /proc/self/fd
+        ("/dev/fd/3", True),
+        ("/dev/stdin", True),
+        ("/dev/stdout/x", True),
+        ("/dev/stderr", True),
+        ("/dev/null", False),
+        ("/dev/tty", False),
+        ("/dev/fdx", False),
+        ("/proc/fd", False),
+        ("/dev/self", False),
     ],
 )
 def test_own_process_paths(path: str, expected: bool) -> None:
@@ -305,12 +318,38 @@ def test_own_process_paths(path: str, expected: bool) -> None:
 
 
 def test_real_keeps_a_path_into_the_own_process_as_written_with_its_dotdot(base: Path) -> None:
-    """Stop 36: `/proc/self/cwd` was resolved in the guard's own process (its cwd). Kept as written, only empty and
-    `.` parts dropped, its `..` kept so that a later look still sees where it went."""
+    """Stop 36: `/proc/self/cwd` was resolved in the guard's own process (its cwd). Kept as written from the link on,
+    only empty and `.` parts dropped, its `..` kept so that a later look still sees where it went."""
     assert real("/proc//./self/cwd/../..") == "/proc/self/cwd/../.."
-    assert real("/proc/1/../self/cwd/x") == "/proc/1/../self/cwd/x"
-    assert canonical("../self/cwd/../x", "/proc/1") == "/proc/1/../self/cwd/../x"
+    assert real("/proc/1/../self/cwd/x") == "/proc/self/cwd/x"  # up to the link, `..` as written: /proc/1 is a directory
+    assert canonical("../self/cwd/../x", "/proc/1") == "/proc/self/cwd/../x"
+    assert real("/dev/../dev/stderr") == "/dev/stderr"
     assert canonical("/proc/self/cwd", str(base)) == "/proc/self/cwd"
     assert real(str(base / "link" / "x")) == str(base / "real" / "x")
-    assert real("/dev/fd/../x") == "/dev/x"
+    assert real("/dev/fd/../cwd/..") == "/dev/fd/../cwd/.."  # normalised it was /dev, and realpath the guard's cwd's parent
+    assert real("/dev//fd/./3") == "/dev/fd/3"
+    assert real("/dev/null/../x") == "/dev/x"
     assert real("//tmp/../dev/null") == "/dev/null"
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("/dev/fd/3", True),
+        ("/dev/fd/12", True),
+        ("/dev/stdin", True),
+        ("/dev/stdout", True),
+        ("/dev/stderr", True),
+        ("/dev/fd/3/x", False),
+        ("/dev/fd/x", False),
+        ("/dev/fd", False),
+        ("/dev/fd/", False),
+        ("/dev/stdout/x", False),
+        ("/dev/null", False),
+        ("/proc/self/fd/3", False),  # not on the allow-list: the SPEC names /dev/fd/*
+        ("/x/dev/stdout", False),
+        ("/dev", False),
+    ],
+)
+def test_descriptor_is_a_descriptor_file_itself(path: str, expected: bool) -> None:
+    assert descriptor(path) is expected

@@ -231,6 +231,15 @@ ROWS: list[str] = [
     # the process's (phase 19: expand_user(write.path, None) read the process's HOME, outside every checkout)
     "[policy-home={MAIN}/src] S Write ~/auth/new.py",  # owned there: passes
     "[policy-home={MAIN}/src] S Edit ~/app.py",  # not owned there: WG701
+    # stop 36: a path through the process's own /proc directory or a descriptor is the shell's, never the guard's: the
+    # hook started in {MAIN}/src/auth read /proc/self/cwd as its own cwd (owned) where the shell writes {MAIN}/y
+    "[cwd={MAIN}/src/auth] S Bash echo x > /proc/self/cwd/y",
+    "S Bash echo x 3<.. > /dev/fd/3/../f",  # fd 3 is {MAIN}/..: the allow-list's /dev/fd/* does not hold it
+    "S Bash echo x > /dev/stdout/f",
+    "S Bash echo x > /dev/stdout",  # the descriptor itself: allowed
+    # the allow-list holds no path of the guard's own, for a worker too (HOME under the temp dir, as in CI)
+    "[home={BASE}/h] S Bash echo x > ~/.claude/settings.json",  # the hooks that start the guard
+    "[home={BASE}/h] S Bash echo x > ~/notes.txt",
 ]
 
 

@@ -9,10 +9,12 @@ from collections.abc import Iterable
 # Character devices and descriptors: resolving them would give /proc/<pid>/fd/… or pipe:[…], never a path a
 # checkout can contain, so they are kept as written (lexically normalised).
 _UNRESOLVED_PREFIXES = ("/dev/",)
-#: A process's own directory in /proc names the process that opens it (the shell, a program it runs), never the
-#: guard: resolved in the guard's process, `/proc/self/cwd` was the guard's cwd, and `ln -s /proc/self/cwd l && cd ..
-#: && echo x > a/l/../x` wrote W/.. while the guard read W/x (stop 36).
-_OWN_PROCESS = frozenset({"self", "thread-self"})
+#: The links to a process's own /proc directory, by the directory that holds them: /proc/self, /proc/thread-self,
+#: /proc/net (self/net), /proc/mounts (self/mounts), /dev/fd (/proc/self/fd) and the standard streams (/proc/self/fd/N).
+#: Each names the process that opens it — the shell, git, a program the command runs — never the guard: resolved in
+#: the guard's process `/proc/self/cwd` was the guard's cwd, and `ln -s /proc/self/cwd l && cd .. && echo x >
+#: a/l/../x` wrote W/.. while the guard read W/x (stop 36); `/dev/fd/3` is whatever the command opened as fd 3.
+_OWN_PROCESS = {"proc": frozenset({"self", "thread-self", "net", "mounts"}), "dev": frozenset({"fd", "stdin", "stdout", "stderr"})}
 
 DEFAULT_ALLOW = (
     "/dev/null",
@@ -84,11 +86,13 @@ def canonical(path: str, cwd: str, home: str | None = None) -> str:
 
 def real(path: str) -> str:
     """Where absolute `path` leads: symlinks resolved on the longest existing prefix, `..` after that
-    (`os.path.realpath`). A device or descriptor is kept as written, lexically normalised; a path into a process's
-    own /proc directory is kept as written with its `..` (`/proc/self/cwd/../..` is no place the guard can name: it
-    is in no worktree, no allow-list and no checkout, see `own_process`)."""
-    if own_process(path):
-        return "/" + "/".join(part for part in path.split("/") if part not in ("", "."))
+    (`os.path.realpath`). A device is kept as written, lexically normalised; a path through a process's own /proc
+    directory or descriptors (`own_process`) is kept as written from that link on, `..` included, and is no place
+    the guard can name: in no worktree, allow-list or checkout (`policy`), save a descriptor itself as a file to
+    write (`/dev/fd/3`, `/dev/stdout`, as the allow-list has them)."""
+    split = _own_process_split(path)
+    if split is not None:
+        return "/" + "/".join(split[0] + [part for part in split[1] if part not in ("", ".")])
     lexical = os.path.normpath(path)
     if lexical.startswith("//"):
         lexical = "/" + lexical.lstrip("/")
@@ -98,17 +102,31 @@ def real(path: str) -> str:
 
 
 def own_process(path: str) -> bool:
-    """Absolute `path` leads into /proc/self or /proc/thread-self, `..` read as written before it (/proc and
-    /proc/<pid> are directories: `/proc/1/../self/cwd` is /proc/self/cwd)."""
+    """Absolute `path` goes through one of the links to a process's own /proc directory (`_OWN_PROCESS`)."""
+    return _own_process_split(path) is not None
+
+
+def _own_process_split(path: str) -> tuple[list[str], list[str]] | None:
+    """(the parts up to the link to a process's own /proc directory, the parts after it), or None when `path` goes
+    through none. Up to the link `..` is read as written: /proc, /proc/<pid> and /dev are directories
+    (`/proc/1/../self/cwd` is /proc/self/cwd); after it, only the process that opens the path can tell."""
     stack: list[str] = []
-    for part in path.split("/"):
+    parts = path.split("/")
+    for i, part in enumerate(parts):
         if part == "..":
             stack = stack[:-1]
         elif part not in ("", "."):
             stack.append(part)
-            if len(stack) == 2 and stack[0] == "proc" and part in _OWN_PROCESS:
-                return True
-    return False
+            if len(stack) == 2 and part in _OWN_PROCESS.get(stack[0], ()):
+                return stack, parts[i + 1:]
+    return None
+
+
+def descriptor(path: str) -> bool:
+    """`path` (as `real` keeps it) is a descriptor of the process itself, a file to write: `/dev/fd/N`, `/dev/stdin`,
+    `/dev/stdout`, `/dev/stderr`; never a directory the guard can name."""
+    parts = path.split("/")[1:]
+    return parts[:1] == ["dev"] and (parts[1:] in (["stdin"], ["stdout"], ["stderr"]) or len(parts) == 3 and parts[1] == "fd" and parts[2].isdigit())
 
 
 def cleaned(path: str, cwd: str, home: str | None = None) -> str:

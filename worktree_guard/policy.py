@@ -7,7 +7,7 @@ from typing import Literal
 
 from .fast_dataclass import fast_dataclass
 from .layout import Layout
-from .paths import DEFAULT_ALLOW, DEFAULT_PROTECT, PathPatterns, canonical, cleaned, deepest_root, expand_user, home_dir, inside, temp_dirs
+from .paths import DEFAULT_ALLOW, DEFAULT_PROTECT, PathPatterns, canonical, cleaned, deepest_root, descriptor, expand_user, home_dir, inside, own_process, temp_dirs
 
 Place = Literal["protected", "inside", "shared", "allowed", "outside"]
 #: The allow-list's device files: writing one replaces no directory (checked before the guard's own paths are found).
@@ -95,16 +95,20 @@ class PathPolicy:
         textual = cleaned(path, cwd, self.home)
         return [physical] if textual == physical else [physical, textual]
 
-    def judge(self, path: str, cwd: str) -> Judgement:
-        """Place `path` (as written, relative to `cwd`) in §5.1's order: protected, W, S, allow-list, elsewhere.
+    def judge(self, path: str, cwd: str, directory: bool = False) -> Judgement:
+        """Place `path` (as written, relative to `cwd`) in §5.1's order: protected, W, S, allow-list, elsewhere;
+        `directory`: as a directory something runs in (`cd`, `env -C`), which a descriptor is not.
 
         Every form of the path is placed (`forms`) and the worst place wins: the guard cannot know whether
         the program that opens the path resolves `..` before or after symlinks, so both must stay in.
         """
-        judgements = [self.judge_resolved(form) for form in self.forms(path, cwd)]
+        judgements = [self.judge_resolved(form, directory) for form in self.forms(path, cwd)]
         return max(judgements, key=lambda j: _SEVERITY[j.place])
 
-    def judge_resolved(self, resolved: str) -> Judgement:
+    def judge_resolved(self, resolved: str, directory: bool = False) -> Judgement:
+        if own_process(resolved) and (directory or not descriptor(resolved)):
+            # the process's own /proc directory or a descriptor of it, not the guard's: no place it can name (stop 36)
+            return Judgement("outside", resolved)
         shared = deepest_root(resolved, self.shared_roots)
         # W wins over a shared root that holds it (the main checkout holds `.claude/worktrees/<W>`), but a
         # shared root nested inside W (a sibling worktree made inside it) is still someone else's checkout.
@@ -115,9 +119,16 @@ class PathPolicy:
             return Judgement("inside", resolved)
         if shared is not None:
             return Judgement("shared", resolved, shared, self.counterpart(resolved, shared))
-        if self.allow.matches(resolved) and not self.touches_own(resolved):
+        if self.on_allow_list(resolved):
             return Judgement("allowed", resolved)
         return Judgement("outside", resolved)
+
+    def on_allow_list(self, resolved: str) -> bool:
+        """§5.1's allow-list step for a canonical path: listed, and none of the guard's own paths, nor a path through
+        a process's own /proc directory (a descriptor itself, `/dev/fd/3`, is listed as a file to write)."""
+        if own_process(resolved) and not descriptor(resolved):
+            return False
+        return self.allow.matches(resolved) and not self.touches_own(resolved)
 
     def counterpart(self, resolved: str, shared_root: str) -> str | None:
         """The path under W that corresponds to `resolved` under `shared_root`; None if that one is protected."""

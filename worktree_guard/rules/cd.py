@@ -22,7 +22,7 @@ def worktree_guard_check_call(call: ToolCall, ctx: Context) -> list[Violation] |
     """A shell call that names its own start directory (`shell_cwd`) goes there as a `cd` would."""
     if call.kind != "shell" or call.shell_cwd is None:
         return None
-    judgement = ctx.policy.judge(call.shell_cwd, ctx.cwd)
+    judgement = ctx.policy.judge(call.shell_cwd, ctx.cwd, directory=True)
     where = _out_of_place(judgement, ctx)
     if where is None:
         return None
@@ -62,7 +62,7 @@ def _started_elsewhere(command: ShellCommand, ctx: Context) -> list[Violation] |
             continue
         if item.cwd is None:
             return [Violation(code="WG202", message=f"`{name}` starts what it runs in a directory worktree-guard cannot work out; give it a literal directory inside {ctx.worktree_root}.", **common)]
-        judgement = ctx.policy.judge(item.cwd, "/")
+        judgement = ctx.policy.judge(item.cwd, "/", directory=True)
         where = _out_of_place(judgement, ctx)
         if where is None:
             continue
@@ -95,7 +95,7 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
         return [Violation(code="WG202", message=f"`{name}` goes to a directory worktree-guard cannot work out: {change.reason}; use a literal path inside {ctx.worktree_root}.", **common)]
     # Bash's cd is logical (`link/..` is the link's parent dir), with the kernel's reading as its fallback: all stay in.
     for candidate in dict.fromkeys(c for c in (change.physical, change.logical, change.kernel) if c is not None):
-        judgement = ctx.policy.judge(candidate, "/")
+        judgement = ctx.policy.judge(candidate, "/", directory=True)
         if judgement.place in ("inside", "protected", "allowed"):
             continue
         if judgement.place == "shared":

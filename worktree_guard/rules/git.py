@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ..hookspecs import hookimpl
 from ..layout import checked_out_branch, git_dir_of, read_git_core
 from ..model import Violation
-from ..paths import canonical
+from ..paths import canonical, own_process
 
 if TYPE_CHECKING:
     from ..engine import Context
@@ -573,7 +573,7 @@ def _init(call: GitCall, command: ShellCommand, ctx: Context, base: dict) -> lis
     roots = [r for r in (ctx.worktree_root, *ctx.layout.shared_roots, ctx.layout.common_dir) if r]
     for place in places:
         resolved = None if place is None else canonical(place, "/", command.home)
-        if resolved is None or any(resolved == r or resolved.startswith(r.rstrip("/") + "/") for r in roots):
+        if resolved is None or own_process(resolved) or any(resolved == r or resolved.startswith(r.rstrip("/") + "/") for r in roots):
             where = resolved or "a directory only known at run time"
             return [Violation(code="WG305", message=f"`git init` with {', '.join(rewrites)} in {where} would rewrite the repository every worktree shares (its config, its hooks); run it outside the checkouts, in a directory of its own.", **base)]
     return []
@@ -644,6 +644,8 @@ def _is_this_repository(remote: str, call: GitCall, command: ShellCommand, ctx: 
     if remote.startswith("~") and command.env("HOME")[1] != command.home:
         return True  # git expands a `~` it is given with its own HOME, which the command changed (phase 10's run)
     resolved = canonical(remote, call.work_tree or _top(call.run_dir or "/"), command.home)
+    if own_process(resolved):
+        return True  # the git process's own /proc directory or descriptor: no repository the guard can name (stop 36)
     places = [ctx.worktree_root, *ctx.layout.shared_roots, ctx.layout.common_dir]
     # git also tries `<path>.git`, `<path>/.git` and `<path>.git/.git` (review 27a: `<base>/b` for the bare `<base>/b.git`),
     # and follows a file holding `gitdir: X` there (review 27b: `cp .git /tmp/g && git pull /tmp/g …` moved main);

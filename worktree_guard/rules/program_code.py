@@ -30,6 +30,7 @@ RULE = "program-code"
 @hookimpl
 def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrapped | None:
     from ..shell.programs import code_family
+    from ..shell.builtins import written_at_or_above
     from ..shell.runners import env_code, run_argv, subcommand_scripts, walked_code
     from ..shell.steps import Inner, Script, Unwrapped
 
@@ -44,8 +45,9 @@ def worktree_guard_shell_unwrap(command: ShellCommand, ctx: Context) -> Unwrappe
         scripts = subcommand_scripts(command, runner)
         if scripts:
             # a directory that does not exist: tmux runs the command in the session's or the server's instead (review 35:
-            # `tmux neww -c nosuchdir 'git reset --hard'` reset the main checkout)
-            scripts = [(text, offset, cwd if cwd is None or cwd == command.cwd or os.path.isdir(cwd) else None) for text, offset, cwd in scripts]
+            # `tmux neww -c nosuchdir 'git reset --hard'` reset the main checkout); nor one the command removed or wrote
+            # before (review 35b: `rmdir e && tmux neww -c e …`)
+            scripts = [(text, offset, cwd if cwd is None or cwd == command.cwd or os.path.isdir(cwd) and not written_at_or_above(command.state, cwd) else None) for text, offset, cwd in scripts]
             return Unwrapped(scripts=[Script(text, offset, cwd, f"{command.name} command", moves=cwd != command.cwd) for text, offset, cwd in scripts])
     if runner is not None and (runner.walk_options or runner.walk_env):
         scripts, _ = walked_code(command, runner)

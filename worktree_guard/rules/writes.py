@@ -197,7 +197,8 @@ def judge_write(
         return [Violation(code="WG403", message=f"{what} {verb} {written!r}, which is only known at run time; use a literal path inside {root}.", **common)]
     if cwd is None and not value.startswith("/"):
         return [Violation(code="WG403", message=f"{what} {verb} the relative path {written!r} after a directory change worktree-guard cannot follow; use an absolute path inside {root}.", **common)]
-    judgement = ctx.policy.judge(value, cwd or "/")
+    # a link's target is a place reached through the link, which a descriptor (`ln -s /dev/fd/3 l`) is not (stop 36)
+    judgement = ctx.policy.judge(value, cwd or "/", directory=verb != "writes")
     if recursive and judgement.ok:
         below = [r for r in ctx.policy.shared_roots if inside(r, judgement.resolved) and r != judgement.resolved]
         if below:

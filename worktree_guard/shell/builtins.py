@@ -136,6 +136,12 @@ def _may_fail(state: ShellState, physical: str) -> bool:
     wrote at or above it before (`rm -rf a; cd a/b`), or somewhere only known at run time."""
     if not os.path.isdir(physical) or not os.access(physical, os.X_OK):
         return True
+    return written_at_or_above(state, physical)
+
+
+def written_at_or_above(state: ShellState, physical: str) -> bool:
+    """The command wrote `physical` or a directory above it before (`rm -rf a; cd a/b`), or somewhere only known at
+    run time: it may not be there when the command reaches it."""
     return any(path is None or path == "/" or physical == path or physical.startswith(path + "/") for path in state.written)
 
 

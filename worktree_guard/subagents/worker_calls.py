@@ -103,7 +103,7 @@ def judge_write(
         if worker.isolated and ctx.isolation.isolated and ctx.worktree_root == worker.root:
             return []  # outside its own worktree W: the isolation rules judge it
         other = deepest_root(resolved, ctx.policy.shared_roots)
-        if other is None and ctx.policy.allow.matches(resolved):
+        if other is None and ctx.policy.on_allow_list(resolved):
             return []
         where = f"in another checkout, {other}" if other else f"outside the checkout {worker.root}"
         return [Violation(code=code, message=f"{what} writes {resolved}, {where}. {_owns(worker)}.", resolved=resolved, **common)]
