@@ -167,4 +167,7 @@ def test_a_path_through_the_process_own_proc_directory_is_no_place(repo: Repo, p
     policy = PathPolicy(find_layout(str(repo.worktree)), [], [])
     assert policy.judge(path, "/").place == as_file
     assert policy.judge(path, "/", directory=True).place == as_directory
-    assert policy.judge_resolved(canonical(path, "/"), directory=True).place == as_directory
+    assert policy.judge_resolved(canonical(path, "/"), directory=True) == Judgement(as_directory, canonical(path, "/"))
+    assert policy.judge_resolved(canonical(path, "/")) == Judgement(as_file, canonical(path, "/"))
+    # a wave worker's allow-list step (subagents/worker_calls) asks the same of the file
+    assert policy.on_allow_list(canonical(path, "/")) is (as_file == "allowed")

@@ -95,9 +95,9 @@ def test_canonical_uses_the_home_argument_not_HOME(monkeypatch: pytest.MonkeyPat
     assert canonical("~/x", "/") == "/env/home/x"
 
 
-def test_canonical_a_leading_double_slash_is_one_slash_before_the_device_test() -> None:
+def test_canonical_of_a_device_written_with_a_leading_double_slash() -> None:
     # POSIX leaves `//` alone (normpath keeps it); `//dev/stdout` is still the device, kept as written, not resolved
-    # to /proc/self/fd/1 or a pipe.
+    # to /proc/self/fd/1 or a pipe (it leads into /proc/self: `own_process`); another device resolves to itself.
     assert canonical("//dev/stdout", "/") == "/dev/stdout"
     assert canonical("//dev/fd/0", "/") == "/dev/fd/0"
     assert canonical("/dev/../dev/stderr", "/") == "/dev/stderr"
@@ -328,6 +328,8 @@ def test_real_keeps_a_path_into_the_own_process_as_written_with_its_dotdot(base:
     assert real(str(base / "link" / "x")) == str(base / "real" / "x")
     assert real("/dev/fd/../cwd/..") == "/dev/fd/../cwd/.."  # normalised it was /dev, and realpath the guard's cwd's parent
     assert real("/dev//fd/./3") == "/dev/fd/3"
+    assert real("/proc/self//cwd/./") == "/proc/self/cwd"  # empty and `.` parts after the link dropped too
+    assert canonical("//dev/null", "/") == "/dev/null"
     assert real("/dev/null/../x") == "/dev/x"
     assert real("//tmp/../dev/null") == "/dev/null"
 

@@ -94,8 +94,6 @@ def real(path: str) -> str:
     if split is not None:
         return "/" + "/".join(split[0] + [part for part in split[1] if part not in ("", ".")])
     lexical = os.path.normpath(path)
-    if lexical.startswith("//"):
-        lexical = "/" + lexical.lstrip("/")
     if lexical.startswith(_UNRESOLVED_PREFIXES):
         return lexical
     return os.path.realpath(path)
