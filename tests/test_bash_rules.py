@@ -2950,6 +2950,32 @@ STOP_36_ROWS += [
     ("diff <(ls) /dev/fd/0", "pass"),
     ("ln -s /dev/null n", "pass"),
 ]
+#: Review 36b: a descriptor the command opens on a path for reading is that path, and opening /dev/fd/N or a standard
+#: stream for writing reopens it writable; the allow-list's /dev/fd/* and /dev/stdout are a pipe's or a terminal's
+#: (each of these passed; cp, tee, `>/dev/fd/3`, rm -rf, make -C, tar -C, chmod -R reached the main checkout for real).
+#: A `..` after a link (/var/run is /run) climbs from where the link leads: `/var/run/../proc/self` is /proc/self.
+STOP_36_ROWS += [
+    ("cp f /dev/fd/3 3<../../..", {"WG403"}),
+    ("cp -t /dev/fd/3 f 3<../../..", {"WG403"}),
+    ("echo pwned | tee /dev/fd/3 3<../../../README.md", {"WG403"}),
+    ("echo pwned 3<../../../README.md >/dev/fd/3", {"WG403"}),
+    ("cp f /dev/stdout 1<../../../README.md", {"WG403"}),
+    ("cp f /dev/stdin < ../../../README.md", {"WG402"}),  # /dev/stdin is on no allow-list
+    ("rm -rf /dev/fd/3/ 3<../../..", {"WG403"}),
+    ("make -C /dev/fd/3 3<../../..", {"WG406"}),
+    ("tar -xf t.tar -C /dev/fd/3 3<../../..", {"WG403"}),
+    ("exec 3<../../..; cp f /dev/fd/3", {"WG403"}),
+    ("exec {fd}<../../..; cp f /dev/fd/7", {"WG403"}),
+    ("cp f /dev/fd/4 4<&3 3<../../..", {"WG403"}),
+    ("bash -c 'cp f /dev/fd/3 3<../../..'", {"WG403"}),
+    ("git -C /var/run/../proc/self/cwd/../../.. reset --hard", {"WG303"}),
+    ("env -C /var/run/../proc/self/cwd/../../.. make", {"WG201"}),
+    ("echo hi | tee /dev/stderr", "pass"),
+    ("sort < src/in.txt > /dev/stdout", "pass"),
+    ("while read l; do echo \"$l\" > /dev/stderr; done < src/names", "pass"),
+    ("cmd 2>&1 | tee /dev/stderr", "pass"),
+    ("mkdir -p src/dev && echo x > src/dev/stdin", "pass"),
+]
 #: Review 35b's item 6: a tmux directory the command removed or moved before is gone when tmux runs, and tmux runs the
 #: command in the session's directory instead (shown with tmux 3.3a: `rmdir e && tmux -L t neww -d -c e 'touch f'`
 #: made f in the main checkout, the session's directory). A directory written below (`touch src/x`) is still there.
@@ -2985,13 +3011,17 @@ def test_proc_self_is_the_shells_not_the_guards_for_real(world: Repo, monkeypatc
         # review 36: a directory opened as a descriptor (`3<../../..`, the main checkout from W) and /dev/fd's `..`
         (world.worktree, world.worktree, "env -C /dev/fd/3 make -s 3<../../..", lambda: (world.main / "made").exists()),
         (Path("/"), world.worktree, "git -C /dev/fd/../cwd/../.. reset -q --hard", lambda: (world.main / "README.md").read_text() == "hello\n"),
+        # review 36b: a descriptor opened on a path for reading, written through the allow-listed /dev/fd/* and /dev/stdout
+        (world.worktree, world.worktree, "echo pwned 3<../../../README.md >/dev/fd/3", lambda: (world.main / "README.md").read_text() == "pwned\n"),
+        (world.worktree, world.worktree, "echo copied > f && cp f /dev/fd/3 3<../../../src", lambda: (world.main / "src" / "f").exists()),
+        (world.worktree, world.worktree, "echo again | cp /dev/stdin /dev/stdout 1<../../../README.md", lambda: (world.main / "README.md").read_text() == "again\n"),
     ]
     for started, cwd, command, happened in cases:
         (world.main / "README.md").write_text("changed in main\n")
         monkeypatch.chdir(started)
         result = run_hook_inline(subagent_payload(world, "Bash", {"command": command, "description": "test"}, cwd=str(cwd)))
         assert result.decision == "deny", command
-        subprocess.run(["bash", "-c", command + " >/dev/null 2>&1"], cwd=cwd, check=False, stdin=subprocess.DEVNULL, timeout=60)
+        subprocess.run(["bash", "-c", command], cwd=cwd, check=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
         assert happened(), command
 
 

@@ -237,6 +237,10 @@ ROWS: list[str] = [
     "S Bash echo x 3<.. > /dev/fd/3/../f",  # fd 3 is {MAIN}/..: the allow-list's /dev/fd/* does not hold it
     "S Bash echo x > /dev/stdout/f",
     "S Bash echo x > /dev/stdout",  # the descriptor itself: allowed
+    # review 36b: a descriptor the command opens on a path for reading is that path (src/app.py is not the worker's)
+    "S Bash cp README.md /dev/fd/3 3<src/app.py",
+    "S Bash echo x | tee /dev/stdout 1<src/app.py",
+    "S Bash cp README.md /dev/fd/3 3<src/auth/a.py",  # its own file, but named through a descriptor: refused too
     # the allow-list holds no path of the guard's own, for a worker too (HOME under the temp dir, as in CI)
     "[home={BASE}/h] S Bash echo x > ~/.claude/settings.json",  # the hooks that start the guard
     "[home={BASE}/h] S Bash echo x > ~/notes.txt",

@@ -110,6 +110,7 @@ def analyse(
     worker's command); the indirection rules always say what wrappers run. `start`: the directory the shell
     starts in (default: `start_directory`).
     """
+    from ..shell.descriptors import READ_DESCRIPTORS, read_opened
     from ..shell.parse import ParseFailure, parse_cached
     from ..shell.walk import BudgetExceeded, Hooks, Walker
 
@@ -133,11 +134,18 @@ def analyse(
     def on_unknown_code(found: Evaluated) -> list[Violation]:
         return [_violation(ctx, "WG404", f"{found.reason}; worktree-guard cannot see what that code does.", found.span)]
 
+    opened: set[int] = ctx.extra.setdefault(READ_DESCRIPTORS, set())
+
+    def parse(source: str, offset: int = 0):
+        # every string the walker reads, before its commands are judged: the descriptors it opens on a path
+        opened.update(read_opened(source))
+        return parse_cached(source, offset)
+
     hooks = Hooks(
         on_command=on_command or (lambda step: _flatten(pm.hook.worktree_guard_shell_command(command=step, ctx=ctx))),
         on_redirect=on_redirect or (lambda step: _flatten(pm.hook.worktree_guard_shell_redirect(redirect=step, ctx=ctx))),
         unwrap=lambda step: pm.hook.worktree_guard_shell_unwrap(command=step, ctx=ctx),
-        parse=parse_cached,
+        parse=parse,
         on_parse_failure=on_parse_failure,
         on_unknown_code=on_unknown_code,
     )

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ..hookspecs import hookimpl
 from ..model import Violation
 from ..paths import inside, literal_tilde
+from ..shell.descriptors import READ_DESCRIPTORS, opened_on_a_path
 
 if TYPE_CHECKING:
     from ..engine import Context
@@ -140,6 +141,17 @@ def _operand(ctx: Context, record: Written, value: str | None, span, rule: str) 
     if value is None or (record.cwd is None and not value.startswith("/")):
         return []  # not static: only a statically resolved path is at the boundary
     judgement = ctx.policy.judge(value, record.cwd or "/")
+    if judgement.place == "allowed" and opened_on_a_path(judgement.resolved, ctx.extra.get(READ_DESCRIPTORS, set())):
+        return [Violation(
+            code="WG406",
+            rule=rule,
+            tool=ctx.call.tool,
+            message=f"{record.how}, a program worktree-guard does not know, is given {judgement.resolved}, a descriptor the command opens on a path (`N<…`), which may be in the shared checkout; it may write it, so it counts as written. Name a path inside {ctx.worktree_root}.",
+            path=record.written,
+            resolved=judgement.resolved,
+            worktree_root=ctx.worktree_root,
+            span=span,
+        )]
     if judgement.place != "shared":
         return []
     return [Violation(
@@ -199,6 +211,8 @@ def judge_write(
         return [Violation(code="WG403", message=f"{what} {verb} the relative path {written!r} after a directory change worktree-guard cannot follow; use an absolute path inside {root}.", **common)]
     # a link's target is a place reached through the link, which a descriptor (`ln -s /dev/fd/3 l`) is not (stop 36)
     judgement = ctx.policy.judge(value, cwd or "/", directory=verb != "writes")
+    if judgement.place == "allowed" and opened_on_a_path(judgement.resolved, ctx.extra.get(READ_DESCRIPTORS, set())):
+        return [Violation(code="WG403", message=f"{what} {verb} {judgement.resolved}, a descriptor the command opens on a path (`N<…`): that path is written, which worktree-guard does not follow; name the path itself, inside {root}.", resolved=judgement.resolved, **common)]
     if recursive and judgement.ok:
         below = [r for r in ctx.policy.shared_roots if inside(r, judgement.resolved) and r != judgement.resolved]
         if below:

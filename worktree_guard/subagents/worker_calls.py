@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model import Violation
 from ..paths import expand_user, literal_tilde
+from ..shell.descriptors import READ_DESCRIPTORS, opened_on_a_path
 
 if TYPE_CHECKING:
     from ..engine import Context
@@ -103,7 +104,7 @@ def judge_write(
         if worker.isolated and ctx.isolation.isolated and ctx.worktree_root == worker.root:
             return []  # outside its own worktree W: the isolation rules judge it
         other = deepest_root(resolved, ctx.policy.shared_roots)
-        if other is None and ctx.policy.on_allow_list(resolved):
+        if other is None and ctx.policy.on_allow_list(resolved) and not opened_on_a_path(resolved, ctx.extra.get(READ_DESCRIPTORS, set())):
             return []
         where = f"in another checkout, {other}" if other else f"outside the checkout {worker.root}"
         return [Violation(code=code, message=f"{what} writes {resolved}, {where}. {_owns(worker)}.", resolved=resolved, **common)]

@@ -1,0 +1,56 @@
+"""shell/descriptors.py: the descriptors a command opens on a path for reading, read from its text (stop 36,
+review 36b: `cp f /dev/fd/3 3<../../..` copied into the main checkout through the allow-listed /dev/fd/*)."""
+
+from __future__ import annotations
+
+import pytest
+
+from worktree_guard.shell.descriptors import ANY, opened_on_a_path, read_opened
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("cp f /dev/fd/3 3<../../..", {3}),
+        ("echo x <f", {0}),
+        ("cat< f", {0}),
+        ("echo a3<f", {0}),  # a3 is a word; the redirection is stdin's
+        ("cmd <>f", {0}),
+        ("cmd 12<>f", {12}),
+        ("cat <<EOF\nx\nEOF", set()),
+        ("cat <<<x", set()),
+        ("diff <(ls) x", set()),
+        ("x 2>&1", set()),
+        ("cmd 3>f", set()),  # a write opens its path itself: judged as written
+        ("a 3<&0 < f", {0, 3}),  # a copy of a descriptor opened on a path
+        ("4<&3 3<x", {3, 4}),
+        (">&3 3<x", {1, 3}),  # `>&3` is stdout's copy
+        ("5>&4 4<&3 3<x", {3, 4, 5}),
+        ("3<&- x", set()),
+        ("exec {fd}<x", {ANY}),
+        ("a=$((3<4))", {3}),  # arithmetic reads the same: a number too many only refuses a write to it
+    ],
+)
+def test_read_opened(text: str, expected: set[int]) -> None:
+    assert read_opened(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("path", "opened", "expected"),
+    [
+        ("/dev/fd/3", {3}, True),
+        ("/dev/fd/3", {4}, False),
+        ("/dev/fd/3", {ANY}, True),
+        ("/dev/stdin", {0}, True),
+        ("/dev/stdout", {1}, True),
+        ("/dev/stderr", {2}, True),
+        ("/dev/stderr", {0, 1}, False),
+        ("/dev/fd/12", {12}, True),
+        ("/dev/fd/1", {1}, True),
+        ("/dev/null", {ANY}, False),
+        ("/dev/fd/3/x", {3}, False),  # no descriptor itself: judged outside every place already
+        ("/dev/fd/3", set(), False),
+    ],
+)
+def test_opened_on_a_path(path: str, opened: set[int], expected: bool) -> None:
+    assert opened_on_a_path(path, opened) is expected

@@ -1,0 +1,55 @@
+"""The descriptors a command opens on a path for reading (`3<../../..`, `< file`, `exec {fd}<x`).
+
+The allow-list holds `/dev/fd/*` and the standard streams as files a command may write: a pipe, a terminal. Opened
+by the command on a path, a descriptor is that path: `cp f /dev/fd/3 3<../../..` copies into the directory fd 3 is,
+`echo x 3<../../../README >/dev/fd/3` reopens the main checkout's README for writing, `rm -rf /dev/fd/3/` deletes
+it (review 36b: each passed). A write opens its path itself (`3>f`: judged as written), so only the reading opens
+and the copies of them (`4<&3`) count. Read from the command's text, every string the walker parses, quotes and
+arithmetic included: a number too many only refuses a write to that descriptor.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: A redirection that opens a descriptor on a path for reading: `N<`, `N<>` (not `<<`, `<&`, `<(`), or an fd variable.
+_READ_OPEN = re.compile(r"(?:(?<![\w$])(\d+)|(\{\w+\}))?(?<![<>])<(?![<&(])")
+#: A copy of a descriptor: `N<&M`, `N>&M`.
+_COPY = re.compile(r"(?:(?<![\w$])(\d+)|(\{\w+\}))?(?<![<>])([<>])&(\d+)")
+#: Every descriptor: an fd variable's number is only known at run time.
+ANY = -1
+#: Where the shell rules keep the numbers for the call (`Context.extra`).
+READ_DESCRIPTORS = "read_descriptors"
+
+
+def read_opened(text: str) -> set[int]:
+    """The descriptor numbers `text` may open on a path for reading (ANY: any of them)."""
+    opened: set[int] = set()
+    for match in _READ_OPEN.finditer(text):
+        opened.add(_number(match.group(1), match.group(2), 0))
+    copies = [(_number(m.group(1), m.group(2), 0 if m.group(3) == "<" else 1), int(m.group(4))) for m in _COPY.finditer(text)]
+    changed = True
+    while changed and ANY not in opened:
+        changed = False
+        for target, source in copies:
+            if source in opened and target not in opened:
+                opened.add(target)
+                changed = True
+    return opened
+
+
+def _number(digits: str | None, variable: str | None, default: int) -> int:
+    if variable is not None:
+        return ANY
+    return int(digits) if digits else default
+
+
+def opened_on_a_path(path: str, opened: set[int]) -> bool:
+    """`path` (as `paths.real` keeps it) is a descriptor in `opened`: one the command opens on a path for reading."""
+    from ..paths import descriptor
+
+    if not opened or not descriptor(path):
+        return False
+    name = path.rpartition("/")[2]
+    number = {"stdin": 0, "stdout": 1, "stderr": 2}.get(name)
+    return ANY in opened or (int(name) if number is None else number) in opened
