@@ -276,6 +276,9 @@ ROWS: list[str] = [
     "gawk -f inplace '{}' f g", "gawk -f inplace.awk f", "gawk -i inplace '{}' f", "gawk -i inplace.awk '{}' f",
     "gawk --include=inplace '{}' f", "gawk --include inplace '{}' f", "gawk -i lib '{}' f", "gawk -f inplace -f lib f",
     "gawk -i inplace -i lib '{}' f", "gawk -f lib -f inplace f",
+    # phase 21: `@load "inplace"` in the program; the operands it rewrites: one only known at run time, not `-` nor an
+    # assignment (`X=1`, `v=1`); `--incl` as gawk's getopt_long prefix of --include
+    "gawk '@load \"inplace\"' f g", "gawk -i inplace '{}' \"$F\"", "gawk -i inplace '{}' - X=1 v=1 f", "gawk --incl=inplace '{}' f",
 ]
 
 #: (source, the state it runs in): a cwd not known, variables set before it, what the command wrote earlier.
