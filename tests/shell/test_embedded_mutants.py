@@ -293,6 +293,7 @@ STATE_ROWS: list[tuple[str, dict]] = [
     # gawk looks for a -f name without `/` on AWKPATH (phase 20)
     ("awk -f p.awk f", {"variables": {"AWKPATH": "lib"}}), ("awk -f ./p.awk f", {"variables": {"AWKPATH": "lib"}}),
     ("awk -f p.awk f", {"variables": {"AWKPATH": None}}),
+    ("gawk -i p '{}' f", {"variables": {"AWKPATH": "lib"}}),  # -i searches AWKPATH too (phase 21)
 ]
 
 #: Script files read at check time, each row run in a directory holding them (`script_files`).
@@ -310,6 +311,8 @@ FILE_ROWS: list[str] = [
     "awk -W exec p.awk f", "awk -We p.awk f", "awk -W ex p.awk f", "awk -W EXEC p.awk f", "awk -W exec=1 p.awk f",
     "awk -W exec dir f", "awk -W exec", "awk -W exec \"$(c)\" f", "awk -W \"$(c)\" p.awk f", "awk -W lint p.awk f",
     "awk -W lint=x=exec p.awk f", "awk -W exec none.awk f", "awk -W exec p.awk -W exec p.awk f",
+    # gawk -i F reads F, else F.awk, from the cwd; a name ending in .awk only as given (x.awk.awk is not x.awk) (phase 21)
+    "gawk -i p '{}' f", "gawk -i p.awk '{}' f", "gawk -i x.awk '{}' f", "gawk -i x '{}' f", "gawk -i \"$X\" '{}' f",
 ]
 #: FILE_ROWS run where the cwd is not known: an absolute path is still read.
 NO_CWD_ROWS: list[str] = ["sed -f {D}/s.sed f", "sed -f s.sed f"]
@@ -334,6 +337,7 @@ def script_files(directory: Path) -> None:
     (directory / "dangling").symlink_to("nowhere.sed")
     (directory / "stdin").symlink_to("/dev/stdin")
     (directory / "q").write_text('BEGIN { system("q") }')
+    (directory / "x.awk.awk").write_text('BEGIN { system("x2") }')  # gawk adds .awk only to a name without it
     (directory / "ver").symlink_to("/proc/version")  # a regular file under /proc, through a link
     # a regular file under /dev, through a link: /dev/shm is the one place there that can hold one
     shm_file(directory).write_text("w shm\n")
