@@ -294,6 +294,7 @@ STATE_ROWS: list[tuple[str, dict]] = [
     ("awk -f p.awk f", {"variables": {"AWKPATH": "lib"}}), ("awk -f ./p.awk f", {"variables": {"AWKPATH": "lib"}}),
     ("awk -f p.awk f", {"variables": {"AWKPATH": None}}),
     ("gawk -i p '{}' f", {"variables": {"AWKPATH": "lib"}}),  # -i searches AWKPATH too (phase 21)
+    ("gawk -i p '{}' f", {"variables": {"AWKPATH": ""}}), ("gawk -i p '{}' f", {"variables": {"AWKPATH": None}}),
 ]
 
 #: Script files read at check time, each row run in a directory holding them (`script_files`).
@@ -313,6 +314,8 @@ FILE_ROWS: list[str] = [
     "awk -W lint=x=exec p.awk f", "awk -W exec none.awk f", "awk -W exec p.awk -W exec p.awk f",
     # gawk -i F reads F, else F.awk, from the cwd; a name ending in .awk only as given (x.awk.awk is not x.awk) (phase 21)
     "gawk -i p '{}' f", "gawk -i p.awk '{}' f", "gawk -i x.awk '{}' f", "gawk -i x '{}' f", "gawk -i \"$X\" '{}' f",
+    "gawk -i q '{}' f",  # q and q.awk: only the first gawk finds, q
+    "gawk '@include \"p\"' f", ": ; gawk '@include \"p\"' f",  # an @include's program at the command's start
 ]
 #: FILE_ROWS run where the cwd is not known: an absolute path is still read.
 NO_CWD_ROWS: list[str] = ["sed -f {D}/s.sed f", "sed -f s.sed f"]
@@ -338,6 +341,7 @@ def script_files(directory: Path) -> None:
     (directory / "stdin").symlink_to("/dev/stdin")
     (directory / "q").write_text('BEGIN { system("q") }')
     (directory / "x.awk.awk").write_text('BEGIN { system("x2") }')  # gawk adds .awk only to a name without it
+    (directory / "q.awk").write_text('BEGIN { system("q2") }')
     (directory / "ver").symlink_to("/proc/version")  # a regular file under /proc, through a link
     # a regular file under /dev, through a link: /dev/shm is the one place there that can hold one
     shm_file(directory).write_text("w shm\n")
