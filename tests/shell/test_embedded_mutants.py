@@ -278,6 +278,8 @@ ROWS: list[str] = [
     "gawk -i inplace -i lib '{}' f", "gawk -f lib -f inplace f",
     # phase 21: `@load "inplace"` in the program; the operands it rewrites: one only known at run time, not `-` nor an
     # assignment (`X=1`, `v=1`); `--incl` as gawk's getopt_long prefix of --include
+    # phase 21: ed's `w >> F` appends to F (spaced or not); tar's -I keeps an attached `=` (only zip drops it)
+    "ed -s f <<< 'w >> /m/x'", "ed -s f <<< 'w >>/m/x'", "tar -cf a.tgz -I=gzip .",
     "gawk '@load \"inplace\"' f g", "gawk -i inplace '{}' \"$F\"", "gawk -i inplace '{}' - X=1 v=1 f", "gawk --incl=inplace '{}' f",
 ]
 
