@@ -276,6 +276,11 @@ ROWS: list[str] = [
     "gawk -f inplace '{}' f g", "gawk -f inplace.awk f", "gawk -i inplace '{}' f", "gawk -i inplace.awk '{}' f",
     "gawk --include=inplace '{}' f", "gawk --include inplace '{}' f", "gawk -i lib '{}' f", "gawk -f inplace -f lib f",
     "gawk -i inplace -i lib '{}' f", "gawk -f lib -f inplace f",
+    # phase 21: `@load "inplace"` in the program; the operands it rewrites: one only known at run time, not `-` nor an
+    # assignment (`X=1`, `v=1`); `--incl` as gawk's getopt_long prefix of --include
+    # phase 21: ed's `w >> F` appends to F (spaced or not); tar's -I keeps an attached `=` (only zip drops it)
+    "ed -s f <<< 'w >> /m/x'", "ed -s f <<< 'w >>/m/x'", "tar -cf a.tgz -I=gzip .",
+    "gawk '@load \"inplace\"' f g", "gawk -i inplace '{}' \"$F\"", "gawk -i inplace '{}' - X=1 v=1 f", "gawk --incl=inplace '{}' f",
 ]
 
 #: (source, the state it runs in): a cwd not known, variables set before it, what the command wrote earlier.
@@ -290,6 +295,8 @@ STATE_ROWS: list[tuple[str, dict]] = [
     # gawk looks for a -f name without `/` on AWKPATH (phase 20)
     ("awk -f p.awk f", {"variables": {"AWKPATH": "lib"}}), ("awk -f ./p.awk f", {"variables": {"AWKPATH": "lib"}}),
     ("awk -f p.awk f", {"variables": {"AWKPATH": None}}),
+    ("gawk -i p '{}' f", {"variables": {"AWKPATH": "lib"}}),  # -i searches AWKPATH too (phase 21)
+    ("gawk -i p '{}' f", {"variables": {"AWKPATH": ""}}), ("gawk -i p '{}' f", {"variables": {"AWKPATH": None}}),
 ]
 
 #: Script files read at check time, each row run in a directory holding them (`script_files`).
@@ -307,6 +314,10 @@ FILE_ROWS: list[str] = [
     "awk -W exec p.awk f", "awk -We p.awk f", "awk -W ex p.awk f", "awk -W EXEC p.awk f", "awk -W exec=1 p.awk f",
     "awk -W exec dir f", "awk -W exec", "awk -W exec \"$(c)\" f", "awk -W \"$(c)\" p.awk f", "awk -W lint p.awk f",
     "awk -W lint=x=exec p.awk f", "awk -W exec none.awk f", "awk -W exec p.awk -W exec p.awk f",
+    # gawk -i F reads F, else F.awk, from the cwd; a name ending in .awk only as given (x.awk.awk is not x.awk) (phase 21)
+    "gawk -i p '{}' f", "gawk -i p.awk '{}' f", "gawk -i x.awk '{}' f", "gawk -i x '{}' f", "gawk -i \"$X\" '{}' f",
+    "gawk -i q '{}' f",  # q and q.awk: only the first gawk finds, q
+    "gawk '@include \"p\"' f", ": ; gawk '@include \"p\"' f",  # an @include's program at the command's start
 ]
 #: FILE_ROWS run where the cwd is not known: an absolute path is still read.
 NO_CWD_ROWS: list[str] = ["sed -f {D}/s.sed f", "sed -f s.sed f"]
@@ -331,6 +342,8 @@ def script_files(directory: Path) -> None:
     (directory / "dangling").symlink_to("nowhere.sed")
     (directory / "stdin").symlink_to("/dev/stdin")
     (directory / "q").write_text('BEGIN { system("q") }')
+    (directory / "x.awk.awk").write_text('BEGIN { system("x2") }')  # gawk adds .awk only to a name without it
+    (directory / "q.awk").write_text('BEGIN { system("q2") }')
     (directory / "ver").symlink_to("/proc/version")  # a regular file under /proc, through a link
     # a regular file under /dev, through a link: /dev/shm is the one place there that can hold one
     shm_file(directory).write_text("w shm\n")

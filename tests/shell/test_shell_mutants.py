@@ -677,6 +677,10 @@ def test_a_word_the_command_cannot_make_an_option(tmp_path: Path) -> None:
         ("$REPLY", state, False),  # set by bash from what the command read
         ("*.md", state, True),  # a glob whose names are all known now
         ("~/*.md", state, False),
+        # phase 21: a lower-case name's default; a HOME the command set below `~/x`; a glob after the first
+        # parameter's `/` (`$D/$N*`: the word starts with $D's value); any `~` prefix that starts with a digit is
+        # read as the stack's (cautious: bash reads `~1a` as a login name)
+        ("${u:--t}", state, False), ("~/x/y", home, False), ("$D/$N*", state, True), ("~1a/x", state, False),
     ]
     for raw, where, expected in rows:
         assert chosen_elsewhere(one_word(raw), where) is expected, raw
@@ -711,6 +715,8 @@ def test_a_glob_whose_names_start_with_no_dash_now(tmp_path: Path) -> None:
     assert names_no_option("$D/*", variables={"D": p}) and not names_no_option("$D*", variables={"D": "-"})
     assert not names_no_option("*.md", options={"nullglob"})  # its matches are not known
     assert not names_no_option("*.md", None) and names_no_option("/x/*", None)
+    assert names_no_option("X*", None)  # a known start that is no `-`, in a directory not known (phase 21)
+    assert not names_no_option("{x}*")  # a `{` anywhere is not read, a static one too (cautious; phase 21)
     # what the command wrote before, which the listing read now does not hold
     assert not names_no_option("*", written=[f"{p}/-t.x"]) and names_no_option("*", written=[f"{p}/c.md"])
     assert names_no_option("*.md", written=[f"{p}/-t.x"])  # not a match
@@ -725,6 +731,10 @@ def test_a_glob_whose_names_start_with_no_dash_now(tmp_path: Path) -> None:
     assert written_matches(one_word("*.md"), ShellState(cwd=None, written=[f"{p}/c.md"])) is None
     assert written_matches(one_word("$NOPE*"), state) is None
     assert written_matches(one_word("/*"), ShellState(cwd=p, written=["/x", "/y/z"])) == ["/x"]
+    # phase 21: a write made where the names are not listed, elsewhere, and one beside the directory named `X`
+    assert written_matches(one_word("*"), ShellState(cwd=p, written=[UNLISTED + "/elsewhere/x"])) == []
+    assert names_no_option("*", written=[UNLISTED + f"{tmp_path}/other/x"])
+    assert written_matches(one_word("*"), ShellState(cwd=p, written=[f"{tmp_path}/X"])) == []
     (tmp_path / "link").symlink_to(plain)
     assert written_matches(one_word(f"{tmp_path}/link/*"), ShellState(cwd=p, written=[f"{p}/-t"])) == [f"{p}/-t"]
 

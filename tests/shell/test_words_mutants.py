@@ -142,6 +142,16 @@ def test_field_splitting_by_default_and_with_ifs_set() -> None:
     assert steps.field_split([plain], ifs) == [plain]
 
 
+def test_a_command_of_exactly_max_words_split_is_split_and_one_more_word_is_not() -> None:
+    """`field_split`'s limit (phase 21): MAX_WORDS_SPLIT words are still split; one more and all are kept unknown."""
+    state = ShellState(cwd="/w", variables={"Y": "a b"})
+    plain = Word(raw="$Y", span=(0, 2), value=None)
+    at_limit = [plain] * steps.MAX_WORDS_SPLIT
+    assert len(steps.field_split(at_limit, state)) == 2 * steps.MAX_WORDS_SPLIT
+    over = [plain] * (steps.MAX_WORDS_SPLIT + 1)
+    assert steps.field_split(over, state) == over
+
+
 def test_a_brace_field_keeps_the_words_substitutions_and_stays_unknown() -> None:
     """`brace_expanded`: a field whose text holds `$(`, a backquote or a process substitution keeps the whole word's
     substitutions (the walker runs them for it) and has no static value, even when its own `$(` is quoted

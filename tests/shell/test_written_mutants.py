@@ -247,3 +247,48 @@ def test_an_attached_value_after_a_cluster_of_flags() -> None:
              "-aB/x/y/z": ["B/x/y/z", "/x/y/z"], "-ab/c.d": ["b/c.d", "/c.d"], "-o/x": ["/x"], "-abc": []}
     for value, expected in table.items():
         assert path_candidates(value) == expected, value
+    assert path_candidates("-abXd/x") == ["bXd/x", "/x"]  # from the `/` after a letter, not from an `X` (phase 21)
+
+
+# -- phase 21: a word the command built given to a writer, the amending rows' own reading, a plugin's ln row ------
+
+CP_BUILT = "`cp` ({}, only known at run time, may be any of its options (`-t DIR`, `--output=F`))"
+
+
+def test_a_writers_word_the_command_may_have_made_an_option() -> None:
+    """`_program_writes` passes `steps.chosen_elsewhere` to the table (`given`), not `inherited` alone: a default the
+    command wrote (`${U:--t..}`) or $OLDPWD (`~-`) may be `-t..` (the runtime did not choose them)."""
+    for raw in ("${U:--t..}", "~-"):
+        assert writes(f"cp {raw} d/", "/w") == [("d/", "{W}", "write", False, None, False, "`cp` (operand)", "d/"),
+                                               (None, "{W}", "write", False, None, False, CP_BUILT.format(raw), "cp")], raw
+
+
+def test_the_amending_rows_read_the_options_as_the_table_does(tmp_path: Path) -> None:
+    """`spec.amend` gets the command and the argv parsed with the row's own abbreviations: `cp -P` of a link makes a
+    link to its target (it reads `command.cwd`); curl's `--outp` is `--output` (its `#1` names); rsync reads no prefix
+    (`--log-f` is an option it has no row for)."""
+    (tmp_path / "d3").mkdir()
+    (tmp_path / "lnk").symlink_to("/outside/t")
+    assert writes("cp -P lnk d3", str(tmp_path)) == [("d3", "{W}", "write", False, None, False, "`cp` (operand)", "d3"),
+                                                     ("/outside/t", "{W}", "link", False, None, False, "`cp` (a copy of a link to it)", "lnk")]
+    assert writes("curl --outp '#1' 'https://h/{a,b}'", "/w") == [
+        ("https://h/{a,b}", "{W}", "operand", False, None, False, "`curl` (an operand it does not read)", "'https://h/{a,b}'"),
+        ("a", "{W}", "write", False, None, False, "`curl` (-o)", "'#1'"), ("b", "{W}", "write", False, None, False, "`curl` (-o)", "'#1'")]
+    assert writes("mktemp --tmpd=/m", "/w") == [("/m/tmp.XXXXXXXXXX", "{W}", "write", False, None, False, "`mktemp` (mktemp's file)", "mktemp")]
+    assert writes("rsync --log-f=/x a b", "/w") == [
+        ("b", "{W}", "write", False, None, False, "`rsync` (operand)", "b"),
+        ("/x", "{W}", "operand", False, None, False, "`rsync` (the value of --log-f, an option it has no row for)", "--log-f=/x")]
+    # nor `--remove-source` for --remove-source-files (its row's abbreviations=False: popt takes no prefixes)
+    assert writes("rsync --remove-source --files-from=l a b", "/w") == [("b", "{W}", "write", False, None, False, "`rsync` (operand)", "b")]
+
+
+def test_a_plugins_ln_row_without_abbreviations() -> None:
+    """`_symbolic` and `_link_directory` read ln's options as its row says: a plugin's row with `abbreviations=False`
+    does not take `--sym` for --symbolic nor `--rel` for --relative."""
+    from worktree_guard.fast_dataclass import replace
+
+    ln = {"ln": replace(BUILTIN_WRITERS["ln"], abbreviations=False)}
+    assert writes("ln --sym a x/l", "/w", writers=ln) == [("x/l", "{W}", "write", False, None, False, "`ln` (operand)", "x/l"),
+                                                         ("a", "{W}", "link", False, None, False, "`ln` (a link to it)", "a")]
+    assert writes("ln -s --rel a x/l", "/w", writers=ln) == [("x/l", "{W}", "write", False, None, False, "`ln` (operand)", "x/l"),
+                                                            ("a", "{W}/x", "link", False, None, False, "`ln` (a link to it)", "a")]
