@@ -966,3 +966,44 @@ def test_git_dir_link_of_each_kind_of_dot_git(repo: Repo, tmp_path: Path) -> Non
     (long / ".git").write_text("gitdir: /" + "x" * 9000 + "\n")
     with pytest.raises(LayoutUnknown, match=r"long/\.git has a first line longer than 8192 characters"):
         git_dir_link(str(long / ".git"))
+
+
+def test_git_dir_link_confirms_a_worktree_only_through_readable_records_that_name_it_back(repo: Repo, tmp_path: Path) -> None:
+    """A `.git` file is a linked worktree's own (None) only when its admin dir's `gitdir` names that very file and its
+    `commondir` puts the admin dir under `<common>/worktrees`; relative links (git 2.48's worktree.useRelativePaths)
+    are read from the `.git` file's directory and from the admin dir; a record that is there but cannot be read is
+    LayoutUnknown, not "unconfirmed"; and a directory named through `.` or `..` (`git --git-dir=DIR/. init`) links
+    to its real path (phase 21: the 11 survivors phase 20 left in `git_dir_link`)."""
+    from worktree_guard.layout import LayoutUnknown, git_dir_link
+
+    base = Path(os.path.realpath(tmp_path))
+    plain = base / "plain"
+    (plain / "sub").mkdir(parents=True)
+    assert git_dir_link(f"{plain}/.") == str(plain)
+    assert git_dir_link(f"{plain}/sub/..") == str(plain)
+    # a hand-written link to the sibling's admin dir: its `gitdir` names the sibling's `.git`, not this one
+    admin = repo.main / ".git" / "worktrees" / repo.sibling.name
+    (base / "fake").mkdir()
+    (base / "fake" / ".git").write_text(f"gitdir: {admin}\n")
+    assert git_dir_link(str(base / "fake" / ".git")) == str(admin)
+    # a repository and worktree linked by relative paths, as git 2.48 writes them with worktree.useRelativePaths
+    common, wt = base / "repo" / ".git", base / "wt"
+    entry = common / "worktrees" / "wt"
+    entry.mkdir(parents=True)
+    wt.mkdir()
+    (wt / ".git").write_text("gitdir: ../repo/.git/worktrees/wt\n")
+    (entry / "gitdir").write_text("../../../../wt/.git\n")
+    (entry / "commondir").write_text("../..\n")
+    assert git_dir_link(str(wt / ".git")) is None
+    (entry / "gitdir").write_text("../../../../elsewhere/.git\n")
+    assert git_dir_link(str(wt / ".git")) == str(entry)  # the records name another file
+    (entry / "gitdir").write_text("../../../../wt/.git\n")
+    # records that are there but cannot be read
+    (entry / "commondir").unlink()
+    (entry / "commondir").mkdir()
+    with pytest.raises(LayoutUnknown, match=r"worktrees/wt/commondir cannot be read \(Is a directory\)"):
+        git_dir_link(str(wt / ".git"))
+    (entry / "gitdir").unlink()
+    (entry / "gitdir").mkdir()
+    with pytest.raises(LayoutUnknown, match=r"worktrees/wt/gitdir cannot be read \(Is a directory\)"):
+        git_dir_link(str(wt / ".git"))
