@@ -228,7 +228,7 @@ def test_a_gone_worktree_is_placed_from_gits_records_down_to_a_gone_subdirectory
     for W itself and for a directory below it that is gone too; a name that only begins like W is not in W."""
     import shutil
 
-    from worktree_guard.layout import Layout, LayoutUnknown, vanished_worktree_layout
+    from worktree_guard.layout import Layout, LayoutUnknown, layout_of_cwd, vanished_worktree_layout
 
     shutil.rmtree(repo.worktree)
     common = str(repo.main / ".git")
@@ -242,6 +242,10 @@ def test_a_gone_worktree_is_placed_from_gits_records_down_to_a_gone_subdirectory
             source="linked worktree (its directory is gone)",
         )
         assert layout.shared_roots[0] == str(repo.main) and sorted(layout.shared_roots[1:]) == sorted([str(repo.sibling), str(repo.outside)])
+        # the entry point for an agent's cwd asks git's records for a cwd that is gone (phase 21: it was only reached
+        # through the engine's subprocess tests)
+        assert layout_of_cwd(cwd) == layout
+    assert layout_of_cwd(str(repo.main / "src")) == find_layout(str(repo.main / "src"))  # there: found as usual
     beside = f"{repo.worktree}-other"
     with pytest.raises(LayoutUnknown) as caught:
         vanished_worktree_layout(beside)
