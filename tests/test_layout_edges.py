@@ -123,6 +123,9 @@ def test_the_owner_through_a_relative_gitdir_link(repo: Repo) -> None:
     entry = repo.main / ".git" / "worktrees" / repo.sibling.name
     (entry / "gitdir").write_text(os.path.relpath(repo.sibling / ".git", entry) + "\n")
     assert owner_of_git_dir(str(entry)) == str(repo.sibling)
+    # a `gitdir:` file given as the git dir (GIT_DIR=link) whose link is relative: read from the file's directory
+    (repo.outside / "rel-link").write_text(f"gitdir: {os.path.relpath(entry, repo.outside)}\n")
+    assert owner_of_git_dir(str(repo.outside / "rel-link")) == str(repo.sibling)
 
 
 def test_a_git_dir_entry_needs_both_its_gitdir_and_commondir_files(tmp_path: Path) -> None:
