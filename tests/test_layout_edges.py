@@ -41,6 +41,12 @@ def test_the_owner_of_each_kind_of_git_dir(repo: Repo, tmp_path: Path) -> None:
     (tmp_path / "junk").write_text("x\n")
     assert owner_of_git_dir(str(tmp_path / "link")) == str(repo.main)
     assert owner_of_git_dir(str(tmp_path / "junk")) is None
+    # one that cannot be read is unknown, not "no git dir" (phase 21: the read made lenient answered None)
+    from worktree_guard.layout import LayoutUnknown
+
+    (tmp_path / "long").write_text("gitdir: /" + "x" * 9000 + "\n")
+    with pytest.raises(LayoutUnknown, match=r"long has a first line longer than 8192 characters"):
+        owner_of_git_dir(str(tmp_path / "long"))
 
 
 
