@@ -41,6 +41,8 @@ def test_the_owner_of_each_kind_of_git_dir(repo: Repo, tmp_path: Path) -> None:
     (tmp_path / "junk").write_text("x\n")
     assert owner_of_git_dir(str(tmp_path / "link")) == str(repo.main)
     assert owner_of_git_dir(str(tmp_path / "junk")) is None
+    (common / "junk-link").write_text("x\n")  # no `gitdir:` beside a `.git` dir: still no git dir (not the main checkout)
+    assert owner_of_git_dir(str(common / "junk-link")) is None
     # one that cannot be read is unknown, not "no git dir" (phase 21: the read made lenient answered None)
     from worktree_guard.layout import LayoutUnknown
 
