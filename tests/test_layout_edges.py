@@ -1022,3 +1022,11 @@ def test_git_dir_link_confirms_a_worktree_only_through_readable_records_that_nam
     (entry / "gitdir").mkdir()
     with pytest.raises(LayoutUnknown, match=r"worktrees/wt/gitdir cannot be read \(Is a directory\)"):
         git_dir_link(str(wt / ".git"))
+
+
+def test_a_configured_root_inside_a_worktree_makes_that_worktree_shared(repo: Repo) -> None:
+    """W configured as a directory inside a checkout: the checkout around it is a shared root, by its path (phase 21:
+    `shared_roots.append(None)` survived)."""
+    layout = with_explicit_root(str(repo.worktree / "src"))
+    assert layout.worktree_root == str(repo.worktree / "src")
+    assert str(repo.worktree) in layout.shared_roots and None not in layout.shared_roots
