@@ -2853,6 +2853,10 @@ STOP_35_ROWS += [
     ('cp --arch to-main d3', {"WG401"}),
     ('cp --recur to-main d3', {"WG401"}),
     ('cp -a to-ssl d5', {"WG402"}),
+    # phase 21: each of tmux's commands is judged where it starts, not only up to the first that stays in W
+    ("tmux neww -d -c src make ';' neww -d -c /etc make", {"WG201"}),
+    ("tmux neww -d -c src make \\; neww -d -c '#{pane_current_path}' make", {"WG202"}),
+    ("tmux neww -d -c src make \\; neww -d -c src make", "pass"),
 ]
 
 

@@ -41,6 +41,14 @@ def test_the_owner_of_each_kind_of_git_dir(repo: Repo, tmp_path: Path) -> None:
     (tmp_path / "junk").write_text("x\n")
     assert owner_of_git_dir(str(tmp_path / "link")) == str(repo.main)
     assert owner_of_git_dir(str(tmp_path / "junk")) is None
+    (common / "junk-link").write_text("x\n")  # no `gitdir:` beside a `.git` dir: still no git dir (not the main checkout)
+    assert owner_of_git_dir(str(common / "junk-link")) is None
+    # one that cannot be read is unknown, not "no git dir" (phase 21: the read made lenient answered None)
+    from worktree_guard.layout import LayoutUnknown
+
+    (tmp_path / "long").write_text("gitdir: /" + "x" * 9000 + "\n")
+    with pytest.raises(LayoutUnknown, match=r"long has a first line longer than 8192 characters"):
+        owner_of_git_dir(str(tmp_path / "long"))
 
 
 
@@ -123,6 +131,9 @@ def test_the_owner_through_a_relative_gitdir_link(repo: Repo) -> None:
     entry = repo.main / ".git" / "worktrees" / repo.sibling.name
     (entry / "gitdir").write_text(os.path.relpath(repo.sibling / ".git", entry) + "\n")
     assert owner_of_git_dir(str(entry)) == str(repo.sibling)
+    # a `gitdir:` file given as the git dir (GIT_DIR=link) whose link is relative: read from the file's directory
+    (repo.outside / "rel-link").write_text(f"gitdir: {os.path.relpath(entry, repo.outside)}\n")
+    assert owner_of_git_dir(str(repo.outside / "rel-link")) == str(repo.sibling)
 
 
 def test_a_git_dir_entry_needs_both_its_gitdir_and_commondir_files(tmp_path: Path) -> None:
@@ -228,7 +239,7 @@ def test_a_gone_worktree_is_placed_from_gits_records_down_to_a_gone_subdirectory
     for W itself and for a directory below it that is gone too; a name that only begins like W is not in W."""
     import shutil
 
-    from worktree_guard.layout import Layout, LayoutUnknown, vanished_worktree_layout
+    from worktree_guard.layout import Layout, LayoutUnknown, layout_of_cwd, vanished_worktree_layout
 
     shutil.rmtree(repo.worktree)
     common = str(repo.main / ".git")
@@ -242,6 +253,10 @@ def test_a_gone_worktree_is_placed_from_gits_records_down_to_a_gone_subdirectory
             source="linked worktree (its directory is gone)",
         )
         assert layout.shared_roots[0] == str(repo.main) and sorted(layout.shared_roots[1:]) == sorted([str(repo.sibling), str(repo.outside)])
+        # the entry point for an agent's cwd asks git's records for a cwd that is gone (phase 21: it was only reached
+        # through the engine's subprocess tests)
+        assert layout_of_cwd(cwd) == layout
+    assert layout_of_cwd(str(repo.main / "src")) == find_layout(str(repo.main / "src"))  # there: found as usual
     beside = f"{repo.worktree}-other"
     with pytest.raises(LayoutUnknown) as caught:
         vanished_worktree_layout(beside)
@@ -966,3 +981,52 @@ def test_git_dir_link_of_each_kind_of_dot_git(repo: Repo, tmp_path: Path) -> Non
     (long / ".git").write_text("gitdir: /" + "x" * 9000 + "\n")
     with pytest.raises(LayoutUnknown, match=r"long/\.git has a first line longer than 8192 characters"):
         git_dir_link(str(long / ".git"))
+
+
+def test_git_dir_link_confirms_a_worktree_only_through_readable_records_that_name_it_back(repo: Repo, tmp_path: Path) -> None:
+    """A `.git` file is a linked worktree's own (None) only when its admin dir's `gitdir` names that very file and its
+    `commondir` puts the admin dir under `<common>/worktrees`; relative links (git 2.48's worktree.useRelativePaths)
+    are read from the `.git` file's directory and from the admin dir; a record that is there but cannot be read is
+    LayoutUnknown, not "unconfirmed"; and a directory named through `.` or `..` (`git --git-dir=DIR/. init`) links
+    to its real path (phase 21: the 11 survivors phase 20 left in `git_dir_link`)."""
+    from worktree_guard.layout import LayoutUnknown, git_dir_link
+
+    base = Path(os.path.realpath(tmp_path))
+    plain = base / "plain"
+    (plain / "sub").mkdir(parents=True)
+    assert git_dir_link(f"{plain}/.") == str(plain)
+    assert git_dir_link(f"{plain}/sub/..") == str(plain)
+    # a hand-written link to the sibling's admin dir: its `gitdir` names the sibling's `.git`, not this one
+    admin = repo.main / ".git" / "worktrees" / repo.sibling.name
+    (base / "fake").mkdir()
+    (base / "fake" / ".git").write_text(f"gitdir: {admin}\n")
+    assert git_dir_link(str(base / "fake" / ".git")) == str(admin)
+    # a repository and worktree linked by relative paths, as git 2.48 writes them with worktree.useRelativePaths
+    common, wt = base / "repo" / ".git", base / "wt"
+    entry = common / "worktrees" / "wt"
+    entry.mkdir(parents=True)
+    wt.mkdir()
+    (wt / ".git").write_text("gitdir: ../repo/.git/worktrees/wt\n")
+    (entry / "gitdir").write_text("../../../../wt/.git\n")
+    (entry / "commondir").write_text("../..\n")
+    assert git_dir_link(str(wt / ".git")) is None
+    (entry / "gitdir").write_text("../../../../elsewhere/.git\n")
+    assert git_dir_link(str(wt / ".git")) == str(entry)  # the records name another file
+    (entry / "gitdir").write_text("../../../../wt/.git\n")
+    # records that are there but cannot be read
+    (entry / "commondir").unlink()
+    (entry / "commondir").mkdir()
+    with pytest.raises(LayoutUnknown, match=r"worktrees/wt/commondir cannot be read \(Is a directory\)"):
+        git_dir_link(str(wt / ".git"))
+    (entry / "gitdir").unlink()
+    (entry / "gitdir").mkdir()
+    with pytest.raises(LayoutUnknown, match=r"worktrees/wt/gitdir cannot be read \(Is a directory\)"):
+        git_dir_link(str(wt / ".git"))
+
+
+def test_a_configured_root_inside_a_worktree_makes_that_worktree_shared(repo: Repo) -> None:
+    """W configured as a directory inside a checkout: the checkout around it is a shared root, by its path (phase 21:
+    `shared_roots.append(None)` survived)."""
+    layout = with_explicit_root(str(repo.worktree / "src"))
+    assert layout.worktree_root == str(repo.worktree / "src")
+    assert str(repo.worktree) in layout.shared_roots and None not in layout.shared_roots

@@ -159,6 +159,38 @@ def test_a_cd_or_a_start_in_a_protected_path_of_w_is_no_move_out_of_w(world: Rep
     assert shell_started_in(world, f"{world.worktree}/.git").decision == "pass"
 
 
+def test_a_program_that_starts_what_it_runs_elsewhere_is_refused_in_the_words_of_a_cd(world: Repo) -> None:
+    """`env -C`, `sudo -D`, `tmux neww -c` (`_started_elsewhere`, review 35) field by field: the directory as the
+    program goes there, the shared checkout and the same place in W, over the whole command (phase 21)."""
+    main, w = str(world.main), str(world.worktree)
+    command = f"env -C {main}/src make"
+    assert records(bash(world, command)) == [{
+        "code": "WG201", "rule": "cd", "tool": "Bash", "severity": "error",
+        "message": f"`env` starts what it runs in {main}/src, in the shared checkout {main}, not in this agent's worktree {w}.",
+        "path": f"{main}/src", "resolved": f"{main}/src", "worktree_root": w, "shared_root": main,
+        "suggestion": f"{w}/src", "span": (0, len(command)),
+    }]
+    assert records(bash(world, "sudo -D /etc make")) == [{
+        "code": "WG201", "rule": "cd", "tool": "Bash", "severity": "error",
+        "message": f"`sudo` starts what it runs in /etc, outside this agent's worktree {w} and the allow-list.",
+        "path": "/etc", "resolved": "/etc", "worktree_root": w, "span": (0, 17),
+    }]
+    command = f"env -C {main}/.git make"  # the repository every worktree shares: no counterpart in W
+    assert records(bash(world, command)) == [{
+        "code": "WG201", "rule": "cd", "tool": "Bash", "severity": "error",
+        "message": f"`env` starts what it runs in {main}/.git, in the shared checkout {main}/.git, not in this agent's worktree {w}.",
+        "path": f"{main}/.git", "resolved": f"{main}/.git", "worktree_root": w, "shared_root": f"{main}/.git",
+        "span": (0, len(command)),
+    }]
+    assert records(bash(world, 'env -C "$X" make')) == [{
+        "code": "WG202", "rule": "cd", "tool": "Bash", "severity": "error",
+        "message": f"`env` starts what it runs in a directory worktree-guard cannot work out; give it a literal directory inside {w}.",
+        "worktree_root": w, "span": (0, 16),
+    }]
+    for inside in ("env -C src make", "sudo -D src/.. make", "tmux neww -d -c src make"):
+        assert records(bash(world, inside)) == [], inside
+
+
 # --- rules/files.py: the file tools' records, field by field ------------------------------------------------
 
 
