@@ -505,3 +505,48 @@ def test_an_agent_in_a_worktree_nested_in_its_own_is_judged_from_the_outermost(r
     for layout in (two, three):
         can = _agent_can_write(layout, Settings(), "/nonexistent-home")
         assert can(str(w / "c1" / "x")) and can(str(w / "y")) and can(str(w / "x1" / "c2" / "x")) and not can(str(repo.main / "x"))
+
+
+# --- a relative worktree_root (phase 21: a fail-open, reported, not fixed) ---------------------------------------
+
+
+RELATIVE_ROOT_BUG = pytest.mark.xfail(
+    strict=True,
+    reason="phase 21: _agent_can_write resolves a relative worktree_root against / (the scope against the cwd), so it "
+    "takes files outside W for files the agent wrote and drops their settings",
+)
+
+
+@pytest.mark.parametrize("form", ["absolute", pytest.param("relative", marks=RELATIVE_ROOT_BUG)])
+def test_a_relative_root_keeps_the_protect_of_a_user_definition(repo: Repo, temp_elsewhere: Path, form: str) -> None:
+    """`WORKTREE_GUARD_WORKTREE_ROOT=.` (or `--root .`) from the agent's W names W, for the scope as for the
+    absolute path: the user's definition (outside W and outside the temp dir, so not the agent's) still protects
+    `*.secret` in W. With `.` read from `/`, every file is "the agent's" and the definition is dropped: the write passes."""
+    from .helpers import run_hook_inline
+
+    home = Path(os.environ["HOME"])
+    write_agent_home = home / ".claude" / "agents"
+    write_agent_home.mkdir(parents=True)
+    (write_agent_home / "rev.md").write_text("---\nname: rev\ndescription: t\nworktree-guard:\n  protect: ['*.secret']\n---\nbody\n")
+    root = str(repo.worktree) if form == "absolute" else "."
+    scope = scope_for(str(repo.worktree), "rev", flags={"worktree_root": root})
+    assert scope.layout.worktree_root == str(repo.worktree)
+    write = payload(repo.worktree, "Write", {"file_path": str(repo.worktree / "a.secret"), "content": "x"}, agent_id="a1", agent_type="rev")
+    result = run_hook_inline(write, environ={"WORKTREE_GUARD_WORKTREE_ROOT": root})
+    assert ("*.secret" in scope.settings.protect, result.decision, result.codes) == (True, "deny", ["WG103"])
+
+
+@pytest.mark.parametrize("form", ["absolute", pytest.param("relative", marks=RELATIVE_ROOT_BUG)])
+def test_a_relative_root_keeps_the_protect_of_the_project_file_in_the_temp_dir(repo: Repo, form: str) -> None:
+    """The main agent in the main checkout names W relative to its cwd: the project file there (a shared checkout,
+    not the agent's) protects `*.secret` in W. Read from `/`, W is a path that does not exist, the project file lies
+    "outside" it in the temp dir the allow-list holds, so it counts as the agent's and is dropped: the write passes."""
+    from .helpers import run_hook_inline
+
+    (repo.main / ".worktree-guard.toml").write_text("protect = ['*.secret']\n")
+    root = str(repo.worktree) if form == "absolute" else os.path.relpath(repo.worktree, repo.main)
+    scope = scope_for(str(repo.main), None, flags={"worktree_root": root})
+    assert (scope.layout.worktree_root, scope.isolation.isolated) == (str(repo.worktree), True)
+    write = payload(repo.main, "Write", {"file_path": str(repo.worktree / "a.secret"), "content": "x"})
+    result = run_hook_inline(write, environ={"WORKTREE_GUARD_WORKTREE_ROOT": root})
+    assert ("*.secret" in scope.settings.protect, result.decision, result.codes) == (True, "deny", ["WG103"])
