@@ -550,3 +550,42 @@ def test_a_relative_root_keeps_the_protect_of_the_project_file_in_the_temp_dir(r
     write = payload(repo.main, "Write", {"file_path": str(repo.worktree / "a.secret"), "content": "x"})
     result = run_hook_inline(write, environ={"WORKTREE_GUARD_WORKTREE_ROOT": root})
     assert ("*.secret" in scope.settings.protect, result.decision, result.codes) == (True, "deny", ["WG103"])
+
+
+# --- _config_files: which project files and definitions may be the agent's (phase 21) -----------------------------
+
+
+def test_the_project_files_judged_are_the_two_names_at_the_project_root(repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An agent isolated by the hook's flags in its own checkout (the project root is W): `.worktree-guard.toml`, or
+    else `[tool.worktree-guard]` of `pyproject.toml`, there is its own and configures nothing, unless the layers it
+    cannot write protect it; a name that is not there is not judged (an absent pyproject.toml the agent could write
+    does not drop the protected file beside it). Looked up at the project root, not in the process's directory."""
+    monkeypatch.chdir(tmp_path)  # neither file here
+    main = str(repo.main)
+    project = repo.main / ".worktree-guard.toml"
+    project.write_text('mode = "warn"\n')
+    assert scope_for(main, None, flags={"isolated": True}).settings.mode == "enforce"  # the agent's: dropped
+    protected = scope_for(main, None, flags={"isolated": True, "protect": ["/.worktree-guard.toml"]})
+    assert (protected.isolation.isolated, protected.settings.mode) == (True, "warn")
+    project.unlink()
+    (repo.main / "pyproject.toml").write_text('[tool.worktree-guard]\nmode = "warn"\n')
+    assert scope_for(main, None).settings.mode == "warn"  # a free agent's own file configures it
+    assert scope_for(main, None, flags={"isolated": True}).settings.mode == "enforce"
+
+
+def test_a_project_root_outside_w_and_its_shared_checkouts_counts_as_the_agents_when_nested(repo: Repo) -> None:
+    """W nested in another linked worktree (`git clone main /tmp/c && git -C /tmp/c worktree add W/x && cd W/x`):
+    the clone, x's main worktree and so its project root, is a shared checkout of x that the agent made (the temp
+    dir): its file configures nothing. One level deep, the main worktree's file is filtered out as shared (unread
+    here: the agent cannot write it) and configures the agent."""
+    from .helpers import git
+
+    clone = repo.base / "c"
+    git("clone", "-q", str(repo.main), str(clone), cwd=repo.base)
+    git("worktree", "add", "-q", "-b", "x", str(repo.worktree / "x"), cwd=clone)
+    (clone / ".worktree-guard.toml").write_text("protect = ['*.secret']\n")
+    nested = scope_for(str(repo.worktree / "x"), None)
+    assert (nested.layout.enclosing, nested.isolation.isolated) == ([str(repo.worktree / "x"), str(repo.worktree)], True)
+    assert str(clone) in nested.layout.shared_roots and "*.secret" not in nested.settings.protect
+    (repo.main / ".worktree-guard.toml").write_text("protect = ['*.secret']\n")
+    assert "*.secret" in scope_for(str(repo.worktree), None).settings.protect
