@@ -589,3 +589,51 @@ def test_a_project_root_outside_w_and_its_shared_checkouts_counts_as_the_agents_
     assert str(clone) in nested.layout.shared_roots and "*.secret" not in nested.settings.protect
     (repo.main / ".worktree-guard.toml").write_text("protect = ['*.secret']\n")
     assert "*.secret" in scope_for(str(repo.worktree), None).settings.protect
+
+
+def test_the_context_holds_the_call_and_the_plugin_manager(repo: Repo) -> None:
+    call = ToolCall(runtime="claude-code", tool="Write", kind="file_write", cwd=str(repo.worktree), input={"file_path": "x"}, path_field="file_path")
+    ctx = build_context(call, pm=PM)
+    assert ctx.call is call and ctx.pm is PM and ctx.layout.worktree_root == str(repo.worktree)
+
+
+def test_definitions_of_a_linked_worktree_without_a_project_root_are_the_users_only() -> None:
+    from worktree_guard.engine import definitions_start
+    from worktree_guard.layout import Layout
+
+    assert definitions_start(Layout(worktree_root="/x/wt", shared_roots=[], linked=True, common_dir="/x/wt/b.git"), "/x/wt/src") == "/"
+    assert definitions_start(Layout(worktree_root="/r/wt", shared_roots=["/r"], linked=True, common_dir="/r/.git"), "/r/wt/src") == "/r"
+    assert definitions_start(Layout(worktree_root="/m", shared_roots=[], linked=False, common_dir="/m/.git"), "/m/src") == "/m/src"
+
+
+def test_the_main_worktree_is_what_git_names_and_only_a_shared_one(repo: Repo, tmp_path: Path) -> None:
+    """`core.worktree` names the main worktree of a repository whose git dir lies elsewhere (`--separate-git-dir`):
+    its project file is the one read, not one beside the git dir. A main worktree that is not a shared root is none;
+    a repository config that cannot be read is unknown (LayoutUnknown), not a guess."""
+    from worktree_guard.engine import main_worktree_in, project_root_of
+    from worktree_guard.layout import Layout, LayoutUnknown
+
+    from .helpers import git
+
+    base = Path(os.path.realpath(tmp_path)) / "sep"
+    main, gitdir = base / "main", base / "gitdir"
+    main.mkdir(parents=True)
+    git("init", "-q", "-b", "main", f"--separate-git-dir={gitdir}", cwd=main)
+    git("config", "core.worktree", str(main), cwd=main)
+    (main / "f").write_text("x\n")
+    git("add", "-A", cwd=main)
+    git("commit", "-q", "-m", "init", cwd=main)
+    git("worktree", "add", "-q", "-b", "w", str(base / "wt"), cwd=main)
+    (main / ".worktree-guard.toml").write_text('mode = "warn"\n')
+    (base / ".worktree-guard.toml").write_text('reads = "warn"\n')
+    scope = scope_for(str(base / "wt"), None)
+    assert (project_root_of(scope.layout), main_worktree_in(scope.layout)) == (str(main), str(main))
+    assert (scope.settings.mode, scope.settings.reads) == ("warn", "off")  # the main worktree's file, not the one beside the git dir
+    recorded = Layout(worktree_root=str(base / "wt"), shared_roots=[str(main)], linked=True, common_dir=str(gitdir))  # no main_worktree: read from the config
+    assert main_worktree_in(recorded) == str(main)
+    assert main_worktree_in(Layout(worktree_root="/r/wt", shared_roots=["/r"], linked=True, common_dir="/r/.git", main_worktree="/m")) is None
+    assert main_worktree_in(Layout(worktree_root="/r/wt", shared_roots=["/r", "/m"], linked=True, common_dir="/r/.git", main_worktree="/m")) == "/m"
+    broken = tmp_path / "broken" / ".git"
+    (broken / "config").mkdir(parents=True)  # a config that is a directory cannot be read, not even by root
+    with pytest.raises(LayoutUnknown):
+        main_worktree_in(Layout(worktree_root="/b/wt", shared_roots=[str(broken.parent)], linked=True, common_dir=str(broken)))
