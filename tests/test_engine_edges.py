@@ -637,3 +637,40 @@ def test_the_main_worktree_is_what_git_names_and_only_a_shared_one(repo: Repo, t
     (broken / "config").mkdir(parents=True)  # a config that is a directory cannot be read, not even by root
     with pytest.raises(LayoutUnknown):
         main_worktree_in(Layout(worktree_root="/b/wt", shared_roots=[str(broken.parent)], linked=True, common_dir=str(broken)))
+
+
+def test_a_definition_the_agent_wrote_is_passed_over_and_the_rest_still_configures_it(repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The agent wrote a definition of its own type above the project (the temp dir is the repository's parent here):
+    the next one on the project's walk up is read (above the temp dir, before the user's), and the project file it
+    could not write, the flags and the environment all still count."""
+    import tempfile
+
+    monkeypatch.setenv("TMPDIR", str(repo.base))
+    monkeypatch.setattr(tempfile, "tempdir", str(repo.base))
+    from .helpers import write_agent
+
+    above = write_agent(Path(os.path.realpath(tmp_path)), "reviewer", "worktree-guard:\n  profile: strict")
+    write_agent(Path.home(), "reviewer", "worktree-guard:\n  profile: default")
+    write_agent(repo.base, "reviewer", "worktree-guard:\n  mode: \"off\"")  # the agent's
+    (repo.main / ".worktree-guard.toml").write_text('mode = "warn"\n')
+    scope = scope_for(str(repo.worktree), "reviewer", flags={"reads": "warn"}, environ={"WORKTREE_GUARD_PROTECT": '["secrets/**"]'})
+    assert (scope.definition.path, scope.settings.profile, scope.settings.mode) == (str(above), "strict", "warn")
+    assert (scope.settings.reads, scope.settings.protect, scope.isolation.isolated) == ("warn", ["secrets/**"], True)
+    # HOME set but empty: the user's definitions behind the agent's are the passwd entry's home's (home_dir)
+    import pwd
+
+    above.unlink()
+    home = Path.home()
+    user = home / ".claude" / "agents" / "reviewer.md"
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: SimpleNamespace(pw_dir=str(home)))
+    monkeypatch.setenv("HOME", "")
+    assert scope_for(str(repo.worktree), "reviewer").definition.path == str(user)
+
+
+def test_an_agent_isolated_by_its_type_is_judged_by_it_without_the_file_it_wrote(repo: Repo) -> None:
+    """`isolated_agents` of the hook's flags isolates the agent in the main checkout (misplaced): the project file
+    there is its own, so the scope without it decides, and its reason is the configuration's."""
+    (repo.main / ".worktree-guard.toml").write_text('mode = "warn"\n')
+    scope = scope_for(str(repo.main), "rev", flags={"isolated_agents": ["rev"]})
+    assert scope.settings.mode == "enforce"
+    assert scope.isolation.reason == "configuration lists agent type 'rev' in isolated_agents" and scope.isolation.misplaced
