@@ -674,3 +674,24 @@ def test_an_agent_isolated_by_its_type_is_judged_by_it_without_the_file_it_wrote
     scope = scope_for(str(repo.main), "rev", flags={"isolated_agents": ["rev"]})
     assert scope.settings.mode == "enforce"
     assert scope.isolation.reason == "configuration lists agent type 'rev' in isolated_agents" and scope.isolation.misplaced
+
+
+def test_a_file_the_agent_wrote_cannot_free_it_from_any_layer_it_cannot_write(repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`isolated = false` in a project file the agent can write (its own checkout, or a clone in the temp dir) frees it
+    from none of what isolates it in the layers it cannot write: the user file's `isolated = true`, the flags'
+    `isolated_agents`, the flags' `worktree_root` (a linked worktree). Each one alone."""
+    from .helpers import git
+
+    (repo.main / ".worktree-guard.toml").write_text("isolated = false\n")
+    assert scope_for(str(repo.main), "rev").isolation.isolated is False  # nothing else isolates it: the file decides
+    user = tmp_path / "user-config.toml"
+    user.write_text("isolated = true\n")
+    monkeypatch.setenv("WORKTREE_GUARD_USER_CONFIG", str(user))
+    assert scope_for(str(repo.main), "rev").isolation.isolated is True
+    monkeypatch.delenv("WORKTREE_GUARD_USER_CONFIG")
+    assert scope_for(str(repo.main), "rev", flags={"isolated_agents": ["rev"]}).isolation.isolated is True
+    clone = repo.base / "clone"
+    git("clone", "-q", str(repo.main), str(clone), cwd=repo.base)
+    (clone / ".worktree-guard.toml").write_text("isolated = false\n")
+    configured = scope_for(str(clone), None, flags={"worktree_root": str(repo.worktree)})
+    assert (configured.layout.worktree_root, configured.isolation.isolated) == (str(repo.worktree), True)
