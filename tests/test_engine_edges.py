@@ -690,8 +690,38 @@ def test_a_file_the_agent_wrote_cannot_free_it_from_any_layer_it_cannot_write(re
     assert scope_for(str(repo.main), "rev").isolation.isolated is True
     monkeypatch.delenv("WORKTREE_GUARD_USER_CONFIG")
     assert scope_for(str(repo.main), "rev", flags={"isolated_agents": ["rev"]}).isolation.isolated is True
+    assert scope_for(str(repo.main), "rev", environ={"WORKTREE_GUARD_ISOLATED_AGENTS": '["rev"]'}).isolation.isolated is True
     clone = repo.base / "clone"
     git("clone", "-q", str(repo.main), str(clone), cwd=repo.base)
     (clone / ".worktree-guard.toml").write_text("isolated = false\n")
     configured = scope_for(str(clone), None, flags={"worktree_root": str(repo.worktree)})
     assert (configured.layout.worktree_root, configured.isolation.isolated) == (str(repo.worktree), True)
+
+
+def test_what_a_definition_the_agent_wrote_adds_only_tightens(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A definition of its own type the agent wrote (the temp dir is the repository's parent here): its isolation
+    declaration still makes it misplaced in the main checkout (with the reason of the layers that isolate it), its
+    shared roots stay shared (the path policy rebuilt with the flags' allow and protect), and the W it names is not
+    made shared."""
+    import tempfile
+
+    from worktree_guard.isolation import Isolation
+
+    from .helpers import write_agent
+
+    monkeypatch.setenv("TMPDIR", str(repo.base))
+    monkeypatch.setattr(tempfile, "tempdir", str(repo.base))
+    write_agent(repo.base, "rev", "isolation: worktree")
+    misplaced = scope_for(str(repo.main), "rev", flags={"isolated": True})
+    assert misplaced.isolation == Isolation(isolated=True, reason="configuration sets isolated = true", misplaced=True)
+    extra = repo.base / "extra"
+    write_agent(repo.base, "rev", f"worktree-guard:\n  shared_roots: ['{extra}']")
+    flags = {"protect": ["*.secret"], "allow": ["/opt/wg-allowed/**"]}
+    scope = scope_for(str(repo.worktree), "rev", flags=flags)
+    assert str(extra) in scope.layout.shared_roots and scope.definition is None
+    judge = scope.policy.judge_resolved
+    assert (judge(str(extra / "x")).ok, judge(str(repo.worktree / "a.secret")).ok, judge("/opt/wg-allowed/x").ok) == (False, False, True)
+    assert judge(str(repo.worktree / "plain")).ok
+    write_agent(repo.base, "rev", f"worktree-guard:\n  worktree_root: '{repo.main}'")
+    named = scope_for(str(repo.worktree), "rev")
+    assert named.layout.worktree_root == str(repo.worktree) and str(repo.worktree) not in named.layout.shared_roots
