@@ -725,3 +725,19 @@ def test_what_a_definition_the_agent_wrote_adds_only_tightens(repo: Repo, monkey
     write_agent(repo.base, "rev", f"worktree-guard:\n  worktree_root: '{repo.main}'")
     named = scope_for(str(repo.worktree), "rev")
     assert named.layout.worktree_root == str(repo.worktree) and str(repo.worktree) not in named.layout.shared_roots
+
+
+@pytest.mark.xfail(strict=True, reason="phase 21: trusted_isolated looks only at the first definition found, the one the agent could write: the user's it hides, which declares isolation, is never asked (scope_for returns before `clean`)")
+def test_a_definition_the_agent_could_write_hides_no_isolation_it_did_not_declare(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The user's definition declares isolation (the agent in the main checkout is misplaced: WG002); a definition of
+    the same type in the temp dir above the project, which the agent could write, must not make it free."""
+    import tempfile
+
+    from .helpers import run_hook_inline, write_agent
+
+    monkeypatch.setenv("TMPDIR", str(repo.base))
+    monkeypatch.setattr(tempfile, "tempdir", str(repo.base))
+    write_agent(Path.home(), "rev", "isolation: worktree")
+    write_agent(repo.base, "rev", "description: the agent's")
+    result = run_hook_inline(payload(repo.main, "Write", {"file_path": str(repo.sibling / "x"), "content": "x"}, agent_id="a1", agent_type="rev"))
+    assert (scope_for(str(repo.main), "rev").isolation.isolated, result.codes) == (True, ["WG002"])
