@@ -505,3 +505,239 @@ def test_an_agent_in_a_worktree_nested_in_its_own_is_judged_from_the_outermost(r
     for layout in (two, three):
         can = _agent_can_write(layout, Settings(), "/nonexistent-home")
         assert can(str(w / "c1" / "x")) and can(str(w / "y")) and can(str(w / "x1" / "c2" / "x")) and not can(str(repo.main / "x"))
+
+
+# --- a relative worktree_root (phase 21: a fail-open, reported, not fixed) ---------------------------------------
+
+
+RELATIVE_ROOT_BUG = pytest.mark.xfail(
+    strict=True,
+    reason="phase 21: _agent_can_write resolves a relative worktree_root against / (the scope against the cwd), so it "
+    "takes files outside W for files the agent wrote and drops their settings",
+)
+
+
+@pytest.mark.parametrize("form", ["absolute", pytest.param("relative", marks=RELATIVE_ROOT_BUG)])
+def test_a_relative_root_keeps_the_protect_of_a_user_definition(repo: Repo, temp_elsewhere: Path, form: str) -> None:
+    """`WORKTREE_GUARD_WORKTREE_ROOT=.` (or `--root .`) from the agent's W names W, for the scope as for the
+    absolute path: the user's definition (outside W and outside the temp dir, so not the agent's) still protects
+    `*.secret` in W. With `.` read from `/`, every file is "the agent's" and the definition is dropped: the write passes."""
+    from .helpers import run_hook_inline
+
+    home = Path(os.environ["HOME"])
+    write_agent_home = home / ".claude" / "agents"
+    write_agent_home.mkdir(parents=True)
+    (write_agent_home / "rev.md").write_text("---\nname: rev\ndescription: t\nworktree-guard:\n  protect: ['*.secret']\n---\nbody\n")
+    root = str(repo.worktree) if form == "absolute" else "."
+    scope = scope_for(str(repo.worktree), "rev", flags={"worktree_root": root})
+    assert scope.layout.worktree_root == str(repo.worktree)
+    write = payload(repo.worktree, "Write", {"file_path": str(repo.worktree / "a.secret"), "content": "x"}, agent_id="a1", agent_type="rev")
+    result = run_hook_inline(write, environ={"WORKTREE_GUARD_WORKTREE_ROOT": root})
+    assert ("*.secret" in scope.settings.protect, result.decision, result.codes) == (True, "deny", ["WG103"])
+
+
+@pytest.mark.parametrize("form", ["absolute", pytest.param("relative", marks=RELATIVE_ROOT_BUG)])
+def test_a_relative_root_keeps_the_protect_of_the_project_file_in_the_temp_dir(repo: Repo, form: str) -> None:
+    """The main agent in the main checkout names W relative to its cwd: the project file there (a shared checkout,
+    not the agent's) protects `*.secret` in W. Read from `/`, W is a path that does not exist, the project file lies
+    "outside" it in the temp dir the allow-list holds, so it counts as the agent's and is dropped: the write passes."""
+    from .helpers import run_hook_inline
+
+    (repo.main / ".worktree-guard.toml").write_text("protect = ['*.secret']\n")
+    root = str(repo.worktree) if form == "absolute" else os.path.relpath(repo.worktree, repo.main)
+    scope = scope_for(str(repo.main), None, flags={"worktree_root": root})
+    assert (scope.layout.worktree_root, scope.isolation.isolated) == (str(repo.worktree), True)
+    write = payload(repo.main, "Write", {"file_path": str(repo.worktree / "a.secret"), "content": "x"})
+    result = run_hook_inline(write, environ={"WORKTREE_GUARD_WORKTREE_ROOT": root})
+    assert ("*.secret" in scope.settings.protect, result.decision, result.codes) == (True, "deny", ["WG103"])
+
+
+# --- _config_files: which project files and definitions may be the agent's (phase 21) -----------------------------
+
+
+def test_the_project_files_judged_are_the_two_names_at_the_project_root(repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An agent isolated by the hook's flags in its own checkout (the project root is W): `.worktree-guard.toml`, or
+    else `[tool.worktree-guard]` of `pyproject.toml`, there is its own and configures nothing, unless the layers it
+    cannot write protect it; a name that is not there is not judged (an absent pyproject.toml the agent could write
+    does not drop the protected file beside it). Looked up at the project root, not in the process's directory."""
+    monkeypatch.chdir(tmp_path)  # neither file here
+    main = str(repo.main)
+    project = repo.main / ".worktree-guard.toml"
+    project.write_text('mode = "warn"\n')
+    assert scope_for(main, None, flags={"isolated": True}).settings.mode == "enforce"  # the agent's: dropped
+    protected = scope_for(main, None, flags={"isolated": True, "protect": ["/.worktree-guard.toml"]})
+    assert (protected.isolation.isolated, protected.settings.mode) == (True, "warn")
+    project.unlink()
+    (repo.main / "pyproject.toml").write_text('[tool.worktree-guard]\nmode = "warn"\n')
+    assert scope_for(main, None).settings.mode == "warn"  # a free agent's own file configures it
+    assert scope_for(main, None, flags={"isolated": True}).settings.mode == "enforce"
+
+
+def test_a_project_root_outside_w_and_its_shared_checkouts_counts_as_the_agents_when_nested(repo: Repo) -> None:
+    """W nested in another linked worktree (`git clone main /tmp/c && git -C /tmp/c worktree add W/x && cd W/x`):
+    the clone, x's main worktree and so its project root, is a shared checkout of x that the agent made (the temp
+    dir): its file configures nothing. One level deep, the main worktree's file is filtered out as shared (unread
+    here: the agent cannot write it) and configures the agent."""
+    from .helpers import git
+
+    clone = repo.base / "c"
+    git("clone", "-q", str(repo.main), str(clone), cwd=repo.base)
+    git("worktree", "add", "-q", "-b", "x", str(repo.worktree / "x"), cwd=clone)
+    (clone / ".worktree-guard.toml").write_text("protect = ['*.secret']\n")
+    nested = scope_for(str(repo.worktree / "x"), None)
+    assert (nested.layout.enclosing, nested.isolation.isolated) == ([str(repo.worktree / "x"), str(repo.worktree)], True)
+    assert str(clone) in nested.layout.shared_roots and "*.secret" not in nested.settings.protect
+    (repo.main / ".worktree-guard.toml").write_text("protect = ['*.secret']\n")
+    assert "*.secret" in scope_for(str(repo.worktree), None).settings.protect
+
+
+def test_the_context_holds_the_call_and_the_plugin_manager(repo: Repo) -> None:
+    call = ToolCall(runtime="claude-code", tool="Write", kind="file_write", cwd=str(repo.worktree), input={"file_path": "x"}, path_field="file_path")
+    ctx = build_context(call, pm=PM)
+    assert ctx.call is call and ctx.pm is PM and ctx.layout.worktree_root == str(repo.worktree)
+
+
+def test_definitions_of_a_linked_worktree_without_a_project_root_are_the_users_only() -> None:
+    from worktree_guard.engine import definitions_start
+    from worktree_guard.layout import Layout
+
+    assert definitions_start(Layout(worktree_root="/x/wt", shared_roots=[], linked=True, common_dir="/x/wt/b.git"), "/x/wt/src") == "/"
+    assert definitions_start(Layout(worktree_root="/r/wt", shared_roots=["/r"], linked=True, common_dir="/r/.git"), "/r/wt/src") == "/r"
+    assert definitions_start(Layout(worktree_root="/m", shared_roots=[], linked=False, common_dir="/m/.git"), "/m/src") == "/m/src"
+
+
+def test_the_main_worktree_is_what_git_names_and_only_a_shared_one(repo: Repo, tmp_path: Path) -> None:
+    """`core.worktree` names the main worktree of a repository whose git dir lies elsewhere (`--separate-git-dir`):
+    its project file is the one read, not one beside the git dir. A main worktree that is not a shared root is none;
+    a repository config that cannot be read is unknown (LayoutUnknown), not a guess."""
+    from worktree_guard.engine import main_worktree_in, project_root_of
+    from worktree_guard.layout import Layout, LayoutUnknown
+
+    from .helpers import git
+
+    base = Path(os.path.realpath(tmp_path)) / "sep"
+    main, gitdir = base / "main", base / "gitdir"
+    main.mkdir(parents=True)
+    git("init", "-q", "-b", "main", f"--separate-git-dir={gitdir}", cwd=main)
+    git("config", "core.worktree", str(main), cwd=main)
+    (main / "f").write_text("x\n")
+    git("add", "-A", cwd=main)
+    git("commit", "-q", "-m", "init", cwd=main)
+    git("worktree", "add", "-q", "-b", "w", str(base / "wt"), cwd=main)
+    (main / ".worktree-guard.toml").write_text('mode = "warn"\n')
+    (base / ".worktree-guard.toml").write_text('reads = "warn"\n')
+    scope = scope_for(str(base / "wt"), None)
+    assert (project_root_of(scope.layout), main_worktree_in(scope.layout)) == (str(main), str(main))
+    assert (scope.settings.mode, scope.settings.reads) == ("warn", "off")  # the main worktree's file, not the one beside the git dir
+    recorded = Layout(worktree_root=str(base / "wt"), shared_roots=[str(main)], linked=True, common_dir=str(gitdir))  # no main_worktree: read from the config
+    assert main_worktree_in(recorded) == str(main)
+    assert main_worktree_in(Layout(worktree_root="/r/wt", shared_roots=["/r"], linked=True, common_dir="/r/.git", main_worktree="/m")) is None
+    assert main_worktree_in(Layout(worktree_root="/r/wt", shared_roots=["/r", "/m"], linked=True, common_dir="/r/.git", main_worktree="/m")) == "/m"
+    broken = tmp_path / "broken" / ".git"
+    (broken / "config").mkdir(parents=True)  # a config that is a directory cannot be read, not even by root
+    with pytest.raises(LayoutUnknown):
+        main_worktree_in(Layout(worktree_root="/b/wt", shared_roots=[str(broken.parent)], linked=True, common_dir=str(broken)))
+
+
+def test_a_definition_the_agent_wrote_is_passed_over_and_the_rest_still_configures_it(repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The agent wrote a definition of its own type above the project (the temp dir is the repository's parent here):
+    the next one on the project's walk up is read (above the temp dir, before the user's), and the project file it
+    could not write, the flags and the environment all still count."""
+    import tempfile
+
+    monkeypatch.setenv("TMPDIR", str(repo.base))
+    monkeypatch.setattr(tempfile, "tempdir", str(repo.base))
+    from .helpers import write_agent
+
+    above = write_agent(Path(os.path.realpath(tmp_path)), "reviewer", "worktree-guard:\n  profile: strict")
+    write_agent(Path.home(), "reviewer", "worktree-guard:\n  profile: default")
+    write_agent(repo.base, "reviewer", "worktree-guard:\n  mode: \"off\"")  # the agent's
+    (repo.main / ".worktree-guard.toml").write_text('mode = "warn"\n')
+    scope = scope_for(str(repo.worktree), "reviewer", flags={"reads": "warn"}, environ={"WORKTREE_GUARD_PROTECT": '["secrets/**"]'})
+    assert (scope.definition.path, scope.settings.profile, scope.settings.mode) == (str(above), "strict", "warn")
+    assert (scope.settings.reads, scope.settings.protect, scope.isolation.isolated) == ("warn", ["secrets/**"], True)
+    # HOME set but empty: the user's definitions behind the agent's are the passwd entry's home's (home_dir)
+    import pwd
+
+    above.unlink()
+    home = Path.home()
+    user = home / ".claude" / "agents" / "reviewer.md"
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: SimpleNamespace(pw_dir=str(home)))
+    monkeypatch.setenv("HOME", "")
+    assert scope_for(str(repo.worktree), "reviewer").definition.path == str(user)
+
+
+def test_an_agent_isolated_by_its_type_is_judged_by_it_without_the_file_it_wrote(repo: Repo) -> None:
+    """`isolated_agents` of the hook's flags isolates the agent in the main checkout (misplaced): the project file
+    there is its own, so the scope without it decides, and its reason is the configuration's."""
+    (repo.main / ".worktree-guard.toml").write_text('mode = "warn"\n')
+    scope = scope_for(str(repo.main), "rev", flags={"isolated_agents": ["rev"]})
+    assert scope.settings.mode == "enforce"
+    assert scope.isolation.reason == "configuration lists agent type 'rev' in isolated_agents" and scope.isolation.misplaced
+
+
+def test_a_file_the_agent_wrote_cannot_free_it_from_any_layer_it_cannot_write(repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`isolated = false` in a project file the agent can write (its own checkout, or a clone in the temp dir) frees it
+    from none of what isolates it in the layers it cannot write: the user file's `isolated = true`, the flags'
+    `isolated_agents`, the flags' `worktree_root` (a linked worktree). Each one alone."""
+    from .helpers import git
+
+    (repo.main / ".worktree-guard.toml").write_text("isolated = false\n")
+    assert scope_for(str(repo.main), "rev").isolation.isolated is False  # nothing else isolates it: the file decides
+    user = tmp_path / "user-config.toml"
+    user.write_text("isolated = true\n")
+    monkeypatch.setenv("WORKTREE_GUARD_USER_CONFIG", str(user))
+    assert scope_for(str(repo.main), "rev").isolation.isolated is True
+    monkeypatch.delenv("WORKTREE_GUARD_USER_CONFIG")
+    assert scope_for(str(repo.main), "rev", flags={"isolated_agents": ["rev"]}).isolation.isolated is True
+    assert scope_for(str(repo.main), "rev", environ={"WORKTREE_GUARD_ISOLATED_AGENTS": '["rev"]'}).isolation.isolated is True
+    clone = repo.base / "clone"
+    git("clone", "-q", str(repo.main), str(clone), cwd=repo.base)
+    (clone / ".worktree-guard.toml").write_text("isolated = false\n")
+    configured = scope_for(str(clone), None, flags={"worktree_root": str(repo.worktree)})
+    assert (configured.layout.worktree_root, configured.isolation.isolated) == (str(repo.worktree), True)
+
+
+def test_what_a_definition_the_agent_wrote_adds_only_tightens(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A definition of its own type the agent wrote (the temp dir is the repository's parent here): its isolation
+    declaration still makes it misplaced in the main checkout (with the reason of the layers that isolate it), its
+    shared roots stay shared (the path policy rebuilt with the flags' allow and protect), and the W it names is not
+    made shared."""
+    import tempfile
+
+    from worktree_guard.isolation import Isolation
+
+    from .helpers import write_agent
+
+    monkeypatch.setenv("TMPDIR", str(repo.base))
+    monkeypatch.setattr(tempfile, "tempdir", str(repo.base))
+    write_agent(repo.base, "rev", "isolation: worktree")
+    misplaced = scope_for(str(repo.main), "rev", flags={"isolated": True})
+    assert misplaced.isolation == Isolation(isolated=True, reason="configuration sets isolated = true", misplaced=True)
+    extra = repo.base / "extra"
+    write_agent(repo.base, "rev", f"worktree-guard:\n  shared_roots: ['{extra}']")
+    flags = {"protect": ["*.secret"], "allow": ["/opt/wg-allowed/**"]}
+    scope = scope_for(str(repo.worktree), "rev", flags=flags)
+    assert str(extra) in scope.layout.shared_roots and scope.definition is None
+    judge = scope.policy.judge_resolved
+    assert (judge(str(extra / "x")).ok, judge(str(repo.worktree / "a.secret")).ok, judge("/opt/wg-allowed/x").ok) == (False, False, True)
+    assert judge(str(repo.worktree / "plain")).ok
+    write_agent(repo.base, "rev", f"worktree-guard:\n  worktree_root: '{repo.main}'")
+    named = scope_for(str(repo.worktree), "rev")
+    assert named.layout.worktree_root == str(repo.worktree) and str(repo.worktree) not in named.layout.shared_roots
+
+
+@pytest.mark.xfail(strict=True, reason="phase 21: trusted_isolated looks only at the first definition found, the one the agent could write: the user's it hides, which declares isolation, is never asked (scope_for returns before `clean`)")
+def test_a_definition_the_agent_could_write_hides_no_isolation_it_did_not_declare(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The user's definition declares isolation (the agent in the main checkout is misplaced: WG002); a definition of
+    the same type in the temp dir above the project, which the agent could write, must not make it free."""
+    import tempfile
+
+    from .helpers import run_hook_inline, write_agent
+
+    monkeypatch.setenv("TMPDIR", str(repo.base))
+    monkeypatch.setattr(tempfile, "tempdir", str(repo.base))
+    write_agent(Path.home(), "rev", "isolation: worktree")
+    write_agent(repo.base, "rev", "description: the agent's")
+    result = run_hook_inline(payload(repo.main, "Write", {"file_path": str(repo.sibling / "x"), "content": "x"}, agent_id="a1", agent_type="rev"))
+    assert (scope_for(str(repo.main), "rev").isolation.isolated, result.codes) == (True, ["WG002"])
