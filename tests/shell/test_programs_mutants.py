@@ -257,9 +257,12 @@ def link_dir() -> str:
     made once a process."""
     global _LINK_DIR
     if _LINK_DIR is None:
+        import atexit
+        import shutil
         import tempfile
 
         root = Path(tempfile.mkdtemp(prefix="wg-programs-links-")).resolve()
+        atexit.register(shutil.rmtree, root, True)
         (root / "sub").mkdir()
         (root / "d").mkdir()
         (root / "file").write_text("x\n")
