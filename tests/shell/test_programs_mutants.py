@@ -235,14 +235,64 @@ HELPER_URLS: list[tuple] = [
 ]
 
 
+#: Rows read in a real directory (`link_dir()`, written `/l` in the readings) holding symlinks: cp's `amend` (`_cp`,
+#: stop 35) looks at each source with `islink` and adds a copy of a link as a new link to its target; in `/w`, which
+#: does not exist, no source is a link (phase 21).
+LINK_ROWS: list[str] = [
+    "cp -P lnabs d", "cp -P lnrel d", "cp -P sub/lnsub d", "cp -P file d", "cp -P lnabs", "cp lnabs d", "cp -d lnrel d",
+    "cp -a lnrel d", "cp --archive lnrel d", "cp -R lnrel d", "cp -r lnrel d", "cp --recursive lnrel d", "cp --no-dereference lnrel d",
+    "cp --no-d lnrel d", "cp --arch lnrel d", "cp --recur lnrel d",
+    # -L/--dereference copies what the link names, unless -P/-d/-a is beside it
+    "cp -rL lnrel d", "cp -r --dereference lnrel d", "cp -r --deref lnrel d", "cp -rl lnrel d", "cp -PL lnrel d", "cp -L --no-dereference lnrel d",
+    "cp -dL lnrel d", "cp -aL lnrel d", "cp -L --archive lnrel d",
+    # the sources: all operands after -t/--target-directory, else all but the last
+    "cp -t d -P lnrel", "cp -t d -P lnabs lnrel", "cp --target-directory=d -P lnrel", "cp --target-directory d -r lnrel",
+    "cp --target=d -r lnrel", "cp -PT lnabs lnrel", "cp -P lnabs lnrel", "cp -P lnabs lnrel sub/lnsub d", "cp -P lnrel file d",
+    'cp -P "$X" lnrel d', 'cp -P lnrel "$X"',
+]
+
+
+def link_dir() -> str:
+    """A directory holding `lnabs` (a link to /m/x), `lnrel` (to ../m), `sub/lnsub` (to ../../o), a file and `d/`,
+    made once a process."""
+    global _LINK_DIR
+    if _LINK_DIR is None:
+        import atexit
+        import shutil
+        import tempfile
+
+        root = Path(tempfile.mkdtemp(prefix="wg-programs-links-")).resolve()
+        atexit.register(shutil.rmtree, root, True)
+        (root / "sub").mkdir()
+        (root / "d").mkdir()
+        (root / "file").write_text("x\n")
+        (root / "lnabs").symlink_to("/m/x")
+        (root / "lnrel").symlink_to("../m")
+        (root / "sub" / "lnsub").symlink_to("../../o")
+        _LINK_DIR = str(root)
+    return _LINK_DIR
+
+
+_LINK_DIR: str | None = None
+
+
 def commands() -> list[tuple[str, ShellCommand]]:
     stored = json.loads(ROWS_FILE.read_text())
     out = [(source, step(source)) for source in dict.fromkeys(stored["harvested"] + stored["table"] + ROWS)]
+    out += [(f"links: {source}", step(source, cwd=link_dir())) for source in LINK_ROWS]
     return out
 
 
+def reading_in(key: str, command: ShellCommand) -> dict:
+    """`reading_of`, with the link rows' directory written `/l`."""
+    got = reading_of(command)
+    if not key.startswith("links: "):
+        return got
+    return json.loads(json.dumps(got).replace(link_dir(), "/l"))
+
+
 def readings() -> dict:
-    got = {key: reading_of(command) for key, command in commands()}
+    got = {key: reading_in(key, command) for key, command in commands()}
     got.update({f"helper: {k}": v for k, v in helper_readings().items()})
     return got
 
@@ -253,8 +303,9 @@ def test_what_programs_reads() -> None:
     helpers = {f"helper: {k}": v for k, v in helper_readings().items()}
     keys = [key for key, _ in rows] + list(helpers)
     assert len(set(keys)) == len(keys) and set(keys) == set(expected), "rows and readings differ: run with --write"
-    for key, command in rows:
-        assert json.loads(json.dumps(reading_of(command))) == expected[key], key
+    # the link rows first: the mutants of `_cp` only they tell apart, and a screening stops at the first difference
+    for key, command in sorted(rows, key=lambda row: not row[0].startswith("links: ")):
+        assert json.loads(json.dumps(reading_in(key, command))) == expected[key], key
     for key, value in helpers.items():
         assert json.loads(json.dumps(value)) == expected[key], key
 

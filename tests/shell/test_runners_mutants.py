@@ -374,6 +374,9 @@ ROWS: list[str] = [
     "tmux neww -abdkPS ls", "tmux neww -dm 5 ls", "tmux splitw -bdfhIvPZ ls", "tmux new -AdDEPX ls", "tmux new -Ad -q ls",
     "tmux respawnp -k ls", "tmux respawnp -kd ls", "tmux neww -- -x", "tmux neww -d -- ls -l",
     "tmux neww --", "tmux neww -d -- \\; ls", "tmux neww -ds5 ls",
+    # phase 21: a letter outside the verb's flags before a value letter in one cluster (`flags` from the cluster's first
+    # letter on); a verb's name where tmux reads none (`neww` as new-session's argument) keeps the program's value options
+    "tmux neww -Zc /d ls", "tmux neww -dZc /d ls", "tmux splitw -Zp 5 ls", "tmux new -d ls neww -Z ls", "tmux new -d ls neww -c /d ls",
     # words the command builds, only known at run time (a `$(…)`; an unset `"$X"` is the agent's environment's)
     "make \"$(a)\" \"$(b)\"", "make -k \"$(a)\"", "man ls \"$(a)\"", "make --jobs=a=\"$(a)\"", "make --ev=a=\"$(a)\"",
 ]
