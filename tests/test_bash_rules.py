@@ -2979,6 +2979,14 @@ STOP_36_ROWS += [
     ("while read l; do echo \"$l\" > /dev/stderr; done < src/names", "pass"),
     ("cmd 2>&1 | tee /dev/stderr", "pass"),
     ("mkdir -p src/dev && echo x > src/dev/stdin", "pass"),
+    # review 36c: the number of a descriptor stands at a word's start only; a copy's source may be quoted or blank-led
+    ("echo x -1<../../../README.md >/dev/fd/0", {"WG403"}),
+    ("x=3<../../../README.md cp evil /dev/fd/0", {"WG403"}),
+    ("3<../../../README.md x=4>&3 cp evil /dev/stdout", {"WG403"}),
+    ("cp evil /dev/fd/3 3\\\n<../../..", {"WG403"}),
+    ('echo x 3<../../../README.md 4<&"3" >/dev/fd/4', {"WG403"}),
+    ("echo x 3<../../../README.md 4<& 3 >/dev/fd/4", {"WG403"}),
+    ("touch src/../src/proc/net/route.c", "pass"),  # no `..` right before: a directory named proc
 ]
 #: Review 35b's item 6: a tmux directory the command removed or moved before is gone when tmux runs, and tmux runs the
 #: command in the session's directory instead (shown with tmux 3.3a: `rmdir e && tmux -L t neww -d -c e 'touch f'`

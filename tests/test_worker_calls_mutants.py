@@ -241,6 +241,12 @@ ROWS: list[str] = [
     "S Bash cp README.md /dev/fd/3 3<src/app.py",
     "S Bash echo x | tee /dev/stdout 1<src/app.py",
     "S Bash cp README.md /dev/fd/3 3<src/auth/a.py",  # its own file, but named through a descriptor: refused too
+    # review 36c: the same misses, an unknown program given the descriptor, and a `..` through a link before /proc/self
+    "S Bash x=3<src/app.py cp README.md /dev/fd/0",
+    "S Bash echo x 3<src/app.py 4<& 3 >/dev/fd/4",
+    "S Bash python3 tools/run.py /dev/fd/3 3<src/app.py",
+    "[cwd={MAIN}] S Bash ln -s /tmp src/auth/T; echo x > src/auth/T/../proc/self/cwd/src/app.py",
+    "[cwd={MAIN}] S Write {MAIN}/src/auth/T/../proc/self/cwd/src/app.py",
     # the allow-list holds no path of the guard's own, for a worker too (HOME under the temp dir, as in CI)
     "[home={BASE}/h] S Bash echo x > ~/.claude/settings.json",  # the hooks that start the guard
     "[home={BASE}/h] S Bash echo x > ~/notes.txt",

@@ -107,23 +107,25 @@ def own_process(path: str) -> bool:
 def _own_process_split(path: str) -> tuple[list[str], list[str]] | None:
     """(the parts up to the link to a process's own /proc directory, the parts after it), or None when `path` goes
     through none. Up to the link `..` is read as written: /proc, /proc/<pid> and /dev are directories
-    (`/proc/1/../self/cwd` is /proc/self/cwd); after it, only the process that opens the path can tell. After a
-    `..`, the names `proc` then `self` (or `dev` then `fd`, …) anywhere count too, the whole path then kept."""
+    (`/proc/1/../self/cwd` is /proc/self/cwd); after it, only the process that opens the path can tell. Right after
+    a `..`, the names `proc` then `self` (or `dev` then `fd`, …) count wherever the `..` leads, the whole path kept."""
     stack: list[str] = []
+    seen: list[str] = []
     parts = path.split("/")
-    climbed = False
     for i, part in enumerate(parts):
+        if part in ("", "."):
+            continue
         if part == "..":
             stack = stack[:-1]
-            climbed = True
-        elif part not in ("", "."):
+        else:
             stack.append(part)
             if len(stack) == 2 and part in _OWN_PROCESS.get(stack[0], ()):
                 return stack, parts[i + 1:]
-            if climbed and i and part in _OWN_PROCESS.get(parts[i - 1], ()):
-                # after a `..` the kernel may have climbed from where a link led (`/var/run/../proc/self`: /var/run
-                # is /run, so its `..` is `/`): the link's own name after its directory's, kept as written (review 36b)
+            if seen[-2:-1] == [".."] and part in _OWN_PROCESS.get(seen[-1], ()):
+                # a `..` climbs from where a link led (`/var/run/../proc/self`: /var/run is /run, so its `..` is `/`):
+                # a link's directory right after a `..`, then its name, kept as written (review 36b)
                 return [], parts
+        seen.append(part)
     return None
 
 

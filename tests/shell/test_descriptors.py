@@ -29,6 +29,22 @@ from worktree_guard.shell.descriptors import ANY, opened_on_a_path, read_opened
         ("3<&- x", set()),
         ("exec {fd}<x", {ANY}),
         ("a=$((3<4))", {3}),  # arithmetic reads the same: a number too many only refuses a write to it
+        # review 36c: digits stuck to a word are the word's (`-1<f`, `x=3<f`, `\\3<f`, `./3<f`, a non-ASCII digit):
+        # the redirection is stdin's
+        ("echo x -1<R", {0}),
+        ("x=3<R cp e /dev/fd/0", {0}),
+        ("echo x \\3<R", {0}),
+        ("echo x ./3<R", {0}),
+        ("echo x \u0663<R", {0}),
+        ("head -1<f", {0}),
+        ("3<R x=4>&3 cp e /dev/stdout", {1, 3}),  # `x=4` is a word: `>&3` copies into stdout
+        ("cp e /dev/fd/3 3\\\n<R", {3}),  # a line continuation
+        ('echo x 3<R 4<&"3"', {3, 4}),  # a copy of a descriptor quoted, after a blank, or only known at run time
+        ("echo x 3<R 4<& 3", {3, 4}),
+        ("n=3; 4<&$n 3<R", {3, 4}),
+        ("(3<f cmd)", {3}),
+        ("cat<f", {0}),
+        ("echo >&-", set()),
     ],
 )
 def test_read_opened(text: str, expected: set[int]) -> None:

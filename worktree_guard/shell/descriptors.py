@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import re
 
+#: Where a descriptor number may stand: at a word's start (the digits of `-1<f`, `x=3<f`, `\3<f` belong to the word,
+#: and the redirection is stdin's).
+_WORD_START = r"(?:^|(?<=[\s;&|()]))"
 #: A redirection that opens a descriptor on a path for reading: `N<`, `N<>` (not `<<`, `<&`, `<(`), or an fd variable.
-_READ_OPEN = re.compile(r"(?:(?<![\w$])(\d+)|(\{\w+\}))?(?<![<>])<(?![<&(])")
-#: A copy of a descriptor: `N<&M`, `N>&M`.
-_COPY = re.compile(r"(?:(?<![\w$])(\d+)|(\{\w+\}))?(?<![<>])([<>])&(\d+)")
+_READ_OPEN = re.compile(r"(?:" + _WORD_START + r"(?:([0-9]+)|(\{\w+\})))?(?<![<>])<(?![<&(])")
+#: A copy of a descriptor: `N<&M`, `N>&M`; M after blanks, quoted or only known at run time is any descriptor.
+_COPY = re.compile(r"(?:" + _WORD_START + r"(?:([0-9]+)|(\{\w+\})))?(?<![<>&])([<>])&(?!-)[ \t]*([^\s;&|()<>]*)")
 #: Every descriptor: an fd variable's number is only known at run time.
 ANY = -1
 #: Where the shell rules keep the numbers for the call (`Context.extra`).
@@ -24,15 +27,17 @@ READ_DESCRIPTORS = "read_descriptors"
 
 def read_opened(text: str) -> set[int]:
     """The descriptor numbers `text` may open on a path for reading (ANY: any of them)."""
+    text = text.replace("\\\n", "")  # a line continuation joins `3\` and `<f`
     opened: set[int] = set()
     for match in _READ_OPEN.finditer(text):
         opened.add(_number(match.group(1), match.group(2), 0))
-    copies = [(_number(m.group(1), m.group(2), 0 if m.group(3) == "<" else 1), int(m.group(4))) for m in _COPY.finditer(text)]
+    copies = [(_number(m.group(1), m.group(2), 0 if m.group(3) == "<" else 1), int(m.group(4)) if m.group(4).isascii() and m.group(4).isdigit() else ANY)
+              for m in _COPY.finditer(text)]
     changed = True
     while changed and ANY not in opened:
         changed = False
         for target, source in copies:
-            if source in opened and target not in opened:
+            if (source in opened or source == ANY) and target not in opened:
                 opened.add(target)
                 changed = True
     return opened

@@ -21,7 +21,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ..model import Violation
-from ..paths import expand_user, literal_tilde
+from ..paths import expand_user, literal_tilde, own_process
 from ..shell.descriptors import READ_DESCRIPTORS, opened_on_a_path
 
 if TYPE_CHECKING:
@@ -99,7 +99,9 @@ def judge_write(
     if cwd is None and not value.startswith("/"):
         return [Violation(code=code, message=f"{what} writes the relative path {written!r} after a directory change worktree-guard cannot follow. {_owns(worker)}; use an absolute path.", **common)]
     resolved = ctx.policy.canonical(value, cwd or "/")
-    relative = relative_to(worker.root, resolved)
+    # through a process's own /proc directory: only the process that opens it can name the place, and its `..`
+    # must not be dropped as text (review 36c: `src/auth/T/../proc/self/cwd/src/app.py`, T a link to /tmp)
+    relative = None if own_process(resolved) else relative_to(worker.root, resolved)
     if relative is None:
         if worker.isolated and ctx.isolation.isolated and ctx.worktree_root == worker.root:
             return []  # outside its own worktree W: the isolation rules judge it
@@ -285,6 +287,9 @@ def at_boundary(ctx: Context, worker: Worker, value: str | None, written: str, c
     if value is None or (cwd is None and not value.startswith("/")):
         return []
     resolved = ctx.policy.canonical(value, cwd or "/")
+    if opened_on_a_path(resolved, ctx.extra.get(READ_DESCRIPTORS, set())):
+        # a descriptor the command opens on a path is that path, maybe one the worker does not own (review 36c)
+        return judge_write(ctx, worker, value, written, cwd, span, f"{how} (a program in neither the write table nor the read-only table: what it is given counts as written)")
     if relative_to(worker.root, resolved) is None:
         return []
     if not os.path.lexists(resolved) and ("/" not in value or not os.path.isdir(os.path.dirname(resolved))):
