@@ -507,17 +507,10 @@ def test_an_agent_in_a_worktree_nested_in_its_own_is_judged_from_the_outermost(r
         assert can(str(w / "c1" / "x")) and can(str(w / "y")) and can(str(w / "x1" / "c2" / "x")) and not can(str(repo.main / "x"))
 
 
-# --- a relative worktree_root (phase 21: a fail-open, reported, not fixed) ---------------------------------------
+# --- a relative worktree_root (phase 21: a fail-open, fixed: _agent_can_write reads it from the cwd too) -------------------
 
 
-RELATIVE_ROOT_BUG = pytest.mark.xfail(
-    strict=True,
-    reason="phase 21: _agent_can_write resolves a relative worktree_root against / (the scope against the cwd), so it "
-    "takes files outside W for files the agent wrote and drops their settings",
-)
-
-
-@pytest.mark.parametrize("form", ["absolute", pytest.param("relative", marks=RELATIVE_ROOT_BUG)])
+@pytest.mark.parametrize("form", ["absolute", "relative"])
 def test_a_relative_root_keeps_the_protect_of_a_user_definition(repo: Repo, temp_elsewhere: Path, form: str) -> None:
     """`WORKTREE_GUARD_WORKTREE_ROOT=.` (or `--root .`) from the agent's W names W, for the scope as for the
     absolute path: the user's definition (outside W and outside the temp dir, so not the agent's) still protects
@@ -536,7 +529,7 @@ def test_a_relative_root_keeps_the_protect_of_a_user_definition(repo: Repo, temp
     assert ("*.secret" in scope.settings.protect, result.decision, result.codes) == (True, "deny", ["WG103"])
 
 
-@pytest.mark.parametrize("form", ["absolute", pytest.param("relative", marks=RELATIVE_ROOT_BUG)])
+@pytest.mark.parametrize("form", ["absolute", "relative"])
 def test_a_relative_root_keeps_the_protect_of_the_project_file_in_the_temp_dir(repo: Repo, form: str) -> None:
     """The main agent in the main checkout names W relative to its cwd: the project file there (a shared checkout,
     not the agent's) protects `*.secret` in W. Read from `/`, W is a path that does not exist, the project file lies
@@ -727,7 +720,6 @@ def test_what_a_definition_the_agent_wrote_adds_only_tightens(repo: Repo, monkey
     assert named.layout.worktree_root == str(repo.worktree) and str(repo.worktree) not in named.layout.shared_roots
 
 
-@pytest.mark.xfail(strict=True, reason="phase 21: trusted_isolated looks only at the first definition found, the one the agent could write: the user's it hides, which declares isolation, is never asked (scope_for returns before `clean`)")
 def test_a_definition_the_agent_could_write_hides_no_isolation_it_did_not_declare(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
     """The user's definition declares isolation (the agent in the main checkout is misplaced: WG002); a definition of
     the same type in the temp dir above the project, which the agent could write, must not make it free."""

@@ -166,9 +166,10 @@ def scope_for(
         found.linked or base.isolated is True or bool(agent_type and agent_type in base.isolated_agents)
         or bool(base.worktree_root) or bool(definition is not None and definition.isolated)
     )
-    if not (scope.isolation.isolated or trusted_isolated):
+    if not (scope.isolation.isolated or trusted_isolated or definition is not None):
         return scope  # free with or without them: its own files configure it
-    can_write = _agent_can_write(found, base, home)
+    # (a definition the agent could write may hide one it did not, which declares isolation: phase 21)
+    can_write = _agent_can_write(found, base, home, cwd)
     written = {kind for kind, path in candidates if can_write(path)}
     if not written:
         return scope
@@ -237,12 +238,13 @@ def _config_files(layout: Layout, root: str | None, definition: AgentDefinition 
     ]
 
 
-def _agent_can_write(layout: Layout, base: Settings, home: str) -> Any:
+def _agent_can_write(layout: Layout, base: Settings, home: str, cwd: str = "/") -> Any:
     """Could the agent write this file? Judged by the path policy of the layers it cannot write (`base`: the
     defaults, the user file, the environment, the flags), so that a file cannot vouch for itself (`protect` it, or
-    `allow` its place); the path as found and as it resolves."""
+    `allow` its place); the path as found and as it resolves. A relative root is the cwd's, as for the scope
+    (phase 21: read from `/`, `WORKTREE_GUARD_WORKTREE_ROOT=.` made every file the agent's)."""
     if base.worktree_root:
-        layout = with_explicit_root(canonical(base.worktree_root, "/", home), [canonical(s, "/", home) for s in base.shared_roots])
+        layout = with_explicit_root(canonical(base.worktree_root, cwd, home), [canonical(s, cwd, home) for s in base.shared_roots])
     elif len(layout.enclosing) > 1:
         # W nested in another linked worktree (`git worktree add x` of a clone it made in /tmp, then `cd x`): what
         # the agent can write is judged from the outermost one, whose shared checkouts it did not make.
