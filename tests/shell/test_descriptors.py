@@ -45,6 +45,8 @@ from worktree_guard.shell.descriptors import ANY, opened_on_a_path, read_opened
         ("(3<f cmd)", {3}),
         ("cat<f", {0}),
         ("echo >&-", set()),
+        ("cat <&3 3<R", {0, 3}),  # a copy with no number is stdin's for `<&`, stdout's for `>&`
+        ("exec {v}<&3 3<R", {3, ANY}),  # into an fd variable: any number
     ],
 )
 def test_read_opened(text: str, expected: set[int]) -> None:
