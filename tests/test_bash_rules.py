@@ -2987,6 +2987,11 @@ STOP_36_ROWS += [
     ('echo x 3<../../../README.md 4<&"3" >/dev/fd/4', {"WG403"}),
     ("echo x 3<../../../README.md 4<& 3 >/dev/fd/4", {"WG403"}),
     ("touch src/../src/proc/net/route.c", "pass"),  # no `..` right before: a directory named proc
+    # review 36d
+    ("echo `3<../../../README.md cp /etc/hostname /dev/fd/3`", {"WG403"}),
+    ("echo \\\\\n3<../../../README.md cp /etc/hostname /dev/fd/3", {"WG403"}),
+    ("true #\\\n3<../../../README.md cp /etc/hostname /dev/fd/3", {"WG403"}),
+    ("python3 run.py /dev/stdin < ../../../README.md", {"WG406"}),
 ]
 #: Review 35b's item 6: a tmux directory the command removed or moved before is gone when tmux runs, and tmux runs the
 #: command in the session's directory instead (shown with tmux 3.3a: `rmdir e && tmux -L t neww -d -c e 'touch f'`

@@ -38,7 +38,7 @@ from worktree_guard.shell.descriptors import ANY, opened_on_a_path, read_opened
         ("echo x \u0663<R", {0}),
         ("head -1<f", {0}),
         ("3<R x=4>&3 cp e /dev/stdout", {1, 3}),  # `x=4` is a word: `>&3` copies into stdout
-        ("cp e /dev/fd/3 3\\\n<R", {3}),  # a line continuation
+        ("cp e /dev/fd/3 3\\\n<R", {0, 3}),  # a line continuation (read as written too: a number too many)
         ('echo x 3<R 4<&"3"', {3, 4}),  # a copy of a descriptor quoted, after a blank, or only known at run time
         ("echo x 3<R 4<& 3", {3, 4}),
         ("n=3; 4<&$n 3<R", {3, 4}),
@@ -47,6 +47,10 @@ from worktree_guard.shell.descriptors import ANY, opened_on_a_path, read_opened
         ("echo >&-", set()),
         ("cat <&3 3<R", {0, 3}),  # a copy with no number is stdin's for `<&`, stdout's for `>&`
         ("exec {v}<&3 3<R", {3, ANY}),  # into an fd variable: any number
+        # review 36d: a backquote starts a word; a backslash-newline that is no continuation (`\\\\`, a comment)
+        ("echo `3<R cp x /dev/fd/3`", {3}),
+        ("echo \\\\\n3<R cp x /dev/fd/3", {0, 3}),
+        ("true #\\\n3<R cp x /dev/fd/3", {0, 3}),
     ],
 )
 def test_read_opened(text: str, expected: set[int]) -> None:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 
 #: Where a descriptor number may stand: at a word's start (the digits of `-1<f`, `x=3<f`, `\3<f` belong to the word,
-#: and the redirection is stdin's).
-_WORD_START = r"(?:^|(?<=[\s;&|()]))"
+#: and the redirection is stdin's); a backquote starts a command, so a word.
+_WORD_START = r"(?:^|(?<=[\s;&|()`]))"
 #: A redirection that opens a descriptor on a path for reading: `N<`, `N<>` (not `<<`, `<&`, `<(`), or an fd variable.
 _READ_OPEN = re.compile(r"(?:" + _WORD_START + r"(?:([0-9]+)|(\{\w+\})))?(?<![<>])<(?![<&(])")
 #: A copy of a descriptor: `N<&M`, `N>&M`; M after blanks, quoted or only known at run time is any descriptor.
@@ -27,12 +27,14 @@ READ_DESCRIPTORS = "read_descriptors"
 
 def read_opened(text: str) -> set[int]:
     """The descriptor numbers `text` may open on a path for reading (ANY: any of them)."""
-    text = text.replace("\\\n", "")  # a line continuation joins `3\` and `<f`
+    # the text as written and with its line continuations joined (`3\` and `<f`): a `\\` or a comment before the
+    # newline is no continuation (review 36d), and reading both never misses one
+    texts = (text, text.replace("\\\n", ""))
     opened: set[int] = set()
-    for match in _READ_OPEN.finditer(text):
+    for match in (m for t in texts for m in _READ_OPEN.finditer(t)):
         opened.add(_number(match.group(1), match.group(2), 0))
     copies = [(_number(m.group(1), m.group(2), 0 if m.group(3) == "<" else 1), int(m.group(4)) if m.group(4).isascii() and m.group(4).isdigit() else ANY)
-              for m in _COPY.finditer(text)]
+              for t in texts for m in _COPY.finditer(t)]
     changed = True
     while changed and ANY not in opened:
         changed = False
