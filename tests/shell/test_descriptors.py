@@ -26,6 +26,7 @@ from worktree_guard.shell.descriptors import ANY, opened_on_a_path, read_opened
         ("4<&3 3<x", {3, 4}),
         (">&3 3<x", {1, 3}),  # `>&3` is stdout's copy
         ("5>&4 4<&3 3<x", {3, 4, 5}),
+        ("6>&5 5>&4 4<&3 3<x", {3, 4, 5, 6}),  # copies read until nothing changes
         ("3<&- x", set()),
         ("exec {fd}<x", {ANY}),
         ("a=$((3<4))", {3}),  # arithmetic reads the same: a number too many only refuses a write to it
