@@ -164,11 +164,12 @@ def scope_for(
     base = load_config(None, flags=flags, environ=environ).settings  # the layers the agent cannot write
     trusted_isolated = (
         found.linked or base.isolated is True or bool(agent_type and agent_type in base.isolated_agents)
-        or bool(base.worktree_root) or bool(definition is not None and definition.isolated)
+        or bool(base.worktree_root)
     )
+    # any definition found goes on: one the agent could write may hide one it did not, which declares isolation
+    # (phase 21), whether or not it declares isolation itself
     if not (scope.isolation.isolated or trusted_isolated or definition is not None):
         return scope  # free with or without them: its own files configure it
-    # (a definition the agent could write may hide one it did not, which declares isolation: phase 21)
     can_write = _agent_can_write(found, base, home, cwd)
     written = {kind for kind, path in candidates if can_write(path)}
     if not written:

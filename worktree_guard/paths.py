@@ -109,6 +109,8 @@ def _own_process_split(path: str) -> tuple[list[str], list[str]] | None:
     through none. Up to the link `..` is read as written: /proc, /proc/<pid> and /dev are directories
     (`/proc/1/../self/cwd` is /proc/self/cwd); after it, only the process that opens the path can tell. Right after
     a `..`, the names `proc` then `self` (or `dev` then `fd`, …) count wherever the `..` leads, the whole path kept."""
+    if "/proc" not in path and "/dev" not in path:
+        return None  # every path the guard judges comes here: no component named proc or dev, no such link
     stack: list[str] = []
     seen: list[str] = []
     parts = path.split("/")

@@ -27,6 +27,8 @@ READ_DESCRIPTORS = "read_descriptors"
 
 def read_opened(text: str) -> set[int]:
     """The descriptor numbers `text` may open on a path for reading (ANY: any of them)."""
+    if "<" not in text and ">&" not in text:
+        return set()  # every string the walker parses comes here: no redirection that opens or copies one
     # the text as written and with its line continuations joined (`3\` and `<f`): a `\\` or a comment before the
     # newline is no continuation (review 36d), and reading both never misses one
     texts = (text, text.replace("\\\n", ""))
