@@ -3010,6 +3010,44 @@ def test_stop_36_rows(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
 
 
+#: Review 37 (each passed at cd27b29 and, run for real, reached the main checkout): a descriptor copy in one string of
+#: a descriptor opened in another (eval's or `bash -c`'s string, the number quoted so the outer text shows none), an
+#: unknown program given a path through the process's own /proc directory ("outside" to the policy, so never WG406),
+#: and `find -execdir` from a starting point outside W (its program runs in each found path's directory).
+STOP_37_ROWS = [
+    ('exec 3<../../../README.md; eval "exec "1"<&3"; echo pwned > /dev/stdout', {"WG403"}),
+    ('exec 3<../../..; eval "exec "4"<&3"; cp f /dev/fd/4', {"WG403"}),
+    ('eval "exec "3"<../../.."; exec 4<&3; cp f /dev/fd/4', {"WG403"}),
+    ("exec 3<../../..; eval exec \\4\\<\\&3; cp f /dev/fd/4", {"WG403"}),
+    ('bash -c "echo pwned "4"<&3 >/dev/fd/4" 3<../../../README.md', {"WG403"}),
+    ('exec 3<../../..; for i in 1 2; do cp f /dev/fd/4; eval "exec "4"<&3"; done', {"WG403"}),
+    ('eval "exec "4"<&3"; cp f /dev/fd/4', "pass"),  # nothing opened on a path
+    ("exec 3>log; eval exec 4\\>\\&3; echo x > /dev/fd/4", "pass"),  # opened for writing: judged as written
+    ("timeout 5 make -s -C /proc/self/cwd/../../..", {"WG406"}),
+    ("make -s --directory=/proc/self/cwd/../../..", {"WG406"}),
+    ("make -s -C /dev/fd/3/repo 3<../../../..", {"WG406"}),
+    ("python3 run.py /proc/self/cwd/../../../README.md", {"WG406"}),
+    ("python3 run.py /proc/thread-self/root{MAIN}/README.md", {"WG406"}),
+    ("python3 run.py /dev/fd/3/README.md 3<../../..", {"WG406"}),
+    ("python3 run.py /proc/cpuinfo", "pass"),
+    ("python3 run.py /dev/stdout", "pass"),
+    ("make -s -C src", "pass"),
+    ("find ../../.. -maxdepth 1 -name Makefile -execdir make -s \\;", {"WG202"}),
+    ("find ../../../Makefile -execdir make -s \\;", {"WG202"}),
+    ("find /proc/self/cwd/../../.. -execdir make \\;", {"WG202"}),
+    ("find -L . -name Makefile -execdir make \\;", {"WG202"}),
+    ('find "$D" -execdir make \\;', {"WG202"}),
+    ("find . -name Makefile -execdir make -s \\;", "pass"),
+    ("find src -name '*.py' -execdir black {} +", "pass"),
+    ("find ../../.. -maxdepth 1 -name Makefile -exec make -s \\;", "pass"),  # -exec runs here, in W
+]
+
+
+@pytest.mark.parametrize("command,expected", STOP_37_ROWS, ids=[plain_id(r[0], 60) for r in STOP_37_ROWS])
+def test_stop_37_rows(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
 def test_proc_self_is_the_shells_not_the_guards_for_real(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
     """`/proc/self/cwd` read in the guard's process was the guard's cwd, so a verdict depended on where the runtime
     started the hook. With the hook started in W/src (the agent's cwd there), a link to /proc/self/cwd followed after
@@ -3040,6 +3078,38 @@ def test_proc_self_is_the_shells_not_the_guards_for_real(world: Repo, monkeypatc
         assert result.decision == "deny", command
         subprocess.run(["bash", "-c", command], cwd=cwd, check=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
         assert happened(), command
+
+
+def test_a_link_into_proc_self_made_before_is_the_shells_for_real(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link into a process's own /proc that exists before the command (made by an earlier call the guard could not
+    read, or checked out of a commit) was still followed in the guard's process: with the hook started in W/src and
+    `pl -> /proc/self/cwd` in W, `cd .. && echo x > src/pl/../f`... was W/f to the guard and W/.. to bash (stop 37).
+    A link to `/` followed by `proc/self/cwd`, and an awk script behind such a link, likewise. Each is refused, and
+    run for real does what its row says; the same links in commands that stay in W still pass."""
+    src = world.worktree / "src"
+    (src / "pl").symlink_to("/proc/self/cwd")
+    (src / "rootl").symlink_to("/")
+    (src / "awkl").symlink_to("/proc/self/cwd/s.awk")
+    (src / "shl").symlink_to("/proc/self/cwd/s.sh")
+    (world.worktree / "s.sh").write_text(f"touch {world.main}/sh-ran\n")
+    (world.worktree / "s.awk").write_text(f'BEGIN {{ printf "" > "{world.main}/awk-ran" }}\n')
+    (world.worktree.parent / "Makefile").write_text("all:\n\ttouch made\n")
+    cases = [  # (the command, run in W/src with the hook started there, what it did for real)
+        ("cd .. && echo x > src/pl/../pl-made", lambda: (world.worktree.parent / "pl-made").exists()),
+        ("cd .. && echo x > src/rootl/proc/self/cwd/../rootl-made", lambda: (world.worktree.parent / "rootl-made").exists()),
+        ("cd .. && env -C src/pl/.. make -s", lambda: (world.worktree.parent / "made").exists()),
+        ("cd .. && awk -f src/awkl", lambda: (world.main / "awk-ran").exists()),
+        ("cd .. && bash src/shl", lambda: (world.main / "sh-ran").exists()),
+    ]
+    monkeypatch.chdir(src)
+    for command, happened in cases:
+        result = run_hook_inline(subagent_payload(world, "Bash", {"command": command, "description": "test"}, cwd=str(src)))
+        assert result.decision == "deny", command
+        subprocess.run(["bash", "-c", command], cwd=src, check=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+        assert happened(), command
+    for command in ("cat rootl/etc/hostname", "echo x > rootl/dev/null", "ls pl/", "wc -l pl/../README.md"):
+        result = run_hook_inline(subagent_payload(world, "Bash", {"command": command, "description": "test"}, cwd=str(src)))
+        assert result.decision != "deny", (command, result)
 
 
 @contextlib.contextmanager

@@ -19,6 +19,7 @@ from worktree_guard.paths import (
     _canonical_pattern,
     _literal_matches,
     _plain,
+    _resolved,
     absolute_home,
     canonical,
     cleaned,
@@ -332,6 +333,80 @@ def test_real_keeps_a_path_into_the_own_process_as_written_with_its_dotdot(base:
     assert canonical("//dev/null", "/") == "/dev/null"
     assert real("/dev/null/../x") == "/dev/x"
     assert real("//tmp/../dev/null") == "/dev/null"
+
+
+@pytest.fixture
+def links(base: Path) -> Path:
+    """`base` with links of every kind `_resolved` meets: relative, absolute, to `/`, up and down again, a chain, a
+    dangling one, a loop, one to a file, and links into a process's own /proc directory or descriptors."""
+    (base / "real" / "sub").mkdir()
+    (base / "file").write_text("")
+    for name, target in [
+        ("rel", "real/sub"), ("abs", str(base / "real")), ("root", "/"), ("updown", "real/sub/../.."), ("dot", "."),
+        ("chain", "rel"), ("dang", "missing/q"), ("loop1", "loop2"), ("loop2", "loop1"), ("lfile", "file"),
+        ("pl", "/proc/self/cwd"), ("plrel", "../" * len(base.parts) + "proc/self/cwd"), ("fd", "/dev/fd/3"),
+        ("viaroot", "root/proc/self"), ("proc", "/proc"), ("devdir", "/dev"), ("plchain", "pl"),
+    ]:
+        (base / name).symlink_to(target)
+    return base
+
+
+@pytest.mark.parametrize(
+    "rest",
+    [
+        "", "real", "real/sub/x", "rel", "rel/x", "rel/..", "rel/../..", "abs/sub/../x", "root", "root/tmp", "root/..",
+        "updown/real", "updown/..", "dot/dot/rel/x", "chain/../x", "chain/x/..", "dang", "dang/..", "dang/../y", "missing/../x",
+        "missing/x/../..", "lfile", "lfile/..", "lfile/x", "real/../rel/./x", "..", "../..", "x/./y/", "file/..",
+    ],
+)
+def test_resolved_is_realpath_without_own_process_links(links: Path, rest: str) -> None:
+    """Stop 37: `_resolved` walks a path as `os.path.realpath` does (a missing name and the `..` after it read as
+    written, a file taken for a directory, a relative link from its directory, an absolute one from `/`)."""
+    path = str(links / rest) if rest else str(links)
+    assert _resolved(path) == os.path.realpath(path)
+    assert real(path) == os.path.realpath(path)
+
+
+@pytest.mark.parametrize(
+    ("rest", "expected"),
+    [
+        ("pl", "/proc/self/cwd"),
+        ("pl/../x", "/proc/self/cwd/../x"),
+        ("pl/./a//b", "/proc/self/cwd/a/b"),
+        ("plrel/x", "/proc/self/cwd/x"),  # a relative target that climbs to `/` and down into /proc/self
+        ("plchain/../x", "/proc/self/cwd/../x"),  # a link to such a link
+        ("root/proc/self/cwd/../x", "/proc/self/cwd/../x"),  # a link to `/`, then the names written after it
+        ("viaroot/cwd", "/proc/self/cwd"),  # a link to a link to `/` in its target
+        ("proc/self/fd/3", "/proc/self/fd/3"),
+        ("proc/1/../self/cwd", "/proc/self/cwd"),
+        ("devdir/fd/../x", "/dev/fd/../x"),
+        ("devdir/stdout", "/dev/stdout"),
+        ("fd", "/dev/fd/3"),
+        ("fd/../../x", "/dev/fd/3/../../x"),
+        ("real/../pl/x", "/proc/self/cwd/x"),
+    ],
+)
+def test_a_link_into_the_own_process_is_kept_as_written(links: Path, rest: str, expected: str) -> None:
+    """Stop 37: a link made before the command (`pl -> /proc/self/cwd`) was followed in the guard's process, into the
+    guard's cwd: `cd .. && echo x > src/pl/../f` was W/f to the guard and W/.. to bash. From such a link on the path is
+    the shell's, kept as written (`own_process`), and no checkout's."""
+    assert real(str(links / rest)) == expected
+    assert own_process(real(str(links / rest)))
+
+
+def test_resolved_gives_up_where_the_kernel_does(links: Path) -> None:
+    """A loop, or more than 40 links (Linux's ELOOP), keeps the rest as written from the link it stopped at, `..`
+    applied: no process can open it. Exactly 40 links still resolve."""
+    assert _resolved(str(links / "loop1" / "x" / "..")) in (str(links / "loop1"), str(links / "loop2"))
+    assert _resolved(str(links / "loop1" / "..")) == str(links)
+    chain = links / "c"
+    chain.mkdir()
+    (chain / "l0").symlink_to(links / "real")
+    for k in range(1, 41):
+        (chain / f"l{k}").symlink_to(f"l{k - 1}")
+    assert _resolved(str(chain / "l39" / "sub")) == str(links / "real" / "sub")  # 40 links
+    assert _resolved(str(chain / "l40" / "sub")) == str(chain / "l0" / "sub")  # 41: the 41st is l0, kept with the rest
+    assert _resolved(str(chain / "l40" / "sub" / ".." / "..")) == str(chain)
 
 
 @pytest.mark.parametrize(

@@ -250,6 +250,14 @@ ROWS: list[str] = [
     # the allow-list holds no path of the guard's own, for a worker too (HOME under the temp dir, as in CI)
     "[home={BASE}/h] S Bash echo x > ~/.claude/settings.json",  # the hooks that start the guard
     "[home={BASE}/h] S Bash echo x > ~/notes.txt",
+    # review 37: a copy in one string of a descriptor opened in another (eval's), and an unknown program given a path
+    # through the process's own /proc directory (`/proc/self/cwd` is the shell's, src/app.py not the worker's)
+    'S Bash exec 3<src; eval "exec "4"<&3"; cp tools/run.py /dev/fd/4',
+    'S Bash exec 3<src/app.py; eval "exec "1"<&3"; echo pwned > /dev/stdout',
+    "S Bash python3 tools/run.py /proc/self/cwd/src/app.py",
+    "S Bash python3 tools/run.py /proc/self/root{MAIN}/src/app.py",
+    "S Bash python3 tools/run.py /dev/fd/3/app.py 3<src",
+    "S Bash python3 tools/run.py /proc/cpuinfo",  # no process's own: passes
 ]
 
 

@@ -96,7 +96,41 @@ def real(path: str) -> str:
     lexical = os.path.normpath(path)
     if lexical.startswith(_UNRESOLVED_PREFIXES):
         return lexical
-    return os.path.realpath(path)
+    return _resolved(path)
+
+
+#: Links one path may pass through before the kernel gives up (ELOOP, Linux's MAXSYMLINKS).
+_MAX_LINKS = 40
+
+
+def _resolved(path: str) -> str:
+    """`os.path.realpath` of absolute `path` (links resolved where they exist, a missing name and the `..` after it
+    read as written), except that a link whose target leads, with the rest of the path, through a process's own /proc
+    directory ends the walk there: that path is `real`'s to keep as written (a link made before, `pl -> /proc/self/cwd`,
+    was followed into the guard's cwd: `cd .. && echo x > pl/../f` wrote W/.. while the guard read W/f; stop 37).
+    Past `_MAX_LINKS` links the rest is kept as written, as `realpath` keeps a loop (the kernel opens neither)."""
+    done, rest, links = "/", [part for part in path.split("/") if part not in ("", ".")], 0
+    while rest:
+        name = rest.pop(0)
+        if name == "..":
+            done = os.path.dirname(done)
+            continue
+        step = os.path.join(done, name)
+        try:
+            target = os.readlink(step)
+        except OSError:
+            done = step  # not a link (EINVAL), or missing, or unreadable: read as written, as realpath does
+            continue
+        links += 1
+        if links > _MAX_LINKS:
+            return os.path.normpath(os.path.join(step, *rest))
+        after = os.path.join(done, target, *rest)
+        if _own_process_split(after) is not None:
+            return real(after)
+        if target.startswith("/"):
+            done = "/"
+        rest[:0] = [part for part in target.split("/") if part not in ("", ".")]
+    return done
 
 
 def own_process(path: str) -> bool:

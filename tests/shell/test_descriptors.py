@@ -77,3 +77,20 @@ def test_read_opened(text: str, expected: set[int]) -> None:
 )
 def test_opened_on_a_path(path: str, opened: set[int], expected: bool) -> None:
     assert opened_on_a_path(path, opened) is expected
+
+
+def test_opens_and_copies_keep_apart_what_one_string_says() -> None:
+    """Review 37: a copy in eval's string (`exec 4<&3`) of a descriptor opened in the outer one (`3<../../..`) was
+    followed in neither string. Each string gives its opens and its copies; `with_copies` follows copies across all."""
+    from worktree_guard.shell.descriptors import opens_and_copies, with_copies
+
+    assert opens_and_copies("exec 3<R") == ({3}, [])
+    assert opens_and_copies("exec 4<&3 5>&4") == (set(), [(4, 3), (5, 4)])
+    assert opens_and_copies("echo x") == (set(), [])
+    assert opens_and_copies("echo x >&2") == (set(), [(1, 2)])
+    assert with_copies({3}, [(4, 3)]) == {3, 4}
+    assert with_copies({3}, [(5, 4), (4, 3)]) == {3, 4, 5}  # a chain, in any order
+    assert with_copies({3}, [(4, 2)]) == {3}
+    assert with_copies(set(), [(4, ANY)]) == {4}  # a source only known at run time
+    opened = {3}
+    assert with_copies(opened, [(4, 3)]) == {3, 4} and opened == {3}  # the caller's set is not changed

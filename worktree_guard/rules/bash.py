@@ -110,7 +110,7 @@ def analyse(
     worker's command); the indirection rules always say what wrappers run. `start`: the directory the shell
     starts in (default: `start_directory`).
     """
-    from ..shell.descriptors import READ_DESCRIPTORS, read_opened
+    from ..shell.descriptors import READ_DESCRIPTORS, opens_and_copies, with_copies
     from ..shell.parse import ParseFailure, parse_cached
     from ..shell.walk import BudgetExceeded, Hooks, Walker
 
@@ -135,10 +135,15 @@ def analyse(
         return [_violation(ctx, "WG404", f"{found.reason}; worktree-guard cannot see what that code does.", found.span)]
 
     opened: set[int] = ctx.extra.setdefault(READ_DESCRIPTORS, set())
+    copies: list[tuple[int, int]] = ctx.extra.setdefault(READ_DESCRIPTORS + "_copies", [])
 
     def parse(source: str, offset: int = 0):
-        # every string the walker reads, before its commands are judged: the descriptors it opens on a path
-        opened.update(read_opened(source))
+        # every string the walker reads, before its commands are judged: the descriptors it opens on a path, and
+        # its copies, followed across strings (review 37: `exec 3<../../..; eval "exec "4"<&3"; cp f /dev/fd/4`,
+        # the copy in eval's string and the open in the outer one, wrote the main checkout)
+        found, copied = opens_and_copies(source)
+        copies.extend(c for c in copied if c not in copies)
+        opened.update(with_copies(opened | found, copies))
         return parse_cached(source, offset)
 
     hooks = Hooks(

@@ -870,7 +870,9 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
                 for root in known_roots + links:
                     found.append(Inner([_found_path(w, root, exact=root in links) for w in argv], cwd, label=f"find {action}"))
             elif argv:
-                found.append(Inner([_dynamic(w) if w.value is None or "{}" in w.value else w for w in argv], cwd, label=f"find {action}"))
+                # -execdir runs in each found path's directory: somewhere inside W when every starting point is, else
+                # anywhere (review 37: `find <main> -name Makefile -execdir make \;` ran make in main): a move there
+                found.append(Inner([_dynamic(w) if w.value is None or "{}" in w.value else w for w in argv], cwd, label=f"find {action}", moves=cwd is None and not known_roots))
         # every action word starts an action, read from there: one may be a test's argument and the next the real
         # action (review 35b: `find . -printf -exec -exec sh -c CMD \;` printed `-exec` and ran CMD); reading more is safe
         i += 1
@@ -1538,8 +1540,8 @@ def _unseen_file(path: str, cwd: str | None) -> bool:
     if joined is None:
         return ".." in path.split("/")
     normal = "/" + os.path.normpath(joined).lstrip("/")
-    real = os.path.realpath(normal)
-    for candidate in (normal, real):
+    real_path = real(normal)  # a link into a process's own /proc is the shell's, never followed here (stop 37)
+    for candidate in (normal, real_path):
         if candidate in ("/dev", "/proc") or candidate.startswith(("/dev/", "/proc/")):
             return True
     try:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
 from ..model import Violation
-from ..paths import inside, literal_tilde
+from ..paths import descriptor, inside, literal_tilde, own_process
 from ..shell.descriptors import READ_DESCRIPTORS, opened_on_a_path
 
 if TYPE_CHECKING:
@@ -148,6 +148,20 @@ def _operand(ctx: Context, record: Written, value: str | None, span, rule: str) 
             rule=rule,
             tool=ctx.call.tool,
             message=f"{record.how}, a program worktree-guard does not know, is given {judgement.resolved}, a descriptor the command opens on a path (`N<…`), which may be in the shared checkout; it may write it, so it counts as written. Name a path inside {ctx.worktree_root}.",
+            path=record.written,
+            resolved=judgement.resolved,
+            worktree_root=ctx.worktree_root,
+            span=span,
+        )]
+    if own_process(judgement.resolved) and not descriptor(judgement.resolved):
+        # the process's own /proc directory: `/proc/self/cwd/../..` or `/proc/self/root<main>` may be the shared
+        # checkout, and it is no place the guard can name (review 37: `python3 run.py /proc/self/cwd/../../../README.md`
+        # and `make -C /proc/self/root<main>` passed as "outside" and wrote it)
+        return [Violation(
+            code="WG406",
+            rule=rule,
+            tool=ctx.call.tool,
+            message=f"{record.how}, a program worktree-guard does not know, is given {judgement.resolved}, a path through the process's own /proc directory or a descriptor, which may be in the shared checkout; it may write it, so it counts as written. Name a path inside {ctx.worktree_root}.",
             path=record.written,
             resolved=judgement.resolved,
             worktree_root=ctx.worktree_root,

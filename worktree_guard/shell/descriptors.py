@@ -27,16 +27,26 @@ READ_DESCRIPTORS = "read_descriptors"
 
 def read_opened(text: str) -> set[int]:
     """The descriptor numbers `text` may open on a path for reading (ANY: any of them)."""
+    opened, copies = opens_and_copies(text)
+    return with_copies(opened, copies)
+
+
+def opens_and_copies(text: str) -> tuple[set[int], list[tuple[int, int]]]:
+    """The numbers `text` opens on a path for reading, and its copies (target, source; ANY: any of them)."""
     if "<" not in text and ">&" not in text:
-        return set()  # every string the walker parses comes here: no redirection that opens or copies one
+        return set(), []  # every string the walker parses comes here: no redirection that opens or copies one
     # the text as written and with its line continuations joined (`3\` and `<f`): a `\\` or a comment before the
     # newline is no continuation (review 36d), and reading both never misses one
     texts = (text, text.replace("\\\n", ""))
-    opened: set[int] = set()
-    for match in (m for t in texts for m in _READ_OPEN.finditer(t)):
-        opened.add(_number(match.group(1), match.group(2), 0))
-    copies = [(_number(m.group(1), m.group(2), 0 if m.group(3) == "<" else 1), int(m.group(4)) if m.group(4).isascii() and m.group(4).isdigit() else ANY)
-              for t in texts for m in _COPY.finditer(t)]
+    opened = {_number(m.group(1), m.group(2), 0) for t in texts for m in _READ_OPEN.finditer(t)}
+    copies = dict.fromkeys((_number(m.group(1), m.group(2), 0 if m.group(3) == "<" else 1), int(m.group(4)) if m.group(4).isascii() and m.group(4).isdigit() else ANY)
+                           for t in texts for m in _COPY.finditer(t))
+    return opened, list(copies)
+
+
+def with_copies(opened: set[int], copies: list[tuple[int, int]]) -> set[int]:
+    """`opened` and every descriptor copied from one of them, through chains of copies (`4<&3`, then `5<&4`)."""
+    opened = set(opened)
     changed = True
     while changed and ANY not in opened:
         changed = False

@@ -21,6 +21,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass, field
+from ..paths import real as paths_real
 from .state import UNLISTED
 from .programs import _TAR_VALUES, _ZIP_VALUES, BUILTIN_WRITERS, WRITING_CODE_FAMILIES, Target, WriteSpec, built_words, code_family, long_option, parse_argv, tar_values
 
@@ -253,7 +254,7 @@ def _read_script(path: str, command: ShellCommand) -> str | None:
         if cwd is None:
             return None
         path = os.path.join(cwd, path)
-    real = os.path.realpath(path)
+    real = paths_real(path)
     for done in command.state.written:
         if done is not None and done.startswith(UNLISTED):
             done = done[len(UNLISTED):] or None
@@ -262,7 +263,8 @@ def _read_script(path: str, command: ShellCommand) -> str | None:
     # Only a regular file is read: `/dev/stdin`, `/dev/fd/3`, a FIFO hold what the command feeds the program at
     # run time, and opening them here would read (or block on) the hook's own input instead.
     normal = "/" + os.path.normpath(path).lstrip("/")
-    if normal.startswith(("/dev/", "/proc/")) or os.path.realpath(normal).startswith(("/dev/", "/proc/")):
+    # (a link into a process's own /proc, `l -> /proc/self/cwd/s.awk`, is kept as written: the shell's, stop 37)
+    if normal.startswith(("/dev/", "/proc/")) or paths_real(normal).startswith(("/dev/", "/proc/")):
         return None
     try:
         if not stat.S_ISREG(os.stat(normal).st_mode) or os.path.getsize(normal) > MAX_SCRIPT_FILE:

@@ -21,7 +21,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ..model import Violation
-from ..paths import expand_user, literal_tilde, own_process
+from ..paths import descriptor, expand_user, literal_tilde, own_process
 from ..shell.descriptors import READ_DESCRIPTORS, opened_on_a_path
 
 if TYPE_CHECKING:
@@ -287,8 +287,10 @@ def at_boundary(ctx: Context, worker: Worker, value: str | None, written: str, c
     if value is None or (cwd is None and not value.startswith("/")):
         return []
     resolved = ctx.policy.canonical(value, cwd or "/")
-    if opened_on_a_path(resolved, ctx.extra.get(READ_DESCRIPTORS, set())):
-        # a descriptor the command opens on a path is that path, maybe one the worker does not own (review 36c)
+    if opened_on_a_path(resolved, ctx.extra.get(READ_DESCRIPTORS, set())) or (own_process(resolved) and not descriptor(resolved)):
+        # a descriptor the command opens on a path is that path, maybe one the worker does not own (review 36c); a
+        # path through the process's own /proc directory may be any file (review 37: `python3 tools/run.py
+        # /proc/self/cwd/src/app.py` wrote the unowned app.py): judge_write refuses both
         return judge_write(ctx, worker, value, written, cwd, span, f"{how} (a program in neither the write table nor the read-only table: what it is given counts as written)")
     if relative_to(worker.root, resolved) is None:
         return []
