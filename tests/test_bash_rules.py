@@ -3042,6 +3042,37 @@ STOP_37_ROWS = [
     ("find ../../.. -maxdepth 1 -name Makefile -exec make -s \\;", "pass"),  # -exec runs here, in W
 ]
 
+#: Review 37b: the shell's pid written out (`/proc/$$`), -execdir from W itself (it runs in W's parent), an fd
+#: variable that is an array's element (`{a[0]}<f` opens fd 10), and a sourced script (it may copy any descriptor);
+#: a file of the process's own /proc directory (`/proc/self/status`) or its fd N given to an unknown program passes.
+STOP_37_ROWS += [
+    ("timeout 5 make -s -C /proc/$$/cwd/../../..", {"WG406"}),
+    ("python3 run.py /proc/$BASHPID/cwd/../../../README.md", {"WG406"}),
+    ("make -s --directory=/proc/$$/cwd/../../..", {"WG406"}),
+    ('python3 run.py -o"/proc/$$/x"', {"WG406"}),
+    ('python3 run.py "$HOME/x"', "pass"),
+    ("python3 run.py /tmp/$x", "pass"),
+    ("python3 x.py /proc/self/status", "pass"),
+    ("python3 tool.py --log /proc/self/fd/2", "pass"),
+    ("node server.js --pidfile=/proc/self/fd/1", "pass"),
+    ("python3 run.py /proc/net/tcp", "pass"),
+    ("python3 tool.py --log /proc/self/fd/3 3<../../../README.md", {"WG406"}),
+    ("python3 run.py /proc/self/root{MAIN}/README.md", {"WG406"}),
+    ("python3 run.py /proc/net/../cwd/x", {"WG406"}),
+    ("python3 run.py /dev/stdin/x < ../../..", {"WG406"}),
+    ("python3 run.py /proc/self/task/1/cwd/x", {"WG406"}),
+    ("find {W} -maxdepth 0 -execdir make \\;", {"WG202"}),
+    ("find ../agent-a1234567890abcdef -maxdepth 0 -execdir make {} +", {"WG202"}),
+    ("find src {W} -okdir make \\;", {"WG202"}),
+    ("find {W}/src -execdir make \\;", "pass"),
+    ("find src/.. -maxdepth 0 -execdir make \\;", "pass"),  # runs in src
+    ("find ./ -maxdepth 0 -execdir make \\;", "pass"),
+    ("echo pwned {a[0]}<../../../README.md >/dev/fd/10", {"WG403"}),
+    ("{ cp f /dev/fd/10; } {a[1]}<../../..", {"WG403"}),
+    ("exec 3<../../..; . ./s4.sh; cp f /dev/fd/4", {"WG403"}),
+    ("source ./s4.sh; echo x > /dev/null", "pass"),
+    ("cp f /dev/fd/4; . ./s4.sh", "pass"),
+]
 
 @pytest.mark.parametrize("command,expected", STOP_37_ROWS, ids=[plain_id(r[0], 60) for r in STOP_37_ROWS])
 def test_stop_37_rows(world: Repo, command: str, expected) -> None:

@@ -29,7 +29,10 @@ from worktree_guard.paths import (
     inside,
     descriptor,
     literal_tilde,
+    as_descriptor,
     own_process,
+    own_process_place,
+    own_process_text,
     real,
     temp_dirs,
 )
@@ -430,3 +433,81 @@ def test_resolved_gives_up_where_the_kernel_does(links: Path) -> None:
 )
 def test_descriptor_is_a_descriptor_file_itself(path: str, expected: bool) -> None:
     assert descriptor(path) is expected
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("/proc/self/cwd", True),
+        ("/proc/self/cwd/x", True),
+        ("/proc/thread-self/root/tmp", True),
+        ("/proc/self/fd/3/x", True),  # below a descriptor: a directory opened as one
+        ("/proc/self/exe", True),
+        ("/proc/self/map_files/1-2", True),
+        ("/proc/self/task/7/cwd", True),
+        ("/proc/self/status", False),  # a file of the process's own /proc directory
+        ("/proc/self/environ", False),
+        ("/proc/self", False),
+        ("/proc/self/fd/3", False),  # a descriptor: `as_descriptor` and the opened numbers judge it
+        ("/proc/thread-self/fd/0", False),
+        ("/proc/net/tcp", False),
+        ("/proc/mounts", False),
+        ("/proc/net/../cwd", True),  # up from where it leads
+        ("/proc/self/status/..", True),
+        ("/proc/self/./cwd", True),
+        ("/var/run/../proc/self/status", True),  # a link's name right after a `..`: the whole path kept
+        ("/dev/fd/3", False),
+        ("/dev/stdin", False),
+        ("/dev/fd/3/x", True),
+        ("/dev/stdin/x", True),
+        ("/dev/fd/x", True),
+        ("/dev/fd", False),
+        ("/dev/null", False),
+        ("/tmp/proc/self/cwd", False),
+    ],
+)
+def test_own_process_place(path: str, expected: bool) -> None:
+    """Review 37/37b: an unknown program given a place reached through a process's own /proc directory is refused
+    (`make -C /proc/self/cwd/../..`); a file of it (`/proc/self/status`) or a descriptor of it is not such a place."""
+    assert own_process_place(path) is expected
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("/proc/self/fd/3", "/dev/fd/3"),
+        ("/proc/thread-self/fd/12", "/dev/fd/12"),
+        ("/proc/self/fd/x", "/proc/self/fd/x"),
+        ("/proc/self/fd/3/x", "/proc/self/fd/3/x"),
+        ("/proc/1/fd/3", "/proc/1/fd/3"),
+        ("/proc/self/fdinfo/3", "/proc/self/fdinfo/3"),
+        ("/dev/fd/3", "/dev/fd/3"),
+        ("/x/proc/self/fd/3", "/x/proc/self/fd/3"),
+    ],
+)
+def test_as_descriptor(path: str, expected: str) -> None:
+    assert as_descriptor(path) == expected
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("/proc/$$/cwd", True),
+        ('"/proc/$BASHPID/cwd/x"', True),
+        ("$'/proc/'$$/cwd", True),
+        ("\\/proc/$x", True),
+        ('"/dev/fd/$n"', True),
+        ("--dir=/proc/$$/cwd", True),
+        ('-o"/proc/$$/x"', True),
+        ("-o/dev/$x", True),
+        ("--o/proc/$$", False),  # a long option's attached text is no value
+        ("$HOME/x", False),
+        ("/tmp/$x", False),
+        ("x/proc/$$", False),
+        ("/procx/$$", False),
+        ("-", False),
+    ],
+)
+def test_own_process_text(raw: str, expected: bool) -> None:
+    """Review 37b: `/proc/$$/cwd` is the shell's own /proc directory, only known at run time."""
+    assert own_process_text(raw) is expected

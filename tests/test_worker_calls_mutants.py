@@ -258,6 +258,14 @@ ROWS: list[str] = [
     "S Bash python3 tools/run.py /proc/self/root{MAIN}/src/app.py",
     "S Bash python3 tools/run.py /dev/fd/3/app.py 3<src",
     "S Bash python3 tools/run.py /proc/cpuinfo",  # no process's own: passes
+    # review 37b: the shell's pid written out, an fd variable that is an array's element, a sourced script's copies;
+    # a file of the process's own /proc directory, or its fd N not opened on a path, passes
+    "S Bash python3 tools/run.py /proc/$$/cwd/src/app.py",
+    "S Bash echo pwned {a[0]}<src/app.py >/dev/fd/10",
+    "S Bash exec 3<src; . ./s4.sh; cp package.json /dev/fd/4",
+    "S Bash python3 tools/run.py /proc/self/status",
+    "S Bash python3 tools/run.py --log /proc/self/fd/2",
+    "S Bash python3 tools/run.py --log /proc/self/fd/3 3<src/app.py",
 ]
 
 

@@ -165,6 +165,42 @@ def _own_process_split(path: str) -> tuple[list[str], list[str]] | None:
     return None
 
 
+#: What a process's own /proc directory holds that leads to other places: its cwd, root, descriptors (a directory
+#: opened as one), executable, mapped files, threads (each with all of these).
+_LEADS_ELSEWHERE = frozenset({"cwd", "root", "fd", "exe", "map_files", "task"})
+
+
+def own_process_place(path: str) -> bool:
+    """`path` (as `real` keeps it) goes through a process's own /proc directory to a place the guard cannot name: its
+    cwd, root, a thread's, below a descriptor (`/dev/fd/3/x`, `/dev/stdin/x`), or up with `..`. Not a file of it
+    (`/proc/self/status`, `/proc/net/tcp`), nor a descriptor (`/dev/fd/3`, `/proc/self/fd/3`: see `as_descriptor`)."""
+    split = _own_process_split(path)
+    if split is None or descriptor(as_descriptor(path)):
+        return False
+    link, rest = split[0], [part for part in split[1] if part not in ("", ".")]
+    if not link or ".." in rest:
+        return True  # a link's name right after a `..` (`/var/run/../proc/self`), or a climb from where it leads
+    if link[0] == "dev":
+        return bool(rest)  # below a descriptor, or below /dev/fd: a directory opened as one
+    return bool(rest) and rest[0] in _LEADS_ELSEWHERE
+
+
+def as_descriptor(path: str) -> str:
+    """`/proc/self/fd/N` (or thread-self's) as the descriptor `/dev/fd/N` it is; any other path unchanged."""
+    parts = path.split("/")
+    if len(parts) == 5 and parts[1] == "proc" and parts[2] in ("self", "thread-self") and parts[3] == "fd" and parts[4].isdigit():
+        return "/dev/fd/" + parts[4]
+    return path
+
+
+def own_process_text(raw: str) -> bool:
+    """A word only known at run time whose literal start, or its value after `=`, is in /proc or /dev (`/proc/$$/cwd`,
+    `"/dev/fd/$n"`, `--dir=/proc/$$/cwd`, `-o/proc/$$/x`): it may name the process's own /proc directory, the shell's pid written as
+    `$$` or `$BASHPID` (review 37b)."""
+    attached = raw[2:] if raw[:1] == "-" and raw[1:2] != "-" else ""  # `-o/proc/$$/x`
+    return any(text.lstrip("$\"'\\").startswith(("/proc/", "/dev/")) for text in (raw, raw.partition("=")[2], attached))
+
+
 def descriptor(path: str) -> bool:
     """`path` (as `real` keeps it) is a descriptor of the process itself, a file to write: `/dev/fd/N`, `/dev/stdin`,
     `/dev/stdout`, `/dev/stderr`; never a directory the guard can name."""

@@ -48,6 +48,10 @@ from worktree_guard.shell.descriptors import ANY, opened_on_a_path, read_opened
         ("echo >&-", set()),
         ("cat <&3 3<R", {0, 3}),  # a copy with no number is stdin's for `<&`, stdout's for `>&`
         ("exec {v}<&3 3<R", {3, ANY}),  # into an fd variable: any number
+        ("echo x {a[0]}<R", {ANY}),  # an array's element as the fd variable (review 37b: bash opened fd 10)
+        ("cmd {a[$i]}<&3", set()),
+        ("echo ${a}<R", {0}),  # a parameter, then stdin's
+        ("echo {1a}<R", {0}),  # no name: a word, then stdin's
         # review 36d: a backquote starts a word; a backslash-newline that is no continuation (`\\\\`, a comment)
         ("echo `3<R cp x /dev/fd/3`", {3}),
         ("echo \\\\\n3<R cp x /dev/fd/3", {0, 3}),

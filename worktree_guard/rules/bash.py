@@ -110,7 +110,7 @@ def analyse(
     worker's command); the indirection rules always say what wrappers run. `start`: the directory the shell
     starts in (default: `start_directory`).
     """
-    from ..shell.descriptors import READ_DESCRIPTORS, opens_and_copies, with_copies
+    from ..shell.descriptors import ANY, READ_DESCRIPTORS, opens_and_copies, with_copies
     from ..shell.parse import ParseFailure, parse_cached
     from ..shell.walk import BudgetExceeded, Hooks, Walker
 
@@ -146,8 +146,15 @@ def analyse(
         opened.update(with_copies(opened | found, copies))
         return parse_cached(source, offset)
 
+    judge_command = on_command or (lambda step: _flatten(pm.hook.worktree_guard_shell_command(command=step, ctx=ctx)))
+
+    def each_command(step):
+        if step.name in ("source", "."):
+            opened.add(ANY)  # the script it reads may open or copy any descriptor (review 37b: `exec 4<&3` in it)
+        return judge_command(step)
+
     hooks = Hooks(
-        on_command=on_command or (lambda step: _flatten(pm.hook.worktree_guard_shell_command(command=step, ctx=ctx))),
+        on_command=each_command,
         on_redirect=on_redirect or (lambda step: _flatten(pm.hook.worktree_guard_shell_redirect(redirect=step, ctx=ctx))),
         unwrap=lambda step: pm.hook.worktree_guard_shell_unwrap(command=step, ctx=ctx),
         parse=parse,

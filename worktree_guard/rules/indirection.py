@@ -857,6 +857,9 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
                 known_roots = []  # too much to look through: `{}` is unknown
                 break
             links += escaping if operators or tests is None else _named(escaping, tests)
+    # -execdir runs in each found path's directory: a starting point's own is its directory as written (`find
+    # <W> -execdir` runs in W's parent: review 37b; `b/..` in b, `.` and `..` here), the others are below it
+    in_w = bool(known_roots) and all(ctx.policy.judge(os.path.dirname(r.rstrip("/")) or ".", command.cwd or "/", directory=True).place == "inside" for r in known_roots)
     found = []
     while i < len(values):
         if values[i] in ("-exec", "-execdir", "-ok", "-okdir"):
@@ -870,9 +873,9 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
                 for root in known_roots + links:
                     found.append(Inner([_found_path(w, root, exact=root in links) for w in argv], cwd, label=f"find {action}"))
             elif argv:
-                # -execdir runs in each found path's directory: somewhere inside W when every starting point is, else
-                # anywhere (review 37: `find <main> -name Makefile -execdir make \;` ran make in main): a move there
-                found.append(Inner([_dynamic(w) if w.value is None or "{}" in w.value else w for w in argv], cwd, label=f"find {action}", moves=cwd is None and not known_roots))
+                # so anywhere, unless every starting point and its directory are inside W (review 37: `find <main> -name
+                # Makefile -execdir make \;` ran make in main): a move there, as `env -C "$D"` is
+                found.append(Inner([_dynamic(w) if w.value is None or "{}" in w.value else w for w in argv], cwd, label=f"find {action}", moves=cwd is None and not in_w))
         # every action word starts an action, read from there: one may be a test's argument and the next the real
         # action (review 35b: `find . -printf -exec -exec sh -c CMD \;` printed `-exec` and ran CMD); reading more is safe
         i += 1

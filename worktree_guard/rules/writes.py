@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
 from ..model import Violation
-from ..paths import descriptor, inside, literal_tilde, own_process
+from ..paths import as_descriptor, inside, literal_tilde, own_process_place, own_process_text
 from ..shell.descriptors import READ_DESCRIPTORS, opened_on_a_path
 
 if TYPE_CHECKING:
@@ -138,11 +138,23 @@ def _resolved(ctx: Context, value: str | None, cwd: str | None) -> str | None:
 
 def _operand(ctx: Context, record: Written, value: str | None, span, rule: str) -> list[Violation]:
     value = literal_tilde(value)
+    if value is None and record.word is not None and own_process_text(record.word.raw):
+        # `/proc/$$/cwd/../..` is the shell's own /proc directory (review 37b: `make -C /proc/$$/cwd/../../..` ran in
+        # main), no place the guard can name
+        return [Violation(
+            code="WG406",
+            rule=rule,
+            tool=ctx.call.tool,
+            message=f"{record.how}, a program worktree-guard does not know, is given {record.written}, only known at run time and in /proc or /dev: it may be the process's own /proc directory (`/proc/$$/cwd`), which may be the shared checkout; it may write it, so it counts as written. Name a path inside {ctx.worktree_root}.",
+            path=record.written,
+            worktree_root=ctx.worktree_root,
+            span=span,
+        )]
     if value is None or (record.cwd is None and not value.startswith("/")):
         return []  # not static: only a statically resolved path is at the boundary
     judgement = ctx.policy.judge(value, record.cwd or "/")
     # allowed or not (`/dev/stdin` is on no allow-list: review 36d, `python3 run.py /dev/stdin < <main>/f` wrote it)
-    if opened_on_a_path(judgement.resolved, ctx.extra.get(READ_DESCRIPTORS, set())):
+    if opened_on_a_path(as_descriptor(judgement.resolved), ctx.extra.get(READ_DESCRIPTORS, set())):
         return [Violation(
             code="WG406",
             rule=rule,
@@ -153,7 +165,7 @@ def _operand(ctx: Context, record: Written, value: str | None, span, rule: str) 
             worktree_root=ctx.worktree_root,
             span=span,
         )]
-    if own_process(judgement.resolved) and not descriptor(judgement.resolved):
+    if own_process_place(judgement.resolved):
         # the process's own /proc directory: `/proc/self/cwd/../..` or `/proc/self/root<main>` may be the shared
         # checkout, and it is no place the guard can name (review 37: `python3 run.py /proc/self/cwd/../../../README.md`
         # and `make -C /proc/self/root<main>` passed as "outside" and wrote it)

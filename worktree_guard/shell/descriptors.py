@@ -15,10 +15,11 @@ import re
 #: Where a descriptor number may stand: at a word's start (the digits of `-1<f`, `x=3<f`, `\3<f` belong to the word,
 #: and the redirection is stdin's); a backquote starts a command, so a word.
 _WORD_START = r"(?:^|(?<=[\s;&|()`]))"
-#: A redirection that opens a descriptor on a path for reading: `N<`, `N<>` (not `<<`, `<&`, `<(`), or an fd variable.
-_READ_OPEN = re.compile(r"(?:" + _WORD_START + r"(?:([0-9]+)|(\{\w+\})))?(?<![<>])<(?![<&(])")
+#: A redirection that opens a descriptor on a path for reading: `N<`, `N<>` (not `<<`, `<&`, `<(`), or an fd variable
+#: (`{fd}<`, and an array's element, `{a[0]}<`: review 37b, bash 5.2 opened fd 10 where the guard read stdin).
+_READ_OPEN = re.compile(r"(?:" + _WORD_START + r"(?:([0-9]+)|(\{[A-Za-z_][^\s{}<>]*\})))?(?<![<>])<(?![<&(])")
 #: A copy of a descriptor: `N<&M`, `N>&M`; M after blanks, quoted or only known at run time is any descriptor.
-_COPY = re.compile(r"(?:" + _WORD_START + r"(?:([0-9]+)|(\{\w+\})))?(?<![<>&])([<>])&(?!-)[ \t]*([^\s;&|()<>]*)")
+_COPY = re.compile(r"(?:" + _WORD_START + r"(?:([0-9]+)|(\{[A-Za-z_][^\s{}<>]*\})))?(?<![<>&])([<>])&(?!-)[ \t]*([^\s;&|()<>]*)")
 #: Every descriptor: an fd variable's number is only known at run time.
 ANY = -1
 #: Where the shell rules keep the numbers for the call (`Context.extra`).

@@ -374,8 +374,9 @@ def _place_directories(call: GitCall, given: dict[str, str | None]) -> None:
     if work_tree is not None:
         call.work_tree = _join(call.run_dir, work_tree)
     for place in (call.run_dir, call.git_dir, call.work_tree):
-        if place is not None and own_process(place):
-            # the guard cannot name it: the git process's own cwd, not the guard's (stop 36)
+        if place is not None and (own_process(place) or place.startswith("/") and own_process(real(place))):
+            # the guard cannot name it: the git process's own cwd, not the guard's (stop 36), as written or through
+            # a link found on disk (review 37b: `git -C c1 status`, c1 -> /proc/self/cwd, was an internal error)
             call.dynamic.append(f"{place} is in a process's own /proc directory, which names the process that opens it")
 
 

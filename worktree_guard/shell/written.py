@@ -19,6 +19,7 @@ import os
 from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass, field, replace
+from ..paths import own_process_text
 from . import words as shell_words
 from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, WRITING_CODE_FAMILIES, ReadOnly, Target, WriteSpec, built_words, code_family, long_option, parse_argv, written_targets
 from .steps import BASH_BUILTINS, chosen_elsewhere, glob_values, inherited
@@ -175,7 +176,8 @@ def _expanded(command: ShellCommand, target: Target, cwd: str | None, name: str)
     how = f"`{name}` ({target.how})" if target.value != CWD else f"`{name}` writing {target.how}"
     if target.kind == "operand":
         if target.value is None:
-            return []  # only a static path is at the boundary (as for an unknown program)
+            # only a static path is at the boundary (as for an unknown program), and `/proc/$$/…` (review 37b)
+            return [Written(word=target.word, value=None, cwd=cwd, how=how, kind="operand")] if target.word is not None and own_process_text(target.word.raw) else []
         return [Written(word=target.word, value=v, cwd=cwd, how=how, kind="operand") for v in path_candidates(target.value)]
     if target.value == CWD:
         return [Written(word=target.word, value=CWD, cwd=cwd, how=how, recursive=target.recursive, kind=target.kind, follows_links=target.follows_links)]
@@ -216,6 +218,8 @@ def _operands(command: ShellCommand, own: list[Word], values: list[str | None], 
     powershell = is_powershell(os.path.basename(name))
     for word, value in zip(own[1:], values[1:]):
         if value is None:
+            if own_process_text(word.raw):  # `/proc/$$/cwd`: maybe the shell's own /proc directory (review 37b)
+                found.append(Written(word=word, value=None, cwd=command.cwd, how=how, kind="operand"))
             continue
         candidates = path_candidates(value)
         if powershell:

@@ -21,7 +21,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ..model import Violation
-from ..paths import descriptor, expand_user, literal_tilde, own_process
+from ..paths import as_descriptor, expand_user, literal_tilde, own_process, own_process_place, own_process_text
 from ..shell.descriptors import READ_DESCRIPTORS, opened_on_a_path
 
 if TYPE_CHECKING:
@@ -284,10 +284,13 @@ def at_boundary(ctx: Context, worker: Worker, value: str | None, written: str, c
     from .ownership import relative_to
 
     value = literal_tilde(value)
+    if value is None and own_process_text(written):
+        # `/proc/$$/cwd/src/app.py`: the shell's own /proc directory, any file (review 37b); judge_write refuses it
+        return judge_write(ctx, worker, None, written, cwd, span, f"{how} (a program in neither the write table nor the read-only table: what it is given counts as written)")
     if value is None or (cwd is None and not value.startswith("/")):
         return []
     resolved = ctx.policy.canonical(value, cwd or "/")
-    if opened_on_a_path(resolved, ctx.extra.get(READ_DESCRIPTORS, set())) or (own_process(resolved) and not descriptor(resolved)):
+    if opened_on_a_path(as_descriptor(resolved), ctx.extra.get(READ_DESCRIPTORS, set())) or own_process_place(resolved):
         # a descriptor the command opens on a path is that path, maybe one the worker does not own (review 36c); a
         # path through the process's own /proc directory may be any file (review 37: `python3 tools/run.py
         # /proc/self/cwd/src/app.py` wrote the unowned app.py): judge_write refuses both
