@@ -501,6 +501,11 @@ def test_as_descriptor(path: str, expected: str) -> None:
         ('-o"/proc/$$/x"', True),
         ("-o/dev/$x", True),
         ("--o/proc/$$", False),  # a long option's attached text is no value
+        ("--/proc/$x", False),
+        ("ab/proc/$x", False),  # no option: nothing attached
+        ("X/proc/$x", False),
+        ("--define=key=/proc/$$/cwd", True),  # after the second `=`
+        ("k=v=w", False),
         ("$HOME/x", False),
         ("/tmp/$x", False),
         ("x/proc/$$", False),

@@ -198,7 +198,8 @@ def own_process_text(raw: str) -> bool:
     `"/dev/fd/$n"`, `--dir=/proc/$$/cwd`, `-o/proc/$$/x`): it may name the process's own /proc directory, the shell's pid written as
     `$$` or `$BASHPID` (review 37b)."""
     attached = raw[2:] if raw[:1] == "-" and raw[1:2] != "-" else ""  # `-o/proc/$$/x`
-    return any(text.lstrip("$\"'\\").startswith(("/proc/", "/dev/")) for text in (raw, raw.partition("=")[2], attached))
+    values = raw.split("=")[1:]  # after each `=`: `--define=key=/proc/$$/cwd`
+    return any(text.lstrip("$\"'\\").startswith(("/proc/", "/dev/")) for text in (raw, attached, *("=".join(values[k:]) for k in range(len(values)))))
 
 
 def descriptor(path: str) -> bool:
