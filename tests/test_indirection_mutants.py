@@ -886,6 +886,17 @@ ROWS: list[str] = [
     "xargs -L1 -i touch {} x",
     "xargs -IQ -r touch Q x",
     'xargs -IQ -n "$N" touch Q x',
+    # phase 22 (m37a): worktree_guard_shell_command: runuser -u/--user given a word only known at run time after the
+    # command's name (getopt permutes: it may be one of runuser's options)
+    'runuser -u nobody ls "$X"',
+    'runuser --user nobody ls "$X"',
+    # phase 22 (m37a): worktree_guard_shell_command: su's and runuser's -s/--shell, each alone: a program that is no shell
+    # (its code option runs it), one only known at run time, a shell outside the system's directories
+    "su -s /usr/bin/python3 root -c 'print(1)'",
+    "su --shell /usr/bin/python3 root -c 'print(1)'",
+    "runuser -s /usr/bin/python3 nobody -c 'print(1)'",
+    'su -s "$S" root -c ls',
+    "su -s /opt/bash root -c ls",
 ]
 
 _PM = None
