@@ -872,6 +872,31 @@ ROWS: list[str] = [
     "env -C src -S 'make -C sub'",
     'cp --re to-main d3',
     'cp -aL to-ssl d5',
+    # phase 22 (m37a): _named's `[=` and `[.` in a bracket no `[[` starts (`[x[=n=]]`: fnmatch reads `[x[=n=]` as one
+    # bracket, find an equivalence class that matches `n`: the link to main is found); _literal_dash's `$'…'` before the
+    # environment's value (a word `inherited` reads: its `\$X` is counted as the `$` of `$'`); a false deny pinned as the
+    # code reads it (docs/testing.md, phase 22 A: bash's word is `$-C…`, no option)
+    "find . -name 'to-mai[x[=n=]]' -exec chmod 700 {} \\;",
+    "find . -name 'to-mai[x[.n.]]' -exec chmod 700 {} \\;",
+    'env $\'-C\'"$OLDPWD"\'\\$X\' make',
+    "env \\$'-C'\"$OLDPWD\" make",
+    # phase 22 (m37a): _xargs_replace_dropped: a -I or -i after -L keeps the replace string, -r drops nothing, a -n only
+    # known at run time reads both ways (a word after the replace string: the input appended stands there)
+    "xargs -L1 -IQ touch Q x",
+    "xargs -L1 -i touch {} x",
+    "xargs -IQ -r touch Q x",
+    'xargs -IQ -n "$N" touch Q x',
+    # phase 22 (m37a): worktree_guard_shell_command: runuser -u/--user given a word only known at run time after the
+    # command's name (getopt permutes: it may be one of runuser's options)
+    'runuser -u nobody ls "$X"',
+    'runuser --user nobody ls "$X"',
+    # phase 22 (m37a): worktree_guard_shell_command: su's and runuser's -s/--shell, each alone: a program that is no shell
+    # (its code option runs it), one only known at run time, a shell outside the system's directories
+    "su -s /usr/bin/python3 root -c 'print(1)'",
+    "su --shell /usr/bin/python3 root -c 'print(1)'",
+    "runuser -s /usr/bin/python3 nobody -c 'print(1)'",
+    'su -s "$S" root -c ls',
+    "su -s /opt/bash root -c ls",
 ]
 
 _PM = None
