@@ -872,6 +872,16 @@ ROWS: list[str] = [
     "env -C src -S 'make -C sub'",
     'cp --re to-main d3',
     'cp -aL to-ssl d5',
+    # phase 22 (m37b): _runuser_argv (a lone `-` after runuser -u's options, which runuser reads as --login and refuses
+    # beside -u; `--` after the program: the words after it are its own, -c among them; every operand kept in order),
+    # _starts_a_shell_reading_input (newgrp given a word only known at run time first), _tmux_commands and
+    # _xargs_values (options and no command)
+    "runuser -u nobody - rm -f {MAIN}/x",
+    "runuser -u nobody sh -- -c 'rm -f {MAIN}/x'",
+    "runuser -u nobody rm {MAIN}/a {MAIN}/b",
+    'newgrp "$(id -gn)" x y',
+    "tmux -L sock",
+    "xargs -0 --no-run-if-empty",
 ]
 
 _PM = None
