@@ -882,6 +882,20 @@ ROWS: list[str] = [
     'newgrp "$(id -gn)" x y',
     "tmux -L sock",
     "xargs -0 --no-run-if-empty",
+    # phase 22 (m37b): _env (a lone `-` is -i, then the command; --split-string spelled out; an -S string env reads
+    # otherwise is not walked; -C inside -S in double or single quotes; the words after -S's string joined by spaces)
+    "env - bash -c 'rm -f {MAIN}/x'",
+    "env --split-string='rm -f {MAIN}/x'",
+    "env -S 'rm -f {MAIN}/x #'",
+    "env -C src -S '\"-C..\" make'",
+    "env -C src -S \"'-C..' make\"",
+    "env -S 'rm -f' {MAIN}/x {MAIN}/y",
+    # phase 22 (m37b): _tmux_environment (a tmux command only known at run time: the message says so)
+    'tmux "$(echo neww)" ls',
+    # phase 22 (m37b): _wrapper_options (runuser's --user spelled out: its argv, `--` and all)
+    "runuser --user nobody -- rm -f {MAIN}/x",
+    # su given two operands before `--`: the second is a script the shell runs, not the `-c` after `--`
+    "su root ./evil.sh -- -c true",
 ]
 
 _PM = None
