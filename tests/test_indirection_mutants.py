@@ -896,6 +896,9 @@ ROWS: list[str] = [
     "runuser --user nobody -- rm -f {MAIN}/x",
     # su given two operands before `--`: the second is a script the shell runs, not the `-c` after `--`
     "su root ./evil.sh -- -c true",
+    # phase 22 (m37b): _xargs (one replace string keeps the word's other text; two different ones make it unknown)
+    "xargs -I{} rm {MAIN}/{}",
+    "xargs -ix -IQ rm {MAIN}/Q",
 ]
 
 _PM = None
