@@ -897,6 +897,33 @@ ROWS: list[str] = [
     "runuser -s /usr/bin/python3 nobody -c 'print(1)'",
     'su -s "$S" root -c ls',
     "su -s /opt/bash root -c ls",
+    # phase 22 (m37b): _runuser_argv (a lone `-` after runuser -u's options, which runuser reads as --login and refuses
+    # beside -u; `--` after the program: the words after it are its own, -c among them; every operand kept in order),
+    # _starts_a_shell_reading_input (newgrp given a word only known at run time first), _tmux_commands and
+    # _xargs_values (options and no command)
+    "runuser -u nobody - rm -f {MAIN}/x",
+    "runuser -u nobody sh -- -c 'rm -f {MAIN}/x'",
+    "runuser -u nobody rm {MAIN}/a {MAIN}/b",
+    'newgrp "$(id -gn)" x y',
+    "tmux -L sock",
+    "xargs -0 --no-run-if-empty",
+    # phase 22 (m37b): _env (a lone `-` is -i, then the command; --split-string spelled out; an -S string env reads
+    # otherwise is not walked; -C inside -S in double or single quotes; the words after -S's string joined by spaces)
+    "env - bash -c 'rm -f {MAIN}/x'",
+    "env --split-string='rm -f {MAIN}/x'",
+    "env -S 'rm -f {MAIN}/x #'",
+    "env -C src -S '\"-C..\" make'",
+    "env -C src -S \"'-C..' make\"",
+    "env -S 'rm -f' {MAIN}/x {MAIN}/y",
+    # phase 22 (m37b): _tmux_environment (a tmux command only known at run time: the message says so)
+    'tmux "$(echo neww)" ls',
+    # phase 22 (m37b): _wrapper_options (runuser's --user spelled out: its argv, `--` and all)
+    "runuser --user nobody -- rm -f {MAIN}/x",
+    # su given two operands before `--`: the second is a script the shell runs, not the `-c` after `--`
+    "su root ./evil.sh -- -c true",
+    # phase 22 (m37b): _xargs (one replace string keeps the word's other text; two different ones make it unknown)
+    "xargs -I{} rm {MAIN}/{}",
+    "xargs -ix -IQ rm {MAIN}/Q",
 ]
 
 _PM = None
