@@ -409,3 +409,35 @@ if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
     lines = [f" {json.dumps(key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}" for key, value in got.items()]
     READINGS.write_text("{\n" + ",\n".join(lines) + "\n}\n")
     print(f"{len(got)} readings written to {READINGS}")
+
+
+#: gawk's own library as the fake below holds it: a name there, and one below a directory there.
+GAWK_LIBRARY = ("/usr/share/awk/ordchr.awk", "/usr/share/awk/sub/lib.awk")
+
+
+def test_gawk_own_library(tmp_path: Path, monkeypatch) -> None:
+    """gawk's own library (-i NAME or @include "NAME", NAME or NAME.awk in /usr/share/awk) passes when the cwd has
+    neither; a name holding a `/` is never looked up there (gawk searches no path for it), nor is the library looked
+    up from the hook's own cwd. The machines here have no gawk, hence no /usr/share/awk: a fake `isfile` holds
+    GAWK_LIBRARY (phase 22: `_awk_include` 28, 40-43 could not be told from gawk's library missing)."""
+    real = os.path.isfile
+    monkeypatch.setattr(os.path, "isfile", lambda path: path in GAWK_LIBRARY or (not str(path).startswith("/usr/share/awk/") and real(path)))
+    (tmp_path / "own.awk").write_text('BEGIN { system("own") }')
+    elsewhere = tmp_path / "hook-cwd"
+    elsewhere.mkdir()
+    (elsewhere / "nolib.awk").write_text("")  # the hook's own cwd is not where gawk looks
+    monkeypatch.chdir(elsewhere)
+    (tmp_path / "work").mkdir()
+    work = str(tmp_path / "work")
+    unreadable = "`gawk` includes {}, which worktree-guard cannot read"
+    rows = {
+        "gawk -i ordchr '{}' f": [],
+        "gawk -i ordchr.awk '{}' f": [],
+        "gawk '@include \"ordchr\"' f": [],
+        "gawk -i sub/lib '{}' f": [["o", unreadable.format("sub/lib")]],
+        "gawk -i ./ordchr '{}' f": [["o", unreadable.format("./ordchr")]],
+        "gawk -i nolib '{}' f": [["o", unreadable.format("nolib")]],
+        "gawk -i ../own '{}' f": [["c", "own", 24]],  # the cwd's file, read (at the word, plus its place in the file)
+    }
+    for source, expected in rows.items():
+        assert reading_of(step(source, cwd=work)) == expected, source
