@@ -280,7 +280,9 @@ ROWS: list[str] = [
     # assignment (`X=1`, `v=1`); `--incl` as gawk's getopt_long prefix of --include
     # phase 21: ed's `w >> F` appends to F (spaced or not); tar's -I keeps an attached `=` (only zip drops it)
     "ed -s f <<< 'w >> /m/x'", "ed -s f <<< 'w >>/m/x'", "tar -cf a.tgz -I=gzip .",
-    "gawk '@load \"inplace\"' f g", "gawk -i inplace '{}' \"$F\"", "gawk -i inplace '{}' - X=1 v=1 f", "gawk --incl=inplace '{}' f",
+    "gawk '@load \"inplace\"' f g", "gawk -i inplace '{}' \"$F\"", "gawk -i inplace '{}' - X=1 v=1 f", "gawk --incl=inplace '{}' f",    # phase 22: an attached short value's `=` dropped (zip's -TT=, rsync's -e=); zip's two-letter -lf takes the next
+    # word (a log file named -TT); a long prefix is the first option it begins, a value option too (--r: --read-batch)
+    "zip -TT=x a.zip f", "rsync -e=ssh a h:b", "zip -lf -TT a.zip f", "rsync --r=x a h:b",
 ]
 
 #: (source, the state it runs in): a cwd not known, variables set before it, what the command wrote earlier.
