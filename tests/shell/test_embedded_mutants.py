@@ -320,6 +320,8 @@ FILE_ROWS: list[str] = [
     "gawk -i p '{}' f", "gawk -i p.awk '{}' f", "gawk -i x.awk '{}' f", "gawk -i x '{}' f", "gawk -i \"$X\" '{}' f",
     "gawk -i q '{}' f",  # q and q.awk: only the first gawk finds, q
     "gawk '@include \"p\"' f", ": ; gawk '@include \"p\"' f",  # an @include's program at the command's start
+    # phase 22: after `-W exec FILE` no operand is the program, FILE unreadable (a directory) too; nor after `-W "$(c)"`
+    "awk -W exec dir 'BEGIN{system(\"c\")}'", "awk -W \"$(c)\" x 'BEGIN{system(\"c\")}'",
 ]
 #: FILE_ROWS run where the cwd is not known: an absolute path is still read.
 NO_CWD_ROWS: list[str] = ["sed -f {D}/s.sed f", "sed -f s.sed f"]
