@@ -27,7 +27,7 @@ from pathlib import Path
 
 from worktree_guard.shell.embedded import MAX_SCRIPT_FILE, embedded_code, embedded_writes
 from worktree_guard.shell.parse import parse
-from worktree_guard.shell.state import ShellState
+from worktree_guard.shell.state import UNLISTED, ShellState
 from worktree_guard.shell.steps import ShellCommand
 
 READINGS = Path(__file__).with_name("embedded_readings.json")
@@ -283,6 +283,7 @@ ROWS: list[str] = [
     "gawk '@load \"inplace\"' f g", "gawk -i inplace '{}' \"$F\"", "gawk -i inplace '{}' - X=1 v=1 f", "gawk --incl=inplace '{}' f",    # phase 22: an attached short value's `=` dropped (zip's -TT=, rsync's -e=); zip's two-letter -lf takes the next
     # word (a log file named -TT); a long prefix is the first option it begins, a value option too (--r: --read-batch)
     "zip -TT=x a.zip f", "rsync -e=ssh a h:b", "zip -lf -TT a.zip f", "rsync --r=x a h:b",
+    "sed -f - f", "awk -f - f",  # the script from stdin: not read
 ]
 
 #: (source, the state it runs in): a cwd not known, variables set before it, what the command wrote earlier.
@@ -327,6 +328,13 @@ FILE_ROWS: list[str] = [
 NO_CWD_ROWS: list[str] = ["sed -f {D}/s.sed f", "sed -f s.sed f"]
 #: FILE_ROWS whose script the command itself wrote before (state.written): not read, since not known at check time.
 WRITTEN_ROWS: list[str] = ["sed -f s.sed f", "awk -f p.awk f", "sed -f sub/../s.sed f", "awk -W exec p.awk f"]
+#: FILE_ROWS run after the command wrote these ({D}: the scripts' directory; UNLISTED: names made there not known):
+#: a script below a directory written earlier is not read, one beside or above it is (phase 22).
+WRITTEN_DIRECTORY_ROWS: list[tuple[str, list[str]]] = [
+    ("sed -f outX/s.sed f", ["{D}/outX"]), ("sed -f s.sed f", ["{D}/outX"]), ("sed -f s.sed f", ["/"]),
+    ("sed -f s.sed f", ["/elsewhere"]), ("sed -f s.sed f", [UNLISTED + "/elsewhere"]), ("sed -f s.sed f", [UNLISTED]),
+    ("sed -f s.sed f", [UNLISTED + "{D}"]),
+]
 
 
 def script_files(directory: Path) -> None:
@@ -334,6 +342,8 @@ def script_files(directory: Path) -> None:
     (directory / "p.awk").write_text('BEGIN { system("date"); print 1 > "o" }\n')
     (directory / "dir").mkdir()
     (directory / "sub").mkdir()
+    (directory / "outX").mkdir()  # a directory whose name ends in X (`rstrip("/")` of its name)
+    (directory / "outX" / "s.sed").write_text("w outX\n")
     os.mkfifo(directory / "fifo")
     (directory / "big.sed").write_text("w big\n" + "#" * MAX_SCRIPT_FILE)
     (directory / "limit.sed").write_text("#" * (MAX_SCRIPT_FILE - len("\nw limit")) + "\nw limit")
@@ -365,6 +375,9 @@ def commands(directory: Path) -> list[tuple[str, ShellCommand]]:
     out += [(f"no cwd: {source}", step(source.replace("{D}", d), cwd=None)) for source in NO_CWD_ROWS]
     out += [(f"written: {source}", step(source, cwd=d, written=written)) for source in WRITTEN_ROWS]
     out += [(f"written unknown: {source}", step(source, cwd=d, written=["/elsewhere", None])) for source in WRITTEN_ROWS]
+    for source, paths in WRITTEN_DIRECTORY_ROWS:
+        label = json.dumps([p.replace(UNLISTED, "UNLISTED:") for p in paths])
+        out.append((f"written {label}: {source}", step(source, cwd=d, written=[p.replace("{D}", os.path.realpath(d)) for p in paths])))
     return out
 
 
