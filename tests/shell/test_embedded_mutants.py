@@ -284,6 +284,7 @@ ROWS: list[str] = [
     # word (a log file named -TT); a long prefix is the first option it begins, a value option too (--r: --read-batch)
     "zip -TT=x a.zip f", "rsync -e=ssh a h:b", "zip -lf -TT a.zip f", "rsync --r=x a h:b",
     "sed -f - f", "awk -f - f",  # the script from stdin: not read
+    "sed --", "sed -- 'w out'", "sed -n -- 'w out'",  # `--` as the last word, and its script as the last
 ]
 
 #: (source, the state it runs in): a cwd not known, variables set before it, what the command wrote earlier.
