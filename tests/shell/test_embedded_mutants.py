@@ -285,6 +285,7 @@ ROWS: list[str] = [
     "zip -TT=x a.zip f", "rsync -e=ssh a h:b", "zip -lf -TT a.zip f", "rsync --r=x a h:b",
     "sed -f - f", "awk -f - f",  # the script from stdin: not read
     "sed --", "sed -- 'w out'", "sed -n -- 'w out'",  # `--` as the last word, and its script as the last
+    "sed -ie -n 'w out' f", "sed -Xe -n 'w out' f",  # -i takes the rest (suffix e); -e after another letter takes -n
 ]
 
 #: (source, the state it runs in): a cwd not known, variables set before it, what the command wrote earlier.
