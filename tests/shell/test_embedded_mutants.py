@@ -286,6 +286,7 @@ ROWS: list[str] = [
     "sed -f - f", "awk -f - f",  # the script from stdin: not read
     "sed --", "sed -- 'w out'", "sed -n -- 'w out'",  # `--` as the last word, and its script as the last
     "sed -ie -n 'w out' f", "sed -Xe -n 'w out' f",  # -i takes the rest (suffix e); -e after another letter takes -n
+    "ssh h grep -F x f", "ssh -- h -F x",  # ssh's remote command begins at its second operand, `--` one of them
 ]
 
 #: (source, the state it runs in): a cwd not known, variables set before it, what the command wrote earlier.
