@@ -288,6 +288,7 @@ ROWS: list[str] = [
     "sed -ie -n 'w out' f", "sed -Xe -n 'w out' f",  # -i takes the rest (suffix e); -e after another letter takes -n
     "ssh h grep -F x f", "ssh -- h -F x",  # ssh's remote command begins at its second operand, `--` one of them
     "scp -B -S prog a h:b", "scp -X \"$(c)\" a h:b", "ssh -F \"$(c)\" h", "ssh -F /dev/null h", "ssh -F none h",  # scp's letters
+    "ssh -o Include=x h", "ssh -o 'include x' h",  # a config file ssh reads, not read here
 ]
 
 #: (source, the state it runs in): a cwd not known, variables set before it, what the command wrote earlier.
