@@ -289,6 +289,9 @@ ROWS: list[str] = [
     "ssh h grep -F x f", "ssh -- h -F x",  # ssh's remote command begins at its second operand, `--` one of them
     "scp -B -S prog a h:b", "scp -X \"$(c)\" a h:b", "ssh -F \"$(c)\" h", "ssh -F /dev/null h", "ssh -F none h",  # scp's letters
     "ssh -o Include=x h", "ssh -o 'include x' h",  # a config file ssh reads, not read here
+    # vim's -u/-U vimrc (none with NONE, NORC, DEFAULTS), -i's viminfo written (not with NONE), each as the last word too
+    "vim -U gvimrc f", "vim -u NONE f", "vim -u NORC f", "vim -u DEFAULTS f", "vim -u NONE", "vim f -u",
+    "vim -i info f", "vim -i info", "vim -i NONE f", "vim f -i",
 ]
 
 #: (source, the state it runs in): a cwd not known, variables set before it, what the command wrote earlier.
