@@ -331,6 +331,8 @@ FILE_ROWS: list[str] = [
     "gawk '@include \"p\"' f", ": ; gawk '@include \"p\"' f",  # an @include's program at the command's start
     # phase 22: after `-W exec FILE` no operand is the program, FILE unreadable (a directory) too; nor after `-W "$(c)"`
     "awk -W exec dir 'BEGIN{system(\"c\")}'", "awk -W \"$(c)\" x 'BEGIN{system(\"c\")}'",
+    # phase 22: an @include read once, the ones after a repeated one still read; -i inplace before an @include still rewrites
+    "gawk '@include \"p\"; @include \"p\"; @include \"q\"' f", "gawk -i inplace '@include \"p\"' f",
 ]
 #: FILE_ROWS run where the cwd is not known: an absolute path is still read.
 NO_CWD_ROWS: list[str] = ["sed -f {D}/s.sed f", "sed -f s.sed f"]
