@@ -25,7 +25,7 @@ import os
 import sys
 from pathlib import Path
 
-from worktree_guard.shell.embedded import MAX_SCRIPT_FILE, embedded_code, embedded_writes
+from worktree_guard.shell.embedded import MAX_AWK_INCLUDES, MAX_SCRIPT_FILE, embedded_code, embedded_writes
 from worktree_guard.shell.parse import parse
 from worktree_guard.shell.state import UNLISTED, ShellState
 from worktree_guard.shell.steps import ShellCommand
@@ -333,6 +333,10 @@ FILE_ROWS: list[str] = [
     "awk -W exec dir 'BEGIN{system(\"c\")}'", "awk -W \"$(c)\" x 'BEGIN{system(\"c\")}'",
     # phase 22: an @include read once, the ones after a repeated one still read; -i inplace before an @include still rewrites
     "gawk '@include \"p\"; @include \"p\"; @include \"q\"' f", "gawk -i inplace '@include \"p\"' f",
+    # an unreadable @include; one an included file makes (outer.awk includes q); MAX_AWK_INCLUDES files and one more
+    "gawk '@include \"none\"' f", "gawk '@include \"outer\"' f",
+    "gawk '" + "; ".join(f'@include "inc{n}"' for n in range(1, MAX_AWK_INCLUDES + 1)) + "; BEGIN{system(\"c\")}' f",
+    "gawk '" + "; ".join(f'@include "inc{n}"' for n in range(1, MAX_AWK_INCLUDES + 2)) + "; BEGIN{system(\"c\")}' f",
 ]
 #: FILE_ROWS run where the cwd is not known: an absolute path is still read.
 NO_CWD_ROWS: list[str] = ["sed -f {D}/s.sed f", "sed -f s.sed f"]
@@ -368,6 +372,9 @@ def script_files(directory: Path) -> None:
     (directory / "q").write_text('BEGIN { system("q") }')
     (directory / "x.awk.awk").write_text('BEGIN { system("x2") }')  # gawk adds .awk only to a name without it
     (directory / "q.awk").write_text('BEGIN { system("q2") }')
+    (directory / "outer.awk").write_text('@include "q"\n')
+    for n in range(1, MAX_AWK_INCLUDES + 2):
+        (directory / f"inc{n}.awk").write_text("#\n")
     (directory / "ver").symlink_to("/proc/version")  # a regular file under /proc, through a link
     # a regular file under /dev, through a link: /dev/shm is the one place there that can hold one
     shm_file(directory).write_text("w shm\n")
