@@ -25,9 +25,9 @@ import os
 import sys
 from pathlib import Path
 
-from worktree_guard.shell.embedded import MAX_SCRIPT_FILE, embedded_code, embedded_writes
+from worktree_guard.shell.embedded import MAX_AWK_INCLUDES, MAX_SCRIPT_FILE, embedded_code, embedded_writes
 from worktree_guard.shell.parse import parse
-from worktree_guard.shell.state import ShellState
+from worktree_guard.shell.state import UNLISTED, ShellState
 from worktree_guard.shell.steps import ShellCommand
 
 READINGS = Path(__file__).with_name("embedded_readings.json")
@@ -280,7 +280,18 @@ ROWS: list[str] = [
     # assignment (`X=1`, `v=1`); `--incl` as gawk's getopt_long prefix of --include
     # phase 21: ed's `w >> F` appends to F (spaced or not); tar's -I keeps an attached `=` (only zip drops it)
     "ed -s f <<< 'w >> /m/x'", "ed -s f <<< 'w >>/m/x'", "tar -cf a.tgz -I=gzip .",
-    "gawk '@load \"inplace\"' f g", "gawk -i inplace '{}' \"$F\"", "gawk -i inplace '{}' - X=1 v=1 f", "gawk --incl=inplace '{}' f",
+    "gawk '@load \"inplace\"' f g", "gawk -i inplace '{}' \"$F\"", "gawk -i inplace '{}' - X=1 v=1 f", "gawk --incl=inplace '{}' f",    # phase 22: an attached short value's `=` dropped (zip's -TT=, rsync's -e=); zip's two-letter -lf takes the next
+    # word (a log file named -TT); a long prefix is the first option it begins, a value option too (--r: --read-batch)
+    "zip -TT=x a.zip f", "rsync -e=ssh a h:b", "zip -lf -TT a.zip f", "rsync --r=x a h:b",
+    "sed -f - f", "awk -f - f",  # the script from stdin: not read
+    "sed --", "sed -- 'w out'", "sed -n -- 'w out'",  # `--` as the last word, and its script as the last
+    "sed -ie -n 'w out' f", "sed -Xe -n 'w out' f",  # -i takes the rest (suffix e); -e after another letter takes -n
+    "ssh h grep -F x f", "ssh -- h -F x",  # ssh's remote command begins at its second operand, `--` one of them
+    "scp -B -S prog a h:b", "scp -X \"$(c)\" a h:b", "ssh -F \"$(c)\" h", "ssh -F /dev/null h", "ssh -F none h",  # scp's letters
+    "ssh -o Include=x h", "ssh -o 'include x' h",  # a config file ssh reads, not read here
+    # vim's -u/-U vimrc (none with NONE, NORC, DEFAULTS), -i's viminfo written (not with NONE), each as the last word too
+    "vim -U gvimrc f", "vim -u NONE f", "vim -u NORC f", "vim -u DEFAULTS f", "vim -u NONE", "vim f -u",
+    "vim -i info f", "vim -i info", "vim -i NONE f", "vim f -i",
 ]
 
 #: (source, the state it runs in): a cwd not known, variables set before it, what the command wrote earlier.
@@ -318,11 +329,26 @@ FILE_ROWS: list[str] = [
     "gawk -i p '{}' f", "gawk -i p.awk '{}' f", "gawk -i x.awk '{}' f", "gawk -i x '{}' f", "gawk -i \"$X\" '{}' f",
     "gawk -i q '{}' f",  # q and q.awk: only the first gawk finds, q
     "gawk '@include \"p\"' f", ": ; gawk '@include \"p\"' f",  # an @include's program at the command's start
+    # phase 22: after `-W exec FILE` no operand is the program, FILE unreadable (a directory) too; nor after `-W "$(c)"`
+    "awk -W exec dir 'BEGIN{system(\"c\")}'", "awk -W \"$(c)\" x 'BEGIN{system(\"c\")}'",
+    # phase 22: an @include read once, the ones after a repeated one still read; -i inplace before an @include still rewrites
+    "gawk '@include \"p\"; @include \"p\"; @include \"q\"' f", "gawk -i inplace '@include \"p\"' f",
+    # an unreadable @include; one an included file makes (outer.awk includes q); MAX_AWK_INCLUDES files and one more
+    "gawk '@include \"none\"' f", "gawk '@include \"outer\"' f",
+    "gawk '" + "; ".join(f'@include "inc{n}"' for n in range(1, MAX_AWK_INCLUDES + 1)) + "; BEGIN{system(\"c\")}' f",
+    "gawk '" + "; ".join(f'@include "inc{n}"' for n in range(1, MAX_AWK_INCLUDES + 2)) + "; BEGIN{system(\"c\")}' f",
 ]
 #: FILE_ROWS run where the cwd is not known: an absolute path is still read.
 NO_CWD_ROWS: list[str] = ["sed -f {D}/s.sed f", "sed -f s.sed f"]
 #: FILE_ROWS whose script the command itself wrote before (state.written): not read, since not known at check time.
 WRITTEN_ROWS: list[str] = ["sed -f s.sed f", "awk -f p.awk f", "sed -f sub/../s.sed f", "awk -W exec p.awk f"]
+#: FILE_ROWS run after the command wrote these ({D}: the scripts' directory; UNLISTED: names made there not known):
+#: a script below a directory written earlier is not read, one beside or above it is (phase 22).
+WRITTEN_DIRECTORY_ROWS: list[tuple[str, list[str]]] = [
+    ("sed -f outX/s.sed f", ["{D}/outX"]), ("sed -f s.sed f", ["{D}/outX"]), ("sed -f s.sed f", ["/"]),
+    ("sed -f s.sed f", ["/elsewhere"]), ("sed -f s.sed f", [UNLISTED + "/elsewhere"]), ("sed -f s.sed f", [UNLISTED]),
+    ("sed -f s.sed f", [UNLISTED + "{D}"]),
+]
 
 
 def script_files(directory: Path) -> None:
@@ -330,6 +356,8 @@ def script_files(directory: Path) -> None:
     (directory / "p.awk").write_text('BEGIN { system("date"); print 1 > "o" }\n')
     (directory / "dir").mkdir()
     (directory / "sub").mkdir()
+    (directory / "outX").mkdir()  # a directory whose name ends in X (`rstrip("/")` of its name)
+    (directory / "outX" / "s.sed").write_text("w outX\n")
     os.mkfifo(directory / "fifo")
     (directory / "big.sed").write_text("w big\n" + "#" * MAX_SCRIPT_FILE)
     (directory / "limit.sed").write_text("#" * (MAX_SCRIPT_FILE - len("\nw limit")) + "\nw limit")
@@ -344,6 +372,9 @@ def script_files(directory: Path) -> None:
     (directory / "q").write_text('BEGIN { system("q") }')
     (directory / "x.awk.awk").write_text('BEGIN { system("x2") }')  # gawk adds .awk only to a name without it
     (directory / "q.awk").write_text('BEGIN { system("q2") }')
+    (directory / "outer.awk").write_text('@include "q"\n')
+    for n in range(1, MAX_AWK_INCLUDES + 2):
+        (directory / f"inc{n}.awk").write_text("#\n")
     (directory / "ver").symlink_to("/proc/version")  # a regular file under /proc, through a link
     # a regular file under /dev, through a link: /dev/shm is the one place there that can hold one
     shm_file(directory).write_text("w shm\n")
@@ -361,6 +392,9 @@ def commands(directory: Path) -> list[tuple[str, ShellCommand]]:
     out += [(f"no cwd: {source}", step(source.replace("{D}", d), cwd=None)) for source in NO_CWD_ROWS]
     out += [(f"written: {source}", step(source, cwd=d, written=written)) for source in WRITTEN_ROWS]
     out += [(f"written unknown: {source}", step(source, cwd=d, written=["/elsewhere", None])) for source in WRITTEN_ROWS]
+    for source, paths in WRITTEN_DIRECTORY_ROWS:
+        label = json.dumps([p.replace(UNLISTED, "UNLISTED:") for p in paths])
+        out.append((f"written {label}: {source}", step(source, cwd=d, written=[p.replace("{D}", os.path.realpath(d)) for p in paths])))
     return out
 
 
@@ -409,3 +443,35 @@ if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
     lines = [f" {json.dumps(key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}" for key, value in got.items()]
     READINGS.write_text("{\n" + ",\n".join(lines) + "\n}\n")
     print(f"{len(got)} readings written to {READINGS}")
+
+
+#: gawk's own library as the fake below holds it: a name there, and one below a directory there.
+GAWK_LIBRARY = ("/usr/share/awk/ordchr.awk", "/usr/share/awk/sub/lib.awk")
+
+
+def test_gawk_own_library(tmp_path: Path, monkeypatch) -> None:
+    """gawk's own library (-i NAME or @include "NAME", NAME or NAME.awk in /usr/share/awk) passes when the cwd has
+    neither; a name holding a `/` is never looked up there (gawk searches no path for it), nor is the library looked
+    up from the hook's own cwd. The machines here have no gawk, hence no /usr/share/awk: a fake `isfile` holds
+    GAWK_LIBRARY (phase 22: `_awk_include` 28, 40-43 could not be told from gawk's library missing)."""
+    real = os.path.isfile
+    monkeypatch.setattr(os.path, "isfile", lambda path: path in GAWK_LIBRARY or (not str(path).startswith("/usr/share/awk/") and real(path)))
+    (tmp_path / "own.awk").write_text('BEGIN { system("own") }')
+    elsewhere = tmp_path / "hook-cwd"
+    elsewhere.mkdir()
+    (elsewhere / "nolib.awk").write_text("")  # the hook's own cwd is not where gawk looks
+    monkeypatch.chdir(elsewhere)
+    (tmp_path / "work").mkdir()
+    work = str(tmp_path / "work")
+    unreadable = "`gawk` includes {}, which worktree-guard cannot read"
+    rows = {
+        "gawk -i ordchr '{}' f": [],
+        "gawk -i ordchr.awk '{}' f": [],
+        "gawk '@include \"ordchr\"' f": [],
+        "gawk -i sub/lib '{}' f": [["o", unreadable.format("sub/lib")]],
+        "gawk -i ./ordchr '{}' f": [["o", unreadable.format("./ordchr")]],
+        "gawk -i nolib '{}' f": [["o", unreadable.format("nolib")]],
+        "gawk -i ../own '{}' f": [["c", "own", 24]],  # the cwd's file, read (at the word, plus its place in the file)
+    }
+    for source, expected in rows.items():
+        assert reading_of(step(source, cwd=work)) == expected, source
