@@ -3073,6 +3073,30 @@ STOP_37_ROWS += [
     ("source ./s4.sh; echo x > /dev/null", "pass"),
     ("cp f /dev/fd/4; . ./s4.sh", "pass"),
 ]
+#: Review 37c: the shell's pid after other spellings of /proc (`//proc`, quoted, `/./proc`, a climb to `/`, bundled
+#: short options), the own-process directory itself given to an unknown program (an archive extracted into it), and
+#: -execdir's relative or link arguments from a directory the guard cannot name.
+STOP_37_ROWS += [
+    ("make -s -C //proc/$$/cwd/../../..", {"WG406"}),
+    ('make -s -C "/proc"/$$/cwd/../../..', {"WG406"}),
+    ('make -s -C /pro"c"/$$/cwd/../../..', {"WG406"}),
+    ("python3 run.py '/proc'/$$/root{MAIN}/README.md", {"WG406"}),
+    ("make -s -C /./proc/$$/cwd/../../..", {"WG406"}),
+    ("make -s -C /usr/../proc/$$/cwd/../../..", {"WG406"}),
+    ("make -s -C ../../../../../../../../../../../../../proc/$$/cwd/../../..", {"WG406"}),
+    ("make -sC/proc/$$/cwd/../../..", {"WG406"}),
+    ("python3 -m zipfile -e a.zip /proc/self", {"WG406"}),
+    ("python3 -m zipfile -e a.zip /proc/thread-self", {"WG406"}),
+    ("python3 -m tarfile -e t.tar /dev/fd 3<../../..", {"WG406"}),
+    ("python3 run.py /dev/shm/out-$$", "pass"),
+    ("python3 run.py -o/dev/null$SUFFIX", "pass"),
+    ("python3 run.py /proc/12/status", "pass"),
+    ("find . -maxdepth 0 -execdir make -s -C ../../.. \\;", {"WG202"}),
+    ("find src -maxdepth 0 -execdir python3 {W}/run.py ../../../../README.md \\;", {"WG202"}),
+    ('find . -execdir make -C "$X" \\;', {"WG202"}),
+    ("find . -name '*.py' -execdir black {} +", "pass"),
+    ("find . -name '*.py' -execdir grep -l foo {} +", "pass"),
+]
 
 @pytest.mark.parametrize("command,expected", STOP_37_ROWS, ids=[plain_id(r[0], 60) for r in STOP_37_ROWS])
 def test_stop_37_rows(world: Repo, command: str, expected) -> None:

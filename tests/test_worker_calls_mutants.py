@@ -266,6 +266,13 @@ ROWS: list[str] = [
     "S Bash python3 tools/run.py /proc/self/status",
     "S Bash python3 tools/run.py --log /proc/self/fd/2",
     "S Bash python3 tools/run.py --log /proc/self/fd/3 3<src/app.py",
+    # review 37c: other spellings of /proc before the pid, and the own-process directory itself (an archive extracted
+    # into /proc/self reaches the checkout through root/)
+    "S Bash python3 tools/run.py //proc/$$/cwd/src/app.py",
+    'S Bash python3 tools/run.py "/proc"/$BASHPID/cwd/src/app.py',
+    "S Bash python3 -m zipfile -e /tmp/w.zip /proc/self",
+    "S Bash python3 -m zipfile -e /tmp/w.zip /dev/fd 3<src",
+    "S Bash python3 tools/run.py /dev/shm/out-$$",
 ]
 
 

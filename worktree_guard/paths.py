@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pwd
+import re
 from collections.abc import Iterable
 
 # Character devices and descriptors: resolving them would give /proc/<pid>/fd/… or pipe:[…], never a path a
@@ -181,8 +182,11 @@ def own_process_place(path: str) -> bool:
     if not link or ".." in rest:
         return True  # a link's name right after a `..` (`/var/run/../proc/self`), or a climb from where it leads
     if link[0] == "dev":
-        return bool(rest)  # below a descriptor, or below /dev/fd: a directory opened as one
-    return bool(rest) and rest[0] in _LEADS_ELSEWHERE
+        return bool(rest) or link[1] == "fd"  # below a descriptor; /dev/fd itself holds every descriptor (review 37c)
+    if not rest:
+        return link[1] in ("self", "thread-self")  # the directory itself holds cwd/ and root/ (review 37c: an archive
+        # extracted into /proc/self wrote <main> through root/)
+    return rest[0] in _LEADS_ELSEWHERE
 
 
 def as_descriptor(path: str) -> str:
@@ -193,13 +197,21 @@ def as_descriptor(path: str) -> str:
     return path
 
 
-def own_process_text(raw: str) -> bool:
-    """A word only known at run time whose literal start, or its value after `=`, is in /proc or /dev (`/proc/$$/cwd`,
-    `"/dev/fd/$n"`, `--dir=/proc/$$/cwd`, `-o/proc/$$/x`): it may name the process's own /proc directory, the shell's pid written as
-    `$$` or `$BASHPID` (review 37b)."""
-    attached = raw[2:] if raw[:1] == "-" and raw[1:2] != "-" else ""  # `-o/proc/$$/x`
-    values = raw.split("=")[1:]  # after each `=`: `--define=key=/proc/$$/cwd`
-    return any(text.lstrip("$\"'\\").startswith(("/proc/", "/dev/")) for text in (raw, attached, *("=".join(values[k:]) for k in range(len(values)))))
+#: Where a process's own /proc directory starts: a path only known at run time whose text starts with a beginning of
+#: one of these may still become it (`/proc/` then `$$`, `/dev/s` then `$X`).
+_OWN_PROCESS_STARTS = ("/proc/self", "/proc/thread-self", "/proc/net", "/proc/mounts", "/dev/fd", "/dev/stdin", "/dev/stdout", "/dev/stderr")
+
+
+def may_become_own_process(start: str) -> bool:
+    """A path whose text begins with `start` (absolute, canonical up to its last `/`) and goes on with what is only
+    known at run time may lead through a process's own /proc directory: `start` is in one already, or begins one, or
+    a pid's directory (`/proc/12`: the shell's `$$` is a pid) (review 37b/37c)."""
+    if own_process(start):
+        return True
+    return start != "/" and (any(whole.startswith(start) for whole in _OWN_PROCESS_STARTS) or _PID_START.fullmatch(start) is not None)
+
+
+_PID_START = re.compile(r"/proc/[0-9]*")
 
 
 def descriptor(path: str) -> bool:

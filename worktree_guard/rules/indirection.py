@@ -875,11 +875,26 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
             elif argv:
                 # so anywhere, unless every starting point and its directory are inside W (review 37: `find <main> -name
                 # Makefile -execdir make \;` ran make in main): a move there, as `env -C "$D"` is
-                found.append(Inner([_dynamic(w) if w.value is None or "{}" in w.value else w for w in argv], cwd, label=f"find {action}", moves=cwd is None and not in_w))
+                # (review 37c: and from W's directories only with arguments that name no place of their own: `make -C
+                # ../../..` there, or `{}` that may be a link leaving W, reaches main)
+                here = in_w and all(_execdir_plain(w) for w in argv[1:]) and not (links and any("{}" in (w.value or "") for w in argv[1:]))
+                found.append(Inner([_dynamic(w) if w.value is None or "{}" in w.value else w for w in argv], cwd, label=f"find {action}", moves=cwd is None and not here))
         # every action word starts an action, read from there: one may be a test's argument and the next the real
         # action (review 35b: `find . -printf -exec -exec sh -c CMD \;` printed `-exec` and ran CMD); reading more is safe
         i += 1
     return Unwrapped(inner=found) if found else None
+
+
+def _execdir_plain(word: Word) -> bool:
+    """An -execdir argument that names no place of its own: an option or a plain name, `{}` (the found path, in its
+    own directory), or an absolute path (judged as it stands). A relative path with a `/`, `.` or `..`, or a word only
+    known at run time, is read from a directory the guard cannot name (review 37c: `-execdir make -C ../../..`)."""
+    value = word.value
+    if value is None:
+        return False
+    if value.startswith("/"):
+        return True
+    return "/" not in value and value not in (".", "..") and not value.startswith("~")
 
 
 def _found_path(word: Word, root: str, exact: bool = False) -> Word:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
 from ..model import Violation
-from ..paths import as_descriptor, inside, literal_tilde, own_process_place, own_process_text
+from ..paths import as_descriptor, inside, literal_tilde, own_process_place
 from ..shell.descriptors import READ_DESCRIPTORS, opened_on_a_path
 
 if TYPE_CHECKING:
@@ -138,7 +138,8 @@ def _resolved(ctx: Context, value: str | None, cwd: str | None) -> str | None:
 
 def _operand(ctx: Context, record: Written, value: str | None, span, rule: str) -> list[Violation]:
     value = literal_tilde(value)
-    if value is None and record.word is not None and own_process_text(record.word.raw):
+    if value is None and record.word is not None:
+        # an operand only known at run time is a record only where it may be the process's own /proc directory
         # `/proc/$$/cwd/../..` is the shell's own /proc directory (review 37b: `make -C /proc/$$/cwd/../../..` ran in
         # main), no place the guard can name
         return [Violation(

@@ -16,10 +16,11 @@ Kinds:
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass, field, replace
-from ..paths import own_process_text
+from ..paths import may_become_own_process, real
 from . import words as shell_words
 from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, WRITING_CODE_FAMILIES, ReadOnly, Target, WriteSpec, built_words, code_family, long_option, parse_argv, written_targets
 from .steps import BASH_BUILTINS, chosen_elsewhere, glob_values, inherited
@@ -162,6 +163,30 @@ def _record(word: Word | None, value: str | None, cwd: str | None, how: str, sta
     return Written(word=word, value=value, cwd=cwd, how=how, recursive=recursive, kind=kind, prefix=prefix)
 
 
+def _may_be_own_process(word: Word, state, cwd: str | None) -> bool:
+    """A word only known at run time whose static beginning may lead into a process's own /proc directory: the
+    shell's pid written `$$` or `$BASHPID` (review 37b: `/proc/$$/cwd/../..`; review 37c: `//proc/$$`, `"/proc"/$$`,
+    `/./proc/$$`, `../../../../proc/$$`), also as an option's value (`--dir=/proc/$$`, `-sC/proc/$$`, `k=/proc/$$`).
+    Its value is no path an unknown program may be given (an operand record with no value; WG406, a worker's WG701)."""
+    # the quote-removed text before the first expansion, and (a quote still open there: `-o"/proc/$$/x"`) the text
+    # before the first `$` or backquote with every quote and backslash dropped
+    crude = re.split(r"[$`]", word.raw, maxsplit=1)[0].replace('"', "").replace("'", "").replace("\\", "")
+    starts: list[str] = []
+    for prefix in {shell_words.static_prefix(word.raw, state.lookup_word, word.unknown_from), crude}:
+        if prefix:
+            starts.append(prefix if not prefix.startswith("-") else prefix[prefix.find("/"):] if "/" in prefix else "")
+            starts += [prefix.split("=", k + 1)[-1] for k in range(prefix.count("="))]
+    for start in starts:
+        if not start.startswith("/"):
+            if cwd is None or not start:
+                continue  # relative after a directory change the guard cannot follow: no place for any word here
+            start = os.path.join(cwd, start)
+        head, _, name = start.rpartition("/")
+        if may_become_own_process(real(head or "/").rstrip("/") + "/" + name):
+            return True
+    return False
+
+
 def _prefix_directory(word: Word, state) -> str | None:
     """The static directory a dynamic path starts in (`/repo/src/{}` → `/repo/src`), when it has one."""
     prefix = shell_words.static_prefix(word.raw, state.lookup_word, word.unknown_from)
@@ -177,7 +202,7 @@ def _expanded(command: ShellCommand, target: Target, cwd: str | None, name: str)
     if target.kind == "operand":
         if target.value is None:
             # only a static path is at the boundary (as for an unknown program), and `/proc/$$/…` (review 37b)
-            return [Written(word=target.word, value=None, cwd=cwd, how=how, kind="operand")] if target.word is not None and own_process_text(target.word.raw) else []
+            return [Written(word=target.word, value=None, cwd=cwd, how=how, kind="operand")] if target.word is not None and _may_be_own_process(target.word, command.state, cwd) else []
         return [Written(word=target.word, value=v, cwd=cwd, how=how, kind="operand") for v in path_candidates(target.value)]
     if target.value == CWD:
         return [Written(word=target.word, value=CWD, cwd=cwd, how=how, recursive=target.recursive, kind=target.kind, follows_links=target.follows_links)]
@@ -218,7 +243,7 @@ def _operands(command: ShellCommand, own: list[Word], values: list[str | None], 
     powershell = is_powershell(os.path.basename(name))
     for word, value in zip(own[1:], values[1:]):
         if value is None:
-            if own_process_text(word.raw):  # `/proc/$$/cwd`: maybe the shell's own /proc directory (review 37b)
+            if _may_be_own_process(word, command.state, command.cwd):  # `/proc/$$/cwd`: maybe the shell's own /proc directory
                 found.append(Written(word=word, value=None, cwd=command.cwd, how=how, kind="operand"))
             continue
         candidates = path_candidates(value)

@@ -21,7 +21,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ..model import Violation
-from ..paths import as_descriptor, expand_user, literal_tilde, own_process, own_process_place, own_process_text
+from ..paths import as_descriptor, expand_user, literal_tilde, own_process, own_process_place
 from ..shell.descriptors import READ_DESCRIPTORS, opened_on_a_path
 
 if TYPE_CHECKING:
@@ -284,7 +284,8 @@ def at_boundary(ctx: Context, worker: Worker, value: str | None, written: str, c
     from .ownership import relative_to
 
     value = literal_tilde(value)
-    if value is None and own_process_text(written):
+    if value is None and written != ".":
+        # an operand only known at run time is given here only where it may be the process's own /proc directory
         # `/proc/$$/cwd/src/app.py`: the shell's own /proc directory, any file (review 37b); judge_write refuses it
         return judge_write(ctx, worker, None, written, cwd, span, f"{how} (a program in neither the write table nor the read-only table: what it is given counts as written)")
     if value is None or (cwd is None and not value.startswith("/")):
