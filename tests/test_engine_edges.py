@@ -545,6 +545,24 @@ def test_a_relative_root_keeps_the_protect_of_the_project_file_in_the_temp_dir(r
     assert ("*.secret" in scope.settings.protect, result.decision, result.codes) == (True, "deny", ["WG103"])
 
 
+def test_a_relative_shared_root_is_read_from_the_cwd_for_what_the_agent_can_write_too(repo: Repo, tmp_path: Path) -> None:
+    """A relative `shared_roots` entry beside an explicit W names the directory below the agent's cwd, for what the
+    agent can write as for its scope: a file there (in the temp dir, which the allow-list holds) is shared, so not the
+    agent's. Read from `/`, the shared root is `/<entry>`, which does not exist, and the file counts as the agent's
+    (phase 22: `_agent_can_write` 14 survived; the lead's fix f41e0e5 reads the roots from the cwd)."""
+    from worktree_guard.engine import _agent_can_write
+    from worktree_guard.layout import find_layout
+
+    extra = repo.base / "extra-shared"
+    extra.mkdir()
+    w = str(repo.worktree)
+    settings = Settings(worktree_root=w, shared_roots=["extra-shared"])  # from the cwd repo.base; from `/`, /extra-shared
+    can = _agent_can_write(find_layout(w), settings, str(tmp_path / "home"), str(repo.base))
+    assert not can(str(extra / "x.md")) and can(str(repo.worktree / "x.md")) and can(str(repo.base / "x.md"))
+    scope = scope_for(str(repo.base), None, flags={"worktree_root": w, "shared_roots": ["extra-shared"]})
+    assert str(extra) in scope.layout.shared_roots  # the scope reads it from the same cwd
+
+
 # --- _config_files: which project files and definitions may be the agent's (phase 21) -----------------------------
 
 

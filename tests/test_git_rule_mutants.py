@@ -114,6 +114,13 @@ ROWS: list[str] = [
     "git config unset user.name && git status",
     "git config set && git status",
     "git config protocol.ext.allow never && git status",  # the value is read: `never` allows no ext:: transport
+    # phase 22 (stop 36): a place through the git process's own /proc directory is no place the guard can name: `git
+    # init` that rewrites is refused there, and such a remote is this repository (it may be); a new repository elsewhere
+    # and a remote elsewhere pass
+    "git init -q --template=/tmp/t /proc/self/cwd/../x",
+    "git init -q --template=/tmp/t {BASE}/new",
+    "git push -q /proc/self/cwd/../../.. HEAD:main",
+    "git push -q {BASE}/elsewhere HEAD:main",
 ]
 
 
@@ -237,7 +244,10 @@ def test_every_reading_of_the_git_rule(tmp_path: Path, monkeypatch) -> None:
     commands = all_commands(saved)
     assert set(commands["rows"]) == set(saved["rows"]), "rows and readings differ: run with --write"
     repo = make_world(tmp_path)
-    for part, rows in commands.items():
+    # the rows first, the newest first (the same readings): a mutant of code changed since the harvest is told apart by a
+    # recent row, and an in-process screening stops at the first difference instead of reading the harvest first
+    for part in ("rows", "harvested"):
+        rows = commands[part][::-1] if part == "rows" else commands[part]
         for command in rows:
             assert reading(repo, command) == saved[part][command], command
 

@@ -86,6 +86,31 @@ def test_what_the_rule_unwraps() -> None:
         assert unwrapped(source) == expected, source
 
 
+def test_a_tmux_directory_that_is_not_there_is_unknown_and_a_moved_command_is_marked() -> None:
+    """tmux runs its command in the session's or the server's directory when the -c one does not exist (review 35:
+    `tmux neww -c nosuchdir 'git reset --hard'` reset the main checkout), nor when the command removed or wrote it or
+    a directory above it before, or wrote somewhere only known at run time (review 35b: `rmdir e && tmux neww -c e
+    …`): that directory is not known. The cwd itself is kept as it is (`/w` does not exist here). `moves` marks a
+    script that runs elsewhere than the step."""
+    rows = [
+        ("tmux new-session -c /tmp 'touch x'", [], ("/tmp", True)),
+        ("tmux new-session 'touch x'", [], ("/w", False)),
+        ("tmux new-session -c /w 'touch x'", [], ("/w", False)),
+        ("tmux new-session -c /nonexistent-wg 'touch x'", [], (None, True)),
+        ("tmux new-session -c /tmp 'touch x'", ["/tmp"], (None, True)),
+        ("tmux new-session -c /usr/bin 'touch x'", ["/usr"], (None, True)),  # a directory above it
+        ("tmux new-session -c /usr 'touch x'", ["/usr/bin"], ("/usr", True)),  # one below it: still there
+        ("tmux new-session -c /tmp 'touch x'", ["/w/e"], ("/tmp", True)),
+        ("tmux new-session -c /tmp 'touch x'", [None], (None, True)),
+        ('tmux new-session -c "$D" \'touch x\'', [], (None, True)),
+    ]
+    for source, written, (cwd, moves) in rows:
+        command = step(source)
+        command.state.written.extend(written)  # what the command wrote before this step
+        found = program_code.worktree_guard_shell_unwrap(command, context())
+        assert [(s.source, s.cwd, s.label, s.moves) for s in found.scripts] == [("touch x", cwd, "tmux command", moves)], (source, written)
+
+
 def test_the_code_runners_hook_gives_a_copy_of_the_built_in_table() -> None:
     table = program_code.worktree_guard_code_runners()
     assert table == BUILTIN_CODE_RUNNERS and table is not BUILTIN_CODE_RUNNERS

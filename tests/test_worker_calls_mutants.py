@@ -245,6 +245,7 @@ ROWS: list[str] = [
     "S Bash x=3<src/app.py cp README.md /dev/fd/0",
     "S Bash echo x 3<src/app.py 4<& 3 >/dev/fd/4",
     "S Bash python3 tools/run.py /dev/fd/3 3<src/app.py",
+    "S Bash cd /dev && mytool fd/3 3<{MAIN}/src/app.py",  # phase 22: a relative name of the descriptor, read from the known cwd
     "[cwd={MAIN}] S Bash ln -s /tmp src/auth/T; echo x > src/auth/T/../proc/self/cwd/src/app.py",
     "[cwd={MAIN}] S Write {MAIN}/src/auth/T/../proc/self/cwd/src/app.py",
     # the allow-list holds no path of the guard's own, for a worker too (HOME under the temp dir, as in CI)

@@ -145,6 +145,47 @@ def test_an_unknown_programs_operand_in_a_shared_checkout_is_wg406_with_every_fi
         assert [v.code for v in bash(world, command).violations] == codes, command
 
 
+def test_an_unknown_programs_descriptor_opened_on_a_path_is_wg406_with_every_field(world: Repo) -> None:
+    """A descriptor the command opens on a path (`3<f`, `< f`) is that path, which may be in the shared checkout:
+    an unknown program given it may write it (review 36d: `python3 run.py /dev/stdin < {MAIN}/f`), allowed or not
+    (`/dev/stdin` is on no allow-list). A descriptor the command does not open on a path is no operand to judge."""
+    w = str(world.worktree)
+    for command, descriptor in (("frob /dev/fd/3 3<../../../README.md", "/dev/fd/3"), ("frob /dev/stdin < ../../../README.md", "/dev/stdin")):
+        text = _filled(world, command)
+        (finding,) = bash(world, command).violations
+        assert _record(finding, text) == ("WG406", "writes", "Bash", descriptor, descriptor, None, None, w, "error",
+                                          (5, 5 + len(descriptor)), descriptor), command
+        assert finding.message == (
+            f"`frob`, a program worktree-guard does not know, is given {descriptor}, a descriptor the command opens on a "
+            f"path (`N<…`), which may be in the shared checkout; it may write it, so it counts as written. Name a path inside {w}."
+        ), command
+    # must-pass neighbours: a descriptor no `N<` opens, a descriptor other than the one opened
+    for command in ("frob /dev/fd/3", "frob /dev/fd/4 3<../../../README.md", "frob /dev/stdout < ../../../README.md"):
+        assert bash(world, command).violations == [], command
+
+
+def test_a_write_to_a_descriptor_opened_on_a_path_is_wg403_and_a_links_target_is_no_descriptor(world: Repo) -> None:
+    """`cp f /dev/fd/3 3<../../..` writes the path fd 3 is opened on (review 36b): WG403, although /dev/fd/* is on
+    the allow-list. A link's target is judged as a place reached through the link (`directory`), which a descriptor
+    is not: `ln -s /dev/fd/3 l` is WG402 (stop 36), where the same descriptor written is allowed."""
+    w = str(world.worktree)
+    command = "cp f /dev/fd/3 3<../../.."
+    (finding,) = bash(world, command).violations
+    assert _record(finding, command) == ("WG403", "writes", "Bash", "/dev/fd/3", "/dev/fd/3", None, None, w, "error", (5, 14), "/dev/fd/3")
+    assert finding.message == (
+        f"`cp` (operand) writes /dev/fd/3, a descriptor the command opens on a path (`N<…`): that path is written, which "
+        f"worktree-guard does not follow; name the path itself, inside {w}."
+    )
+    command = "ln -s /dev/fd/3 l"
+    (finding,) = bash(world, command).violations
+    assert _record(finding, command) == ("WG402", "writes", "Bash", "/dev/fd/3", "/dev/fd/3", None, None, w, "error", (6, 15), "/dev/fd/3")
+    assert finding.message == f"`ln` (a link to it) links to /dev/fd/3, outside this agent's worktree {w} and the allow-list."
+    assert [v.code for v in bash(world, "ln -s /dev/fd/3 l 3<src").violations] == ["WG402"]  # outside: not WG403
+    # must-pass neighbours: a descriptor written that no `N<` opens, or another one than the opened
+    for command in ("echo x > /dev/fd/3", "cp f /dev/fd/3", "cp f /dev/fd/4 3<../../..", "echo x > /dev/stdout"):
+        assert bash(world, command).violations == [], command
+
+
 def test_a_relative_operand_after_an_unknown_cd_is_not_placed_from_the_root(world: Repo) -> None:
     """`cd $X; frob tmp/…/repo/a` names the main checkout only if $X is `/`: not static, so no WG406 (read from
     `/`, the relative path would land in the main checkout)."""

@@ -125,6 +125,16 @@ PHASE_13_STATES: dict[str, dict] = {
     "shopt -os lastpipe": {"options": {"*"}},
     "set -f; shopt -s dotglob": {"options": {"noglob", "dotglob"}},
     "shopt -s dotglob; set -f": {"options": {"noglob", "dotglob"}},
+    # phase 22: `read -a NAME` (`-ra NAME`, review 32a: `read -ra "$(cat n)"` set CDPATH): the option's value is the
+    # array's name, so one only known at run time makes every name unknown, as a plain operand does; `--a` is no
+    # option cluster (bash 5.2: "--: invalid option", nothing assigned); the value of an option that takes one (the
+    # prompt of `-p`) is no name
+    'read "$N"': {"dirstack": [None], "variables": {"IFS": None}, "names_unknown": True},
+    'read -ra "$N"': {"dirstack": [None], "variables": {"IFS": None}, "names_unknown": True},
+    'read -a "$N"': {"dirstack": [None], "variables": {"IFS": None}, "names_unknown": True},
+    'read -a A "$N"': {"dirstack": [None], "variables": {"IFS": None, "A": None}, "names_unknown": True},
+    'read --a "$N"': {},
+    'read -p "$P" -a A': {"variables": {"A": None}},
 }
 
 
@@ -155,6 +165,11 @@ def test_a_cd_may_be_refused_by_an_executable_file_or_after_a_write_at_the_root(
     assert not builtins._may_fail(state, str(tmp_path))
     assert builtins._may_fail(ShellState(cwd="/w", written=["/"]), str(tmp_path))  # `rm -rf /` came first
     assert not builtins._may_fail(ShellState(cwd="/w", written=["/n"]), str(tmp_path))
+    # phase 22: the directory itself written before (`rmdir d; cd d`), or one above it; a name that only begins the same is
+    # another directory
+    assert builtins._may_fail(ShellState(cwd="/w", written=[str(tmp_path)]), str(tmp_path))
+    assert builtins._may_fail(ShellState(cwd="/w", written=[str(tmp_path.parent)]), str(tmp_path))
+    assert not builtins._may_fail(ShellState(cwd="/w", written=[str(tmp_path) + "x", str(tmp_path / "below")]), str(tmp_path))
 
 
 # -- where a cd/pushd/popd goes, every field (the span and path of WG202/WG201 come from `word` and `written`) -------
@@ -167,6 +182,8 @@ DIRECTORY_CHANGES = [
     ('cd rel', {'options': {'cdspell'}}, ('rel', 'rel', None, None, 'the shell option cdspell set earlier may send it elsewhere', True, False, None, True)),
     ('cd rel', {'cwd': None}, ('rel', 'rel', None, None, 'the directory it is relative to is not known', True, False, None, True)),
     ('CDPATH=/x cd rel', {}, ('rel', 'rel', None, None, 'CDPATH is set, so the target depends on it (`cd ./rel` does not read it)', True, False, None, True)),
+    # phase 22: names only known at run time assigned before (`read "$N"`): CDPATH may be set
+    ('cd rel', {'names_unknown': True}, ('rel', 'rel', None, None, 'CDPATH may be set (a step before assigned names only known at run time), so the target depends on it (`cd ./rel` does not read it)', True, False, None, True)),
     ('cd ../x', {'variables': {'PWD': None}}, ('../x', '../x', None, None, 'bash climbs `..` from the logical directory ($PWD), which is not known here', True, False, None, True)),
     ('cd x', {'variables': {'PWD': None}}, ('x', 'x', '{T}/q/x', '{T}/q/x', '', True, False, None, False)),
     ('cd -P l/..', {}, ('l/..', 'l/..', '{T}/q', '{T}/q', '', True, False, None, True)),
