@@ -349,8 +349,10 @@ def links(base: Path) -> Path:
         ("chain", "rel"), ("dang", "missing/q"), ("loop1", "loop2"), ("loop2", "loop1"), ("lfile", "file"),
         ("pl", "/proc/self/cwd"), ("plrel", "../" * len(base.parts) + "proc/self/cwd"), ("fd", "/dev/fd/3"),
         ("viaroot", "root/proc/self"), ("proc", "/proc"), ("devdir", "/dev"), ("plchain", "pl"),
+        ("lps", "dirs/proc/self"), ("slash", "real/"), ("dslash", "real//sub"),
     ]:
         (base / name).symlink_to(target)
+    (base / "dirs" / "proc" / "self").mkdir(parents=True)  # directories named so, not the process's own
     return base
 
 
@@ -360,6 +362,7 @@ def links(base: Path) -> Path:
         "", "real", "real/sub/x", "rel", "rel/x", "rel/..", "rel/../..", "abs/sub/../x", "root", "root/tmp", "root/..",
         "updown/real", "updown/..", "dot/dot/rel/x", "chain/../x", "chain/x/..", "dang", "dang/..", "dang/../y", "missing/../x",
         "missing/x/../..", "lfile", "lfile/..", "lfile/x", "real/../rel/./x", "..", "../..", "x/./y/", "file/..",
+        "lps/x", "slash", "slash/sub", "dslash", "dslash/..",
     ],
 )
 def test_resolved_is_realpath_without_own_process_links(links: Path, rest: str) -> None:
@@ -447,6 +450,7 @@ def test_descriptor_is_a_descriptor_file_itself(path: str, expected: bool) -> No
         ("/proc/self/task/7/cwd", True),
         ("/proc/self/status", False),  # a file of the process's own /proc directory
         ("/proc/self/environ", False),
+        ("/proc/self/", True),
         ("/proc/self", True),  # holds cwd/ and root/ (review 37c: an archive extracted into it wrote <main>)
         ("/proc/thread-self", True),
         ("/proc/self/fd/3", False),  # a descriptor: `as_descriptor` and the opened numbers judge it
