@@ -3097,6 +3097,14 @@ STOP_37_ROWS += [
     ("find . -name '*.py' -execdir black {} +", "pass"),
     ("find . -name '*.py' -execdir grep -l foo {} +", "pass"),
 ]
+#: Review 37d: `~` before the shell's pid (bash expands it, after `=` too), and `..` inside an -execdir argument.
+STOP_37_ROWS += [
+    ("python3 run.py ~root/../proc/$$/cwd/../../../README.md", {"WG406"}),
+    ("python3 run.py k=~root/../proc/$$/x", {"WG406"}),
+    ("find src -maxdepth 0 -execdir python3 run3.py -d.. \\;", {"WG202"}),
+    ("find src -maxdepth 0 -execdir python3 run3.py --out=.. \\;", {"WG202"}),
+    ("find src -maxdepth 0 -execdir python3 run3.py -d. \\;", "pass"),
+]
 
 @pytest.mark.parametrize("command,expected", STOP_37_ROWS, ids=[plain_id(r[0], 60) for r in STOP_37_ROWS])
 def test_stop_37_rows(world: Repo, command: str, expected) -> None:

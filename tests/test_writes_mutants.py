@@ -164,6 +164,32 @@ def test_an_unknown_programs_descriptor_opened_on_a_path_is_wg406_with_every_fie
         assert bash(world, command).violations == [], command
 
 
+def test_an_unknown_programs_own_process_place_is_wg406_with_every_field(world: Repo) -> None:
+    """A place reached through the process's own /proc directory is no place the guard can name and may be the shared
+    checkout (review 37: `make -C /proc/self/cwd/../../..` ran in main), nor is a word only known at run time that may
+    still become one (review 37b/37c: `/proc/$$/cwd`); a file of it (`/proc/self/status`) is no such place."""
+    w = str(world.worktree)
+    for command, given in (("frob /proc/self/cwd/../../../README.md", "/proc/self/cwd/../../../README.md"), ("frob /dev/fd/3/x 3<../../..", "/dev/fd/3/x")):
+        text = _filled(world, command)
+        (finding,) = bash(world, command).violations
+        assert _record(finding, text) == ("WG406", "writes", "Bash", given, given, None, None, w, "error", (5, 5 + len(given)), given), command
+        assert finding.message == (
+            f"`frob`, a program worktree-guard does not know, is given {given}, a path through the process's own /proc "
+            f"directory or a descriptor, which may be in the shared checkout; it may write it, so it counts as written. Name a path inside {w}."
+        ), command
+    for command, given in (("frob //proc/$$/cwd/x", "//proc/$$/cwd/x"), ('frob -C"/proc"/$$/cwd', '-C"/proc"/$$/cwd')):
+        text = _filled(world, command)
+        (finding,) = bash(world, command).violations
+        assert _record(finding, text) == ("WG406", "writes", "Bash", given, None, None, None, w, "error", (5, 5 + len(given)), given), command
+        assert finding.message == (
+            f"`frob`, a program worktree-guard does not know, is given {given}, only known at run time and in /proc or /dev: "
+            f"it may be the process's own /proc directory (`/proc/$$/cwd`), which may be the shared checkout; it may write it, "
+            f"so it counts as written. Name a path inside {w}."
+        ), command
+    for command in ("frob /proc/self/status", "frob /proc/self/fd/2", "frob /tmp/$x", "frob /dev/null$X", "frob $X"):
+        assert bash(world, command).violations == [], command
+
+
 def test_a_write_to_a_descriptor_opened_on_a_path_is_wg403_and_a_links_target_is_no_descriptor(world: Repo) -> None:
     """`cp f /dev/fd/3 3<../../..` writes the path fd 3 is opened on (review 36b): WG403, although /dev/fd/* is on
     the allow-list. A link's target is judged as a place reached through the link (`directory`), which a descriptor

@@ -894,7 +894,7 @@ def _execdir_plain(word: Word) -> bool:
         return False
     if value.startswith("/"):
         return True
-    return "/" not in value and value not in (".", "..") and not value.startswith("~")
+    return "/" not in value and ".." not in value and value != "." and not value.startswith("~")  # `-d..` (review 37d)
 
 
 def _found_path(word: Word, root: str, exact: bool = False) -> Word:

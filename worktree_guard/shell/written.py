@@ -23,7 +23,7 @@ from ..fast_dataclass import fast_dataclass, field, replace
 from ..paths import may_become_own_process, real
 from . import words as shell_words
 from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, WRITING_CODE_FAMILIES, ReadOnly, Target, WriteSpec, built_words, code_family, long_option, parse_argv, written_targets
-from .steps import BASH_BUILTINS, chosen_elsewhere, glob_values, inherited
+from .steps import BASH_BUILTINS, chosen_elsewhere, expand_tilde, glob_values, inherited
 
 if TYPE_CHECKING:
     from .ast import Word
@@ -163,7 +163,7 @@ def _record(word: Word | None, value: str | None, cwd: str | None, how: str, sta
     return Written(word=word, value=value, cwd=cwd, how=how, recursive=recursive, kind=kind, prefix=prefix)
 
 
-def _may_be_own_process(word: Word, state, cwd: str | None) -> bool:
+def _may_be_own_process(word: Word, state, cwd: str | None, home: str) -> bool:
     """A word only known at run time whose static beginning may lead into a process's own /proc directory: the
     shell's pid written `$$` or `$BASHPID` (review 37b: `/proc/$$/cwd/../..`; review 37c: `//proc/$$`, `"/proc"/$$`,
     `/./proc/$$`, `../../../../proc/$$`), also as an option's value (`--dir=/proc/$$`, `-sC/proc/$$`, `k=/proc/$$`).
@@ -177,6 +177,11 @@ def _may_be_own_process(word: Word, state, cwd: str | None) -> bool:
             starts.append(prefix if not prefix.startswith("-") else prefix[prefix.find("/"):] if "/" in prefix else "")
             starts += [prefix.split("=", k + 1)[-1] for k in range(prefix.count("="))]
     for start in starts:
+        if start.startswith("~"):  # bash expands it, at a word's start and after `=` (review 37d: `~/../../proc/$$`)
+            expanded = expand_tilde(start[1:], state, home)
+            if expanded is None:
+                return True  # HOME only known at run time
+            start = expanded
         if not start.startswith("/"):
             if cwd is None or not start:
                 continue  # relative after a directory change the guard cannot follow: no place for any word here
@@ -202,7 +207,7 @@ def _expanded(command: ShellCommand, target: Target, cwd: str | None, name: str)
     if target.kind == "operand":
         if target.value is None:
             # only a static path is at the boundary (as for an unknown program), and `/proc/$$/…` (review 37b)
-            return [Written(word=target.word, value=None, cwd=cwd, how=how, kind="operand")] if target.word is not None and _may_be_own_process(target.word, command.state, cwd) else []
+            return [Written(word=target.word, value=None, cwd=cwd, how=how, kind="operand")] if target.word is not None and _may_be_own_process(target.word, command.state, cwd, command.home) else []
         return [Written(word=target.word, value=v, cwd=cwd, how=how, kind="operand") for v in path_candidates(target.value)]
     if target.value == CWD:
         return [Written(word=target.word, value=CWD, cwd=cwd, how=how, recursive=target.recursive, kind=target.kind, follows_links=target.follows_links)]
@@ -243,7 +248,7 @@ def _operands(command: ShellCommand, own: list[Word], values: list[str | None], 
     powershell = is_powershell(os.path.basename(name))
     for word, value in zip(own[1:], values[1:]):
         if value is None:
-            if _may_be_own_process(word, command.state, command.cwd):  # `/proc/$$/cwd`: maybe the shell's own /proc directory
+            if _may_be_own_process(word, command.state, command.cwd, command.home):  # `/proc/$$/cwd`: maybe the shell's own /proc directory
                 found.append(Written(word=word, value=None, cwd=command.cwd, how=how, kind="operand"))
             continue
         candidates = path_candidates(value)
