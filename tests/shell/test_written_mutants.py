@@ -292,3 +292,45 @@ def test_a_plugins_ln_row_without_abbreviations() -> None:
                                                          ("a", "{W}", "link", False, None, False, "`ln` (a link to it)", "a")]
     assert writes("ln -s --rel a x/l", "/w", writers=ln) == [("x/l", "{W}", "write", False, None, False, "`ln` (operand)", "x/l"),
                                                             ("a", "{W}/x", "link", False, None, False, "`ln` (a link to it)", "a")]
+
+
+# -- an unknown program's word only known at run time that may become the process's own /proc (_may_be_own_process)
+# Review 37b/37c/37d: `/proc/$$/cwd` is the shell's own /proc directory, written with the shell's pid; its static
+# beginning, however spelled, decides (quotes, `//`, `/./`, a climb to `/`, an option's attached value, `~`).
+
+OWN_PROCESS_WORDS = [
+    ("frob /proc/$$/cwd", "/w", True),
+    ("frob //proc/$$", "/w", True),
+    ('frob "/proc"/$$', "/w", True),
+    ("frob '/proc'/$BASHPID", "/w", True),
+    ("frob /./proc/$$", "/w", True),
+    ("frob /usr/../proc/$$", "/w", True),
+    ("frob ../../proc/$$", "/a/b", True),  # from the cwd
+    ("frob ../../proc/$$", None, False),  # relative after a directory change the guard cannot follow
+    ("frob proc/$$", "/", True),
+    ("frob -sC/proc/$$", "/w", True),
+    ("frob --dir=/proc/$$", "/w", True),
+    ("frob k=v=/proc/$$", "/w", True),
+    ('frob -o"/proc/$$/x"', "/w", True),  # a quote still open where the expansion starts
+    ("frob ~/../proc/$$", "/w", True),  # HOME is /h here
+    ("frob k=~/../proc/$$", "/w", True),
+    ("frob /pro$X", "/w", True),
+    ("frob /dev/s$X", "/w", True),
+    ("frob /tmp/$x", "/w", False),
+    ("frob $X", "/w", False),
+    ("frob /dev/null$X", "/w", False),
+    ("frob -v$X", "/w", False),
+    ("frob --x=$Y", "/w", False),
+    ("frob x$Y", "/w", False),
+    ("frob ~/x$Y", "/w", False),
+    ("frob /proc/12/$X", "/w", False),  # a pid written out: that process's
+]
+
+
+def test_a_run_time_word_that_may_become_the_processs_own_proc_is_an_operand_with_no_value() -> None:
+    tables = ProgramTables(writers=dict(BUILTIN_WRITERS), readers=dict(BUILTIN_READERS))
+    for source, cwd, expected in OWN_PROCESS_WORDS:
+        node = parse(source).body[0]
+        step = ShellCommand(node=node, words=node.words, assignments=list(node.assignments), cwd=cwd, state=ShellState(cwd=cwd), home="/h")
+        found = [(r.kind, r.value, r.word.raw if r.word is not None else None) for r in command_writes(step, tables) if r.value is None]
+        assert found == ([("operand", None, source.split(" ", 1)[1])] if expected else []), source

@@ -284,7 +284,7 @@ def at_boundary(ctx: Context, worker: Worker, value: str | None, written: str, c
     from .ownership import relative_to
 
     value = literal_tilde(value)
-    if value is None and written != ".":
+    if value is None:
         # an operand only known at run time is given here only where it may be the process's own /proc directory
         # `/proc/$$/cwd/src/app.py`: the shell's own /proc directory, any file (review 37b); judge_write refuses it
         return judge_write(ctx, worker, None, written, cwd, span, f"{how} (a program in neither the write table nor the read-only table: what it is given counts as written)")
