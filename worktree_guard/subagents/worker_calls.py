@@ -288,7 +288,7 @@ def at_boundary(ctx: Context, worker: Worker, value: str | None, written: str, c
         # an operand only known at run time is given here only where it may be the process's own /proc directory
         # `/proc/$$/cwd/src/app.py`: the shell's own /proc directory, any file (review 37b); judge_write refuses it
         return judge_write(ctx, worker, None, written, cwd, span, f"{how} (a program in neither the write table nor the read-only table: what it is given counts as written)")
-    if value is None or (cwd is None and not value.startswith("/")):
+    if cwd is None and not value.startswith("/"):
         return []
     resolved = ctx.policy.canonical(value, cwd or "/")
     if opened_on_a_path(as_descriptor(resolved), ctx.extra.get(READ_DESCRIPTORS, set())) or own_process_place(resolved):
