@@ -324,6 +324,14 @@ OWN_PROCESS_WORDS = [
     ("frob x$Y", "/w", False),
     ("frob ~/x$Y", "/w", False),
     ("frob /proc/12/$X", "/w", False),  # a pid written out: that process's
+    ('frob "/proc/$$/x"', "/w", True),  # the quote still open: only the text with its quotes dropped reads it
+    ("frob '/pr'\"oc/$$\"", "/w", True),
+    ('frob \\/pr"oc/$$"', "/w", True),
+    ("frob x=/proc/self/cwd/=y$Z", "/w", True),  # a value between two `=` that is one already
+    ("frob /proc/$$", None, True),  # absolute: no cwd needed
+    ("frob x=/proc/$$", None, True),  # a relative start skipped, the value after `=` read
+    ("frob proc/$$", "/w", False),
+    ("frob /procX/$$", "/w", False),
 ]
 
 
@@ -332,5 +340,11 @@ def test_a_run_time_word_that_may_become_the_processs_own_proc_is_an_operand_wit
     for source, cwd, expected in OWN_PROCESS_WORDS:
         node = parse(source).body[0]
         step = ShellCommand(node=node, words=node.words, assignments=list(node.assignments), cwd=cwd, state=ShellState(cwd=cwd), home="/h")
-        found = [(r.kind, r.value, r.word.raw if r.word is not None else None) for r in command_writes(step, tables) if r.value is None]
-        assert found == ([("operand", None, source.split(" ", 1)[1])] if expected else []), source
+        found = [(r.kind, r.value, r.word.raw if r.word is not None else None, r.cwd, r.how) for r in command_writes(step, tables) if r.value is None]
+        assert found == ([("operand", None, source.split(" ", 1)[1], cwd, "`frob`")] if expected else []), source
+    # HOME only known at run time (a name the command set from its input): `~` may be anything
+    node = parse("frob ~/x$Y").body[0]
+    state = ShellState(cwd="/w")
+    state.forget_names()
+    step = ShellCommand(node=node, words=node.words, assignments=[], cwd="/w", state=state, home="/h")
+    assert [r.kind for r in command_writes(step, tables) if r.value is None] == ["operand"]
