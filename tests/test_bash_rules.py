@@ -3104,6 +3104,10 @@ STOP_37_ROWS += [
     ("find src -maxdepth 0 -execdir python3 run3.py -d.. \\;", {"WG202"}),
     ("find src -maxdepth 0 -execdir python3 run3.py --out=.. \\;", {"WG202"}),
     ("find src -maxdepth 0 -execdir python3 run3.py -d. \\;", "pass"),
+    # review 37e: shell code in an -execdir argument is walked with no directory; `..` only as a place
+    ("export D=../../..; find . -maxdepth 0 -execdir sh -c 'make -s -C \"$D\"' \\;", {"WG202"}),
+    ("find . -name '*.txt' -execdir grep -c 'a..b' {} +", "pass"),
+    ("find . -name '*.md' -execdir git log --oneline HEAD~1..HEAD -- {} \\;", "pass"),
 ]
 
 @pytest.mark.parametrize("command,expected", STOP_37_ROWS, ids=[plain_id(r[0], 60) for r in STOP_37_ROWS])

@@ -887,14 +887,20 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
 
 def _execdir_plain(word: Word) -> bool:
     """An -execdir argument that names no place of its own: an option or a plain name, `{}` (the found path, in its
-    own directory), or an absolute path (judged as it stands). A relative path with a `/`, `.` or `..`, or a word only
-    known at run time, is read from a directory the guard cannot name (review 37c: `-execdir make -C ../../..`)."""
+    own directory), or an absolute path (judged as it stands). A relative path with a `/`, `.` or `..` (also as an
+    option's value: `-d..`, `--out=..`), a word only known at run time, or shell code (a blank, `$` or backquote: its
+    words are walked with no directory, review 37e: `sh -c 'make -C "$D"'` with D=../../..) is read from a directory
+    the guard cannot name (review 37c: `-execdir make -C ../../..`)."""
     value = word.value
     if value is None:
         return False
     if value.startswith("/"):
         return True
-    return "/" not in value and ".." not in value and value != "." and not value.startswith("~")  # `-d..` (review 37d)
+    if any(c in value for c in " \t\n$`"):
+        return False
+    attached = value[2:] if value[:1] == "-" and value[1:2] != "-" else ""
+    return "/" not in value and value not in (".", "..") and not value.startswith("~") and not attached.startswith("..") and not value.partition("=")[2].startswith("..")
+
 
 
 def _found_path(word: Word, root: str, exact: bool = False) -> Word:
