@@ -136,50 +136,39 @@ def _resolved(ctx: Context, value: str | None, cwd: str | None) -> str | None:
     return ctx.policy.canonical(value, cwd or "/")
 
 
+def _given(ctx: Context, record: Written, rule: str, span, given: str, **fields) -> list[Violation]:
+    """WG406 for an unknown program given `given` (what it is and why it may be the shared checkout), which it may write."""
+    return [Violation(
+        code="WG406",
+        rule=rule,
+        tool=ctx.call.tool,
+        message=f"{record.how}, a program worktree-guard does not know, is given {given}; it may write it, so it counts as written. Name a path inside {ctx.worktree_root}.",
+        path=record.written,
+        worktree_root=ctx.worktree_root,
+        span=span,
+        **fields,
+    )]
+
+
 def _operand(ctx: Context, record: Written, value: str | None, span, rule: str) -> list[Violation]:
     value = literal_tilde(value)
     if value is None and record.word is not None:
         # an operand only known at run time is a record only where it may be the process's own /proc directory
         # `/proc/$$/cwd/../..` is the shell's own /proc directory (review 37b: `make -C /proc/$$/cwd/../../..` ran in
         # main), no place the guard can name
-        return [Violation(
-            code="WG406",
-            rule=rule,
-            tool=ctx.call.tool,
-            message=f"{record.how}, a program worktree-guard does not know, is given {record.written}, only known at run time and in /proc or /dev: it may be the process's own /proc directory (`/proc/$$/cwd`), which may be the shared checkout; it may write it, so it counts as written. Name a path inside {ctx.worktree_root}.",
-            path=record.written,
-            worktree_root=ctx.worktree_root,
-            span=span,
-        )]
+        return _given(ctx, record, rule, span, f"{record.written}, only known at run time and in /proc or /dev: it may be the process's own /proc directory (`/proc/$$/cwd`), which may be the shared checkout")
     if value is None or (record.cwd is None and not value.startswith("/")):
         return []  # not static: only a statically resolved path is at the boundary
     judgement = ctx.policy.judge(value, record.cwd or "/")
+    resolved = judgement.resolved
     # allowed or not (`/dev/stdin` is on no allow-list: review 36d, `python3 run.py /dev/stdin < <main>/f` wrote it)
-    if opened_on_a_path(as_descriptor(judgement.resolved), ctx.extra.get(READ_DESCRIPTORS, set())):
-        return [Violation(
-            code="WG406",
-            rule=rule,
-            tool=ctx.call.tool,
-            message=f"{record.how}, a program worktree-guard does not know, is given {judgement.resolved}, a descriptor the command opens on a path (`N<…`), which may be in the shared checkout; it may write it, so it counts as written. Name a path inside {ctx.worktree_root}.",
-            path=record.written,
-            resolved=judgement.resolved,
-            worktree_root=ctx.worktree_root,
-            span=span,
-        )]
-    if own_process_place(judgement.resolved):
+    if opened_on_a_path(as_descriptor(resolved), ctx.extra.get(READ_DESCRIPTORS, set())):
+        return _given(ctx, record, rule, span, f"{resolved}, a descriptor the command opens on a path (`N<…`), which may be in the shared checkout", resolved=resolved)
+    if own_process_place(resolved):
         # the process's own /proc directory: `/proc/self/cwd/../..` or `/proc/self/root<main>` may be the shared
         # checkout, and it is no place the guard can name (review 37: `python3 run.py /proc/self/cwd/../../../README.md`
         # and `make -C /proc/self/root<main>` passed as "outside" and wrote it)
-        return [Violation(
-            code="WG406",
-            rule=rule,
-            tool=ctx.call.tool,
-            message=f"{record.how}, a program worktree-guard does not know, is given {judgement.resolved}, a path through the process's own /proc directory or a descriptor, which may be in the shared checkout; it may write it, so it counts as written. Name a path inside {ctx.worktree_root}.",
-            path=record.written,
-            resolved=judgement.resolved,
-            worktree_root=ctx.worktree_root,
-            span=span,
-        )]
+        return _given(ctx, record, rule, span, f"{resolved}, a path through the process's own /proc directory or a descriptor, which may be in the shared checkout", resolved=resolved)
     if judgement.place != "shared":
         return []
     return [Violation(
