@@ -3174,9 +3174,12 @@ def test_a_link_into_proc_self_made_before_is_the_shells_for_real(world: Repo, m
         assert result.decision == "deny", command
         subprocess.run(["bash", "-c", command], cwd=src, check=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
         assert happened(), command
-    for command in ("cat rootl/etc/hostname", "echo x > rootl/dev/null", "ls pl/", "wc -l pl/../README.md"):
+    for command in ("cat rootl/etc/hostname", "echo x > rootl/dev/null", "ls pl/", "wc -l pl/../README.md", "git -C pl status"):
         result = run_hook_inline(subagent_payload(world, "Bash", {"command": command, "description": "test"}, cwd=str(src)))
         assert result.decision != "deny", (command, result)
+    # git run in such a link is unknown (review 37b: it was an internal error, WG000)
+    result = run_hook_inline(subagent_payload(world, "Bash", {"command": "git -C pl/.. checkout -q -f HEAD", "description": "test"}, cwd=str(src)))
+    assert result.decision == "deny" and "WG303" in result.reason and "WG000" not in result.reason, result
 
 
 @contextlib.contextmanager
