@@ -3182,6 +3182,46 @@ def test_a_link_into_proc_self_made_before_is_the_shells_for_real(world: Repo, m
     assert result.decision == "deny" and "WG303" in result.reason and "WG000" not in result.reason, result
 
 
+#: Stop 38: an unknown program's word only known at run time whose static beginning is a directory in the shared
+#: checkout (`../../../README$NOPE.md`) starts there wherever it ends: WG406, as a write target starting there is
+#: WG401. A beginning itself only known at run time (`$D/x`) still passes (docs/decisions.md "Paths").
+STOP_38_ROWS = [
+    ("python3 run.py ../../../README$NOPE.md", {"WG406"}),
+    ('python3 run.py "../../../README$NOPE.md"', {"WG406"}),
+    ("python3 run.py '../../..'/$F", {"WG406"}),
+    ("make -s -C ../../../$D", {"WG406"}),
+    ("make -s -C../../../$D", {"WG406"}),
+    ("make -s --directory=../../../$D", {"WG406"}),
+    ("python3 run.py {MAIN}/src/$F", {"WG406"}),
+    ("python3 run.py out=../../../$F", {"WG406"}),
+    ("python3 run.py src/$F", "pass"),
+    ("python3 run.py $F", "pass"),
+    ('python3 run.py "$D"/x', "pass"),
+    ("python3 run.py /tmp/out-$$", "pass"),
+    ("cat ../../../README$NOPE.md", "pass"),  # a reader
+    ("cd src && python3 ../run.py ../$F", "pass"),  # `..` from W/src is W
+    ("python3 run.py {BASE}/$F", "pass"),  # starts above the shared checkout: no place the guard can name
+    ("echo x > ../../../README$NOPE.md", {"WG401"}),  # a write target starting there, as before
+]
+
+
+@pytest.mark.parametrize("command,expected", STOP_38_ROWS, ids=[plain_id(r[0], 60) for r in STOP_38_ROWS])
+def test_stop_38_rows(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_a_run_time_operand_starting_in_the_shared_checkout_reaches_it_for_real(world: Repo) -> None:
+    """`python3 run.py ../../../README$NOPE.md` with NOPE unset gives run.py the main checkout's README, which it
+    writes: refused (stop 38; it passed, the word only known at run time). Also `make -C ../../../$D`."""
+    (world.worktree / "run.py").write_text("import sys\nopen(sys.argv[1], 'a').write('pwned\\n')\n")
+    (world.main / "Makefile").write_text("all:\n\ttouch made-by-make\n")
+    before = (world.main / "README.md").read_text()
+    refused_and_happens(world, [
+        ("python3 run.py ../../../README$NOPE.md", lambda: (world.main / "README.md").read_text() == before + "pwned\n"),
+        ("make -s -C ../../../$D", lambda: (world.main / "made-by-make").exists()),
+    ])
+
+
 @contextlib.contextmanager
 def serving(directory: Path) -> Iterator[str]:
     """A loopback HTTP server of `directory` for the real runs below; yields its base URL."""

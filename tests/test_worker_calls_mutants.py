@@ -274,6 +274,11 @@ ROWS: list[str] = [
     "S Bash python3 -m zipfile -e /tmp/w.zip /proc/self",
     "S Bash python3 -m zipfile -e /tmp/w.zip /dev/fd 3<src",
     "S Bash python3 tools/run.py /dev/shm/out-$$",
+    # stop 38: where a run-time operand starts is the shared boundary's (WG406, an isolated worker's), not the
+    # ownership's: a shared worker's unknown program given src/auth/$F passes as before
+    "S Bash python3 tools/run.py src/auth/$F",
+    "S Bash python3 tools/run.py {MAIN}/src/auth/$F",
+    "I Bash python3 tools/run.py {MAIN}/src/auth/$F",
 ]
 
 

@@ -190,6 +190,31 @@ def test_an_unknown_programs_own_process_place_is_wg406_with_every_field(world: 
         assert bash(world, command).violations == [], command
 
 
+def test_an_unknown_programs_run_time_operand_starting_in_a_shared_checkout_is_wg406_with_every_field(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A word only known at run time whose static directory is in the shared checkout starts there wherever it ends
+    (stop 38: `python3 run.py ../../../README$NOPE.md` wrote main's README): WG406, resolved to that directory with
+    its copy under W as the suggestion. A beginning elsewhere, unknown, or relative after an unknown cd passes."""
+    main, w = str(world.main), str(world.worktree)
+    for command, given, start, directory in (
+        ("frob ../../../README$X.md", "../../../README$X.md", 5, main),
+        ("cd $X; frob {MAIN}/src/$F", "{MAIN}/src/$F", 12, f"{main}/src"),
+        ("frob --out=../../../$F", "--out=../../../$F", 5, main),
+    ):
+        text, given = _filled(world, command), _filled(world, given)
+        finding = bash(world, command).violations[-1]
+        suggestion = w + directory[len(main):]
+        assert _record(finding, text) == ("WG406", "writes", "Bash", given, directory, main, suggestion, w, "error", (start, len(text)), given), command
+        assert finding.message == (
+            f"`frob`, a program worktree-guard does not know, is given {given}, only known at run time, which starts in "
+            f"{directory} in the shared checkout {main}; it may write there, so it counts as written. Work on the copy in {w}."
+        ), command
+    monkeypatch.setenv("HOME", str(world.base))
+    assert [(v.code, v.resolved) for v in bash(world, f"frob ~/{world.main.name}/$F").violations] == [("WG406", main)]
+    for command, codes in (("frob src/$F", []), ("frob $F", []), ("frob /etc/$F", []), ("frob {W}/$F", []),
+                           ("cd $X; frob ../../../$F", ["WG202"]), ("frob ../$F", ["WG406"]), ("cd src && frob ../$F", [])):
+        assert [v.code for v in bash(world, command).violations] == codes, command
+
+
 def test_a_write_to_a_descriptor_opened_on_a_path_is_wg403_and_a_links_target_is_no_descriptor(world: Repo) -> None:
     """`cp f /dev/fd/3 3<../../..` writes the path fd 3 is opened on (review 36b): WG403, although /dev/fd/* is on
     the allow-list. A link's target is judged as a place reached through the link (`directory`), which a descriptor

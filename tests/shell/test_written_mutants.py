@@ -174,6 +174,8 @@ def test_a_plugins_row_with_its_own_targets(tmp_path: Path) -> None:
         ("/x/y", "{W}", "write", False, None, True, "`prog` (followed)", "d/*.py"),
         ("k=v", "{W}", "operand", False, None, False, "`prog` (given)", "d/*.py"),
         ("v", "{W}", "operand", False, None, False, "`prog` (given)", "d/*.py"),
+        # a run-time operand: the static directory it starts in, for the shared boundary (stop 38)
+        (None, "{W}", "operand", False, "d", False, "`prog` (given, unknown)", "d/*.py"),
     ]
 
 
@@ -340,7 +342,7 @@ def test_a_run_time_word_that_may_become_the_processs_own_proc_is_an_operand_wit
     for source, cwd, expected in OWN_PROCESS_WORDS:
         node = parse(source).body[0]
         step = ShellCommand(node=node, words=node.words, assignments=list(node.assignments), cwd=cwd, state=ShellState(cwd=cwd), home="/h")
-        found = [(r.kind, r.value, r.word.raw if r.word is not None else None, r.cwd, r.how) for r in command_writes(step, tables) if r.value is None]
+        found = [(r.kind, r.value, r.word.raw if r.word is not None else None, r.cwd, r.how) for r in command_writes(step, tables) if r.value is None and r.prefix is None]
         assert found == ([("operand", None, source.split(" ", 1)[1], cwd, "`frob`")] if expected else []), source
     # HOME only known at run time (a name the command set from its input): `~` may be anything
     node = parse("frob ~/x$Y").body[0]
@@ -348,3 +350,42 @@ def test_a_run_time_word_that_may_become_the_processs_own_proc_is_an_operand_wit
     state.forget_names()
     step = ShellCommand(node=node, words=node.words, assignments=[], cwd="/w", state=state, home="/h")
     assert [r.kind for r in command_writes(step, tables) if r.value is None] == ["operand"]
+
+
+#: An unknown program's run-time word and the static directories it starts in (stop 38: the shared boundary judges
+#: them, `python3 run.py ../../../README$X.md`); a word that may become the shell's own /proc gives no directory.
+STARTS_IN_WORDS = [
+    ("frob ../../README$X.md", ["../.."]),
+    ('frob "../../README$X.md"', ["../.."]),  # a quote still open where the expansion starts
+    ("frob '../..'/$X", ["../.."]),
+    ("frob /repo/src/$F", ["/repo/src"]),
+    ("frob /$F", ["/"]),
+    ("frob ../$F", [".."]),
+    ("frob -C../../$D", ["../.."]),  # an attached short option's value
+    ("frob --directory=../../$D", ["../.."]),
+    ("frob k=../x/$F", ["k=../x", "../x"]),  # as a static `k=v`: the word and its value
+    ("frob d/*.py", ["d"]),  # a glob's static beginning
+    ("frob a\\ b/$F", ["a b"]),
+    ("frob ~/project/$F", ["/h/project"]),  # bash expands a leading `~` (HOME is /h here)
+    ("frob -o~/x/$F", ["/h/x", "/"]),  # and, as for a static word, after a cluster of flags (`-qE/x`)
+    ("frob k=~/x/$F", ["k=~/x", "/h/x"]),
+    ("frob ~nosuchuser-wg/x/$F", ["./~nosuchuser-wg/x"]),  # left as it is by bash: a directory `~…` here
+    ("frob $F", []),
+    ("frob $D/x", []),  # a beginning itself only known at run time
+    ('frob "$D"/x', []),
+    ("frob x$F", []),  # no directory: here
+    ("frob ..$F", []),
+    ("frob --x=$Y", []),
+    ("frob -v$X", []),
+    ("frob /proc/$$/cwd/x", [None]),  # the shell's own /proc: one record with no directory (WG406 whatever it is)
+]
+
+
+def test_a_run_time_word_starts_in_its_static_directory() -> None:
+    tables = ProgramTables(writers=dict(BUILTIN_WRITERS), readers=dict(BUILTIN_READERS))
+    for source, expected in STARTS_IN_WORDS:
+        node = parse(source).body[0]
+        step = ShellCommand(node=node, words=node.words, assignments=list(node.assignments), cwd="/w", state=ShellState(cwd="/w"), home="/h")
+        found = [r for r in command_writes(step, tables) if r.value is None]
+        assert [r.prefix for r in found] == expected, source
+        assert all(r.kind == "operand" and r.cwd == "/w" and r.word is node.words[1] and r.how == "`frob`" for r in found), source

@@ -152,8 +152,11 @@ def _given(ctx: Context, record: Written, rule: str, span, given: str, **fields)
 
 def _operand(ctx: Context, record: Written, value: str | None, span, rule: str) -> list[Violation]:
     value = literal_tilde(value)
+    if value is None and record.prefix is not None:
+        return _starts_in(ctx, record, span, rule)
     if value is None and record.word is not None:
-        # an operand only known at run time is a record only where it may be the process's own /proc directory
+        # an operand only known at run time with no static directory it starts in is a record only where it may be
+        # the process's own /proc directory
         # `/proc/$$/cwd/../..` is the shell's own /proc directory (review 37b: `make -C /proc/$$/cwd/../../..` ran in
         # main), no place the guard can name
         return _given(ctx, record, rule, span, f"{record.written}, only known at run time and in /proc or /dev: it may be the process's own /proc directory (`/proc/$$/cwd`), which may be the shared checkout")
@@ -178,6 +181,33 @@ def _operand(ctx: Context, record: Written, value: str | None, span, rule: str) 
         message=(
             f"{record.how}, a program worktree-guard does not know, is given {judgement.resolved} in the shared checkout "
             f"{judgement.shared_root}; it may write it, so it counts as written. Work on the copy in {ctx.worktree_root}."
+        ),
+        path=record.written,
+        resolved=judgement.resolved,
+        shared_root=judgement.shared_root,
+        suggestion=judgement.suggestion,
+        worktree_root=ctx.worktree_root,
+        span=span,
+    )]
+
+
+def _starts_in(ctx: Context, record: Written, span, rule: str) -> list[Violation]:
+    """An operand only known at run time whose static beginning is a directory in the shared checkout
+    (`python3 run.py ../../../README$X.md`): wherever it ends, it is reached from there, as a write target that
+    starts there is WG401 (SPEC §5.2's default-deny, on the part that is static)."""
+    if record.cwd is None and not record.prefix.startswith("/"):
+        return []  # a relative beginning after a directory change the guard cannot follow
+    judgement = ctx.policy.judge(record.prefix, record.cwd or "/")
+    if judgement.place != "shared":
+        return []
+    return [Violation(
+        code="WG406",
+        rule=rule,
+        tool=ctx.call.tool,
+        message=(
+            f"{record.how}, a program worktree-guard does not know, is given {record.written}, only known at run time, "
+            f"which starts in {judgement.resolved} in the shared checkout {judgement.shared_root}; it may write there, "
+            f"so it counts as written. Work on the copy in {ctx.worktree_root}."
         ),
         path=record.written,
         resolved=judgement.resolved,

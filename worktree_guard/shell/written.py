@@ -20,7 +20,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass, field, replace
-from ..paths import may_become_own_process, real
+from ..paths import literal_tilde, may_become_own_process, real
 from . import words as shell_words
 from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, WRITING_CODE_FAMILIES, ReadOnly, Target, WriteSpec, built_words, code_family, long_option, parse_argv, written_targets
 from .steps import BASH_BUILTINS, chosen_elsewhere, expand_tilde, glob_values, inherited
@@ -168,11 +168,8 @@ def _may_be_own_process(word: Word, state, cwd: str | None, home: str) -> bool:
     shell's pid written `$$` or `$BASHPID` (review 37b: `/proc/$$/cwd/../..`; review 37c: `//proc/$$`, `"/proc"/$$`,
     `/./proc/$$`, `../../../../proc/$$`), also as an option's value (`--dir=/proc/$$`, `-sC/proc/$$`, `k=/proc/$$`).
     Its value is no path an unknown program may be given (an operand record with no value; WG406, a worker's WG701)."""
-    # the quote-removed text before the first expansion, and (a quote still open there: `-o"/proc/$$/x"`) the text
-    # before the first `$` or backquote with every quote and backslash dropped
-    crude = re.split(r"[$`]", word.raw, maxsplit=1)[0].replace('"', "").replace("'", "").replace("\\", "")
     starts: list[str] = []
-    for prefix in {shell_words.static_prefix(word.raw, state.lookup_word, word.unknown_from), crude}:
+    for prefix in _beginnings(word, state):
         if prefix:
             starts.append(prefix if not prefix.startswith("-") else prefix[prefix.find("/"):] if "/" in prefix else "")
             starts += [prefix.split("=", k + 1)[-1] for k in range(prefix.count("="))]
@@ -192,6 +189,32 @@ def _may_be_own_process(word: Word, state, cwd: str | None, home: str) -> bool:
     return False
 
 
+def _beginnings(word: Word, state) -> set[str | None]:
+    """A run-time word's static beginnings: the quote-removed text before the first expansion, and (a quote still
+    open there: `-o"/proc/$$/x"`, `"../../README$X.md"`) the text before the first `$` or backquote with every quote
+    and backslash dropped."""
+    crude = re.split(r"[$`]", word.raw, maxsplit=1)[0].replace('"', "").replace("'", "").replace("\\", "")
+    return {shell_words.static_prefix(word.raw, state.lookup_word, word.unknown_from), crude}
+
+
+def _run_time_operand(command: ShellCommand, word: Word, cwd: str | None, how: str) -> list[Written]:
+    """An unknown program's word only known at run time, as records with no value: one where it may become the
+    shell's own /proc directory (`/proc/$$/cwd`, any place), else one per static directory it starts in (`prefix`:
+    `../../../README$X.md` starts in `../../..`, also as an option's value, `--out=../../../$X`), which the shared
+    boundary judges as a write target's static beginning is judged. A word whose beginning is itself only known at
+    run time (`$D/x`) starts nowhere the guard can name and gives none."""
+    if _may_be_own_process(word, command.state, cwd, command.home):
+        return [Written(word=word, value=None, cwd=cwd, how=how, kind="operand")]
+    directories: dict[str, None] = {}
+    for prefix in sorted(_beginnings(word, command.state) - {None}):
+        for start in path_candidates(prefix):
+            if start.startswith("~") and "/" in start:  # bash expands it (`~/project/$F`), as _may_be_own_process reads it
+                start = literal_tilde(expand_tilde(start[1:], command.state, command.home)) or ""
+            if "/" in start:
+                directories[start[: start.rfind("/")] or "/"] = None
+    return [Written(word=word, value=None, cwd=cwd, how=how, kind="operand", prefix=d) for d in directories]
+
+
 def _prefix_directory(word: Word, state) -> str | None:
     """The static directory a dynamic path starts in (`/repo/src/{}` → `/repo/src`), when it has one."""
     prefix = shell_words.static_prefix(word.raw, state.lookup_word, word.unknown_from)
@@ -206,8 +229,8 @@ def _expanded(command: ShellCommand, target: Target, cwd: str | None, name: str)
     how = f"`{name}` ({target.how})" if target.value != CWD else f"`{name}` writing {target.how}"
     if target.kind == "operand":
         if target.value is None:
-            # only a static path is at the boundary (as for an unknown program), and `/proc/$$/…` (review 37b)
-            return [Written(word=target.word, value=None, cwd=cwd, how=how, kind="operand")] if target.word is not None and _may_be_own_process(target.word, command.state, cwd, command.home) else []
+            # a run-time word: where it may be the shell's own /proc directory (review 37b) or where it starts
+            return _run_time_operand(command, target.word, cwd, how) if target.word is not None else []
         return [Written(word=target.word, value=v, cwd=cwd, how=how, kind="operand") for v in path_candidates(target.value)]
     if target.value == CWD:
         return [Written(word=target.word, value=CWD, cwd=cwd, how=how, recursive=target.recursive, kind=target.kind, follows_links=target.follows_links)]
@@ -248,8 +271,7 @@ def _operands(command: ShellCommand, own: list[Word], values: list[str | None], 
     powershell = is_powershell(os.path.basename(name))
     for word, value in zip(own[1:], values[1:]):
         if value is None:
-            if _may_be_own_process(word, command.state, command.cwd, command.home):  # `/proc/$$/cwd`: maybe the shell's own /proc directory
-                found.append(Written(word=word, value=None, cwd=command.cwd, how=how, kind="operand"))
+            found += _run_time_operand(command, word, command.cwd, how)
             continue
         candidates = path_candidates(value)
         if powershell:

@@ -197,6 +197,8 @@ def command_writes(step: ShellCommand, ctx: Context) -> list[tuple[Any, str | No
 
     out: list[tuple[Any, str | None, str, bool, str]] = []
     for record in written_by(step, tables_for(ctx)):
+        if record.kind == "operand" and record.value is None and record.prefix is not None:
+            continue  # a run-time operand's static beginning is the shared boundary's (WG406), not the ownership's
         if record.value == CWD:
             out.append((record.word, record.cwd, record.how, True, record.kind))
             continue
