@@ -3202,6 +3202,51 @@ STOP_38_ROWS = [
     ("cd src && python3 ../run.py ../$F", "pass"),  # `..` from W/src is W
     ("python3 run.py {BASE}/$F", "pass"),  # starts above the shared checkout: no place the guard can name
     ("echo x > ../../../README$NOPE.md", {"WG401"}),  # a write target starting there, as before
+    # review 38 F1: HEAD moved in a checkout git reaches through the process's own /proc (or a run-time -C) is unknown
+    ("git -C /proc/self/cwd/../../.. symbolic-ref HEAD refs/heads/feature", {"WG303"}),
+    ("git -C /proc/self/cwd/../../.. update-ref HEAD wg-other", {"WG303"}),
+    ("git -C /proc/self/cwd/../../.. update-ref --no-deref HEAD wg-other", {"WG303"}),
+    ("git --git-dir=/proc/self/root{MAIN}/.git symbolic-ref HEAD refs/heads/feature", {"WG303"}),
+    ('git -C "$D" symbolic-ref HEAD refs/heads/feature', {"WG303"}),
+    ("git -C /proc/self/cwd/../../.. symbolic-ref HEAD", "pass"),  # read
+    ("git symbolic-ref HEAD refs/heads/wg-new-branch", "pass"),  # this worktree's own HEAD
+    # review 38 F3: make's -C options add up, each from the directory the one before left
+    ("make -s -C src -C ../../../..", {"WG406"}),
+    ("make -sC src -C ../../../..", {"WG406"}),
+    ("make -Csrc -C../../../..", {"WG406"}),
+    ("make -C src -s --directory=../../../..", {"WG406"}),
+    ("make -C src --directory ../../../..", {"WG406"}),
+    ("make -C src -f Makefile -C ../../../..", {"WG406"}),
+    ("make -s -C src/a -C ../..", "pass"),  # W itself
+    ("make -s -C src -C ..", "pass"),
+    ("make -j4 -C src all", "pass"),
+    # review 38 F4: a short-option cluster ending in `..`
+    ("python3 run4.py -qd..", {"WG406"}),
+    ("python3 run4.py -qd.", "pass"),
+    # review 38: -execdir's false denies: a reader's words are data wherever it runs; -H/-L are find's only before
+    # its starting points
+    ("find . -name '*.py' -execdir grep -n 'def main' {} +", "pass"),
+    ("find . -name '*.txt' -execdir grep -l 'foo$' {} \\;", "pass"),
+    ("find . -type f -execdir grep -iH '#!/bin/sh' {} \\;", "pass"),
+    ("find . -type f -execdir grep -H TODO {} +", "pass"),
+    ("find . -name '*.sh' -execdir ls -L {} +", "pass"),
+    ('find . -name "*.txt" -execdir echo "found: {}" \\;', "pass"),
+    ("find /etc -maxdepth 1 -name hostname -execdir grep -c x {} \\;", "pass"),
+    ("find {MAIN} -name Makefile -execdir awk 1 {} \\;", {"WG202"}),  # awk runs code
+    ("find {MAIN} -name Makefile -execdir /tmp/grep x {} \\;", {"WG202"}),  # a copy of anything
+    ("find {MAIN} -name Makefile -execdir rg --pre sh x {} \\;", {"WG202"}),  # a reader's writing option
+    ("find {MAIN} -name Makefile -execdir env make \\;", {"WG202"}),  # a wrapper
+    ("find {MAIN} -name Makefile -execdir sh -c make \\;", {"WG202"}),
+    ("find . -maxdepth 0 -execdir make -s \\; -follow", {"WG202"}),
+    ("find -L . -maxdepth 0 -execdir make -s \\;", {"WG202"}),
+    # review 38 F2: a pid's /proc directory may change after the guard reads it (a background process opens a
+    # descriptor on main later): no place the guard can name; a file of it passes
+    ("make -s -C /proc/1/cwd", {"WG406"}),
+    ("python3 run.py /proc/123/fd/3/README.md", {"WG406"}),
+    ("python3 run.py /proc/123/root{MAIN}/README.md", {"WG406"}),
+    ("git -C /proc/1/cwd checkout -q main", {"WG303"}),
+    ("python3 x.py /proc/1/status", "pass"),
+    ("cat /proc/1/cmdline", "pass"),
 ]
 
 
@@ -3220,6 +3265,38 @@ def test_a_run_time_operand_starting_in_the_shared_checkout_reaches_it_for_real(
         ("python3 run.py ../../../README$NOPE.md", lambda: (world.main / "README.md").read_text() == before + "pwned\n"),
         ("make -s -C ../../../$D", lambda: (world.main / "made-by-make").exists()),
     ])
+
+
+def test_execdir_plain_names_and_chained_make_directories_reach_main_for_real(world: Repo) -> None:
+    """Review 38: `make -C src -C ../../..` runs in main (make's -C options add up); an -execdir program given a plain
+    name runs where a symlink of that name may leave W (`to-main` below or beside the starting point). Each is
+    refused, and run for real makes main's Makefile run; the same with a name no such link has passes."""
+    (world.main / "Makefile").write_text("all:\n\ttouch made-by-make\n")
+    (world.worktree / "src" / "to-main").symlink_to(world.main)
+    made = world.main / "made-by-make"
+
+    def happened() -> bool:
+        ran = made.exists()
+        made.unlink(missing_ok=True)
+        return ran
+
+    refused_and_happens(world, [
+        ("make -s -C src -C ../../../..", happened),
+        ("find src -maxdepth 1 -name to-main -execdir make -s -C to-main \\;", happened),
+        ("find src -maxdepth 0 -execdir make -s -C src/to-main \\;", happened),  # a `/`: no plain name
+    ])
+    assert (world.worktree / "to-main").resolve() == world.main.resolve()  # the world's own link, beside src
+    refused_and_happens(world, [("find src -maxdepth 0 -execdir make -s -Cto-main \\;", happened)])  # beside src: runs in W
+    assert hook(world, "find src -maxdepth 1 -execdir make -s -C elsewhere \\;").decision == "pass"
+
+
+def test_head_moved_through_the_processs_own_proc_is_main_s_for_real(world: Repo) -> None:
+    """Review 38 F1: `git -C /proc/self/cwd/../../.. symbolic-ref HEAD refs/heads/…` passed (the checkout unknown,
+    and symbolic-ref is no working-tree change) and switched the main checkout's branch: WG303 now."""
+    head = world.main / ".git" / "HEAD"
+    before = head.read_text()
+    refused_and_happens(world, [("git -C /proc/self/cwd/../../.. symbolic-ref HEAD refs/heads/wg-elsewhere", lambda: head.read_text() == "ref: refs/heads/wg-elsewhere\n")])
+    head.write_text(before)
 
 
 @contextlib.contextmanager

@@ -294,7 +294,9 @@ def test_literal_tilde_puts_only_a_leading_tilde_below_the_current_directory() -
         ("/proc/1/../self/cwd", True),  # `..` below /proc/<pid> is /proc
         ("/x/../proc/self", True),
         ("/proc/../proc/self/fd/1", True),
-        ("/proc/1/cwd", False),  # another process: the kernel's answer is the guard's too
+        ("/proc/1/cwd", True),  # another process's: its cwd may change after the guard reads it (review 38)
+        ("/proc/1", True),
+        ("/proc/1x/cwd", False),
         ("/proc/selfish", False),
         ("/proc", False),
         ("/x/proc/self", False),
@@ -325,8 +327,9 @@ def test_real_keeps_a_path_into_the_own_process_as_written_with_its_dotdot(base:
     """Stop 36: `/proc/self/cwd` was resolved in the guard's own process (its cwd). Kept as written from the link on,
     only empty and `.` parts dropped, its `..` kept so that a later look still sees where it went."""
     assert real("/proc//./self/cwd/../..") == "/proc/self/cwd/../.."
-    assert real("/proc/1/../self/cwd/x") == "/proc/self/cwd/x"  # up to the link, `..` as written: /proc/1 is a directory
-    assert canonical("../self/cwd/../x", "/proc/1") == "/proc/self/cwd/../x"
+    assert real("/proc/1/../self/cwd/x") == "/proc/1/../self/cwd/x"  # a pid's directory is one too (review 38)
+    assert canonical("../self/cwd/../x", "/proc/1") == "/proc/1/../self/cwd/../x"
+    assert real("/proc/x/../self/cwd/x") == "/proc/self/cwd/x"  # up to the link, `..` as written: /proc/x is a directory
     assert real("/dev/../dev/stderr") == "/dev/stderr"
     assert canonical("/proc/self/cwd", str(base)) == "/proc/self/cwd"
     assert real(str(base / "link" / "x")) == str(base / "real" / "x")
@@ -385,7 +388,7 @@ def test_resolved_is_realpath_without_own_process_links(links: Path, rest: str) 
         ("root/proc/self/cwd/../x", "/proc/self/cwd/../x"),  # a link to `/`, then the names written after it
         ("viaroot/cwd", "/proc/self/cwd"),  # a link to a link to `/` in its target
         ("proc/self/fd/3", "/proc/self/fd/3"),
-        ("proc/1/../self/cwd", "/proc/self/cwd"),
+        ("proc/1/../self/cwd", "/proc/1/../self/cwd"),  # a pid's directory is one too (review 38)
         ("devdir/fd/../x", "/dev/fd/../x"),
         ("devdir/stdout", "/dev/stdout"),
         ("fd", "/dev/fd/3"),
@@ -470,6 +473,13 @@ def test_descriptor_is_a_descriptor_file_itself(path: str, expected: bool) -> No
         ("/dev/fd", True),  # holds every descriptor
         ("/dev/null", False),
         ("/tmp/proc/self/cwd", False),
+        # review 38: a pid's directory, whose cwd, root and descriptors may change after the guard reads them
+        # (`make -C /proc/<pid>/fd/3` of a process that opened `3<../../..` later)
+        ("/proc/123/fd/3", True),  # another process's descriptor: no descriptor of this command's
+        ("/proc/123/cwd", True),
+        ("/proc/123", True),
+        ("/proc/123/status", False),
+        ("/proc/12x/cwd", False),
     ],
 )
 def test_own_process_place(path: str, expected: bool) -> None:
@@ -511,7 +521,7 @@ def test_as_descriptor(path: str, expected: str) -> None:
         ("/dev/null", False),
         ("/dev/shm/out-", False),
         ("/proc/1x", False),
-        ("/proc/12/", False),  # a pid written out: that process's, read as any process reads it
+        ("/proc/12/", True),  # a pid written out: that process's, which may change after the guard reads it (review 38)
         ("/proc/cpuinfo", False),
         ("/tmp/", False),
         ("/", False),  # an absolute path only known at run time: as `"$X"`, not this check's

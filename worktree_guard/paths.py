@@ -156,7 +156,9 @@ def _own_process_split(path: str) -> tuple[list[str], list[str]] | None:
             stack = stack[:-1]
         else:
             stack.append(part)
-            if len(stack) == 2 and part in _OWN_PROCESS.get(stack[0], ()):
+            if len(stack) == 2 and (part in _OWN_PROCESS.get(stack[0], ()) or (stack[0] == "proc" and part.isdigit())):
+                # a pid's directory too: its cwd, root and descriptors change after the guard reads them (review 38:
+                # `make -C /proc/<pid>/fd/3` of a process that opened `3<../../..` after the call was judged)
                 return stack, parts[i + 1:]
             if seen[-2:-1] == [".."] and part in _OWN_PROCESS.get(seen[-1], ()):
                 # a `..` climbs from where a link led (`/var/run/../proc/self`: /var/run is /run, so its `..` is `/`):
@@ -184,7 +186,7 @@ def own_process_place(path: str) -> bool:
     if link[0] == "dev":
         return bool(rest) or link[1] == "fd"  # below a descriptor; /dev/fd itself holds every descriptor (review 37c)
     if not rest:
-        return link[1] in ("self", "thread-self")  # the directory itself holds cwd/ and root/ (review 37c: an archive
+        return link[1] in ("self", "thread-self") or link[1].isdigit()  # the directory itself holds cwd/ and root/ (review 37c: an archive
         # extracted into /proc/self wrote <main> through root/)
     return rest[0] in _LEADS_ELSEWHERE
 

@@ -325,7 +325,7 @@ OWN_PROCESS_WORDS = [
     ("frob --x=$Y", "/w", False),
     ("frob x$Y", "/w", False),
     ("frob ~/x$Y", "/w", False),
-    ("frob /proc/12/$X", "/w", False),  # a pid written out: that process's
+    ("frob /proc/12/$X", "/w", True),  # a pid written out: that process's cwd or root may be anywhere (review 38)
     ('frob "/proc/$$/x"', "/w", True),  # the quote still open: only the text with its quotes dropped reads it
     ("frob '/pr'\"oc/$$\"", "/w", True),
     ('frob \\/pr"oc/$$"', "/w", True),

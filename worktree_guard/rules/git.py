@@ -102,7 +102,9 @@ def worktree_guard_shell_command(command: ShellCommand, ctx: Context) -> list[Vi
     if planted is not None:
         checkouts = None
     if checkouts is None:
-        if not is_read_only(call):
+        # HEAD's own moves too (review 38: `git -C /proc/self/cwd/../../.. symbolic-ref HEAD refs/heads/x` switched
+        # main's branch): a known shared checkout's are WG301
+        if not is_read_only(call) or _moves_head(call):
             reasons = "; ".join(call.dynamic) or planted or "the directory it runs in is not known"
             found.append(Violation(code="WG303", message=f"worktree-guard cannot tell which checkout this git command acts on ({reasons}); run git with literal paths inside {ctx.worktree_root}.", **base))
     else:
@@ -186,6 +188,13 @@ def _dynamic_words(command: ShellCommand) -> str:
     return " ".join(word.raw for word, value in zip(command.words[1:], command.values()[1:]) if value is None) or "?"
 
 
+def _moves_head(call: GitCall) -> bool:
+    """`git symbolic-ref REF TARGET` or `git update-ref HEAD …`: they move HEAD of the checkout git acts on, which
+    `is_read_only` (the working tree and index) does not count."""
+    operands = call.operands()
+    return (call.subcommand == "symbolic-ref" and len(operands) >= 2) or (call.subcommand == "update-ref" and operands[:1] == ["HEAD"])
+
+
 def _shared_checkout(call: GitCall, shared: str, ctx: Context, base: dict) -> list[Violation]:
     from ..shell.git_call import CHANGES_CHECKOUT, asks_for_help, is_read_only
 
@@ -203,10 +212,9 @@ def _shared_checkout(call: GitCall, shared: str, ctx: Context, base: dict) -> li
         if paths_only:
             return [Violation(code="WG302", message=f"`git checkout` would rewrite or discard files of the shared checkout {shared}; run it in {root}.", **extra)]
         return [Violation(code="WG301", message=f"`git checkout` would change the branch of the shared checkout {shared}; switch branches only in this agent's worktree {root}.", **extra)]
-    if sub == "symbolic-ref" and len(call.operands()) >= 2:
-        return [Violation(code="WG301", message=f"`git symbolic-ref` would move HEAD of the shared checkout {shared}.", **extra)]
-    if sub == "update-ref" and call.operands()[:1] == ["HEAD"]:
-        return [Violation(code="WG301", message=f"`git update-ref HEAD` would move HEAD of the shared checkout {shared}.", **extra)]
+    if _moves_head(call):
+        what = "`git symbolic-ref`" if sub == "symbolic-ref" else "`git update-ref HEAD`"
+        return [Violation(code="WG301", message=f"{what} would move HEAD of the shared checkout {shared}.", **extra)]
     if is_read_only(call):
         return []
     what = f"`git {sub}`" if sub else "this git command"

@@ -8,6 +8,7 @@ command name whose arguments matter, shell code that is not a literal — is WG4
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from typing import TYPE_CHECKING
@@ -834,7 +835,9 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
 
     found_roots, i = find_roots(words, values)  # after -H/-L/-P/-O<n>/-D; -files0-from: unknown
     roots: list[str | None] = [value for _, value in found_roots]
-    follows = any(v in ("-L", "-follow", "-H") for v in values)
+    # -H/-L only before the starting points (anywhere else find refuses them: `-execdir grep -H` is grep's, review 38),
+    # -follow anywhere
+    follows = "-follow" in values or any(v in ("-L", "-H") for v in values[:i])
     known_roots = [r for r in (roots or ["."]) if r is not None] if not follows and None not in roots else []
     if command.cwd is None or not all(ctx.policy.judge(r, command.cwd).place == "inside" for r in known_roots):
         known_roots = []
@@ -878,6 +881,13 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
                 # (review 37c: and from W's directories only with arguments that name no place of their own: `make -C
                 # ../../..` there, or `{}` that may be a link leaving W, reaches main)
                 here = in_w and all(_execdir_plain(w) for w in argv[1:]) and not (links and any("{}" in (w.value or "") for w in argv[1:]))
+                if _data_reader(argv[0], ctx):
+                    here = True  # its words are data it reads, wherever it runs (review 38: `-execdir grep -n 'def main' {} +`)
+                elif here and argv[1:]:
+                    # a plain name is read in each found path's directory, where a symlink of that name may leave W
+                    # (`-execdir make -C to-main \;` with a link to-main below the start point)
+                    named = _link_names(known_roots, command.cwd, ctx)
+                    here = named is not None and not (named & {n for w in argv[1:] for n in _plain_names(w)})
                 found.append(Inner([_dynamic(w) if w.value is None or "{}" in w.value else w for w in argv], cwd, label=f"find {action}", moves=cwd is None and not here))
         # every action word starts an action, read from there: one may be a test's argument and the next the real
         # action (review 35b: `find . -printf -exec -exec sh -c CMD \;` printed `-exec` and ran CMD); reading more is safe
@@ -901,6 +911,60 @@ def _execdir_plain(word: Word) -> bool:
     attached = value[2:] if value[:1] == "-" and value[1:2] != "-" else ""
     return "/" not in value and value not in (".", "..") and not value.startswith("~") and not attached.startswith("..") and not value.partition("=")[2].startswith("..")
 
+
+
+#: Reader names that are shell builtins running code or reading a script, never a program find can run as data.
+_NOT_DATA_READERS = frozenset({"source", ".", "eval", "exec", "command", "builtin", "trap"})
+
+
+def _data_reader(word: Word, ctx: Context) -> bool:
+    """An -execdir program whose every word is data it reads where it runs (`grep -n 'def main' {}`, `ls -L`): in
+    the read-only table with no option that makes it write, and no shell, awk or sed, code runner or wrapper (their
+    words may be code, walked with no directory). A path names it only in a system directory (`/tmp/grep` may be a
+    copy of anything)."""
+    from ..plugins import merged_table
+    from ..shell.programs import TRUSTED_PROGRAM_DIRS, code_family
+    from .writes import tables_for
+
+    value = word.value
+    if value is None or ("/" in value and os.path.dirname(os.path.normpath(value)) not in TRUSTED_PROGRAM_DIRS):
+        return False
+    name = os.path.basename(value)
+    entry = tables_for(ctx).readers.get(name)
+    return (
+        entry is not None and not entry.writes_with and name not in SHELLS and name not in _NOT_DATA_READERS
+        and code_family(name) is None and name not in merged_table(ctx, "worktree_guard_code_runners") and name not in wrapper_table(ctx)
+    )
+
+
+def _plain_names(word: Word) -> set[str]:
+    """The names a plain -execdir argument may give a program: itself, an option's value after `=`, or an attached
+    short option's value (`-Cto-main`); every one of them could be a file in the directory it runs in."""
+    value = word.value or ""
+    names = {value, value.partition("=")[2]}
+    if value[:1] == "-" and value[1:2] != "-":
+        names |= {value[k:] for k in range(2, len(value))}  # after a cluster of flags too (`-sCto-main`)
+    return names - {""}
+
+
+def _link_names(roots: list[str], cwd: str | None, ctx: Context) -> set[str] | None:
+    """The names of the symlinks that leave W where -execdir runs: below `roots`, and beside each (a starting point's
+    own directory); None when that is not known (too many entries, or unreadable)."""
+    names: set[str] = set()
+    for root in roots:
+        escaping = escaping_links(ctx.policy.canonical(root, cwd or "/"), ctx)
+        if escaping is None:
+            return None
+        names |= {os.path.basename(link) for link in escaping}
+        try:  # its own directory as written, as in_w reads it (`src/..` runs in src)
+            with os.scandir(ctx.policy.canonical(os.path.dirname(root.rstrip("/")) or ".", cwd or "/")) as entries:
+                beside = [entry.path for entry in itertools.islice(entries, MAX_FIND_ENTRIES + 1)]
+        except OSError:
+            return None
+        if len(beside) > MAX_FIND_ENTRIES:
+            return None
+        names |= {os.path.basename(path) for path in beside if os.path.islink(path) and not ctx.policy.judge(path, "/").ok}
+    return names
 
 
 def _found_path(word: Word, root: str, exact: bool = False) -> Word:

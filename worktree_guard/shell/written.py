@@ -269,16 +269,69 @@ def _operands(command: ShellCommand, own: list[Word], values: list[str | None], 
     found: list[Written] = []
     how = f"`{name}`"
     powershell = is_powershell(os.path.basename(name))
-    for word, value in zip(own[1:], values[1:]):
-        if value is None:
-            found += _run_time_operand(command, word, command.cwd, how)
-            continue
-        candidates = path_candidates(value)
-        if powershell:
-            candidates += colon_value(value)
-        for candidate in candidates:
-            found.append(Written(word=word, value=candidate, cwd=command.cwd, how=how, kind="operand"))
+    chained = os.path.basename(name) in CHAINED_DIRECTORY_PROGRAMS
+    bases = _chained_bases(values[1:], command.cwd) if chained else [(command.cwd, False)] * (len(values) - 1)
+    for word, value, (base, moves) in zip(own[1:], values[1:], bases):
+        # a directory option's value from the directory the options before it left; any other word from where the
+        # program runs too (`make -C src -C ../../..`, `make -C src VAR=../../x`)
+        for cwd in (base,) if moves else dict.fromkeys((command.cwd, base)):
+            if value is None:
+                found += _run_time_operand(command, word, cwd, how)
+                continue
+            candidates = path_candidates(value)
+            if powershell:
+                candidates += colon_value(value)
+            for candidate in candidates:
+                found.append(Written(word=word, value=candidate, cwd=cwd, how=how, kind="operand"))
     return found
+
+
+#: Programs whose `-C DIR`/`--directory=DIR` options add up, each read from the directory the one before left
+#: (GNU make: `make -C src -C ..` runs here; review 38: `make -s -C src -C ../../../..` ran in main while each
+#: value was read from the cwd), with their short options that take a value (a cluster ends at one).
+CHAINED_DIRECTORY_PROGRAMS = {"make": "CfIoWEjlO", "gmake": "CfIoWEjlO"}
+
+
+def _chained_bases(values: list[str | None], cwd: str | None, takes: str = CHAINED_DIRECTORY_PROGRAMS["make"]) -> list[tuple[str | None, bool]]:
+    """For each word, the directory its relative text is read from, and whether it is a directory option (or its
+    value): that one from the directory the options before it left, every other word from the last (None: a move the
+    guard cannot follow). Options end at `--`."""
+    befores: list[tuple[str | None, bool]] = []
+    here, pending = cwd, None
+    for value in values:
+        if pending is not None:  # the value of the word before: True a directory's, False another option's
+            befores.append((here, pending))
+            here, pending = (_moved(here, value) if pending else here), None
+            continue
+        befores.append((here, False))
+        if value == "--":
+            pending = None
+            break
+        if value is None or not value.startswith("-") or value == "-":
+            continue
+        if value.startswith("--"):
+            name, eq, rest = value.partition("=")
+            if name == "--directory":
+                befores[-1] = (here, True)
+                here, pending = (_moved(here, rest), None) if eq else (here, True)
+            continue
+        for i, letter in enumerate(value[1:], 1):
+            if letter in takes:
+                rest = value[i + 1:]
+                if letter == "C":
+                    befores[-1] = (here, True)
+                    here, pending = (_moved(here, rest), None) if rest else (here, True)
+                elif not rest and letter in "fIoWE":
+                    pending = False  # the next word is this option's value
+                break
+    return [(before if moves else here, moves) for before, moves in befores] + [(here, False)] * (len(values) - len(befores))
+
+
+def _moved(here: str | None, value: str | None) -> str | None:
+    value = literal_tilde(value)
+    if value is None or (here is None and not value.startswith("/")):
+        return None
+    return os.path.normpath(os.path.join(here or "/", value))
 
 
 def colon_value(value: str) -> list[str]:
@@ -300,9 +353,9 @@ def path_candidates(value: str) -> list[str]:
         name, eq, rest = value.partition("=")
         if eq:
             return [rest] if rest else []
-        if len(value) > 2 and value[1] != "-" and (value[2] in "/~." or "/" in value[2:]):
+        if len(value) > 2 and value[1] != "-" and (value[2] in "/~." or "/" in value[2:] or value.endswith("..")):
             found = [value[2:]]  # `-o/x`, `-o../x`, `-Isub/dir`: an attached value that names a path
-            # …or after a cluster of flags (review 31b: `ssh -qE/<main>/log`): from the first `/`, `~` or `.`
+            # …or after a cluster of flags (review 31b: `ssh -qE/<main>/log`; review 38: `-qd..`): from the first `/`, `~` or `.`
             start = next((k for k in range(3, len(value)) if value[k] in "/~." and value[k - 1].isalpha()), None)
             if start is not None:
                 found.append(value[start:])
