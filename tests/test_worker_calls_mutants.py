@@ -279,6 +279,11 @@ ROWS: list[str] = [
     "S Bash python3 tools/run.py src/auth/$F",
     "S Bash python3 tools/run.py {MAIN}/src/auth/$F",
     "I Bash python3 tools/run.py {MAIN}/src/auth/$F",
+    # phase 23 (m38c): `-` is a file for cp, tee, dd of= (coreutils 9.1 wrote <main>/-), standard output for tar -f
+    "S Bash cp src/auth/a.py -",
+    "S Bash echo x | tee -",
+    "S Bash dd if=src/auth/a.py of=-",
+    "S Bash tar -cf - src/auth",
 ]
 
 

@@ -389,3 +389,54 @@ def test_a_run_time_word_starts_in_its_static_directory() -> None:
         found = [r for r in command_writes(step, tables) if r.value is None]
         assert [r.prefix for r in found] == expected, source
         assert all(r.kind == "operand" and r.cwd == "/w" and r.word is node.words[1] and r.how == "`frob`" for r in found), source
+
+# -- phase 23 (m38c): a writer's operand only known at run time, `-` as standard output, a known variable after `\\` ---
+# phase 23 (m38c)
+CURL_GIVEN = "`curl` (an operand it does not read)"
+
+TABLE_OPERANDS_AT_RUN_TIME: dict[str, list[tuple]] = {
+    # a writer's row hands over an operand it does not read (curl's URL): only known at run time, it is given to a
+    # program the guard does not follow only when its static beginning may become the shell's own /proc (review 37b),
+    # as an unknown program's word is (_expanded's operand branch: the word, the cwd, the how, kind "operand")
+    "curl /proc/$$/cwd/x": [(None, "{W}", "operand", False, None, False, CURL_GIVEN, "/proc/$$/cwd/x")],
+    "curl ../proc/$$": [(None, "{W}", "operand", False, None, False, CURL_GIVEN, "../proc/$$")],  # from the cwd /w
+    "curl ~/../proc/$$": [(None, "{W}", "operand", False, None, False, CURL_GIVEN, "~/../proc/$$")],  # HOME /h: /proc
+    # /h/x…: the hook's HOME read, no /proc start; the directory it starts in (stop 38), for the shared boundary
+    "curl ~/x$Y": [(None, "{W}", "operand", False, "/h", False, CURL_GIVEN, "~/x$Y")],
+    "curl $X": [],
+    "curl /tmp/$X": [(None, "{W}", "operand", False, "/tmp", False, CURL_GIVEN, "/tmp/$X")],
+    # `-` that a row writes is standard output (tar's and curl's), no path
+    "tar -cf - d": [],
+    "curl -o - https://x": [("https://x", "{W}", "operand", False, None, False, CURL_GIVEN, "https://x")],
+    # a path a row writes with all below it (`rm -r`), static or with its static prefix, is recursive
+    "rm -r d": [("d", "{W}", "write", True, None, False, "`rm` (operand)", "d")],
+    "rm -r d/$X": [(None, "{W}", "write", True, "d", False, "`rm` (operand)", "d/$X")],
+}
+
+
+def test_a_writers_operand_only_known_at_run_time_and_its_standard_output() -> None:
+    for source, rows in TABLE_OPERANDS_AT_RUN_TIME.items():
+        assert writes(source, "/w") == rows, source
+
+
+def test_a_known_variable_after_a_backslash_is_read_for_the_own_process_start() -> None:
+    # `\\$D` is a backslash and then D's value (phase 14's prefix row). With D=/../../proc, `/tmp/a\\$D/$$` is
+    # /tmp/a\/../../proc/<pid>: the shell's own /proc once a directory `/tmp/a\` exists (bash 5.2: `ls -d` of it lists
+    # /proc/$$/cwd). The start is read with D's value; with D unknown it is /tmp/ (and `/tmp/a` cut at the `$`)
+    state = ShellState(cwd="/w", variables={"D": "/../../proc"})
+    assert writes("frob /tmp/a\\\\$D/$$", "/w", state) == [(None, "{W}", "operand", False, None, False, "`frob`", "/tmp/a\\\\$D/$$")]
+    # no own-process record (one with no directory); the directories it starts in are the shared boundary's (stop 38)
+    assert writes("frob /tmp/a\\\\$D/$$", "/w") == [(None, "{W}", "operand", False, "/tmp", False, "`frob`", "/tmp/a\\\\$D/$$")]
+    assert [row[4] for row in writes("frob /tmp/a\\\\$D/$$", "/w", ShellState(cwd="/w", variables={"D": "/../../tmp"}))] == ["/tmp", "/tmp/a\\/../../tmp"]
+
+
+# Found in phase 23 (m38c), NOT FIXED (a fail-open for a wave worker, reported to the lead): `-` is standard output for
+# tar -f, curl -o, touch, but GNU coreutils 9.1's cp, mv, install, sort -o, tee, dd of= and truncate write a file named
+# `-` in the cwd. _expanded drops every `-` a row writes, so a shared-workspace worker's `cp src/auth/a.py -` in the
+# main checkout passed and wrote <main>/- (a file it does not own). Strict: it fails once the rows say which `-` is a file.
+DASH_IS_A_FILE = ["cp a -", "mv a -", "install a -", "sort -o - f", "tee -", "dd if=a of=-", "truncate -s0 -"]
+
+
+def test_a_dash_that_names_a_file_is_written() -> None:  # fixed by the lead (written.DASH_IS_STANDARD_OUTPUT)
+    missing = [source for source in DASH_IS_A_FILE if not any(row[0] == "-" and row[2] == "write" for row in writes(source, "/w"))]
+    assert missing == []

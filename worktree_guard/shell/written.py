@@ -224,6 +224,12 @@ def _prefix_directory(word: Word, state) -> str | None:
     return directory
 
 
+#: Writers for which a `-` they write is standard output (`tar -cf -`, `curl -o -`, `wget -O -`, `touch -`). For the
+#: others it is a file named `-` where they run (phase 23, m38c: coreutils 9.1's `cp a -`, `tee -`, `sort -o -`, `dd
+#: of=-` each wrote <checkout>/-, which a wave worker's `cp src/auth/a.py -` did not own and passed).
+DASH_IS_STANDARD_OUTPUT = frozenset({"tar", "gtar", "bsdtar", "curl", "wget", "touch"})
+
+
 def _expanded(command: ShellCommand, target: Target, cwd: str | None, name: str) -> list[Written]:
     """One target as records: the cwd marker, each match of a glob, or the path as given."""
     how = f"`{name}` ({target.how})" if target.value != CWD else f"`{name}` writing {target.how}"
@@ -238,7 +244,7 @@ def _expanded(command: ShellCommand, target: Target, cwd: str | None, name: str)
         matches = glob_values(target.word, command.state)
         if matches is not None:
             return [Written(word=target.word, value=m, cwd=cwd, how=how, recursive=target.recursive, kind=target.kind) for m in matches]
-    if target.value == "-" and target.kind == "write":
+    if target.value == "-" and target.kind == "write" and os.path.basename(name) in DASH_IS_STANDARD_OUTPUT:
         return []  # standard output
     record = _record(target.word, target.value, cwd, how, command.state, recursive=target.recursive, kind=target.kind)
     if target.follows_links:
