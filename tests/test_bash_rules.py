@@ -3247,6 +3247,29 @@ STOP_38_ROWS = [
     ("git -C /proc/1/cwd checkout -q main", {"WG303"}),
     ("python3 x.py /proc/1/status", "pass"),
     ("cat /proc/1/cmdline", "pass"),
+    # review 38b: the read-only table held writers (zstdcat -o) and mount; the data readers -execdir trusts are a
+    # short list of its own
+    ("find . -maxdepth 1 -name f.zst -execdir zstdcat -qfo ../../../README.md {} \\;", {"WG202"}),
+    ("zstdcat -qfo ../../../README.md f.zst", {"WG406"}),
+    ("zstdcat f.zst", "pass"),
+    ("find . -maxdepth 1 -name src -execdir mount --bind ../../.. {} \\;", {"WG202"}),
+    ("mount --bind ../../.. src", {"WG406"}),
+    # review 38b: after a -C only known at run time the next ones are read from the cwd, as before; --dir= is
+    # --directory; a run-time word's last part may be `..` or a link's name (also a glob's match)
+    ('make -s -C "$X" -C ../../..', {"WG406"}),
+    ("make -s -C src --dir=../../../..", {"WG406"}),
+    ('make -s -C "..$X"', {"WG406"}),
+    ('python3 run.py "..$X"', {"WG406"}),
+    ('python3 run4.py "-qd..$X"', {"WG406"}),
+    ('python3 run.py "--out=..$X/README.md"', {"WG406"}),
+    ('python3 run.py "to-ma$X"', {"WG406"}),
+    ("python3 run.py to-m*/README.md", {"WG406"}),
+    ("python3 run.py */README.md", {"WG406"}),
+    ("make -s -C to-m*", {"WG406"}),
+    ('python3 run.py "src/$F"', "pass"),
+    ('python3 run.py "sr$F"', "pass"),  # no link begins so
+    ("python3 run.py sr*/x", "pass"),
+    ('python3 run.py "$F"', "pass"),
 ]
 
 
@@ -3287,6 +3310,10 @@ def test_execdir_plain_names_and_chained_make_directories_reach_main_for_real(wo
     ])
     assert (world.worktree / "to-main").resolve() == world.main.resolve()  # the world's own link, beside src
     refused_and_happens(world, [("find src -maxdepth 0 -execdir make -s -Cto-main \\;", happened)])  # beside src: runs in W
+    # review 38b: a link to an allowed place outside W, then plain names from there down to main
+    (world.worktree / "src" / "tb").symlink_to(world.base)
+    chain = " ".join(f"-C {part}" for part in world.main.relative_to(world.base).parts)
+    refused_and_happens(world, [(f"find src -maxdepth 1 -name tb -execdir make -s -C tb {chain} \\;", happened)])
     assert hook(world, "find src -maxdepth 1 -execdir make -s -C elsewhere \\;").decision == "pass"
 
 

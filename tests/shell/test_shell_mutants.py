@@ -939,7 +939,7 @@ COMMAND_WRITES: dict[str, list[tuple]] = {
     'sed -i s/a/b/ f': [('f', '{W}', 'write', False, None, False, '`sed` (operand)', 'f')],
     "sed 's/x/y/w out' f": [('out', '{W}', 'write', False, None, False, "`sed` (its script's `w out`)", 'out')],
     'touch -': [],
-    'cp a -': [],
+    'cp a -': [('-', '{W}', 'write', False, None, False, '`cp` (operand)', '-')],  # a file named `-` (phase 23, m38c)
     'tar -xf a.tgz': [('CWD', '{W}', 'write', True, None, True, '`tar` writing extract into the current directory', '.')],
     'git status': [('status', '{W}', 'operand', False, None, False, '`git`', 'status')],
     '$X f': [],

@@ -374,7 +374,7 @@ STARTS_IN_WORDS = [
     ("frob $D/x", []),  # a beginning itself only known at run time
     ('frob "$D"/x', []),
     ("frob x$F", []),  # no directory: here
-    ("frob ..$F", []),
+    ("frob ..$F", ["./.."]),  # `..` when F is empty (review 38b: `make -C "..$X"` ran in main)
     ("frob --x=$Y", []),
     ("frob -v$X", []),
     ("frob /proc/$$/cwd/x", [None]),  # the shell's own /proc: one record with no directory (WG406 whatever it is)
@@ -440,3 +440,43 @@ DASH_IS_A_FILE = ["cp a -", "mv a -", "install a -", "sort -o - f", "tee -", "dd
 def test_a_dash_that_names_a_file_is_written() -> None:  # fixed by the lead (written.DASH_IS_STANDARD_OUTPUT)
     missing = [source for source in DASH_IS_A_FILE if not any(row[0] == "-" and row[2] == "write" for row in writes(source, "/w"))]
     assert missing == []
+
+
+#: make's words and, for each, the directory its relative text is read from and whether it is a directory option's
+#: (stop 38, review 38 F3: `make -C src -C ../../../..` ran in main; each -C from the directory the one before left)
+CHAINED_MAKE = [
+    ("-C src -C .. all", [("/w", True), ("/w", True), ("/w/src", True), ("/w/src", True), ("/w", False)]),
+    ("-Csrc -C../x f", [("/w", True), ("/w/src", True), ("/w/x", False)]),
+    ("--directory=src --directory ../y f", [("/w", True), ("/w/src", True), ("/w/src", True), ("/w/y", False)]),
+    ("--dir=src f", [("/w", True), ("/w/src", False)]),  # an abbreviation getopt_long takes
+    ("--d=src f", [("/w", False), ("/w", False)]),  # ambiguous (--debug, --dry-run): no directory
+    ("--directoryx=src f", [("/w", False), ("/w", False)]),
+    ("-sC src x", [("/w", True), ("/w", True), ("/w/src", False)]),
+    ("-kCd x", [("/w", True), ("/w/d", False)]),
+    ("-f mk -C d x", [("/w/d", False), ("/w/d", False), ("/w", True), ("/w", True), ("/w/d", False)]),
+    ("-fC d", [("/w", False), ("/w", False)]),  # -f's value is `C`: d is a target
+    ("-I inc -W f -o g -E e -C d", [("/w/d", False)] * 8 + [("/w", True), ("/w", True)]),
+    ("-j4 -C d", [("/w/d", False), ("/w", True), ("/w", True)]),
+    ("-j -C d", [("/w/d", False), ("/w", True), ("/w", True)]),  # -j's value is optional: attached only
+    ("-- -C d", [("/w", False)] * 3),
+    ("-C $D x", [("/w", True), ("/w", True), (None, False)]),  # a move the guard cannot follow
+    ("-C /abs -C rel x", [("/w", True), ("/w", True), ("/abs", True), ("/abs", True), ("/abs/rel", False)]),
+    ("- -C d", [("/w/d", False), ("/w", True), ("/w", True)]),
+    ("-C", [("/w", True)]),
+    ("-C ../.. -C x/../y", [("/w", True), ("/w", True), ("/", True), ("/", True)]),
+]
+
+
+def test_makes_directory_options_add_up() -> None:
+    from worktree_guard.shell.written import _chained_bases
+
+    for source, expected in CHAINED_MAKE:
+        values = [None if "$" in v else v for v in source.split()]
+        assert _chained_bases(values, "/w") == expected, source
+    # a relative move from an unknown cwd is unknown; an absolute one is known again
+    assert _chained_bases(["-C", "rel", "-C", "/abs", "x"], None) == [(None, True), (None, True), (None, True), (None, True), ("/abs", False)]
+    # make and gmake only; each -C value is judged from where the one before left, the others from there and the cwd
+    rows = writes("make -C src -C ../x y", "/w")
+    assert [(r[0], r[1]) for r in rows] == [("src", "{W}"), ("../x", "{W}/src"), ("y", "{W}"), ("y", "{W}/x")]
+    assert [(r[0], r[1]) for r in writes("frob -C src -C ../x y", "/w")] == [("src", "{W}"), ("../x", "{W}"), ("y", "{W}")]
+    assert [(r[0], r[1]) for r in writes("gmake -C src -C ../x", "/w")] == [("src", "{W}"), ("../x", "{W}/src")]

@@ -881,7 +881,7 @@ def _find_exec(command: ShellCommand, values: list[str | None], ctx: Context) ->
                 # (review 37c: and from W's directories only with arguments that name no place of their own: `make -C
                 # ../../..` there, or `{}` that may be a link leaving W, reaches main)
                 here = in_w and all(_execdir_plain(w) for w in argv[1:]) and not (links and any("{}" in (w.value or "") for w in argv[1:]))
-                if _data_reader(argv[0], ctx):
+                if _data_reader(argv[0]):
                     here = True  # its words are data it reads, wherever it runs (review 38: `-execdir grep -n 'def main' {} +`)
                 elif here and argv[1:]:
                     # a plain name is read in each found path's directory, where a symlink of that name may leave W
@@ -913,28 +913,27 @@ def _execdir_plain(word: Word) -> bool:
 
 
 
-#: Reader names that are shell builtins running code or reading a script, never a program find can run as data.
-_NOT_DATA_READERS = frozenset({"source", ".", "eval", "exec", "command", "builtin", "trap"})
+#: Programs whose every word is data they read, with no option that writes, runs a program or changes the system:
+#: what -execdir may run from anywhere (review 38: `-execdir grep -n 'def main' {} +` was WG202). A short list
+#: checked by hand, not the read-only table, which holds shells, awks, `zstdcat -o` and `mount` (review 38b: `find
+#: . -execdir zstdcat -qfo ../../../README.md {} \;` and `-execdir mount --bind ../../.. {}` reached main).
+EXECDIR_DATA_READERS = frozenset({
+    "grep", "egrep", "fgrep", "cat", "tac", "head", "tail", "wc", "nl", "od", "hexdump", "strings", "cut", "rev",
+    "ls", "stat", "du", "file", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum",
+    "cksum", "cmp", "diff", "basename", "dirname", "realpath", "readlink", "echo", "printf", "test", "[", "true",
+    "false", "pwd",
+})
 
 
-def _data_reader(word: Word, ctx: Context) -> bool:
-    """An -execdir program whose every word is data it reads where it runs (`grep -n 'def main' {}`, `ls -L`): in
-    the read-only table with no option that makes it write, and no shell, awk or sed, code runner or wrapper (their
-    words may be code, walked with no directory). A path names it only in a system directory (`/tmp/grep` may be a
+def _data_reader(word: Word) -> bool:
+    """An -execdir program from EXECDIR_DATA_READERS, named bare or from a system directory (`/tmp/grep` may be a
     copy of anything)."""
-    from ..plugins import merged_table
-    from ..shell.programs import TRUSTED_PROGRAM_DIRS, code_family
-    from .writes import tables_for
+    from ..shell.programs import TRUSTED_PROGRAM_DIRS
 
     value = word.value
     if value is None or ("/" in value and os.path.dirname(os.path.normpath(value)) not in TRUSTED_PROGRAM_DIRS):
         return False
-    name = os.path.basename(value)
-    entry = tables_for(ctx).readers.get(name)
-    return (
-        entry is not None and not entry.writes_with and name not in SHELLS and name not in _NOT_DATA_READERS
-        and code_family(name) is None and name not in merged_table(ctx, "worktree_guard_code_runners") and name not in wrapper_table(ctx)
-    )
+    return os.path.basename(value) in EXECDIR_DATA_READERS
 
 
 def _plain_names(word: Word) -> set[str]:
@@ -948,11 +947,12 @@ def _plain_names(word: Word) -> set[str]:
 
 
 def _link_names(roots: list[str], cwd: str | None, ctx: Context) -> set[str] | None:
-    """The names of the symlinks that leave W where -execdir runs: below `roots`, and beside each (a starting point's
-    own directory); None when that is not known (too many entries, or unreadable)."""
+    """The names of the symlinks that lead out of W where -execdir runs, to an allowed place too (review 38b: `t ->
+    /tmp`, then `make -C t -C … -C <main>`): below `roots`, and beside each (a starting point's own directory); None
+    when that is not known (too many entries, or unreadable)."""
     names: set[str] = set()
     for root in roots:
-        escaping = escaping_links(ctx.policy.canonical(root, cwd or "/"), ctx)
+        escaping = escaping_links(ctx.policy.canonical(root, cwd or "/"), ctx, inside_only=True)
         if escaping is None:
             return None
         names |= {os.path.basename(link) for link in escaping}
@@ -963,7 +963,7 @@ def _link_names(roots: list[str], cwd: str | None, ctx: Context) -> set[str] | N
             return None
         if len(beside) > MAX_FIND_ENTRIES:
             return None
-        names |= {os.path.basename(path) for path in beside if os.path.islink(path) and not ctx.policy.judge(path, "/").ok}
+        names |= {os.path.basename(path) for path in beside if os.path.islink(path) and ctx.policy.judge(path, "/").place != "inside"}
     return names
 
 
@@ -1035,11 +1035,11 @@ def _find_tests(expression: list[str | None]) -> list[tuple[str, str | None]] | 
 MAX_FIND_ENTRIES = 5000
 
 
-def escaping_links(root: str, ctx: Context) -> list[str] | None:
+def escaping_links(root: str, ctx: Context, inside_only: bool = False) -> list[str] | None:
     """Symlinks at or below `root` (not followed, as find does) whose target is outside W; None when that is not
     known: past the bound, or below a directory that cannot be read (it may hold one). A directory that does not
     exist (yet) holds none. Shared by `find -exec` here and the writes rule's extraction check (an archive's
-    members follow them)."""
+    members follow them). `inside_only`: a link to an allowed place outside W counts too."""
     links: list[str] = []
     seen = 0
     stack = [root]
@@ -1052,7 +1052,8 @@ def escaping_links(root: str, ctx: Context) -> list[str] | None:
                     if seen > MAX_FIND_ENTRIES:
                         return None
                     if entry.is_symlink():
-                        if not ctx.policy.judge(entry.path, "/").ok:
+                        judgement = ctx.policy.judge(entry.path, "/")
+                        if not judgement.ok or (inside_only and judgement.place != "inside"):
                             links.append(entry.path)
                     elif entry.is_dir(follow_symlinks=False):
                         stack.append(entry.path)

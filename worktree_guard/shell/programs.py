@@ -1045,7 +1045,7 @@ BUILTIN_READERS: dict[str, ReadOnly] = {
         # files and text
         "cat", "tac", "head", "tail", "more", "most", "bat", "batcat", "nl", "od", "hexdump", "hd", "strings", "wc",
         "grep", "egrep", "fgrep", "zgrep", "zegrep", "zfgrep", "ag", "ack", "ack-grep", "cut", "paste", "join", "comm",
-        "fold", "fmt", "pr", "column", "expand", "unexpand", "rev", "tr", "look", "zcat", "bzcat", "xzcat", "zstdcat",
+        "fold", "fmt", "pr", "column", "expand", "unexpand", "rev", "tr", "look", "zcat", "bzcat", "xzcat",
         "lz4cat", "zless", "zmore", "zdiff", "zcmp", "diff", "diff3", "cmp", "colordiff", "wdiff", "jq", "gron",
         "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "b3sum", "cksum", "sum",
         "shasum", "base32", "base64", "basenc", "mimetype", "identify", "pdfinfo",
@@ -1055,7 +1055,7 @@ BUILTIN_READERS: dict[str, ReadOnly] = {
         "whereis", "hash", "help", "man", "info", "whatis", "apropos", "id", "whoami", "groups", "date", "sleep",
         "seq", "yes", "expr", "factor", "numfmt", "tsort", "printenv", "uname", "hostname", "nproc",
         "tty", "stty", "locale", "getconf", "lsof", "ps", "pgrep", "pstree", "free", "uptime", "w", "who",
-        "lscpu", "lsblk", "findmnt", "mount", "cal", "ncal", "clear", "tput", "reset",
+        "lscpu", "lsblk", "findmnt", "cal", "ncal", "clear", "tput", "reset",
         # programs that check or lint what they are given
         "shellcheck", "checkbashisms", "yamllint", "jsonlint", "hadolint",
         # shells and the builtins that run or read a script where they are (the walker looks inside what they run)
@@ -1070,6 +1070,9 @@ BUILTIN_READERS: dict[str, ReadOnly] = {
     # awk reads its operands; what its program writes is found by shell/embedded.py. gawk -i inplace edits them.
     **{name: ReadOnly(writes_with=frozenset({"-i", "--include", "-l", "--load"})) for name in ("awk", "gawk", "mawk", "nawk", "busybox-awk", "original-awk", "goawk", "onetrue-awk", "bwk-awk")},
     "yq": ReadOnly(writes_with=frozenset({"-i", "--inplace"})),
+    # zstdcat is `zstd -dcf`: -o and the output directories still write (review 38b: `zstdcat -qfo <main>/README.md
+    # f.zst` overwrote it); mount is no reader at all (`mount --bind ../../.. src`): it has no entry
+    "zstdcat": ReadOnly(writes_with=frozenset({"-o", "--output-dir-flat", "--output-dir-mirror"})),
     "file": ReadOnly(writes_with=frozenset({"-C", "--compile"})),
 }
 

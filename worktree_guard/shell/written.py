@@ -15,6 +15,7 @@ Kinds:
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from typing import TYPE_CHECKING
@@ -206,13 +207,44 @@ def _run_time_operand(command: ShellCommand, word: Word, cwd: str | None, how: s
     if _may_be_own_process(word, command.state, cwd, command.home):
         return [Written(word=word, value=None, cwd=cwd, how=how, kind="operand")]
     directories: dict[str, None] = {}
-    for prefix in sorted(_beginnings(word, command.state) - {None}):
-        for start in path_candidates(prefix):
-            if start.startswith("~") and "/" in start:  # bash expands it (`~/project/$F`), as _may_be_own_process reads it
-                start = literal_tilde(expand_tilde(start[1:], command.state, command.home)) or ""
-            if "/" in start:
-                directories[start[: start.rfind("/")] or "/"] = None
+    pattern = shell_words.glob_pattern(word.raw, command.state.lookup)
+    starts = [start for prefix in sorted(_beginnings(word, command.state) - {None}) for start in path_candidates(prefix)]
+    if pattern is not None:
+        starts.append(re.split(r"[*?[]", pattern, maxsplit=1)[0])  # up to its first glob, maybe empty (`*/x`)
+    for start in starts:
+        if start.startswith("~") and "/" in start:  # bash expands it (`~/project/$F`), as _may_be_own_process reads it
+            start = literal_tilde(expand_tilde(start[1:], command.state, command.home)) or ""
+        directory, _, partial = start.rpartition("/")
+        if "/" in start:
+            directory = directory or "/"
+            directories[directory] = None
+        elif not start and pattern is None:
+            continue
+        else:
+            directory = "."
+        if partial and not partial.strip("."):
+            directories[os.path.join(directory, "..")] = None  # `..$X`, `.$X`: `..` when X is empty or `.` (review 38b)
+        elif partial or pattern is not None:
+            # a name it may complete, or a glob may match, that is a link (`to-main$X`, `to-m*/x`, `*/x`: review 38b)
+            directories.update(dict.fromkeys(_links_named(directory, partial, cwd)))
     return [Written(word=word, value=None, cwd=cwd, how=how, kind="operand", prefix=d) for d in directories]
+
+
+def _links_named(directory: str, partial: str, cwd: str | None) -> list[str]:
+    """The symlinks in `directory` (relative to `cwd`) whose names begin with `partial`, as `directory/name`; the
+    directory itself when it cannot be read through (too many entries, unreadable): any name may be one."""
+    from .steps import MAX_GLOB_ENTRIES
+
+    if cwd is None and not directory.startswith("/"):
+        return []
+    try:
+        with os.scandir(real(os.path.join(cwd or "/", directory))) as entries:
+            listed = [(entry.name, entry.is_symlink()) for entry in itertools.islice(entries, MAX_GLOB_ENTRIES + 1)]
+    except OSError:
+        return []  # nothing there (yet): no link to go through
+    if len(listed) > MAX_GLOB_ENTRIES:
+        return [directory]
+    return [os.path.join(directory, name) for name, link in listed if link and name.startswith(partial)]
 
 
 def _prefix_directory(word: Word, state) -> str | None:
@@ -280,7 +312,7 @@ def _operands(command: ShellCommand, own: list[Word], values: list[str | None], 
     for word, value, (base, moves) in zip(own[1:], values[1:], bases):
         # a directory option's value from the directory the options before it left; any other word from where the
         # program runs too (`make -C src -C ../../..`, `make -C src VAR=../../x`)
-        for cwd in (base,) if moves else dict.fromkeys((command.cwd, base)):
+        for cwd in (base,) if moves and base is not None else dict.fromkeys((command.cwd, base)):  # review 38b: after `-C "$X"`, from the cwd as before
             if value is None:
                 found += _run_time_operand(command, word, cwd, how)
                 continue
@@ -317,7 +349,7 @@ def _chained_bases(values: list[str | None], cwd: str | None, takes: str = CHAIN
             continue
         if value.startswith("--"):
             name, eq, rest = value.partition("=")
-            if name == "--directory":
+            if len(name) > 3 and "--directory".startswith(name):  # getopt_long takes `--dir=` (--debug, --dry-run: `--d`)
                 befores[-1] = (here, True)
                 here, pending = (_moved(here, rest), None) if eq else (here, True)
             continue
