@@ -161,6 +161,7 @@ def test_a_plugins_row_with_its_own_targets(tmp_path: Path) -> None:
             Target(word, "/x/y", "followed", follows_links=True),
             Target(word, "k=v", "given", kind="operand"),
             Target(word, None, "given, unknown", kind="operand"),
+            Target(None, None, "given, nothing known", kind="operand"),  # no word: nothing to read a beginning from
         ]
 
     rows = writes("prog d/*.py", cwd, writers={"prog": WriteSpec(command_writes=targets)})
@@ -464,6 +465,13 @@ CHAINED_MAKE = [
     ("- -C d", [("/w/d", False), ("/w", True), ("/w", True)]),
     ("-C", [("/w", True)]),
     ("-C ../.. -C x/../y", [("/w", True), ("/w", True), ("/", True), ("/", True)]),
+    ("--di=src f", [("/w", True), ("/w/src", False)]),  # the shortest abbreviation of --directory
+    ("$X -C d", [("/w/d", False), ("/w", True), ("/w", True)]),  # a run-time word that is no option's value
+    ("aCb x", [("/w", False), ("/w", False)]),  # a target with a C in it moves nothing
+    ("-fmk -C d", [("/w/d", False), ("/w", True), ("/w", True)]),  # -f's value attached: -C is make's own
+    ("-f -Cx y", [("/w", False)] * 3),  # -f's value is `-Cx`: no move
+    ("-I -Cx y", [("/w", False)] * 3),
+    ("-o -Cx y", [("/w", False)] * 3),
 ]
 
 
@@ -480,3 +488,7 @@ def test_makes_directory_options_add_up() -> None:
     assert [(r[0], r[1]) for r in rows] == [("src", "{W}"), ("../x", "{W}/src"), ("y", "{W}"), ("y", "{W}/x")]
     assert [(r[0], r[1]) for r in writes("frob -C src -C ../x y", "/w")] == [("src", "{W}"), ("../x", "{W}"), ("y", "{W}")]
     assert [(r[0], r[1]) for r in writes("gmake -C src -C ../x", "/w")] == [("src", "{W}"), ("../x", "{W}/src")]
+    # a run-time word is read from both places as well (its static directory from each)
+    assert [(r[0], r[1], r[4]) for r in writes("make -C src ../$X", "/w")] == [("src", "{W}", None), (None, "{W}", ".."), (None, "{W}/src", "..")]
+    # an earlier word's records are kept when a run-time word gives its own (or none)
+    assert [r[0] for r in writes("frob a $X b", "/w")] == ["a", "b"]
