@@ -3270,7 +3270,22 @@ STOP_38_ROWS = [
     ('python3 run.py "sr$F"', "pass"),  # no link begins so
     ("python3 run.py sr*/x", "pass"),
     ('python3 run.py "$F"', "pass"),
+    # phase 23 (m38b, m38a): git apply's fake ancestor is written with --check and --stat too; `..` after any `=`
+    ("git apply --check --build-fake-ancestor=../../../anc x.patch", {"WG401"}),
+    ("git apply --stat --build-fake-ancestor=../../../anc x.patch", {"WG401"}),
+    ("git apply --check x.patch", "pass"),
+    ("find . -maxdepth 0 -execdir python3 {W}/run.py --define=DIR=.. \\;", {"WG202"}),
+    ("find . -maxdepth 0 -execdir python3 {W}/run.py --define=DIR=x \\;", "pass"),
 ]
+
+
+def test_git_init_of_a_quoted_tilde_directory_is_read_there(world: Repo) -> None:
+    """Phase 23 (m38b): `git init -q '~/fake'` from W, with W/~/fake/.git holding `gitdir: <main>/.git`, passed and
+    re-initialised the main repository (git 2.39): the quoted `~` was read as HOME. It is W's directory `~`."""
+    fake = world.worktree / "~" / "fake"
+    fake.mkdir(parents=True)
+    (fake / ".git").write_text(f"gitdir: {world.main}/.git\n")
+    assert hook(world, "git init -q '~/fake'").codes == ["WG401"]
 
 
 @pytest.mark.parametrize("command,expected", STOP_38_ROWS, ids=[plain_id(r[0], 60) for r in STOP_38_ROWS])

@@ -909,7 +909,7 @@ def _execdir_plain(word: Word) -> bool:
     if any(c in value for c in " \t\n$`"):
         return False
     attached = value[2:] if value[:1] == "-" and value[1:2] != "-" else ""
-    return "/" not in value and value not in (".", "..") and not value.startswith("~") and not attached.startswith("..") and not value.partition("=")[2].startswith("..")
+    return "/" not in value and value not in (".", "..") and not value.startswith("~") and not attached.startswith("..") and not any(part.startswith("..") for part in value.split("=")[1:])
 
 
 

@@ -901,11 +901,14 @@ def git_writes(command: ShellCommand) -> list:
         for word, value in options.get("--prefix", []):
             directory = None if value is None else (value if value.endswith("/") else os.path.dirname(value) or ".")
             targets.append(Target(word, directory, "--prefix", recursive=True, base=base))
-    elif sub == "apply" and not ({"--check", "--stat", "--numstat", "--summary"} & set(options)):
-        top = checkout_top(call, command.home)
-        for word, value in options.get("--directory", []):
-            targets.append(Target(word, value, "--directory", recursive=True, base=top if top is not None else UNKNOWN_DIR))
+    elif sub == "apply":
+        # --build-fake-ancestor writes its index file with --check or --stat too (phase 23, m38b: `git apply --check
+        # --build-fake-ancestor=<main>/anc x.patch` wrote it); --directory only where the patch is applied
         option_targets("--build-fake-ancestor")  # review 30a: it writes that index file
+        if not ({"--check", "--stat", "--numstat", "--summary"} & set(options)):
+            top = checkout_top(call, command.home)
+            for word, value in options.get("--directory", []):
+                targets.append(Target(word, value, "--directory", recursive=True, base=top if top is not None else UNKNOWN_DIR))
     elif sub in ("fast-export", "read-tree", "bugreport", "diagnose"):
         option_targets(*WRITE_OPTIONS[sub])  # review 30a
     elif sub == "merge-file" and not ({"-p", "--stdout"} & set(options)) and operands:
@@ -960,7 +963,7 @@ def _init_linked_git_dir(call: GitCall, command: ShellCommand, base: str) -> Tar
             return None  # the directory itself is the git dir: its own target, symlinks resolved
         operands = call.parsed().operands
         word, directory = operands[0] if operands else (None, call.run_dir)
-        if directory is not None and not directory.startswith(("/", "~")):
+        if directory is not None and not directory.startswith("/"):  # a `~` still leading is bash's literal (`'~/x'`: m38b)
             directory = None if call.run_dir is None else os.path.join(call.run_dir, directory)
         place = None if directory is None else os.path.join(directory, ".git")
     if place is None or call.dynamic:
