@@ -924,6 +924,31 @@ ROWS: list[str] = [
     # phase 22 (m37b): _xargs (one replace string keeps the word's other text; two different ones make it unknown)
     "xargs -I{} rm {MAIN}/{}",
     "xargs -ix -IQ rm {MAIN}/Q",
+    # phase 23 (m38a): _execdir_plain (an -execdir argument that names a place of its own: `.`, `..`, a quoted `~`; one
+    # that does not: an absolute path, `-X` (no blank), `v1..v2` and `VAR=x=..` (`..` inside a word, not after the first
+    # `=`), a long option `--..d` (no attached value))
+    "find src -maxdepth 0 -execdir python3 {W}/run.py \\;",
+    "find . -name '*.py' -execdir python3 -X utf8 {} \\;",
+    "find . -name '*.md' -execdir git diff v1..v2 -- {} \\;",
+    "find src -maxdepth 0 -execdir python3 run3.py --..d \\;",
+    "find src -maxdepth 0 -execdir make VAR=x=.. \\;",
+    "find src -maxdepth 0 -execdir grep -r foo . \\;",
+    "find src -maxdepth 0 -execdir ls .. \\;",
+    "find src -maxdepth 0 -execdir make -C '~' \\;",
+    # phase 23 (m38a): _find_exec (-execdir from W's directories: a starting point's directory is read without its
+    # trailing `/` (`{W}/` runs in W's parent) and only `/` is stripped; the first argument is read too; `+` ends an
+    # action (what follows is find's); an operator after the first action leaves every link escaping W found)
+    "find {W}/ -maxdepth 0 -execdir make \\;",
+    "find {W}/X -maxdepth 0 -execdir make \\;",
+    "find . -name '*.py' -exec black {} + -newer {MAIN}/stamp",
+    "find . -name x -exec true \\; -o -exec chmod 700 {} \\;",
+    "find . -name x -exec true \\; -or -exec chmod 700 {} \\;",
+    "find . -name x -exec true \\; , -exec chmod 700 {} \\;",
+    "find . -name x -exec true \\; ! -name y -exec chmod 700 {} \\;",
+    "find . -name x -exec true \\; -not -name y -exec chmod 700 {} \\;",
+    # -ok and -okdir are actions: the -name test before one narrows the links it reaches (none is named y)
+    "find . -name y -ok chmod 700 {} \\;",
+    "find . -name y -okdir chmod 700 {} \\;",
 ]
 
 _PM = None
