@@ -949,6 +949,30 @@ ROWS: list[str] = [
     # -ok and -okdir are actions: the -name test before one narrows the links it reaches (none is named y)
     "find . -name y -ok chmod 700 {} \\;",
     "find . -name y -okdir chmod 700 {} \\;",
+    # phase 23 (m38a): _wrapped (runuser -u's command runs in the cwd and is run by runuser (a builtin's name is a
+    # program there); its words only known at run time or a wrapper with no command: the wrapper's words are its own)
+    "runuser -u nobody -- rm -f x",
+    "BASH_ENV=./evil.sh runuser -u nobody -- true",
+    'runuser -u nobody "$X" {MAIN}/x',
+    "sudo -D {MAIN}",
+    # sudo's NAME=value words: the name ends at the first `=`; `command`/`builtin` run their command in this shell
+    "sudo BASH_ENV=./a=b bash -c ls",
+    "command cd {MAIN} && rm -f README.md",
+    # a permuting wrapper's operand after its code option is its own (script's log file); -u is runuser's alone (sudo -u
+    # takes NAME=value words before its command)
+    "script -c ls {MAIN}/log",
+    "sudo -u root FOO=1 rm -f {MAIN}/x",
+    # phase 23 (m38a): _unseen_file (a file below /dev that is not there: still a device path, read as unseen)
+    "bash /dev/shm/wg-m38a-none.sh",
+    # phase 23 (m38a): _xargs (phase 22's survivors: -l takes the rest of its cluster as its value; the words before the
+    # command are xargs' own in each reading; the replace reading runs in the cwd, by xargs; a -n only known at run time
+    # keeps both readings)
+    "xargs -lIQ rm {MAIN}/Q",
+    "xargs rm -f {MAIN}/x",
+    "xargs -IQ -L1 rm -f {MAIN}/Q",
+    'xargs -IQ -n "$N" touch {MAIN}/Q',
+    "echo x | xargs -I{} cp {} out.txt",
+    "BASH_ENV=./evil.sh xargs -I{} true {}",
 ]
 
 _PM = None
