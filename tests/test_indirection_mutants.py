@@ -962,6 +962,10 @@ ROWS: list[str] = [
     # takes NAME=value words before its command)
     "script -c ls {MAIN}/log",
     "sudo -u root FOO=1 rm -f {MAIN}/x",
+    # runuser without -u (su-like) given only a user: the inner argv read from the user on keeps runuser's own options
+    # after it (getopt permutes them), so `-w {MAIN}/x` is read as an operand of a program `nobody`: WG406 beside the
+    # WG404 that refuses the command (a misreading on the safe side, pinned as the code reads it; phase 23 (m38a))
+    "runuser nobody -w {MAIN}/x",
     # phase 23 (m38a): _unseen_file (a file below /dev that is not there: still a device path, read as unseen)
     "bash /dev/shm/wg-m38a-none.sh",
     # phase 23 (m38a): _xargs (phase 22's survivors: -l takes the rest of its cluster as its value; the words before the
