@@ -924,6 +924,59 @@ ROWS: list[str] = [
     # phase 22 (m37b): _xargs (one replace string keeps the word's other text; two different ones make it unknown)
     "xargs -I{} rm {MAIN}/{}",
     "xargs -ix -IQ rm {MAIN}/Q",
+    # phase 23 (m38a): _execdir_plain (an -execdir argument that names a place of its own: `.`, `..`, a quoted `~`; one
+    # that does not: an absolute path, `-X` (no blank), `v1..v2` and `VAR=x=..` (`..` inside a word, not after the first
+    # `=`), a long option `--..d` (no attached value))
+    "find src -maxdepth 0 -execdir python3 {W}/run.py \\;",
+    "find . -name '*.py' -execdir python3 -X utf8 {} \\;",
+    "find . -name '*.md' -execdir git diff v1..v2 -- {} \\;",
+    "find src -maxdepth 0 -execdir python3 run3.py --..d \\;",
+    "find src -maxdepth 0 -execdir make VAR=x=.. \\;",
+    "find src -maxdepth 0 -execdir grep -r foo . \\;",
+    "find src -maxdepth 0 -execdir ls .. \\;",
+    "find src -maxdepth 0 -execdir make -C '~' \\;",
+    # phase 23 (m38a): _find_exec (-execdir from W's directories: a starting point's directory is read without its
+    # trailing `/` (`{W}/` runs in W's parent) and only `/` is stripped; the first argument is read too; `+` ends an
+    # action (what follows is find's); an operator after the first action leaves every link escaping W found)
+    "find {W}/ -maxdepth 0 -execdir make \\;",
+    "find {W}/X -maxdepth 0 -execdir make \\;",
+    "find . -name '*.py' -exec black {} + -newer {MAIN}/stamp",
+    "find . -name x -exec true \\; -o -exec chmod 700 {} \\;",
+    "find . -name x -exec true \\; -or -exec chmod 700 {} \\;",
+    "find . -name x -exec true \\; , -exec chmod 700 {} \\;",
+    "find . -name x -exec true \\; ! -name y -exec chmod 700 {} \\;",
+    "find . -name x -exec true \\; -not -name y -exec chmod 700 {} \\;",
+    # -ok and -okdir are actions: the -name test before one narrows the links it reaches (none is named y)
+    "find . -name y -ok chmod 700 {} \\;",
+    "find . -name y -okdir chmod 700 {} \\;",
+    # phase 23 (m38a): _wrapped (runuser -u's command runs in the cwd and is run by runuser (a builtin's name is a
+    # program there); its words only known at run time or a wrapper with no command: the wrapper's words are its own)
+    "runuser -u nobody -- rm -f x",
+    "BASH_ENV=./evil.sh runuser -u nobody -- true",
+    'runuser -u nobody "$X" {MAIN}/x',
+    "sudo -D {MAIN}",
+    # sudo's NAME=value words: the name ends at the first `=`; `command`/`builtin` run their command in this shell
+    "sudo BASH_ENV=./a=b bash -c ls",
+    "command cd {MAIN} && rm -f README.md",
+    # a permuting wrapper's operand after its code option is its own (script's log file); -u is runuser's alone (sudo -u
+    # takes NAME=value words before its command)
+    "script -c ls {MAIN}/log",
+    "sudo -u root FOO=1 rm -f {MAIN}/x",
+    # runuser without -u (su-like) given only a user: the inner argv read from the user on keeps runuser's own options
+    # after it (getopt permutes them), so `-w {MAIN}/x` is read as an operand of a program `nobody`: WG406 beside the
+    # WG404 that refuses the command (a misreading on the safe side, pinned as the code reads it; phase 23 (m38a))
+    "runuser nobody -w {MAIN}/x",
+    # phase 23 (m38a): _unseen_file (a file below /dev that is not there: still a device path, read as unseen)
+    "bash /dev/shm/wg-m38a-none.sh",
+    # phase 23 (m38a): _xargs (phase 22's survivors: -l takes the rest of its cluster as its value; the words before the
+    # command are xargs' own in each reading; the replace reading runs in the cwd, by xargs; a -n only known at run time
+    # keeps both readings)
+    "xargs -lIQ rm {MAIN}/Q",
+    "xargs rm -f {MAIN}/x",
+    "xargs -IQ -L1 rm -f {MAIN}/Q",
+    'xargs -IQ -n "$N" touch {MAIN}/Q',
+    "echo x | xargs -I{} cp {} out.txt",
+    "BASH_ENV=./evil.sh xargs -I{} true {}",
 ]
 
 _PM = None

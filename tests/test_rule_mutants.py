@@ -277,6 +277,23 @@ def test_the_symlink_scan_looks_through_exactly_max_find_entries_and_gives_up_pa
     (finding,) = bash(world, "tar -xf /tmp/t.tar -C box").violations
     assert "holds more than 3 entries or a directory it cannot read" in finding.message
 
+
+def test_find_exec_past_the_symlink_scan_bound_runs_on_paths_only_known_at_run_time(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """`find DIR -exec CMD {} \\;` below a directory too big to look through for symlinks leaving W: `{}` is unknown,
+    and the command is still walked (phase 23, h-m38a: `_find_exec` returning there instead of leaving the loop walked
+    nothing, so chmod on every found path passed)."""
+    import worktree_guard.rules.indirection as indirection
+
+    box = world.worktree / "box"
+    box.mkdir()
+    for i in range(3):
+        (box / f"f{i}").write_text("x")
+    monkeypatch.setattr(indirection, "MAX_FIND_ENTRIES", 3)
+    assert bash(world, "find box -exec chmod 700 {} \\;").violations == []
+    monkeypatch.setattr(indirection, "MAX_FIND_ENTRIES", 2)
+    (finding,) = bash(world, "find box -exec chmod 700 {} \\;").violations
+    assert (finding.rule, finding.code, finding.path) == ("writes", "WG403", "{}")
+
 # --- rules/git.py ---------------------------------------------------------------------------------------------
 
 
