@@ -307,6 +307,35 @@ def test_where_git_acts_in_a_real_repository(tmp_path: Path) -> None:
         assert g.checkout_top(call, "/h") == top.replace("{T}", t), command
 
 
+# phase 23 (m38b): a place git acts in that leads through a process's own /proc directory by a link found on disk
+# (`_place_directories`, review 37b: `git -C c1 status` with c1 -> /proc/self/cwd was an internal error). The places
+# written so are rows of the readings; these need the links. {T} the temporary directory: T/pl -> /proc/self/cwd,
+# T/rl -> /, T/d a directory. command → `GitCall.dynamic`.
+OWN_PROCESS_LINKS = {
+    "git -C {T}/pl status": ["{T}/pl"],
+    "git -C {T}/pl/.. status": ["{T}/pl/.."],
+    "git -C {T}/rl/proc/self/cwd status": ["{T}/rl/proc/self/cwd"],
+    "git -C {T}/rl/tmp status": [],
+    "git -C {T}/d status": [],
+    "git --git-dir={T}/pl/.git status": ["{T}/pl/.git"],
+    "git --work-tree={T}/pl status": ["{T}/pl"],
+    "git -C {T}/d --git-dir=../pl --work-tree=. status": ["{T}/d/../pl"],
+    "git -C {T}/d --git-dir=.git --work-tree=../rl/dev/fd status": ["{T}/d/../rl/dev/fd"],
+    "git -C {T}/pl --git-dir=../d/.git --work-tree=../d status": ["{T}/pl", "{T}/pl/../d/.git", "{T}/pl/../d"],
+}
+
+
+def test_a_place_through_a_link_into_proc_self_is_unknown(tmp_path: Path) -> None:
+    t = str(tmp_path.resolve())
+    (tmp_path / "pl").symlink_to("/proc/self/cwd")
+    (tmp_path / "rl").symlink_to("/")
+    (tmp_path / "d").mkdir()
+    for command, places in OWN_PROCESS_LINKS.items():
+        (step,) = git_steps(command.replace("{T}", t))
+        expected = [f"{p.replace('{T}', t)} is in a process's own /proc directory, which names the process that opens it" for p in places]
+        assert g.read_git_call(step).dynamic == expected, command
+
+
 # -- the small helpers, called by the git rule directly -----------------------------------------------------
 
 MOVES_OR_RUNS = {
