@@ -69,6 +69,9 @@ def reading(step) -> dict:
         value = getattr(g, name)(call, step)
         if value not in (None, False, []):
             out[name] = value
+    unlisted = g.unlisted_directories(step)  # phase 23 (m38b): where it makes names the guard does not know
+    if unlisted:
+        out["unlisted_directories"] = unlisted
     writes = [target(t) for t in g.git_writes(step)]
     if writes:
         out["writes"] = writes
@@ -183,6 +186,10 @@ STATE_ROWS: list[tuple[str, list, list, list, dict]] = [
     ("git --git-dir=/g/x status", ["/gX"], [], [], {}),
     ("git -C /w/r/sub config a.b c", [], ["/w/rX"], [], {}),
     ("git -C /w/r/sub config a.b c", [], ["/w/r/"], [], {}),
+    # phase 23 (m38b): a relative HOME is read from the cwd and from git's -C directory (review 32b), each
+    ("HOME=h2 git -C /x log", ["/w/h2/.gitconfig"], [], [], {}),
+    ("HOME=h2 git -C /x log", ["/x/h2/.gitconfig"], [], [], {}),
+    ("HOME=h2 git -C /x log", ["/h2/.gitconfig"], [], [], {}),
 ]
 
 
@@ -334,6 +341,34 @@ def test_a_place_through_a_link_into_proc_self_is_unknown(tmp_path: Path) -> Non
         (step,) = git_steps(command.replace("{T}", t))
         expected = [f"{p.replace('{T}', t)} is in a process's own /proc directory, which names the process that opens it" for p in places]
         assert g.read_git_call(step).dynamic == expected, command
+
+
+# phase 23 (m38b): a HOME or XDG_CONFIG_HOME that already holds a git config or lesskey file (`_home_config`, review
+# 32a: `HOME=. git status` with a W/.gitconfig setting core.fsmonitor ran it). {T} the temporary directory: T/h holds
+# .gitconfig, T/x holds git/config, T/l holds .lesskey, T/e is empty. command → git_code's opaque reasons about them.
+HOME_CONFIG_ON_DISK = {
+    "HOME={T}/h git log": ["git would read config from $HOME ({T}/h), which holds a config file worktree-guard does not read"],
+    "HOME=h git -C {T} log": ["git would read config from $HOME (h), which holds a config file worktree-guard does not read"],
+    "HOME=. git -C {T}/h log": ["git would read config from $HOME (.), which holds a config file worktree-guard does not read"],
+    "XDG_CONFIG_HOME={T}/x git log": ["git would read config from $XDG_CONFIG_HOME ({T}/x), which holds a config file worktree-guard does not read"],
+    "HOME={T}/l git log": ["git would read config from $HOME ({T}/l), which holds a config file worktree-guard does not read"],
+    "HOME={T}/e git log": [],
+    "HOME={T}/x git log": [],
+    "XDG_CONFIG_HOME={T}/h git log": [],
+    "HOME=e git -C {T} log": [],
+}
+
+
+def test_a_home_that_holds_a_git_config_is_unread_code(tmp_path: Path) -> None:
+    t = str(tmp_path.resolve())
+    for path in ("h/.gitconfig", "x/git/config", "l/.lesskey"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("[core]\n\tpager = true\n")
+    (tmp_path / "e").mkdir()
+    for command, expected in HOME_CONFIG_ON_DISK.items():
+        (step,) = git_steps(command.replace("{T}", t))
+        got = [r for r in g.git_code(step).opaque if "git would read config" in r]
+        assert got == [e.replace("{T}", t) for e in expected], command
 
 
 # -- the small helpers, called by the git rule directly -----------------------------------------------------
