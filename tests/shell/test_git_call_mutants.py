@@ -356,6 +356,8 @@ HOME_CONFIG_ON_DISK = {
     "HOME={T}/x git log": [],
     "XDG_CONFIG_HOME={T}/h git log": [],
     "HOME=e git -C {T} log": [],
+    # from a cwd only known at run time, a relative one is looked for from / ({R}: {T} without its leading /)
+    'cd "$D"; HOME={R}/h git log': ["git would read config from $HOME ({R}/h), which holds a config file worktree-guard does not read"],
 }
 
 
@@ -366,9 +368,72 @@ def test_a_home_that_holds_a_git_config_is_unread_code(tmp_path: Path) -> None:
         (tmp_path / path).write_text("[core]\n\tpager = true\n")
     (tmp_path / "e").mkdir()
     for command, expected in HOME_CONFIG_ON_DISK.items():
-        (step,) = git_steps(command.replace("{T}", t))
+        (step,) = git_steps(command.replace("{T}", t).replace("{R}", t[1:]))
         got = [r for r in g.git_code(step).opaque if "git would read config" in r]
-        assert got == [e.replace("{T}", t) for e in expected], command
+        assert got == [e.replace("{T}", t).replace("{R}", t[1:]) for e in expected], command
+
+
+# phase 23 (m38b): what git takes from the top of the checkout it moved to, in a real repository (layout reads the
+# filesystem): a relative GIT_INDEX_FILE or SSLKEYLOGFILE (review 30b/30c/32a) and a relative HOME's config (review
+# 32b). {T} the temporary directory: T/r a repository (`git init`) with T/r/sub, T/r/hh/.gitconfig and
+# T/r/sub/ss/.gitconfig. command → the bases of the targets those variables name, and the opaque reasons of the HOMEs.
+TOP_ROWS = {
+    "GIT_INDEX_FILE=i git -C {T}/r/sub status": (["{T}/r"], []),
+    "GIT_INDEX_FILE=i git -C {T}/r status": (["{T}/r"], []),
+    "GIT_INDEX_FILE=i git -C {T}/x status": (["{T}/x"], []),
+    "GIT_INDEX_FILE=i git --work-tree={T}/r/sub -C {T}/r status": (["{T}/r"], []),
+    "GIT_INDEX_FILE=i git --work-tree={T}/r/ -C {T}/r/sub status": (["{T}/r"], []),
+    "GIT_INDEX_FILE=i git --work-tree=/ -C {T}/r/sub status": (["/"], []),
+    "GIT_INDEX_FILE=i git --work-tree={T}/r -C {T}/rr status": (["{T}/rr"], []),
+    "GIT_OBJECT_DIRECTORY=o git -C {T}/r/sub status": (["{T}/r"], []),
+    "SSLKEYLOGFILE=k git -C {T}/r/sub ls-remote https://h/r": (["{T}/r"], []),
+    "SSLKEYLOGFILE=k git --work-tree={T}/r/ -C {T}/r/sub ls-remote https://h/r": (["{T}/r"], []),
+    "SSLKEYLOGFILE=k git --work-tree=/ -C {T}/r/sub ls-remote https://h/r": (["/"], []),
+    "SSLKEYLOGFILE=k git --work-tree={T}/r/sub -C {T}/r ls-remote https://h/r": (["{T}/r"], []),
+    "SSLKEYLOGFILE=k git -C {T}/x ls-remote https://h/r": (["{T}/x"], []),
+    "HOME=hh git -C {T}/r/sub log": ([], ["git would read config from $HOME (hh), which holds a config file worktree-guard does not read"]),
+    "HOME=ss git -C {T}/r/sub log": ([], ["git would read config from $HOME (ss), which holds a config file worktree-guard does not read"]),
+    "HOME=ss git -C {T}/r log": ([], []),
+}
+
+
+def test_what_git_reads_from_the_top_it_moved_to(tmp_path: Path) -> None:
+    import subprocess
+
+    t = str(tmp_path.resolve())
+    subprocess.run(["git", "init", "-q", f"{t}/r"], check=True)
+    for path in ("r/hh/.gitconfig", "r/sub/ss/.gitconfig"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("[core]\n\tpager = true\n")
+    (tmp_path / "rr").mkdir()
+    for command, (bases, opaque) in TOP_ROWS.items():
+        (step,) = git_steps(command.replace("{T}", t))
+        got = [x.base for x in g.git_writes(step) if any(v in x.how for v in ("GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "TLS key log"))]
+        assert got == [b.replace("{T}", t) for b in bases], command
+        reasons = [r for r in g.git_code(step).opaque if "git would read config" in r]
+        assert reasons == [r.replace("{T}", t) for r in opaque], command
+
+
+# phase 23 (m38b): a glob whose names start with no `-` now is no option (stop 30), for a code option
+# (`_subcommand_code`) and for an output option (`git_writes`); a glob that matches a `-` name may be one. {T}: the
+# cwd, holding a.txt and -x.md.
+GLOB_ROWS = {
+    "git difftool -y *.txt": ([], [], []),
+    "git difftool -y *.md": (["-x.md"], [], ["*.md, only known at run time, may be --output"]),
+    "git diff *.txt": ([], [], []),
+    "git diff *.md": ([], [], ["*.md, only known at run time, may be --output"]),
+}
+
+
+def test_a_glob_that_names_no_option_now(tmp_path: Path) -> None:
+    t = str(tmp_path.resolve())
+    (tmp_path / "a.txt").write_text("")
+    (tmp_path / "-x.md").write_text("")
+    for command, (_, _, writes) in GLOB_ROWS.items():
+        (step,) = git_steps(command, ShellState(cwd=t))
+        code = g.git_code(step)
+        got = {"code": bool(code.scripts or code.argv or code.opaque), "writes": [x.how for x in g.git_writes(step) if "only known at run time" in x.how]}
+        assert got == {"code": command.startswith("git difftool") and command.endswith(".md"), "writes": writes if command.startswith("git diff ") else []}, command
 
 
 # -- the small helpers, called by the git rule directly -----------------------------------------------------
