@@ -376,7 +376,7 @@ def test_a_home_that_holds_a_git_config_is_unread_code(tmp_path: Path) -> None:
 # phase 23 (m38b): what git takes from the top of the checkout it moved to, in a real repository (layout reads the
 # filesystem): a relative GIT_INDEX_FILE or SSLKEYLOGFILE (review 30b/30c/32a) and a relative HOME's config (review
 # 32b). {T} the temporary directory: T/r a repository (`git init`) with T/r/sub, T/r/hh/.gitconfig and
-# T/r/sub/ss/.gitconfig. command → the bases of the targets those variables name, and the opaque reasons of the HOMEs.
+# T/r/sub/ss/.gitconfig, T/rX a repository with T/rX/sub. command → the bases of the targets those variables name, and the opaque reasons of the HOMEs.
 TOP_ROWS = {
     "GIT_INDEX_FILE=i git -C {T}/r/sub status": (["{T}/r"], []),
     "GIT_INDEX_FILE=i git -C {T}/r status": (["{T}/r"], []),
@@ -386,6 +386,7 @@ TOP_ROWS = {
     "GIT_INDEX_FILE=i git --work-tree=/ -C {T}/r/sub status": (["/"], []),
     "GIT_INDEX_FILE=i git --work-tree={T}/r -C {T}/rr status": (["{T}/rr"], []),
     "GIT_OBJECT_DIRECTORY=o git -C {T}/r/sub status": (["{T}/r"], []),
+    "GIT_INDEX_FILE=i git -C {T}/rX/sub status": (["{T}/rX"], []),  # a top ending in X: only / is stripped
     "SSLKEYLOGFILE=k git -C {T}/r/sub ls-remote https://h/r": (["{T}/r"], []),
     "SSLKEYLOGFILE=k git --work-tree={T}/r/ -C {T}/r/sub ls-remote https://h/r": (["{T}/r"], []),
     "SSLKEYLOGFILE=k git --work-tree=/ -C {T}/r/sub ls-remote https://h/r": (["/"], []),
@@ -402,6 +403,8 @@ def test_what_git_reads_from_the_top_it_moved_to(tmp_path: Path) -> None:
 
     t = str(tmp_path.resolve())
     subprocess.run(["git", "init", "-q", f"{t}/r"], check=True)
+    subprocess.run(["git", "init", "-q", f"{t}/rX"], check=True)
+    (tmp_path / "rX" / "sub").mkdir()
     for path in ("r/hh/.gitconfig", "r/sub/ss/.gitconfig"):
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text("[core]\n\tpager = true\n")
