@@ -392,6 +392,7 @@ TOP_ROWS = {
     "SSLKEYLOGFILE=k git --work-tree=/ -C {T}/r/sub ls-remote https://h/r": (["/"], []),
     "SSLKEYLOGFILE=k git --work-tree={T}/r/sub -C {T}/r ls-remote https://h/r": (["{T}/r"], []),
     "SSLKEYLOGFILE=k git -C {T}/x ls-remote https://h/r": (["{T}/x"], []),
+    "SSLKEYLOGFILE=k git -C {T}/rX/sub ls-remote https://h/r": (["{T}/rX"], []),
     "HOME=hh git -C {T}/r/sub log": ([], ["git would read config from $HOME (hh), which holds a config file worktree-guard does not read"]),
     "HOME=ss git -C {T}/r/sub log": ([], ["git would read config from $HOME (ss), which holds a config file worktree-guard does not read"]),
     "HOME=ss git -C {T}/r log": ([], []),
