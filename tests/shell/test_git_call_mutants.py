@@ -263,6 +263,9 @@ INIT_THROUGH_A_LINK = {
     "GIT_DIR={T}/.git git init": [("{T}/.git", "{T}", "init, the git dir named by GIT_DIR or --git-dir", {"base": "/w"}),
                                   ("{T}/.git", "{T}/g", "init, the git dir {T}/.git links to", {"base": "/w"})],
     "git -C {T} init --bare d": [("d", "d", "init", {"base": "{T}"})],
+    # phase 23 (m38b): a `.git` that cannot be examined (a link to itself: ELOOP) is a git dir only known at run time
+    "git init {T}/loop": [("{T}/loop", "{T}/loop", "init", {"base": "/w"}), ("{T}/loop", None, "init, through {T}/loop/.git, which cannot be read", {"base": "/w"})],
+    "git -C {T}/loop init": [(None, "\x00cwd", "init", {"base": "{T}/loop"}), (None, None, "init, through {T}/loop/.git, which cannot be read", {"base": "{T}/loop"})],
 }
 
 
@@ -273,6 +276,8 @@ def test_git_init_through_a_git_link_that_exists(tmp_path: Path) -> None:
     (tmp_path / "e" / ".git").mkdir(parents=True)
     (tmp_path / "l").mkdir()
     (tmp_path / "l" / ".git").symlink_to(tmp_path / "g")
+    (tmp_path / "loop").mkdir()
+    (tmp_path / "loop" / ".git").symlink_to(tmp_path / "loop" / ".git")
     for link in (tmp_path / "d" / ".git", tmp_path / ".git"):
         link.write_text(f"gitdir: {t}/g\n")
     for command, expected in INIT_THROUGH_A_LINK.items():
