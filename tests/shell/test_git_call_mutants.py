@@ -232,7 +232,7 @@ def test_every_reading_after_what_the_command_did_first() -> None:
 # -- `git init` through a `.git` link that exists (layout.git_dir_link reads the filesystem) -------------------------
 
 #: command → the targets git_writes gives for init (`how` starting "init"), {T} the temporary directory: T/d/.git and
-#: T/.git are files `gitdir: T/g`, T/e/.git a directory, T/l/.git a symlink to T/g.
+#: T/.git are files `gitdir: T/g`, T/e/.git a directory, T/l/.git and T/gitX symlinks to T/g, T/loop/.git a link to itself.
 INIT_THROUGH_A_LINK = {
     "git init {T}/d": [("{T}/d", "{T}/d", "init", {"base": "/w"}), ("{T}/d", "{T}/g", "init, the git dir {T}/d/.git links to", {"base": "/w"})],
     "git init {T}/d/": [("{T}/d/", "{T}/d/", "init", {"base": "/w"}), ("{T}/d/", "{T}/g", "init, the git dir {T}/d/.git links to", {"base": "/w"})],
@@ -265,6 +265,9 @@ INIT_THROUGH_A_LINK = {
     "git -C {T} init --bare d": [("d", "d", "init", {"base": "{T}"})],
     # phase 23 (m38b): a `.git` that cannot be examined (a link to itself: ELOOP) is a git dir only known at run time
     "git init {T}/loop": [("{T}/loop", "{T}/loop", "init", {"base": "/w"}), ("{T}/loop", None, "init, through {T}/loop/.git, which cannot be read", {"base": "/w"})],
+    'cd "$D"; git init {T}/d': [("{T}/d", "{T}/d", "init", {"base": "\x00unknown"}), ("{T}/d", "{T}/g", "init, the git dir {T}/d/.git links to", {"base": "\x00unknown"})],
+    "GIT_DIR={T}/gitX git init": [("{T}/gitX", "{T}/gitX", "init, the git dir named by GIT_DIR or --git-dir", {"base": "/w"}),
+                                  ("{T}/gitX", "{T}/g", "init, the git dir {T}/gitX links to", {"base": "/w"})],  # only / stripped
     "git -C {T}/loop init": [(None, "\x00cwd", "init", {"base": "{T}/loop"}), (None, None, "init, through {T}/loop/.git, which cannot be read", {"base": "{T}/loop"})],
 }
 
@@ -276,6 +279,7 @@ def test_git_init_through_a_git_link_that_exists(tmp_path: Path) -> None:
     (tmp_path / "e" / ".git").mkdir(parents=True)
     (tmp_path / "l").mkdir()
     (tmp_path / "l" / ".git").symlink_to(tmp_path / "g")
+    (tmp_path / "gitX").symlink_to(tmp_path / "g")
     (tmp_path / "loop").mkdir()
     (tmp_path / "loop" / ".git").symlink_to(tmp_path / "loop" / ".git")
     for link in (tmp_path / "d" / ".git", tmp_path / ".git"):
