@@ -477,6 +477,7 @@ CONTROLS_GIT = {
     "rebase-merge/git-rebase-todo": True, "packed-refs": True, "shallow": True, "remotes/o": True, "branches": True,
     "info/grafts": True, "modules": True, "sequencer/todo": True, "HEAD": True, "head": False, "commondir": True,
     "gitdir": True, "rebase-apply": True,
+    "infoX": False, "hooksX/": False,  # phase 23 (m38b): only / is stripped
 }
 
 
