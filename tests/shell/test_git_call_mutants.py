@@ -69,6 +69,9 @@ def reading(step) -> dict:
         value = getattr(g, name)(call, step)
         if value not in (None, False, []):
             out[name] = value
+    unlisted = g.unlisted_directories(step)  # phase 23 (m38b): where it makes names the guard does not know
+    if unlisted:
+        out["unlisted_directories"] = unlisted
     writes = [target(t) for t in g.git_writes(step)]
     if writes:
         out["writes"] = writes
@@ -183,6 +186,10 @@ STATE_ROWS: list[tuple[str, list, list, list, dict]] = [
     ("git --git-dir=/g/x status", ["/gX"], [], [], {}),
     ("git -C /w/r/sub config a.b c", [], ["/w/rX"], [], {}),
     ("git -C /w/r/sub config a.b c", [], ["/w/r/"], [], {}),
+    # phase 23 (m38b): a relative HOME is read from the cwd and from git's -C directory (review 32b), each
+    ("HOME=h2 git -C /x log", ["/w/h2/.gitconfig"], [], [], {}),
+    ("HOME=h2 git -C /x log", ["/x/h2/.gitconfig"], [], [], {}),
+    ("HOME=h2 git -C /x log", ["/h2/.gitconfig"], [], [], {}),
 ]
 
 
@@ -225,7 +232,7 @@ def test_every_reading_after_what_the_command_did_first() -> None:
 # -- `git init` through a `.git` link that exists (layout.git_dir_link reads the filesystem) -------------------------
 
 #: command → the targets git_writes gives for init (`how` starting "init"), {T} the temporary directory: T/d/.git and
-#: T/.git are files `gitdir: T/g`, T/e/.git a directory, T/l/.git a symlink to T/g.
+#: T/.git are files `gitdir: T/g`, T/e/.git a directory, T/l/.git and T/gitX symlinks to T/g, T/loop/.git a link to itself.
 INIT_THROUGH_A_LINK = {
     "git init {T}/d": [("{T}/d", "{T}/d", "init", {"base": "/w"}), ("{T}/d", "{T}/g", "init, the git dir {T}/d/.git links to", {"base": "/w"})],
     "git init {T}/d/": [("{T}/d/", "{T}/d/", "init", {"base": "/w"}), ("{T}/d/", "{T}/g", "init, the git dir {T}/d/.git links to", {"base": "/w"})],
@@ -256,6 +263,12 @@ INIT_THROUGH_A_LINK = {
     "GIT_DIR={T}/.git git init": [("{T}/.git", "{T}", "init, the git dir named by GIT_DIR or --git-dir", {"base": "/w"}),
                                   ("{T}/.git", "{T}/g", "init, the git dir {T}/.git links to", {"base": "/w"})],
     "git -C {T} init --bare d": [("d", "d", "init", {"base": "{T}"})],
+    # phase 23 (m38b): a `.git` that cannot be examined (a link to itself: ELOOP) is a git dir only known at run time
+    "git init {T}/loop": [("{T}/loop", "{T}/loop", "init", {"base": "/w"}), ("{T}/loop", None, "init, through {T}/loop/.git, which cannot be read", {"base": "/w"})],
+    'cd "$D"; git init {T}/d': [("{T}/d", "{T}/d", "init", {"base": "\x00unknown"}), ("{T}/d", "{T}/g", "init, the git dir {T}/d/.git links to", {"base": "\x00unknown"})],
+    "GIT_DIR={T}/gitX git init": [("{T}/gitX", "{T}/gitX", "init, the git dir named by GIT_DIR or --git-dir", {"base": "/w"}),
+                                  ("{T}/gitX", "{T}/g", "init, the git dir {T}/gitX links to", {"base": "/w"})],  # only / stripped
+    "git -C {T}/loop init": [(None, "\x00cwd", "init", {"base": "{T}/loop"}), (None, None, "init, through {T}/loop/.git, which cannot be read", {"base": "{T}/loop"})],
 }
 
 
@@ -266,6 +279,9 @@ def test_git_init_through_a_git_link_that_exists(tmp_path: Path) -> None:
     (tmp_path / "e" / ".git").mkdir(parents=True)
     (tmp_path / "l").mkdir()
     (tmp_path / "l" / ".git").symlink_to(tmp_path / "g")
+    (tmp_path / "gitX").symlink_to(tmp_path / "g")
+    (tmp_path / "loop").mkdir()
+    (tmp_path / "loop" / ".git").symlink_to(tmp_path / "loop" / ".git")
     for link in (tmp_path / "d" / ".git", tmp_path / ".git"):
         link.write_text(f"gitdir: {t}/g\n")
     for command, expected in INIT_THROUGH_A_LINK.items():
@@ -307,6 +323,132 @@ def test_where_git_acts_in_a_real_repository(tmp_path: Path) -> None:
         assert g.checkout_top(call, "/h") == top.replace("{T}", t), command
 
 
+# phase 23 (m38b): a place git acts in that leads through a process's own /proc directory by a link found on disk
+# (`_place_directories`, review 37b: `git -C c1 status` with c1 -> /proc/self/cwd was an internal error). The places
+# written so are rows of the readings; these need the links. {T} the temporary directory: T/pl -> /proc/self/cwd,
+# T/rl -> /, T/d a directory. command → `GitCall.dynamic`.
+OWN_PROCESS_LINKS = {
+    "git -C {T}/pl status": ["{T}/pl"],
+    "git -C {T}/pl/.. status": ["{T}/pl/.."],
+    "git -C {T}/rl/proc/self/cwd status": ["{T}/rl/proc/self/cwd"],
+    "git -C {T}/rl/tmp status": [],
+    "git -C {T}/d status": [],
+    "git --git-dir={T}/pl/.git status": ["{T}/pl/.git"],
+    "git --work-tree={T}/pl status": ["{T}/pl"],
+    "git -C {T}/d --git-dir=../pl --work-tree=. status": ["{T}/d/../pl"],
+    "git -C {T}/d --git-dir=.git --work-tree=../rl/dev/fd status": ["{T}/d/../rl/dev/fd"],
+    "git -C {T}/pl --git-dir=../d/.git --work-tree=../d status": ["{T}/pl", "{T}/pl/../d/.git", "{T}/pl/../d"],
+}
+
+
+def test_a_place_through_a_link_into_proc_self_is_unknown(tmp_path: Path) -> None:
+    t = str(tmp_path.resolve())
+    (tmp_path / "pl").symlink_to("/proc/self/cwd")
+    (tmp_path / "rl").symlink_to("/")
+    (tmp_path / "d").mkdir()
+    for command, places in OWN_PROCESS_LINKS.items():
+        (step,) = git_steps(command.replace("{T}", t))
+        expected = [f"{p.replace('{T}', t)} is in a process's own /proc directory, which names the process that opens it" for p in places]
+        assert g.read_git_call(step).dynamic == expected, command
+
+
+# phase 23 (m38b): a HOME or XDG_CONFIG_HOME that already holds a git config or lesskey file (`_home_config`, review
+# 32a: `HOME=. git status` with a W/.gitconfig setting core.fsmonitor ran it). {T} the temporary directory: T/h holds
+# .gitconfig, T/x holds git/config, T/l holds .lesskey, T/e is empty. command → git_code's opaque reasons about them.
+HOME_CONFIG_ON_DISK = {
+    "HOME={T}/h git log": ["git would read config from $HOME ({T}/h), which holds a config file worktree-guard does not read"],
+    "HOME=h git -C {T} log": ["git would read config from $HOME (h), which holds a config file worktree-guard does not read"],
+    "HOME=. git -C {T}/h log": ["git would read config from $HOME (.), which holds a config file worktree-guard does not read"],
+    "XDG_CONFIG_HOME={T}/x git log": ["git would read config from $XDG_CONFIG_HOME ({T}/x), which holds a config file worktree-guard does not read"],
+    "HOME={T}/l git log": ["git would read config from $HOME ({T}/l), which holds a config file worktree-guard does not read"],
+    "HOME={T}/e git log": [],
+    "HOME={T}/x git log": [],
+    "XDG_CONFIG_HOME={T}/h git log": [],
+    "HOME=e git -C {T} log": [],
+    # from a cwd only known at run time, a relative one is looked for from / ({R}: {T} without its leading /)
+    'cd "$D"; HOME={R}/h git log': ["git would read config from $HOME ({R}/h), which holds a config file worktree-guard does not read"],
+}
+
+
+def test_a_home_that_holds_a_git_config_is_unread_code(tmp_path: Path) -> None:
+    t = str(tmp_path.resolve())
+    for path in ("h/.gitconfig", "x/git/config", "l/.lesskey"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("[core]\n\tpager = true\n")
+    (tmp_path / "e").mkdir()
+    for command, expected in HOME_CONFIG_ON_DISK.items():
+        (step,) = git_steps(command.replace("{T}", t).replace("{R}", t[1:]))
+        got = [r for r in g.git_code(step).opaque if "git would read config" in r]
+        assert got == [e.replace("{T}", t).replace("{R}", t[1:]) for e in expected], command
+
+
+# phase 23 (m38b): what git takes from the top of the checkout it moved to, in a real repository (layout reads the
+# filesystem): a relative GIT_INDEX_FILE or SSLKEYLOGFILE (review 30b/30c/32a) and a relative HOME's config (review
+# 32b). {T} the temporary directory: T/r a repository (`git init`) with T/r/sub, T/r/hh/.gitconfig and
+# T/r/sub/ss/.gitconfig, T/rX a repository with T/rX/sub. command → the bases of the targets those variables name, and the opaque reasons of the HOMEs.
+TOP_ROWS = {
+    "GIT_INDEX_FILE=i git -C {T}/r/sub status": (["{T}/r"], []),
+    "GIT_INDEX_FILE=i git -C {T}/r status": (["{T}/r"], []),
+    "GIT_INDEX_FILE=i git -C {T}/x status": (["{T}/x"], []),
+    "GIT_INDEX_FILE=i git --work-tree={T}/r/sub -C {T}/r status": (["{T}/r"], []),
+    "GIT_INDEX_FILE=i git --work-tree={T}/r/ -C {T}/r/sub status": (["{T}/r"], []),
+    "GIT_INDEX_FILE=i git --work-tree=/ -C {T}/r/sub status": (["/"], []),
+    "GIT_INDEX_FILE=i git --work-tree={T}/r -C {T}/rr status": (["{T}/rr"], []),
+    "GIT_OBJECT_DIRECTORY=o git -C {T}/r/sub status": (["{T}/r"], []),
+    "GIT_INDEX_FILE=i git -C {T}/rX/sub status": (["{T}/rX"], []),  # a top ending in X: only / is stripped
+    "SSLKEYLOGFILE=k git -C {T}/r/sub ls-remote https://h/r": (["{T}/r"], []),
+    "SSLKEYLOGFILE=k git --work-tree={T}/r/ -C {T}/r/sub ls-remote https://h/r": (["{T}/r"], []),
+    "SSLKEYLOGFILE=k git --work-tree=/ -C {T}/r/sub ls-remote https://h/r": (["/"], []),
+    "SSLKEYLOGFILE=k git --work-tree={T}/r/sub -C {T}/r ls-remote https://h/r": (["{T}/r"], []),
+    "SSLKEYLOGFILE=k git -C {T}/x ls-remote https://h/r": (["{T}/x"], []),
+    "SSLKEYLOGFILE=k git -C {T}/rX/sub ls-remote https://h/r": (["{T}/rX"], []),
+    "HOME=hh git -C {T}/r/sub log": ([], ["git would read config from $HOME (hh), which holds a config file worktree-guard does not read"]),
+    "HOME=ss git -C {T}/r/sub log": ([], ["git would read config from $HOME (ss), which holds a config file worktree-guard does not read"]),
+    "HOME=ss git -C {T}/r log": ([], []),
+}
+
+
+def test_what_git_reads_from_the_top_it_moved_to(tmp_path: Path) -> None:
+    import subprocess
+
+    t = str(tmp_path.resolve())
+    subprocess.run(["git", "init", "-q", f"{t}/r"], check=True)
+    subprocess.run(["git", "init", "-q", f"{t}/rX"], check=True)
+    (tmp_path / "rX" / "sub").mkdir()
+    for path in ("r/hh/.gitconfig", "r/sub/ss/.gitconfig"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("[core]\n\tpager = true\n")
+    (tmp_path / "rr").mkdir()
+    for command, (bases, opaque) in TOP_ROWS.items():
+        (step,) = git_steps(command.replace("{T}", t))
+        got = [x.base for x in g.git_writes(step) if any(v in x.how for v in ("GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "TLS key log"))]
+        assert got == [b.replace("{T}", t) for b in bases], command
+        reasons = [r for r in g.git_code(step).opaque if "git would read config" in r]
+        assert reasons == [r.replace("{T}", t) for r in opaque], command
+
+
+# phase 23 (m38b): a glob whose names start with no `-` now is no option (stop 30), for a code option
+# (`_subcommand_code`) and for an output option (`git_writes`); a glob that matches a `-` name may be one. {T}: the
+# cwd, holding a.txt and -x.md.
+GLOB_ROWS = {
+    "git difftool -y *.txt": ([], [], []),
+    "git difftool -y *.md": (["-x.md"], [], ["*.md, only known at run time, may be --output"]),
+    "git diff *.txt": ([], [], []),
+    "git diff *.md": ([], [], ["*.md, only known at run time, may be --output"]),
+}
+
+
+def test_a_glob_that_names_no_option_now(tmp_path: Path) -> None:
+    t = str(tmp_path.resolve())
+    (tmp_path / "a.txt").write_text("")
+    (tmp_path / "-x.md").write_text("")
+    for command, (_, _, writes) in GLOB_ROWS.items():
+        (step,) = git_steps(command, ShellState(cwd=t))
+        code = g.git_code(step)
+        got = {"code": bool(code.scripts or code.argv or code.opaque), "writes": [x.how for x in g.git_writes(step) if "only known at run time" in x.how]}
+        assert got == {"code": command.startswith("git difftool") and command.endswith(".md"), "writes": writes if command.startswith("git diff ") else []}, command
+
+
 # -- the small helpers, called by the git rule directly -----------------------------------------------------
 
 MOVES_OR_RUNS = {
@@ -335,6 +477,7 @@ CONTROLS_GIT = {
     "rebase-merge/git-rebase-todo": True, "packed-refs": True, "shallow": True, "remotes/o": True, "branches": True,
     "info/grafts": True, "modules": True, "sequencer/todo": True, "HEAD": True, "head": False, "commondir": True,
     "gitdir": True, "rebase-apply": True,
+    "infoX": False, "hooksX/": False,  # phase 23 (m38b): only / is stripped
 }
 
 
