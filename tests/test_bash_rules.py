@@ -3276,6 +3276,16 @@ STOP_38_ROWS = [
     ("git apply --check x.patch", "pass"),
     ("find . -maxdepth 0 -execdir python3 {W}/run.py --define=DIR=.. \\;", {"WG202"}),
     ("find . -maxdepth 0 -execdir python3 {W}/run.py --define=DIR=x \\;", "pass"),
+    # review 38c: `file -C` writes (no data reader); a glob matches only the links its pattern does, and is no `..`;
+    # an attached option's value and a glob beside a run-time part may name a link
+    ("find ../../.. -maxdepth 1 -name README.md -execdir file -C -m mymagic \\;", {"WG202"}),
+    ("python3 run.py *.py", "pass"),  # W holds to-main, which *.py does not match
+    ("python3 run.py .[^.]*", "pass"),
+    ("python3 run.py .*rc", "pass"),
+    ('python3 run.py "-oto-main$X/README.md"', {"WG406"}),
+    ('python3 run.py */"$X"README.md', {"WG406"}),
+    ('python3 run.py ?o-main"$X"/README.md', {"WG406"}),
+    ('python3 run.py -q "-x$X"', "pass"),
 ]
 
 

@@ -284,6 +284,8 @@ ROWS: list[str] = [
     "S Bash echo x | tee -",
     "S Bash dd if=src/auth/a.py of=-",
     "S Bash tar -cf - src/auth",
+    "S Bash uniq src/auth/a.py -",  # review 38c: standard output for uniq, zip, iconv, patch, openssl
+    "S Bash zip -q - src/auth/a.py",
 ]
 
 

@@ -492,3 +492,46 @@ def test_makes_directory_options_add_up() -> None:
     assert [(r[0], r[1], r[4]) for r in writes("make -C src ../$X", "/w")] == [("src", "{W}", None), (None, "{W}", ".."), (None, "{W}/src", "..")]
     # an earlier word's records are kept when a run-time word gives its own (or none)
     assert [r[0] for r in writes("frob a $X b", "/w")] == ["a", "b"]
+
+
+def test_a_run_time_words_last_part_may_be_a_links_name(tmp_path: Path) -> None:
+    """Review 38b: a run-time word's last, partial part may complete a symlink's name (`"to-ma$X"`, `to-m*/x`, `*/x`
+    went through `to-main -> <main>`): each link in that directory whose name begins so starts a record of its own; a
+    directory too big to read through is the record itself. Dots may become `..` (`"..$X"`, `"X$Y"` may not)."""
+    from worktree_guard.shell.steps import MAX_GLOB_ENTRIES
+    from worktree_guard.shell.written import path_candidates
+
+    w = tmp_path / "w"
+    (w / "src").mkdir(parents=True)
+    (w / "to-main").symlink_to(tmp_path)
+    (w / "tom").mkdir()  # a directory so named: no link
+    (w / "src" / "lk").symlink_to("/tmp")
+    full = w / "full"  # exactly as many entries as are read through, a link among them
+    full.mkdir()
+    for k in range(MAX_GLOB_ENTRIES - 1):
+        (full / f"f{k}").touch()
+    (full / "xl").symlink_to("/tmp")
+    over = w / "over"  # one more: not read through
+    over.mkdir()
+    for k in range(MAX_GLOB_ENTRIES + 1):
+        (over / f"f{k}").touch()
+    tables = ProgramTables(writers=dict(BUILTIN_WRITERS), readers=dict(BUILTIN_READERS))
+
+    def prefixes(source: str, cwd: str | None = str(w), variables: dict | None = None) -> list:
+        node = parse(source).body[0]
+        state = ShellState(cwd=cwd, variables=variables or {})
+        step = ShellCommand(node=node, words=node.words, assignments=[], cwd=cwd, state=state, home="/h")
+        return [r.prefix for r in command_writes(step, tables) if r.value is None]
+
+    assert prefixes('frob "to-ma$X"') == ["./to-main"]
+    assert prefixes('frob "to$X"') == ["./to-main"]  # `tom` is a directory
+    assert prefixes('frob "src/l$X"') == ["src", "src/lk"]
+    assert prefixes("frob to-m*/x") == ["./to-main", "to-m*"]  # and the crude text's directory, a name in W
+    assert prefixes("frob */x") == ["*", "./to-main"]
+    assert prefixes('frob "to-ma$X"', None) == []  # relative after a directory change the guard cannot follow
+    assert prefixes(f'frob "{w}/to-ma$X"', None) == [str(w), f"{w}/to-main"]
+    assert prefixes('frob "full/x$Y"') == ["full", "full/xl"]
+    assert prefixes('frob "over/x$Y"') == ["over"]
+    assert prefixes('frob "X$Y"') == []
+    assert prefixes('frob "..$Y"') == ["./.."]
+    assert path_candidates("-qd..") == ["d..", ".."]  # a cluster ending in `..` (review 38 F4)

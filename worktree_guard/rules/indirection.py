@@ -915,11 +915,11 @@ def _execdir_plain(word: Word) -> bool:
 
 #: Programs whose every word is data they read, with no option that writes, runs a program or changes the system:
 #: what -execdir may run from anywhere (review 38: `-execdir grep -n 'def main' {} +` was WG202). A short list
-#: checked by hand, not the read-only table, which holds shells, awks, `zstdcat -o` and `mount` (review 38b: `find
+#: checked by hand (not `file`: `file -C` writes a compiled magic file where it runs, review 38c), not the read-only table, which holds shells, awks, `zstdcat -o` and `mount` (review 38b: `find
 #: . -execdir zstdcat -qfo ../../../README.md {} \;` and `-execdir mount --bind ../../.. {}` reached main).
 EXECDIR_DATA_READERS = frozenset({
     "grep", "egrep", "fgrep", "cat", "tac", "head", "tail", "wc", "nl", "od", "hexdump", "strings", "cut", "rev",
-    "ls", "stat", "du", "file", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum",
+    "ls", "stat", "du", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum",
     "cksum", "cmp", "diff", "basename", "dirname", "realpath", "readlink", "echo", "printf", "test", "[", "true",
     "false", "pwd",
 })

@@ -15,6 +15,7 @@ Kinds:
 
 from __future__ import annotations
 
+import fnmatch
 import itertools
 import os
 import re
@@ -207,10 +208,10 @@ def _run_time_operand(command: ShellCommand, word: Word, cwd: str | None, how: s
     if _may_be_own_process(word, command.state, cwd, command.home):
         return [Written(word=word, value=None, cwd=cwd, how=how, kind="operand")]
     directories: dict[str, None] = {}
-    pattern = shell_words.glob_pattern(word.raw, command.state.lookup)
-    starts = [start for prefix in sorted(_beginnings(word, command.state) - {None}) for start in path_candidates(prefix)]
-    if pattern is not None:
-        starts.append(re.split(r"[*?[]", pattern, maxsplit=1)[0])  # up to its first glob, maybe empty (`*/x`)
+    beginnings = sorted(_beginnings(word, command.state) - {None})
+    starts = [start for prefix in beginnings for start in path_candidates(prefix)]
+    # an attached short option's value, a name it may complete (review 38c: `-oto-main$X/x`)
+    starts += [prefix[2:] for prefix in beginnings if prefix[:1] == "-" and prefix[1:2] not in ("-", "") and "/" not in prefix[2:]]
     for start in starts:
         if start.startswith("~") and "/" in start:  # bash expands it (`~/project/$F`), as _may_be_own_process reads it
             start = literal_tilde(expand_tilde(start[1:], command.state, command.home)) or ""
@@ -218,21 +219,32 @@ def _run_time_operand(command: ShellCommand, word: Word, cwd: str | None, how: s
         if "/" in start:
             directory = directory or "/"
             directories[directory] = None
-        elif not start and pattern is None:
+        elif not start:
             continue
         else:
             directory = "."
-        if partial and not partial.strip("."):
-            directories[os.path.join(directory, "..")] = None  # `..$X`, `.$X`: `..` when X is empty or `.` (review 38b)
-        elif partial or pattern is not None:
-            # a name it may complete, or a glob may match, that is a link (`to-main$X`, `to-m*/x`, `*/x`: review 38b)
-            directories.update(dict.fromkeys(_links_named(directory, partial, cwd)))
+        if partial and not partial.strip(".") and shell_words.glob_pattern(word.raw, command.state.lookup) is None:
+            # `..$X`, `.$X`: `..` when X is empty or `.` (review 38b); not a glob's `.` (`.[^.]*`: review 38c)
+            directories[os.path.join(directory, "..")] = None
+        elif partial:
+            # a name it may complete that is a link's (`"to-ma$X"`: review 38b)
+            directories.update(dict.fromkeys(_links_named(directory, partial + "*", cwd)))
+    # a glob before its first `/` may match a link's name (review 38b: `to-m*/x`, `*/x`; review 38c: `*/"$X"x`, `?o-main"$X"/x`)
+    text = shell_words.glob_pattern(word.raw, command.state.lookup)
+    text = text if text is not None else re.split(r"[$`]", word.raw, maxsplit=1)[0].replace('"', "").replace("'", "")
+    glob = re.search(r"[*?[]", text)
+    if glob is not None and "/" in text[glob.start():]:  # a directory part: the last part's matches are its own
+        head, _, partial = text[: glob.start()].rpartition("/")
+        component = partial + text[glob.start():].split("/", 1)[0]
+        directory = (head or "/") if "/" in text[: glob.start()] else "."
+        directories.update(dict.fromkeys(_links_named(directory, component, cwd)))
     return [Written(word=word, value=None, cwd=cwd, how=how, kind="operand", prefix=d) for d in directories]
 
 
-def _links_named(directory: str, partial: str, cwd: str | None) -> list[str]:
-    """The symlinks in `directory` (relative to `cwd`) whose names begin with `partial`, as `directory/name`; the
-    directory itself when it cannot be read through (too many entries, unreadable): any name may be one."""
+def _links_named(directory: str, pattern: str, cwd: str | None) -> list[str]:
+    """The symlinks in `directory` (relative to `cwd`) whose names match the glob `pattern` (a leading `.` only by a
+    `.`, as bash matches), as `directory/name`; the directory itself when it cannot be read through (too many
+    entries, unreadable): any name may be one."""
     from .steps import MAX_GLOB_ENTRIES
 
     if cwd is None and not directory.startswith("/"):
@@ -244,7 +256,7 @@ def _links_named(directory: str, partial: str, cwd: str | None) -> list[str]:
         return []  # nothing there (yet): no link to go through
     if len(listed) > MAX_GLOB_ENTRIES:
         return [directory]
-    return [os.path.join(directory, name) for name, link in listed if link and name.startswith(partial)]
+    return [os.path.join(directory, name) for name, link in listed if link and fnmatch.fnmatchcase(name, pattern) and (pattern[:1] == "." or name[:1] != ".")]
 
 
 def _prefix_directory(word: Word, state) -> str | None:
@@ -259,7 +271,7 @@ def _prefix_directory(word: Word, state) -> str | None:
 #: Writers for which a `-` they write is standard output (`tar -cf -`, `curl -o -`, `wget -O -`, `touch -`). For the
 #: others it is a file named `-` where they run (phase 23, m38c: coreutils 9.1's `cp a -`, `tee -`, `sort -o -`, `dd
 #: of=-` each wrote <checkout>/-, which a wave worker's `cp src/auth/a.py -` did not own and passed).
-DASH_IS_STANDARD_OUTPUT = frozenset({"tar", "gtar", "bsdtar", "curl", "wget", "touch"})
+DASH_IS_STANDARD_OUTPUT = frozenset({"tar", "gtar", "bsdtar", "curl", "wget", "touch", "uniq", "iconv", "patch", "zip", "openssl"})  # review 38c: the last five
 
 
 def _expanded(command: ShellCommand, target: Target, cwd: str | None, name: str) -> list[Written]:
