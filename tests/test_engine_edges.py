@@ -751,3 +751,35 @@ def test_a_definition_the_agent_could_write_hides_no_isolation_it_did_not_declar
     write_agent(repo.base, "rev", "description: the agent's")
     result = run_hook_inline(payload(repo.main, "Write", {"file_path": str(repo.sibling / "x"), "content": "x"}, agent_id="a1", agent_type="rev"))
     assert (scope_for(str(repo.main), "rev").isolation.isolated, result.codes) == (True, ["WG002"])
+
+
+# --- phase 23 (m38d): _agent_can_write's runtime clause ------------------------------------------------------------------
+
+
+def test_a_file_in_a_runtime_directory_the_allow_list_holds_is_the_agent_s_unless_it_lies_in_a_shared_checkout(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The runtimes' directories are refused only to the writes the guard reads: a file there that the allow-list
+    holds (a HOME in the temp dir) counts as one the agent could write (an inline interpreter can), though the policy
+    refuses it (`_agent_can_write` 59, 60: the clause never true). The clause is for a place outside every checkout:
+    a runtime directory inside the main checkout (`CODEX_HOME` there) stays the shared checkout's, not the agent's
+    (58: any place but "outside"); one outside the allow-list (HOME out of the temp dir) is not the agent's either."""
+    from worktree_guard.engine import _agent_can_write
+    from worktree_guard.layout import find_layout
+    from worktree_guard.policy import PathPolicy
+
+    home = Path(os.environ["HOME"])  # the test's, in the temp dir: the allow-list holds it
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    layout = find_layout(str(repo.worktree))
+    can = _agent_can_write(layout, Settings(), str(home))
+    policy = PathPolicy(layout, Settings().allow, Settings().protect, str(home))
+    in_runtime = str(home / ".codex" / "agents" / "rev.md")
+    assert (policy.judge_resolved(in_runtime).ok, policy.judge_resolved(in_runtime).place) == (False, "outside")
+    assert can(in_runtime) and can(str(home / ".copilot" / "x.md")) and can(str(home / ".claude" / "agents" / "rev.md"))
+    monkeypatch.setenv("CODEX_HOME", str(repo.main / "codex-home"))  # a runtime directory inside the main checkout
+    shared = _agent_can_write(layout, Settings(), str(home))
+    assert not shared(str(repo.main / "codex-home" / "agents" / "rev.md")) and not shared(str(repo.main / "x.md"))
+    assert shared(str(home / ".copilot" / "x.md"))
+    elsewhere = Path("/nonexistent-wg-home")  # not in the allow-list: its runtime directories are not the agent's
+    monkeypatch.delenv("CODEX_HOME")
+    assert not _agent_can_write(layout, Settings(), str(elsewhere))(str(elsewhere / ".codex" / "agents" / "rev.md"))
