@@ -40,7 +40,9 @@ def test_a_place_in_a_process_own_proc_directory_is_unknown(repo: Repo, place: s
         find_layout(place)
     with pytest.raises(LayoutUnknown, match="own /proc directory"):
         git_checkouts_at(place)
-    assert git_checkouts_at("/proc/1/..") == []
+    assert git_checkouts_at("/proc") == []  # /proc itself is no process's directory
+    with pytest.raises(LayoutUnknown, match="own /proc directory"):
+        git_checkouts_at("/proc/1/cwd")  # a pid's directory is read as a process's own (review 38: it may change)
 
 
 def test_bare_repository_worktrees(tmp_path: Path, repo: Repo) -> None:
