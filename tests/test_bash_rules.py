@@ -3286,6 +3286,8 @@ STOP_38_ROWS = [
     ('python3 run.py */"$X"README.md', {"WG406"}),
     ('python3 run.py ?o-main"$X"/README.md', {"WG406"}),
     ('python3 run.py -q "-x$X"', "pass"),
+    # review 38d: `..` attached after a cluster in an -execdir argument
+    ("find . -maxdepth 1 -name src -execdir make -sC.. -sC.. -sC.. \\;", {"WG202"}),
 ]
 
 

@@ -286,6 +286,7 @@ ROWS: list[str] = [
     "S Bash tar -cf - src/auth",
     "S Bash uniq src/auth/a.py -",  # review 38c: standard output for uniq, zip, iconv, patch, openssl
     "S Bash zip -q - src/auth/a.py",
+    "S Bash openssl rand -writerand - 4",  # review 38d: a file named `-` (openssl's -out - is standard output, not its -writerand)
 ]
 
 

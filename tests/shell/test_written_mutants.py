@@ -535,3 +535,18 @@ def test_a_run_time_words_last_part_may_be_a_links_name(tmp_path: Path) -> None:
     assert prefixes('frob "X$Y"') == []
     assert prefixes('frob "..$Y"') == ["./.."]
     assert path_candidates("-qd..") == ["d..", ".."]  # a cluster ending in `..` (review 38 F4)
+    # review 38c: a glob in a directory part, matched against the links of the directory it stands in (not a dotted
+    # name unless the pattern says `.`); an attached option's value; a glob beside a run-time part
+    (w / "src" / "sub").mkdir()
+    (w / "src" / "sub" / "lk2").symlink_to("/tmp")
+    (w / ".hid").symlink_to("/tmp")
+    (over / "xl2").symlink_to("/tmp")
+    assert prefixes("frob src/sub/l*/x") == ["src/sub", "src/sub/lk2", "src/sub/l*"]
+    assert prefixes("frob src/sub/l*/a/b") == ["src/sub", "src/sub/lk2", "src/sub/l*/a"]
+    assert prefixes("frob */x") == ["*", "./to-main"]  # not .hid
+    assert prefixes("frob .h*/x") == ["./.hid", ".h*"]
+    assert prefixes('frob "-oto-main$X/x"') == ["./to-main"]
+    assert prefixes('frob ?o-main"$X"/x') == ["./to-main"]
+    assert prefixes('frob "over/x$Y"') == ["over"]  # too many entries: the directory itself, its links unread
+    (w / "m[1]").symlink_to("/tmp")  # review 38d: a link's name with a `[`, matched as text
+    assert prefixes('frob "m[1]$X/x"') == ["./m[1]"]

@@ -909,7 +909,9 @@ def _execdir_plain(word: Word) -> bool:
     if any(c in value for c in " \t\n$`"):
         return False
     attached = value[2:] if value[:1] == "-" and value[1:2] != "-" else ""
-    return "/" not in value and value not in (".", "..") and not value.startswith("~") and not attached.startswith("..") and not any(part.startswith("..") for part in value.split("=")[1:])
+    # `..` attached after a cluster too (`-sC..`: review 38d)
+    clustered = bool(attached) and re.search(r"[A-Za-z]\.\.", value[1:]) is not None
+    return "/" not in value and value not in (".", "..") and not value.startswith("~") and not attached.startswith("..") and not clustered and not any(part.startswith("..") for part in value.split("=")[1:])
 
 
 

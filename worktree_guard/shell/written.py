@@ -16,6 +16,7 @@ Kinds:
 from __future__ import annotations
 
 import fnmatch
+import glob
 import itertools
 import os
 import re
@@ -228,15 +229,16 @@ def _run_time_operand(command: ShellCommand, word: Word, cwd: str | None, how: s
             directories[os.path.join(directory, "..")] = None
         elif partial:
             # a name it may complete that is a link's (`"to-ma$X"`: review 38b)
-            directories.update(dict.fromkeys(_links_named(directory, partial + "*", cwd)))
+            directories.update(dict.fromkeys(_links_named(directory, glob.escape(partial) + "*", cwd)))  # `m[1]$X`: its text, no pattern (review 38d)
     # a glob before its first `/` may match a link's name (review 38b: `to-m*/x`, `*/x`; review 38c: `*/"$X"x`, `?o-main"$X"/x`)
-    text = shell_words.glob_pattern(word.raw, command.state.lookup)
-    text = text if text is not None else re.split(r"[$`]", word.raw, maxsplit=1)[0].replace('"', "").replace("'", "")
-    glob = re.search(r"[*?[]", text)
-    if glob is not None and "/" in text[glob.start():]:  # a directory part: the last part's matches are its own
-        head, _, partial = text[: glob.start()].rpartition("/")
-        component = partial + text[glob.start():].split("/", 1)[0]
-        directory = (head or "/") if "/" in text[: glob.start()] else "."
+    pattern = shell_words.glob_pattern(word.raw, command.state.lookup)
+    text = pattern if pattern is not None else re.split(r"[$`]", word.raw, maxsplit=1)[0].replace('"', "").replace("'", "")
+    first = re.search(r"[*?[]", text)
+    # a directory part (the last part's matches are its own), or a part a run-time one may go on (`?o-main"$X"/x`)
+    if first is not None and ("/" in text[first.start():] or pattern is None):
+        head, _, partial = text[: first.start()].rpartition("/")
+        component = partial + text[first.start():].split("/", 1)[0] + ("" if "/" in text[first.start():] else "*")
+        directory = (head or "/") if "/" in text[: first.start()] else "."
         directories.update(dict.fromkeys(_links_named(directory, component, cwd)))
     return [Written(word=word, value=None, cwd=cwd, how=how, kind="operand", prefix=d) for d in directories]
 
@@ -271,7 +273,7 @@ def _prefix_directory(word: Word, state) -> str | None:
 #: Writers for which a `-` they write is standard output (`tar -cf -`, `curl -o -`, `wget -O -`, `touch -`). For the
 #: others it is a file named `-` where they run (phase 23, m38c: coreutils 9.1's `cp a -`, `tee -`, `sort -o -`, `dd
 #: of=-` each wrote <checkout>/-, which a wave worker's `cp src/auth/a.py -` did not own and passed).
-DASH_IS_STANDARD_OUTPUT = frozenset({"tar", "gtar", "bsdtar", "curl", "wget", "touch", "uniq", "iconv", "patch", "zip", "openssl"})  # review 38c: the last five
+DASH_IS_STANDARD_OUTPUT = frozenset({"tar", "gtar", "bsdtar", "curl", "wget", "touch", "uniq", "iconv", "patch", "zip"})  # review 38c: the last four (not openssl: `-writerand -` writes a file `-`, review 38d)
 
 
 def _expanded(command: ShellCommand, target: Target, cwd: str | None, name: str) -> list[Written]:
