@@ -174,13 +174,18 @@ def _operand(ctx: Context, record: Written, value: str | None, span, rule: str) 
         return _given(ctx, record, rule, span, f"{resolved}, a path through the process's own /proc directory or a descriptor, which may be in the shared checkout", resolved=resolved)
     if judgement.place != "shared":
         return []
+    return _in_shared(ctx, record, rule, span, judgement, judgement.resolved, "it")
+
+
+def _in_shared(ctx: Context, record: Written, rule: str, span, judgement, given: str, where: str) -> list[Violation]:
+    """WG406 for an unknown program given `given`, placed by `judgement` in a shared checkout, which it may write."""
     return [Violation(
         code="WG406",
         rule=rule,
         tool=ctx.call.tool,
         message=(
-            f"{record.how}, a program worktree-guard does not know, is given {judgement.resolved} in the shared checkout "
-            f"{judgement.shared_root}; it may write it, so it counts as written. Work on the copy in {ctx.worktree_root}."
+            f"{record.how}, a program worktree-guard does not know, is given {given} in the shared checkout "
+            f"{judgement.shared_root}; it may write {where}, so it counts as written. Work on the copy in {ctx.worktree_root}."
         ),
         path=record.written,
         resolved=judgement.resolved,
@@ -200,22 +205,7 @@ def _starts_in(ctx: Context, record: Written, span, rule: str) -> list[Violation
     judgement = ctx.policy.judge(record.prefix, record.cwd or "/")
     if judgement.place != "shared":
         return []
-    return [Violation(
-        code="WG406",
-        rule=rule,
-        tool=ctx.call.tool,
-        message=(
-            f"{record.how}, a program worktree-guard does not know, is given {record.written}, only known at run time, "
-            f"which starts in {judgement.resolved} in the shared checkout {judgement.shared_root}; it may write there, "
-            f"so it counts as written. Work on the copy in {ctx.worktree_root}."
-        ),
-        path=record.written,
-        resolved=judgement.resolved,
-        shared_root=judgement.shared_root,
-        suggestion=judgement.suggestion,
-        worktree_root=ctx.worktree_root,
-        span=span,
-    )]
+    return _in_shared(ctx, record, rule, span, judgement, f"{record.written}, only known at run time, which starts in {judgement.resolved}", "there")
 
 
 def judge_write(
