@@ -8,6 +8,7 @@ a row says what a program does, it was checked with GNU coreutils 9 (ln) on this
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from tests.shell.test_shell_mutants import written_dir, written_rows
@@ -550,3 +551,17 @@ def test_a_run_time_words_last_part_may_be_a_links_name(tmp_path: Path) -> None:
     assert prefixes('frob "over/x$Y"') == ["over"]  # too many entries: the directory itself, its links unread
     (w / "m[1]").symlink_to("/tmp")  # review 38d: a link's name with a `[`, matched as text
     assert prefixes('frob "m[1]$X/x"') == ["./m[1]"]
+
+
+def test_makes_directory_moves_follow_links_as_chdir_does(tmp_path: Path) -> None:
+    """`make -C tb -C .. -C main` with `tb -> <base>/other` runs in <base>/main: each -C is a chdir, so `..` is read
+    after the link, not cut off lexically (it was read as W/main: a fail-open found rereading stop 38's diff)."""
+    from worktree_guard.shell.written import _chained_bases
+
+    base = Path(os.path.realpath(tmp_path))
+    (base / "other").mkdir()
+    w = base / "w"
+    w.mkdir()
+    (w / "tb").symlink_to(base / "other")
+    bases = _chained_bases(["-C", "tb", "-C", "..", "-C", "main"], str(w))
+    assert bases == [(str(w), True), (str(w), True), (str(base / "other"), True), (str(base / "other"), True), (str(base), True), (str(base), True)]

@@ -380,10 +380,11 @@ def _chained_bases(values: list[str | None], cwd: str | None, takes: str = CHAIN
 
 
 def _moved(here: str | None, value: str | None) -> str | None:
+    """Where `-C value` moves from `here`, resolved as chdir does (links, then `..`: `-C to-main -C ..` is main's parent)."""
     value = literal_tilde(value)
     if value is None or (here is None and not value.startswith("/")):
         return None
-    return os.path.normpath(os.path.join(here or "/", value))
+    return real(os.path.join(here or "/", value))
 
 
 def colon_value(value: str) -> list[str]:
