@@ -914,11 +914,11 @@ def _execdir_plain(word: Word) -> bool:
     return "/" not in value and value not in (".", "..") and not value.startswith("~") and not attached.startswith("..") and not clustered and not any(part.startswith("..") for part in value.split("=")[1:])
 
 
-
 #: Programs whose every word is data they read, with no option that writes, runs a program or changes the system:
 #: what -execdir may run from anywhere (review 38: `-execdir grep -n 'def main' {} +` was WG202). A short list
-#: checked by hand (not `file`: `file -C` writes a compiled magic file where it runs, review 38c), not the read-only table, which holds shells, awks, `zstdcat -o` and `mount` (review 38b: `find
-#: . -execdir zstdcat -qfo ../../../README.md {} \;` and `-execdir mount --bind ../../.. {}` reached main).
+#: checked by hand, not the read-only table, which holds shells, awks, `zstdcat -o` and `mount` (review 38b: `find .
+#: -execdir zstdcat -qfo ../../../README.md {} \;` and `-execdir mount --bind ../../.. {}` reached main); not `file`
+#: either (`file -C` writes a compiled magic file where it runs: review 38c).
 EXECDIR_DATA_READERS = frozenset({
     "grep", "egrep", "fgrep", "cat", "tac", "head", "tail", "wc", "nl", "od", "hexdump", "strings", "cut", "rev",
     "ls", "stat", "du", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum",
