@@ -3288,6 +3288,12 @@ STOP_38_ROWS = [
     ('python3 run.py -q "-x$X"', "pass"),
     # review 38d: `..` attached after a cluster in an -execdir argument
     ("find . -maxdepth 1 -name src -execdir make -sC.. -sC.. -sC.. \\;", {"WG202"}),
+    # review 38e: a glob in a word's last part may match a link's name too, and `~+/` is expanded before the glob
+    ("python3 run4.py -d *-main", {"WG406"}),
+    ("python3 run4.py -d ?o-main", {"WG406"}),
+    ("python3 run4.py -d ~+/to-m*", {"WG406"}),
+    ('python3 run.py ~+/to-m*"$X"/README.md', {"WG406"}),
+    ("python3 run.py src/*.py", "pass"),
 ]
 
 

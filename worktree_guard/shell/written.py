@@ -233,11 +233,14 @@ def _run_time_operand(command: ShellCommand, word: Word, cwd: str | None, how: s
     # a glob before its first `/` may match a link's name (review 38b: `to-m*/x`, `*/x`; review 38c: `*/"$X"x`, `?o-main"$X"/x`)
     pattern = shell_words.glob_pattern(word.raw, command.state.lookup)
     text = pattern if pattern is not None else re.split(r"[$`]", word.raw, maxsplit=1)[0].replace('"', "").replace("'", "")
+    if text.startswith("~") and "/" in text:  # `~+/to-m*`: bash expands it first (review 38e)
+        text = literal_tilde(expand_tilde(text[1:], command.state, command.home)) or ""
     first = re.search(r"[*?[]", text)
-    # a directory part (the last part's matches are its own), or a part a run-time one may go on (`?o-main"$X"/x`)
-    if first is not None and ("/" in text[first.start():] or pattern is None):
+    # the part holding the first glob, which may match a link's name (its last part too: `*-main`, review 38e), and
+    # may go on at run time when the word does (`?o-main"$X"/x`)
+    if first is not None:
         head, _, partial = text[: first.start()].rpartition("/")
-        component = partial + text[first.start():].split("/", 1)[0] + ("" if "/" in text[first.start():] else "*")
+        component = partial + text[first.start():].split("/", 1)[0] + ("*" if pattern is None and "/" not in text[first.start():] else "")
         directory = (head or "/") if "/" in text[: first.start()] else "."
         directories.update(dict.fromkeys(_links_named(directory, component, cwd)))
     return [Written(word=word, value=None, cwd=cwd, how=how, kind="operand", prefix=d) for d in directories]
