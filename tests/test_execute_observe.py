@@ -33,9 +33,16 @@ def test_no_escape(report: Report) -> None:
     assert report.listing("escape") == ""
 
 
+#: Refusals of ordinary commands accepted by decision (docs/decisions.md "Paths"): a glob that matches a symlink into
+#: the shared checkout gives an unknown program that link, as its static name would (WG406: stop 38, review 38e's
+#: `frob *-main` wrote main through the link `to-main` the layout's W holds); jar only reads it.
+ACCEPTED_FALSE_DENIES = frozenset({"jar cf {W}/notes.txt *"})
+
+
 def test_no_false_deny(report: Report) -> None:
     """No ordinary command that left everything outside W alone was refused with a code that names a place."""
-    assert report.listing("false-deny") == ""
+    left = [o for o in report.outcomes if o.kind == "false-deny" and o.candidate.command not in ACCEPTED_FALSE_DENIES]
+    assert left == [], report.listing("false-deny")
 
 
 def test_the_harness_sees_what_changes(report: Report) -> None:
