@@ -209,6 +209,7 @@ def _run_time_operand(command: ShellCommand, word: Word, cwd: str | None, how: s
     if _may_be_own_process(word, command.state, cwd, command.home):
         return [Written(word=word, value=None, cwd=cwd, how=how, kind="operand")]
     directories: dict[str, None] = {}
+    pattern = shell_words.glob_pattern(word.raw, command.state.lookup)
     beginnings = sorted(_beginnings(word, command.state) - {None})
     starts = [start for prefix in beginnings for start in path_candidates(prefix)]
     # an attached short option's value, a name it may complete (review 38c: `-oto-main$X/x`)
@@ -224,14 +225,13 @@ def _run_time_operand(command: ShellCommand, word: Word, cwd: str | None, how: s
             continue
         else:
             directory = "."
-        if partial and not partial.strip(".") and shell_words.glob_pattern(word.raw, command.state.lookup) is None:
+        if partial and not partial.strip(".") and pattern is None:
             # `..$X`, `.$X`: `..` when X is empty or `.` (review 38b); not a glob's `.` (`.[^.]*`: review 38c)
             directories[os.path.join(directory, "..")] = None
         elif partial:
             # a name it may complete that is a link's (`"to-ma$X"`: review 38b)
             directories.update(dict.fromkeys(_links_named(directory, glob.escape(partial) + "*", cwd)))  # `m[1]$X`: its text, no pattern (review 38d)
     # a glob before its first `/` may match a link's name (review 38b: `to-m*/x`, `*/x`; review 38c: `*/"$X"x`, `?o-main"$X"/x`)
-    pattern = shell_words.glob_pattern(word.raw, command.state.lookup)
     text = pattern if pattern is not None else re.split(r"[$`]", word.raw, maxsplit=1)[0].replace('"', "").replace("'", "")
     if text.startswith("~") and "/" in text:  # `~+/to-m*`: bash expands it first (review 38e)
         text = literal_tilde(expand_tilde(text[1:], command.state, command.home)) or ""
@@ -248,8 +248,8 @@ def _run_time_operand(command: ShellCommand, word: Word, cwd: str | None, how: s
 
 def _links_named(directory: str, pattern: str, cwd: str | None) -> list[str]:
     """The symlinks in `directory` (relative to `cwd`) whose names match the glob `pattern` (a leading `.` only by a
-    `.`, as bash matches), as `directory/name`; the directory itself when it cannot be read through (too many
-    entries, unreadable): any name may be one."""
+    `.`, as bash matches), as `directory/name`; the directory itself when it has too many entries to read through
+    (any name may be one); none when it cannot be opened."""
     from .steps import MAX_GLOB_ENTRIES
 
     if cwd is None and not directory.startswith("/"):
@@ -258,7 +258,7 @@ def _links_named(directory: str, pattern: str, cwd: str | None) -> list[str]:
         with os.scandir(real(os.path.join(cwd or "/", directory))) as entries:
             listed = [(entry.name, entry.is_symlink()) for entry in itertools.islice(entries, MAX_GLOB_ENTRIES + 1)]
     except OSError:
-        return []  # nothing there (yet): no link to go through
+        return []  # nothing there (yet), or unreadable: no link the guard can name (noted as left, stop 38)
     if len(listed) > MAX_GLOB_ENTRIES:
         return [directory]
     return [os.path.join(directory, name) for name, link in listed if link and fnmatch.fnmatchcase(name, pattern) and (pattern[:1] == "." or name[:1] != ".")]
@@ -325,7 +325,7 @@ def _operands(command: ShellCommand, own: list[Word], values: list[str | None], 
     how = f"`{name}`"
     powershell = is_powershell(os.path.basename(name))
     chained = os.path.basename(name) in CHAINED_DIRECTORY_PROGRAMS
-    bases = _chained_bases(values[1:], command.cwd) if chained else [(command.cwd, False)] * (len(values) - 1)
+    bases = _chained_bases(values[1:], command.cwd, CHAINED_DIRECTORY_PROGRAMS[os.path.basename(name)]) if chained else [(command.cwd, False)] * (len(values) - 1)
     for word, value, (base, moves) in zip(own[1:], values[1:], bases):
         # a directory option's value from the directory the options before it left; any other word from where the
         # program runs too (`make -C src -C ../../..`, `make -C src VAR=../../x`)
