@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import http.server
 import os
+import shutil
 import subprocess
 import threading
 from collections.abc import Iterator
@@ -3309,6 +3310,108 @@ def test_git_init_of_a_quoted_tilde_directory_is_read_there(world: Repo) -> None
 @pytest.mark.parametrize("command,expected", STOP_38_ROWS, ids=[plain_id(r[0], 60) for r in STOP_38_ROWS])
 def test_stop_38_rows(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
+
+
+# Stop 39: a symlink the command makes itself is read by the words after it (shell/links.py). Each deny row passed at
+# 2d5229d, where `t` was read as a plain directory of W; the world's {BASE} is allow-listed (the temp dir) and holds
+# the main checkout as {BASE}/repo. The pass rows are links into W or to an allowed place, used as such.
+STOP_39_ROWS = [
+    ("ln -s {BASE} t; echo pwned >> t/repo/README.md", {"WG401"}),
+    ("ln -s {BASE} t && echo pwned >> t/repo/README.md", {"WG401"}),
+    ("ln -s . t; echo x > t/../x", {"WG401"}),  # t is W: its `..` is the main checkout's .claude/worktrees
+    ("ln -s {BASE} t; cp src/a t/repo/README.md", {"WG401"}),
+    ("ln -s {BASE} t; rm -rf t/repo/src", {"WG401"}),
+    ("ln -s {BASE} t; cd -P t/repo && touch made", {"WG201", "WG401"}),
+    ("ln -s {BASE} t; cd t/repo && touch made", {"WG201", "WG401"}),
+    ("ln -s {BASE} t; env -C t/repo touch made", {"WG201", "WG401"}),
+    ("ln -s {BASE} t; make -s -C t/repo", {"WG406"}),
+    ("ln -s {BASE} t; git -C t/repo checkout -q -b x", {"WG303"}),
+    ("ln -s {BASE} t; python3 run.py t/repo/README.md", {"WG406"}),
+    # ln's forms: -f, -T, -r, an abbreviated --symbolic, -t, one operand, `--`, a wrapper, a path, a child shell, a function
+    ("ln -sf {BASE} t; echo pwned >> t/repo/README.md", {"WG401"}),
+    ("ln -sT {BASE} t; echo pwned >> t/repo/README.md", {"WG401"}),
+    ("ln -sr {BASE} t; echo pwned >> t/repo/README.md", {"WG401"}),
+    ("ln --sym {BASE} t; echo pwned >> t/repo/README.md", {"WG401"}),
+    ("ln -s {BASE}/ -t src; echo pwned >> src/work/repo/README.md", {"WG401"}),
+    ("cd src && ln -s {BASE} && echo pwned >> work/repo/README.md", {"WG401"}),
+    ("ln -s -- {BASE} t; echo pwned >> t/repo/README.md", {"WG401"}),
+    ("env ln -s {BASE} t; echo pwned >> t/repo/README.md", {"WG401"}),
+    ("/bin/ln -s {BASE} t; echo pwned >> t/repo/README.md", {"WG401"}),
+    ("sh -c 'ln -s {BASE} t'; echo pwned >> t/repo/README.md", {"WG401"}),
+    ('f() { ln -s {BASE} "$1"; }; f t; echo pwned >> t/repo/README.md', {"WG401"}),
+    # made inside a directory the command made, or as the operand a file the command made was
+    ("mkdir d; ln -s {BASE} d; echo pwned >> d/work/repo/README.md", {"WG401"}),
+    ("touch d; ln -sf {BASE} d; echo pwned >> d/repo/README.md", {"WG401"}),
+    # walked before the ln, run after it
+    ("{ sleep 1; echo pwned >> t/repo/README.md; } & ln -s {BASE} t; wait", {"WG401"}),
+    ("ln -s {BASE} t | echo pwned >> t/repo/README.md", {"WG401"}),
+    ("for i in 1 2; do echo pwned >> t/repo/README.md; ln -sf {BASE} t; done", {"WG401"}),
+    # a made link moved or copied as a link
+    ("ln -s {BASE} t; mv t u; echo pwned >> u/repo/README.md", {"WG401"}),
+    ("ln -s {BASE} t; cp -P t u; echo pwned >> u/repo/README.md", {"WG401"}),
+    ("ln -s {BASE} t; cp -a t u && echo pwned >> u/repo/README.md", {"WG401"}),
+    ("ln -s {BASE} t; mv t src/; echo pwned >> src/t/repo/README.md", {"WG401"}),
+    # pass: a link into W, or to an allowed place, used there
+    ("ln -s src t && touch t/x", "pass"),
+    ("mkdir -p bin && ln -s ../src bin/tool && touch bin/tool/x", "pass"),
+    ("ln -sf {BASE}/cache .cache && touch .cache/x", "pass"),
+    ("ln -s src/a.txt b.txt && echo x > b.txt", "pass"),
+    ("cd src && ln -s ../README.md r && cat r", "pass"),
+    ("ln -s {BASE} t; echo ok > t/repo/.claude/worktrees/agent-a1234567890abcdef/ok", "pass"),
+    ("ln -s {BASE} t2 t; echo x > t/repo/README.md", "pass"),  # two sources: t must be a directory, and is none
+    ("ln -s {BASE} t; ls t/repo; cat t/repo/README.md", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", STOP_39_ROWS, ids=[plain_id(r[0], 60) for r in STOP_39_ROWS])
+def test_stop_39_rows(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_a_link_the_command_makes_is_followed_by_the_words_after_it_for_real(world: Repo) -> None:
+    """Review 38c F1: `ln -s <allowed dir> t; echo x >> t/<path to main>/README.md` passed (t read as a plain directory
+    of W, as it is not there yet) and wrote the main checkout's README. Each spelling is refused, and each run for
+    real reaches the main checkout (or its .claude/worktrees)."""
+    readme = world.main / "README.md"
+    before = readme.read_text()
+    made = world.main / "made"
+
+    def written() -> bool:
+        grew = readme.read_text() != before
+        readme.write_text(before)
+        return grew
+
+    def touched() -> bool:
+        there = made.exists()
+        made.unlink(missing_ok=True)
+        return there
+
+    def clean() -> None:
+        for name in ("t", "u", "d"):
+            path = world.worktree / name
+            if path.is_symlink() or path.is_file():
+                path.unlink()
+            elif path.is_dir():
+                shutil.rmtree(path)
+
+    cases = [
+        ("ln -s {BASE} t; echo pwned >> t/repo/README.md", written),
+        ("ln -sr {BASE} t; echo pwned >> t/repo/README.md", written),
+        ("ln -s {BASE} t; cd -P t/repo && touch made", touched),
+        ("ln -s {BASE} t; env -C t/repo touch made", touched),
+        ("mkdir d; ln -s {BASE} d; echo pwned >> d/work/repo/README.md", written),
+        ("touch d; ln -sf {BASE} d; echo pwned >> d/repo/README.md", written),
+        ("{ sleep 1; echo pwned >> t/repo/README.md; } & ln -s {BASE} t; wait", written),
+        ("ln -s {BASE} t; mv t u; echo pwned >> u/repo/README.md", written),
+        ("ln -s {BASE} t; cp -P t u; echo pwned >> u/repo/README.md", written),
+        ("ln -s . t; echo x > t/../x", lambda: (world.worktree.parent / "x").exists()),
+    ]
+    for command, happened in cases:
+        clean()
+        # `; true`: refused_and_happens sends the last command's output to /dev/null, which would undo its `>>`
+        refused_and_happens(world, [(fill(command, world).replace("{BASE}", str(world.base)) + "; true", happened)])
+    clean()
+    assert hook(world, "ln -s {BASE} t; echo ok > t/repo/.claude/worktrees/agent-a1234567890abcdef/ok").decision == "pass"
 
 
 def test_a_run_time_operand_starting_in_the_shared_checkout_reaches_it_for_real(world: Repo) -> None:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 import pwd
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 # Character devices and descriptors: resolving them would give /proc/<pid>/fd/… or pipe:[…], never a path a
 # checkout can contain, so they are kept as written (lexically normalised).
@@ -111,17 +113,20 @@ def _resolved(path: str) -> str:
     was followed into the guard's cwd: `cd .. && echo x > pl/../f` wrote W/.. while the guard read W/f; stop 37).
     Past `_MAX_LINKS` links the rest is kept as written, as `realpath` keeps a loop (the kernel opens neither)."""
     done, rest, links = "/", [part for part in path.split("/") if part not in ("", ".")], 0
+    made = _made_reading()
     while rest:
         name = rest.pop(0)
         if name == "..":
             done = os.path.dirname(done)
             continue
         step = os.path.join(done, name)
-        try:
-            target = os.readlink(step)
-        except OSError:
-            done = step  # not a link (EINVAL), or missing, or unreadable: read as written, as realpath does
-            continue
+        target = made.get(step) if made else None
+        if target is None:
+            try:
+                target = os.readlink(step)
+            except OSError:
+                done = step  # not a link (EINVAL), or missing, or unreadable: read as written, as realpath does
+                continue
         links += 1
         if links > _MAX_LINKS:
             return os.path.normpath(os.path.join(step, *rest))
@@ -132,6 +137,94 @@ def _resolved(path: str) -> str:
             done = "/"
         rest[:0] = [part for part in target.split("/") if part not in ("", ".")]
     return done
+
+
+class MadeLinks:
+    """The symlinks the command being judged makes itself, for the words after them (stop 39: `ln -s /tmp t; echo x >
+    t/../work/main/README.md` wrote the main checkout while the guard read W/work/main/README.md, `t` not being a link
+    yet when the command was judged). Each is kept by its path (its directory canonical, its name as written) with
+    where it leads (absolute: a relative target read from the link's directory, as the kernel reads it).
+
+    `links`: where the link's place is known. `as_link`/`as_directory`: where it depends on whether a path is a
+    directory when the command runs (`touch d; ln -s T d` links d itself, `mkdir d; ln -s T d` makes d/T's name), the
+    two readings of each such link: `real` takes the directory one, `PathPolicy.forms` places both."""
+
+    __slots__ = ("links", "as_link", "as_directory", "steps")
+
+    def __init__(self) -> None:
+        self.links: dict[str, str] = {}
+        self.as_link: dict[str, str] = {}
+        self.as_directory: dict[str, str] = {}
+        #: The steps read so far (`shell.links`), each once: walked again, a step would find the link it makes itself.
+        self.steps: set[tuple] = set()
+
+    def __len__(self) -> int:
+        return len(self.links) + len(self.as_link) + len(self.as_directory)
+
+    def add(self, link: str, target: str) -> None:
+        """`link` (absolute, its directory canonical) will be a symlink to `target` (absolute, as the kernel reads it)."""
+        self.links.setdefault(link, target)
+
+    def add_either(self, path: str, name: str, target: str) -> None:
+        """The link is `path` itself, or `path/name` if `path` is a directory by then (ln's last operand; no `name`:
+        none is made in a directory)."""
+        self.as_link.setdefault(path, target)
+        if name:
+            self.as_directory.setdefault(os.path.join(path, name), target)
+
+
+#: The links made so far by the command being judged (`made_links`), None outside the walk of a command.
+_MADE: contextvars.ContextVar[MadeLinks | None] = contextvars.ContextVar("made_links", default=None)
+#: Which reading of the made links `real` takes: "directory" (the default), "link" (`MadeLinks.as_link`), or "none"
+#: (as if the command made none: it may fail, or run after the word: `{ …; } & ln -s …`).
+_READING: contextvars.ContextVar[str] = contextvars.ContextVar("made_links_reading", default="directory")
+
+
+@contextlib.contextmanager
+def made_links(links: MadeLinks | None = None) -> Iterator[MadeLinks]:
+    """While the command is walked: `real` reads the paths `links` holds (a new, empty one by default) as the symlinks
+    the command makes."""
+    links = MadeLinks() if links is None else links
+    token = _MADE.set(links)
+    try:
+        yield links
+    finally:
+        _MADE.reset(token)
+
+
+def current_made_links() -> MadeLinks | None:
+    """The links the command being walked makes (None outside a walk)."""
+    return _MADE.get()
+
+
+@contextlib.contextmanager
+def made_links_read_as(reading: str) -> Iterator[None]:
+    """`real` takes the made links' other reading meanwhile (see `_READING`)."""
+    token = _READING.set(reading)
+    try:
+        yield
+    finally:
+        _READING.reset(token)
+
+
+def made_link_readings() -> tuple[str, ...]:
+    """The readings of the made links other than `real`'s own that may place a path elsewhere: none when the command
+    made no link (every path has one reading, as before)."""
+    made = _MADE.get()
+    if not made or _READING.get() != "directory":
+        return ()
+    return ("link", "none") if made.as_link else ("none",)
+
+
+def _made_reading() -> dict[str, str] | None:
+    made = _MADE.get()
+    if not made:
+        return None
+    reading = _READING.get()
+    if reading == "none":
+        return None
+    chosen = made.as_link if reading == "link" else made.as_directory
+    return {**chosen, **made.links} if chosen else made.links
 
 
 def own_process(path: str) -> bool:

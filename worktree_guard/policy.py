@@ -7,7 +7,7 @@ from typing import Literal
 
 from .fast_dataclass import fast_dataclass
 from .layout import Layout
-from .paths import DEFAULT_ALLOW, DEFAULT_PROTECT, PathPatterns, canonical, cleaned, deepest_root, descriptor, expand_user, home_dir, inside, own_process, temp_dirs
+from .paths import DEFAULT_ALLOW, DEFAULT_PROTECT, PathPatterns, canonical, cleaned, deepest_root, descriptor, expand_user, home_dir, inside, made_link_readings, made_links_read_as, own_process, temp_dirs
 
 Place = Literal["protected", "inside", "shared", "allowed", "outside"]
 #: The allow-list's device files: writing one replaces no directory (checked before the guard's own paths are found).
@@ -89,6 +89,15 @@ class PathPolicy:
     def forms(self, path: str, cwd: str) -> list[str]:
         """The places `path` (as written, relative to `cwd`) may lead to: the canonical path (symlinks first,
         then `..`: the kernel's reading) and, when it differs, the `cleaned` one (`..` first: a client's)."""
+        found = self._forms(path, cwd)
+        for reading in made_link_readings():
+            # the command makes symlinks (`ln -s /tmp t`): a link that may be the path itself or a name in it, and
+            # the word read as if none were made (the `ln` may fail, or run after the word: `{ …; } & ln -s …`)
+            with made_links_read_as(reading):
+                found += [form for form in self._forms(path, cwd) if form not in found]
+        return found
+
+    def _forms(self, path: str, cwd: str) -> list[str]:
         physical = self.canonical(path, cwd)
         if ".." not in os.path.join(cwd, expand_user(path, self.home)).split("/"):
             return [physical]  # nothing to drop as text: one reading (and no second walk of the filesystem)

@@ -110,9 +110,12 @@ def analyse(
     worker's command); the indirection rules always say what wrappers run. `start`: the directory the shell
     starts in (default: `start_directory`).
     """
+    from ..paths import current_made_links, made_links
     from ..shell.descriptors import ANY, READ_DESCRIPTORS, opens_and_copies, with_copies
+    from ..shell.links import note_made_links
     from ..shell.parse import ParseFailure, parse_cached
     from ..shell.walk import BudgetExceeded, Hooks, Walker
+    from .writes import tables_for
 
     pm = ctx.pm
     assert pm is not None
@@ -147,11 +150,19 @@ def analyse(
         return parse_cached(source, offset)
 
     judge_command = on_command or (lambda step: _flatten(pm.hook.worktree_guard_shell_command(command=step, ctx=ctx)))
+    tables = tables_for(ctx)
 
     def each_command(step):
         if step.name in ("source", "."):
             opened.add(ANY)  # the script it reads may open or copy any descriptor (review 37b: `exec 4<&3` in it)
-        return judge_command(step)
+        written = len(step.state.written)
+        found = judge_command(step)
+        made = current_made_links()
+        if made is not None and not any(violation.severity == "error" for violation in found):
+            # the words after it read the links it makes (shell/links.py), as made after what the steps before wrote;
+            # a step refused refuses the call, so its links need not be read (they would be refused again)
+            note_made_links(step, tables, made, step.state.written[:written])
+        return found
 
     hooks = Hooks(
         on_command=each_command,
@@ -161,19 +172,44 @@ def analyse(
         on_parse_failure=on_parse_failure,
         on_unknown_code=on_unknown_code,
     )
-    walker = Walker(hooks=hooks, home=ctx.policy.home)
-    state = initial_state(ctx, start)
-    table = NAME_TABLE_ELEMENT.search(command.replace("\\", "").replace("'", "").replace('"', ""))
-    if table is not None:
-        # an element of bash's name tables assigned anywhere, arithmetic included (`(( BASH_CMDS[ls]=1 ))`, `[[ … ]]`,
-        # `${a[BASH_CMDS[ls]=1]}`: review 29c), as the command text reads without quotes and escapes
-        walker.findings.append(_violation(ctx, "WG404", f"The command assigns {table.group(1)}, which defines what a command name runs; worktree-guard does not follow it; run the command directly.", table.span()))
-    try:
-        walker.string(command, 0, state, state.cwd, 0, same_shell=True)
-    except (BudgetExceeded, RecursionError) as error:
-        walker.findings.append(_violation(ctx, "WG901", f"The command is over worktree-guard's budget ({error}); split it into smaller commands.", (0, len(command))))
+    def walk() -> tuple[Walker, ShellState]:
+        walker = Walker(hooks=hooks, home=ctx.policy.home)
+        state = initial_state(ctx, start)
+        table = NAME_TABLE_ELEMENT.search(command.replace("\\", "").replace("'", "").replace('"', ""))
+        if table is not None:
+            # an element of bash's name tables assigned anywhere, arithmetic included (`(( BASH_CMDS[ls]=1 ))`, `[[ … ]]`,
+            # `${a[BASH_CMDS[ls]=1]}`: review 29c), as the command text reads without quotes and escapes
+            walker.findings.append(_violation(ctx, "WG404", f"The command assigns {table.group(1)}, which defines what a command name runs; worktree-guard does not follow it; run the command directly.", table.span()))
+        try:
+            walker.string(command, 0, state, state.cwd, 0, same_shell=True)
+        except (BudgetExceeded, RecursionError) as error:
+            walker.findings.append(_violation(ctx, "WG901", f"The command is over worktree-guard's budget ({error}); split it into smaller commands.", (0, len(command))))
+        return walker, state
+
+    with made_links() as made:
+        walker, state = walk()
+        # A command that makes symlinks is walked again with every link it makes known from its start, until no new
+        # one appears: a word walked before its `ln` may still run after it (`{ sleep 1; echo x > t/../f; } & ln -s
+        # /tmp t`, a loop's next round), and a link read through another may lead elsewhere then. What any walk
+        # found stays found.
+        for _ in range(MADE_LINK_WALKS - 1):
+            if not made:
+                break
+            known, before = len(made), walker.findings
+            walker, state = walk()
+            walker.findings[:0] = before
+            if len(made) == known:
+                break
+        else:
+            if made:
+                walker.findings.append(_violation(ctx, "WG901", f"The command makes symlinks through symlinks it made before, over {MADE_LINK_WALKS} levels deep; split it into smaller commands.", (0, len(command))))
     walker.findings[:] = _dedupe(walker.findings)
     return walker, state
+
+
+#: How many times a command that makes symlinks is walked at most (`analyse`): each walk may find links that the
+#: links of the walk before lead through.
+MADE_LINK_WALKS = 4
 
 
 #: An assignment to bash's name tables (BASH_CMDS: hashed names' paths; BASH_ALIASES: aliases), in any context.
