@@ -3368,6 +3368,52 @@ def test_stop_39_rows(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
 
 
+# Review 39a: a glob that Python's fnmatch reads otherwise than bash, or under an option that changes what globs
+# match, was matched against the names of W's links as fnmatch reads it, and `to-main` was missed; an escaped
+# character in a run-time word's glob was read with its backslash. Each deny row passed at 2d5229d (rev39a wrote main
+# with each spelling); the pass rows match no link.
+STOP_39_GLOB_ROWS = [
+    ("python3 run.py [^x]o-main/README.md", {"WG406"}),
+    ('python3 run.py [[:alpha:]]o-main"$X"/README.md', {"WG406"}),
+    ("python3 run.py [[=t=]]o-main/README.md", {"WG406"}),
+    ("python3 run.py t[o\\]]-main/README.md", {"WG406"}),
+    ("python3 run.py ~+/[^x]o-main/README.md", {"WG406"}),
+    ("cp src/a t[^x]-main", {"WG403"}),  # a known writer's glob: not expanded (fnmatch misreads it), unknown
+    ("cp src/a [^x]o-main/README.md", {"WG403"}),
+    ("tar -cf - src | tar -xf - -C [^x]o-main", {"WG403"}),
+    ("python3 run.py ~+/to\\-m*/README.md", {"WG406"}),
+    ('python3 run.py ?o\\-main"$X"/README.md', {"WG406"}),
+    ("shopt -s nocaseglob; python3 run.py TO-M*/README.md", {"WG406"}),
+    ("shopt -u globskipdots; make -s -C .?/../..", {"WG406"}),
+    ("python3 run.py t[!x]-main/README.md", {"WG406"}),
+    ("python3 run.py [^_]*.py", "pass"),
+    ("python3 run.py src/[^_]*.py", "pass"),
+    ("python3 run.py *.py", "pass"),
+    ("ls [^x]*", "pass"),
+    ("cat [[:upper:]]*", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", STOP_39_GLOB_ROWS, ids=[plain_id(r[0], 60) for r in STOP_39_GLOB_ROWS])
+def test_stop_39_glob_rows(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command, expected)
+
+
+def test_a_glob_beside_many_files_is_matched_against_the_links_among_them(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review 39a F4: past 2,000 entries the links of W were not read and W itself was taken, so `*-main` beside 2,001
+    files passed and wrote main. The links among up to MAX_LINK_ENTRIES entries are read now; past that, the word is
+    no place the guard can name (WG406, saying so)."""
+    for i in range(2001):
+        (world.worktree / f"f{i}").write_text("")
+    assert hook(world, "python3 run.py *-main/README.md").codes == ["WG406"]
+    assert hook(world, "python3 run.py *.py").decision == "pass"
+    from worktree_guard.shell import written
+
+    monkeypatch.setattr(written, "MAX_LINK_ENTRIES", 2000)
+    result = hook(world, "python3 run.py *.py")
+    assert result.codes == ["WG406"] and "has more than 2000 entries to read for the symlinks its name may be" in result.reason, result.reason
+
+
 def test_a_link_the_command_makes_is_followed_by_the_words_after_it_for_real(world: Repo) -> None:
     """Review 38c F1: `ln -s <allowed dir> t; echo x >> t/<path to main>/README.md` passed (t read as a plain directory
     of W, as it is not there yet) and wrote the main checkout's README. Each spelling is refused, and each run for

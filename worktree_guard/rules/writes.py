@@ -159,6 +159,8 @@ def _operand(ctx: Context, record: Written, value: str | None, span, rule: str) 
         # the process's own /proc directory
         # `/proc/$$/cwd/../..` is the shell's own /proc directory (review 37b: `make -C /proc/$$/cwd/../../..` ran in
         # main), no place the guard can name
+        if record.unplaced:
+            return _given(ctx, record, rule, span, f"{record.written}, only known at run time: {record.unplaced}, and may be one into the shared checkout")
         return _given(ctx, record, rule, span, f"{record.written}, only known at run time and in /proc or /dev: it may be the process's own /proc directory (`/proc/$$/cwd`), which may be the shared checkout")
     if value is None or (record.cwd is None and not value.startswith("/")):
         return []  # not static: only a statically resolved path is at the boundary

@@ -271,8 +271,8 @@ def glob_values(word: Word, state: ShellState) -> list[str] | None:
     when the word has other expansions, a glob in a directory component (`/*/*/x` could walk the whole
     disk), or a directory with more than MAX_GLOB_ENTRIES entries.
     """
-    if word.substitutions or state.options & GLOB_OPTIONS:
-        return None
+    if word.substitutions or state.options & GLOB_OPTIONS or words.fnmatch_misreads(word.raw):
+        return None  # `cp f t[^x]-main` matched no link `to-main` to fnmatch, and wrote main (review 39a)
     pattern = words.glob_pattern(word.raw, state.lookup)
     if pattern is None:
         return None
@@ -419,7 +419,7 @@ def written_matches(word: Word, state: ShellState) -> list[str] | None:
     import fnmatch
 
     pattern = words.glob_pattern(word.raw, state.lookup)
-    if pattern is None or state.cwd is None and not pattern.startswith("/"):
+    if pattern is None or state.cwd is None and not pattern.startswith("/") or words.fnmatch_misreads(word.raw):
         return None
     directory, _, last = (pattern if pattern.startswith("/") else os.path.join(state.cwd or "/", pattern)).rpartition("/")
     directory = real(words.unescape_glob(directory) or "/")  # `written` holds canonical paths

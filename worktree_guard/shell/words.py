@@ -249,6 +249,54 @@ def unescape_glob(pattern: str) -> str:
     return re.sub(r"\[([*?\[])\]", r"\1", pattern)
 
 
+#: Text in a glob that Python's fnmatch reads otherwise than bash (review 39a): `[^x]` is "not x" to bash and "^ or x"
+#: to fnmatch; a class `[[:alpha:]]`, an equivalence class `[[=t=]]` or collating element `[[.t.]]`, a `]` first in
+#: the brackets (`[]t]`), and a backslash (`[t\]]`) are each read apart.
+FNMATCH_MISREADS = ("[^", "[[", "[]", "[:", "[=", "[.", "\\")
+
+
+def fnmatch_misreads(raw: str) -> bool:
+    """Whether the word's text holds a bracket expression that Python's fnmatch does not read as bash does."""
+    return "[" in raw and any(text in raw for text in FNMATCH_MISREADS)
+
+
+def brackets_widened(pattern: str) -> str:
+    """`pattern` with each bracket expression as `?`, which matches every character it may (`[^_]*.py` → `?*.py`,
+    `[[:alpha:]]o` → `?o`, `[t\\]]` → `?`): for a pattern that fnmatch would misread (`fnmatch_misreads`). A `[`
+    with no closing `]` stays a `[` (escaped, as bash reads it)."""
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\" and i + 1 < n:
+            out.append(_glob_escape(pattern[i + 1]))
+            i += 2
+            continue
+        if c != "[":
+            out.append(c)
+            i += 1
+            continue
+        j = i + 1
+        if j < n and pattern[j] in "!^":
+            j += 1
+        if j < n and pattern[j] == "]":
+            j += 1  # a `]` first is one of the characters
+        while j < n and pattern[j] != "]":
+            if pattern[j] == "\\":
+                j += 1
+            elif pattern[j] == "[" and j + 1 < n and pattern[j + 1] in ":=.":
+                close = pattern.find(pattern[j + 1] + "]", j + 2)  # `[:alpha:]`, `[=e=]`, `[.a.]`
+                j = close + 1 if close >= 0 else j
+            j += 1
+        if j >= n:
+            out.append("[[]")  # never closed: a literal `[`
+            i += 1
+            continue
+        out.append("?")
+        i = j + 1
+    return "".join(out)
+
+
 def glob_pattern(raw: str, lookup: Lookup | None = None) -> str | None:
     """The word as a `glob.glob` pattern when its only expansions are unquoted `*`, `?`, `[…]`; else None."""
     if raw.startswith("~") or not _GLOB_SYNTAX.intersection(raw):

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import fnmatch
 import glob
-import itertools
 import os
 import re
 from typing import TYPE_CHECKING
@@ -26,7 +25,7 @@ from ..fast_dataclass import fast_dataclass, field, replace
 from ..paths import literal_tilde, may_become_own_process, real
 from . import words as shell_words
 from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, WRITING_CODE_FAMILIES, ReadOnly, Target, WriteSpec, built_words, code_family, long_option, parse_argv, written_targets
-from .steps import BASH_BUILTINS, chosen_elsewhere, expand_tilde, glob_values, inherited
+from .steps import BASH_BUILTINS, GLOB_OPTIONS, chosen_elsewhere, expand_tilde, glob_values, inherited
 
 if TYPE_CHECKING:
     from .ast import Word
@@ -54,6 +53,9 @@ class Written:
     prefix: str | None = None
     #: The write goes below the path following the symlinks already there (extracting an archive).
     follows_links: bool = False
+    #: Why a word only known at run time (no `value`, no `prefix`) may be any place: a process's own /proc directory
+    #: when empty (`/proc/$$/cwd`), else this (a glob in a directory too large to read for its links).
+    unplaced: str = ""
 
     @property
     def written(self) -> str:
@@ -230,9 +232,12 @@ def _run_time_operand(command: ShellCommand, word: Word, cwd: str | None, how: s
             directories[os.path.join(directory, "..")] = None
         elif partial:
             # a name it may complete that is a link's (`"to-ma$X"`: review 38b)
-            directories.update(dict.fromkeys(_links_named(directory, glob.escape(partial) + "*", cwd)))  # `m[1]$X`: its text, no pattern (review 38d)
+            links = _links_named(directory, glob.escape(partial) + "*", cwd)  # `m[1]$X`: its text, no pattern (review 38d)
+            if links is None:
+                return [_too_many(word, cwd, how, directory)]
+            directories.update(dict.fromkeys(links))
     # a glob before its first `/` may match a link's name (review 38b: `to-m*/x`, `*/x`; review 38c: `*/"$X"x`, `?o-main"$X"/x`)
-    text = pattern if pattern is not None else re.split(r"[$`]", word.raw, maxsplit=1)[0].replace('"', "").replace("'", "")
+    text = pattern if pattern is not None else _glob_text(word.raw)
     if text.startswith("~") and "/" in text:  # `~+/to-m*`: bash expands it first (review 38e)
         text = literal_tilde(expand_tilde(text[1:], command.state, command.home)) or ""
     first = re.search(r"[*?[]", text)
@@ -240,28 +245,57 @@ def _run_time_operand(command: ShellCommand, word: Word, cwd: str | None, how: s
     # may go on at run time when the word does (`?o-main"$X"/x`)
     if first is not None:
         head, _, partial = text[: first.start()].rpartition("/")
-        component = partial + text[first.start():].split("/", 1)[0] + ("*" if pattern is None and "/" not in text[first.start():] else "")
+        component: str | None = partial + text[first.start():].split("/", 1)[0] + ("*" if pattern is None and "/" not in text[first.start():] else "")
         directory = (head or "/") if "/" in text[: first.start()] else "."
-        directories.update(dict.fromkeys(_links_named(directory, component, cwd)))
+        if command.state.options & GLOB_OPTIONS:
+            # an option that changes what a glob matches (`nocaseglob`: TO-M*): any link's name; and `..` once
+            # `shopt -u globskipdots` may be in force (`.?`) (review 39a)
+            component = None
+            if command.state.options & {"globskipdots", "*"}:
+                directories[os.path.join(directory, "..")] = None
+        elif shell_words.fnmatch_misreads(word.raw):
+            component = shell_words.brackets_widened(component)  # `[^x]o-main`: fnmatch's `^` is no "not" (review 39a)
+        links = _links_named(directory, component, cwd)
+        if links is None:
+            return [_too_many(word, cwd, how, directory)]
+        directories.update(dict.fromkeys(links))
     return [Written(word=word, value=None, cwd=cwd, how=how, kind="operand", prefix=d) for d in directories]
 
 
-def _links_named(directory: str, pattern: str, cwd: str | None) -> list[str]:
-    """The symlinks in `directory` (relative to `cwd`) whose names match the glob `pattern` (a leading `.` only by a
-    `.`, as bash matches), as `directory/name`; the directory itself when it has too many entries to read through
-    (any name may be one); none when it cannot be opened."""
-    from .steps import MAX_GLOB_ENTRIES
+def _too_many(word: Word, cwd: str | None, how: str, directory: str) -> Written:
+    return Written(word=word, value=None, cwd=cwd, how=how, kind="operand", unplaced=f"{directory} has more than {MAX_LINK_ENTRIES} entries to read for the symlinks its name may be")
 
+
+def _glob_text(raw: str) -> str:
+    """A run-time word's text before its first expansion as a glob pattern: quotes dropped (a quoted `*` counts as one,
+    which matches more), a backslash's character escaped for fnmatch (`to\\-m*` is `to-m*` to bash: review 39a)."""
+    text = re.split(r"[$`]", raw, maxsplit=1)[0].replace('"', "").replace("'", "")
+    return re.sub(r"\\(.)", lambda escaped: glob.escape(escaped.group(1)), text, flags=re.DOTALL)
+
+
+#: The entries `_links_named` reads at most for the symlinks among them (a name and its type each: no stat): past it, a
+#: glob there may match any name, and its word is no place the guard can name (review 39a: past MAX_GLOB_ENTRIES
+#: the directory itself was taken, W, and `*-main` beside 2,001 files wrote main).
+MAX_LINK_ENTRIES = 100_000
+
+
+def _links_named(directory: str, pattern: str | None, cwd: str | None) -> list[str] | None:
+    """The symlinks in `directory` (relative to `cwd`) whose names match the glob `pattern` (a leading `.` only by a
+    `.`, as bash matches; every one, dotted too, when `pattern` is None), as `directory/name`; none when it cannot be
+    opened; None when it has more than MAX_LINK_ENTRIES entries (any name may be one)."""
     if cwd is None and not directory.startswith("/"):
         return []
+    links: list[str] = []
     try:
         with os.scandir(real(os.path.join(cwd or "/", directory))) as entries:
-            listed = [(entry.name, entry.is_symlink()) for entry in itertools.islice(entries, MAX_GLOB_ENTRIES + 1)]
+            for count, entry in enumerate(entries):
+                if count >= MAX_LINK_ENTRIES:
+                    return None
+                if entry.is_symlink():
+                    links.append(entry.name)
     except OSError:
         return []  # nothing there (yet), or unreadable: no link the guard can name (noted as left, stop 38)
-    if len(listed) > MAX_GLOB_ENTRIES:
-        return [directory]
-    return [os.path.join(directory, name) for name, link in listed if link and fnmatch.fnmatchcase(name, pattern) and (pattern[:1] == "." or name[:1] != ".")]
+    return [os.path.join(directory, name) for name in links if pattern is None or fnmatch.fnmatchcase(name, pattern) and (pattern[:1] == "." or name[:1] != ".")]
 
 
 def _prefix_directory(word: Word, state) -> str | None:
