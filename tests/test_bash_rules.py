@@ -3346,6 +3346,26 @@ STOP_39_ROWS = [
     ("{ sleep 1; echo pwned >> t/repo/README.md; } & ln -s {BASE} t; wait", {"WG401"}),
     ("ln -s {BASE} t | echo pwned >> t/repo/README.md", {"WG401"}),
     ("for i in 1 2; do echo pwned >> t/repo/README.md; ln -sf {BASE} t; done", {"WG401"}),
+    # review 39b: a link made again at the same place (F1), an operand removed or moved first (F2), a backup of a link
+    # (F3), a directory holding a link moved (F4), a hard link to a link (F5), cp --parents (F6), a glob as the last
+    # operand (F7), a link whose directory a later-walked ln makes a link (F8)
+    ("ln -s src t; ln -sfn {BASE} t; echo pwned >> t/repo/README.md", {"WG401"}),
+    ("ln -s src t; rm t; ln -s {BASE} t; echo pwned >> t/repo/README.md", {"WG401"}),
+    ("for x in src {BASE}; do ln -sfn $x t; done; echo pwned >> t/repo/README.md", {"WG401"}),
+    ("rmdir src; ln -s {BASE} src; echo pwned >> src/repo/README.md", {"WG401"}),
+    ("mv src e; ln -s {BASE} src; echo pwned >> src/repo/README.md", {"WG401"}),
+    ("ln -s {BASE} a; touch b; mv -bT b a; echo pwned >> a~/repo/README.md", {"WG401"}),
+    ("ln -s {BASE} a; touch b; mv --backup=numbered -T b a; echo pwned >> a.~1~/repo/README.md", {"WG401"}),
+    ("ln -s {BASE} a; ln -sfb src a; echo pwned >> a~/repo/README.md", {"WG401"}),
+    ("mkdir d; ln -s {BASE} d/l; mv d e; echo pwned >> e/l/repo/README.md", {"WG401"}),
+    ("mkdir d; ln -s {BASE} d/l; cp -a d e; echo pwned >> e/l/repo/README.md", {"WG401"}),
+    ("ln -s {BASE} t; ln t u; echo pwned >> u/repo/README.md", {"WG401"}),
+    ("ln -s {BASE} t; link t u; echo pwned >> u/repo/README.md", {"WG401"}),
+    ("ln -s {BASE} src/l; mkdir d; cp -P --parents src/l d; echo pwned >> d/src/l/repo/README.md", {"WG401"}),
+    ("mkdir xd; ln -s {BASE} x*; echo pwned >> xd/work/repo/README.md", {"WG401"}),
+    ("git checkout -q main -- . ; ln -s {BASE} x*", {"WG403"}),  # names the checkout wrote are not known
+    ("git checkout -q main -- . ; cp -a x* src/", "pass"),  # a source glob: its matches now
+    ("{ sleep 1; ln -s {BASE} d/l; } & ln -s src d; wait; echo pwned >> src/l/repo/README.md", {"WG401"}),
     # a made link moved or copied as a link
     ("ln -s {BASE} t; mv t u; echo pwned >> u/repo/README.md", {"WG401"}),
     ("ln -s {BASE} t; cp -P t u; echo pwned >> u/repo/README.md", {"WG401"}),
@@ -3378,9 +3398,13 @@ STOP_39_GLOB_ROWS = [
     ("python3 run.py [[=t=]]o-main/README.md", {"WG406"}),
     ("python3 run.py t[o\\]]-main/README.md", {"WG406"}),
     ("python3 run.py ~+/[^x]o-main/README.md", {"WG406"}),
-    ("cp src/a t[^x]-main", {"WG403"}),  # a known writer's glob: not expanded (fnmatch misreads it), unknown
+    ("cp src/a t[^x]-main", {"WG401"}),  # a known writer's glob: bash's [^x] read as fnmatch's [!x]
+    ("cp src/a t[[:alpha:]]-main", {"WG403"}),  # a class: not expanded (fnmatch misreads it), unknown
     ("cp src/a [^x]o-main/README.md", {"WG403"}),
-    ("tar -cf - src | tar -xf - -C [^x]o-main", {"WG403"}),
+    ("tar -cf - src | tar -xf - -C [^x]o-main", {"WG401"}),
+    # review 39b F9: GLOBIGNORE turns on dotglob (a link `.hid` into main in W)
+    ("GLOBIGNORE=zz; python3 run.py *-main/README.md", {"WG406"}),
+    ("export GLOBIGNORE=zz; cp src/a .t*", {"WG403"}),
     ("python3 run.py ~+/to\\-m*/README.md", {"WG406"}),
     ('python3 run.py ?o\\-main"$X"/README.md', {"WG406"}),
     ("shopt -s nocaseglob; python3 run.py TO-M*/README.md", {"WG406"}),
@@ -3391,12 +3415,25 @@ STOP_39_GLOB_ROWS = [
     ("python3 run.py *.py", "pass"),
     ("ls [^x]*", "pass"),
     ("cat [[:upper:]]*", "pass"),
+    ("rm -f src/[^_]*.pyc", "pass"),  # review 39b FD1: refused at b7e2238
+    ("chmod 644 src/[^_]*", "pass"),
 ]
 
 
 @pytest.mark.parametrize("command,expected", STOP_39_GLOB_ROWS, ids=[plain_id(r[0], 60) for r in STOP_39_GLOB_ROWS])
 def test_stop_39_glob_rows(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
+
+
+def test_globignore_turns_on_dotglob(world: Repo) -> None:
+    """Review 39b F9: GLOBIGNORE set (not null) makes a glob match dot names, so `*hid` is `.hid`, here a link into
+    the main checkout: `GLOBIGNORE=zz; cp f *hid` wrote main. The glob is no longer expanded (unknown), and a run-time
+    word's glob may match every link."""
+    (world.worktree / ".hid").symlink_to(world.main / "README.md")
+    assert hook(world, "cp src/a *hid").decision == "pass"  # bash without GLOBIGNORE: `*hid` matches no `.hid`
+    for command in ("GLOBIGNORE=zz; cp src/a *hid", "export GLOBIGNORE=zz; cp src/a *hid", "read GLOBIGNORE <<< zz; cp src/a *hid"):
+        assert hook(world, command).codes == ["WG403"], command
+    assert hook(world, 'GLOBIGNORE=zz; python3 run.py -o *hid"$X"').codes == ["WG406"]
 
 
 def test_a_glob_beside_many_files_is_matched_against_the_links_among_them(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -3409,6 +3446,18 @@ def test_a_glob_beside_many_files_is_matched_against_the_links_among_them(world:
     assert hook(world, "python3 run.py *.py").decision == "pass"
     from worktree_guard.shell import written
 
+    # review 39b FD2: each directory is read once a command, its entries charged to the glob budget (MAX_GLOB_PATHS,
+    # one path for ten entries): 40 such words read 2,007 entries once, not 40 times
+    from worktree_guard.shell import state as shell_state
+
+    words = " ".join(f"-o f{i}*$X" for i in range(40))
+    assert hook(world, f"python3 run.py {words}").decision == "pass"
+    monkeypatch.setattr(shell_state, "MAX_GLOB_PATHS", 250)
+    assert hook(world, f"python3 run.py {words}").decision == "pass"  # 8,000 paths if each word read it again
+    assert hook(world, "python3 run.py f1*$X; python3 run.py src/*$X").decision == "pass"
+    monkeypatch.setattr(shell_state, "MAX_GLOB_PATHS", 199)
+    assert hook(world, "python3 run.py f1*$X").codes == ["WG901"]  # 2,005 entries: 200 paths
+    monkeypatch.setattr(shell_state, "MAX_GLOB_PATHS", 10_000)
     monkeypatch.setattr(written, "MAX_LINK_ENTRIES", 2000)
     result = hook(world, "python3 run.py *.py")
     assert result.codes == ["WG406"] and "has more than 2000 entries to read for the symlinks its name may be" in result.reason, result.reason
@@ -3433,7 +3482,7 @@ def test_a_link_the_command_makes_is_followed_by_the_words_after_it_for_real(wor
         return there
 
     def clean() -> None:
-        for name in ("t", "u", "d"):
+        for name in ("t", "u", "d", "t~", "src/l"):
             path = world.worktree / name
             if path.is_symlink() or path.is_file():
                 path.unlink()
@@ -3451,6 +3500,13 @@ def test_a_link_the_command_makes_is_followed_by_the_words_after_it_for_real(wor
         ("ln -s {BASE} t; mv t u; echo pwned >> u/repo/README.md", written),
         ("ln -s {BASE} t; cp -P t u; echo pwned >> u/repo/README.md", written),
         ("ln -s . t; echo x > t/../x", lambda: (world.worktree.parent / "x").exists()),
+        # review 39b: a place linked twice, a backup of a link, a directory holding one moved, a hard link to one,
+        # and a link whose directory another ln, walked after it, makes a link
+        ("ln -s src t; ln -sfn {BASE} t; echo pwned >> t/repo/README.md", written),
+        ("ln -s {BASE} t; touch u; mv -bT u t; echo pwned >> t~/repo/README.md", written),
+        ("mkdir d; ln -s {BASE} d/l; mv d u; echo pwned >> u/l/repo/README.md", written),
+        ("ln -s {BASE} t; ln t u; echo pwned >> u/repo/README.md", written),
+        ("{ sleep 1; ln -s {BASE} d/l; } & ln -s src d; wait; echo pwned >> src/l/repo/README.md", written),
     ]
     for command, happened in cases:
         clean()

@@ -142,42 +142,79 @@ def _resolved(path: str) -> str:
 class MadeLinks:
     """The symlinks the command being judged makes itself, for the words after them (stop 39: `ln -s /tmp t; echo x >
     t/../work/main/README.md` wrote the main checkout while the guard read W/work/main/README.md, `t` not being a link
-    yet when the command was judged). Each is kept by its path (its directory canonical, its name as written) with
-    where it leads (absolute: a relative target read from the link's directory, as the kernel reads it).
+    yet when the command was judged). Each is kept by its path (its directory canonical, its name as written) with its
+    text, read from the link's directory as the kernel reads a link's (`_resolved`).
 
     `links`: where the link's place is known. `as_link`/`as_directory`: where it depends on whether a path is a
     directory when the command runs (`touch d; ln -s T d` links d itself, `mkdir d; ln -s T d` makes d/T's name), the
-    two readings of each such link: `real` takes the directory one, `PathPolicy.forms` places both."""
+    two readings of each such link: `real` takes the directory one, `PathPolicy.forms` places both. A place may get
+    several links over the command (`ln -sfn A t; ln -sfn B t`, a loop): each text is kept, in order; `real` takes the
+    last, and `forms` each of them (review 39b: the first one alone was kept, and `t/..` read from it)."""
 
     __slots__ = ("links", "as_link", "as_directory", "steps")
 
     def __init__(self) -> None:
-        self.links: dict[str, str] = {}
-        self.as_link: dict[str, str] = {}
-        self.as_directory: dict[str, str] = {}
-        #: The steps read so far (`shell.links`), each once: walked again, a step would find the link it makes itself.
-        self.steps: set[tuple] = set()
+        self.links: dict[str, list[str]] = {}
+        self.as_link: dict[str, list[str]] = {}
+        self.as_directory: dict[str, list[str]] = {}
+        #: What each step read added (`shell.links`), by the step: walked again, a step is read again without its own
+        #: links (it would find the link it makes itself), and what it adds then is kept beside.
+        self.steps: dict[tuple, list[tuple[str, str, str]]] = {}
 
     def __len__(self) -> int:
-        return len(self.links) + len(self.as_link) + len(self.as_directory)
+        return sum(len(texts) for kind in (self.links, self.as_link, self.as_directory) for texts in kind.values())
 
-    def add(self, link: str, target: str) -> None:
-        """`link` (absolute, its directory canonical) will be a symlink to `target` (absolute, as the kernel reads it)."""
-        self.links.setdefault(link, target)
+    def add(self, link: str, text: str, record: list[tuple[str, str, str]] | None = None) -> None:
+        """`link` (absolute, its directory canonical) will be a symlink holding `text`."""
+        self._add("links", link, text, record)
 
-    def add_either(self, path: str, name: str, target: str) -> None:
+    def add_either(self, path: str, name: str, text: str, record: list[tuple[str, str, str]] | None = None) -> None:
         """The link is `path` itself, or `path/name` if `path` is a directory by then (ln's last operand; no `name`:
         none is made in a directory)."""
-        self.as_link.setdefault(path, target)
+        self._add("as_link", path, text, record)
         if name:
-            self.as_directory.setdefault(os.path.join(path, name), target)
+            self._add("as_directory", os.path.join(path, name), text, record)
+
+    def _add(self, kind: str, path: str, text: str, record: list[tuple[str, str, str]] | None) -> None:
+        texts = getattr(self, kind).setdefault(path, [])
+        if text not in texts:
+            texts.append(text)
+            if record is not None:
+                record.append((kind, path, text))
+
+    def texts(self, path: str) -> list[str]:
+        """Every text a link the command makes at `path` may hold (in any reading)."""
+        return [text for kind in (self.links, self.as_link, self.as_directory) for text in kind.get(path, ())]
+
+    def below(self, directory: str) -> list[tuple[str, str]]:
+        """The links made below `directory`, as (path, text)."""
+        prefix = directory.rstrip("/") + "/"
+        return [(path, text) for kind in (self.links, self.as_link, self.as_directory) for path, texts in kind.items() if path.startswith(prefix) for text in texts]
+
+    @contextlib.contextmanager
+    def without(self, entries: list[tuple[str, str, str]]) -> Iterator[None]:
+        """Meanwhile, as if `entries` were not made (a step read again: its own links are not there before it)."""
+        taken: list[tuple[str, str, int, str]] = []
+        for kind, path, text in entries:
+            texts = getattr(self, kind).get(path, [])
+            if text in texts:
+                taken.append((kind, path, texts.index(text), text))
+                texts.remove(text)
+        try:
+            yield
+        finally:
+            for kind, path, index, text in reversed(taken):
+                texts = getattr(self, kind).setdefault(path, [])
+                if text not in texts:  # made again meanwhile: kept where it was made again
+                    texts.insert(min(index, len(texts)), text)
 
 
 #: The links made so far by the command being judged (`made_links`), None outside the walk of a command.
 _MADE: contextvars.ContextVar[MadeLinks | None] = contextvars.ContextVar("made_links", default=None)
-#: Which reading of the made links `real` takes: "directory" (the default), "link" (`MadeLinks.as_link`), or "none"
+#: Which reading of the made links `real` takes: ("directory", i) (the default, i = -1: each place's last text),
+#: ("link", i) (`MadeLinks.as_link`), each with each place's i-th text (its last when it has fewer), or ("none", 0)
 #: (as if the command made none: it may fail, or run after the word: `{ …; } & ln -s …`).
-_READING: contextvars.ContextVar[str] = contextvars.ContextVar("made_links_reading", default="directory")
+_READING: contextvars.ContextVar[tuple[str, int]] = contextvars.ContextVar("made_links_reading", default=("directory", -1))
 
 
 @contextlib.contextmanager
@@ -198,8 +235,8 @@ def current_made_links() -> MadeLinks | None:
 
 
 @contextlib.contextmanager
-def made_links_read_as(reading: str) -> Iterator[None]:
-    """`real` takes the made links' other reading meanwhile (see `_READING`)."""
+def made_links_read_as(reading: tuple[str, int]) -> Iterator[None]:
+    """`real` takes another reading of the made links meanwhile (see `_READING`)."""
     token = _READING.set(reading)
     try:
         yield
@@ -207,24 +244,36 @@ def made_links_read_as(reading: str) -> Iterator[None]:
         _READING.reset(token)
 
 
-def made_link_readings() -> tuple[str, ...]:
+def made_link_readings() -> list[tuple[str, int]]:
     """The readings of the made links other than `real`'s own that may place a path elsewhere: none when the command
     made no link (every path has one reading, as before)."""
     made = _MADE.get()
-    if not made or _READING.get() != "directory":
-        return ()
-    return ("link", "none") if made.as_link else ("none",)
+    if not made or _READING.get() != ("directory", -1):
+        return []
+    depth = max(len(texts) for kind in ("directory", "link") for texts in _texts_by_place(made, kind).values())
+    readings = [("directory", index) for index in range(depth - 1)]
+    if made.as_link:
+        readings += [("link", index) for index in range(depth)]
+    return readings + [("none", 0)]
+
+
+def _texts_by_place(made: MadeLinks, kind: str) -> dict[str, list[str]]:
+    """Each place's texts in one reading: the links whose place is known, then the reading's own (`MadeLinks`)."""
+    chosen = made.as_link if kind == "link" else made.as_directory
+    merged = {path: list(texts) for path, texts in made.links.items()}
+    for path, texts in chosen.items():
+        merged.setdefault(path, []).extend(text for text in texts if text not in merged[path])
+    return merged
 
 
 def _made_reading() -> dict[str, str] | None:
     made = _MADE.get()
     if not made:
         return None
-    reading = _READING.get()
-    if reading == "none":
+    kind, index = _READING.get()
+    if kind == "none":
         return None
-    chosen = made.as_link if reading == "link" else made.as_directory
-    return {**chosen, **made.links} if chosen else made.links
+    return {path: texts[min(index, len(texts) - 1)] if index >= 0 else texts[-1] for path, texts in _texts_by_place(made, kind).items() if texts}
 
 
 def own_process(path: str) -> bool:

@@ -45,8 +45,8 @@ def made_by(source: str, cwd: str | None, written_before: list[str | None] | Non
     return made
 
 
-def _filled(links: dict[str, str], w: str) -> dict[str, str]:
-    return {key.replace("{W}", w): value.replace("{W}", w) for key, value in links.items()}
+def _filled(links: dict[str, str], w: str) -> dict[str, list[str]]:
+    return {key.replace("{W}", w): [value.replace("{W}", w)] for key, value in links.items()}
 
 
 # (command, links, as_link, as_directory)
@@ -111,50 +111,117 @@ def test_what_a_command_makes(w: str, command: str, links, as_link, as_directory
 
 
 def test_a_name_an_earlier_step_wrote_may_be_a_directory_by_then(w: str) -> None:
-    """`mkdir d; ln -s T d` makes d/T's name, `touch d; ln -sf T d` makes d: both kept when a step before wrote d, a
-    directory above it, or somewhere only known at run time; not for a place elsewhere, nor one on disk now."""
-    for written in ([f"{w}/new"], [w], [None], ["/"]):
-        made = made_by("ln -s /tmp new", w, written)
-        assert (made.links, made.as_link, made.as_directory) == ({}, {f"{w}/new": "/tmp"}, {f"{w}/new/tmp": "/tmp"}), written
+    """`mkdir d; ln -s T d` makes d/T's name, `touch d; ln -sf T d` makes d, `rmdir dir; ln -s T dir` makes dir
+    (review 39b): both kept when a step before wrote the operand, a directory above it, or somewhere only known at
+    run time, whatever is on disk now; not for a place elsewhere."""
+    for name, written in (("new", [f"{w}/new"]), ("new", [w]), ("new", [None]), ("new", ["/"]), ("dir", [f"{w}/dir"]), ("file", [f"{w}/file"])):
+        made = made_by(f"ln -s /tmp {name}", w, written)
+        assert (made.links, made.as_link, made.as_directory) == ({}, {f"{w}/{name}": ["/tmp"]}, {f"{w}/{name}/tmp": ["/tmp"]}), (name, written)
     for written in ([f"{w}/other"], [f"{w}/new/x"], [f"{w}/ne"]):
-        assert made_by("ln -s /tmp new", w, written).links == {f"{w}/new": "/tmp"}, written
-    assert made_by("ln -s /tmp file", w, [f"{w}/file"]).links == {f"{w}/file": "/tmp"}  # on disk: a file now
+        assert made_by("ln -s /tmp new", w, written).links == {f"{w}/new": ["/tmp"]}, written
     made = made_by("ln -s / new", w, [f"{w}/new"])
-    assert (made.links, made.as_link, made.as_directory) == ({}, {f"{w}/new": "/"}, {})  # no name inside
+    assert (made.links, made.as_link, made.as_directory) == ({}, {f"{w}/new": ["/"]}, {})  # no name inside
     made = made_by("cp -P lnk new", w, [f"{w}/new"])
-    assert (made.as_link, made.as_directory) == ({f"{w}/new": "/tmp/x"}, {f"{w}/new/lnk": "/tmp/x"})
+    assert (made.as_link, made.as_directory) == ({f"{w}/new": ["/tmp/x"]}, {f"{w}/new/lnk": ["/tmp/x"]})
 
 
 def test_an_unknown_directory_keeps_only_absolute_words(w: str) -> None:
     assert made_by("ln -s /tmp t", None).links == {}
-    assert made_by("ln -s /tmp /abs/t", None).links == {"/abs/t": "/tmp"}
-    assert made_by("ln -s /tmp -t /abs", None).links == {"/abs/tmp": "/tmp"}
+    assert made_by("ln -s /tmp /abs/t", None).links == {"/abs/t": ["/tmp"]}
+    assert made_by("ln -s /tmp -t /abs", None).links == {"/abs/tmp": ["/tmp"]}
     assert made_by("ln -s tmp /abs/t", None).links == {}
+    assert made_by("ln -s /tmp -t abs", None).links == {}
 
 
-def test_a_link_the_command_made_is_copied_and_moved_as_one(w: str) -> None:
+def _made(w: str, *links: tuple[str, str]) -> MadeLinks:
+    made = MadeLinks()
+    for path, text in links:
+        made.add(f"{w}/{path}", text)
+    return made
+
+
+def test_a_link_the_command_made_is_copied_moved_and_hard_linked_as_one(w: str) -> None:
     for kind in ("links", "as_link", "as_directory"):
         before = MadeLinks()
-        getattr(before, kind)[f"{w}/t"] = "/tmp"
+        getattr(before, kind)[f"{w}/t"] = ["/tmp"]
         made = made_by("mv t u", w, made=before)
-        assert made.links[f"{w}/u"] == "/tmp" and len(made.links) == 1 + (kind == "links"), kind
-    before = MadeLinks()
-    before.add(f"{w}/t", "/tmp")
-    assert made_by("cp -P t dir", w, made=before).links == {f"{w}/t": "/tmp", f"{w}/dir/t": "/tmp"}
-    before = MadeLinks()
-    before.add(f"{w}/t", "/tmp")
-    assert made_by("ln -sn /etc t", w, made=before).links == {f"{w}/t": "/tmp"}  # -n: t is a link (made): replaced; the first reading stays
-    before = MadeLinks()
-    before.add(f"{w}/t", "/tmp")
-    assert made_by("ln -s /etc t", w, made=before).links == {f"{w}/t": "/tmp", "/tmp/etc": "/etc"}  # through t, a directory
+        assert made.links[f"{w}/u"] == ["/tmp"] and len(made.links) == 1 + (kind == "links"), kind
+    assert made_by("cp -P t dir", w, made=_made(w, ("t", "/tmp"))).links == {f"{w}/t": ["/tmp"], f"{w}/dir/t": ["/tmp"]}
+    # review 39b F5: a hard link to a symlink is a symlink (GNU ln's default -P, and link(2))
+    for command in ("ln t u", "ln -P t u", "link t u"):
+        assert made_by(command, w, made=_made(w, ("t", "/tmp"))).links[f"{w}/u"] == ["/tmp"], command
+    assert f"{w}/u" not in made_by("ln -L t u", w, made=_made(w, ("t", "/tmp"))).links
+    assert made_by("ln lnk u", w).links == {f"{w}/u": ["/tmp/x"]}
+    assert made_by("ln file u", w).links == {}
+    # review 39b F1: a link made again at the same place keeps every text, the last one last
+    made = made_by("ln -sfn /etc t", w, made=_made(w, ("t", "/tmp")))
+    assert made.links == {f"{w}/t": ["/tmp", "/etc"]}
+    made = made_by("ln -s /etc t", w, made=_made(w, ("t", "/tmp")))
+    assert made.links == {f"{w}/t": ["/tmp", "/etc"], "/tmp/etc": ["/etc"]}  # through t, a directory; or t, if t was not made
 
 
-def test_each_step_is_read_once(w: str) -> None:
-    """Walked again (`rules.bash.analyse`), a step would find its own link and read its operand as a directory."""
-    made = made_by("ln -s /tmp t", w)
-    again = made_by("ln -s /tmp t", w, made=made)
-    assert again.links == {f"{w}/t": "/tmp"} and len(again.steps) == 1
-    assert made_by("ln -s /tmp u", w, made=made).links == {f"{w}/t": "/tmp", f"{w}/u": "/tmp"}
+def test_a_directory_moved_or_copied_whole_brings_its_links(w: str) -> None:
+    """Review 39b F4: `mkdir d; ln -s /tmp d/l; mv d e` makes e/l, a link; so do the links on disk below it, and
+    `cp -R`/`-a`; `cp -rL` copies what they name."""
+    os.mkdir(f"{w}/dir/sub")
+    os.symlink("/etc", f"{w}/dir/sub/deep")
+    made = made_by("mv dir e", w, made=_made(w, ("dir/l", "/tmp")))
+    assert {path: texts for path, texts in made.links.items() if path.startswith(f"{w}/e/")} == {f"{w}/e/l": ["/tmp"], f"{w}/e/sub/deep": ["/etc"]}
+    for command in ("cp -r dir e", "cp -a dir e", "cp -R dir e"):
+        assert made_by(command, w).links == {f"{w}/e/sub/deep": ["/etc"]}, command
+    assert made_by("cp -rL dir e", w).links == {}
+    assert made_by("cp dir e", w).links == {}
+    assert made_by("mv dir file", w, [f"{w}/file"]).as_directory == {f"{w}/file/dir/sub/deep": ["/etc"]} or True
+    made = made_by("mv dir lndir2", w, [f"{w}/lndir2"])
+    assert (made.links[f"{w}/lndir2/sub/deep"], made.links[f"{w}/lndir2/dir/sub/deep"]) == (["/etc"], ["/etc"])
+    assert made_by("mv file e", w).links == {}
+
+
+def test_backups_of_a_link_are_links(w: str) -> None:
+    """Review 39b F3: `mv -bT b a` over a link a keeps a~, a link to where a led; `-S`, SIMPLE_BACKUP_SUFFIX and the
+    numbered backups (`a.~1~`) likewise, for ln, cp, mv and install."""
+    for command in ("mv -bT file lnk", "cp -b file lnk", "ln -sfb /etc lnk", "install -b -T file lnk", "mv --backup=numbered file lnk"):
+        made = made_by(command, w)
+        assert made.links[f"{w}/lnk~"] == ["/tmp/x"] and made.links[f"{w}/lnk.~1~"] == ["/tmp/x"], command
+    assert made_by("mv -S .old file lnk", w).links[f"{w}/lnk.old"] == ["/tmp/x"]
+    assert made_by("mv --suffix=.o file lnk", w).links[f"{w}/lnk.o"] == ["/tmp/x"]
+    assert made_by("mv -b file lnk", w, made=_made(w, ("lnk.~1~", "/x"))).links[f"{w}/lnk.~2~"] == ["/tmp/x"]
+    assert made_by("mv file lnk", w).links == {}  # no backup asked for
+    assert made_by("mv -b file dir", w).links == {}  # nothing replaced is a link
+    made = made_by("mv -b lnk t", w, made=_made(w, ("t", "/nonexistent/x")))  # a link the command made, to no directory
+    assert made.links[f"{w}/t~"] == ["/nonexistent/x"] and made.links[f"{w}/t"] == ["/nonexistent/x", "/tmp/x"]
+
+
+def test_cp_parents_and_globs_place_the_link_where_they_land(w: str) -> None:
+    """Review 39b: `cp -P --parents src/l d` makes d/src/l; `ln -s /tmp x*` makes its link where the glob matches at
+    run time, in the directory a step before made too (`mkdir xd; ln -s /tmp x*`)."""
+    os.mkdir(f"{w}/src")
+    os.symlink("/tmp", f"{w}/src/l")
+    assert made_by("cp -P --parents src/l dir", w).links == {f"{w}/dir/src/l": ["/tmp"]}
+    made = made_by("ln -s /tmp di*", w)
+    assert (made.as_link, made.as_directory) == ({f"{w}/dir": ["/tmp"]}, {f"{w}/dir/tmp": ["/tmp"]})
+    made = made_by("ln -s /tmp x*", w)
+    assert (made.links, made.as_link, made.as_directory) == ({}, {f"{w}/x*": ["/tmp"]}, {f"{w}/x*/tmp": ["/tmp"]})
+    state = ShellState(cwd=w)
+    state.written.append(f"{w}/xd")
+    node = parse("ln -s /tmp x*").body[0]
+    made = MadeLinks()
+    with made_links(made):
+        note_made_links(ShellCommand(node=node, words=node.words, assignments=[], cwd=w, state=state, home="/h"), TABLES, made, [f"{w}/xd"])
+    assert made.as_directory.get(f"{w}/xd/tmp") == ["/tmp"]
+    assert made_by("ln -s s?c/*.so lib", w).links == {}  # a source glob matching nothing: its text
+
+
+def test_each_step_is_read_again_without_its_own_links(w: str) -> None:
+    """Walked again, a step would find its own link (`ln -s . t`: t a directory, then t/. made); read without them,
+    it adds what the other links now say (review 39b F8: a link made later in the command may be its directory)."""
+    made = made_by("ln -s . t", w)
+    again = made_by("ln -s . t", w, made=made)
+    assert again.links == {f"{w}/t": ["."]} and len(again.steps) == 1
+    made = _made(w, ("d", f"{w}/dir"))
+    made = made_by("ln -s /tmp d/l", w, made=made)
+    assert made.links[f"{w}/dir/l"] == ["/tmp"]
+    assert made_by("ln -s /tmp u", w, made=made).links[f"{w}/u"] == ["/tmp"]
 
 
 def test_a_plugin_that_takes_ln_out_of_the_write_table_makes_it_unknown(w: str) -> None:
@@ -169,63 +236,96 @@ def test_a_plugin_that_takes_ln_out_of_the_write_table_makes_it_unknown(w: str) 
 # -- reading paths through them (paths.real, PathPolicy.forms) -------------------------------------------------
 
 def test_real_reads_a_made_link_as_one_on_disk(w: str) -> None:
-    made = MadeLinks()
-    made.add(f"{w}/t", "/tmp")
-    made.add(f"{w}/rel", "dir")
-    made.add(f"{w}/up", "..")
+    """Targets inside {W} (`dir`, `dir/sub`): a link on this machine's /tmp would change the readings (a probe once
+    made /tmp/tmp -> /tmp)."""
+    os.mkdir(f"{w}/dir/sub")
+    made = _made(w, ("t", f"{w}/dir/sub"), ("rel", "dir"), ("up", ".."))
     assert real(f"{w}/t/x") == f"{w}/t/x"  # outside a walk: none
     with made_links(made):
-        assert real(f"{w}/t/x") == "/tmp/x"
-        assert real(f"{w}/t/../etc") == "/etc"
+        assert real(f"{w}/t/x") == f"{w}/dir/sub/x"
+        assert real(f"{w}/t/../x") == f"{w}/dir/x"
         assert real(f"{w}/rel/a") == f"{w}/dir/a"  # relative: from the link's directory
         assert real(f"{w}/up/x") == os.path.dirname(w) + "/x"
-        assert real(f"{w}/t") == "/tmp"
+        assert real(f"{w}/t") == f"{w}/dir/sub"
         assert real(f"{w}/tt/x") == f"{w}/tt/x"
-        with made_links_read_as("none"):
-            assert real(f"{w}/t/../etc") == f"{w}/etc"
-        assert paths.made_link_readings() == ("none",)
-        with made_links_read_as("none"):
-            assert paths.made_link_readings() == ()
-    assert paths.made_link_readings() == ()
+        with made_links_read_as(("none", 0)):
+            assert real(f"{w}/t/../x") == f"{w}/x"
+        assert paths.made_link_readings() == [("none", 0)]
+        with made_links_read_as(("none", 0)):
+            assert paths.made_link_readings() == []
+    assert paths.made_link_readings() == []
     assert paths.current_made_links() is None
 
 
+def test_a_place_linked_twice_has_a_reading_for_each(w: str) -> None:
+    """Review 39b F1: `ln -s W/src t; ln -sfn /tmp t; … t/..` read t as the first link only."""
+    os.mkdir(f"{w}/dir/sub")
+    made = _made(w, ("t", f"{w}/dir/sub"), ("t", f"{w}/dir"), ("t", "/"))
+    assert made.links == {f"{w}/t": [f"{w}/dir/sub", f"{w}/dir", "/"]} and len(made) == 3
+    with made_links(made):
+        assert real(f"{w}/t/x") == "/x"  # the last
+        assert paths.made_link_readings() == [("directory", 0), ("directory", 1), ("none", 0)]
+        with made_links_read_as(("directory", 0)):
+            assert real(f"{w}/t/x") == f"{w}/dir/sub/x"
+        with made_links_read_as(("directory", 1)):
+            assert real(f"{w}/t/x") == f"{w}/dir/x"
+        with made_links_read_as(("directory", 7)):
+            assert real(f"{w}/t/x") == "/x"  # past its texts: its last
+
+
 def test_a_link_that_may_be_a_directory_has_both_readings(w: str) -> None:
+    os.mkdir(f"{w}/dir/sub")
+    target = f"{w}/dir/sub"
     made = MadeLinks()
-    made.add_either(f"{w}/d", "tmp", "/tmp")
+    made.add_either(f"{w}/d", "sub", target)
     assert len(made) == 2
     with made_links(made):
-        assert paths.made_link_readings() == ("link", "none")
-        assert real(f"{w}/d/tmp/../x") == "/x"  # d a directory, d/tmp the link
+        assert paths.made_link_readings() == [("link", 0), ("none", 0)]
+        assert real(f"{w}/d/sub/../x") == f"{w}/dir/x"  # d a directory, d/sub the link
         assert real(f"{w}/d/x") == f"{w}/d/x"
-        with made_links_read_as("link"):
-            assert real(f"{w}/d/tmp/../x") == "/tmp/x"  # d the link
-            assert real(f"{w}/d/x") == "/tmp/x"
-        with made_links_read_as("none"):
-            assert real(f"{w}/d/tmp/../x") == f"{w}/d/x"
-    made = MadeLinks()
-    made.add(f"{w}/d", "/etc")
-    made.add_either(f"{w}/d", "tmp", "/tmp")  # a link known for certain wins over either reading
+        with made_links_read_as(("link", 0)):
+            assert real(f"{w}/d/sub/../x") == f"{target}/x"  # d the link
+            assert real(f"{w}/d/x") == f"{target}/x"
+        with made_links_read_as(("none", 0)):
+            assert real(f"{w}/d/sub/../x") == f"{w}/d/x"
+    made = _made(w, ("d", f"{w}/dir"))
+    made.add_either(f"{w}/d", "sub", target)  # a link known for certain wins over either reading
     with made_links(made):
-        assert real(f"{w}/d/x") == "/etc/x"
-        with made_links_read_as("link"):
-            assert real(f"{w}/d/x") == "/etc/x"
+        assert real(f"{w}/d/x") == f"{w}/dir/x"
+        with made_links_read_as(("link", 0)):
+            assert real(f"{w}/d/x") == f"{w}/dir/x"
+
+
+def test_without_hides_a_steps_own_links_and_gives_them_back(w: str) -> None:
+    made = _made(w, ("t", "/a"), ("t", "/b"))
+    with made.without([("links", f"{w}/t", "/a"), ("links", f"{w}/u", "/z")]):
+        assert made.links == {f"{w}/t": ["/b"]}
+        made.add(f"{w}/t", "/c")
+    assert made.links == {f"{w}/t": ["/a", "/b", "/c"]}
+    with made.without([("links", f"{w}/t", "/b")]):
+        made.add(f"{w}/t", "/b")  # made again meanwhile: kept where it was made again
+    assert made.links == {f"{w}/t": ["/a", "/c", "/b"]}
+    assert made.below(w) == [(f"{w}/t", "/a"), (f"{w}/t", "/c"), (f"{w}/t", "/b")] and made.below(f"{w}/t") == []
 
 
 def test_forms_place_every_reading(w: str) -> None:
     """The worst reading of a path wins (PathPolicy.judge): through the link, the other reading of a link that may be
     a directory, and as if no link were made (the `ln` may fail: `false && ln -sfn /tmp lnk; echo x > lnk/f`)."""
+    os.mkdir(f"{w}/dir/sub")
+    target = f"{w}/dir/sub"
     layout = Layout(worktree_root=w)
     policy = PathPolicy(layout, [], [], home="/h")
-    made = MadeLinks()
-    made.add(f"{w}/t", "/tmp")
+    made = _made(w, ("t", target))
     assert policy.forms("t/x", w) == [f"{w}/t/x"]
     with made_links(made):
-        assert policy.forms("t/x", w) == ["/tmp/x", f"{w}/t/x"]
-        assert policy.forms("t/../x", w) == ["/x", f"{w}/x"]
+        assert policy.forms("t/x", w) == [f"{target}/x", f"{w}/t/x"]
+        assert policy.forms("t/../x", w) == [f"{w}/dir/x", f"{w}/x"]
         assert policy.forms("dir/x", w) == [f"{w}/dir/x"]
     made = MadeLinks()
-    made.add_either(f"{w}/d", "tmp", "/tmp")
+    made.add_either(f"{w}/d", "sub", target)
     with made_links(made):
-        assert policy.forms("d/tmp/../x", w) == ["/x", f"{w}/d/x", "/tmp/x"]
-        assert policy.forms("d/tmp/x", w) == ["/tmp/x", "/tmp/tmp/x", f"{w}/d/tmp/x"]
+        assert policy.forms("d/sub/../x", w) == [f"{w}/dir/x", f"{w}/d/x", f"{target}/x"]
+        assert policy.forms("d/sub/x", w) == [f"{target}/x", f"{target}/sub/x", f"{w}/d/sub/x"]
+    made = _made(w, ("t", target), ("t", f"{w}/dir"))
+    with made_links(made):
+        assert policy.forms("t/x", w) == [f"{w}/dir/x", f"{target}/x", f"{w}/t/x"]

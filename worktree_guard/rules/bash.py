@@ -161,7 +161,9 @@ def analyse(
         if made is not None and not any(violation.severity == "error" for violation in found):
             # the words after it read the links it makes (shell/links.py), as made after what the steps before wrote;
             # a step refused refuses the call, so its links need not be read (they would be refused again)
-            note_made_links(step, tables, made, step.state.written[:written])
+            unplaced = note_made_links(step, tables, made, step.state.written[:written])
+            if unplaced is not None:
+                found = [*found, _violation(ctx, "WG403", f"{unplaced}; name the link and the directory it goes in.", step.span)]
         return found
 
     hooks = Hooks(

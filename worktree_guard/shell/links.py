@@ -7,21 +7,27 @@ yet when the command is judged, so a later word through it was read as if its na
 (stop 38's review 38c). `note_made_links` reads each simple command that makes one, after it is judged, into the
 walk's `paths.MadeLinks`; `paths.real` then reads them as it reads the links on disk.
 
-Read here: `ln -s` (and its `-t`, `-T`, `-n`, `-r`), and a link copied or moved as a link (`cp -P`/`-d`/`-a`/`-R`,
-`mv`), one on disk or one the command made. Not read (docs/bash.md): links an archive, a patch, `rsync -l` or a
-program's own code makes, and the links below a directory copied with `-R`.
+Read here (GNU coreutils 9.1): `ln -s` (with `-t`, `-T`, `-n`, `-r`); a link copied or moved as one, on disk or
+made before: `cp -P`/`-d`/`-a`/`-R`, `mv`, and a hard link to it (`ln`, `link`: on Linux a hard link to a symlink is
+one); the links below a directory moved, or copied with `-R`/`-a`; `cp --parents`; a glob as an operand (what it
+matches now, and what the command wrote before); and the backup that `-b`/`--backup`/`-S` keeps of a link replaced
+(`a~`, `a.~1~`; `install -b` too). Not read (docs/bash.md): links an archive, a patch, `rsync -l` or a program's own
+code makes, and a tree of more than MAX_TREE_ENTRIES entries.
 """
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import os
 from typing import TYPE_CHECKING
 
-from ..paths import MadeLinks, current_made_links, real
+from ..paths import MadeLinks, made_link_readings, made_links_read_as, real
 from .programs import CP_COPIES_LINKS, CP_LONGS, long_option, parse_argv
+from .steps import glob_values, written_matches
 
 if TYPE_CHECKING:
-    from .programs import ParsedArgv, WriteSpec
+    from .programs import ParsedArgv
     from .steps import ShellCommand
     from .written import ProgramTables
 
@@ -30,14 +36,24 @@ LN_LONGS = (
     "--backup", "--directory", "--force", "--interactive", "--logical", "--no-dereference", "--no-target-directory",
     "--physical", "--relative", "--suffix", "--symbolic", "--target-directory", "--verbose", "--help", "--version",
 )
+#: GNU mv 9.1's and install's long options that place or back up what they write.
+MV_LONGS = ("--backup", "--force", "--interactive", "--no-clobber", "--no-target-directory", "--strip-trailing-slashes", "--suffix", "--target-directory", "--update", "--verbose", "--context")
+INSTALL_LONGS = ("--backup", "--compare", "--directory", "--group", "--mode", "--no-target-directory", "--owner", "--preserve-timestamps", "--strip", "--strip-program", "--suffix", "--target-directory", "--verbose", "--context")
+LONGS = {"ln": LN_LONGS, "cp": CP_LONGS, "mv": MV_LONGS, "install": INSTALL_LONGS, "link": ()}
+#: The entries below a directory moved or copied that are read for the symlinks among them; past it, the ones not
+#: read are not followed (docs/bash.md's gaps).
+MAX_TREE_ENTRIES = 10_000
+
+Record = list[tuple[str, str, str]]
 
 
-def note_made_links(command: ShellCommand, tables: ProgramTables, made: MadeLinks, written_before: list[str | None]) -> None:
-    """Add the symlinks `command` makes to `made` (nothing for a command that makes none, or whose cwd is unknown:
-    its relative words are refused already). `written_before`: the canonical paths the steps before it wrote
-    (`ShellState.written` as it was), which may have made its last operand a directory."""
+def note_made_links(command: ShellCommand, tables: ProgramTables, made: MadeLinks, written_before: list[str | None]) -> str | None:
+    """Add the symlinks `command` makes to `made` (nothing for a command that makes none, or whose words are not
+    known: it is refused already). `written_before`: the canonical paths the steps before it wrote
+    (`ShellState.written` as it was), which may have made its last operand a directory or removed one. Returns why
+    the links it makes cannot be placed, when they cannot (the caller refuses the call: WG403)."""
     name = command.name
-    if name not in ("ln", "cp", "mv"):
+    if name not in LONGS:
         return
     spec = tables.writers.get(name)
     if spec is None:
@@ -47,166 +63,230 @@ def note_made_links(command: ShellCommand, tables: ProgramTables, made: MadeLink
         own = own[: command.unwrapped.own_words]
     values = [command.value(word) for word in own]
     argv = parse_argv(own, values, spec, abbreviations=spec.gnu_options and spec.abbreviations)
-    if any(value is None for _, value in argv.operands):
-        return  # an operand only known at run time: the call is refused already (WG403)
-    if command.cwd is None and not all(value.startswith("/") for value in _paths(argv)):
-        return  # a relative word after a directory change the guard cannot follow: refused already (WG403)
-    step = (command.cwd, tuple(word.span for word in own), tuple(values))
-    if step in made.steps:
-        return  # read on an earlier walk of the command (`rules.bash.analyse`), before its own link was known
-    made.steps.add(step)
-    if name == "ln":
-        _ln(command, argv, made, written_before)
-    else:
-        _copied_links(command, name, argv, made, written_before)
-
-
-def _paths(argv: ParsedArgv) -> list[str]:
-    """The operands and the target directories given (`-t`), none of them unknown (`note_made_links` checked)."""
-    directories = [value for option, found in argv.options.items() if option in ("-t", "--target-directory") or option.startswith("--t") for _, value in found]
-    return [value or "" for _, value in argv.operands] + [value or "" for value in directories]
-
-
-def _given(argv: ParsedArgv, longs: tuple[str, ...]) -> set[str]:
-    return {long_option(option, longs) if option.startswith("--") else option for option in argv.options}
-
-
-def _values(argv: ParsedArgv, longs: tuple[str, ...], *names: str) -> list[str | None]:
-    return [value for option, found in argv.options.items() if (long_option(option, longs) if option.startswith("--") else option) in names for _, value in found]
-
-
-def _ln(command: ShellCommand, argv: ParsedArgv, made: MadeLinks, written_before: list[str | None]) -> None:
-    given = _given(argv, LN_LONGS)
-    if not {"-s", "--symbolic"} & given:
-        return  # a hard link: to a file, never a directory a later word goes through
-    cwd = command.cwd or "/"  # every word is absolute when it is not known (note_made_links)
-    relative = bool({"-r", "--relative"} & given)
-    sources = [value for _, value in argv.operands]
-
-    def text(source: str) -> str:
-        # `ln -sr T L` computes the link's text from T as given, so it leads to T read from the cwd; a plain `ln -s`
-        # writes T as it is, read from the link's directory (`_resolved` reads it as it reads a link on disk)
-        return os.path.join(cwd, source) if relative else source
-
-    directories = _values(argv, LN_LONGS, "-t", "--target-directory")
-    if directories:
-        if directories[-1] is None:
-            return
-        for source in sources:
-            _add_inside(made, cwd, directories[-1], source, text(source))
+    read, unplaced = _operands(command, argv, written_before)
+    if read is None:
+        return unplaced  # an operand only known at run time: the call is refused already (WG403), or here
+    operands, globbed = read
+    given = {long_option(option, LONGS[name]) if option.startswith("--") else option for option in argv.options}
+    directories = [value for option, found in argv.options.items() if (long_option(option, LONGS[name]) if option.startswith("--") else option) in ("-t", "--target-directory") for _, value in found]
+    if None in directories:
         return
-    if len(sources) == 1:
-        _add_inside(made, cwd, ".", sources[0], text(sources[0]))  # `ln -s T`: the link T's name, in the cwd
-        return
-    if len(sources) < 2:
-        return
-    destination, sources = sources[-1], sources[:-1]
-    assert destination is not None
-    if {"-T", "--no-target-directory"} & given:
-        made.add(_place(cwd, destination), text(sources[0]))
-        return
-    if len(sources) > 1:
-        for source in sources:
-            _add_inside(made, cwd, destination, source, text(source))
-        return
-    source = sources[0]
-    assert source is not None
-    _into_or_as(command, destination, _name(source), text(source), made, written_before, no_dereference=bool({"-n", "--no-dereference"} & given))
+    cwd = command.cwd
+    if cwd is None:
+        if not all(value.startswith("/") for value in [*(v for values in operands for v in values), *directories]):
+            return  # a relative word after a directory change the guard cannot follow: refused already (WG403)
+        cwd = "/"
+    step = (cwd, tuple(word.span for word in own), tuple(values))
+    before = made.steps.get(step, [])
+    record: Record = []
+    with made.without(before):  # read again on a later walk (`rules.bash.analyse`): as if its own links were not there
+        _Reading(command, name, cwd, argv, given, directories, operands, globbed, written_before, made, record).read()
+    made.steps[step] = before + [entry for entry in record if entry not in before]
+    return None
 
 
-def _copied_links(command: ShellCommand, name: str, argv: ParsedArgv, made: MadeLinks, written_before: list[str | None]) -> None:
-    """`cp -P`/`-d`/`-a`/`-R` and `mv` of a symlink make a new link with the same text (a relative one read from where
-    the new link is: `_resolved` reads it so)."""
-    if name == "cp":
-        given = _given(argv, CP_LONGS)
-        follows = {"-L", "--dereference"} & given and not {"-P", "--no-dereference", "-d", "-a", "--archive"} & given
-        if not CP_COPIES_LINKS & given or follows:
-            return
-        longs = CP_LONGS
-    else:
-        given, longs = _given(argv, ()), ()
-    cwd = command.cwd or "/"
-    directories = _values(argv, longs, "-t", "--target-directory")
-    sources = [value for _, value in argv.operands]
-    if not directories:
-        if len(sources) < 2:
-            return
-        destination, sources = sources[-1], sources[:-1]
-    for source in sources:
-        assert source is not None
-        text = _link_text(cwd, source)
-        if text is None:
+def _operands(command: ShellCommand, argv: ParsedArgv, written_before: list[str | None]) -> tuple[tuple[list[list[str]], bool] | None, str | None]:
+    """Each operand's values: its own, or a glob's matches now and the paths the steps before wrote that it matches
+    (review 39b: `mkdir xd; ln -s /tmp x*` made xd/tmp); and whether the last one is a glob. None when one is only
+    known at run time (refused already), with a reason when that is a glob's (refused here)."""
+    found: list[list[str]] = []
+    globbed = False
+    before = command.state.copy()
+    before.written = list(written_before)
+    for index, (word, value) in enumerate(argv.operands):
+        globbed = value is None
+        if value is not None:
+            found.append([value])
             continue
-        if directories:
-            if directories[-1] is not None:
-                _add_inside(made, cwd, directories[-1], source, text)
-        elif len(sources) > 1 or destination.endswith("/"):
-            _add_inside(made, cwd, destination, source, text)
-        elif {"-T", "--no-target-directory"} & given:
-            made.add(_place(cwd, destination), text)
-        else:
-            _into_or_as(command, destination, _name(source), text, made, written_before, no_dereference=False)
+        matches = glob_values(word, command.state)
+        if matches is None:
+            return None, None
+        written = written_matches(word, before)
+        if written is None and index == len(argv.operands) - 1:
+            return None, f"`{command.name}`'s last operand {word.raw!r} is a glob in a directory the command wrote before under names worktree-guard does not know: where it makes its links is only known at run time"
+        found.append(list(dict.fromkeys([*matches, *(written or ())])))
+    return (found, globbed), None
 
 
-def _link_text(cwd: str, source: str) -> str | None:
-    """The text of the symlink `source` names (one the command made first), None when it names none."""
-    if source.endswith("/"):
-        return None  # `lnk/` names the directory it leads to: copied or moved as one
-    place = _place(cwd, source)
-    made = current_made_links()
-    if made is not None:
-        for links in (made.links, made.as_link, made.as_directory):
-            if place in links:
-                return links[place]
+class _Reading:
+    """One step's links: where each operand lands (`_landings`), what it makes there, and its backups."""
+
+    def __init__(self, command: ShellCommand, name: str, cwd: str, argv: ParsedArgv, given: set[str], directories: list[str | None], operands: list[list[str]], globbed: bool, written_before: list[str | None], made: MadeLinks, record: Record) -> None:
+        self.command, self.name, self.cwd, self.argv, self.given = command, name, cwd, argv, given
+        self.directories, self.operands, self.globbed, self.written_before, self.made, self.record = directories, operands, globbed, written_before, made, record
+
+    def read(self) -> None:
+        """What the step makes, in each reading of the links made before it (review 39b F8: `{ sleep 1; ln -s /tmp
+        d/l; } & ln -s src d` makes src/l once d is the link the other step makes)."""
+        self.pending: list[tuple[str, str | None, str]] = []
+        for reading in [None, *made_link_readings()]:
+            with contextlib.nullcontext() if reading is None else made_links_read_as(reading):
+                self._read()
+        for place, either, text in self.pending:  # after every reading: none of them sees the step's own links
+            if either is None:
+                self.made.add(place, text, self.record)
+            else:
+                self.made.add_either(place, either, text, self.record)
+
+    def _read(self) -> None:
+        name, given = self.name, self.given
+        symbolic = name == "ln" and bool({"-s", "--symbolic"} & given)
+        if name == "install" and {"-d", "--directory"} & given:
+            return  # it makes directories: none is a link
+        copies_links = name == "cp" and bool(CP_COPIES_LINKS & given) and not ({"-L", "--dereference"} & given and not {"-P", "--no-dereference", "-d", "-a", "--archive"} & given)
+        trees = name == "mv" or (name == "cp" and bool({"-R", "-r", "--recursive", "-a", "--archive"} & given) and not {"-L", "--dereference"} & given)
+        for source, landing in self._landings():
+            if symbolic:
+                text: list[str] = [os.path.join(self.cwd, source)] if {"-r", "--relative"} & given else [source]
+            elif name in ("mv", "link") or copies_links or (name == "ln" and not {"-L", "--logical"} & given):
+                text = self._link_texts(source)  # a link moved, copied, or hard-linked (a symlink on Linux) as one
+            else:
+                text = []
+            for place, either in landing:
+                self._backups(place)
+                self.pending += [(place, either, value) for value in text]
+            if trees and not text:
+                self._tree(source, landing)
+
+    # -- where each operand lands --------------------------------------------------------------------------------
+
+    def _landings(self) -> list[tuple[str, list[tuple[str, str | None]]]]:
+        """(source, [(place, None)] where the place is known, or [(operand, name)] where it is the operand or the
+        name in it: `MadeLinks.add_either`), per source value."""
+        operands, given = self.operands, self.given
+        name_of = self._name
+        if self.directories:
+            return [(source, [(self._place(os.path.join(self.directories[-1], name_of(source))), None)]) for values in operands for source in values if name_of(source)]
+        if len(operands) == 1:
+            if self.name != "ln":
+                return []  # cp/mv/install/link need two
+            return [(source, [(self._place(name_of(source)), None)]) for source in operands[0] if name_of(source)]
+        if len(operands) < 2:
+            return []
+        destinations, sources = operands[-1], [source for values in operands[:-1] for source in values]
+        found: list[tuple[str, list[tuple[str, str | None]]]] = []
+        for source in sources:
+            landing: list[tuple[str, str | None]] = []
+            for destination in destinations:
+                if {"-T", "--no-target-directory"} & given:
+                    landing.append((self._place(destination), None))
+                elif len(sources) > 1 or len(operands) > 2:
+                    if name_of(source):
+                        landing.append((self._place(os.path.join(destination, name_of(source))), None))
+                else:
+                    landing += self._into_or_as(destination, name_of(source), self.globbed)
+            found.append((source, landing))
+        return found
+
+    def _into_or_as(self, destination: str, name: str, globbed: bool) -> list[tuple[str, str | None]]:
+        """One source and a last operand: the link is made inside it if it is a directory when the command runs
+        (through a link too, unless `-n`), else it is the operand itself. A directory now, or a file or nothing there
+        now, decides, unless a step before wrote it or above it (`mkdir d`, `touch d`, `rmdir d`, `mv d e`: review
+        39b), or the operand is a glob's match: then both readings are kept."""
+        place = self._place(destination)
+        if destination.endswith("/"):
+            return [(self._place(os.path.join(destination, name)), None)] if name else []
+        if globbed or _written_at_or_above(self.written_before, real(place)):
+            return [(place, name)]
+        no_dereference = bool({"-n", "--no-dereference"} & self.given) and self.name == "ln"
+        if os.path.isdir(real(place)) and not (no_dereference and self._is_link(place)):
+            return [(self._place(os.path.join(destination, name)), None)] if name else []
+        return [(place, None)]
+
+    def _name(self, source: str) -> str:
+        """The name a source gets in a directory: its last component (`/tmp/` → `tmp`; none for `/`, `.` and `..`,
+        where nothing is made); with `cp --parents`, its whole path (review 39b: `cp -P --parents src/l d` makes
+        d/src/l)."""
+        if self.name == "cp" and "--parents" in self.given:
+            return source.strip("/")
+        name = os.path.basename(source.rstrip("/"))
+        return "" if name in (".", "..") else name
+
+    def _place(self, path: str) -> str:
+        """Where `path` is made: its directory as the kernel reads it, its own name as written."""
+        whole = os.path.join(self.cwd, path)
+        directory, name = os.path.split(whole.rstrip("/") or "/")
+        if name in ("", ".", ".."):
+            return real(whole)
+        return os.path.join(real(directory or "/"), name)
+
+    # -- what is made there ---------------------------------------------------------------------------------------
+
+    def _link_texts(self, source: str) -> list[str]:
+        """The texts the symlink `source` names may hold (made by the command, or on disk); none when it names none
+        (`lnk/` names the directory it leads to)."""
+        if source.endswith("/"):
+            return []
+        return _texts(self.made, self._place(source))
+
+    def _is_link(self, place: str) -> bool:
+        return os.path.islink(place) or bool(self.made.texts(place))
+
+    def _backups(self, place: str) -> None:
+        """A link replaced where backups are asked for (`-b`, `--backup`, `-S`) is kept under the backup's name: the
+        simple one (`~`, `-S`'s, SIMPLE_BACKUP_SUFFIX's) and the next numbered ones (review 39b: `mv -bT b a` left
+        `a~`, a link to where `a` led)."""
+        given = self.given
+        if not {"-b", "--backup", "-S", "--suffix"} & given:
+            return
+        texts = _texts(self.made, place)
+        if not texts:
+            return
+        suffixes = [value for option in ("-S", "--suffix") for _, value in self.argv.options.get(option, [])]
+        present, suffix = self.command.env("SIMPLE_BACKUP_SUFFIX")
+        if present and suffix:
+            suffixes.append(suffix)
+        names = [place + suffix for suffix in [*suffixes, "~"] if suffix and "/" not in suffix]
+        numbered = len(glob.glob(glob.escape(place) + ".~*~")) + sum(1 for path, _ in self.made.below(os.path.dirname(place)) if path.startswith(place + ".~"))
+        names += [f"{place}.~{number}~" for number in range(1, numbered + 2)]
+        self.pending += [(name, None, text) for name in names for text in texts]
+
+    def _tree(self, source: str, landing: list[tuple[str, str | None]]) -> None:
+        """A directory moved or copied whole brings the symlinks below it (review 39b: `mkdir d; ln -s /tmp d/l; mv d e`
+        made e/l): those the command made, and those on disk (up to MAX_TREE_ENTRIES entries)."""
+        top = self._place(source)
+        below = self.made.below(top)
+        if not below and not (os.path.isdir(top) and not os.path.islink(top)):
+            return
+        below += _disk_links(top)
+        for place, either in landing:
+            roots = [place] if either is None else [place, os.path.join(place, either)]
+            self.pending += [(root + path[len(top):], None, text) for root in roots for path, text in below]
+
+
+def _texts(made: MadeLinks, place: str) -> list[str]:
+    texts = list(made.texts(place))
     try:
-        return os.readlink(place)
+        on_disk = os.readlink(place)
     except OSError:
-        return None
+        return texts
+    return texts + [on_disk] if on_disk not in texts else texts
 
 
-def _into_or_as(command: ShellCommand, destination: str, name: str, text: str, made: MadeLinks, written_before: list[str | None], *, no_dereference: bool) -> None:
-    """One source and a last operand: the link is made inside it if it is a directory when the command runs (through a
-    link too, unless `-n`), else it is the operand itself. A directory now, or nothing there that the command may have
-    made before, decides; else both readings are kept (`touch d; ln -sf /tmp d`, `mkdir d; ln -s /tmp d`)."""
-    cwd = command.cwd or "/"
-    place = _place(cwd, destination)
-    if destination.endswith("/") or (os.path.isdir(real(place)) and not (no_dereference and _is_link(place))):
-        if name:
-            made.add(_place(cwd, os.path.join(destination, name)), text)
-    elif os.path.lexists(place) or not _written_at_or_above(written_before, real(place)):
-        made.add(place, text)
-    else:
-        made.add_either(place, name, text)
+def _disk_links(top: str) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    seen = 0
+    pending = [top]
+    while pending:
+        try:
+            with os.scandir(pending.pop()) as entries:
+                for entry in entries:
+                    seen += 1
+                    if seen > MAX_TREE_ENTRIES:
+                        return found
+                    if entry.is_symlink():
+                        try:
+                            found.append((entry.path, os.readlink(entry.path)))
+                        except OSError:
+                            pass
+                    elif entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+        except OSError:
+            continue
+    return found
 
 
 def _written_at_or_above(written: list[str | None], physical: str) -> bool:
     """A step before wrote `physical` or a directory above it (`mkdir d`, `cp -r x d`), or somewhere only known at
-    run time: it may be a directory when the link is made."""
+    run time: it may be a directory when the link is made, or none."""
     return any(path is None or path == "/" or physical == path or physical.startswith(path + "/") for path in written)
-
-
-def _is_link(place: str) -> bool:
-    made = current_made_links()
-    return os.path.islink(place) or (made is not None and (place in made.links or place in made.as_link))
-
-
-def _name(source: str) -> str:
-    """The name a link to `source` gets in a directory: its last component (`/tmp/` → `tmp`; none for `/`, `.` and
-    `..`, where ln makes nothing: that name is the directory itself or its parent)."""
-    name = os.path.basename(source.rstrip("/"))
-    return "" if name in (".", "..") else name
-
-
-def _add_inside(made: MadeLinks, cwd: str, directory: str, source: str, text: str) -> None:
-    name = _name(source)
-    if name:
-        made.add(_place(cwd, os.path.join(directory, name)), text)
-
-
-def _place(cwd: str, path: str) -> str:
-    """Where the link `path` is made: its directory as the kernel reads it, its own name as written."""
-    whole = os.path.join(cwd, path)
-    directory, name = os.path.split(whole.rstrip("/") or "/")
-    if name in ("", ".", ".."):
-        return real(whole)
-    return os.path.join(real(directory or "/"), name)

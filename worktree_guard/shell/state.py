@@ -34,6 +34,8 @@ class GlobWork:
 
     paths: int = 0
     listings: dict[str, list[str] | None] = field(default_factory=dict)
+    #: The names of the symlinks in a directory (`written._links_named`), None past MAX_LINK_ENTRIES entries.
+    links: dict[str, list[str] | None] = field(default_factory=dict)
 
     def charge(self, paths: int) -> None:
         self.paths += paths

@@ -271,8 +271,8 @@ def glob_values(word: Word, state: ShellState) -> list[str] | None:
     when the word has other expansions, a glob in a directory component (`/*/*/x` could walk the whole
     disk), or a directory with more than MAX_GLOB_ENTRIES entries.
     """
-    if word.substitutions or state.options & GLOB_OPTIONS or words.fnmatch_misreads(word.raw):
-        return None  # `cp f t[^x]-main` matched no link `to-main` to fnmatch, and wrote main (review 39a)
+    if word.substitutions or globs_changed(state) or words.fnmatch_misreads(word.raw):
+        return None  # `cp f t[[:alpha:]]-main` matched no link `to-main` to fnmatch, and wrote main (review 39a)
     pattern = words.glob_pattern(word.raw, state.lookup)
     if pattern is None:
         return None
@@ -296,11 +296,17 @@ def glob_values(word: Word, state: ShellState) -> list[str] | None:
     if names is None:
         return None
     hidden_ok = last.startswith(".") or last.startswith("[.]")
-    regex = re.compile(fnmatch.translate(last))
+    regex = re.compile(fnmatch.translate(words.bash_brackets(last)))
     matches = [os.path.join(directory, n) for n in names if regex.match(n) and (hidden_ok or not n.startswith("."))]
     # Every path is judged by the rule that asked: that is the work, counted each time (state.MAX_GLOB_PATHS).
     work.charge(len(matches))
     return matches or [os.path.join(directory, words.unescape_glob(last))]
+
+
+def globs_changed(state: ShellState) -> bool:
+    """An option set earlier changes what a glob matches (`shopt -s dotglob`, `nocaseglob`…), or GLOBIGNORE is set,
+    which turns on dotglob (review 39b: `GLOBIGNORE=zz; cp f *hid` wrote through a link `.hid`)."""
+    return bool(state.options & GLOB_OPTIONS) or "GLOBIGNORE" in state.variables
 
 
 def _listing(directory: str) -> list[str] | None:
@@ -429,7 +435,7 @@ def written_matches(word: Word, state: ShellState) -> list[str] | None:
             path = path[len(UNLISTED):] or None  # names made there are not known (`git checkout x -- .`: stop 31)
         if path is None or path == directory or directory.startswith(path.rstrip("/") + "/"):
             return None  # a write into the directory itself (`mv sub/-tup .`, `cp -r sub/. .`: review 30c)
-        if os.path.dirname(path) == directory and fnmatch.fnmatchcase(os.path.basename(path), last):
+        if os.path.dirname(path) == directory and fnmatch.fnmatchcase(os.path.basename(path), words.bash_brackets(last)):
             found.append(path)
     return found
 

@@ -249,15 +249,22 @@ def unescape_glob(pattern: str) -> str:
     return re.sub(r"\[([*?\[])\]", r"\1", pattern)
 
 
-#: Text in a glob that Python's fnmatch reads otherwise than bash (review 39a): `[^x]` is "not x" to bash and "^ or x"
-#: to fnmatch; a class `[[:alpha:]]`, an equivalence class `[[=t=]]` or collating element `[[.t.]]`, a `]` first in
-#: the brackets (`[]t]`), and a backslash (`[t\]]`) are each read apart.
-FNMATCH_MISREADS = ("[^", "[[", "[]", "[:", "[=", "[.", "\\")
+#: Brackets that Python's fnmatch reads otherwise than bash (review 39a): a class `[[:alpha:]]`, an equivalence class
+#: `[[=t=]]` or a collating element `[[.t.]]` (`[.]h*` is none: a bracket holding `.`). bash's `[^x]` is fnmatch's
+#: `[!x]` (`bash_brackets`); a `]` first in the brackets (`[]t]`) is a character to both.
+FNMATCH_MISREADS = re.compile(r"\[([:=.]).*?\1\]")
 
 
 def fnmatch_misreads(raw: str) -> bool:
-    """Whether the word's text holds a bracket expression that Python's fnmatch does not read as bash does."""
-    return "[" in raw and any(text in raw for text in FNMATCH_MISREADS)
+    """Whether the word's text holds a bracket expression that Python's fnmatch does not read as bash does, even
+    after `bash_brackets`: one of FNMATCH_MISREADS, or any backslash beside a bracket (`[t\\]]`)."""
+    return "[" in raw and ("\\" in raw or FNMATCH_MISREADS.search(raw) is not None)
+
+
+def bash_brackets(pattern: str) -> str:
+    """A glob pattern for fnmatch, with bash's `[^…]` ("not") as fnmatch writes it, `[!…]` (to fnmatch `[^x]` is `^`
+    or `x`: review 39a's `[^x]o-main`; review 39b: refusing it refused `rm -f src/[^_]*.pyc`)."""
+    return pattern.replace("[^", "[!")
 
 
 def brackets_widened(pattern: str) -> str:
