@@ -3364,6 +3364,16 @@ STOP_39_ROWS = [
     ("ln -s {BASE} src/l; mkdir d; cp -P --parents src/l d; echo pwned >> d/src/l/repo/README.md", {"WG401"}),
     ("mkdir xd; ln -s {BASE} x*; echo pwned >> xd/work/repo/README.md", {"WG401"}),
     ("git checkout -q main -- . ; ln -s {BASE} x*", {"WG403"}),  # names the checkout wrote are not known
+    # review 39c: a glob as -t's directory (F1), -L before -P (F2), a place's first text with another's last (F3), a
+    # backup suffix only known at run time (F4)
+    ("mkdir dd; ln -s {BASE} -t d*; echo pwned >> dd/work/repo/README.md", {"WG401"}),
+    ("mkdir dd; ln -s {BASE} t; mv -t d* t; echo pwned >> dd/t/repo/README.md", {"WG403"}),  # the link target written above W: d* unknown
+    ("mkdir d; ln -s {BASE} d/l; cp -rLP d e; echo pwned >> e/l/repo/README.md", {"WG401"}),
+    ("ln -s {BASE} t; ln -LP t u; echo pwned >> u/repo/README.md", {"WG401"}),
+    ("ln -s B A; ln -s src/a B; test -e nope && ln -sfn src A; ln -sfn {BASE} B; echo pwned >> A/../work/repo/README.md", {"WG401"}),
+    ('ln -s {BASE} a; touch b; mv -bT -S "$(echo .o)" b a; echo pwned >> a.o/repo/README.md', {"WG403"}),
+    ("ln -s {BASE} a; touch b; mv -bT -S .[o] b a", {"WG403"}),
+    ("touch b; mv -bT -S .[o] b src/a", "pass"),  # nothing backed up is a link
     ("git checkout -q main -- . ; cp -a x* src/", "pass"),  # a source glob: its matches now
     ("{ sleep 1; ln -s {BASE} d/l; } & ln -s src d; wait; echo pwned >> src/l/repo/README.md", {"WG401"}),
     # a made link moved or copied as a link

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import itertools
 import os
 import pwd
 import re
@@ -151,7 +152,7 @@ class MadeLinks:
     several links over the command (`ln -sfn A t; ln -sfn B t`, a loop): each text is kept, in order; `real` takes the
     last, and `forms` each of them (review 39b: the first one alone was kept, and `t/..` read from it)."""
 
-    __slots__ = ("links", "as_link", "as_directory", "steps")
+    __slots__ = ("links", "as_link", "as_directory", "steps", "trees")
 
     def __init__(self) -> None:
         self.links: dict[str, list[str]] = {}
@@ -160,6 +161,8 @@ class MadeLinks:
         #: What each step read added (`shell.links`), by the step: walked again, a step is read again without its own
         #: links (it would find the link it makes itself), and what it adds then is kept beside.
         self.steps: dict[tuple, list[tuple[str, str, str]]] = {}
+        #: The symlinks on disk below a directory moved or copied whole (`shell.links`), read once a command.
+        self.trees: dict[str, list[tuple[str, str]]] = {}
 
     def __len__(self) -> int:
         return sum(len(texts) for kind in (self.links, self.as_link, self.as_directory) for texts in kind.values())
@@ -211,10 +214,13 @@ class MadeLinks:
 
 #: The links made so far by the command being judged (`made_links`), None outside the walk of a command.
 _MADE: contextvars.ContextVar[MadeLinks | None] = contextvars.ContextVar("made_links", default=None)
-#: Which reading of the made links `real` takes: ("directory", i) (the default, i = -1: each place's last text),
-#: ("link", i) (`MadeLinks.as_link`), each with each place's i-th text (its last when it has fewer), or ("none", 0)
-#: (as if the command made none: it may fail, or run after the word: `{ …; } & ln -s …`).
-_READING: contextvars.ContextVar[tuple[str, int]] = contextvars.ContextVar("made_links_reading", default=("directory", -1))
+#: Which reading of the made links `real` takes: (kind, choice). kind "directory" (the default) or "link"
+#: (`MadeLinks.as_link`), with `choice` the text each place linked more than once has ((place, index) pairs; every
+#: other place its last text); or "none" (as if the command made none: it may fail, or run after the word: `{ …; } &
+#: ln -s …`).
+_READING: contextvars.ContextVar[tuple[str, tuple[tuple[str, int], ...]]] = contextvars.ContextVar("made_links_reading", default=("directory", ()))
+#: The readings `PathPolicy.forms` places at most; a command whose links have more is refused (WG901: `rules.bash`).
+MAX_MADE_READINGS = 64
 
 
 @contextlib.contextmanager
@@ -235,7 +241,7 @@ def current_made_links() -> MadeLinks | None:
 
 
 @contextlib.contextmanager
-def made_links_read_as(reading: tuple[str, int]) -> Iterator[None]:
+def made_links_read_as(reading: tuple[str, tuple[tuple[str, int], ...]]) -> Iterator[None]:
     """`real` takes another reading of the made links meanwhile (see `_READING`)."""
     token = _READING.set(reading)
     try:
@@ -244,17 +250,37 @@ def made_links_read_as(reading: tuple[str, int]) -> Iterator[None]:
         _READING.reset(token)
 
 
-def made_link_readings() -> list[tuple[str, int]]:
+def made_link_readings() -> list[tuple[str, tuple[tuple[str, int], ...]]]:
     """The readings of the made links other than `real`'s own that may place a path elsewhere: none when the command
-    made no link (every path has one reading, as before)."""
+    made no link (every path has one reading, as before). Each place linked more than once takes each of its texts,
+    in every combination with the others' (review 39c: `ln -s B A; ln -s src/a B; test -e x && ln -sfn src A; ln -sfn
+    /tmp B` makes A's first text with B's last), up to MAX_MADE_READINGS (past it, `too_many_readings`)."""
     made = _MADE.get()
-    if not made or _READING.get() != ("directory", -1):
+    if not made or _READING.get() != ("directory", ()):
         return []
-    depth = max(len(texts) for kind in ("directory", "link") for texts in _texts_by_place(made, kind).values())
-    readings = [("directory", index) for index in range(depth - 1)]
-    if made.as_link:
-        readings += [("link", index) for index in range(depth)]
-    return readings + [("none", 0)]
+    readings: list[tuple[str, tuple[tuple[str, int], ...]]] = []
+    for kind in ("directory", "link") if made.as_link else ("directory",):
+        for choice in _choices(_texts_by_place(made, kind)):
+            if kind == "link" or any(index != last for _, index, last in choice):
+                readings.append((kind, tuple((place, index) for place, index, _ in choice)))
+    return readings[: MAX_MADE_READINGS] + [("none", ())]
+
+
+def too_many_readings(made: MadeLinks) -> bool:
+    """The places the command links more than once have more readings together than `PathPolicy.forms` places."""
+    return any(len(_choices(_texts_by_place(made, kind))) > MAX_MADE_READINGS for kind in ("directory", "link"))
+
+
+def _choices(texts: dict[str, list[str]]) -> list[tuple[tuple[str, int, int], ...]]:
+    """Every choice of one text for each place that has several, as (place, index, its last index), up to one past
+    MAX_MADE_READINGS."""
+    several = sorted((place, len(found)) for place, found in texts.items() if len(found) > 1)
+    choices = []
+    for indexes in itertools.product(*(range(count) for _, count in several)):
+        choices.append(tuple((place, index, count - 1) for (place, count), index in zip(several, indexes)))
+        if len(choices) > MAX_MADE_READINGS:
+            break
+    return choices
 
 
 def _texts_by_place(made: MadeLinks, kind: str) -> dict[str, list[str]]:
@@ -270,10 +296,11 @@ def _made_reading() -> dict[str, str] | None:
     made = _MADE.get()
     if not made:
         return None
-    kind, index = _READING.get()
+    kind, choice = _READING.get()
     if kind == "none":
         return None
-    return {path: texts[min(index, len(texts) - 1)] if index >= 0 else texts[-1] for path, texts in _texts_by_place(made, kind).items() if texts}
+    chosen = dict(choice)
+    return {path: texts[chosen.get(path, -1)] for path, texts in _texts_by_place(made, kind).items() if texts}
 
 
 def own_process(path: str) -> bool:

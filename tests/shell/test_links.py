@@ -248,10 +248,10 @@ def test_real_reads_a_made_link_as_one_on_disk(w: str) -> None:
         assert real(f"{w}/up/x") == os.path.dirname(w) + "/x"
         assert real(f"{w}/t") == f"{w}/dir/sub"
         assert real(f"{w}/tt/x") == f"{w}/tt/x"
-        with made_links_read_as(("none", 0)):
+        with made_links_read_as(("none", ())):
             assert real(f"{w}/t/../x") == f"{w}/x"
-        assert paths.made_link_readings() == [("none", 0)]
-        with made_links_read_as(("none", 0)):
+        assert paths.made_link_readings() == [("none", ())]
+        with made_links_read_as(("none", ())):
             assert paths.made_link_readings() == []
     assert paths.made_link_readings() == []
     assert paths.current_made_links() is None
@@ -262,15 +262,28 @@ def test_a_place_linked_twice_has_a_reading_for_each(w: str) -> None:
     os.mkdir(f"{w}/dir/sub")
     made = _made(w, ("t", f"{w}/dir/sub"), ("t", f"{w}/dir"), ("t", "/"))
     assert made.links == {f"{w}/t": [f"{w}/dir/sub", f"{w}/dir", "/"]} and len(made) == 3
+    t = f"{w}/t"
     with made_links(made):
         assert real(f"{w}/t/x") == "/x"  # the last
-        assert paths.made_link_readings() == [("directory", 0), ("directory", 1), ("none", 0)]
-        with made_links_read_as(("directory", 0)):
+        assert paths.made_link_readings() == [("directory", ((t, 0),)), ("directory", ((t, 1),)), ("none", ())]
+        with made_links_read_as(("directory", ((t, 0),))):
             assert real(f"{w}/t/x") == f"{w}/dir/sub/x"
-        with made_links_read_as(("directory", 1)):
+        with made_links_read_as(("directory", ((t, 1),))):
             assert real(f"{w}/t/x") == f"{w}/dir/x"
-        with made_links_read_as(("directory", 7)):
-            assert real(f"{w}/t/x") == "/x"  # past its texts: its last
+        with made_links_read_as(("directory", ((f"{w}/other", 0),))):
+            assert real(f"{w}/t/x") == "/x"  # a place not chosen: its last
+    # review 39c F3: each place's texts in every combination with the other's (A's first with B's last)
+    made = _made(w, ("a", "/a1"), ("a", "/a2"), ("b", "/b1"), ("b", "/b2"), ("b", "/b3"))
+    with made_links(made):
+        readings = paths.made_link_readings()
+        assert len(readings) == 2 * 3 - 1 + 1 and ("directory", ((f"{w}/a", 0), (f"{w}/b", 2))) in readings
+        assert not paths.too_many_readings(made)
+    for i in range(6):
+        for text in ("/x", "/y"):
+            made.add(f"{w}/p{i}", text)
+    assert paths.too_many_readings(made)  # 6 x 2**6 ways
+    with made_links(made):
+        assert len(paths.made_link_readings()) == paths.MAX_MADE_READINGS + 1
 
 
 def test_a_link_that_may_be_a_directory_has_both_readings(w: str) -> None:
@@ -280,20 +293,23 @@ def test_a_link_that_may_be_a_directory_has_both_readings(w: str) -> None:
     made.add_either(f"{w}/d", "sub", target)
     assert len(made) == 2
     with made_links(made):
-        assert paths.made_link_readings() == [("link", 0), ("none", 0)]
+        assert paths.made_link_readings() == [("link", ()), ("none", ())]
         assert real(f"{w}/d/sub/../x") == f"{w}/dir/x"  # d a directory, d/sub the link
         assert real(f"{w}/d/x") == f"{w}/d/x"
-        with made_links_read_as(("link", 0)):
+        with made_links_read_as(("link", ())):
             assert real(f"{w}/d/sub/../x") == f"{target}/x"  # d the link
             assert real(f"{w}/d/x") == f"{target}/x"
-        with made_links_read_as(("none", 0)):
+        with made_links_read_as(("none", ())):
             assert real(f"{w}/d/sub/../x") == f"{w}/d/x"
     made = _made(w, ("d", f"{w}/dir"))
-    made.add_either(f"{w}/d", "sub", target)  # a link known for certain wins over either reading
+    made.add_either(f"{w}/d", "sub", target)  # a link known for certain, then one that may be d or in it
     with made_links(made):
-        assert real(f"{w}/d/x") == f"{w}/dir/x"
-        with made_links_read_as(("link", 0)):
+        assert real(f"{w}/d/x") == f"{w}/dir/x"  # d a directory: only the first is d
+        with made_links_read_as(("link", ())):
+            assert real(f"{w}/d/x") == f"{target}/x"  # d the link: the last
+        with made_links_read_as(("link", ((f"{w}/d", 0),))):
             assert real(f"{w}/d/x") == f"{w}/dir/x"
+        assert ("link", ((f"{w}/d", 0),)) in paths.made_link_readings()
 
 
 def test_without_hides_a_steps_own_links_and_gives_them_back(w: str) -> None:

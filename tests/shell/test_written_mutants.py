@@ -512,7 +512,7 @@ def test_a_run_time_words_last_part_may_be_a_links_name(tmp_path: Path) -> None:
     for k in range(MAX_GLOB_ENTRIES - 1):
         (full / f"f{k}").touch()
     (full / "xl").symlink_to("/tmp")
-    over = w / "over"  # one more: not read through
+    over = w / "over"  # one more than a glob's listing reads; its links are read (review 39a: up to MAX_LINK_ENTRIES)
     over.mkdir()
     for k in range(MAX_GLOB_ENTRIES + 1):
         (over / f"f{k}").touch()
@@ -548,7 +548,18 @@ def test_a_run_time_words_last_part_may_be_a_links_name(tmp_path: Path) -> None:
     assert prefixes("frob .h*/x") == ["./.hid", ".h*"]
     assert prefixes('frob "-oto-main$X/x"') == ["./to-main"]
     assert prefixes('frob ?o-main"$X"/x') == ["./to-main"]
-    assert prefixes('frob "over/x$Y"') == ["over"]  # too many entries: the directory itself, its links unread
+    assert prefixes('frob "over/x$Y"') == ["over", "over/xl2"]  # its links read (review 39a F4: it was `over` alone)
+    from worktree_guard.shell import written as written_module
+
+    original = written_module.MAX_LINK_ENTRIES
+    written_module.MAX_LINK_ENTRIES = MAX_GLOB_ENTRIES
+    try:  # past the bound: no place the guard can name (an `unplaced` record, WG406)
+        node = parse('frob "over/x$Y"').body[0]
+        step = ShellCommand(node=node, words=node.words, assignments=[], cwd=str(w), state=ShellState(cwd=str(w)), home="/h")
+        (record,) = command_writes(step, tables)
+        assert (record.value, record.prefix, record.unplaced) == (None, None, f"over has more than {MAX_GLOB_ENTRIES} entries to read for the symlinks its name may be")
+    finally:
+        written_module.MAX_LINK_ENTRIES = original
     (w / "m[1]").symlink_to("/tmp")  # review 38d: a link's name with a `[`, matched as text
     assert prefixes('frob "m[1]$X/x"') == ["./m[1]"]
 

@@ -110,7 +110,7 @@ def analyse(
     worker's command); the indirection rules always say what wrappers run. `start`: the directory the shell
     starts in (default: `start_directory`).
     """
-    from ..paths import current_made_links, made_links
+    from ..paths import MAX_MADE_READINGS, current_made_links, made_links, too_many_readings
     from ..shell.descriptors import ANY, READ_DESCRIPTORS, opens_and_copies, with_copies
     from ..shell.links import note_made_links
     from ..shell.parse import ParseFailure, parse_cached
@@ -205,6 +205,8 @@ def analyse(
         else:
             if made:
                 walker.findings.append(_violation(ctx, "WG901", f"The command makes symlinks through symlinks it made before, over {MADE_LINK_WALKS} levels deep; split it into smaller commands.", (0, len(command))))
+        if made and too_many_readings(made):
+            walker.findings.append(_violation(ctx, "WG901", f"The command links the same places again and again, more ways together than worktree-guard follows ({MAX_MADE_READINGS}); split it into smaller commands.", (0, len(command))))
     walker.findings[:] = _dedupe(walker.findings)
     return walker, state
 

@@ -142,7 +142,12 @@ def _may_fail(state: ShellState, physical: str) -> bool:
 def written_at_or_above(state: ShellState, physical: str) -> bool:
     """The command wrote `physical` or a directory above it before (`rm -rf a; cd a/b`), or somewhere only known at
     run time: it may not be there when the command reaches it."""
-    return any(path is None or path == "/" or physical == path or physical.startswith(path + "/") for path in state.written)
+    return at_or_above(state.written, physical)
+
+
+def at_or_above(written: list[str | None], physical: str) -> bool:
+    """One of the canonical paths `written` is `physical` or a directory above it, or only known at run time (None)."""
+    return any(path is None or path == "/" or physical == path or physical.startswith(path + "/") for path in written)
 
 
 def directory_change(step: ShellCommand) -> DirectoryChange | None:

@@ -23,6 +23,7 @@ import os
 from typing import TYPE_CHECKING
 
 from ..paths import MadeLinks, made_link_readings, made_links_read_as, real
+from .builtins import at_or_above
 from .programs import CP_COPIES_LINKS, CP_LONGS, long_option, parse_argv
 from .steps import glob_values, written_matches
 
@@ -63,14 +64,25 @@ def note_made_links(command: ShellCommand, tables: ProgramTables, made: MadeLink
         own = own[: command.unwrapped.own_words]
     values = [command.value(word) for word in own]
     argv = parse_argv(own, values, spec, abbreviations=spec.gnu_options and spec.abbreviations)
-    read, unplaced = _operands(command, argv, written_before)
+    read, unplaced = _operands(command, argv.operands, written_before, "last operand")
     if read is None:
         return unplaced  # an operand only known at run time: the call is refused already (WG403), or here
     operands, globbed = read
     given = {long_option(option, LONGS[name]) if option.startswith("--") else option for option in argv.options}
-    directories = [value for option, found in argv.options.items() if (long_option(option, LONGS[name]) if option.startswith("--") else option) in ("-t", "--target-directory") for _, value in found]
-    if None in directories:
-        return
+    targets = [(word, value) for option, found in argv.options.items() if (long_option(option, LONGS[name]) if option.startswith("--") else option) in ("-t", "--target-directory") for word, value in found]
+    directories: list[str] = []
+    if targets:
+        # the last `-t` (ln, cp and mv refuse two); a glob there is its matches (review 39c: `ln -s /tmp -t d*`)
+        word, value = targets[-1]
+        if value is not None:
+            directories = [value]
+        elif word is None:
+            return None
+        else:
+            read, unplaced = _operands(command, [(word, value)], written_before, "`-t` directory")
+            if read is None:
+                return unplaced
+            directories = read[0][0]
     cwd = command.cwd
     if cwd is None:
         if not all(value.startswith("/") for value in [*(v for values in operands for v in values), *directories]):
@@ -79,13 +91,14 @@ def note_made_links(command: ShellCommand, tables: ProgramTables, made: MadeLink
     step = (cwd, tuple(word.span for word in own), tuple(values))
     before = made.steps.get(step, [])
     record: Record = []
+    reading = _Reading(command, name, cwd, argv, given, directories, operands, globbed, written_before, made, record)
     with made.without(before):  # read again on a later walk (`rules.bash.analyse`): as if its own links were not there
-        _Reading(command, name, cwd, argv, given, directories, operands, globbed, written_before, made, record).read()
+        reading.read()
     made.steps[step] = before + [entry for entry in record if entry not in before]
-    return None
+    return reading.unplaced
 
 
-def _operands(command: ShellCommand, argv: ParsedArgv, written_before: list[str | None]) -> tuple[tuple[list[list[str]], bool] | None, str | None]:
+def _operands(command: ShellCommand, operands: list, written_before: list[str | None], what: str) -> tuple[tuple[list[list[str]], bool] | None, str | None]:
     """Each operand's values: its own, or a glob's matches now and the paths the steps before wrote that it matches
     (review 39b: `mkdir xd; ln -s /tmp x*` made xd/tmp); and whether the last one is a glob. None when one is only
     known at run time (refused already), with a reason when that is a glob's (refused here)."""
@@ -93,7 +106,7 @@ def _operands(command: ShellCommand, argv: ParsedArgv, written_before: list[str 
     globbed = False
     before = command.state.copy()
     before.written = list(written_before)
-    for index, (word, value) in enumerate(argv.operands):
+    for index, (word, value) in enumerate(operands):
         globbed = value is None
         if value is not None:
             found.append([value])
@@ -102,8 +115,8 @@ def _operands(command: ShellCommand, argv: ParsedArgv, written_before: list[str 
         if matches is None:
             return None, None
         written = written_matches(word, before)
-        if written is None and index == len(argv.operands) - 1:
-            return None, f"`{command.name}`'s last operand {word.raw!r} is a glob in a directory the command wrote before under names worktree-guard does not know: where it makes its links is only known at run time"
+        if written is None and index == len(operands) - 1:
+            return None, f"`{command.name}`'s {what} {word.raw!r} is a glob in a directory the command wrote before under names worktree-guard does not know: where it makes its links is only known at run time"
         found.append(list(dict.fromkeys([*matches, *(written or ())])))
     return (found, globbed), None
 
@@ -111,7 +124,7 @@ def _operands(command: ShellCommand, argv: ParsedArgv, written_before: list[str 
 class _Reading:
     """One step's links: where each operand lands (`_landings`), what it makes there, and its backups."""
 
-    def __init__(self, command: ShellCommand, name: str, cwd: str, argv: ParsedArgv, given: set[str], directories: list[str | None], operands: list[list[str]], globbed: bool, written_before: list[str | None], made: MadeLinks, record: Record) -> None:
+    def __init__(self, command: ShellCommand, name: str, cwd: str, argv: ParsedArgv, given: set[str], directories: list[str], operands: list[list[str]], globbed: bool, written_before: list[str | None], made: MadeLinks, record: Record) -> None:
         self.command, self.name, self.cwd, self.argv, self.given = command, name, cwd, argv, given
         self.directories, self.operands, self.globbed, self.written_before, self.made, self.record = directories, operands, globbed, written_before, made, record
 
@@ -119,6 +132,7 @@ class _Reading:
         """What the step makes, in each reading of the links made before it (review 39b F8: `{ sleep 1; ln -s /tmp
         d/l; } & ln -s src d` makes src/l once d is the link the other step makes)."""
         self.pending: list[tuple[str, str | None, str]] = []
+        self.unplaced: str | None = None
         for reading in [None, *made_link_readings()]:
             with contextlib.nullcontext() if reading is None else made_links_read_as(reading):
                 self._read()
@@ -133,12 +147,14 @@ class _Reading:
         symbolic = name == "ln" and bool({"-s", "--symbolic"} & given)
         if name == "install" and {"-d", "--directory"} & given:
             return  # it makes directories: none is a link
-        copies_links = name == "cp" and bool(CP_COPIES_LINKS & given) and not ({"-L", "--dereference"} & given and not {"-P", "--no-dereference", "-d", "-a", "--archive"} & given)
-        trees = name == "mv" or (name == "cp" and bool({"-R", "-r", "--recursive", "-a", "--archive"} & given) and not {"-L", "--dereference"} & given)
+        # `-L` follows links unless a -P/-d/-a beside it came last, which is not kept: read as kept (review 39c: `cp -rLP`)
+        follows = bool({"-L", "--dereference"} & given) and not {"-P", "--no-dereference", "-d", "-a", "--archive"} & given
+        copies_links = name == "cp" and bool(CP_COPIES_LINKS & given) and not follows
+        trees = name == "mv" or (name == "cp" and bool({"-R", "-r", "--recursive", "-a", "--archive"} & given) and not follows)
         for source, landing in self._landings():
             if symbolic:
                 text: list[str] = [os.path.join(self.cwd, source)] if {"-r", "--relative"} & given else [source]
-            elif name in ("mv", "link") or copies_links or (name == "ln" and not {"-L", "--logical"} & given):
+            elif name in ("mv", "link") or copies_links or (name == "ln" and not ({"-L", "--logical"} & given and not {"-P", "--physical"} & given)):
                 text = self._link_texts(source)  # a link moved, copied, or hard-linked (a symlink on Linux) as one
             else:
                 text = []
@@ -186,7 +202,7 @@ class _Reading:
         place = self._place(destination)
         if destination.endswith("/"):
             return [(self._place(os.path.join(destination, name)), None)] if name else []
-        if globbed or _written_at_or_above(self.written_before, real(place)):
+        if globbed or at_or_above(self.written_before, real(place)):
             return [(place, name)]
         no_dereference = bool({"-n", "--no-dereference"} & self.given) and self.name == "ln"
         if os.path.isdir(real(place)) and not (no_dereference and self._is_link(place)):
@@ -232,10 +248,14 @@ class _Reading:
         texts = _texts(self.made, place)
         if not texts:
             return
-        suffixes = [value for option in ("-S", "--suffix") for _, value in self.argv.options.get(option, [])]
+        suffixes = [value for option, found in self.argv.options.items() if (long_option(option, LONGS[self.name]) if option.startswith("--") else option) in ("-S", "--suffix") for _, value in found]
         present, suffix = self.command.env("SIMPLE_BACKUP_SUFFIX")
-        if present and suffix:
+        if present:
             suffixes.append(suffix)
+        if None in suffixes:
+            # review 39c: `-S "$(echo .o)"`, `-S .[o]`: the backup of a link has a name only known at run time
+            self.unplaced = f"`{self.name}` keeps a backup of the link {place} under a suffix only known at run time"
+            return
         names = [place + suffix for suffix in [*suffixes, "~"] if suffix and "/" not in suffix]
         numbered = len(glob.glob(glob.escape(place) + ".~*~")) + sum(1 for path, _ in self.made.below(os.path.dirname(place)) if path.startswith(place + ".~"))
         names += [f"{place}.~{number}~" for number in range(1, numbered + 2)]
@@ -248,7 +268,9 @@ class _Reading:
         below = self.made.below(top)
         if not below and not (os.path.isdir(top) and not os.path.islink(top)):
             return
-        below += _disk_links(top)
+        if top not in self.made.trees:
+            self.made.trees[top] = _disk_links(top)  # the disk does not change while the command is judged
+        below += self.made.trees[top]
         for place, either in landing:
             roots = [place] if either is None else [place, os.path.join(place, either)]
             self.pending += [(root + path[len(top):], None, text) for root in roots for path, text in below]
@@ -284,9 +306,3 @@ def _disk_links(top: str) -> list[tuple[str, str]]:
         except OSError:
             continue
     return found
-
-
-def _written_at_or_above(written: list[str | None], physical: str) -> bool:
-    """A step before wrote `physical` or a directory above it (`mkdir d`, `cp -r x d`), or somewhere only known at
-    run time: it may be a directory when the link is made, or none."""
-    return any(path is None or path == "/" or physical == path or physical.startswith(path + "/") for path in written)
