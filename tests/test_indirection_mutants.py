@@ -977,6 +977,37 @@ ROWS: list[str] = [
     'xargs -IQ -n "$N" touch {MAIN}/Q',
     "echo x | xargs -I{} cp {} out.txt",
     "BASH_ENV=./evil.sh xargs -I{} true {}",
+    # phase 24 (m39b): _link_names and _plain_names (stop 38: an -execdir argument naming a link that leaves W below
+    # the starting point or in its own directory, to-main and to-ssl beside src here, is read from a directory the
+    # guard cannot name): attached after a short option, after a single one (no other argument), after `=` in a long
+    # option; the starting point's directory is read without a trailing `/` (`src/` is in W) and is `src` for `src/X`
+    # (none there); each starting point's links count (`.` holds them, `src/X` none)
+    "find src -maxdepth 0 -execdir make -Cto-main \\;",
+    "find src/ -maxdepth 0 -execdir make -Cto-main \\;",
+    "find src/X -maxdepth 0 -execdir make -Cto-main \\;",
+    "find . src/X -maxdepth 0 -execdir make -C to-main \\;",
+    "find src -maxdepth 0 -execdir make --directory=to-main \\;",
+    "find src -maxdepth 0 -execdir make -C to-ssl \\;",
+    # ... and names that are none: a long option (no attached value), a word that is no option (`into-main`), a
+    # cluster read from its third character (`-to-main` is -t -o -main), W's .git (no link)
+    "find src -maxdepth 0 -execdir python3 run3.py --to-main \\;",
+    "find src -maxdepth 0 -execdir make into-main \\;",
+    "find src -maxdepth 0 -execdir make -to-main \\;",
+    "find src -maxdepth 0 -execdir make -C .git \\;",
+    # only the value after the first `=` is read as a name, though `..` counts after any `=` (a fail-open for a
+    # program that reads DIR=PATH after an option's `=`, reported in phase 24 (m39b); pinned as the code reads it)
+    "find src -maxdepth 0 -execdir python3 run3.py --define=DIR=to-main \\;",
+    # phase 24 (m39b): _execdir_plain (`..` attached after one option character that is no letter; after a lowercase
+    # cluster; `.` and `..` alone, given to a program that is no data reader since stop 38's `ls ..`/`grep -r foo .`)
+    "find src -maxdepth 0 -execdir python3 run3.py -1.. \\;",
+    "find src -maxdepth 0 -execdir python3 run3.py -qd.. \\;",
+    "find src -maxdepth 0 -execdir make -C . \\;",
+    "find src -maxdepth 0 -execdir make -C .. \\;",
+    # ... and `..` after a letter in a word that is no short option is no attached value (`main..feature`, a git range)
+    "find src -maxdepth 0 -execdir git diff main..feature \\;",
+    # phase 24 (m39b): worktree_guard_shell_command 560 (the `runuser -u` check is for runuser -u only: `--help` runs
+    # nothing, whatever the word after it)
+    'runuser --help "$X"',
 ]
 
 _PM = None

@@ -294,6 +294,32 @@ def test_find_exec_past_the_symlink_scan_bound_runs_on_paths_only_known_at_run_t
     (finding,) = bash(world, "find box -exec chmod 700 {} \\;").violations
     assert (finding.rule, finding.code, finding.path) == ("writes", "WG403", "{}")
 
+def test_execdir_plain_names_are_read_against_the_links_leaving_w_below_and_beside_each_start_point(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """Phase 24 (h-m39b): `_link_names` and `escaping_links(inside_only=True)` give the names of the links that leave W
+    (to an allowed place too) below each starting point and in its own directory; an -execdir argument naming one is
+    read from a directory the guard cannot name (WG202). A link that stays in W is no such name, a link named like an
+    option (`-m`) is, and the directory beside the starting point is read up to exactly MAX_FIND_ENTRIES entries. The
+    extraction check (`escaping_links` without inside_only) still counts only links to places the policy refuses."""
+    import worktree_guard.rules.indirection as indirection
+
+    w = world.worktree
+    (w / "in-w").symlink_to(w / "src")  # stays in W
+    for command in ("find src -maxdepth 0 -execdir make -C in-w \\;", "find . -maxdepth 0 -execdir make -C in-w \\;"):
+        assert bash(world, command).decision == "pass", command
+    (w / "-m").symlink_to(world.main)  # a name an option's spelling has
+    assert set(bash(world, "find src -maxdepth 0 -execdir python3 run.py -- -m \\;").codes) == {"WG202"}
+    (w / "-m").unlink()
+    (w / "src" / "tmp").symlink_to("/tmp")  # an allowed place: no extraction finding, but a name -execdir refuses
+    assert bash(world, "tar -xf /tmp/t.tar -C src").violations == []
+    assert set(bash(world, "find src/a -maxdepth 0 -execdir make -C tmp \\;").codes) == {"WG202"}
+    (w / "src" / "tmp").unlink()
+    entries = len(os.listdir(w))  # what -execdir from `src` reads beside it; src itself is empty
+    monkeypatch.setattr(indirection, "MAX_FIND_ENTRIES", entries)
+    assert bash(world, "find src -maxdepth 0 -execdir make -C elsewhere \\;").decision == "pass"
+    monkeypatch.setattr(indirection, "MAX_FIND_ENTRIES", entries - 1)
+    assert set(bash(world, "find src -maxdepth 0 -execdir make -C elsewhere \\;").codes) == {"WG202"}
+
+
 # --- rules/git.py ---------------------------------------------------------------------------------------------
 
 
