@@ -3307,6 +3307,22 @@ def test_git_init_of_a_quoted_tilde_directory_is_read_there(world: Repo) -> None
     assert hook(world, "git init -q '~/fake'").codes == ["WG401"]
 
 
+@pytest.mark.parametrize("place", [
+    pytest.param("'~/c'", marks=pytest.mark.xfail(strict=True, reason="phase 24 (m39a): a fail-open reported, not fixed here (decision code)")),
+    "plain/c",
+])
+def test_a_repository_made_from_a_template_in_a_quoted_tilde_directory_is_not_trusted(world: Repo, place: str) -> None:
+    """Phase 24 (m39a): `git clone --template=tpl src '~/c'` copies tpl/config (unread) into W/~/c/.git; the later git
+    there runs its core.fsmonitor (git 2.39: it wrote into the main checkout). `_own_outputs` reads the quoted `~` as
+    HOME, so the unread config is recorded for $HOME/c and `git -C '~/c' status` passed; with `plain/c` it is WG404.
+    Also `git -C <d> init --template=T '~/x' && git -C '<d>/~/x' status` (outside W, where init is no WG305)."""
+    (world.worktree / "tpl").mkdir()
+    (world.worktree / "tpl" / "config").write_text("[core]\n\tfsmonitor = touch pwned\n")
+    (world.base / "d").mkdir()
+    assert hook(world, f"git clone -q --template=tpl src {place} && git -C {place} status").codes == ["WG404"]
+    assert hook(world, f"git -C {{BASE}}/d init -q --template={{W}}/tpl {place} && git -C {{BASE}}/d/{place} status").codes == ["WG404"]
+
+
 @pytest.mark.parametrize("command,expected", STOP_38_ROWS, ids=[plain_id(r[0], 60) for r in STOP_38_ROWS])
 def test_stop_38_rows(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)

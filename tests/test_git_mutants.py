@@ -599,6 +599,29 @@ def test_git_init_inside_a_checkout_whose_name_ends_in_x(world: Repo) -> None:
     assert set(bash(world, f"git init -q --bare '{spaced}/sub'").codes) == {"WG305", "WG401"}
 
 
+def test_a_common_dir_ending_in_x_or_a_space_holds_what_lies_below_it() -> None:
+    """Phase 24 (m39a): `_runs_in_this_repository` compares a place with the common dir and one `/` after it, the
+    common dir stripped of `/` only (phase 17's survivors 42, 44: `rstrip(None)`, `rstrip("XX/XX")`), for where git
+    runs and for the git dir it is given. The paths do not exist (canonical keeps them as written)."""
+    from types import SimpleNamespace as NS
+
+    from worktree_guard.rules.git import _runs_in_this_repository
+
+    command = NS(home="/nonexistent-wg/h")
+    for common in ("/nonexistent-wg/gX", "/nonexistent-wg/g ", "/nonexistent-wg/g/"):
+        ctx = NS(worktree_root="/nonexistent-wg/w", layout=NS(shared_roots=["/nonexistent-wg/m"], common_dir=common))
+        stem = common.rstrip("/")
+        rows = [
+            (NS(run_dir=f"{stem}/refs", git_dir=None), True),  # run inside the common dir
+            (NS(run_dir="/nonexistent-wg/b", git_dir=f"{stem}/refs"), True),  # given a git dir inside it
+            (NS(run_dir="/nonexistent-wg/g/refs", git_dir=None), common == "/nonexistent-wg/g/"),  # a sibling or the same
+            (NS(run_dir="/nonexistent-wg/b", git_dir="/nonexistent-wg/g/refs"), common == "/nonexistent-wg/g/"),
+            (NS(run_dir=None, git_dir=None), False),
+        ]
+        for call, expected in rows:
+            assert _runs_in_this_repository(call, command, [], ctx) is expected, (common, call)
+
+
 # --- _sets_a_moving_key: which `git config` writes leave the repository untrusted for a later git --------------
 
 MOVING_KEY = [

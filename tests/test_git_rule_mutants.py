@@ -121,6 +121,14 @@ ROWS: list[str] = [
     "git init -q --template=/tmp/t {BASE}/new",
     "git push -q /proc/self/cwd/../../.. HEAD:main",
     "git push -q {BASE}/elsewhere HEAD:main",
+    # phase 24 (m39a): a remote's `~` (one bash left alone) is git's, expanded with the HOME the command has, which is
+    # the path policy's home (`validate` gives the recorded one; the hook, the process's): {BASE}/repo is the main
+    # checkout (_is_this_repository 58, 61 read the process's HOME, /opt/wg-test-home)
+    "[policy-home={BASE}] git push -q '~/repo' HEAD:main",
+    "[policy-home={BASE}] git push -q '~/elsewhere' HEAD:main",
+    # phase 24 (m39a): a glob refspec holding a backslash is only known at run time (_refspec_pattern 15)
+    "git fetch . x\\\\*:main",
+    'git fetch . "x\\\\"*:main',
 ]
 
 
@@ -185,10 +193,12 @@ def plugins():
     return _PM
 
 
-def reading(repo, command: str) -> dict:
-    """What the guard decides for `command` run in W: every code, the git rule's records, writes_repository per step."""
+def reading(repo, command: str, home: str | None = None) -> dict:
+    """What the guard decides for `command` run in W: every code, the git rule's records, writes_repository per step.
+    A row `[policy-home=P] …` gives the path policy the home P (as `validate` gives the recorded one:
+    `context_for_layout`), the process's HOME left as it is."""
     from tests.helpers import subagent_payload
-    from worktree_guard.engine import build_context, decide
+    from worktree_guard.engine import build_context, context_for_layout, decide
     from worktree_guard.runtimes.claude_code import to_tool_call
 
     names = (("{W}", repo.worktree), ("{SIB}", repo.sibling), ("{OUT}", repo.outside), ("{MAIN}", repo.main), ("{BASE}", repo.base))
@@ -207,6 +217,11 @@ def reading(repo, command: str) -> dict:
             return reading(repo, rest)
         finally:
             git("config", "--unset", "extensions.worktreeConfig", cwd=repo.main)
+    if command.startswith("[policy-home="):
+        policy_home, _, rest = command[len("[policy-home="):].partition("] ")
+        for name, path in reversed(names):
+            policy_home = policy_home.replace(name, str(path))
+        return reading(repo, rest, policy_home)
     main = str(repo.main)
     filled = command.replace("{MAINENC}", "/%" + format(ord(main[1]), "02x") + main[2:])  # its first letter %-encoded
     for name, path in reversed(names):
@@ -214,6 +229,8 @@ def reading(repo, command: str) -> dict:
     call = to_tool_call(subagent_payload(repo, "Bash", {"command": filled, "description": "test"}))
     pm = plugins()
     ctx = build_context(call, pm=pm)
+    if home is not None:
+        ctx = context_for_layout(call, ctx.layout, ctx.scope.config, pm, home=home)
     _STEPS.seen = []
     verdict = decide(call, ctx)
     # a span's offsets, not its text: a span in code git takes from a variable may cut a path, whose text differs

@@ -190,6 +190,10 @@ STATE_ROWS: list[tuple[str, list, list, list, dict]] = [
     ("HOME=h2 git -C /x log", ["/w/h2/.gitconfig"], [], [], {}),
     ("HOME=h2 git -C /x log", ["/x/h2/.gitconfig"], [], [], {}),
     ("HOME=h2 git -C /x log", ["/h2/.gitconfig"], [], [], {}),
+    # phase 24 (m39a): an own output git places only at run time (relative, from a cwd only known then) is skipped and
+    # the ones after it still read: the git dir's config is this git's own output, no earlier write (_own_outputs 27)
+    ('cd "$D"; git --git-dir=/g diff --output=o --output=/g/config', ["/g/config"], [], [], {}),
+    ('cd "$D"; GIT_INDEX_FILE=i GIT_TRACE=/g/config git --git-dir=/g status', ["/g/config"], [], [], {}),
 ]
 
 
@@ -269,6 +273,10 @@ INIT_THROUGH_A_LINK = {
     "GIT_DIR={T}/gitX git init": [("{T}/gitX", "{T}/gitX", "init, the git dir named by GIT_DIR or --git-dir", {"base": "/w"}),
                                   ("{T}/gitX", "{T}/g", "init, the git dir {T}/gitX links to", {"base": "/w"})],  # only / stripped
     "git -C {T}/loop init": [(None, "\x00cwd", "init", {"base": "{T}/loop"}), (None, None, "init, through {T}/loop/.git, which cannot be read", {"base": "{T}/loop"})],
+    # phase 24 (m39a): stop 38's fix (m38b's fail-open): a quoted `~` is the directory `~` where git runs, not HOME
+    # (T/~/d/.git is a file `gitdir: T/g`; HOME /h has no such link)
+    "git -C {T} init '~/d'": [("'~/d'", "~/d", "init", {"base": "{T}"}), ("'~/d'", "{T}/g", "init, the git dir {T}/~/d/.git links to", {"base": "{T}"})],
+    "git -C {T} init \\~/d": [("\\~/d", "~/d", "init", {"base": "{T}"}), ("\\~/d", "{T}/g", "init, the git dir {T}/~/d/.git links to", {"base": "{T}"})],
 }
 
 
@@ -282,7 +290,8 @@ def test_git_init_through_a_git_link_that_exists(tmp_path: Path) -> None:
     (tmp_path / "gitX").symlink_to(tmp_path / "g")
     (tmp_path / "loop").mkdir()
     (tmp_path / "loop" / ".git").symlink_to(tmp_path / "loop" / ".git")
-    for link in (tmp_path / "d" / ".git", tmp_path / ".git"):
+    (tmp_path / "~" / "d").mkdir(parents=True)
+    for link in (tmp_path / "d" / ".git", tmp_path / ".git", tmp_path / "~" / "d" / ".git"):
         link.write_text(f"gitdir: {t}/g\n")
     for command, expected in INIT_THROUGH_A_LINK.items():
         (step,) = git_steps(command.replace("{T}", t))
@@ -488,6 +497,8 @@ def test_which_files_of_a_git_dir_control_it() -> None:
 LOCAL_URLS = {
     "/r": True, "r": True, "~/r": True, "./r": True, " file:///r": True, "FILE:/r": True, "https://h/r": False,
     "ssh://h/r": False, "h:r": False, "h:/r": False, "./h:r": True, "a/b:c": True, "": True, "x://": False,
+    # phase 24 (m39a): a `://` after a `/` is still a URL to git (2.39: "protocol './x' is not supported"), no path
+    "./x://r": False, "a/b://c": False,
 }
 
 
