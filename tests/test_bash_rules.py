@@ -3307,15 +3307,13 @@ def test_git_init_of_a_quoted_tilde_directory_is_read_there(world: Repo) -> None
     assert hook(world, "git init -q '~/fake'").codes == ["WG401"]
 
 
-@pytest.mark.parametrize("place", [
-    pytest.param("'~/c'", marks=pytest.mark.xfail(strict=True, reason="phase 24 (m39a): a fail-open reported, not fixed here (decision code)")),
-    "plain/c",
-])
+@pytest.mark.parametrize("place", ["'~/c'", "plain/c"])
 def test_a_repository_made_from_a_template_in_a_quoted_tilde_directory_is_not_trusted(world: Repo, place: str) -> None:
     """Phase 24 (m39a): `git clone --template=tpl src '~/c'` copies tpl/config (unread) into W/~/c/.git; the later git
-    there runs its core.fsmonitor (git 2.39: it wrote into the main checkout). `_own_outputs` reads the quoted `~` as
-    HOME, so the unread config is recorded for $HOME/c and `git -C '~/c' status` passed; with `plain/c` it is WG404.
-    Also `git -C <d> init --template=T '~/x' && git -C '<d>/~/x' status` (outside W, where init is no WG305)."""
+    there runs its core.fsmonitor (git 2.39: it wrote into the main checkout). `_own_outputs` and `clone_directory`
+    read the quoted `~` as HOME, so the unread config was recorded for $HOME/c and `git -C '~/c' status` passed (with
+    `plain/c` it was WG404); they read it as W's directory `~` now (literal_tilde). Also `git -C <d> init
+    --template=T '~/x' && git -C '<d>/~/x' status` (outside W, where init is no WG305)."""
     (world.worktree / "tpl").mkdir()
     (world.worktree / "tpl" / "config").write_text("[core]\n\tfsmonitor = touch pwned\n")
     (world.base / "d").mkdir()

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass, field
 from ..layout import LayoutUnknown, find_layout, git_checkouts_at, git_dir_link, owner_of_git_dir
-from ..paths import canonical, own_process, real
+from ..paths import canonical, literal_tilde, own_process, real
 from .programs import ParsedArgv, Target, WriteSpec, parse_argv
 from .runners import LESSKEY_FILES, LESSKEY_VARIABLES, less_options_opaque
 from .state import NAMES_UNKNOWN
@@ -422,8 +422,8 @@ def _own_outputs(call: GitCall, command: ShellCommand) -> list[str]:
         base = target.base if target.base is not None else command.cwd
         if base == UNKNOWN_DIR:
             base = None
-        value = base if target.value == CWD else target.value
-        if value is None or (base is None and not value.startswith(("/", "~"))):
+        value = base if target.value == CWD else literal_tilde(target.value)  # `'~/c'` is W/~/c (m39a)
+        if value is None or (base is None and not value.startswith("/")):
             continue
         paths.append(canonical(value, base or "/", command.home))
     return paths
@@ -945,9 +945,12 @@ def _clone_into(operands: list[tuple[Word, str | None]]) -> tuple[Word, str | No
 def clone_directory(call: GitCall, command: ShellCommand) -> str | None:
     """The directory `git clone` makes (canonical; None when not known)."""
     into = _clone_into(call.parsed().operands)
-    if into is None or into[1] is None or call.dynamic or (call.run_dir is None and not into[1].startswith(("/", "~"))):
+    if into is None or into[1] is None or call.dynamic:
         return None
-    return canonical(into[1], call.run_dir or "/", command.home)
+    directory = literal_tilde(into[1])  # a `~` still leading is bash's literal: W/~/c (phase 24, m39a: `git clone … '~/c'`)
+    if call.run_dir is None and not directory.startswith("/"):
+        return None
+    return canonical(directory, call.run_dir or "/", command.home)
 
 
 def _init_linked_git_dir(call: GitCall, command: ShellCommand, base: str) -> Target | None:
