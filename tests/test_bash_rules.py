@@ -3395,6 +3395,12 @@ STOP_39_ROWS = [
     ("ln -s {BASE} t; cp -P t u; echo pwned >> u/repo/README.md", {"WG401"}),
     ("ln -s {BASE} t; cp -a t u && echo pwned >> u/repo/README.md", {"WG401"}),
     ("ln -s {BASE} t; mv t src/; echo pwned >> src/t/repo/README.md", {"WG401"}),
+    # phase 24 (m39b): what follows any `=` of an unknown program's word is a path it may be given
+    ("python3 run.py --define=DIR=to-main", {"WG406"}),
+    ("python3 run.py --define=DIR={MAIN}/x", {"WG406"}),
+    ("python3 run.py a=b={MAIN}/x", {"WG406"}),
+    ("find src -maxdepth 0 -execdir python3 run.py --define=DIR=to-main \\;", {"WG202"}),
+    ("python3 run.py --define=DIR=src/x", "pass"),
     # pass: a link into W, or to an allowed place, used there
     ("ln -s src t && touch t/x", "pass"),
     ("mkdir -p bin && ln -s ../src bin/tool && touch bin/tool/x", "pass"),

@@ -994,8 +994,8 @@ ROWS: list[str] = [
     "find src -maxdepth 0 -execdir make into-main \\;",
     "find src -maxdepth 0 -execdir make -to-main \\;",
     "find src -maxdepth 0 -execdir make -C .git \\;",
-    # only the value after the first `=` is read as a name, though `..` counts after any `=` (a fail-open for a
-    # program that reads DIR=PATH after an option's `=`, reported in phase 24 (m39b); pinned as the code reads it)
+    # what follows any `=` is a name (phase 24, m39b: `--define=DIR=to-main` was read after the first `=` only, and a
+    # program that reads DIR=PATH wrote main through the link)
     "find src -maxdepth 0 -execdir python3 run3.py --define=DIR=to-main \\;",
     # phase 24 (m39b): _execdir_plain (`..` attached after one option character that is no letter; after a lowercase
     # cluster; `.` and `..` alone, given to a program that is no data reader since stop 38's `ls ..`/`grep -r foo .`)

@@ -939,10 +939,11 @@ def _data_reader(word: Word) -> bool:
 
 
 def _plain_names(word: Word) -> set[str]:
-    """The names a plain -execdir argument may give a program: itself, an option's value after `=`, or an attached
-    short option's value (`-Cto-main`); every one of them could be a file in the directory it runs in."""
+    """The names a plain -execdir argument may give a program: itself, what follows any `=` (`--define=DIR=to-main`:
+    phase 24, m39b), or an attached short option's value (`-Cto-main`); every one of them could be a file in the
+    directory it runs in."""
     value = word.value or ""
-    names = {value, value.partition("=")[2]}
+    names = {value, *(value.split("=", k)[-1] for k in range(1, value.count("=") + 1))}
     if value[:1] == "-" and value[1:2] != "-":
         names |= {value[k:] for k in range(2, len(value))}  # after a cluster of flags too (`-sCto-main`)
     return names - {""}

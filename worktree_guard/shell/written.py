@@ -455,13 +455,19 @@ def colon_value(value: str) -> list[str]:
 
 
 def path_candidates(value: str) -> list[str]:
-    """The paths a word can name: itself, the value of `--opt=V` or `key=V`, an attached `-o/abs`."""
+    """The paths a word can name: itself, the value of `--opt=V` or `key=V`, an attached `-o/abs`; and what follows any
+    later `=` (phase 24: `--define=DIR=to-main` and `a=b=<main>/x` gave a program main's path, m39b), and a short
+    option's attached value with its `=` (`-C=lk` is make's directory `=lk`, m39c)."""
     if not value or value == "-":
         return []
+    later = [value.split("=", k)[-1] for k in range(2, value.count("=") + 1)]
     if value.startswith("-"):
         name, eq, rest = value.partition("=")
         if eq:
-            return [rest] if rest else []
+            found = [rest] if rest else []
+            if value[1:2] not in ("-", "") and value[2:3] == "=":
+                found.insert(0, value[2:])  # `-C=lk`: getopt gives `=lk`
+            return found + [part for part in later if part and part not in found]
         if len(value) > 2 and value[1] != "-" and (value[2] in "/~." or "/" in value[2:] or value.endswith("..")):
             found = [value[2:]]  # `-o/x`, `-o../x`, `-Isub/dir`: an attached value that names a path
             # …or after a cluster of flags (review 31b: `ssh -qE/<main>/log`; review 38: `-qd..`): from the first `/`, `~` or `.`
@@ -472,7 +478,7 @@ def path_candidates(value: str) -> list[str]:
         return []
     key, eq, rest = value.partition("=")
     if eq and key and (key.replace("_", "a").replace("-", "a").replace(".", "a").isalnum()) and rest:
-        return [value, rest]
+        return [value, rest] + [part for part in later if part and part != rest]
     return [value]
 
 
