@@ -3311,6 +3311,23 @@ def test_stop_38_rows(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
 
 
+@pytest.mark.xfail(strict=True, reason="phase 24 (m39c), NOT FIXED: path_candidates reads `-d=lk/x` as `--opt=V` only")
+def test_a_short_options_attached_value_keeps_its_equals_sign(world: Repo) -> None:
+    """Phase 24 (m39c), a fail-open reported to the lead: getopt gives a short option its attached value whole, so
+    `-d=lk/README.md` is `=lk/README.md`; path_candidates reads it as `--opt=V` (`lk/README.md`) only. With a link
+    `=lk -> <main>` in W (made before the command, as to-main is), `python3 run4.py -d=lk/README.md` passed and wrote
+    main's README (`=lk/README.md` alone is WG406); the same with a run-time word (`"-d=lk/README$X.md"`)."""
+    (world.worktree / "=lk").symlink_to(world.main)
+    (world.worktree / "run4.py").write_text("import getopt, sys\no, _ = getopt.getopt(sys.argv[1:], 'qd:')\nopen(dict(o)['-d'], 'a').write('pwned\\n')\n")
+    readme = world.main / "README.md"
+    before = readme.read_text()
+    subprocess.run(["bash", "-c", "python3 run4.py -d=lk/README.md"], cwd=world.worktree, check=True, stdin=subprocess.DEVNULL, timeout=60)
+    assert readme.read_text() == before + "pwned\n"  # run for real it writes main's README
+    assert hook(world, "python3 run4.py =lk/README.md").codes == ["WG406"]
+    assert hook(world, 'python3 run4.py "-d=lk/README$X.md"').codes == ["WG406"]
+    assert hook(world, "python3 run4.py -d=lk/README.md").codes == ["WG406"]
+
+
 def test_a_run_time_operand_starting_in_the_shared_checkout_reaches_it_for_real(world: Repo) -> None:
     """`python3 run.py ../../../README$NOPE.md` with NOPE unset gives run.py the main checkout's README, which it
     writes: refused (stop 38; it passed, the word only known at run time). Also `make -C ../../../$D`."""
