@@ -3546,6 +3546,28 @@ def test_a_link_the_command_makes_is_followed_by_the_words_after_it_for_real(wor
     assert hook(world, "ln -s {BASE} t; echo ok > t/repo/.claude/worktrees/agent-a1234567890abcdef/ok").decision == "pass"
 
 
+def test_a_short_options_attached_value_keeps_its_equals_sign(world: Repo) -> None:
+    """Phase 24 (m39c), a fail-open fixed in 43442c9: getopt gives a short option its attached value whole, so
+    `-d=lk/README.md` is `=lk/README.md`; path_candidates read it as `--opt=V` (`lk/README.md`) only. With a link
+    `=lk -> <main>` in W (made before the command, as to-main is), `python3 run4.py -d=lk/README.md` passed and wrote
+    main's README (`=lk/README.md` alone is WG406); the same with a run-time word (`"-d=lk/README$X.md"`), and
+    `make -s -C=lk` ran main's Makefile (GNU make 4.3: -C's value is `=lk`; `-C =lk` is WG406)."""
+    (world.worktree / "=lk").symlink_to(world.main)
+    (world.worktree / "run4.py").write_text("import getopt, sys\no, _ = getopt.getopt(sys.argv[1:], 'qd:')\nopen(dict(o)['-d'], 'a').write('pwned\\n')\n")
+    readme = world.main / "README.md"
+    before = readme.read_text()
+    subprocess.run(["bash", "-c", "python3 run4.py -d=lk/README.md"], cwd=world.worktree, check=True, stdin=subprocess.DEVNULL, timeout=60)
+    assert readme.read_text() == before + "pwned\n"  # run for real it writes main's README
+    (world.main / "Makefile").write_text("all:\n\ttouch made-by-make\n")
+    subprocess.run(["bash", "-c", "make -s -C=lk"], cwd=world.worktree, check=True, stdin=subprocess.DEVNULL, timeout=60)
+    assert (world.main / "made-by-make").exists()
+    assert hook(world, "make -s -C =lk").codes == ["WG406"]
+    assert hook(world, "python3 run4.py =lk/README.md").codes == ["WG406"]
+    assert hook(world, 'python3 run4.py "-d=lk/README$X.md"').codes == ["WG406"]
+    assert hook(world, "python3 run4.py -d=lk/README.md").codes == ["WG406"]
+    assert hook(world, "make -s -C=lk").codes == ["WG406"]
+
+
 def test_a_run_time_operand_starting_in_the_shared_checkout_reaches_it_for_real(world: Repo) -> None:
     """`python3 run.py ../../../README$NOPE.md` with NOPE unset gives run.py the main checkout's README, which it
     writes: refused (stop 38; it passed, the word only known at run time). Also `make -C ../../../$D`."""

@@ -577,3 +577,31 @@ def test_each_directory_the_shell_may_be_in_is_walked_physically_with_its_own_pw
         walker.hooks.on_command = lambda step: seen.append((step.name, step.cwd, step.state.variables.get("PWD"))) or []
         walker.walk_script(parse("if c; then cd deep; fi; x"), ShellState(cwd=base, variables={"PWD": base}))
         assert sorted(s for s in seen if s[0] == "x") == sorted([("x", base, base), ("x", base + "/a/b", base + "/deep")])
+
+
+# -- phase 24 (m39c): rows for the functions changed since phase 12 (e2d84fd), on this module's repositories ----------
+# phase 24 (m39c)
+
+# Stop 27's fix (`inner`): a wrapper that starts bash where the shell is passes it the inherited, logical $PWD; `env -i`
+# and `env -u PWD` take it away (test_bash_rules.py's rows, on the linked repository: W/deep -> src/a/b/c/d).
+@pytest.mark.parametrize("command,expected", catalogue.PHASE_12_WALK_ROWS, ids=[plain_id(c, 200) for c, _ in catalogue.PHASE_12_WALK_ROWS])
+def test_phase_12_walk_rows(logical_repo: Repo, monkeypatch: pytest.MonkeyPatch, command: str, expected) -> None:
+    catalogue.assert_hook_row(_linked(logical_repo, monkeypatch), command, expected)
+
+
+# Stop 29 (`_walk_unwrapped` hands the shell's command-line options to its code: `bash -O nocaseglob -c 'chmod +x
+# TO-MAI?'` matches W's link to-main) and review 30a (`for_items`: a loop over a glob takes the names the same command
+# wrote before in that directory, which the listing read now does not hold; after a write into that directory itself,
+# whose names are not known, the loop's words are unknown: `"$f"` may be an option).
+PHASE_24_ROWS = [
+    *catalogue.SHELL_COMMAND_LINE_ROWS,
+    ('touch ./-t..; for f in *; do cp "$f" src/; done', {"WG401"}),  # cp -t .. src/: the loop takes the new name
+    ('mv src/x .; for f in *; do cp "$f" src/; done', {"WG403"}),  # a write into the glob's directory: names not known
+    ('cp -r src/. .; for f in *; do cp "$f" src/; done', {"WG403"}),
+    ('for f in *; do cp "$f" src/; done', "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", PHASE_24_ROWS, ids=[plain_id(c, 200) for c, _ in PHASE_24_ROWS])
+def test_phase_24_rows(world: Repo, command: str, expected) -> None:
+    catalogue.assert_hook_row(world, command, expected)

@@ -577,3 +577,59 @@ def test_makes_directory_moves_follow_links_as_chdir_does(tmp_path: Path) -> Non
     (w / "tb").symlink_to(base / "other")
     bases = _chained_bases(["-C", "tb", "-C", "..", "-C", "main"], str(w))
     assert bases == [(str(w), True), (str(w), True), (str(base / "other"), True), (str(base / "other"), True), (str(base), True), (str(base), True)]
+
+
+# -- phase 24 (m39c): the glob part of _run_time_operand, read from the test's own tree --------------------------------
+# phase 24 (m39c)
+
+
+def test_a_run_time_words_glob_is_matched_against_the_links_it_may_name(tmp_path: Path) -> None:
+    """Stop 38's glob part of `_run_time_operand` (reached before only by tests/test_bash_rules.py's STOP_38_ROWS): the
+    part holding a word's first glob is matched against the links of the directory it stands in; its text is the
+    word's glob pattern when it has one (a known variable's value read: `$V*`), else the text before the first
+    expansion with its quotes dropped, which may go on at run time (a `*` added when no `/` follows the glob); a
+    leading `~/` is HOME's; an option's attached value after a cluster (`-ab`, not `--`, not a word) is a name there."""
+    w = tmp_path / "w"
+    (w / "src" / "sub").mkdir(parents=True)
+    (w / "to-main").symlink_to(tmp_path)
+    (w / "src" / "lk").symlink_to("/tmp")
+    (w / ".hid").symlink_to("/tmp")
+    tables = ProgramTables(writers=dict(BUILTIN_WRITERS), readers=dict(BUILTIN_READERS))
+
+    def prefixes(source: str, variables: dict | None = None, home: str = "/h") -> list:
+        node = parse(source).body[0]
+        step = ShellCommand(node=node, words=node.words, assignments=[], cwd=str(w), state=ShellState(cwd=str(w), variables=variables or {}), home=home)
+        return [r.prefix for r in command_writes(step, tables) if r.value is None]
+
+    # the pattern with a known variable's value (`to-m*`); with none, `.[^.]*` would be `.` and then `..`
+    assert prefixes("frob $V*", {"V": "to-m"}) == ["./to-main"]
+    assert prefixes("frob $V*/x", {"V": "to-m"}) == ["./to-main"]
+    assert prefixes("frob .[^.]*") == ["./.hid"]
+    # a pattern matches as it is (`*-mai` is no link's name); the text before a run-time part goes on (`?o-ma` + X)
+    assert prefixes("frob *-mai") == []
+    assert prefixes('frob ?o-ma"$X"') == ["./to-main"]
+    assert prefixes('frob ?o-mai/"$X"') == ["?o-mai"]  # the glob's part ends at the `/`: `?o-mai` only
+    assert prefixes("frob ?'o'-m\"$X\"") == ["./to-main"]  # single quotes dropped from the text
+    # in a directory part further down, matched there; only the part holding the glob
+    assert prefixes("frob src/*k/a/b") == ["src", "src/*k/a", "src/lk"]
+    # `~/` is HOME (here W) before the glob is read
+    assert prefixes("frob ~/to-m*", home=str(w)) == [str(w), f"{w}/to-main"]
+    assert prefixes("frob ~/to-m*/x", home=str(w)) == [f"{w}/to-m*", f"{w}/to-main"]
+    # right after the root: the root's links (on this machine; none elsewhere is fine)
+    root_links = ["/" + e.name for e in os.scandir("/") if e.is_symlink() and e.name[:1] != "."]
+    assert sorted(prefixes("frob /*/x")) == sorted(["/", "/*", *root_links])
+    # an attached short option's value is a name there; a long option's (`--to-ma`) and a word's (`xxto-ma`) are not
+    assert prefixes('frob "--to-ma$X"') == []
+    assert prefixes('frob "xxto-ma$X"') == []
+
+
+def test_an_options_value_after_one_with_none_is_still_read(tmp_path: Path) -> None:
+    """`-o*to-ma$X`: its beginnings are `-o` (cut at the glob) and `-o*to-ma`; the first gives an empty start, which is
+    skipped, and the second still names a link `*to-main` (its `*` matched as text when the glob matches nothing)."""
+    w = tmp_path / "w"
+    w.mkdir()
+    (w / "*to-main").symlink_to(tmp_path)
+    node = parse("frob -o*to-ma$X").body[0]
+    step = ShellCommand(node=node, words=node.words, assignments=[], cwd=str(w), state=ShellState(cwd=str(w)), home="/h")
+    tables = ProgramTables(writers=dict(BUILTIN_WRITERS), readers=dict(BUILTIN_READERS))
+    assert [r.prefix for r in command_writes(step, tables) if r.value is None] == ["./*to-main"]
