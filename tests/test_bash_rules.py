@@ -3466,6 +3466,31 @@ def test_globignore_turns_on_dotglob(world: Repo) -> None:
     assert hook(world, 'GLOBIGNORE=zz; python3 run.py -o *hid"$X"').codes == ["WG406"]
 
 
+def test_the_parts_a_program_may_split_a_word_into_are_read(world: Repo) -> None:
+    """Review 39d: an unknown program may read a path in any part of a word: after a cluster of flags (`make -sC=lk`
+    runs in `=lk`, `-sCto-main` in to-main), between `=`, `:`, `,` (`+define=DIR=P`, `-Wl,-Map,P`, `-Xloggc:P`,
+    `--out=a,to-main/x`), after `@`; a `~` there is bash's literal (`a=b=~/x`). Each passed at 57fbdc0 (rev39d wrote
+    main with each); a word of more parts than are read is WG406. Plain names in those parts are none (`-Wall` gives no
+    `all`), so everyday words pass."""
+    (world.worktree / "=lk").symlink_to(world.main)
+    (world.worktree / "~").symlink_to(world.main)
+    (world.main / "Makefile").write_text("all:\n\ttouch made-by-make\n")
+    (world.worktree / "gopt.py").write_text("import getopt, sys\no, _ = getopt.getopt(sys.argv[1:], 'so:')\nopen(dict(o)['-o'], 'a').write('pwned\\n')\n")
+    readme = world.main / "README.md"
+    before = readme.read_text()
+    for command in ("make -sC=lk", "make -s -Cto-main", "make -sCto-main", "python3 gopt.py -so=lk/README.md", "python3 gopt.py -soto-main/README.md",
+                    "python3 run.py +define=DIR={MAIN}/README.md", "python3 run.py ++out=to-main/README.md", "gcc -Wl,-Map,{MAIN}/README.md main.c",
+                    "java -Xloggc:{MAIN}/README.md -version", "python3 run.py --out:{MAIN}/x", "python3 run.py --out=a,to-main/x",
+                    "python3 run.py @{MAIN}/x", "python3 run.py a=b=~/README.md", "python3 run.py --out=~/README.md", "python3 run.py " + "a=" * 300 + "x"):
+        assert hook(world, command).codes == ["WG406"], command
+    for command in ("gcc -Wall -O2 -o out main.c", "python3 run.py --name=foo", 'python3 -m pytest -k "a=b"', "python3 run.py --exclude=a,b,c",
+                    "docker run -e A=B img", "make VAR=a=b", "terraform plan -var=a=b", "python3 run.py https://h/x?a=b"):
+        assert hook(world, command).decision == "pass", command
+    # run for real: each reaches main
+    subprocess.run(["bash", "-c", "make -sC=lk; python3 gopt.py -so=lk/README.md"], cwd=world.worktree, check=True, stdin=subprocess.DEVNULL, timeout=60)
+    assert (world.main / "made-by-make").exists() and readme.read_text() == before + "pwned\n"
+
+
 def test_a_glob_beside_many_files_is_matched_against_the_links_among_them(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
     """Review 39a F4: past 2,000 entries the links of W were not read and W itself was taken, so `*-main` beside 2,001
     files passed and wrote main. The links among up to MAX_LINK_ENTRIES entries are read now; past that, the word is

@@ -105,7 +105,7 @@ def test_a_powershell_script_is_given_its_words_and_each_parameters_colon_value(
 
 def test_the_paths_a_word_can_name() -> None:
     # the value of `--opt=V` is all after the first `=`; an attached value is a path only when it looks like one
-    table = {"--out=a=b": ["a=b", "b"], "k=v=w": ["k=v=w", "v=w", "w"], "-oXy": [], "-oX/y": ["X/y", "/y"], "-o~": ["~"], "-I.": ["."]}
+    table = {"--out=a=b": ["a=b"], "k=v=w": ["k=v=w", "v=w"], "-oXy": [], "-oX/y": ["X/y", "/y"], "-o~": ["~", "./~"], "-I.": ["."]}
     for value, expected in table.items():
         assert path_candidates(value) == expected, value
 
@@ -122,7 +122,6 @@ TABLE_ROWS: dict[str, list[tuple]] = {
     "file -bC f": [("f", "{W}", "operand", False, None, False, "`file`", "f")],  # -C in a cluster
     # after `--` too (more cautious than rg, for which it is a pattern): the option's name is all before the first `=`
     "rg -- --pre=a=b f": [("a=b", "{W}", "operand", False, None, False, "`rg`", "--pre=a=b"),
-                          ("b", "{W}", "operand", False, None, False, "`rg`", "--pre=a=b"),  # after any `=` (phase 24, m39b)
                           ("f", "{W}", "operand", False, None, False, "`rg`", "f")],
     # the value of an option a writer's row does not name: given to it, each path it can name
     "cp --frob=k=v a b": [("b", "{W}", "write", False, None, False, "`cp` (operand)", "b"),
@@ -248,7 +247,7 @@ def test_ln_reads_its_options_abbreviated() -> None:
 
 def test_an_attached_value_after_a_cluster_of_flags() -> None:
     """`path_candidates` (review 31b: `ssh -qE/<main>/log`): also from the first `/`, `~` or `.` after a letter."""
-    table = {"-qE/m/log": ["E/m/log", "/m/log"], "-ab./c": ["b./c", "./c"], "-ab~/x": ["b~/x", "~/x"], "-a1/x": ["1/x"],
+    table = {"-qE/m/log": ["E/m/log", "/m/log"], "-ab./c": ["b./c", "./c"], "-ab~/x": ["b~/x", "~/x", "./~/x"], "-a1/x": ["1/x", "/x"],
              "-aB/x/y/z": ["B/x/y/z", "/x/y/z"], "-ab/c.d": ["b/c.d", "/c.d"], "-o/x": ["/x"], "-abc": []}
     for value, expected in table.items():
         assert path_candidates(value) == expected, value
@@ -370,8 +369,8 @@ STARTS_IN_WORDS = [
     ("frob d/*.py", ["d"]),  # a glob's static beginning
     ("frob a\\ b/$F", ["a b"]),
     ("frob ~/project/$F", ["/h/project"]),  # bash expands a leading `~` (HOME is /h here)
-    ("frob -o~/x/$F", ["/h/x", "/"]),  # and, as for a static word, after a cluster of flags (`-qE/x`)
-    ("frob k=~/x/$F", ["k=~/x", "/h/x"]),
+    ("frob -o~/x/$F", ["/h/x", "/", "./~/x"]),  # and, as for a static word, after a cluster of flags (`-qE/x`)
+    ("frob k=~/x/$F", ["k=~/x", "/h/x", "./~/x"]),
     ("frob ~nosuchuser-wg/x/$F", ["./~nosuchuser-wg/x"]),  # left as it is by bash: a directory `~…` here
     ("frob $F", []),
     ("frob $D/x", []),  # a beginning itself only known at run time

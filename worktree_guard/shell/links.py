@@ -171,8 +171,8 @@ class _Reading:
         name in it: `MadeLinks.add_either`), per source value."""
         operands, given = self.operands, self.given
         name_of = self._name
-        if self.directories:
-            return [(source, [(self._place(os.path.join(self.directories[-1], name_of(source))), None)]) for values in operands for source in values if name_of(source)]
+        if self.directories:  # each value a glob there may have (`-t d*`)
+            return [(source, [(self._place(os.path.join(directory, name_of(source))), None) for directory in self.directories]) for values in operands for source in values if name_of(source)]
         if len(operands) == 1:
             if self.name != "ln":
                 return []  # cp/mv/install/link need two

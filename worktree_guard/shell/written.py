@@ -22,7 +22,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass, field, replace
-from ..paths import literal_tilde, may_become_own_process, real
+from ..paths import current_made_links, literal_tilde, may_become_own_process, real
 from . import words as shell_words
 from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, WRITING_CODE_FAMILIES, ReadOnly, Target, WriteSpec, built_words, code_family, long_option, parse_argv, written_targets
 from .state import ENTRIES_PER_PATH
@@ -215,7 +215,7 @@ def _run_time_operand(command: ShellCommand, word: Word, cwd: str | None, how: s
     directories: dict[str, None] = {}
     pattern = shell_words.glob_pattern(word.raw, command.state.lookup)
     beginnings = sorted(_beginnings(word, command.state) - {None})
-    starts = [start for prefix in beginnings for start in path_candidates(prefix)]
+    starts = [start for prefix in beginnings for start in path_candidates(prefix, cwd)]
     # an attached short option's value, a name it may complete (review 38c: `-oto-main$X/x`)
     starts += [prefix[2:] for prefix in beginnings if prefix[:1] == "-" and prefix[1:2] not in ("-", "") and "/" not in prefix[2:]]
     for start in starts:
@@ -339,7 +339,10 @@ def _expanded(command: ShellCommand, target: Target, cwd: str | None, name: str)
         if target.value is None:
             # a run-time word: where it may be the shell's own /proc directory (review 37b) or where it starts
             return _run_time_operand(command, target.word, cwd, how) if target.word is not None else []
-        return [Written(word=target.word, value=v, cwd=cwd, how=how, kind="operand") for v in path_candidates(target.value)]
+        found = [Written(word=target.word, value=v, cwd=cwd, how=how, kind="operand") for v in path_candidates(target.value, cwd)]
+        if too_many_parts(target.value):
+            found.append(_unread_parts(target.word, cwd, how))
+        return found
     if target.value == CWD:
         return [Written(word=target.word, value=CWD, cwd=cwd, how=how, recursive=target.recursive, kind=target.kind, follows_links=target.follows_links)]
     if target.value is None and target.word is not None:
@@ -386,11 +389,13 @@ def _operands(command: ShellCommand, own: list[Word], values: list[str | None], 
             if value is None:
                 found += _run_time_operand(command, word, cwd, how)
                 continue
-            candidates = path_candidates(value)
+            candidates = path_candidates(value, cwd)
             if powershell:
-                candidates += colon_value(value)
+                candidates += [part for part in colon_value(value) if part not in candidates]
             for candidate in candidates:
                 found.append(Written(word=word, value=candidate, cwd=cwd, how=how, kind="operand"))
+            if too_many_parts(value):
+                found.append(_unread_parts(word, cwd, how))
     return found
 
 
@@ -454,20 +459,32 @@ def colon_value(value: str) -> list[str]:
     return [rest] if rest else []
 
 
-def path_candidates(value: str) -> list[str]:
-    """The paths a word can name: itself, the value of `--opt=V` or `key=V`, an attached `-o/abs`; and what follows any
-    later `=` (phase 24: `--define=DIR=to-main` and `a=b=<main>/x` gave a program main's path, m39b), and a short
-    option's attached value with its `=` (`-C=lk` is make's directory `=lk`, m39c)."""
+def path_candidates(value: str, cwd: str | None = None) -> list[str]:
+    """The paths a word can name: itself, the value of `--opt=V` or `key=V`, an attached `-o/abs`; and the parts a
+    program may split it into (`_parts`) that lead out of where it runs: absolute, `.`/`..` or `~`, or, from `cwd`,
+    through a symlink there (`--define=DIR=to-main`, `make -sCto-main`). A plain name is no such part: `-Wall` gives
+    no `all` (a wave worker would not own it)."""
     if not value or value == "-":
         return []
-    later = [value.split("=", k)[-1] for k in range(2, value.count("=") + 1)]
+    extra = [part for part in _parts(value) if part[:1] in "/." or (cwd is not None and _through_a_link(cwd, part))]
+    return list(dict.fromkeys(part for part in [*_first_reading(value), *extra] if part))
+
+
+def _through_a_link(cwd: str, part: str) -> bool:
+    """`part`'s first name is a symlink in `cwd`, on disk or one the command made."""
+    head = part.split("/", 1)[0]
+    if not head:
+        return False
+    place = os.path.join(real(cwd), head)
+    made = current_made_links()
+    return os.path.islink(place) or (made is not None and bool(made.texts(place)))
+
+
+def _first_reading(value: str) -> list[str]:
     if value.startswith("-"):
         name, eq, rest = value.partition("=")
         if eq:
-            found = [rest] if rest else []
-            if value[1:2] not in ("-", "") and value[2:3] == "=":
-                found.insert(0, value[2:])  # `-C=lk`: getopt gives `=lk`
-            return found + [part for part in later if part and part not in found]
+            return [rest] if rest else []
         if len(value) > 2 and value[1] != "-" and (value[2] in "/~." or "/" in value[2:] or value.endswith("..")):
             found = [value[2:]]  # `-o/x`, `-o../x`, `-Isub/dir`: an attached value that names a path
             # …or after a cluster of flags (review 31b: `ssh -qE/<main>/log`; review 38: `-qd..`): from the first `/`, `~` or `.`
@@ -478,8 +495,55 @@ def path_candidates(value: str) -> list[str]:
         return []
     key, eq, rest = value.partition("=")
     if eq and key and (key.replace("_", "a").replace("-", "a").replace(".", "a").isalnum()) and rest:
-        return [value, rest] + [part for part in later if part and part != rest]
+        return [value, rest]
     return [value]
+
+
+#: The parts of one word `_parts` reads at most (separated values, and attached values after a cluster of flags); a
+#: word with more is no place the guard can name (`too_many_parts`: an unknown program given it is WG406).
+MAX_WORD_PARTS = 256
+#: The longest path the kernel opens (PATH_MAX): a longer part names no file (ENAMETOOLONG).
+PATH_MAX = 4096
+_SEPARATORS = re.compile(r"[=:,]")
+_EQUALS = re.compile(r"=")
+
+
+def _parts(value: str) -> list[str]:
+    """What a program may split a word into and read as a path (phase 24, reviews m39b, m39c and 39d): each value
+    after a `=`, `:` or `,` up to the next (`gcc -Wl,-Map,P`, `java -Xloggc:P`, `+define=DIR=P`), the text after each
+    `=` (a path may hold one), after a leading `@` (a response file), and, for a short option, every attached value
+    after a cluster of flag letters (`make -sCto-main`, `-sC=lk`: getopt gives `=lk`). `:` and `,` separate an option's
+    values only. A leading `~` in them is bash's literal (it expands one only in an assignment word: `a=b=~/x` keeps
+    it: `./~/x`)."""
+    separators = _SEPARATORS if value[:1] in "-+" else _EQUALS  # `:` and `,` in an option's value only (not a URL's)
+    parts = separators.split(value)[1: MAX_WORD_PARTS + 1]
+    parts += [value[index + 1:] for index in [index for index, character in enumerate(value) if character == "="][:MAX_WORD_PARTS]]
+    if value[:1] == "@":
+        parts.append(value[1:])
+    if value[:1] == "-" and value[1:2] not in ("-", ""):
+        run = _flag_run(value)
+        parts += [value[k:] for k in range(2, min(run, MAX_WORD_PARTS) + 2)]
+    return [literal_tilde(part) or "" for part in parts if len(part) <= PATH_MAX]
+
+
+def _flag_run(value: str) -> int:
+    """How many letters and digits follow a short option's `-` (`-sCto-main`: 3): a cluster's flags and the start of an
+    attached value."""
+    run = 0
+    while 1 + run < len(value) and value[1 + run].isalnum():
+        run += 1
+    return run
+
+
+def _unread_parts(word: Word | None, cwd: str | None, how: str) -> Written:
+    return Written(word=word, value=None, cwd=cwd, how=how, kind="operand", unplaced=f"a word of more than {MAX_WORD_PARTS} parts (values between `=`, `:` and `,`, or flags before an attached value), which are not all read")
+
+
+def too_many_parts(value: str) -> bool:
+    """A word with more parts than `_parts` reads (`MAX_WORD_PARTS`): what a program splits it into is not all read."""
+    if len((_SEPARATORS if value[:1] in "-+" else _EQUALS).findall(value)) > MAX_WORD_PARTS:
+        return True
+    return value[:1] == "-" and value[1:2] not in ("-", "") and _flag_run(value) > MAX_WORD_PARTS
 
 
 def _symbolic(own: list[Word], values: list[str | None], spec: WriteSpec) -> bool:
