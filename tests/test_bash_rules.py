@@ -3474,6 +3474,7 @@ def test_the_parts_a_program_may_split_a_word_into_are_read(world: Repo) -> None
     `all`), so everyday words pass."""
     (world.worktree / "=lk").symlink_to(world.main)
     (world.worktree / "~").symlink_to(world.main)
+    (world.worktree / "src" / "lk").symlink_to(world.main)  # review 39e: a link below a real directory
     (world.main / "Makefile").write_text("all:\n\ttouch made-by-make\n")
     (world.worktree / "gopt.py").write_text("import getopt, sys\no, _ = getopt.getopt(sys.argv[1:], 'so:')\nopen(dict(o)['-o'], 'a').write('pwned\\n')\n")
     readme = world.main / "README.md"
@@ -3481,10 +3482,13 @@ def test_the_parts_a_program_may_split_a_word_into_are_read(world: Repo) -> None
     for command in ("make -sC=lk", "make -s -Cto-main", "make -sCto-main", "python3 gopt.py -so=lk/README.md", "python3 gopt.py -soto-main/README.md",
                     "python3 run.py +define=DIR={MAIN}/README.md", "python3 run.py ++out=to-main/README.md", "gcc -Wl,-Map,{MAIN}/README.md main.c",
                     "java -Xloggc:{MAIN}/README.md -version", "python3 run.py --out:{MAIN}/x", "python3 run.py --out=a,to-main/x",
-                    "python3 run.py @{MAIN}/x", "python3 run.py a=b=~/README.md", "python3 run.py --out=~/README.md", "python3 run.py " + "a=" * 300 + "x"):
+                    "python3 run.py @{MAIN}/x", "python3 run.py a=b=~/README.md", "python3 run.py --out=~/README.md", "python3 run.py " + "a=" * 300 + "x",
+                    "python3 run.py a=b=src/lk/README.md", "python3 run.py --define=DIR=src/lk/README.md", "make -sCsrc/lk", "python3 run.py --out:src/lk/x",
+                    "python3 run.py --out=@to-main/x", "python3 run.py x@to-main/x", "python3 run.py out:to-main/x", "python3 run.py --out:src/../to-main/x"):
         assert hook(world, command).codes == ["WG406"], command
     for command in ("gcc -Wall -O2 -o out main.c", "python3 run.py --name=foo", 'python3 -m pytest -k "a=b"', "python3 run.py --exclude=a,b,c",
-                    "docker run -e A=B img", "make VAR=a=b", "terraform plan -var=a=b", "python3 run.py https://h/x?a=b"):
+                    "docker run -e A=B img", "make VAR=a=b", "terraform plan -var=a=b", "python3 run.py https://h/x?a=b",
+                    "python3 manage.py runserver 0.0.0.0:8000", "python3 run.py user@host.com"):
         assert hook(world, command).decision == "pass", command
     # run for real: each reaches main
     subprocess.run(["bash", "-c", "make -sC=lk; python3 gopt.py -so=lk/README.md"], cwd=world.worktree, check=True, stdin=subprocess.DEVNULL, timeout=60)

@@ -1000,8 +1000,8 @@ def test_redirect_writes(tmp_path: Path) -> None:
 
 def test_path_candidates() -> None:
     table = {"": [], "-": [], "-x": [], "--a=b": ["b"], "--a=": [], "-o/x": ["/x"], "-o../x": ["../x"], "-oa/b": ["a/b", "/b"], "-qE/x": ["E/x", "/x"], "-qE~/x": ["E~/x", "~/x", "./~/x"],
-             "-ox": [], "-o.": ["."], "-o~": ["~", "./~"], "--o/x": [], "k=v": ["k=v", "v"], "k=": ["k="], "=v": ["=v"],
-             "a.b-c_d=v": ["a.b-c_d=v", "v"], "k!=v": ["k!=v"], "a/b=c": ["a/b=c"], "x": ["x"], "-I=sub": ["sub"], "-o": []}
+             "-ox": [], "-o.": ["."], "-o~": ["~", "./~"], "--o/x": [], "k=v": ["k=v", "v"], "k=": ["k="], "=v": ["=v", "v"],
+             "a.b-c_d=v": ["a.b-c_d=v", "v"], "k!=v": ["k!=v", "v"], "a/b=c": ["a/b=c", "c"], "x": ["x"], "-I=sub": ["sub"], "-o": []}
     for value, candidates in table.items():
         assert path_candidates(value) == candidates, value
 

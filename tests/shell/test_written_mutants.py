@@ -105,7 +105,7 @@ def test_a_powershell_script_is_given_its_words_and_each_parameters_colon_value(
 
 def test_the_paths_a_word_can_name() -> None:
     # the value of `--opt=V` is all after the first `=`; an attached value is a path only when it looks like one
-    table = {"--out=a=b": ["a=b"], "k=v=w": ["k=v=w", "v=w"], "-oXy": [], "-oX/y": ["X/y", "/y"], "-o~": ["~", "./~"], "-I.": ["."]}
+    table = {"--out=a=b": ["a=b", "b"], "k=v=w": ["k=v=w", "v=w", "w"], "-oXy": [], "-oX/y": ["X/y", "/y"], "-o~": ["~", "./~"], "-I.": ["."]}
     for value, expected in table.items():
         assert path_candidates(value) == expected, value
 
@@ -122,6 +122,7 @@ TABLE_ROWS: dict[str, list[tuple]] = {
     "file -bC f": [("f", "{W}", "operand", False, None, False, "`file`", "f")],  # -C in a cluster
     # after `--` too (more cautious than rg, for which it is a pattern): the option's name is all before the first `=`
     "rg -- --pre=a=b f": [("a=b", "{W}", "operand", False, None, False, "`rg`", "--pre=a=b"),
+                          ("b", "{W}", "operand", False, None, False, "`rg`", "--pre=a=b"),  # after any `=` (phase 24, m39b)
                           ("f", "{W}", "operand", False, None, False, "`rg`", "f")],
     # the value of an option a writer's row does not name: given to it, each path it can name
     "cp --frob=k=v a b": [("b", "{W}", "write", False, None, False, "`cp` (operand)", "b"),

@@ -461,23 +461,24 @@ def colon_value(value: str) -> list[str]:
 
 def path_candidates(value: str, cwd: str | None = None) -> list[str]:
     """The paths a word can name: itself, the value of `--opt=V` or `key=V`, an attached `-o/abs`; and the parts a
-    program may split it into (`_parts`) that lead out of where it runs: absolute, `.`/`..` or `~`, or, from `cwd`,
-    through a symlink there (`--define=DIR=to-main`, `make -sCto-main`). A plain name is no such part: `-Wall` gives
-    no `all` (a wave worker would not own it)."""
+    program may split it into (`_parts`). A part that is only a guess (an attached value after a cluster of flags, a
+    piece of a word that is no option) counts where it leads out of where the program runs: absolute, dotted, or
+    through a symlink (`make -sCto-main`, `src/lk/x` with `lk -> <main>`); `-Wall` gives no `all`, which a wave worker
+    would not own, and `0.0.0.0:8000` no `8000`."""
     if not value or value == "-":
         return []
-    extra = [part for part in _parts(value) if part[:1] in "/." or (cwd is not None and _through_a_link(cwd, part))]
-    return list(dict.fromkeys(part for part in [*_first_reading(value), *extra] if part))
+    sure, guessed = _parts(value)
+    leading = [part for part in guessed if (part[:1] in "/." and part[:2] != "//") or (cwd is not None and _through_a_link(cwd, part))]  # `//`: a URL's host
+    return list(dict.fromkeys(part for part in [*_first_reading(value), *sure, *leading] if part))
 
 
 def _through_a_link(cwd: str, part: str) -> bool:
-    """`part`'s first name is a symlink in `cwd`, on disk or one the command made."""
-    head = part.split("/", 1)[0]
-    if not head:
-        return False
-    place = os.path.join(real(cwd), head)
-    made = current_made_links()
-    return os.path.islink(place) or (made is not None and bool(made.texts(place)))
+    """`part`, read from `cwd`, goes through a symlink (on disk, or one the command made): its kernel reading differs
+    from its text's (`src/lk/x` with `lk -> <main>`, `src/../to-main/x`: review 39e)."""
+    if part[:1] == "/":
+        return False  # absolute: judged as such, or a URL's `//host`
+    whole = os.path.join(real(cwd), part)
+    return real(whole) != os.path.normpath(whole)
 
 
 def _first_reading(value: str) -> list[str]:
@@ -504,26 +505,34 @@ def _first_reading(value: str) -> list[str]:
 MAX_WORD_PARTS = 256
 #: The longest path the kernel opens (PATH_MAX): a longer part names no file (ENAMETOOLONG).
 PATH_MAX = 4096
-_SEPARATORS = re.compile(r"[=:,]")
+_SEPARATORS = re.compile(r"[=:,@]")
+_PIECES = re.compile(r"[:,@]")
 _EQUALS = re.compile(r"=")
 
 
-def _parts(value: str) -> list[str]:
-    """What a program may split a word into and read as a path (phase 24, reviews m39b, m39c and 39d): each value
-    after a `=`, `:` or `,` up to the next (`gcc -Wl,-Map,P`, `java -Xloggc:P`, `+define=DIR=P`), the text after each
-    `=` (a path may hold one), after a leading `@` (a response file), and, for a short option, every attached value
-    after a cluster of flag letters (`make -sCto-main`, `-sC=lk`: getopt gives `=lk`). `:` and `,` separate an option's
-    values only. A leading `~` in them is bash's literal (it expands one only in an assignment word: `a=b=~/x` keeps
-    it: `./~/x`)."""
-    separators = _SEPARATORS if value[:1] in "-+" else _EQUALS  # `:` and `,` in an option's value only (not a URL's)
-    parts = separators.split(value)[1: MAX_WORD_PARTS + 1]
-    parts += [value[index + 1:] for index in [index for index, character in enumerate(value) if character == "="][:MAX_WORD_PARTS]]
+def _parts(value: str) -> tuple[list[str], list[str]]:
+    """What a program may split a word into and read as a path (phase 24, reviews m39b, m39c, 39d and 39e), as (the
+    parts an option's syntax gives, the parts only guessed). Given: the text after each `=` (`--define=DIR=P`,
+    `+define=DIR=P`), and in an option word each value between `=`, `:`, `,` and `@` (`gcc -Wl,-Map,P`,
+    `-Xloggc:P`, `--out=@P`). Guessed: those pieces of a word that is no option (`x@P`, `out:P`), after a leading
+    `@` (a response file), and for a short option every attached value after a cluster of flag letters (`make
+    -sCto-main`, `-sC=lk`: getopt gives `=lk`). A leading `~` in them is bash's literal (it expands one only in an
+    assignment word: `a=b=~/x` keeps it: `./~/x`)."""
+    option = value[:1] in "-+"
+    pieces = _PIECES.split(value)[1: MAX_WORD_PARTS + 1]  # after `=` the suffixes below hold them
+    sure = [value[index + 1:] for index in [index for index, character in enumerate(value) if character == "="][:MAX_WORD_PARTS]]
+    guessed: list[str] = []
+    (sure if option else guessed).extend(pieces)
     if value[:1] == "@":
-        parts.append(value[1:])
-    if value[:1] == "-" and value[1:2] not in ("-", ""):
+        guessed.append(value[1:])
+    if option and value[1:2] not in ("-", ""):
         run = _flag_run(value)
-        parts += [value[k:] for k in range(2, min(run, MAX_WORD_PARTS) + 2)]
-    return [literal_tilde(part) or "" for part in parts if len(part) <= PATH_MAX]
+        guessed += [value[k:] for k in range(2, min(run, MAX_WORD_PARTS) + 2)]
+
+    def kept(parts: list[str]) -> list[str]:
+        return [literal_tilde(part) or "" for part in parts if len(part) <= PATH_MAX]
+
+    return kept(sure), kept(guessed)
 
 
 def _flag_run(value: str) -> int:
@@ -541,7 +550,7 @@ def _unread_parts(word: Word | None, cwd: str | None, how: str) -> Written:
 
 def too_many_parts(value: str) -> bool:
     """A word with more parts than `_parts` reads (`MAX_WORD_PARTS`): what a program splits it into is not all read."""
-    if len((_SEPARATORS if value[:1] in "-+" else _EQUALS).findall(value)) > MAX_WORD_PARTS:
+    if len((_SEPARATORS if value[:1] in "-+" else _EQUALS).findall(value)) > MAX_WORD_PARTS:  # a word no option: `=` only
         return True
     return value[:1] == "-" and value[1:2] not in ("-", "") and _flag_run(value) > MAX_WORD_PARTS
 
