@@ -256,6 +256,10 @@ ROWS: list[str] = [
     'S Bash exec 3<src; eval "exec "4"<&3"; cp tools/run.py /dev/fd/4',
     'S Bash exec 3<src/app.py; eval "exec "1"<&3"; echo pwned > /dev/stdout',
     "S Bash python3 tools/run.py /proc/self/cwd/src/app.py",
+    # review 39e R2: the parts an option's syntax gives are the worker's words too (after any `=`, an option's `,`)
+    "S Bash python3 tools/run.py --define=DIR=package.json",
+    "S Bash python3 tools/run.py --out=src/auth/x,package.json",
+    "S Bash python3 tools/run.py -Wall -O2",
     "S Bash python3 tools/run.py /proc/self/root{MAIN}/src/app.py",
     "S Bash python3 tools/run.py /dev/fd/3/app.py 3<src",
     "S Bash python3 tools/run.py /proc/cpuinfo",  # no process's own: passes
