@@ -22,7 +22,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass, field, replace
-from ..paths import current_made_links, literal_tilde, may_become_own_process, real
+from ..paths import literal_tilde, may_become_own_process, real
 from . import words as shell_words
 from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, WRITING_CODE_FAMILIES, ReadOnly, Target, WriteSpec, built_words, code_family, long_option, parse_argv, written_targets
 from .state import ENTRIES_PER_PATH
