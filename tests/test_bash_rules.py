@@ -3381,6 +3381,7 @@ STOP_39_ROWS = [
     # review 39c: a glob as -t's directory (F1), -L before -P (F2), a place's first text with another's last (F3), a
     # backup suffix only known at run time (F4)
     ("mkdir dd; ln -s {BASE} -t d*; echo pwned >> dd/work/repo/README.md", {"WG401"}),
+    ("mkdir dd; ln -s {BASE} -t d*; ls dd/work", "pass"),  # its must-pass neighbour: read, not written through
     ("mkdir dd; ln -s {BASE} t; mv -t d* t; echo pwned >> dd/t/repo/README.md", {"WG403"}),  # the link target written above W: d* unknown
     ("mkdir d; ln -s {BASE} d/l; cp -rLP d e; echo pwned >> e/l/repo/README.md", {"WG401"}),
     ("ln -s {BASE} t; ln -LP t u; echo pwned >> u/repo/README.md", {"WG401"}),
