@@ -207,7 +207,7 @@ ROWS: dict[str, list[tuple[str, object]]] = {
         ("ed -s README.md <<'EOF'\nw {MAIN}/x\nq\nEOF", {"WG401"}),
         ("ed -s README.md <<< 'w {MAIN}/x'", {"WG401"}),
         ("ed -s README.md <<'EOF'\n!touch {MAIN}/x\nq\nEOF", {"WG401"}),
-        ("ed -s README.md <<< $'w {MAIN}/x\\nq'", {"WG404"}),  # $'…' is not decoded: the script is unknown
+        ("ed -s README.md <<< $'w {MAIN}/x\\nq'", {"WG401"}),  # $'…' is decoded (review 39e O4): the script writes main
         ("printf 'w x\\n' | ed -s README.md", {"WG404"}),
         ("sed -n '1,5p' README.md", "pass"),
         ("sed -i 's/a/b/;s/c/d/g' README.md", "pass"),

@@ -799,7 +799,7 @@ WORD_VALUES: dict[str, tuple[str | None, bool, str | None]] = {
     "[": ("[", False, "["), "a[": ("a[", False, "a["), "a]": ("a]", False, "a]"), "{a,b}": (None, False, None),
     "{a..c}": (None, False, None), "{a}": ("{a}", False, "{a}"), "{}": ("{}", False, "{}"), "x{,}": (None, False, None),
     "a=~/x": (None, False, None), "a:~/x": (None, False, None), "a~": ("a~", False, "a~"), "=~": (None, False, None),
-    "$'x'": (None, False, None), '$"x"': (None, False, None), "a$'x'": (None, False, None), "${#A}": (None, False, None),
+    "$'x'": ("x", False, "x"), '$"x"': (None, False, None), "a$'x'": ("ax", False, "ax"), "${#A}": (None, False, None),
     "$$": (None, False, None), "$?": (None, False, None), "$!": (None, False, None), "$(x)": (None, False, None),
     "$[1]": (None, False, None), "`x`": (None, False, None), "\"$A\"b'$A'": ("ab$A", False, None),
     "'a'\"b\"\\c": ("abc", False, "abc"), '"${A}"': ("a", False, None), '"${A:-d}"': ("a", False, None),

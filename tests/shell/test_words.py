@@ -49,7 +49,9 @@ def test_static_words(raw: str, value: str) -> None:
         "${x}",
         "$(pwd)",
         "`pwd`",
-        "$'\\x2e\\x2e'",  # W1: ANSI-C quoting is not decoded
+        "$'\\xe9'",  # W1: ANSI-C quoting is decoded, but not a byte past ASCII
+        "$'\\u00e9'",  # nor a character past ASCII (its bytes depend on the locale)
+        "$'unclosed",
         '$"cd"',
         "*k",
         "/e*c",
@@ -114,7 +116,7 @@ _FRAGMENTS = st.sampled_from(
     [
         "a", "b", "/", ".", "-", "=", ":", "~", "é", " ", "\t", "\n", "'", '"', "\\", "\\\n",
         "'x y'", '"x y"', "'\\'", '"\\\\"', '"\\a"', '"\\$"', "*", "?", "[", "]", "{", "}", ",",
-        "..", "{a,b}", "$", "$x", "`", "#", "!", "%", "^", "@",
+        "..", "{a,b}", "$", "$x", "`", "#", "!", "%", "^", "@", "$'x y'", "$'\\x2f'", "$'\\''",
     ]
 )
 
@@ -179,6 +181,85 @@ def test_static_values_agree_with_bash(tmp_path_factory: pytest.TempPathFactory,
             assert expected == home + value, word
         return
     assert expected == value, word
+
+
+# -- `$'…'`, decoded as bash 5.2 decodes it (review 39e O4) ----------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("raw", "value"),
+    [
+        ("$'/m/README.md'", "/m/README.md"),
+        ("$'\\x2fm'", "/m"),
+        ("$'\\x2Fm'", "/m"),
+        ("$'\\x2e\\x2e'", ".."),
+        ("$'\\057m'", "/m"),  # octal, three digits at most
+        ("$'\\0571'", "/1"),
+        ("$'\\57'", "/"),
+        ("$'\\u002fm'", "/m"),
+        ("$'\\U0000002fm'", "/m"),
+        ("$'\\x{2f}m'", "/m"),  # ksh93's form: every hex digit, then its `}`
+        ("$'\\x{002f}m'", "/m"),
+        ("$'\\x{2f'", "/"),
+        ("$'\\x2fx{'", "/x{"),
+        ("$'\\x'", "\\x"),  # no hex digit: the backslash stays
+        ("$'\\xg'", "\\xg"),
+        ("$'\\u'", "\\u"),
+        ("$'\\q'", "\\q"),
+        ("$'\\c'", "\\c"),
+        ("$'\\cA\\ca\\c?'", "\x01\x01\x7f"),
+        ("$'\\c\\\\x'", "\x1cx"),  # `\c\\`: both backslashes are read
+        ("$'a\\0b'c", "ac"),  # a NUL ends the string's text
+        ("$'a\\x00b'c", "ac"),
+        ("$'a\\400b'c", "ac"),  # `\400` is one byte: NUL
+        ("$'a\\c@b'c", "ac"),
+        ("$'\\'x'", "'x"),
+        ("$'\\\\'", "\\"),
+        ("$'\\\"\\?\\e\\E'", '"?\x1b\x1b'),
+        ("$'a b'", "a b"),
+        ("$'*'", "*"),  # quoted: no glob
+        ("$'$x'", "$x"),
+        ("x$'/m'\"/y\"", "x/m/y"),
+        ('"$\'x\'"', "$'x'"),  # in double quotes `$'` is two plain characters
+        ("$'\\x7f'", "\x7f"),
+        ("$'\\xff'", None),  # a byte past ASCII: no character on its own
+        ("$'\\351'", None),
+        ("$'\\u00e9'", None),  # its bytes depend on the locale
+        ("$'\\ce\\u0080'", None),
+        ("$'\\cé'", None),
+        ("$'/m", None),  # not closed
+        ("$'/m\\'", None),
+        ("$'/m'$x", None),
+    ],
+)
+def test_ansi_c_words_are_decoded(raw: str, value: str | None) -> None:
+    assert word_value(raw)[0] == value
+
+
+_ANSI_C_FRAGMENTS = st.sampled_from(
+    [
+        "a", "/", ".", "é", " ", "*", "$x", '"', "\\'", "\\\\", "\\n", "\\t", "\\e", "\\E", "\\a", "\\b", "\\f", "\\v",
+        "\\r", "\\?", '\\"', "\\q", "\\x", "\\x2", "\\x2f", "\\x2F", "\\xg", "\\x7f", "\\x80", "\\x00", "\\0", "\\00",
+        "\\000", "\\0000", "\\1", "\\101", "\\1012", "\\400", "\\8", "\\u", "\\u41", "\\u0041", "\\u00e9", "\\U",
+        "\\U0000002f", "\\uz", "\\c", "\\ca", "\\c?", "\\c@", "\\c\\\\", "\\c\\", "\\x{41}", "\\x{", "\\x{}", "}", "\\\n",
+        "\n",
+    ]
+)
+
+
+@pytest.mark.skipif(_BASH is None, reason="bash is not installed")
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["", "x", "'q'", '"/d"']), st.lists(_ANSI_C_FRAGMENTS, max_size=6).map("".join), st.sampled_from(["", "y", "'z'", "/r"]))
+@example("", "\\x{a,b}", "")  # found by its first run: `\x{` skips only a `}` right after its digits
+@example("", "\\c\\\\x", "")
+@example("", "a\\0b", "c")
+def test_ansi_c_values_agree_with_bash(tmp_path_factory: pytest.TempPathFactory, before: str, body: str, after: str) -> None:
+    """Whenever word_value decodes a `$'…'` word, bash makes exactly that one field of it."""
+    word = f"{before}$'{body}'{after}"
+    value = word_value(word)[0]
+    if value is None:
+        return
+    fields = _bash_fields(word, "/home/tester", str(tmp_path_factory.mktemp("empty")), {"x": "v"})
+    assert fields == [value], word
 
 
 # -- word splitting of known values ----------------------------------------------------------------

@@ -449,11 +449,14 @@ def inherited(word: Word, state: ShellState) -> bool:
         return False
     found = _PARAMETER.findall(raw)
     numbers = sum(match.count("$") for match in _NUMBER_PARAMETER.findall(raw))  # `$$`, `$?`, `$!`, `$#`: numbers
-    if len(found) + numbers != raw.count("$") - raw.count("\\$"):
+    quoting = len(_ANSI_C_OPENING.findall(raw))  # `$'…'` is quoting, no expansion
+    if len(found) + numbers != raw.count("$") - raw.count("\\$") - quoting:
         return False
     return all((braced or plain) not in state.variables and (braced or plain) not in SET_BY_BASH for braced, plain in found)
 
 
+#: An unescaped `$'` (a `$'…'` string's opening).
+_ANSI_C_OPENING = re.compile(r"(?<!\\)\$'")
 #: Variables bash itself sets from what the command reads or runs, without the command naming them (`read` without a
 #: name sets REPLY, `mapfile` MAPFILE, `getopts` OPTARG, `[[ =~ ]]` BASH_REMATCH, every command `_`): the command's
 #: values, never the runtime's (review 30a: `read < f; cp "$REPLY" README.md` copied into the main checkout).

@@ -140,6 +140,14 @@ def _unquote(raw: str, start: int, lookup: Lookup | None = None, glob: bool = Fa
             continue
         if c == "$" and raw.startswith("\\\n", i + 1):
             return None  # bash removes `\<newline>` first: `$\<newline>a` is `$a` (found by test_static_values_agree_with_bash)
+        if c == "$" and raw[i + 1 : i + 2] == "'":
+            decoded = ansi_c_text(raw, i + 2)  # `$'…'` is quoting (review 39e O4: `python3 x.py $'<main>/x'` was unread)
+            if decoded is None:
+                return None
+            out.append(esc(decoded[0]))
+            i = decoded[1]
+            prev_unquoted = ""
+            continue
         if c == "$" and (i + 1 >= n or raw[i + 1] not in _EXPANSION_STARTS):
             out.append(esc("$"))  # `$/`, `$%`, a final `$`: bash keeps a `$` that starts no expansion
             prev_unquoted = "$"
@@ -447,6 +455,72 @@ def has_unquoted_expansion(raw: str) -> bool:
     return False
 
 
+#: `$'…'`'s one-character escapes (bash 5.2's ansicstr).
+_ANSI_C_ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+#: `\x`, `\u`, `\U`: the most hex digits each reads.
+_ANSI_C_HEX_DIGITS = {"x": 2, "u": 4, "U": 8}
+_OCTAL_DIGITS = "01234567"
+_HEX_DIGITS = "0123456789abcdefABCDEF"
+
+
+def ansi_c_text(raw: str, i: int) -> tuple[str, int] | None:
+    """The text of the `$'…'` string whose body starts at raw[i], as bash 5.2 decodes it (its ansicstr), and the index
+    after its closing quote; None when it does not close, or holds a character past ASCII that an escape makes (a
+    byte such as `\\xff` or `\\351`, no character on its own; a `\\u`/`\\U` whose bytes depend on the locale). A NUL
+    (`\\0`, `\\x00`, `\\c@`) ends the text, as in a C string; an unknown escape keeps its backslash (`\\q`, `\\x` with no
+    hex digit, a `\\c` at the end)."""
+    close = i
+    while close < len(raw) and raw[close] != "'":
+        close += 2 if raw[close] == "\\" else 1
+    if close >= len(raw):
+        return None
+    body = raw[i:close]
+    out: list[str] = []
+    j, n = 0, len(body)
+    while j < n:
+        c = body[j]
+        j += 1
+        if c != "\\" or j >= n:
+            out.append(c)
+            continue
+        escape, j = body[j], j + 1
+        if escape in _ANSI_C_ESCAPES:
+            out.append(_ANSI_C_ESCAPES[escape])
+            continue
+        if escape == "c" and j < n:
+            # control-X: `\c?` is DEL, `\ca` and `\cA` are 1, `\c@` NUL; `\c\\` reads both backslashes
+            if body[j] > "\x7f":
+                return None
+            code = 0x7F if body[j] == "?" else ord(body[j].upper()) & 0x1F
+            j += 2 if body[j : j + 2] == "\\\\" else 1
+        elif escape in _OCTAL_DIGITS:
+            stop = j
+            while stop < min(j + 2, n) and body[stop] in _OCTAL_DIGITS:
+                stop += 1
+            code, j = int(body[j - 1 : stop], 8) & 0xFF, stop  # at most three digits, one byte (`\400` is NUL)
+        elif escape == "x" and body[j : j + 1] == "{":
+            # `\x{HHH…}`: every hex digit, then its `}` if it follows (bash 5.2 reads ksh93's form; `\x{}` is NUL)
+            stop = j + 1
+            while stop < n and body[stop] in _HEX_DIGITS:
+                stop += 1
+            code, j = int(body[j + 1 : stop] or "0", 16) & 0xFF, stop + (body[stop : stop + 1] == "}")
+        elif escape in _ANSI_C_HEX_DIGITS:
+            stop = j
+            while stop < min(j + _ANSI_C_HEX_DIGITS[escape], n) and body[stop] in _HEX_DIGITS:
+                stop += 1
+            if stop == j:
+                out.append("\\" + escape)
+                continue
+            code, j = int(body[j:stop], 16), stop
+        else:
+            out.append("\\" + escape)
+            continue
+        if code > 0x7F:
+            return None
+        out.append(chr(code))
+    return "".join(out).split("\0", 1)[0], close + 1
+
+
 def _past_ansi_c(raw: str, i: int) -> int:
     """The index after the `'` that closes a `$'…'` string whose text starts at raw[i] (a backslash escapes the next
     character, a quote too); the end of the word when it is not closed."""
@@ -513,13 +587,16 @@ def static_prefix(raw: str, lookup: Lookup | None = None, end: int | None = None
     raw = raw if end is None else raw[:end]
     if raw.startswith("~"):
         return None
-    cut = len(raw)
-    for i, c in enumerate(raw):
-        if c in "$`*?[{" and (i == 0 or raw[i - 1] != "\\"):
-            cut = i
+    i = 0
+    while i < len(raw):
+        if raw.startswith("$'", i) and (i == 0 or raw[i - 1] != "\\"):
+            i = _past_ansi_c(raw, i + 2)  # quoting, which _unquote decodes (`$'<main>/'$X`)
+            continue
+        if raw[i] in "$`*?[{" and (i == 0 or raw[i - 1] != "\\"):
             break
+        i += 1
     # Back up to the last `/` before the cut that is outside quotes, so no quote is left open.
-    head = raw[:cut]
+    head = raw[:i]
     while head:
         value = _unquote(head, 0, lookup)
         if value is not None:
