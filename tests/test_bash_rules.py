@@ -3520,7 +3520,7 @@ def test_a_glob_beside_many_files_is_matched_against_the_links_among_them(world:
     monkeypatch.setattr(shell_state, "MAX_GLOB_PATHS", 10_000)
     monkeypatch.setattr(written, "MAX_LINK_ENTRIES", 2000)
     result = hook(world, "python3 run.py *.py")
-    assert result.codes == ["WG406"] and "has more than 2000 entries to read for the symlinks its name may be" in result.reason, result.reason
+    assert result.codes == ["WG406"] and "has more than 2000 entries to read for the symlinks its name may be, or cannot be read" in result.reason, result.reason
 
 
 def test_a_link_the_command_makes_is_followed_by_the_words_after_it_for_real(world: Repo) -> None:
@@ -4259,3 +4259,125 @@ def test_a_pull_into_the_main_checkouts_branch_is_refused_and_would_have_moved_i
     assert git("rev-parse", "main", cwd=world.main).strip() == main_before
     subprocess.run(["bash", "-c", command], cwd=world.worktree, check=False, capture_output=True, stdin=subprocess.DEVNULL, timeout=60)
     assert git("rev-parse", "main", cwd=world.main).strip() == git("rev-parse", "x", cwd=upstream).strip() != main_before
+
+
+# Review 39e O4: a `$'…'` word was never decoded, so an unknown program's `$'<main>/README.md'` had no static
+# beginning and was not judged at all (run for real, it wrote main). `$'…'` is decoded now as bash 5.2 decodes it
+# (tests/shell/test_words.py checks that against bash), and a `$"…"` word's untranslated text is one of its readings.
+# The first ten deny rows passed at 5541a6d (or, with `$X`, were WG403 only); the next four were refused there as
+# unknown (WG404, WG403, WG202 + WG403, WG303) and name the place now. The pass rows stay in W.
+STOP_40_ROWS = [
+    ("python3 eqw.py $'{MAIN}/README.md'", {"WG406"}),
+    ("python3 eqw.py $'\\x2f'{MAIN_TAIL}/README.md", {"WG406"}),
+    ("python3 eqw.py $'\\x{2f}'\"{MAIN_TAIL}/README.md\"", {"WG406"}),
+    ("python3 eqw.py $'\\057'{MAIN_TAIL}/README.md", {"WG406"}),
+    ("python3 eqw.py --out=$'{MAIN}/README.md'", {"WG406"}),
+    ("python3 eqw.py $'to-main/README.md'", {"WG406"}),
+    ("python3 eqw.py $'to-m'*/README.md", {"WG406"}),
+    ("python3 eqw.py $'{MAIN}/'$X", {"WG406"}),
+    ("python3 eqw.py $\"{MAIN}/README.md\"", {"WG406"}),
+    ("python3 eqw.py $\"{MAIN}/\"$X", {"WG403", "WG406"}),  # a translation is no value the runtime gave: WG403 too
+    ("$'\\x72m' -f $'{MAIN}/README.md'", {"WG401"}),
+    ("echo pwned >> $'{MAIN}/README.md'", {"WG401"}),
+    ("cd $'\\x2e\\x2e'; touch x", {"WG201", "WG401"}),
+    ("git -C $'{MAIN}' checkout -b x", {"WG301"}),
+    ("python3 eqw.py $'src/a.txt'", "pass"),
+    ("python3 eqw.py $\"src/a.txt\"", "pass"),
+    ("printf $'a\\tb\\n' > src/out.txt", "pass"),
+    ("grep $'\\t' src/a.txt", "pass"),
+    ("python3 eqw.py $'a\\0b'\"{MAIN}/x\"", "pass"),  # `a` + `<main>/x`: a name in W (the NUL ends the $'…' text)
+    ("python3 eqw.py $'\\cA'\"{MAIN}/x\"", "pass"),  # control-A, then the text: a name in W
+]
+
+
+@pytest.mark.parametrize("command,expected", STOP_40_ROWS, ids=[plain_id(r[0], 60) for r in STOP_40_ROWS])
+def test_stop_40_rows(world: Repo, command: str, expected) -> None:
+    assert_hook_row(world, command.replace("{MAIN_TAIL}", str(world.main)[1:]), expected)
+
+
+def test_an_ansi_c_quoted_word_is_read_as_bash_reads_it_for_real(world: Repo) -> None:
+    """Review 39e O4: `python3 eqw.py $'<main>/README.md'` passed, and run for real it wrote main's README; so did the
+    escaped spellings. Each is refused now, and each, run for real, writes main."""
+    (world.worktree / "eqw.py").write_text("import sys\nopen(sys.argv[-1], 'a').write('pwned\\n')\n")
+    readme = world.main / "README.md"
+    before = readme.read_text()
+
+    def written() -> bool:
+        grew = readme.read_text() != before
+        readme.write_text(before)
+        return grew
+
+    tail = str(world.main)[1:]
+    refused_and_happens(world, [
+        (f"python3 eqw.py $'{world.main}/README.md'", written),
+        (f"python3 eqw.py $'\\x2f'{tail}/README.md", written),
+        (f"python3 eqw.py $'\\x{{2f}}'\"{tail}/README.md\"", written),
+        (f"python3 eqw.py $'\\057{tail}/READ'$'ME.md'", written),
+        (f"python3 eqw.py $\"{world.main}/README.md\"", written),
+    ])
+
+
+def test_a_tree_moved_whole_whose_links_are_not_known_is_refused(world: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop 39's left: a directory moved or copied whole past MAX_TREE_ENTRIES entries brought links that were not
+    followed, and the call passed. It is WG403 now, naming why."""
+    from worktree_guard.shell import links
+
+    (world.worktree / "src" / "deep").mkdir()
+    (world.worktree / "src" / "deep" / "lk").symlink_to(world.main)
+    assert hook(world, "mv src e; echo pwned >> e/deep/lk/README.md").codes == ["WG401"]
+    assert hook(world, "mv src e; echo ok >> e/a.txt").decision == "pass"
+    monkeypatch.setattr(links, "MAX_TREE_ENTRIES", 1)
+    result = hook(world, "mv src e; echo ok >> e/a.txt")
+    assert result.codes == ["WG403"] and "which holds more than 1 entries or one worktree-guard cannot read" in result.reason, result.reason
+
+
+# Stop 40 (found rereading stop 39's globs): an unknown program's word that only globs, with a glob in a directory
+# part, was read through the links its first glob part names, to the directory they lead to, not further. With a link
+# `tb` to the directory that holds the main checkout, `t*/repo/README.md` stood for main's README, and passed. Each
+# part is matched now, one after the other (on disk and the links the command made), and every path judged whole.
+# Each deny row passed at 5541a6d.
+STOP_40_GLOB_ROWS = [
+    ("python3 eqw.py t*/repo/README.md", {"WG406"}),
+    ("python3 eqw.py ./t?/repo/README.md", {"WG406"}),
+    ("python3 eqw.py t*/rep*/README.md", {"WG406"}),
+    ("python3 eqw.py t*/*/README.md", {"WG406"}),
+    ("python3 eqw.py --in t[b]/repo/README.md", {"WG406"}),
+    ("shopt -s nocaseglob; python3 eqw.py T*/repo/README.md", {"WG406"}),
+    ("mkdir dd; ln -s {BASE} dd/tm; python3 eqw.py dd/*/repo/README.md", {"WG406"}),
+    ("ln -s {BASE} tm; python3 eqw.py tm/*/README.md", {"WG406"}),
+    ("python3 eqw.py src/*.txt", "pass"),
+    ("python3 eqw.py src/*/x", "pass"),
+    ("python3 eqw.py */x", "pass"),  # tb/x: beside the main checkout, in the allowed temp directory
+    ("python3 eqw.py s?c/*/x", "pass"),
+    ("python3 eqw.py tb*/x", "pass"),  # beside the main checkout, in the allowed temp directory
+    ("python3 eqw.py tb*/repo/.claude/worktrees/agent-a1*/x", "pass"),  # W itself (agent-af… is the sibling)
+]
+
+
+@pytest.mark.parametrize("command,expected", STOP_40_GLOB_ROWS, ids=[plain_id(r[0], 60) for r in STOP_40_GLOB_ROWS])
+def test_stop_40_glob_rows(world: Repo, command: str, expected) -> None:
+    (world.worktree / "to-main").unlink()  # its name would match `t*` and hide the reading asked for
+    (world.worktree / "tb").symlink_to(world.base)
+    assert_hook_row(world, command.replace("{BASE}", str(world.base)), expected)
+
+
+def test_a_glob_in_a_directory_part_is_read_through_every_part_for_real(world: Repo) -> None:
+    """Stop 40: with a link `tb` to the directory above the main checkout, `python3 eqw.py t*/repo/README.md` passed
+    (only `tb` itself was judged: the allowed temp directory), and run for real it wrote main's README; so did the
+    same through a link the command makes. Each is refused now."""
+    (world.worktree / "eqw.py").write_text("import sys\nopen(sys.argv[-1], 'a').write('pwned\\n')\n")
+    (world.worktree / "to-main").unlink()
+    (world.worktree / "tb").symlink_to(world.base)
+    readme = world.main / "README.md"
+    before = readme.read_text()
+
+    def written() -> bool:
+        grew = readme.read_text() != before
+        readme.write_text(before)
+        return grew
+
+    refused_and_happens(world, [
+        ("python3 eqw.py t*/repo/README.md", written),
+        ("python3 eqw.py t?/r*/README.md", written),
+        (f"rm -rf dd; mkdir dd; ln -s {world.base} dd/tm; python3 eqw.py dd/*/repo/README.md", written),
+    ])

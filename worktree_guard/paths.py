@@ -162,7 +162,7 @@ class MadeLinks:
         #: links (it would find the link it makes itself), and what it adds then is kept beside.
         self.steps: dict[tuple, list[tuple[str, str, str]]] = {}
         #: The symlinks on disk below a directory moved or copied whole (`shell.links`), read once a command.
-        self.trees: dict[str, list[tuple[str, str]]] = {}
+        self.trees: dict[str, list[tuple[str, str]] | None] = {}
 
     def __len__(self) -> int:
         return sum(len(texts) for kind in (self.links, self.as_link, self.as_directory) for texts in kind.values())

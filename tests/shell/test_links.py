@@ -178,6 +178,49 @@ def test_a_directory_moved_or_copied_whole_brings_its_links(w: str) -> None:
     assert made_by("mv file e", w).links == {}
 
 
+def test_a_tree_whose_links_are_not_known_is_refused(w: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop 39's left: past MAX_TREE_ENTRIES entries, or with a directory or link below it unreadable, the links below a
+    directory moved or copied whole were not followed, and the call passed. They are unknown now: the call is
+    refused (note_made_links gives the reason, WG403)."""
+    from worktree_guard.shell import links
+
+    os.mkdir(f"{w}/dir/sub")
+    os.symlink("/etc", f"{w}/dir/sub/deep")
+    (Path(w) / "dir" / "a").write_text("")
+
+    def reason(command: str) -> str | None:
+        node = parse(command).body[0]
+        step = ShellCommand(node=node, words=node.words, assignments=[], cwd=w, state=ShellState(cwd=w), home="/h")
+        made = MadeLinks()
+        with made_links(made):
+            return note_made_links(step, TABLES, made, [])
+
+    assert reason("mv dir e") is None and reason("cp -r dir e") is None
+    monkeypatch.setattr(links, "MAX_TREE_ENTRIES", 3)  # dir holds sub, a, sub/deep: 3 entries
+    assert reason("mv dir e") is None
+    monkeypatch.setattr(links, "MAX_TREE_ENTRIES", 2)
+    for command in ("mv dir e", "cp -r dir e", "cp -a dir e"):
+        assert reason(command) == f"`{command.split()[0]}` moves or copies the directory {w}/dir, which holds more than 2 entries or one worktree-guard cannot read: the symlinks it brings are not known", command
+    assert reason("cp dir e") is None and reason("cp -rL dir e") is None  # nothing of the tree is copied as links
+    monkeypatch.setattr(links, "MAX_TREE_ENTRIES", 10_000)
+    scandir = os.scandir
+
+    def unreadable(path):
+        if str(path).endswith("/sub"):
+            raise PermissionError(13, "Permission denied", path)
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", unreadable)
+    assert "cannot read" in (reason("mv dir e") or "")
+    monkeypatch.setattr(os, "scandir", scandir)
+
+    def unread_link(path, *args, **kwargs):
+        raise OSError(5, "Input/output error", path)
+
+    monkeypatch.setattr(os, "readlink", unread_link)
+    assert "cannot read" in (reason("mv dir e") or "")
+
+
 def test_backups_of_a_link_are_links(w: str) -> None:
     """Review 39b F3: `mv -bT b a` over a link a keeps a~, a link to where a led; `-S`, SIMPLE_BACKUP_SUFFIX and the
     numbered backups (`a.~1~`) likewise, for ln, cp, mv and install."""

@@ -558,9 +558,27 @@ def test_a_run_time_words_last_part_may_be_a_links_name(tmp_path: Path) -> None:
         node = parse('frob "over/x$Y"').body[0]
         step = ShellCommand(node=node, words=node.words, assignments=[], cwd=str(w), state=ShellState(cwd=str(w)), home="/h")
         (record,) = command_writes(step, tables)
-        assert (record.value, record.prefix, record.unplaced) == (None, None, f"over has more than {MAX_GLOB_ENTRIES} entries to read for the symlinks its name may be")
+        assert (record.value, record.prefix, record.unplaced) == (None, None, f"over has more than {MAX_GLOB_ENTRIES} entries to read for the symlinks its name may be, or cannot be read")
     finally:
         written_module.MAX_LINK_ENTRIES = original
+    # stop 40: a directory that cannot be read may hold any link (it gave none); one not there holds none
+    scandir = os.scandir
+
+    def unreadable(path):
+        if str(path).endswith("/over"):
+            raise PermissionError(13, "Permission denied", path)
+        return scandir(path)
+
+    os.scandir = unreadable
+    try:
+        node = parse('frob "over/x$Y"').body[0]
+        step = ShellCommand(node=node, words=node.words, assignments=[], cwd=str(w), state=ShellState(cwd=str(w)), home="/h")
+        (record,) = command_writes(step, tables)
+        assert record.unplaced is not None and record.unplaced.endswith("or cannot be read")
+        assert prefixes('frob "src/x$Y"') == ["src"]
+    finally:
+        os.scandir = scandir
+    assert prefixes('frob "nothere/x$Y"') == ["nothere"]
     (w / "m[1]").symlink_to("/tmp")  # review 38d: a link's name with a `[`, matched as text
     assert prefixes('frob "m[1]$X/x"') == ["./m[1]"]
 

@@ -12,7 +12,8 @@ made before: `cp -P`/`-d`/`-a`/`-R`, `mv`, and a hard link to it (`ln`, `link`: 
 one); the links below a directory moved, or copied with `-R`/`-a`; `cp --parents`; a glob as an operand (what it
 matches now, and what the command wrote before); and the backup that `-b`/`--backup`/`-S` keeps of a link replaced
 (`a~`, `a.~1~`; `install -b` too). Not read (docs/bash.md): links an archive, a patch, `rsync -l` or a program's own
-code makes, and a tree of more than MAX_TREE_ENTRIES entries.
+code makes. A tree of more than MAX_TREE_ENTRIES entries, or one holding a directory the guard cannot read, is refused
+(WG403): the links it brings are not known.
 """
 
 from __future__ import annotations
@@ -41,8 +42,8 @@ LN_LONGS = (
 MV_LONGS = ("--backup", "--force", "--interactive", "--no-clobber", "--no-target-directory", "--strip-trailing-slashes", "--suffix", "--target-directory", "--update", "--verbose", "--context")
 INSTALL_LONGS = ("--backup", "--compare", "--directory", "--group", "--mode", "--no-target-directory", "--owner", "--preserve-timestamps", "--strip", "--strip-program", "--suffix", "--target-directory", "--verbose", "--context")
 LONGS = {"ln": LN_LONGS, "cp": CP_LONGS, "mv": MV_LONGS, "install": INSTALL_LONGS, "link": ()}
-#: The entries below a directory moved or copied that are read for the symlinks among them; past it, the ones not
-#: read are not followed (docs/bash.md's gaps).
+#: The entries below a directory moved or copied that are read for the symlinks among them; past it, the links it
+#: brings are not known, and the call is refused (WG403).
 MAX_TREE_ENTRIES = 10_000
 
 Record = list[tuple[str, str, str]]
@@ -270,7 +271,11 @@ class _Reading:
             return
         if top not in self.made.trees:
             self.made.trees[top] = _disk_links(top)  # the disk does not change while the command is judged
-        below += self.made.trees[top]
+        on_disk = self.made.trees[top]
+        if on_disk is None:
+            self.unplaced = f"`{self.name}` moves or copies the directory {top}, which holds more than {MAX_TREE_ENTRIES} entries or one worktree-guard cannot read: the symlinks it brings are not known"
+            return
+        below += on_disk
         for place, either in landing:
             roots = [place] if either is None else [place, os.path.join(place, either)]
             self.pending += [(root + path[len(top):], None, text) for root in roots for path, text in below]
@@ -285,24 +290,23 @@ def _texts(made: MadeLinks, place: str) -> list[str]:
     return texts + [on_disk] if on_disk not in texts else texts
 
 
-def _disk_links(top: str) -> list[tuple[str, str]]:
+def _disk_links(top: str) -> list[tuple[str, str]] | None:
+    """The symlinks below the directory `top` on disk, with their texts; None past MAX_TREE_ENTRIES entries, or when a
+    directory or link below it cannot be read (unknown: they may hold links)."""
     found: list[tuple[str, str]] = []
     seen = 0
     pending = [top]
-    while pending:
-        try:
+    try:
+        while pending:
             with os.scandir(pending.pop()) as entries:
                 for entry in entries:
                     seen += 1
                     if seen > MAX_TREE_ENTRIES:
-                        return found
+                        return None
                     if entry.is_symlink():
-                        try:
-                            found.append((entry.path, os.readlink(entry.path)))
-                        except OSError:
-                            pass
+                        found.append((entry.path, os.readlink(entry.path)))
                     elif entry.is_dir(follow_symlinks=False):
                         pending.append(entry.path)
-        except OSError:
-            continue
+    except OSError:
+        return None
     return found

@@ -22,11 +22,11 @@ import re
 from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass, field, replace
-from ..paths import literal_tilde, may_become_own_process, real
+from ..paths import current_made_links, literal_tilde, may_become_own_process, real
 from . import words as shell_words
 from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, WRITING_CODE_FAMILIES, ReadOnly, Target, WriteSpec, built_words, code_family, long_option, parse_argv, written_targets
 from .state import ENTRIES_PER_PATH
-from .steps import BASH_BUILTINS, chosen_elsewhere, expand_tilde, glob_values, globs_changed, inherited
+from .steps import BASH_BUILTINS, MAX_GLOB_ENTRIES, chosen_elsewhere, expand_tilde, glob_values, globs_changed, inherited
 
 if TYPE_CHECKING:
     from .ast import Word
@@ -205,6 +205,26 @@ def _beginnings(word: Word, state) -> set[str | None]:
 
 
 def _run_time_operand(command: ShellCommand, word: Word, cwd: str | None, how: str) -> list[Written]:
+    """An unknown program's word only known at run time: where it starts (`_run_time_beginnings`), and for a word
+    holding `$"…"` also its untranslated text. bash translates `$"…"` through a message catalogue the guard does not
+    read; the text as written is one reading (review 39e O4: `python3 x.py $"<main>/README.md"` was unread), any
+    other is unknown as `$X` is."""
+    found = _run_time_beginnings(command, word, cwd, how)
+    if '$"' in word.raw:
+        untranslated = replace(word, raw=word.raw.replace('$"', '"'), value=None)
+        value, tilde = shell_words.word_value(untranslated.raw, command.state.lookup_word)
+        if value is not None and tilde:
+            value = expand_tilde(value, command.state, command.home)
+        if value is None:
+            found += _run_time_beginnings(command, untranslated, cwd, how)
+        else:
+            found += [Written(word=word, value=v, cwd=cwd, how=how, kind="operand") for v in path_candidates(value, cwd)]
+            if too_many_parts(value):
+                found.append(_unread_parts(word, cwd, how))
+    return found
+
+
+def _run_time_beginnings(command: ShellCommand, word: Word, cwd: str | None, how: str) -> list[Written]:
     """An unknown program's word only known at run time, as records with no value: one where it may become the
     shell's own /proc directory (`/proc/$$/cwd`, any place), else one per static directory it starts in (`prefix`:
     `../../../README$X.md` starts in `../../..`, also as an option's value, `--out=../../../$X`), which the shared
@@ -261,11 +281,58 @@ def _run_time_operand(command: ShellCommand, word: Word, cwd: str | None, how: s
         if links is None:
             return [_too_many(word, cwd, how, directory)]
         directories.update(dict.fromkeys(links))
+        if pattern is not None and "/" in text[first.start():]:
+            # a word that only globs, with a glob in a directory part: every path it may stand for, whole (stop 40:
+            # through W's link to the directory above main, `t*/repo/README.md` wrote main's README)
+            paths = _glob_paths(text, cwd, command.state, word.raw)
+            if paths is None:
+                return [Written(word=word, value=None, cwd=cwd, how=how, kind="operand", unplaced=f"a directory its glob {text!r} goes through has more than {MAX_GLOB_ENTRIES} entries")]
+            found = [Written(word=word, value=value, cwd=cwd, how=how, kind="operand") for path in paths for value in path_candidates(path, cwd)]
+            return [Written(word=word, value=None, cwd=cwd, how=how, kind="operand", prefix=d) for d in directories] + found
     return [Written(word=word, value=None, cwd=cwd, how=how, kind="operand", prefix=d) for d in directories]
 
 
+def _glob_paths(pattern: str, cwd: str | None, state, raw: str) -> list[str] | None:
+    """The paths a word that only globs may stand for (`t*/repo/README.md`, as a glob pattern), read as bash reads
+    it: each part with a glob matched against the names in the directory the parts before lead to (on disk, through
+    links, and the links the command made there), the other parts as written; the pattern itself too (bash keeps it
+    when nothing matches). Every name matches where a glob option is set or fnmatch would misread the part. None
+    when a directory has more than MAX_GLOB_ENTRIES entries (one bash cannot read, it matches nothing in)."""
+    from .steps import _listing
+
+    work = state.globs
+    everything = globs_changed(state) or shell_words.fnmatch_misreads(raw)
+    paths = ["/" if pattern.startswith("/") else ""]
+    for part in pattern.split("/"):
+        if not part:
+            continue
+        if not shell_words.has_glob_syntax(part):
+            paths = [os.path.join(path, shell_words.unescape_glob(part)) for path in paths]
+            continue
+        matched: list[str] = []
+        for path in paths:
+            if cwd is None and not path.startswith("/"):
+                return None
+            place = real(os.path.join(cwd or "/", path or "."))
+            if place not in work.listings:
+                work.listings[place] = _listing(place)
+                work.charge(len(work.listings[place] or ()) // ENTRIES_PER_PATH)
+            names = work.listings[place]
+            if names is None:
+                return None
+            made = current_made_links()
+            names = [*names, *(os.path.basename(link) for link, _ in (made.below(place) if made else ()) if os.path.dirname(link) == place)]
+            if everything:
+                names += [".", ".."]
+            pattern_part = shell_words.bash_brackets(part)
+            matched += [os.path.join(path, name) for name in dict.fromkeys(names) if everything or fnmatch.fnmatchcase(name, pattern_part) and (part[:1] == "." or part[:3] == "[.]" or name[:1] != ".")]
+        work.charge(len(matched))
+        paths = matched
+    return [*paths, shell_words.unescape_glob(pattern)]
+
+
 def _too_many(word: Word, cwd: str | None, how: str, directory: str) -> Written:
-    return Written(word=word, value=None, cwd=cwd, how=how, kind="operand", unplaced=f"{directory} has more than {MAX_LINK_ENTRIES} entries to read for the symlinks its name may be")
+    return Written(word=word, value=None, cwd=cwd, how=how, kind="operand", unplaced=f"{directory} has more than {MAX_LINK_ENTRIES} entries to read for the symlinks its name may be, or cannot be read")
 
 
 def _glob_text(raw: str) -> str:
@@ -283,8 +350,8 @@ MAX_LINK_ENTRIES = 100_000
 
 def _links_named(directory: str, pattern: str | None, cwd: str | None, work: GlobWork) -> list[str] | None:
     """The symlinks in `directory` (relative to `cwd`) whose names match the glob `pattern` (a leading `.` only by a
-    `.`, as bash matches; every one, dotted too, when `pattern` is None), as `directory/name`; none when it cannot be
-    opened; None when it has more than MAX_LINK_ENTRIES entries (any name may be one). Each directory is read once a
+    `.`, as bash matches; every one, dotted too, when `pattern` is None), as `directory/name`; none when it is not
+    there; None when it has more than MAX_LINK_ENTRIES entries or cannot be read (any name may be one). Each directory is read once a
     command, its entries charged to the command's glob budget (review 39b: 40 words `big/N*$X` read 99,000 entries
     each, 11 s)."""
     if cwd is None and not directory.startswith("/"):
@@ -296,12 +363,16 @@ def _links_named(directory: str, pattern: str | None, cwd: str | None, work: Glo
     links = work.links[place]
     if links is None:
         return None
+    made = current_made_links()  # and the links the command made there (stop 40: `mkdir d; ln -s <up> d/t; … d/t$X/…`)
+    if made:
+        links = list(dict.fromkeys([*links, *(os.path.basename(link) for link, _ in made.below(place) if os.path.dirname(link) == place)]))
     pattern = None if pattern is None else shell_words.bash_brackets(pattern)
     return [os.path.join(directory, name) for name in links if pattern is None or fnmatch.fnmatchcase(name, pattern) and (pattern[:1] == "." or name[:1] != ".")]
 
 
 def _symlink_names(place: str) -> tuple[list[str] | None, int]:
-    """The names of the symlinks in `place` (None past MAX_LINK_ENTRIES entries), and how many entries were read."""
+    """The names of the symlinks in `place` (None past MAX_LINK_ENTRIES entries, or when it cannot be read), and how
+    many entries were read."""
     links: list[str] = []
     count = 0
     try:
@@ -312,8 +383,10 @@ def _symlink_names(place: str) -> tuple[list[str] | None, int]:
                     return None, count
                 if entry.is_symlink():
                     links.append(entry.name)
+    except (FileNotFoundError, NotADirectoryError):
+        return [], count  # nothing there (yet): no link on disk
     except OSError:
-        return [], count  # nothing there (yet), or unreadable: no link the guard can name (noted as left, stop 38)
+        return None, count  # unreadable: any name may be a link (stop 38's left)
     return links, count
 
 
