@@ -3456,6 +3456,30 @@ def test_stop_39_glob_rows(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
 
 
+@pytest.mark.xfail(strict=True, reason="phase 25 (m40a): fail-open, `cp -r L/ e` with L a link to a directory: its links are not read")
+def test_a_link_to_a_directory_copied_whole_through_a_trailing_slash_brings_the_directorys_links(world: Repo) -> None:
+    """Phase 25 (m40a), a fail-open found by shell/links' mutants (`_tree` 6, 8, `_place` 9): `cp -r ld/ e` (GNU
+    coreutils 9.1) follows the link `ld` given with a trailing `/` and copies the directory it names, so its links
+    land below e; shell/links reads `ld` itself (a link, no directory: `_tree` stops) and knows none of them. Both
+    commands pass and, run for real, write the main checkout's README (the first one through a link made by the
+    command, the second through one on disk before: `ldir -> src`, `src/deep -> <main>`)."""
+    w = world.worktree
+    (w / "src" / "deep").symlink_to(world.main)
+    (w / "ldir").symlink_to("src")
+    readme = world.main / "README.md"
+    commands = [
+        "mkdir d; ln -s {BASE} d/l; ln -s d ld; cp -r ld/ e; echo pwned >> e/l/repo/README.md",
+        "cp -a ldir/ e2; echo pwned >> e2/deep/README.md",
+    ]
+    codes = {command: hook(world, command).codes for command in commands}  # judged before anything is on disk
+    for command in commands:
+        before = readme.read_text()
+        text = fill(command, world).replace("{BASE}", str(world.base))
+        subprocess.run(["bash", "-c", text], cwd=w, check=True, stdin=subprocess.DEVNULL, timeout=60, env={k: v for k, v in os.environ.items() if k not in ("OLDPWD", "CDPATH")})
+        assert readme.read_text() == before + "pwned\n", command  # run for real it writes main's README
+    assert codes == {command: ["WG401"] for command in commands}
+
+
 def test_globignore_turns_on_dotglob(world: Repo) -> None:
     """Review 39b F9: GLOBIGNORE set (not null) makes a glob match dot names, so `*hid` is `.hid`, here a link into
     the main checkout: `GLOBIGNORE=zz; cp f *hid` wrote main. The glob is no longer expanded (unknown), and a run-time

@@ -13,15 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from worktree_guard import paths
+from worktree_guard import fast_dataclass, paths
 from worktree_guard.layout import Layout
 from worktree_guard.paths import MadeLinks, made_links, made_links_read_as, real
 from worktree_guard.policy import PathPolicy
+from worktree_guard.shell import links
 from worktree_guard.shell.links import note_made_links
 from worktree_guard.shell.parse import parse
 from worktree_guard.shell.programs import BUILTIN_READERS, BUILTIN_WRITERS
 from worktree_guard.shell.state import ShellState
-from worktree_guard.shell.steps import ShellCommand
+from worktree_guard.shell.steps import ShellCommand, Unwrapped
 from worktree_guard.shell.written import ProgramTables
 
 TABLES = ProgramTables(writers=dict(BUILTIN_WRITERS), readers=dict(BUILTIN_READERS))
@@ -101,6 +102,27 @@ ROWS = [
     ("mv -T lnk dir", {"{W}/dir": "/tmp/x"}, {}, {}),
     ("mv file u", {}, {}, {}),
     ("rm lnk", {}, {}, {}),
+    # phase 25 (m40a)
+    ("ln -s /etc/X dir", {"{W}/dir/X": "/etc/X"}, {}, {}),  # the last component only (not cp --parents' whole path)
+    ("ln -s .. dir", {}, {}, {}),  # dir/.. exists: ln makes nothing
+    ("ln -s / new/", {}, {}, {}),  # no name to make inside new/
+    ("ln -s /tmp newX", {"{W}/newX": "/tmp"}, {}, {}),
+    ("ln -sT /tmp /", {"/": "/tmp"}, {}, {}),  # the root itself (outside W: refused anyway)
+    ("ln -s /tmp -t di*", {"{W}/dir/tmp": "/tmp"}, {}, {}),  # a glob as -t's directory: its matches
+    ("ln -s --target dir /tmp", {"{W}/dir/tmp": "/tmp"}, {}, {}),  # an abbreviated --target-directory takes the next word
+    ("ln -s --relative src t", {"{W}/t": "{W}/src"}, {}, {}),
+    ("ln --logical lnk u", {}, {}, {}),  # a hard link to what lnk names
+    ("ln -LP lnk u", {"{W}/u": "/tmp/x"}, {}, {}),
+    ("ln -L --physical lnk u", {"{W}/u": "/tmp/x"}, {}, {}),
+    ("cp -r --dereference lnk u", {}, {}, {}),
+    ("cp -rL --no-dereference lnk u", {"{W}/u": "/tmp/x"}, {}, {}),  # -L beside any of -P, -d, -a: read as a link copied
+    ("cp -Ld lnk u", {"{W}/u": "/tmp/x"}, {}, {}),
+    ("cp -La lnk u", {"{W}/u": "/tmp/x"}, {}, {}),
+    ("cp -L --archive lnk u", {"{W}/u": "/tmp/x"}, {}, {}),
+    ("cp --recursive lnk u", {"{W}/u": "/tmp/x"}, {}, {}),
+    ("install -b -d dir lnk", {}, {}, {}),  # install -d makes directories: no link, no backup of one
+    ("install -b --directory dir lnk", {}, {}, {}),
+    ("cp -P ln* new", {"{W}/new/lnk": "/tmp/x", "{W}/new/lndir": "dir"}, {}, {}),  # two sources: new must be a directory
 ]
 
 
@@ -389,3 +411,133 @@ def test_forms_place_every_reading(w: str) -> None:
     made = _made(w, ("t", target), ("t", f"{w}/dir"))
     with made_links(made):
         assert policy.forms("t/x", w) == [f"{w}/dir/x", f"{target}/x", f"{w}/t/x"]
+
+
+# -- phase 25 (m40a): what the mutation screening of shell/links found untested ------------------------------------
+
+def noted(source: str, cwd: str | None, written_before: list[str | None] | None = None, made: MadeLinks | None = None, state: ShellState | None = None, unwrapped: Unwrapped | None = None, tables: ProgramTables = TABLES) -> tuple[MadeLinks, str | None]:
+    """`made_by`, with the reason `note_made_links` gives when the links cannot be placed."""
+    made = MadeLinks() if made is None else made
+    node = parse(source).body[0]
+    state = ShellState(cwd=cwd) if state is None else state
+    step = ShellCommand(node=node, words=node.words, assignments=[], cwd=cwd, state=state, home="/h", unwrapped=unwrapped)
+    with made_links(made):
+        reason = note_made_links(step, tables, made, written_before or [])
+    return made, reason
+
+
+def test_a_glob_whose_directory_a_step_before_wrote_unknown_names_in_is_unplaced(w: str) -> None:
+    """`_operands`: a glob as the last operand or as -t's directory, after a write only known at run time, names a
+    place only known at run time (the reason, WG403); a glob before the last operand is its matches now (a source)."""
+    assert noted("ln -s /tmp x*", w, [None])[1] == "`ln`'s last operand 'x*' is a glob in a directory the command wrote before under names worktree-guard does not know: where it makes its links is only known at run time"
+    assert noted("ln -s /tmp -t x*", w, [None])[1] == "`ln`'s `-t` directory 'x*' is a glob in a directory the command wrote before under names worktree-guard does not know: where it makes its links is only known at run time"
+    made, reason = noted("ln -s di* new", w, [None])
+    assert reason is None and made.as_link == {f"{w}/new": [f"{w}/dir"]}  # a glob source: its matches
+    made, reason = noted("ln -s /tmp t", w)
+    assert reason is None and made.links == {f"{w}/t": ["/tmp"]}
+
+
+def test_the_root_or_the_cwd_as_the_last_operand_after_an_unknown_write(w: str) -> None:
+    """`_place` of `.` and `..`: the directory itself, canonical (not `W/.`)."""
+    parent = os.path.dirname(w)
+    for name, place in ((".", w), ("..", parent)):
+        made = made_by(f"ln -s /tmp {name}", w, [None])
+        assert (made.links, made.as_link, made.as_directory) == ({}, {place: ["/tmp"]}, {f"{place}/tmp": ["/tmp"]}), name
+
+
+def test_a_glob_as_the_last_operand_lands_in_each_of_its_matches(w: str) -> None:
+    os.mkdir(f"{w}/dir2")
+    made = made_by("ln -s /tmp di*", w)
+    assert (made.links, made.as_link, made.as_directory) == ({}, {f"{w}/dir": ["/tmp"], f"{w}/dir2": ["/tmp"]}, {f"{w}/dir/tmp": ["/tmp"], f"{w}/dir2/tmp": ["/tmp"]})
+
+
+def test_cp_parents_keeps_an_absolute_sources_whole_path_below_the_directory(w: str) -> None:
+    """GNU `cp --parents /a/b/l d` makes d/a/b/l (the leading `/` only comes off; a trailing X is a name's)."""
+    os.mkdir(f"{w}/src")
+    os.symlink("/tmp", f"{w}/src/lX")
+    assert made_by(f"cp -P --parents {w}/src/lX dir", w).links == {f"{w}/dir{w}/src/lX": ["/tmp"]}
+
+
+def test_cp_long_recursive_options_copy_a_tree(w: str) -> None:
+    os.mkdir(f"{w}/dir/sub")
+    os.symlink("/etc", f"{w}/dir/sub/deep")
+    for command in ("cp --recursive dir e", "cp --archive dir e", "cp --rec dir e"):
+        assert made_by(command, w).links == {f"{w}/e/sub/deep": ["/etc"]}, command
+
+
+def test_a_directory_only_the_command_made_brings_its_links(w: str) -> None:
+    """`mkdir d; ln -s /tmp d/l; mv d e`: d is not on disk, its made links are moved."""
+    made = made_by("mv newdir e", w, made=_made(w, ("newdir/l", "/tmp")))
+    assert made.links == {f"{w}/newdir/l": ["/tmp"], f"{w}/e/l": ["/tmp"]}
+
+
+def test_every_source_lands_with_several(w: str) -> None:
+    """Several sources: a tree, a link and a backup each add to what the others made."""
+    os.mkdir(f"{w}/dir/sub")
+    os.symlink("/etc", f"{w}/dir/sub/deep")
+    os.mkdir(f"{w}/e")
+    assert made_by("mv lnk dir e", w).links == {f"{w}/e/lnk": ["/tmp/x"], f"{w}/e/dir/sub/deep": ["/etc"]}
+    os.symlink("/etc", f"{w}/dir/file")
+    assert made_by("mv -b -t dir lnk file", w).links == {f"{w}/dir/lnk": ["/tmp/x"], f"{w}/dir/file~": ["/etc"], f"{w}/dir/file.~1~": ["/etc"]}
+
+
+def test_a_tree_is_read_up_to_max_tree_entries(w: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Exactly MAX_TREE_ENTRIES entries below the directory: every link among them is read."""
+    monkeypatch.setattr(links, "MAX_TREE_ENTRIES", 3)
+    for name in ("a", "b", "c"):
+        os.symlink(f"/{name}", f"{w}/dir/{name}")
+    assert made_by("cp -r dir e", w).links == {f"{w}/e/a": ["/a"], f"{w}/e/b": ["/b"], f"{w}/e/c": ["/c"]}
+
+
+def test_backup_suffixes_exactly(w: str) -> None:
+    """The backups of a link replaced: `~` and the next numbered ones after those there, and no more; a suffix with a
+    `/` is not used (GNU: `~` instead); SIMPLE_BACKUP_SUFFIX and an abbreviated `--suffix` are."""
+    made = made_by("mv -b file lnk", w, made=_made(w, ("lnk.~1~", "/x")))
+    assert made.links == {f"{w}/lnk.~1~": ["/x", "/tmp/x"], f"{w}/lnk~": ["/tmp/x"], f"{w}/lnk.~2~": ["/tmp/x"]}
+    assert made_by("mv -S /x file lnk", w).links == {f"{w}/lnk~": ["/tmp/x"], f"{w}/lnk.~1~": ["/tmp/x"]}
+    assert made_by("mv --suf=.o file lnk", w).links == {f"{w}/lnk.o": ["/tmp/x"], f"{w}/lnk~": ["/tmp/x"], f"{w}/lnk.~1~": ["/tmp/x"]}
+    state = ShellState(cwd=w)
+    state.variables["SIMPLE_BACKUP_SUFFIX"] = ".bak"
+    made, reason = noted("mv -b file lnk", w, state=state)
+    assert reason is None and made.links == {f"{w}/lnk.bak": ["/tmp/x"], f"{w}/lnk~": ["/tmp/x"], f"{w}/lnk.~1~": ["/tmp/x"]}
+    made, reason = noted('mv -b -S "$X" file lnk', w)
+    assert reason == f"`mv` keeps a backup of the link {w}/lnk under a suffix only known at run time"
+
+
+def test_a_step_read_again_does_not_see_its_own_links(w: str) -> None:
+    """A step walked again (`rules.bash.analyse`) is read without what it made itself: `ln -s dir t` does not make
+    t/dir through its own t; an `ln -sb` over its own link backs up nothing. Another step sees them (`mv t u`)."""
+    made = made_by("ln -s dir t", w)
+    made = made_by("ln -s dir t", w, made=made)
+    assert made.links == {f"{w}/t": ["dir"]}
+    made = made_by("ln -sb /tmp new", w, [f"{w}/new"])
+    made = made_by("ln -sb /tmp new", w, [f"{w}/new"], made=made)
+    assert (made.links, made.as_link, made.as_directory) == ({}, {f"{w}/new": ["/tmp"]}, {f"{w}/new/tmp": ["/tmp"]})
+    made = made_by("mv t u", w, made=made_by("ln -s dir t", w))
+    assert made.links == {f"{w}/t": ["dir"], f"{w}/u": ["dir"]}
+
+
+def test_a_wrappers_own_words_are_the_ones_read(w: str) -> None:
+    """An unwrap hook that gives the command's own words (`Unwrapped.own_words`): the words after them are what it
+    runs, not its operands."""
+    made, _ = noted("ln -s /tmp t sh -c x", w, unwrapped=Unwrapped(own_words=4))
+    assert made.links == {f"{w}/t": ["/tmp"]}
+    made, _ = noted("ln -s /tmp t", w, unwrapped=Unwrapped())
+    assert made.links == {f"{w}/t": ["/tmp"]}
+
+
+def test_ln_long_options_are_read_whatever_the_write_table_says(w: str) -> None:
+    """A write table row without abbreviations (a plugin's): `--target=` is still ln's `--target-directory`."""
+    tables = ProgramTables(writers={**BUILTIN_WRITERS, "ln": fast_dataclass.replace(BUILTIN_WRITERS["ln"], abbreviations=False)}, readers=dict(BUILTIN_READERS))
+    assert noted("ln -s --target=dir /tmp", w, tables=tables)[0].links == {f"{w}/dir/tmp": ["/tmp"]}
+
+
+@pytest.mark.xfail(strict=True, reason="phase 25 (m40a): fail-open, a link to a directory copied with a trailing / brings no links")
+def test_a_link_to_a_directory_copied_with_a_trailing_slash_brings_the_directorys_links(w: str) -> None:
+    """`cp -r lndir/ e` copies dir (the trailing `/` follows the link) with its links; `lndir` itself is read, a link
+    and no directory, and nothing is made (test_bash_rules' real run of the same: it writes the main checkout)."""
+    os.mkdir(f"{w}/dir/sub")
+    os.symlink("/etc", f"{w}/dir/sub/deep")
+    assert made_by("cp -r dir/ e", w).links == {f"{w}/e/sub/deep": ["/etc"]}  # a directory: read
+    for command in ("cp -r lndir/ e", "cp -a lndir/ e"):
+        assert made_by(command, w).links == {f"{w}/e/sub/deep": ["/etc"]}, command
