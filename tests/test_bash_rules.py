@@ -3456,13 +3456,13 @@ def test_stop_39_glob_rows(world: Repo, command: str, expected) -> None:
     assert_hook_row(world, command, expected)
 
 
-@pytest.mark.xfail(strict=True, reason="phase 25 (m40a): fail-open, `cp -r L/ e` with L a link to a directory: its links are not read")
 def test_a_link_to_a_directory_copied_whole_through_a_trailing_slash_brings_the_directorys_links(world: Repo) -> None:
     """Phase 25 (m40a), a fail-open found by shell/links' mutants (`_tree` 6, 8, `_place` 9): `cp -r ld/ e` (GNU
     coreutils 9.1) follows the link `ld` given with a trailing `/` and copies the directory it names, so its links
-    land below e; shell/links reads `ld` itself (a link, no directory: `_tree` stops) and knows none of them. Both
-    commands pass and, run for real, write the main checkout's README (the first one through a link made by the
-    command, the second through one on disk before: `ldir -> src`, `src/deep -> <main>`)."""
+    land below e; shell/links read `ld` itself (a link, no directory: `_tree` stopped) and knew none of them. Both
+    commands passed at 5541a6d and, run for real, write the main checkout's README (the first one through a link made
+    by the command, the second through one on disk before: `ldir -> src`, `src/deep -> <main>`). The directory the
+    link leads to is read since."""
     w = world.worktree
     (w / "src" / "deep").symlink_to(world.main)
     (w / "ldir").symlink_to("src")

@@ -265,7 +265,9 @@ class _Reading:
     def _tree(self, source: str, landing: list[tuple[str, str | None]]) -> None:
         """A directory moved or copied whole brings the symlinks below it (review 39b: `mkdir d; ln -s /tmp d/l; mv d e`
         made e/l): those the command made, and those on disk (up to MAX_TREE_ENTRIES entries)."""
-        top = self._place(source)
+        # a link with a trailing `/` is the directory it leads to, copied whole (phase 25, m40a: `cp -r ld/ e` brought
+        # the links below it unread)
+        top = real(os.path.join(self.cwd, source)) if source.endswith("/") else self._place(source)
         below = self.made.below(top)
         if not below and not (os.path.isdir(top) and not os.path.islink(top)):
             return
@@ -293,6 +295,8 @@ def _texts(made: MadeLinks, place: str) -> list[str]:
 def _disk_links(top: str) -> list[tuple[str, str]] | None:
     """The symlinks below the directory `top` on disk, with their texts; None past MAX_TREE_ENTRIES entries, or when a
     directory or link below it cannot be read (unknown: they may hold links)."""
+    if not os.path.isdir(top) or os.path.islink(top):
+        return []  # no directory there (yet): only the links the command made below it
     found: list[tuple[str, str]] = []
     seen = 0
     pending = [top]
