@@ -102,8 +102,8 @@ CD_ROWS = [
     ("'cd' {MAIN}", {"WG201"}),
     ("c''d {MAIN}", {"WG201"}),
     ("c\\\nd {MAIN}", {"WG201"}),
-    ("$'\\x63d' {MAIN}", {"WG404"}),
-    ("cd $'\\x2e\\x2e'", {"WG202"}),
+    ("$'\\x63d' {MAIN}", {"WG201"}),  # decoded since stop 40: `cd <main>`
+    ("cd $'\\x2e\\x2e'", {"WG201"}),  # `cd ..`: out of W
     ("builtin cd {MAIN}", {"WG201"}),
     ("command cd {MAIN}", {"WG201"}),
     ("eval 'cd {MAIN}'", {"WG201"}),
