@@ -4035,7 +4035,7 @@ LOGICAL_CD_ROWS = [
     # `exit` no longer ends the list. `dirs -c` empties the stack: a popd after it fails and stays.
     ("enable -n cd; cd src/a/b; rm -f ../../../README.md", {"WG202", "WG403"}),
     ("enable -n exit; cd nonexist/a/b || exit; rm -f ../../../README.md", {"WG403"}),
-    ("enable -n readonly; X=/tmp/x; readonly X; X={MAIN}/y; rm -f \"$X\"", {"WG403"}),
+    ("enable -n readonly; X=/tmp/x; readonly X; X={MAIN}/y; rm -f \"$X\"", {"WG401", "WG403"}),  # static_prefix reads X ({MAIN}/y) since review 40a F2
     ("enable $B; cd src; touch x", {"WG202", "WG403"}),
     ("cd src/a/b; pushd ../../..; dirs -c; popd; rm -f ../../../README.md", {"WG202", "WG403"}),
     ("enable -n cd; enable cd; cd src; touch x", "pass"),
@@ -4298,7 +4298,7 @@ STOP_40_ROWS = [
     ("python3 eqw.py --out=$'{MAIN}/README.md'", {"WG406"}),
     ("python3 eqw.py $'to-main/README.md'", {"WG406"}),
     ("python3 eqw.py $'to-m'*/README.md", {"WG406"}),
-    ("python3 eqw.py $'{MAIN}/'$X", {"WG406"}),
+    ("python3 eqw.py $'{MAIN}/'$X", {"WG403", "WG406"}),  # a `$'…'` beside `$X`: no value the runtime gave (review 40a F4)
     ("python3 eqw.py $\"{MAIN}/README.md\"", {"WG406"}),
     ("python3 eqw.py $\"{MAIN}/\"$X", {"WG403", "WG406"}),  # a translation is no value the runtime gave: WG403 too
     ("$'\\x72m' -f $'{MAIN}/README.md'", {"WG401"}),
@@ -4404,4 +4404,75 @@ def test_a_glob_in_a_directory_part_is_read_through_every_part_for_real(world: R
         ("python3 eqw.py t*/repo/README.md", written),
         ("python3 eqw.py t?/r*/README.md", written),
         (f"rm -rf dd; mkdir dd; ln -s {world.base} dd/tm; python3 eqw.py dd/*/repo/README.md", written),
+    ])
+
+
+# Review 40a (of 5541a6d..4e01a14). Each deny row passed at 4e01a14 and, run for real by the reviewer (and the real
+# runs below), wrote main or removed its files; F4 was a regression of 1365e7a (`$'…'` no longer counted as an
+# expansion by steps.inherited), the others older or gaps of the new reading. `qb` is a link to the directory that
+# holds the main checkout.
+REVIEW_40A_ROWS = [
+    # F1: a heredoc delimiter written with $'…' (bashlex refuses it; shfmt does not decode it, bash does)
+    ("cat <<$'E\\x4fF'\nEOF\necho pwned > {MAIN}/README.md\nE\\x4fF", {"WG900"}),
+    ("cat <<$'EOF'\nx\nEOF", {"WG900"}),
+    # F7, F6: dash has no $'…' (sh is dash or bash): its words and where its commands start differ
+    ("sh -c 'echo $'\"'\"'x\\'\"'\"' ; echo pwned > {MAIN}/README.md\necho '\"'\"''", {"WG404"}),
+    ("sh -c \"python3 eqw.py \\$'/../../../../README.md'\"", {"WG404"}),
+    ("dash <<'EOF'\necho $'x'\nEOF", {"WG404"}),
+    ("bash -c \"python3 eqw.py \\$'src/x'\"", "pass"),
+    ("sh <<< $'echo hi'", "pass"),  # bash decodes the here-string: sh reads `echo hi`
+    # F4: text after an unset variable makes the word an option
+    ("cp $NOPE$'--target-directory={MAIN}' src/a.txt", {"WG403"}),
+    ("cp \"$NOPE\"--target-directory={MAIN} src/a.txt", {"WG403"}),
+    ("sort $NOPE$'-o{MAIN}/README.md' src/a.txt", {"WG403"}),
+    ("find {MAIN} -name README.md \"$NOPE\"-delete", {"WG401"}),
+    ("find {MAIN} -name README.md ${NOPE:--delete}", {"WG401", "WG403"}),
+    ("cp $HOME/x src/", "pass"),
+    ("$EDITOR src/a.txt", "pass"),
+    # F3: a glob through a directory and a link the command made
+    ("mkdir d; ln -s {BASE} d/tb; python3 eqw.py ?/tb/repo/README.md", {"WG406"}),
+    ("mkdir d; ln -s {BASE} d/tb; python3 eqw.py [d]/tb/repo/README.md", {"WG406"}),
+    # F8: a glob in a directory part before a run-time part
+    ("python3 eqw.py q?/repo/README.md\"${HOME:+}\"", {"WG406"}),
+    ("python3 eqw.py q*/repo/README$X.md", {"WG406"}),
+    ("python3 eqw.py q*/x$X", "pass"),
+    ("python3 eqw.py src/*/x$X", "pass"),
+    # F2: $'…' then a double-quoted expansion
+    ("python3 eqw.py $'to-main/'\"${HOME:+}\"README.md", {"WG406"}),
+    ("python3 eqw.py $'/proc/'\"$$\"'/cwd/../../../README.md'", {"WG406"}),
+    ("mkdir -p build; python3 eqw.py build/*/y", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", REVIEW_40A_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_40A_ROWS])
+def test_review_40a_rows(world: Repo, command: str, expected) -> None:
+    (world.worktree / "qb").symlink_to(world.base)
+    assert_hook_row(world, command.replace("{BASE}", str(world.base)), expected)
+
+
+def test_review_40a_commands_refused_write_main_for_real(world: Repo) -> None:
+    """Review 40a's F1, F7, F3, F8, F2 and F4: each is refused, and each, run for real in W, changes main."""
+    (world.worktree / "eqw.py").write_text("import sys\nopen(sys.argv[-1], 'a').write('pwned\\n')\n")
+    (world.worktree / "qb").symlink_to(world.base)
+    readme = world.main / "README.md"
+    before = readme.read_text()
+
+    def written() -> bool:
+        grew = readme.read_text() != before
+        readme.write_text(before)
+        return grew
+
+    def changed() -> bool:
+        differs = readme.read_text() != before
+        readme.write_text(before)
+        return differs
+
+    main = world.main
+    refused_and_happens(world, [
+        (f"cat <<$'E\\x4fF'\nEOF\necho pwned >> {main}/README.md\nE\\x4fF\n", written),
+        (f"sh -c 'echo $'\"'\"'x\\'\"'\"' ; echo pwned >> {main}/README.md\necho '\"'\"''", written),
+        (f"rm -rf d; mkdir d; ln -s {world.base} d/tb; python3 eqw.py ?/tb/repo/README.md", written),
+        ("python3 eqw.py q?/repo/README.md\"${HOME:+}\"", written),
+        ("python3 eqw.py $'to-main/'\"${HOME:+}\"README.md", written),
+        (f"sort $NOPE$'-o{main}/README.md' eqw.py", changed),
     ])

@@ -856,7 +856,7 @@ def test_static_prefixes() -> None:
              ("/a/b\\$c/$d", None, "/a/b$c/"), ("'/a b'/c/$x", None, "/a b/c/"), ("'/a/b$x", None, None),
              ("/a/b/c", 5, "/a/b/"), ("/a/b/c", None, "/a/b/c"), ("$x", None, None), ("a/{b,c}", None, "a/"),
              ("/a/`x`", None, "/a/"), ("/x?", None, "/x"), ("/x[", None, "/x"), ('"/a/b/c$x', None, None),
-             ("/a/'b/c$x", None, "/a/"), ("$A/b/$x", None, None), ("/a/\"b/c\"/$x", None, "/a/b/c/"), ("", None, None)]
+             ("/a/'b/c$x", None, "/a/"), ("$A/b/$x", None, "a/b/"), ("/a/\"b/c\"/$x", None, "/a/b/c/"), ("", None, None)]
     for raw, end, prefix in table:
         assert words.static_prefix(raw, LOOKUP.get, end) == prefix, raw
 

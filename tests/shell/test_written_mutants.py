@@ -263,9 +263,11 @@ CP_BUILT = "`cp` ({}, only known at run time, may be any of its options (`-t DIR
 def test_a_writers_word_the_command_may_have_made_an_option() -> None:
     """`_program_writes` passes `steps.chosen_elsewhere` to the table (`given`), not `inherited` alone: a default the
     command wrote (`${U:--t..}`) or $OLDPWD (`~-`) may be `-t..` (the runtime did not choose them)."""
-    for raw in ("${U:--t..}", "~-"):
-        assert writes(f"cp {raw} d/", "/w") == [("d/", "{W}", "write", False, None, False, "`cp` (operand)", "d/"),
-                                               (None, "{W}", "write", False, None, False, CP_BUILT.format(raw), "cp")], raw
+    assert writes("cp ~- d/", "/w") == [("d/", "{W}", "write", False, None, False, "`cp` (operand)", "d/"),
+                                       (None, "{W}", "write", False, None, False, CP_BUILT.format("~-"), "cp")]
+    # since review 40a F4, `inherited` itself refuses a word whose own text may make it an option (its default here)
+    assert writes("cp ${U:--t..} d/", "/w") == [("d/", "{W}", "write", False, None, False, "`cp` (operand)", "d/"),
+                                              (None, "{W}", "write", False, None, False, "`cp` (words only known at run time, which bash splits (options among them))", "cp")]
 
 
 def test_the_amending_rows_read_the_options_as_the_table_does(tmp_path: Path) -> None:

@@ -261,16 +261,21 @@ def _read_otherwise(command: ShellCommand, name: str, code: tuple[str, Word | No
     a script it reads from stdin (`!$`, `^a^b^`, `histchars`) once history and histexpand may be on: an interactive
     shell, `-H` or `-o` on its line, SHELLOPTS, or a `set` with `-H`/`-o`, `shopt -o` or `histchars` in the script
     (`echo <main>/x` then `rm -f !$` removed it); an interactive shell told about its comments (`set +o
-    interactive-comments`, `shopt -u interactive_comments`) reads `#` as a word. Only bash: dash has neither. A script
-    file bash runs is not read (the class of scripts written and run)."""
+    interactive-comments`, `shopt -u interactive_comments`) reads `#` as a word. Only bash: dash has neither; dash has
+    no `$'…'` either. A script file bash runs is not read (the class of scripts written and run)."""
     import re
 
+    fed = _stdin_script(command)
+    if name in ("sh", "dash", "ash") and "$'" in (code[2] or "") + (fed[0] if fed is not None else ""):
+        # dash has no `$'…'`: `$` is a character and `'…'` a quote that a backslash does not escape, so its words, and
+        # where its commands start, differ from bash's (review 40a F6, F7: `sh -c 'echo $'"'"'x\'"'"' ; echo pwned >
+        # <main>/x …'` wrote main)
+        return "`$'…'`, which dash (sh) reads otherwise than bash"
     if name not in ("bash", "rbash", "sh"):
         return None
     invocation = read_invocation(name, command.values())
     line = " ".join(word.raw for word in command.words)
     interactive = "i" in invocation.letters
-    fed = _stdin_script(command)
     history_chars = "!" in (fed[0] if fed else "") or re.search(r"(^|\n)\s*\^", fed[0] if fed else "") or "histchars" in (fed[0] if fed else "") or command.env("histchars")[0]
     if code[0] == "stdin" and fed is not None and history_chars:
         on_line = "H" in invocation.letters or any(w.raw.lstrip("'\"")[:2] in ("-o", "+o") or (w.raw[:1] == "-" and "o" in w.raw[1:] and w.raw[:2] != "--") for w in command.words[1:])

@@ -435,6 +435,10 @@ class _Translator:
         end = self.bounds(target_word)[1] if target_word else self.index(r["End"])
         span = (start + self.offset, end + self.offset)
         if op in ("<<", "<<-"):
+            if target_word is not None and re.search(r"\$['\"]", self.source[slice(*self.bounds(target_word))]):
+                # bash decodes a `$'…'` delimiter (`<<$'E\x4fF'` ends at EOF) and shfmt does not: the body, and the
+                # commands after it, would differ (review 40a F1)
+                raise FallbackError("a heredoc delimiter written with $'…' or $\"…\"")
             parts = (target_word or {}).get("Parts") or []
             quoted = any(p.get("Type") != "Lit" or "\\" in p.get("Value", "") for p in parts)
             doc = r.get("Hdoc")

@@ -44,7 +44,7 @@ INSTALL_LONGS = ("--backup", "--compare", "--directory", "--group", "--mode", "-
 LONGS = {"ln": LN_LONGS, "cp": CP_LONGS, "mv": MV_LONGS, "install": INSTALL_LONGS, "link": ()}
 #: The entries below a directory moved or copied that are read for the symlinks among them; past it, the links it
 #: brings are not known, and the call is refused (WG403).
-MAX_TREE_ENTRIES = 10_000
+MAX_TREE_ENTRIES = 100_000
 
 Record = list[tuple[str, str, str]]
 

@@ -36,6 +36,8 @@ class GlobWork:
     listings: dict[str, list[str] | None] = field(default_factory=dict)
     #: The names of the symlinks in a directory (`written._links_named`), None past MAX_LINK_ENTRIES entries.
     links: dict[str, list[str] | None] = field(default_factory=dict)
+    #: Every name in a directory (`written._glob_paths`), None past MAX_LINK_ENTRIES entries.
+    names: dict[str, list[str] | None] = field(default_factory=dict)
 
     def charge(self, paths: int) -> None:
         self.paths += paths

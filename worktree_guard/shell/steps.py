@@ -375,6 +375,8 @@ _PARAMETER = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?[-+=?][^}$`]*)?\}|
 
 
 _NUMBER_PARAMETER = re.compile(r"\$[$?!#]")
+#: A parameter as `_PARAMETER` reads it, with the operator and word of `${X-w}`, `${X:+w}` … (the text it may give).
+_PARAMETER_WORD = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?([-+=?])([^}$`]*))?\}|\$[A-Za-z_][A-Za-z0-9_]*")
 
 
 def chosen_elsewhere(word: Word, state: ShellState) -> bool:
@@ -449,14 +451,15 @@ def inherited(word: Word, state: ShellState) -> bool:
         return False
     found = _PARAMETER.findall(raw)
     numbers = sum(match.count("$") for match in _NUMBER_PARAMETER.findall(raw))  # `$$`, `$?`, `$!`, `$#`: numbers
-    quoting = len(_ANSI_C_OPENING.findall(raw))  # `$'…'` is quoting, no expansion
-    if len(found) + numbers != raw.count("$") - raw.count("\\$") - quoting:
-        return False
+    if len(found) + numbers != raw.count("$") - raw.count("\\$"):
+        return False  # another expansion, or a `$'…'` (review 40a F4: `$NOPE$'--target-directory=<main>'`)
+    bare = _PARAMETER_WORD.sub(lambda match: match.group(2) if match.group(1) in ("-", "+", "=") else "", raw)
+    if not raw.lstrip("\"'").startswith("-") and bare.replace('"', "").replace("'", "").lstrip("\\").startswith("-"):
+        return False  # text after the variable makes the word an option when it is empty or unset (review 40a F4:
+        # `cp "$NOPE"--target-directory=<main> f`, `${NOPE:--delete}`); a word that starts with `-` shows it is one
     return all((braced or plain) not in state.variables and (braced or plain) not in SET_BY_BASH for braced, plain in found)
 
 
-#: An unescaped `$'` (a `$'…'` string's opening).
-_ANSI_C_OPENING = re.compile(r"(?<!\\)\$'")
 #: Variables bash itself sets from what the command reads or runs, without the command naming them (`read` without a
 #: name sets REPLY, `mapfile` MAPFILE, `getopts` OPTARG, `[[ =~ ]]` BASH_REMATCH, every command `_`): the command's
 #: values, never the runtime's (review 30a: `read < f; cp "$REPLY" README.md` copied into the main checkout).

@@ -584,19 +584,35 @@ def static_prefix(raw: str, lookup: Lookup | None = None, end: int | None = None
 
     `/repo/src/$f` → `/repo/src/`; `"$d"/x` → None. A tilde prefix is left to the caller (None here).
     """
-    raw = raw if end is None else raw[:end]
+    full, raw = raw, raw if end is None else raw[:end]
     if raw.startswith("~"):
         return None
-    i = 0
+    i, quoted = 0, False
     while i < len(raw):
-        if raw.startswith("$'", i) and (i == 0 or raw[i - 1] != "\\"):
+        c = raw[i]
+        if c == "\\":
+            i += 2
+            continue
+        if not quoted and c == "'":
+            close = raw.find("'", i + 1)
+            i = len(raw) if close < 0 else close + 1
+            continue
+        if not quoted and raw.startswith("$'", i):
             i = _past_ansi_c(raw, i + 2)  # quoting, which _unquote decodes (`$'<main>/'$X`)
             continue
-        if raw[i] in "$`*?[{" and (i == 0 or raw[i - 1] != "\\"):
+        if c == '"':
+            quoted = not quoted
+        elif c == "$" and full[i + 1 : i + 2] not in (_EXPANSION_STARTS_IN_QUOTES if quoted else _EXPANSION_STARTS) and not full.startswith("\\\n", i + 1):
+            pass  # `$/`, a final `$`: a character (in the whole word: `raw[:end]` may end inside an expansion)
+        elif c == "$" and _usable(_parameter(full, i, lookup), quoted, len(raw)):
+            i = _parameter(full, i, lookup)[1]  # a known variable: _unquote reads its value (`/r/\\$X/"$Y"`)
+            continue
+        elif c in "$`" or (not quoted and c in "*?[{"):
             break
         i += 1
-    # Back up to the last `/` before the cut that is outside quotes, so no quote is left open.
-    head = raw[:i]
+    # The text before the cut, a double quote open there closed when the word closes it (review 40a F2:
+    # `$'to-main/'"${X:+}"README.md`); else back up to the last `/` before the cut, so no quote is left open.
+    head = raw[:i] + ('"' if quoted and _past(raw, i, '"') > 0 else "")
     while head:
         value = _unquote(head, 0, lookup)
         if value is not None:
@@ -604,6 +620,12 @@ def static_prefix(raw: str, lookup: Lookup | None = None, end: int | None = None
         slash = head.rfind("/", 0, len(head) - 1)
         head = head[: slash + 1] if slash >= 0 else ""
     return None
+
+
+def _usable(known: tuple[str, int] | None, quoted: bool, end: int) -> bool:
+    """Whether `_unquote` reads a known parameter's value as it stands, whole before `end`: in double quotes any, else
+    one bash neither splits nor globs."""
+    return known is not None and known[1] <= end and (quoted or not (_SPLIT_OR_GLOB.intersection(known[0]) or _EXTGLOB.search(known[0])))
 
 
 #: More fields than this from one word's brace expansion and the word counts as unknown.

@@ -25,8 +25,8 @@ from ..fast_dataclass import fast_dataclass, field, replace
 from ..paths import current_made_links, literal_tilde, may_become_own_process, real
 from . import words as shell_words
 from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, WRITING_CODE_FAMILIES, ReadOnly, Target, WriteSpec, built_words, code_family, long_option, parse_argv, written_targets
-from .state import ENTRIES_PER_PATH
-from .steps import BASH_BUILTINS, MAX_GLOB_ENTRIES, chosen_elsewhere, expand_tilde, glob_values, globs_changed, inherited
+from .state import ENTRIES_PER_PATH, UNLISTED
+from .steps import BASH_BUILTINS, chosen_elsewhere, expand_tilde, glob_values, globs_changed, inherited
 
 if TYPE_CHECKING:
     from .ast import Word
@@ -286,22 +286,30 @@ def _run_time_beginnings(command: ShellCommand, word: Word, cwd: str | None, how
             # through W's link to the directory above main, `t*/repo/README.md` wrote main's README)
             paths = _glob_paths(text, cwd, command.state, word.raw)
             if paths is None:
-                return [Written(word=word, value=None, cwd=cwd, how=how, kind="operand", unplaced=f"a directory its glob {text!r} goes through has more than {MAX_GLOB_ENTRIES} entries")]
+                return [_too_many(word, cwd, how, f"a directory its glob {text!r} goes through")]
             found = [Written(word=word, value=value, cwd=cwd, how=how, kind="operand") for path in paths for value in path_candidates(path, cwd)]
             return [Written(word=word, value=None, cwd=cwd, how=how, kind="operand", prefix=d) for d in directories] + found
+        if pattern is None and "/" in text[first.start():]:
+            # a glob in a directory part before a run-time part: the directories it may stand for, as beginnings
+            # (review 40a F8: `q?/repo/README.md"${X:+}"` with a link qb to the directory above main)
+            paths = _glob_paths(text.rpartition("/")[0], cwd, command.state, word.raw)
+            if paths is None:
+                return [_too_many(word, cwd, how, f"a directory its glob {text!r} goes through")]
+            directories.update(dict.fromkeys(path for path in paths if path))
     return [Written(word=word, value=None, cwd=cwd, how=how, kind="operand", prefix=d) for d in directories]
 
 
 def _glob_paths(pattern: str, cwd: str | None, state, raw: str) -> list[str] | None:
-    """The paths a word that only globs may stand for (`t*/repo/README.md`, as a glob pattern), read as bash reads
-    it: each part with a glob matched against the names in the directory the parts before lead to (on disk, through
-    links, and the links the command made there), the other parts as written; the pattern itself too (bash keeps it
-    when nothing matches). Every name matches where a glob option is set or fnmatch would misread the part. None
-    when a directory has more than MAX_GLOB_ENTRIES entries (one bash cannot read, it matches nothing in)."""
-    from .steps import _listing
-
+    """The paths a glob pattern (`t*/repo/README.md`) may stand for, read as bash reads it: each part with a glob
+    matched against the names in the directory the parts before lead to (on disk through links, those the steps before
+    wrote there, and the links the command made there), the other parts as written; the pattern itself too (bash
+    keeps it when nothing matches). Every name matches where a glob option is set or fnmatch would misread the part.
+    None when a directory has more than MAX_LINK_ENTRIES entries."""
     work = state.globs
     everything = globs_changed(state) or shell_words.fnmatch_misreads(raw)
+    made = current_made_links()
+    made_here = [link for link, _ in made.below("/")] if made else []
+    written = [path[len(UNLISTED):] if path.startswith(UNLISTED) else path for path in state.written if path is not None]
     paths = ["/" if pattern.startswith("/") else ""]
     for part in pattern.split("/"):
         if not part:
@@ -314,21 +322,38 @@ def _glob_paths(pattern: str, cwd: str | None, state, raw: str) -> list[str] | N
             if cwd is None and not path.startswith("/"):
                 return None
             place = real(os.path.join(cwd or "/", path or "."))
-            if place not in work.listings:
-                work.listings[place] = _listing(place)
-                work.charge(len(work.listings[place] or ()) // ENTRIES_PER_PATH)
-            names = work.listings[place]
+            if place not in work.names:
+                work.names[place], entries = _entry_names(place)
+                work.charge(entries // ENTRIES_PER_PATH)
+            names = work.names[place]
             if names is None:
                 return None
-            made = current_made_links()
-            names = [*names, *(os.path.basename(link) for link, _ in (made.below(place) if made else ()) if os.path.dirname(link) == place)]
+            # names the command makes there: a step before wrote them, or a link it made is below one (review 40a F3:
+            # `mkdir d; ln -s <up> d/tb; run.py ?/tb/repo/README.md`)
+            inside = place.rstrip("/") + "/"
+            names = [*names, *(other[len(inside):].split("/", 1)[0] for other in [*made_here, *written] if other.startswith(inside))]
             if everything:
                 names += [".", ".."]
             pattern_part = shell_words.bash_brackets(part)
-            matched += [os.path.join(path, name) for name in dict.fromkeys(names) if everything or fnmatch.fnmatchcase(name, pattern_part) and (part[:1] == "." or part[:3] == "[.]" or name[:1] != ".")]
+            matched += [os.path.join(path, name) for name in dict.fromkeys(names) if name and (everything or fnmatch.fnmatchcase(name, pattern_part) and (part[:1] == "." or part[:3] == "[.]" or name[:1] != "."))]
         work.charge(len(matched))
         paths = matched
     return [*paths, shell_words.unescape_glob(pattern)]
+
+
+def _entry_names(place: str) -> tuple[list[str] | None, int]:
+    """The names in the directory `place` ([] when it is not there or cannot be read: bash matches nothing there;
+    None past MAX_LINK_ENTRIES entries), and how many entries were read."""
+    names: list[str] = []
+    try:
+        with os.scandir(place) as entries:
+            for entry in entries:
+                names.append(entry.name)
+                if len(names) > MAX_LINK_ENTRIES:
+                    return None, len(names)
+    except OSError:
+        return [], len(names)
+    return names, len(names)
 
 
 def _too_many(word: Word, cwd: str | None, how: str, directory: str) -> Written:
