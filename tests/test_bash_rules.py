@@ -4476,3 +4476,61 @@ def test_review_40a_commands_refused_write_main_for_real(world: Repo) -> None:
         ("python3 eqw.py $'to-main/'\"${HOME:+}\"README.md", written),
         (f"sort $NOPE$'-o{main}/README.md' eqw.py", changed),
     ])
+
+
+# Review 40b (of 4e01a14..7248bd7): each deny row passed at 7248bd7 and, run for real by the reviewer (and the real
+# runs below), wrote or removed main's files. `qb` is a link to the directory that holds the main checkout.
+REVIEW_40B_ROWS = [
+    # G1: a line continuation between an unset variable and the option text
+    ("cp $NOPE\\\n--target-directory={MAIN} src/a.txt", {"WG403"}),
+    ("find {MAIN} -name README.md $NOPE\\\n-delete", {"WG401", "WG403"}),
+    ("sort \"$NOPE\\\n\"-o{MAIN}/README.md src/a.txt", {"WG403"}),
+    ("install ${NOPE}\\\n-t{MAIN} src/a.txt", {"WG403"}),
+    # G2, G3: `$\<newline>'` and `$"…"` in code that dash runs
+    ("sh -c 'echo $\\\n'\"'\"'x\\'\"'\"' ; echo pwned > {MAIN}/README.md\necho '\"'\"''", {"WG404"}),
+    ("sh -c 'python3 eqw.py $\"/../../../../README.md\"'", {"WG404"}),
+    # G4: `$'…'` or a known variable between the glob and the run-time part
+    ("python3 eqw.py q?/$'repo'/README.md\"$X\"", {"WG406"}),
+    ("python3 eqw.py $'q'?/repo/README.md\"$X\"", {"WG406"}),
+    ("K=repo; python3 eqw.py q?/\"$K\"/README.md\"$X\"", {"WG406"}),
+    # G5: a quoted `~` is a directory `~`
+    ("mkdir '~'; python3 eqw.py '~'/../../../../README.md\"$Y\"", {"WG406"}),
+    ("python3 eqw.py \\~/../../../../README.md\"$Y\"", {"WG406"}),
+    ("K='~'; python3 eqw.py \"$K\"/../../../../README.md\"$Y\"", {"WG406"}),
+    # G6: in double quotes, `${X:-'a'}` keeps its quotes
+    ("X=; cp src/a.txt \"${X:-'a'}/repo/README.md\"", {"WG403"}),
+    # FD1: a `$` ending a quoted string is no `$'`
+    ("sh -c \"ls | grep '\\.py$' | wc -l\"", "pass"),
+    ("sh <<'EOF'\ngrep 'evil$' src/a.txt\nEOF", "pass"),
+    ("python3 eqw.py ~/x$Y", "pass"),
+    ("python3 eqw.py '~'/x$Y", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", REVIEW_40B_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_40B_ROWS])
+def test_review_40b_rows(world: Repo, command: str, expected) -> None:
+    (world.worktree / "qb").symlink_to(world.base)
+    assert_hook_row(world, command, expected)
+
+
+def test_review_40b_commands_refused_write_main_for_real(world: Repo) -> None:
+    """Review 40b's G1, G2, G4, G5 and G6: each is refused, and each, run for real in W, changes main's README."""
+    (world.worktree / "eqw.py").write_text("import sys\nopen(sys.argv[-1].replace('pwned', ''), 'a').write('pwned\\n')\n")
+    (world.worktree / "qb").symlink_to(world.base)
+    (world.worktree / "'a'").symlink_to(world.base)
+    readme = world.main / "README.md"
+    before = readme.read_text()
+
+    def changed() -> bool:
+        differs = readme.read_text() != before
+        readme.write_text(before)
+        return differs
+
+    main = world.main
+    refused_and_happens(world, [
+        (f"sort $NOPE\\\n-o{main}/README.md eqw.py", changed),
+        (f"sh -c 'echo $\\\n'\"'\"'x\\'\"'\"' ; echo pwned >> {main}/README.md\necho '\"'\"''", changed),
+        ("python3 eqw.py q?/$'repo'/README.md\"$X\"", changed),
+        ("rm -rf '~'; mkdir '~'; python3 eqw.py '~'/../../../../README.md\"$Y\"", changed),
+        ("X=; cp eqw.py \"${X:-'a'}/repo/README.md\"", changed),
+    ])

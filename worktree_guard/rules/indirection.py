@@ -266,11 +266,11 @@ def _read_otherwise(command: ShellCommand, name: str, code: tuple[str, Word | No
     import re
 
     fed = _stdin_script(command)
-    if name in ("sh", "dash", "ash") and "$'" in (code[2] or "") + (fed[0] if fed is not None else ""):
-        # dash has no `$'…'`: `$` is a character and `'…'` a quote that a backslash does not escape, so its words, and
-        # where its commands start, differ from bash's (review 40a F6, F7: `sh -c 'echo $'"'"'x\'"'"' ; echo pwned >
-        # <main>/x …'` wrote main)
-        return "`$'…'`, which dash (sh) reads otherwise than bash"
+    if name in ("sh", "dash", "ash") and (_dollar_quote(code[2] or "") or _dollar_quote(fed[0] if fed is not None else "")):
+        # dash has no `$'…'` or `$"…"`: `$` is a character and `'…'` a quote that a backslash does not escape, so its
+        # words, and where its commands start, differ from bash's (review 40a F6, F7: `sh -c 'echo $'"'"'x\'"'"' ;
+        # echo pwned > <main>/x …'` wrote main; 40b G2, G3)
+        return "`$'…'` or `$\"…\"`, which dash (sh) reads otherwise than bash"
     if name not in ("bash", "rbash", "sh"):
         return None
     invocation = read_invocation(name, command.values())
@@ -286,6 +286,38 @@ def _read_otherwise(command: ShellCommand, name: str, code: tuple[str, Word | No
     if interactive and "#" in text and re.search(r"interactive|[-+]o|shopt|set", line + text):
         return "`#` read as a word once interactive comments may be off"
     return None
+
+
+def _dollar_quote(code: str) -> bool:
+    """Whether shell code holds a `$'` or `$"` outside quotes and comments (line continuations dropped first: `$\\
+    <newline>'` is `$'`, review 40b G2). The quotes are read as bash and dash both read them up to the first such `$`;
+    where a heredoc, a substitution or a backquote may change that (their quotes nest), any `$'` or `$"` counts. A
+    `$` that ends a quoted string (`grep '\\.py$'`) is none (review 40b FD1)."""
+    code = code.replace("\\\n", "")
+    if "<<" in code or "$(" in code or "`" in code:
+        return "$'" in code or '$"' in code
+    i, double = 0, False
+    while i < len(code):
+        c = code[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "'" and not double:
+            close = code.find("'", i + 1)
+            if close < 0:
+                return True
+            i = close + 1
+            continue
+        if c == "#" and not double and (i == 0 or code[i - 1] in " \t\n;&|()"):
+            newline = code.find("\n", i)
+            i = len(code) if newline < 0 else newline
+            continue
+        if c == '"':
+            double = not double
+        elif c == "$" and not double and code[i + 1 : i + 2] in ("'", '"'):
+            return True
+        i += 1
+    return False
 
 
 def _stdin_script(command: ShellCommand) -> tuple[str, int] | None:

@@ -453,8 +453,9 @@ def inherited(word: Word, state: ShellState) -> bool:
     numbers = sum(match.count("$") for match in _NUMBER_PARAMETER.findall(raw))  # `$$`, `$?`, `$!`, `$#`: numbers
     if len(found) + numbers != raw.count("$") - raw.count("\\$"):
         return False  # another expansion, or a `$'…'` (review 40a F4: `$NOPE$'--target-directory=<main>'`)
-    bare = _PARAMETER_WORD.sub(lambda match: match.group(2) if match.group(1) in ("-", "+", "=") else "", raw)
-    if not raw.lstrip("\"'").startswith("-") and bare.replace('"', "").replace("'", "").lstrip("\\").startswith("-"):
+    joined = raw.replace("\\\n", "")  # bash drops a line continuation first (review 40b G1: `$NOPE\\<newline>-delete`)
+    bare = _PARAMETER_WORD.sub(lambda match: match.group(2) if match.group(1) in ("-", "+", "=") else "", joined)
+    if not joined.lstrip("\"'").startswith("-") and bare.replace('"', "").replace("'", "").lstrip("\\").startswith("-"):
         return False  # text after the variable makes the word an option when it is empty or unset (review 40a F4:
         # `cp "$NOPE"--target-directory=<main> f`, `${NOPE:--delete}`); a word that starts with `-` shows it is one
     return all((braced or plain) not in state.variables and (braced or plain) not in SET_BY_BASH for braced, plain in found)

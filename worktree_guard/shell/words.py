@@ -75,11 +75,13 @@ def word_value(raw: str, lookup: Lookup | None = None) -> tuple[str | None, bool
     return _unquote(raw, 0, lookup), False
 
 
-def _parameter(raw: str, i: int, lookup: Lookup | None) -> tuple[str, int] | None:
+def _parameter(raw: str, i: int, lookup: Lookup | None, quoted: bool = False) -> tuple[str, int] | None:
     """The known value of a parameter at raw[i] and the index after it; None when not known.
 
     `$NAME` and `${NAME}` need NAME's value; `${NAME:-word}` / `${NAME-word}` is NAME's value when NAME is
-    known to be set (and, for `:-`, not empty), and the word when NAME is known to be unset.
+    known to be set (and, for `:-`, not empty), and the word when NAME is known to be unset. In double quotes
+    (`quoted`) a word holding a single quote or a backslash is not known: bash keeps the quotes there (`"${X:-'a'}"`
+    is `'a'`: review 40b G6).
     """
     if lookup is None:
         return None
@@ -98,6 +100,8 @@ def _parameter(raw: str, i: int, lookup: Lookup | None) -> tuple[str, int] | Non
         return None
     if value != UNSET and (value or not match.group(2)):
         return value, match.end()
+    if quoted and ("'" in match.group(3) or "\\" in match.group(3)):
+        return None
     default = _unquote(match.group(3), 0, lookup)
     return None if default is None else (default, match.end())
 
@@ -216,7 +220,7 @@ def _unquote_double(
             i += 1
             continue
         if c == "$":
-            known = _parameter(raw, i, lookup)
+            known = _parameter(raw, i, lookup, quoted=True)
             if known is None:
                 return -1
             out.append(esc(known[0]))
@@ -582,8 +586,19 @@ def remove_quotes(raw: str) -> tuple[str, bool] | None:
 def static_prefix(raw: str, lookup: Lookup | None = None, end: int | None = None) -> str | None:
     """The quote-removed text of raw[:end] before its first expansion, when there is one and it is not empty.
 
-    `/repo/src/$f` → `/repo/src/`; `"$d"/x` → None. A tilde prefix is left to the caller (None here).
+    `/repo/src/$f` → `/repo/src/`; `"$d"/x` → None. A tilde prefix is left to the caller (None here). Known
+    variables are read on (`$A/b/$x` → `a/b/` with A=a); `$'…'` is quoting.
     """
+    return _static_head(raw, lookup, end, glob=False)
+
+
+def static_glob_prefix(raw: str, lookup: Lookup | None = None) -> str | None:
+    """As `static_prefix`, but unquoted glob characters are kept as a glob pattern (every other character escaped),
+    and do not end it: `q?/$'repo'/x"$X"` → `q?/repo/x` (review 40b G4)."""
+    return _static_head(raw, lookup, None, glob=True)
+
+
+def _static_head(raw: str, lookup: Lookup | None, end: int | None, glob: bool) -> str | None:
     full, raw = raw, raw if end is None else raw[:end]
     if raw.startswith("~"):
         return None
@@ -604,17 +619,17 @@ def static_prefix(raw: str, lookup: Lookup | None = None, end: int | None = None
             quoted = not quoted
         elif c == "$" and full[i + 1 : i + 2] not in (_EXPANSION_STARTS_IN_QUOTES if quoted else _EXPANSION_STARTS) and not full.startswith("\\\n", i + 1):
             pass  # `$/`, a final `$`: a character (in the whole word: `raw[:end]` may end inside an expansion)
-        elif c == "$" and _usable(_parameter(full, i, lookup), quoted, len(raw)):
-            i = _parameter(full, i, lookup)[1]  # a known variable: _unquote reads its value (`/r/\\$X/"$Y"`)
+        elif c == "$" and _usable(_parameter(full, i, lookup, quoted), quoted, len(raw)):
+            i = _parameter(full, i, lookup, quoted)[1]  # a known variable: _unquote reads its value (`/r/\\$X/"$Y"`)
             continue
-        elif c in "$`" or (not quoted and c in "*?[{"):
+        elif c in "$`" or (not quoted and (c == "{" or c in "*?[" and not glob)):
             break
         i += 1
     # The text before the cut, a double quote open there closed when the word closes it (review 40a F2:
     # `$'to-main/'"${X:+}"README.md`); else back up to the last `/` before the cut, so no quote is left open.
     head = raw[:i] + ('"' if quoted and _past(raw, i, '"') > 0 else "")
     while head:
-        value = _unquote(head, 0, lookup)
+        value = _unquote(head, 0, lookup, glob=glob)
         if value is not None:
             return value or None
         slash = head.rfind("/", 0, len(head) - 1)

@@ -180,12 +180,13 @@ def _may_be_own_process(word: Word, state, cwd: str | None, home: str) -> bool:
         if prefix:
             starts.append(prefix if not prefix.startswith("-") else prefix[prefix.find("/"):] if "/" in prefix else "")
             starts += [prefix.split("=", k + 1)[-1] for k in range(prefix.count("="))]
-    for start in starts:
+    for start in list(starts):
         if start.startswith("~"):  # bash expands it, at a word's start and after `=` (review 37d: `~/../../proc/$$`)
             expanded = expand_tilde(start[1:], state, home)
             if expanded is None:
                 return True  # HOME only known at run time
-            start = expanded
+            starts.append(expanded)  # and, quoted, it is a directory `~` (review 40b G5: `'~'/../../$Y`)
+    for start in starts:
         if not start.startswith("/"):
             if cwd is None or not start:
                 continue  # relative after a directory change the guard cannot follow: no place for any word here
@@ -238,9 +239,13 @@ def _run_time_beginnings(command: ShellCommand, word: Word, cwd: str | None, how
     starts = [start for prefix in beginnings for start in path_candidates(prefix, cwd)]
     # an attached short option's value, a name it may complete (review 38c: `-oto-main$X/x`)
     starts += [prefix[2:] for prefix in beginnings if prefix[:1] == "-" and prefix[1:2] not in ("-", "") and "/" not in prefix[2:]]
+    # a `~` bash expands (`~/project/$F`), as _may_be_own_process reads it; quoted, a directory `~` (review 40b G5:
+    # `mkdir '~'; run.py '~'/../../../../README.md"$Y"` wrote main)
+    tilded = [start for start in starts if start.startswith("~") and "/" in start]
+    starts = [literal_tilde(expand_tilde(start[1:], command.state, command.home)) or "" if start in tilded else start for start in starts]
+    if word.raw[:1] != "~":  # unquoted at the word's start, bash expands it; else it may be a directory `~`
+        starts += [literal_tilde(start) or "" for start in tilded]
     for start in starts:
-        if start.startswith("~") and "/" in start:  # bash expands it (`~/project/$F`), as _may_be_own_process reads it
-            start = literal_tilde(expand_tilde(start[1:], command.state, command.home)) or ""
         directory, _, partial = start.rpartition("/")
         if "/" in start:
             directory = directory or "/"
@@ -260,43 +265,46 @@ def _run_time_beginnings(command: ShellCommand, word: Word, cwd: str | None, how
             directories.update(dict.fromkeys(links))
     # a glob before its first `/` may match a link's name (review 38b: `to-m*/x`, `*/x`; review 38c: `*/"$X"x`, `?o-main"$X"/x`)
     text = pattern if pattern is not None else _glob_text(word.raw)
-    if text.startswith("~") and "/" in text:  # `~+/to-m*`: bash expands it first (review 38e)
-        text = literal_tilde(expand_tilde(text[1:], command.state, command.home)) or ""
-    first = re.search(r"[*?[]", text)
-    # the part holding the first glob, which may match a link's name (its last part too: `*-main`, review 38e), and
-    # may go on at run time when the word does (`?o-main"$X"/x`)
-    if first is not None:
-        head, _, partial = text[: first.start()].rpartition("/")
-        component: str | None = partial + text[first.start():].split("/", 1)[0] + ("*" if pattern is None and "/" not in text[first.start():] else "")
-        directory = (head or "/") if "/" in text[: first.start()] else "."
-        if globs_changed(command.state):
-            # an option that changes what a glob matches (`nocaseglob`: TO-M*): any link's name; and `..` once
-            # `shopt -u globskipdots` may be in force (`.?`) (review 39a)
-            component = None
-            if command.state.options & {"globskipdots", "*"}:
-                directories[os.path.join(directory, "..")] = None
-        elif shell_words.fnmatch_misreads(word.raw):
-            component = shell_words.brackets_widened(component)  # `[^x]o-main`: fnmatch's `^` is no "not" (review 39a)
-        links = _links_named(directory, component, cwd, command.state.globs)
-        if links is None:
-            return [_too_many(word, cwd, how, directory)]
-        directories.update(dict.fromkeys(links))
-        if pattern is not None and "/" in text[first.start():]:
-            # a word that only globs, with a glob in a directory part: every path it may stand for, whole (stop 40:
-            # through W's link to the directory above main, `t*/repo/README.md` wrote main's README)
-            paths = _glob_paths(text, cwd, command.state, word.raw)
+    texts, found = [text], []
+    if text.startswith("~") and "/" in text:  # `~+/to-m*`: bash expands it first (review 38e); quoted, it is `~` (40b G5)
+        texts = [literal_tilde(expand_tilde(text[1:], command.state, command.home)) or ""] + ([literal_tilde(text) or ""] if word.raw[:1] != "~" else [])
+    for text in texts:
+        first = re.search(r"[*?[]", text)
+        # the part holding the first glob, which may match a link's name (its last part too: `*-main`, review 38e), and
+        # may go on at run time when the word does (`?o-main"$X"/x`)
+        if first is not None:
+            head, _, partial = text[: first.start()].rpartition("/")
+            component: str | None = partial + text[first.start():].split("/", 1)[0] + ("*" if pattern is None and "/" not in text[first.start():] else "")
+            directory = (head or "/") if "/" in text[: first.start()] else "."
+            if globs_changed(command.state):
+                # an option that changes what a glob matches (`nocaseglob`: TO-M*): any link's name; and `..` once
+                # `shopt -u globskipdots` may be in force (`.?`) (review 39a)
+                component = None
+                if command.state.options & {"globskipdots", "*"}:
+                    directories[os.path.join(directory, "..")] = None
+            elif shell_words.fnmatch_misreads(word.raw):
+                component = shell_words.brackets_widened(component)  # `[^x]o-main`: fnmatch's `^` is no "not" (review 39a)
+            links = _links_named(directory, component, cwd, command.state.globs)
+            if links is None:
+                return [_too_many(word, cwd, how, directory)]
+            directories.update(dict.fromkeys(links))
+            if pattern is not None and "/" in text[first.start():]:
+                # a word that only globs, with a glob in a directory part: every path it may stand for, whole (stop 40:
+                # through W's link to the directory above main, `t*/repo/README.md` wrote main's README)
+                paths = _glob_paths(text, cwd, command.state, word.raw)
+                if paths is None:
+                    return [_too_many(word, cwd, how, f"a directory its glob {text!r} goes through")]
+                found += [Written(word=word, value=value, cwd=cwd, how=how, kind="operand") for path in paths for value in path_candidates(path, cwd)]
+    if pattern is None:
+        # a glob in a directory part before a run-time part: the directories it may stand for, as beginnings (review
+        # 40a F8: `q?/repo/README.md"${X:+}"` with a link qb to the directory above main; 40b G4: `q?/$'repo'/…`)
+        directory_part = (shell_words.static_glob_prefix(word.raw, command.state.lookup_word) or "").rpartition("/")[0]
+        if shell_words.has_glob_syntax(directory_part):
+            paths = _glob_paths(directory_part, cwd, command.state, word.raw)
             if paths is None:
-                return [_too_many(word, cwd, how, f"a directory its glob {text!r} goes through")]
-            found = [Written(word=word, value=value, cwd=cwd, how=how, kind="operand") for path in paths for value in path_candidates(path, cwd)]
-            return [Written(word=word, value=None, cwd=cwd, how=how, kind="operand", prefix=d) for d in directories] + found
-        if pattern is None and "/" in text[first.start():]:
-            # a glob in a directory part before a run-time part: the directories it may stand for, as beginnings
-            # (review 40a F8: `q?/repo/README.md"${X:+}"` with a link qb to the directory above main)
-            paths = _glob_paths(text.rpartition("/")[0], cwd, command.state, word.raw)
-            if paths is None:
-                return [_too_many(word, cwd, how, f"a directory its glob {text!r} goes through")]
+                return [_too_many(word, cwd, how, f"a directory its glob {directory_part!r} goes through")]
             directories.update(dict.fromkeys(path for path in paths if path))
-    return [Written(word=word, value=None, cwd=cwd, how=how, kind="operand", prefix=d) for d in directories]
+    return [Written(word=word, value=None, cwd=cwd, how=how, kind="operand", prefix=d) for d in directories] + found
 
 
 def _glob_paths(pattern: str, cwd: str | None, state, raw: str) -> list[str] | None:
