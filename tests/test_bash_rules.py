@@ -4499,9 +4499,10 @@ REVIEW_40B_ROWS = [
     ("K='~'; python3 eqw.py \"$K\"/../../../../README.md\"$Y\"", {"WG406"}),
     # G6: in double quotes, `${X:-'a'}` keeps its quotes
     ("X=; cp src/a.txt \"${X:-'a'}/repo/README.md\"", {"WG403"}),
-    # FD1: a `$` ending a quoted string is no `$'`
-    ("sh -c \"ls | grep '\\.py$' | wc -l\"", "pass"),
-    ("sh <<'EOF'\ngrep 'evil$' src/a.txt\nEOF", "pass"),
+    # FD1: a `$` ending a quoted string; refused again since review 40c H1 (a scanner telling it apart was fooled)
+    ("sh -c \"ls | grep '\\.py$' | wc -l\"", {"WG404"}),
+    ("sh <<'EOF'\ngrep 'evil$' src/a.txt\nEOF", {"WG404"}),
+    ("sh -c \"ls | grep '\\.py' | wc -l\"", "pass"),
     ("python3 eqw.py ~/x$Y", "pass"),
     ("python3 eqw.py '~'/x$Y", "pass"),
 ]
@@ -4533,4 +4534,52 @@ def test_review_40b_commands_refused_write_main_for_real(world: Repo) -> None:
         ("python3 eqw.py q?/$'repo'/README.md\"$X\"", changed),
         ("rm -rf '~'; mkdir '~'; python3 eqw.py '~'/../../../../README.md\"$Y\"", changed),
         ("X=; cp eqw.py \"${X:-'a'}/repo/README.md\"", changed),
+    ])
+
+
+# Review 40c (of 7248bd7..c01305e): each deny row passed at c01305e and, run for real by the reviewer, wrote main (H1
+# and H2 were regressions of c01305e; H3 and H4 older). `qb` is a link to the directory that holds the main checkout.
+REVIEW_40C_ROWS = [
+    # H1: `\ #` and `${x:- #}` are no comments, and `\\<newline>'` no continuation: any `$` before a quote counts
+    ("sh -c 'echo \\ # ; python3 eqw.py $'\"'\"'/../../../../README.md'\"'\"''", {"WG404"}),
+    ("sh -c 'echo ${x:- #} ; echo $'\"'\"'x\\'\"'\"' ; echo pwned > {MAIN}/README.md\necho '\"'\"''", {"WG404"}),
+    ("dash -c 'echo \\\\\n'\"'\"'$'\"'\"'x'", {"WG404"}),
+    # H2: a word starting with `~` is read through its globs too
+    ("python3 eqw.py ~+/q?/repo/README.md", {"WG406"}),
+    ("python3 eqw.py ~+/q*/repo/README.md\"$X\"", {"WG406"}),
+    ("python3 eqw.py ~+/[q]b/repo/README.md\"$X\"", {"WG406"}),
+    ("HOME=$PWD; python3 eqw.py ~/q?/repo/README.md", {"WG406"}),
+    # H3: a `~` whose prefix holds a quote is a directory `~`
+    ("mkdir '~'; python3 eqw.py ~\"/../../../../README.md$Y\"", {"WG406"}),
+    ("mkdir '~'; python3 eqw.py ~\\/../../../../README.md\"$Y\"", {"WG406"}),
+    # H4: bash expands a `~` in a default word
+    ("X=; cp src/a.txt ${X:-~}/x", {"WG403"}),
+    ("python3 eqw.py ~/x$Y", "pass"),
+    ("python3 eqw.py ~+/src/*/x$Y", "pass"),
+    ("sh -c 'echo hi'", "pass"),
+]
+
+
+@pytest.mark.parametrize("command,expected", REVIEW_40C_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_40C_ROWS])
+def test_review_40c_rows(world: Repo, command: str, expected) -> None:
+    (world.worktree / "qb").symlink_to(world.base)
+    assert_hook_row(world, command, expected)
+
+
+def test_review_40c_commands_refused_write_main_for_real(world: Repo) -> None:
+    """Review 40c's H1, H2 and H3: each is refused, and each, run for real in W, changes main's README."""
+    (world.worktree / "eqw.py").write_text("import sys\nopen(sys.argv[-1], 'a').write('pwned\\n')\n")
+    (world.worktree / "qb").symlink_to(world.base)
+    readme = world.main / "README.md"
+    before = readme.read_text()
+
+    def changed() -> bool:
+        differs = readme.read_text() != before
+        readme.write_text(before)
+        return differs
+
+    refused_and_happens(world, [
+        (f"sh -c 'echo \\ # ; echo $'\"'\"'x\\'\"'\"' ; echo pwned >> {world.main}/README.md\necho \\ # '\"'\"''", changed),
+        ("python3 eqw.py ~+/q?/repo/README.md", changed),
+        ("rm -rf '~'; mkdir '~'; python3 eqw.py ~\"/../../../../README.md$Y\"", changed),
     ])

@@ -75,6 +75,15 @@ def word_value(raw: str, lookup: Lookup | None = None) -> tuple[str | None, bool
     return _unquote(raw, 0, lookup), False
 
 
+def tilde_expands(raw: str) -> bool:
+    """Whether bash expands the `~` a word starts with: its prefix (up to the first `/`) holds no quote, backslash,
+    `$` or backquote (`~"/x"`, `~\\/x`, `~''/x` are a directory `~`: review 40c H3)."""
+    if not raw.startswith("~"):
+        return False
+    prefix = raw[1:].split("/", 1)[0].replace("\\\n", "")
+    return not _QUOTING.intersection(prefix) and "$" not in prefix and "`" not in prefix
+
+
 def _parameter(raw: str, i: int, lookup: Lookup | None, quoted: bool = False) -> tuple[str, int] | None:
     """The known value of a parameter at raw[i] and the index after it; None when not known.
 
@@ -100,8 +109,8 @@ def _parameter(raw: str, i: int, lookup: Lookup | None, quoted: bool = False) ->
         return None
     if value != UNSET and (value or not match.group(2)):
         return value, match.end()
-    if quoted and ("'" in match.group(3) or "\\" in match.group(3)):
-        return None
+    if quoted and ("'" in match.group(3) or "\\" in match.group(3)) or "~" in match.group(3):
+        return None  # a default word's `~` bash expands unquoted (review 40c H4: `${X:-~}/x`): not read
     default = _unquote(match.group(3), 0, lookup)
     return None if default is None else (default, match.end())
 

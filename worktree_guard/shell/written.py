@@ -243,7 +243,7 @@ def _run_time_beginnings(command: ShellCommand, word: Word, cwd: str | None, how
     # `mkdir '~'; run.py '~'/../../../../README.md"$Y"` wrote main)
     tilded = [start for start in starts if start.startswith("~") and "/" in start]
     starts = [literal_tilde(expand_tilde(start[1:], command.state, command.home)) or "" if start in tilded else start for start in starts]
-    if word.raw[:1] != "~":  # unquoted at the word's start, bash expands it; else it may be a directory `~`
+    if not shell_words.tilde_expands(word.raw):  # bash expands it at the word's start; else it may be a directory `~`
         starts += [literal_tilde(start) or "" for start in tilded]
     for start in starts:
         directory, _, partial = start.rpartition("/")
@@ -267,7 +267,7 @@ def _run_time_beginnings(command: ShellCommand, word: Word, cwd: str | None, how
     text = pattern if pattern is not None else _glob_text(word.raw)
     texts, found = [text], []
     if text.startswith("~") and "/" in text:  # `~+/to-m*`: bash expands it first (review 38e); quoted, it is `~` (40b G5)
-        texts = [literal_tilde(expand_tilde(text[1:], command.state, command.home)) or ""] + ([literal_tilde(text) or ""] if word.raw[:1] != "~" else [])
+        texts = [literal_tilde(expand_tilde(text[1:], command.state, command.home)) or ""] + ([literal_tilde(text) or ""] if not shell_words.tilde_expands(word.raw) else [])
     for text in texts:
         first = re.search(r"[*?[]", text)
         # the part holding the first glob, which may match a link's name (its last part too: `*-main`, review 38e), and
@@ -297,14 +297,32 @@ def _run_time_beginnings(command: ShellCommand, word: Word, cwd: str | None, how
                 found += [Written(word=word, value=value, cwd=cwd, how=how, kind="operand") for path in paths for value in path_candidates(path, cwd)]
     if pattern is None:
         # a glob in a directory part before a run-time part: the directories it may stand for, as beginnings (review
-        # 40a F8: `q?/repo/README.md"${X:+}"` with a link qb to the directory above main; 40b G4: `q?/$'repo'/…`)
-        directory_part = (shell_words.static_glob_prefix(word.raw, command.state.lookup_word) or "").rpartition("/")[0]
-        if shell_words.has_glob_syntax(directory_part):
-            paths = _glob_paths(directory_part, cwd, command.state, word.raw)
-            if paths is None:
-                return [_too_many(word, cwd, how, f"a directory its glob {directory_part!r} goes through")]
-            directories.update(dict.fromkeys(path for path in paths if path))
+        # 40a F8: `q?/repo/README.md"${X:+}"` with a link qb to the directory above main; 40b G4: `q?/$'repo'/…`; 40c
+        # H2: after a `~`, `~+/q?/repo/README.md`)
+        for directory_part in _glob_directories(word, command):
+            if shell_words.has_glob_syntax(directory_part):
+                paths = _glob_paths(directory_part, cwd, command.state, word.raw)
+                if paths is None:
+                    return [_too_many(word, cwd, how, f"a directory its glob {directory_part!r} goes through")]
+                directories.update(dict.fromkeys(path for path in paths if path))
     return [Written(word=word, value=None, cwd=cwd, how=how, kind="operand", prefix=d) for d in directories] + found
+
+
+def _glob_directories(word: Word, command: ShellCommand) -> list[str]:
+    """The directory part of a run-time word's static text with its globs kept (`q?/repo` of `q?/repo/x"$X"`), as
+    glob patterns; after a leading `~`, as bash expands it, and as a directory `~` where it does not."""
+    lookup = command.state.lookup_word
+    if not word.raw.startswith("~"):
+        return [(shell_words.static_glob_prefix(word.raw, lookup) or "").rpartition("/")[0]]
+    prefix, slash, rest = word.raw.partition("/")
+    tail = shell_words.static_glob_prefix("/" + rest, lookup) if slash else None
+    if tail is None:
+        return []
+    heads = [glob.escape(literal_tilde(prefix) or "")]
+    if shell_words.tilde_expands(word.raw):
+        expanded = expand_tilde(prefix[1:], command.state, command.home)
+        heads = [glob.escape(literal_tilde(expanded) or "")] if expanded is not None else []
+    return [(head + tail).rpartition("/")[0] for head in heads]
 
 
 def _glob_paths(pattern: str, cwd: str | None, state, raw: str) -> list[str] | None:
