@@ -657,6 +657,10 @@ def test_the_parts_of_a_word(tmp_path: Path) -> None:
         "Xa:b": ["Xa:b"],  # a word no option: its pieces are guesses, kept only where they lead out
         "+./x": ["+./x"],  # a `+` option of no letters: nothing attached
         "@./a:b": ["@./a:b", "./a", "./a:b"],  # its pieces, then a response file's name whole
+        # a word that looks like an assignment (its name letters, digits, `_`, `-`, `.`; its first `=`): the text after
+        # the `=` also as written (bash expands a `~` there), beside bash's literal `./~` for any word
+        "a/b=~": ["a/b=~", "./~"], "_=~": ["_=~", "~", "./~"], "a-b=~": ["a-b=~", "~", "./~"], "a.b=~": ["a.b=~", "~", "./~"],
+        "a=~x=y": ["a=~x=y", "~x=y", "./~x=y", "y"], "-o=~": ["~", "./~"],
         "-o:/" + "a" * 4095: [":/" + "a" * 4095, "/" + "a" * 4095],  # a part of PATH_MAX characters is read
         "-o:/" + "a" * 4096: [":/" + "a" * 4096],  # one more: no file the kernel opens
     }
@@ -701,6 +705,9 @@ def test_a_word_whose_parts_are_not_all_read_is_a_place_not_named(tmp_path: Path
     os.symlink("/tmp", f"{cwd}/lk")
     step = ShellCommand(node=node, words=node.words, assignments=[], cwd=cwd, state=ShellState(cwd=cwd), home="/h")
     assert [r.value for r in command_writes(step, tables)] == ["out:lk/x", "lk/x"]  # the guess through the link, from the cwd
+    node = parse("curl out:lk/x").body[0]
+    step = ShellCommand(node=node, words=node.words, assignments=[], cwd=cwd, state=ShellState(cwd=cwd), home="/h")
+    assert [r.value for r in command_writes(step, tables)] == ["out:lk/x", "lk/x"]  # a writer's operand it does not read, likewise
     node = parse("pwsh build.ps1 -Path:/a:b").body[0]
     step = ShellCommand(node=node, words=node.words, assignments=[], cwd=cwd, state=ShellState(cwd=cwd), home="/h")
     assert [r.value for r in command_writes(step, tables)] == ["build.ps1", "ath:/a:b", "/a", "b", "/a:b"]  # PowerShell's colon value, whole
@@ -731,3 +738,10 @@ def test_the_links_a_glob_may_name_and_its_text(tmp_path: Path) -> None:
     assert written._links_named(".", "to-m*", cwd, ShellState(cwd=cwd).globs) == ["./to-main"]
     assert written._glob_text("to\\-m*") == "to-m*" and written._glob_text("a\\*b'c'\"d\"$X*") == "a[*]bcd"
     assert written._glob_text("a\\\nb") == "a\nb"  # a backslash before a newline too (re.DOTALL)
+
+    # the entries read are charged to the command's glob budget as whole paths, one per ENTRIES_PER_PATH
+    os.mkdir(f"{cwd}/many")
+    for i in range(19):
+        open(f"{cwd}/many/f{i}", "w").close()
+    work = ShellState(cwd=cwd).globs
+    assert written._links_named("many", "f*", cwd, work) == [] and work.paths == 1
