@@ -3491,6 +3491,37 @@ def test_globignore_turns_on_dotglob(world: Repo) -> None:
     assert hook(world, 'GLOBIGNORE=zz; python3 run.py -o *hid"$X"').codes == ["WG406"]
 
 
+# phase 25 (m40b): a fail-open found screening shell/words' bracket functions, not fixed (decision code)
+@pytest.mark.xfail(strict=True, reason="phase 25 (m40b): `[[.]` is no bracket expression to fnmatch_misreads, and fnmatch reads it as one of `[` or `.` where bash matches the name `[.`")
+def test_a_bracket_holding_a_lone_collating_start_is_read_as_bash_reads_it(world: Repo) -> None:
+    """bash 5.2 reads `[[.]` as a literal `[` and the bracket `[.]` (it matches the name `[.` only: `printf %s [[.]`
+    beside `[`, `[.` and `.`); `fnmatch_misreads` finds no `[.….]` in it, so `glob_values` expands it with fnmatch,
+    which reads one bracket holding `[` and `.`: no such name, so the word is taken as written, a new file in W. With a
+    link `[.` in W to the main checkout's README.md, `echo pwned > [[.]` passes and writes main."""
+    (world.worktree / "[.").symlink_to(world.main / "README.md")
+    readme = world.main / "README.md"
+    before = readme.read_text()
+    subprocess.run(["bash", "-c", "echo pwned >> [[.]"], cwd=world.worktree, check=True, stdin=subprocess.DEVNULL, timeout=60)
+    assert readme.read_text() == before + "pwned\n"  # bash wrote main through the link
+    for command in ("echo pwned > [[.]", "echo pwned >> [[.]"):
+        assert hook(world, command).codes == ["WG401"], command
+
+
+@pytest.mark.xfail(strict=True, reason="phase 25 (m40b): brackets_widened reads `[[=e=]]` as `?`, one character, where bash also matches `[e]` and `[=]`")
+def test_an_equivalence_class_may_match_three_characters_to_bash(world: Repo) -> None:
+    """bash 5.2 matches `[[=e=]]` against `e`, and against `[e]` and `[=]` too (a literal `[`, the bracket `[=e=]`, a
+    literal `]`: `printf %s [[=e=]]` beside them). `brackets_widened` gives `?`, so a link `[e]` in W to the main
+    checkout is not among the links the run-time word may name, and `python3 run.py [[=e=]]/README.md` passes and
+    writes main (as `[^x]o-main/README.md` did before review 39a)."""
+    (world.worktree / "[e]").symlink_to(world.main)
+    (world.worktree / "run.py").write_text("import sys\nopen(sys.argv[1], 'a').write('pwned\\n')\n")
+    readme = world.main / "README.md"
+    before = readme.read_text()
+    subprocess.run(["bash", "-c", "python3 run.py [[=e=]]/README.md"], cwd=world.worktree, check=True, stdin=subprocess.DEVNULL, timeout=60)
+    assert readme.read_text() == before + "pwned\n"  # bash wrote main through the link
+    assert hook(world, "python3 run.py [[=e=]]/README.md").codes == ["WG406"]
+
+
 def test_the_parts_a_program_may_split_a_word_into_are_read(world: Repo) -> None:
     """Review 39d: an unknown program may read a path in any part of a word: after a cluster of flags (`make -sC=lk`
     runs in `=lk`, `-sCto-main` in to-main), between `=`, `:`, `,` (`+define=DIR=P`, `-Wl,-Map,P`, `-Xloggc:P`,

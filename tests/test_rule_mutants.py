@@ -320,6 +320,16 @@ def test_execdir_plain_names_are_read_against_the_links_leaving_w_below_and_besi
     assert set(bash(world, "find src -maxdepth 0 -execdir make -C elsewhere \\;").codes) == {"WG202"}
 
 
+def test_execdir_plain_names_after_each_equals_sign(world: Repo) -> None:  # noqa: F811
+    """Phase 25 (m40b), `_plain_names` since 43442c9: what follows each `=` of a plain -execdir word may be a name in the
+    directory it runs in, the middle ones too (`--define=DIR=lk` names `DIR=lk` as well as `lk`)."""
+    w = world.worktree
+    (w / "DIR=lk").symlink_to(world.main)
+    assert set(bash(world, "find src -maxdepth 0 -execdir python3 run.py --define=DIR=lk \\;").codes) == {"WG202"}
+    assert set(bash(world, "find src -maxdepth 0 -execdir python3 run.py a=DIR=lk \\;").codes) == {"WG202"}
+    assert bash(world, "find src -maxdepth 0 -execdir python3 run.py --define=DIR=elsewhere \\;").decision == "pass"
+
+
 # --- rules/git.py ---------------------------------------------------------------------------------------------
 
 

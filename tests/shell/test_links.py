@@ -541,3 +541,55 @@ def test_a_link_to_a_directory_copied_with_a_trailing_slash_brings_the_directory
     assert made_by("cp -r dir/ e", w).links == {f"{w}/e/sub/deep": ["/etc"]}  # a directory: read
     for command in ("cp -r lndir/ e", "cp -a lndir/ e"):
         assert made_by(command, w).links == {f"{w}/e/sub/deep": ["/etc"]}, command
+# phase 25 (m40b): the rows stop 39's screening of paths' made-links overlay found missing ------------------------
+
+
+def test_add_records_what_it_adds(w: str) -> None:
+    """A step's record (`MadeLinks.steps`, what `without` hides when the step is read again) gets each new entry once,
+    from `add` and from both halves of `add_either`."""
+    made, record = MadeLinks(), []
+    made.add(f"{w}/t", "/a", record)
+    made.add(f"{w}/t", "/a", record)  # already there: not recorded again
+    made.add_either(f"{w}/d", "sub", "/b", record)
+    made.add_either(f"{w}/e", "", "/c", record)  # no name: only the link itself
+    assert record == [("links", f"{w}/t", "/a"), ("as_link", f"{w}/d", "/b"), ("as_directory", f"{w}/d/sub", "/b"), ("as_link", f"{w}/e", "/c")]
+    made.add(f"{w}/u", "/z")  # no record given
+    assert record[-1] == ("as_link", f"{w}/e", "/c") and made.links[f"{w}/u"] == ["/z"]
+
+
+def test_below_takes_the_directory_with_or_without_its_slash(w: str) -> None:
+    made = _made(w, ("dir/t", "/a"), ("dirX/u", "/b"), ("sp /v", "/c"), ("sp/s", "/d"))
+    assert made.below(f"{w}/dir/") == made.below(f"{w}/dir") == [(f"{w}/dir/t", "/a")]
+    assert made.below(f"{w}/dirX") == [(f"{w}/dirX/u", "/b")]  # not dir/ (an X is no slash)
+    assert made.below(f"{w}/sp ") == [(f"{w}/sp /v", "/c")]  # a trailing space is part of the name
+
+
+def test_the_readings_are_named_by_their_kind(w: str) -> None:
+    """A place linked twice beside a link that may be a directory: the directory readings of the first, then the
+    link readings (`real` reads either kind; the names are what `made_links_read_as` is given)."""
+    made = _made(w, ("t", "/a"), ("t", "/b"))
+    made.add_either(f"{w}/d", "sub", "/c")
+    t = f"{w}/t"
+    with made_links(made):
+        assert paths.made_link_readings() == [("directory", ((t, 0),)), ("link", ((t, 0),)), ("link", ((t, 1),)), ("none", ())]
+
+
+def test_too_many_readings_at_the_bound_and_in_the_link_reading(w: str) -> None:
+    made = MadeLinks()
+    for i in range(6):
+        for text in ("/x", "/y"):
+            made.add(f"{w}/p{i}", text)
+    assert not paths.too_many_readings(made)  # 2**6 == MAX_MADE_READINGS ways: placed, not refused
+    with made_links(made):
+        assert len(paths.made_link_readings()) == paths.MAX_MADE_READINGS - 1 + 1  # every one but `real`'s, and "none"
+    made.add(f"{w}/p6", "/x")
+    made.add(f"{w}/p6", "/y")
+    assert paths.too_many_readings(made)
+    # seven places linked for certain, each linked again where it may be the link itself (ln's last operand): 2**7
+    # ways in the link reading, one in the directory reading
+    made = MadeLinks()
+    for i in range(7):
+        made.add(f"{w}/q{i}", "/x")
+        made.add_either(f"{w}/q{i}", "n", "/y")
+    assert len(paths._choices(paths._texts_by_place(made, "directory"))) == 1
+    assert paths.too_many_readings(made)

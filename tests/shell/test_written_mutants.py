@@ -653,3 +653,115 @@ def test_an_options_value_after_one_with_none_is_still_read(tmp_path: Path) -> N
     step = ShellCommand(node=node, words=node.words, assignments=[], cwd=str(w), state=ShellState(cwd=str(w)), home="/h")
     tables = ProgramTables(writers=dict(BUILTIN_WRITERS), readers=dict(BUILTIN_READERS))
     assert [r.prefix for r in command_writes(step, tables) if r.value is None] == ["./*to-main"]
+
+
+# -- phase 25 (m40b): stop 39's reading of a word's parts (path_candidates, _parts, too_many_parts) and the records
+# of a word whose parts or links are not all read (_unread_parts, _too_many) -------------------------------------
+
+import pytest  # noqa: E402
+
+from worktree_guard.shell import written  # noqa: E402
+from worktree_guard.shell.written import too_many_parts  # noqa: E402
+
+MAX = written.MAX_WORD_PARTS
+
+
+def test_the_parts_of_a_word(tmp_path: Path) -> None:
+    cwd = os.path.realpath(tmp_path)
+    os.mkdir(f"{cwd}/dir")
+    os.symlink("dir", f"{cwd}/lk")
+    table = {
+        "-o=/x": ["/x"],  # the value after `=`, not an attached `=/x`
+        "-o:/x": [":/x", "/x"],  # an option's piece after `:`
+        "-o:x": ["x"],  # an option's pieces are sure, even when they lead nowhere
+        "Xa:b": ["Xa:b"],  # a word no option: its pieces are guesses, kept only where they lead out
+        "+./x": ["+./x"],  # a `+` option of no letters: nothing attached
+        "@./a:b": ["@./a:b", "./a", "./a:b"],  # its pieces, then a response file's name whole
+        # a word that looks like an assignment (its name letters, digits, `_`, `-`, `.`; its first `=`): the text after
+        # the `=` also as written (bash expands a `~` there), beside bash's literal `./~` for any word
+        "a/b=~": ["a/b=~", "./~"], "_=~": ["_=~", "~", "./~"], "a-b=~": ["a-b=~", "~", "./~"], "a.b=~": ["a.b=~", "~", "./~"],
+        "a=~x=y": ["a=~x=y", "~x=y", "./~x=y", "y"], "-o=~": ["~", "./~"],
+        "-o:/" + "a" * 4095: [":/" + "a" * 4095, "/" + "a" * 4095],  # a part of PATH_MAX characters is read
+        "-o:/" + "a" * 4096: [":/" + "a" * 4096],  # one more: no file the kernel opens
+    }
+    for value, expected in table.items():
+        assert path_candidates(value) == expected, value[:20]
+    # guesses that lead through a link (on disk here) are kept only when the cwd is known
+    assert path_candidates("out:lk/x", cwd) == ["out:lk/x", "lk/x"] and path_candidates("out:lk/x") == ["out:lk/x"]
+    assert path_candidates("-.lk", cwd) == [] and path_candidates("@lk/x:y", cwd) == ["@lk/x:y", "lk/x", "lk/x:y"]
+    # a word's pieces are read up to MAX_WORD_PARTS
+    many = "-o" + "".join(f":/p{i}" for i in range(MAX + 1))
+    found = path_candidates(many)
+    assert f"/p{MAX - 2}" in found and f"/p{MAX - 1}" in found and f"/p{MAX}" not in found
+
+
+def test_a_word_with_more_parts_than_are_read() -> None:
+    rows = {
+        "a=" * MAX + "b": False, "a=" * (MAX + 1) + "b": True,  # a word no option: its `=`
+        "-o" + ":x" * (MAX - 1): False, "-o" + ":x" * MAX: False, "-o" + ":x" * (MAX + 1): True,  # an option's `=:,@`
+        "-" + "a" * MAX: False, "-" + "a" * (MAX + 1): True,  # a cluster of flags before an attached value
+        "--" + "a" * (MAX + 5): False, "-": False, "a" * (MAX + 5): False,
+    }
+    for value, expected in rows.items():
+        assert too_many_parts(value) is expected, (value[:8], len(value))
+
+
+def _unplaced(records: list, cwd: str) -> list[tuple]:
+    return [(r.word.raw[:12], r.value, r.cwd, r.how, r.kind, r.recursive, r.prefix, r.follows_links, r.unplaced.replace(cwd, "{W}")) for r in records if r.unplaced]
+
+
+UNREAD = f"a word of more than {MAX} parts (values between `=`, `:` and `,`, or flags before an attached value), which are not all read"
+
+
+def test_a_word_whose_parts_are_not_all_read_is_a_place_not_named(tmp_path: Path) -> None:
+    cwd = os.path.realpath(tmp_path)
+    tables = ProgramTables(writers=dict(BUILTIN_WRITERS), readers=dict(BUILTIN_READERS))
+    word = "a=" * (MAX + 1) + "b"
+    for source, how in ((f"mytool {word}", "`mytool`"), (f"curl {word}", "`curl` (an operand it does not read)")):
+        node = parse(source).body[0]
+        step = ShellCommand(node=node, words=node.words, assignments=[], cwd=cwd, state=ShellState(cwd=cwd), home="/h")
+        assert _unplaced(command_writes(step, tables), cwd) == [("a=a=a=a=a=a=", None, cwd, how, "operand", False, None, False, UNREAD)], source
+    node = parse("mytool out:lk/x").body[0]
+    os.symlink("/tmp", f"{cwd}/lk")
+    step = ShellCommand(node=node, words=node.words, assignments=[], cwd=cwd, state=ShellState(cwd=cwd), home="/h")
+    assert [r.value for r in command_writes(step, tables)] == ["out:lk/x", "lk/x"]  # the guess through the link, from the cwd
+    node = parse("curl out:lk/x").body[0]
+    step = ShellCommand(node=node, words=node.words, assignments=[], cwd=cwd, state=ShellState(cwd=cwd), home="/h")
+    assert [r.value for r in command_writes(step, tables)] == ["out:lk/x", "lk/x"]  # a writer's operand it does not read, likewise
+    node = parse("pwsh build.ps1 -Path:/a:b").body[0]
+    step = ShellCommand(node=node, words=node.words, assignments=[], cwd=cwd, state=ShellState(cwd=cwd), home="/h")
+    assert [r.value for r in command_writes(step, tables)] == ["build.ps1", "ath:/a:b", "/a", "b", "/a:b"]  # PowerShell's colon value, whole
+
+
+def test_a_directory_with_more_entries_than_are_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cwd = os.path.realpath(tmp_path)
+    os.mkdir(f"{cwd}/big")
+    for i in range(3):
+        os.symlink("/tmp", f"{cwd}/big/l{i}")
+    monkeypatch.setattr(written, "MAX_LINK_ENTRIES", 3)
+    links, count = written._symlink_names(f"{cwd}/big")
+    assert sorted(links) == ["l0", "l1", "l2"] and count == 3  # as many entries as are read: each one counted
+    os.symlink("/tmp", f"{cwd}/big/l3")
+    assert written._symlink_names(f"{cwd}/big") == (None, 4)
+    tables = ProgramTables(writers=dict(BUILTIN_WRITERS), readers=dict(BUILTIN_READERS))
+    node = parse('mytool big/l*"$X"').body[0]
+    step = ShellCommand(node=node, words=node.words, assignments=[], cwd=cwd, state=ShellState(cwd=cwd), home="/h")
+    assert _unplaced(command_writes(step, tables), cwd) == [('big/l*"$X"', None, cwd, "`mytool`", "operand", False, None, False, "big has more than 3 entries to read for the symlinks its name may be, or cannot be read")]
+
+
+def test_the_links_a_glob_may_name_and_its_text(tmp_path: Path) -> None:
+    cwd = os.path.realpath(tmp_path)
+    for name in ("to-main", ".hid"):
+        os.symlink("/tmp", f"{cwd}/{name}")
+    os.mkdir(f"{cwd}/dir")
+    assert sorted(written._links_named(".", None, cwd, ShellState(cwd=cwd).globs)) == ["./.hid", "./to-main"]  # no pattern: every link
+    assert written._links_named(".", "to-m*", cwd, ShellState(cwd=cwd).globs) == ["./to-main"]
+    assert written._glob_text("to\\-m*") == "to-m*" and written._glob_text("a\\*b'c'\"d\"$X*") == "a[*]bcd"
+    assert written._glob_text("a\\\nb") == "a\nb"  # a backslash before a newline too (re.DOTALL)
+
+    # the entries read are charged to the command's glob budget as whole paths, one per ENTRIES_PER_PATH
+    os.mkdir(f"{cwd}/many")
+    for i in range(19):
+        open(f"{cwd}/many/f{i}", "w").close()
+    work = ShellState(cwd=cwd).globs
+    assert written._links_named("many", "f*", cwd, work) == [] and work.paths == 1
