@@ -271,9 +271,11 @@ def unescape_glob(pattern: str) -> str:
 
 
 #: Brackets that Python's fnmatch reads otherwise than bash (review 39a): a class `[[:alpha:]]`, an equivalence class
-#: `[[=t=]]` or a collating element `[[.t.]]` (`[.]h*` is none: a bracket holding `.`). bash's `[^x]` is fnmatch's
-#: `[!x]` (`bash_brackets`); a `]` first in the brackets (`[]t]`) is a character to both.
-FNMATCH_MISREADS = re.compile(r"\[([:=.]).*?\1\]")
+#: `[[=t=]]` or a collating element `[[.t.]]`, and any `[:`, `[=` or `[.` after another `[` even unclosed (phase 25,
+#: m40b: to bash `[[.]` is a `[` and the bracket `[.]`, matching `[.`; to fnmatch one character) (`[.]h*` is none: a
+#: bracket holding `.`). bash's `[^x]` is fnmatch's `[!x]` (`bash_brackets`); a `]` first in the brackets (`[]t]`) is a
+#: character to both.
+FNMATCH_MISREADS = re.compile(r"\[([:=.]).*?\1\]|\[.*\[[:=.]", re.S)
 
 
 def fnmatch_misreads(raw: str) -> bool:

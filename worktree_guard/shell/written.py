@@ -283,7 +283,9 @@ def _run_time_beginnings(command: ShellCommand, word: Word, cwd: str | None, how
                 if command.state.options & {"globskipdots", "*"}:
                     directories[os.path.join(directory, "..")] = None
             elif shell_words.fnmatch_misreads(word.raw):
-                component = shell_words.brackets_widened(component)  # `[^x]o-main`: fnmatch's `^` is no "not" (review 39a)
+                # `[[:alpha:]]o-main`: one character for a class (review 39a); an equivalence class or a collating
+                # element may stand for more (bash matches `[[=e=]]` with `[e]`: phase 25, m40b): then any link
+                component = None if re.search(r"\[[=.]", word.raw) else shell_words.brackets_widened(component)
             links = _links_named(directory, component, cwd, command.state.globs)
             if links is None:
                 return [_too_many(word, cwd, how, directory)]
