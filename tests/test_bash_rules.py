@@ -4613,3 +4613,45 @@ def test_review_40c_commands_refused_write_main_for_real(world: Repo) -> None:
         ("python3 eqw.py ~+/q?/repo/README.md", changed),
         ("rm -rf '~'; mkdir '~'; python3 eqw.py ~\"/../../../../README.md$Y\"", changed),
     ])
+
+
+# Review 40d (of c01305e..1a46295): each deny row passed at 1a46295 (and at c01305e) and, run for real by the
+# reviewer, wrote main. `qb` is a link to the directory that holds the main checkout.
+REVIEW_40D_ROWS = [
+    # I1: dash reads an eval's or a trap's string again: `\$\'` there is `$'` to it
+    ("sh -c 'eval python3 eqw.py \\$\\'\"'\"'/../../../../README.md\\'\"'\"''", {"WG404"}),
+    ("sh -c 'eval echo \\$\\'\"'\"'x\\\\\\'\"'\"' \\; echo pwned \\> {MAIN}/README.md \"\n\" echo \\'\"'\"''", {"WG404"}),
+    ("sh -c 'D=\\$; eval \"python3 eqw.py $D'\"'\"'x'\"'\"'\"'", {"WG404"}),
+    ("sh -c 'trap \"python3 eqw.py \\$\\x27x\\x27\" EXIT'", {"WG404"}),
+    ("sh -c 'trap \"echo hi\" EXIT; echo x'", "pass"),
+    ("sh -c 'eval echo hi'", "pass"),
+    # I2: a quoted `~` before a glob directory
+    ("ln -s . '~'; python3 eqw.py ~''/q?/repo/README.md\"$X\"", {"WG406"}),
+    ("ln -s . '~'; python3 eqw.py ~''/q?/repo/README.md", {"WG406"}),
+    ("ln -s . '~'; python3 eqw.py ~\"x/\"q?/repo/README.md", "pass"),  # a directory `~x` that is not there
+    ("python3 eqw.py ~''/q?/repo/README.md", "pass"),  # no directory `~`: bash matches nothing
+]
+
+
+@pytest.mark.parametrize("command,expected", REVIEW_40D_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_40D_ROWS])
+def test_review_40d_rows(world: Repo, command: str, expected) -> None:
+    (world.worktree / "qb").symlink_to(world.base)
+    assert_hook_row(world, command, expected)
+
+
+def test_review_40d_commands_refused_write_main_for_real(world: Repo) -> None:
+    """Review 40d's I1 and I2: each is refused, and each, run for real in W, changes main's README."""
+    (world.worktree / "eqw.py").write_text("import sys\nopen(sys.argv[-1], 'a').write('pwned\\n')\n")
+    (world.worktree / "qb").symlink_to(world.base)
+    readme = world.main / "README.md"
+    before = readme.read_text()
+
+    def changed() -> bool:
+        differs = readme.read_text() != before
+        readme.write_text(before)
+        return differs
+
+    refused_and_happens(world, [
+        (f"sh -c 'eval echo \\$\\'\"'\"'x\\\\\\'\"'\"' \\; echo pwned \\>\\> {world.main}/README.md \"\n\" echo \\'\"'\"''", changed),
+        ("rm -f '~'; ln -s . '~'; python3 eqw.py ~''/q?/repo/README.md\"$X\"", changed),
+    ])

@@ -292,11 +292,19 @@ def _read_otherwise(command: ShellCommand, name: str, code: tuple[str, Word | No
 _DOLLAR_QUOTE = re.compile(r"\$(?:\\\n)*['\"]")
 
 
+#: Builtins that read a string as code again (`eval`, `trap`'s action): the text they get is not the text written.
+_REREAD = re.compile(r"(?<![\w$-])(eval|trap)(?![\w-])")
+
+
 def _dollar_quote(code: str) -> bool:
     """Whether shell code holds a `$` before a quote anywhere (`$'`, `$"`, `$\\<newline>'`: review 40b G2). Where it
     is quoted text both shells read alike (`grep '\\.py$'`) it counts too: a scanner of quotes and comments that
-    told those apart was fooled by `\\ #` and `${x:- #}` (review 40c H1). The cost is a false deny, WG404."""
-    return _DOLLAR_QUOTE.search(code) is not None
+    told those apart was fooled by `\\ #` and `${x:- #}` (review 40c H1). Code that reads a string again (`eval`,
+    `trap`) holding a `$` or a backslash counts as well: the string it reads may be `$'…'` once its quotes are gone
+    (review 40d I1: `eval python3 run.py \\$\\'…\\'`). The cost is a false deny, WG404."""
+    if _DOLLAR_QUOTE.search(code) is not None:
+        return True
+    return _REREAD.search(code) is not None and ("$" in code or "\\" in code)
 
 
 def _stdin_script(command: ShellCommand) -> tuple[str, int] | None:

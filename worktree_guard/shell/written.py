@@ -22,7 +22,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..fast_dataclass import fast_dataclass, field, replace
-from ..paths import current_made_links, literal_tilde, may_become_own_process, real
+from ..paths import current_made_links, literal_tilde, made_link_readings, made_links_read_as, may_become_own_process, real
 from . import words as shell_words
 from .programs import CWD, TRUSTED_PROGRAM_DIRS, UNKNOWN_DIR, WRITING_CODE_FAMILIES, ReadOnly, Target, WriteSpec, built_words, code_family, long_option, parse_argv, written_targets
 from .state import ENTRIES_PER_PATH, UNLISTED
@@ -316,6 +316,9 @@ def _glob_directories(word: Word, command: ShellCommand) -> list[str]:
     lookup = command.state.lookup_word
     if not word.raw.startswith("~"):
         return [(shell_words.static_glob_prefix(word.raw, lookup) or "").rpartition("/")[0]]
+    if not shell_words.tilde_expands(word.raw):
+        # a directory `~` (review 40d I2: `~''/q?/…`, `~"x/"q?/…`): the word as written, from here
+        return [(shell_words.static_glob_prefix("./" + word.raw, lookup) or "").rpartition("/")[0]]
     prefix, slash, rest = word.raw.partition("/")
     tail = shell_words.static_glob_prefix("/" + rest, lookup) if slash else None
     if tail is None:
@@ -349,17 +352,17 @@ def _glob_paths(pattern: str, cwd: str | None, state, raw: str) -> list[str] | N
         for path in paths:
             if cwd is None and not path.startswith("/"):
                 return None
-            place = real(os.path.join(cwd or "/", path or "."))
-            if place not in work.names:
-                work.names[place], entries = _entry_names(place)
-                work.charge(entries // ENTRIES_PER_PATH)
-            names = work.names[place]
-            if names is None:
-                return None
-            # names the command makes there: a step before wrote them, or a link it made is below one (review 40a F3:
-            # `mkdir d; ln -s <up> d/tb; run.py ?/tb/repo/README.md`)
-            inside = place.rstrip("/") + "/"
-            names = [*names, *(other[len(inside):].split("/", 1)[0] for other in [*made_here, *written] if other.startswith(inside))]
+            names = []
+            for place in _places(os.path.join(cwd or "/", path or ".")):
+                if place not in work.names:
+                    work.names[place], entries = _entry_names(place)
+                    work.charge(entries // ENTRIES_PER_PATH)
+                if work.names[place] is None:
+                    return None
+                # names the command makes there: a step before wrote them, or a link it made is below one (review 40a
+                # F3: `mkdir d; ln -s <up> d/tb; run.py ?/tb/repo/README.md`)
+                inside = place.rstrip("/") + "/"
+                names += [*work.names[place], *(other[len(inside):].split("/", 1)[0] for other in [*made_here, *written] if other.startswith(inside))]
             if everything:
                 names += [".", ".."]
             pattern_part = shell_words.bash_brackets(part)
@@ -367,6 +370,16 @@ def _glob_paths(pattern: str, cwd: str | None, state, raw: str) -> list[str] | N
         work.charge(len(matched))
         paths = matched
     return [*paths, shell_words.unescape_glob(pattern)]
+
+
+def _places(path: str) -> list[str]:
+    """Where `path` may lead: `real`'s reading, and each other reading of the links the command made (a link that may
+    be its operand or a name in it: `rm -f t; ln -s . t`, review 40d)."""
+    places = [real(path)]
+    for reading in made_link_readings():
+        with made_links_read_as(reading):
+            places.append(real(path))
+    return list(dict.fromkeys(places))
 
 
 def _entry_names(place: str) -> tuple[list[str] | None, int]:
