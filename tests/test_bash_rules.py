@@ -4437,6 +4437,22 @@ def test_a_glob_in_a_directory_part_is_read_through_every_part_for_real(world: R
     ])
 
 
+def refused_and_main_changed(world: Repo, commands: list[str]) -> None:
+    """Review rounds 40a–d: with `eqw.py` (appends to its last argument) and `qb` (a link to the directory that holds
+    the main checkout) in W, each command is refused, and run for real in W changes main's README (restored after)."""
+    (world.worktree / "eqw.py").write_text("import sys\nopen(sys.argv[-1], 'a').write('pwned\\n')\n")
+    (world.worktree / "qb").symlink_to(world.base)
+    readme = world.main / "README.md"
+    before = readme.read_text()
+
+    def changed() -> bool:
+        differs = readme.read_text() != before
+        readme.write_text(before)
+        return differs
+
+    refused_and_happens(world, [(command, changed) for command in commands])
+
+
 # Review 40a (of 5541a6d..4e01a14). Each deny row passed at 4e01a14 and, run for real by the reviewer (and the real
 # runs below), wrote main or removed its files; F4 was a regression of 1365e7a (`$'…'` no longer counted as an
 # expansion by steps.inherited), the others older or gaps of the new reading. `qb` is a link to the directory that
@@ -4482,29 +4498,14 @@ def test_review_40a_rows(world: Repo, command: str, expected) -> None:
 
 def test_review_40a_commands_refused_write_main_for_real(world: Repo) -> None:
     """Review 40a's F1, F7, F3, F8, F2 and F4: each is refused, and each, run for real in W, changes main."""
-    (world.worktree / "eqw.py").write_text("import sys\nopen(sys.argv[-1], 'a').write('pwned\\n')\n")
-    (world.worktree / "qb").symlink_to(world.base)
-    readme = world.main / "README.md"
-    before = readme.read_text()
-
-    def written() -> bool:
-        grew = readme.read_text() != before
-        readme.write_text(before)
-        return grew
-
-    def changed() -> bool:
-        differs = readme.read_text() != before
-        readme.write_text(before)
-        return differs
-
     main = world.main
-    refused_and_happens(world, [
-        (f"cat <<$'E\\x4fF'\nEOF\necho pwned >> {main}/README.md\nE\\x4fF\n", written),
-        (f"sh -c 'echo $'\"'\"'x\\'\"'\"' ; echo pwned >> {main}/README.md\necho '\"'\"''", written),
-        (f"rm -rf d; mkdir d; ln -s {world.base} d/tb; python3 eqw.py ?/tb/repo/README.md", written),
-        ("python3 eqw.py q?/repo/README.md\"${HOME:+}\"", written),
-        ("python3 eqw.py $'to-main/'\"${HOME:+}\"README.md", written),
-        (f"sort $NOPE$'-o{main}/README.md' eqw.py", changed),
+    refused_and_main_changed(world, [
+        f"cat <<$'E\\x4fF'\nEOF\necho pwned >> {main}/README.md\nE\\x4fF\n",
+        f"sh -c 'echo $'\"'\"'x\\'\"'\"' ; echo pwned >> {main}/README.md\necho '\"'\"''",
+        f"rm -rf d; mkdir d; ln -s {world.base} d/tb; python3 eqw.py ?/tb/repo/README.md",
+        "python3 eqw.py q?/repo/README.md\"${HOME:+}\"",
+        "python3 eqw.py $'to-main/'\"${HOME:+}\"README.md",
+        f"sort $NOPE$'-o{main}/README.md' eqw.py",
     ])
 
 
@@ -4546,24 +4547,14 @@ def test_review_40b_rows(world: Repo, command: str, expected) -> None:
 
 def test_review_40b_commands_refused_write_main_for_real(world: Repo) -> None:
     """Review 40b's G1, G2, G4, G5 and G6: each is refused, and each, run for real in W, changes main's README."""
-    (world.worktree / "eqw.py").write_text("import sys\nopen(sys.argv[-1].replace('pwned', ''), 'a').write('pwned\\n')\n")
-    (world.worktree / "qb").symlink_to(world.base)
     (world.worktree / "'a'").symlink_to(world.base)
-    readme = world.main / "README.md"
-    before = readme.read_text()
-
-    def changed() -> bool:
-        differs = readme.read_text() != before
-        readme.write_text(before)
-        return differs
-
     main = world.main
-    refused_and_happens(world, [
-        (f"sort $NOPE\\\n-o{main}/README.md eqw.py", changed),
-        (f"sh -c 'echo $\\\n'\"'\"'x\\'\"'\"' ; echo pwned >> {main}/README.md\necho '\"'\"''", changed),
-        ("python3 eqw.py q?/$'repo'/README.md\"$X\"", changed),
-        ("rm -rf '~'; mkdir '~'; python3 eqw.py '~'/../../../../README.md\"$Y\"", changed),
-        ("X=; cp eqw.py \"${X:-'a'}/repo/README.md\"", changed),
+    refused_and_main_changed(world, [
+        f"sort $NOPE\\\n-o{main}/README.md eqw.py",
+        f"sh -c 'echo $\\\n'\"'\"'x\\'\"'\"' ; echo pwned >> {main}/README.md\necho '\"'\"''",
+        "python3 eqw.py q?/$'repo'/README.md\"$X\"",
+        "rm -rf '~'; mkdir '~'; python3 eqw.py '~'/../../../../README.md\"$Y\"",
+        "X=; cp eqw.py \"${X:-'a'}/repo/README.md\"",
     ])
 
 
@@ -4598,20 +4589,10 @@ def test_review_40c_rows(world: Repo, command: str, expected) -> None:
 
 def test_review_40c_commands_refused_write_main_for_real(world: Repo) -> None:
     """Review 40c's H1, H2 and H3: each is refused, and each, run for real in W, changes main's README."""
-    (world.worktree / "eqw.py").write_text("import sys\nopen(sys.argv[-1], 'a').write('pwned\\n')\n")
-    (world.worktree / "qb").symlink_to(world.base)
-    readme = world.main / "README.md"
-    before = readme.read_text()
-
-    def changed() -> bool:
-        differs = readme.read_text() != before
-        readme.write_text(before)
-        return differs
-
-    refused_and_happens(world, [
-        (f"sh -c 'echo \\ # ; echo $'\"'\"'x\\'\"'\"' ; echo pwned >> {world.main}/README.md\necho \\ # '\"'\"''", changed),
-        ("python3 eqw.py ~+/q?/repo/README.md", changed),
-        ("rm -rf '~'; mkdir '~'; python3 eqw.py ~\"/../../../../README.md$Y\"", changed),
+    refused_and_main_changed(world, [
+        f"sh -c 'echo \\ # ; echo $'\"'\"'x\\'\"'\"' ; echo pwned >> {world.main}/README.md\necho \\ # '\"'\"''",
+        "python3 eqw.py ~+/q?/repo/README.md",
+        "rm -rf '~'; mkdir '~'; python3 eqw.py ~\"/../../../../README.md$Y\"",
     ])
 
 
@@ -4641,17 +4622,7 @@ def test_review_40d_rows(world: Repo, command: str, expected) -> None:
 
 def test_review_40d_commands_refused_write_main_for_real(world: Repo) -> None:
     """Review 40d's I1 and I2: each is refused, and each, run for real in W, changes main's README."""
-    (world.worktree / "eqw.py").write_text("import sys\nopen(sys.argv[-1], 'a').write('pwned\\n')\n")
-    (world.worktree / "qb").symlink_to(world.base)
-    readme = world.main / "README.md"
-    before = readme.read_text()
-
-    def changed() -> bool:
-        differs = readme.read_text() != before
-        readme.write_text(before)
-        return differs
-
-    refused_and_happens(world, [
-        (f"sh -c 'eval echo \\$\\'\"'\"'x\\\\\\'\"'\"' \\; echo pwned \\>\\> {world.main}/README.md \"\n\" echo \\'\"'\"''", changed),
-        ("rm -f '~'; ln -s . '~'; python3 eqw.py ~''/q?/repo/README.md\"$X\"", changed),
+    refused_and_main_changed(world, [
+        f"sh -c 'eval echo \\$\\'\"'\"'x\\\\\\'\"'\"' \\; echo pwned \\>\\> {world.main}/README.md \"\n\" echo \\'\"'\"''",
+        "rm -f '~'; ln -s . '~'; python3 eqw.py ~''/q?/repo/README.md\"$X\"",
     ])
