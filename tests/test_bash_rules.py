@@ -4490,12 +4490,6 @@ REVIEW_40A_ROWS = [
 ]
 
 
-@pytest.mark.parametrize("command,expected", REVIEW_40A_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_40A_ROWS])
-def test_review_40a_rows(world: Repo, command: str, expected) -> None:
-    (world.worktree / "qb").symlink_to(world.base)
-    assert_hook_row(world, command.replace("{BASE}", str(world.base)), expected)
-
-
 def test_review_40a_commands_refused_write_main_for_real(world: Repo) -> None:
     """Review 40a's F1, F7, F3, F8, F2 and F4: each is refused, and each, run for real in W, changes main."""
     main = world.main
@@ -4539,12 +4533,6 @@ REVIEW_40B_ROWS = [
 ]
 
 
-@pytest.mark.parametrize("command,expected", REVIEW_40B_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_40B_ROWS])
-def test_review_40b_rows(world: Repo, command: str, expected) -> None:
-    (world.worktree / "qb").symlink_to(world.base)
-    assert_hook_row(world, command, expected)
-
-
 def test_review_40b_commands_refused_write_main_for_real(world: Repo) -> None:
     """Review 40b's G1, G2, G4, G5 and G6: each is refused, and each, run for real in W, changes main's README."""
     (world.worktree / "'a'").symlink_to(world.base)
@@ -4581,12 +4569,6 @@ REVIEW_40C_ROWS = [
 ]
 
 
-@pytest.mark.parametrize("command,expected", REVIEW_40C_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_40C_ROWS])
-def test_review_40c_rows(world: Repo, command: str, expected) -> None:
-    (world.worktree / "qb").symlink_to(world.base)
-    assert_hook_row(world, command, expected)
-
-
 def test_review_40c_commands_refused_write_main_for_real(world: Repo) -> None:
     """Review 40c's H1, H2 and H3: each is refused, and each, run for real in W, changes main's README."""
     refused_and_main_changed(world, [
@@ -4614,15 +4596,19 @@ REVIEW_40D_ROWS = [
 ]
 
 
-@pytest.mark.parametrize("command,expected", REVIEW_40D_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_40D_ROWS])
-def test_review_40d_rows(world: Repo, command: str, expected) -> None:
-    (world.worktree / "qb").symlink_to(world.base)
-    assert_hook_row(world, command, expected)
-
-
 def test_review_40d_commands_refused_write_main_for_real(world: Repo) -> None:
     """Review 40d's I1 and I2: each is refused, and each, run for real in W, changes main's README."""
     refused_and_main_changed(world, [
         f"sh -c 'eval echo \\$\\'\"'\"'x\\\\\\'\"'\"' \\; echo pwned \\>\\> {world.main}/README.md \"\n\" echo \\'\"'\"''",
         "rm -f '~'; ln -s . '~'; python3 eqw.py ~''/q?/repo/README.md\"$X\"",
     ])
+
+
+REVIEW_40_ROWS = [*REVIEW_40A_ROWS, *REVIEW_40B_ROWS, *REVIEW_40C_ROWS, *REVIEW_40D_ROWS]
+
+
+@pytest.mark.parametrize("command,expected", REVIEW_40_ROWS, ids=[plain_id(r[0], 60) for r in REVIEW_40_ROWS])
+def test_review_40_rows(world: Repo, command: str, expected) -> None:
+    """The rows of review rounds 40a–d, with `qb`, a link to the directory that holds the main checkout, in W."""
+    (world.worktree / "qb").symlink_to(world.base)
+    assert_hook_row(world, command.replace("{BASE}", str(world.base)), expected)
