@@ -229,6 +229,15 @@ def test_static_values_agree_with_bash(tmp_path_factory: pytest.TempPathFactory,
         ("$'/m", None),  # not closed
         ("$'/m\\'", None),
         ("$'/m'$x", None),
+        # phase 25 (m40c): each checked with bash 5.2 (`printf %s WORD`)
+        ("$'\\x{041}m'", "Am"),  # `\x{…}` reads every hex digit, an odd number too
+        ("$'a\\x{g}'b", "ab"),  # `\x{` with no hex digit: NUL, which ends the text
+        ("$'a\\x{}b'c", "ac"),
+        ("$'\\x2m'", "\x02m"),  # `\x` with one hex digit
+        ("$'\\u041m'", "Am"),  # `\u` with three
+        ("$'\\61x'", "1x"),  # octal, two digits
+        ("$'\\qa'", "\\qa"),  # an unknown escape keeps its backslash, and the text after it is read on
+        ("$'a\\0b\\0c'd", "ad"),  # the first NUL ends the text
     ],
 )
 def test_ansi_c_words_are_decoded(raw: str, value: str | None) -> None:
