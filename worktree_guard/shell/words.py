@@ -504,8 +504,8 @@ def ansi_c_text(raw: str, i: int) -> tuple[str, int] | None:
             continue
         if escape == "c" and j < n:
             # control-X: `\c?` is DEL, `\ca` and `\cA` are 1, `\c@` NUL; `\c\\` reads both backslashes
-            if body[j] > "\x7f":
-                return None
+            if body[j] > "\x7e" or body[j] == "\x01":
+                return None  # past ASCII; or DEL or ^A, which bash's lexer quotes with a ^A that `\c` reads (m40c)
             code = 0x7F if body[j] == "?" else ord(body[j].upper()) & 0x1F
             j += 2 if body[j : j + 2] == "\\\\" else 1
         elif escape in _OCTAL_DIGITS:
