@@ -321,13 +321,10 @@ def _glob_directories(word: Word, command: ShellCommand) -> list[str]:
         return [(shell_words.static_glob_prefix("./" + word.raw, lookup) or "").rpartition("/")[0]]
     prefix, slash, rest = word.raw.partition("/")
     tail = shell_words.static_glob_prefix("/" + rest, lookup) if slash else None
-    if tail is None:
-        return []
-    heads = [glob.escape(literal_tilde(prefix) or "")]
-    if shell_words.tilde_expands(word.raw):
-        expanded = expand_tilde(prefix[1:], command.state, command.home)
-        heads = [glob.escape(literal_tilde(expanded) or "")] if expanded is not None else []
-    return [(head + tail).rpartition("/")[0] for head in heads]
+    expanded = expand_tilde(prefix[1:], command.state, command.home)
+    if tail is None or expanded is None:
+        return []  # HOME only known at run time: `_may_be_own_process` refuses the word already
+    return [(glob.escape(literal_tilde(expanded) or "") + tail).rpartition("/")[0]]
 
 
 def _glob_paths(pattern: str, cwd: str | None, state, raw: str) -> list[str] | None:
