@@ -630,10 +630,13 @@ def _static_head(raw: str, lookup: Lookup | None, end: int | None, glob: bool) -
             quoted = not quoted
         elif c == "$" and full[i + 1 : i + 2] not in (_EXPANSION_STARTS_IN_QUOTES if quoted else _EXPANSION_STARTS) and not full.startswith("\\\n", i + 1):
             pass  # `$/`, a final `$`: a character (in the whole word: `raw[:end]` may end inside an expansion)
-        elif c == "$" and _usable(_parameter(full, i, lookup, quoted), quoted, len(raw)):
-            i = _parameter(full, i, lookup, quoted)[1]  # a known variable: _unquote reads its value (`/r/\\$X/"$Y"`)
+        elif c == "$":
+            known = _parameter(full, i, lookup, quoted)
+            if not _usable(known, quoted, len(raw)):
+                break
+            i = known[1]  # a known variable: _unquote reads its value (`/r/\\$X/"$Y"`)
             continue
-        elif c in "$`" or (not quoted and (c == "{" or c in "*?[" and not glob)):
+        elif c == "`" or (not quoted and (c == "{" or c in "*?[" and not glob)):
             break
         i += 1
     # The text before the cut, a double quote open there closed when the word closes it (review 40a F2:

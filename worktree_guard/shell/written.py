@@ -337,6 +337,8 @@ def _glob_paths(pattern: str, cwd: str | None, state, raw: str) -> list[str] | N
     everything = globs_changed(state) or shell_words.fnmatch_misreads(raw)
     made = current_made_links()
     made_here = [link for link, _ in made.below("/")] if made else []
+    # a write only known at run time (None) names nothing here: only a link can lead a glob's path elsewhere, and a
+    # link the guard cannot place is refused where it is made (`links.note_made_links`)
     written = [path[len(UNLISTED):] if path.startswith(UNLISTED) else path for path in state.written if path is not None]
     paths = ["/" if pattern.startswith("/") else ""]
     for part in pattern.split("/"):
