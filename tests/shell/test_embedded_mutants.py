@@ -475,3 +475,19 @@ def test_gawk_own_library(tmp_path: Path, monkeypatch) -> None:
     }
     for source, expected in rows.items():
         assert reading_of(step(source, cwd=work)) == expected, source
+
+
+def test_a_script_under_proc_is_not_read_where_its_real_place_leaves_proc(tmp_path: Path, monkeypatch) -> None:
+    """A script path under /proc is refused as written, before where it leads: some of /proc's own links leave it
+    (`/proc/fs/xfs/stat` -> `/sys/fs/xfs/stats/stats`, found by phase 26's fuzz of every path under /proc), and
+    `paths.real` resolves those. A fake `paths_real` sends /proc/version to a file outside /proc (phase 26 (m41c):
+    `_read_script` 41, 42, the lexical `/proc/` test dropped, read /proc/version's text as the script)."""
+    from worktree_guard.shell import embedded
+    from worktree_guard.paths import real
+
+    (tmp_path / "version").write_text("")
+    command = step("sed -f /proc/version f", cwd=str(tmp_path))
+    assert embedded._read_script("/proc/version", command) is None
+    monkeypatch.setattr(embedded, "paths_real", lambda path: str(tmp_path / "version") if path.startswith("/proc/") else real(path))
+    assert embedded._read_script("/proc/version", command) is None
+    assert embedded._read_script(str(tmp_path / "version"), command) == ""  # a file outside /proc is read
