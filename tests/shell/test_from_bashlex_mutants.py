@@ -95,8 +95,9 @@ ROWS = [
     "ls\nif a; then b; elif c; then d; elif e; then f; fi",
     # heredoc bodies: a backslash-newline, blanks before the tab of `<<-`, an X after it
     "cat <<EOF\na\\\nb\nEOF", "cat <<-EOF\n  \tx\n\tEOF", "cat <<-EOF\n\tXx\n\tEOF", "cat <<EOF\\\nx\nEOF",
-    # (not `cat <<'EOF'⏎a\⏎b⏎EOF` nor `<<-'E'`: bashlex joins a quoted body's backslash-newline, which bash keeps;
-    # docs/testing.md, phase 16, reports it as a fail-open and no reading here pins it)
+    # a quoted body's backslash-newline, which bashlex joins and bash keeps (phase 16's fail-open, h-hk31's fix): the
+    # fallback, with its reason (phase 26 (m41c): redirect 22, 24-26); a quoted body with a lone backslash is read
+    "cat <<'EOF'\na\\\nb\nEOF", "bash <<-'E'\n\techo hi >x\\\n\t/../README.md\nE",
     "cat <<'EOF'\na\\b\nEOF",
     # a word with single-quoted ends whose only inner quote is the second or the last but one character
     "echo ''$(x)\\'", "echo '$(x)''", "echo ''`x`\\'", "echo '`x`''",
