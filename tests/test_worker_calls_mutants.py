@@ -217,6 +217,7 @@ ROWS: list[str] = [
     "[scratch=out/] S Bash echo x > out/a; echo x > src/__pycache__/a.pyc",
     'S Bash ln -s {MAIN}/src/app.py "$D/l"',  # command_writes: an absolute target stays, whatever the link's directory
     "S Bash python -m black src/auth README.md",  # worker_command: a module run with surfaces: its operands are the table's
+    'S Bash mytool src/"$X" src/app.py',  # command_writes: an operand after a run-time one with a static beginning (phase 26)
     # A value still starting with `~` is one bash left alone (quoted): these rows read it as HOME's, the fail-open
     # docs/testing.md's phase 18 reports (rules/writes reads it as `./~`); the fix changes their readings.
     'S Bash ln -s "~/x" "$D/l"',
