@@ -810,7 +810,7 @@ $"q?/repo/README.md"  $"to-main/"$X  $"~/x"$X  $"~/qb/x"  $"$X"  x$"a"$X  $"q*/r
 $'to-main/'"${HOME:+}"README.md  "${X:-a}"/x  ${NOPE}/x/$Y  [q]b/$X  [[.]q/x  q[[=b=]]/repo/x  three/*/x  three/l*$X
 "three/l$X"  four/*/x  four/l*$X  "four/l$X"  three/*$X/x  $"$K/x"  $"$K/x"$X  $"a=b=c"  $"-o:/p/x"  $"~+/qb/x"$X
 ~/a$"b"  ~/qb$"x"  $"out:qb/x"  out:qb/x$X  -oa=qb/x$X  -o/a=b$X  q*/out:qb/y  ~zq?zq/x$X  ~/zq?zq/x$X  ~$X  ~q?$X
-~''/k?/"$K"/README.md"$X"  ~/q?/"$K"/x$X  dX/*/x  three/l*/repo/.claude/worktrees/w/four/*/x
+~''/k?/"$K"/README.md"$X"  ~/q?/"$K"/x$X  -./a=b$X  dX/*/x  three/l*/repo/.claude/worktrees/w/four/*/x
 three/l*/repo/.claude/worktrees/w/four/*/x$X  nd/*/x  nd/*/repo/README.md  nd/q*/x$X  "nd/b$X"
 """.split() + ['$"' + "a=" * 257 + 'b"', "-o" + "q?:" * 3 + "$X", '"d "/*/x']
 
@@ -834,10 +834,11 @@ RUN_TIME_STATES = {
 }
 #: the states every word is read in; HOME= only for a few (with HOME empty `~/` is the root, whose links differ from
 #: machine to machine), the others for the words before `q*/x$X` (the first 48)
-RUN_TIME_EVERYWHERE = ("plain", "home=W", "written", "ln -s {B} d/tb", "unreadable", "MAX_LINK_ENTRIES=3", "no cwd", "PWD=W", "ln -s {B} nd")
+RUN_TIME_EVERYWHERE = ("plain", "home=W", "written", "ln -s {B} d/tb", "unreadable", "MAX_LINK_ENTRIES=3", "no cwd", "PWD=W", "ln -s {B} nd",
+                       "unknown HOME")
 RUN_TIME_HOME_EMPTY = ("~/zq?zq/x$X", "~/$Y/x", "~/zq*/repo/README.md")
 #: words that read `/` (as does every `~/…` with HOME empty): what they find is pinned, not what the root's listing charged
-READS_THE_ROOT = ("-o/a=b$X", "-oq?/repo/x$X", "-o:q*/repo/x$X")
+READS_THE_ROOT = ("-o/a=b$X", "-oq?/repo/x$X", "-o:q*/repo/x$X", "-./a=b$X")
 
 
 def _run_time_tree(base: str) -> str:
