@@ -810,7 +810,7 @@ $"q?/repo/README.md"  $"to-main/"$X  $"~/x"$X  $"~/qb/x"  $"$X"  x$"a"$X  $"q*/r
 $'to-main/'"${HOME:+}"README.md  "${X:-a}"/x  ${NOPE}/x/$Y  [q]b/$X  [[.]q/x  q[[=b=]]/repo/x  three/*/x  three/l*$X
 "three/l$X"  four/*/x  four/l*$X  "four/l$X"  three/*$X/x  $"$K/x"  $"$K/x"$X  $"a=b=c"  $"-o:/p/x"  $"~+/qb/x"$X
 ~/a$"b"  ~/qb$"x"  $"out:qb/x"  out:qb/x$X  -oa=qb/x$X  -o/a=b$X  q*/out:qb/y  ~zq?zq/x$X  ~/zq?zq/x$X  ~$X  ~q?$X
-~''/k?/"$K"/README.md"$X"  ~/q?/"$K"/x$X  -./a=b$X  dX/*/x  three/l*/repo/.claude/worktrees/w/four/*/x
+~''/k?/"$K"/README.md"$X"  ~/q?/"$K"/x$X  -./a=b$X  ~zq?  ~a=[q]b  -o~$X  dX/*/x  three/l*/repo/.claude/worktrees/w/four/*/x
 three/l*/repo/.claude/worktrees/w/four/*/x$X  nd/*/x  nd/*/repo/README.md  nd/q*/x$X  "nd/b$X"
 """.split() + ['$"' + "a=" * 257 + 'b"', "-o" + "q?:" * 3 + "$X", '"d "/*/x']
 
