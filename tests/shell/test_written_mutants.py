@@ -765,3 +765,170 @@ def test_the_links_a_glob_may_name_and_its_text(tmp_path: Path) -> None:
         open(f"{cwd}/many/f{i}", "w").close()
     work = ShellState(cwd=cwd).globs
     assert written._links_named("many", "f*", cwd, work) == [] and work.paths == 1
+
+
+# -- phase 26 (m41a): stop 40's readings of an unknown program's word only known at run time ---------------------------
+# `_run_time_operand` (a `$"…"` word's untranslated text), `_run_time_beginnings` (a quoted `~`, a glob in a directory
+# part), `_glob_directories`, `_glob_paths`, `_places`, `_entry_names`, `_links_named` with the links a command made,
+# `_symlink_names`, `_too_many`: each word of RUN_TIME_WORDS given to `frob` (no table row) in a tree of links, under
+# each state of RUN_TIME_STATES, and every record it gives pinned whole in `tests/shell/written_run_time_readings.json`
+# (`python -m tests.shell.test_written_mutants --write` rewrites it from the code: a changed reading is a diff to read).
+# The tree: {B} holds the main checkout `repo`, and W is its `.claude/worktrees/w` (a word's `..` stays in {B}); W holds `qb -> {B}`, `to-main -> {B}/repo`, `.hid -> {B}`,
+# `src/sub/lk2 -> {B}`, a directory `~` holding `kb -> {B}`, `.dd/qq -> {B}`, `m[1] -> {B}`, `*to-main -> {B}/repo`, an
+# empty `d`, a directory `d ` and one `dX`, a directory `unread` holding `ul -> {B}` (unreadable in the state so named), `three` (3 entries, one a
+# link) and `four` (4 entries) for MAX_LINK_ENTRIES = 3.
+# phase 26 (m41a)
+
+import json  # noqa: E402
+import sys  # noqa: E402
+from contextlib import contextmanager  # noqa: E402
+
+from worktree_guard.paths import MadeLinks, made_links  # noqa: E402
+from worktree_guard.shell.links import note_made_links  # noqa: E402
+from worktree_guard.shell.state import UNLISTED  # noqa: E402
+
+RUN_TIME_READINGS = Path(__file__).with_name("written_run_time_readings.json")
+
+RUN_TIME_WORDS = r"""
+$X  "$X"/x  to-m*/x  ?o-main"$X"/x  "to-ma$X"  "to$X"  "src/l$X"  */x  .h*/x  "..$Y"  ".$Y"  "X$Y"  "-oto-main$X/x"
+-o*to-ma$X  "--to-ma$X"  "xxto-ma$X"  src/*k/a/b  src/sub/l*/x  src/sub/l*/a/b  "m[1]$X/x"  t*/repo/README.md
+./t?/repo/README.md  q*/repo/README.md  q?/repo/README.md  q*/rep*/README.md  q*/*/README.md  q[b]/repo/README.md
+Q*/repo/README.md  src/*.txt  src/*/x  s?c/*/x  qb*/x  qb*/repo/.claude/w*/w*/x  */README.md  q?/repo/README.md"${HOME:+}"
+q*/repo/README$X.md  q*/x$X  src/*/x$X  q?/$'repo'/README.md"$X"  $'q'?/repo/README.md"$X"  q?/"$K"/README.md"$X"
+'~'/../../../../README.md"$Y"  \~/../../../../README.md"$Y"  "$K"/../../../../README.md"$Y"  ~/x$Y  '~'/x$Y
+~+/q?/repo/README.md  ~+/q*/repo/README.md"$X"  ~+/[q]b/repo/README.md"$X"  ~/q?/repo/README.md
+~"/../../../../README.md$Y"  ~\/../../../../README.md"$Y"  ~+/src/*/x$Y  ~''/q?/repo/README.md"$X"  ~''/q?/repo/README.md
+~"x/"q?/repo/README.md  ~+/to-m*/x  ~+/to-m*  ~/to-m*/x  ~+/[^x]o-main/README.md  [^x]o-main/README.md
+'[[:alpha:]]o-main"$X"/README.md'  [[=t=]]o-main/README.md  t[o\]]-main/README.md  ~+/to\-m*/README.md
+?o\-main"$X"/README.md  *-main/README.md  t[!x]-main/README.md  [^_]*.py  src/[^_]*.py  *.py  .?/../..  ~/*/x$Y  ~/q*/x
+{B}/q*/x$X  {W}/q?/repo/x  /proc/$$/cwd  "/proc/$$"/x  ~/../../proc/$$  -o/proc/$$/x  --dir=/proc/$$  k=/proc/$$/x
+'~'/../../$Y  ~/$Y/x  .d*/q*/repo/README.md  .d?/qq/repo/README.md"$X"  ~/k*/repo/README.md  '~'/k*/repo/README.md
+~''/k*/repo/README.md"$X"  unread/u*/x  "unread/u$X"  unread/*/repo/README.md  unread/u?/x$X  d/*/x  d/t*/repo/README.md
+d/?/repo/x$X  --out=q*/repo/README.md  -oq?/repo/x$X  a=q?/repo/x$X  --out=~/q*/x$X  -o~/x$Y  +./x$Y  [.]h*/x  .[h]*/x
+.*/x$Y  */../x  src/*/../../x$Y  q?/./repo/x  q?//repo/x$X  -o:q*/repo/x$X  a@q?/repo/x$X
+$"q?/repo/README.md"  $"to-main/"$X  $"~/x"$X  $"~/qb/x"  $"$X"  x$"a"$X  $"q*/repo/x"  $"/proc/"$$  ~+/q?/repo/x$"y"
+$'to-main/'"${HOME:+}"README.md  "${X:-a}"/x  ${NOPE}/x/$Y  [q]b/$X  [[.]q/x  q[[=b=]]/repo/x  three/*/x  three/l*$X
+"three/l$X"  four/*/x  four/l*$X  "four/l$X"  three/*$X/x  $"$K/x"  $"$K/x"$X  $"a=b=c"  $"-o:/p/x"  $"~+/qb/x"$X
+~/a$"b"  ~/qb$"x"  $"out:qb/x"  out:qb/x$X  -oa=qb/x$X  -o/a=b$X  q*/out:qb/y  ~zq?zq/x$X  ~/zq?zq/x$X  ~$X  ~q?$X
+~''/k?/"$K"/README.md"$X"  ~/q?/"$K"/x$X  -./a=b$X  ~zq?  ~a=[q]b  -o~$X  dX/*/x  three/l*/repo/.claude/worktrees/w/four/*/x
+three/l*/repo/.claude/worktrees/w/four/*/x$X  nd/*/x  nd/*/repo/README.md  nd/q*/x$X  "nd/b$X"
+""".split() + ['$"' + "a=" * 257 + 'b"', "-o" + "q?:" * 3 + "$X", '"d "/*/x']
+
+#: (variables, options, names unknown, written before, home, cwd known, made by (after a write of `nd`), patch)
+RUN_TIME_STATES = {
+    "plain": ({"K": "repo"}, set(), False, [], "/h", True, None, None),
+    "home=W": ({"K": "repo", "HOME": "{W}", "PWD": "{W}"}, set(), False, [], "/h", True, None, None),
+    "nocaseglob": ({}, {"nocaseglob"}, False, [], "/h", True, None, None),
+    "globskipdots": ({}, {"globskipdots"}, False, [], "/h", True, None, None),
+    "unknown HOME": ({}, set(), True, [], "/h", True, None, None),
+    "written": ({"PWD": "{W}"}, set(), False, ["{W}/d/tb/x", UNLISTED + "{W}/d/ux", None, "{W}/d /sp/x", "{W}/dX/xx/y"], "{W}", True, None, None),
+    "no cwd": ({}, set(), False, [], "/h", False, None, None),
+    "ln -s {B} d/tb": ({}, set(), False, [], "/h", True, "ln -s {B} d/tb", None),
+    "ln -s {B} tb": ({}, set(), False, [], "/h", True, "ln -s {B} tb", None),
+    "ln -s . t": ({}, set(), False, [], "/h", True, "ln -s . t", None),
+    "unreadable": ({}, set(), False, [], "/h", True, None, "unreadable"),
+    "MAX_LINK_ENTRIES=3": ({}, set(), False, [], "/h", True, None, "max3"),
+    "PWD=W": ({"K": "repo", "PWD": "{W}"}, set(), False, [], "/h", True, None, None),
+    "HOME=": ({"HOME": ""}, set(), False, [], "/h", True, None, None),
+    "ln -s {B} nd": ({}, set(), False, [], "/h", True, "ln -s {B} nd", None),
+}
+#: the states every word is read in; HOME= only for a few (with HOME empty `~/` is the root, whose links differ from
+#: machine to machine), the others for the words before `q*/x$X` (the first 48)
+RUN_TIME_EVERYWHERE = ("plain", "home=W", "written", "ln -s {B} d/tb", "unreadable", "MAX_LINK_ENTRIES=3", "no cwd", "PWD=W", "ln -s {B} nd",
+                       "unknown HOME")
+RUN_TIME_HOME_EMPTY = ("~/zq?zq/x$X", "~/$Y/x", "~/zq*/repo/README.md")
+#: words that read `/` (as does every `~/…` with HOME empty): what they find is pinned, not what the root's listing charged
+READS_THE_ROOT = ("-o/a=b$X", "-oq?/repo/x$X", "-o:q*/repo/x$X", "-./a=b$X")
+
+
+def _run_time_tree(base: str) -> str:
+    w = f"{base}/repo/.claude/worktrees/w"
+    for directory in ("src/sub", "tom", "d", "d ", "dX", "~", ".dd", "unread", "three", "four"):
+        os.makedirs(f"{w}/{directory}")
+    Path(f"{base}/repo/README.md").write_text("x\n")
+    Path(f"{w}/src/a.txt").write_text("")
+    for link, target in (("qb", base), ("to-main", f"{base}/repo"), (".hid", base), ("src/sub/lk2", base), ("~/kb", base),
+                         (".dd/qq", base), ("m[1]", base), ("*to-main", f"{base}/repo"), ("unread/ul", base), ("three/lk3", base),
+                         ("four/lk4", base)):
+        os.symlink(target, f"{w}/{link}")
+    for name in ("three/a", "three/b", "four/a", "four/b", "four/c"):
+        Path(f"{w}/{name}").write_text("")
+    return w
+
+
+@contextmanager
+def _patched(how: str | None):
+    scandir, bound = os.scandir, written.MAX_LINK_ENTRIES
+
+    def unreadable(path):
+        if str(path).endswith("/unread"):
+            raise PermissionError(13, "Permission denied", path)
+        return scandir(path)
+
+    if how == "unreadable":
+        os.scandir = unreadable
+    elif how == "max3":
+        written.MAX_LINK_ENTRIES = 3
+    try:
+        yield
+    finally:
+        os.scandir, written.MAX_LINK_ENTRIES = scandir, bound
+
+
+def _run_time_record(record, base: str, w: str, word_raw: str) -> str:
+    def short(text):
+        return None if text is None else text.replace(w, "{W}").replace(base, "{B}")
+
+    assert (record.how, record.kind, record.recursive, record.follows_links) == ("`frob`", "operand", False, False)
+    assert record.cwd == (w if record.cwd is not None else None)
+    word = "" if record.word is not None and record.word.raw == word_raw else short(record.word.raw) if record.word is not None else "NO WORD"
+    return f"{short(record.value)} | {short(record.prefix)} | {'W' if record.cwd else None} | {short(record.unplaced)} | {word}"
+
+
+def run_time_readings(base: str) -> dict[str, list[str]]:
+    """Every (state, word) row's records, each as `value | prefix | cwd | unplaced | word` (the word when it is not the
+    one given), sorted (a directory's entries come in the file system's order), and the glob budget charged."""
+    w = _run_time_tree(base)
+    tables = ProgramTables(writers=dict(BUILTIN_WRITERS), readers=dict(BUILTIN_READERS))
+    found: dict[str, list[str]] = {}
+    for name, (variables, options, unknown, before, home, known, made_by, patch) in RUN_TIME_STATES.items():
+        words = RUN_TIME_WORDS if name in RUN_TIME_EVERYWHERE else RUN_TIME_HOME_EMPTY if name == "HOME=" else RUN_TIME_WORDS[:48]
+        for raw in words:
+            source = "frob " + raw.replace("{W}", w).replace("{B}", base)
+            cwd = w if known else None
+            made = MadeLinks()
+            if made_by is not None:
+                node = parse(made_by.replace("{B}", base)).body[0]
+                step = ShellCommand(node=node, words=node.words, assignments=[], cwd=w, state=ShellState(cwd=w), home="/h")
+                with made_links(made):
+                    note_made_links(step, tables, made, [f"{w}/nd"])  # `nd` may be a directory by then: both readings
+            state = ShellState(cwd=cwd, variables={k: v.replace("{W}", w) for k, v in variables.items()}, options=set(options),
+                               written=[None if p is None else p.replace("{W}", w) for p in before])
+            state.names_unknown = unknown
+            node = parse(source).body[0]
+            step = ShellCommand(node=node, words=node.words, assignments=[], cwd=cwd, state=state, home=home.replace("{W}", w))
+            with made_links(made), _patched(patch):
+                records = command_writes(step, tables)
+            word_raw = node.words[1].raw
+            charged = [] if name == "HOME=" or raw in READS_THE_ROOT else [f"paths charged: {state.globs.paths}"]
+            found[f"[{name}] {raw}"] = sorted(_run_time_record(r, base, w, word_raw) for r in records) + charged
+    return found
+
+
+def test_run_time_words_read_as_pinned(tmp_path: Path) -> None:
+    """Phase 26 (m41a): 237 mutants of stop 40's functions lived past the pinning files (the stop's rows in
+    tests/test_bash_rules.py judge the verdict only): every record of every row here is pinned."""
+    os.mkdir(tmp_path / "b")  # tmp_path holds the test's HOME too
+    readings = run_time_readings(os.path.realpath(tmp_path / "b"))
+    expected = json.loads(RUN_TIME_READINGS.read_text())
+    assert readings.keys() == expected.keys(), "rows and readings differ: run with --write"
+    for key, records in readings.items():
+        assert records == expected[key], key
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as scratch:
+        os.mkdir(f"{scratch}/b")  # as the test's: `ln -s {B} nd` makes `nd/b` in one reading
+        RUN_TIME_READINGS.write_text(json.dumps(run_time_readings(os.path.realpath(f"{scratch}/b")), indent=0, ensure_ascii=False) + "\n")
