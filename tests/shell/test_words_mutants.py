@@ -570,6 +570,14 @@ def test_a_default_word_with_a_backslash_in_double_quotes_is_not_known() -> None
         assert (words.static_prefix(raw, lookup), words.static_glob_prefix(raw, lookup)) == ("p/ab", "p/ab"), raw
 
 
+def test_control_tilde_is_the_last_control_character_read() -> None:
+    """`\c~` is ^^ (0x1E) to bash 5.2, the last character `\c` reads before DEL (which it leaves unknown: m40c);
+    `ansi_c_text`'s `> "\x7e"` bound (phase 26: `>=` read it as unknown)."""
+    assert bash_fields("printf '%s\\0' $'a\\c~b' $'\\c}'") == ["a\x1eb", "\x1d"]
+    assert words.word_value("$'a\\c~b'")[0] == "a\x1eb"
+    assert words.word_value("$'\\c}'")[0] == "\x1d"
+
+
 #: (word, static_glob_prefix with A=a X=x, without a lookup, static_prefix with A=a X=x): the glob reading keeps
 #: unquoted `*`, `?`, `[…]` as a pattern (a quoted one escaped as `[*]`) and goes on past them (review 40b G4);
 #: static_prefix cuts there. Read only by shell/written's run-time beginnings; pinned here (phase 26).
