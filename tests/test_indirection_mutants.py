@@ -1008,6 +1008,20 @@ ROWS: list[str] = [
     # phase 24 (m39b): worktree_guard_shell_command 560 (the `runuser -u` check is for runuser -u only: `--help` runs
     # nothing, whatever the word after it)
     'runuser --help "$X"',
+    # phase 26 (m41b): _read_otherwise and _dollar_quote (stop 40, reviews 40a-d): dash, ash and sh read `$'…'` and
+    # `$"…"` as a `$` and a quote (dash 0.5.12: `dash -c 'echo $"x"'` prints `$x`, bash `x`), in the string and in
+    # the input; code that eval or trap reads again holding a `$` or a backslash may become one (a false deny, WG404),
+    # eval with neither is read as written; bash has `$"…"` and is not refused for it
+    "dash -c 'echo $\"x\"'",
+    "ash -c 'echo $\"x\"'",
+    "sh -c 'echo $\"x\"'",
+    "bash -c 'echo $\"x\"'",
+    "sh <<< 'echo $\"x\"'",
+    "sh -s <<< 'echo $\"x\"'",
+    "sh -c 'eval echo $HOME'",
+    "sh -c 'eval echo a\\;b'",
+    "sh -c 'eval echo ab'",
+    "sh -c 'echo a\\;b $HOME'",
 ]
 
 _PM = None

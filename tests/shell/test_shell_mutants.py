@@ -1963,3 +1963,24 @@ def test_the_stack_holds_pwd_and_not_a_guess_of_it() -> None:
     state = after_builtins("pushd /tmp; popd", ShellState(cwd="/w", variables={"PWD": "/l"}))
     assert (state.cwd, state.variables["PWD"]) == ("/l", "/l")
 
+
+
+# -- phase 26 (m41b): `inherited`'s reading of text beside a variable (review 40a F4, 40b G1) ------------------------
+#: (word, inherited with no variable assigned). A word whose text after its variables starts with `-` is an option when
+#: they are empty or unset (`$NOPE-x`, `$NOPE'-x'`, `${NOPE:+-x}`): not taken as the environment's word. `${X:-w}`,
+#: `${X-w}`, `${X:+w}`, `${X=w}` may give their word, `${X:?w}` never does (bash stops the command). A word that starts
+#: with `-` (past quotes) is an option anyway and says so. `\-x$NOPE` (an escaped `-`, then a variable) is refused too.
+INHERITED_ROWS = [
+    ("${NOPE:?-x}", True), ("${NOPE?-x}", True), ("${NOPE:+-x}", False), ("${NOPE+-x}", False), ("${NOPE:=-x}", False),
+    ("${NOPE=-x}", False), ("${NOPE:--x}", False), ('"-a"$NOPE', True), ("'-a'$NOPE", True), ("-$NOPE", True),
+    ("\\-x$NOPE", False), ("$NOPE'-x'", False), ('$NOPE"-x"', False), ("X-$NOPE", True), ("$NOPE-x", False),
+    ("$NOPE\\\n-x", False), ('"$NOPE"--t=x', False), ("$NOPE/-x", True),
+]
+
+
+@pytest.mark.parametrize(("raw", "expected"), INHERITED_ROWS, ids=[repr(row[0]) for row in INHERITED_ROWS])
+def test_text_beside_a_variable_that_makes_the_word_an_option(raw: str, expected: bool) -> None:
+    from worktree_guard.shell.steps import inherited
+
+    word = Word(raw=raw, span=(0, len(raw)), value=None)
+    assert inherited(word, ShellState(cwd="/w")) is expected

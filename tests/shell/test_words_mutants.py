@@ -524,6 +524,83 @@ def test_the_bracket_readings_match_what_bash_matches() -> None:
     assert missed == BRACKETS_BASH_DISAGREES
 
 
+# -- phase 26 (m41b): what stop 40 and reviews 40b-d changed in shell/words ------------------------------------------
+#: (word, whether bash expands the `~` it starts with). `tilde_expands` is read only by shell/written; these rows pin it
+#: here. A tilde-prefix (the text up to the first `/`) holding a quote, a backslash, a `$` or a backquote is no
+#: tilde-prefix to bash; a line continuation in it vanishes first; quotes after the `/` do not count.
+TILDE_ROWS = [
+    ("~", True), ("~/x", True), ("~/'a'/b", True), ('~/"a"', True), ("~/a\\b/c", True), ("~\\\n/x", True),
+    ("~+/x", True), ("x", False), ("a~", False), ("/~", False), ("", False), ("~'a'/x", False), ('~"/x"', False),
+    ("~\\/x", False), ("~''/x", False), ("~\\u", False), ("~$/x", False), ("~$E/x", False), ("~`true`/y", False),
+    ("~a`true`", False), ("~a$E", False), ("~a'b'", False),
+]
+
+
+@pytest.mark.parametrize("raw,expands", TILDE_ROWS, ids=[repr(row[0]) for row in TILDE_ROWS])
+def test_whether_a_words_tilde_expands(raw: str, expands: bool) -> None:
+    assert words.tilde_expands(raw) is expands
+
+
+def test_the_tilde_rows_agree_with_bash() -> None:
+    """bash (HOME=/home/u, E empty) prints HOME for each row whose tilde-prefix names no user (empty, `+` is PWD: not
+    checked) exactly where the row says the `~` expands; a prefix naming a user (`~u`) is not asked."""
+    import shlex
+
+    rows = [(raw, expands) for raw, expands in TILDE_ROWS if raw.startswith("~") and raw[1:2] in ("", "/", "'", '"', "\\", "$", "`")]
+    rows = [(raw, expands) for raw, expands in rows if not raw.startswith("~\\u")]
+    script = "export HOME=/home/u; E=\n" + "\n".join("eval " + shlex.quote("printf %s\\\\0 " + raw) for raw, _ in rows)
+    printed = bash_fields(script)
+    assert len(printed) == len(rows) >= 12
+    assert [(raw, out.startswith("/home/u")) for (raw, _), out in zip(rows, printed)] == rows
+
+
+def test_a_default_word_with_a_backslash_in_double_quotes_is_not_known() -> None:
+    """`"${U:-\a}"` with U unset is `\a` to bash (the backslash stays in double quotes) and `${U:-\a}` is `a`: the
+    guard reads the unquoted one and leaves the quoted one unknown (review 40b G6 for `'`; `_parameter`'s `"\\"` check,
+    phase 26: read with quote removal it would be `a`)."""
+    lookup = {"U": words.UNSET}.get
+    assert bash_fields('unset U; printf "%s\\0" "${U:-\\a}" ${U:-\\a} "${U:-a}"') == ["\\a", "a", "a"]
+    assert words.word_value('"${U:-\\a}"', lookup) == (None, False)
+    assert words.word_value("${U:-\\a}", lookup) == ("a", False)
+    assert words.word_value('"${U:-a}"', lookup) == ("a", False)
+    assert words.static_prefix('p/"${U:-\\a}"/x', lookup) == "p/"
+    # the static beginning ends at that `$`, inside the quotes (bash: `p/ab\a`, `p/ab'a'x`), not at the `/` before
+    assert bash_fields("""unset U; printf "%s\\0" p/"ab${U:-\\a}" p/"ab${U:-'a'}"x""") == ["p/ab\\a", "p/ab'a'x"]
+    for raw in ('p/"ab${U:-\\a}"', 'p/"ab${U:-\'a\'}"x'):
+        assert (words.static_prefix(raw, lookup), words.static_glob_prefix(raw, lookup)) == ("p/ab", "p/ab"), raw
+
+
+def test_control_tilde_is_the_last_control_character_read() -> None:
+    """`\c~` is ^^ (0x1E) to bash 5.2, the last character `\c` reads before DEL (which it leaves unknown: m40c);
+    `ansi_c_text`'s `> "\x7e"` bound (phase 26: `>=` read it as unknown)."""
+    assert bash_fields("printf '%s\\0' $'a\\c~b' $'\\c}'") == ["a\x1eb", "\x1d"]
+    assert words.word_value("$'a\\c~b'")[0] == "a\x1eb"
+    assert words.word_value("$'\\c}'")[0] == "\x1d"
+
+
+#: (word, static_glob_prefix with A=a X=x, without a lookup, static_prefix with A=a X=x): the glob reading keeps
+#: unquoted `*`, `?`, `[…]` as a pattern (a quoted one escaped as `[*]`) and goes on past them (review 40b G4);
+#: static_prefix cuts there. Read only by shell/written's run-time beginnings; pinned here (phase 26).
+STATIC_GLOB_ROWS = [
+    ("q?/$'repo'/x\"$X\"", "q?/repo/xx", "q?/repo/x", "q"),
+    ("a/b*c", "a/b*c", "a/b*c", "a/b"),
+    ("$A/b*/$x", "a/b*/", None, "a/b"),
+    ('"$A"/q*', "a/q*", None, "a/q"),
+    ("a[bc]/d$x", "a[bc]/d", "a[bc]/d", "a"),
+    ('"a*"/b', "a[*]/b", "a[*]/b", "a*/b"),
+    ("a/{b,c}", "a/", "a/", "a/"),
+    ("~/x", None, None, None),
+]
+
+
+@pytest.mark.parametrize("raw,glob_known,glob_none,plain", STATIC_GLOB_ROWS, ids=[repr(row[0]) for row in STATIC_GLOB_ROWS])
+def test_the_static_glob_prefix(raw: str, glob_known: str | None, glob_none: str | None, plain: str | None) -> None:
+    lookup = {"A": "a", "X": "x"}.get
+    assert words.static_glob_prefix(raw, lookup) == glob_known
+    assert words.static_glob_prefix(raw) == glob_none
+    assert words.static_prefix(raw, lookup) == plain
+
+
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
     got = {raw: reading_of(raw) for raw in all_words()}
     lines = [f" {json.dumps(key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}" for key, value in got.items()]
