@@ -571,7 +571,7 @@ def test_a_default_word_with_a_backslash_in_double_quotes_is_not_known() -> None
 
 
 def test_control_tilde_is_the_last_control_character_read() -> None:
-    """`\c~` is ^^ (0x1E) to bash 5.2, the last character `\c` reads before DEL (which it leaves unknown: m40c);
+    r"""`\c~` is ^^ (0x1E) to bash 5.2, the last character `\c` reads before DEL (which it leaves unknown: m40c);
     `ansi_c_text`'s `> "\x7e"` bound (phase 26: `>=` read it as unknown)."""
     assert bash_fields("printf '%s\\0' $'a\\c~b' $'\\c}'") == ["a\x1eb", "\x1d"]
     assert words.word_value("$'a\\c~b'")[0] == "a\x1eb"
