@@ -2858,6 +2858,8 @@ STOP_35_ROWS += [
     ("tmux neww -d -c src make ';' neww -d -c /etc make", {"WG201"}),
     ("tmux neww -d -c src make \\; neww -d -c '#{pane_current_path}' make", {"WG202"}),
     ("tmux neww -d -c src make \\; neww -d -c src make", "pass"),
+    # phase 26: a tmux command that starts where the client is (no move) does not end the search
+    ("tmux new -d make \\; neww -d -c /etc make", {"WG201"}),
 ]
 
 

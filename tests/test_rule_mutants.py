@@ -114,6 +114,15 @@ def test_a_command_is_walked_from_the_directory_its_call_names_in_each_reading(w
     assert [(v.code, v.rule, v.resolved) for v in got] == [("WG402", "writes", "/etc/x"), ("WG201", "cd", "/etc")]
 
 
+def test_a_start_directory_that_is_a_descriptor_is_no_place_the_guard_can_name(world: Repo) -> None:
+    """rules/cd's `directory=True` (review 36): `/dev/fd/3` is on the allow-list as a file to write, but as the directory
+    a shell call starts in it is whatever the command opened as fd 3 (`3<../../..`: the main checkout): outside."""
+    for start in ("/dev/fd/3", "/dev/stdin", "/proc/self/fd/3"):
+        got = shell_started_in(world, start, "make -s").violations
+        assert [(v.code, v.rule, v.resolved) for v in got if v.rule == "cd"] == [("WG201", "cd", start)], start
+    assert [v.rule for v in shell_started_in(world, "src", "make -s").violations] == []
+
+
 def test_the_second_reading_of_a_start_directory_is_walked_from_its_own_place(world: Repo) -> None:
     """`up/../../..` with up → W/src/a/b/c: the kernel's reading stays in W (W/src), the textual one is two levels
     above W, in the main checkout: the walk from the second reading starts there, not again from the first."""

@@ -5,7 +5,6 @@ runtime-payloads, research/runtimes-observed.md), placed in a real repository wi
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -301,8 +300,8 @@ def test_cursor_pre_tool_use_and_shell_event(repo: Repo) -> None:
         ("cursor", lambda o: o["agent_message"]),
     ],
 )
-def test_an_unreadable_payload_is_refused_in_the_runtimes_own_words(repo: Repo, runtime: str, denied: Any) -> None:
-    os.chdir(repo.worktree)  # the hook process runs in the session's directory: a linked worktree
+def test_an_unreadable_payload_is_refused_in_the_runtimes_own_words(repo: Repo, runtime: str, denied: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(repo.worktree)  # the hook process runs in the session's directory: a linked worktree
     for stdin in (b"not json", b"[]", json.dumps({"cwd": 5}).encode()):
         out = run_hook(stdin, flags={"runtime": runtime}, cwd=str(repo.worktree))
         assert codes_in(denied(json.loads(out.stdout))) == {"WG000"}, (runtime, stdin)
