@@ -225,6 +225,29 @@ def test_code_bash_evaluates_from_a_value_only_known_at_run_time_is_wg404_with_i
     assert [(v.code, v.rule, v.span, v.message) for v in got] == [("WG404", "bash", (5, 13), f"{reason}; worktree-guard cannot see what that code does.")]
 
 
+@pytest.mark.parametrize(("command", "step", "program"), [
+    ("ln -s src a; touch b; mv -bT -S .[o] b a", "mv -bT -S .[o] b a", "mv"),
+    ('ln -s /tmp/wg-x a; touch b; mv -bT -S "$(echo .o)" b a', 'mv -bT -S "$(echo .o)" b a', "mv"),
+    ("ln -s src a; ln -sfb -S .[o] src/x a", "ln -sfb -S .[o] src/x a", "ln"),
+])
+def test_a_link_the_command_makes_that_cannot_be_placed_is_wg403_on_its_step(world: Repo, command: str, step: str, program: str) -> None:
+    """Phase 26 (m41d): `analyse`'s WG403 for a step whose links shell/links cannot place (`note_made_links`: here the
+    backup of a made link under a suffix only known at run time, review 39c F4) was pinned only by test_bash_rules'
+    STOP_39 rows, by code. Here its every field; the link may lead anywhere, W included: its backup's name is unknown."""
+    got = bash(world, command).violations
+    start = command.index(step)
+    message = (f"`{program}` keeps a backup of the link {world.worktree}/a under a suffix only known at run time; name the link "
+               "and the directory it goes in.")
+    assert [(v.code, v.rule, v.tool, v.severity, v.worktree_root, v.span, v.path, v.resolved, v.message) for v in got] == [
+        ("WG403", "bash", "Bash", "error", str(world.worktree), (start, start + len(step)), None, None, message)], command
+
+
+def test_a_backup_under_an_unknown_suffix_of_no_made_link_passes(world: Repo) -> None:
+    """The must-pass neighbour: nothing the command made is backed up (src/a is no link), so nothing is unplaced."""
+    assert bash(world, "touch b; mv -bT -S .[o] b src/a").violations == []
+    assert bash(world, "ln -s src a; touch b; mv -bT -S .o b a").violations == []
+
+
 # --- rules/writes.py ------------------------------------------------------------------------------------------
 
 
