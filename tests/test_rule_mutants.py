@@ -234,6 +234,138 @@ def test_code_bash_evaluates_from_a_value_only_known_at_run_time_is_wg404_with_i
     assert [(v.code, v.rule, v.span, v.message) for v in got] == [("WG404", "bash", (5, 13), f"{reason}; worktree-guard cannot see what that code does.")]
 
 
+@pytest.mark.parametrize(("command", "step", "program"), [
+    ("ln -s src a; touch b; mv -bT -S .[o] b a", "mv -bT -S .[o] b a", "mv"),
+    ('ln -s /tmp/wg-x a; touch b; mv -bT -S "$(echo .o)" b a', 'mv -bT -S "$(echo .o)" b a', "mv"),
+    ("ln -s src a; ln -sfb -S .[o] src/x a", "ln -sfb -S .[o] src/x a", "ln"),
+])
+def test_a_link_the_command_makes_that_cannot_be_placed_is_wg403_on_its_step(world: Repo, command: str, step: str, program: str) -> None:
+    """Phase 26 (m41d): `analyse`'s WG403 for a step whose links shell/links cannot place (`note_made_links`: here the
+    backup of a made link under a suffix only known at run time, review 39c F4) was pinned only by test_bash_rules'
+    STOP_39 rows, by code. Here its every field; the link may lead anywhere, W included: its backup's name is unknown."""
+    got = bash(world, command).violations
+    start = command.index(step)
+    message = (f"`{program}` keeps a backup of the link {world.worktree}/a under a suffix only known at run time; name the link "
+               "and the directory it goes in.")
+    assert [(v.code, v.rule, v.tool, v.severity, v.worktree_root, v.span, v.path, v.resolved, v.message) for v in got] == [
+        ("WG403", "bash", "Bash", "error", str(world.worktree), (start, start + len(step)), None, None, message)], command
+
+
+def test_a_backup_under_an_unknown_suffix_of_no_made_link_passes(world: Repo) -> None:
+    """The must-pass neighbour: nothing the command made is backed up (src/a is no link), so nothing is unplaced."""
+    assert bash(world, "touch b; mv -bT -S .[o] b src/a").violations == []
+    assert bash(world, "ln -s src a; touch b; mv -bT -S .o b a").violations == []
+
+
+def _link_chain(links: int) -> str:
+    """`ln -s l3 a/b/c/d; ln -s l2 a/b/c; ln -s l1 a/b; ln -s src a` (4 links): each link is made through the one the
+    step after it makes, so each walk of the command places one more of them (the first walk places `a` only) and
+    the walk after the last one finds nothing new: `links` + 1 walks."""
+    names = "abcdefgh"[:links]
+    return "; ".join(f"ln -s l{i} {'/'.join(names[:i + 1])}" if i else "ln -s src a" for i in range(links - 1, -1, -1))
+
+
+def test_links_made_through_links_made_later_are_walked_again_up_to_made_link_walks_then_wg901(world: Repo) -> None:
+    """Phase 26 (m41d): `analyse` walks a command that makes links again while a walk finds a new one, MADE_LINK_WALKS
+    walks at most. A chain that needs exactly that many (the last one finds nothing new) passes; one link more is
+    WG901 over the whole command (before only test_bash_rules' slow STOP_39 rows made links, none this deep)."""
+    from worktree_guard.rules.bash import MADE_LINK_WALKS
+
+    assert MADE_LINK_WALKS == 4
+    assert bash(world, _link_chain(MADE_LINK_WALKS - 1)).violations == []  # a/b/c placed at the 3rd walk; the 4th finds nothing new
+    command = _link_chain(MADE_LINK_WALKS)
+    assert command == "ln -s l3 a/b/c/d; ln -s l2 a/b/c; ln -s l1 a/b; ln -s src a"
+    got = bash(world, command).violations
+    message = ("The command makes symlinks through symlinks it made before, over 4 levels deep; split it into smaller "
+               "commands.")
+    assert [(v.code, v.rule, v.tool, v.severity, v.worktree_root, v.span, v.message) for v in got] == [
+        ("WG901", "bash", "Bash", "error", str(world.worktree), (0, len(command)), message)], command
+
+
+def test_a_write_through_a_link_made_after_it_is_found_by_the_second_walk_after_the_first_walks_findings(world: Repo) -> None:
+    """Phase 26 (m41d): the first walk's findings stay, the next walk's come after them (`walker.findings[:0] =
+    before`): `t` is made after the write through it (`../../../..` from W is the directory above the main checkout),
+    so only the second walk finds that the write lands in main's README."""
+    main = str(world.main)
+    command = "echo pwned >> t/repo/README.md; echo x > /etc/a; ln -s ../../../.. t"
+    got = bash(world, command).violations
+    assert [(v.code, v.rule, v.span, v.resolved) for v in got] == [
+        ("WG402", "writes", (41, 47), "/etc/a"), ("WG401", "writes", (14, 30), f"{main}/README.md")], command
+
+
+def test_a_command_linking_the_same_places_in_more_ways_than_are_read_is_wg901(world: Repo) -> None:
+    """Phase 26 (m41d): seven places each linked twice are 2**7 readings, over MAX_MADE_READINGS (64): WG901 over the
+    whole command; six (64 readings) are read."""
+    from worktree_guard.paths import MAX_MADE_READINGS
+
+    assert MAX_MADE_READINGS == 64
+    twice = [f"ln -sfn /tmp/wg-x p{i}; ln -sfn /tmp/wg-y p{i}" for i in range(7)]
+    assert bash(world, "; ".join(twice[:6])).violations == []
+    command = "; ".join(twice)
+    got = bash(world, command).violations
+    message = ("The command links the same places again and again, more ways together than worktree-guard follows (64); "
+               "split it into smaller commands.")
+    assert [(v.code, v.rule, v.tool, v.severity, v.worktree_root, v.span, v.message) for v in got] == [
+        ("WG901", "bash", "Bash", "error", str(world.worktree), (0, len(command)), message)], command
+
+
+def test_a_command_over_the_parse_budget_is_wg901_over_its_whole_text(world: Repo) -> None:
+    """Phase 26 (m41d): `on_parse_failure`'s budget branch (a ParseFailure with `budget`: the parser's size limit),
+    every field; one byte less is parsed."""
+    command = "echo " + "a" * (64 * 1024 - 4)
+    got = bash(world, command).violations
+    message = "The command is over worktree-guard's budget (command is over the parse budget of 65536 bytes); split it into smaller commands."
+    assert [(v.code, v.rule, v.tool, v.severity, v.worktree_root, v.span, v.message) for v in got] == [
+        ("WG901", "bash", "Bash", "error", str(world.worktree), (0, len(command)), message)]
+    assert bash(world, command[:-1]).violations == []
+
+
+@pytest.mark.parametrize(("command", "span"), [
+    ("cp f /dev/fd/3 3<../../..", (5, 14)),  # the descriptor the command opens, in the context the writes rule reads
+    ('exec 3<../../..; eval "exec "4"<&3"; cp f /dev/fd/4', (42, 51)),  # the copy in eval's string of one opened outside it (review 37)
+    ("exec 3<../../..; eval 'exec 4<&3'; cp f /dev/fd/4", (40, 49)),
+    ("eval 'exec 3<../../..'; cp f /dev/fd/3", (29, 38)),
+    ("source x.sh; cp f /dev/fd/4", (18, 27)),  # the script it reads may open any descriptor (review 37b)
+    (". x.sh; cp f /dev/fd/4", (13, 22)),
+    ("exec 3<../../..; eval cp f /dev/fd/3", (27, 36)),  # in eval's string: its span is in the command's text
+])
+def test_a_descriptor_opened_or_copied_in_any_string_the_walker_reads_is_written_through(world: Repo, command: str, span: tuple) -> None:
+    """Phase 26 (m41d): `analyse`'s `parse` gathers the descriptors each string opens on a path and its copies,
+    across strings (eval's, a sourced script's any), into the context the writes rule reads (READ_DESCRIPTORS)."""
+    got = bash(world, command).violations
+    assert [(v.code, v.rule, v.span) for v in got] == [("WG403", "writes", span)], command
+    assert got[0].message.startswith(f"`cp` (operand) writes {command[span[0]:span[1]]}, a descriptor the command opens on a path"), command
+
+
+@pytest.mark.parametrize("command", ["cp f /dev/fd/4", "exec 3<../../..; cp f /dev/fd/4", "eval 'exec 3<../../..'; cp f /dev/fd/4", "sourced x.sh; cp f /dev/fd/4"])
+def test_a_descriptor_no_string_opens_on_a_path_is_no_path_written(world: Repo, command: str) -> None:
+    """The must-pass neighbours: no `N<` anywhere; another descriptor opened, in the command or in eval's string; a
+    program named like `source` that reads no script into the shell."""
+    assert bash(world, command).violations == [], command
+
+
+def test_shell_code_in_a_string_is_walked_with_spans_in_the_commands_text(world: Repo) -> None:
+    """Phase 26 (m41d): `parse` hands the string's offset to the parser: a finding in eval's string points into the
+    command, at any depth (unquoted words: eval's string starts at its first word, which a quote would shift)."""
+    for command, span in (("eval cp f /etc/a", (10, 16)), ("eval eval cp f /etc/a", (15, 21))):
+        assert [(v.code, v.span) for v in bash(world, command).violations] == [("WG402", span)], command
+
+
+def test_the_links_of_a_step_refused_already_are_not_read(world: Repo) -> None:
+    """Phase 26 (m41d): a step with an error (here `mv` moves /etc/b: WG402) refuses the call, so `each_command` does not
+    read its links: the backup of the made link `a` under a run-time suffix adds no WG403 to it."""
+    got = bash(world, "ln -s src a; mv -bT -S .[o] /etc/b a").violations
+    assert [(v.code, v.rule, v.span) for v in got] == [("WG402", "writes", (28, 34))]
+
+
+@pytest.mark.parametrize("command", ["f() { rm -f ../../../README.md; }", "trap 'rm -f ../../../README.md' EXIT"])
+def test_the_top_level_walk_is_depth_0_where_uncalled_functions_and_traps_are_walked(world: Repo, command: str) -> None:
+    """Phase 26 (m41d): `analyse` walks the command at depth 0, where `walk_script` walks a function defined but never
+    called and the traps at the shell's end: both reach the main checkout's README (W's third parent)."""
+    main = str(world.main)
+    assert [(v.code, v.span, v.resolved) for v in bash(world, command).violations] == [("WG401", (12, 30), f"{main}/README.md")], command
+
+
 # --- rules/writes.py ------------------------------------------------------------------------------------------
 
 

@@ -384,3 +384,26 @@ def test_a_tilde_word_no_user_has_is_judged_the_same_whatever_the_hook_process_c
         verdicts[str(where)] = [(v.code, v.resolved, v.shared_root) for v in write.violations]
         assert [v.code for v in bash(world, "cd $X; frob ~nosuchuser/a").violations] == ["WG202"], where
     assert verdicts[str(world.main)] == verdicts["/"]
+
+
+# phase 26 (m41d): _operand's `record.unplaced` branch (a run-time operand the guard reads no place for)
+
+
+def test_an_unknown_programs_operand_with_more_parts_than_are_read_is_wg406_naming_why_with_every_field(world: Repo) -> None:
+    """A word of more than MAX_WORD_PARTS parts (`a=a=…b`) is not all read (shell/written's `unplaced` record): one of
+    its parts may be a path into the shared checkout, which the guard cannot name. The finding's message says why
+    (the record's `unplaced` text), and every field is the word's."""
+    from worktree_guard.shell.written import MAX_WORD_PARTS
+
+    w = str(world.worktree)
+    word = "a=" * (MAX_WORD_PARTS + 1) + "b"
+    command = f"frob {word}"
+    (finding,) = bash(world, command).violations
+    assert _record(finding, command) == ("WG406", "writes", "Bash", word, None, None, None, w, "error", (5, len(command)), word)
+    assert finding.message == (
+        f"`frob`, a program worktree-guard does not know, is given {word}, only known at run time: a word of more than "
+        f"{MAX_WORD_PARTS} parts (values between `=`, `:` and `,`, or flags before an attached value), which are not all "
+        f"read, and may be one into the shared checkout; it may write it, so it counts as written. Name a path inside {w}."
+    )
+    # must-pass neighbour: as many parts as are read (the bound itself), none of them in the shared checkout
+    assert bash(world, "frob " + "a=" * MAX_WORD_PARTS + "b").violations == []
