@@ -265,6 +265,13 @@ def _link_chain(links: int) -> str:
     return "; ".join(f"ln -s l{i} {'/'.join(names[:i + 1])}" if i else "ln -s src a" for i in range(links - 1, -1, -1))
 
 
+def _only_wg901_over_the_whole_command(world: Repo, command: str, message: str) -> None:
+    """The call's one violation: WG901 from the bash rule over the whole command, with `message`."""
+    got = bash(world, command).violations
+    assert [(v.code, v.rule, v.tool, v.severity, v.worktree_root, v.span, v.message) for v in got] == [
+        ("WG901", "bash", "Bash", "error", str(world.worktree), (0, len(command)), message)], command
+
+
 def test_links_made_through_links_made_later_are_walked_again_up_to_made_link_walks_then_wg901(world: Repo) -> None:
     """Phase 26 (m41d): `analyse` walks a command that makes links again while a walk finds a new one, MADE_LINK_WALKS
     walks at most. A chain that needs exactly that many (the last one finds nothing new) passes; one link more is
@@ -275,11 +282,8 @@ def test_links_made_through_links_made_later_are_walked_again_up_to_made_link_wa
     assert bash(world, _link_chain(MADE_LINK_WALKS - 1)).violations == []  # a/b/c placed at the 3rd walk; the 4th finds nothing new
     command = _link_chain(MADE_LINK_WALKS)
     assert command == "ln -s l3 a/b/c/d; ln -s l2 a/b/c; ln -s l1 a/b; ln -s src a"
-    got = bash(world, command).violations
-    message = ("The command makes symlinks through symlinks it made before, over 4 levels deep; split it into smaller "
-               "commands.")
-    assert [(v.code, v.rule, v.tool, v.severity, v.worktree_root, v.span, v.message) for v in got] == [
-        ("WG901", "bash", "Bash", "error", str(world.worktree), (0, len(command)), message)], command
+    _only_wg901_over_the_whole_command(world, command, "The command makes symlinks through symlinks it made before, over 4 "
+                                       "levels deep; split it into smaller commands.")
 
 
 def test_a_write_through_a_link_made_after_it_is_found_by_the_second_walk_after_the_first_walks_findings(world: Repo) -> None:
@@ -302,21 +306,16 @@ def test_a_command_linking_the_same_places_in_more_ways_than_are_read_is_wg901(w
     twice = [f"ln -sfn /tmp/wg-x p{i}; ln -sfn /tmp/wg-y p{i}" for i in range(7)]
     assert bash(world, "; ".join(twice[:6])).violations == []
     command = "; ".join(twice)
-    got = bash(world, command).violations
-    message = ("The command links the same places again and again, more ways together than worktree-guard follows (64); "
-               "split it into smaller commands.")
-    assert [(v.code, v.rule, v.tool, v.severity, v.worktree_root, v.span, v.message) for v in got] == [
-        ("WG901", "bash", "Bash", "error", str(world.worktree), (0, len(command)), message)], command
+    _only_wg901_over_the_whole_command(world, command, "The command links the same places again and again, more ways together "
+                                       "than worktree-guard follows (64); split it into smaller commands.")
 
 
 def test_a_command_over_the_parse_budget_is_wg901_over_its_whole_text(world: Repo) -> None:
     """Phase 26 (m41d): `on_parse_failure`'s budget branch (a ParseFailure with `budget`: the parser's size limit),
     every field; one byte less is parsed."""
     command = "echo " + "a" * (64 * 1024 - 4)
-    got = bash(world, command).violations
-    message = "The command is over worktree-guard's budget (command is over the parse budget of 65536 bytes); split it into smaller commands."
-    assert [(v.code, v.rule, v.tool, v.severity, v.worktree_root, v.span, v.message) for v in got] == [
-        ("WG901", "bash", "Bash", "error", str(world.worktree), (0, len(command)), message)]
+    _only_wg901_over_the_whole_command(world, command, "The command is over worktree-guard's budget (command is over the parse "
+                                       "budget of 65536 bytes); split it into smaller commands.")
     assert bash(world, command[:-1]).violations == []
 
 
